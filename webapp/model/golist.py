@@ -1,0 +1,110 @@
+"""Go ``container/list`` semantics, exactly as far as the scheduling queue relies on them.
+
+The rule that makes the v1.28.1 bug possible lives here: ``remove`` detaches an element
+(its ``next``/``prev``/``list`` become None), so ``Element.next()`` on a removed element
+returns None, just like Go's ``(*Element).Next``.
+"""
+
+from __future__ import annotations
+
+
+class Element:
+    __slots__ = ("value", "_next", "_prev", "list")
+
+    def __init__(self, value, owner: "GoList | None" = None):
+        self.value = value
+        self._next: Element | None = None
+        self._prev: Element | None = None
+        self.list: GoList | None = owner
+
+    def next(self) -> "Element | None":
+        """Go's ``e.Next()``: the next element, or None at the back *or when e was removed*."""
+        nxt = self._next
+        if self.list is not None and nxt is not self.list._root:
+            return nxt
+        return None
+
+    def prev(self) -> "Element | None":
+        prv = self._prev
+        if self.list is not None and prv is not self.list._root:
+            return prv
+        return None
+
+    @property
+    def in_list(self) -> bool:
+        return self.list is not None
+
+
+class GoList:
+    """A doubly linked list with a sentinel root, like Go's ``list.List``."""
+
+    __slots__ = ("_root", "_len")
+
+    def __init__(self):
+        root = Element(None)
+        root._next = root
+        root._prev = root
+        self._root = root
+        self._len = 0
+
+    def __len__(self) -> int:
+        return self._len
+
+    def front(self) -> Element | None:
+        return self._root._next if self._len else None
+
+    def back(self) -> Element | None:
+        return self._root._prev if self._len else None
+
+    def push_back(self, value) -> Element:
+        root = self._root
+        last = root._prev
+        e = Element(value, self)
+        e._prev = last
+        e._next = root
+        last._next = e
+        root._prev = e
+        self._len += 1
+        return e
+
+    def remove(self, e: Element):
+        """Go's ``l.Remove(e)``: a no-op unless e is in this list; afterwards e is detached."""
+        if e.list is not self:
+            return e.value
+        e._prev._next = e._next
+        e._next._prev = e._prev
+        e._next = None
+        e._prev = None
+        e.list = None
+        self._len -= 1
+        return e.value
+
+    def __iter__(self):
+        e = self.front()
+        while e is not None:
+            yield e
+            e = e.next()
+
+    def values(self) -> list:
+        return [e.value for e in self]
+
+    def clone(self, memo: dict, copy_value=None) -> "GoList":
+        """Copy the list; ``memo`` maps id(old element) -> new element so that markers
+        pointing into the list can be re-pointed with ``clone_element``."""
+        new = GoList()
+        for e in self:
+            value = e.value if copy_value is None else copy_value(e.value)
+            memo[id(e)] = new.push_back(value)
+        return new
+
+
+def clone_element(e: Element | None, memo: dict, copy_value=None) -> Element | None:
+    """The copy of ``e`` made by ``GoList.clone``; an element already removed from its list
+    gets a detached copy (shared through ``memo``), so ``next()`` on it stays None."""
+    if e is None:
+        return None
+    copy = memo.get(id(e))
+    if copy is None:
+        copy = Element(e.value if copy_value is None else copy_value(e.value))
+        memo[id(e)] = copy
+    return copy

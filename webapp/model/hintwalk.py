@@ -1,0 +1,32 @@
+"""The hint walk shared by both variants' determineSchedulingHintForInFlightPod."""
+
+from __future__ import annotations
+
+from .events import HINT_NAMES, QUEUE_IMMEDIATELY, QUEUE_SKIP
+
+
+def walk_events(pinfo, start, worth, walk: list, is_event) -> int:
+    """Max of isPodWorthRequeuing over the event entries from ``start`` to the back;
+    stops at the first QueueImmediately. Each visited entry is appended to ``walk``."""
+    result = QUEUE_SKIP
+    e = start
+    while e is not None:
+        v = e.value
+        if not is_event(v):
+            walk.append({"id": v.id, "pod": v.name, "why": "pod-entry-skipped"})
+        else:
+            hint, why, plugin = worth(pinfo, v.event)
+            walk.append({"id": v.id, "event": v.event.label, "hint": HINT_NAMES[hint], "why": why, "plugin": plugin})
+            if hint > result:
+                result = hint
+                if hint == QUEUE_IMMEDIATELY:
+                    break
+        e = e.next()
+    return result
+
+
+def decide(info: dict, hint: int, reason: str) -> int:
+    """Store the decision and its reason in the step record's hint section."""
+    info["decision"] = HINT_NAMES[hint]
+    info["reason"] = reason
+    return hint

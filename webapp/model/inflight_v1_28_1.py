@@ -1,0 +1,169 @@
+"""v1.28.1 (v1.28.0, v1.28.1) in-flight tracking: ``receivedEvents`` + per-pod ``previousEvent`` marker."""
+
+from __future__ import annotations
+
+from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP
+from .golist import GoList, clone_element
+from .hintwalk import decide, walk_events
+
+
+class ReceivedEvent:
+    __slots__ = ("event", "id", "ordinal", "in_flight_pods_num")
+
+    def __init__(self, event, event_id: str, ordinal: int, in_flight_pods_num: int):
+        self.event, self.id, self.ordinal = event, event_id, ordinal
+        self.in_flight_pods_num = in_flight_pods_num
+
+    def clone(self) -> "ReceivedEvent":
+        return ReceivedEvent(self.event, self.id, self.ordinal, self.in_flight_pods_num)
+
+
+class InFlightPod:
+    __slots__ = ("name", "id", "previous_event")
+
+    def __init__(self, name: str, entry_id: str, previous_event):
+        self.name, self.id = name, entry_id
+        # The element of the latest event at Pop time, or None. It is *not* this pod's own element:
+        # when every pod counted in it is done it is removed, and its next() becomes None.
+        self.previous_event = previous_event
+
+
+class ReceivedEvents:
+    variant = "v1.28.1"
+
+    def __init__(self):
+        # Events recorded while at least one pod was in flight; each counts the pods then in flight
+        # and is removed once that many Done calls have decremented it (anywhere in the list).
+        self.received_events = GoList()
+        self.in_flight_pods: dict = {}  # uid -> InFlightPod
+
+    def __len__(self) -> int:
+        return len(self.in_flight_pods)
+
+    def pop(self, pinfo, entry_id: str, rec: dict) -> None:
+        marker = self.received_events.back()
+        self.in_flight_pods[pinfo.uid] = InFlightPod(pinfo.name, entry_id, marker)
+        rec["marker"] = {"pod": pinfo.name, "previousEvent": marker.value.id if marker else None}
+
+    def record_event(self, event, event_id: str, ordinal: int, rec: dict) -> bool:
+        if not self.in_flight_pods:
+            return False
+        n = len(self.in_flight_pods)
+        self.received_events.push_back(ReceivedEvent(event, event_id, ordinal, n))
+        rec["appended"].append({"kind": "event", "id": event_id, "event": event.label, "inFlightPodsNum": n})
+        return True
+
+    def done(self, uid: str, rec: dict) -> None:
+        pod = self.in_flight_pods.pop(uid, None)
+        if pod is None:
+            return
+        events = self.received_events
+        marker = pod.previous_event
+        if marker is not None and marker.value.in_flight_pods_num != 0:
+            e, start = marker.next(), "marker-next"
+        else:
+            e, start = events.front(), ("front" if marker is None else "front-marker-removed")
+        rec["done_start"] = {"pod": pod.name, "rule": start, "id": e.value.id if e is not None else None}
+        removed = []
+        while e is not None:
+            v = e.value
+            v.in_flight_pods_num -= 1
+            rec["counters"].append({"id": v.id, "inFlightPodsNum": v.in_flight_pods_num})
+            nxt = e.next()
+            if v.in_flight_pods_num <= 0:
+                events.remove(e)
+                removed.append(e)
+                rec["removed"].append({"kind": "event", "id": v.id, "event": v.event.label, "reason": "exhausted"})
+            e = nxt
+        if removed:
+            self._note_detached(removed, rec)
+
+    def _note_detached(self, removed: list, rec: dict) -> None:
+        gone = {id(e) for e in removed}
+        for p in self.in_flight_pods.values():
+            if p.previous_event is not None and id(p.previous_event) in gone:
+                rec["detached"].append(
+                    {"pod": p.name, "marker": p.previous_event.value.id, "unseen": self._unseen(p.previous_event)}
+                )
+
+    def _unseen(self, marker) -> list[str]:
+        """Retained events that arrived after ``marker``: a pod whose marker is detached cannot see them."""
+        return [e.value.id for e in self.received_events if e.value.ordinal > marker.value.ordinal]
+
+    def determine_hint(self, pinfo, worth, rec: dict) -> int:
+        """determineSchedulingHintForInFlightPod (v1.28.0/1): note the unconditional previousEvent.Next()."""
+        info = rec["hint"] = {"pod": pinfo.name, "walk": []}
+        if not pinfo.plugins:
+            info["start"] = {"rule": "no-plugins-global"}
+            if len(self.received_events) != 0:
+                return decide(info, QUEUE_AFTER_BACKOFF, "no-plugins-list-nonempty")
+            return decide(info, QUEUE_SKIP, "no-plugins-list-empty")
+        pod = self.in_flight_pods.get(pinfo.uid)
+        if pod is None:
+            info["start"] = {"rule": "not-in-flight"}
+            return decide(info, QUEUE_AFTER_BACKOFF, "not-in-flight")
+        marker = pod.previous_event
+        if marker is None:
+            start = self.received_events.front()
+            info["start"] = {"rule": "front"}
+        else:
+            start = marker.next()  # None if the marker was removed: the walk sees nothing
+            info["start"] = {"rule": "marker-next" if marker.in_list else "marker-detached", "marker": marker.value.id}
+            if not marker.in_list:
+                info["start"]["unseen"] = self._unseen(marker)
+        hint = walk_events(pinfo, start, worth, info["walk"], lambda v: True)
+        return decide(info, hint, "events" if hint != QUEUE_SKIP else "no-event-worth-requeuing")
+
+    # --- views -------------------------------------------------------------------------------
+    def state(self) -> dict:
+        pods = {}
+        for p in self.in_flight_pods.values():
+            m = p.previous_event
+            pods[p.name] = {
+                "previousEvent": m.value.id if m is not None else None,
+                "previousEventInList": m.in_list if m is not None else None,
+            }
+        return {
+            "inFlightPods": dict(sorted(pods.items())),
+            "receivedEvents": [
+                {"event": e.value.event.label, "id": e.value.id, "inFlightPodsNum": e.value.in_flight_pods_num}
+                for e in self.received_events
+            ],
+        }
+
+    def entries(self) -> list[dict]:
+        return [
+            {"kind": "event", "id": e.value.id, "event": e.value.event.label, "inFlightPodsNum": e.value.in_flight_pods_num}
+            for e in self.received_events
+        ]
+
+    def markers(self) -> list[dict]:
+        out = []
+        for p in self.in_flight_pods.values():
+            m = p.previous_event
+            out.append({
+                "pod": p.name,
+                "previousEvent": m.value.id if m is not None else None,
+                "detached": m is not None and not m.in_list,
+            })
+        return sorted(out, key=lambda m: m["pod"])
+
+    def boundary_violations(self) -> list[dict]:
+        return [
+            {"pod": p.name, "marker": p.previous_event.value.id, "unseen": self._unseen(p.previous_event)}
+            for p in self.in_flight_pods.values()
+            if p.previous_event is not None and not p.previous_event.in_list
+        ]
+
+    def structure_checks(self) -> list[tuple[str, list]]:
+        return []
+
+    def clone(self) -> "ReceivedEvents":
+        c = ReceivedEvents()
+        memo: dict = {}
+        c.received_events = self.received_events.clone(memo, ReceivedEvent.clone)
+        c.in_flight_pods = {
+            uid: InFlightPod(p.name, p.id, clone_element(p.previous_event, memo, ReceivedEvent.clone))
+            for uid, p in self.in_flight_pods.items()
+        }
+        return c

@@ -1,0 +1,146 @@
+"""v1.28.2 in-flight tracking: one ``inFlightEvents`` list of pod entries and event entries."""
+
+from __future__ import annotations
+
+from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP
+from .golist import GoList, clone_element
+from .hintwalk import decide, walk_events
+
+
+class PodEntry:
+    __slots__ = ("name", "uid", "id")
+
+    def __init__(self, name: str, uid: str, entry_id: str):
+        self.name, self.uid, self.id = name, uid, entry_id
+
+    def as_state(self) -> dict:
+        return {"pod": self.name}
+
+
+class EventEntry:
+    __slots__ = ("event", "id", "ordinal")
+
+    def __init__(self, event, event_id: str, ordinal: int):
+        self.event, self.id, self.ordinal = event, event_id, ordinal
+
+    def as_state(self) -> dict:
+        return {"event": self.event.label, "id": self.id}
+
+
+class InFlightEvents:
+    variant = "v1.28.2"
+
+    def __init__(self):
+        # Invariant: the list is empty or starts with a pod entry (Done's front cleanup keeps it so);
+        # every event entry follows the pod entries of all pods that were in flight when it arrived.
+        self.in_flight_events = GoList()
+        # uid -> the pod's own element in in_flight_events (its boundary for the hint walk).
+        self.in_flight_pods: dict = {}
+        self.pod_entries = 0  # pod entries in the list; more than len(in_flight_pods) after a duplicate Pop
+
+    def __len__(self) -> int:
+        return len(self.in_flight_pods)
+
+    def pop(self, pinfo, entry_id: str, rec: dict) -> None:
+        entry = PodEntry(pinfo.name, pinfo.uid, entry_id)
+        # A second Pop of an in-flight uid overwrites the map value: the first entry is orphaned.
+        orphan = self.in_flight_pods.get(pinfo.uid)
+        self.in_flight_pods[pinfo.uid] = self.in_flight_events.push_back(entry)
+        self.pod_entries += 1
+        rec["appended"].append({"kind": "pod", "id": entry_id, "pod": pinfo.name})
+        if orphan is not None:
+            rec["orphaned"] = {"pod": pinfo.name, "id": orphan.value.id}
+
+    def record_event(self, event, event_id: str, ordinal: int, rec: dict) -> bool:
+        if not self.in_flight_pods:
+            return False
+        self.in_flight_events.push_back(EventEntry(event, event_id, ordinal))
+        rec["appended"].append({"kind": "event", "id": event_id, "event": event.label})
+        return True
+
+    def done(self, uid: str, rec: dict) -> None:
+        elem = self.in_flight_pods.pop(uid, None)
+        if elem is None:
+            return
+        self.in_flight_events.remove(elem)
+        self.pod_entries -= 1
+        rec["removed"].append({"kind": "pod", "id": elem.value.id, "pod": elem.value.name, "reason": "done"})
+        self.cleanup_front(rec)
+
+    def cleanup_front(self, rec: dict) -> None:
+        """Drop event entries from the front: no remaining attempt was in flight when they arrived."""
+        events = self.in_flight_events
+        front = events.front()
+        while front is not None and type(front.value) is EventEntry:
+            events.remove(front)
+            rec["removed"].append(
+                {"kind": "event", "id": front.value.id, "event": front.value.event.label, "reason": "cleanup_front"}
+            )
+            front = events.front()
+
+    def determine_hint(self, pinfo, worth, rec: dict) -> int:
+        """determineSchedulingHintForInFlightPod (v1.28.2): walk the entries after the pod's own."""
+        info = rec["hint"] = {"pod": pinfo.name, "walk": []}
+        elem = self.in_flight_pods.get(pinfo.uid)
+        if elem is None:
+            info["start"] = {"rule": "not-in-flight"}
+            if pinfo.plugins:
+                return decide(info, QUEUE_AFTER_BACKOFF, "not-in-flight-with-plugins")
+            if len(self.in_flight_events) > len(self.in_flight_pods):
+                return decide(info, QUEUE_AFTER_BACKOFF, "not-in-flight-events-retained")
+            return decide(info, QUEUE_SKIP, "not-in-flight-no-events")
+        info["start"] = {"rule": "after-own-entry", "id": elem.value.id}
+        if not pinfo.plugins:
+            e = elem.next()
+            while e is not None:
+                if type(e.value) is EventEntry:
+                    info["walk"].append({"id": e.value.id, "event": e.value.event.label, "why": "event-seen"})
+                    return decide(info, QUEUE_AFTER_BACKOFF, "no-plugins-event-after-pod")
+                info["walk"].append({"id": e.value.id, "pod": e.value.name, "why": "pod-entry-skipped"})
+                e = e.next()
+            return decide(info, QUEUE_SKIP, "no-plugins-no-event")
+        hint = walk_events(pinfo, elem.next(), worth, info["walk"], lambda v: type(v) is EventEntry)
+        return decide(info, hint, "events" if hint != QUEUE_SKIP else "no-event-worth-requeuing")
+
+    # --- views -------------------------------------------------------------------------------
+    def state(self) -> dict:
+        return {
+            "inFlightPods": sorted(e.value.name for e in self.in_flight_pods.values()),
+            "inFlightEvents": [e.value.as_state() for e in self.in_flight_events],
+        }
+
+    def entries(self) -> list[dict]:
+        """The list with ids, for renderers (pod entries carry their pod and whether they are orphaned)."""
+        live = {id(e) for e in self.in_flight_pods.values()}
+        out = []
+        for e in self.in_flight_events:
+            v = e.value
+            if type(v) is PodEntry:
+                out.append({"kind": "pod", "id": v.id, "pod": v.name, "orphaned": id(e) not in live})
+            else:
+                out.append({"kind": "event", "id": v.id, "event": v.event.label})
+        return out
+
+    def boundary_violations(self) -> list[dict]:
+        return [
+            {"pod": e.value.name, "id": e.value.id, "unseen": []}
+            for e in self.in_flight_pods.values()
+            if not e.in_list
+        ]
+
+    def structure_checks(self) -> list[tuple[str, list]]:
+        front = self.in_flight_events.front()
+        unpreceded = [{"id": front.value.id}] if front is not None and type(front.value) is EventEntry else []
+        orphans = self.pod_entries - len(self.in_flight_pods)
+        return [
+            ("events_preceded_by_pod", unpreceded),
+            ("pod_entries_in_flight", [{"orphaned_pod_entries": orphans}] if orphans else []),
+        ]
+
+    def clone(self) -> "InFlightEvents":
+        c = InFlightEvents()
+        memo: dict = {}
+        c.in_flight_events = self.in_flight_events.clone(memo)
+        c.in_flight_pods = {uid: clone_element(e, memo) for uid, e in self.in_flight_pods.items()}
+        c.pod_entries = self.pod_entries
+        return c

@@ -1,0 +1,33 @@
+"""QueuedPodInfo: one queue record of a pod (a pod can have several records over time)."""
+
+from __future__ import annotations
+
+
+class QueuedPodInfo:
+    # `seq` orders records created at the same Timestamp (creation order; see scenario-format.md).
+    __slots__ = ("name", "uid", "priority", "timestamp", "attempts", "plugins", "seq")
+
+    def __init__(self, name: str, uid: str, priority: int, timestamp: int, seq: int, plugins=frozenset()):
+        self.name = name
+        self.uid = uid
+        self.priority = priority
+        self.timestamp = timestamp  # nanoseconds on the fake clock
+        self.attempts = 0
+        self.plugins = frozenset(plugins)
+        self.seq = seq
+
+    def clone(self) -> "QueuedPodInfo":
+        c = QueuedPodInfo.__new__(QueuedPodInfo)
+        c.name, c.uid, c.priority, c.timestamp = self.name, self.uid, self.priority, self.timestamp
+        c.attempts, c.plugins, c.seq = self.attempts, self.plugins, self.seq
+        return c
+
+
+def backoff_duration(attempts: int, initial: int, maximum: int) -> int:
+    """calculateBackoffDuration: initial, doubled attempts-1 times, capped at maximum."""
+    d = initial
+    for _ in range(1, attempts):
+        if d > maximum - d:
+            return maximum
+        d += d
+    return d

@@ -1,0 +1,343 @@
+"""The common PriorityQueue of kube-scheduler 1.28 (scheduling_queue.go), one variant's tracker plugged in.
+
+Every operation takes ``rec``, the step record being built (see record.py), and appends what it did.
+"""
+
+from __future__ import annotations
+
+from .config import NS, QueueConfig
+from .errors import StepError
+from .events import (
+    ACTIVE_Q,
+    BACKOFF_Q,
+    QUEUE_AFTER_BACKOFF,
+    QUEUE_IMMEDIATELY,
+    QUEUE_SKIP,
+    UNSCHEDULABLE_PODS,
+    UNSCHEDULABLE_TIMEOUT,
+    HINT_NAMES,
+)
+from .pod import QueuedPodInfo, backoff_duration
+from .subqueues import KeyedHeap
+
+IN_FLIGHT = "inFlight"
+
+
+class PriorityQueue:
+    def __init__(self, config: QueueConfig, tracker, pods: dict):
+        self.config = config
+        self.tracker = tracker  # InFlightEvents (v1.28.2) or ReceivedEvents (v1.28.1)
+        self.pods = pods  # name -> (uid, priority): the declared pods, read-only
+        self.now = 0
+        # A pod (queue key = name) is in at most one of activeQ, podBackoffQ, unschedulablePods.
+        self.active_q = KeyedHeap(_active_order)
+        self.backoff_q = KeyedHeap(self._backoff_order)
+        self.unschedulable_pods: dict[str, QueuedPodInfo] = {}
+        self.scheduling_cycle = 0
+        self.move_request_cycle = -1
+        self.popped: dict[str, QueuedPodInfo] = {}  # the record the last Pop of each pod returned
+        self.attempting: dict[str, str] = {}  # pods popped and not yet failed/done -> pod entry id
+        self.events_seen = 0  # numbers event ids e1, e2, ...
+        self.records_created = 0
+
+    # --- helpers -----------------------------------------------------------------------------
+    def _backoff_order(self, r: QueuedPodInfo):
+        return (self.backoff_expiry(r), r.seq)
+
+    def backoff_expiry(self, r: QueuedPodInfo) -> int:
+        c = self.config
+        return r.timestamp + backoff_duration(r.attempts, c.initial_backoff, c.max_backoff)
+
+    def backing_off(self, r: QueuedPodInfo) -> bool:
+        return self.backoff_expiry(r) > self.now  # strict, as isPodBackingoff
+
+    def new_record(self, name: str, plugins=()) -> QueuedPodInfo:
+        uid, priority = self.pods[name]
+        self.records_created += 1
+        return QueuedPodInfo(name, uid, priority, self.now, self.records_created, plugins)
+
+    def where(self, name: str) -> str | None:
+        if name in self.active_q:
+            return ACTIVE_Q
+        if name in self.backoff_q:
+            return BACKOFF_Q
+        if name in self.unschedulable_pods:
+            return UNSCHEDULABLE_PODS
+        if name in self.attempting:
+            return IN_FLIGHT
+        return None
+
+    def _moved(self, rec: dict, name: str, src, dst) -> None:
+        rec["moves"].append({"pod": name, "from": src, "to": dst})
+
+    def _new_event_id(self) -> tuple[str, int]:
+        self.events_seen += 1
+        return f"e{self.events_seen}", self.events_seen
+
+    # --- QueueingHint ------------------------------------------------------------------------
+    def is_pod_worth_requeuing(self, pinfo: QueuedPodInfo, event) -> tuple[int, str, str | None]:
+        """isPodWorthRequeuing: (hint, why, deciding plugin)."""
+        if not pinfo.plugins:
+            return QUEUE_AFTER_BACKOFF, "no-unschedulable-plugins", None
+        if event.is_wildcard:
+            return QUEUE_AFTER_BACKOFF, "wildcard-event", None
+        if not self.config.hint_map:
+            return QUEUE_AFTER_BACKOFF, "no-hint-map", None
+        hint, why, decider = QUEUE_SKIP, "no-registered-hint", None
+        for plugin, h, _label in self.config.hint_fns_for(event):
+            if plugin not in pinfo.plugins:
+                continue
+            if h == QUEUE_IMMEDIATELY:
+                return h, "hint-fn", plugin
+            if h == QUEUE_AFTER_BACKOFF:
+                hint, why, decider = h, "hint-fn", plugin
+            elif decider is None:
+                why, decider = "hint-fn-skip", plugin
+        return hint, why, decider
+
+    def requeue_pod_via_queueing_hint(self, pinfo: QueuedPodInfo, hint: int) -> str:
+        if hint == QUEUE_SKIP:
+            self.unschedulable_pods[pinfo.name] = pinfo
+            return UNSCHEDULABLE_PODS
+        if hint == QUEUE_AFTER_BACKOFF and self.backing_off(pinfo):
+            self.backoff_q.add(pinfo)
+            return BACKOFF_Q
+        self.active_q.add(pinfo)
+        return ACTIVE_Q
+
+    # --- operations --------------------------------------------------------------------------
+    def add(self, name: str, rec: dict) -> dict:
+        src = self.where(name)
+        self.active_q.add(self.new_record(name))
+        self.unschedulable_pods.pop(name, None)
+        self.backoff_q.delete(name)
+        self._moved(rec, name, src, ACTIVE_Q)
+        return {}
+
+    def active_add_raw(self, name: str, rec: dict) -> dict:
+        src = self.where(name)
+        self.active_q.add(self.new_record(name))
+        self._moved(rec, name, src, ACTIVE_Q)
+        return {}
+
+    def pop(self, expect: str | None, rec: dict) -> dict:
+        top = self.active_q.peek()
+        if top is None:
+            raise StepError("op", "pop on an empty activeQ (Pop would block)")
+        if expect is not None and expect != top.name:
+            heads = self.active_q.heads(lambda r: (r.priority, r.timestamp))
+            if expect not in {h.name for h in heads}:
+                raise StepError(
+                    "expect", f"expected {expect!r} at the head of activeQ, but the head is {top.name!r}"
+                )
+            pinfo = self.active_q.delete(expect)
+        else:
+            pinfo = self.active_q.pop()
+        pinfo.attempts += 1
+        self.scheduling_cycle += 1
+        entry_id = f"{pinfo.name}@{self.scheduling_cycle}"
+        if self.config.gate:
+            self.tracker.pop(pinfo, entry_id, rec)
+        if self.config.pop_clears_unschedulable_plugins:
+            pinfo.plugins = frozenset()
+        self.popped[pinfo.name] = pinfo
+        self.attempting[pinfo.name] = entry_id
+        self._moved(rec, pinfo.name, ACTIVE_Q, IN_FLIGHT)
+        return {"popped": pinfo.name}
+
+    def done(self, name: str, rec: dict) -> dict:
+        rec["calls"].append("Done")
+        if self.attempting.pop(name, None) is not None:
+            self._moved(rec, name, IN_FLIGHT, None)
+        if self.config.gate:
+            self.tracker.done(self.pods[name][0], rec)
+        return {}
+
+    def add_unschedulable_if_not_present(
+        self, name: str, plugins, fresh: bool, pod_scheduling_cycle: int | None, rec: dict
+    ) -> dict:
+        if fresh:
+            pinfo = self.new_record(name, plugins or ())
+        else:
+            pinfo = self.popped.get(name)
+            if pinfo is None:
+                raise StepError("pod_info", f"{name!r} was never popped; use pod_info: fresh")
+            if plugins is not None:
+                pinfo.plugins = frozenset(plugins)
+        cycle = self.scheduling_cycle if pod_scheduling_cycle is None else pod_scheduling_cycle
+        rec["calls"].append("AddUnschedulableIfNotPresent")
+        rec["failed"] = {"pod": name, "plugins": sorted(pinfo.plugins), "attempts": pinfo.attempts}
+        try:
+            present = self.where(name)
+            if present in (UNSCHEDULABLE_PODS, ACTIVE_Q, BACKOFF_Q):
+                article = {ACTIVE_Q: "the active queue", BACKOFF_Q: "the backoff queue"}
+                where = article.get(present, "unschedulable queue")
+                return {"error": f"Pod {name} is already present in {where}"}
+            pinfo.timestamp = self.now
+            if not self.config.gate:
+                if self.move_request_cycle >= cycle:
+                    self.backoff_q.add(pinfo)
+                    queue, rule = BACKOFF_Q, "moveRequestCycle>=podSchedulingCycle"
+                else:
+                    self.unschedulable_pods[name] = pinfo
+                    queue, rule = UNSCHEDULABLE_PODS, "moveRequestCycle<podSchedulingCycle"
+                rec["gate_off_rule"] = {"moveRequestCycle": self.move_request_cycle, "podSchedulingCycle": cycle}
+                self._moved(rec, name, IN_FLIGHT, queue)
+                return {"queue": queue, "rule": rule}
+            rec["calls"].append("determineSchedulingHintForInFlightPod")
+            hint = self.tracker.determine_hint(pinfo, self.is_pod_worth_requeuing, rec)
+            rec["calls"].append("requeuePodViaQueueingHint")
+            queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
+            self._moved(rec, name, IN_FLIGHT, queue)
+            return {"hint": HINT_NAMES[hint], "queue": queue}
+        finally:
+            self.attempting.pop(name, None)
+            if self.config.gate:
+                rec["calls"].append("done")
+                self.tracker.done(pinfo.uid, rec)  # deferred in upstream: runs on every return path
+
+    def move_pods_to_active_or_backoff_queue(self, pods: list, event, rec: dict) -> dict:
+        rec["calls"].append("movePodsToActiveOrBackoffQueue")
+        event_id, ordinal = self._new_event_id()
+        moved = {}
+        evaluations = rec["evaluations"]
+        for pinfo in pods:
+            hint, why, plugin = self.is_pod_worth_requeuing(pinfo, event)
+            evaluations.append({"pod": pinfo.name, "hint": HINT_NAMES[hint], "why": why, "plugin": plugin})
+            if hint == QUEUE_SKIP:
+                continue
+            del self.unschedulable_pods[pinfo.name]
+            moved[pinfo.name] = queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
+            self._moved(rec, pinfo.name, UNSCHEDULABLE_PODS, queue)
+        self.move_request_cycle = self.scheduling_cycle
+        # Recorded only while some pod is in flight (always empty with the gate off).
+        recorded = self.tracker.record_event(event, event_id, ordinal, rec)
+        return {"event_id": event_id, "event": event.label, "recorded_in_flight": recorded, "moved": moved}
+
+    def move_all_to_active_or_backoff_queue(self, event, exclude, rec: dict) -> dict:
+        rec["calls"].append("MoveAllToActiveOrBackoffQueue")
+        pods = [p for p in self.unschedulable_pods.values() if p.name not in exclude]
+        return self.move_pods_to_active_or_backoff_queue(pods, event, rec)
+
+    def assigned_pod_added(self, event, affinity_matching, rec: dict) -> dict:
+        rec["calls"].append("AssignedPodAdded")
+        pods = [p for p in self.unschedulable_pods.values() if p.name in affinity_matching]
+        return self.move_pods_to_active_or_backoff_queue(pods, event, rec)
+
+    def activate(self, names, rec: dict) -> dict:
+        for name in names:
+            if name in self.active_q:
+                continue
+            src = self.where(name)
+            pinfo = self.unschedulable_pods.get(name) or self.backoff_q.get(name)
+            if pinfo is None:
+                rec["skipped"].append({"pod": name, "why": "not in unschedulablePods or backoffQ"})
+                continue
+            self.active_q.add(pinfo)
+            self.unschedulable_pods.pop(name, None)
+            self.backoff_q.delete(name)
+            self._moved(rec, name, src, ACTIVE_Q)
+        return {}
+
+    def update(self, name: str, changed: bool, rec: dict) -> dict:
+        if name in self.active_q or name in self.backoff_q:
+            rec["skipped"].append({"pod": name, "why": "updated in place"})
+            return {}
+        pinfo = self.unschedulable_pods.get(name)
+        if pinfo is not None:
+            if not changed:
+                rec["skipped"].append({"pod": name, "why": "update not scheduling-relevant"})
+                return {}
+            queue = BACKOFF_Q if self.backing_off(pinfo) else ACTIVE_Q
+            (self.backoff_q if queue == BACKOFF_Q else self.active_q).add(pinfo)
+            del self.unschedulable_pods[name]
+            self._moved(rec, name, UNSCHEDULABLE_PODS, queue)
+            return {}
+        # In no queue (e.g. in flight): a new record goes to activeQ; the in-flight entry is untouched.
+        if name in self.attempting:
+            rec["skipped"].append({"pod": name, "why": "in flight: a second record is added to activeQ"})
+        self.active_q.add(self.new_record(name))
+        self._moved(rec, name, None, ACTIVE_Q)
+        return {}
+
+    def delete(self, name: str, rec: dict) -> dict:
+        src = self.where(name)
+        if self.active_q.delete(name) is None:
+            self.backoff_q.delete(name)
+            self.unschedulable_pods.pop(name, None)
+        if src in (ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_PODS):
+            self._moved(rec, name, src, None)
+        return {}
+
+    def advance_clock(self, seconds: float, rec: dict) -> dict:
+        self.now += round(seconds * NS)
+        return {"now": self.now / NS}
+
+    def flush_backoff_q_completed(self, rec: dict) -> dict:
+        rec["calls"].append("flushBackoffQCompleted")
+        moved = []
+        top = self.backoff_q.peek()
+        while top is not None and not self.backing_off(top):
+            self.backoff_q.pop()
+            self.active_q.add(top)
+            moved.append(top.name)
+            self._moved(rec, top.name, BACKOFF_Q, ACTIVE_Q)
+            top = self.backoff_q.peek()
+        return {"moved_to_activeQ": sorted(moved)}
+
+    def flush_unschedulable_pods_leftover(self, rec: dict) -> dict:
+        rec["calls"].append("flushUnschedulablePodsLeftover")
+        limit = self.config.max_in_unschedulable
+        stale = [p for p in self.unschedulable_pods.values() if self.now - p.timestamp > limit]
+        if not stale:
+            return {"moved": {}}
+        return self.move_pods_to_active_or_backoff_queue(stale, UNSCHEDULABLE_TIMEOUT, rec)
+
+    def backoff_pop_all_raw(self, rec: dict) -> dict:
+        for name in list(self.backoff_q.index):
+            self._moved(rec, name, BACKOFF_Q, None)
+        self.backoff_q = KeyedHeap(self._backoff_order)
+        return {}
+
+    def bump_scheduling_cycle_raw(self, rec: dict) -> dict:
+        self.scheduling_cycle += 1
+        return {}
+
+    # --- views -------------------------------------------------------------------------------
+    def state(self) -> dict:
+        """The trace ``state`` object of scenario-format.md (exactly these keys)."""
+        return {
+            "activeQ": sorted(self.active_q.index),
+            "backoffQ": sorted(self.backoff_q.index),
+            "unschedulablePods": sorted(self.unschedulable_pods),
+            "schedulingCycle": self.scheduling_cycle,
+            "moveRequestCycle": self.move_request_cycle,
+            **self.tracker.state(),
+        }
+
+    def clone(self) -> "PriorityQueue":
+        """An independent copy (records shared between sub-queues and ``popped`` stay shared)."""
+        memo: dict = {}
+
+        def copy(r: QueuedPodInfo) -> QueuedPodInfo:
+            c = memo.get(id(r))
+            if c is None:
+                c = memo[id(r)] = r.clone()
+            return c
+
+        q = PriorityQueue.__new__(PriorityQueue)
+        q.config, q.pods, q.now = self.config, self.pods, self.now
+        q.tracker = self.tracker.clone()
+        q.active_q = self.active_q.clone(copy, _active_order)
+        q.backoff_q = self.backoff_q.clone(copy, q._backoff_order)
+        q.unschedulable_pods = {n: copy(r) for n, r in self.unschedulable_pods.items()}
+        q.popped = {n: copy(r) for n, r in self.popped.items()}
+        q.attempting = dict(self.attempting)
+        q.scheduling_cycle, q.move_request_cycle = self.scheduling_cycle, self.move_request_cycle
+        q.events_seen, q.records_created = self.events_seen, self.records_created
+        return q
+
+
+def _active_order(r: QueuedPodInfo):
+    # PrioritySort: higher priority first, then earlier Timestamp, then the record created first.
+    return (-r.priority, r.timestamp, r.seq)

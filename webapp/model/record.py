@@ -1,0 +1,25 @@
+"""The step record: what one operation did, for renderers, narration and invariant checks.
+
+Keys (lists are empty when nothing of that kind happened):
+  step, op          position of the step and its operation
+  calls             upstream functions entered, in order (Pop, Done, AddUnschedulableIfNotPresent, ...)
+  moves             [{pod, from, to}] lane changes; from/to are activeQ, backoffQ, unschedulablePods,
+                    inFlight or None (outside the queue)
+  appended          [{kind: pod|event, id, ...}] list entries pushed at the back
+  removed           [{kind, id, reason: done|cleanup_front|exhausted}] list entries removed
+  counters          v1.28.1: [{id, inFlightPodsNum}] each decrement made by Done
+  detached          v1.28.1: [{pod, marker, unseen}] markers removed from the list during this step
+  evaluations       [{pod, hint, why, plugin}] isPodWorthRequeuing per unschedulable pod for an event
+  skipped           [{pod, why}] pods an operation left where they were
+  hint              determineSchedulingHintForInFlightPod: {pod, start, walk: [...], decision, reason}
+  invariants        [{name, ok, violations}] checked after the step
+"""
+
+_LISTS = ("calls", "moves", "appended", "removed", "counters", "detached", "evaluations", "skipped")
+
+
+def new_record(step: int, op: str) -> dict:
+    rec = {"step": step, "op": op}
+    for key in _LISTS:
+        rec[key] = []
+    return rec

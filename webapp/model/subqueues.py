@@ -1,0 +1,76 @@
+"""activeQ and podBackoffQ as keyed heaps (lazy deletion), unschedulablePods as a dict.
+
+Keys are pod names (the queue key namespace/name). A heap entry is valid only while
+``index[name]`` still holds that very entry; replaced or deleted entries are skipped on pop.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from .pod import QueuedPodInfo
+
+
+class KeyedHeap:
+    __slots__ = ("_heap", "index", "_order")
+
+    def __init__(self, order):
+        self._heap: list = []
+        self.index: dict[str, tuple] = {}  # name -> (sort key..., name, record)
+        self._order = order  # record -> sort key tuple
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.index
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def get(self, name: str) -> QueuedPodInfo | None:
+        entry = self.index.get(name)
+        return entry[-1] if entry is not None else None
+
+    def add(self, record: QueuedPodInfo) -> None:
+        """Add, or replace the record under the same key (Go heap.Add updates in place)."""
+        entry = (*self._order(record), record.name, record)
+        self.index[record.name] = entry
+        heapq.heappush(self._heap, entry)
+
+    def delete(self, name: str) -> QueuedPodInfo | None:
+        entry = self.index.pop(name, None)
+        return entry[-1] if entry is not None else None
+
+    def _top(self):
+        heap, index = self._heap, self.index
+        while heap and index.get(heap[0][-2]) is not heap[0]:
+            heapq.heappop(heap)
+        return heap[0] if heap else None
+
+    def peek(self) -> QueuedPodInfo | None:
+        top = self._top()
+        return top[-1] if top is not None else None
+
+    def pop(self) -> QueuedPodInfo | None:
+        top = self._top()
+        if top is None:
+            return None
+        heapq.heappop(self._heap)
+        del self.index[top[-2]]
+        return top[-1]
+
+    def heads(self, tie_key) -> list[QueuedPodInfo]:
+        """Records tied with the top under ``tie_key`` (a prefix of the order), best first."""
+        top = self._top()
+        if top is None:
+            return []
+        want = tie_key(top[-1])
+        tied = sorted((e for e in self.index.values() if tie_key(e[-1]) == want), key=lambda e: e[:-1])
+        return [e[-1] for e in tied]
+
+    def records(self):
+        return (e[-1] for e in self.index.values())
+
+    def clone(self, copy_record, order) -> "KeyedHeap":
+        c = KeyedHeap(order)
+        for entry in self.index.values():
+            c.add(copy_record(entry[-1]))
+        return c

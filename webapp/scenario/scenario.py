@@ -1,0 +1,46 @@
+"""A loaded, validated scenario: everything a Model needs, plus the text for people."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model.config import QueueConfig, seconds_to_ns
+from ..model.variant import Model
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    description: str
+    config: QueueConfig
+    pods: dict  # name -> (uid, priority), in declaration order
+    initial_active: tuple
+    steps: tuple  # step dicts as validated (each may carry a "note")
+    raw: dict = field(compare=False, repr=False)  # the scenario object as given
+
+    def model(self, variant: str) -> Model:
+        return Model(variant, self.config, self.pods, self.initial_active)
+
+
+def from_valid_dict(raw: dict) -> Scenario:
+    """Build a Scenario from a dict that already passed validation (see validate.py)."""
+    cfg = raw.get("config") or {}
+    config = QueueConfig(
+        gate=raw.get("gate", True),
+        hint_map=raw.get("hint_map", True),
+        hints=tuple((h["event"], h["plugin"], h["hint"]) for h in raw.get("hints") or ()),
+        initial_backoff=seconds_to_ns(cfg.get("initial_backoff", 1)),
+        max_backoff=seconds_to_ns(cfg.get("max_backoff", 10)),
+        max_in_unschedulable=seconds_to_ns(cfg.get("max_in_unschedulable", 300)),
+        pop_clears_unschedulable_plugins=cfg.get("pop_clears_unschedulable_plugins", False),
+    )
+    pods = {p["name"]: (str(p.get("uid", p["name"])), p.get("priority", 0)) for p in raw["pods"]}
+    return Scenario(
+        name=raw["name"],
+        description=raw.get("description") or "",
+        config=config,
+        pods=pods,
+        initial_active=tuple(raw.get("initial_active") or ()),
+        steps=tuple(raw.get("steps") or ()),
+        raw=raw,
+    )
