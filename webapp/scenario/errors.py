@@ -1,0 +1,20 @@
+"""ScenarioError: every problem of a rejected scenario, each naming its step (if any) and field."""
+
+from __future__ import annotations
+
+
+class ScenarioError(ValueError):
+    def __init__(self, problems: list[dict]):
+        # problems: [{"step": int | None, "field": "steps[3].event", "message": "..."}]
+        self.problems = problems
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        lines = []
+        for p in self.problems:
+            where = f"step {p['step']}, " if p.get("step") is not None else ""
+            lines.append(f"{where}field '{p['field']}': {p['message']}")
+        return "\n".join(lines)
+
+    def as_json(self) -> dict:
+        return {"message": self.describe(), "problems": self.problems}
