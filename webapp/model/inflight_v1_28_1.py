@@ -131,6 +131,9 @@ class ReceivedEvents:
             ],
         }
 
+    def view(self) -> dict:
+        return {"entries": self.entries(), "markers": self.markers()}
+
     def entries(self) -> list[dict]:
         return [
             {"kind": "event", "id": e.value.id, "event": e.value.event.label, "inFlightPodsNum": e.value.in_flight_pods_num}

@@ -109,6 +109,9 @@ class InFlightEvents:
             "inFlightEvents": [e.value.as_state() for e in self.in_flight_events],
         }
 
+    def view(self) -> dict:
+        return {"entries": self.entries(), "markers": []}
+
     def entries(self) -> list[dict]:
         """The list with ids, for renderers (pod entries carry their pod and whether they are orphaned)."""
         live = {id(e) for e in self.in_flight_pods.values()}

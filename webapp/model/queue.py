@@ -315,6 +315,35 @@ class PriorityQueue:
             **self.tracker.state(),
         }
 
+    def view(self) -> dict:
+        """What a renderer needs beyond ``state``: the clock, each pod's record, the list with ids."""
+        pods = {}
+        for name in self.pods:
+            where = self.where(name)
+            record = self._record_at(name, where)
+            if record is None:
+                pods[name] = {"where": where}
+                continue
+            expiry = self.backoff_expiry(record)
+            pods[name] = {
+                "where": where,
+                "attempts": record.attempts,
+                "plugins": sorted(record.plugins),
+                "timestamp": record.timestamp / NS,
+                "backoffExpiry": expiry / NS,
+                "backingOff": expiry > self.now,
+            }
+        return {"now": self.now / NS, "pods": pods, **self.tracker.view()}
+
+    def _record_at(self, name: str, where: str | None) -> QueuedPodInfo | None:
+        if where == ACTIVE_Q:
+            return self.active_q.get(name)
+        if where == BACKOFF_Q:
+            return self.backoff_q.get(name)
+        if where == UNSCHEDULABLE_PODS:
+            return self.unschedulable_pods[name]
+        return self.popped.get(name)
+
     def clone(self) -> "PriorityQueue":
         """An independent copy (records shared between sub-queues and ``popped`` stay shared)."""
         memo: dict = {}

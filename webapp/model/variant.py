@@ -60,6 +60,9 @@ class Model:
     def state(self) -> dict:
         return self.queue.state()
 
+    def view(self) -> dict:
+        return self.queue.view()
+
     def clone(self) -> "Model":
         m = Model.__new__(Model)
         m.variant = self.variant

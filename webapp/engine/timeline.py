@@ -1,0 +1,57 @@
+"""One variant of a scenario as a seekable timeline: a live model at the cursor plus sparse checkpoints.
+
+Position p means "after the first p steps" (0 = initial state). Checkpoints hold a model copy every
+``interval`` positions together with the (result, record) of the step that led there, so seeking
+restores the nearest checkpoint at or before the target and replays at most ``interval - 1`` steps.
+"""
+
+from __future__ import annotations
+
+from math import isqrt
+
+from ..model.errors import StepError
+from .trace import step_error
+
+
+def checkpoint_interval(total: int) -> int:
+    return min(1024, max(32, isqrt(total)))
+
+
+class Timeline:
+    def __init__(self, scenario, variant: str, interval: int | None = None):
+        self.steps = scenario.steps
+        self.variant = variant
+        self.total = len(self.steps)
+        self.interval = interval or checkpoint_interval(self.total)
+        self.model = scenario.model(variant)
+        self.position = 0
+        self.last: tuple[dict, dict] | None = None  # (result, record) of step position-1
+        self._checkpoints = {0: (self.model.clone(), None)}
+
+    def apply_next(self) -> tuple[dict, dict]:
+        """Apply the step at the cursor (the load pass uses this; raises ScenarioError)."""
+        i = self.position
+        try:
+            self.last = self.model.apply(i, self.steps[i])
+        except StepError as err:
+            raise step_error(i, self.steps[i], err, self.variant) from None
+        self.position = i + 1
+        if self.position % self.interval == 0 and self.position not in self._checkpoints:
+            self._checkpoints[self.position] = (self.model.clone(), self.last)
+        return self.last
+
+    def seek(self, target: int) -> None:
+        if not 0 <= target <= self.total:
+            raise IndexError(f"position {target} outside 0..{self.total}")
+        base = target - target % self.interval
+        if not base <= self.position <= target:
+            model, last = self._checkpoints[base]
+            self.model, self.last, self.position = model.clone(), last, base
+        while self.position < target:
+            i = self.position
+            self.last = self.model.apply(i, self.steps[i])
+            self.position = i + 1
+
+    @property
+    def checkpoints(self) -> int:
+        return len(self._checkpoints)
