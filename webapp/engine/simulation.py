@@ -9,6 +9,7 @@ checkpoints), so a Simulation that exists is valid end to end.
 
 from __future__ import annotations
 
+from ..model import invariants
 from ..model.variant import VARIANTS
 from .returns import ReturnTracker
 from .timeline import Timeline
@@ -75,7 +76,7 @@ class Simulation:
                 "state": line.model.state(),
                 "result": result,
                 "record": record,
-                "invariants": record["invariants"] if record else [],
+                "invariants": invariants.report(line.model.queue, record["invariants"] if record else []),
                 "view": line.model.view(),
             }
         return {"position": self.position, "total": self.total, "divergence": self.divergence, "variants": variants}

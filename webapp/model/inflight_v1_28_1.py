@@ -5,6 +5,7 @@ from __future__ import annotations
 from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP
 from .golist import GoList, clone_element
 from .hintwalk import decide, walk_events
+from .tracker import Tracker
 
 
 class ReceivedEvent:
@@ -28,10 +29,11 @@ class InFlightPod:
         self.previous_event = previous_event
 
 
-class ReceivedEvents:
+class ReceivedEvents(Tracker):
     variant = "v1.28.1"
 
     def __init__(self):
+        super().__init__()
         # Events recorded while at least one pod was in flight; each counts the pods then in flight
         # and is removed once that many Done calls have decremented it (anywhere in the list).
         self.received_events = GoList()
@@ -41,6 +43,7 @@ class ReceivedEvents:
         return len(self.in_flight_pods)
 
     def pop(self, pinfo, entry_id: str, rec: dict) -> None:
+        self.version += 1
         marker = self.received_events.back()
         self.in_flight_pods[pinfo.uid] = InFlightPod(pinfo.name, entry_id, marker)
         rec["marker"] = {"pod": pinfo.name, "previousEvent": marker.value.id if marker else None}
@@ -48,6 +51,7 @@ class ReceivedEvents:
     def record_event(self, event, event_id: str, ordinal: int, rec: dict) -> bool:
         if not self.in_flight_pods:
             return False
+        self.version += 1
         n = len(self.in_flight_pods)
         self.received_events.push_back(ReceivedEvent(event, event_id, ordinal, n))
         rec["appended"].append({"kind": "event", "id": event_id, "event": event.label, "inFlightPodsNum": n})
@@ -57,6 +61,7 @@ class ReceivedEvents:
         pod = self.in_flight_pods.pop(uid, None)
         if pod is None:
             return
+        self.version += 1
         events = self.received_events
         marker = pod.previous_event
         if marker is not None and marker.value.in_flight_pods_num != 0:
@@ -155,11 +160,8 @@ class ReceivedEvents:
         return [
             {"pod": p.name, "marker": p.previous_event.value.id, "unseen": self._unseen(p.previous_event)}
             for p in self.in_flight_pods.values()
-            if p.previous_event is not None and not p.previous_event.in_list
+            if p.previous_event is not None and p.previous_event.list is None
         ]
-
-    def structure_checks(self) -> list[tuple[str, list]]:
-        return []
 
     def clone(self) -> "ReceivedEvents":
         c = ReceivedEvents()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP
 from .golist import GoList, clone_element
 from .hintwalk import decide, walk_events
+from .tracker import Tracker
 
 
 class PodEntry:
@@ -27,10 +28,11 @@ class EventEntry:
         return {"event": self.event.label, "id": self.id}
 
 
-class InFlightEvents:
+class InFlightEvents(Tracker):
     variant = "v1.28.2"
 
     def __init__(self):
+        super().__init__()
         # Invariant: the list is empty or starts with a pod entry (Done's front cleanup keeps it so);
         # every event entry follows the pod entries of all pods that were in flight when it arrived.
         self.in_flight_events = GoList()
@@ -42,6 +44,7 @@ class InFlightEvents:
         return len(self.in_flight_pods)
 
     def pop(self, pinfo, entry_id: str, rec: dict) -> None:
+        self.version += 1
         entry = PodEntry(pinfo.name, pinfo.uid, entry_id)
         # A second Pop of an in-flight uid overwrites the map value: the first entry is orphaned.
         orphan = self.in_flight_pods.get(pinfo.uid)
@@ -54,6 +57,7 @@ class InFlightEvents:
     def record_event(self, event, event_id: str, ordinal: int, rec: dict) -> bool:
         if not self.in_flight_pods:
             return False
+        self.version += 1
         self.in_flight_events.push_back(EventEntry(event, event_id, ordinal))
         rec["appended"].append({"kind": "event", "id": event_id, "event": event.label})
         return True
@@ -62,6 +66,7 @@ class InFlightEvents:
         elem = self.in_flight_pods.pop(uid, None)
         if elem is None:
             return
+        self.version += 1
         self.in_flight_events.remove(elem)
         self.pod_entries -= 1
         rec["removed"].append({"kind": "pod", "id": elem.value.id, "pod": elem.value.name, "reason": "done"})
@@ -125,20 +130,20 @@ class InFlightEvents:
         return out
 
     def boundary_violations(self) -> list[dict]:
-        return [
-            {"pod": e.value.name, "id": e.value.id, "unseen": []}
-            for e in self.in_flight_pods.values()
-            if not e.in_list
-        ]
+        return [{"pod": e.value.name, "id": e.value.id, "unseen": []} for e in self.in_flight_pods.values()
+                if e.list is None]
 
-    def structure_checks(self) -> list[tuple[str, list]]:
+    structure_check_names = ("events_preceded_by_pod", "pod_entries_in_flight")
+
+    def structure_violations(self) -> list[dict]:
+        broken = []
         front = self.in_flight_events.front()
-        unpreceded = [{"id": front.value.id}] if front is not None and type(front.value) is EventEntry else []
+        if front is not None and type(front.value) is EventEntry:
+            broken.append({"name": "events_preceded_by_pod", "violations": [{"id": front.value.id}]})
         orphans = self.pod_entries - len(self.in_flight_pods)
-        return [
-            ("events_preceded_by_pod", unpreceded),
-            ("pod_entries_in_flight", [{"orphaned_pod_entries": orphans}] if orphans else []),
-        ]
+        if orphans:
+            broken.append({"name": "pod_entries_in_flight", "violations": [{"orphaned_pod_entries": orphans}]})
+        return broken
 
     def clone(self) -> "InFlightEvents":
         c = InFlightEvents()

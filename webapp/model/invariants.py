@@ -15,28 +15,35 @@ DESCRIPTIONS = {
 
 
 def queue_membership(queue, names) -> list[dict]:
+    active, backoff, unschedulable = queue.active_q.index, queue.backoff_q.index, queue.unschedulable_pods
     out = []
     for name in names:
-        queues = [
-            q
-            for q, present in (
-                ("activeQ", name in queue.active_q),
-                ("backoffQ", name in queue.backoff_q),
-                ("unschedulablePods", name in queue.unschedulable_pods),
-            )
-            if present
-        ]
-        if len(queues) > 1:
+        if (name in active) + (name in backoff) + (name in unschedulable) > 1:
+            queues = [q for q, index in (("activeQ", active), ("backoffQ", backoff),
+                                         ("unschedulablePods", unschedulable)) if name in index]
             out.append({"pod": name, "queues": queues})
     return out
 
 
+def names(tracker) -> list[str]:
+    """The invariants checked for a variant's tracker, in report order."""
+    return ["in_flight_boundary", "queue_membership", *tracker.structure_check_names]
+
+
 def check(queue, touched=None) -> list[dict]:
-    """All invariants; queue membership only for ``touched`` pod names (None: every declared pod)."""
-    names = queue.pods if touched is None else touched
-    checks = [
-        ("in_flight_boundary", queue.tracker.boundary_violations()),
-        ("queue_membership", queue_membership(queue, names)),
-        *queue.tracker.structure_checks(),
+    """The violated invariants as [{name, violations}] (empty: all hold).
+    Queue membership is checked for ``touched`` pod names (None: every declared pod)."""
+    broken = queue.tracker.violations()
+    membership = queue_membership(queue, queue.pods if touched is None else touched)
+    if membership:
+        return [*broken, {"name": "queue_membership", "violations": membership}]
+    return broken
+
+
+def report(queue, broken: list[dict]) -> list[dict]:
+    """Every invariant of the variant with ok/violations and its plain-words description."""
+    by_name = {b["name"]: b["violations"] for b in broken}
+    return [
+        {"name": n, "ok": n not in by_name, "violations": by_name.get(n, []), "description": DESCRIPTIONS[n]}
+        for n in names(queue.tracker)
     ]
-    return [{"name": name, "ok": not violations, "violations": violations} for name, violations in checks]

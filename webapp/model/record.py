@@ -12,14 +12,11 @@ Keys (lists are empty when nothing of that kind happened):
   evaluations       [{pod, hint, why, plugin}] isPodWorthRequeuing per unschedulable pod for an event
   skipped           [{pod, why}] pods an operation left where they were
   hint              determineSchedulingHintForInFlightPod: {pod, start, walk: [...], decision, reason}
-  invariants        [{name, ok, violations}] checked after the step
+  invariants        [{name, violations}] the invariants violated after the step (empty: all hold)
 """
 
-_LISTS = ("calls", "moves", "appended", "removed", "counters", "detached", "evaluations", "skipped")
 
 
 def new_record(step: int, op: str) -> dict:
-    rec = {"step": step, "op": op}
-    for key in _LISTS:
-        rec[key] = []
-    return rec
+    return {"step": step, "op": op, "calls": [], "moves": [], "appended": [], "removed": [], "counters": [],
+            "detached": [], "evaluations": [], "skipped": []}

@@ -54,7 +54,8 @@ class Model:
     def apply(self, index: int, step: dict) -> tuple[dict, dict]:
         rec = new_record(index, step["op"])
         result = OPERATIONS[step["op"]](self.queue, step, rec)
-        rec["invariants"] = invariants.check(self.queue, {m["pod"] for m in rec["moves"]})
+        moves = rec["moves"]
+        rec["invariants"] = invariants.check(self.queue, [m["pod"] for m in moves] if moves else ())
         return result, rec
 
     def state(self) -> dict:

@@ -1,0 +1,29 @@
+"""What both in-flight trackers share: invariant results cached per tracker version."""
+
+from __future__ import annotations
+
+
+class Tracker:
+    structure_check_names: tuple = ()
+
+    def __init__(self):
+        self.version = 0  # bumped by every change to the list or the in-flight map
+        self._checked = (-1, [])
+
+    def violations(self) -> list[dict]:
+        """[{name, violations}] of the tracker's broken invariants, recomputed only after a change."""
+        version, broken = self._checked
+        if version != self.version:
+            broken = []
+            boundary = self.boundary_violations()
+            if boundary:
+                broken.append({"name": "in_flight_boundary", "violations": boundary})
+            broken.extend(self.structure_violations())
+            self._checked = (self.version, broken)
+        return broken
+
+    def boundary_violations(self) -> list[dict]:
+        raise NotImplementedError
+
+    def structure_violations(self) -> list[dict]:
+        return []

@@ -1,0 +1,73 @@
+"""Random valid scenarios, for property tests and benchmarks.
+
+Generation is guided by running both variants while choosing: a ``pop`` is only offered when
+activeQ is non-empty on every variant, ``fail``/``done`` only for pods in flight on every variant.
+``pick(options)`` makes every choice, so a seeded ``random.Random().choice`` and a hypothesis
+``data.draw(sampled_from(...))`` drive the same generator.
+"""
+
+from __future__ import annotations
+
+from ..model.events import CATALOGUE, HINT_NAMES
+from ..model.variant import VARIANTS
+from .scenario import from_valid_dict
+
+EVENTS = sorted(CATALOGUE)
+PLUGINS = ("P", "Q", "R")
+SECONDS = (0.5, 1, 2, 5, 10, 30, 301)
+
+
+def base_scenario(pods: int, hints: list, gate: bool = True) -> dict:
+    names = [f"p{i}" for i in range(pods)]
+    return {
+        "schema": 1,
+        "name": "generated",
+        "gate": gate,
+        "hints": hints,
+        "pods": [{"name": n, "priority": i % 3} for i, n in enumerate(names)],
+        "initial_active": names,
+        "steps": [],
+    }
+
+
+def generate(pick, steps: int, pods: int = 8, hints: list | None = None, plugins_always: bool = False,
+             updates: bool = True, gate: bool = True) -> dict:
+    """A raw scenario object with ``steps`` steps, valid on every variant."""
+    if hints is None:
+        hints = [{"event": e, "plugin": p, "hint": pick(HINT_NAMES)} for e in ("NodeAdd", "PvAdd") for p in PLUGINS]
+    raw = base_scenario(pods, hints, gate)
+    scenario = from_valid_dict(raw)
+    models = [scenario.model(v) for v in VARIANTS]
+    names = list(scenario.pods)
+    plugin_sets = [[p] for p in PLUGINS] + [list(PLUGINS[:2])] + ([] if plugins_always else [[]])
+    for i in range(steps):
+        step = _choose(pick, models, names, plugin_sets, updates)
+        for m in models:
+            m.apply(i, step)
+        raw["steps"].append(step)
+    return raw
+
+
+def _choose(pick, models, names, plugin_sets, updates: bool) -> dict:
+    in_flight = sorted(set.intersection(*(set(m.queue.attempting) for m in models)))
+    kinds = ["event", "advance_clock", "flush_backoff", "flush_unschedulable_leftover", "add"]
+    if all(len(m.queue.active_q) for m in models):
+        kinds += ["pop"] * 4
+    if in_flight:
+        kinds += ["fail"] * 4 + ["done"]
+    if updates:
+        kinds.append("update")
+    kind = pick(kinds)
+    if kind == "pop":
+        return {"op": "pop"}
+    if kind == "fail":
+        return {"op": "fail", "pod": pick(in_flight), "unschedulable_plugins": list(pick(plugin_sets))}
+    if kind == "done":
+        return {"op": "done", "pod": pick(in_flight)}
+    if kind == "event":
+        return {"op": "event", "event": pick(EVENTS)}
+    if kind == "advance_clock":
+        return {"op": "advance_clock", "seconds": pick(SECONDS)}
+    if kind in ("add", "update"):
+        return {"op": kind, "pod": pick(names)}
+    return {"op": kind}
