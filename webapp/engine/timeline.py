@@ -7,6 +7,7 @@ restores the nearest checkpoint at or before the target and replays at most ``in
 
 from __future__ import annotations
 
+import pickle
 from math import isqrt
 
 from ..model.errors import StepError
@@ -26,7 +27,7 @@ class Timeline:
         self.model = scenario.model(variant)
         self.position = 0
         self.last: tuple[dict, dict] | None = None  # (result, record) of step position-1
-        self._checkpoints = {0: (self.model.clone(), None)}
+        self._checkpoints = {0: self._save()}  # position -> pickled (model, last): no live objects kept
 
     def apply_next(self) -> tuple[dict, dict]:
         """Apply the step at the cursor (the load pass uses this; raises ScenarioError)."""
@@ -37,7 +38,7 @@ class Timeline:
             raise step_error(i, self.steps[i], err, self.variant) from None
         self.position = i + 1
         if self.position % self.interval == 0 and self.position not in self._checkpoints:
-            self._checkpoints[self.position] = (self.model.clone(), self.last)
+            self._checkpoints[self.position] = self._save()
         return self.last
 
     def seek(self, target: int) -> None:
@@ -45,12 +46,18 @@ class Timeline:
             raise IndexError(f"position {target} outside 0..{self.total}")
         base = target - target % self.interval
         if not base <= self.position <= target:
-            model, last = self._checkpoints[base]
-            self.model, self.last, self.position = model.clone(), last, base
+            self.model, self.last = self._restore(base)
+            self.position = base
         while self.position < target:
             i = self.position
             self.last = self.model.apply(i, self.steps[i])
             self.position = i + 1
+
+    def _save(self) -> bytes:
+        return pickle.dumps((self.model, self.last), pickle.HIGHEST_PROTOCOL)
+
+    def _restore(self, position: int):
+        return pickle.loads(self._checkpoints[position])
 
     @property
     def checkpoints(self) -> int:

@@ -87,24 +87,3 @@ class GoList:
 
     def values(self) -> list:
         return [e.value for e in self]
-
-    def clone(self, memo: dict, copy_value=None) -> "GoList":
-        """Copy the list; ``memo`` maps id(old element) -> new element so that markers
-        pointing into the list can be re-pointed with ``clone_element``."""
-        new = GoList()
-        for e in self:
-            value = e.value if copy_value is None else copy_value(e.value)
-            memo[id(e)] = new.push_back(value)
-        return new
-
-
-def clone_element(e: Element | None, memo: dict, copy_value=None) -> Element | None:
-    """The copy of ``e`` made by ``GoList.clone``; an element already removed from its list
-    gets a detached copy (shared through ``memo``), so ``next()`` on it stays None."""
-    if e is None:
-        return None
-    copy = memo.get(id(e))
-    if copy is None:
-        copy = Element(e.value if copy_value is None else copy_value(e.value))
-        memo[id(e)] = copy
-    return copy

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP
-from .golist import GoList, clone_element
+from .golist import Element, GoList
 from .hintwalk import decide, walk_events
 from .tracker import Tracker
 
@@ -14,9 +14,6 @@ class ReceivedEvent:
     def __init__(self, event, event_id: str, ordinal: int, in_flight_pods_num: int):
         self.event, self.id, self.ordinal = event, event_id, ordinal
         self.in_flight_pods_num = in_flight_pods_num
-
-    def clone(self) -> "ReceivedEvent":
-        return ReceivedEvent(self.event, self.id, self.ordinal, self.in_flight_pods_num)
 
 
 class InFlightPod:
@@ -163,12 +160,23 @@ class ReceivedEvents(Tracker):
             if p.previous_event is not None and p.previous_event.list is None
         ]
 
-    def clone(self) -> "ReceivedEvents":
-        c = ReceivedEvents()
-        memo: dict = {}
-        c.received_events = self.received_events.clone(memo, ReceivedEvent.clone)
-        c.in_flight_pods = {
-            uid: InFlightPod(p.name, p.id, clone_element(p.previous_event, memo, ReceivedEvent.clone))
-            for uid, p in self.in_flight_pods.items()
-        }
-        return c
+    # --- checkpoints: a marker is stored as its position, or as its value when detached ---------
+    def __getstate__(self) -> dict:
+        position = {id(e): i for i, e in enumerate(self.received_events)}
+        pods = {}
+        for uid, p in self.in_flight_pods.items():
+            m = p.previous_event
+            marker = None if m is None else position[id(m)] if m.list is not None else m.value
+            pods[uid] = (p.name, p.id, marker)
+        return {"values": self.received_events.values(), "pods": pods}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
+        elements = [self.received_events.push_back(v) for v in state["values"]]
+        detached: dict = {}
+        for uid, (name, entry_id, marker) in state["pods"].items():
+            if isinstance(marker, int):
+                marker = elements[marker]
+            elif marker is not None:
+                marker = detached.setdefault(id(marker), Element(marker))  # next() stays None
+            self.in_flight_pods[uid] = InFlightPod(name, entry_id, marker)

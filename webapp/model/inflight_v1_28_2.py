@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP
-from .golist import GoList, clone_element
+from .golist import GoList
 from .hintwalk import decide, walk_events
 from .tracker import Tracker
 
@@ -145,10 +145,14 @@ class InFlightEvents(Tracker):
             broken.append({"name": "pod_entries_in_flight", "violations": [{"orphaned_pod_entries": orphans}]})
         return broken
 
-    def clone(self) -> "InFlightEvents":
-        c = InFlightEvents()
-        memo: dict = {}
-        c.in_flight_events = self.in_flight_events.clone(memo)
-        c.in_flight_pods = {uid: clone_element(e, memo) for uid, e in self.in_flight_pods.items()}
-        c.pod_entries = self.pod_entries
-        return c
+    # --- checkpoints: elements are stored as positions in the list ------------------------------
+    def __getstate__(self) -> dict:
+        position = {id(e): i for i, e in enumerate(self.in_flight_events)}
+        pods = {uid: position[id(e)] for uid, e in self.in_flight_pods.items()}
+        return {"values": self.in_flight_events.values(), "pods": pods, "pod_entries": self.pod_entries}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
+        elements = [self.in_flight_events.push_back(v) for v in state["values"]]
+        self.in_flight_pods = {uid: elements[i] for uid, i in state["pods"].items()}
+        self.pod_entries = state["pod_entries"]

@@ -16,12 +16,6 @@ class QueuedPodInfo:
         self.plugins = frozenset(plugins)
         self.seq = seq
 
-    def clone(self) -> "QueuedPodInfo":
-        c = QueuedPodInfo.__new__(QueuedPodInfo)
-        c.name, c.uid, c.priority, c.timestamp = self.name, self.uid, self.priority, self.timestamp
-        c.attempts, c.plugins, c.seq = self.attempts, self.plugins, self.seq
-        return c
-
 
 def backoff_duration(attempts: int, initial: int, maximum: int) -> int:
     """calculateBackoffDuration: initial, doubled attempts-1 times, capped at maximum."""

@@ -344,27 +344,22 @@ class PriorityQueue:
             return self.unschedulable_pods[name]
         return self.popped.get(name)
 
-    def clone(self) -> "PriorityQueue":
-        """An independent copy (records shared between sub-queues and ``popped`` stay shared)."""
-        memo: dict = {}
+    # --- checkpoints: pickled, with the heaps stored as their records --------------------------
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["active_q"] = list(self.active_q.records())
+        state["backoff_q"] = list(self.backoff_q.records())
+        return state
 
-        def copy(r: QueuedPodInfo) -> QueuedPodInfo:
-            c = memo.get(id(r))
-            if c is None:
-                c = memo[id(r)] = r.clone()
-            return c
-
-        q = PriorityQueue.__new__(PriorityQueue)
-        q.config, q.pods, q.now = self.config, self.pods, self.now
-        q.tracker = self.tracker.clone()
-        q.active_q = self.active_q.clone(copy, _active_order)
-        q.backoff_q = self.backoff_q.clone(copy, q._backoff_order)
-        q.unschedulable_pods = {n: copy(r) for n, r in self.unschedulable_pods.items()}
-        q.popped = {n: copy(r) for n, r in self.popped.items()}
-        q.attempting = dict(self.attempting)
-        q.scheduling_cycle, q.move_request_cycle = self.scheduling_cycle, self.move_request_cycle
-        q.events_seen, q.records_created = self.events_seen, self.records_created
-        return q
+    def __setstate__(self, state: dict) -> None:
+        active, backoff = state.pop("active_q"), state.pop("backoff_q")
+        self.__dict__.update(state)
+        self.active_q = KeyedHeap(_active_order)
+        self.backoff_q = KeyedHeap(self._backoff_order)
+        for r in active:
+            self.active_q.add(r)
+        for r in backoff:
+            self.backoff_q.add(r)
 
 
 def _active_order(r: QueuedPodInfo):

@@ -68,9 +68,3 @@ class KeyedHeap:
 
     def records(self):
         return (e[-1] for e in self.index.values())
-
-    def clone(self, copy_record, order) -> "KeyedHeap":
-        c = KeyedHeap(order)
-        for entry in self.index.values():
-            c.add(copy_record(entry[-1]))
-        return c

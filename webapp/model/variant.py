@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 from . import invariants
 from .config import QueueConfig
 from .events import ASSIGNED_POD_ADD, CATALOGUE
@@ -64,8 +66,13 @@ class Model:
     def view(self) -> dict:
         return self.queue.view()
 
+    def snapshot(self) -> bytes:
+        """A compact copy (bytes hold no references the garbage collector has to walk)."""
+        return pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
+
+    @staticmethod
+    def from_snapshot(snapshot: bytes) -> "Model":
+        return pickle.loads(snapshot)
+
     def clone(self) -> "Model":
-        m = Model.__new__(Model)
-        m.variant = self.variant
-        m.queue = self.queue.clone()
-        return m
+        return Model.from_snapshot(self.snapshot())

@@ -32,7 +32,9 @@ def base_scenario(pods: int, hints: list, gate: bool = True) -> dict:
 
 def generate(pick, steps: int, pods: int = 8, hints: list | None = None, plugins_always: bool = False,
              updates: bool = True, gate: bool = True) -> dict:
-    """A raw scenario object with ``steps`` steps, valid on every variant."""
+    """A raw scenario object with ``steps`` steps, valid on every variant. With ``updates`` False
+    no pod is re-added while in flight (no ``update``, no ``add`` of an in-flight pod), so no
+    pod is popped twice in one attempt."""
     if hints is None:
         hints = [{"event": e, "plugin": p, "hint": pick(HINT_NAMES)} for e in ("NodeAdd", "PvAdd") for p in PLUGINS]
     raw = base_scenario(pods, hints, gate)
@@ -50,7 +52,9 @@ def generate(pick, steps: int, pods: int = 8, hints: list | None = None, plugins
 
 def _choose(pick, models, names, plugin_sets, updates: bool) -> dict:
     in_flight = sorted(set.intersection(*(set(m.queue.attempting) for m in models)))
-    kinds = ["event", "advance_clock", "flush_backoff", "flush_unschedulable_leftover", "add"]
+    busy = set.union(*(set(m.queue.attempting) for m in models))
+    addable = names if updates else [n for n in names if n not in busy]
+    kinds = ["event", "advance_clock", "flush_backoff", "flush_unschedulable_leftover"] + (["add"] if addable else [])
     if all(len(m.queue.active_q) for m in models):
         kinds += ["pop"] * 4
     if in_flight:
@@ -68,6 +72,8 @@ def _choose(pick, models, names, plugin_sets, updates: bool) -> dict:
         return {"op": "event", "event": pick(EVENTS)}
     if kind == "advance_clock":
         return {"op": "advance_clock", "seconds": pick(SECONDS)}
-    if kind in ("add", "update"):
+    if kind == "add":
+        return {"op": kind, "pod": pick(addable)}
+    if kind == "update":
         return {"op": kind, "pod": pick(names)}
     return {"op": kind}
