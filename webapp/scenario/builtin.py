@@ -1,0 +1,52 @@
+"""The built-in scenario library: ``library/<id>.yaml``, one scenario per file, in course order.
+
+The files are package data (read through importlib.resources), so the library works from a wheel too.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from importlib import resources
+
+import yaml
+
+# Course order: what "in flight" means, the bug and its consequences, the bookkeeping, the way out.
+ORDER = (
+    "in-flight-basics",
+    "queueing-hints",
+    "lost-marker",
+    "three-pod-cascade",
+    "five-minute-wait",
+    "no-unschedulable-plugin",
+    "front-cleanup",
+    "duplicate-pop-growth",
+    "gate-off",
+)
+
+
+def ids() -> list[str]:
+    """Ids of the built-in scenarios, in course order."""
+    return list(ORDER)
+
+
+@functools.cache
+def _load(scenario_id: str) -> dict:
+    text = (resources.files(__package__) / "library" / f"{scenario_id}.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+def get(scenario_id: str) -> dict:
+    """The raw scenario object of one built-in (a fresh copy); KeyError for an unknown id."""
+    if scenario_id not in ORDER:
+        raise KeyError(scenario_id)
+    return copy.deepcopy(_load(scenario_id))
+
+
+def index() -> list[dict]:
+    """``[{id, name, description}]`` for every built-in, in course order."""
+    out = []
+    for scenario_id in ORDER:
+        raw = _load(scenario_id)
+        out.append({"id": scenario_id, "name": raw["name"], "description": raw.get("description", "")})
+    return out
