@@ -34,6 +34,8 @@ def check(queue, touched=None) -> list[dict]:
     """The violated invariants as [{name, violations}] (empty: all hold).
     Queue membership is checked for ``touched`` pod names (None: every declared pod)."""
     broken = queue.tracker.violations()
+    if touched is not None and not touched:
+        return broken
     membership = queue_membership(queue, queue.pods if touched is None else touched)
     if membership:
         return [*broken, {"name": "queue_membership", "violations": membership}]

@@ -67,9 +67,6 @@ class PriorityQueue:
             return IN_FLIGHT
         return None
 
-    def _moved(self, rec: dict, name: str, src, dst) -> None:
-        rec["moves"].append({"pod": name, "from": src, "to": dst})
-
     def _new_event_id(self) -> tuple[str, int]:
         self.events_seen += 1
         return f"e{self.events_seen}", self.events_seen
@@ -111,13 +108,13 @@ class PriorityQueue:
         self.active_q.add(self.new_record(name))
         self.unschedulable_pods.pop(name, None)
         self.backoff_q.delete(name)
-        self._moved(rec, name, src, ACTIVE_Q)
+        rec["moves"].append({"pod": name, "from": src, "to": ACTIVE_Q})
         return {}
 
     def active_add_raw(self, name: str, rec: dict) -> dict:
         src = self.where(name)
         self.active_q.add(self.new_record(name))
-        self._moved(rec, name, src, ACTIVE_Q)
+        rec["moves"].append({"pod": name, "from": src, "to": ACTIVE_Q})
         return {}
 
     def pop(self, expect: str | None, rec: dict) -> dict:
@@ -142,13 +139,13 @@ class PriorityQueue:
             pinfo.plugins = frozenset()
         self.popped[pinfo.name] = pinfo
         self.attempting[pinfo.name] = entry_id
-        self._moved(rec, pinfo.name, ACTIVE_Q, IN_FLIGHT)
+        rec["moves"].append({"pod": pinfo.name, "from": ACTIVE_Q, "to": IN_FLIGHT})
         return {"popped": pinfo.name}
 
     def done(self, name: str, rec: dict) -> dict:
         rec["calls"].append("Done")
         if self.attempting.pop(name, None) is not None:
-            self._moved(rec, name, IN_FLIGHT, None)
+            rec["moves"].append({"pod": name, "from": IN_FLIGHT, "to": None})
         if self.config.gate:
             self.tracker.done(self.pods[name][0], rec)
         return {}
@@ -182,13 +179,13 @@ class PriorityQueue:
                     self.unschedulable_pods[name] = pinfo
                     queue, rule = UNSCHEDULABLE_PODS, "moveRequestCycle<podSchedulingCycle"
                 rec["gate_off_rule"] = {"moveRequestCycle": self.move_request_cycle, "podSchedulingCycle": cycle}
-                self._moved(rec, name, IN_FLIGHT, queue)
+                rec["moves"].append({"pod": name, "from": IN_FLIGHT, "to": queue})
                 return {"queue": queue, "rule": rule}
             rec["calls"].append("determineSchedulingHintForInFlightPod")
             hint = self.tracker.determine_hint(pinfo, self.is_pod_worth_requeuing, rec)
             rec["calls"].append("requeuePodViaQueueingHint")
             queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
-            self._moved(rec, name, IN_FLIGHT, queue)
+            rec["moves"].append({"pod": name, "from": IN_FLIGHT, "to": queue})
             return {"hint": HINT_NAMES[hint], "queue": queue}
         finally:
             self.attempting.pop(name, None)
@@ -208,7 +205,7 @@ class PriorityQueue:
                 continue
             del self.unschedulable_pods[pinfo.name]
             moved[pinfo.name] = queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
-            self._moved(rec, pinfo.name, UNSCHEDULABLE_PODS, queue)
+            rec["moves"].append({"pod": pinfo.name, "from": UNSCHEDULABLE_PODS, "to": queue})
         self.move_request_cycle = self.scheduling_cycle
         # Recorded only while some pod is in flight (always empty with the gate off).
         recorded = self.tracker.record_event(event, event_id, ordinal, rec)
@@ -236,7 +233,7 @@ class PriorityQueue:
             self.active_q.add(pinfo)
             self.unschedulable_pods.pop(name, None)
             self.backoff_q.delete(name)
-            self._moved(rec, name, src, ACTIVE_Q)
+            rec["moves"].append({"pod": name, "from": src, "to": ACTIVE_Q})
         return {}
 
     def update(self, name: str, changed: bool, rec: dict) -> dict:
@@ -251,13 +248,13 @@ class PriorityQueue:
             queue = BACKOFF_Q if self.backing_off(pinfo) else ACTIVE_Q
             (self.backoff_q if queue == BACKOFF_Q else self.active_q).add(pinfo)
             del self.unschedulable_pods[name]
-            self._moved(rec, name, UNSCHEDULABLE_PODS, queue)
+            rec["moves"].append({"pod": name, "from": UNSCHEDULABLE_PODS, "to": queue})
             return {}
         # In no queue (e.g. in flight): a new record goes to activeQ; the in-flight entry is untouched.
         if name in self.attempting:
             rec["skipped"].append({"pod": name, "why": "in flight: a second record is added to activeQ"})
         self.active_q.add(self.new_record(name))
-        self._moved(rec, name, None, ACTIVE_Q)
+        rec["moves"].append({"pod": name, "from": None, "to": ACTIVE_Q})
         return {}
 
     def delete(self, name: str, rec: dict) -> dict:
@@ -266,7 +263,7 @@ class PriorityQueue:
             self.backoff_q.delete(name)
             self.unschedulable_pods.pop(name, None)
         if src in (ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_PODS):
-            self._moved(rec, name, src, None)
+            rec["moves"].append({"pod": name, "from": src, "to": None})
         return {}
 
     def advance_clock(self, seconds: float, rec: dict) -> dict:
@@ -281,7 +278,7 @@ class PriorityQueue:
             self.backoff_q.pop()
             self.active_q.add(top)
             moved.append(top.name)
-            self._moved(rec, top.name, BACKOFF_Q, ACTIVE_Q)
+            rec["moves"].append({"pod": top.name, "from": BACKOFF_Q, "to": ACTIVE_Q})
             top = self.backoff_q.peek()
         return {"moved_to_activeQ": sorted(moved)}
 
@@ -295,7 +292,7 @@ class PriorityQueue:
 
     def backoff_pop_all_raw(self, rec: dict) -> dict:
         for name in list(self.backoff_q.index):
-            self._moved(rec, name, BACKOFF_Q, None)
+            rec["moves"].append({"pod": name, "from": BACKOFF_Q, "to": None})
         self.backoff_q = KeyedHeap(self._backoff_order)
         return {}
 
