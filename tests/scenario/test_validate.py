@@ -1,0 +1,206 @@
+"""validate(): every problem names its step and field and says what was expected."""
+
+import copy
+
+import pytest
+
+from tests.conftest import conformance_cases
+from webapp.model.events import CATALOGUE
+from webapp.model.variant import OPERATIONS
+from webapp.scenario.validate import STEP_PARAMS, Limits, validate
+
+CASES = conformance_cases()
+
+BASE = {
+    "schema": 1,
+    "name": "base",
+    "hints": [{"event": "PvAdd", "plugin": "P", "hint": "QueueAfterBackoff"}],
+    "config": {"initial_backoff": 1, "max_backoff": 10},
+    "pods": [{"name": "A"}, {"name": "B", "priority": 10}],
+    "initial_active": ["A", "B"],
+    "steps": [{"op": "pop", "expect": "B"}],
+}
+
+
+def scenario(**changes):
+    raw = copy.deepcopy(BASE)
+    raw.update(changes)
+    return raw
+
+
+def with_step(step):
+    return scenario(steps=[{"op": "pop", "expect": "B"}, step])
+
+
+def where(problems):
+    return [(p["step"], p["field"]) for p in problems]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_conformance_scenarios_are_valid(case):
+    assert validate(case["scenario"]) == []
+
+
+def test_base_is_valid():
+    assert validate(BASE) == []
+
+
+def test_every_model_operation_has_a_parameter_list():
+    assert set(STEP_PARAMS) == set(OPERATIONS)
+
+
+@pytest.mark.parametrize(
+    "step,field,fragment",
+    [
+        ({"op": "popp"}, "op", "unknown op 'popp' (did you mean 'pop'?)"),
+        ({"op": ["pop"]}, "op", "expected the op as a string"),
+        ({"note": "no op"}, "op", "missing"),
+        ({"op": "event", "event": "NodeAddd"}, "event", "unknown event 'NodeAddd'"),
+        ({"op": "event"}, "event", "missing; op 'event' requires 'event'"),
+        ({"op": "event", "event": "NodeAdd", "precheck_exclude": ["Z"]}, "precheck_exclude[0]", "not declared"),
+        ({"op": "done", "pod": "Z"}, "pod", "pod 'Z' is not declared in pods"),
+        ({"op": "done", "pod": 7}, "pod", "expected a non-empty string, got 7"),
+        ({"op": "activate", "pods": "A"}, "pods", "expected a list of pod names"),
+        ({"op": "activate", "pods": ["A", "Z"]}, "pods[1]", "not declared"),
+        ({"op": "assigned_pod_added"}, "affinity_matching", "missing"),
+        ({"op": "fail"}, "pod", "missing; op 'fail' requires 'pod'"),
+        ({"op": "fail", "pod": "A", "pod_info": "old"}, "pod_info", "expected one of popped, fresh"),
+        ({"op": "fail", "pod": "A", "pod_scheduling_cycle": True}, "pod_scheduling_cycle", "got true"),
+        ({"op": "fail", "pod": "A", "pod_scheduling_cycle": 1.0}, "pod_scheduling_cycle", "integer"),
+        ({"op": "fail", "pod": "A", "unschedulable_plugins": "P"}, "unschedulable_plugins", "list"),
+        ({"op": "fail", "pod": "A", "unschedulable_plugins": [""]}, "unschedulable_plugins[0]", "non-empty"),
+        ({"op": "update", "pod": "A", "changed": "yes"}, "changed", "expected true or false"),
+        ({"op": "advance_clock", "seconds": True}, "seconds", "got true"),
+        ({"op": "advance_clock", "seconds": -1}, "seconds", ">= 0"),
+        ({"op": "advance_clock", "seconds": float("nan")}, "seconds", "got nan"),
+        ({"op": "advance_clock", "seconds": float("inf")}, "seconds", "got inf"),
+        ({"op": "advance_clock", "seconds": 10**400}, "seconds", "very large"),
+        ({"op": "advance_clock"}, "seconds", "missing"),
+        ({"op": "pop", "pod": "A"}, "pod", "unknown parameter 'pod' for op 'pop'; expected one of op, expect, note"),
+        ({"op": "flush_backoff", "note": 5}, "note", "expected a string"),
+    ],
+)
+def test_bad_step_names_step_and_field(step, field, fragment):
+    problems = validate(with_step(step))
+    assert where(problems) == [(1, f"steps[1].{field}")]
+    assert fragment in problems[0]["message"]
+
+
+def test_unknown_event_lists_the_catalogue():
+    [problem] = validate(with_step({"op": "event", "event": "NodeAddd"}))
+    assert problem["message"].endswith("expected one of " + ", ".join(CATALOGUE))
+
+
+def test_step_that_is_not_a_mapping():
+    assert where(validate(with_step("pop"))) == [(1, "steps[1]")]
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        {"op": "advance_clock", "seconds": 0.0},
+        {"op": "advance_clock", "seconds": 2},
+        {"op": "flush_backoff", "note": "presenter note"},
+        {"op": "update", "pod": "A", "changed": False},
+        {"op": "fail", "pod": "A", "pod_info": "fresh", "pod_scheduling_cycle": 0, "unschedulable_plugins": []},
+        {"op": "event", "event": "UnschedulableTimeout", "precheck_exclude": []},
+        {"op": "assigned_pod_added", "affinity_matching": ["A"]},
+    ],
+)
+def test_good_steps(step):
+    assert validate(with_step(step)) == []
+
+
+@pytest.mark.parametrize(
+    "changes,field",
+    [
+        ({"schema": 2}, "schema"),
+        ({"schema": True}, "schema"),
+        ({"name": ""}, "name"),
+        ({"name": 5}, "name"),
+        ({"description": ["x"]}, "description"),
+        ({"gate": "true"}, "gate"),
+        ({"hint_map": 1}, "hint_map"),
+        ({"hints": {"event": "PvAdd"}}, "hints"),
+        ({"hints": [{"event": "PvAddd", "plugin": "P", "hint": "QueueSkip"}]}, "hints[0].event"),
+        ({"hints": [{"event": "PvAdd", "plugin": "", "hint": "QueueSkip"}]}, "hints[0].plugin"),
+        ({"hints": [{"event": "PvAdd", "plugin": "P", "hint": "Skip"}]}, "hints[0].hint"),
+        ({"hints": [{"event": "PvAdd", "plugin": "P"}]}, "hints[0].hint"),
+        ({"hints": [{"event": "PvAdd", "plugin": "P", "hint": "QueueSkip", "x": 1}]}, "hints[0].x"),
+        ({"config": {"max_backoff": True}}, "config.max_backoff"),
+        ({"config": {"initial_backoff": 0}}, "config.initial_backoff"),
+        ({"config": {"max_in_unschedulable": "5m"}}, "config.max_in_unschedulable"),
+        ({"config": {"initial_backoff": 5, "max_backoff": 2}}, "config.max_backoff"),
+        ({"config": {"initial_backoff": 20}}, "config.initial_backoff"),
+        ({"config": {"pop_clears_unschedulable_plugins": "no"}}, "config.pop_clears_unschedulable_plugins"),
+        ({"config": {"backoff": 1}}, "config.backoff"),
+        ({"config": []}, "config"),
+        ({"pods": [{"name": "A"}, {"name": "B"}, {"name": "A"}]}, "pods[2].name"),
+        ({"pods": [{"name": "A", "priority": True}, {"name": "B"}]}, "pods[0].priority"),
+        ({"pods": [{"name": "A", "priority": 2**31}, {"name": "B"}]}, "pods[0].priority"),
+        ({"pods": [{"name": "A", "priority": 1.5}, {"name": "B"}]}, "pods[0].priority"),
+        ({"pods": [{"name": "A", "uid": 5}, {"name": "B"}]}, "pods[0].uid"),
+        ({"pods": [{"name": "A", "uid": "B"}, {"name": "B"}]}, "pods[1].name"),
+        ({"pods": [{"name": "A", "prio": 1}, {"name": "B"}]}, "pods[0].prio"),
+        ({"initial_active": ["A", "Z"]}, "initial_active[1]"),
+        ({"steps": {"op": "pop"}}, "steps"),
+        ({"intial_active": ["A"]}, "intial_active"),
+    ],
+)
+def test_bad_top_level_names_field(changes, field):
+    assert where(validate(scenario(**changes))) == [(None, field)]
+
+
+def test_missing_required_keys():
+    raw = scenario()
+    del raw["schema"], raw["steps"]
+    assert where(validate(raw)) == [(None, "schema"), (None, "steps")]
+
+
+@pytest.mark.parametrize("raw", [None, [], "schema: 1", 3])
+def test_document_must_be_a_mapping(raw):
+    assert where(validate(raw)) == [(None, "document")]
+
+
+def test_collects_every_problem_in_order():
+    raw = scenario(gate="yes", steps=[{"op": "pop"}, {"op": "popp"}, {"op": "done", "pod": "Z"}, {"op": "delete"}])
+    assert where(validate(raw)) == [
+        (None, "gate"),
+        (1, "steps[1].op"),
+        (2, "steps[2].pod"),
+        (3, "steps[3].pod"),
+    ]
+
+
+def test_problems_are_capped():
+    problems = validate(scenario(steps=[{"op": "nope"}] * 500), Limits(max_problems=50))
+    assert len(problems) == 51
+    assert problems[-1] == {"step": None, "field": "document", "message": "stopped after 50 problems"}
+
+
+@pytest.mark.parametrize(
+    "changes,limits,field",
+    [
+        ({"steps": [{"op": "pop"}] * 4}, Limits(max_steps=3), "steps"),
+        ({"pods": [{"name": f"p{i}"} for i in range(4)], "initial_active": []}, Limits(max_pods=3), "pods"),
+        ({"hints": BASE["hints"] * 4}, Limits(max_hints=3), "hints"),
+        ({"pods": [{"name": "A" * 11}], "initial_active": [], "steps": []}, Limits(max_name_length=10), "pods[0].name"),
+    ],
+)
+def test_limits(changes, limits, field):
+    problems = validate(scenario(**changes), limits)
+    assert where(problems) == [(None, field)]
+
+
+def test_too_deep_nesting_is_one_problem():
+    deep = []
+    for _ in range(30):
+        deep = [deep]
+    problems = validate(scenario(description=deep))
+    assert problems == [{"step": None, "field": "document", "message": "nested deeper than 20 levels"}]
+
+
+def test_self_referencing_object_is_rejected_not_looped():
+    raw = scenario()
+    raw["steps"].append(raw)
+    assert where(validate(raw)) == [(None, "document")]

@@ -1,0 +1,349 @@
+"""Schema validation of a scenario object (scenario-format.md): every static problem, each naming the
+step (None for top-level parts) and the field path, and saying what was expected."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from ..model.events import CATALOGUE, HINT_NAMES
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_bytes: int = 2 * 1024 * 1024
+    max_steps: int = 200_000
+    max_pods: int = 1_000
+    max_name_length: int = 253
+    max_hints: int = 500
+    max_depth: int = 20
+    max_problems: int = 50
+
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+INT64_MAX = 2**63 - 1
+# Upper bound for any duration in seconds (~31 years): keeps the nanosecond clock arithmetic finite.
+MAX_SECONDS = 1e9
+
+TOP_KEYS = ("schema", "name", "description", "gate", "hint_map", "hints", "config", "pods", "initial_active", "steps")
+REQUIRED_TOP = ("schema", "name", "pods", "steps")
+CONFIG_SECONDS = ("initial_backoff", "max_backoff", "max_in_unschedulable")
+CONFIG_KEYS = (*CONFIG_SECONDS, "pop_clears_unschedulable_plugins")
+POD_KEYS = ("name", "uid", "priority")
+HINT_KEYS = ("event", "plugin", "hint")
+POD_INFOS = ("popped", "fresh")
+
+# op -> (required parameters, optional parameters); any step may also carry `note`.
+STEP_PARAMS = {
+    "add": (("pod",), ()),
+    "pop": ((), ("expect",)),
+    "event": (("event",), ("precheck_exclude",)),
+    "assigned_pod_added": (("affinity_matching",), ()),
+    "fail": (("pod",), ("unschedulable_plugins", "pod_info", "pod_scheduling_cycle")),
+    "done": (("pod",), ()),
+    "activate": (("pods",), ()),
+    "update": (("pod",), ("changed",)),
+    "delete": (("pod",), ()),
+    "advance_clock": (("seconds",), ()),
+    "flush_backoff": ((), ()),
+    "flush_unschedulable_leftover": ((), ()),
+    "active_add_raw": (("pod",), ()),
+    "backoff_pop_all_raw": ((), ()),
+    "bump_scheduling_cycle_raw": ((), ()),
+}
+
+
+class _Full(Exception):
+    """Raised once ``max_problems`` problems are collected."""
+
+
+def validate(raw: object, limits: Limits = Limits()) -> list[dict]:
+    """All problems of ``raw`` as [{step, field, message}]; an empty list means it is valid."""
+    checker = _Checker(limits)
+    try:
+        checker.document(raw)
+    except _Full:
+        checker.problems.append(
+            {"step": None, "field": "document", "message": f"stopped after {limits.max_problems} problems"}
+        )
+    return checker.problems
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _show(v) -> str:
+    """A short rendering of a value for messages (never the whole value)."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return str(v).lower()
+    if _is_int(v):
+        return str(v) if abs(v) < 10**18 else "a very large integer"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, str):
+        return repr(v[:40] + "..." if len(v) > 40 else v)
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "a mapping"
+    return f"a {type(v).__name__}"
+
+
+def _one_of(value, choices) -> str:
+    close = difflib.get_close_matches(value, choices, n=1) if isinstance(value, str) else []
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"{hint}; expected one of {', '.join(choices)}"
+
+
+def _too_deep(raw, max_depth: int) -> bool:
+    """Iterative, so any depth is safe to ask about; an object that contains itself is too deep."""
+    stack = [(raw, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+        if children is None:
+            continue
+        if depth > max_depth:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+class _Checker:
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.problems: list[dict] = []
+        self.declared: set | None = None  # pod names, once `pods` is a list
+
+    def problem(self, step, field: str, message: str) -> None:
+        if len(self.problems) >= self.limits.max_problems:
+            raise _Full
+        self.problems.append({"step": step, "field": field, "message": message})
+
+    # --- generic value checks ----------------------------------------------------------------
+    def keys(self, step, prefix: str, obj: dict, allowed, what: str, where: str = "") -> None:
+        for key in obj:
+            if key not in allowed:
+                plain = isinstance(key, str) and key.isidentifier()
+                field = prefix + key if plain else f"{prefix.rstrip('.')}[{_show(key)}]"
+                self.problem(step, field, f"unknown {what} {_show(key)}{where}{_one_of(key, allowed)}")
+
+    def name(self, step, field: str, v) -> bool:
+        if not isinstance(v, str) or not v:
+            self.problem(step, field, f"expected a non-empty string, got {_show(v)}")
+        elif len(v) > self.limits.max_name_length:
+            self.problem(step, field, f"longer than {self.limits.max_name_length} characters")
+        else:
+            return True
+        return False
+
+    def boolean(self, step, field: str, v) -> None:
+        if not isinstance(v, bool):
+            self.problem(step, field, f"expected true or false, got {_show(v)}")
+
+    def text(self, step, field: str, v) -> None:
+        if not isinstance(v, str):
+            self.problem(step, field, f"expected a string, got {_show(v)}")
+
+    def seconds(self, step, field: str, v, allow_zero: bool) -> None:
+        # Comparisons reject NaN and infinities, and compare huge ints without float conversion.
+        ok = _is_number(v) and (0 <= v if allow_zero else 0 < v) and v <= MAX_SECONDS
+        if not ok:
+            low = ">= 0" if allow_zero else "> 0"
+            self.problem(step, field, f"expected a number of seconds {low} and <= {MAX_SECONDS:g}, got {_show(v)}")
+
+    def choice(self, step, field: str, v, choices, what: str) -> bool:
+        if isinstance(v, str) and v in choices:
+            return True
+        if isinstance(v, str):
+            self.problem(step, field, f"unknown {what} {v!r}{_one_of(v, list(choices))}")
+        else:
+            self.problem(step, field, f"expected the {what} as a string, one of {', '.join(choices)}; got {_show(v)}")
+        return False
+
+    def pod_ref(self, step, field: str, v) -> None:
+        if self.name(step, field, v) and self.declared is not None and v not in self.declared:
+            close = difflib.get_close_matches(v, self.declared, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            self.problem(step, field, f"pod {v!r} is not declared in pods{hint}")
+
+    def a_list(self, step, field: str, v, of: str) -> bool:
+        if isinstance(v, list):
+            return True
+        self.problem(step, field, f"expected a list of {of}, got {_show(v)}")
+        return False
+
+    def pod_list(self, step, field: str, v) -> None:
+        if self.a_list(step, field, v, "pod names"):
+            for j, name in enumerate(v):
+                self.pod_ref(step, f"{field}[{j}]", name)
+
+    # --- the document ------------------------------------------------------------------------
+    def document(self, raw) -> None:
+        if _too_deep(raw, self.limits.max_depth):
+            self.problem(None, "document", f"nested deeper than {self.limits.max_depth} levels")
+            return
+        if not isinstance(raw, dict):
+            self.problem(None, "document", f"expected a mapping (the scenario object), got {_show(raw)}")
+            return
+        self.keys(None, "", raw, TOP_KEYS, "top-level key")
+        for key in REQUIRED_TOP:
+            if key not in raw:
+                self.problem(None, key, "missing (required)")
+        if "schema" in raw and not (_is_int(raw["schema"]) and raw["schema"] == 1):
+            self.problem(None, "schema", f"expected 1, got {_show(raw['schema'])}")
+        if "name" in raw and (not isinstance(raw["name"], str) or not raw["name"].strip()):
+            self.problem(None, "name", f"expected a non-empty string, got {_show(raw['name'])}")
+        if "description" in raw:
+            self.text(None, "description", raw["description"])
+        for key in ("gate", "hint_map"):
+            if key in raw:
+                self.boolean(None, key, raw[key])
+        if "hints" in raw:
+            self.hints(raw["hints"])
+        if "config" in raw:
+            self.config(raw["config"])
+        if "pods" in raw:
+            self.pods(raw["pods"])
+        if "initial_active" in raw:
+            self.pod_list(None, "initial_active", raw["initial_active"])
+        if "steps" in raw:
+            self.steps(raw["steps"])
+
+    def hints(self, hints) -> None:
+        if not self.a_list(None, "hints", hints, "{event, plugin, hint} mappings"):
+            return
+        if len(hints) > self.limits.max_hints:
+            self.problem(None, "hints", f"{len(hints)} hints; at most {self.limits.max_hints} allowed")
+            return
+        for i, h in enumerate(hints):
+            field = f"hints[{i}]"
+            if not isinstance(h, dict):
+                self.problem(None, field, f"expected a mapping {{event, plugin, hint}}, got {_show(h)}")
+                continue
+            self.keys(None, f"{field}.", h, HINT_KEYS, "hint key")
+            for key in HINT_KEYS:
+                if key not in h:
+                    self.problem(None, f"{field}.{key}", "missing (required)")
+            if "event" in h:
+                self.choice(None, f"{field}.event", h["event"], CATALOGUE, "event")
+            if "plugin" in h:
+                self.name(None, f"{field}.plugin", h["plugin"])
+            if "hint" in h:
+                self.choice(None, f"{field}.hint", h["hint"], HINT_NAMES, "hint")
+
+    def config(self, cfg) -> None:
+        if not isinstance(cfg, dict):
+            self.problem(None, "config", f"expected a mapping, got {_show(cfg)}")
+            return
+        self.keys(None, "config.", cfg, CONFIG_KEYS, "config key")
+        for key in CONFIG_SECONDS:
+            if key in cfg:
+                self.seconds(None, f"config.{key}", cfg[key], allow_zero=False)
+        if "pop_clears_unschedulable_plugins" in cfg:
+            self.boolean(None, "config.pop_clears_unschedulable_plugins", cfg["pop_clears_unschedulable_plugins"])
+        initial, maximum = cfg.get("initial_backoff", 1), cfg.get("max_backoff", 10)
+        if _is_number(initial) and _is_number(maximum) and maximum < initial:
+            field = "config.max_backoff" if "max_backoff" in cfg else "config.initial_backoff"
+            self.problem(None, field, f"max_backoff ({maximum}) must be >= initial_backoff ({initial})")
+
+    def pods(self, pods) -> None:
+        if not self.a_list(None, "pods", pods, "pods like {name: A}"):
+            return
+        if len(pods) > self.limits.max_pods:
+            self.problem(None, "pods", f"{len(pods)} pods; at most {self.limits.max_pods} allowed")
+            return
+        self.declared = set()
+        uids: dict[str, str] = {}
+        for i, pod in enumerate(pods):
+            field = f"pods[{i}]"
+            if not isinstance(pod, dict):
+                self.problem(None, field, f"expected a mapping like {{name: A}}, got {_show(pod)}")
+                continue
+            self.keys(None, f"{field}.", pod, POD_KEYS, "pod key")
+            name = pod.get("name")
+            if "name" not in pod:
+                self.problem(None, f"{field}.name", "missing (required)")
+                continue
+            if not self.name(None, f"{field}.name", name):
+                continue
+            if name in self.declared:
+                self.problem(None, f"{field}.name", f"duplicate pod name {name!r}")
+                continue
+            self.declared.add(name)
+            uid_field = f"{field}.uid" if "uid" in pod else f"{field}.name"
+            uid = pod.get("uid", name)
+            if self.name(None, uid_field, uid):
+                # The in-flight trackers key pods by uid: two pods sharing one would share an entry.
+                if uid in uids:
+                    self.problem(None, uid_field, f"uid {uid!r} is already used by pod {uids[uid]!r}")
+                uids.setdefault(uid, name)
+            if "priority" in pod:
+                p = pod["priority"]
+                if not (_is_int(p) and INT32_MIN <= p <= INT32_MAX):
+                    self.problem(None, f"{field}.priority", f"expected an int32 integer, got {_show(p)}")
+
+    def steps(self, steps) -> None:
+        if not self.a_list(None, "steps", steps, "steps"):
+            return
+        if len(steps) > self.limits.max_steps:
+            self.problem(None, "steps", f"{len(steps)} steps; at most {self.limits.max_steps} allowed")
+            return
+        for i, step in enumerate(steps):
+            self.step(i, step)
+
+    def step(self, i: int, step) -> None:
+        field = f"steps[{i}]"
+        if not isinstance(step, dict):
+            self.problem(i, field, f"expected a mapping like {{op: pop}}, got {_show(step)}")
+            return
+        if "op" not in step:
+            self.problem(i, f"{field}.op", f"missing{_one_of(None, list(STEP_PARAMS))}")
+            return
+        op = step["op"]
+        if not self.choice(i, f"{field}.op", op, STEP_PARAMS, "op"):
+            return
+        required, optional = STEP_PARAMS[op]
+        allowed = ("op", *required, *optional, "note")
+        self.keys(i, f"{field}.", step, allowed, "parameter", f" for op {op!r}")
+        for param in required:
+            if param not in step:
+                self.problem(i, f"{field}.{param}", f"missing; op {op!r} requires {param!r}")
+        for param in (*required, *optional, "note"):
+            if param in step:
+                PARAM_CHECKS[param](self, i, f"{field}.{param}", step[param])
+
+
+def _plugins(c: _Checker, step, field: str, v) -> None:
+    if c.a_list(step, field, v, "plugin names"):
+        for j, plugin in enumerate(v):
+            c.name(step, f"{field}[{j}]", plugin)
+
+
+def _cycle(c: _Checker, step, field: str, v) -> None:
+    if not (_is_int(v) and 0 <= v <= INT64_MAX):
+        c.problem(step, field, f"expected a non-negative integer (a scheduling cycle), got {_show(v)}")
+
+
+PARAM_CHECKS = {
+    "pod": _Checker.pod_ref,
+    "expect": _Checker.pod_ref,
+    "pods": _Checker.pod_list,
+    "precheck_exclude": _Checker.pod_list,
+    "affinity_matching": _Checker.pod_list,
+    "event": lambda c, step, field, v: c.choice(step, field, v, CATALOGUE, "event"),
+    "unschedulable_plugins": _plugins,
+    "pod_info": lambda c, step, field, v: c.choice(step, field, v, POD_INFOS, "pod_info"),
+    "pod_scheduling_cycle": _cycle,
+    "changed": _Checker.boolean,
+    # The format says > 0, but the conformance cases advance the clock by 0.0: zero is accepted.
+    "seconds": lambda c, step, field, v: c.seconds(step, field, v, allow_zero=True),
+    "note": _Checker.text,
+}
