@@ -1,0 +1,143 @@
+"""``inflight-scope replay`` run as a subprocess on temporary files."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import conformance_cases
+from webapp.scenario import builtin
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = {c["id"]: c for c in conformance_cases()}
+LOST_MARKER = CASES["custom-lost-marker-01"]
+
+
+def run(*args, stdin=None):
+    return subprocess.run(
+        [sys.executable, "-m", "webapp.cli", "replay", *map(str, args)],
+        cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=60,
+    )
+
+
+@pytest.fixture
+def lost_marker(tmp_path):
+    path = tmp_path / "lost.json"
+    path.write_text(json.dumps(LOST_MARKER["scenario"]))
+    return path
+
+
+def write(tmp_path, name, scenario):
+    path = tmp_path / name
+    path.write_text(json.dumps(scenario))
+    return path
+
+
+def assert_matches_case(line, case, variant):
+    trace = json.loads(line)
+    expected = case["expected"][variant]
+    assert (trace["schema"], trace["variant"], trace["scenario"]) == (1, variant, case["scenario"]["name"])
+    assert trace["steps"] == expected["steps"]
+    assert trace["final"] == expected["final"]
+
+
+def test_json_lines_reproduce_the_expected_traces(lost_marker):
+    out = run(lost_marker)
+    assert (out.returncode, out.stderr) == (0, "")
+    lines = out.stdout.splitlines()
+    assert len(lines) == 2
+    assert_matches_case(lines[0], LOST_MARKER, "v1.28.1")
+    assert_matches_case(lines[1], LOST_MARKER, "v1.28.2")
+    assert lines[0] == json.dumps(json.loads(lines[0]), separators=(",", ":"))  # compact, keys unsorted
+
+
+def test_files_in_order_and_one_variant(tmp_path, lost_marker):
+    other = CASES["upstream-inflight-02"]
+    yaml_path = tmp_path / "other.yaml"
+    yaml_path.write_text(yaml.safe_dump(other["scenario"]))
+    out = run(yaml_path, lost_marker, "--variant", "v1.28.2")
+    assert out.returncode == 0
+    first, second = out.stdout.splitlines()
+    assert_matches_case(first, other, "v1.28.2")
+    assert_matches_case(second, LOST_MARKER, "v1.28.2")
+
+
+def test_stdin(lost_marker):
+    out = run("-", "--variant", "v1.28.1", stdin=lost_marker.read_text())
+    assert out.returncode == 0
+    assert_matches_case(out.stdout, LOST_MARKER, "v1.28.1")
+
+
+def test_builtin_scenario_id():
+    out = run("lost-marker", "--variant", "v1.28.2")
+    assert out.returncode == 0
+    assert json.loads(out.stdout)["scenario"] == builtin.get("lost-marker")["name"]
+
+
+def test_records(lost_marker):
+    out = run(lost_marker, "--records", "--variant", "v1.28.2")
+    assert all("record" in step for step in json.loads(out.stdout)["steps"])
+
+
+def test_records_need_json_output(lost_marker):
+    out = run(lost_marker, "--records", "--format", "text")
+    assert out.returncode == 2
+    assert "--records needs --format json" in out.stderr
+
+
+def test_text_draws_the_in_flight_lists(lost_marker):
+    out = run(lost_marker, "--format", "text")
+    assert out.returncode == 0
+    text = out.stdout
+    assert "(v1.28.1) ==" in text and "(v1.28.2) ==" in text
+    assert "[A] -> NodeAdd#e1 -> [B] -> PvAdd#e2" in text
+    assert "NodeAdd#e1(1) -> PvAdd#e2(2)   markers: A->nil, B->e1" in text
+    assert "PvAdd#e2(1)   markers: B->e1 (detached!)" in text
+    assert "QueueSkip -> unschedulablePods" in text and "QueueAfterBackoff -> backoffQ" in text
+
+
+def assert_clean_failure(out):
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert all(line.startswith("error: ") for line in out.stderr.splitlines())
+
+
+def test_invalid_scenario_names_step_and_field(tmp_path):
+    scenario = {**LOST_MARKER["scenario"], "steps": [{"op": "pop"}, {"op": "event", "event": "NodeAddd"}]}
+    path = write(tmp_path, "bad.json", scenario)
+    out = run(path)
+    assert_clean_failure(out)
+    assert out.stdout == ""
+    assert out.stderr.startswith(f"error: {path}: step 1, field 'steps[1].event': unknown event 'NodeAddd'")
+
+
+def test_dry_run_failure_names_step_and_field(tmp_path):
+    scenario = {**LOST_MARKER["scenario"], "steps": [{"op": "pop"}, {"op": "pop"}, {"op": "pop"}]}
+    out = run(write(tmp_path, "empty.json", scenario))
+    assert_clean_failure(out)
+    assert "step 2, field 'steps[2].op': pop on an empty activeQ" in out.stderr
+
+
+def test_unparsable_yaml(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("a: &x 1\nb: *x\n")
+    out = run(path)
+    assert_clean_failure(out)
+    assert "field 'document': invalid YAML at line 1" in out.stderr
+
+
+def test_missing_file_and_undecodable_file(tmp_path):
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    out = run(tmp_path / "missing.json", binary)
+    assert_clean_failure(out)
+    assert len(out.stderr.splitlines()) == 2
+
+
+def test_valid_files_still_replay_when_another_fails(tmp_path, lost_marker):
+    out = run(tmp_path / "missing.json", lost_marker, "--variant", "v1.28.2")
+    assert_clean_failure(out)
+    assert_matches_case(out.stdout, LOST_MARKER, "v1.28.2")
