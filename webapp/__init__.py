@@ -1,0 +1,31 @@
+"""Inflight Scope: create_app(config) builds the Flask app and its Socket.IO server."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+DEFAULTS = {
+    "ASYNC_MODE": "eventlet",  # or "threading" (eventlet is in maintenance mode)
+    "DEFAULT_SCENARIO": "lost-marker",
+    "MAX_UPLOAD_BYTES": 2 * 1024 * 1024,
+}
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__, static_folder=str(ROOT / "static"), template_folder=str(ROOT / "templates"))
+    app.config.update(DEFAULTS)
+    if os.environ.get("INFLIGHT_SCOPE_ASYNC_MODE"):
+        app.config["ASYNC_MODE"] = os.environ["INFLIGHT_SCOPE_ASYNC_MODE"]
+    app.config.update(config or {})
+    app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_UPLOAD_BYTES"]
+
+    from .web import routes, sockets
+
+    app.register_blueprint(routes.bp)
+    sockets.init_socketio(app)
+    return app

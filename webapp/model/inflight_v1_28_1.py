@@ -146,10 +146,12 @@ class ReceivedEvents(Tracker):
         out = []
         for p in self.in_flight_pods.values():
             m = p.previous_event
+            detached = m is not None and m.list is None
             out.append({
                 "pod": p.name,
                 "previousEvent": m.value.id if m is not None else None,
-                "detached": m is not None and not m.in_list,
+                "detached": detached,
+                "unseen": self._unseen(m) if detached else [],
             })
         return sorted(out, key=lambda m: m["pod"])
 

@@ -1,0 +1,13 @@
+// The one Socket.IO connection of this tab; each tab has its own server-side session.
+import { io } from "../vendor/socket.io/socket.io.esm.min.js";
+
+export function connect(handlers) {
+  const socket = io({ transports: ["websocket", "polling"] });
+  for (const [event, fn] of Object.entries(handlers)) socket.on(event, fn);
+  return {
+    send(event, payload) {
+      socket.emit(event, payload ?? {});
+    },
+    socket,
+  };
+}

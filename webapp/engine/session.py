@@ -1,0 +1,66 @@
+"""A viewer's session: the loaded simulation and the autoplay settings. No I/O, no Flask."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from .simulation import Simulation
+
+MIN_SPEED, MAX_SPEED = 0.25, 20.0  # steps per second
+
+
+class NotLoaded(LookupError):
+    pass
+
+
+class Session:
+    def __init__(self):
+        self.lock = threading.RLock()  # handlers and the autoplay task both move the cursor
+        self.sim: Simulation | None = None
+        self.scenario_id: str | None = None
+        self.playing = False
+        self.speed = 1.0
+        self.play_token = 0  # bumped on every play/pause/load: an older autoplay task stops
+        self.touched = time.monotonic()
+
+    def load(self, scenario, variants, scenario_id: str | None) -> None:
+        """Replace the simulation only once the new one has loaded completely."""
+        sim = Simulation(scenario, variants)
+        self.pause()
+        self.sim, self.scenario_id = sim, scenario_id
+
+    def require(self) -> Simulation:
+        if self.sim is None:
+            raise NotLoaded("no scenario loaded: send 'load' first")
+        self.touched = time.monotonic()
+        return self.sim
+
+    def play(self, speed: float) -> int:
+        self.require()
+        self.speed = speed
+        self.playing = True
+        self.play_token += 1
+        return self.play_token
+
+    def pause(self) -> None:
+        self.playing = False
+        self.play_token += 1
+
+    def autoplay_step(self, token: int) -> bool:
+        """One autoplay tick; False when this task should stop (paused, replaced or at the end)."""
+        if token != self.play_token or self.sim is None:
+            return False
+        if self.sim.position >= self.sim.total:
+            self.playing = False
+            return False
+        self.sim.step()
+        if self.sim.position >= self.sim.total:
+            self.playing = False
+        return True
+
+
+def parse_speed(value) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not MIN_SPEED <= value <= MAX_SPEED:
+        raise ValueError(f"speed must be a number of steps per second in {MIN_SPEED}..{MAX_SPEED}, got {value!r}")
+    return float(value)

@@ -1,0 +1,204 @@
+"""Step record -> plain words, naming the upstream function. Reads records; decides nothing."""
+
+from __future__ import annotations
+
+LIST_NAME = {"v1.28.1": "receivedEvents", "v1.28.2": "inFlightEvents"}
+
+START_RULES = {
+    "after-own-entry": "it walks the entries after its own pod entry [{pod}]",
+    "front": "its marker is nil (no event was retained when it was popped), so it walks from the front",
+    "marker-next": "it walks from its marker {marker}.Next()",
+    "marker-detached": "its marker {marker} was removed from the list, and Go's Next() on a removed element is nil: "
+    "the walk sees nothing",
+    "not-in-flight": "it is not registered as in flight",
+    "no-plugins-global": "it failed without unschedulable plugins, so only the list length matters",
+}
+REASONS = {
+    "events": "the strongest hint among the events it saw",
+    "no-event-worth-requeuing": "no event it saw makes it schedulable",
+    "no-plugins-event-after-pod": "an event arrived after its own entry",
+    "no-plugins-no-event": "no event arrived while it was in flight",
+    "no-plugins-list-nonempty": "receivedEvents holds at least one event (any event counts, even an older one)",
+    "no-plugins-list-empty": "receivedEvents is empty",
+    "not-in-flight": "an unknown pod is retried after backoff",
+    "not-in-flight-with-plugins": "an unknown pod with plugins is retried after backoff",
+    "not-in-flight-events-retained": "the list holds events",
+    "not-in-flight-no-events": "the list holds no events",
+}
+WHY = {
+    "no-unschedulable-plugins": "no unschedulable plugins",
+    "wildcard-event": "wildcard event",
+    "no-hint-map": "no hint map",
+    "hint-fn": "hint of {plugin}",
+    "hint-fn-skip": "{plugin} says skip",
+    "no-registered-hint": "no plugin of the pod registered for it",
+}
+
+
+def narrate(variant: str, step: dict | None, result: dict | None, record: dict | None) -> dict:
+    """{title, lines, functions, note} for the step that led to the current position."""
+    if record is None:
+        return {"title": "Start", "lines": ["Nothing has happened yet: press → to apply the first step."],
+                "functions": [], "note": ""}
+    lines = _OPS.get(record["op"], _generic)(variant, step, result, record)
+    lines += _list_changes(variant, record)
+    lines += [_violation(v) for v in record["invariants"]]
+    return {"title": _title(step, result), "lines": [ln for ln in lines if ln], "functions": record["calls"] or
+            [_FUNCTIONS.get(record["op"], record["op"])], "note": step.get("note", "")}
+
+
+_FUNCTIONS = {"pop": "Pop", "add": "Add", "activate": "Activate", "update": "Update", "delete": "Delete",
+              "advance_clock": "clock", "active_add_raw": "activeQ.Add (test harness)",
+              "backoff_pop_all_raw": "podBackoffQ emptied (test harness)",
+              "bump_scheduling_cycle_raw": "schedulingCycle++ (test harness)"}
+
+
+def _title(step: dict, result: dict) -> str:
+    op = step["op"]
+    if op == "pop":
+        return f"Pop → {result['popped']}"
+    if op == "fail":
+        return f"{step['pod']} fails → {result.get('queue', 'error')}"
+    if op in ("event", "assigned_pod_added"):
+        return f"Event {result['event']} ({result['event_id']})"
+    if op == "advance_clock":
+        return f"Clock +{step['seconds']:g} s"
+    if op == "done":
+        return f"Done({step['pod']})"
+    target = step.get("pod") or ", ".join(step.get("pods", ()))
+    return f"{op} {target}".strip()
+
+
+def _moves(record: dict) -> str:
+    parts = [f"{m['pod']} → {m['to'] or 'gone'}" for m in record["moves"]]
+    return "Moves: " + ", ".join(parts) + "." if parts else ""
+
+
+def _pop(variant, step, result, record):
+    pod = result["popped"]
+    lines = [f"Pop() takes {pod} from the head of activeQ; its scheduling attempt is now in flight."]
+    if variant == "v1.28.2" and record["appended"]:
+        lines.append(f"Its own pod entry [{pod}] is appended to inFlightEvents: on failure it will look only at "
+                     "what comes after it.")
+    marker = record.get("marker")
+    if marker:
+        at = marker["previousEvent"]
+        lines.append(f"{pod}'s previousEvent marker points at {at}, the newest event in receivedEvents." if at else
+                     f"receivedEvents is empty, so {pod}'s marker is nil (it will walk from the front).")
+    if record.get("orphaned"):
+        lines.append(f"{pod} was already in flight: the map now points at the new entry and the old entry "
+                     f"{record['orphaned']['id']} can never be removed.")
+    return lines
+
+
+def _event(variant, step, result, record):
+    lines = [f"Cluster event {result['event']} ({result['event_id']}): movePodsToActiveOrBackoffQueue asks "
+             "isPodWorthRequeuing for each candidate in unschedulablePods."]
+    for e in record["evaluations"]:
+        why = WHY.get(e["why"], e["why"]).format(plugin=e["plugin"])
+        lines.append(f"{e['pod']}: {e['hint']} ({why}).")
+    lines.append(_moves(record))
+    if result["recorded_in_flight"]:
+        lines.append(f"Pods are in flight, so it is appended to {LIST_NAME[variant]}.")
+    else:
+        lines.append("No pod is in flight, so nothing records it.")
+    return lines
+
+
+def _fail(variant, step, result, record):
+    failed = record.get("failed", {})
+    plugins = ", ".join(failed.get("plugins", [])) or "none"
+    lines = [f"{step['pod']}'s attempt failed (unschedulable plugins: {plugins}): AddUnschedulableIfNotPresent."]
+    if "error" in result:
+        return lines + [f"Rejected: {result['error']}. The deferred Done still runs."]
+    if "rule" in result:
+        r = record["gate_off_rule"]
+        return lines + [f"Gate off: moveRequestCycle {r['moveRequestCycle']} vs podSchedulingCycle "
+                        f"{r['podSchedulingCycle']} → {result['queue']}."]
+    hint = record["hint"]
+    start = START_RULES.get(hint["start"]["rule"], hint["start"]["rule"])
+    lines.append("determineSchedulingHintForInFlightPod: " + start.format(
+        pod=step["pod"], marker=hint["start"].get("marker")) + ".")
+    for w in hint["walk"]:
+        if "event" in w and "hint" in w:
+            lines.append(f"  {w['id']} {w['event']}: {w['hint']} ({WHY.get(w['why'], w['why']).format(plugin=w['plugin'])}).")
+    unseen = hint["start"].get("unseen")
+    if unseen:
+        lines.append(f"Events it can no longer see: {', '.join(unseen)}.")
+    lines.append(f"Decision {hint['decision']}: {REASONS.get(hint['reason'], hint['reason'])}; "
+                 f"requeuePodViaQueueingHint puts it in {result['queue']}. Then the deferred Done runs.")
+    return lines
+
+
+def _done(variant, step, result, record):
+    start = record.get("done_start")
+    lines = [f"Done({step['pod']}): the attempt has finished."]
+    if start:
+        where = {"marker-next": "after its marker", "front": "from the front (nil marker)",
+                 "front-marker-removed": "from the front (its marker was already removed)"}[start["rule"]]
+        lines.append(f"It decrements inFlightPodsNum of every event {where}.")
+    return lines
+
+
+def _clock(variant, step, result, record):
+    return [f"The fake clock moves forward {step['seconds']:g} s to t = {result['now']:g} s."]
+
+
+def _flush_backoff(variant, step, result, record):
+    moved = result["moved_to_activeQ"]
+    return ["flushBackoffQCompleted (every second): " +
+            (f"{', '.join(moved)} finished backing off → activeQ." if moved else "no pod has finished backing off.")]
+
+
+def _flush_leftover(variant, step, result, record):
+    if not result["moved"]:
+        return ["flushUnschedulablePodsLeftover (every 30 s): no pod has waited more than the limit "
+                "(5 min by default) in unschedulablePods."]
+    return [f"flushUnschedulablePodsLeftover: {', '.join(result['moved'])} waited more than the limit in "
+            f"unschedulablePods; moved with event UnschedulableTimeout ({result['event_id']})."] + _event(
+        variant, step, result, record)[1:]
+
+
+def _generic(variant, step, result, record):
+    lines = [_moves(record)]
+    lines += [f"{s['pod']}: {s['why']}." for s in record["skipped"]]
+    return lines
+
+
+def _list_changes(variant, record) -> list[str]:
+    lines = []
+    cleaned = [r["id"] for r in record["removed"] if r["reason"] == "cleanup_front"]
+    exhausted = [r["id"] for r in record["removed"] if r["reason"] == "exhausted"]
+    own = [r["id"] for r in record["removed"] if r["reason"] == "done"]
+    if own:
+        lines.append(f"Done removes the pod entry {', '.join(own)} from inFlightEvents.")
+    if cleaned:
+        lines.append(f"Front cleanup drops {', '.join(cleaned)}: no remaining attempt was in flight when they arrived.")
+    if record["counters"]:
+        lines.append("Counters: " + ", ".join(f"{c['id']}→{c['inFlightPodsNum']}" for c in record["counters"]) + ".")
+    if exhausted:
+        lines.append(f"{', '.join(exhausted)} reached 0 and left receivedEvents.")
+    for d in record["detached"]:
+        unseen = ", ".join(d["unseen"]) or "none yet"
+        lines.append(f"{d['pod']}'s marker {d['marker']} was just removed: {d['marker']}.Next() is now nil, so "
+                     f"{d['pod']} cannot see events after it (unseen: {unseen}).")
+    return lines
+
+
+_VIOLATION = {
+    "in_flight_boundary": lambda v: f"{v['pod']} has lost its boundary (marker {v.get('marker', v.get('id'))} is "
+    f"detached; unseen: {', '.join(v['unseen']) or 'none yet'})",
+    "queue_membership": lambda v: f"{v['pod']} is in {' and '.join(v['queues'])}",
+    "events_preceded_by_pod": lambda v: f"event {v['id']} is at the front of the list",
+    "pod_entries_in_flight": lambda v: f"{v['orphaned_pod_entries']} orphaned pod entr"
+    f"{'y' if v['orphaned_pod_entries'] == 1 else 'ies'} can never be removed",
+}
+
+
+def _violation(broken: dict) -> str:
+    said = "; ".join(_VIOLATION[broken["name"]](v) for v in broken["violations"])
+    return f"Invariant broken ({broken['name']}): {said}."
+
+
+_OPS = {"pop": _pop, "event": _event, "assigned_pod_added": _event, "fail": _fail, "done": _done,
+        "advance_clock": _clock, "flush_backoff": _flush_backoff, "flush_unschedulable_leftover": _flush_leftover}
