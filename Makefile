@@ -6,7 +6,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+# Debian packages the tests drive for real (browser tests, scale-out tests).
+SYSTEM_PACKAGES := chromium redis-server
+
+.PHONY: run test bench clean system-deps
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +20,15 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/inflight-scope serve
 
-test: $(STAMP)
+system-deps:
+	@missing=""; for cmd in $(SYSTEM_PACKAGES); do command -v $$cmd >/dev/null || missing="$$missing $$cmd"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(SYSTEM_PACKAGES) >/dev/null; \
+	fi
+
+test: $(STAMP) system-deps
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flask import Flask
-
 ROOT = Path(__file__).resolve().parent.parent
 
 DEFAULTS = {
@@ -16,7 +14,9 @@ DEFAULTS = {
 }
 
 
-def create_app(config: dict | None = None) -> Flask:
+def create_app(config: dict | None = None):
+    from flask import Flask  # imported here so `serve` can monkey-patch for eventlet first
+
     app = Flask(__name__, static_folder=str(ROOT / "static"), template_folder=str(ROOT / "templates"))
     app.config.update(DEFAULTS)
     if os.environ.get("INFLIGHT_SCOPE_ASYNC_MODE"):

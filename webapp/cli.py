@@ -1,4 +1,4 @@
-"""The ``inflight-scope`` command: ``replay`` scenario files into traces (JSON lines or a text table)."""
+"""The ``inflight-scope`` command: ``replay`` scenario files into traces, or ``serve`` the visualizer."""
 
 from __future__ import annotations
 
@@ -25,6 +25,12 @@ def main(argv=None) -> int:
     replay.add_argument("--format", choices=("json", "text"), default="json")
     replay.add_argument("--records", action="store_true", help="include each step's record (JSON output)")
     replay.set_defaults(run=run_replay)
+    serve = commands.add_parser("serve", help="serve the visualizer (built-in demo) on localhost")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--async-mode", choices=("eventlet", "threading"), default=None,
+                       help="Socket.IO async mode (default: eventlet, or $INFLIGHT_SCOPE_ASYNC_MODE)")
+    serve.set_defaults(run=run_serve)
     args = parser.parse_args(argv)
     if args.command == "replay" and args.records and args.format != "json":
         parser.error("--records needs --format json")
@@ -34,6 +40,21 @@ def main(argv=None) -> int:
         # The reader went away (e.g. piped into head): stop quietly, as other Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+def run_serve(args) -> int:
+    mode = args.async_mode or os.environ.get("INFLIGHT_SCOPE_ASYNC_MODE", "eventlet")
+    if mode == "eventlet":
+        import eventlet
+
+        eventlet.monkey_patch()
+    from . import create_app
+
+    app = create_app({"ASYNC_MODE": mode})
+    print(f"Inflight Scope serving http://{args.host}:{args.port}/ (async mode {mode}); Ctrl-C stops it", flush=True)
+    app.extensions["socketio"].run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True,
+                                   log_output=False)
+    return 0
 
 
 def run_replay(args) -> int:

@@ -261,7 +261,6 @@ class _Checker:
             self.problem(None, "pods", f"{len(pods)} pods; at most {self.limits.max_pods} allowed")
             return
         self.declared = set()
-        uids: dict[str, str] = {}
         for i, pod in enumerate(pods):
             field = f"pods[{i}]"
             if not isinstance(pod, dict):
@@ -278,13 +277,9 @@ class _Checker:
                 self.problem(None, f"{field}.name", f"duplicate pod name {name!r}")
                 continue
             self.declared.add(name)
-            uid_field = f"{field}.uid" if "uid" in pod else f"{field}.name"
-            uid = pod.get("uid", name)
-            if self.name(None, uid_field, uid):
-                # The in-flight trackers key pods by uid: two pods sharing one would share an entry.
-                if uid in uids:
-                    self.problem(None, uid_field, f"uid {uid!r} is already used by pod {uids[uid]!r}")
-                uids.setdefault(uid, name)
+            if "uid" in pod:
+                # Pods may share a uid: the in-flight trackers then share its entry, as upstream would.
+                self.name(None, f"{field}.uid", pod["uid"])
             if "priority" in pod:
                 p = pod["priority"]
                 if not (_is_int(p) and INT32_MIN <= p <= INT32_MAX):
