@@ -2,6 +2,7 @@
 
 Client -> server: load {scenario, variants}, step, back, seek {position}, play {speed}, pause, reset.
 Server -> client: scenario (on load), state (after every change), error {message}.
+Diagnostics: echo (answered with the same payload).
 """
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ def init_socketio(app) -> SocketIO:
         session = sessions.pop(request.sid, None)
         if session is not None:
             session.pause()
+
+    @socketio.on("echo")
+    def echo(payload=None):
+        """Answers with the same payload: a baseline for round-trip measurements."""
+        emit("echo", payload)
 
     @handler("load", needs_payload=True)
     def load(session, payload):

@@ -1,0 +1,132 @@
+"""Step round trip over a real websocket, message size, first page weight.
+
+Starts `inflight-scope serve` as a subprocess (eventlet unless --async-mode threading), then with
+python-socketio's client: p50/p99 of `step` -> `state` against `echo` -> `echo` on the same server
+(the ratio is what a step costs beyond the transport); bytes of one `state` message on a scenario
+whose in-flight list holds 200 entries; bytes of the first page load (HTML + CSS + JS modules).
+    python bench/round_trip.py [--async-mode eventlet|threading] [--n 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import posixpath
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import requests
+import socketio
+from common import median, percentile
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def long_list_scenario(entries: int = 200) -> dict:
+    """One pod in flight, then enough events to make the v1.28.2 list `entries` long."""
+    steps = [{"op": "pop", "expect": "A"}] + [{"op": "event", "event": "NodeAdd"}] * (entries - 1)
+    return {"schema": 1, "name": "200 entries", "pods": [{"name": "A"}], "initial_active": ["A"], "steps": steps}
+
+
+class Client:
+    def __init__(self, url: str):
+        self.sio = socketio.Client()
+        self.got = threading.Event()
+        self.last = None
+        self.raw_sizes: list[int] = []
+        for event in ("state", "echo", "scenario", "error"):
+            self.sio.on(event, self._handler(event))
+        self.sio.connect(url, transports=["websocket"])
+
+    def _handler(self, event):
+        def on(data=None):
+            self.last = (event, data)
+            self.got.set()
+        return on
+
+    def call(self, event: str, payload=None, expect: str = "state") -> float:
+        self.got.clear()
+        t = time.perf_counter()
+        self.sio.emit(event, payload)
+        while True:
+            if not self.got.wait(10):
+                raise TimeoutError(event)
+            if self.last[0] == expect:
+                return (time.perf_counter() - t) * 1000
+            self.got.clear()
+
+
+def page_weight(base: str) -> tuple[int, list[str]]:
+    html = requests.get(base + "/").text
+    urls = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
+    seen, total, queue = set(), len(html.encode()), list(urls)
+    while queue:
+        url = queue.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        body = requests.get(base + url).content
+        total += len(body)
+        if url.endswith(".js"):
+            for dep in re.findall(r'from\s*"(\.{1,2}/[^"]+)"', body.decode()):
+                queue.append(posixpath.normpath(posixpath.join(posixpath.dirname(url), dep)))
+    return total, sorted(seen)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--async-mode", default="eventlet", choices=("eventlet", "threading"))
+    ap.add_argument("--n", type=int, default=500)
+    args = ap.parse_args()
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "webapp.cli", "serve", "--port", str(port),
+                               "--async-mode", args.async_mode], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                requests.get(base + "/healthz", timeout=0.5)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        c = Client(base)
+        c.call("load", {"scenario": "three-pod-cascade"})
+        steps, echoes = [], []
+        total = c.last[1]["total"]
+        for i in range(args.n):
+            if c.last[0] == "state" and c.last[1]["position"] == total:
+                c.call("seek", {"position": 0})
+            steps.append(c.call("step"))
+            echoes.append(c.call("echo", {"i": i}, expect="echo"))
+        c.call("load", {"scenario": long_list_scenario(), "variants": ["v1.28.1", "v1.28.2"]})
+        c.call("seek", {"position": 200})
+        state = c.last[1]
+        size = len(json.dumps(state, separators=(",", ":")).encode())
+        entries = len(state["variants"]["v1.28.2"]["view"]["entries"])
+        c.sio.disconnect()
+        weight, files = page_weight(base)
+    finally:
+        server.terminate()
+        server.wait(10)
+    print(f"async mode {args.async_mode}, {args.n} round trips each, loopback websocket")
+    print(f"step -> state: p50 {median(steps):.2f} ms, p99 {percentile(steps, 0.99):.2f} ms")
+    print(f"echo -> echo : p50 {median(echoes):.2f} ms, p99 {percentile(echoes, 0.99):.2f} ms")
+    print(f"ratio (p50 step / p50 echo): {median(steps) / median(echoes):.1f}x")
+    print(f"one state message with a {entries}-entry v1.28.2 list (both variants): {size:,} bytes of JSON")
+    print(f"first page load: {weight:,} bytes in {len(files) + 1} requests (no compression)")
+
+
+if __name__ == "__main__":
+    main()
