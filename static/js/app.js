@@ -67,13 +67,16 @@ async function show(msg) {
 }
 
 function renderReturns(msg) {
-  const rows = [];
+  const byPod = new Map();
   for (const [variant, summary] of Object.entries(msg.returns)) {
-    for (const r of summary.returned) rows.push(`${r.pod} on ${variant}: ${fmtSeconds(r.seconds)} via ${r.via}`);
-    for (const r of summary.still_waiting) rows.push(`${r.pod} on ${variant}: still in ${r.via} at the end`);
+    const add = (pod, text) => byPod.set(pod, [...(byPod.get(pod) || []), `${variant}: ${text}`]);
+    for (const r of summary.returned) add(r.pod, `${fmtSeconds(r.seconds)} via ${r.via}`);
+    for (const r of summary.still_waiting) add(r.pod, `still in ${r.via}`);
   }
-  $("returns").replaceChildren(rows.length ? h("span", { class: "label", text: "Back to activeQ after failing" }) : "",
-    ...rows.map((r) => h("span", { class: "return", text: r })));
+  $("returns").replaceChildren(
+    byPod.size ? h("span", { class: "label", text: "Back in activeQ after failing (whole scenario)" }) : "",
+    ...[...byPod].map(([pod, parts]) => h("span", { class: "return", dataReturnPod: pod }, h("strong", { text: pod }), ` ${parts.join(" · ")}`)),
+  );
 }
 
 function showError(message) {

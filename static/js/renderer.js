@@ -8,7 +8,7 @@ const TITLES = {
 const LANES = [
   ["activeQ", "activeQ", "●", "waiting to be popped"],
   ["backoffQ", "backoffQ", "◔", "backing off"],
-  ["unschedulablePods", "unschedulablePods", "■", "parked until an event or the 5-min flush"],
+  ["unschedulablePods", "unschedulable\u200bPods", "■", "parked until an event or the 5-min flush"],
   ["inFlight", "in flight", "▲", "popped; attempt running"],
 ];
 
