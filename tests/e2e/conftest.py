@@ -1,0 +1,75 @@
+"""Browser fixtures: the real server (threading mode) and Debian's Chromium driven by Playwright (sync API).
+
+Every page made by ``make_page`` fails its test on a console error, an uncaught page error, or a request
+to anything but the live server.
+"""
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.web.liveserver import LiveServer
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run"]
+TIMEOUT_MS = 15_000
+MISSING = (f"{CHROMIUM} is missing: the browser tests need Debian's chromium package "
+           "(`make test` installs it through `make system-deps`; or apt-get install chromium)")
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    with LiveServer("threading", ROOT / "test-artifacts" / "server-logs") as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail(MISSING, pytrace=False)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=TIMEOUT_MS * 2)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def make_page(browser, live_server):
+    contexts = []
+    problems: list[str] = []
+    origin = urlsplit(live_server.url)
+
+    def local(url: str) -> bool:
+        parts = urlsplit(url)
+        return parts.scheme in ("data", "blob") or (parts.hostname, parts.port) == (origin.hostname, origin.port)
+
+    def watch_console(msg):
+        if msg.type == "error":
+            problems.append(f"console.error: {msg.text} ({msg.location.get('url', '')})")
+
+    def make(width=1280, height=720, color_scheme="light", reduced_motion="no-preference"):
+        context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme,
+                                      reduced_motion=reduced_motion, base_url=live_server.url)
+        contexts.append(context)
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        page.on("console", watch_console)
+        page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+        page.on("request", lambda req: local(req.url) or problems.append(f"request to another origin: {req.url}"))
+        page.on("websocket", lambda ws: local(ws.url.replace("ws", "http", 1)) or problems.append(f"websocket: {ws.url}"))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    if problems:
+        pytest.fail("the page reported problems:\n" + "\n".join(problems), pytrace=False)
+
+
+@pytest.fixture
+def page(make_page):
+    return make_page()

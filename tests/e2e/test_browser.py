@@ -1,0 +1,291 @@
+"""The visualizer in a real browser: keyboard and buttons, the lost-marker story read from the DOM,
+permalinks, help, timeline, autoplay; screenshots of the key steps for review."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import CHROMIUM, MISSING
+
+TOTAL = 6
+V1, V2 = '[data-variant="v1.28.1"]', '[data-variant="v1.28.2"]'
+B_MARKER = f'{V1} [data-marker="B"]'
+
+# What a pane shows, read only through data-* hooks (the animation's leaving clones have none) plus text.
+SNAPSHOT_JS = """() => [...document.querySelectorAll('#panes > [data-variant]')].map((pane) => ({
+  variant: pane.dataset.variant,
+  entries: [...pane.querySelectorAll('[data-entry]')].map((e) => `${e.dataset.entry}:${e.dataset.id}`),
+  ghosts: [...pane.querySelectorAll('[data-removed-id]')].map((e) => e.dataset.removedId),
+  markers: [...pane.querySelectorAll('[data-marker]')].map((m) => {
+    const host = m.closest('[data-id], [data-removed-id]');  // an entry, a removed element, or the front slot
+    return `${m.dataset.marker}:${m.dataset.detached}@${host ? host.dataset.id ?? 'removed:' + host.dataset.removedId : 'front'}`;
+  }),
+  lanes: Object.fromEntries([...pane.querySelectorAll('[data-queue]')].map((q) =>
+    [q.dataset.queue, [...q.querySelectorAll('[data-pod]')].map((c) => c.dataset.pod)])),
+  narration: pane.querySelector('[data-testid=narration]').innerText,
+  text: pane.innerText,
+}))"""
+SETTLED_JS = "() => !document.querySelector('#panes .leaving') && document.getAnimations().length === 0"
+
+
+# --- helpers ----------------------------------------------------------------------------------------------
+def at(page, position):
+    """Wait until the page shows ``position`` (the position text is written after the panes are drawn)."""
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / {TOTAL}(\D|$)"))
+
+
+def settle(page):
+    page.wait_for_function(SETTLED_JS)
+
+
+def open_lost_marker(page, query=""):
+    page.goto(f"/?scenario=lost-marker{query}")
+    expect(page.locator("#panes > [data-variant]")).to_have_count(2)
+    expect(page.locator("#scenario-name")).to_have_text("The lost marker")
+
+
+def snapshot(page):
+    settle(page)
+    return page.evaluate(SNAPSHOT_JS)
+
+
+def assert_b_placed_differently(page):
+    expect(page.locator(f'{V1} [data-queue="unschedulablePods"] [data-pod="B"]')).to_have_count(1)
+    expect(page.locator(f'{V2} [data-queue="backoffQ"] [data-pod="B"]')).to_have_count(1)
+    expect(page.locator(f'{V1} [data-queue] [data-pod="B"]')).to_have_count(1)
+    expect(page.locator(f'{V2} [data-queue] [data-pod="B"]')).to_have_count(1)
+
+
+def assert_marker(page, detached):
+    expect(page.locator(B_MARKER)).to_have_count(1)
+    expect(page.locator(f'{B_MARKER}[data-detached="{"true" if detached else "false"}"]')).to_have_count(1)
+
+
+# --- the browser itself -----------------------------------------------------------------------------------
+def test_chromium_is_installed():
+    assert CHROMIUM.exists(), MISSING
+
+
+# --- the lost-marker story ------------------------------------------------------------------------------
+def test_arrow_keys_through_the_lost_marker_and_back(page):
+    open_lost_marker(page)
+    at(page, 0)
+    expect(page.locator("#intro")).to_have_attribute("open", "")
+    for position in range(1, 5):
+        page.keyboard.press("ArrowRight")
+        at(page, position)
+    # before Done(A): B's marker e1 is still in receivedEvents
+    assert_marker(page, detached=False)
+    expect(page.locator(f'{V1} [data-entry="event"][data-id="e1"] [data-marker="B"]')).to_have_count(1)
+    expect(page.locator("#intro")).not_to_have_attribute("open", "")  # folds away once the story starts
+
+    page.keyboard.press("ArrowRight")
+    at(page, 5)
+    assert_marker(page, detached=True)
+    expect(page.locator(f'{V1} [data-removed-id="e1"] [data-marker="B"]')).to_have_count(1)
+    expect(page.locator(f'{V1} [data-entry][data-id="e1"]')).to_have_count(0)
+    expect(page.locator(f"{V1} .entry.unseen[data-id=\"e2\"]")).to_have_count(1)
+    five = snapshot(page)
+
+    page.keyboard.press("ArrowRight")
+    at(page, 6)
+    expect(page.get_by_test_id("position")).to_contain_text("variants differ here")
+    assert_b_placed_differently(page)
+    expect(page.locator(B_MARKER)).to_have_count(0)  # B is no longer in flight
+    for pane in (V1, V2):
+        narration = page.locator(f"{pane} [data-testid=narration]")
+        expect(narration).to_contain_text("AddUnschedulableIfNotPresent")
+        expect(narration).to_contain_text("determineSchedulingHintForInFlightPod")
+    expect(page.locator(f"{V1} [data-hint-pod=B] .decision")).to_have_text("QueueSkip")
+    expect(page.locator(f"{V2} [data-hint-pod=B] .decision")).to_have_text("QueueAfterBackoff")
+    six = snapshot(page)
+    assert six != five
+
+    page.keyboard.press("ArrowLeft")
+    at(page, 5)
+    assert snapshot(page) == five
+    assert_marker(page, detached=True)
+
+
+def test_step_button_through_the_lost_marker(page):
+    open_lost_marker(page)
+    at(page, 0)
+    step = page.get_by_role("button", name="Step forward")
+    for position in range(1, 5):
+        step.click()
+        at(page, position)
+    assert_marker(page, detached=False)
+    step.click()
+    at(page, 5)
+    assert_marker(page, detached=True)
+    step.click()
+    at(page, 6)
+    assert_b_placed_differently(page)
+    page.get_by_role("button", name="Step back").click()
+    at(page, 5)
+    assert_marker(page, detached=True)
+
+
+def test_snapshot_at_five_does_not_depend_on_the_way_there(page):
+    open_lost_marker(page, "&position=5")
+    at(page, 5)
+    direct = snapshot(page)
+    page.keyboard.press("Home")
+    at(page, 0)
+    for position in range(1, 6):
+        page.keyboard.press("ArrowRight")
+        at(page, position)
+    assert snapshot(page) == direct
+
+
+def test_permalink_opens_at_position_4(page):
+    open_lost_marker(page, "&position=4")
+    at(page, 4)
+    assert_marker(page, detached=False)
+    expect(page.locator("#scrubber")).to_have_value("4")
+    expect(page.locator("#step-note")).to_contain_text("4. event event=PvAdd")
+    expect(page.locator('.tick.current[data-step="4"]')).to_have_count(1)
+
+
+def test_home_and_end_keys(page):
+    open_lost_marker(page, "&position=3")
+    at(page, 3)
+    page.keyboard.press("End")
+    at(page, TOTAL)
+    assert_b_placed_differently(page)
+    page.keyboard.press("Home")
+    at(page, 0)
+    expect(page.locator(f'{V1} [data-queue="activeQ"] [data-pod]')).to_have_count(2)
+    expect(page.locator("#step-note")).to_have_text("Press → to apply the first step.")
+
+
+def test_divergence_key(page):
+    open_lost_marker(page)
+    at(page, 0)
+    page.keyboard.press("d")
+    at(page, 6)
+    expect(page.get_by_test_id("position")).to_contain_text("variants differ here")
+
+
+def test_help_dialog_opens_with_question_mark_and_closes_with_escape(page):
+    open_lost_marker(page)
+    at(page, 0)
+    dialog = page.get_by_role("dialog", name="Keyboard")
+    expect(dialog).to_be_hidden()
+    page.keyboard.press("?")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#help-close")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    page.get_by_role("button", name="Keyboard help").click()
+    expect(dialog).to_be_visible()
+    page.locator("#help-close").click()
+    expect(dialog).to_be_hidden()
+    at(page, 0)  # none of this moved the cursor
+
+
+def test_timeline_has_one_tick_per_step(page):
+    open_lost_marker(page)
+    at(page, 0)
+    ticks = page.locator("#ticks .tick[data-kind]")
+    expect(ticks).to_have_count(TOTAL)
+    assert ticks.evaluate_all("els => els.map(e => e.dataset.kind)") == ["pop", "event", "pop", "event", "done", "fail"]
+    assert ticks.evaluate_all("els => els.map(e => e.dataset.step)") == [str(i) for i in range(1, TOTAL + 1)]
+    expect(page.locator("#ticks .tick.divergence")).to_have_attribute("data-step", "6")
+    expect(page.locator("#ticks .tick.current")).to_have_count(0)
+    page.keyboard.press("ArrowRight")
+    at(page, 1)
+    expect(page.locator('#ticks .tick.current[data-step="1"]')).to_have_count(1)
+
+
+def test_play_button_plays_to_the_end(page):
+    open_lost_marker(page)
+    at(page, 0)
+    page.evaluate("""() => {
+      window.__positions = [];
+      new MutationObserver(() => window.__positions.push(document.getElementById('position').textContent))
+        .observe(document.getElementById('position'), { childList: true, characterData: true, subtree: true });
+    }""")
+    page.locator("#speed").select_option("8")
+    play = page.locator("#btn-play")
+    expect(play).to_have_text("▶ Play")
+    play.click()
+    at(page, TOTAL)
+    expect(play).to_have_text("▶ Play")
+    expect(play).to_have_attribute("aria-label", "Play")
+    assert_b_placed_differently(page)
+    shown = [int(text.split(" / ")[0]) for text in page.evaluate("window.__positions")]
+    assert shown == sorted(shown) and set(range(1, TOTAL + 1)) <= set(shown), shown
+
+
+def test_space_plays_and_pauses(page):
+    open_lost_marker(page)
+    at(page, 0)
+    play = page.locator("#btn-play")
+    page.keyboard.press(" ")  # 1 step per second
+    expect(play).to_have_text("⏸ Pause")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^[1-5] / "))
+    page.keyboard.press(" ")
+    expect(play).to_have_text("▶ Play")
+    stopped = page.get_by_test_id("position").inner_text()
+    assert not stopped.startswith(f"{TOTAL} /"), "paused too late to tell"
+
+
+def test_layout_picker_keeps_the_position(page):
+    open_lost_marker(page, "&position=5")
+    at(page, 5)
+    page.locator("#layout-picker").select_option("v1.28.1")
+    expect(page.locator("#panes > [data-variant]")).to_have_count(1)
+    at(page, 5)
+    expect(page.locator(V1)).to_have_count(1)
+    assert_marker(page, detached=True)
+
+
+def test_layout_from_the_url(page):
+    page.goto("/?scenario=lost-marker&layout=v1.28.2&position=6")
+    at(page, 6)
+    expect(page.locator("#panes > [data-variant]")).to_have_count(1)
+    expect(page.locator(f'{V2} [data-queue="backoffQ"] [data-pod="B"]')).to_have_count(1)
+
+
+def test_scenario_picker_loads_another_scenario(page):
+    open_lost_marker(page)
+    at(page, 0)
+    page.locator("#scenario-picker").select_option("gate-off")
+    expect(page.locator("#scenario-name")).not_to_have_text("The lost marker")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^0 / \d+"))
+
+
+def test_reduced_motion_renders_the_same_story(make_page):
+    page = make_page(reduced_motion="reduce")
+    open_lost_marker(page)
+    at(page, 0)
+    page.keyboard.press("End")
+    at(page, TOTAL)
+    assert_b_placed_differently(page)
+
+
+# --- screenshots for review ------------------------------------------------------------------------------
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", [(1920, 1080), (1280, 720)])
+def test_screenshots_of_the_key_steps(make_page, artifacts_dir, width, height, color_scheme):
+    out = artifacts_dir / "screenshots"
+    out.mkdir(exist_ok=True)
+    page = make_page(width=width, height=height, color_scheme=color_scheme)
+    backgrounds = set()
+    for position in (0, 4, 5, 6):
+        open_lost_marker(page, f"&position={position}")
+        at(page, position)
+        settle(page)
+        path = out / f"lost-marker-{position}-{width}x{height}-{color_scheme}.png"
+        page.screenshot(path=str(path))
+        assert path.stat().st_size > 10_000
+        backgrounds.add(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+        # nothing the story needs is scrolled out of the panes at this size
+        overflow = page.evaluate("""() => [...document.querySelectorAll('#panes > [data-variant]')]
+          .filter((p) => p.scrollHeight > p.clientHeight + 1).map((p) => p.dataset.variant)""")
+        if overflow:
+            print(f"{width}x{height} {color_scheme} position {position}: panes scroll: {overflow}")
+    expected = "rgb(246, 247, 249)" if color_scheme == "light" else "rgb(15, 19, 24)"
+    assert backgrounds == {expected}

@@ -1,0 +1,46 @@
+"""Fixtures for the web layer, in the style of the Flask tutorial: ``app``, ``client``, ``socketio``."""
+
+import pytest
+
+from webapp import create_app
+
+
+@pytest.fixture
+def app():
+    app = create_app({"ASYNC_MODE": "threading", "TESTING": True})
+    yield app
+    # A test that started autoplay leaves a background thread; pausing every session stops it at its next tick.
+    for session in list(app.extensions["inflight_sessions"].values()):
+        session.pause()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def socketio(app):
+    return app.extensions["socketio"]
+
+
+@pytest.fixture
+def make_sio(app, socketio):
+    """Factory of Socket.IO test clients (each one is its own server-side session); all disconnected after."""
+    clients = []
+
+    def make():
+        c = socketio.test_client(app)
+        assert c.is_connected()
+        clients.append(c)
+        return c
+
+    yield make
+    for c in clients:
+        if c.is_connected():
+            c.disconnect()
+
+
+@pytest.fixture
+def sio(make_sio):
+    return make_sio()

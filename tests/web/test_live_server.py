@@ -1,0 +1,220 @@
+"""The real server (``python -m webapp.cli serve``) in a subprocess, in both async modes, driven by
+python-socketio's client over a real WebSocket. The pytest process itself never monkey-patches."""
+
+import queue
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+import socketio as socketio_client
+
+from tests.web.liveserver import LiveServer
+
+ROOT = Path(__file__).resolve().parents[2]
+LOGS = ROOT / "test-artifacts" / "server-logs"
+TIMEOUT = 10.0
+TOTAL = 6  # lost-marker
+
+
+@pytest.fixture(scope="module", params=["eventlet", "threading"])
+def server(request):
+    with LiveServer(request.param, LOGS) as live:
+        live.closing = []  # disconnect threads of finished tests (see Peer.close_in_background)
+        yield live
+        for thread in live.closing:
+            thread.join(timeout=TIMEOUT)
+        assert not any(t.is_alive() for t in live.closing), "a client did not disconnect"
+        assert live.proc.poll() is None, f"the server died during the tests:\n{live.log()}"
+
+
+class Peer:
+    """One browser-like Socket.IO connection; what the server sends is queued in arrival order."""
+
+    def __init__(self, url: str, transports=("websocket",)):
+        self.inbox: queue.Queue = queue.Queue()
+        self.client = socketio_client.Client(reconnection=False)
+        for name in ("scenario", "state", "error"):
+            self.client.on(name, self._keeper(name))
+        self.client.connect(url, transports=list(transports), wait_timeout=TIMEOUT)
+        assert self.client.transport() == transports[0]
+
+    def _keeper(self, name):
+        return lambda data=None: self.inbox.put((name, data))
+
+    def emit(self, event, payload=None):
+        self.client.emit(event, payload if payload is not None else {})
+
+    def next(self, timeout=TIMEOUT):
+        try:
+            return self.inbox.get(timeout=timeout)
+        except queue.Empty:
+            pytest.fail(f"nothing received within {timeout} s")
+
+    def expect(self, name, timeout=TIMEOUT):
+        got, data = self.next(timeout)
+        assert got == name, (got, data)
+        return data
+
+    def pending(self, seconds):
+        """Everything that arrives within ``seconds``."""
+        out, deadline = [], time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                out.append(self.inbox.get(timeout=left))
+            except queue.Empty:
+                break
+        return out
+
+    def close_in_background(self) -> threading.Thread:
+        """Disconnect without making the test wait: the server is told at once, but websocket-client's close()
+        then waits up to 3 s for a close frame that its own read loop may already have consumed (Werkzeug
+        keeps the TCP connection open after the WebSocket closes). The server fixture joins these threads."""
+        thread = threading.Thread(target=self.client.disconnect, daemon=True)
+        thread.start()
+        return thread
+
+
+@pytest.fixture
+def peers(server):
+    opened = []
+
+    def open_peer(**kwargs):
+        peer = Peer(server.url, **kwargs)
+        opened.append(peer)
+        return peer
+
+    yield open_peer
+    server.closing += [peer.close_in_background() for peer in opened]
+
+
+def where(state, variant, pod):
+    st = state["variants"][variant]["state"]
+    return [q for q in ("activeQ", "backoffQ", "unschedulablePods") if pod in st[q]]
+
+
+def load(peer, scenario="lost-marker", **extra):
+    peer.emit("load", {"scenario": scenario, **extra})
+    scenario_msg = peer.expect("scenario")
+    state = peer.expect("state")
+    return scenario_msg, state
+
+
+def test_the_pytest_process_is_not_monkey_patched(server):
+    assert socket.socket.__module__ == "socket"
+    assert threading.Thread.__module__ == "threading"
+    if "eventlet.patcher" in sys.modules:
+        assert not sys.modules["eventlet.patcher"].is_monkey_patched("socket")
+
+
+# --- HTTP -------------------------------------------------------------------------------------------------
+def test_healthz_reports_the_async_mode(server):
+    response = requests.get(server.url + "/healthz", timeout=TIMEOUT)
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "async_mode": server.mode}
+
+
+def test_page_and_its_files_are_served(server):
+    page = requests.get(server.url + "/?scenario=lost-marker&position=4", timeout=TIMEOUT)
+    assert page.status_code == 200
+    assert 'data-position="4"' in page.text
+    for path in ("/static/js/app.js", "/static/vendor/socket.io/socket.io.esm.min.js"):
+        response = requests.get(server.url + path, timeout=TIMEOUT)
+        assert response.status_code == 200
+        assert response.headers["Content-Type"].startswith("text/javascript")  # module scripts need a JS type
+    assert requests.get(server.url + "/static/css/app.css", timeout=TIMEOUT).headers["Content-Type"].startswith("text/css")
+    assert requests.post(server.url + "/api/replay", json="lost-marker", timeout=TIMEOUT).status_code == 200
+
+
+# --- Socket.IO --------------------------------------------------------------------------------------------
+def test_lost_marker_step_to_the_end_and_back(peers):
+    peer = peers()
+    scenario, state = load(peer)
+    assert (scenario["total"], state["position"]) == (TOTAL, 0)
+    states = {0: state}
+    for position in range(1, TOTAL + 1):
+        peer.emit("step")
+        states[position] = peer.expect("state")
+        assert states[position]["position"] == position
+    marker = {m["pod"]: m for m in states[5]["variants"]["v1.28.1"]["view"]["markers"]}["B"]
+    assert (marker["previousEvent"], marker["detached"]) == ("e1", True)
+    end = states[TOTAL]
+    assert where(end, "v1.28.1", "B") == ["unschedulablePods"]
+    assert where(end, "v1.28.2", "B") == ["backoffQ"]
+    peer.emit("back")
+    assert peer.expect("state") == states[5]
+    peer.emit("seek", {"position": 2})
+    assert peer.expect("state") == states[2]
+    peer.emit("reset")
+    assert peer.expect("state") == states[0]
+
+
+def test_errors_over_the_wire(peers):
+    peer = peers()
+    peer.emit("step")
+    assert "load" in peer.expect("error")["message"]
+    load(peer)
+    peer.emit("seek", {"position": TOTAL + 1})
+    assert "0..6" in peer.expect("error")["message"]
+    peer.emit("load", {"scenario": "no-such-scenario"})
+    assert "no-such-scenario" in peer.expect("error")["message"]
+    peer.emit("pause")
+    assert peer.expect("state")["position"] == 0
+
+
+def test_two_clients_are_independent(peers):
+    first, second = peers(), peers()
+    load(first)
+    load(second, "gate-off", variants=["v1.28.2"])
+    for _ in range(4):
+        first.emit("step")
+        first.expect("state")
+    assert second.pending(0.3) == []
+    second.emit("step")
+    state = second.expect("state")
+    assert state["position"] == 1
+    assert list(state["variants"]) == ["v1.28.2"]
+    first.emit("pause")
+    assert first.expect("state")["position"] == 4
+
+
+def test_play_emits_successive_states(peers):
+    peer = peers()
+    load(peer)
+    started = time.monotonic()
+    peer.emit("play", {"speed": 20})
+    first = peer.expect("state")
+    assert (first["position"], first["playing"]) == (0, True)
+    seen = []
+    while not seen or seen[-1]["playing"]:
+        seen.append(peer.expect("state"))
+    elapsed = time.monotonic() - started
+    assert [s["position"] for s in seen] == list(range(1, TOTAL + 1))
+    assert [s["playing"] for s in seen] == [True] * (TOTAL - 1) + [False]
+    assert elapsed >= TOTAL / 20 * 0.8, f"{TOTAL} ticks at 20/s took only {elapsed:.3f} s"
+    assert peer.pending(0.3) == []
+
+
+def test_pause_stops_play(peers):
+    peer = peers()
+    load(peer)
+    peer.emit("play", {"speed": 4})
+    assert peer.expect("state")["playing"] is True
+    assert peer.expect("state")["position"] == 1
+    peer.emit("pause")
+    while (state := peer.expect("state"))["playing"]:
+        pass  # a tick may have been under way
+    position = state["position"]
+    assert position < TOTAL
+    later = peer.pending(1.0)
+    assert all(name == "state" and data["position"] <= position for name, data in later), later
+
+
+def test_polling_transport_works_too(peers):
+    peer = peers(transports=("polling",))
+    load(peer, "gate-off")
+    peer.emit("step")
+    assert peer.expect("state")["position"] == 1
