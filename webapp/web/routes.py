@@ -24,7 +24,7 @@ def index():
         "index.html",
         scenarios=builtin.index(),
         scenario_id=scenario_id,
-        position=int(position) if position.isdigit() else 0,
+        position=int(position) if position.isascii() and position.isdigit() else 0,
         layout=layout if layout in ("both", *VARIANTS) else "both",
         theme=request.args.get("theme", ""),
     )
