@@ -27,7 +27,7 @@ const conn = connect({
   state: (msg) => {
     renderQueue = renderQueue.then(() => show(msg));
     if (view.pendingSeek) {
-      const position = view.pendingSeek;
+      const position = Math.min(view.pendingSeek, msg.total);
       view.pendingSeek = 0;
       conn.send("seek", { position });
     }
@@ -43,6 +43,7 @@ function load(id) {
 async function show(msg) {
   const previous = view.state;
   view.state = msg;
+  app.classList.toggle("at-start", msg.position === 0);
   if (msg.position > 0 && !view.introClosed) {
     view.introClosed = true; // the intro folds away once the story starts; the summary reopens it
     $("intro").open = false;

@@ -134,9 +134,10 @@ function renderInvariants(invariants) {
   }
   for (const inv of broken) {
     box.append(h("div", { class: "violation", dataInvariant: inv.name },
-      h("strong", { text: `✗ ${inv.name.replaceAll("_", " ")}` }),
-      h("span", { text: ` — ${inv.description}` }),
-      h("div", { class: "detail", text: inv.violations.map(describeViolation).join("; ") }),
+      h("strong", { text: `✗ ${inv.name.replaceAll("_", " ")}: ` }),
+      h("span", { class: "detail", text: inv.violations.map(describeViolation).join("; ") }),
+      " ",
+      h("details", {}, h("summary", { text: "why it matters" }), h("span", { text: inv.description })),
     ));
   }
   return box;

@@ -444,22 +444,15 @@ def test_disconnect_while_playing_stops_the_task(app, make_sio):
     assert session.sim.position == 0
 
 
-# --- known defects (strict xfail: these start failing once the app is fixed, then drop the marker) ----------
-@pytest.mark.xfail(strict=True, reason="play at the end answers playing=true and no later state says false: "
-                   "autoplay() returns without emitting when autoplay_step() finds the cursor at the end")
 def test_play_at_the_end_tells_the_client_it_stopped(sio):
     load(sio)
     sio.emit("seek", {"position": TOTAL})
     one(sio, "state")
     sio.emit("play", {"speed": 20})
     states = [p for n, p in messages(sio) if n == "state"]
-    if states[-1]["playing"]:
-        wait_states(sio, lambda s: not s["playing"], timeout=1.0)
+    assert states and states[-1]["playing"] is False and states[-1]["position"] == TOTAL
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError,
-                   reason="'play' with a non-object payload raises AttributeError in the handler (payload.get) "
-                   "instead of answering 'error'")
 @pytest.mark.parametrize("payload", ["fast", [20], 5])
 def test_play_with_a_non_object_payload_is_an_error(sio, payload):
     load(sio)

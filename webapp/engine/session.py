@@ -36,12 +36,13 @@ class Session:
         self.touched = time.monotonic()
         return self.sim
 
-    def play(self, speed: float) -> int:
-        self.require()
+    def play(self, speed: float) -> int | None:
+        """Start autoplay; returns the token the autoplay task must hold, or None at the end."""
+        sim = self.require()
         self.speed = speed
-        self.playing = True
         self.play_token += 1
-        return self.play_token
+        self.playing = sim.position < sim.total
+        return self.play_token if self.playing else None
 
     def pause(self) -> None:
         self.playing = False

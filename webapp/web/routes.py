@@ -26,7 +26,7 @@ def index():
         scenario_id=scenario_id,
         position=int(position) if position.isascii() and position.isdigit() else 0,
         layout=layout if layout in ("both", *VARIANTS) else "both",
-        theme=request.args.get("theme", ""),
+        theme=request.args.get("theme") if request.args.get("theme") in ("light", "dark") else "",
     )
 
 

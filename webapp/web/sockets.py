@@ -32,7 +32,7 @@ def init_socketio(app) -> SocketIO:
                 session = sessions.get(request.sid)
                 if session is None:
                     return
-                if needs_payload and not isinstance(payload, dict):
+                if not isinstance(payload, dict) and (needs_payload or payload is not None):
                     emit("error", {"message": f"'{event}' expects an object payload", "event": event})
                     return
                 try:
@@ -97,19 +97,18 @@ def init_socketio(app) -> SocketIO:
 
     @handler("play")
     def play(session, payload):
-        speed = parse_speed((payload or {}).get("speed", session.speed))
-        token = session.play(speed)
-        socketio.start_background_task(autoplay, request.sid, session, token)
+        token = session.play(parse_speed(payload.get("speed", session.speed)))
+        if token is not None:
+            socketio.start_background_task(autoplay, request.sid, session, token)
 
     def autoplay(sid: str, session: Session, token: int) -> None:
         while True:
             socketio.sleep(1.0 / session.speed)
-            with session.lock:
+            with session.lock:  # emit under the lock: a pause cannot slip in before an older state
                 if not session.autoplay_step(token):
                     return
-                message = state_message(session)
-            socketio.emit("state", message, to=sid)
-            if not session.playing:
-                return
+                socketio.emit("state", state_message(session), to=sid)
+                if not session.playing:
+                    return
 
     return socketio
