@@ -31,10 +31,11 @@ def scenario_message(session) -> dict:
             for i, s in enumerate(sc.steps)
         ],
         "returns": {v: r.summary() for v, r in sim.returns.items()},
+        "source": sc.raw,  # lets a follower detach and replay the same scenario privately
     }
 
 
-def state_message(session) -> dict:
+def state_message(session, room: str | None = None) -> dict:
     sim = session.sim
     frame = sim.frame()
     position = frame["position"]
@@ -48,4 +49,19 @@ def state_message(session) -> dict:
                      "note": upcoming.get("note", "")} if upcoming else None
     frame["playing"] = session.playing
     frame["speed"] = session.speed
+    frame["range"] = list(session.range)
+    frame["room"] = room
+    if room is not None:
+        frame["upcoming"] = upcoming_narration(sim)
     return frame
+
+
+def upcoming_narration(sim) -> dict | None:
+    """The narration of the next step per variant (for the presenter's notes); the cursor is restored."""
+    position = sim.position
+    if position >= sim.total:
+        return None
+    step = sim.scenario.steps[position]
+    ahead = sim.seek(position + 1)["variants"]
+    sim.seek(position)
+    return {v: narrate(v, step, view["result"], view["record"]) for v, view in ahead.items()}

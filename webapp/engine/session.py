@@ -22,13 +22,35 @@ class Session:
         self.playing = False
         self.speed = 1.0
         self.play_token = 0  # bumped on every play/pause/load: an older autoplay task stops
+        self.range = (0, 0)  # the positions this session may visit (an embed can be locked to a part)
         self.touched = time.monotonic()
 
-    def load(self, scenario, variants, scenario_id: str | None) -> None:
+    def load(self, scenario, variants, scenario_id: str | None, range_: tuple | None = None) -> None:
         """Replace the simulation only once the new one has loaded completely."""
         sim = Simulation(scenario, variants)
         self.pause()
         self.sim, self.scenario_id = sim, scenario_id
+        self.range = range_ or (0, sim.total)
+        sim.seek(self.start)
+
+    @property
+    def start(self) -> int:
+        return self.range[0]
+
+    def seek(self, position) -> None:
+        sim = self.require()
+        lo, hi = self.range
+        if (lo, hi) != (0, sim.total) and isinstance(position, int) and not lo <= position <= hi:
+            raise IndexError(f"position {position} is outside this view's range {lo}..{hi}")
+        sim.seek(position)
+
+    def step(self) -> None:
+        sim = self.require()
+        sim.seek(min(sim.position + 1, self.range[1]))
+
+    def back(self) -> None:
+        sim = self.require()
+        sim.seek(max(sim.position - 1, self.range[0]))
 
     def require(self) -> Simulation:
         if self.sim is None:
@@ -41,7 +63,7 @@ class Session:
         sim = self.require()
         self.speed = speed
         self.play_token += 1
-        self.playing = sim.position < sim.total
+        self.playing = sim.position < self.range[1]
         return self.play_token if self.playing else None
 
     def pause(self) -> None:
@@ -52,11 +74,11 @@ class Session:
         """One autoplay tick; False when this task should stop (paused, replaced or at the end)."""
         if token != self.play_token or self.sim is None:
             return False
-        if self.sim.position >= self.sim.total:
+        if self.sim.position >= self.range[1]:
             self.playing = False
             return False
-        self.sim.step()
-        if self.sim.position >= self.sim.total:
+        self.step()
+        if self.sim.position >= self.range[1]:
             self.playing = False
         return True
 
@@ -65,3 +87,14 @@ def parse_speed(value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not MIN_SPEED <= value <= MAX_SPEED:
         raise ValueError(f"speed must be a number of steps per second in {MIN_SPEED}..{MAX_SPEED}, got {value!r}")
     return float(value)
+
+
+def parse_range(value, total: int) -> tuple[int, int] | None:
+    """``[from, to]`` with 0 <= from <= to <= total, or None for the whole scenario."""
+    if value is None:
+        return None
+    ok = isinstance(value, list) and len(value) == 2 and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value)
+    if not ok or not 0 <= value[0] <= value[1] <= total:
+        raise ValueError(f"range must be [from, to] with 0 <= from <= to <= {total}, got {value!r}")
+    return value[0], value[1]
