@@ -92,11 +92,14 @@ def test_join_unknown_room_is_an_error(sio):
 def test_presenter_state_carries_the_next_steps_narration(room):
     presenter, ack = room
     presenter.emit("seek", {"position": 4, **ack})
-    upcoming = last_state(presenter)["upcoming"]
+    state = last_state(presenter)
+    upcoming = state["upcoming"]
     assert set(upcoming) == {"v1.28.1", "v1.28.2"}
     assert upcoming["v1.28.1"]["title"] == upcoming["v1.28.2"]["title"] == "Done(A)"
     assert "Next() is now nil" in " ".join(upcoming["v1.28.1"]["lines"])
-    assert last_state(presenter)["position"] == 4  # looking ahead does not move the room
+    assert state["position"] == 4  # looking ahead does not move the room
+    presenter.emit("pause", ack)
+    assert last_state(presenter)["position"] == 4
     presenter.emit("seek", {"position": 6, **ack})
     assert last_state(presenter)["upcoming"] is None
 
