@@ -13,7 +13,7 @@ def step_label(step: dict) -> str:
     return f"{step['op']} {' '.join(str(p) for p in params)}".strip()
 
 
-def scenario_message(session) -> dict:
+def scenario_message(session, room: str | None = None) -> dict:
     sim = session.sim
     sc = sim.scenario
     return {
@@ -32,6 +32,7 @@ def scenario_message(session) -> dict:
         ],
         "returns": {v: r.summary() for v, r in sim.returns.items()},
         "source": sc.raw,  # lets a follower detach and replay the same scenario privately
+        "room": room,
     }
 
 

@@ -8,6 +8,8 @@ export function connect(handlers) {
     send(event, payload) {
       socket.emit(event, payload ?? {});
     },
-    socket,
+    request(event, payload) {
+      return socket.timeout(10000).emitWithAck(event, payload ?? {});
+    },
   };
 }

@@ -1,12 +1,14 @@
-// Keyboard: → ← Space Home End + - d t ?  (ignored while typing in a form field)
+// Keyboard (and presentation clickers, which send PageDown/PageUp, "." or "b"); ignored while typing.
 export function bindKeys(actions) {
+  const map = {
+    ArrowRight: actions.step, PageDown: actions.step, ArrowLeft: actions.back, PageUp: actions.back,
+    " ": actions.togglePlay, Home: actions.start, End: actions.end,
+    "+": actions.faster, "=": actions.faster, "-": actions.slower, d: actions.divergence, t: actions.toggleTheme,
+    p: actions.togglePresenting, b: actions.toggleBlank, ".": actions.toggleBlank, v: actions.toggleTables,
+    "?": actions.toggleHelp, Escape: actions.closeHelp,
+  };
   document.addEventListener("keydown", (ev) => {
-    if (ev.target.closest("input[type=text], textarea, select") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const map = {
-      ArrowRight: actions.step, ArrowLeft: actions.back, " ": actions.togglePlay, Home: actions.start, End: actions.end,
-      "+": actions.faster, "=": actions.faster, "-": actions.slower, d: actions.divergence, t: actions.toggleTheme,
-      "?": actions.toggleHelp, Escape: actions.closeHelp,
-    };
+    if (ev.target.closest("input[type=text], input[type=url], textarea, select, [contenteditable]") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const fn = map[ev.key];
     if (!fn) return;
     if (ev.key === " " && ev.target.closest("button")) return; // Space on a focused button clicks it

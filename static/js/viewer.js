@@ -1,44 +1,100 @@
 // The viewer: wires a connection, the controls and the renderer. Holds only what the server sent.
-// `open(handlers)` returns {send(event, payload)}: a Socket.IO connection, or a local one offline.
+// `open(handlers)` returns {send(event, payload), request?(event, payload)}: Socket.IO, or local offline.
 import { h, fmtSeconds } from "./dom.js";
 import { renderPane } from "./renderer.js";
 import { capture, playHintWalk, playTransition } from "./animate.js";
 import { renderTicks, markPosition } from "./timeline.js";
 import { bindKeys } from "./keys.js";
 import { renderMarkdown } from "./markdown.js";
+import { readOptions, resolveSource } from "./options.js";
+import { permalink } from "./links.js";
+import { renderTables } from "./tableview.js";
+import { askPrediction, verdict, wantsPrediction } from "./predict.js";
+import { renderPresenterNotes } from "./presenter.js";
+
+const SPEEDS = [0.5, 1, 2, 4, 8];
+const DRIVE = new Set(["load", "step", "back", "seek", "reset", "play", "pause"]);
 
 export function startViewer(open) {
   const app = document.getElementById("app");
   const $ = (id) => document.getElementById(id);
-  const SPEEDS = [0.5, 1, 2, 4, 8];
-  const view = { scenario: null, state: null, layout: app.dataset.layout, pendingSeek: Number(app.dataset.position) || 0 };
+  const opts = readOptions(app);
+  const view = {
+    scenario: null, state: null, source: null, layout: opts.layout, pendingSeek: opts.position,
+    detached: false, guesses: null, tables: false,
+  };
   let renderQueue = Promise.resolve();
 
   const conn = open({
-    connect: () => load(app.dataset.scenario),
+    connect: () => start(),
     scenario: (msg) => {
-      view.scenario = msg;
-      $("scenario-name").textContent = msg.name;
-      $("scenario-description").replaceChildren(...renderMarkdown(msg.description));
-      $("scrubber").max = msg.total;
-      renderTicks($("ticks"), msg);
-      renderReturns(msg);
-      $("btn-divergence").disabled = msg.divergence === null;
+      if (!forThisView(msg)) return;
+      showScenario(msg);
     },
     state: (msg) => {
+      if (!forThisView(msg)) return;
       renderQueue = renderQueue.then(() => show(msg));
       if (view.pendingSeek) {
         const position = Math.min(view.pendingSeek, msg.total);
         view.pendingSeek = 0;
-        conn.send("seek", { position });
+        drive("seek", { position });
       }
     },
     error: (msg) => showError(msg.message),
   });
 
-  function load(id) {
+  // --- who may drive what ---------------------------------------------------------------------
+  // An audience member sees the room's messages while following, its own session's while detached.
+  function forThisView(msg) {
+    return opts.mode !== "audience" || Boolean(msg.room) !== view.detached;
+  }
+
+  function drive(event, payload = {}) {
+    if (opts.mode === "present") return conn.send(event, { ...payload, room: opts.room, token: opts.token });
+    if (opts.mode === "audience" && !view.detached) {
+      if (DRIVE.has(event)) showError(`Following room ${opts.room}: press “Detach” to step on your own.`);
+      return;
+    }
+    conn.send(event, payload);
+  }
+
+  async function start() {
+    if (opts.mode === "audience") {
+      $("room-banner").hidden = false;
+      $("room-code").textContent = opts.room;
+      return conn.send("join_room", { room: opts.room });
+    }
+    if (opts.mode === "present" && !(opts.room && opts.token)) {
+      const ack = await conn.request("create_room", {});
+      Object.assign(opts, ack);
+      history.replaceState(null, "", `${location.pathname}${location.search}#room=${ack.room}&token=${ack.token}`);
+    }
+    if (opts.mode === "present") {
+      showAudienceLink();
+      conn.send("join_room", { room: opts.room });
+      if (view.scenario) return; // rejoined a room that already has a scenario
+    }
+    view.source = await resolveSource(opts);
+    load(view.source);
+  }
+
+  function load(source) {
     const variants = view.layout === "both" ? ["v1.28.1", "v1.28.2"] : [view.layout];
-    conn.send("load", { scenario: id, variants });
+    drive("load", { scenario: source, variants, ...(opts.range ? { range: opts.range } : {}) });
+  }
+
+  // --- rendering ------------------------------------------------------------------------------
+  function showScenario(msg) {
+    view.scenario = msg;
+    view.source = msg.id ?? msg.source;
+    $("scenario-name").textContent = msg.name;
+    $("scenario-description").replaceChildren(...renderMarkdown(msg.description));
+    $("scrubber").max = msg.total;
+    if (msg.id && $("scenario-picker").value !== msg.id) $("scenario-picker").value = msg.id;
+    renderTicks($("ticks"), msg);
+    renderReturns(msg);
+    renderCourse(msg);
+    $("btn-divergence").disabled = msg.divergence === null;
   }
 
   async function show(msg) {
@@ -58,6 +114,7 @@ export function startViewer(open) {
     panes.replaceChildren(...Object.entries(msg.variants).map(([variant, payload]) => renderPane(variant, payload, view.scenario)));
     panes.dataset.layout = Object.keys(msg.variants).length > 1 ? "both" : "single";
     if (previous) playTransition(panes, before);
+    if (view.tables) $("tables").replaceChildren(...renderTables(msg.variants));
     $("position").textContent = `${msg.position} / ${msg.total}${msg.divergence === msg.position ? " · variants differ here" : ""}`;
     $("scrubber").value = msg.position;
     $("step-note").textContent = msg.step ? `${msg.step.index + 1}. ${msg.step.label} — ${msg.step.note || ""}` : (view.scenario?.steps[0] ? "Press → to apply the first step." : "");
@@ -66,6 +123,13 @@ export function startViewer(open) {
     play.textContent = msg.playing ? "⏸ Pause" : "▶ Play";
     play.setAttribute("aria-label", msg.playing ? "Pause" : "Play");
     $("speed").value = String(msg.speed);
+    if (view.guesses) {
+      $("prediction").textContent = verdict(view.guesses, msg);
+      $("prediction").hidden = false;
+      view.guesses = null;
+    } else $("prediction").hidden = true;
+    if ($("presenter-notes")) renderPresenterNotes($("presenter-notes"), msg);
+    if (opts.mode === "embed") parent.postMessage({ type: "inflight-scope", event: "position", position: msg.position, total: msg.total }, "*");
   }
 
   function renderReturns(msg) {
@@ -81,6 +145,25 @@ export function startViewer(open) {
     );
   }
 
+  // The built-in scenarios, in the picker's order, are a short course.
+  function renderCourse(msg) {
+    const ids = [...$("scenario-picker").options].map((o) => o.value);
+    const i = ids.indexOf(msg.id);
+    const course = $("course");
+    if (i < 0 || opts.mode === "audience") return course.replaceChildren();
+    const go = (id) => h("button", { class: "btn", type: "button", text: id === ids[i - 1] ? "‹ Previous lesson" : "Next lesson ›",
+      onclick: () => pick(id) });
+    course.replaceChildren(h("span", { class: "label", text: `Lesson ${i + 1} of ${ids.length}` }),
+      i > 0 ? go(ids[i - 1]) : "", i < ids.length - 1 ? go(ids[i + 1]) : "");
+  }
+
+  function pick(id) {
+    $("scenario-picker").value = id;
+    view.introClosed = false;
+    $("intro").open = true;
+    load(id);
+  }
+
   function showError(message) {
     const el = $("error");
     el.textContent = message;
@@ -90,14 +173,26 @@ export function startViewer(open) {
     $("error").hidden = true;
   }
 
+  function showAudienceLink() {
+    const link = new URL(`/r/${opts.room}`, location.href).href;
+    $("audience-link").replaceChildren("Audience: ", h("a", { href: link, text: link }), h("span", { class: "code", text: ` code ${opts.room}` }));
+    $("audience-link").hidden = false;
+  }
+
+  // --- actions --------------------------------------------------------------------------------
   const speedIndex = () => Math.max(0, SPEEDS.indexOf(Number($("speed").value)));
   const actions = {
-    step: () => conn.send("step"),
-    back: () => conn.send("back"),
-    start: () => conn.send("seek", { position: 0 }),
-    end: () => conn.send("seek", { position: view.scenario?.total ?? 0 }),
-    divergence: () => view.scenario?.divergence != null && conn.send("seek", { position: view.scenario.divergence }),
-    togglePlay: () => (view.state?.playing ? conn.send("pause") : conn.send("play", { speed: Number($("speed").value) })),
+    step: async () => {
+      if ($("predict").checked && wantsPrediction(view.state, view.scenario) && !(opts.mode === "audience" && !view.detached)) {
+        view.guesses = await askPrediction($("predict-dialog"), view.state);
+      }
+      drive("step");
+    },
+    back: () => drive("back"),
+    start: () => drive("seek", { position: opts.range ? opts.range[0] : 0 }),
+    end: () => drive("seek", { position: opts.range ? opts.range[1] : view.scenario?.total ?? 0 }),
+    divergence: () => view.scenario?.divergence != null && drive("seek", { position: view.scenario.divergence }),
+    togglePlay: () => (view.state?.playing ? drive("pause") : drive("play", { speed: Number($("speed").value) })),
     faster: () => setSpeed(Math.min(SPEEDS.length - 1, speedIndex() + 1)),
     slower: () => setSpeed(Math.max(0, speedIndex() - 1)),
     toggleTheme: () => {
@@ -106,12 +201,45 @@ export function startViewer(open) {
       root.dataset.theme = dark ? "light" : "dark";
     },
     toggleHelp: () => ($("help").hidden ? openHelp() : closeHelp()),
-    closeHelp: () => closeHelp(),
+    closeHelp: () => {
+      closeHelp();
+      $("blank").hidden = true;
+    },
+    togglePresenting: () => app.classList.toggle("presenting"),
+    toggleBlank: () => ($("blank").hidden = !$("blank").hidden),
+    toggleTables: () => {
+      view.tables = !view.tables;
+      $("tables").hidden = !view.tables;
+      $("btn-tables").setAttribute("aria-pressed", String(view.tables));
+      if (view.tables && view.state) $("tables").replaceChildren(...renderTables(view.state.variants));
+    },
+    copyLink: async () => {
+      const theme = document.documentElement.dataset.theme;
+      const link = await permalink(view.source, { position: view.state?.position, layout: view.layout, theme });
+      $("link-output").value = link;
+      $("link-box").hidden = false;
+      $("link-output").select();
+      try {
+        await navigator.clipboard.writeText(link);
+        $("link-status").textContent = "Link copied.";
+      } catch {
+        $("link-status").textContent = "Copy the selected link.";
+      }
+    },
+    toggleDetach: () => {
+      view.detached = !view.detached;
+      $("btn-detach").textContent = view.detached ? "⟲ Snap back to presenter" : "Detach";
+      $("room-status").textContent = view.detached ? "exploring on your own" : "following";
+      if (view.detached) {
+        view.pendingSeek = view.state?.position || 0;
+        conn.send("load", { scenario: view.source, variants: Object.keys(view.state?.variants || { "v1.28.1": 1, "v1.28.2": 1 }) });
+      } else conn.send("join_room", { room: opts.room });
+    },
   };
 
   function setSpeed(i) {
     $("speed").value = String(SPEEDS[i]);
-    if (view.state?.playing) conn.send("play", { speed: SPEEDS[i] });
+    if (view.state?.playing) drive("play", { speed: SPEEDS[i] });
   }
   function openHelp() {
     $("help").hidden = false;
@@ -121,27 +249,46 @@ export function startViewer(open) {
     $("help").hidden = true;
   }
 
-  $("btn-step").addEventListener("click", actions.step);
-  $("btn-back").addEventListener("click", actions.back);
-  $("btn-start").addEventListener("click", actions.start);
-  $("btn-end").addEventListener("click", actions.end);
-  $("btn-divergence").addEventListener("click", actions.divergence);
-  $("btn-play").addEventListener("click", actions.togglePlay);
-  $("btn-reset").addEventListener("click", () => conn.send("reset"));
-  $("speed").addEventListener("change", () => setSpeed(speedIndex()));
-  $("scrubber").addEventListener("input", (ev) => conn.send("seek", { position: Number(ev.target.value) }));
-  $("theme-toggle").addEventListener("click", actions.toggleTheme);
-  $("help-toggle").addEventListener("click", actions.toggleHelp);
-  $("help-close").addEventListener("click", closeHelp);
-  $("scenario-picker").addEventListener("change", (ev) => {
-    app.dataset.scenario = ev.target.value;
-    load(ev.target.value);
+  const on = (id, event, fn) => $(id)?.addEventListener(event, fn);
+  on("btn-step", "click", actions.step);
+  on("btn-back", "click", actions.back);
+  on("btn-start", "click", actions.start);
+  on("btn-end", "click", actions.end);
+  on("btn-divergence", "click", actions.divergence);
+  on("btn-play", "click", actions.togglePlay);
+  on("btn-reset", "click", () => drive("reset"));
+  on("speed", "change", () => setSpeed(speedIndex()));
+  on("scrubber", "input", (ev) => drive("seek", { position: Number(ev.target.value) }));
+  on("theme-toggle", "click", actions.toggleTheme);
+  on("help-toggle", "click", actions.toggleHelp);
+  on("help-close", "click", closeHelp);
+  on("btn-copy-link", "click", actions.copyLink);
+  on("btn-presenting", "click", actions.togglePresenting);
+  on("btn-tables", "click", actions.toggleTables);
+  on("btn-detach", "click", actions.toggleDetach);
+  on("btn-present", "click", () => {
+    const url = new URL("/present", location.href);
+    if (typeof view.source === "string") url.searchParams.set("scenario", view.source);
+    url.searchParams.set("position", String(view.state?.position || 0));
+    location.href = url.href;
   });
+  on("scenario-picker", "change", (ev) => pick(ev.target.value));
   $("layout-picker").value = view.layout;
-  $("layout-picker").addEventListener("change", (ev) => {
+  on("layout-picker", "change", (ev) => {
     view.layout = ev.target.value;
     view.pendingSeek = view.state?.position || 0;
-    load(app.dataset.scenario);
+    load(view.source);
   });
+  if (opts.mode === "embed") {
+    app.tabIndex = -1;
+    app.addEventListener("pointerdown", () => app.focus());
+    window.addEventListener("message", (ev) => {
+      const m = ev.data;
+      if (!m || m.type !== "inflight-scope") return;
+      if (m.action === "step") actions.step();
+      else if (m.action === "back") actions.back();
+      else if (m.action === "seek" && Number.isInteger(m.position)) drive("seek", { position: m.position });
+    });
+  }
   bindKeys(actions);
 }

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+import re
+
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 
 from ..engine.trace import replay
 from ..model.variant import VARIANTS
@@ -12,22 +14,62 @@ from .scenarios import resolve
 
 bp = Blueprint("main", __name__)
 
+INLINE_FROM_EDITOR = "__inline__"  # the editor hands its scenario over in sessionStorage
+INLINE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,200000}")  # base64url of the deflated scenario JSON
+ROOM_PATTERN = re.compile(r"[A-Z0-9]{4,12}")
+
+
+def _int_arg(name: str, default: int) -> int:
+    value = request.args.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else default
+
+
+def _view_args(mode: str) -> dict:
+    """What every page of the viewer takes from the URL, checked: unknown values fall back."""
+    scenario_id = request.args.get("scenario", current_app.config["DEFAULT_SCENARIO"])
+    if scenario_id not in builtin.ids() and scenario_id != INLINE_FROM_EDITOR:
+        scenario_id = current_app.config["DEFAULT_SCENARIO"]
+    inline = request.args.get("inline", "")
+    layout = request.args.get("layout", "both")
+    theme = request.args.get("theme")
+    return {
+        "mode": mode,
+        "scenarios": builtin.index(),
+        "scenario_id": scenario_id,
+        "inline": inline if INLINE_PATTERN.fullmatch(inline) else "",
+        "position": _int_arg("position", 0),
+        "layout": layout if layout in ("both", *VARIANTS) else "both",
+        "theme": theme if theme in ("light", "dark") else "",
+    }
+
 
 @bp.get("/")
 def index():
-    scenario_id = request.args.get("scenario", current_app.config["DEFAULT_SCENARIO"])
-    if scenario_id not in builtin.ids():
-        scenario_id = current_app.config["DEFAULT_SCENARIO"]
-    position = request.args.get("position", "0")
-    layout = request.args.get("layout", "both")
-    return render_template(
-        "index.html",
-        scenarios=builtin.index(),
-        scenario_id=scenario_id,
-        position=int(position) if position.isascii() and position.isdigit() else 0,
-        layout=layout if layout in ("both", *VARIANTS) else "both",
-        theme=request.args.get("theme") if request.args.get("theme") in ("light", "dark") else "",
-    )
+    room = request.args.get("room", "")
+    if ROOM_PATTERN.fullmatch(room.upper()):
+        return render_template("index.html", **_view_args("audience"), room=room.upper())
+    return render_template("index.html", **_view_args("main"))
+
+
+@bp.get("/r/<code>")
+def audience(code: str):
+    return redirect(url_for("main.index", room=code))
+
+
+@bp.get("/present")
+def present():
+    """The presenter's page; the room code and its token live in the URL fragment, never sent here."""
+    return render_template("present.html", **_view_args("present"))
+
+
+@bp.get("/embed")
+def embed():
+    args = _view_args("embed")
+    total = len(builtin.get(args["scenario_id"])["steps"]) if args["scenario_id"] in builtin.ids() else 0
+    lo = min(_int_arg("from", 0), total)
+    hi = max(lo, min(_int_arg("to", total), total))
+    args["position"] = min(max(args["position"], lo), hi) or lo
+    return render_template("embed.html", **args, lock_range=(lo, hi))
 
 
 @bp.get("/api/scenarios")

@@ -51,7 +51,7 @@ def init_socketio(app) -> SocketIO:
                     with session.lock:
                         loaded = fn(session, payload, channel, code)
                         if loaded:
-                            emit("scenario", scenario_message(session), to=channel)
+                            emit("scenario", scenario_message(session, room=code), to=channel)
                         if session.sim is not None:
                             emit("state", state_message(session, room=code), to=channel)
                 except REJECTED as err:
@@ -93,7 +93,7 @@ def init_socketio(app) -> SocketIO:
         join_room(room.channel)
         with room.session.lock:
             if room.session.sim is not None:
-                emit("scenario", scenario_message(room.session))
+                emit("scenario", scenario_message(room.session, room=room.code))
                 emit("state", state_message(room.session, room=room.code))
 
     @socketio.on("leave_room")

@@ -1,0 +1,103 @@
+// A connection with no network: replays precomputed messages, answering the viewer's events as the server would.
+// bundle = {scenario: <scenario message>, frames: [<state message at position 0..total>]} for both variants.
+// It holds one scenario: `load` replays it whatever scenario the viewer names.
+const VARIANTS = ["v1.28.1", "v1.28.2"];
+const MIN_SPEED = 0.25;
+const MAX_SPEED = 20;
+
+export function localConnection(bundle) {
+  return function open(handlers) {
+    const total = bundle.scenario.total;
+    let variants = null; // null until `load`
+    let position = 0;
+    let playing = false;
+    let speed = 1;
+    let timer = null;
+
+    // Delivered asynchronously and in order, as a socket would: the viewer may send from inside a handler.
+    const deliver = (event, msg) => queueMicrotask(() => handlers[event]?.(msg));
+    const single = () => variants.length === 1;
+
+    function scenarioMessage() {
+      const msg = bundle.scenario;
+      if (!single()) return { ...msg, variants };
+      return { ...msg, variants, divergence: null, returns: { [variants[0]]: msg.returns[variants[0]] } };
+    }
+
+    function stateMessage() {
+      const frame = bundle.frames[position];
+      const shown = Object.fromEntries(variants.map((v) => [v, frame.variants[v]]));
+      return { ...frame, variants: shown, divergence: single() ? null : frame.divergence, playing, speed };
+    }
+
+    function stop() {
+      clearTimeout(timer);
+      playing = false;
+    }
+
+    function tick() {
+      position += 1;
+      playing = position < total;
+      if (playing) timer = setTimeout(tick, 1000 / speed);
+      deliver("state", stateMessage());
+    }
+
+    function load(payload) {
+      const wanted = payload.variants ?? VARIANTS;
+      if (!Array.isArray(wanted) || !wanted.length || wanted.some((v) => !VARIANTS.includes(v))) {
+        throw new Error(`variants must be a non-empty list drawn from ${JSON.stringify(VARIANTS)}`);
+      }
+      stop();
+      variants = [...new Set(wanted)];
+      position = 0;
+      deliver("scenario", scenarioMessage());
+    }
+
+    function seek(target) {
+      if (!Number.isInteger(target) || target < 0 || target > total) {
+        throw new Error(`position must be an integer in 0..${total}, got ${JSON.stringify(target)}`);
+      }
+      position = target;
+    }
+
+    function play(payload) {
+      const wanted = payload.speed ?? speed;
+      if (typeof wanted !== "number" || !(wanted >= MIN_SPEED && wanted <= MAX_SPEED)) {
+        throw new Error(`speed must be a number of steps per second in ${MIN_SPEED}..${MAX_SPEED}, got ${JSON.stringify(wanted)}`);
+      }
+      stop();
+      speed = wanted;
+      playing = position < total;
+      if (playing) timer = setTimeout(tick, 1000 / speed);
+    }
+
+    const actions = {
+      load,
+      step: () => seek(Math.min(position + 1, total)),
+      back: () => seek(Math.max(position - 1, 0)),
+      seek: (payload) => seek(payload.position),
+      reset: () => {
+        stop();
+        seek(0);
+      },
+      play,
+      pause: stop,
+    };
+
+    queueMicrotask(() => handlers.connect?.());
+    return {
+      send(event, payload) {
+        try {
+          if (!actions[event]) throw new Error(`unknown event '${event}'`);
+          payload ??= {};
+          if (payload === null || typeof payload !== "object") throw new Error(`'${event}' expects an object payload`);
+          if (event !== "load" && variants === null) throw new Error("no scenario loaded: send 'load' first");
+          actions[event](payload);
+          deliver("state", stateMessage());
+        } catch (err) {
+          deliver("error", { message: err.message, event });
+        }
+      },
+    };
+  };
+}

@@ -1,0 +1,30 @@
+// What the page was opened with: the #app data attributes (set by the server from the URL) and the hash.
+import { decodeScenario } from "./links.js";
+
+// The editor's hand-off: it stores the scenario object here and opens /?scenario=__inline__.
+export const EDITOR_HANDOFF_KEY = "inflight-scope:inline-scenario";
+
+export function readOptions(app) {
+  const d = app.dataset;
+  const hash = new URLSearchParams(location.hash.slice(1));
+  return {
+    mode: d.mode || "main",
+    scenario: d.scenario,
+    inline: d.inline || null,
+    position: Number(d.position) || 0,
+    layout: d.layout || "both",
+    room: d.room || hash.get("room"),
+    token: hash.get("token"),
+    range: d.rangeFrom !== undefined ? [Number(d.rangeFrom), Number(d.rangeTo)] : null,
+  };
+}
+
+// The scenario to load: an inline one from the URL or the editor, else the built-in id.
+export async function resolveSource(opts) {
+  if (opts.inline) return decodeScenario(opts.inline);
+  if (opts.scenario === "__inline__") {
+    const stored = sessionStorage.getItem(EDITOR_HANDOFF_KEY);
+    if (stored) return JSON.parse(stored);
+  }
+  return opts.scenario;
+}
