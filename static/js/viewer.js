@@ -20,7 +20,7 @@ export function startViewer(open) {
   const $ = (id) => document.getElementById(id);
   const opts = readOptions(app);
   const view = {
-    scenario: null, state: null, source: null, layout: opts.layout, pendingSeek: opts.position,
+    scenario: null, state: null, source: null, layout: opts.layout,
     detached: false, guesses: null, tables: false,
   };
   let renderQueue = Promise.resolve();
@@ -34,11 +34,6 @@ export function startViewer(open) {
     state: (msg) => {
       if (!forThisView(msg)) return;
       renderQueue = renderQueue.then(() => show(msg));
-      if (view.pendingSeek) {
-        const position = Math.min(view.pendingSeek, msg.total);
-        view.pendingSeek = 0;
-        drive("seek", { position });
-      }
     },
     error: (msg) => showError(msg.message),
   });
@@ -75,18 +70,19 @@ export function startViewer(open) {
       if (view.scenario) return; // rejoined a room that already has a scenario
     }
     view.source = await resolveSource(opts);
-    load(view.source);
+    load(view.source, opts.position || undefined);
   }
 
-  function load(source) {
+  // `position` (optional) is where the new simulation starts; the server checks it against the scenario.
+  function load(source, position) {
     const variants = view.layout === "both" ? ["v1.28.1", "v1.28.2"] : [view.layout];
-    drive("load", { scenario: source, variants, ...(opts.range ? { range: opts.range } : {}) });
+    drive("load", { scenario: source, variants, position, ...(opts.range ? { range: opts.range } : {}) });
   }
 
   // --- rendering ------------------------------------------------------------------------------
   function showScenario(msg) {
     view.scenario = msg;
-    view.source = msg.id ?? msg.source;
+    if (msg.id || typeof view.source !== "object" || !view.source) view.source = msg.id ?? msg.source;
     $("scenario-name").textContent = msg.name;
     $("scenario-description").replaceChildren(...renderMarkdown(msg.description));
     $("scrubber").max = msg.total;
@@ -231,8 +227,7 @@ export function startViewer(open) {
       $("btn-detach").textContent = view.detached ? "⟲ Snap back to presenter" : "Detach";
       $("room-status").textContent = view.detached ? "exploring on your own" : "following";
       if (view.detached) {
-        view.pendingSeek = view.state?.position || 0;
-        conn.send("load", { scenario: view.source, variants: Object.keys(view.state?.variants || { "v1.28.1": 1, "v1.28.2": 1 }) });
+        conn.send("load", { scenario: view.source, variants: Object.keys(view.state.variants), position: view.state.position });
       } else conn.send("join_room", { room: opts.room });
     },
   };
@@ -276,8 +271,7 @@ export function startViewer(open) {
   $("layout-picker").value = view.layout;
   on("layout-picker", "change", (ev) => {
     view.layout = ev.target.value;
-    view.pendingSeek = view.state?.position || 0;
-    load(view.source);
+    load(view.source, view.state?.position);
   });
   if (opts.mode === "embed") {
     app.tabIndex = -1;

@@ -25,13 +25,17 @@ class Session:
         self.range = (0, 0)  # the positions this session may visit (an embed can be locked to a part)
         self.touched = time.monotonic()
 
-    def load(self, scenario, variants, scenario_id: str | None, range_: tuple | None = None) -> None:
-        """Replace the simulation only once the new one has loaded completely."""
+    def load(self, scenario, variants, scenario_id: str | None, range_: tuple | None = None,
+             position: int | None = None) -> None:
+        """Replace the simulation only once the new one has loaded (and reached ``position``) completely."""
         sim = Simulation(scenario, variants)
+        lo, hi = range_ or (0, sim.total)
+        start = lo if position is None else position
+        if isinstance(start, bool) or not isinstance(start, int) or not lo <= start <= hi:
+            raise IndexError(f"position must be an integer in {lo}..{hi}, got {position!r}")
+        sim.seek(start)
         self.pause()
-        self.sim, self.scenario_id = sim, scenario_id
-        self.range = range_ or (0, sim.total)
-        sim.seek(self.start)
+        self.sim, self.scenario_id, self.range = sim, scenario_id, (lo, hi)
 
     @property
     def start(self) -> int:

@@ -32,12 +32,14 @@ def _view_args(mode: str) -> dict:
     inline = request.args.get("inline", "")
     layout = request.args.get("layout", "both")
     theme = request.args.get("theme")
+    total = len(builtin.get(scenario_id)["steps"]) if scenario_id in builtin.ids() and not inline else None
+    position = _int_arg("position", 0)
     return {
         "mode": mode,
         "scenarios": builtin.index(),
         "scenario_id": scenario_id,
         "inline": inline if INLINE_PATTERN.fullmatch(inline) else "",
-        "position": _int_arg("position", 0),
+        "position": position if total is None else min(position, total),
         "layout": layout if layout in ("both", *VARIANTS) else "both",
         "theme": theme if theme in ("light", "dark") else "",
     }
@@ -65,7 +67,7 @@ def present():
 @bp.get("/embed")
 def embed():
     args = _view_args("embed")
-    total = len(builtin.get(args["scenario_id"])["steps"]) if args["scenario_id"] in builtin.ids() else 0
+    total = len(builtin.get(args["scenario_id"])["steps"])
     lo = min(_int_arg("from", 0), total)
     hi = max(lo, min(_int_arg("to", total), total))
     args["position"] = min(max(args["position"], lo), hi) or lo
@@ -95,6 +97,11 @@ def replay_scenario():
         return jsonify({v: replay(scenario, v) for v in VARIANTS})
     except ScenarioError as err:
         return jsonify(err.as_json()), 400
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    return "", 204
 
 
 @bp.get("/healthz")

@@ -1,6 +1,6 @@
 """Socket.IO handlers: translate messages to session calls and frames to messages; no queue logic.
 
-Client -> server: load {scenario, variants, range?}, step, back, seek {position}, play {speed}, pause, reset.
+Client -> server: load {scenario, variants, range?, position?}, step, back, seek {position}, play {speed}, pause, reset.
 Each of these may carry {room, token} to drive a room instead of the connection's own session.
 Rooms: create_room (ack {room, token}), join_room {room} (the joiner gets the room's current state),
 leave_room {room}.
@@ -107,7 +107,8 @@ def init_socketio(app) -> SocketIO:
         if not isinstance(variants, list) or not variants or any(v not in VARIANTS for v in variants):
             raise ValueError(f"variants must be a non-empty list drawn from {list(VARIANTS)}")
         scenario, scenario_id = resolve(payload.get("scenario"))
-        session.load(scenario, variants, scenario_id, parse_range(payload.get("range"), len(scenario.steps)))
+        session.load(scenario, variants, scenario_id, parse_range(payload.get("range"), len(scenario.steps)),
+                     payload.get("position"))
         return True
 
     @handler("step")

@@ -1,0 +1,224 @@
+"""Talk features in a real browser: permalinks, presenter and audience, embed, presentation mode, predict."""
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_browser import B_MARKER, V1, V2, assert_b_placed_differently, at, open_lost_marker, settle
+
+POSITION = "[data-testid=position]"
+
+
+def position_of(page):
+    return int(page.locator(POSITION).inner_text().split("/")[0])
+
+
+def copied_link(page):
+    page.click("#btn-copy-link")
+    expect(page.locator("#link-status")).not_to_be_empty()  # the link is built asynchronously
+    return page.locator("#link-output").input_value()
+
+
+# --- permalinks -----------------------------------------------------------------------------------------
+def test_copy_link_restores_the_exact_position_and_layout(make_page):
+    page = make_page()
+    page.goto("/?scenario=lost-marker&layout=v1.28.1&theme=dark")
+    expect(page.locator("#panes > [data-variant]")).to_have_count(1)
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    at(page, 5)
+    link = copied_link(page)
+    query = parse_qs(urlsplit(link).query)
+    assert query == {"scenario": ["lost-marker"], "position": ["5"], "layout": ["v1.28.1"], "theme": ["dark"]}
+
+    other = make_page()
+    other.goto(link)
+    at(other, 5)
+    expect(other.locator("#panes > [data-variant]")).to_have_count(1)
+    expect(other.locator(f'{V1} [data-marker="B"][data-detached="true"]')).to_have_count(1)
+    assert other.evaluate("document.documentElement.dataset.theme") == "dark"
+
+
+def test_inline_scenario_link_round_trips(make_page):
+    page = make_page()
+    page.goto("/?scenario=lost-marker")
+    at(page, 0)
+    scenario = page.evaluate("fetch('/api/scenarios/gate-off').then((r) => r.json())")
+    scenario["name"] = "An inline scenario"
+    encoded = page.evaluate("async (s) => (await import('/static/js/links.js')).encodeScenario(s)", scenario)
+    other = make_page()
+    other.goto(f"/?inline={encoded}&position=3")
+    expect(other.locator("#scenario-name")).to_have_text("An inline scenario")
+    expect(other.locator(POSITION)).to_have_text(re.compile(r"^3 / "))
+    again = parse_qs(urlsplit(copied_link(other)).query)
+    assert again["position"] == ["3"]
+    decoded = other.evaluate("async (s) => (await import('/static/js/links.js')).decodeScenario(s)", again["inline"][0])
+    assert decoded == scenario
+
+
+# --- presenter and audience -----------------------------------------------------------------------------
+def start_presenter(make_page):
+    presenter = make_page(width=1600, height=900)
+    presenter.goto("/present?scenario=lost-marker")
+    expect(presenter.locator("#audience-link a")).to_be_visible()
+    expect(presenter.locator("#panes > [data-variant]")).to_have_count(2)
+    fragment = parse_qs(urlsplit(presenter.url).fragment)
+    return presenter, fragment["room"][0], fragment["token"][0]
+
+
+def test_audience_follows_and_a_late_joiner_lands_on_the_current_step(make_page):
+    presenter, room, token = start_presenter(make_page)
+    audience = make_page()
+    audience.goto(f"/r/{room}")
+    expect(audience.locator("#room-code")).to_have_text(room)
+    expect(audience.locator(POSITION)).to_have_text(re.compile(r"^0 / 6"))
+    for expected in range(1, 5):
+        presenter.keyboard.press("PageDown")  # a clicker
+        expect(audience.locator(POSITION)).to_have_text(re.compile(rf"^{expected} / 6"))
+    expect(presenter.locator("#presenter-notes")).to_contain_text("Next")
+    expect(presenter.locator("#presenter-notes")).to_contain_text("Done(A)")
+
+    late = make_page()
+    late.goto(f"/?room={room}")
+    expect(late.locator(POSITION)).to_have_text(re.compile(r"^4 / 6"))
+    presenter.keyboard.press("ArrowRight")
+    at(late, 5)
+    expect(late.locator(B_MARKER + '[data-detached="true"]')).to_have_count(1)
+
+
+def test_an_audience_member_cannot_drive_the_room(make_page):
+    presenter, room, token = start_presenter(make_page)
+    presenter.keyboard.press("ArrowRight")
+    at(presenter, 1)
+    audience = make_page()
+    audience.goto(f"/r/{room}")
+    at(audience, 1)
+    audience.keyboard.press("ArrowRight")
+    audience.click("#btn-end")
+    expect(audience.locator("#error")).to_contain_text("Detach")
+    # Even a hand-made message without the token is refused by the server.
+    audience.evaluate("""(room) => new Promise((resolve) => {
+        import('/static/vendor/socket.io/socket.io.esm.min.js').then(({ io }) => {
+          const s = io({ transports: ['websocket'] });
+          s.on('error', (m) => { resolve(m); s.close(); });
+          s.on('connect', () => s.emit('seek', { room, position: 6 }));
+        });
+    })""", room)
+    presenter.keyboard.press("PageUp")
+    at(presenter, 0)
+    at(audience, 0)
+
+
+def test_a_follower_detaches_explores_and_snaps_back(make_page):
+    presenter, room, token = start_presenter(make_page)
+    presenter.keyboard.press("ArrowRight")
+    audience = make_page()
+    audience.goto(f"/r/{room}")
+    at(audience, 1)
+    audience.click("#btn-detach")
+    at(audience, 1)
+    for _ in range(5):
+        audience.keyboard.press("ArrowRight")
+    at(audience, 6)
+    assert_b_placed_differently(audience)
+    at(presenter, 1)  # the room did not move
+    presenter.keyboard.press("ArrowRight")
+    at(audience, 6)  # still exploring
+    audience.click("#btn-detach")  # snap back
+    at(audience, 2)
+
+
+# --- embed --------------------------------------------------------------------------------------------
+def test_embed_locked_to_a_range_refuses_to_go_past_it(make_page):
+    page = make_page(width=900, height=600)
+    page.goto("/embed?scenario=lost-marker&from=2&to=4")
+    at(page, 2)
+    expect(page.locator(".topbar")).to_be_hidden()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Home")
+    at(page, 2)
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    at(page, 4)
+    page.keyboard.press("End")
+    at(page, 4)
+    assert position_of(page) == 4
+
+
+def test_embed_in_an_iframe_speaks_post_message(make_page, artifacts_dir):
+    page = make_page(width=1100, height=700)
+    page.goto("/healthz")
+    page.set_content("""<!doctype html><body style="margin:0">
+      <iframe id="f" src="/embed?scenario=lost-marker&from=0&to=6" style="width:1000px;height:620px;border:0"></iframe>
+      <script>window.positions = []; addEventListener('message', (e) => {
+        if (e.data && e.data.type === 'inflight-scope') window.positions.push(e.data.position); });</script></body>""")
+    page.wait_for_function("window.positions && window.positions.includes(0)")
+    frame = page.frame_locator("#f")
+    page.evaluate("document.getElementById('f').contentWindow.postMessage({type: 'inflight-scope', action: 'seek', position: 5}, '*')")
+    page.wait_for_function("window.positions.includes(5)")
+    expect(frame.locator(f'{V1} [data-marker="B"][data-detached="true"]')).to_have_count(1)
+    page.evaluate("document.getElementById('f').contentWindow.postMessage({type: 'inflight-scope', action: 'step'}, '*')")
+    page.wait_for_function("window.positions.includes(6)")
+    frame.locator("#app").click(position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowLeft")  # keys work inside the iframe once it has focus
+    page.wait_for_function("window.positions[window.positions.length - 1] === 5")
+    settle(page)
+    page.screenshot(path=str(artifacts_dir / "screenshots" / "embed-in-iframe-1100x700.png"))
+
+
+# --- presentation mode ----------------------------------------------------------------------------------
+def test_presentation_mode_hides_the_chrome_and_keeps_16_by_9(make_page, artifacts_dir):
+    page = make_page(width=1280, height=720, color_scheme="dark")
+    open_lost_marker(page, "&position=5")
+    at(page, 5)
+    page.keyboard.press("p")
+    expect(page.locator("#app.presenting")).to_have_count(1)
+    expect(page.locator(".topbar")).to_be_hidden()
+    expect(page.locator("#intro")).to_be_hidden()
+    box = page.locator("#app").bounding_box()
+    assert abs(box["width"] / box["height"] - 16 / 9) < 0.02
+    controls = page.locator(".controls").bounding_box()
+    assert controls["y"] + controls["height"] <= 720 + 0.5  # nothing falls off the projected area
+    page.keyboard.press("b")
+    expect(page.locator("#blank")).to_be_visible()
+    page.keyboard.press("b")
+    expect(page.locator("#blank")).to_be_hidden()
+    settle(page)
+    page.screenshot(path=str(artifacts_dir / "screenshots" / "presentation-mode-1280x720-dark.png"))
+    page.keyboard.press("p")
+    expect(page.locator(".topbar")).to_be_visible()
+
+
+# --- onboarding ---------------------------------------------------------------------------------------
+def test_predict_asks_before_the_failure_and_reveals_after(page):
+    open_lost_marker(page, "&position=5")
+    at(page, 5)
+    page.check("#predict")
+    page.keyboard.press("ArrowRight")
+    dialog = page.locator("#predict-dialog")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("backoffQ").first.check()  # v1.28.1
+    dialog.locator('input[name="guess-v1.28.2"][value="backoffQ"]').check()
+    dialog.get_by_role("button", name="Step and reveal").click()
+    at(page, 6)
+    expect(page.locator("#prediction")).to_contain_text("v1.28.1: you said backoffQ, it went to unschedulablePods ✗")
+    expect(page.locator("#prediction")).to_contain_text("v1.28.2: you said backoffQ, it went to backoffQ ✓")
+
+
+def test_course_navigation_moves_through_the_lessons(page):
+    page.goto("/?scenario=in-flight-basics")
+    expect(page.locator("#course")).to_contain_text("Lesson 1 of")
+    page.get_by_role("button", name="Next lesson ›").click()
+    expect(page.locator("#course")).to_contain_text("Lesson 2 of")
+    expect(page.locator("#scenario-picker")).to_have_value("queueing-hints")
+
+
+def test_table_view_lists_queues_and_the_list(page):
+    open_lost_marker(page, "&position=5")
+    at(page, 5)
+    page.keyboard.press("v")
+    tables = page.locator("#tables")
+    expect(tables).to_be_visible()
+    expect(tables.locator('[data-table-variant="v1.28.1"]')).to_contain_text("previousEvent e1 (detached; cannot see e2)")
+    expect(tables.locator('[data-table-variant="v1.28.2"] table').nth(1)).to_contain_text("pod B")
