@@ -15,7 +15,7 @@ const LANES = [
 export function renderPane(variant, payload, scenario) {
   const { state, view, narration, invariants, record } = payload;
   const meta = TITLES[variant];
-  const pane = h("section", { class: `pane ${meta.cls}`, dataVariant: variant, ariaLabel: `${variant} pane` },
+  const pane = h("section", { class: `pane ${meta.cls}`, dataVariant: variant, ariaLabel: `${variant} pane`, tabindex: 0 },
     h("header", { class: "pane-head" },
       h("h2", { text: meta.title }),
       h("span", { class: `tag ${meta.cls}`, text: meta.tag }),
