@@ -1,6 +1,6 @@
 // A connection with no network: replays precomputed messages, answering the viewer's events as the server would.
 // bundle = {scenario: <scenario message>, frames: [<state message at position 0..total>]} for both variants.
-// It holds one scenario: `load` replays it whatever scenario the viewer names.
+// It holds one scenario: `load` {variants, position?} replays it whatever scenario the viewer names.
 const VARIANTS = ["v1.28.1", "v1.28.2"];
 const MIN_SPEED = 0.25;
 const MAX_SPEED = 20;
@@ -47,17 +47,22 @@ export function localConnection(bundle) {
       if (!Array.isArray(wanted) || !wanted.length || wanted.some((v) => !VARIANTS.includes(v))) {
         throw new Error(`variants must be a non-empty list drawn from ${JSON.stringify(VARIANTS)}`);
       }
+      const start = checked(payload.position ?? 0);
       stop();
       variants = [...new Set(wanted)];
-      position = 0;
+      position = start;
       deliver("scenario", scenarioMessage());
     }
 
-    function seek(target) {
+    function checked(target) {
       if (!Number.isInteger(target) || target < 0 || target > total) {
         throw new Error(`position must be an integer in 0..${total}, got ${JSON.stringify(target)}`);
       }
-      position = target;
+      return target;
+    }
+
+    function seek(target) {
+      position = checked(target);
     }
 
     function play(payload) {
@@ -90,7 +95,7 @@ export function localConnection(bundle) {
         try {
           if (!actions[event]) throw new Error(`unknown event '${event}'`);
           payload ??= {};
-          if (payload === null || typeof payload !== "object") throw new Error(`'${event}' expects an object payload`);
+          if (typeof payload !== "object") throw new Error(`'${event}' expects an object payload`);
           if (event !== "load" && variants === null) throw new Error("no scenario loaded: send 'load' first");
           actions[event](payload);
           deliver("state", stateMessage());

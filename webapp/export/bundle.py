@@ -3,7 +3,8 @@
 Understood, and nothing else:
 
     import { a, b as c } from "./x.js";         ->  const { a, b: c } = __mod("x.js");
-    export function NAME / export class NAME / export const NAME =   ->  a local, returned in the module's exports
+    export [async] function NAME / export class NAME / export const NAME = (one declarator)
+                                                  ->  a local, returned in the module's exports
 
 Each module becomes a function with its own scope, run once on first use (dependencies first, in import order,
 as ES modules are). Any other import or export form (default, re-export, namespace, side-effect or dynamic
@@ -19,7 +20,7 @@ import re
 from pathlib import Path
 
 IMPORT = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*(["\'])([^"\']+)\2\s*;?[ \t]*$', re.MULTILINE)
-EXPORT = re.compile(r"^export\s+(?=(function|class|const)\s+([A-Za-z_$][\w$]*))", re.MULTILINE)
+EXPORT = re.compile(r"^export\s+(?=(?:async\s+)?(?:function|class|const)\s+([A-Za-z_$][\w$]*))", re.MULTILINE)
 SPECIFIER = re.compile(r"^([A-Za-z_$][\w$]*)(?:\s+as\s+([A-Za-z_$][\w$]*))?$")
 LEFTOVER = re.compile(r"^[ \t]*(import|export)\b.*|\bimport\s*\(.*|\bimport\.meta\b.*", re.MULTILINE)
 
@@ -54,7 +55,7 @@ class Module:
         return f"const {{ {', '.join(bindings)} }} = __mod({json.dumps(key)});"
 
     def _export(self, match: re.Match) -> str:
-        self.exports.append(match.group(2))
+        self.exports.append(match.group(1))
         return ""
 
     def definition(self) -> str:
@@ -67,18 +68,19 @@ def bundle(entry: Path, root: Path | None = None) -> str:
     (default: the entry's directory)."""
     entry = Path(entry).resolve()
     root = Path(root).resolve() if root else entry.parent
-    modules: dict[str, Module] = {}  # in the order they must run: dependencies first
+    modules: dict[str, Module] = {}  # dependencies before the modules that import them
 
     def visit(key: str, chain: tuple[str, ...]) -> None:
         if key in chain:
             raise BundleError(f"import cycle: {' -> '.join((*chain, key))}")
         if key in modules:
             return
+        where = chain[-1] if chain else "entry"
         path = (root / key).resolve()
         if key.startswith("../") or not path.is_relative_to(root):
-            raise BundleError(f"{chain[-1] if chain else key}: {key!r} is outside {root}")
+            raise BundleError(f"{where}: {key!r} is outside {root}")
         if not path.is_file():
-            raise BundleError(f"{chain[-1] if chain else key}: no module file {path}")
+            raise BundleError(f"{where}: no module file {path}")
         module = Module(key, path.read_text(encoding="utf-8"))
         for dependency in module.imports:
             visit(dependency, (*chain, key))

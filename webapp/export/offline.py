@@ -1,0 +1,71 @@
+"""export_html(scenario, scenario_id): the viewer as one self-contained HTML file.
+
+Every message the browser would receive is computed here (the scenario message and the state message at
+every position, both variants) and inlined as JSON; the viewer runs over static/js/local.js instead of
+Socket.IO, bundled with its modules into one classic script; the stylesheet is inlined. Nothing is fetched,
+so the file works from file:// with no network.
+"""
+
+from __future__ import annotations
+
+import json
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from .. import ROOT
+from ..engine.session import Session
+from ..model.variant import VARIANTS
+from ..presenter import scenario_message, state_message
+from .bundle import bundle
+
+MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
+ENTRY = ROOT / "static" / "js" / "offline.js"
+STYLESHEET = ROOT / "static" / "css" / "app.css"
+TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=select_autoescape(["html"]))
+SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
+
+
+class ExportTooLarge(ValueError):
+    pass
+
+
+def messages(scenario, scenario_id: str | None) -> dict:
+    """{scenario: <scenario message>, frames: [<state message at position 0..total>]}, both variants."""
+    if len(scenario.steps) > MAX_STEPS:
+        raise ExportTooLarge(f"an offline export holds at most {MAX_STEPS} steps; this scenario has "
+                             f"{len(scenario.steps)}")
+    session = Session()
+    session.load(scenario, VARIANTS, scenario_id)
+    frames = []
+    for position in range(session.sim.total + 1):
+        session.sim.seek(position)
+        frames.append(state_message(session))
+    return {"scenario": scenario_message(session), "frames": frames}
+
+
+def script_json(data) -> str:
+    """JSON that is safe inside a <script> element: no '<', '>' or '&' can end it or open a comment."""
+    return json.dumps(data, separators=(",", ":")).translate(SCRIPT_JSON_ESCAPES)
+
+
+def inline(text: str, element: str) -> Markup:
+    """Raw text for a <style> or <script> element; refuses text that would end the element early."""
+    if f"</{element}" in text.lower() or "<!--" in text:
+        raise ValueError(f"cannot inline text containing '</{element}' or '<!--' in a <{element}> element")
+    return Markup(text)
+
+
+def export_html(scenario, scenario_id: str | None) -> str:
+    data = messages(scenario, scenario_id)
+    return TEMPLATES.get_template("export.html").render(
+        title=scenario.name,
+        scenarios=[{"id": scenario_id or "", "name": scenario.name}],
+        scenario_id=scenario_id or "",
+        position=0,
+        layout="both",
+        offline=True,
+        css=inline(STYLESHEET.read_text(encoding="utf-8"), "style"),
+        data=Markup(script_json(data)),
+        script=inline(bundle(ENTRY), "script"),
+    )
