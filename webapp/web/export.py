@@ -1,0 +1,93 @@
+"""HTTP: offline exports of a built-in scenario (by id) or of a scenario object posted as JSON (the editor's).
+
+    GET  /export/<id>.html            the viewer as one self-contained HTML file (a download)
+    GET  /export/<id>.svg?position=n  one position as a standalone SVG (n defaults to 0)
+    POST /export/html, POST /export/svg?position=n   the same for the scenario object in the body
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, Response, jsonify, request
+
+from ..export.offline import ExportTooLarge, export_html
+from ..export.svg import export_svg
+from ..scenario import builtin
+from ..scenario.errors import ScenarioError
+from .scenarios import resolve
+
+bp = Blueprint("export", __name__, url_prefix="/export")
+SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"  # a served SVG may never run or fetch anything
+
+
+class BadRequest(ValueError):
+    pass
+
+
+@bp.errorhandler(BadRequest)
+@bp.errorhandler(ScenarioError)
+@bp.errorhandler(ExportTooLarge)
+def bad_request(err):
+    return jsonify(err.as_json() if isinstance(err, ScenarioError) else {"message": str(err)}), 400
+
+
+def builtin_scenario(scenario_id: str):
+    if scenario_id not in builtin.ids():
+        return None
+    return resolve(scenario_id)[0]
+
+
+def posted_scenario():
+    raw = request.get_json(silent=True)
+    if not isinstance(raw, dict):
+        raise BadRequest("expected a JSON scenario object in the request body")
+    return resolve(raw)[0]
+
+
+def not_found(scenario_id: str):
+    return jsonify({"message": f"unknown built-in scenario {scenario_id!r}; expected one of "
+                               f"{', '.join(builtin.ids())}"}), 404
+
+
+def html_download(scenario, scenario_id: str | None, filename: str) -> Response:
+    response = Response(export_html(scenario, scenario_id), mimetype="text/html")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}.html"'
+    return response
+
+
+def svg_response(scenario) -> Response:
+    text = request.args.get("position", "0")
+    total = len(scenario.steps)
+    if not (text.isascii() and text.isdigit()) or int(text) > total:
+        raise BadRequest(f"position must be an integer in 0..{total}, got {text!r}")
+    response = Response(export_svg(scenario, int(text)), mimetype="image/svg+xml")
+    response.headers["Content-Security-Policy"] = SVG_POLICY
+    return response
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:80] or "scenario"
+
+
+@bp.get("/<scenario_id>.html")
+def builtin_html(scenario_id: str):
+    scenario = builtin_scenario(scenario_id)
+    return html_download(scenario, scenario_id, scenario_id) if scenario else not_found(scenario_id)
+
+
+@bp.get("/<scenario_id>.svg")
+def builtin_svg(scenario_id: str):
+    scenario = builtin_scenario(scenario_id)
+    return svg_response(scenario) if scenario else not_found(scenario_id)
+
+
+@bp.post("/html")
+def posted_html():
+    scenario = posted_scenario()
+    return html_download(scenario, None, slug(scenario.name))
+
+
+@bp.post("/svg")
+def posted_svg():
+    return svg_response(posted_scenario())
