@@ -11,6 +11,7 @@ import { permalink } from "./links.js";
 import { renderTables } from "./tableview.js";
 import { askPrediction, verdict, wantsPrediction } from "./predict.js";
 import { renderPresenterNotes } from "./presenter.js";
+import { downloadExport } from "./exporting.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const DRIVE = new Set(["load", "step", "back", "seek", "reset", "play", "pause"]);
@@ -261,6 +262,9 @@ export function startViewer(open) {
   on("btn-presenting", "click", actions.togglePresenting);
   on("btn-tables", "click", actions.toggleTables);
   on("btn-detach", "click", actions.toggleDetach);
+  const exportAs = (kind) => downloadExport(kind, view.source, view.state?.position || 0).catch((e) => showError(e.message));
+  on("btn-export-html", "click", () => exportAs("html"));
+  on("btn-export-svg", "click", () => exportAs("svg"));
   on("btn-present", "click", () => {
     const url = new URL("/present", location.href);
     if (typeof view.source === "string") url.searchParams.set("scenario", view.source);

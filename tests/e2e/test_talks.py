@@ -222,3 +222,21 @@ def test_table_view_lists_queues_and_the_list(page):
     expect(tables).to_be_visible()
     expect(tables.locator('[data-table-variant="v1.28.1"]')).to_contain_text("previousEvent e1 (detached; cannot see e2)")
     expect(tables.locator('[data-table-variant="v1.28.2"] table').nth(1)).to_contain_text("pod B")
+
+
+# --- exports from the page ---------------------------------------------------------------------------------
+def test_offline_file_and_svg_download_from_the_toolbar(page, tmp_path):
+    open_lost_marker(page, "&position=5")
+    at(page, 5)
+    with page.expect_download() as download:
+        page.click("#btn-export-html")
+    html = tmp_path / "offline.html"
+    download.value.save_as(html)
+    assert download.value.suggested_filename == "lost-marker.html"
+    assert "inflight-bundle" in html.read_text()
+    with page.expect_download() as download:
+        page.click("#btn-export-svg")
+    assert download.value.suggested_filename == "lost-marker-5.svg"
+    svg = tmp_path / "view.svg"
+    download.value.save_as(svg)
+    assert 'data-marker="B"' in svg.read_text() and 'data-detached="true"' in svg.read_text()
