@@ -1,0 +1,241 @@
+// The scenario editor: a textarea with a line-number gutter, validated by POST /api/validate (on demand
+// and, debounced, while typing); each problem is listed with its line and column and marks its gutter line.
+//
+// Run hands the scenario to the viewer through this contract:
+//   sessionStorage["inflight-scope:inline-scenario"] = JSON of the validated scenario object
+//   then the tab navigates to "/?scenario=__inline__"
+// The viewer reads that key (sessionStorage belongs to the tab, so it survives the navigation) and loads
+// the object as the scenario (Socket.IO `load` with `scenario: <object>`).
+//
+// Everything shown from the user or the server is set as text (dom.js `h`), never parsed as HTML.
+import { h } from "./dom.js";
+
+const INLINE_KEY = "inflight-scope:inline-scenario";
+const INLINE_ID = "__inline__";
+const DEBOUNCE_MS = 400;
+
+const $ = (id) => document.getElementById(id);
+const source = $("source");
+const gutter = $("gutter");
+const format = $("format");
+const MAX_BYTES = Number($("editor").dataset.maxBytes);
+let validations = 0; // only the answer to the newest request is shown
+let timer = 0;
+let latest = null; // the newest /api/validate answer shown
+
+// --- gutter ------------------------------------------------------------------------------------------------
+function renderGutter() {
+  const text = source.value;
+  let count = 1;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) count++;
+  if (gutter.children.length !== count) {
+    const lines = document.createDocumentFragment();
+    for (let line = gutter.children.length + 1; line <= count; line++) lines.append(h("div", { class: "ln", text: line }));
+    while (gutter.children.length > count) gutter.lastElementChild.remove();
+    gutter.append(lines);
+  }
+  gutter.scrollTop = source.scrollTop;
+}
+
+function markLines(problems) {
+  for (const el of gutter.querySelectorAll("[data-line-error]")) {
+    el.removeAttribute("data-line-error");
+    el.removeAttribute("title");
+  }
+  for (const p of problems) {
+    const el = gutter.children[p.line - 1];
+    if (!el) continue;
+    el.dataset.lineError = String(p.line);
+    el.title = el.title ? `${el.title}\n${p.message}` : p.message;
+  }
+}
+
+// --- validation --------------------------------------------------------------------------------------------
+async function post(url, body) {
+  try {
+    const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    const answer = await res.json().catch(() => ({ message: `the server answered HTTP ${res.status}` }));
+    return res.ok ? answer : { failed: true, message: answer.message ?? `HTTP ${res.status}` };
+  } catch (err) {
+    return { failed: true, message: `no answer from the server (${err.message})` };
+  }
+}
+
+async function validate() {
+  clearTimeout(timer);
+  const mine = ++validations;
+  const answer = await post("/api/validate", JSON.stringify({ text: source.value, format: format.value || null }));
+  if (mine === validations) showReport(answer);
+  return answer;
+}
+
+function scheduleValidation() {
+  clearTimeout(timer);
+  timer = setTimeout(validate, DEBOUNCE_MS);
+}
+
+function showReport(answer) {
+  latest = answer;
+  const problems = answer.problems ?? [];
+  const summary = $("summary");
+  summary.dataset.state = answer.ok ? "valid" : "invalid";
+  if (answer.failed) summary.textContent = `Could not validate: ${answer.message}`;
+  else if (answer.ok)
+    summary.textContent = `Valid: “${answer.scenario.name}”, ${answer.total} steps; runs on ${answer.variants_ok.join(" and ")}.`;
+  else {
+    const ran = answer.variants_ok.length ? ` Runs on ${answer.variants_ok.join(" and ")} only.` : "";
+    summary.textContent = `${problems.length} problem${problems.length === 1 ? "" : "s"}.${ran}`;
+  }
+  $("problems").replaceChildren(...problems.map((p) => h("li", {},
+    h("button", { type: "button", class: "problem", dataLine: p.line, dataColumn: p.column, onclick: () => goTo(p.line, p.column) },
+      h("span", { class: "where", text: `line ${p.line}, col ${p.column}` }), " — ", h("code", { text: p.field }), `: ${p.message}`))));
+  markLines(problems);
+}
+
+// Put the cursor at (line, column) — columns count code points, as the server does — and select to the end
+// of that line, scrolled into view.
+function goTo(line, column) {
+  const text = source.value;
+  let start = 0;
+  for (let l = 1; l < line; l++) {
+    const next = text.indexOf("\n", start);
+    if (next < 0) break;
+    start = next + 1;
+  }
+  const end = text.indexOf("\n", start) < 0 ? text.length : text.indexOf("\n", start);
+  let at = start;
+  for (let c = 1; c < column && at < end; c++) at += text.codePointAt(at) > 0xffff ? 2 : 1;
+  source.focus();
+  source.setSelectionRange(at < end ? at : start, end);
+  const lineHeight = parseFloat(getComputedStyle(source).lineHeight);
+  source.scrollTop = Math.max(0, (line - 1) * lineHeight - source.clientHeight / 3);
+  gutter.scrollTop = source.scrollTop;
+}
+
+function focusProblems() {
+  const first = $("problems").querySelector("button");
+  if (first) first.focus();
+  else notice($("summary").textContent);
+}
+
+// --- files -------------------------------------------------------------------------------------------------
+function notice(text) {
+  $("notice").textContent = text;
+}
+
+function setText(text) {
+  source.value = text;
+  source.scrollTop = 0;
+  renderGutter();
+}
+
+function slug(name) {
+  const s = String(name ?? "").toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").slice(0, 60).replace(/^-+|-+$/g, "");
+  return s || "scenario";
+}
+
+function save(filename, blob) {
+  const url = URL.createObjectURL(blob);
+  const link = h("a", { href: url, download: filename, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  notice(`Saved ${filename}.`);
+}
+
+function downloadScenario() {
+  const text = source.value;
+  const fmt = format.value || (/^[\ufeff\s]*[{[]/.test(text) ? "json" : "yaml");
+  const name = latest?.ok ? latest.scenario.name : "";
+  save(`${slug(name)}.${fmt}`, new Blob([text], { type: fmt === "json" ? "application/json" : "application/yaml" }));
+}
+
+async function uploadScenario(file) {
+  if (file.size > MAX_BYTES) return notice(`${file.name} is larger than ${MAX_BYTES} bytes; not loaded.`);
+  setText(await file.text());
+  format.value = /\.json$/i.test(file.name) ? "json" : /\.ya?ml$/i.test(file.name) ? "yaml" : "";
+  notice(`Loaded ${file.name}.`);
+  await validate();
+}
+
+async function downloadTrace() {
+  const answer = await validate();
+  if (!answer.ok) return focusProblems();
+  const trace = await post("/api/trace", JSON.stringify(answer.scenario));
+  if (trace.failed) return notice(`No trace: ${trace.message}`);
+  save(`${slug(answer.scenario.name)}.trace.json`, new Blob([JSON.stringify(trace)], { type: "application/json" }));
+}
+
+const show = (value) => {
+  const text = JSON.stringify(value);
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+};
+
+function mismatchText(m) {
+  const where = m.step === null ? "after the steps" : `at step ${m.step}`;
+  if ("error" in m) return `${where} (${m.path}) the replay now fails: ${m.error}`;
+  const recorded = "recorded" in m ? show(m.recorded) : "(missing)";
+  const replayed = "replayed" in m ? show(m.replayed) : "(missing)";
+  return `first difference ${where}, ${m.path}: recorded ${recorded}, replayed ${replayed}`;
+}
+
+async function loadTrace(file) {
+  const result = $("trace-result");
+  const answer = await post("/api/trace/check", file);
+  if (answer.failed) {
+    result.dataset.match = "error";
+    result.replaceChildren(h("p", { class: "bad", text: `${file.name}: ${answer.message}` }));
+    return;
+  }
+  result.dataset.match = String(answer.match);
+  const verdict = answer.match
+    ? `✓ ${file.name} matches: replaying its scenario gives the recorded traces.`
+    : `✗ ${file.name} does not match what its scenario replays to now.`;
+  result.replaceChildren(
+    h("p", { class: answer.match ? "good" : "bad", text: verdict }),
+    h("ul", {}, Object.entries(answer.variants).map(([variant, v]) =>
+      h("li", { dataVariant: variant }, h("strong", { text: variant }), `: ${v.match ? "same trace" : mismatchText(v.first_mismatch)}`))));
+  setText(JSON.stringify(answer.scenario_object, null, 2));
+  format.value = "json";
+  notice(`Loaded the scenario of ${file.name} into the editor.`);
+  await validate();
+}
+
+async function run() {
+  const answer = await validate();
+  if (!answer.ok) return focusProblems();
+  try {
+    sessionStorage.setItem(INLINE_KEY, JSON.stringify(answer.scenario));
+  } catch (err) {
+    return notice(`Could not hand the scenario to the viewer: ${err.message}`);
+  }
+  location.assign(`/?scenario=${INLINE_ID}`);
+}
+
+// --- wiring ------------------------------------------------------------------------------------------------
+function onFile(input, handle) {
+  input.addEventListener("change", () => {
+    const [file] = input.files;
+    input.value = ""; // choosing the same file again is a change too
+    if (file) handle(file);
+  });
+}
+
+source.addEventListener("input", () => {
+  renderGutter();
+  scheduleValidation();
+});
+source.addEventListener("scroll", () => {
+  gutter.scrollTop = source.scrollTop;
+});
+format.addEventListener("change", validate);
+$("btn-validate").addEventListener("click", validate);
+$("btn-run").addEventListener("click", run);
+$("btn-download").addEventListener("click", downloadScenario);
+$("btn-trace").addEventListener("click", downloadTrace);
+onFile($("upload"), uploadScenario);
+onFile($("load-trace"), loadTrace);
+
+renderGutter();
+validate();

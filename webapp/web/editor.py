@@ -1,0 +1,159 @@
+"""The scenario editor: its page, validation with line/column positions, trace files.
+
+    POST /api/validate     {text, format: "yaml"|"json"|null}
+        -> {ok: true, scenario, total, variants_ok}
+         | {ok: false, problems: [{step, field, message, line, column}], variants_ok}
+    POST /api/trace        a scenario object -> a trace file {schema: 1, scenario_object, traces}
+    POST /api/trace/check  a trace file -> {match, variants: {v: {match, first_mismatch}}, scenario_object}
+
+A body that is not what the route expects is answered 400 with {message} (and problems, for an invalid
+scenario object); one over MAX_UPLOAD_BYTES 413 with {message}.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from flask import Blueprint, current_app, render_template, request
+
+from ..engine import tracefile
+from ..model.variant import VARIANTS
+from ..scenario import builtin
+from ..scenario.errors import ScenarioError
+from ..scenario.load import FORMATS, check_runs, load_scenario, parse_text
+from ..scenario.locate import locate_problems
+from ..scenario.scenario import from_valid_dict
+from ..scenario.validate import Limits, validate
+
+bp = Blueprint("editor", __name__)
+LIMITS = Limits()
+
+STARTER = """\
+schema: 1
+name: My scenario
+description: |
+  What this scenario shows.
+hints:
+  - {event: PvAdd, plugin: P, hint: QueueAfterBackoff}
+pods:
+  - {name: A}
+initial_active: [A]
+steps:
+  - op: pop
+    expect: A
+  - op: event
+    event: PvAdd
+    note: PvAdd arrives while A is in flight.
+  - op: fail
+    pod: A
+    unschedulable_plugins: [P]
+    note: P says PvAdd may help, so A goes to backoffQ.
+"""
+
+
+class BadRequest(Exception):
+    """A request body the route cannot use; answered 400 with its message."""
+
+
+def _json(obj, status: int = 200):
+    """Like jsonify, but keys keep their order: a scenario comes back laid out as it was written."""
+    return current_app.response_class(json.dumps(obj), status, mimetype="application/json")
+
+
+@bp.errorhandler(BadRequest)
+def bad_request(err: BadRequest):
+    return _json({"message": str(err)}, 400)
+
+
+@bp.errorhandler(413)
+def too_large(_err):
+    limit = current_app.config["MAX_UPLOAD_BYTES"]
+    return _json({"message": f"the request body is larger than {limit} bytes"}, 413)
+
+
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not a JSON value")
+
+
+def _json_body(what: str):
+    try:
+        return json.loads(request.get_data(cache=False), parse_constant=_not_json)
+    except (ValueError, RecursionError) as err:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise BadRequest(f"expected {what} as JSON in the request body: {err}") from None
+
+
+def _library_text(scenario_id: str) -> str:
+    """A built-in's YAML file as written (its comments and layout kept)."""
+    return (resources.files(builtin.__package__) / "library" / f"{scenario_id}.yaml").read_text(encoding="utf-8")
+
+
+@bp.get("/editor")
+def editor():
+    scenario_id = request.args.get("scenario", "")
+    known = scenario_id in builtin.ids()
+    theme = request.args.get("theme")
+    return render_template(
+        "editor.html",
+        text=_library_text(scenario_id) if known else STARTER,
+        scenarios=builtin.index(),
+        scenario_id=scenario_id if known else "",
+        max_bytes=LIMITS.max_bytes,
+        theme=theme if theme in ("light", "dark") else "",
+    )
+
+
+def _dry_run(raw: dict) -> tuple[list[dict], list[str]]:
+    """(problems, variants that ran): each variant replayed on its own, so a step that fails on one only
+    is reported with the variant it fails on."""
+    scenario = from_valid_dict(raw)
+    problems, ran = [], []
+    for variant in VARIANTS:
+        try:
+            check_runs(scenario, [variant])
+            ran.append(variant)
+        except ScenarioError as err:
+            problems.extend(err.problems)
+    return problems, ran
+
+
+@bp.post("/api/validate")
+def validate_text():
+    body = _json_body("{text, format}")
+    if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+        raise BadRequest("expected {text: string, format: \"yaml\" | \"json\" | null}")
+    fmt = body.get("format")
+    if fmt not in (None, *FORMATS):
+        raise BadRequest(f"format must be \"yaml\", \"json\" or null, not {json.dumps(fmt)[:40]}")
+    text, ran = body["text"], []
+    try:
+        raw = parse_text(text, fmt, LIMITS)
+    except ScenarioError as err:
+        problems = err.problems
+    else:
+        problems = validate(raw, LIMITS)
+        if not problems:
+            problems, ran = _dry_run(raw)
+    if problems:
+        return _json({"ok": False, "problems": locate_problems(text, problems), "variants_ok": ran})
+    return _json({"ok": True, "scenario": raw, "total": len(raw["steps"]), "variants_ok": ran})
+
+
+@bp.post("/api/trace")
+def trace_file():
+    try:
+        return _json(tracefile.build(load_scenario(_json_body("a scenario object"), LIMITS)))
+    except ScenarioError as err:
+        return _json(err.as_json(), 400)
+
+
+@bp.post("/api/trace/check")
+def trace_check():
+    doc = _json_body("a trace file")
+    try:
+        result = tracefile.check(doc)
+    except tracefile.MalformedTraceFile as err:
+        raise BadRequest(f"not a trace file: {err}") from None
+    except ScenarioError as err:
+        return _json({**err.as_json(), "message": f"the trace file's scenario_object is not valid:\n{err}"}, 400)
+    return _json({**result, "scenario_object": doc["scenario_object"]})
