@@ -132,10 +132,12 @@ def test_download_a_trace_and_load_it_back(editor, tmp_path):
 
 
 def test_run_hands_the_scenario_to_the_viewer_through_session_storage(editor):
+    set_source(editor, LOST_MARKER.replace("name: The lost marker", "name: The edited marker"))
     editor.get_by_role("button", name="Run ▶").click()
     editor.wait_for_url(re.compile(r"/\?scenario=__inline__$"))
     stored = editor.evaluate("() => sessionStorage.getItem('inflight-scope:inline-scenario')")
-    assert json.loads(stored) == builtin.get("lost-marker")
+    assert json.loads(stored) == {**builtin.get("lost-marker"), "name": "The edited marker"}
+    expect(editor.locator("#scenario-name")).to_have_text("The edited marker")  # the viewer loaded it
 
 
 def test_run_with_problems_stays_and_focuses_the_first_problem(editor):
