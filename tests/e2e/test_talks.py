@@ -163,7 +163,8 @@ def test_embed_in_an_iframe_speaks_post_message(make_page, artifacts_dir):
     frame.locator("#app").click(position={"x": 5, "y": 5})
     page.keyboard.press("ArrowLeft")  # keys work inside the iframe once it has focus
     page.wait_for_function("window.positions[window.positions.length - 1] === 5")
-    settle(page)
+    embedded = next(f for f in page.frames if "/embed" in f.url)
+    embedded.wait_for_function("!document.querySelector('#panes .leaving') && document.getAnimations().length === 0")
     page.screenshot(path=str(artifacts_dir / "screenshots" / "embed-in-iframe-1100x700.png"))
 
 
