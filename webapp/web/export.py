@@ -15,7 +15,7 @@ from ..export.offline import ExportTooLarge, export_html
 from ..export.svg import export_svg
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
-from .scenarios import resolve
+from ..scenario.resolve import resolve
 
 bp = Blueprint("export", __name__, url_prefix="/export")
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"  # a served SVG may never run or fetch anything

@@ -10,7 +10,7 @@ from ..engine.trace import replay
 from ..model.variant import VARIANTS
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
-from .scenarios import resolve
+from ..scenario.resolve import resolve
 
 bp = Blueprint("main", __name__)
 

@@ -18,7 +18,7 @@ from ..engine.session import NotLoaded, Session, parse_range, parse_speed
 from ..model.variant import VARIANTS
 from ..presenter import scenario_message, state_message
 from ..scenario.errors import ScenarioError
-from .scenarios import resolve
+from ..scenario.resolve import resolve
 
 REJECTED = (ScenarioError, NotLoaded, NotAllowed, ValueError, IndexError)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..scenario import builtin
-from ..scenario.errors import ScenarioError
-from ..scenario.load import load_scenario
+from . import builtin
+from .errors import ScenarioError
+from .load import load_scenario
 
 
 def resolve(spec) -> tuple[object, str | None]:
