@@ -11,6 +11,8 @@ DEFAULTS = {
     "ASYNC_MODE": "eventlet",  # or "threading" (eventlet is in maintenance mode)
     "DEFAULT_SCENARIO": "lost-marker",
     "MAX_UPLOAD_BYTES": 2 * 1024 * 1024,
+    "MESSAGE_QUEUE": None,  # e.g. redis://127.0.0.1:6379/0: rooms shared by several processes
+    "ROOM_IDLE_SECONDS": 4 * 3600,  # a room nobody drives or joins for this long is forgotten
 }
 
 
@@ -21,6 +23,8 @@ def create_app(config: dict | None = None):
     app.config.update(DEFAULTS)
     if os.environ.get("INFLIGHT_SCOPE_ASYNC_MODE"):
         app.config["ASYNC_MODE"] = os.environ["INFLIGHT_SCOPE_ASYNC_MODE"]
+    if os.environ.get("INFLIGHT_SCOPE_MESSAGE_QUEUE"):
+        app.config["MESSAGE_QUEUE"] = os.environ["INFLIGHT_SCOPE_MESSAGE_QUEUE"]
     app.config.update(config or {})
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_UPLOAD_BYTES"]
 

@@ -30,6 +30,8 @@ def main(argv=None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--async-mode", choices=("eventlet", "threading"), default=None,
                        help="Socket.IO async mode (default: eventlet, or $INFLIGHT_SCOPE_ASYNC_MODE)")
+    serve.add_argument("--message-queue", metavar="URL", default=None,
+                       help="share rooms between processes through this Redis (e.g. redis://127.0.0.1:6379/0)")
     serve.set_defaults(run=run_serve)
     args = parser.parse_args(argv)
     if args.command == "replay" and args.records and args.format != "json":
@@ -50,8 +52,13 @@ def run_serve(args) -> int:
         eventlet.monkey_patch()
     from . import create_app
 
-    app = create_app({"ASYNC_MODE": mode})
-    print(f"Inflight Scope serving http://{args.host}:{args.port}/ (async mode {mode}); Ctrl-C stops it", flush=True)
+    config = {"ASYNC_MODE": mode}
+    if args.message_queue:
+        config["MESSAGE_QUEUE"] = args.message_queue
+    app = create_app(config)
+    queue = f", rooms shared through {args.message_queue}" if args.message_queue else ""
+    print(f"Inflight Scope serving http://{args.host}:{args.port}/ (async mode {mode}{queue}); Ctrl-C stops it",
+          flush=True)
     app.extensions["socketio"].run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True,
                                    log_output=False)
     return 0

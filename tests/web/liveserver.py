@@ -24,20 +24,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve_command(port: int, mode: str) -> list[str]:
-    cli = (ROOT / "webapp" / "cli.py").read_text(encoding="utf-8")
-    if 'if __name__ == "__main__"' in cli:
-        return [sys.executable, "-m", "webapp.cli", "serve", "--port", str(port), "--async-mode", mode]
-    script = Path(sys.executable).with_name("inflight-scope")
-    return [str(script), "serve", "--port", str(port), "--async-mode", mode]
+def serve_command(port: int, mode: str, extra_args=()) -> list[str]:
+    return [sys.executable, "-m", "webapp.cli", "serve", "--port", str(port), "--async-mode", mode, *extra_args]
 
 
 class LiveServer:
     """``with LiveServer("threading", log_dir) as server: requests.get(server.url + "/healthz")``"""
 
-    def __init__(self, mode: str, log_dir: Path):
+    def __init__(self, mode: str, log_dir: Path, extra_args=()):
         self.mode = mode
         self.log_dir = log_dir
+        self.extra_args = tuple(extra_args)
         self.proc: subprocess.Popen | None = None
         self.url = ""
         self.log_path: Path | None = None
@@ -60,7 +57,7 @@ class LiveServer:
         env = {k: v for k, v in os.environ.items() if k != "INFLIGHT_SCOPE_ASYNC_MODE"}
         env["PYTHONUNBUFFERED"] = "1"
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(serve_command(port, self.mode), cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+            self.proc = subprocess.Popen(serve_command(port, self.mode, self.extra_args), cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                                          stdout=log, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + START_TIMEOUT
@@ -74,6 +71,17 @@ class LiveServer:
                 pass
             time.sleep(0.1)
         raise RuntimeError(f"no answer from {self.url}/healthz within {START_TIMEOUT} s:\n{self.log()}")
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1])
+
+    def restart(self) -> None:
+        """Stop the server and start a new one on the same port (clients see a dropped connection)."""
+        port = self.port
+        self.stop()
+        self.log_path = self.log_dir / f"server-{self.mode}-{port}-restarted.log"
+        self._start(port)
 
     def log(self) -> str:
         try:

@@ -1,14 +1,22 @@
-"""Rooms: one presenter's session followed by an audience. Only the token holder may drive it."""
+"""Rooms: one presenter's session followed by an audience. Only the token holder may drive it.
+
+The store holds what a room is (scenario, position); each process keeps a Session per room it serves and
+brings it up to date from the store's record whenever the record's version moved on.
+"""
 
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 
+from .roomstore import MemoryRoomStore
 from .session import Session
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed from a slide
 CODE_LENGTH = 6
+CODE_PATTERN = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+MIN_TOKEN_LENGTH = 32
 
 
 class NotAllowed(PermissionError):
@@ -16,10 +24,11 @@ class NotAllowed(PermissionError):
 
 
 class Room:
-    def __init__(self, code: str, token: str):
-        self.code = code
-        self.token = token  # secrets.token_urlsafe: 256 bits, compared in constant time
+    def __init__(self, record: dict):
+        self.code = record["code"]
+        self.token = record["token"]  # secrets.token_urlsafe: 256 bits, compared in constant time
         self.session = Session()
+        self.version = -1  # the store version this session reflects
 
     @property
     def channel(self) -> str:
@@ -27,25 +36,25 @@ class Room:
 
 
 class Rooms:
-    def __init__(self):
-        self._rooms: dict[str, Room] = {}
+    def __init__(self, resolve, store=None):
+        self._resolve = resolve  # built-in id or scenario object -> (Scenario, id)
+        self._store = store or MemoryRoomStore()
+        self._local: dict[str, Room] = {}
 
-    def create(self) -> Room:
-        code = self._new_code()
-        room = self._rooms[code] = Room(code, secrets.token_urlsafe(32))
-        return room
-
-    def _new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self._rooms:
-                return code
+    def create(self, code: str | None = None, token: str | None = None) -> Room:
+        record = {"code": code, "token": token or secrets.token_urlsafe(32), "source": None, "variants": None,
+                  "range": None, "position": 0, "version": 0}
+        while record["code"] is None or not self._store.add(record):
+            if code is not None:
+                raise NotAllowed(f"room {code} exists already")
+            record["code"] = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        return self._sync(record)
 
     def find(self, code) -> Room:
-        room = self._rooms.get(code.upper()) if isinstance(code, str) else None
-        if room is None:
+        record = self._store.get(code.upper()) if isinstance(code, str) else None
+        if record is None:
             raise NotAllowed(f"no room {code!r}")
-        return room
+        return self._sync(record)
 
     def authorize(self, code, token) -> Room:
         """The room, if ``token`` is its presenter token; NotAllowed otherwise (same message either way)."""
@@ -54,5 +63,49 @@ class Rooms:
             raise NotAllowed(f"only the presenter of room {room.code} can drive it (missing or wrong token)")
         return room
 
+    def claim(self, code, token) -> Room:
+        """A presenter coming back (reconnect, server restart): its room, re-created if it is gone."""
+        valid = isinstance(code, str) and CODE_PATTERN.fullmatch(code.upper()) and isinstance(token, str) \
+            and len(token) >= MIN_TOKEN_LENGTH
+        if not valid:
+            raise NotAllowed("claim_room needs the room code and its presenter token")
+        try:
+            return self.authorize(code, token)
+        except NotAllowed:
+            if self._store.get(code.upper()) is not None:
+                raise
+            return self.create(code.upper(), token)
+
+    def save(self, room: Room) -> None:
+        """Record the room's scenario and position after its presenter changed them."""
+        session = room.session
+        record = self._store.get(room.code) or {"code": room.code, "token": room.token, "version": room.version}
+        record.update(source=session.source, variants=list(session.sim.variants) if session.sim else None,
+                      range=list(session.range) if session.sim else None,
+                      position=session.sim.position if session.sim else 0, version=record["version"] + 1)
+        self._store.put(record)
+        room.version = record["version"]
+
+    def _sync(self, record: dict) -> Room:
+        room = self._local.get(record["code"])
+        if room is None or room.token != record["token"]:
+            room = self._local[record["code"]] = Room(record)
+        if room.version == record["version"]:
+            return room
+        session = room.session
+        if record["source"] is not None:
+            loaded = (session.source, list(session.sim.variants) if session.sim else None,
+                      list(session.range) if session.sim else None)
+            if loaded != (record["source"], record["variants"], record["range"]):
+                scenario, scenario_id = self._resolve(record["source"])
+                session.load(scenario, record["variants"], scenario_id, tuple(record["range"]), record["position"])
+            else:
+                session.seek(record["position"])
+        room.version = record["version"]
+        return room
+
+    def forget_local(self, code: str) -> None:
+        self._local.pop(code, None)
+
     def __len__(self) -> int:
-        return len(self._rooms)
+        return len(self._store.codes())

@@ -19,6 +19,7 @@ class Session:
         self.lock = threading.RLock()  # handlers and the autoplay task both move the cursor
         self.sim: Simulation | None = None
         self.scenario_id: str | None = None
+        self.source = None  # what was loaded: a built-in id or the scenario object
         self.playing = False
         self.speed = 1.0
         self.play_token = 0  # bumped on every play/pause/load: an older autoplay task stops
@@ -36,6 +37,7 @@ class Session:
         sim.seek(start)
         self.pause()
         self.sim, self.scenario_id, self.range = sim, scenario_id, (lo, hi)
+        self.source = scenario_id if scenario_id is not None else scenario.raw
 
     @property
     def start(self) -> int:

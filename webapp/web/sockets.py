@@ -2,40 +2,79 @@
 
 Client -> server: load {scenario, variants, range?, position?}, step, back, seek {position}, play {speed}, pause, reset.
 Each of these may carry {room, token} to drive a room instead of the connection's own session.
-Rooms: create_room (ack {room, token}), join_room {room} (the joiner gets the room's current state),
-leave_room {room}.
+Rooms: create_room (ack {room, token}), claim_room {room, token} (a returning presenter; ack {room}),
+join_room {room} (the joiner gets the room's current state), leave_room {room}.
 Server -> client: scenario (on load), state (after every change), error {message, event}.
 Diagnostics: echo (answered with the same payload).
+
+With a message queue (several processes), a room's messages go through the queue to every process;
+a connection's own messages stay in its process (``ignore_queue``), so they survive a queue outage.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import request
 from flask_socketio import SocketIO, emit, join_room, leave_room
 
-from ..engine.rooms import NotAllowed, Rooms
+from ..engine.rooms import NotAllowed, Room, Rooms
+from ..engine.roomstore import MemoryRoomStore, RedisRoomStore, RoomsUnavailable
 from ..engine.session import NotLoaded, Session, parse_range, parse_speed
 from ..model.variant import VARIANTS
 from ..presenter import scenario_message, state_message
 from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
 
-REJECTED = (ScenarioError, NotLoaded, NotAllowed, ValueError, IndexError)
+REJECTED = (ScenarioError, NotLoaded, NotAllowed, RoomsUnavailable, ValueError, IndexError)
+
+
+@dataclass
+class Target:
+    """What a message acts on: the caller's own session, or a room's (then ``room`` is set)."""
+
+    session: Session
+    channel: str
+    room: Room | None = None
+
+    @property
+    def code(self) -> str | None:
+        return self.room.code if self.room else None
+
+    @property
+    def private(self) -> bool:
+        return self.room is None
 
 
 def init_socketio(app) -> SocketIO:
-    socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], cors_allowed_origins=None)
+    queue = app.config.get("MESSAGE_QUEUE")
+    socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], cors_allowed_origins=None, message_queue=queue)
+    store = RedisRoomStore(queue, app.config["ROOM_IDLE_SECONDS"]) if queue else MemoryRoomStore()
     sessions: dict[str, Session] = {}
-    rooms = Rooms()
+    rooms = Rooms(resolve, store)
     app.extensions["inflight_sessions"] = sessions
     app.extensions["inflight_rooms"] = rooms
 
-    def target(payload: dict):
-        """(session, channel, room code): a room's when the payload names one, else the caller's own."""
+    def send(event: str, message: dict, target: Target) -> None:
+        socketio.emit(event, message, to=target.channel, ignore_queue=target.private)
+
+    def publish(target: Target, loaded: bool = False) -> None:
+        session = target.session
+        if target.room is not None:
+            rooms.save(target.room)
+        if loaded:
+            send("scenario", scenario_message(session, room=target.code), target)
+        if session.sim is not None:
+            send("state", state_message(session, room=target.code), target)
+
+    def reply_error(event: str, err: Exception) -> None:
+        emit("error", {"message": str(err), "event": event}, ignore_queue=True)
+
+    def target_of(payload: dict) -> Target:
         if "room" in payload:
             room = rooms.authorize(payload["room"], payload.get("token"))
-            return room.session, room.channel, room.code
-        return sessions[request.sid], request.sid, None
+            return Target(room.session, room.channel, room)
+        return Target(sessions[request.sid], request.sid)
 
     def handler(event: str, needs_payload=False):
         def register(fn):
@@ -43,19 +82,15 @@ def init_socketio(app) -> SocketIO:
                 if request.sid not in sessions:
                     return
                 if not isinstance(payload, dict) and (needs_payload or payload is not None):
-                    emit("error", {"message": f"'{event}' expects an object payload", "event": event})
+                    reply_error(event, ValueError(f"'{event}' expects an object payload"))
                     return
                 payload = payload or {}
                 try:
-                    session, channel, code = target(payload)
-                    with session.lock:
-                        loaded = fn(session, payload, channel, code)
-                        if loaded:
-                            emit("scenario", scenario_message(session, room=code), to=channel)
-                        if session.sim is not None:
-                            emit("state", state_message(session, room=code), to=channel)
+                    target = target_of(payload)
+                    with target.session.lock:
+                        publish(target, loaded=bool(fn(target, payload)))
                 except REJECTED as err:
-                    emit("error", {"message": str(err), "event": event})
+                    reply_error(event, err)
 
             socketio.on_event(event, wrapped)
             return fn
@@ -75,26 +110,43 @@ def init_socketio(app) -> SocketIO:
     @socketio.on("echo")
     def echo(payload=None):
         """Answers with the same payload: a baseline for round-trip measurements."""
-        emit("echo", payload)
+        emit("echo", payload, ignore_queue=True)
+
+    def enter(room: Room) -> None:
+        """Follow ``room`` and receive where it is now."""
+        join_room(room.channel)
+        with room.session.lock:
+            if room.session.sim is not None:
+                emit("scenario", scenario_message(room.session, room=room.code), ignore_queue=True)
+                emit("state", state_message(room.session, room=room.code), ignore_queue=True)
 
     @socketio.on("create_room")
     def create_room(payload=None):
-        room = rooms.create()
+        try:
+            room = rooms.create()
+        except RoomsUnavailable as err:
+            reply_error("create_room", err)
+            return {"error": str(err)}
         join_room(room.channel)
         return {"room": room.code, "token": room.token}
+
+    @socketio.on("claim_room")
+    def claim_room(payload=None):
+        payload = payload if isinstance(payload, dict) else {}
+        try:
+            room = rooms.claim(payload.get("room"), payload.get("token"))
+        except (NotAllowed, RoomsUnavailable) as err:
+            reply_error("claim_room", err)
+            return {"error": str(err)}
+        enter(room)
+        return {"room": room.code, "loaded": room.session.sim is not None}
 
     @socketio.on("join_room")
     def join(payload=None):
         try:
-            room = rooms.find(payload.get("room") if isinstance(payload, dict) else None)
-        except NotAllowed as err:
-            emit("error", {"message": str(err), "event": "join_room"})
-            return
-        join_room(room.channel)
-        with room.session.lock:
-            if room.session.sim is not None:
-                emit("scenario", scenario_message(room.session, room=room.code))
-                emit("state", state_message(room.session, room=room.code))
+            enter(rooms.find(payload.get("room") if isinstance(payload, dict) else None))
+        except (NotAllowed, RoomsUnavailable, ScenarioError) as err:
+            reply_error("join_room", err)
 
     @socketio.on("leave_room")
     def leave(payload=None):
@@ -102,50 +154,55 @@ def init_socketio(app) -> SocketIO:
             leave_room(f"room:{payload['room'].upper()}")
 
     @handler("load", needs_payload=True)
-    def load(session, payload, channel, code):
+    def load(target, payload):
         variants = payload.get("variants", list(VARIANTS))
         if not isinstance(variants, list) or not variants or any(v not in VARIANTS for v in variants):
             raise ValueError(f"variants must be a non-empty list drawn from {list(VARIANTS)}")
         scenario, scenario_id = resolve(payload.get("scenario"))
-        session.load(scenario, variants, scenario_id, parse_range(payload.get("range"), len(scenario.steps)),
-                     payload.get("position"))
+        target.session.load(scenario, variants, scenario_id,
+                            parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))
         return True
 
     @handler("step")
-    def step(session, payload, channel, code):
-        session.step()
+    def step(target, payload):
+        target.session.step()
 
     @handler("back")
-    def back(session, payload, channel, code):
-        session.back()
+    def back(target, payload):
+        target.session.back()
 
     @handler("seek", needs_payload=True)
-    def seek(session, payload, channel, code):
-        session.seek(payload.get("position"))
+    def seek(target, payload):
+        target.session.seek(payload.get("position"))
 
     @handler("reset")
-    def reset(session, payload, channel, code):
-        session.pause()
-        session.seek(session.start)
+    def reset(target, payload):
+        target.session.pause()
+        target.session.seek(target.session.start)
 
     @handler("pause")
-    def pause(session, payload, channel, code):
-        session.require()
-        session.pause()
+    def pause(target, payload):
+        target.session.require()
+        target.session.pause()
 
     @handler("play")
-    def play(session, payload, channel, code):
-        token = session.play(parse_speed(payload.get("speed", session.speed)))
+    def play(target, payload):
+        token = target.session.play(parse_speed(payload.get("speed", target.session.speed)))
         if token is not None:
-            socketio.start_background_task(autoplay, session, token, channel, code)
+            socketio.start_background_task(autoplay, target, token)
 
-    def autoplay(session: Session, token: int, channel: str, code) -> None:
+    def autoplay(target: Target, token: int) -> None:
+        session = target.session
         while True:
             socketio.sleep(1.0 / session.speed)
-            with session.lock:  # emit under the lock: a pause cannot slip in before an older state
+            with session.lock:  # publish under the lock: a pause cannot slip in before an older state
                 if not session.autoplay_step(token):
                     return
-                socketio.emit("state", state_message(session, room=code), to=channel)
+                try:
+                    publish(target)
+                except RoomsUnavailable:
+                    session.pause()
+                    return
                 if not session.playing:
                     return
 

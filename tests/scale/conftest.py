@@ -1,0 +1,54 @@
+"""A real redis-server on loopback (Debian's package, installed by `make test`) and servers sharing it."""
+
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.web.liveserver import ROOT, LiveServer, free_port
+
+LOGS = ROOT / "test-artifacts" / "server-logs"
+
+
+class RedisServer:
+    def __init__(self):
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("redis-server is missing: `make test` installs Debian's redis-server (make system-deps)",
+                        pytrace=False)
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc = subprocess.Popen([binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+@pytest.fixture
+def redis_server():
+    server = RedisServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["eventlet", "threading"])
+def two_servers(request, redis_server):
+    args = ("--message-queue", redis_server.url)
+    with LiveServer(request.param, LOGS, args) as one, LiveServer(request.param, LOGS, args) as two:
+        yield one, two

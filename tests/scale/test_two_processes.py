@@ -1,0 +1,135 @@
+"""Two server processes share rooms through a real Redis (Flask-SocketIO's message_queue)."""
+
+import threading
+import time
+
+import pytest
+import requests
+import socketio
+
+
+class Client:
+    """A python-socketio client over websocket that records what it receives."""
+
+    def __init__(self, url):
+        self.sio = socketio.Client(reconnection=False)
+        self.received: list[tuple[str, dict]] = []
+        self.changed = threading.Condition()
+        for event in ("scenario", "state", "error"):
+            self.sio.on(event, self._record(event))
+        self.sio.connect(url, transports=["websocket"])
+
+    def _record(self, event):
+        def on(data=None):
+            with self.changed:
+                self.received.append((event, data))
+                self.changed.notify_all()
+        return on
+
+    def wait(self, predicate, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                found = [d for e, d in self.received if predicate(e, d)]
+                if found:
+                    return found[-1]
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise AssertionError(f"not received within {timeout} s; got {[e for e, _ in self.received][-10:]}")
+                self.changed.wait(remaining)
+
+    def state_at(self, position, timeout=10.0):
+        return self.wait(lambda e, d: e == "state" and d["position"] == position, timeout)
+
+    def close(self):
+        self.sio.disconnect()
+
+
+def placements(state, pod="B"):
+    return {v: next(q for q in ("activeQ", "backoffQ", "unschedulablePods") if pod in s["state"][q])
+            for v, s in state["variants"].items()}
+
+
+@pytest.fixture
+def clients():
+    made = []
+
+    def make(url):
+        c = Client(url)
+        made.append(c)
+        return c
+
+    yield make
+    for c in made:
+        c.close()
+
+
+def test_presenter_on_one_process_drives_followers_on_the_other(two_servers, clients):
+    one, two = two_servers
+    presenter = clients(one.url)
+    ack = presenter.sio.call("create_room", {})
+    presenter.sio.emit("load", {"scenario": "lost-marker", **ack})
+    presenter.state_at(0)
+    followers = [clients(two.url) for _ in range(3)] + [clients(one.url)]
+    for f in followers:
+        f.sio.emit("join_room", {"room": ack["room"]})
+        f.state_at(0)
+    for position in range(1, 7):
+        presenter.sio.emit("step", ack)
+        for f in followers:
+            assert f.state_at(position)["room"] == ack["room"]
+    assert placements(followers[0].state_at(6)) == {"v1.28.1": "unschedulablePods", "v1.28.2": "backoffQ"}
+
+
+def test_a_late_joiner_on_any_process_gets_the_current_state_at_once(two_servers, clients):
+    one, two = two_servers
+    presenter = clients(one.url)
+    ack = presenter.sio.call("create_room", {})
+    presenter.sio.emit("load", {"scenario": "five-minute-wait", "position": 7, **ack})
+    presenter.state_at(7)
+    presenter.sio.emit("seek", {"position": 9, **ack})
+    presenter.state_at(9)
+    for url in (two.url, one.url):
+        late = clients(url)
+        late.sio.emit("join_room", {"room": ack["room"]})
+        state = late.state_at(9)
+        assert state["total"] == presenter.state_at(9)["total"]
+        assert state["variants"]["v1.28.1"]["state"] == presenter.state_at(9)["variants"]["v1.28.1"]["state"]
+
+
+def test_the_presenter_can_drive_from_the_other_process_too(two_servers, clients):
+    one, two = two_servers
+    presenter = clients(one.url)
+    ack = presenter.sio.call("create_room", {})
+    presenter.sio.emit("load", {"scenario": "lost-marker", **ack})
+    follower = clients(one.url)
+    follower.sio.emit("join_room", {"room": ack["room"]})
+    follower.state_at(0)
+    presenter.close()
+    again = clients(two.url)  # e.g. after a reconnect that landed on the other process
+    again.sio.emit("seek", {"position": 4, **ack})
+    assert follower.state_at(4)["position"] == 4
+    intruder = clients(two.url)
+    intruder.sio.emit("seek", {"position": 6, "room": ack["room"], "token": "x" * 43})
+    assert "token" in intruder.wait(lambda e, d: e == "error")["message"]
+
+
+def test_when_redis_goes_away_rooms_are_refused_and_private_sessions_keep_working(two_servers, redis_server,
+                                                                                  clients):
+    one, two = two_servers
+    presenter = clients(one.url)
+    ack = presenter.sio.call("create_room", {})
+    presenter.sio.emit("load", {"scenario": "lost-marker", **ack})
+    presenter.state_at(0)
+    redis_server.stop()
+    presenter.sio.emit("step", ack)
+    error = presenter.wait(lambda e, d: e == "error")
+    assert "Redis" in error["message"] and "your own session still works" in error["message"]
+    solo = clients(two.url)
+    solo.sio.emit("load", {"scenario": "lost-marker"})
+    solo.state_at(0)
+    solo.sio.emit("step")
+    assert solo.state_at(1)["room"] is None
+    for server in (one, two):
+        assert requests.get(server.url + "/healthz", timeout=5).status_code == 200
+        assert server.proc.poll() is None

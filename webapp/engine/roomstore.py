@@ -1,0 +1,76 @@
+"""Where a room lives: what it *is* — its scenario and position — kept so that any process can serve it.
+
+A record: {"code", "token", "source" (built-in id or scenario object, or None before the first load),
+"variants", "range", "position", "version"}; ``version`` grows with every change.
+MemoryRoomStore serves one process; RedisRoomStore shares rooms between processes.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+class RoomsUnavailable(RuntimeError):
+    """The shared store cannot be reached: rooms are refused, private sessions keep working."""
+
+
+class MemoryRoomStore:
+    def __init__(self):
+        self._records: dict[str, dict] = {}
+
+    def add(self, record: dict) -> bool:
+        """Store a new room; False if the code is taken."""
+        if record["code"] in self._records:
+            return False
+        self._records[record["code"]] = dict(record)
+        return True
+
+    def get(self, code: str) -> dict | None:
+        record = self._records.get(code)
+        return dict(record) if record is not None else None
+
+    def put(self, record: dict) -> None:
+        self._records[record["code"]] = dict(record)
+
+    def drop(self, code: str) -> None:
+        self._records.pop(code, None)
+
+    def codes(self) -> list[str]:
+        return list(self._records)
+
+
+class RedisRoomStore:
+    PREFIX = "inflight-scope:room:"
+
+    def __init__(self, url: str, idle_seconds: int):
+        import redis  # only needed when rooms are shared
+
+        self._errors = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+        self._redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self._ttl = idle_seconds  # a room nobody touches for this long expires
+
+    def _call(self, fn, *args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except self._errors as err:
+            raise RoomsUnavailable(
+                f"rooms are unavailable: the shared store (Redis) cannot be reached ({err.__class__.__name__}); "
+                "your own session still works") from None
+
+    def add(self, record: dict) -> bool:
+        return bool(self._call(self._redis.set, self.PREFIX + record["code"], json.dumps(record), nx=True,
+                               ex=self._ttl))
+
+    def get(self, code: str) -> dict | None:
+        raw = self._call(self._redis.get, self.PREFIX + code)
+        return json.loads(raw) if raw is not None else None
+
+    def put(self, record: dict) -> None:
+        self._call(self._redis.set, self.PREFIX + record["code"], json.dumps(record), ex=self._ttl)
+
+    def drop(self, code: str) -> None:
+        self._call(self._redis.delete, self.PREFIX + code)
+
+    def codes(self) -> list[str]:
+        keys = self._call(self._redis.keys, self.PREFIX + "*")
+        return [k.decode()[len(self.PREFIX):] for k in keys]
