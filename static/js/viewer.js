@@ -36,7 +36,16 @@ export function startViewer(open) {
       if (!forThisView(msg)) return;
       renderQueue = renderQueue.then(() => show(msg));
     },
-    error: (msg) => showError(msg.message),
+    error: (msg) => {
+      showError(msg.message);
+      // A follower whose room is not there (yet): the presenter may be reconnecting; try again.
+      if (msg.event === "join_room" && opts.mode === "audience" && !view.detached) {
+        setTimeout(() => conn.send("join_room", { room: opts.room }), 1500);
+      }
+    },
+    disconnect: () => {
+      $("conn-status").hidden = false;
+    },
   });
 
   // --- who may drive what ---------------------------------------------------------------------
@@ -54,24 +63,30 @@ export function startViewer(open) {
     conn.send(event, payload);
   }
 
+  // Runs on every (re)connection: a new connection has a new, empty server session, so a viewer that
+  // already shows something loads it again at the same position; rooms are rejoined or reclaimed.
   async function start() {
+    const resuming = Boolean(view.state);
+    $("conn-status").hidden = true;
     if (opts.mode === "audience") {
       $("room-banner").hidden = false;
       $("room-code").textContent = opts.room;
-      return conn.send("join_room", { room: opts.room });
-    }
-    if (opts.mode === "present" && !(opts.room && opts.token)) {
-      const ack = await conn.request("create_room", {});
-      Object.assign(opts, ack);
-      history.replaceState(null, "", `${location.pathname}${location.search}#room=${ack.room}&token=${ack.token}`);
+      return view.detached ? load(view.source, view.state.position) : conn.send("join_room", { room: opts.room });
     }
     if (opts.mode === "present") {
+      const ack = opts.room && opts.token
+        ? await conn.request("claim_room", { room: opts.room, token: opts.token })
+        : await conn.request("create_room", {});
+      if (ack.error) return showError(ack.error);
+      if (!opts.token) {
+        Object.assign(opts, ack);
+        history.replaceState(null, "", `${location.pathname}${location.search}#room=${ack.room}&token=${ack.token}`);
+      }
       showAudienceLink();
-      conn.send("join_room", { room: opts.room });
-      if (view.scenario) return; // rejoined a room that already has a scenario
+      if (ack.loaded) return; // the room still has its scenario: claim_room sent its state
     }
-    view.source = await resolveSource(opts);
-    load(view.source, opts.position || undefined);
+    if (!resuming) view.source = await resolveSource(opts);
+    load(view.source, resuming ? view.state.position : opts.position || undefined);
   }
 
   // `position` (optional) is where the new simulation starts; the server checks it against the scenario.

@@ -1,0 +1,88 @@
+"""Reconnects lose nothing: the server is restarted under a browser (or the network drops), and the
+viewer resumes at the same scenario and position; an audience member rejoins at the presenter's step."""
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.test_browser import B_MARKER
+from tests.web.liveserver import ROOT, LiveServer
+
+POSITION = "[data-testid=position]"
+
+
+@pytest.fixture(params=["threading", "eventlet"])
+def own_server(request):
+    with LiveServer(request.param, ROOT / "test-artifacts" / "server-logs") as server:
+        yield server
+
+
+@pytest.fixture
+def new_page(browser, own_server):
+    contexts = []
+
+    def make():
+        context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=own_server.url)
+        context.set_default_timeout(TIMEOUT_MS * 2)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for c in contexts:
+        c.close()
+
+
+def at(page, position):
+    expect(page.locator(POSITION)).to_have_text(re.compile(rf"^{position} / "))
+
+
+def test_viewer_resumes_after_a_server_restart(own_server, new_page):
+    page = new_page()
+    page.goto("/?scenario=lost-marker&layout=v1.28.1")
+    at(page, 0)
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    at(page, 4)
+    own_server.restart()
+    expect(page.locator("#conn-status")).to_be_visible()  # the page says what is happening
+    expect(page.locator("#conn-status")).to_be_hidden(timeout=30_000)
+    at(page, 4)
+    expect(page.locator("#panes > [data-variant]")).to_have_count(1)  # the layout survived too
+    page.keyboard.press("ArrowRight")
+    at(page, 5)
+    expect(page.locator(B_MARKER + '[data-detached="true"]')).to_have_count(1)
+
+
+def test_viewer_resumes_after_the_network_drops(own_server, new_page):
+    page = new_page()
+    page.goto("/?scenario=five-minute-wait&position=6")
+    at(page, 6)
+    page.context.set_offline(True)
+    expect(page.locator("#conn-status")).to_be_visible(timeout=30_000)
+    page.context.set_offline(False)
+    expect(page.locator("#conn-status")).to_be_hidden(timeout=30_000)
+    at(page, 6)
+    page.keyboard.press("ArrowRight")
+    at(page, 7)
+
+
+def test_audience_rejoins_the_room_at_the_presenters_step_after_a_restart(own_server, new_page):
+    presenter = new_page()
+    presenter.goto("/present?scenario=lost-marker")
+    expect(presenter.locator("#audience-link a")).to_be_visible()
+    room = parse_qs(urlsplit(presenter.url).fragment)["room"][0]
+    audience = new_page()
+    audience.goto(f"/r/{room}")
+    for _ in range(3):
+        presenter.keyboard.press("PageDown")
+    at(audience, 3)
+    own_server.restart()
+    at(presenter, 3)
+    expect(presenter.locator("#conn-status")).to_be_hidden(timeout=30_000)
+    expect(audience.locator("#conn-status")).to_be_hidden(timeout=30_000)
+    at(audience, 3)
+    presenter.keyboard.press("PageDown")
+    at(audience, 4)
