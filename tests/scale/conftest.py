@@ -14,12 +14,12 @@ LOGS = ROOT / "test-artifacts" / "server-logs"
 
 
 class RedisServer:
-    def __init__(self):
+    def __init__(self, port: int | None = None):
         binary = shutil.which("redis-server")
         if binary is None:
             pytest.fail("redis-server is missing: `make test` installs Debian's redis-server (make system-deps)",
                         pytrace=False)
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc = subprocess.Popen([binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                                       "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -7,6 +7,8 @@ import pytest
 import requests
 import socketio
 
+from tests.scale.conftest import RedisServer
+
 
 class Client:
     """A python-socketio client over websocket that records what it receives."""
@@ -133,3 +135,32 @@ def test_when_redis_goes_away_rooms_are_refused_and_private_sessions_keep_workin
     for server in (one, two):
         assert requests.get(server.url + "/healthz", timeout=5).status_code == 200
         assert server.proc.poll() is None
+
+
+def test_rooms_work_again_once_redis_is_back(two_servers, redis_server, clients):
+    one, two = two_servers
+    redis_server.stop()
+    down = clients(one.url)
+    assert "Redis" in down.sio.call("create_room", {})["error"]
+    back = RedisServer(redis_server.port)
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # Flask-SocketIO's listener reconnects with a backoff
+            presenter = clients(one.url)
+            ack = presenter.sio.call("create_room", {})
+            follower = clients(two.url)
+            if "room" in ack:
+                presenter.sio.emit("load", {"scenario": "lost-marker", **ack})
+                presenter.state_at(0)
+                follower.sio.emit("join_room", {"room": ack["room"]})
+                follower.state_at(0)
+                presenter.sio.emit("step", ack)
+                try:
+                    follower.state_at(1, timeout=3)
+                    break
+                except AssertionError:
+                    pass
+            assert time.monotonic() < deadline, "rooms did not come back within 60 s of Redis"
+            time.sleep(1)
+    finally:
+        back.stop()
