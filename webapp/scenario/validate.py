@@ -180,6 +180,15 @@ class _Checker:
         self.problem(step, field, f"expected a list of {of}, got {_show(v)}")
         return False
 
+    def top_list(self, field: str, v, of: str, limit: int) -> bool:
+        """A top-level list (hints, pods, steps) of at most ``limit`` items."""
+        if not self.a_list(None, field, v, of):
+            return False
+        if len(v) > limit:
+            self.problem(None, field, f"{len(v)} {field}; at most {limit} allowed")
+            return False
+        return True
+
     def pod_list(self, step, field: str, v) -> None:
         if self.a_list(step, field, v, "pod names"):
             for j, name in enumerate(v):
@@ -218,10 +227,7 @@ class _Checker:
             self.steps(raw["steps"])
 
     def hints(self, hints) -> None:
-        if not self.a_list(None, "hints", hints, "{event, plugin, hint} mappings"):
-            return
-        if len(hints) > self.limits.max_hints:
-            self.problem(None, "hints", f"{len(hints)} hints; at most {self.limits.max_hints} allowed")
+        if not self.top_list("hints", hints, "{event, plugin, hint} mappings", self.limits.max_hints):
             return
         for i, h in enumerate(hints):
             field = f"hints[{i}]"
@@ -255,10 +261,7 @@ class _Checker:
             self.problem(None, field, f"max_backoff ({maximum}) must be >= initial_backoff ({initial})")
 
     def pods(self, pods) -> None:
-        if not self.a_list(None, "pods", pods, "pods like {name: A}"):
-            return
-        if len(pods) > self.limits.max_pods:
-            self.problem(None, "pods", f"{len(pods)} pods; at most {self.limits.max_pods} allowed")
+        if not self.top_list("pods", pods, "pods like {name: A}", self.limits.max_pods):
             return
         self.declared = set()
         for i, pod in enumerate(pods):
@@ -286,10 +289,7 @@ class _Checker:
                     self.problem(None, f"{field}.priority", f"expected an int32 integer, got {_show(p)}")
 
     def steps(self, steps) -> None:
-        if not self.a_list(None, "steps", steps, "steps"):
-            return
-        if len(steps) > self.limits.max_steps:
-            self.problem(None, "steps", f"{len(steps)} steps; at most {self.limits.max_steps} allowed")
+        if not self.top_list("steps", steps, "steps", self.limits.max_steps):
             return
         for i, step in enumerate(steps):
             self.step(i, step)
