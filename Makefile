@@ -34,6 +34,7 @@ test: $(STAMP) system-deps
 bench: $(STAMP)
 	$(BIN)/python bench/model_throughput.py
 	$(BIN)/python bench/seek.py
+	$(BIN)/python bench/round_trip.py
 
 clean:
 	rm -rf $(VENV) test-artifacts
