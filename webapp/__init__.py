@@ -28,10 +28,11 @@ def create_app(config: dict | None = None):
     app.config.update(config or {})
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_UPLOAD_BYTES"]
 
-    from .web import editor, export, routes, sockets
+    from .web import editor, export, routes, security, sockets
 
     app.register_blueprint(routes.bp)
     app.register_blueprint(export.bp)
     app.register_blueprint(editor.bp)
+    security.init_security(app)
     sockets.init_socketio(app)
     return app

@@ -45,7 +45,7 @@ def make_page(browser, live_server):
 
     def local(url: str) -> bool:
         parts = urlsplit(url)
-        return parts.scheme in ("data", "blob") or (parts.hostname, parts.port) == (origin.hostname, origin.port)
+        return parts.scheme in ("data", "blob", "file") or (parts.hostname, parts.port) == (origin.hostname, origin.port)
 
     def watch_console(msg):
         if msg.type == "error":

@@ -5,7 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
-from tests.e2e.test_browser import B_MARKER, V1, V2, assert_b_placed_differently, at, open_lost_marker, settle
+from tests.e2e.test_browser import B_MARKER, SETTLED_JS, V1, V2, assert_b_placed_differently, at, open_lost_marker, settle
 
 POSITION = "[data-testid=position]"
 
@@ -146,13 +146,17 @@ def test_embed_locked_to_a_range_refuses_to_go_past_it(make_page):
     assert position_of(page) == 4
 
 
-def test_embed_in_an_iframe_speaks_post_message(make_page, artifacts_dir):
+def test_embed_in_an_iframe_speaks_post_message(make_page, live_server, tmp_path, artifacts_dir):
+    # The host is another origin with an inline script, as a blog or a slide deck opened from disk would be:
+    # our own pages' CSP forbids inline scripts, and /embed must be frameable from anywhere (file:// included;
+    # an about:blank host is refused by Chromium's local-network-access check, not by us).
+    host = tmp_path / "host.html"
+    host.write_text(f"""<!doctype html><body style="margin:0">
+      <iframe id="f" src="{live_server.url}/embed?scenario=lost-marker&from=0&to=6" style="width:1000px;height:620px;border:0"></iframe>
+      <script>window.positions = []; addEventListener('message', (e) => {{
+        if (e.data && e.data.type === 'inflight-scope') window.positions.push(e.data.position); }});</script></body>""")
     page = make_page(width=1100, height=700)
-    page.goto("/healthz")
-    page.set_content("""<!doctype html><body style="margin:0">
-      <iframe id="f" src="/embed?scenario=lost-marker&from=0&to=6" style="width:1000px;height:620px;border:0"></iframe>
-      <script>window.positions = []; addEventListener('message', (e) => {
-        if (e.data && e.data.type === 'inflight-scope') window.positions.push(e.data.position); });</script></body>""")
+    page.goto(host.as_uri())
     page.wait_for_function("window.positions && window.positions.includes(0)")
     frame = page.frame_locator("#f")
     page.evaluate("document.getElementById('f').contentWindow.postMessage({type: 'inflight-scope', action: 'seek', position: 5}, '*')")
@@ -164,7 +168,7 @@ def test_embed_in_an_iframe_speaks_post_message(make_page, artifacts_dir):
     page.keyboard.press("ArrowLeft")  # keys work inside the iframe once it has focus
     page.wait_for_function("window.positions[window.positions.length - 1] === 5")
     embedded = next(f for f in page.frames if "/embed" in f.url)
-    embedded.wait_for_function("!document.querySelector('#panes .leaving') && document.getAnimations().length === 0")
+    embedded.wait_for_function(SETTLED_JS)  # a function, not an expression: the embed's CSP forbids eval
     page.screenshot(path=str(artifacts_dir / "screenshots" / "embed-in-iframe-1100x700.png"))
 
 
