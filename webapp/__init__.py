@@ -13,6 +13,15 @@ DEFAULTS = {
     "MAX_UPLOAD_BYTES": 2 * 1024 * 1024,
     "MESSAGE_QUEUE": None,  # e.g. redis://127.0.0.1:6379/0: rooms shared by several processes
     "ROOM_IDLE_SECONDS": 4 * 3600,  # a room nobody drives or joins for this long is forgotten
+    # Abuse limits (webapp/web/limits.py); each can be set as INFLIGHT_SCOPE_<KEY> in the environment.
+    "ALLOWED_ORIGINS": None,  # browser Origins allowed to open Socket.IO: None = the page's own only; a list, or "*"
+    "MAX_MESSAGE_BYTES": 1024 * 1024,  # a larger Socket.IO message closes the connection
+    "MAX_SESSION_BYTES": 32 * 1024 * 1024,  # checkpoint bytes one simulation may hold (process-wide); 0 = no bound
+    "RATE_LIMIT_PER_SECOND": 30,  # Socket.IO messages per connection (token bucket); 0 = no limit
+    "RATE_LIMIT_BURST": 60,  # messages a connection may send at once before the rate applies
+    "MAX_ROOMS_PER_CONNECTION": 10,  # create_room calls one connection may make (each room can hold a simulation)
+    "SESSION_IDLE_SECONDS": 1800,  # a connection nobody drives for this long loses its simulation (load again)
+    "SWEEP_SECONDS": 60,  # how often idle sessions and rooms are looked for
 }
 
 
@@ -25,10 +34,11 @@ def create_app(config: dict | None = None):
         app.config["ASYNC_MODE"] = os.environ["INFLIGHT_SCOPE_ASYNC_MODE"]
     if os.environ.get("INFLIGHT_SCOPE_MESSAGE_QUEUE"):
         app.config["MESSAGE_QUEUE"] = os.environ["INFLIGHT_SCOPE_MESSAGE_QUEUE"]
+    from .web import editor, export, limits, routes, security, sockets
+
+    limits.read_environment(app.config)
     app.config.update(config or {})
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_UPLOAD_BYTES"]
-
-    from .web import editor, export, routes, security, sockets
 
     app.register_blueprint(routes.bp)
     app.register_blueprint(export.bp)

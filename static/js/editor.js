@@ -205,8 +205,17 @@ async function loadTrace(file) {
 async function run() {
   const answer = await validate();
   if (!answer.ok) return focusProblems();
+  // The viewer sends the scenario in one Socket.IO message; the server closes a connection whose message is
+  // over its limit (MAX_MESSAGE_BYTES), so a scenario that would not fit is not handed over.
+  const json = JSON.stringify(answer.scenario);
+  const limit = Number($("editor").dataset.maxMessageBytes);
+  const size = new TextEncoder().encode(json).length;
+  if (limit && size + 1024 > limit) {
+    return notice(`Too large to run in the viewer: ${size.toLocaleString("en")} bytes as JSON, and the server takes ` +
+      `messages up to ${limit.toLocaleString("en")} bytes. Download it and use “inflight-scope replay”.`);
+  }
   try {
-    sessionStorage.setItem(INLINE_KEY, JSON.stringify(answer.scenario));
+    sessionStorage.setItem(INLINE_KEY, json);
   } catch (err) {
     return notice(`Could not hand the scenario to the viewer: ${err.message}`);
   }

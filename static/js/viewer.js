@@ -12,6 +12,7 @@ import { renderTables } from "./tableview.js";
 import { askPrediction, verdict, wantsPrediction } from "./predict.js";
 import { renderPresenterNotes } from "./presenter.js";
 import { downloadExport } from "./exporting.js";
+import { throttle } from "./throttle.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const DRIVE = new Set(["load", "step", "back", "seek", "reset", "play", "pause"]);
@@ -269,7 +270,7 @@ export function startViewer(open) {
   on("btn-play", "click", actions.togglePlay);
   on("btn-reset", "click", () => drive("reset"));
   on("speed", "change", () => setSpeed(speedIndex()));
-  on("scrubber", "input", (ev) => drive("seek", { position: Number(ev.target.value) }));
+  on("scrubber", "input", throttle((position) => drive("seek", { position }), 50, (ev) => [Number(ev.target.value)]));
   on("theme-toggle", "click", actions.toggleTheme);
   on("help-toggle", "click", actions.toggleHelp);
   on("help-close", "click", closeHelp);

@@ -12,6 +12,7 @@ def app():
     # A test that started autoplay leaves a background thread; pausing every session stops it at its next tick.
     for session in list(app.extensions["inflight_sessions"].values()):
         session.pause()
+    app.extensions["inflight_guard"].sweeper.stop()  # the idle sweeper ends within a second
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
+import time
 
 from .roomstore import MemoryRoomStore
 from .session import Session
@@ -54,7 +55,9 @@ class Rooms:
         record = self._store.get(code.upper()) if isinstance(code, str) else None
         if record is None:
             raise NotAllowed(f"no room {code!r}")
-        return self._sync(record)
+        room = self._sync(record)
+        room.session.touched = time.monotonic()  # driven or joined: not idle
+        return room
 
     def authorize(self, code, token) -> Room:
         """The room, if ``token`` is its presenter token; NotAllowed otherwise (same message either way)."""
@@ -106,6 +109,19 @@ class Rooms:
 
     def forget_local(self, code: str) -> None:
         self._local.pop(code, None)
+
+    def local_codes(self) -> list[str]:
+        return list(self._local)
+
+    def evict_idle(self, cutoff: float) -> list[str]:
+        """Forget the rooms nobody has driven or joined since ``cutoff`` (a time.monotonic() value): this
+        process's copy, and the record when it lives in this process (Redis expires its own). Their codes."""
+        idle = [code for code, room in list(self._local.items()) if room.session.touched < cutoff]
+        for code in idle:
+            self._local.pop(code, None)
+            if isinstance(self._store, MemoryRoomStore):
+                self._store.drop(code)
+        return idle
 
     def __len__(self) -> int:
         return len(self._store.codes())

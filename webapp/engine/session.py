@@ -15,6 +15,10 @@ class NotLoaded(LookupError):
 
 
 class Session:
+    # The most checkpoint bytes one simulation may hold (None: no bound); set process-wide from the app's
+    # MAX_SESSION_BYTES (webapp/web/limits.py). A scenario over it is refused at load, as an invalid one is.
+    max_bytes: int | None = None
+
     def __init__(self):
         self.lock = threading.RLock()  # handlers and the autoplay task both move the cursor
         self.sim: Simulation | None = None
@@ -29,7 +33,7 @@ class Session:
     def load(self, scenario, variants, scenario_id: str | None, range_: tuple | None = None,
              position: int | None = None) -> None:
         """Replace the simulation only once the new one has loaded (and reached ``position``) completely."""
-        sim = Simulation(scenario, variants)
+        sim = Simulation(scenario, variants, max_bytes=self.max_bytes)
         lo, hi = range_ or (0, sim.total)
         start = lo if position is None else position
         if isinstance(start, bool) or not isinstance(start, int) or not lo <= start <= hi:
@@ -37,6 +41,7 @@ class Session:
         sim.seek(start)
         self.pause()
         self.sim, self.scenario_id, self.range = sim, scenario_id, (lo, hi)
+        self.touched = time.monotonic()
         self.source = scenario_id if scenario_id is not None else scenario.raw
 
     @property

@@ -15,8 +15,12 @@ from .returns import ReturnTracker
 from .timeline import Timeline
 
 
+class TooLarge(ValueError):
+    """The checkpoints of a scenario outgrow the memory one simulation may hold (``max_bytes``)."""
+
+
 class Simulation:
-    def __init__(self, scenario, variants=VARIANTS, interval: int | None = None):
+    def __init__(self, scenario, variants=VARIANTS, interval: int | None = None, max_bytes: int | None = None):
         unknown = [v for v in variants if v not in VARIANTS]
         if unknown or not variants:
             raise ValueError(f"variants must be a non-empty subset of {list(VARIANTS)}, got {list(variants)}")
@@ -26,6 +30,7 @@ class Simulation:
         self.total = len(scenario.steps)
         self.divergence: int | None = None  # first position where the variants place a pod differently
         self.returns = {v: ReturnTracker() for v in self.variants}
+        self.max_bytes = max_bytes  # None: no bound (the command line, benchmarks); sessions set one
         self._load()
         self.seek(0)
 
@@ -35,6 +40,10 @@ class Simulation:
             touched = set()
             for line in lines:
                 result, record = line.apply_next()
+                if self.max_bytes is not None and sum(x.bytes for x in lines) > self.max_bytes:
+                    raise TooLarge(f"this scenario is too large to step through here: by step {line.position} of "
+                                   f"{self.total} its checkpoints pass {self.max_bytes:,} bytes (its in-flight "
+                                   "lists keep growing); replay it with `inflight-scope replay` instead")
                 self.returns[line.variant].observe(record, line.model.queue.now)
                 touched.update(m["pod"] for m in record["moves"])
             if self.divergence is None and len(lines) > 1:

@@ -28,6 +28,7 @@ class Timeline:
         self.position = 0
         self.last: tuple[dict, dict] | None = None  # (result, record) of step position-1
         self._checkpoints = {0: self._save()}  # position -> pickled (model, last): no live objects kept
+        self.bytes = len(self._checkpoints[0])  # what the checkpoints hold (a session's memory is mostly this)
 
     def apply_next(self) -> tuple[dict, dict]:
         """Apply the step at the cursor (the load pass uses this; raises ScenarioError)."""
@@ -39,6 +40,7 @@ class Timeline:
         self.position = i + 1
         if self.position % self.interval == 0 and self.position not in self._checkpoints:
             self._checkpoints[self.position] = self._save()
+            self.bytes += len(self._checkpoints[self.position])
         return self.last
 
     def seek(self, target: int) -> None:

@@ -99,6 +99,7 @@ def editor():
         scenarios=builtin.index(),
         scenario_id=scenario_id if known else "",
         max_bytes=LIMITS.max_bytes,
+        max_message_bytes=current_app.config["MAX_MESSAGE_BYTES"],  # what Run can hand to the viewer
         theme=theme if theme in ("light", "dark") else "",
     )
 

@@ -25,6 +25,7 @@ from ..model.variant import VARIANTS
 from ..presenter import scenario_message, state_message
 from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
+from .limits import init_limits, socketio_options
 
 REJECTED = (ScenarioError, NotLoaded, NotAllowed, RoomsUnavailable, ValueError, IndexError)
 
@@ -48,12 +49,13 @@ class Target:
 
 def init_socketio(app) -> SocketIO:
     queue = app.config.get("MESSAGE_QUEUE")
-    socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], cors_allowed_origins=None, message_queue=queue)
+    socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], message_queue=queue, **socketio_options(app.config))
     store = RedisRoomStore(queue, app.config["ROOM_IDLE_SECONDS"]) if queue else MemoryRoomStore()
     sessions: dict[str, Session] = {}
     rooms = Rooms(resolve, store)
     app.extensions["inflight_sessions"] = sessions
     app.extensions["inflight_rooms"] = rooms
+    guard = init_limits(app, socketio, sessions, rooms)  # rate limit, idle sweeper, unknown events
 
     def send(event: str, message: dict, target: Target) -> None:
         socketio.emit(event, message, to=target.channel, ignore_queue=target.private)
@@ -79,7 +81,7 @@ def init_socketio(app) -> SocketIO:
     def handler(event: str, needs_payload=False):
         def register(fn):
             def wrapped(payload=None):
-                if request.sid not in sessions:
+                if request.sid not in sessions or not guard.admit(event):
                     return
                 if not isinstance(payload, dict) and (needs_payload or payload is not None):
                     reply_error(event, ValueError(f"'{event}' expects an object payload"))
@@ -110,7 +112,8 @@ def init_socketio(app) -> SocketIO:
     @socketio.on("echo")
     def echo(payload=None):
         """Answers with the same payload: a baseline for round-trip measurements."""
-        emit("echo", payload, ignore_queue=True)
+        if guard.admit("echo"):
+            emit("echo", payload, ignore_queue=True)
 
     def enter(room: Room) -> None:
         """Follow ``room`` and receive where it is now."""
@@ -122,6 +125,9 @@ def init_socketio(app) -> SocketIO:
 
     @socketio.on("create_room")
     def create_room(payload=None):
+        refused = guard.check("create_room")
+        if refused:
+            return {"error": refused}
         try:
             room = rooms.create()
         except RoomsUnavailable as err:
@@ -132,6 +138,9 @@ def init_socketio(app) -> SocketIO:
 
     @socketio.on("claim_room")
     def claim_room(payload=None):
+        refused = guard.check("claim_room")
+        if refused:
+            return {"error": refused}
         payload = payload if isinstance(payload, dict) else {}
         try:
             room = rooms.claim(payload.get("room"), payload.get("token"))
@@ -143,6 +152,8 @@ def init_socketio(app) -> SocketIO:
 
     @socketio.on("join_room")
     def join(payload=None):
+        if not guard.admit("join_room"):
+            return
         try:
             enter(rooms.find(payload.get("room") if isinstance(payload, dict) else None))
         except (NotAllowed, RoomsUnavailable, ScenarioError) as err:
@@ -150,7 +161,7 @@ def init_socketio(app) -> SocketIO:
 
     @socketio.on("leave_room")
     def leave(payload=None):
-        if isinstance(payload, dict) and isinstance(payload.get("room"), str):
+        if guard.admit("leave_room") and isinstance(payload, dict) and isinstance(payload.get("room"), str):
             leave_room(f"room:{payload['room'].upper()}")
 
     @handler("load", needs_payload=True)

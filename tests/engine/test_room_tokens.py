@@ -1,0 +1,51 @@
+"""Room codes and presenter tokens: unique, long, unguessable; the token is compared in constant time."""
+
+import hmac
+
+import pytest
+
+from webapp.engine import rooms as rooms_module
+from webapp.engine.rooms import CODE_ALPHABET, CODE_LENGTH, NotAllowed, Rooms
+from webapp.scenario.resolve import resolve
+
+MANY = 3000
+
+
+def test_codes_and_tokens_are_unique_over_many_rooms():
+    rooms = Rooms(resolve)
+    made = [rooms.create() for _ in range(MANY)]
+    codes, tokens = {r.code for r in made}, {r.token for r in made}
+    assert len(codes) == MANY and len(tokens) == MANY and len(rooms) == MANY
+    assert all(len(r.code) == CODE_LENGTH and set(r.code) <= set(CODE_ALPHABET) for r in made)
+    assert all(len(t) >= 43 for t in tokens)  # secrets.token_urlsafe(32): 256 bits
+    assert not codes & tokens
+
+
+def test_authorize_compares_tokens_with_hmac_compare_digest(monkeypatch):
+    rooms = Rooms(resolve)
+    room = rooms.create()
+    calls = []
+    real = hmac.compare_digest
+
+    def spy(a, b):
+        calls.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(rooms_module.hmac, "compare_digest", spy)
+    assert rooms.authorize(room.code, room.token) is room
+    assert calls == [(room.token.encode(), room.token.encode())]
+    wrong = room.token[:-1] + ("A" if room.token[-1] != "A" else "B")
+    with pytest.raises(NotAllowed) as refused:
+        rooms.authorize(room.code, wrong)
+    assert calls[-1] == (wrong.encode(), room.token.encode())
+    with pytest.raises(NotAllowed) as missing:
+        rooms.authorize(room.code, None)
+    assert str(refused.value) == str(missing.value)  # a wrong token and no token read the same
+    assert len(calls) == 2  # a non-string is refused before any comparison
+
+
+def test_a_token_of_another_room_does_not_drive_this_one():
+    rooms = Rooms(resolve)
+    a, b = rooms.create(), rooms.create()
+    with pytest.raises(NotAllowed):
+        rooms.authorize(a.code, b.token)

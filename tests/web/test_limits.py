@@ -1,0 +1,370 @@
+"""Abuse limits (webapp/web/limits.py): the per-connection rate limit, the room cap, unknown events, the
+Engine.IO options (message size, origins), configuration from the environment, and the idle sweeper."""
+
+import time
+
+import pytest
+
+import webapp
+from webapp import create_app
+from webapp.engine.rooms import NotAllowed, Rooms
+from webapp.engine.session import Session
+from webapp.scenario import builtin
+from webapp.scenario.load import load_scenario
+from webapp.scenario.resolve import resolve
+from webapp.web import limits
+from webapp.web.limits import ADMIT, REFUSE, REFUSE_AND_TELL, OriginCheck, RateLimiter, Sweeper
+
+
+class FakeClock:
+    def __init__(self, now=1000.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+def names(client):
+    return [(m["name"], m["args"][0] if m["args"] else None) for m in client.get_received()]
+
+
+@pytest.fixture
+def make_app():
+    apps = []
+
+    def make(**config):
+        app = create_app({"ASYNC_MODE": "threading", "TESTING": True, **config})
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        for session in list(app.extensions["inflight_sessions"].values()):
+            session.pause()
+        app.extensions["inflight_guard"].sweeper.stop()
+
+
+def connect(app):
+    client = app.extensions["socketio"].test_client(app)
+    assert client.is_connected()
+    return client
+
+
+# --- defaults -------------------------------------------------------------------------------------------------
+def test_the_documented_defaults():
+    d = webapp.DEFAULTS
+    assert (d["RATE_LIMIT_PER_SECOND"], d["RATE_LIMIT_BURST"]) == (30, 60)
+    assert d["MAX_MESSAGE_BYTES"] == 1024 * 1024
+    assert d["ALLOWED_ORIGINS"] is None
+    assert d["SESSION_IDLE_SECONDS"] == 1800
+    assert d["ROOM_IDLE_SECONDS"] > 0 and d["SWEEP_SECONDS"] > 0 and d["MAX_ROOMS_PER_CONNECTION"] >= 1
+
+
+def test_socketio_gets_the_message_size_cap_and_same_origin_only(make_app):
+    eio = make_app().extensions["socketio"].server.eio
+    assert eio.max_http_buffer_size == 1024 * 1024
+    assert eio.cors_allowed_origins is None  # Engine.IO: the page's own origin only
+
+
+def test_configured_origins_are_allowed_besides_the_pages_own(make_app):
+    app = make_app(ALLOWED_ORIGINS=["https://slides.example/"], MAX_MESSAGE_BYTES=4096)
+    eio = app.extensions["socketio"].server.eio
+    assert eio.max_http_buffer_size == 4096
+    check = eio.cors_allowed_origins
+    assert isinstance(check, OriginCheck)
+    environ = {"wsgi.url_scheme": "http", "HTTP_HOST": "127.0.0.1:8000"}
+    assert check("https://slides.example", environ)
+    assert check("http://127.0.0.1:8000", environ)
+    assert not check("https://evil.example", environ)
+    assert not check("http://127.0.0.1:8001", environ)
+    proxied = {**environ, "HTTP_X_FORWARDED_PROTO": "https", "HTTP_X_FORWARDED_HOST": "scope.example"}
+    assert check("https://scope.example", proxied)
+
+
+@pytest.mark.parametrize("value,expected", [
+    (None, None), ("*", "*"), ("https://a.example", ["https://a.example"]),
+    (" https://a.example/ , https://b.example ", ["https://a.example", "https://b.example"]),
+    (["https://a.example", "*"], "*"), ("", None), ([], None),
+])
+def test_parse_origins(value, expected):
+    assert limits.parse_origins(value) == expected
+
+
+def test_the_environment_sets_the_limits():
+    config = dict(webapp.DEFAULTS)
+    limits.read_environment(config, {"INFLIGHT_SCOPE_ALLOWED_ORIGINS": "https://a.example,https://b.example",
+                                     "INFLIGHT_SCOPE_RATE_LIMIT_PER_SECOND": "0",
+                                     "INFLIGHT_SCOPE_SESSION_IDLE_SECONDS": "2.5",
+                                     "INFLIGHT_SCOPE_MAX_MESSAGE_BYTES": "65536"})
+    assert config["ALLOWED_ORIGINS"] == ["https://a.example", "https://b.example"]
+    assert config["RATE_LIMIT_PER_SECOND"] == 0 and config["SESSION_IDLE_SECONDS"] == 2.5
+    assert config["MAX_MESSAGE_BYTES"] == 65536
+
+
+def test_explicit_config_wins_over_the_environment(monkeypatch, make_app):
+    monkeypatch.setenv("INFLIGHT_SCOPE_RATE_LIMIT_BURST", "7")
+    assert make_app().config["RATE_LIMIT_BURST"] == 7
+    assert make_app(RATE_LIMIT_BURST=9).config["RATE_LIMIT_BURST"] == 9
+
+
+# --- the token bucket -----------------------------------------------------------------------------------------
+def test_token_bucket_admits_a_burst_then_the_rate():
+    clock = FakeClock()
+    limiter = RateLimiter(rate=2, burst=3, clock=clock)
+    assert [limiter.check("a") for _ in range(5)] == [ADMIT, ADMIT, ADMIT, REFUSE_AND_TELL, REFUSE]
+    assert limiter.check("b") == ADMIT  # per key
+    clock.now += 0.5  # one token back; told half a second ago: not again yet
+    assert [limiter.check("a") for _ in range(3)] == [ADMIT, REFUSE, REFUSE]
+    clock.now += 0.5  # one more token, and a second since it was told
+    assert [limiter.check("a") for _ in range(3)] == [ADMIT, REFUSE_AND_TELL, REFUSE]
+    clock.now += 100
+    assert [limiter.check("a") for _ in range(4)] == [ADMIT] * 3 + [REFUSE_AND_TELL]  # never more than the burst
+    limiter.keep_only({"b"})
+    assert len(limiter) == 1
+
+
+def test_a_rate_limit_needs_positive_numbers():
+    with pytest.raises(ValueError):
+        RateLimiter(0, 10)
+    with pytest.raises(ValueError):
+        RateLimiter(1, 0.5)
+
+
+# --- over Socket.IO -------------------------------------------------------------------------------------------
+def test_excess_messages_are_dropped_with_one_error(make_app):
+    app = make_app(RATE_LIMIT_PER_SECOND=1, RATE_LIMIT_BURST=4)
+    clock = FakeClock()
+    app.extensions["inflight_guard"].limiter.clock = clock
+    c = connect(app)
+    c.emit("load", {"scenario": "lost-marker"})
+    for _ in range(6):
+        c.emit("step")
+    c.emit("echo", "x")
+    c.emit("no-such-event", {})
+    got = names(c)
+    states = [m for name, m in got if name == "state"]
+    errors = [m for name, m in got if name == "error"]
+    assert [s["position"] for s in states] == [0, 1, 2, 3]  # load + 3 steps used the burst of 4
+    assert len(errors) == 1 and errors[0]["message"].startswith("rate limit") and errors[0]["event"] == "step"
+    assert "echo" not in [name for name, _ in got]
+    clock.now += 2  # two tokens back: the connection works again; a second on, a refusal is told once more
+    for _ in range(4):
+        c.emit("step")
+    got = names(c)
+    assert [m["position"] for name, m in got if name == "state"] == [4, 5]
+    assert [m["event"] for name, m in got if name == "error"] == ["step"]
+
+
+def test_room_handlers_are_rate_limited_too(make_app):
+    app = make_app(RATE_LIMIT_PER_SECOND=0.001, RATE_LIMIT_BURST=2)
+    c = connect(app)
+    ack = c.emit("create_room", {}, callback=True)
+    c.emit("join_room", {"room": ack["room"]})
+    assert "token" in ack and names(c) == []  # an empty room: joining it sends nothing yet
+    refused = c.emit("create_room", {}, callback=True)
+    assert refused["error"].startswith("rate limit")
+    c.emit("join_room", {"room": ack["room"]})
+    c.emit("claim_room", {"room": ack["room"], "token": ack["token"]})
+    c.emit("leave_room", {"room": ack["room"]})
+    assert [(name, m["event"]) for name, m in names(c)] == [("error", "create_room")]
+
+
+def test_no_limit_when_the_rate_is_zero(make_app):
+    app = make_app(RATE_LIMIT_PER_SECOND=0)
+    c = connect(app)
+    for i in range(300):
+        c.emit("echo", i)
+    assert [m for name, m in names(c) if name == "echo"] == list(range(300))
+
+
+def test_one_connection_creates_a_bounded_number_of_rooms(make_app):
+    app = make_app(MAX_ROOMS_PER_CONNECTION=2)
+    c = connect(app)
+    acks = [c.emit("create_room", {}, callback=True) for _ in range(3)]
+    assert all("token" in a for a in acks[:2])
+    assert acks[2]["error"].startswith("room limit")
+    assert [m["event"] for name, m in names(c) if name == "error"] == ["create_room"]
+    assert len(app.extensions["inflight_rooms"]) == 2
+    assert "token" in connect(app).emit("create_room", {}, callback=True)  # per connection
+
+
+def test_unknown_events_are_answered_with_an_error(sio):
+    sio.emit("frobnicate", {"a": 1})
+    sio.emit("x" * 500)
+    errors = [m for name, m in names(sio) if name == "error"]
+    assert len(errors) == 2
+    assert errors[0]["event"] == "frobnicate" and "unknown event 'frobnicate'" in errors[0]["message"]
+    assert "load" in errors[0]["message"]
+    assert len(errors[1]["event"]) == 60  # not echoed back whole
+
+
+# --- idle eviction --------------------------------------------------------------------------------------------
+class NoRooms:
+    def evict_idle(self, cutoff):
+        return []
+
+    def local_codes(self):
+        return []
+
+
+def loaded_session(clock) -> Session:
+    session = Session()
+    session.load(load_scenario(builtin.get("lost-marker")), ["v1.28.1", "v1.28.2"], "lost-marker")
+    session.touched = clock()
+    return session
+
+
+def test_the_sweep_drops_the_simulation_of_idle_sessions_only():
+    clock = FakeClock()
+    idle, busy, playing = (loaded_session(clock) for _ in range(3))
+    empty = Session()
+    playing.play(1.0)
+    sweeper = Sweeper(None, {"a": idle, "b": busy, "c": playing, "d": empty}, NoRooms(), session_idle=60,
+                      room_idle=600, interval=10, clock=clock)
+    clock.now += 30
+    busy.touched = clock.now
+    assert sweeper.sweep()["sessions"] == 0
+    clock.now += 31
+    assert sweeper.sweep()["sessions"] == 1
+    assert idle.sim is None and busy.sim is not None and playing.sim is not None  # autoplay touches every step
+    with pytest.raises(LookupError, match="no scenario loaded"):
+        idle.step()
+    playing.pause()
+
+
+def test_idle_rooms_are_forgotten():
+    rooms = Rooms(resolve)
+    old, fresh = rooms.create(), rooms.create()
+    old.session.touched -= 1000
+    assert rooms.evict_idle(time.monotonic() - 500) == [old.code]
+    with pytest.raises(NotAllowed):
+        rooms.find(old.code)
+    assert rooms.find(fresh.code) is not None and len(rooms) == 1
+
+
+def test_joining_a_room_keeps_it_alive():
+    rooms = Rooms(resolve)
+    room = rooms.create()
+    room.session.touched -= 1000
+    rooms.find(room.code.lower())
+    assert rooms.evict_idle(time.monotonic() - 500) == []
+
+
+def test_the_background_sweeper_evicts_an_idle_session(make_app):
+    app = make_app(SESSION_IDLE_SECONDS=0.3, SWEEP_SECONDS=0.1)
+    guard = app.extensions["inflight_guard"]
+    c = connect(app)
+    assert not guard.sweeper.running  # nothing to watch yet: no thread
+    c.emit("load", {"scenario": "lost-marker"})
+    assert guard.sweeper.running
+    session = next(iter(app.extensions["inflight_sessions"].values()))
+    deadline = time.monotonic() + 5
+    while session.sim is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert session.sim is None
+    c.get_received()
+    c.emit("step")
+    assert names(c) == [("error", {"message": "no scenario loaded: send 'load' first", "event": "step"})]
+    c.emit("load", {"scenario": "lost-marker", "position": 2})
+    assert [m["position"] for name, m in names(c) if name == "state"] == [2]
+    c.disconnect()
+    deadline = time.monotonic() + 5  # with no connection and no room left, the task ends
+    while guard.sweeper.running and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not guard.sweeper.running
+
+
+def test_the_background_sweeper_forgets_an_idle_room_and_closed_connections(make_app):
+    app = make_app(ROOM_IDLE_SECONDS=0.3, SWEEP_SECONDS=0.1)
+    presenter, follower = connect(app), connect(app)
+    follower.emit("echo", 1)
+    ack = presenter.emit("create_room", {}, callback=True)
+    presenter.emit("load", {"scenario": "lost-marker", **ack})
+    presenter.disconnect()
+    deadline = time.monotonic() + 5
+    while len(app.extensions["inflight_rooms"]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(app.extensions["inflight_rooms"]) == 0
+    assert len(app.extensions["inflight_guard"].limiter) == 1  # the presenter's bucket went with it
+    follower.get_received()
+    follower.emit("join_room", {"room": ack["room"]})
+    assert [name for name, _ in names(follower)] == ["error"]
+
+
+# --- screened packets ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["disconnect", "connect"])
+def test_a_client_cannot_send_the_connection_events(app, sio, name):
+    sio.emit("load", {"scenario": "lost-marker"})
+    sio.emit("step")
+    sio.get_received()
+    session = next(iter(app.extensions["inflight_sessions"].values()))
+    sio.emit(name, {"auth": 1})
+    assert names(sio) == [("error", {"message": f"'{name}' is the name of a connection event; a client cannot send it",
+                                     "event": name})]
+    assert next(iter(app.extensions["inflight_sessions"].values())) is session and sio.is_connected()
+    sio.emit("step")
+    assert [m["position"] for n, m in names(sio) if n == "state"] == [2]  # the session went on
+
+
+def test_extra_arguments_are_refused_instead_of_raising(sio):
+    sio.emit("load", {"scenario": "lost-marker"})
+    sio.get_received()
+    for event in ("step", "echo", "join_room", "leave_room", "bogus"):
+        sio.emit(event, {"a": 1}, 2)
+    errors = [m for name, m in names(sio) if name == "error"]
+    assert [e["event"] for e in errors] == ["step", "echo", "join_room", "leave_room", "bogus"]
+    assert errors[0]["message"] == "'step' takes one payload, not 2"
+    assert sio.emit("create_room", 1, 2, callback=True) is None  # no acknowledgement: refused before the handler
+    sio.emit("step")
+    assert [m["position"] for name, m in names(sio) if name == "state"] == [1]
+
+
+def test_an_event_name_must_be_a_string(sio):
+    sio.emit(["not", "hashable"], {})
+    sio.emit(7)
+    assert [m["event"] for name, m in names(sio) if name == "error"] == ["['not', 'hashable']", "7"]
+
+
+# --- memory per session -----------------------------------------------------------------------------------------
+def growing(events: int) -> dict:
+    """One pod in flight for good while events arrive: the in-flight lists (and every checkpoint) keep growing."""
+    return {"schema": 1, "name": "growing", "pods": [{"name": "A"}], "initial_active": ["A"],
+            "steps": [{"op": "pop"}] + [{"op": "event", "event": "PvAdd"}] * events}
+
+
+def test_a_simulation_over_its_byte_budget_is_refused_while_loading():
+    from webapp.engine.simulation import Simulation, TooLarge
+
+    scenario = load_scenario(growing(3000))
+    unbounded = Simulation(scenario)
+    used = sum(line.bytes for line in unbounded.timelines.values())
+    assert used == sum(len(b) for line in unbounded.timelines.values() for b in line._checkpoints.values())
+    assert Simulation(scenario, max_bytes=used).total == 3001
+    with pytest.raises(TooLarge, match="too large to step through here"):
+        Simulation(scenario, max_bytes=used // 4)
+
+
+def test_every_builtin_fits_the_default_budget_many_times_over():
+    from webapp.engine.simulation import Simulation
+
+    for scenario_id in builtin.ids():
+        sim = Simulation(load_scenario(builtin.get(scenario_id)), max_bytes=webapp.DEFAULTS["MAX_SESSION_BYTES"])
+        assert sum(line.bytes for line in sim.timelines.values()) < webapp.DEFAULTS["MAX_SESSION_BYTES"] // 100
+
+
+def test_load_over_the_session_budget_is_answered_with_an_error_and_changes_nothing(make_app):
+    app = make_app(MAX_SESSION_BYTES=200_000)
+    try:
+        c = connect(app)
+        c.emit("load", {"scenario": "lost-marker", "position": 3})
+        c.get_received()
+        c.emit("load", {"scenario": growing(3000)})
+        got = names(c)
+        assert [n for n, _ in got] == ["error"] and "too large to step through here" in got[0][1]["message"]
+        c.emit("pause")
+        assert [m["position"] for n, m in names(c) if n == "state"] == [3]
+        ack = c.emit("create_room", {}, callback=True)
+        c.emit("load", {"scenario": growing(3000), **ack})  # a room is bounded the same way
+        assert [n for n, _ in names(c)] == ["error"]
+    finally:
+        Session.max_bytes = webapp.DEFAULTS["MAX_SESSION_BYTES"]  # process-wide: back to the default

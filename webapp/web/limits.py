@@ -1,0 +1,338 @@
+"""Abuse limits on the Socket.IO side. Every key is in ``webapp.DEFAULTS``; ``read_environment`` takes
+``INFLIGHT_SCOPE_<KEY>`` overrides for ``serve`` and gunicorn.
+
+* ``RATE_LIMIT_PER_SECOND`` / ``RATE_LIMIT_BURST``: a token bucket per connection over every event it sends
+  (unknown event names included). A message over the limit is dropped; the connection is told with one
+  ``error`` {message: "rate limit: …", event} at most once a second, the other drops are silent. 0 turns the
+  limit off.
+* ``MAX_MESSAGE_BYTES``: Engine.IO's ``max_http_buffer_size``: a larger message closes the connection.
+* ``MAX_SESSION_BYTES``: the checkpoint bytes one simulation (a connection's or a room's) may hold; a scenario
+  whose checkpoints outgrow it is refused at ``load`` with an ``error``, as an invalid one is. The scenario
+  Limits alone would let one 1 MiB message pin ~270 MiB (``bench/session_memory.py``). It is process-wide
+  (``Session.max_bytes``): the last app created in a process sets it.
+* ``MAX_ROOMS_PER_CONNECTION``: ``create_room`` (and a ``claim_room`` that re-creates a room) beyond this
+  many on one connection is refused: every room can hold a simulation, so rooms are bounded like sessions.
+* ``ALLOWED_ORIGINS``: the browser Origins allowed to open a Socket.IO connection. None (the default) means
+  the page's own origin only; a list (or a comma-separated string) allows those as well; "*" allows any.
+  A connection whose Origin header is not allowed is refused (HTTP 400) before it has a session; clients
+  that send no Origin (not browsers) are not affected.
+* ``SESSION_IDLE_SECONDS``: a background sweeper drops the simulation of a connection nobody has driven for
+  that long (it then answers "no scenario loaded" until it loads again); ``ROOM_IDLE_SECONDS``: the same for a
+  room (this process's copy, and its record in the in-memory store). ``SWEEP_SECONDS``: how often it looks.
+
+``Guard`` ties these to the app: ``guard.admit(event)`` is the one call a handler makes (False: drop the
+message; ``guard.check(event)`` returns the reason, for acknowledgements). Unknown event names, connection
+event names and extra arguments are answered with an ``error`` too (``screen_packets``). The sweeper starts
+with the first admitted message and stops once no connection and no room is left (so idle test apps leave no
+thread behind).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from flask import request
+from flask_socketio import emit
+
+from ..engine.session import Session
+
+ENV_PREFIX = "INFLIGHT_SCOPE_"
+NUMBER_KEYS = ("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", "MAX_ROOMS_PER_CONNECTION", "MAX_MESSAGE_BYTES",
+               "MAX_SESSION_BYTES", "SESSION_IDLE_SECONDS", "ROOM_IDLE_SECONDS", "SWEEP_SECONDS")
+UNKNOWN_EVENT = "unknown event {event!r}; expected one of {known}"
+
+
+# --- configuration ----------------------------------------------------------------------------------------
+def read_environment(config: dict, environ=os.environ) -> None:
+    """``INFLIGHT_SCOPE_ALLOWED_ORIGINS`` (comma-separated, or *) and the numeric keys, when set."""
+    origins = environ.get(ENV_PREFIX + "ALLOWED_ORIGINS")
+    if origins:
+        config["ALLOWED_ORIGINS"] = parse_origins(origins)
+    for key in NUMBER_KEYS:
+        value = environ.get(ENV_PREFIX + key)
+        if value:
+            config[key] = float(value) if "." in value else int(value)
+
+
+def parse_origins(value):
+    """None (the page's own origin only), "*" (any), or a list of origins like "https://slides.example"
+    (a comma-separated string is split)."""
+    if value is None or value == "*":
+        return value
+    if isinstance(value, str):
+        value = value.split(",")
+    origins = [origin.strip().rstrip("/") for origin in value if origin and origin.strip()]
+    return "*" if "*" in origins else origins or None
+
+
+class OriginCheck:
+    """Engine.IO's ``cors_allowed_origins`` as a callable: the listed origins *and* the page's own (which
+    Engine.IO would otherwise stop accepting once a list is given), worked out as Engine.IO does for None."""
+
+    def __init__(self, origins):
+        self.origins = frozenset(origins)
+
+    def __call__(self, origin, environ) -> bool:
+        return origin in self.origins or origin in own_origins(environ)
+
+    def __repr__(self) -> str:
+        return f"OriginCheck({sorted(self.origins)})"
+
+
+def own_origins(environ) -> set[str]:
+    if "wsgi.url_scheme" not in environ or "HTTP_HOST" not in environ:
+        return set()
+    own = {f"{environ['wsgi.url_scheme']}://{environ['HTTP_HOST']}"}
+    if "HTTP_X_FORWARDED_PROTO" in environ or "HTTP_X_FORWARDED_HOST" in environ:  # behind a proxy
+        scheme = environ.get("HTTP_X_FORWARDED_PROTO", environ["wsgi.url_scheme"]).split(",")[0].strip()
+        host = environ.get("HTTP_X_FORWARDED_HOST", environ["HTTP_HOST"]).split(",")[0].strip()
+        own.add(f"{scheme}://{host}")
+    return own
+
+
+def socketio_options(config) -> dict:
+    """Keyword arguments for ``SocketIO(...)``: the message size cap and the allowed origins."""
+    origins = parse_origins(config["ALLOWED_ORIGINS"])
+    return {"max_http_buffer_size": int(config["MAX_MESSAGE_BYTES"]),
+            "cors_allowed_origins": OriginCheck(origins) if isinstance(origins, list) else origins}
+
+
+# --- rate limit -------------------------------------------------------------------------------------------
+ADMIT, REFUSE_AND_TELL, REFUSE = "admit", "refuse-and-tell", "refuse"
+
+
+class RateLimiter:
+    """One token bucket per key: ``rate`` tokens per second, at most ``burst`` saved up; a message costs one.
+    A refused message is to be answered at most once per ``tell_every`` seconds per key (events of one
+    connection are handled on several threads, so "once per run of refusals" would still be many)."""
+
+    def __init__(self, rate: float, burst: float, clock=time.monotonic, tell_every: float = 1.0):
+        if rate <= 0 or burst < 1:
+            raise ValueError(f"a rate limit needs rate > 0 and burst >= 1, got {rate!r}, {burst!r}")
+        self.rate, self.burst, self.clock, self.tell_every = float(rate), float(burst), clock, tell_every
+        self._buckets: dict[object, list] = {}  # key -> [tokens, last refill, last time a refusal was told]
+        self._lock = threading.Lock()  # events of one connection may be handled on several threads
+
+    def check(self, key) -> str:
+        """ADMIT (and spend a token), REFUSE_AND_TELL (not told within ``tell_every``) or REFUSE."""
+        now = self.clock()
+        with self._lock:
+            bucket = self._buckets.get(key)
+            if bucket is None:
+                bucket = self._buckets[key] = [self.burst, now, -float("inf")]
+            bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
+            bucket[1] = now
+            if bucket[0] >= 1:
+                bucket[0] -= 1
+                return ADMIT
+            if now - bucket[2] < self.tell_every:
+                return REFUSE
+            bucket[2] = now
+            return REFUSE_AND_TELL
+
+    def keep_only(self, keys) -> None:
+        """Forget the buckets of every key not in ``keys`` (connections that went away)."""
+        with self._lock:
+            for key in [k for k in self._buckets if k not in keys]:
+                del self._buckets[key]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+def rate_limit_message(rate: float, burst: float) -> str:
+    return (f"rate limit: more than {rate:g} messages per second (bursts of {burst:g}); this message was dropped, "
+            "and so are the next ones over the limit")
+
+
+# --- idle eviction ----------------------------------------------------------------------------------------
+class Sweeper:
+    """Drops the simulation of sessions idle for ``session_idle`` seconds and forgets rooms idle for
+    ``room_idle``; runs as a Socket.IO background task while there is a connection or a room."""
+
+    TICK = 1.0  # the longest a stop() or the last disconnection waits for the task to notice
+
+    def __init__(self, socketio, sessions: dict, rooms, session_idle: float, room_idle: float, interval: float,
+                 on_sweep=None, clock=time.monotonic):
+        self.socketio, self.sessions, self.rooms = socketio, sessions, rooms
+        self.session_idle, self.room_idle, self.interval = float(session_idle), float(room_idle), float(interval)
+        self.on_sweep = on_sweep  # called after each sweep (the rate limiter forgets closed connections)
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._running = False
+        self._stopped = False
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    def sweep(self, now: float | None = None) -> dict:
+        """One pass; returns {"sessions": n evicted, "rooms": [codes]}."""
+        now = self.clock() if now is None else now
+        evicted = 0
+        for session in list(self.sessions.values()):
+            if session.sim is None or now - session.touched < self.session_idle:
+                continue
+            with session.lock:  # not in the middle of a handler; a playing session touches itself every step
+                if session.sim is not None and not session.playing and now - session.touched >= self.session_idle:
+                    session.pause()
+                    session.sim = None
+                    evicted += 1
+        rooms = self.rooms.evict_idle(now - self.room_idle)
+        if self.on_sweep is not None:
+            self.on_sweep()
+        return {"sessions": evicted, "rooms": rooms}
+
+    def ensure_running(self) -> None:
+        with self._lock:
+            if self._running or self._stopped:
+                return
+            self._running = True
+        self.socketio.start_background_task(self._run)
+
+    def stop(self) -> None:
+        """The task ends within TICK seconds and is not started again."""
+        self._stopped = True
+
+    def _idle(self) -> bool:
+        return not self.sessions and not self.rooms.local_codes()
+
+    def _run(self) -> None:
+        last = self.clock()
+        try:
+            while True:
+                self.socketio.sleep(min(self.TICK, self.interval))
+                if self._stopped:
+                    return
+                if self.clock() - last >= self.interval:
+                    last = self.clock()
+                    self.sweep()
+                with self._lock:  # decided under the lock ensure_running takes: no connection slips between
+                    if self._idle():
+                        self._running = False
+                        return
+        finally:
+            with self._lock:
+                self._running = False
+
+
+# --- packets no handler should see -------------------------------------------------------------------------
+RESERVED_EVENTS = ("connect", "disconnect")
+
+
+def screen_packets(server, limiter=None, rate_refusal="") -> None:
+    """Drop, with an ``error`` reply, the event packets python-socketio (5.18) would mishandle:
+
+    * an event a client *names* "connect" or "disconnect" goes to the connection handlers: "disconnect" would
+      drop the connection's session while it stays connected (every later message silently ignored);
+    * more than one argument (``emit("step", 1, 2)``) makes a one-payload handler raise TypeError;
+    * an event name that is not a string (a list is not even hashable: the handler lookup raises).
+
+    Wraps ``Server._handle_event``, the one place every event packet passes (tests/web/test_limits.py and the
+    fuzz test check that it still does). Screened packets count against the rate limit like any other."""
+    original = server._handle_event
+
+    def handle_event(eio_sid, namespace, id, data):
+        problem = packet_problem(data)
+        if problem is None:
+            return original(eio_sid, namespace, id, data)
+        sid = server.manager.sid_from_eio_sid(eio_sid, namespace or "/")
+        if sid is None:
+            return None
+        verdict = limiter.check(sid) if limiter is not None else ADMIT
+        if verdict != REFUSE:
+            event = data[0] if data and isinstance(data[0], str) else repr(data[0] if data else None)
+            server.emit("error", {"message": problem if verdict == ADMIT else rate_refusal, "event": event[:60]},
+                        to=sid, namespace=namespace or "/")
+        return None
+
+    server._handle_event = handle_event
+
+
+def packet_problem(data) -> str | None:
+    if not isinstance(data, list) or not data or not isinstance(data[0], str):
+        return "an event needs a name (a string)"
+    if data[0] == "*":  # python-socketio would call the catch-all with the payload as the event name
+        return "unknown event '*'"
+    if data[0] in RESERVED_EVENTS:
+        return f"'{data[0]}' is the name of a connection event; a client cannot send it"
+    if len(data) > 2:
+        return f"'{data[0][:60]}' takes one payload, not {len(data) - 1}"
+    return None
+
+
+# --- the app's guard ----------------------------------------------------------------------------------------
+ROOM_CREATING_EVENTS = frozenset({"create_room", "claim_room"})  # claim_room re-creates a room that is gone
+
+
+class Guard:
+    """What sockets.py calls before handling a message: ``admit(event)``, or ``check(event)`` for the
+    handlers that answer with an acknowledgement (it returns the reason a message is refused)."""
+
+    def __init__(self, app, socketio, sessions: dict, rooms):
+        config = app.config
+        rate, burst = float(config["RATE_LIMIT_PER_SECOND"]), float(config["RATE_LIMIT_BURST"])
+        self.limiter = RateLimiter(rate, max(burst, 1)) if rate > 0 else None
+        self.rate_refusal = rate_limit_message(rate, burst)
+        self.max_rooms = int(config["MAX_ROOMS_PER_CONNECTION"])
+        self.rooms_refusal = (f"room limit: one connection may create at most {self.max_rooms} rooms; "
+                              "reload the page to start again")
+        self.sessions = sessions
+        Session.max_bytes = int(config["MAX_SESSION_BYTES"]) or None
+        self._rooms_made: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self.sweeper = Sweeper(socketio, sessions, rooms, config["SESSION_IDLE_SECONDS"],
+                               config["ROOM_IDLE_SECONDS"], config["SWEEP_SECONDS"], on_sweep=self._forget_closed)
+        self.socketio = socketio
+        socketio.on_event("*", self._unknown)
+        screen_packets(socketio.server, self.limiter, self.rate_refusal)
+
+    def check(self, event: str) -> str | None:
+        """None: handle the message. Otherwise why it is dropped; the sender gets an ``error`` with it (for the
+        rate limit at most once a second)."""
+        self.sweeper.ensure_running()
+        sid = request.sid
+        if self.limiter is not None:
+            verdict = self.limiter.check(sid)
+            if verdict != ADMIT:
+                if verdict == REFUSE_AND_TELL:
+                    emit("error", {"message": self.rate_refusal, "event": event}, ignore_queue=True)
+                return self.rate_refusal
+        if event in ROOM_CREATING_EVENTS:
+            with self._lock:
+                made = self._rooms_made.get(sid, 0)
+                if made < self.max_rooms:
+                    self._rooms_made[sid] = made + 1
+                    return None
+            emit("error", {"message": self.rooms_refusal, "event": event}, ignore_queue=True)
+            return self.rooms_refusal
+        return None
+
+    def admit(self, event: str) -> bool:
+        """True: handle the message; False: drop it (the sender was told why)."""
+        return self.check(event) is None
+
+    def _unknown(self, event, *args):
+        """Any event without a handler: counted against the rate limit, answered with an error."""
+        if not isinstance(event, str) or not self.admit(event):
+            return
+        handlers = self.socketio.server.handlers.get("/", {})
+        known = ", ".join(sorted(e for e in handlers if e not in ("*", *RESERVED_EVENTS)))
+        emit("error", {"message": UNKNOWN_EVENT.format(event=event[:60], known=known), "event": event[:60]},
+             ignore_queue=True)
+
+    def _forget_closed(self) -> None:
+        open_now = set(self.sessions)
+        if self.limiter is not None:
+            self.limiter.keep_only(open_now)
+        with self._lock:
+            for sid in [s for s in self._rooms_made if s not in open_now]:
+                del self._rooms_made[sid]
+
+
+def init_limits(app, socketio, sessions: dict, rooms) -> Guard:
+    guard = app.extensions["inflight_guard"] = Guard(app, socketio, sessions, rooms)
+    return guard
+
