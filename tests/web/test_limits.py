@@ -354,17 +354,14 @@ def test_every_builtin_fits_the_default_budget_many_times_over():
 
 def test_load_over_the_session_budget_is_answered_with_an_error_and_changes_nothing(make_app):
     app = make_app(MAX_SESSION_BYTES=200_000)
-    try:
-        c = connect(app)
-        c.emit("load", {"scenario": "lost-marker", "position": 3})
-        c.get_received()
-        c.emit("load", {"scenario": growing(3000)})
-        got = names(c)
-        assert [n for n, _ in got] == ["error"] and "too large to step through here" in got[0][1]["message"]
-        c.emit("pause")
-        assert [m["position"] for n, m in names(c) if n == "state"] == [3]
-        ack = c.emit("create_room", {}, callback=True)
-        c.emit("load", {"scenario": growing(3000), **ack})  # a room is bounded the same way
-        assert [n for n, _ in names(c)] == ["error"]
-    finally:
-        Session.max_bytes = webapp.DEFAULTS["MAX_SESSION_BYTES"]  # process-wide: back to the default
+    c = connect(app)
+    c.emit("load", {"scenario": "lost-marker", "position": 3})
+    c.get_received()
+    c.emit("load", {"scenario": growing(3000)})
+    got = names(c)
+    assert [n for n, _ in got] == ["error"] and "too large to step through here" in got[0][1]["message"]
+    c.emit("pause")
+    assert [m["position"] for n, m in names(c) if n == "state"] == [3]
+    ack = c.emit("create_room", {}, callback=True)
+    c.emit("load", {"scenario": growing(3000), **ack})  # a room is bounded the same way
+    assert [n for n, _ in names(c)] == ["error"]

@@ -25,10 +25,10 @@ class NotAllowed(PermissionError):
 
 
 class Room:
-    def __init__(self, record: dict):
+    def __init__(self, record: dict, session: Session):
         self.code = record["code"]
         self.token = record["token"]  # secrets.token_urlsafe: 256 bits, compared in constant time
-        self.session = Session()
+        self.session = session
         self.version = -1  # the store version this session reflects
 
     @property
@@ -37,9 +37,10 @@ class Room:
 
 
 class Rooms:
-    def __init__(self, resolve, store=None):
+    def __init__(self, resolve, store=None, new_session=Session):
         self._resolve = resolve  # built-in id or scenario object -> (Scenario, id)
         self._store = store or MemoryRoomStore()
+        self._new_session = new_session
         self._local: dict[str, Room] = {}
 
     def create(self, code: str | None = None, token: str | None = None) -> Room:
@@ -92,7 +93,7 @@ class Rooms:
     def _sync(self, record: dict) -> Room:
         room = self._local.get(record["code"])
         if room is None or room.token != record["token"]:
-            room = self._local[record["code"]] = Room(record)
+            room = self._local[record["code"]] = Room(record, self._new_session())
         if room.version == record["version"]:
             return room
         session = room.session

@@ -15,11 +15,10 @@ class NotLoaded(LookupError):
 
 
 class Session:
-    # The most checkpoint bytes one simulation may hold (None: no bound); set process-wide from the app's
-    # MAX_SESSION_BYTES (webapp/web/limits.py). A scenario over it is refused at load, as an invalid one is.
-    max_bytes: int | None = None
-
-    def __init__(self):
+    def __init__(self, max_bytes: int | None = None):
+        # The most checkpoint bytes one simulation may hold (None: no bound); a scenario over it is refused
+        # at load, as an invalid one is.
+        self.max_bytes = max_bytes
         self.lock = threading.RLock()  # handlers and the autoplay task both move the cursor
         self.sim: Simulation | None = None
         self.scenario_id: str | None = None

@@ -8,8 +8,8 @@
 * ``MAX_MESSAGE_BYTES``: Engine.IO's ``max_http_buffer_size``: a larger message closes the connection.
 * ``MAX_SESSION_BYTES``: the checkpoint bytes one simulation (a connection's or a room's) may hold; a scenario
   whose checkpoints outgrow it is refused at ``load`` with an ``error``, as an invalid one is. The scenario
-  Limits alone would let one 1 MiB message pin ~270 MiB (``bench/session_memory.py``). It is process-wide
-  (``Session.max_bytes``): the last app created in a process sets it.
+  Limits alone would let one 1 MiB message pin ~270 MiB (``bench/session_memory.py``). sockets.py gives it
+  to every Session it makes.
 * ``MAX_ROOMS_PER_CONNECTION``: ``create_room`` (and a ``claim_room`` that re-creates a room) beyond this
   many on one connection is refused: every room can hold a simulation, so rooms are bounded like sessions.
 * ``ALLOWED_ORIGINS``: the browser Origins allowed to open a Socket.IO connection. None (the default) means
@@ -36,7 +36,6 @@ import time
 from flask import request
 from flask_socketio import emit
 
-from ..engine.session import Session
 
 ENV_PREFIX = "INFLIGHT_SCOPE_"
 NUMBER_KEYS = ("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", "MAX_ROOMS_PER_CONNECTION", "MAX_MESSAGE_BYTES",
@@ -280,7 +279,6 @@ class Guard:
         self.rooms_refusal = (f"room limit: one connection may create at most {self.max_rooms} rooms; "
                               "reload the page to start again")
         self.sessions = sessions
-        Session.max_bytes = int(config["MAX_SESSION_BYTES"]) or None
         self._rooms_made: dict[str, int] = {}
         self._lock = threading.Lock()
         self.sweeper = Sweeper(socketio, sessions, rooms, config["SESSION_IDLE_SECONDS"],

@@ -52,7 +52,12 @@ def init_socketio(app) -> SocketIO:
     socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], message_queue=queue, **socketio_options(app.config))
     store = RedisRoomStore(queue, app.config["ROOM_IDLE_SECONDS"]) if queue else MemoryRoomStore()
     sessions: dict[str, Session] = {}
-    rooms = Rooms(resolve, store)
+    session_bytes = int(app.config["MAX_SESSION_BYTES"]) or None
+
+    def new_session() -> Session:
+        return Session(max_bytes=session_bytes)
+
+    rooms = Rooms(resolve, store, new_session)
     app.extensions["inflight_sessions"] = sessions
     app.extensions["inflight_rooms"] = rooms
     guard = init_limits(app, socketio, sessions, rooms)  # rate limit, idle sweeper, unknown events
@@ -101,7 +106,7 @@ def init_socketio(app) -> SocketIO:
 
     @socketio.on("connect")
     def connect(auth=None):
-        sessions[request.sid] = Session()
+        sessions[request.sid] = new_session()
 
     @socketio.on("disconnect")
     def disconnect(*_):
