@@ -18,6 +18,8 @@ def queue_membership(queue, names) -> list[dict]:
     active, backoff, unschedulable = queue.active_q.index, queue.backoff_q.index, queue.unschedulable_pods
     out = []
     for name in names:
+        if type(name) is dict:  # a move of the step record
+            name = name["pod"]
         if (name in active) + (name in backoff) + (name in unschedulable) > 1:
             queues = [q for q, index in (("activeQ", active), ("backoffQ", backoff),
                                          ("unschedulablePods", unschedulable)) if name in index]
@@ -32,7 +34,8 @@ def names(tracker) -> list[str]:
 
 def check(queue, touched=None) -> list[dict]:
     """The violated invariants as [{name, violations}] (empty: all hold).
-    Queue membership is checked for ``touched`` pod names (None: every declared pod)."""
+    Queue membership is checked for the ``touched`` pods — names, or the step record's moves — (None: every
+    declared pod)."""
     broken = queue.tracker.violations()
     if touched is not None and not touched:
         return broken

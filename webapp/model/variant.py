@@ -56,7 +56,7 @@ class Model:
     def apply(self, index: int, step: dict) -> tuple[dict, dict]:
         rec = new_record(index, step["op"])
         result = OPERATIONS[step["op"]](self.queue, step, rec)
-        rec["invariants"] = invariants.check(self.queue, [m["pod"] for m in rec["moves"]])
+        rec["invariants"] = invariants.check(self.queue, rec["moves"])
         return result, rec
 
     def state(self) -> dict:
