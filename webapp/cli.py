@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -14,6 +15,7 @@ from .scenario.load import check_runs, load_file, load_scenario, parse_text
 from .scenario.validate import Limits
 
 STDIN = "-"
+MAX_CONNECTIONS = 10_000
 
 
 def main(argv=None) -> int:
@@ -59,8 +61,10 @@ def run_serve(args) -> int:
     queue = f", rooms shared through {args.message_queue}" if args.message_queue else ""
     print(f"Inflight Scope serving http://{args.host}:{args.port}/ (async mode {mode}{queue}); Ctrl-C stops it",
           flush=True)
-    app.extensions["socketio"].run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True,
-                                   log_output=False)
+    # eventlet's server accepts 1,024 connections by default: too few for a large audience on one process.
+    server_options = {"max_size": MAX_CONNECTIONS} if mode == "eventlet" else {"allow_unsafe_werkzeug": True}
+    gc.freeze()  # start-up objects never become garbage: keep them out of every later collection
+    app.extensions["socketio"].run(app, host=args.host, port=args.port, log_output=False, **server_options)
     return 0
 
 
