@@ -38,6 +38,11 @@ export function startViewer(open) {
       renderQueue = renderQueue.then(() => show(msg));
     },
     error: (msg) => {
+      // The server evicted this idle session (or restarted without this page noticing): load it again.
+      if (msg.message.startsWith("no scenario loaded") && view.state && opts.mode !== "present"
+          && (opts.mode !== "audience" || view.detached)) {
+        return load(view.source, view.state.position);
+      }
       showError(msg.message);
       // A follower whose room is not there (yet): the presenter may be reconnecting; try again.
       if (msg.event === "join_room" && opts.mode === "audience" && !view.detached) {

@@ -31,8 +31,9 @@ def serve_command(port: int, mode: str, extra_args=()) -> list[str]:
 class LiveServer:
     """``with LiveServer("threading", log_dir) as server: requests.get(server.url + "/healthz")``"""
 
-    def __init__(self, mode: str, log_dir: Path, extra_args=()):
+    def __init__(self, mode: str, log_dir: Path, extra_args=(), env=None):
         self.mode = mode
+        self.extra_env = dict(env or {})
         self.log_dir = log_dir
         self.extra_args = tuple(extra_args)
         self.proc: subprocess.Popen | None = None
@@ -56,6 +57,7 @@ class LiveServer:
     def _start(self, port: int) -> None:
         env = {k: v for k, v in os.environ.items() if k != "INFLIGHT_SCOPE_ASYNC_MODE"}
         env["PYTHONUNBUFFERED"] = "1"
+        env.update(self.extra_env)
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(serve_command(port, self.mode, self.extra_args), cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                                          stdout=log, stderr=subprocess.STDOUT)
