@@ -108,9 +108,6 @@ class Rooms:
         room.version = record["version"]
         return room
 
-    def forget_local(self, code: str) -> None:
-        self._local.pop(code, None)
-
     def local_codes(self) -> list[str]:
         return list(self._local)
 

@@ -24,12 +24,6 @@ class Element:
             return nxt
         return None
 
-    def prev(self) -> "Element | None":
-        prv = self._prev
-        if self.list is not None and prv is not self.list._root:
-            return prv
-        return None
-
     @property
     def in_list(self) -> bool:
         return self.list is not None
