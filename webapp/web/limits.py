@@ -244,7 +244,7 @@ def screen_packets(server, limiter=None, rate_refusal="") -> None:
         if verdict != REFUSE:
             event = data[0] if data and isinstance(data[0], str) else repr(data[0] if data else None)
             server.emit("error", {"message": problem if verdict == ADMIT else rate_refusal, "event": event[:60]},
-                        to=sid, namespace=namespace or "/")
+                        to=sid, namespace=namespace or "/", ignore_queue=True)  # the sid is in this process
         return None
 
     server._handle_event = handle_event
