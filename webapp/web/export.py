@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, abort, jsonify, make_response, request
 
 from ..export.offline import ExportTooLarge, export_html
 from ..export.svg import export_svg
-from ..scenario import builtin
 from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
 
@@ -33,9 +32,11 @@ def bad_request(err):
 
 
 def builtin_scenario(scenario_id: str):
-    if scenario_id not in builtin.ids():
-        return None
-    return resolve(scenario_id)[0]
+    """The built-in scenario; an unknown id is answered 404 with resolve's message."""
+    try:
+        return resolve(scenario_id)[0]
+    except ScenarioError as err:  # the built-ins themselves are valid: only an unknown id gets here
+        abort(make_response(jsonify(err.as_json()), 404))
 
 
 def posted_scenario():
@@ -43,11 +44,6 @@ def posted_scenario():
     if not isinstance(raw, dict):
         raise BadRequest("expected a JSON scenario object in the request body")
     return resolve(raw)[0]
-
-
-def not_found(scenario_id: str):
-    return jsonify({"message": f"unknown built-in scenario {scenario_id!r}; expected one of "
-                               f"{', '.join(builtin.ids())}"}), 404
 
 
 def html_download(scenario, scenario_id: str | None, filename: str) -> Response:
@@ -72,14 +68,12 @@ def slug(name: str) -> str:
 
 @bp.get("/<scenario_id>.html")
 def builtin_html(scenario_id: str):
-    scenario = builtin_scenario(scenario_id)
-    return html_download(scenario, scenario_id, scenario_id) if scenario else not_found(scenario_id)
+    return html_download(builtin_scenario(scenario_id), scenario_id, scenario_id)
 
 
 @bp.get("/<scenario_id>.svg")
 def builtin_svg(scenario_id: str):
-    scenario = builtin_scenario(scenario_id)
-    return svg_response(scenario) if scenario else not_found(scenario_id)
+    return svg_response(builtin_scenario(scenario_id))
 
 
 @bp.post("/html")
