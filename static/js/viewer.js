@@ -39,7 +39,7 @@ export function startViewer(open) {
     },
     error: (msg) => {
       // The server evicted this idle session (or restarted without this page noticing): load it again.
-      if (msg.message.startsWith("no scenario loaded") && view.state && opts.mode !== "present"
+      if (msg.kind === "NotLoaded" && view.state && opts.mode !== "present"
           && (opts.mode !== "audience" || view.detached)) {
         return load(view.source, view.state.position);
       }

@@ -226,6 +226,8 @@ def test_message_before_load_is_an_error(sio, event, payload):
     error = one(sio, "error")
     assert "load" in error["message"]
     assert error["event"] == event
+    if event not in ("load", "seek"):
+        assert error["kind"] == "NotLoaded"  # what the page reacts to by loading again
     sio.emit("step")  # still nothing loaded
     assert "load" in one(sio, "error")["message"]
 

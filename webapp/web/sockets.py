@@ -75,7 +75,8 @@ def init_socketio(app) -> SocketIO:
             send("state", state_message(session, room=target.code), target)
 
     def reply_error(event: str, err: Exception) -> None:
-        emit("error", {"message": str(err), "event": event}, ignore_queue=True)
+        # ``kind`` names the error class, so a client can react to one (NotLoaded) without reading the words.
+        emit("error", {"message": str(err), "event": event, "kind": type(err).__name__}, ignore_queue=True)
 
     def target_of(payload: dict) -> Target:
         if "room" in payload:
