@@ -285,3 +285,11 @@ def test_healthz(client):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.get_json() == {"status": "ok", "async_mode": "threading"}
+
+
+@pytest.mark.parametrize("query", ["scenario=__inline__", "inline=abc", "scenario=nope"])
+def test_embed_shows_a_built_in_scenario_whatever_the_query(client, query):
+    response = client.get(f"/embed?{query}&from=1&to=3")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'data-scenario="lost-marker"' in html and 'data-range-from="1"' in html and "data-inline" not in html

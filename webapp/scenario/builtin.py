@@ -43,6 +43,13 @@ def get(scenario_id: str) -> dict:
     return copy.deepcopy(_load(scenario_id))
 
 
+def step_count(scenario_id: str) -> int:
+    """How many steps a built-in has (no copy made); KeyError for an unknown id."""
+    if scenario_id not in ORDER:
+        raise KeyError(scenario_id)
+    return len(_load(scenario_id)["steps"])
+
+
 def index() -> list[dict]:
     """``[{id, name, description}]`` for every built-in, in course order."""
     out = []

@@ -32,7 +32,7 @@ def _view_args(mode: str) -> dict:
     inline = request.args.get("inline", "")
     layout = request.args.get("layout", "both")
     theme = request.args.get("theme")
-    total = len(builtin.get(scenario_id)["steps"]) if scenario_id in builtin.ids() and not inline else None
+    total = builtin.step_count(scenario_id) if scenario_id in builtin.ids() and not inline else None
     position = _int_arg("position", 0)
     return {
         "mode": mode,
@@ -67,7 +67,9 @@ def present():
 @bp.get("/embed")
 def embed():
     args = _view_args("embed")
-    total = len(builtin.get(args["scenario_id"])["steps"])
+    if args["scenario_id"] not in builtin.ids() or args["inline"]:  # an embed shows a built-in scenario
+        args.update(scenario_id=current_app.config["DEFAULT_SCENARIO"], inline="")
+    total = builtin.step_count(args["scenario_id"])
     lo = min(_int_arg("from", 0), total)
     hi = max(lo, min(_int_arg("to", total), total))
     args["position"] = min(max(args["position"], lo), hi) or lo
