@@ -264,7 +264,8 @@ def test_the_background_sweeper_evicts_an_idle_session(make_app):
     assert session.sim is None
     c.get_received()
     c.emit("step")
-    assert names(c) == [("error", {"message": "no scenario loaded: send 'load' first", "event": "step"})]
+    assert names(c) == [("error", {"message": "no scenario loaded: send 'load' first", "event": "step",
+                                   "kind": "NotLoaded"})]
     c.emit("load", {"scenario": "lost-marker", "position": 2})
     assert [m["position"] for name, m in names(c) if name == "state"] == [2]
     c.disconnect()
