@@ -287,9 +287,15 @@ def test_healthz(client):
     assert response.get_json() == {"status": "ok", "async_mode": "threading"}
 
 
-@pytest.mark.parametrize("query", ["scenario=__inline__", "inline=abc", "scenario=nope"])
-def test_embed_shows_a_built_in_scenario_whatever_the_query(client, query):
+@pytest.mark.parametrize("query", ["scenario=__inline__", "scenario=nope"])
+def test_embed_falls_back_to_a_built_in_scenario(client, query):
     response = client.get(f"/embed?{query}&from=1&to=3")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert 'data-scenario="lost-marker"' in html and 'data-range-from="1"' in html and "data-inline" not in html
+
+
+def test_embed_of_an_inline_scenario_keeps_it_and_its_range(client):
+    html = client.get("/embed?inline=abc&from=1&to=30").get_data(as_text=True)
+    assert 'data-inline="abc"' in html and 'data-range-from="1" data-range-to="30"' in html
+    assert "data-range-from" not in client.get("/embed?inline=abc").get_data(as_text=True)

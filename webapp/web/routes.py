@@ -67,11 +67,17 @@ def present():
 @bp.get("/embed")
 def embed():
     args = _view_args("embed")
-    if args["scenario_id"] not in builtin.ids() or args["inline"]:  # an embed shows a built-in scenario
-        args.update(scenario_id=current_app.config["DEFAULT_SCENARIO"], inline="")
-    total = builtin.step_count(args["scenario_id"])
-    lo = min(_int_arg("from", 0), total)
-    hi = max(lo, min(_int_arg("to", total), total))
+    if not args["inline"] and args["scenario_id"] not in builtin.ids():  # the editor's hand-off is not embeddable
+        args["scenario_id"] = current_app.config["DEFAULT_SCENARIO"]
+    # An inline scenario's length is known only once loaded: the server checks its range then.
+    total = None if args["inline"] else builtin.step_count(args["scenario_id"])
+    lo = _int_arg("from", 0)
+    hi = _int_arg("to", -1 if total is None else total)
+    if total is not None:
+        lo, hi = min(lo, total), min(hi, total)
+    if hi < 0:
+        return render_template("embed.html", **args, lock_range=None)
+    hi = max(lo, hi)
     args["position"] = min(max(args["position"], lo), hi) or lo
     return render_template("embed.html", **args, lock_range=(lo, hi))
 
