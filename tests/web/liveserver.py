@@ -80,8 +80,12 @@ class LiveServer:
 
     def restart(self) -> None:
         """Stop the server and start a new one on the same port (clients see a dropped connection)."""
-        port = self.port
         self.stop()
+        self.start_again()
+
+    def start_again(self) -> None:
+        """Start a new server on the port of the stopped one."""
+        port = self.port
         self.log_path = self.log_dir / f"server-{self.mode}-{port}-restarted.log"
         self._start(port)
 
