@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -17,6 +18,17 @@ from webapp.scenario.scenario import from_valid_dict  # noqa: E402
 def generated(steps: int, seed: int = 1, pods: int = 12, updates: bool = False):
     """updates=True lets pods be re-added while in flight: duplicate Pops, a growing v1.28.2 list."""
     return from_valid_dict(generate(random.Random(seed).choice, steps, pods=pods, updates=updates))
+
+
+def generated_from_arguments(doc: str, steps: int, **numbers: int):
+    """Parse ``--steps``, ``--duplicate-pops`` and the given integer options; return (args, scenario)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--steps", type=int, default=steps)
+    for name, default in numbers.items():
+        ap.add_argument("--" + name.replace("_", "-"), type=int, default=default)
+    ap.add_argument("--duplicate-pops", action="store_true", help="let the v1.28.2 list grow (updates)")
+    args = ap.parse_args()
+    return args, generated(args.steps, updates=args.duplicate_pops)
 
 
 def timed(fn, repeat: int) -> list[float]:

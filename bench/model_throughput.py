@@ -7,20 +7,14 @@ kind of table lookup, so the ratio says how many "empty steps" one model step co
 
 from __future__ import annotations
 
-import argparse
 
-from common import generated, median, timed
+from common import generated_from_arguments, median, timed
 
 from webapp.model.variant import OPERATIONS, VARIANTS
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--steps", type=int, default=1_000_000)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--duplicate-pops", action="store_true", help="let the v1.28.2 list grow (updates)")
-    args = ap.parse_args()
-    scenario = generated(args.steps, updates=args.duplicate_pops)
+    args, scenario = generated_from_arguments(__doc__, 1_000_000, repeat=3)
     steps = scenario.steps
     noop = {op: (lambda q, s, r: None) for op in OPERATIONS}
 

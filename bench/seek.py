@@ -6,22 +6,16 @@ Baseline (same process): replaying from step 0 to the target, which is what chec
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
 
-from common import generated, median, percentile
+from common import generated_from_arguments, median, percentile
 
 from webapp.engine.simulation import Simulation
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--steps", type=int, default=100_000)
-    ap.add_argument("--seeks", type=int, default=2000)
-    ap.add_argument("--duplicate-pops", action="store_true", help="let the v1.28.2 list grow (updates)")
-    args = ap.parse_args()
-    scenario = generated(args.steps, updates=args.duplicate_pops)
+    args, scenario = generated_from_arguments(__doc__, 100_000, seeks=2000)
     t = time.perf_counter()
     sim = Simulation(scenario)
     load = time.perf_counter() - t

@@ -226,15 +226,22 @@ class _Checker:
         if "steps" in raw:
             self.steps(raw["steps"])
 
-    def hints(self, hints) -> None:
-        if not self.top_list("hints", hints, "{event, plugin, hint} mappings", self.limits.max_hints):
-            return
-        for i, h in enumerate(hints):
-            field = f"hints[{i}]"
-            if not isinstance(h, dict):
-                self.problem(None, field, f"expected a mapping {{event, plugin, hint}}, got {_show(h)}")
+    def mappings(self, top: str, items, like: str, limit: int, allowed, what: str) -> list | None:
+        """``(field, item)`` for each mapping of a top-level list (others are reported); None if no usable list."""
+        if not self.top_list(top, items, f"mappings like {like}", limit):
+            return None
+        found = []
+        for i, item in enumerate(items):
+            field = f"{top}[{i}]"
+            if not isinstance(item, dict):
+                self.problem(None, field, f"expected a mapping like {like}, got {_show(item)}")
                 continue
-            self.keys(None, f"{field}.", h, HINT_KEYS, "hint key")
+            self.keys(None, f"{field}.", item, allowed, what)
+            found.append((field, item))
+        return found
+
+    def hints(self, hints) -> None:
+        for field, h in self.mappings("hints", hints, "{event, plugin, hint}", self.limits.max_hints, HINT_KEYS, "hint key") or ():
             for key in HINT_KEYS:
                 if key not in h:
                     self.problem(None, f"{field}.{key}", "missing (required)")
@@ -261,15 +268,11 @@ class _Checker:
             self.problem(None, field, f"max_backoff ({maximum}) must be >= initial_backoff ({initial})")
 
     def pods(self, pods) -> None:
-        if not self.top_list("pods", pods, "pods like {name: A}", self.limits.max_pods):
+        found = self.mappings("pods", pods, "{name: A}", self.limits.max_pods, POD_KEYS, "pod key")
+        if found is None:
             return
         self.declared = set()
-        for i, pod in enumerate(pods):
-            field = f"pods[{i}]"
-            if not isinstance(pod, dict):
-                self.problem(None, field, f"expected a mapping like {{name: A}}, got {_show(pod)}")
-                continue
-            self.keys(None, f"{field}.", pod, POD_KEYS, "pod key")
+        for field, pod in found:
             name = pod.get("name")
             if "name" not in pod:
                 self.problem(None, f"{field}.name", "missing (required)")
