@@ -8,10 +8,11 @@ import json
 import os
 import sys
 
+from .engine.trace import check_runs
 from .model.variant import VARIANTS
 from .scenario import builtin
 from .scenario.errors import ScenarioError
-from .scenario.load import check_runs, load_file, load_scenario, parse_text
+from .scenario.load import load_file, load_scenario, parse_text
 from .scenario.validate import Limits
 
 STDIN = "-"

@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from webapp.model.events import CATALOGUE, HINT_NAMES
 from webapp.scenario.errors import ScenarioError
-from webapp.scenario.load import check_runs, load_scenario, parse_text
+from webapp.engine.trace import check_runs
+from webapp.scenario.load import load_scenario, parse_text
 from webapp.scenario.validate import STEP_PARAMS
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..model.errors import StepError
+from ..model.variant import VARIANTS
 from ..scenario.errors import ScenarioError
 
 
@@ -26,3 +27,9 @@ def replay(scenario, variant: str, records: bool = False) -> dict:
             entry["record"] = record
         steps.append(entry)
     return {"schema": 1, "scenario": scenario.name, "variant": variant, "steps": steps, "final": model.state()}
+
+
+def check_runs(scenario, variants=VARIANTS, records: bool = False) -> list[dict]:
+    """Dry run: the trace of every variant, in order. Raises the ScenarioError of the first step a
+    variant cannot apply (it names the step and the field, e.g. a pop on an empty activeQ)."""
+    return [replay(scenario, variant, records=records) for variant in variants]

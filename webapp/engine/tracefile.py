@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ..model.variant import VARIANTS
 from ..scenario.errors import ScenarioError
-from ..scenario.load import check_runs, load_scenario
+from ..scenario.load import load_scenario
+from .trace import check_runs
 
 SCHEMA = 1
 

@@ -1,4 +1,4 @@
-"""Scenario text -> validated Scenario: size limit, safe JSON/YAML parsing, validation, dry run."""
+"""Scenario text -> validated Scenario: size limit, safe JSON/YAML parsing, validation."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from pathlib import Path
 
 import yaml
 
-from ..engine.trace import replay
-from ..model.variant import VARIANTS
 from .errors import ScenarioError
 from .scenario import Scenario, from_valid_dict
 from .validate import Limits, validate
@@ -108,9 +106,3 @@ def load_file(path, limits: Limits = Limits()) -> Scenario:
     with path.open("rb") as f:
         data = f.read(limits.max_bytes + 1)  # one byte over is enough to reject
     return load_scenario(parse_text(data, SUFFIXES.get(path.suffix.lower()), limits), limits)
-
-
-def check_runs(scenario: Scenario, variants=VARIANTS, records: bool = False) -> list[dict]:
-    """Dry run: the trace of every variant, in order. Raises the ScenarioError of the first step a
-    variant cannot apply (it names the step and the field, e.g. a pop on an empty activeQ)."""
-    return [replay(scenario, variant, records=records) for variant in variants]

@@ -21,7 +21,8 @@ from ..engine import tracefile
 from ..model.variant import VARIANTS
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
-from ..scenario.load import FORMATS, check_runs, load_scenario, parse_text
+from ..engine.trace import check_runs
+from ..scenario.load import FORMATS, load_scenario, parse_text
 from ..scenario.locate import locate_problems
 from ..scenario.scenario import from_valid_dict
 from ..scenario.validate import Limits, validate

@@ -1,0 +1,65 @@
+"""check_runs / replay: the dry run of a scenario on each variant, and the step it stops at."""
+
+import random
+
+import pytest
+
+from tests.conftest import conformance_cases, problem_of
+from webapp.engine.trace import check_runs
+from webapp.model.variant import VARIANTS
+from webapp.scenario import builtin
+from webapp.scenario.generate import generate
+from webapp.scenario.load import load_scenario
+
+CASES = conformance_cases()
+LOST_MARKER = next(c for c in CASES if c["id"] == "custom-lost-marker-01")["scenario"]
+
+
+def runs_problem(**changes) -> dict:
+    return problem_of(check_runs, load_scenario({**LOST_MARKER, **changes}))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_conformance_case_loads_and_replays_to_expected_trace(case):
+    variants = sorted(case["expected"])
+    traces = check_runs(load_scenario(case["scenario"]), variants)
+    for variant, trace in zip(variants, traces):
+        expected = case["expected"][variant]
+        assert trace["variant"] == variant
+        assert trace["steps"] == expected["steps"]
+        assert trace["final"] == expected["final"]
+
+
+@pytest.mark.parametrize("scenario_id", builtin.ids())
+def test_builtin_scenarios_load_and_replay(scenario_id):
+    check_runs(load_scenario(builtin.get(scenario_id)))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_generated_scenarios_load_and_replay(seed):
+    check_runs(load_scenario(generate(random.Random(seed).choice, steps=60, pods=5)))
+
+
+def test_check_runs_defaults_to_both_variants_in_order():
+    assert [t["variant"] for t in check_runs(load_scenario(LOST_MARKER))] == list(VARIANTS) == ["v1.28.1", "v1.28.2"]
+
+
+def test_check_runs_with_records():
+    [trace] = check_runs(load_scenario(LOST_MARKER), ["v1.28.2"], records=True)
+    assert all("record" in step for step in trace["steps"])
+
+
+def test_pop_on_empty_active_queue_names_step_and_op():
+    p = runs_problem(steps=[{"op": "pop"}, {"op": "pop"}, {"op": "pop"}])
+    assert (p["step"], p["field"]) == (2, "steps[2].op")
+    assert "empty activeQ" in p["message"]
+
+
+def test_pop_expecting_a_pod_not_at_the_head_names_expect():
+    p = runs_problem(pods=[{"name": "A"}, {"name": "B", "priority": 10}], steps=[{"op": "pop", "expect": "A"}])
+    assert (p["step"], p["field"]) == (0, "steps[0].expect")
+
+
+def test_fail_popped_on_never_popped_pod_names_pod_info():
+    p = runs_problem(steps=[{"op": "fail", "pod": "A", "pod_info": "popped"}])
+    assert (p["step"], p["field"]) == (0, "steps[0].pod_info")
