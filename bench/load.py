@@ -31,77 +31,18 @@ import json
 import os
 import random
 import resource
-import socket
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import socketio
 from common import median, percentile
+from server import HOST, Server
 
 import webapp
 
-ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"  # loopback only
 NOISY = 0.25  # other processes' CPU (share of a core) above which a figure is flagged
-
-
-# --- the server ------------------------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`python -m webapp.cli serve` in a subprocess; its output goes to a temporary file (shown on failure)."""
-
-    def __init__(self, mode: str, env: dict[str, str]):
-        self.port = free_port()
-        self.url = f"http://{HOST}:{self.port}"
-        self.log = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "webapp.cli", "serve", "--host", HOST, "--port", str(self.port),
-             "--async-mode", mode],
-            cwd=ROOT, env={**os.environ, **env}, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
-                    if json.load(r)["async_mode"] != mode:
-                        raise RuntimeError("server answered with another async mode")
-                    break
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError("server did not start:\n" + self.output())
-                time.sleep(0.1)
-
-    def cpu(self) -> float:
-        """User + system CPU seconds of the server process so far (Linux /proc; 0 elsewhere)."""
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, ValueError, IndexError):
-            return 0.0
-
-    def output(self) -> str:
-        self.log.seek(0)
-        return self.log.read().decode(errors="replace")[-3000:]
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        self.log.close()
 
 
 # --- clients ---------------------------------------------------------------------------------------------

@@ -11,28 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import posixpath
 import re
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import requests
 import socketio
 from common import median, percentile
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
+from server import Server
 
 def long_list_scenario(entries: int = 200) -> dict:
     """One pod in flight, then enough events to make the v1.28.2 list `entries` long."""
@@ -56,14 +43,15 @@ class Client:
             self.got.set()
         return on
 
-    def call(self, event: str, payload=None, expect: str = "state") -> float:
+    def call(self, event: str, payload=None, expect: tuple[str, ...] = ("state",)) -> float:
+        """Milliseconds from emitting ``event`` to the next message named in ``expect``."""
         self.got.clear()
         t = time.perf_counter()
         self.sio.emit(event, payload)
         while True:
             if not self.got.wait(10):
                 raise TimeoutError(event)
-            if self.last[0] == expect:
+            if self.last[0] in expect:
                 return (time.perf_counter() - t) * 1000
             self.got.clear()
 
@@ -90,20 +78,10 @@ def main():
     ap.add_argument("--async-mode", default="eventlet", choices=("eventlet", "threading"))
     ap.add_argument("--n", type=int, default=500)
     args = ap.parse_args()
-    port = free_port()
     # n back-to-back round trips would trip the per-connection rate limit: this measures latency, so it is off
-    env = {**os.environ, "INFLIGHT_SCOPE_RATE_LIMIT_PER_SECOND": "0"}
-    server = subprocess.Popen([sys.executable, "-m", "webapp.cli", "serve", "--port", str(port),
-                               "--async-mode", args.async_mode], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    server = Server(args.async_mode, {"INFLIGHT_SCOPE_RATE_LIMIT_PER_SECOND": "0"})
+    base = server.url
     try:
-        for _ in range(100):
-            try:
-                requests.get(base + "/healthz", timeout=0.5)
-                break
-            except requests.ConnectionError:
-                time.sleep(0.1)
         c = Client(base)
         c.call("load", {"scenario": "three-pod-cascade"})
         steps, echoes = [], []
@@ -112,7 +90,7 @@ def main():
             if c.last[0] == "state" and c.last[1]["position"] == total:
                 c.call("seek", {"position": 0})
             steps.append(c.call("step"))
-            echoes.append(c.call("echo", {"i": i}, expect="echo"))
+            echoes.append(c.call("echo", {"i": i}, expect=("echo",)))
         c.call("load", {"scenario": long_list_scenario(), "variants": ["v1.28.1", "v1.28.2"]})
         c.call("seek", {"position": 200})
         state = c.last[1]
@@ -121,8 +99,7 @@ def main():
         c.sio.disconnect()
         weight, files = page_weight(base)
     finally:
-        server.terminate()
-        server.wait(10)
+        server.stop()
     print(f"async mode {args.async_mode}, {args.n} round trips each, loopback websocket")
     print(f"step -> state: p50 {median(steps):.2f} ms, p99 {percentile(steps, 0.99):.2f} ms")
     print(f"echo -> echo : p50 {median(echoes):.2f} ms, p99 {percentile(echoes, 0.99):.2f} ms")

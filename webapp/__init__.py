@@ -17,6 +17,7 @@ DEFAULTS = {
     "ALLOWED_ORIGINS": None,  # browser Origins allowed to open Socket.IO: None = the page's own only; a list, or "*"
     "MAX_MESSAGE_BYTES": 1024 * 1024,  # a larger Socket.IO message closes the connection
     "MAX_SESSION_BYTES": 32 * 1024 * 1024,  # checkpoint bytes one simulation may hold (process-wide); 0 = no bound
+    "MAX_LOADS_AT_ONCE": 2,  # scenarios parsed and built at the same time, off the event loop (webapp/web/offload.py)
     "RATE_LIMIT_PER_SECOND": 30,  # Socket.IO messages per connection (token bucket); 0 = no limit
     "RATE_LIMIT_BURST": 60,  # messages a connection may send at once before the rate applies
     "MAX_ROOMS_PER_CONNECTION": 10,  # create_room calls one connection may make (each room can hold a simulation)

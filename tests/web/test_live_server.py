@@ -181,6 +181,23 @@ def test_two_clients_are_independent(peers):
     assert first.expect("state")["position"] == 4
 
 
+def test_a_heavy_load_does_not_hold_up_other_connections(peers):
+    """A scenario that takes seconds to build is built apart from the event loop (eventlet's tpool; under
+    threading every handler has its own thread): another viewer's step is answered while it builds. The heavy
+    one is refused in the end (its checkpoints outgrow MAX_SESSION_BYTES), so its answer is as small as the
+    step's: whichever work finished first is answered first."""
+    heavy, other = peers(), peers()
+    load(other)
+    growing = [{"op": "pop"}] + [{"op": "event", "event": "PvAdd"}] * 28_000  # ~0.9 MB: within one message
+    heavy.emit("load", {"scenario": {"schema": 1, "name": "heavy", "pods": [{"name": "A"}], "initial_active": ["A"],
+                                     "steps": growing}})
+    time.sleep(0.3)  # the server has parsed it by now and is building its checkpoints
+    other.emit("step")
+    assert other.expect("state")["position"] == 1
+    assert heavy.inbox.empty(), "the heavy load was answered before the other viewer's step"
+    assert "too large to step through here" in heavy.expect("error", timeout=60)["message"]
+
+
 def test_play_emits_successive_states(peers):
     peer = peers()
     load(peer)

@@ -15,10 +15,13 @@ class NotLoaded(LookupError):
 
 
 class Session:
-    def __init__(self, max_bytes: int | None = None):
+    def __init__(self, max_bytes: int | None = None, run_apart=None):
         # The most checkpoint bytes one simulation may hold (None: no bound); a scenario over it is refused
         # at load, as an invalid one is.
         self.max_bytes = max_bytes
+        # run_apart(fn, *args) runs the CPU-heavy build of a simulation (the transport may move it off its
+        # event loop); by default it runs here.
+        self.run_apart = run_apart or (lambda fn, *args: fn(*args))
         self.lock = threading.RLock()  # handlers and the autoplay task both move the cursor
         self.sim: Simulation | None = None
         self.scenario_id: str | None = None
@@ -32,16 +35,21 @@ class Session:
     def load(self, scenario, variants, scenario_id: str | None, range_: tuple | None = None,
              position: int | None = None) -> None:
         """Replace the simulation only once the new one has loaded (and reached ``position``) completely."""
+        sim, (lo, hi) = self.run_apart(self._build, scenario, variants, range_, position)
+        self.pause()
+        self.sim, self.scenario_id, self.range = sim, scenario_id, (lo, hi)
+        self.touched = time.monotonic()
+        self.source = scenario_id if scenario_id is not None else scenario.raw
+
+    def _build(self, scenario, variants, range_, position) -> tuple[Simulation, tuple[int, int]]:
+        """A new simulation at ``position`` and its range; touches nothing of this session."""
         sim = Simulation(scenario, variants, max_bytes=self.max_bytes)
         lo, hi = range_ or (0, sim.total)
         start = lo if position is None else position
         if isinstance(start, bool) or not isinstance(start, int) or not lo <= start <= hi:
             raise IndexError(f"position must be an integer in {lo}..{hi}, got {position!r}")
         sim.seek(start)
-        self.pause()
-        self.sim, self.scenario_id, self.range = sim, scenario_id, (lo, hi)
-        self.touched = time.monotonic()
-        self.source = scenario_id if scenario_id is not None else scenario.raw
+        return sim, (lo, hi)
 
     @property
     def start(self) -> int:

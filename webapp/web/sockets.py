@@ -26,6 +26,7 @@ from ..presenter import scenario_message, state_message
 from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
 from .limits import init_limits, socketio_options
+from .offload import Offload
 
 REJECTED = (ScenarioError, NotLoaded, NotAllowed, RoomsUnavailable, ValueError, IndexError)
 
@@ -53,11 +54,15 @@ def init_socketio(app) -> SocketIO:
     store = RedisRoomStore(queue, app.config["ROOM_IDLE_SECONDS"]) if queue else MemoryRoomStore()
     sessions: dict[str, Session] = {}
     session_bytes = int(app.config["MAX_SESSION_BYTES"]) or None
+    offload = Offload(app.config["ASYNC_MODE"], int(app.config["MAX_LOADS_AT_ONCE"]))
 
     def new_session() -> Session:
-        return Session(max_bytes=session_bytes)
+        return Session(max_bytes=session_bytes, run_apart=offload)
 
-    rooms = Rooms(resolve, store, new_session)
+    def resolve_apart(source):
+        return offload(resolve, source)
+
+    rooms = Rooms(resolve_apart, store, new_session)
     app.extensions["inflight_sessions"] = sessions
     app.extensions["inflight_rooms"] = rooms
     guard = init_limits(app, socketio, sessions, rooms)  # rate limit, idle sweeper, unknown events
@@ -175,7 +180,7 @@ def init_socketio(app) -> SocketIO:
         variants = payload.get("variants", list(VARIANTS))
         if not isinstance(variants, list) or not variants or any(v not in VARIANTS for v in variants):
             raise ValueError(f"variants must be a non-empty list drawn from {list(VARIANTS)}")
-        scenario, scenario_id = resolve(payload.get("scenario"))
+        scenario, scenario_id = resolve_apart(payload.get("scenario"))
         target.session.load(scenario, variants, scenario_id,
                             parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))
         return True

@@ -1,0 +1,32 @@
+"""CPU-heavy work of a handler (parsing a scenario, building its simulation) run off the event loop.
+
+Under eventlet every connection shares one OS thread: a load that takes two seconds would stall every other
+viewer for two seconds. eventlet's ``tpool`` runs it on a native thread instead; the hub keeps serving while
+the GIL is shared. Under threading each handler already has its own thread, so the work runs where it is.
+"""
+
+from __future__ import annotations
+
+import threading
+
+
+class Offload:
+    """``offload(fn, *args)``: fn's result (or exception), computed apart from the event loop."""
+
+    def __init__(self, async_mode: str, at_once: int):
+        # Bounds the builds in progress: each may hold up to MAX_SESSION_BYTES before it is refused.
+        self._slots = threading.BoundedSemaphore(at_once)
+        if async_mode == "eventlet":
+            from eventlet import tpool  # only in the eventlet server process, which is monkey-patched
+
+            self._run = tpool.execute
+        else:
+            self._run = _here
+
+    def __call__(self, fn, *args, **kwargs):
+        with self._slots:
+            return self._run(fn, *args, **kwargs)
+
+
+def _here(fn, *args, **kwargs):
+    return fn(*args, **kwargs)
