@@ -17,7 +17,8 @@ DEFAULTS = {
     "ALLOWED_ORIGINS": None,  # browser Origins allowed to open Socket.IO: None = the page's own only; a list, or "*"
     "MAX_MESSAGE_BYTES": 1024 * 1024,  # a larger Socket.IO message closes the connection
     "MAX_SESSION_BYTES": 32 * 1024 * 1024,  # checkpoint bytes one simulation may hold (process-wide); 0 = no bound
-    "MAX_LOADS_AT_ONCE": 2,  # scenarios parsed and built at the same time, off the event loop (webapp/web/offload.py)
+    "MAX_TRACE_ENTRIES": 250_000,  # list entries a whole trace (/api/replay, /api/trace) may hold, per variant
+    "MAX_LOADS_AT_ONCE": 2,  # loads, dry runs and exports run at once, off the event loop (webapp/web/offload.py)
     "RATE_LIMIT_PER_SECOND": 30,  # Socket.IO messages per connection (token bucket); 0 = no limit
     "RATE_LIMIT_BURST": 60,  # messages a connection may send at once before the rate applies
     "MAX_ROOMS_PER_CONNECTION": 10,  # create_room calls one connection may make (each room can hold a simulation)
@@ -35,7 +36,7 @@ def create_app(config: dict | None = None):
         app.config["ASYNC_MODE"] = os.environ["INFLIGHT_SCOPE_ASYNC_MODE"]
     if os.environ.get("INFLIGHT_SCOPE_MESSAGE_QUEUE"):
         app.config["MESSAGE_QUEUE"] = os.environ["INFLIGHT_SCOPE_MESSAGE_QUEUE"]
-    from .web import editor, export, limits, routes, security, sockets
+    from .web import editor, export, limits, offload, routes, security, sockets
 
     limits.read_environment(app.config)
     app.config.update(config or {})
@@ -45,5 +46,6 @@ def create_app(config: dict | None = None):
     app.register_blueprint(export.bp)
     app.register_blueprint(editor.bp)
     security.init_security(app)
+    offload.init_offload(app)
     sockets.init_socketio(app)
     return app

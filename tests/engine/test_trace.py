@@ -5,7 +5,7 @@ import random
 import pytest
 
 from tests.conftest import conformance_cases, problem_of
-from webapp.engine.trace import check_runs
+from webapp.engine.trace import check_runs, entries_in, replay, run_through, trace_steps
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
 from webapp.scenario.generate import generate
@@ -63,3 +63,42 @@ def test_pop_expecting_a_pod_not_at_the_head_names_expect():
 def test_fail_popped_on_never_popped_pod_names_pod_info():
     p = runs_problem(steps=[{"op": "fail", "pod": "A", "pod_info": "popped"}])
     assert (p["step"], p["field"]) == (0, "steps[0].pod_info")
+
+
+GROWING = {"schema": 1, "name": "growing", "pods": [{"name": "A"}], "initial_active": ["A"],
+           "steps": [{"op": "pop"}] + [{"op": "event", "event": "PvAdd"}] * 300}
+
+
+def test_a_bounded_replay_stops_at_the_step_that_passes_the_bound():
+    scenario = load_scenario(GROWING)
+    held = 0
+    for entry in replay(scenario, "v1.28.2")["steps"]:  # unbounded: where the bound is passed
+        held += entries_in(entry["state"])
+        if held > 5_000:
+            break
+    p = problem_of(replay, scenario, "v1.28.2", max_entries=5_000)
+    assert (p["step"], p["field"]) == (entry["step"], "steps")
+    assert p["message"].startswith(f"the trace is too large to build here: by step {entry['step']} of 301 ")
+    whole = replay(scenario, "v1.28.2")
+    total = sum(entries_in(entry["state"]) for entry in whole["steps"])
+    assert replay(scenario, "v1.28.2", max_entries=total) == whole  # exactly at the bound: the whole trace
+    assert problem_of(replay, scenario, "v1.28.2", max_entries=total - 1)["step"] == 300
+
+
+def test_entries_in_counts_the_lists_and_maps_of_a_state():
+    state = {"activeQ": ["A"], "backoffQ": [], "schedulingCycle": 3, "inFlightPods": {"B": {}, "C": {}},
+             "inFlightEvents": [{"pod": "B"}, {"event": "PvAdd", "id": "e1"}]}
+    assert entries_in(state) == 5
+
+
+def test_run_through_keeps_no_trace_but_names_the_failing_step():
+    assert run_through(load_scenario(GROWING), "v1.28.1") is None
+    bad = load_scenario({**LOST_MARKER, "steps": [{"op": "pop"}, {"op": "pop"}, {"op": "pop"}]})
+    p = problem_of(run_through, bad, "v1.28.2")
+    assert (p["step"], p["field"]) == (2, "steps[2].op") and p["message"].endswith("(on v1.28.2)")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_trace_steps_are_the_steps_of_the_replay(variant):
+    scenario = load_scenario(LOST_MARKER)
+    assert list(trace_steps(scenario, variant)) == replay(scenario, variant)["steps"]

@@ -125,3 +125,11 @@ def test_html_exports_are_limited_in_steps(client, monkeypatch):
     response = client.get("/export/lost-marker.html")
     assert response.status_code == 400
     assert response.json["message"] == "an offline export holds at most 5 steps; this scenario has 6"
+
+
+def test_html_exports_are_limited_in_bytes(client, monkeypatch):
+    monkeypatch.setattr(offline, "MAX_FRAME_BYTES", 20_000)  # lost-marker's 7 positions take ~5 kB each
+    response = client.get("/export/lost-marker.html")
+    assert response.status_code == 400
+    assert response.json["message"].startswith("an offline export holds at most 20,000 bytes of positions; "
+                                               "this scenario passes it at position ")

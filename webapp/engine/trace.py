@@ -12,24 +12,62 @@ def step_error(index: int, step: dict, err: StepError, variant: str) -> Scenario
     return ScenarioError([{"step": index, "field": field, "message": f"{err.message} (on {variant})"}])
 
 
-def replay(scenario, variant: str, records: bool = False) -> dict:
-    """The trace of ``scenario`` on ``variant``; raises ScenarioError naming the first step that
-    cannot be applied. With ``records`` each step also carries its step record."""
-    model = scenario.model(variant)
-    steps = []
+def entries_in(state: dict) -> int:
+    """How many entries the lists and maps of one state hold (what makes a trace big)."""
+    return sum(len(value) for value in state.values() if isinstance(value, (list, dict)))
+
+
+def _applied(model, scenario, variant: str):
+    """(index, step, result, record) after each step; raises the ScenarioError of a step that cannot apply."""
     for i, step in enumerate(scenario.steps):
         try:
             result, record = model.apply(i, step)
         except StepError as err:
             raise step_error(i, step, err, variant) from None
+        yield i, step, result, record
+
+
+def run_through(scenario, variant: str) -> None:
+    """Apply every step, keeping no trace (time and memory linear in the steps); raises ScenarioError
+    naming the first step that cannot be applied."""
+    for _ in _applied(scenario.model(variant), scenario, variant):
+        pass
+
+
+def _trace_steps(model, scenario, variant: str, records: bool, max_entries: int | None):
+    # A trace holds every step's state: while a pod stays in flight each event lengthens every later state,
+    # so its size can grow with the square of the steps. ``max_entries`` bounds what it may hold.
+    held = 0
+    for i, step, result, record in _applied(model, scenario, variant):
         entry = {"step": i, "op": step["op"], "result": result, "state": model.state()}
+        if max_entries is not None:
+            held += entries_in(entry["state"])
+            if held > max_entries:
+                raise ScenarioError([{"step": i, "field": "steps", "message": (
+                    f"the trace is too large to build here: by step {i} of {len(scenario.steps)} its states hold "
+                    f"more than {max_entries:,} entries (the in-flight lists keep growing); "
+                    "replay it with `inflight-scope replay` instead")}])
         if records:
             entry["record"] = record
-        steps.append(entry)
+        yield entry
+
+
+def trace_steps(scenario, variant: str):
+    """The trace's steps one at a time (for comparing without holding them all); ScenarioError as replay."""
+    return _trace_steps(scenario.model(variant), scenario, variant, False, None)
+
+
+def replay(scenario, variant: str, records: bool = False, max_entries: int | None = None) -> dict:
+    """The trace of ``scenario`` on ``variant``; raises ScenarioError naming the first step that cannot be
+    applied, or the step by which the states hold more than ``max_entries`` entries. With ``records`` each
+    step also carries its step record."""
+    model = scenario.model(variant)
+    steps = list(_trace_steps(model, scenario, variant, records, max_entries))
     return {"schema": 1, "scenario": scenario.name, "variant": variant, "steps": steps, "final": model.state()}
 
 
-def check_runs(scenario, variants=VARIANTS, records: bool = False) -> list[dict]:
-    """Dry run: the trace of every variant, in order. Raises the ScenarioError of the first step a
-    variant cannot apply (it names the step and the field, e.g. a pop on an empty activeQ)."""
-    return [replay(scenario, variant, records=records) for variant in variants]
+def check_runs(scenario, variants=VARIANTS, records: bool = False, max_entries: int | None = None) -> list[dict]:
+    """Dry run: the trace of every variant, in order (``max_entries`` bounds each). Raises the ScenarioError
+    of the first step a variant cannot apply (it names the step and the field, e.g. a pop on an empty
+    activeQ)."""
+    return [replay(scenario, variant, records=records, max_entries=max_entries) for variant in variants]

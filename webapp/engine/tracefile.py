@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..model.variant import VARIANTS
 from ..scenario.errors import ScenarioError
 from ..scenario.load import load_scenario
-from .trace import check_runs
+from .trace import check_runs, trace_steps
 
 SCHEMA = 1
 
@@ -18,9 +18,11 @@ class MalformedTraceFile(ValueError):
     """The document is not a trace file (its message says why)."""
 
 
-def build(scenario) -> dict:
-    """The trace file of a loaded scenario; raises ScenarioError if a variant cannot run it."""
-    return {"schema": SCHEMA, "scenario_object": scenario.raw, "traces": dict(zip(VARIANTS, check_runs(scenario)))}
+def build(scenario, max_entries: int | None = None) -> dict:
+    """The trace file of a loaded scenario; raises ScenarioError if a variant cannot run it, or if a trace
+    would hold more than ``max_entries`` entries."""
+    traces = check_runs(scenario, max_entries=max_entries)
+    return {"schema": SCHEMA, "scenario_object": scenario.raw, "traces": dict(zip(VARIANTS, traces))}
 
 
 def check(doc) -> dict:
@@ -45,8 +47,7 @@ def check(doc) -> dict:
     variants = {}
     for variant, recorded in traces.items():
         try:
-            [replayed] = check_runs(scenario, [variant])
-            mismatch = _first_mismatch(recorded, replayed)
+            mismatch = _first_mismatch(recorded, scenario, variant)
         except ScenarioError as err:
             p = err.problems[0]
             mismatch = {"step": p["step"], "path": p["field"], "error": p["message"]}
@@ -57,14 +58,32 @@ def check(doc) -> dict:
 _MISSING = object()
 
 
-def _first_mismatch(recorded, replayed: dict) -> dict | None:
+def _first_mismatch(recorded, scenario, variant: str) -> dict | None:
     steps = recorded.get("steps") if isinstance(recorded, dict) else None
-    if isinstance(steps, list):  # step by step first, so the earliest differing step is the one named
-        for i in range(max(len(steps), len(replayed["steps"]))):
-            got = _difference(_at(steps, i), _at(replayed["steps"], i), f"steps[{i}]")
-            if got:
-                return {"step": i, **got}
-        recorded = {**recorded, "steps": replayed["steps"]}
+    if not isinstance(steps, list):  # no steps to compare: the replayed steps are summed up, not replayed
+        summary = f"(a list of {len(scenario.steps)} steps)"
+        return _whole_difference(recorded, _header(scenario, variant, summary, "(the state after the last step)"))
+    # Step by step, so the earliest differing step is the one named; replaying stops there, so the work is
+    # bounded by what the recorded trace holds.
+    last = None
+    for i, replayed in enumerate(trace_steps(scenario, variant)):
+        got = _difference(_at(steps, i), replayed, f"steps[{i}]")
+        if got:
+            return {"step": i, **got}
+        last = replayed
+    if len(steps) > len(scenario.steps):
+        i = len(scenario.steps)
+        return {"step": i, **_difference(steps[i], _MISSING, f"steps[{i}]")}
+    final = last["state"] if last else scenario.model(variant).state()
+    return _whole_difference(recorded, _header(scenario, variant, steps, final))
+
+
+def _header(scenario, variant: str, steps, final) -> dict:
+    """A replayed trace whose steps are given (the recorded ones once they all matched)."""
+    return {"schema": 1, "scenario": scenario.name, "variant": variant, "steps": steps, "final": final}
+
+
+def _whole_difference(recorded, replayed: dict) -> dict | None:
     got = _difference(recorded, replayed, "")
     return {"step": None, **got} if got else None
 

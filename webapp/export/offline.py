@@ -22,6 +22,7 @@ from ..presenter import scenario_message, state_message
 from .bundle import bundle
 
 MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
+MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growing: then the bytes are bounded too
 ENTRY = ROOT / "static" / "js" / "offline.js"
 STYLESHEET = ROOT / "static" / "css" / "app.css"
 TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=select_autoescape(["html"]))
@@ -32,17 +33,23 @@ class ExportTooLarge(ValueError):
     pass
 
 
-def messages(scenario, scenario_id: str | None) -> dict:
-    """{scenario: <scenario message>, frames: [<state message at position 0..total>]}, both variants."""
+def messages(scenario, scenario_id: str | None, max_bytes: int | None = None) -> dict:
+    """{scenario: <scenario message>, frames: [<state message at position 0..total>]}, both variants.
+    ``max_bytes`` bounds the simulation's checkpoints (as a session's)."""
     if len(scenario.steps) > MAX_STEPS:
         raise ExportTooLarge(f"an offline export holds at most {MAX_STEPS} steps; this scenario has "
                              f"{len(scenario.steps)}")
-    session = Session()
+    session = Session(max_bytes=max_bytes)
     session.load(scenario, VARIANTS, scenario_id)
-    frames = []
+    frames, size = [], 0
     for position in range(session.sim.total + 1):
         session.sim.seek(position)
         frames.append(state_message(session))
+        size += len(json.dumps(frames[-1], separators=(",", ":")))
+        if size > MAX_FRAME_BYTES:
+            raise ExportTooLarge(f"an offline export holds at most {MAX_FRAME_BYTES:,} bytes of positions; "
+                                 f"this scenario passes it at position {position} of {session.sim.total} "
+                                 "(its in-flight lists keep growing)")
     return {"scenario": scenario_message(session), "frames": frames}
 
 
@@ -76,8 +83,8 @@ def file_policy(css: str, script: str) -> str:
     ])
 
 
-def export_html(scenario, scenario_id: str | None) -> str:
-    data = messages(scenario, scenario_id)
+def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None) -> str:
+    data = messages(scenario, scenario_id, max_bytes)
     css = inline(STYLESHEET.read_text(encoding="utf-8"), "style")
     script = inline(bundle(ENTRY), "script")
     return TEMPLATES.get_template("export.html").render(

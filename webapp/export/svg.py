@@ -33,9 +33,10 @@ LANES = ("activeQ", "backoffQ", "unschedulablePods", "inFlight")
 NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def export_svg(scenario, position: int) -> str:
-    """Raises IndexError for a position outside 0..len(scenario.steps)."""
-    session = Session()
+def export_svg(scenario, position: int, max_bytes: int | None = None) -> str:
+    """Raises IndexError for a position outside 0..len(scenario.steps); ``max_bytes`` bounds the simulation's
+    checkpoints (as a session's)."""
+    session = Session(max_bytes=max_bytes)
     session.load(scenario, VARIANTS, None)
     session.sim.seek(position)
     return render(scenario.name, state_message(session))

@@ -18,14 +18,15 @@ from importlib import resources
 from flask import Blueprint, current_app, render_template, request
 
 from ..engine import tracefile
+from ..engine.trace import run_through
 from ..model.variant import VARIANTS
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
-from ..engine.trace import check_runs
 from ..scenario.load import FORMATS, load_scenario, parse_text
 from ..scenario.locate import locate_problems
 from ..scenario.scenario import from_valid_dict
 from ..scenario.validate import Limits, validate
+from .offload import apart
 
 bp = Blueprint("editor", __name__)
 LIMITS = Limits()
@@ -112,7 +113,7 @@ def _dry_run(raw: dict) -> tuple[list[dict], list[str]]:
     problems, ran = [], []
     for variant in VARIANTS:
         try:
-            check_runs(scenario, [variant])
+            run_through(scenario, variant)
             ran.append(variant)
         except ScenarioError as err:
             problems.extend(err.problems)
@@ -127,7 +128,12 @@ def validate_text():
     fmt = body.get("format")
     if fmt not in (None, *FORMATS):
         raise BadRequest(f"format must be \"yaml\", \"json\" or null, not {json.dumps(fmt)[:40]}")
-    text, ran = body["text"], []
+    return _json(apart(_checked_text, body["text"], fmt))
+
+
+def _checked_text(text: str, fmt: str | None) -> dict:
+    """The answer of /api/validate: parse, validate, then a dry run of each variant."""
+    ran = []
     try:
         raw = parse_text(text, fmt, LIMITS)
     except ScenarioError as err:
@@ -137,23 +143,27 @@ def validate_text():
         if not problems:
             problems, ran = _dry_run(raw)
     if problems:
-        return _json({"ok": False, "problems": locate_problems(text, problems), "variants_ok": ran})
-    return _json({"ok": True, "scenario": raw, "total": len(raw["steps"]), "variants_ok": ran})
+        return {"ok": False, "problems": locate_problems(text, problems), "variants_ok": ran}
+    return {"ok": True, "scenario": raw, "total": len(raw["steps"]), "variants_ok": ran}
 
 
 @bp.post("/api/trace")
 def trace_file():
     try:
-        return _json(tracefile.build(load_scenario(_json_body("a scenario object"), LIMITS)))
+        return _json(apart(_trace_file_of, _json_body("a scenario object"), current_app.config["MAX_TRACE_ENTRIES"]))
     except ScenarioError as err:
         return _json(err.as_json(), 400)
+
+
+def _trace_file_of(raw, max_entries: int) -> dict:
+    return tracefile.build(load_scenario(raw, LIMITS), max_entries)
 
 
 @bp.post("/api/trace/check")
 def trace_check():
     doc = _json_body("a trace file")
     try:
-        result = tracefile.check(doc)
+        result = apart(tracefile.check, doc)
     except tracefile.MalformedTraceFile as err:
         raise BadRequest(f"not a trace file: {err}") from None
     except ScenarioError as err:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, abort, jsonify, make_response, request
+from flask import Blueprint, Response, abort, current_app, jsonify, make_response, request
 
+from ..engine.simulation import TooLarge
 from ..export.offline import ExportTooLarge, export_html
 from ..export.svg import export_svg
 from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
+from .offload import apart
 
 bp = Blueprint("export", __name__, url_prefix="/export")
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"  # a served SVG may never run or fetch anything
@@ -27,6 +29,7 @@ class BadRequest(ValueError):
 @bp.errorhandler(BadRequest)
 @bp.errorhandler(ScenarioError)
 @bp.errorhandler(ExportTooLarge)
+@bp.errorhandler(TooLarge)
 def bad_request(err):
     return jsonify(err.as_json() if isinstance(err, ScenarioError) else {"message": str(err)}), 400
 
@@ -43,11 +46,11 @@ def posted_scenario():
     raw = request.get_json(silent=True)
     if not isinstance(raw, dict):
         raise BadRequest("expected a JSON scenario object in the request body")
-    return resolve(raw)[0]
+    return apart(resolve, raw)[0]
 
 
 def html_download(scenario, scenario_id: str | None, filename: str) -> Response:
-    response = Response(export_html(scenario, scenario_id), mimetype="text/html")
+    response = Response(apart(export_html, scenario, scenario_id, _session_bytes()), mimetype="text/html")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}.html"'
     return response
 
@@ -57,9 +60,14 @@ def svg_response(scenario) -> Response:
     total = len(scenario.steps)
     if not (text.isascii() and text.isdigit()) or int(text) > total:
         raise BadRequest(f"position must be an integer in 0..{total}, got {text!r}")
-    response = Response(export_svg(scenario, int(text)), mimetype="image/svg+xml")
+    response = Response(apart(export_svg, scenario, int(text), _session_bytes()), mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = SVG_POLICY
     return response
+
+
+def _session_bytes() -> int | None:
+    """An export builds a simulation as a session does: under the same bound."""
+    return int(current_app.config["MAX_SESSION_BYTES"]) or None
 
 
 def slug(name: str) -> str:

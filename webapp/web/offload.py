@@ -1,4 +1,5 @@
-"""CPU-heavy work of a handler (parsing a scenario, building its simulation) run off the event loop.
+"""CPU-heavy work of a handler (parsing a scenario, building its simulation, a dry run, an export) run off
+the event loop.
 
 Under eventlet every connection shares one OS thread: a load that takes two seconds would stall every other
 viewer for two seconds. eventlet's ``tpool`` runs it on a native thread instead; the hub keeps serving while
@@ -9,12 +10,14 @@ from __future__ import annotations
 
 import threading
 
+from flask import current_app
+
 
 class Offload:
     """``offload(fn, *args)``: fn's result (or exception), computed apart from the event loop."""
 
     def __init__(self, async_mode: str, at_once: int):
-        # Bounds the builds in progress: each may hold up to MAX_SESSION_BYTES before it is refused.
+        # Bounds the work in progress: a build may hold up to MAX_SESSION_BYTES before it is refused.
         self._slots = threading.BoundedSemaphore(at_once)
         if async_mode == "eventlet":
             from eventlet import tpool  # only in the eventlet server process, which is monkey-patched
@@ -30,3 +33,14 @@ class Offload:
 
 def _here(fn, *args, **kwargs):
     return fn(*args, **kwargs)
+
+
+def init_offload(app) -> Offload:
+    offload = Offload(app.config["ASYNC_MODE"], int(app.config["MAX_LOADS_AT_ONCE"]))
+    app.extensions["inflight_offload"] = offload
+    return offload
+
+
+def apart(fn, *args, **kwargs):
+    """In a request: ``fn(*args)`` run by the app's Offload. There is no request context there: pass data."""
+    return current_app.extensions["inflight_offload"](fn, *args, **kwargs)

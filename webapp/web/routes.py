@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
@@ -11,6 +12,7 @@ from ..model.variant import VARIANTS
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
+from .offload import apart
 
 bp = Blueprint("main", __name__)
 
@@ -101,10 +103,16 @@ def replay_scenario():
     if raw is None:
         return jsonify({"message": "expected a JSON scenario object in the request body"}), 400
     try:
-        scenario, _ = resolve(raw)
-        return jsonify({v: replay(scenario, v) for v in VARIANTS})
+        replayed = apart(_replayed, raw, current_app.config["MAX_TRACE_ENTRIES"])
+        return current_app.response_class(replayed, mimetype="application/json")
     except ScenarioError as err:
         return jsonify(err.as_json()), 400
+
+
+def _replayed(raw, max_entries: int) -> str:
+    """The trace of every variant, as JSON text, for a built-in id or a scenario object."""
+    scenario, _ = resolve(raw)
+    return json.dumps({v: replay(scenario, v, max_entries=max_entries) for v in VARIANTS})
 
 
 @bp.get("/favicon.ico")

@@ -26,7 +26,6 @@ from ..presenter import scenario_message, state_message
 from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
 from .limits import init_limits, socketio_options
-from .offload import Offload
 
 REJECTED = (ScenarioError, NotLoaded, NotAllowed, RoomsUnavailable, ValueError, IndexError)
 
@@ -54,7 +53,7 @@ def init_socketio(app) -> SocketIO:
     store = RedisRoomStore(queue, app.config["ROOM_IDLE_SECONDS"]) if queue else MemoryRoomStore()
     sessions: dict[str, Session] = {}
     session_bytes = int(app.config["MAX_SESSION_BYTES"]) or None
-    offload = Offload(app.config["ASYNC_MODE"], int(app.config["MAX_LOADS_AT_ONCE"]))
+    offload = app.extensions["inflight_offload"]
 
     def new_session() -> Session:
         return Session(max_bytes=session_bytes, run_apart=offload)
