@@ -31,8 +31,9 @@ def serve_command(port: int, mode: str, extra_args=()) -> list[str]:
 class LiveServer:
     """``with LiveServer("threading", log_dir) as server: requests.get(server.url + "/healthz")``"""
 
-    def __init__(self, mode: str, log_dir: Path, extra_args=(), env=None):
+    def __init__(self, mode: str, log_dir: Path, extra_args=(), env=None, command=None):
         self.mode = mode
+        self.command = command or (lambda port: serve_command(port, mode, self.extra_args))  # port -> argv
         self.extra_env = dict(env or {})
         self.log_dir = log_dir
         self.extra_args = tuple(extra_args)
@@ -59,7 +60,7 @@ class LiveServer:
         env["PYTHONUNBUFFERED"] = "1"
         env.update(self.extra_env)
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(serve_command(port, self.mode, self.extra_args), cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+            self.proc = subprocess.Popen(self.command(port), cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                                          stdout=log, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + START_TIMEOUT

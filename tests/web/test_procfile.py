@@ -1,0 +1,49 @@
+"""The Procfile's own command (gunicorn, one eventlet worker) serves the app: the page, Socket.IO over a real
+WebSocket, and heavy loads built off the worker's event loop."""
+
+import shlex
+import sys
+
+import pytest
+import requests
+
+from tests.web.liveserver import ROOT, LiveServer
+from tests.web.test_live_server import LOGS, TIMEOUT, Peer, assert_a_heavy_load_does_not_hold_up, load
+
+
+def procfile_command(port: int) -> list[str]:
+    line = next(x for x in (ROOT / "Procfile").read_text().splitlines() if x.startswith("web:"))
+    argv = shlex.split(line.removeprefix("web:").replace("${PORT:-8000}", str(port)))
+    assert argv[0] == "gunicorn"
+    return [sys.executable, "-m", "gunicorn", *argv[1:]]  # the project's gunicorn, wherever PATH points
+
+
+@pytest.fixture(scope="module")
+def gunicorn():
+    with LiveServer("eventlet", LOGS, command=procfile_command) as live:
+        yield live
+
+
+@pytest.fixture
+def peer_pair(gunicorn):
+    peers = [Peer(gunicorn.url), Peer(gunicorn.url)]
+    yield peers
+    for peer in peers:
+        peer.close_in_background().join(timeout=TIMEOUT)
+
+
+def test_the_procfile_serves_the_page_under_eventlet(gunicorn):
+    assert requests.get(gunicorn.url + "/healthz", timeout=TIMEOUT).json() == {"status": "ok", "async_mode": "eventlet"}
+    page = requests.get(gunicorn.url + "/?scenario=lost-marker", timeout=TIMEOUT)
+    assert page.status_code == 200 and "Content-Security-Policy" in page.headers
+
+
+def test_the_procfile_steps_over_a_websocket(peer_pair):
+    peer, _ = peer_pair
+    load(peer)
+    peer.emit("step")
+    assert peer.expect("state")["position"] == 1
+
+
+def test_the_procfile_builds_heavy_loads_off_the_event_loop(peer_pair):
+    assert_a_heavy_load_does_not_hold_up(*peer_pair)
