@@ -61,6 +61,22 @@ class GoList:
         self._len += 1
         return e
 
+    def extend(self, values) -> list[Element]:
+        """push_back each value, linked in one pass (checkpoints restore whole lists); their elements."""
+        root = self._root
+        last = root._prev
+        elements = []
+        for value in values:
+            e = Element(value, self)
+            e._prev = last
+            last._next = e
+            last = e
+            elements.append(e)
+        last._next = root
+        root._prev = last
+        self._len += len(elements)
+        return elements
+
     def remove(self, e: Element):
         """Go's ``l.Remove(e)``: a no-op unless e is in this list; afterwards e is detached."""
         if e.list is not self:
@@ -74,10 +90,11 @@ class GoList:
         return e.value
 
     def __iter__(self):
-        e = self.front()
-        while e is not None:
+        root = self._root
+        e = root._next
+        while e is not root and e is not None:  # None: the element just visited was removed (Go's Next())
             yield e
-            e = e.next()
+            e = e._next
 
     def values(self) -> list:
         return [e.value for e in self]

@@ -174,7 +174,7 @@ class ReceivedEvents(Tracker):
 
     def __setstate__(self, state: dict) -> None:
         self.__init__()
-        elements = [self.received_events.push_back(v) for v in state["values"]]
+        elements = self.received_events.extend(state["values"])
         detached: dict = {}
         for uid, (name, entry_id, marker) in state["pods"].items():
             if isinstance(marker, int):

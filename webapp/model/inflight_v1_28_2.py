@@ -153,6 +153,6 @@ class InFlightEvents(Tracker):
 
     def __setstate__(self, state: dict) -> None:
         self.__init__()
-        elements = [self.in_flight_events.push_back(v) for v in state["values"]]
+        elements = self.in_flight_events.extend(state["values"])
         self.in_flight_pods = {uid: elements[i] for uid, i in state["pods"].items()}
         self.pod_entries = state["pod_entries"]
