@@ -108,7 +108,7 @@ export function startViewer(open) {
     $("scenario-name").textContent = msg.name;
     $("scenario-description").replaceChildren(...renderMarkdown(msg.description));
     $("scrubber").max = msg.total;
-    if (msg.id && $("scenario-picker").value !== msg.id) $("scenario-picker").value = msg.id;
+    showInPicker(msg);
     renderTicks($("ticks"), msg);
     renderReturns(msg);
     renderCourse(msg);
@@ -150,12 +150,25 @@ export function startViewer(open) {
     if (opts.mode === "embed") parent.postMessage({ type: "inflight-scope", event: "position", position: msg.position, total: msg.total }, "*");
   }
 
+  // A scenario that is not a built-in (the editor's, a link's) gets its own entry, chosen and not choosable.
+  function showInPicker(msg) {
+    const picker = $("scenario-picker");
+    picker.querySelector("option.own")?.remove();
+    if (!msg.id) picker.prepend(h("option", { class: "own", value: "", disabled: true, text: `${msg.name} (not a built-in)` }));
+    picker.value = msg.id ?? "";
+  }
+
   function renderReturns(msg) {
     const byPod = new Map();
     for (const [variant, summary] of Object.entries(msg.returns)) {
-      const add = (pod, text) => byPod.set(pod, [...(byPod.get(pod) || []), `${variant}: ${text}`]);
-      for (const r of summary.returned) add(r.pod, `${fmtSeconds(r.seconds)} via ${r.via}`);
-      for (const r of summary.still_waiting) add(r.pod, `still in ${r.via}`);
+      const returned = new Map();
+      for (const r of summary.returned) returned.set(r.pod, [...(returned.get(r.pod) || []), r]);
+      const waiting = new Set(summary.still_waiting.map((r) => r.pod));
+      for (const pod of new Set([...returned.keys(), ...waiting])) {
+        const texts = returnTexts(returned.get(pod) || []);
+        for (const r of summary.still_waiting) if (r.pod === pod) texts.push(`still in ${r.via}`);
+        byPod.set(pod, [...(byPod.get(pod) || []), `${variant}: ${texts.join(", ")}`]);
+      }
     }
     $("returns").replaceChildren(
       byPod.size ? h("span", { class: "label", text: "Back in activeQ after failing (whole scenario)" }) : "",
@@ -163,9 +176,16 @@ export function startViewer(open) {
     );
   }
 
+  // Up to two returns of a pod are listed; more (a generated scenario) are summed up, so the line stays short.
+  function returnTexts(returns) {
+    if (returns.length <= 2) return returns.map((r) => `${fmtSeconds(r.seconds)} via ${r.via}`);
+    const longest = returns.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+    return [`${returns.length} returns, longest ${fmtSeconds(longest.seconds)} via ${longest.via}`];
+  }
+
   // The built-in scenarios, in the picker's order, are a short course.
   function renderCourse(msg) {
-    const ids = [...$("scenario-picker").options].map((o) => o.value);
+    const ids = [...$("scenario-picker").options].filter((o) => o.value).map((o) => o.value);
     const i = ids.indexOf(msg.id);
     const course = $("course");
     if (i < 0 || opts.mode === "audience") return course.replaceChildren();
