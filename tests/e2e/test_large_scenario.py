@@ -34,3 +34,13 @@ def test_a_generated_scenario_keeps_the_panes_in_view(page):
     assert returns.bounding_box()["height"] < 120
     pane = page.locator('#panes > [data-variant="v1.28.1"]').bounding_box()
     assert pane["y"] < 200 and pane["height"] > 300  # the diagram, not the list of returns, fills the page
+
+    # one tick per 8 steps (at most 400 ticks), each the most telling kind of its steps; the cursor's is marked
+    expect(page.locator("#ticks .tick")).to_have_count(375)
+    expect(page.locator("#ticks .tick").first).to_have_attribute("title", "1–8: 8 steps")
+    for _ in range(9):
+        page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^9 / {STEPS}"))
+    expect(page.locator("#ticks .tick.current")).to_have_attribute("data-step", "16")
+    page.keyboard.press("End")
+    expect(page.locator("#ticks .tick.current")).to_have_attribute("data-step", str(STEPS))
