@@ -154,7 +154,8 @@ export function startViewer(open) {
   function showInPicker(msg) {
     const picker = $("scenario-picker");
     picker.querySelector("option.own")?.remove();
-    if (!msg.id) picker.prepend(h("option", { class: "own", value: "", disabled: true, text: `${msg.name} (not a built-in)` }));
+    const listed = picker.querySelector('option[value=""]');  // an offline file lists its own scenario
+    if (!msg.id && !listed) picker.prepend(h("option", { class: "own", value: "", disabled: true, text: `${msg.name} (not a built-in)` }));
     picker.value = msg.id ?? "";
   }
 
