@@ -19,6 +19,7 @@ DEFAULTS = {
     "MAX_SESSION_BYTES": 32 * 1024 * 1024,  # checkpoint bytes one simulation may hold (process-wide); 0 = no bound
     "MAX_TRACE_ENTRIES": 250_000,  # list entries a whole trace (/api/replay, /api/trace) may hold, per variant
     "MAX_LOADS_AT_ONCE": 2,  # loads, dry runs and exports run at once, off the event loop (webapp/web/offload.py)
+    "MAX_LOADS_WAITING": 16,  # more of them may wait; beyond that one is refused at once ("busy")
     "RATE_LIMIT_PER_SECOND": 30,  # Socket.IO messages per connection (token bucket); 0 = no limit
     "RATE_LIMIT_BURST": 60,  # messages a connection may send at once before the rate applies
     "MAX_ROOMS_PER_CONNECTION": 10,  # create_room calls one connection may make (each room can hold a simulation)

@@ -1,19 +1,22 @@
-"""Offload in threading mode (the eventlet path runs in the live-server tests): results, errors, the bound."""
+"""Offload in threading mode (the eventlet path runs in the live-server tests): results, errors, the bounds,
+and what a client is told when heavy work is refused as busy."""
 
 import threading
 import time
 
 import pytest
 
+from webapp import create_app
 from webapp.scenario.errors import ScenarioError
-from webapp.web.offload import Offload
+from webapp.web.offload import Busy, Offload
 
 
 def test_returns_the_result_and_raises_the_error():
-    offload = Offload("threading", 2)
+    offload = Offload("threading", 2, 0)
     assert offload(divmod, 7, 2) == (3, 1)
     with pytest.raises(ScenarioError):
         offload(_refuse)
+    assert offload(divmod, 9, 4) == (2, 1)  # a raising call gave its place back
 
 
 def _refuse():
@@ -22,7 +25,7 @@ def _refuse():
 
 @pytest.mark.parametrize("at_once", [1, 2])
 def test_at_most_at_once_run_together(at_once):
-    offload = Offload("threading", at_once)
+    offload = Offload("threading", at_once, 10)
     running, most, lock = [0], [0], threading.Lock()
 
     def work():
@@ -39,3 +42,67 @@ def test_at_most_at_once_run_together(at_once):
     for t in threads:
         t.join()
     assert most[0] == at_once
+
+
+class Occupied:
+    """Holds ``n`` calls of an Offload (running or waiting) until released."""
+
+    def __init__(self, offload, n: int):
+        self.offload, self.n, self.release = offload, n, threading.Event()
+        self.threads = [threading.Thread(target=offload, args=(self.release.wait, 10)) for _ in range(n)]
+        for t in self.threads:
+            t.start()
+
+    def __enter__(self):
+        deadline = time.monotonic() + 10
+        while self.offload._pending < self.n:  # every call has entered: one runs, the others wait
+            assert time.monotonic() < deadline, "the holding calls did not start"
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc):
+        self.release.set()
+        for t in self.threads:
+            t.join(10)
+
+
+def test_past_running_and_waiting_a_call_is_refused_at_once():
+    offload = Offload("threading", 1, 1)
+    with Occupied(offload, 2):
+        started = time.monotonic()
+        with pytest.raises(Busy, match="busy"):
+            offload(divmod, 1, 1)
+        assert time.monotonic() - started < 5  # refused, not queued
+    assert offload(divmod, 1, 1) == (1, 0)  # free again once the work is done
+
+
+@pytest.fixture
+def busy_app():
+    app = create_app({"ASYNC_MODE": "threading", "TESTING": True, "MAX_LOADS_AT_ONCE": 1, "MAX_LOADS_WAITING": 0})
+    yield app
+    app.extensions["inflight_guard"].sweeper.stop()
+
+
+def test_http_answers_503_while_busy(busy_app):
+    client = busy_app.test_client()
+    with Occupied(busy_app.extensions["inflight_offload"], 1):
+        response = client.post("/api/replay", json="lost-marker")
+        assert response.status_code == 503
+        assert response.json == {"message": "the server is busy with other large scenarios; try again in a moment"}
+    assert client.post("/api/replay", json="lost-marker").status_code == 200
+
+
+def test_a_socket_load_while_busy_is_an_error_and_changes_nothing(busy_app):
+    sio = busy_app.extensions["socketio"].test_client(busy_app)
+    sio.emit("load", {"scenario": "lost-marker"})
+    sio.get_received()
+    sio.emit("seek", {"position": 3})
+    sio.get_received()
+    with Occupied(busy_app.extensions["inflight_offload"], 1):
+        sio.emit("load", {"scenario": "gate-off"})
+        [error] = sio.get_received()
+        assert error["name"] == "error" and error["args"][0]["kind"] == "Busy"
+        sio.emit("step")
+        [state] = sio.get_received()
+        assert state["args"][0]["position"] == 4 and state["args"][0]["total"] == 6  # still lost-marker
+    sio.disconnect()

@@ -11,15 +11,23 @@ from __future__ import annotations
 import sys
 import threading
 
-from flask import current_app
+from flask import current_app, jsonify
+
+
+class Busy(RuntimeError):
+    """Too much heavy work is running or waiting already; the caller may try again."""
 
 
 class Offload:
-    """``offload(fn, *args)``: fn's result (or exception), computed apart from the event loop."""
+    """``offload(fn, *args)``: fn's result (or exception), computed apart from the event loop. At most
+    ``at_once`` run together and ``waiting`` more wait; past that a call is refused at once with Busy."""
 
-    def __init__(self, async_mode: str, at_once: int):
+    def __init__(self, async_mode: str, at_once: int, waiting: int):
         # Bounds the work in progress: a build may hold up to MAX_SESSION_BYTES before it is refused.
         self._slots = threading.BoundedSemaphore(at_once)
+        self._most = at_once + waiting  # calls running or waiting: beyond this, heavy requests are refused
+        self._pending = 0
+        self._count_lock = threading.Lock()
         if async_mode == "eventlet":
             from eventlet import tpool  # only in the eventlet server process, which is monkey-patched
 
@@ -31,8 +39,16 @@ class Offload:
             self._run = _here
 
     def __call__(self, fn, *args, **kwargs):
-        with self._slots:
-            return self._run(fn, *args, **kwargs)
+        with self._count_lock:
+            if self._pending >= self._most:
+                raise Busy("the server is busy with other large scenarios; try again in a moment")
+            self._pending += 1
+        try:
+            with self._slots:
+                return self._run(fn, *args, **kwargs)
+        finally:
+            with self._count_lock:
+                self._pending -= 1
 
 
 def _here(fn, *args, **kwargs):
@@ -40,8 +56,10 @@ def _here(fn, *args, **kwargs):
 
 
 def init_offload(app) -> Offload:
-    offload = Offload(app.config["ASYNC_MODE"], int(app.config["MAX_LOADS_AT_ONCE"]))
+    offload = Offload(app.config["ASYNC_MODE"], int(app.config["MAX_LOADS_AT_ONCE"]),
+                      int(app.config["MAX_LOADS_WAITING"]))
     app.extensions["inflight_offload"] = offload
+    app.register_error_handler(Busy, lambda err: (jsonify({"message": str(err)}), 503))
     return offload
 
 

@@ -26,8 +26,9 @@ from ..presenter import scenario_message, state_message
 from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
 from .limits import init_limits, socketio_options
+from .offload import Busy
 
-REJECTED = (ScenarioError, NotLoaded, NotAllowed, RoomsUnavailable, ValueError, IndexError)
+REJECTED = (ScenarioError, NotLoaded, NotAllowed, RoomsUnavailable, Busy, ValueError, IndexError)
 
 
 @dataclass
