@@ -63,7 +63,12 @@ def replay(scenario, variant: str, records: bool = False, max_entries: int | Non
     step also carries its step record."""
     model = scenario.model(variant)
     steps = list(_trace_steps(model, scenario, variant, records, max_entries))
-    return {"schema": 1, "scenario": scenario.name, "variant": variant, "steps": steps, "final": model.state()}
+    return trace_object(scenario, variant, steps, model.state())
+
+
+def trace_object(scenario, variant: str, steps, final) -> dict:
+    """A trace as scenario-format.md lays it out."""
+    return {"schema": 1, "scenario": scenario.name, "variant": variant, "steps": steps, "final": final}
 
 
 def check_runs(scenario, variants=VARIANTS, records: bool = False, max_entries: int | None = None) -> list[dict]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..model.variant import VARIANTS
 from ..scenario.errors import ScenarioError
 from ..scenario.load import load_scenario
-from .trace import check_runs, trace_steps
+from .trace import check_runs, trace_object, trace_steps
 
 SCHEMA = 1
 
@@ -62,7 +62,7 @@ def _first_mismatch(recorded, scenario, variant: str) -> dict | None:
     steps = recorded.get("steps") if isinstance(recorded, dict) else None
     if not isinstance(steps, list):  # no steps to compare: the replayed steps are summed up, not replayed
         summary = f"(a list of {len(scenario.steps)} steps)"
-        return _whole_difference(recorded, _header(scenario, variant, summary, "(the state after the last step)"))
+        return _whole_difference(recorded, trace_object(scenario, variant, summary, "(the state after the last step)"))
     # Step by step, so the earliest differing step is the one named; replaying stops there, so the work is
     # bounded by what the recorded trace holds.
     last = None
@@ -75,12 +75,8 @@ def _first_mismatch(recorded, scenario, variant: str) -> dict | None:
         i = len(scenario.steps)
         return {"step": i, **_difference(steps[i], _MISSING, f"steps[{i}]")}
     final = last["state"] if last else scenario.model(variant).state()
-    return _whole_difference(recorded, _header(scenario, variant, steps, final))
-
-
-def _header(scenario, variant: str, steps, final) -> dict:
-    """A replayed trace whose steps are given (the recorded ones once they all matched)."""
-    return {"schema": 1, "scenario": scenario.name, "variant": variant, "steps": steps, "final": final}
+    # every step matched: the recorded steps stand in for the replayed ones
+    return _whole_difference(recorded, trace_object(scenario, variant, steps, final))
 
 
 def _whole_difference(recorded, replayed: dict) -> dict | None:
