@@ -16,6 +16,7 @@ from ..export.offline import ExportTooLarge, export_html
 from ..export.svg import export_svg
 from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
+from .limits import session_bytes
 from .offload import apart
 
 bp = Blueprint("export", __name__, url_prefix="/export")
@@ -50,7 +51,8 @@ def posted_scenario():
 
 
 def html_download(scenario, scenario_id: str | None, filename: str) -> Response:
-    response = Response(apart(export_html, scenario, scenario_id, _session_bytes()), mimetype="text/html")
+    html = apart(export_html, scenario, scenario_id, session_bytes(current_app.config))
+    response = Response(html, mimetype="text/html")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}.html"'
     return response
 
@@ -60,14 +62,10 @@ def svg_response(scenario) -> Response:
     total = len(scenario.steps)
     if not (text.isascii() and text.isdigit()) or int(text) > total:
         raise BadRequest(f"position must be an integer in 0..{total}, got {text!r}")
-    response = Response(apart(export_svg, scenario, int(text), _session_bytes()), mimetype="image/svg+xml")
+    svg = apart(export_svg, scenario, int(text), session_bytes(current_app.config))
+    response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = SVG_POLICY
     return response
-
-
-def _session_bytes() -> int | None:
-    """An export builds a simulation as a session does: under the same bound."""
-    return int(current_app.config["MAX_SESSION_BYTES"]) or None
 
 
 def slug(name: str) -> str:

@@ -56,6 +56,12 @@ def read_environment(config: dict, environ=os.environ) -> None:
             config[key] = float(value) if "." in value else int(value)
 
 
+def session_bytes(config) -> int | None:
+    """The checkpoint bytes one simulation may hold (MAX_SESSION_BYTES; 0 means no bound): a connection's, a
+    room's, or the one an export builds."""
+    return int(config["MAX_SESSION_BYTES"]) or None
+
+
 def parse_origins(value):
     """None (the page's own origin only), "*" (any), or a list of origins like "https://slides.example"
     (a comma-separated string is split)."""

@@ -25,7 +25,7 @@ from ..model.variant import VARIANTS
 from ..presenter import scenario_message, state_message
 from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
-from .limits import init_limits, socketio_options
+from .limits import init_limits, session_bytes, socketio_options
 from .offload import Busy
 
 REJECTED = (ScenarioError, NotLoaded, NotAllowed, RoomsUnavailable, Busy, ValueError, IndexError)
@@ -53,11 +53,11 @@ def init_socketio(app) -> SocketIO:
     socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], message_queue=queue, **socketio_options(app.config))
     store = RedisRoomStore(queue, app.config["ROOM_IDLE_SECONDS"]) if queue else MemoryRoomStore()
     sessions: dict[str, Session] = {}
-    session_bytes = int(app.config["MAX_SESSION_BYTES"]) or None
+    max_bytes = session_bytes(app.config)
     offload = app.extensions["inflight_offload"]
 
     def new_session() -> Session:
-        return Session(max_bytes=session_bytes, run_apart=offload)
+        return Session(max_bytes=max_bytes, run_apart=offload)
 
     def resolve_apart(source):
         return offload(resolve, source)
