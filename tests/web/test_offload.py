@@ -106,3 +106,19 @@ def test_a_socket_load_while_busy_is_an_error_and_changes_nothing(busy_app):
         [state] = sio.get_received()
         assert state["args"][0]["position"] == 4 and state["args"][0]["total"] == 6  # still lost-marker
     sio.disconnect()
+
+
+def test_joining_a_room_this_process_must_load_while_busy_is_an_error(busy_app):
+    socketio = busy_app.extensions["socketio"]
+    presenter, follower = socketio.test_client(busy_app), socketio.test_client(busy_app)
+    ack = presenter.emit("create_room", {}, callback=True)
+    presenter.emit("load", {"scenario": "lost-marker", **ack})
+    busy_app.extensions["inflight_rooms"]._local.clear()  # as in another process: the room must be rebuilt
+    with Occupied(busy_app.extensions["inflight_offload"], 1):
+        follower.emit("join_room", {"room": ack["room"]})
+        [error] = follower.get_received()
+        assert (error["name"], error["args"][0]["kind"], error["args"][0]["event"]) == ("error", "Busy", "join_room")
+    follower.emit("join_room", {"room": ack["room"]})
+    assert [m["name"] for m in follower.get_received()] == ["scenario", "state"]  # rebuilt once free
+    presenter.disconnect()
+    follower.disconnect()

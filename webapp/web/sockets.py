@@ -141,7 +141,7 @@ def init_socketio(app) -> SocketIO:
             return {"error": refused}
         try:
             room = rooms.create()
-        except RoomsUnavailable as err:
+        except REJECTED as err:
             reply_error("create_room", err)
             return {"error": str(err)}
         join_room(room.channel)
@@ -155,7 +155,7 @@ def init_socketio(app) -> SocketIO:
         payload = payload if isinstance(payload, dict) else {}
         try:
             room = rooms.claim(payload.get("room"), payload.get("token"))
-        except (NotAllowed, RoomsUnavailable) as err:
+        except REJECTED as err:  # a room new to this process is loaded here: busy, or too large
             reply_error("claim_room", err)
             return {"error": str(err)}
         enter(room)
@@ -167,7 +167,7 @@ def init_socketio(app) -> SocketIO:
             return
         try:
             enter(rooms.find(payload.get("room") if isinstance(payload, dict) else None))
-        except (NotAllowed, RoomsUnavailable, ScenarioError) as err:
+        except REJECTED as err:
             reply_error("join_room", err)
 
     @socketio.on("leave_room")
