@@ -164,10 +164,10 @@ export function startViewer(open) {
     for (const [variant, summary] of Object.entries(msg.returns)) {
       const returned = new Map();
       for (const r of summary.returned) returned.set(r.pod, [...(returned.get(r.pod) || []), r]);
-      const waiting = new Set(summary.still_waiting.map((r) => r.pod));
-      for (const pod of new Set([...returned.keys(), ...waiting])) {
+      const waiting = new Map(summary.still_waiting.map((r) => [r.pod, r.via]));  // a pod waits once at most
+      for (const pod of new Set([...returned.keys(), ...waiting.keys()])) {
         const texts = returnTexts(returned.get(pod) || []);
-        for (const r of summary.still_waiting) if (r.pod === pod) texts.push(`still in ${r.via}`);
+        if (waiting.has(pod)) texts.push(`still in ${waiting.get(pod)}`);
         byPod.set(pod, [...(byPod.get(pod) || []), `${variant}: ${texts.join(", ")}`]);
       }
     }
