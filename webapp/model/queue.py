@@ -165,11 +165,15 @@ class PriorityQueue:
         rec["calls"].append("AddUnschedulableIfNotPresent")
         rec["failed"] = {"pod": name, "plugins": sorted(pinfo.plugins), "attempts": pinfo.attempts}
         try:
-            present = self.where(name)
-            if present in (UNSCHEDULABLE_PODS, ACTIVE_Q, BACKOFF_Q):
-                article = {ACTIVE_Q: "the active queue", BACKOFF_Q: "the backoff queue"}
-                where = article.get(present, "unschedulable queue")
-                return {"error": f"Pod {name} is already present in {where}"}
+            # Upstream checks unschedulablePods, then activeQ, then podBackoffQ (not where()'s order): a pod
+            # in two sub-queues at once (after active_add_raw) is reported as in the unschedulable queue.
+            for queued, where in (
+                (self.unschedulable_pods, "unschedulable queue"),
+                (self.active_q, "the active queue"),
+                (self.backoff_q, "the backoff queue"),
+            ):
+                if name in queued:
+                    return {"error": f"Pod {name} is already present in {where}"}
             pinfo.timestamp = self.now
             if not self.config.gate:
                 if self.move_request_cycle >= cycle:
