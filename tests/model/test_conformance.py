@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CASES_FILE, conformance_cases
+from tests.conftest import CASES_FILE, conformance_cases, first_difference
 from webapp.scenario.scenario import from_valid_dict
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "cases.json"
@@ -21,7 +21,8 @@ def test_case_reproduces_every_step(case_id, variant, case):
     for i, (step, want) in enumerate(zip(case["scenario"]["steps"], expected["steps"])):
         result, record = model.apply(i, step)
         assert (i, step["op"], result) == (want["step"], want["op"], want["result"])
-        assert model.state() == want["state"], f"state after step {i} ({step['op']})"
+        state = model.state()
+        assert state == want["state"], f"state after step {i} ({step['op']}): {first_difference(state, want['state'])}"
     assert model.state() == expected["final"]
 
 
