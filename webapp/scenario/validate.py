@@ -6,7 +6,9 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from ..model import operations as ops
 from ..model.events import CATALOGUE, HINT_NAMES
+from ..model.operations import OPERATIONS
 
 
 @dataclass(frozen=True)
@@ -31,25 +33,10 @@ CONFIG_SECONDS = ("initial_backoff", "max_backoff", "max_in_unschedulable")
 CONFIG_KEYS = (*CONFIG_SECONDS, "pop_clears_unschedulable_plugins")
 POD_KEYS = ("name", "uid", "priority")
 HINT_KEYS = ("event", "plugin", "hint")
-POD_INFOS = ("popped", "fresh")
-
-# op -> (required parameters, optional parameters); any step may also carry `note`.
+# op -> (required parameter names, optional parameter names), from the registry; any step may also carry `note`.
 STEP_PARAMS = {
-    "add": (("pod",), ()),
-    "pop": ((), ("expect",)),
-    "event": (("event",), ("precheck_exclude",)),
-    "assigned_pod_added": (("affinity_matching",), ()),
-    "fail": (("pod",), ("unschedulable_plugins", "pod_info", "pod_scheduling_cycle")),
-    "done": (("pod",), ()),
-    "activate": (("pods",), ()),
-    "update": (("pod",), ("changed",)),
-    "delete": (("pod",), ()),
-    "advance_clock": (("seconds",), ()),
-    "flush_backoff": ((), ()),
-    "flush_unschedulable_leftover": ((), ()),
-    "active_add_raw": (("pod",), ()),
-    "backoff_pop_all_raw": ((), ()),
-    "bump_scheduling_cycle_raw": ((), ()),
+    name: (tuple(p.name for p in op.params if p.required), tuple(p.name for p in op.params if not p.required))
+    for name, op in OPERATIONS.items()
 }
 
 
@@ -303,20 +290,21 @@ class _Checker:
             self.problem(i, field, f"expected a mapping like {{op: pop}}, got {_show(step)}")
             return
         if "op" not in step:
-            self.problem(i, f"{field}.op", f"missing{_one_of(None, list(STEP_PARAMS))}")
+            self.problem(i, f"{field}.op", f"missing{_one_of(None, list(OPERATIONS))}")
             return
         op = step["op"]
-        if not self.choice(i, f"{field}.op", op, STEP_PARAMS, "op"):
+        if not self.choice(i, f"{field}.op", op, OPERATIONS, "op"):
             return
         required, optional = STEP_PARAMS[op]
-        allowed = ("op", *required, *optional, "note")
-        self.keys(i, f"{field}.", step, allowed, "parameter", f" for op {op!r}")
+        self.keys(i, f"{field}.", step, ("op", *required, *optional, "note"), "parameter", f" for op {op!r}")
         for param in required:
             if param not in step:
                 self.problem(i, f"{field}.{param}", f"missing; op {op!r} requires {param!r}")
-        for param in (*required, *optional, "note"):
-            if param in step:
-                PARAM_CHECKS[param](self, i, f"{field}.{param}", step[param])
+        for param in OPERATIONS[op].params:  # required ones first
+            if param.name in step:
+                TYPE_CHECKS[param.type](self, i, f"{field}.{param.name}", step[param.name], param)
+        if "note" in step:
+            self.text(i, f"{field}.note", step["note"])
 
 
 def _plugins(c: _Checker, step, field: str, v) -> None:
@@ -330,18 +318,19 @@ def _cycle(c: _Checker, step, field: str, v) -> None:
         c.problem(step, field, f"expected a non-negative integer (a scheduling cycle), got {_show(v)}")
 
 
-PARAM_CHECKS = {
-    "pod": _Checker.pod_ref,
-    "expect": _Checker.pod_ref,
-    "pods": _Checker.pod_list,
-    "precheck_exclude": _Checker.pod_list,
-    "affinity_matching": _Checker.pod_list,
-    "event": lambda c, step, field, v: c.choice(step, field, v, CATALOGUE, "event"),
-    "unschedulable_plugins": _plugins,
-    "pod_info": lambda c, step, field, v: c.choice(step, field, v, POD_INFOS, "pod_info"),
-    "pod_scheduling_cycle": _cycle,
-    "changed": _Checker.boolean,
-    # The format says > 0, but the conformance cases advance the clock by 0.0: zero is accepted.
-    "seconds": lambda c, step, field, v: c.seconds(step, field, v, allow_zero=True),
-    "note": _Checker.text,
+def _choice(c: _Checker, step, field: str, v, param) -> None:
+    c.choice(step, field, v, param.choices, param.name)
+
+
+# Parameter type (operations.TYPES) -> how a value of it is checked: (checker, step, field, value, Param).
+TYPE_CHECKS = {
+    ops.POD: lambda c, step, field, v, _: c.pod_ref(step, field, v),
+    ops.PODS: lambda c, step, field, v, _: c.pod_list(step, field, v),
+    ops.EVENT: _choice,
+    ops.ENUM: _choice,
+    # The format once said > 0, but the conformance cases advance the clock by 0.0: zero is accepted.
+    ops.SECONDS: lambda c, step, field, v, _: c.seconds(step, field, v, allow_zero=True),
+    ops.BOOL: lambda c, step, field, v, _: c.boolean(step, field, v),
+    ops.PLUGINS: lambda c, step, field, v, _: _plugins(c, step, field, v),
+    ops.CYCLE: lambda c, step, field, v, _: _cycle(c, step, field, v),
 }
