@@ -9,6 +9,7 @@ import os
 import sys
 
 from .engine.trace import check_runs
+from .model.operations import arguments
 from .model.variant import VARIANTS
 from .scenario import builtin
 from .scenario.errors import ScenarioError
@@ -116,7 +117,7 @@ def render_text(label: str, scenario, trace: dict) -> str:
         state = entry["state"]
         rows.append((
             str(entry["step"]),
-            " ".join([step["op"], *(f"{k}={_value(v)}" for k, v in step.items() if k not in ("op", "note"))]),
+            " ".join([step["op"], *(f"{k}={_value(v)}" for k, v in arguments(step))]),
             _summary(entry["result"]),
             _value(state["activeQ"]),
             _value(state["backoffQ"]),
