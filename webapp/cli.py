@@ -8,9 +8,11 @@ import json
 import os
 import sys
 
+from .engine.simulation import Simulation
 from .engine.trace import check_runs
 from .model.operations import arguments
 from .model.variant import VARIANTS
+from .presenter import state_message
 from .scenario import builtin
 from .scenario.errors import ScenarioError
 from .scenario.load import load_file, load_scenario, parse_text
@@ -76,7 +78,10 @@ def run_replay(args) -> int:
     for name in args.files:
         try:
             scenario = _load(name)
-            traces = check_runs(scenario, variants, records=args.records)
+            if args.format == "text":  # drawn from the scene, position by position
+                sim = Simulation(scenario, variants)
+            else:
+                traces = check_runs(scenario, variants, records=args.records)
         except ScenarioError as err:
             for line in err.describe().splitlines():
                 print(f"error: {_label(name)}: {line}", file=sys.stderr)
@@ -86,11 +91,11 @@ def run_replay(args) -> int:
             print(f"error: {_label(name)}: {err.strerror or err}", file=sys.stderr)
             status = 2
             continue
+        if args.format == "text":
+            print(render_text(_label(name), sim))
+            continue
         for trace in traces:
-            if args.format == "json":
-                print(json.dumps(trace, separators=(",", ":")))
-            else:
-                print(render_text(_label(name), scenario, trace))
+            print(json.dumps(trace, separators=(",", ":")))
     return status
 
 
@@ -109,40 +114,53 @@ def _load(name: str):
 
 # --- text output ---------------------------------------------------------------------------------
 COLUMNS = ("step", "operation", "result", "activeQ", "backoffQ", "unschedulablePods", "in flight")
+TEXT_LANES = ("activeQ", "backoffQ", "unschedulablePods")  # the lanes drawn as columns, by queue
 
 
-def render_text(label: str, scenario, trace: dict) -> str:
-    rows = [COLUMNS]
-    for entry, step in zip(trace["steps"], scenario.steps):
-        state = entry["state"]
-        rows.append((
-            str(entry["step"]),
-            " ".join([step["op"], *(f"{k}={_value(v)}" for k, v in arguments(step))]),
-            _summary(entry["result"]),
-            _value(state["activeQ"]),
-            _value(state["backoffQ"]),
-            _value(state["unschedulablePods"]),
-            in_flight(state),
-        ))
+def render_text(label: str, sim: Simulation) -> str:
+    """One table per variant, a row per step, drawn from the scene of each position (the words the page
+    shows: lanes' chips, the in-flight list's items and markers); the result column sums up the step's result."""
+    rows = {variant: [COLUMNS] for variant in sim.variants}
+    while sim.position < sim.total:
+        sim.step()
+        frame = sim.frame()
+        msg = state_message(frame)
+        step, scene = frame["step"], msg["scene"]
+        for variant, pane in scene["panes"].items():
+            chips = {lane["queue"]: [chip["pod"] for chip in lane["chips"]] for lane in pane["lanes"]}
+            rows[variant].append((
+                str(scene["step"]["index"]),
+                " ".join([step["op"], *(f"{k}={_value(v)}" for k, v in arguments(step))]),
+                _summary(msg["variants"][variant]["result"]),
+                *(_value(chips[queue]) for queue in TEXT_LANES),
+                in_flight(pane["list"]),
+            ))
+    name = sim.scenario.name
+    return "\n".join(_table(f"== {label}: {name} ({variant}) ==", table) for variant, table in rows.items())
+
+
+def _table(heading: str, rows: list) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
-    return "\n".join([f"== {label}: {trace['scenario']} ({trace['variant']}) ==", *lines, ""])
+    return "\n".join([heading, *lines, ""])
 
 
-def in_flight(state: dict) -> str:
-    """The in-flight list in ASCII: v1.28.2 ``[A] -> NodeAdd#e1 -> [B]``;
-    v1.28.1 ``NodeAdd#e1(1) -> PvAdd#e2(2)   markers: B->e1 (detached!)`` (count = inFlightPodsNum)."""
-    if "inFlightEvents" in state:
-        items = [f"[{e['pod']}]" if "pod" in e else f"{e['event']}#{e['id']}" for e in state["inFlightEvents"]]
-        return " -> ".join(items) or "-"
-    events = " -> ".join(f"{e['event']}#{e['id']}({e['inFlightPodsNum']})" for e in state["receivedEvents"])
-    markers = [
-        f"{pod}->{m['previousEvent'] or 'nil'}" + (" (detached!)" if m["previousEventInList"] is False else "")
-        for pod, m in state["inFlightPods"].items()
-    ]
+def in_flight(listing: dict) -> str:
+    """The scene's in-flight list in one line: v1.28.2 ``[A] -> NodeAdd#e1 -> [B]``; v1.28.1
+    ``NodeAdd#e1(n=1) -> PvAdd#e2(n=2)   markers: A->nil, B->e1 (detached!)`` (a marker points at the item it is
+    drawn under: the front slot ``nil``, a removed element, an entry)."""
+    entries = " -> ".join(_entry(item) for item in listing["items"] if item["kind"] in ("event", "pod"))
+    markers = [f"{m['pod']}->{item.get('id', item['label'])}" + (" (detached!)" if m["detached"] else "")
+               for item in listing["items"] for m in item["markers"]]
     if not markers:
-        return events or "-"
-    return f"{events or '(empty)'}   markers: {', '.join(markers)}"
+        return entries or "-"
+    return f"{entries or listing['empty']}   markers: {', '.join(markers)}"
+
+
+def _entry(item: dict) -> str:
+    if item["kind"] == "pod":
+        return item["label"]
+    return f"{item['label']}#{item['id']}" + (f"({item['count']})" if item["count"] else "")
 
 
 def _summary(result: dict) -> str:

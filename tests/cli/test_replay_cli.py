@@ -9,7 +9,11 @@ import pytest
 import yaml
 
 from tests.conftest import conformance_cases
+from webapp.cli import in_flight, render_text
+from webapp.engine.simulation import Simulation
+from webapp.presenter import state_message
 from webapp.scenario import builtin
+from webapp.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = {c["id"]: c for c in conformance_cases()}
@@ -94,9 +98,27 @@ def test_text_draws_the_in_flight_lists(lost_marker):
     text = out.stdout
     assert "(v1.28.1) ==" in text and "(v1.28.2) ==" in text
     assert "[A] -> NodeAdd#e1 -> [B] -> PvAdd#e2" in text
-    assert "NodeAdd#e1(1) -> PvAdd#e2(2)   markers: A->nil, B->e1" in text
-    assert "PvAdd#e2(1)   markers: B->e1 (detached!)" in text
+    assert "NodeAdd#e1(n=1) -> PvAdd#e2(n=2)   markers: A->nil, B->e1" in text  # the scene's counts
+    assert "PvAdd#e2(n=1)   markers: B->e1 (detached!)" in text
+    assert "(empty)   markers: A->nil" in text
     assert "QueueSkip -> unschedulablePods" in text and "QueueAfterBackoff -> backoffQ" in text
+
+
+def test_text_rows_are_drawn_from_the_scene():
+    """Each row's lanes and in-flight list are the scene's at that position (the page's words)."""
+    scenario = load_scenario(LOST_MARKER["scenario"])
+    text = render_text("lost", Simulation(scenario))
+    tables = [block.splitlines()[2:] for block in text.split("\n\n")]
+    sim = Simulation(scenario)
+    for position in range(1, sim.total + 1):
+        sim.seek(position)
+        scene = state_message(sim.frame())["scene"]
+        for rows, (variant, pane) in zip(tables, scene["panes"].items()):
+            row = rows[position - 1]
+            assert row.startswith(f"{position - 1} ")
+            assert row.endswith(in_flight(pane["list"]))
+            for lane in pane["lanes"][:3]:
+                assert ",".join(chip["pod"] for chip in lane["chips"]) in row
 
 
 def assert_clean_failure(out):

@@ -1,11 +1,14 @@
-"""The SVG export: valid XML, the same lists, markers and lanes as the state message, every text escaped."""
+"""The SVG export: valid XML, the same lists, markers and lanes as the state message, its words from the scene,
+every text escaped."""
 
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from webapp.engine.simulation import Simulation
+from webapp.errors import Invalid
 from webapp.export.svg import export_svg
+from webapp.presenter import state_message
 from webapp.scenario.load import load_scenario
 
 from .conftest import renamed
@@ -44,7 +47,8 @@ def markers(group) -> list[tuple]:
 def test_every_position_matches_the_state(lost_marker):
     sim = Simulation(lost_marker)
     for position in range(sim.total + 1):
-        frame = sim.seek(position)
+        sim.seek(position)
+        frame = sim.frame()
         root = parse(export_svg(lost_marker, position))
         for variant, payload in frame["variants"].items():
             group = pane(root, variant)
@@ -110,5 +114,40 @@ def test_long_names_are_cut_in_the_drawing_but_kept_in_the_hooks(lost_marker_raw
 
 @pytest.mark.parametrize("position", [-1, 7])
 def test_positions_outside_the_scenario_are_refused(lost_marker, position):
-    with pytest.raises(IndexError, match=r"0\.\.6"):
+    with pytest.raises(Invalid, match=r"0\.\.6"):
         export_svg(lost_marker, position)
+
+
+def test_every_word_comes_from_the_scene(lost_marker):
+    """Titles, tags, clocks, narration titles, list headings, item and marker texts, lane labels: the scene's."""
+    sim = Simulation(lost_marker)
+    for position in range(sim.total + 1):
+        sim.seek(position)
+        scene = state_message(sim.frame())["scene"]
+        root = parse(export_svg(lost_marker, position))
+        for variant, p in scene["panes"].items():
+            drawn = texts(pane(root, variant))
+            listing = p["list"]
+            expected = [p["title"], p["tag"], p["clock"], p["narration"]["title"],
+                        f"{listing['name']} · {listing['count']}"]
+            for it in listing["items"]:
+                expected += [it["label"], *(m["text"] for m in it["markers"])]
+                expected += [it["unseen"]] if it.get("unseen") else []
+            expected += [lane["label"] for lane in p["lanes"]]
+            expected += [c["pod"] for lane in p["lanes"] for c in lane["chips"]]
+            expected += [] if listing["items"] else [listing["empty"]]
+            assert set(expected) <= set(drawn), set(expected) - set(drawn)
+            titles = [t.text for t in pane(root, variant).iter(f"{SVG}title")]
+            marker_titles = [m["title"] for it in listing["items"] for m in it["markers"]]
+            assert set(marker_titles) <= set(titles)
+
+
+def test_an_empty_list_reads_as_the_scene_says(lost_marker):
+    root = parse(export_svg(lost_marker, 0))
+    assert "(empty)" in texts(pane(root, "v1.28.1"))
+
+
+def test_chips_show_the_scene_detail(lost_marker):
+    root = parse(export_svg(lost_marker, 6))
+    [chip] = [g for g in pane(root, "v1.28.2").iter(f"{SVG}g") if g.get("data-pod") == "B"]
+    assert [t.text for t in chip.iter(f"{SVG}tspan")] == ["until 1 s"]
