@@ -1,0 +1,51 @@
+// The twin of webapp/presenter/delta.py `apply`: the same operations, the same result (keep them in step).
+// An op is an array whose length says what it does (`path` is a list of keys and indices from the root):
+//   [path]                        delete the key at path (an object key)
+//   [path, value]                 set the value at path (an object key or a list index)
+//   [path, start, count, items]   splice the list at path: remove `count` items at `start`, insert `items`
+// `doc` is changed in place; the result is returned, since [[], value] replaces the root itself.
+export function applyOps(doc, ops) {
+  for (const op of ops) {
+    const path = op[0];
+    if (op.length === 2 && !path.length) {
+      doc = op[1];
+      continue;
+    }
+    let parent = doc;
+    const walk = op.length === 4 ? path : path.slice(0, -1);  // a splice walks to the list itself
+    for (const key of walk) parent = parent[key];
+    if (op.length === 1) delete parent[path[path.length - 1]];
+    else if (op.length === 2) parent[path[path.length - 1]] = op[1];
+    else splice(parent, op[1], op[2], op[3]);
+  }
+  return doc;
+}
+
+// list[start:start + count] = items, as Python's slice assignment; no spread, so any length is fine.
+function splice(list, start, count, items) {
+  const rest = list.splice(start);
+  for (const item of items) list.push(item);
+  for (let i = count; i < rest.length; i += 1) list.push(rest[i]);
+}
+
+// The containers along every op's path, copied (once each) from `doc`: applying `ops` to the result leaves
+// `doc` itself untouched, and unchanged subtrees are shared between the two.
+export function copyAlong(doc, ops) {
+  const fresh = new Set();
+  const copy = (value) => {
+    const made = Array.isArray(value) ? [...value] : { ...value };
+    fresh.add(made);
+    return made;
+  };
+  const root = copy(doc);
+  for (const op of ops) {
+    const path = op[0];
+    const depth = op.length === 4 ? path.length : path.length - 1;
+    let node = root;
+    for (let i = 0; i < depth; i += 1) {
+      if (!fresh.has(node[path[i]])) node[path[i]] = copy(node[path[i]]);
+      node = node[path[i]];
+    }
+  }
+  return root;
+}
