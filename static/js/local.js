@@ -1,5 +1,7 @@
-// A connection with no network: replays precomputed messages, answering the viewer's events as the server would.
-// bundle = {scenario: <scenario message>, frames: [<state message at position 0..total>]} for both variants.
+// A transport with no network: answers the viewer's events as the server would, from precomputed frames.
+// bundle = {scenario: <scenario message>, frames: [<state message {position, total, variants, scene} at 0..total>]},
+// both variants. Every answer is a whole `state` with the next seq (where the server sends a delta, the state it
+// makes), with the session's settings {playing, speed, range, room}; one variant shows its pane alone.
 // It holds one scenario: `load` {variants, position?} replays it whatever scenario the viewer names.
 const VARIANTS = ["v1.28.1", "v1.28.2"];
 const MIN_SPEED = 0.25;
@@ -13,6 +15,7 @@ export function localConnection(bundle) {
     let playing = false;
     let speed = 1;
     let timer = null;
+    let seq = 0;
 
     // Delivered asynchronously and in order, as a socket would: the viewer may send from inside a handler.
     const deliver = (event, msg) => queueMicrotask(() => handlers[event]?.(msg));
@@ -26,8 +29,12 @@ export function localConnection(bundle) {
 
     function stateMessage() {
       const frame = bundle.frames[position];
-      const shown = Object.fromEntries(variants.map((v) => [v, frame.variants[v]]));
-      return { ...frame, variants: shown, divergence: single() ? null : frame.divergence, playing, speed };
+      const shown = (all) => Object.fromEntries(variants.map((v) => [v, all[v]]));
+      const settings = { playing, speed, range: [0, total], room: null };
+      const scene = { ...frame.scene, ...settings, panes: shown(frame.scene.panes) };
+      if (single()) Object.assign(scene, { divergence: null, positionText: scene.counter });
+      seq += 1;
+      return { seq, ...settings, position: frame.position, total: frame.total, variants: shown(frame.variants), scene };
     }
 
     function stop() {
@@ -87,6 +94,7 @@ export function localConnection(bundle) {
       },
       play,
       pause: stop,
+      sync: () => {},
     };
 
     queueMicrotask(() => handlers.connect?.());
