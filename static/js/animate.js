@@ -1,4 +1,4 @@
-// Animation driven by step records: hint walk on the old view, then FLIP moves, enters and leaves.
+// Animation between two scenes: the hint walk on the old view, then FLIP moves, enters and leaves.
 import { prefersReducedMotion } from "./dom.js";
 
 const KEYED = "[data-id], [data-pod].chip, [data-removed-id]";
@@ -20,26 +20,26 @@ export function capture(root) {
   return snap;
 }
 
-// Highlight each entry the hint walk visited, in order, then the decision; resolves when done.
-export function playHintWalk(root, variantPayloads, budgetMs) {
-  const walks = Object.entries(variantPayloads)
-    .map(([variant, p]) => [variant, p.record?.hint])
-    .filter(([, hint]) => hint);
+// Highlight each entry the hint walk visited, in order, then the decision; resolves when done. `panes` are the
+// next scene's: each pane's `walk` {ids, nil} is the walk of the step that leads there, played on the old view
+// (where a detached marker's removed element, `nil`, is still drawn).
+export function playHintWalk(root, panes, budgetMs) {
+  const walks = Object.values(panes).filter((pane) => pane.walk).map((pane) => [pane.variant, pane.walk]);
   if (!walks.length || prefersReducedMotion()) return Promise.resolve();
-  const longest = Math.max(...walks.map(([, hint]) => hint.walk.length + 1));
+  const longest = Math.max(...walks.map(([, walk]) => walk.ids.length + 1));
   const per = Math.max(120, Math.min(420, budgetMs / longest));
   return new Promise((resolve) => {
     let i = 0;
     const tick = () => {
-      for (const [variant, hint] of walks) {
-        const pane = root.querySelector(`[data-variant="${variant}"]`);
+      for (const [variant, walk] of walks) {
+        const pane = root.querySelector(`[data-variant="${CSS.escape(variant)}"]`);
         if (!pane) continue;
         pane.querySelectorAll(".visiting").forEach((el) => el.classList.remove("visiting"));
-        if (i === 0 && hint.start?.rule === "marker-detached") {
-          pane.querySelector(`[data-removed-id="${CSS.escape(hint.start.marker)}"]`)?.classList.add("visiting", "nil-flash");
+        if (i === 0 && walk.nil) {
+          pane.querySelector(`[data-removed-id="${CSS.escape(walk.nil)}"]`)?.classList.add("visiting", "nil-flash");
         }
-        const w = hint.walk[i];
-        if (w) pane.querySelector(`.inflight-list [data-id="${CSS.escape(w.id)}"]`)?.classList.add("visiting", "visited");
+        const id = walk.ids[i];
+        if (id) pane.querySelector(`.inflight-list [data-id="${CSS.escape(id)}"]`)?.classList.add("visiting", "visited");
       }
       i += 1;
       if (i < longest) setTimeout(tick, per);

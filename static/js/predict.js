@@ -1,25 +1,25 @@
 // "Predict" mode: before a failure is evaluated, ask where the pod will go; reveal after the step.
+// The scene says when to ask (`predict`: the next step is a fail with the gate on), about which pod, with which
+// choices; each pane's `outcome` is where the pod went.
 import { h } from "./dom.js";
 
-const QUEUES = ["activeQ", "backoffQ", "unschedulablePods"];
-
-export function wantsPrediction(state, scenario) {
-  return Boolean(state?.next && state.next.op === "fail" && scenario?.gate);
+export function wantsPrediction(scene) {
+  return Boolean(scene?.predict);
 }
 
 // Shows the prompt in `dialog`; resolves with {variant: queue} once the viewer picks for every variant.
-export function askPrediction(dialog, state) {
-  const pod = state.next.label.match(/pod=(\S+)/)?.[1] ?? "the pod";
+export function askPrediction(dialog, scene) {
+  const { pod, choices } = scene.predict;
   const guesses = {};
   return new Promise((resolve) => {
     const reveal = h("button", { class: "btn primary", type: "button", text: "Step and reveal", disabled: true });
-    const rows = Object.keys(state.variants).map((variant) =>
-      h("fieldset", { class: "predict-row" }, h("legend", { text: `Where will ${pod} go on ${variant}?` }),
-        QUEUES.map((q) => h("label", {},
-          h("input", { type: "radio", name: `guess-${variant}`, value: q, onchange: () => {
-            guesses[variant] = q;
+    const rows = Object.values(scene.panes).map((pane) =>
+      h("fieldset", { class: "predict-row" }, h("legend", { text: `Where will ${pod} go on ${pane.title}?` }),
+        choices.map((queue) => h("label", {},
+          h("input", { type: "radio", name: `guess-${pane.variant}`, value: queue, onchange: () => {
+            guesses[pane.variant] = queue;
             reveal.disabled = Object.keys(guesses).length < rows.length;
-          } }), ` ${q}`))));
+          } }), ` ${queue}`))));
     reveal.addEventListener("click", () => {
       dialog.hidden = true;
       resolve(guesses);
@@ -30,9 +30,10 @@ export function askPrediction(dialog, state) {
   });
 }
 
-export function verdict(guesses, state) {
+// The guesses against where the pod went (the scene after the step).
+export function verdict(guesses, scene) {
   return Object.entries(guesses).map(([variant, guess]) => {
-    const actual = state.variants[variant]?.result?.queue;
+    const actual = scene.panes[variant]?.outcome;
     return `${variant}: you said ${guess}, it went to ${actual} ${guess === actual ? "✓" : "✗"}`;
   }).join(" · ");
 }

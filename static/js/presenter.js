@@ -1,14 +1,12 @@
-// The presenter's notes: this step's note, and what the next step will do on each variant.
+// The presenter's notes: this step's note, the next one's, and what the next step will do on each variant.
+// The headings are the page's (present.html); the lines are the scene's `notes` and `upcoming`.
 import { h } from "./dom.js";
 
-export function renderPresenterNotes(box, msg) {
-  const next = msg.next;
-  box.replaceChildren(
-    h("h2", { text: "Now" }),
-    h("p", { text: msg.step ? `${msg.step.index + 1}. ${msg.step.note || msg.step.label}` : "Before the first step." }),
-    h("h2", { text: "Next" }),
-    next ? h("p", { text: `${msg.position + 1}. ${next.note || next.label}` }) : h("p", { text: "End of the scenario." }),
-    ...Object.entries(msg.upcoming || {}).map(([variant, n]) =>
-      h("div", { class: "upcoming" }, h("h3", { text: `${variant}: ${n.title}` }), h("ul", {}, n.lines.map((l) => h("li", { text: l }))))),
-  );
+export function renderPresenterNotes(box, scene) {
+  if (!scene.notes) return; // not a room's scene: nothing to present
+  box.querySelector("[data-notes=now]").textContent = scene.notes.now;
+  box.querySelector("[data-notes=next]").textContent = scene.notes.next;
+  box.querySelector("[data-notes=upcoming]").replaceChildren(...Object.entries(scene.upcoming || {}).map(([variant, n]) =>
+    h("div", { class: "upcoming" }, h("h3", { text: `${scene.panes[variant]?.title ?? variant}: ${n.title}` }),
+      h("ul", {}, n.lines.map((line) => h("li", { text: line }))))));
 }

@@ -1,0 +1,137 @@
+// The page: draws what the connection hands it. A model is drawn from its scene alone (every word is the
+// scene's), one model at a time and in order: the hint walk of a step forward plays on the old view, then the
+// panes are replaced and their elements move (animate.js). The page keeps the last model it was handed
+// (`latest`, what the controls act on) and the one on screen (`shown`).
+import { h } from "./dom.js";
+import { renderPane } from "./renderer.js";
+import { capture, playHintWalk, playTransition } from "./animate.js";
+import { markPosition } from "./timeline.js";
+import { renderTables } from "./tableview.js";
+import { verdict } from "./predict.js";
+import { renderPresenterNotes } from "./presenter.js";
+import { drawScenario } from "./scenarioview.js";
+
+const $ = (id) => document.getElementById(id);
+
+// `pick(id)`: what the course's buttons do (load a built-in).
+export function createPage(app, opts, { pick }) {
+  let queue = Promise.resolve();
+  let tables = false;
+  let guesses = null; // the viewer's predictions for the step on its way
+  let introClosed = false;
+
+  const page = {
+    scenario: null,
+    latest: null,
+    shown: null,
+
+    drawScenario(msg) {
+      page.scenario = msg;
+      drawScenario(msg, { mode: opts.mode, pick });
+    },
+
+    draw(model) {
+      page.latest = model;
+      queue = queue.then(() => drawModel(model));
+    },
+
+    showError(message) {
+      $("error").textContent = message;
+      $("error").hidden = false;
+    },
+
+    hideError() {
+      $("error").hidden = true;
+    },
+
+    expectVerdict(predicted) {
+      guesses = predicted;
+    },
+
+    setTables(on) {
+      tables = on;
+      $("tables").hidden = !on;
+      $("btn-tables").setAttribute("aria-pressed", String(on));
+      if (on && page.shown) $("tables").replaceChildren(...renderTables(page.shown.scene));
+    },
+
+    get tables() {
+      return tables;
+    },
+
+    reopenIntro() {
+      introClosed = false;
+      $("intro").open = true;
+    },
+
+    connected() {
+      $("conn-status").hidden = true;
+    },
+
+    disconnected() {
+      $("conn-status").hidden = false;
+    },
+
+    showRoom(room) {
+      $("room-banner").hidden = false;
+      $("room-code").textContent = room;
+    },
+
+    showDetached(detached) {
+      $("btn-detach").textContent = detached ? "⟲ Snap back to presenter" : "Detach";
+      $("room-status").textContent = detached ? "exploring on your own" : "following";
+    },
+
+    showAudienceLink(room) {
+      const link = new URL(`/r/${room}`, location.href).href;
+      $("audience-link").replaceChildren("Audience: ", h("a", { href: link, text: link }), h("span", { class: "code", text: ` code ${room}` }));
+      $("audience-link").hidden = false;
+    },
+  };
+
+  async function drawModel(model) {
+    const previous = page.shown;
+    const scene = model.scene;
+    page.shown = model;
+    app.classList.toggle("at-start", scene.position === 0);
+    if (scene.position > 0 && !introClosed) {
+      introClosed = true; // the intro folds away once the story starts; the summary reopens it
+      $("intro").open = false;
+    }
+    page.hideError();
+    const panes = $("panes");
+    if (previous && scene.position === previous.scene.position + 1) {
+      await playHintWalk(panes, scene.panes, model.playing ? (1000 / (model.speed || 1)) * 0.45 : 1400);
+    }
+    const before = capture(panes);
+    panes.replaceChildren(...Object.values(scene.panes).map(renderPane));
+    panes.dataset.layout = Object.keys(scene.panes).length > 1 ? "both" : "single";
+    if (previous) playTransition(panes, before);
+    if (tables) $("tables").replaceChildren(...renderTables(scene));
+    $("position").textContent = scene.positionText;
+    $("scrubber").value = scene.position;
+    $("step-note").textContent = scene.caption;
+    markPosition($("ticks"), scene.position);
+    drawPlayback(model);
+    drawVerdict(scene);
+    if ($("presenter-notes")) renderPresenterNotes($("presenter-notes"), scene);
+    if (opts.mode === "embed") parent.postMessage({ type: "inflight-scope", event: "position", position: scene.position, total: scene.total }, "*");
+  }
+
+  function drawPlayback(model) {
+    const play = $("btn-play");
+    play.textContent = model.playing ? "⏸ Pause" : "▶ Play";
+    play.setAttribute("aria-label", model.playing ? "Pause" : "Play");
+    $("speed").value = String(model.speed);
+  }
+
+  function drawVerdict(scene) {
+    const box = $("prediction");
+    box.hidden = !guesses;
+    if (!guesses) return;
+    box.textContent = verdict(guesses, scene);
+    guesses = null;
+  }
+
+  return page;
+}
