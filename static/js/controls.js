@@ -1,0 +1,135 @@
+// The controls: buttons, keys, the scrubber, the pickers and an embedding page's messages, each turned into
+// an action. Moving the cursor goes through the driver (which knows who may drive); the rest changes the page.
+import { bindKeys } from "./keys.js";
+import { permalink } from "./links.js";
+import { askPrediction, wantsPrediction } from "./predict.js";
+import { downloadExport } from "./exporting.js";
+import { throttle } from "./throttle.js";
+
+const SPEEDS = [0.5, 1, 2, 4, 8];
+const $ = (id) => document.getElementById(id);
+
+export function bindControls(app, opts, driver, page) {
+  const { drive } = driver;
+  const position = () => page.latest?.position || 0;
+  const speedIndex = () => Math.max(0, SPEEDS.indexOf(Number($("speed").value)));
+
+  function setSpeed(i) {
+    $("speed").value = String(SPEEDS[i]);
+    if (page.latest?.playing) drive("play", { speed: SPEEDS[i] });
+  }
+
+  function pick(id) {
+    $("scenario-picker").value = id;
+    page.reopenIntro();
+    driver.load(id);
+  }
+
+  function openHelp() {
+    $("help").hidden = false;
+    $("help-close").focus();
+  }
+
+  function closeHelp() {
+    $("help").hidden = true;
+  }
+
+  // The next step is a failure and the viewer asked to predict: ask first, reveal once the step is drawn.
+  async function step() {
+    if ($("predict").checked && wantsPrediction(page.latest?.scene) && !driver.following()) {
+      page.expectVerdict(await askPrediction($("predict-dialog"), page.latest.scene));
+    }
+    drive("step");
+  }
+
+  async function copyLink() {
+    const theme = document.documentElement.dataset.theme;
+    const link = await permalink(driver.source, { position: page.latest?.position, layout: driver.layout, theme });
+    $("link-output").value = link;
+    $("link-box").hidden = false;
+    $("link-output").select();
+    try {
+      await navigator.clipboard.writeText(link);
+      $("link-status").textContent = "Link copied.";
+    } catch {
+      $("link-status").textContent = "Copy the selected link.";
+    }
+  }
+
+  function toggleTheme() {
+    const root = document.documentElement;
+    const dark = root.dataset.theme === "dark" || (root.dataset.theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
+    root.dataset.theme = dark ? "light" : "dark";
+  }
+
+  function present() {
+    const url = new URL("/present", location.href);
+    if (typeof driver.source === "string") url.searchParams.set("scenario", driver.source);
+    url.searchParams.set("position", String(position()));
+    location.href = url.href;
+  }
+
+  const actions = {
+    step,
+    back: () => drive("back"),
+    start: () => drive("seek", { position: opts.range ? opts.range[0] : 0 }),
+    end: () => drive("seek", { position: opts.range ? opts.range[1] : page.scenario?.total ?? 0 }),
+    divergence: () => page.scenario?.divergence != null && drive("seek", { position: page.scenario.divergence }),
+    togglePlay: () => (page.latest?.playing ? drive("pause") : drive("play", { speed: Number($("speed").value) })),
+    faster: () => setSpeed(Math.min(SPEEDS.length - 1, speedIndex() + 1)),
+    slower: () => setSpeed(Math.max(0, speedIndex() - 1)),
+    toggleTheme,
+    toggleHelp: () => ($("help").hidden ? openHelp() : closeHelp()),
+    closeHelp: () => {
+      closeHelp();
+      $("blank").hidden = true;
+    },
+    togglePresenting: () => app.classList.toggle("presenting"),
+    toggleBlank: () => ($("blank").hidden = !$("blank").hidden),
+    toggleTables: () => page.setTables(!page.tables),
+  };
+
+  const on = (id, event, fn) => $(id)?.addEventListener(event, fn);
+  on("btn-step", "click", actions.step);
+  on("btn-back", "click", actions.back);
+  on("btn-start", "click", actions.start);
+  on("btn-end", "click", actions.end);
+  on("btn-divergence", "click", actions.divergence);
+  on("btn-play", "click", actions.togglePlay);
+  on("btn-reset", "click", () => drive("reset"));
+  on("speed", "change", () => setSpeed(speedIndex()));
+  on("scrubber", "input", throttle((to) => drive("seek", { position: to }), 50, (ev) => [Number(ev.target.value)]));
+  on("theme-toggle", "click", actions.toggleTheme);
+  on("help-toggle", "click", actions.toggleHelp);
+  on("help-close", "click", closeHelp);
+  on("btn-copy-link", "click", copyLink);
+  on("btn-presenting", "click", actions.togglePresenting);
+  on("btn-tables", "click", actions.toggleTables);
+  on("btn-detach", "click", () => driver.toggleDetach());
+  const exportAs = (kind) => downloadExport(kind, driver.source, position()).catch((e) => page.showError(e.message));
+  on("btn-export-html", "click", () => exportAs("html"));
+  on("btn-export-svg", "click", () => exportAs("svg"));
+  on("btn-present", "click", present);
+  on("scenario-picker", "change", (ev) => pick(ev.target.value));
+  $("layout-picker").value = driver.layout;
+  on("layout-picker", "change", (ev) => {
+    driver.layout = ev.target.value;
+    driver.load(driver.source, page.latest?.position);
+  });
+  if (opts.mode === "embed") listenToTheHost(app, actions, drive);
+  bindKeys(actions);
+  return { pick };
+}
+
+// An embedding page steps, goes back or seeks with postMessage; a click inside gives the keys to the embed.
+function listenToTheHost(app, actions, drive) {
+  app.tabIndex = -1;
+  app.addEventListener("pointerdown", () => app.focus());
+  window.addEventListener("message", (ev) => {
+    const m = ev.data;
+    if (!m || m.type !== "inflight-scope") return;
+    if (m.action === "step") actions.step();
+    else if (m.action === "back") actions.back();
+    else if (m.action === "seek" && Number.isInteger(m.position)) drive("seek", { position: m.position });
+  });
+}

@@ -1,0 +1,95 @@
+// Who may drive what, and what to send. A presenter drives its room (with the room's token); an audience
+// member watches the room until it detaches, then drives a session of its own; everyone else drives the
+// session of their own connection. On every (re)connection the server holds a new, empty session for it:
+// the view is loaded again where it was, a room is rejoined or reclaimed.
+import { resolveSource } from "./options.js";
+
+const DRIVE = new Set(["load", "step", "back", "seek", "reset", "play", "pause"]);
+
+export function createDriver(opts, conn, page) {
+  const driver = {
+    source: null, // what to load: a built-in id or a scenario object
+    layout: opts.layout,
+    detached: false,
+
+    following: () => opts.mode === "audience" && !driver.detached,
+
+    drive(event, payload = {}) {
+      if (opts.mode === "present") return conn.send(event, { ...payload, room: opts.room, token: opts.token });
+      if (driver.following()) {
+        if (DRIVE.has(event)) page.showError(`Following room ${opts.room}: press “Detach” to step on your own.`);
+        return;
+      }
+      conn.send(event, payload);
+    },
+
+    // `position` (optional) is where the new simulation starts; the server checks it against the scenario.
+    load(source, position) {
+      const variants = driver.layout === "both" ? ["v1.28.1", "v1.28.2"] : [driver.layout];
+      driver.drive("load", { scenario: source, variants, position, ...(opts.range ? { range: opts.range } : {}) });
+    },
+
+    resume,
+
+    // A scenario message says what a follower would load on its own if it detached.
+    heard(msg) {
+      if (msg.id || typeof driver.source !== "object" || !driver.source) driver.source = msg.id ?? msg.source;
+    },
+
+    error(msg) {
+      // The server evicted this idle session (or restarted without this page noticing): load it again.
+      if (msg.kind === "NotLoaded" && page.latest && opts.mode !== "present" && !driver.following()) {
+        return driver.load(driver.source, page.latest.position);
+      }
+      page.showError(msg.message);
+      // A follower whose room is not there (yet): the presenter may be reconnecting; try again.
+      if (msg.event === "join_room" && driver.following()) setTimeout(() => conn.send("join_room", { room: opts.room }), 1500);
+    },
+
+    // A follower leaves the room's channel to step through the same scenario on its own, from the same step;
+    // snapping back pauses its own session and rejoins the room (which answers with its whole state).
+    toggleDetach() {
+      const here = page.latest;
+      driver.detached = !driver.detached;
+      page.showDetached(driver.detached);
+      if (driver.detached) {
+        conn.send("leave_room", { room: opts.room });
+        conn.follow(null);
+        conn.send("load", { scenario: driver.source, variants: Object.keys(here.variants), position: here.position });
+      } else {
+        if (here?.playing) conn.send("pause");
+        conn.follow(opts.room);
+        conn.send("join_room", { room: opts.room });
+      }
+    },
+  };
+
+  async function resume() {
+    const resuming = Boolean(page.latest);
+    page.connected();
+    if (opts.mode === "audience") {
+      page.showRoom(opts.room);
+      if (driver.detached) return driver.load(driver.source, page.latest.position);
+      conn.follow(opts.room);
+      return conn.send("join_room", { room: opts.room });
+    }
+    if (opts.mode === "present") {
+      if (opts.room) conn.follow(opts.room); // a claimed room sends its state before the acknowledgement
+      const ack = opts.room && opts.token
+        ? await conn.request("claim_room", { room: opts.room, token: opts.token })
+        : await conn.request("create_room", {});
+      if (ack.error) return page.showError(ack.error);
+      if (!opts.token) {
+        Object.assign(opts, ack);
+        history.replaceState(null, "", `${location.pathname}${location.search}#room=${ack.room}&token=${ack.token}`);
+      }
+      conn.follow(opts.room);
+      page.showAudienceLink(opts.room);
+      if (ack.loaded) return; // the room still has its scenario: claim_room sent its state
+    }
+    if (!resuming) driver.source = await resolveSource(opts);
+    driver.load(driver.source, resuming ? page.latest.position : opts.position || undefined);
+  }
+
+  return driver;
+}
