@@ -1,5 +1,6 @@
 """The visualizer in a real browser: keyboard and buttons, the lost-marker story read from the DOM,
-permalinks, help, timeline, autoplay; screenshots of the key steps for review."""
+permalinks, help, timeline, autoplay, steps travelling as deltas (and a lost one made good by a sync);
+screenshots of the key steps for review."""
 
 import re
 
@@ -197,6 +198,72 @@ def test_timeline_has_one_tick_per_step(page):
     page.keyboard.press("ArrowRight")
     at(page, 1)
     expect(page.locator('#ticks .tick.current[data-step="1"]')).to_have_count(1)
+
+
+# --- what travels: deltas, whole states, and a sync after a lost delta -------------------------------------
+def relay(page, drop):
+    """Routes the page's WebSocket through the test: records every Socket.IO event name each way, and drops a
+    message from the server while ``drop(name)`` says so."""
+    seen = {"sent": [], "received": []}
+
+    def event_name(message):
+        text = message if isinstance(message, str) else ""
+        return text[2:].split('"', 2)[1] if text.startswith("42[") else None
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def upward(message):
+            seen["sent"].append(event_name(message))
+            server.send(message)
+
+        def downward(message):
+            name = event_name(message)
+            seen["received"].append(name)
+            if not drop(name):
+                ws.send(message)
+
+        ws.on_message(upward)
+        server.on_message(downward)
+
+    page.route_web_socket("**/socket.io/**", route)
+    return seen
+
+
+def test_steps_travel_as_deltas_and_a_lost_one_is_made_good(page):
+    lose = []  # a delta arriving while this holds an item is dropped (one item, one delta)
+    seen = relay(page, lambda name: name == "delta" and bool(lose) and bool(lose.pop()))
+    open_lost_marker(page, "&position=3")
+    at(page, 3)
+    three = snapshot(page)
+    page.keyboard.press("ArrowRight")
+    at(page, 4)
+    assert seen["received"][-1] == "delta" and "state" in seen["received"]  # a whole state at load, then a delta
+    page.keyboard.press("Home")
+    at(page, 0)
+    assert seen["received"][-1] == "state"  # a seek travels whole
+
+    for position in range(1, 3):
+        page.keyboard.press("ArrowRight")
+        at(page, position)
+    deltas = seen["received"].count("delta")
+    lose.append(True)  # the next step's delta is lost on the way
+    page.keyboard.press("ArrowRight")
+    for _ in range(500):  # until the lost delta has reached the relay (10 s at most)
+        if seen["received"].count("delta") > deltas:
+            break
+        page.wait_for_timeout(20)
+    assert seen["received"].count("delta") == deltas + 1
+    page.wait_for_timeout(100)
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^2 / "))
+    assert "sync" not in seen["sent"]
+    page.keyboard.press("ArrowRight")  # this delta does not follow what the page holds: it asks for the whole state
+    at(page, 4)
+    assert seen["sent"].count("sync") == 1 and seen["received"][-1] == "state"
+    page.keyboard.press("ArrowLeft")  # and deltas apply again from there
+    at(page, 3)
+    assert seen["received"][-1] == "delta"
+    assert snapshot(page) == three
 
 
 def test_play_button_plays_to_the_end(page):

@@ -107,6 +107,8 @@ def test_play_and_one_variant_offline(offline):
     at(page, 5)
     assert_marker(page, detached=True)
     expect(page.locator("#btn-divergence")).to_be_disabled()  # one variant: nothing to diverge from
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("position")).to_have_text("6 / 6")  # nor a divergence to point out
 
 
 def test_screenshot_of_the_offline_file(offline, artifacts_dir):
