@@ -1,5 +1,6 @@
-"""The packages depend on each other one way: model <- scenario <- engine <- presenter/export <- web/cli.
-The model imports nothing outside the standard library."""
+"""The packages depend on each other one way: model <- scenario <- engine <- presenter <- export/web/cli, and
+errors under all of them. The model imports nothing outside the standard library; the presenter knows no
+engine; only web/ knows Socket.IO."""
 
 import ast
 import sys
@@ -10,14 +11,14 @@ import pytest
 WEBAPP = Path(__file__).resolve().parent.parent / "webapp"
 # What each layer may import from webapp (itself included).
 MAY_IMPORT = {
-    "model": {"model"},
-    "scenario": {"model", "scenario"},
-    "engine": {"model", "scenario", "engine"},
-    "narration": {"model", "narration"},
-    "presenter": {"model", "scenario", "engine", "narration", "presenter"},
-    "export": {"", "model", "scenario", "engine", "narration", "presenter", "export"},
-    "web": {"", "model", "scenario", "engine", "narration", "presenter", "export", "web"},
-    "cli": {"", "model", "scenario", "engine", "cli"},
+    "errors": {"errors"},
+    "model": {"errors", "model"},
+    "scenario": {"errors", "model", "scenario"},
+    "engine": {"errors", "model", "scenario", "engine"},
+    "presenter": {"errors", "model", "presenter"},  # plain data in, plain data out: no engine, no cursor
+    "export": {"", "errors", "model", "scenario", "engine", "presenter", "export"},
+    "web": {"", "errors", "model", "scenario", "engine", "presenter", "export", "web"},
+    "cli": {"", "errors", "model", "scenario", "engine", "presenter", "cli"},
 }
 
 
@@ -71,3 +72,26 @@ def test_the_model_imports_only_the_standard_library(path):
 ])
 def test_the_checker_sees_each_kind_of_import(source, where, expected):
     assert webapp_imports(source, where) == expected
+
+
+def third_party_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    found = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    return found | {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level}
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if layer_of(p) != "web"], ids=lambda p: str(p.relative_to(WEBAPP)))
+def test_only_web_knows_socketio(path):
+    assert not third_party_imports(path) & {"socketio", "flask_socketio", "engineio"}
+
+
+CURSOR_MOVES = {"seek", "step", "back", "run", "load", "reset", "apply", "apply_next", "clone"}
+
+
+@pytest.mark.parametrize("path", sorted((WEBAPP / "presenter").glob("*.py")), ids=lambda p: p.name)
+def test_the_presenter_moves_no_cursor(path):
+    """It reads frames: it calls no command of an engine or a model (it has none to call: nothing is passed
+    to it but plain data, and it imports no engine)."""
+    calls = {n.func.attr for n in ast.walk(ast.parse(path.read_text()))
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    assert not calls & CURSOR_MOVES, calls & CURSOR_MOVES

@@ -3,6 +3,7 @@ import pytest
 from tests.conftest import conformance_cases
 from webapp.engine.simulation import Simulation
 from webapp.engine.trace import replay
+from webapp.errors import Invalid
 from webapp.scenario.errors import ScenarioError
 from webapp.scenario.scenario import from_valid_dict
 
@@ -19,7 +20,8 @@ def test_seek_anywhere_matches_the_expected_trace(case_id):
     sim = Simulation(scenario(case_id), interval=2)
     order = list(range(sim.total, -1, -1)) + list(range(0, sim.total + 1, 3))
     for position in order:
-        frame = sim.seek(position)
+        sim.seek(position)
+        frame = sim.frame()
         assert frame["position"] == position
         for variant, view in frame["variants"].items():
             if position == 0:
@@ -33,27 +35,55 @@ def test_seek_anywhere_matches_the_expected_trace(case_id):
 def test_step_and_back_walk_the_cursor():
     sim = Simulation(scenario("custom-lost-marker-01"))
     assert sim.position == 0 and sim.peek()["op"] == "pop"
-    assert sim.step()["position"] == 1
-    assert sim.step()["position"] == 2
-    assert sim.back()["position"] == 1
-    assert sim.run()["position"] == sim.total
-    assert sim.peek() is None
-    assert sim.step()["position"] == sim.total  # stays at the end
-    assert sim.run(until=0)["position"] == 0
-    assert sim.back()["position"] == 0
+    for command, args, position in ((sim.step, (), 1), (sim.step, (), 2), (sim.back, (), 1), (sim.run, (), sim.total),
+                                    (sim.step, (), sim.total), (sim.run, (0,), 0), (sim.back, (), 0)):
+        assert command(*args) is None  # commands move the cursor; frame() is the one query
+        assert sim.position == sim.frame()["position"] == position
+    sim.run()
+    assert sim.peek() is None and sim.frame()["next"] is None
+
+
+def test_one_frame_is_built_per_position_however_often_it_is_asked_for():
+    sim = Simulation(scenario("custom-lost-marker-01"))
+    built = sim.frames_built
+    for position in (1, 2, 2, 3):
+        sim.seek(position)
+        assert sim.frame() is sim.frame()
+    assert sim.frames_built == built + 3
+    sim.preview()
+    assert sim.frames_built == built + 3 and sim.position == 3
+
+
+def test_preview_is_the_next_step_without_moving_the_cursor():
+    sim = Simulation(scenario("custom-lost-marker-01"))
+    for position in range(sim.total):
+        sim.seek(position)
+        frame = sim.frame()
+        ahead = sim.preview()
+        assert sim.position == position and sim.frame() is frame
+        sim.step()
+        for variant, payload in sim.frame()["variants"].items():
+            assert ahead[variant] == {"result": payload["result"], "record": payload["record"]}
+    sim.run()
+    assert sim.preview() is None
 
 
 def test_back_restores_the_earlier_state_exactly():
     sim = Simulation(scenario("upstream-moveall-01"), interval=4)
-    before = [sim.seek(p)["variants"] for p in range(sim.total + 1)]
+    before = []
+    for p in range(sim.total + 1):
+        sim.seek(p)
+        before.append(sim.frame()["variants"])
     for p in range(sim.total, -1, -1):
-        assert sim.seek(p)["variants"] == before[p]
+        sim.seek(p)
+        assert sim.frame()["variants"] == before[p]
 
 
 def test_divergence_is_the_first_position_placing_a_pod_differently():
     sim = Simulation(scenario("custom-lost-marker-01"))
     assert sim.divergence == 6  # after step 5: B fails
-    frame = sim.seek(6)["variants"]
+    sim.seek(6)
+    frame = sim.frame()["variants"]
     assert frame["v1.28.1"]["state"]["unschedulablePods"] == ["B"]
     assert frame["v1.28.2"]["state"]["backoffQ"] == ["B"]
     assert Simulation(scenario("custom-control-01")).divergence is None
@@ -76,7 +106,7 @@ def test_seek_outside_the_range_is_rejected_and_changes_nothing():
     sim = Simulation(scenario("custom-lost-marker-01"))
     sim.seek(3)
     for bad in (-1, sim.total + 1, "2", 1.5, True):
-        with pytest.raises(IndexError):
+        with pytest.raises(Invalid):
             sim.seek(bad)
     assert sim.position == 3
 
@@ -97,7 +127,7 @@ def test_checkpoints_are_sparse():
 
 
 def test_unknown_variant_is_rejected():
-    with pytest.raises(ValueError):
+    with pytest.raises(Invalid):
         Simulation(scenario("custom-lost-marker-01"), ["v1.27"])
 
 

@@ -311,13 +311,14 @@ def test_seek_equals_straight_replay(data):
     for move in moves:
         if move[0] == "seek":
             position = move[1]
-            frame = sim.seek(position)
+            sim.seek(position)
         elif move[0] == "step":
             position = min(position + 1, n)
-            frame = sim.step()
+            sim.step()
         else:
             position = max(position - 1, 0)
-            frame = sim.back()
+            sim.back()
+        frame = sim.frame()
         assert frame["position"] == position == sim.position
         for v in VARIANTS:
             got, exp = frame["variants"][v], want[v][position]

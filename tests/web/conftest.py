@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.web.viewer import Viewer
 from webapp import create_app
 
 
@@ -27,11 +28,12 @@ def socketio(app):
 
 @pytest.fixture
 def make_sio(app, socketio):
-    """Factory of Socket.IO test clients (each one is its own server-side session); all disconnected after."""
+    """Factory of Socket.IO test clients (each one is its own server-side session), each seeing deltas folded
+    into whole states (tests/web/viewer.py); all disconnected after."""
     clients = []
 
     def make():
-        c = socketio.test_client(app)
+        c = Viewer(socketio.test_client(app))
         assert c.is_connected()
         clients.append(c)
         return c

@@ -161,7 +161,8 @@ def test_oversize_text_is_rejected_by_the_scenario_limits(roomy_client):
 def test_a_body_over_the_upload_limit_is_413_with_a_message(client, app):
     response = client.post("/api/validate", json={"text": "#" * app.config["MAX_UPLOAD_BYTES"]})
     assert response.status_code == 413
-    assert response.json == {"message": f"the request body is larger than {app.config['MAX_UPLOAD_BYTES']} bytes"}
+    assert response.json == {"message": f"the request body is larger than {app.config['MAX_UPLOAD_BYTES']} bytes",
+                             "kind": "TooLarge"}
 
 
 # --- trace files ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition, rule,
                                  run_state_machine_as_test)
 
+from tests.web.viewer import Viewer
 from webapp import create_app
 from webapp.engine.rooms import CODE_PATTERN, MIN_TOKEN_LENGTH
 from webapp.engine.session import MAX_SPEED, MIN_SPEED
@@ -157,7 +158,7 @@ def run_fuzz(app):
     class SocketMachine(RuleBasedStateMachine):
         def __init__(self):
             super().__init__()
-            self.client = socketio.test_client(app)
+            self.client = Viewer(socketio.test_client(app))  # deltas come out as the states they make
             assert self.client.is_connected()
             self.own = View()
             self.speed = {None: 1.0}  # the session's speed (room code or None): play without a speed uses it

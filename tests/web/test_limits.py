@@ -7,7 +7,9 @@ import pytest
 
 import webapp
 from webapp import create_app
-from webapp.engine.rooms import NotAllowed, Rooms
+from tests.web.viewer import Viewer
+from webapp.engine.rooms import Rooms
+from webapp.errors import NotAllowed, NotLoaded
 from webapp.engine.session import Session
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
@@ -45,7 +47,7 @@ def make_app():
 
 
 def connect(app):
-    client = app.extensions["socketio"].test_client(app)
+    client = Viewer(app.extensions["socketio"].test_client(app))
     assert client.is_connected()
     return client
 
@@ -227,7 +229,7 @@ def test_the_sweep_drops_the_simulation_of_idle_sessions_only():
     clock.now += 31
     assert sweeper.sweep()["sessions"] == 1
     assert idle.sim is None and busy.sim is not None and playing.sim is not None  # autoplay touches every step
-    with pytest.raises(LookupError, match="no scenario loaded"):
+    with pytest.raises(NotLoaded, match="no scenario loaded"):
         idle.step()
     playing.pause()
 

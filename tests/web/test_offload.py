@@ -6,9 +6,11 @@ import time
 
 import pytest
 
+from tests.web.viewer import Viewer
 from webapp import create_app
 from webapp.scenario.errors import ScenarioError
-from webapp.web.offload import Busy, Offload
+from webapp.errors import Busy
+from webapp.web.offload import Offload
 
 
 def test_returns_the_result_and_raises_the_error():
@@ -88,12 +90,13 @@ def test_http_answers_503_while_busy(busy_app):
     with Occupied(busy_app.extensions["inflight_offload"], 1):
         response = client.post("/api/replay", json="lost-marker")
         assert response.status_code == 503
-        assert response.json == {"message": "the server is busy with other large scenarios; try again in a moment"}
+        assert response.json == {"message": "the server is busy with other large scenarios; try again in a moment",
+                                 "kind": "Busy"}
     assert client.post("/api/replay", json="lost-marker").status_code == 200
 
 
 def test_a_socket_load_while_busy_is_an_error_and_changes_nothing(busy_app):
-    sio = busy_app.extensions["socketio"].test_client(busy_app)
+    sio = Viewer(busy_app.extensions["socketio"].test_client(busy_app))
     sio.emit("load", {"scenario": "lost-marker"})
     sio.get_received()
     sio.emit("seek", {"position": 3})

@@ -93,7 +93,7 @@ def test_presenter_state_carries_the_next_steps_narration(room):
     presenter, ack = room
     presenter.emit("seek", {"position": 4, **ack})
     state = last_state(presenter)
-    upcoming = state["upcoming"]
+    upcoming = state["scene"]["upcoming"]
     assert set(upcoming) == {"v1.28.1", "v1.28.2"}
     assert upcoming["v1.28.1"]["title"] == upcoming["v1.28.2"]["title"] == "Done(A)"
     assert "Next() is now nil" in " ".join(upcoming["v1.28.1"]["lines"])
@@ -101,7 +101,7 @@ def test_presenter_state_carries_the_next_steps_narration(room):
     presenter.emit("pause", ack)
     assert last_state(presenter)["position"] == 4
     presenter.emit("seek", {"position": 6, **ack})
-    assert last_state(presenter)["upcoming"] is None
+    assert last_state(presenter)["scene"]["upcoming"] is None
 
 
 def test_range_locks_a_session(sio):

@@ -9,13 +9,14 @@ import time
 import pytest
 
 from tests.conftest import conformance_cases
+from tests.web.viewer import unnumbered
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
 
 CASES = conformance_cases()
 LOST = builtin.get("lost-marker")
 TOTAL = len(LOST["steps"])
-VARIANT_KEYS = {"state", "result", "record", "narration", "invariants"}
+VARIANT_KEYS = {"state", "result", "record"}
 
 
 # --- helpers -----------------------------------------------------------------------------------------
@@ -89,18 +90,19 @@ def test_load_builtin_sends_scenario_then_state_at_zero(sio, scenario_id):
     assert [s["op"] for s in scenario["steps"]] == [s["op"] for s in raw["steps"]]
     assert state["position"] == 0
     assert state["total"] == scenario["total"]
-    assert state["divergence"] == scenario["divergence"]
-    assert state["divergence"] is None or 1 <= state["divergence"] <= state["total"]
+    scene = state["scene"]
+    assert scene["divergence"] == scenario["divergence"]
+    assert scene["divergence"] is None or 1 <= scene["divergence"] <= state["total"]
     assert state["playing"] is False
-    assert state["step"] is None
-    assert state["next"]["op"] == raw["steps"][0]["op"]
-    assert set(state["variants"]) == set(VARIANTS)
+    assert scene["step"] is None
+    assert scene["next"]["op"] == raw["steps"][0]["op"]
+    assert set(state["variants"]) == set(VARIANTS) == set(scene["panes"])
     for variant, payload in state["variants"].items():
-        assert VARIANT_KEYS <= set(payload), (variant, sorted(payload))
+        assert VARIANT_KEYS == set(payload), (variant, sorted(payload))
         assert payload["result"] is None and payload["record"] is None
-        assert {"title", "lines", "functions"} <= set(payload["narration"])
-        assert isinstance(payload["invariants"], list) and payload["invariants"]
-        assert all(inv["ok"] for inv in payload["invariants"])
+        pane = scene["panes"][variant]
+        assert {"title", "lines", "functions"} <= set(pane["narration"])
+        assert pane["invariants"]["ok"] and not pane["invariants"]["broken"]
 
 
 def test_lost_marker_summary(sio):
@@ -137,9 +139,9 @@ def test_step_back_seek_reset(sio):
         sio.emit("step")
         state = one(sio, "state")
         assert state["position"] == position
-        assert state["step"]["index"] == position - 1
-        assert state["step"]["op"] == LOST["steps"][position - 1]["op"]
-    assert state["next"] is None
+        assert state["scene"]["step"]["index"] == position - 1
+        assert state["scene"]["step"]["op"] == LOST["steps"][position - 1]["op"]
+    assert state["scene"]["next"] is None
     sio.emit("step")  # at the end: stays there, still answers
     assert one(sio, "state")["position"] == TOTAL
     sio.emit("back")
@@ -158,38 +160,62 @@ def test_step_back_seek_reset(sio):
 
 
 def test_the_same_position_gives_the_same_state_however_reached(sio):
+    """Stepping and going back travel as deltas, seeking as whole states: the client holds the same."""
     _, start = load(sio)
-    stepped = {0: start}
+    stepped = {0: unnumbered(start)}
     for position in range(1, TOTAL + 1):
         sio.emit("step")
-        stepped[position] = one(sio, "state")
+        stepped[position] = unnumbered(one(sio, "state"))
     for position in range(TOTAL - 1, -1, -1):
         sio.emit("back")
-        assert one(sio, "state") == stepped[position], f"back to {position}"
+        assert unnumbered(one(sio, "state")) == stepped[position], f"back to {position}"
     for position in (5, 2, 6, 0, 3):
         sio.emit("seek", {"position": position})
-        assert one(sio, "state") == stepped[position], f"seek {position}"
+        assert unnumbered(one(sio, "state")) == stepped[position], f"seek {position}"
     sio.emit("reset")
-    assert one(sio, "state") == start
+    assert unnumbered(one(sio, "state")) == stepped[0]
+    assert len(sio.deltas) == 2 * TOTAL
+
+
+def test_steps_travel_as_deltas_and_seeks_as_whole_states(sio):
+    load(sio)
+    seqs = []
+    for event, payload in (("step", None), ("step", None), ("back", None), ("seek", {"position": 4}),
+                           ("step", None), ("reset", None)):
+        sio.emit(event, payload)
+        (name, message), = [(m["name"], m["args"][0]) for m in sio.client.get_received()]
+        assert name == ("state" if event in ("seek", "reset") else "delta"), (event, name)
+        seqs.append(message["seq"])
+    assert seqs == list(range(2, 8))  # the load's state was 1
+
+
+def test_a_client_that_lost_its_place_asks_for_the_whole_state(sio):
+    _, start = load(sio)
+    sio.emit("step")
+    sio.client.get_received()  # this delta is lost: the client still holds position 0
+    sio.emit("sync")
+    state = one(sio, "state")
+    assert (state["position"], state["seq"]) == (1, 2)
+    sio.emit("step")
+    assert one(sio, "state")["position"] == 2  # the next delta follows the state sync sent
 
 
 def test_lost_marker_story(sio):
     load(sio)
     sio.emit("seek", {"position": 4})
-    at4 = one(sio, "state")["variants"]["v1.28.1"]["view"]
-    assert [(m["pod"], m["previousEvent"], m["detached"]) for m in at4["markers"] if m["pod"] == "B"] == [("B", "e1", False)]
+    at4 = one(sio, "state")["scene"]["panes"]["v1.28.1"]["list"]["items"]
+    assert [(i["key"], m["detached"]) for i in at4 for m in i["markers"] if m["pod"] == "B"] == [("e1", False)]
     sio.emit("step")
-    at5 = one(sio, "state")
-    marker = [m for m in at5["variants"]["v1.28.1"]["view"]["markers"] if m["pod"] == "B"]
-    assert [(m["previousEvent"], m["detached"], m["unseen"]) for m in marker] == [("e1", True, ["e2"])]
-    assert [e["id"] for e in at5["variants"]["v1.28.1"]["view"]["entries"]] == ["e2"]
+    at5 = one(sio, "state")["scene"]["panes"]["v1.28.1"]["list"]["items"]
+    assert [(i["key"], m["detached"]) for i in at5 for m in i["markers"] if m["pod"] == "B"] == [("ghost:e1", True)]
+    assert [(i["id"], i["unseen"]) for i in at5 if i["kind"] == "event"] == [("e2", "unseen by B")]
     sio.emit("step")
     at6 = one(sio, "state")
     assert where(at6, "v1.28.1", "B") == ["unschedulablePods"]
     assert where(at6, "v1.28.2", "B") == ["backoffQ"]
-    assert at6["divergence"] == at6["position"] == 6
+    assert at6["scene"]["divergence"] == at6["position"] == 6
     for variant in VARIANTS:
-        functions = at6["variants"][variant]["narration"]["functions"]
+        functions = at6["scene"]["panes"][variant]["narration"]["functions"]
         assert "AddUnschedulableIfNotPresent" in functions
         assert "determineSchedulingHintForInFlightPod" in functions
     assert at6["variants"]["v1.28.1"]["record"]["hint"]["decision"] == "QueueSkip"
@@ -290,7 +316,7 @@ def test_rejected_message_answers_error_and_changes_nothing(sio, event, payload,
         assert word in error["message"], (word, error["message"])
     assert error["event"] == event
 
-    assert probe(sio) == before
+    assert unnumbered(probe(sio)) == unnumbered(before)
     sio.emit("step")  # the same scenario is still loaded and moves on from where it was
     after = one(sio, "state")
     assert (after["position"], after["total"]) == (4, TOTAL)
@@ -305,7 +331,7 @@ def test_rejected_load_keeps_the_previous_scenario(sio):
     state = probe(sio)
     assert state["total"] == TOTAL
     assert list(state["variants"]) == list(VARIANTS)
-    assert state["next"]["label"] == "pop expect=A"
+    assert state["scene"]["next"]["label"] == "pop expect=A"
 
 
 # --- sessions -----------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import re
 import secrets
 import time
 
+from ..errors import NotAllowed
 from .roomstore import MemoryRoomStore
 from .session import Session
 
@@ -18,10 +19,6 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud a
 CODE_LENGTH = 6
 CODE_PATTERN = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 MIN_TOKEN_LENGTH = 32
-
-
-class NotAllowed(PermissionError):
-    pass
 
 
 class Room:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 
+from ..errors import Unavailable
 
-class RoomsUnavailable(RuntimeError):
+
+class RoomsUnavailable(Unavailable):
     """The shared store cannot be reached: rooms are refused, private sessions keep working."""
 
 

@@ -1,17 +1,17 @@
-"""A viewer's session: the loaded simulation and the autoplay settings. No I/O, no Flask."""
+"""A viewer's session: the loaded simulation and the autoplay settings. No I/O, no Flask.
+
+Its commands (load, step, back, seek, play, pause) change the session and return nothing; what to show is
+``session.sim.frame()``."""
 
 from __future__ import annotations
 
 import threading
 import time
 
+from ..errors import Invalid, NotLoaded
 from .simulation import Simulation
 
 MIN_SPEED, MAX_SPEED = 0.25, 20.0  # steps per second
-
-
-class NotLoaded(LookupError):
-    pass
 
 
 class Session:
@@ -47,7 +47,7 @@ class Session:
         lo, hi = range_ or (0, sim.total)
         start = lo if position is None else position
         if isinstance(start, bool) or not isinstance(start, int) or not lo <= start <= hi:
-            raise IndexError(f"position must be an integer in {lo}..{hi}, got {position!r}")
+            raise Invalid(f"position must be an integer in {lo}..{hi}, got {position!r}")
         sim.seek(start)
         return sim, (lo, hi)
 
@@ -59,7 +59,7 @@ class Session:
         sim = self.require()
         lo, hi = self.range
         if (lo, hi) != (0, sim.total) and isinstance(position, int) and not lo <= position <= hi:
-            raise IndexError(f"position {position} is outside this view's range {lo}..{hi}")
+            raise Invalid(f"position {position} is outside this view's range {lo}..{hi}")
         sim.seek(position)
 
     def step(self) -> None:
@@ -69,6 +69,11 @@ class Session:
     def back(self) -> None:
         sim = self.require()
         sim.seek(max(sim.position - 1, self.range[0]))
+
+    def reset(self) -> None:
+        """Pause and go back to the start of this session's range."""
+        self.pause()
+        self.seek(self.start)
 
     def require(self) -> Simulation:
         if self.sim is None:
@@ -103,7 +108,7 @@ class Session:
 
 def parse_speed(value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not MIN_SPEED <= value <= MAX_SPEED:
-        raise ValueError(f"speed must be a number of steps per second in {MIN_SPEED}..{MAX_SPEED}, got {value!r}")
+        raise Invalid(f"speed must be a number of steps per second in {MIN_SPEED}..{MAX_SPEED}, got {value!r}")
     return float(value)
 
 
@@ -114,5 +119,5 @@ def parse_range(value, total: int) -> tuple[int, int] | None:
     ok = isinstance(value, list) and len(value) == 2 and all(
         isinstance(v, int) and not isinstance(v, bool) for v in value)
     if not ok or not 0 <= value[0] <= value[1] <= total:
-        raise ValueError(f"range must be [from, to] with 0 <= from <= to <= {total}, got {value!r}")
+        raise Invalid(f"range must be [from, to] with 0 <= from <= to <= {total}, got {value!r}")
     return value[0], value[1]

@@ -1,29 +1,29 @@
 """Simulation: one scenario, one or two variants in lockstep, one cursor (SimPy-like API).
 
     sim = Simulation(scenario, ["v1.28.1", "v1.28.2"])
-    sim.step(); sim.back(); sim.seek(n); sim.run(until=n); sim.peek(); sim.frame()
+    sim.step(); sim.back(); sim.seek(n); sim.run(until=n)     # commands: move the cursor, return nothing
+    sim.frame()                                               # the one query: what is true at the cursor
+    sim.preview()                                             # what the next step would do (cursor unmoved)
 
 Loading runs the whole scenario once (validating every step on every variant and laying
-checkpoints), so a Simulation that exists is valid end to end.
+checkpoints), so a Simulation that exists is valid end to end. A frame is built at most once per
+position: it is cached until the cursor moves (``frames_built`` counts them).
 """
 
 from __future__ import annotations
 
+from ..errors import Invalid, TooLarge
 from ..model import invariants
 from ..model.variant import VARIANTS
 from .returns import ReturnTracker
 from .timeline import Timeline
 
 
-class TooLarge(ValueError):
-    """The checkpoints of a scenario outgrow the memory one simulation may hold (``max_bytes``)."""
-
-
 class Simulation:
     def __init__(self, scenario, variants=VARIANTS, interval: int | None = None, max_bytes: int | None = None):
         unknown = [v for v in variants if v not in VARIANTS]
         if unknown or not variants:
-            raise ValueError(f"variants must be a non-empty subset of {list(VARIANTS)}, got {list(variants)}")
+            raise Invalid(f"variants must be a non-empty list drawn from {list(VARIANTS)}, got {list(variants)}")
         self.scenario = scenario
         self.variants = tuple(dict.fromkeys(variants))
         self.timelines = {v: Timeline(scenario, v, interval) for v in self.variants}
@@ -31,6 +31,8 @@ class Simulation:
         self.divergence: int | None = None  # first position where the variants place a pod differently
         self.returns = {v: ReturnTracker() for v in self.variants}
         self.max_bytes = max_bytes  # None: no bound (the command line, benchmarks); sessions set one
+        self.frames_built = 0
+        self._frame: dict | None = None  # the frame at the cursor, once asked for
         self._load()
         self.seek(0)
 
@@ -51,33 +53,43 @@ class Simulation:
                 if any(first.where(p) != line.model.queue.where(p) for line in lines[1:] for p in touched):
                     self.divergence = lines[0].position
 
-    # --- cursor --------------------------------------------------------------------------------
+    # --- commands: they move the cursor and return nothing ---------------------------------------
     @property
     def position(self) -> int:
         return next(iter(self.timelines.values())).position
 
-    def seek(self, position: int) -> dict:
+    def seek(self, position: int) -> None:
         if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= self.total:
-            raise IndexError(f"position must be an integer in 0..{self.total}, got {position!r}")
+            raise Invalid(f"position must be an integer in 0..{self.total}, got {position!r}")
+        if self._frame is not None and self._frame["position"] == position:
+            return
+        self._frame = None
         for line in self.timelines.values():
             line.seek(position)
-        return self.frame()
 
-    def step(self) -> dict:
-        return self.seek(min(self.position + 1, self.total))
+    def step(self) -> None:
+        self.seek(min(self.position + 1, self.total))
 
-    def back(self) -> dict:
-        return self.seek(max(self.position - 1, 0))
+    def back(self) -> None:
+        self.seek(max(self.position - 1, 0))
 
-    def run(self, until: int | None = None) -> dict:
-        return self.seek(self.total if until is None else until)
+    def run(self, until: int | None = None) -> None:
+        self.seek(self.total if until is None else until)
 
+    # --- queries ---------------------------------------------------------------------------------
     def peek(self) -> dict | None:
         """The step that ``step()`` would apply next, or None at the end."""
         return self.scenario.steps[self.position] if self.position < self.total else None
 
-    # --- views ---------------------------------------------------------------------------------
     def frame(self) -> dict:
+        """Everything true at the cursor, as plain data (built once per position)."""
+        if self._frame is None:
+            self._frame = self._build_frame()
+            self.frames_built += 1
+        return self._frame
+
+    def _build_frame(self) -> dict:
+        position = self.position
         variants = {}
         for v, line in self.timelines.items():
             result, record = line.last if line.last is not None else (None, None)
@@ -88,4 +100,27 @@ class Simulation:
                 "invariants": invariants.report(line.model.queue, record["invariants"] if record else []),
                 "view": line.model.view(),
             }
-        return {"position": self.position, "total": self.total, "divergence": self.divergence, "variants": variants}
+        return {"position": position, "total": self.total, "divergence": self.divergence,
+                "gate": self.scenario.config.gate,
+                "step": self.scenario.steps[position - 1] if position else None, "next": self.peek(),
+                "variants": variants}
+
+    def preview(self) -> dict | None:
+        """{variant: {result, record}} of the step ``step()`` would apply, worked out on copies of the models
+        (the cursor and its frame stay where they are); None at the end."""
+        step = self.peek()
+        if step is None:
+            return None
+        position = self.position
+        out = {}
+        for v, line in self.timelines.items():
+            result, record = line.model.clone().apply(position, step)
+            out[v] = {"result": result, "record": record}
+        return out
+
+    def summary(self) -> dict:
+        """What the whole scenario is, for its summary message: no position in it."""
+        sc = self.scenario
+        return {"name": sc.name, "description": sc.description, "variants": list(self.variants), "total": self.total,
+                "divergence": self.divergence, "gate": sc.config.gate, "pods": list(sc.pods), "steps": sc.steps,
+                "returns": {v: r.summary() for v, r in self.returns.items()}, "source": sc.raw}

@@ -6,6 +6,7 @@ that replaying the scenario still produces the recorded traces.
 
 from __future__ import annotations
 
+from ..errors import Invalid
 from ..model.variant import VARIANTS
 from ..scenario.errors import ScenarioError
 from ..scenario.load import load_scenario
@@ -14,7 +15,7 @@ from .trace import check_runs, trace_object, trace_steps
 SCHEMA = 1
 
 
-class MalformedTraceFile(ValueError):
+class MalformedTraceFile(Invalid):
     """The document is not a trace file (its message says why)."""
 
 

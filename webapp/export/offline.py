@@ -16,7 +16,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from .. import ROOT
-from ..engine.session import Session
+from ..errors import TooLarge
+from ..engine.simulation import Simulation
 from ..model.variant import VARIANTS
 from ..presenter import scenario_message, state_message
 from .bundle import bundle
@@ -29,28 +30,23 @@ TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=
 SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
 
-class ExportTooLarge(ValueError):
-    pass
-
-
 def messages(scenario, scenario_id: str | None, max_bytes: int | None = None) -> dict:
     """{scenario: <scenario message>, frames: [<state message at position 0..total>]}, both variants.
     ``max_bytes`` bounds the simulation's checkpoints (as a session's)."""
     if len(scenario.steps) > MAX_STEPS:
-        raise ExportTooLarge(f"an offline export holds at most {MAX_STEPS} steps; this scenario has "
+        raise TooLarge(f"an offline export holds at most {MAX_STEPS} steps; this scenario has "
                              f"{len(scenario.steps)}")
-    session = Session(max_bytes=max_bytes)
-    session.load(scenario, VARIANTS, scenario_id)
+    sim = Simulation(scenario, VARIANTS, max_bytes=max_bytes)
     frames, size = [], 0
-    for position in range(session.sim.total + 1):
-        session.sim.seek(position)
-        frames.append(state_message(session))
+    for position in range(sim.total + 1):
+        sim.seek(position)
+        frames.append(state_message(sim.frame()))
         size += len(json.dumps(frames[-1], separators=(",", ":")))
         if size > MAX_FRAME_BYTES:
-            raise ExportTooLarge(f"an offline export holds at most {MAX_FRAME_BYTES:,} bytes of positions; "
-                                 f"this scenario passes it at position {position} of {session.sim.total} "
-                                 "(its in-flight lists keep growing)")
-    return {"scenario": scenario_message(session), "frames": frames}
+            raise TooLarge(f"an offline export holds at most {MAX_FRAME_BYTES:,} bytes of positions; "
+                           f"this scenario passes it at position {position} of {sim.total} "
+                           "(its in-flight lists keep growing)")
+    return {"scenario": scenario_message(sim.summary(), scenario_id), "frames": frames}
 
 
 def script_json(data) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from ..errors import Invalid
 
-class ScenarioError(ValueError):
-    def __init__(self, problems: list[dict]):
+
+class ScenarioError(Invalid):
+    def __init__(self, problems: list[dict], message: str | None = None):
         # problems: [{"step": int | None, "field": "steps[3].event", "message": "..."}]
         self.problems = problems
-        super().__init__(self.describe())
+        super().__init__(message or self.describe())
 
     def describe(self) -> str:
         lines = []
@@ -17,4 +19,4 @@ class ScenarioError(ValueError):
         return "\n".join(lines)
 
     def as_json(self) -> dict:
-        return {"message": self.describe(), "problems": self.problems}
+        return {**super().as_json(), "problems": self.problems}

@@ -18,6 +18,7 @@ from importlib import resources
 from flask import Blueprint, current_app, render_template, request
 
 from ..engine import tracefile
+from ..errors import Invalid
 from ..engine.trace import run_through
 from ..model.variant import VARIANTS
 from ..scenario import builtin
@@ -54,24 +55,9 @@ steps:
 """
 
 
-class BadRequest(Exception):
-    """A request body the route cannot use; answered 400 with its message."""
-
-
 def _json(obj, status: int = 200):
     """Like jsonify, but keys keep their order: a scenario comes back laid out as it was written."""
     return current_app.response_class(json.dumps(obj), status, mimetype="application/json")
-
-
-@bp.errorhandler(BadRequest)
-def bad_request(err: BadRequest):
-    return _json({"message": str(err)}, 400)
-
-
-@bp.errorhandler(413)
-def too_large(_err):
-    limit = current_app.config["MAX_UPLOAD_BYTES"]
-    return _json({"message": f"the request body is larger than {limit} bytes"}, 413)
 
 
 def _not_json(constant: str):
@@ -82,7 +68,7 @@ def _json_body(what: str):
     try:
         return json.loads(request.get_data(cache=False), parse_constant=_not_json)
     except (ValueError, RecursionError) as err:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        raise BadRequest(f"expected {what} as JSON in the request body: {err}") from None
+        raise Invalid(f"expected {what} as JSON in the request body: {err}") from None
 
 
 def _library_text(scenario_id: str) -> str:
@@ -124,10 +110,10 @@ def _dry_run(raw: dict) -> tuple[list[dict], list[str]]:
 def validate_text():
     body = _json_body("{text, format}")
     if not isinstance(body, dict) or not isinstance(body.get("text"), str):
-        raise BadRequest("expected {text: string, format: \"yaml\" | \"json\" | null}")
+        raise Invalid("expected {text: string, format: \"yaml\" | \"json\" | null}")
     fmt = body.get("format")
     if fmt not in (None, *FORMATS):
-        raise BadRequest(f"format must be \"yaml\", \"json\" or null, not {json.dumps(fmt)[:40]}")
+        raise Invalid(f"format must be \"yaml\", \"json\" or null, not {json.dumps(fmt)[:40]}")
     return _json(apart(_checked_text, body["text"], fmt))
 
 
@@ -149,10 +135,7 @@ def _checked_text(text: str, fmt: str | None) -> dict:
 
 @bp.post("/api/trace")
 def trace_file():
-    try:
-        return _json(apart(_trace_file_of, _json_body("a scenario object"), current_app.config["MAX_TRACE_ENTRIES"]))
-    except ScenarioError as err:
-        return _json(err.as_json(), 400)
+    return _json(apart(_trace_file_of, _json_body("a scenario object"), current_app.config["MAX_TRACE_ENTRIES"]))
 
 
 def _trace_file_of(raw, max_entries: int) -> dict:
@@ -165,7 +148,7 @@ def trace_check():
     try:
         result = apart(tracefile.check, doc)
     except tracefile.MalformedTraceFile as err:
-        raise BadRequest(f"not a trace file: {err}") from None
+        raise Invalid(f"not a trace file: {err}") from None
     except ScenarioError as err:
-        return _json({**err.as_json(), "message": f"the trace file's scenario_object is not valid:\n{err}"}, 400)
+        raise ScenarioError(err.problems, f"the trace file's scenario_object is not valid:\n{err}") from None
     return _json({**result, "scenario_object": doc["scenario_object"]})

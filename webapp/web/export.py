@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, abort, current_app, jsonify, make_response, request
+from flask import Blueprint, Response, current_app, request
 
-from ..engine.simulation import TooLarge
-from ..export.offline import ExportTooLarge, export_html
+from ..errors import Invalid, NotFound
+from ..export.offline import export_html
 from ..export.svg import export_svg
-from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
 from .limits import session_bytes
 from .offload import apart
@@ -23,30 +22,18 @@ bp = Blueprint("export", __name__, url_prefix="/export")
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"  # a served SVG may never run or fetch anything
 
 
-class BadRequest(ValueError):
-    pass
-
-
-@bp.errorhandler(BadRequest)
-@bp.errorhandler(ScenarioError)
-@bp.errorhandler(ExportTooLarge)
-@bp.errorhandler(TooLarge)
-def bad_request(err):
-    return jsonify(err.as_json() if isinstance(err, ScenarioError) else {"message": str(err)}), 400
-
-
 def builtin_scenario(scenario_id: str):
     """The built-in scenario; an unknown id is answered 404 with resolve's message."""
     try:
         return resolve(scenario_id)[0]
-    except ScenarioError as err:  # the built-ins themselves are valid: only an unknown id gets here
-        abort(make_response(jsonify(err.as_json()), 404))
+    except Invalid as err:  # the built-ins themselves are valid: only an unknown id gets here
+        raise NotFound(str(err)) from None
 
 
 def posted_scenario():
     raw = request.get_json(silent=True)
     if not isinstance(raw, dict):
-        raise BadRequest("expected a JSON scenario object in the request body")
+        raise Invalid("expected a JSON scenario object in the request body")
     return apart(resolve, raw)[0]
 
 
@@ -61,7 +48,7 @@ def svg_response(scenario) -> Response:
     text = request.args.get("position", "0")
     total = len(scenario.steps)
     if not (text.isascii() and text.isdigit()) or int(text) > total:
-        raise BadRequest(f"position must be an integer in 0..{total}, got {text!r}")
+        raise Invalid(f"position must be an integer in 0..{total}, got {text!r}")
     svg = apart(export_svg, scenario, int(text), session_bytes(current_app.config))
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = SVG_POLICY

@@ -20,9 +20,9 @@
   that long (it then answers "no scenario loaded" until it loads again); ``ROOM_IDLE_SECONDS``: the same for a
   room (this process's copy, and its record in the in-memory store). ``SWEEP_SECONDS``: how often it looks.
 
-``Guard`` ties these to the app: ``guard.admit(event)`` is the one call a handler makes (False: drop the
-message; ``guard.check(event)`` returns the reason, for acknowledgements). Unknown event names, connection
-event names and extra arguments are answered with an ``error`` too (``screen_packets``). The sweeper starts
+``Guard`` ties these to the app: ``guard.check(sid, event)`` is the one call the namespace makes before a
+handler (a Refusal: drop the message). Connection event names, names that are not strings and extra
+arguments are answered with an ``error`` before any handler (``screen_packets``). The sweeper starts
 with the first admitted message and stops once no connection and no room is left (so idle test apps leave no
 thread behind).
 """
@@ -33,15 +33,12 @@ import os
 import threading
 import time
 
-from flask import request
-from flask_socketio import emit
-
+from ..errors import UserError
 
 ENV_PREFIX = "INFLIGHT_SCOPE_"
 NUMBER_KEYS = ("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", "MAX_ROOMS_PER_CONNECTION", "MAX_MESSAGE_BYTES",
                "MAX_SESSION_BYTES", "MAX_TRACE_ENTRIES", "MAX_LOADS_AT_ONCE", "MAX_LOADS_WAITING",
                "SESSION_IDLE_SECONDS", "ROOM_IDLE_SECONDS", "SWEEP_SECONDS")
-UNKNOWN_EVENT = "unknown event {event!r}; expected one of {known}"
 
 
 # --- configuration ----------------------------------------------------------------------------------------
@@ -273,11 +270,18 @@ def packet_problem(data) -> str | None:
 ROOM_CREATING_EVENTS = frozenset({"create_room", "claim_room"})  # claim_room re-creates a room that is gone
 
 
-class Guard:
-    """What sockets.py calls before handling a message: ``admit(event)``, or ``check(event)`` for the
-    handlers that answer with an acknowledgement (it returns the reason a message is refused)."""
+class Refusal(UserError):
+    """A message dropped by the guard; ``tell``: whether the sender is to be told this time."""
 
-    def __init__(self, app, socketio, sessions: dict, rooms):
+    def __init__(self, message: str, tell: bool = True):
+        super().__init__(message)
+        self.tell = tell
+
+
+class Guard:
+    """What the namespace asks before handling a message: ``check(sid, event)``."""
+
+    def __init__(self, app, socketio, sessions: dict, rooms, on_sweep=None):
         config = app.config
         rate, burst = float(config["RATE_LIMIT_PER_SECOND"]), float(config["RATE_LIMIT_BURST"])
         self.limiter = RateLimiter(rate, max(burst, 1)) if rate > 0 else None
@@ -286,47 +290,29 @@ class Guard:
         self.rooms_refusal = (f"room limit: one connection may create at most {self.max_rooms} rooms; "
                               "reload the page to start again")
         self.sessions = sessions
+        self.on_sweep = on_sweep  # what else to forget after a sweep (what was sent to closed connections)
         self._rooms_made: dict[str, int] = {}
         self._lock = threading.Lock()
         self.sweeper = Sweeper(socketio, sessions, rooms, config["SESSION_IDLE_SECONDS"],
                                config["ROOM_IDLE_SECONDS"], config["SWEEP_SECONDS"], on_sweep=self._forget_closed)
-        self.socketio = socketio
-        socketio.on_event("*", self._unknown)
         screen_packets(socketio.server, self.limiter, self.rate_refusal)
 
-    def check(self, event: str) -> str | None:
-        """None: handle the message. Otherwise why it is dropped; the sender gets an ``error`` with it (for the
-        rate limit at most once a second)."""
+    def check(self, sid: str, event: str) -> Refusal | None:
+        """None: handle the message. Otherwise why it is dropped, and whether to tell the sender (the rate
+        limit tells at most once a second)."""
         self.sweeper.ensure_running()
-        sid = request.sid
         if self.limiter is not None:
             verdict = self.limiter.check(sid)
             if verdict != ADMIT:
-                if verdict == REFUSE_AND_TELL:
-                    emit("error", {"message": self.rate_refusal, "event": event}, ignore_queue=True)
-                return self.rate_refusal
+                return Refusal(self.rate_refusal, tell=verdict == REFUSE_AND_TELL)
         if event in ROOM_CREATING_EVENTS:
             with self._lock:
                 made = self._rooms_made.get(sid, 0)
                 if made < self.max_rooms:
                     self._rooms_made[sid] = made + 1
                     return None
-            emit("error", {"message": self.rooms_refusal, "event": event}, ignore_queue=True)
-            return self.rooms_refusal
+            return Refusal(self.rooms_refusal)
         return None
-
-    def admit(self, event: str) -> bool:
-        """True: handle the message; False: drop it (the sender was told why)."""
-        return self.check(event) is None
-
-    def _unknown(self, event, *args):
-        """Any event without a handler: counted against the rate limit, answered with an error."""
-        if not isinstance(event, str) or not self.admit(event):
-            return
-        handlers = self.socketio.server.handlers.get("/", {})
-        known = ", ".join(sorted(e for e in handlers if e not in ("*", *RESERVED_EVENTS)))
-        emit("error", {"message": UNKNOWN_EVENT.format(event=event[:60], known=known), "event": event[:60]},
-             ignore_queue=True)
 
     def _forget_closed(self) -> None:
         open_now = set(self.sessions)
@@ -335,9 +321,11 @@ class Guard:
         with self._lock:
             for sid in [s for s in self._rooms_made if s not in open_now]:
                 del self._rooms_made[sid]
+        if self.on_sweep is not None:
+            self.on_sweep()
 
 
-def init_limits(app, socketio, sessions: dict, rooms) -> Guard:
-    guard = app.extensions["inflight_guard"] = Guard(app, socketio, sessions, rooms)
+def init_limits(app, socketio, sessions: dict, rooms, on_sweep=None) -> Guard:
+    guard = app.extensions["inflight_guard"] = Guard(app, socketio, sessions, rooms, on_sweep)
     return guard
 

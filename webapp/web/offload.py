@@ -11,11 +11,9 @@ from __future__ import annotations
 import sys
 import threading
 
-from flask import current_app, jsonify
+from flask import current_app
 
-
-class Busy(RuntimeError):
-    """Too much heavy work is running or waiting already; the caller may try again."""
+from ..errors import Busy
 
 
 class Offload:
@@ -59,7 +57,6 @@ def init_offload(app) -> Offload:
     offload = Offload(app.config["ASYNC_MODE"], int(app.config["MAX_LOADS_AT_ONCE"]),
                       int(app.config["MAX_LOADS_WAITING"]))
     app.extensions["inflight_offload"] = offload
-    app.register_error_handler(Busy, lambda err: (jsonify({"message": str(err)}), 503))
     return offload
 
 

@@ -8,9 +8,9 @@ import re
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 
 from ..engine.trace import replay
+from ..errors import Invalid
 from ..model.variant import VARIANTS
 from ..scenario import builtin
-from ..scenario.errors import ScenarioError
 from ..scenario.resolve import resolve
 from .offload import apart
 
@@ -91,22 +91,18 @@ def scenarios():
 
 @bp.get("/api/scenarios/<scenario_id>")
 def scenario(scenario_id: str):
-    try:
-        return jsonify(builtin.get(scenario_id))
-    except KeyError:
+    if scenario_id not in builtin.ids():
         abort(404)
+    return jsonify(builtin.get(scenario_id))
 
 
 @bp.post("/api/replay")
 def replay_scenario():
     raw = request.get_json(silent=True)
     if raw is None:
-        return jsonify({"message": "expected a JSON scenario object in the request body"}), 400
-    try:
-        replayed = apart(_replayed, raw, current_app.config["MAX_TRACE_ENTRIES"])
-        return current_app.response_class(replayed, mimetype="application/json")
-    except ScenarioError as err:
-        return jsonify(err.as_json()), 400
+        raise Invalid("expected a JSON scenario object in the request body")
+    replayed = apart(_replayed, raw, current_app.config["MAX_TRACE_ENTRIES"])
+    return current_app.response_class(replayed, mimetype="application/json")
 
 
 def _replayed(raw, max_entries: int) -> str:

@@ -1,34 +1,43 @@
-"""Socket.IO handlers: translate messages to session calls and frames to messages; no queue logic.
+"""Socket.IO: one class-based namespace whose methods translate messages into engine commands, and a hub that
+sends what changed. No queue logic and no words here: the engine moves, the presenter says.
 
-Client -> server: load {scenario, variants, range?, position?}, step, back, seek {position}, play {speed}, pause, reset.
-Each of these may carry {room, token} to drive a room instead of the connection's own session.
-Rooms: create_room (ack {room, token}), claim_room {room, token} (a returning presenter; ack {room}),
-join_room {room} (the joiner gets the room's current state), leave_room {room}.
-Server -> client: scenario (on load), state (after every change), error {message, event}.
-Diagnostics: echo (answered with the same payload).
+Client -> server: load {scenario, variants, range?, position?}, step, back, seek {position}, play {speed},
+pause, reset, sync; each may carry {room, token} to drive a room instead of the connection's own session.
+Rooms: create_room (ack {room, token}), claim_room {room, token} (a returning presenter; ack {room, loaded}),
+join_room {room}, leave_room {room}. Diagnostics: echo (answered with the same payload).
+Server -> client: scenario (after load), state {seq, ...} (a whole state: after load, seek, reset, join, sync),
+delta {seq, position, playing, speed, ops} (after step, back and autoplay: what changed since state seq - 1),
+error {message, event, kind}.
 
-With a message queue (several processes), a room's messages go through the queue to every process;
-a connection's own messages stay in its process (``ignore_queue``), so they survive a queue outage.
+With a message queue (several processes), a room's messages go through the queue to every process; a
+connection's own messages stay in its process (``ignore_queue``), so they survive a queue outage. A room's
+``seq`` is its record's version in the store, the same in every process.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from dataclasses import dataclass, field
 
 from flask import request
-from flask_socketio import SocketIO, emit, join_room, leave_room
+from flask_socketio import Namespace, SocketIO, join_room, leave_room
 
-from ..engine.rooms import NotAllowed, Room, Rooms
+from ..engine.rooms import Room, Rooms
 from ..engine.roomstore import MemoryRoomStore, RedisRoomStore, RoomsUnavailable
-from ..engine.session import NotLoaded, Session, parse_range, parse_speed
+from ..engine.session import Session, parse_range, parse_speed
+from ..errors import Invalid, UserError
 from ..model.variant import VARIANTS
-from ..presenter import scenario_message, state_message
-from ..scenario.errors import ScenarioError
+from ..presenter import delta_message, scenario_message, state_message
 from ..scenario.resolve import resolve
-from .limits import init_limits, session_bytes, socketio_options
-from .offload import Busy
+from .limits import Refusal, init_limits, session_bytes, socketio_options
 
-REJECTED = (ScenarioError, NotLoaded, NotAllowed, RoomsUnavailable, Busy, ValueError, IndexError)
+log = logging.getLogger(__name__)
+
+CONNECTION_EVENTS = ("connect", "disconnect")
+NEEDS_PAYLOAD = frozenset({"load", "seek"})  # an object is required; the others take an optional object ...
+ANY_PAYLOAD = frozenset({"echo", "create_room", "leave_room"})  # ... but these, which take what comes
+ACK_EVENTS = frozenset({"create_room", "claim_room"})  # answered through the acknowledgement too
+INTERNAL = "internal error: the server failed to handle this message (it was logged)"
 
 
 @dataclass
@@ -43,16 +52,252 @@ class Target:
     def code(self) -> str | None:
         return self.room.code if self.room else None
 
-    @property
-    def private(self) -> bool:
-        return self.room is None
+
+@dataclass
+class Feed:
+    """What one channel (a connection, or a room) was last sent: deltas are made against it."""
+
+    seq: int = 0
+    last: dict | None = None  # the state message without its seq
+    version: int | None = None  # a room's record version that ``last`` shows
+
+
+@dataclass
+class Hub:
+    """Sessions, rooms and what each channel was last sent."""
+
+    socketio: SocketIO
+    rooms: Rooms
+    new_session: object  # () -> Session
+    resolve: object  # built-in id or scenario object -> (Scenario, id), built off the event loop
+    sessions: dict = field(default_factory=dict)
+    feeds: dict = field(default_factory=dict)
+
+    def target(self, sid: str, payload: dict) -> Target:
+        if "room" in payload:
+            room = self.rooms.authorize(payload["room"], payload.get("token"))
+            return Target(room.session, room.channel, room)
+        return Target(self.sessions[sid], sid)
+
+    def send(self, event: str, message: dict, to: str, private: bool) -> None:
+        self.socketio.emit(event, message, to=to, ignore_queue=private)
+
+    def state_of(self, session: Session, room: Room | None) -> dict:
+        sim = session.sim
+        settings = {"playing": session.playing, "speed": session.speed, "range": session.range,
+                    "room": room.code if room else None}
+        message = state_message(sim.frame(), sim.preview() if room else None, settings)
+        return {**message, **settings}
+
+    def publish(self, target: Target, whole: bool = False, loaded: bool = False) -> None:
+        """Send the target's channel what changed: its scenario (``loaded``), then a whole state or a delta."""
+        session, room = target.session, target.room
+        feed = self.feeds.setdefault(target.channel, Feed())
+        base_version = room.version if room else None
+        if room is not None:
+            self.rooms.save(room)
+        private = room is None
+        if loaded:
+            self.send("scenario", scenario_message(session.sim.summary(), session.scenario_id, target.code),
+                      target.channel, private)
+        if session.sim is None:
+            return
+        message = self.state_of(session, room)
+        seq = room.version if room else feed.seq + 1
+        if whole or loaded or feed.last is None or feed.version != base_version:
+            self.send("state", {"seq": seq, **message}, target.channel, private)
+        else:
+            delta = delta_message(seq, traced(feed.last), traced(message))
+            self.send("delta", {**delta, "playing": session.playing, "speed": session.speed}, target.channel, private)
+        feed.seq, feed.last, feed.version = seq, message, room.version if room else None
+
+    def whole_state(self, sid: str, target: Target, scenario: bool = True) -> None:
+        """The target's current state (after its ``scenario``), to ``sid`` only: a joiner, or a client that
+        lost its place."""
+        session, room = target.session, target.room
+        if session.sim is None:
+            return
+        feed = self.feeds.get(target.channel)
+        message = feed.last if feed and feed.last and room and feed.version == room.version else None
+        message = message or self.state_of(session, room)
+        seq = room.version if room else self.feeds.setdefault(sid, Feed()).seq
+        if scenario:
+            self.send("scenario", scenario_message(session.sim.summary(), session.scenario_id, target.code), sid,
+                      True)
+        self.send("state", {"seq": seq, **message}, sid, True)
+
+    def prune(self) -> None:
+        """Forget what was sent to connections that closed and rooms that were forgotten."""
+        live = set(self.sessions) | {f"room:{code}" for code in self.rooms.local_codes()}
+        for channel in [c for c in self.feeds if c not in live]:
+            self.feeds.pop(channel, None)
+
+
+def traced(message: dict) -> dict:
+    """The part of a state message a delta describes (the session's settings travel whole)."""
+    return {"position": message["position"], "total": message["total"], "variants": message["variants"],
+            "scene": message["scene"]}
+
+
+class Viewers(Namespace):
+    """The default namespace. ``trigger_event`` (Flask-SocketIO's documented dispatch hook) checks every
+    message once: the guard, the payload's shape, an event that has no handler; then runs ``on_<event>``
+    and answers a UserError with an ``error`` (and the acknowledgement); anything else is logged with its
+    traceback and answered as ``Internal``."""
+
+    def __init__(self, hub: Hub, guard):
+        super().__init__("/")
+        self.hub, self.guard = hub, guard
+
+    # --- dispatch ------------------------------------------------------------------------------
+    def trigger_event(self, event, *args):
+        if event in CONNECTION_EVENTS:
+            return super().trigger_event(event, *args)
+        sid, payloads = args[0], args[1:]
+        if sid not in self.hub.sessions:
+            return None
+        try:
+            refusal = self.guard.check(sid, event)
+            if refusal is not None:
+                raise refusal
+            if not hasattr(self, f"on_{event}") or event in CONNECTION_EVENTS:
+                raise Invalid(f"unknown event {event[:60]!r}; expected one of {', '.join(self.events())}")
+            payload = payloads[0] if payloads else None
+            if event in ANY_PAYLOAD:
+                return super().trigger_event(event, sid, payload)
+            if not isinstance(payload, dict) and (event in NEEDS_PAYLOAD or payload is not None):
+                raise Invalid(f"'{event}' expects an object payload")
+            return super().trigger_event(event, sid, payload or {})
+        except UserError as err:
+            return self.refuse(sid, event, err)
+        except Exception as err:  # a bug: logged once, answered without its details
+            log.exception("handling %r failed", event[:60])
+            return self.refuse(sid, event, err)
+
+    def refuse(self, sid: str, event: str, err: Exception):
+        user = isinstance(err, UserError)
+        if not isinstance(err, Refusal) or err.tell:
+            self.hub.send("error", {"message": str(err) if user else INTERNAL, "event": event[:60],
+                                    "kind": err.kind if user else "Internal"}, sid, True)
+        return {"error": str(err) if user else INTERNAL} if event in ACK_EVENTS else None
+
+    @classmethod
+    def events(cls) -> list[str]:
+        return sorted(name[3:] for name in dir(cls) if name.startswith("on_") and name[3:] not in CONNECTION_EVENTS)
+
+    # --- connections ---------------------------------------------------------------------------
+    def on_connect(self, auth=None):
+        self.hub.sessions[request.sid] = self.hub.new_session()
+
+    def on_disconnect(self, reason=None):
+        session = self.hub.sessions.pop(request.sid, None)
+        self.hub.feeds.pop(request.sid, None)
+        if session is not None:
+            session.pause()
+
+    def on_echo(self, payload=None):
+        """Answers with the same payload: a baseline for round-trip measurements."""
+        self.hub.send("echo", payload, request.sid, True)
+
+    # --- commands: each changes one session, then the hub sends what changed -------------------
+    def on_load(self, payload):
+        target = self.hub.target(request.sid, payload)
+        variants = payload.get("variants", list(VARIANTS))
+        if not isinstance(variants, list) or not variants or any(v not in VARIANTS for v in variants):
+            raise Invalid(f"variants must be a non-empty list drawn from {list(VARIANTS)}")
+        scenario, scenario_id = self.hub.resolve(payload.get("scenario"))
+        with target.session.lock:
+            target.session.load(scenario, variants, scenario_id,
+                                parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))
+            self.hub.publish(target, loaded=True)
+
+    def on_step(self, payload):
+        self.command(payload, Session.step)
+
+    def on_back(self, payload):
+        self.command(payload, Session.back)
+
+    def on_seek(self, payload):
+        self.command(payload, Session.seek, payload.get("position"), whole=True)
+
+    def on_reset(self, payload):
+        self.command(payload, Session.reset, whole=True)
+
+    def on_pause(self, payload):
+        self.command(payload, Session.pause)
+
+    def on_play(self, payload):
+        target = self.hub.target(request.sid, payload)
+        with target.session.lock:
+            token = target.session.play(parse_speed(payload.get("speed", target.session.speed)))
+            self.hub.publish(target)
+        if token is not None:
+            self.hub.socketio.start_background_task(self.autoplay, target, token)
+
+    def on_sync(self, payload):
+        """A client that missed a delta (a gap in ``seq``) asks for the whole state again: of the room it
+        follows ({room}; no token needed), or of its own session."""
+        if "room" in payload:
+            room = self.hub.rooms.find(payload["room"])
+            target = Target(room.session, room.channel, room)
+        else:
+            target = Target(self.hub.sessions[request.sid], request.sid)
+        with target.session.lock:
+            target.session.require()
+            self.hub.whole_state(request.sid, target, scenario=False)
+
+    def command(self, payload: dict, change, *args, whole: bool = False) -> None:
+        """``change(session, *args)`` on the message's target, then send what changed."""
+        target = self.hub.target(request.sid, payload)
+        with target.session.lock:
+            target.session.require()
+            change(target.session, *args)
+            self.hub.publish(target, whole=whole)
+
+    def autoplay(self, target: Target, token: int) -> None:
+        session = target.session
+        while True:
+            self.hub.socketio.sleep(1.0 / session.speed)
+            with session.lock:  # publish under the lock: a pause cannot slip in before an older state
+                if not session.autoplay_step(token):
+                    return
+                try:
+                    self.hub.publish(target)
+                except RoomsUnavailable:
+                    session.pause()
+                    return
+                if not session.playing:
+                    return
+
+    # --- rooms ---------------------------------------------------------------------------------
+    def on_create_room(self, payload):
+        room = self.hub.rooms.create()
+        join_room(room.channel)
+        return {"room": room.code, "token": room.token}
+
+    def on_claim_room(self, payload):
+        room = self.hub.rooms.claim(payload.get("room"), payload.get("token"))
+        self.enter(room)
+        return {"room": room.code, "loaded": room.session.sim is not None}
+
+    def on_join_room(self, payload):
+        self.enter(self.hub.rooms.find(payload.get("room")))
+
+    def on_leave_room(self, payload):
+        if isinstance(payload, dict) and isinstance(payload.get("room"), str):
+            leave_room(f"room:{payload['room'].upper()}")
+
+    def enter(self, room: Room) -> None:
+        """Follow ``room`` and receive where it is now."""
+        join_room(room.channel)
+        with room.session.lock:
+            self.hub.whole_state(request.sid, Target(room.session, room.channel, room))
 
 
 def init_socketio(app) -> SocketIO:
     queue = app.config.get("MESSAGE_QUEUE")
     socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], message_queue=queue, **socketio_options(app.config))
     store = RedisRoomStore(queue, app.config["ROOM_IDLE_SECONDS"]) if queue else MemoryRoomStore()
-    sessions: dict[str, Session] = {}
     max_bytes = session_bytes(app.config)
     offload = app.extensions["inflight_offload"]
 
@@ -63,169 +308,10 @@ def init_socketio(app) -> SocketIO:
         return offload(resolve, source)
 
     rooms = Rooms(resolve_apart, store, new_session)
-    app.extensions["inflight_sessions"] = sessions
+    hub = Hub(socketio, rooms, new_session, resolve_apart)
+    app.extensions["inflight_sessions"] = hub.sessions
     app.extensions["inflight_rooms"] = rooms
-    guard = init_limits(app, socketio, sessions, rooms)  # rate limit, idle sweeper, unknown events
-
-    def send(event: str, message: dict, target: Target) -> None:
-        socketio.emit(event, message, to=target.channel, ignore_queue=target.private)
-
-    def publish(target: Target, loaded: bool = False) -> None:
-        session = target.session
-        if target.room is not None:
-            rooms.save(target.room)
-        if loaded:
-            send("scenario", scenario_message(session, room=target.code), target)
-        if session.sim is not None:
-            send("state", state_message(session, room=target.code), target)
-
-    def reply_error(event: str, err: Exception) -> None:
-        # ``kind`` names the error class, so a client can react to one (NotLoaded) without reading the words.
-        emit("error", {"message": str(err), "event": event, "kind": type(err).__name__}, ignore_queue=True)
-
-    def target_of(payload: dict) -> Target:
-        if "room" in payload:
-            room = rooms.authorize(payload["room"], payload.get("token"))
-            return Target(room.session, room.channel, room)
-        return Target(sessions[request.sid], request.sid)
-
-    def handler(event: str, needs_payload=False):
-        def register(fn):
-            def wrapped(payload=None):
-                if request.sid not in sessions or not guard.admit(event):
-                    return
-                if not isinstance(payload, dict) and (needs_payload or payload is not None):
-                    reply_error(event, ValueError(f"'{event}' expects an object payload"))
-                    return
-                payload = payload or {}
-                try:
-                    target = target_of(payload)
-                    with target.session.lock:
-                        publish(target, loaded=bool(fn(target, payload)))
-                except REJECTED as err:
-                    reply_error(event, err)
-
-            socketio.on_event(event, wrapped)
-            return fn
-
-        return register
-
-    @socketio.on("connect")
-    def connect(auth=None):
-        sessions[request.sid] = new_session()
-
-    @socketio.on("disconnect")
-    def disconnect(*_):
-        session = sessions.pop(request.sid, None)
-        if session is not None:
-            session.pause()
-
-    @socketio.on("echo")
-    def echo(payload=None):
-        """Answers with the same payload: a baseline for round-trip measurements."""
-        if guard.admit("echo"):
-            emit("echo", payload, ignore_queue=True)
-
-    def enter(room: Room) -> None:
-        """Follow ``room`` and receive where it is now."""
-        join_room(room.channel)
-        with room.session.lock:
-            if room.session.sim is not None:
-                emit("scenario", scenario_message(room.session, room=room.code), ignore_queue=True)
-                emit("state", state_message(room.session, room=room.code), ignore_queue=True)
-
-    @socketio.on("create_room")
-    def create_room(payload=None):
-        refused = guard.check("create_room")
-        if refused:
-            return {"error": refused}
-        try:
-            room = rooms.create()
-        except REJECTED as err:
-            reply_error("create_room", err)
-            return {"error": str(err)}
-        join_room(room.channel)
-        return {"room": room.code, "token": room.token}
-
-    @socketio.on("claim_room")
-    def claim_room(payload=None):
-        refused = guard.check("claim_room")
-        if refused:
-            return {"error": refused}
-        payload = payload if isinstance(payload, dict) else {}
-        try:
-            room = rooms.claim(payload.get("room"), payload.get("token"))
-        except REJECTED as err:  # a room new to this process is loaded here: busy, or too large
-            reply_error("claim_room", err)
-            return {"error": str(err)}
-        enter(room)
-        return {"room": room.code, "loaded": room.session.sim is not None}
-
-    @socketio.on("join_room")
-    def join(payload=None):
-        if not guard.admit("join_room"):
-            return
-        try:
-            enter(rooms.find(payload.get("room") if isinstance(payload, dict) else None))
-        except REJECTED as err:
-            reply_error("join_room", err)
-
-    @socketio.on("leave_room")
-    def leave(payload=None):
-        if guard.admit("leave_room") and isinstance(payload, dict) and isinstance(payload.get("room"), str):
-            leave_room(f"room:{payload['room'].upper()}")
-
-    @handler("load", needs_payload=True)
-    def load(target, payload):
-        variants = payload.get("variants", list(VARIANTS))
-        if not isinstance(variants, list) or not variants or any(v not in VARIANTS for v in variants):
-            raise ValueError(f"variants must be a non-empty list drawn from {list(VARIANTS)}")
-        scenario, scenario_id = resolve_apart(payload.get("scenario"))
-        target.session.load(scenario, variants, scenario_id,
-                            parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))
-        return True
-
-    @handler("step")
-    def step(target, payload):
-        target.session.step()
-
-    @handler("back")
-    def back(target, payload):
-        target.session.back()
-
-    @handler("seek", needs_payload=True)
-    def seek(target, payload):
-        target.session.seek(payload.get("position"))
-
-    @handler("reset")
-    def reset(target, payload):
-        target.session.pause()
-        target.session.seek(target.session.start)
-
-    @handler("pause")
-    def pause(target, payload):
-        target.session.require()
-        target.session.pause()
-
-    @handler("play")
-    def play(target, payload):
-        token = target.session.play(parse_speed(payload.get("speed", target.session.speed)))
-        if token is not None:
-            socketio.start_background_task(autoplay, target, token)
-
-    def autoplay(target: Target, token: int) -> None:
-        session = target.session
-        while True:
-            socketio.sleep(1.0 / session.speed)
-            with session.lock:  # publish under the lock: a pause cannot slip in before an older state
-                if not session.autoplay_step(token):
-                    return
-                try:
-                    publish(target)
-                except RoomsUnavailable:
-                    session.pause()
-                    return
-                if not session.playing:
-                    return
-
+    app.extensions["inflight_hub"] = hub
+    guard = init_limits(app, socketio, hub.sessions, rooms, hub.prune)  # rate limit, idle sweeper, bad packets
+    socketio.on_namespace(Viewers(hub, guard))
     return socketio

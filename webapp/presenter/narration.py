@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-LIST_NAME = {"v1.28.1": "receivedEvents", "v1.28.2": "inFlightEvents"}
+from .words import LIST_NAME
 
 START_RULES = {
     "after-own-entry": "it walks the entries after its own pod entry [{pod}]",
@@ -43,7 +43,7 @@ def narrate(variant: str, step: dict | None, result: dict | None, record: dict |
     lines = _OPS.get(record["op"], _generic)(variant, step, result, record)
     lines += _list_changes(variant, record)
     lines += [_violation(v) for v in record["invariants"]]
-    return {"title": _title(step, result), "lines": [ln for ln in lines if ln], "functions": record["calls"] or
+    return {"title": _title(step, result), "lines": [ln for ln in lines if ln], "functions": list(record["calls"]) or
             [_FUNCTIONS.get(record["op"], record["op"])], "note": step.get("note", "")}
 
 
@@ -195,8 +195,12 @@ _VIOLATION = {
 }
 
 
+def describe_violation(name: str, violation: dict) -> str:
+    return _VIOLATION[name](violation)
+
+
 def _violation(broken: dict) -> str:
-    said = "; ".join(_VIOLATION[broken["name"]](v) for v in broken["violations"])
+    said = "; ".join(describe_violation(broken["name"], v) for v in broken["violations"])
     return f"Invariant broken ({broken['name']}): {said}."
 
 

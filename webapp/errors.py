@@ -1,0 +1,55 @@
+"""The errors a user can cause, as one small family (python-socketio style): each has a ``kind`` a client can
+react to and the HTTP status it is answered with. Anything that is not a UserError is a bug: the transports
+answer it as ``Internal`` and log its traceback once.
+
+Every layer may raise these; this module imports nothing.
+"""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """A request that cannot be carried out as asked; the session it was sent to is left as it was."""
+
+    status = 400
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__
+
+    def as_json(self) -> dict:
+        return {"message": str(self), "kind": self.kind}
+
+
+class Invalid(UserError):
+    """A message, parameter or body that is not what the operation expects."""
+
+
+class NotFound(UserError):
+    status = 404
+
+
+class NotLoaded(UserError):
+    """A command sent to a session that holds no scenario (never loaded, or evicted while idle)."""
+
+
+class NotAllowed(UserError):
+    """A room that does not exist, or a message that only its presenter may send."""
+
+    status = 403
+
+
+class TooLarge(UserError):
+    """Work that would outgrow what one request or session may hold."""
+
+
+class Busy(UserError):
+    """Too much heavy work is running or waiting already; the caller may try again."""
+
+    status = 503
+
+
+class Unavailable(UserError):
+    """A backing service (the room store) is out of reach."""
+
+    status = 503

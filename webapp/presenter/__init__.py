@@ -1,0 +1,8 @@
+"""The presenter: pure functions from the engine's plain data (frames, previews, summaries) to what is shown
+and sent. It imports no engine and moves no cursor."""
+
+from .delta import apply, diff
+from .messages import delta_message, scenario_message, state_message
+from .scene import present
+
+__all__ = ["apply", "delta_message", "diff", "present", "scenario_message", "state_message"]

@@ -1,0 +1,52 @@
+"""The two things a viewer is sent: what the scenario is (``scenario``) and where it stands (``state``),
+made from the engine's plain data. A ``delta`` is the difference between two states (``delta.diff``).
+
+    state = {position, total, variants: {variant: {state, result, record}}, scene}
+
+``state`` and ``result`` are exactly the trace objects of scenario-format.md and ``record`` the step record:
+the data a program reads. ``scene`` is what a person is shown (scene.py).
+"""
+
+from __future__ import annotations
+
+from .delta import diff
+from .scene import present
+from .words import step_label
+
+KINDS = {"pop": "pop", "event": "event", "assigned_pod_added": "event", "flush_unschedulable_leftover": "event",
+         "done": "done", "fail": "fail", "advance_clock": "clock", "flush_backoff": "clock"}
+
+
+def scenario_message(summary: dict, scenario_id: str | None, room: str | None = None) -> dict:
+    """``summary`` is ``Simulation.summary()``."""
+    return {
+        "id": scenario_id,
+        "name": summary["name"],
+        "description": summary["description"],
+        "variants": summary["variants"],
+        "total": summary["total"],
+        "divergence": summary["divergence"],
+        "gate": summary["gate"],
+        "pods": summary["pods"],
+        "steps": [{"index": i, "op": s["op"], "kind": KINDS.get(s["op"], "other"), "label": step_label(s),
+                   "note": s.get("note", "")} for i, s in enumerate(summary["steps"])],
+        "returns": summary["returns"],
+        "source": summary["source"],  # lets a follower detach and replay the same scenario privately
+        "room": room,
+    }
+
+
+def state_message(frame: dict, preview: dict | None = None, settings: dict | None = None) -> dict:
+    """``frame`` and ``preview`` are ``Simulation.frame()`` / ``.preview()``."""
+    return {
+        "position": frame["position"],
+        "total": frame["total"],
+        "variants": {v: {"state": p["state"], "result": p["result"], "record": p["record"]}
+                     for v, p in frame["variants"].items()},
+        "scene": present(frame, preview, settings),
+    }
+
+
+def delta_message(seq: int, old: dict, new: dict) -> dict:
+    """What turns the state ``old`` into ``new`` on a client that holds ``old`` as state ``seq - 1``."""
+    return {"seq": seq, "position": new["position"], "ops": diff(old, new)}

@@ -1,0 +1,34 @@
+"""How HTTP answers errors, in one place: a UserError is answered with its status and ``as_json()``; a body
+over MAX_UPLOAD_BYTES with 413; anything else is a bug: logged with its traceback once, answered 500 with
+kind ``Internal``. Socket.IO answers the same family in ``sockets.py`` (``Hub.refuse``)."""
+
+from __future__ import annotations
+
+from flask import current_app, jsonify
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from ..errors import UserError
+
+INTERNAL = {"message": "internal error: the server failed to answer this request (it was logged)", "kind": "Internal"}
+
+
+def user_error(err: UserError):
+    return jsonify(err.as_json()), err.status
+
+
+def too_large(_err):
+    limit = current_app.config["MAX_UPLOAD_BYTES"]
+    return jsonify({"message": f"the request body is larger than {limit} bytes", "kind": "TooLarge"}), 413
+
+
+def internal(err: Exception):
+    if isinstance(err, HTTPException):  # 404, 405, ...: werkzeug's own answer
+        return err
+    current_app.logger.exception("internal error", exc_info=err)
+    return jsonify(INTERNAL), 500
+
+
+def init_answers(app) -> None:
+    app.register_error_handler(UserError, user_error)
+    app.register_error_handler(RequestEntityTooLarge, too_large)
+    app.register_error_handler(Exception, internal)
