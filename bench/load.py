@@ -60,6 +60,7 @@ class Conn:
         self.dropped = False
         self._arrived = asyncio.Event()
         self.sio.on("state", self._on_state)
+        self.sio.on("delta", self._on_state)  # a step travels as a delta: it arrives as that position's state
         self.sio.on("scenario", self._on_scenario)
         self.sio.on("error", self._on_error)
         self.sio.on("disconnect", self._on_disconnect)

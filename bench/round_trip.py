@@ -1,9 +1,10 @@
 """Step round trip over a real websocket, message size, first page weight.
 
 Starts `inflight-scope serve` as a subprocess (eventlet unless --async-mode threading), then with
-python-socketio's client: p50/p99 of `step` -> `state` against `echo` -> `echo` on the same server
-(the ratio is what a step costs beyond the transport); bytes of one `state` message on a scenario
-whose in-flight list holds 200 entries; bytes of the first page load (HTML + CSS + JS modules).
+python-socketio's client: p50/p99 of `step` -> `delta` against `echo` -> `echo` on the same server
+(the ratio is what a step costs beyond the transport); bytes of the `delta` one step sends, and of a
+whole `state`, on a scenario whose v1.28.2 list holds 200 entries (the step appends one); bytes of the
+first page load (HTML + CSS + JS modules).
     python bench/round_trip.py [--async-mode eventlet|threading] [--n 500]
 """
 
@@ -33,7 +34,7 @@ class Client:
         self.got = threading.Event()
         self.last = None
         self.raw_sizes: list[int] = []
-        for event in ("state", "echo", "scenario", "error"):
+        for event in ("state", "delta", "echo", "scenario", "error"):
             self.sio.on(event, self._handler(event))
         self.sio.connect(url, transports=["websocket"])
 
@@ -43,7 +44,7 @@ class Client:
             self.got.set()
         return on
 
-    def call(self, event: str, payload=None, expect: tuple[str, ...] = ("state",)) -> float:
+    def call(self, event: str, payload=None, expect: tuple[str, ...] = ("state", "delta")) -> float:
         """Milliseconds from emitting ``event`` to the next message named in ``expect``."""
         self.got.clear()
         t = time.perf_counter()
@@ -85,17 +86,22 @@ def main():
         c = Client(base)
         c.call("load", {"scenario": "three-pod-cascade"})
         steps, echoes = [], []
-        total = c.last[1]["total"]
+        total, position = c.last[1]["total"], 0
         for i in range(args.n):
-            if c.last[0] == "state" and c.last[1]["position"] == total:
+            if position == total:
                 c.call("seek", {"position": 0})
             steps.append(c.call("step"))
+            position = c.last[1]["position"]
             echoes.append(c.call("echo", {"i": i}, expect=("echo",)))
         c.call("load", {"scenario": long_list_scenario(), "variants": ["v1.28.1", "v1.28.2"]})
+        c.call("seek", {"position": 199})
+        c.call("step")
+        delta_name, delta = c.last
+        delta_size = len(json.dumps(delta, separators=(",", ":")).encode())
         c.call("seek", {"position": 200})
         state = c.last[1]
         size = len(json.dumps(state, separators=(",", ":")).encode())
-        entries = len(state["variants"]["v1.28.2"]["view"]["entries"])
+        entries = len(state["variants"]["v1.28.2"]["state"]["inFlightEvents"])
         c.sio.disconnect()
         weight, files = page_weight(base)
     finally:
@@ -104,7 +110,8 @@ def main():
     print(f"step -> state: p50 {median(steps):.2f} ms, p99 {percentile(steps, 0.99):.2f} ms")
     print(f"echo -> echo : p50 {median(echoes):.2f} ms, p99 {percentile(echoes, 0.99):.2f} ms")
     print(f"ratio (p50 step / p50 echo): {median(steps) / median(echoes):.1f}x")
-    print(f"one state message with a {entries}-entry v1.28.2 list (both variants): {size:,} bytes of JSON")
+    print(f"one step ({delta_name}) onto a {entries}-entry v1.28.2 list (both variants): {delta_size:,} bytes of JSON")
+    print(f"one whole state message at that position (both variants): {size:,} bytes of JSON")
     print(f"first page load: {weight:,} bytes in {len(files) + 1} requests (no compression)")
 
 

@@ -18,7 +18,7 @@ import { localConnection } from "./local.mjs";
 import { readFileSync } from "node:fs";
 const { bundle, script } = JSON.parse(readFileSync(0, "utf8"));
 const got = [];
-const handler = (event) => (msg) => got.push(event === "state" ? [event, msg.position, Object.keys(msg.variants), msg.playing, msg.speed, msg.divergence] : [event, msg]);
+const handler = (event) => (msg) => got.push(event === "state" ? [event, msg.position, Object.keys(msg.variants), msg.playing, msg.speed, msg.scene.divergence] : [event, msg]);
 const conn = localConnection(bundle)({ connect: handler("connect"), scenario: handler("scenario"), state: handler("state"), error: handler("error") });
 got.push(["opened"]);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -8,23 +8,26 @@ import requests
 import socketio
 
 from tests.scale.conftest import RedisServer
+from tests.web.viewer import Folder
 
 
 class Client:
-    """A python-socketio client over websocket that records what it receives."""
+    """A python-socketio client over websocket that records what it receives (deltas as the states they make:
+    a follower served by the other process must be able to apply the presenter's deltas to its state)."""
 
     def __init__(self, url):
         self.sio = socketio.Client(reconnection=False)
         self.received: list[tuple[str, dict]] = []
         self.changed = threading.Condition()
-        for event in ("scenario", "state", "error"):
+        self.folder = Folder()
+        for event in ("scenario", "state", "delta", "error"):
             self.sio.on(event, self._record(event))
         self.sio.connect(url, transports=["websocket"])
 
     def _record(self, event):
         def on(data=None):
             with self.changed:
-                self.received.append((event, data))
+                self.received.append(self.folder.receive(event, data))
                 self.changed.notify_all()
         return on
 

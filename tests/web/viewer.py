@@ -18,29 +18,34 @@ def unnumbered(state: dict) -> dict:
 
 
 class Folder:
-    """The client model of one connection."""
+    """The client models of one connection: one per channel (its own session, and each room it follows)."""
 
     def __init__(self):
-        self.model: dict | None = None
+        self.models: dict[str | None, dict] = {}  # room code (None: the connection's own session) -> model
         self.deltas: list[dict] = []  # every delta received, as sent
+
+    @property
+    def model(self) -> dict | None:
+        return self.models.get(None)
 
     def receive(self, name: str, payload):
         """(name, payload) as a test reads it: a delta comes out as the ``state`` it makes."""
         if name == "state":
-            self.model = copy.deepcopy(payload)
+            self.models[payload["room"]] = copy.deepcopy(payload)
         elif name == "delta":
             return "state", self.fold(payload)
         return name, payload
 
     def fold(self, delta: dict) -> dict:
-        assert self.model is not None, f"a delta before any state: {delta}"
-        assert delta["seq"] == self.model["seq"] + 1, (delta["seq"], self.model["seq"])
+        model = self.models.get(delta["room"])
+        assert model is not None, f"a delta before any state of its channel: {delta}"
+        assert delta["seq"] == model["seq"] + 1, (delta["room"], delta["seq"], model["seq"])
         self.deltas.append(delta)
-        traced = apply({k: self.model[k] for k in TRACED}, copy.deepcopy(delta["ops"]))
-        self.model = {**self.model, **traced, "seq": delta["seq"], "playing": delta["playing"],
-                      "speed": delta["speed"]}
-        assert self.model["position"] == delta["position"]
-        return copy.deepcopy(self.model)
+        traced = apply({k: model[k] for k in TRACED}, copy.deepcopy(delta["ops"]))
+        model = {**model, **traced, "seq": delta["seq"], "playing": delta["playing"], "speed": delta["speed"]}
+        assert model["position"] == delta["position"]
+        self.models[delta["room"]] = model
+        return copy.deepcopy(model)
 
 
 class Viewer(Folder):

@@ -6,7 +6,7 @@ pause, reset, sync; each may carry {room, token} to drive a room instead of the 
 Rooms: create_room (ack {room, token}), claim_room {room, token} (a returning presenter; ack {room, loaded}),
 join_room {room}, leave_room {room}. Diagnostics: echo (answered with the same payload).
 Server -> client: scenario (after load), state {seq, ...} (a whole state: after load, seek, reset, join, sync),
-delta {seq, position, playing, speed, ops} (after step, back and autoplay: what changed since state seq - 1),
+delta {seq, position, playing, speed, room, ops} (after step, back and autoplay: what changed since state seq - 1),
 error {message, event, kind}.
 
 With a message queue (several processes), a room's messages go through the queue to every process; a
@@ -108,7 +108,8 @@ class Hub:
             self.send("state", {"seq": seq, **message}, target.channel, private)
         else:
             delta = delta_message(seq, traced(feed.last), traced(message))
-            self.send("delta", {**delta, "playing": session.playing, "speed": session.speed}, target.channel, private)
+            self.send("delta", {**delta, "playing": session.playing, "speed": session.speed, "room": target.code},
+                      target.channel, private)
         feed.seq, feed.last, feed.version = seq, message, room.version if room else None
 
     def whole_state(self, sid: str, target: Target, scenario: bool = True) -> None:
