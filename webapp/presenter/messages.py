@@ -9,13 +9,10 @@ the data a program reads. ``scene`` is what a person is shown (scene.py).
 
 from __future__ import annotations
 
+from ..model.operations import kind_of
 from .delta import diff
 from .scene import present
 from .words import step_label
-
-KINDS = {"pop": "pop", "event": "event", "assigned_pod_added": "event", "flush_unschedulable_leftover": "event",
-         "done": "done", "fail": "fail", "advance_clock": "clock", "flush_backoff": "clock"}
-
 
 def scenario_message(summary: dict, scenario_id: str | None, room: str | None = None) -> dict:
     """``summary`` is ``Simulation.summary()``."""
@@ -28,7 +25,7 @@ def scenario_message(summary: dict, scenario_id: str | None, room: str | None = 
         "divergence": summary["divergence"],
         "gate": summary["gate"],
         "pods": summary["pods"],
-        "steps": [{"index": i, "op": s["op"], "kind": KINDS.get(s["op"], "other"), "label": step_label(s),
+        "steps": [{"index": i, "op": s["op"], "kind": kind_of(s["op"]), "label": step_label(s),
                    "note": s.get("note", "")} for i, s in enumerate(summary["steps"])],
         "returns": summary["returns"],
         "source": summary["source"],  # lets a follower detach and replay the same scenario privately

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..model.operations import functions_of
 from .words import LIST_NAME
 
 START_RULES = {
@@ -44,13 +45,7 @@ def narrate(variant: str, step: dict | None, result: dict | None, record: dict |
     lines += _list_changes(variant, record)
     lines += [_violation(v) for v in record["invariants"]]
     return {"title": _title(step, result), "lines": [ln for ln in lines if ln], "functions": list(record["calls"]) or
-            [_FUNCTIONS.get(record["op"], record["op"])], "note": step.get("note", "")}
-
-
-_FUNCTIONS = {"pop": "Pop", "add": "Add", "activate": "Activate", "update": "Update", "delete": "Delete",
-              "advance_clock": "clock", "active_add_raw": "activeQ.Add (test harness)",
-              "backoff_pop_all_raw": "podBackoffQ emptied (test harness)",
-              "bump_scheduling_cycle_raw": "schedulingCycle++ (test harness)"}
+            list(functions_of(record["op"])), "note": step.get("note", "")}
 
 
 def _title(step: dict, result: dict) -> str:
