@@ -1,6 +1,6 @@
 """Deltas in a real browser: for generated scenarios and random walks through them (steps, backs, seeks, play and
 pause), Python makes every whole state and the delta between consecutive ones exactly as the server does
-(``delta_message(seq, traced(old), traced(new))``); the page applies each delta with static/js/delta.js and,
+(``delta_message(seq, old, new)``); the page applies each delta with static/js/delta.js and,
 through static/js/model.js over a fake transport, folds it into the client's model. Every result must
 deep-equal the whole state (keys' order ignored), and a model the page was handed must never change after.
 The first mismatch is reported with its scenario seed, move and path."""
@@ -17,7 +17,7 @@ from webapp.model.variant import VARIANTS
 from webapp.presenter import delta_message, state_message
 from webapp.scenario.generate import generate
 from webapp.scenario.scenario import from_valid_dict
-from webapp.web.sockets import traced
+from webapp.presenter.messages import TRACED
 
 SCENARIOS = 30
 MOVES = 40
@@ -26,10 +26,9 @@ SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 
 # Runs in the page: returns null, or the first mismatch {seed, move, where, path, got, want}.
 CHECK_JS = """async (text) => {
-  const cases = JSON.parse(text);  // one string: far quicker to hand over than the same data as objects
+  const { cases, traced: TRACED } = JSON.parse(text);  // one string: far quicker than the same data as objects
   const { applyOps } = await import('/static/js/delta.js');
   const { openModel } = await import('/static/js/model.js');
-  const TRACED = ['position', 'total', 'variants', 'scene'];
   const traced = (m) => Object.fromEntries(TRACED.map((k) => [k, m[k]]));
   const kind = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
   const show = (v) => { const s = JSON.stringify(v); return s === undefined ? String(v) : s.slice(0, 300); };
@@ -131,7 +130,7 @@ def walk(seed: int) -> dict:
             if move == "play":
                 sim.seek(min(sim.position + 1, sim.total))  # an autoplay tick
         state = whole()
-        delta = delta_message(len(moves) + 2, traced(states[previous]), traced(states[state]))
+        delta = delta_message(len(moves) + 2, states[previous], states[state])
         moves.append({"kind": move, "ops": delta["ops"], "state": state})
         previous = state
     return {"seed": seed, "room": room, "start": start, "states": states, "moves": moves}
@@ -147,7 +146,7 @@ def test_every_delta_makes_the_whole_state_in_the_browser(page, cases):
     assert moves == SCENARIOS * MOVES
     assert sum(bool(m["ops"]) for c in cases for m in c["moves"]) > moves // 2  # most moves change something
     page.goto("/healthz")
-    mismatch = page.evaluate(CHECK_JS, json.dumps(cases))
+    mismatch = page.evaluate(CHECK_JS, json.dumps({"cases": cases, "traced": TRACED}))
     if mismatch:
         case = cases[mismatch["seed"]]
         kinds = [m["kind"] for m in case["moves"]]

@@ -8,8 +8,7 @@ from __future__ import annotations
 import copy
 
 from webapp.presenter import apply
-
-TRACED = ("position", "total", "variants", "scene")  # what a delta's ops describe; the rest travels whole
+from webapp.presenter.messages import traced
 
 
 def unnumbered(state: dict) -> dict:
@@ -41,8 +40,7 @@ class Folder:
         assert model is not None, f"a delta before any state of its channel: {delta}"
         assert delta["seq"] == model["seq"] + 1, (delta["room"], delta["seq"], model["seq"])
         self.deltas.append(delta)
-        traced = apply({k: model[k] for k in TRACED}, copy.deepcopy(delta["ops"]))
-        model = {**model, **traced, "seq": delta["seq"], "playing": delta["playing"], "speed": delta["speed"]}
+        model = {**model, **apply(traced(model), copy.deepcopy(delta["ops"])), "seq": delta["seq"], "playing": delta["playing"], "speed": delta["speed"]}
         assert model["position"] == delta["position"]
         self.models[delta["room"]] = model
         return copy.deepcopy(model)

@@ -44,6 +44,14 @@ def state_message(frame: dict, preview: dict | None = None, settings: dict | Non
     }
 
 
+TRACED = ("position", "total", "variants", "scene")  # what a delta's ops describe; the settings travel whole
+
+
+def traced(message: dict) -> dict:
+    return {key: message[key] for key in TRACED}
+
+
 def delta_message(seq: int, old: dict, new: dict) -> dict:
-    """What turns the state ``old`` into ``new`` on a client that holds ``old`` as state ``seq - 1``."""
-    return {"seq": seq, "position": new["position"], "ops": diff(old, new)}
+    """What turns the state message ``old`` into ``new`` on a client that holds ``old`` as state ``seq - 1``:
+    ops on their TRACED parts."""
+    return {"seq": seq, "position": new["position"], "ops": diff(traced(old), traced(new))}

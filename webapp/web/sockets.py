@@ -107,7 +107,7 @@ class Hub:
         if whole or loaded or feed.last is None or feed.version != base_version:
             self.send("state", {"seq": seq, **message}, target.channel, private)
         else:
-            delta = delta_message(seq, traced(feed.last), traced(message))
+            delta = delta_message(seq, feed.last, message)
             self.send("delta", {**delta, "playing": session.playing, "speed": session.speed, "room": target.code},
                       target.channel, private)
         feed.seq, feed.last, feed.version = seq, message, room.version if room else None
@@ -132,12 +132,6 @@ class Hub:
         live = set(self.sessions) | {f"room:{code}" for code in self.rooms.local_codes()}
         for channel in [c for c in self.feeds if c not in live]:
             self.feeds.pop(channel, None)
-
-
-def traced(message: dict) -> dict:
-    """The part of a state message a delta describes (the session's settings travel whole)."""
-    return {"position": message["position"], "total": message["total"], "variants": message["variants"],
-            "scene": message["scene"]}
 
 
 class Viewers(Namespace):
