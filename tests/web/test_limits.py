@@ -322,6 +322,27 @@ def test_extra_arguments_are_refused_instead_of_raising(sio):
     assert [m["position"] for name, m in names(sio) if name == "state"] == [1]
 
 
+def test_binary_payloads_are_refused_and_change_nothing(sio):
+    """The server speaks JSON (JsonPacket): bytes anywhere in a payload, however deep, are answered with an
+    error before any handler, so echo never has to send them back."""
+    sio.emit("load", {"scenario": "lost-marker"})
+    sio.get_received()
+    nested = {"a": [{"b": [b"\x00\xff"]}]}
+    for event in ("echo", "seek", "load"):
+        sio.emit(event, nested)
+    errors = [m for name, m in names(sio) if name == "error"]
+    assert [e["event"] for e in errors] == ["echo", "seek", "load"]
+    assert errors[0]["message"] == "'echo' carries binary data; this server takes JSON only"
+    sio.emit("step")
+    assert [m["position"] for name, m in names(sio) if name == "state"] == [1]
+
+
+def test_the_server_sends_json_only_packets(app):
+    from webapp.web.limits import JsonPacket
+
+    assert app.extensions["socketio"].server.packet_class is JsonPacket
+
+
 def test_an_event_name_must_be_a_string(sio):
     sio.emit(["not", "hashable"], {})
     sio.emit(7)

@@ -33,6 +33,8 @@ import os
 import threading
 import time
 
+from socketio.packet import Packet
+
 from ..errors import UserError
 
 ENV_PREFIX = "INFLIGHT_SCOPE_"
@@ -99,7 +101,17 @@ def socketio_options(config) -> dict:
     """Keyword arguments for ``SocketIO(...)``: the message size cap and the allowed origins."""
     origins = parse_origins(config["ALLOWED_ORIGINS"])
     return {"max_http_buffer_size": int(config["MAX_MESSAGE_BYTES"]),
-            "cors_allowed_origins": OriginCheck(origins) if isinstance(origins, list) else origins}
+            "cors_allowed_origins": OriginCheck(origins) if isinstance(origins, list) else origins,
+            "serializer": JsonPacket}
+
+
+class JsonPacket(Packet):
+    """The server speaks JSON only (python-socketio's documented ``serializer`` option). Outgoing packets are
+    never scanned for bytes: the default Packet walks every value of every message in Python to look for
+    them, which cost more than the whole step (bench/round_trip.py). An incoming packet that carries binary
+    attachments is refused by ``screen_packets``; no handler sends bytes."""
+
+    uses_binary_events = False
 
 
 # --- rate limit -------------------------------------------------------------------------------------------
@@ -231,7 +243,8 @@ def screen_packets(server, limiter=None, rate_refusal="") -> None:
     * an event a client *names* "connect" or "disconnect" goes to the connection handlers: "disconnect" would
       drop the connection's session while it stays connected (every later message silently ignored);
     * more than one argument (``emit("step", 1, 2)``) makes a one-payload handler raise TypeError;
-    * an event name that is not a string (a list is not even hashable: the handler lookup raises).
+    * an event name that is not a string (a list is not even hashable: the handler lookup raises);
+    * binary attachments: the server speaks JSON (``JsonPacket``), and ``echo`` would send them back.
 
     Wraps ``Server._handle_event``, the one place every event packet passes (tests/web/test_limits.py and the
     fuzz test check that it still does). Screened packets count against the rate limit like any other."""
@@ -263,7 +276,23 @@ def packet_problem(data) -> str | None:
         return f"'{data[0]}' is the name of a connection event; a client cannot send it"
     if len(data) > 2:
         return f"'{data[0][:60]}' takes one payload, not {len(data) - 1}"
+    if carries_binary(data[1:]):
+        return f"'{data[0][:60]}' carries binary data; this server takes JSON only"
     return None
+
+
+def carries_binary(data) -> bool:
+    """Whether bytes occur anywhere in ``data`` (iterative: nesting depth costs no recursion)."""
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, (bytes, bytearray)):
+            return True
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
 
 
 # --- the app's guard ----------------------------------------------------------------------------------------
