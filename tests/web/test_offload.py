@@ -10,6 +10,7 @@ from tests.web.viewer import Viewer
 from webapp import create_app
 from webapp.scenario.errors import ScenarioError
 from webapp.errors import Busy
+from webapp.scenario import builtin
 from webapp.web.offload import Offload
 
 
@@ -87,12 +88,32 @@ def busy_app():
 
 def test_http_answers_503_while_busy(busy_app):
     client = busy_app.test_client()
+    uploaded = builtin.get("lost-marker")  # as a scenario object: work of unknown size, done apart
     with Occupied(busy_app.extensions["inflight_offload"], 1):
-        response = client.post("/api/replay", json="lost-marker")
+        response = client.post("/api/replay", json=uploaded)
         assert response.status_code == 503
         assert response.json == {"message": "the server is busy with other large scenarios; try again in a moment",
                                  "kind": "Busy"}
-    assert client.post("/api/replay", json="lost-marker").status_code == 200
+        assert client.post("/api/replay", json="lost-marker").status_code == 200  # a built-in is not queued
+    assert client.post("/api/replay", json=uploaded).status_code == 200
+
+
+def test_built_ins_load_at_once_while_heavy_work_fills_every_place(busy_app):
+    """Cheap work is not queued behind heavy uploads: a built-in loads (and a room on one is rebuilt) while
+    the offload has no place left."""
+    socketio = busy_app.extensions["socketio"]
+    sio = Viewer(socketio.test_client(busy_app))
+    with Occupied(busy_app.extensions["inflight_offload"], 1):
+        sio.emit("load", {"scenario": "gate-off"})
+        assert [m["name"] for m in sio.get_received()] == ["scenario", "state"]
+        presenter, follower = socketio.test_client(busy_app), socketio.test_client(busy_app)
+        ack = presenter.emit("create_room", {}, callback=True)
+        presenter.emit("load", {"scenario": "lost-marker", **ack})
+        busy_app.extensions["inflight_rooms"]._local.clear()  # as in another process: the room is rebuilt
+        follower.emit("join_room", {"room": ack["room"]})
+        assert [m["name"] for m in follower.get_received()] == ["scenario", "state"]
+    for client in (sio, presenter, follower):
+        client.disconnect()
 
 
 def test_a_socket_load_while_busy_is_an_error_and_changes_nothing(busy_app):
@@ -102,7 +123,7 @@ def test_a_socket_load_while_busy_is_an_error_and_changes_nothing(busy_app):
     sio.emit("seek", {"position": 3})
     sio.get_received()
     with Occupied(busy_app.extensions["inflight_offload"], 1):
-        sio.emit("load", {"scenario": "gate-off"})
+        sio.emit("load", {"scenario": builtin.get("gate-off")})
         [error] = sio.get_received()
         assert error["name"] == "error" and error["args"][0]["kind"] == "Busy"
         sio.emit("step")
@@ -115,7 +136,7 @@ def test_joining_a_room_this_process_must_load_while_busy_is_an_error(busy_app):
     socketio = busy_app.extensions["socketio"]
     presenter, follower = socketio.test_client(busy_app), socketio.test_client(busy_app)
     ack = presenter.emit("create_room", {}, callback=True)
-    presenter.emit("load", {"scenario": "lost-marker", **ack})
+    presenter.emit("load", {"scenario": builtin.get("lost-marker"), **ack})
     busy_app.extensions["inflight_rooms"]._local.clear()  # as in another process: the room must be rebuilt
     with Occupied(busy_app.extensions["inflight_offload"], 1):
         follower.emit("join_room", {"room": ack["room"]})

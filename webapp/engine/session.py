@@ -19,9 +19,9 @@ class Session:
         # The most checkpoint bytes one simulation may hold (None: no bound); a scenario over it is refused
         # at load, as an invalid one is.
         self.max_bytes = max_bytes
-        # run_apart(fn, *args) runs the CPU-heavy build of a simulation (the transport may move it off its
-        # event loop); by default it runs here.
-        self.run_apart = run_apart or (lambda fn, *args: fn(*args))
+        # run_apart(fn, *args, small=...) runs the CPU-heavy build of a simulation (the transport may move it
+        # off its event loop unless it is small: a built-in); by default it runs here.
+        self.run_apart = run_apart or (lambda fn, *args, small=False: fn(*args))
         self.lock = threading.RLock()  # handlers and the autoplay task both move the cursor
         self.sim: Simulation | None = None
         self.scenario_id: str | None = None
@@ -35,7 +35,8 @@ class Session:
     def load(self, scenario, variants, scenario_id: str | None, range_: tuple | None = None,
              position: int | None = None) -> None:
         """Replace the simulation only once the new one has loaded (and reached ``position``) completely."""
-        sim, (lo, hi) = self.run_apart(self._build, scenario, variants, range_, position)
+        sim, (lo, hi) = self.run_apart(self._build, scenario, variants, range_, position,
+                                       small=scenario_id is not None)
         self.pause()
         self.sim, self.scenario_id, self.range = sim, scenario_id, (lo, hi)
         self.touched = time.monotonic()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import builtin
 from .errors import ScenarioError
 from .load import load_scenario
@@ -10,14 +12,18 @@ from .load import load_scenario
 def resolve(spec) -> tuple[object, str | None]:
     """(Scenario, builtin id or None); raises ScenarioError with a clear message."""
     if isinstance(spec, str):
-        try:
-            raw = builtin.get(spec)
-        except KeyError:
+        if spec not in builtin.ids():
             raise ScenarioError([{"step": None, "field": "scenario",
-                                  "message": f"unknown built-in scenario {spec!r}; expected one of "
-                                  f"{', '.join(builtin.ids())}"}]) from None
-        return load_scenario(raw), spec
+                                  "message": f"unknown built-in scenario {spec[:80]!r}; expected one of "
+                                  f"{', '.join(builtin.ids())}"}])
+        return _builtin(spec), spec
     if isinstance(spec, dict):
         return load_scenario(spec), None
     raise ScenarioError([{"step": None, "field": "scenario",
                           "message": "expected a built-in scenario id (string) or a scenario object"}])
+
+
+@lru_cache(maxsize=None)
+def _builtin(scenario_id: str):
+    """A built-in, parsed once per process (a Scenario is immutable; the built-ins are few and small)."""
+    return load_scenario(builtin.get(scenario_id))

@@ -18,7 +18,9 @@ from ..errors import Busy
 
 class Offload:
     """``offload(fn, *args)``: fn's result (or exception), computed apart from the event loop. At most
-    ``at_once`` run together and ``waiting`` more wait; past that a call is refused at once with Busy."""
+    ``at_once`` run together and ``waiting`` more wait; past that a call is refused at once with Busy.
+    ``offload(fn, *args, small=True)``: work known to be small (a built-in scenario) runs here at once, never
+    queued behind heavy uploads nor refused because of them."""
 
     def __init__(self, async_mode: str, at_once: int, waiting: int):
         # Bounds the work in progress: a build may hold up to MAX_SESSION_BYTES before it is refused.
@@ -36,7 +38,9 @@ class Offload:
         else:
             self._run = _here
 
-    def __call__(self, fn, *args, **kwargs):
+    def __call__(self, fn, *args, small: bool = False, **kwargs):
+        if small:
+            return fn(*args, **kwargs)
         with self._count_lock:
             if self._pending >= self._most:
                 raise Busy("the server is busy with other large scenarios; try again in a moment")
@@ -60,6 +64,6 @@ def init_offload(app) -> Offload:
     return offload
 
 
-def apart(fn, *args, **kwargs):
+def apart(fn, *args, **kwargs):  # small=True: see Offload
     """In a request: ``fn(*args)`` run by the app's Offload. There is no request context there: pass data."""
     return current_app.extensions["inflight_offload"](fn, *args, **kwargs)

@@ -101,7 +101,7 @@ def replay_scenario():
     raw = request.get_json(silent=True)
     if raw is None:
         raise Invalid("expected a JSON scenario object in the request body")
-    replayed = apart(_replayed, raw, current_app.config["MAX_TRACE_ENTRIES"])
+    replayed = apart(_replayed, raw, current_app.config["MAX_TRACE_ENTRIES"], small=isinstance(raw, str))
     return current_app.response_class(replayed, mimetype="application/json")
 
 

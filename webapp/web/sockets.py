@@ -300,7 +300,7 @@ def init_socketio(app) -> SocketIO:
         return Session(max_bytes=max_bytes, run_apart=offload)
 
     def resolve_apart(source):
-        return offload(resolve, source)
+        return offload(resolve, source, small=isinstance(source, str))  # a built-in id: small, cached
 
     rooms = Rooms(resolve_apart, store, new_session)
     hub = Hub(socketio, rooms, new_session, resolve_apart)
