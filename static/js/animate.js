@@ -49,7 +49,52 @@ export function playHintWalk(root, panes, budgetMs) {
   });
 }
 
-export function playTransition(root, before) {
+// The climax of a forward step, played on the new view (the scene keeps what the step removed as ghosts):
+// beat (a) the walk sweeps the entries it visited (or flashes the removed element a detached marker names)
+// while the ghosts are still drawn solid; beat (b), at least `hold` ms later, the deferred Done: the ghosts
+// fade to their ghost style. Everything is a Web Animation (so "settled" means no animation runs); returns
+// when beat (a) ends, in ms, for the moves to start after the decision.
+export function playClimax(root, panes, { per = 450, hold = 650 } = {}) {
+  if (prefersReducedMotion()) return 0;
+  let sweep = 0;
+  for (const pane of Object.values(panes)) {
+    const el = root.querySelector(`[data-variant="${CSS.escape(pane.variant)}"]`);
+    if (!el) continue;
+    const walked = [...el.querySelectorAll('.inflight-list [data-walked="true"]')];
+    walked.forEach((entry, i) => {
+      entry.querySelector(".box")?.animate([
+        { boxShadow: "0 0 0 0 transparent", transform: "none" },
+        { boxShadow: "0 0 0 6px var(--visit)", transform: "translateY(-4px) scale(1.08)", offset: 0.4 },
+        { boxShadow: "0 0 0 0 transparent", transform: "none" },
+      ], { duration: per * 1.6, delay: i * per, easing: "ease-in-out" });
+    });
+    let length = walked.length * per + (walked.length ? per : 0);
+    if (pane.walk?.nil) {
+      el.querySelector(`[data-removed-id="${CSS.escape(pane.walk.nil)}"] .box`)?.animate([
+        { backgroundColor: "transparent" }, { backgroundColor: "var(--bug-bg)", boxShadow: "0 0 0 6px var(--bug)" },
+        { backgroundColor: "transparent" },
+      ], { duration: per * 2, iterations: 1 });
+      length = Math.max(length, per * 2);
+    }
+    sweep = Math.max(sweep, length);
+  }
+  const fadeAt = sweep + hold;
+  for (const box of root.querySelectorAll('.inflight-list [data-ghost="true"] > .box')) {
+    const rest = getComputedStyle(box);
+    box.animate([
+      { opacity: 1, borderStyle: "solid", filter: "none" },
+      { opacity: 1, borderStyle: "solid", filter: "none", offset: 0.05 },
+      { opacity: rest.opacity, borderStyle: rest.borderTopStyle, filter: rest.filter },
+    ], { duration: 700, delay: fadeAt, fill: "backwards", easing: "ease-in" });
+  }
+  for (const tag of root.querySelectorAll('.inflight-list [data-ghost="true"] > .gone-tag')) {
+    tag.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 500, delay: fadeAt + 200, fill: "backwards" });
+  }
+  return sweep;
+}
+
+// `delay`: the moves wait for the walk's decision (beat a) before the pods fly to their lanes.
+export function playTransition(root, before, { delay = 0 } = {}) {
   if (prefersReducedMotion()) {
     for (const el of root.querySelectorAll(KEYED)) if (!before.has(keyOf(el))) el.classList.add("flash");
     return;
@@ -60,14 +105,15 @@ export function playTransition(root, before) {
     seen.add(key);
     const old = before.get(key);
     if (!old) {
-      el.classList.add("enter");
+      el.animate([{ opacity: 0, transform: "translateY(10px) scale(.9)" }, { opacity: 1, transform: "none" }],
+        { duration: 600, delay, fill: "backwards", easing: "ease-out" });
       continue;
     }
     const now = el.getBoundingClientRect();
     const dx = old.rect.left - now.left;
     const dy = old.rect.top - now.top;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
-    el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 450, easing: "ease-out" });
+    el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 650, delay, fill: "backwards", easing: "ease-in-out" });
   }
   for (const [key, old] of before) {
     if (seen.has(key)) continue;
@@ -79,7 +125,7 @@ export function playTransition(root, before) {
     ghost.classList.add("leaving");
     Object.assign(ghost.style, { position: "absolute", top: `${old.top}px`, left: `${old.left}px`, width: `${old.rect.width}px`, margin: 0 });
     root.append(ghost);
-    ghost.animate([{ opacity: 1, transform: "none" }, { opacity: 0, transform: "translateY(-12px) scale(0.9)" }], { duration: 550, easing: "ease-in" })
+    ghost.animate([{ opacity: 1, transform: "none" }, { opacity: 0, transform: "translateY(-12px) scale(0.9)" }], { duration: 600, delay, fill: "backwards", easing: "ease-in" })
       .finished.then(() => ghost.remove());
   }
 }

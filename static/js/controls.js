@@ -87,6 +87,8 @@ export function bindControls(app, opts, driver, page) {
     togglePresenting: () => app.classList.toggle("presenting"),
     toggleBlank: () => ($("blank").hidden = !$("blank").hidden),
     toggleTables: () => page.setTables(!page.tables),
+    toggleNarration: () => page.toggleNarration(),
+    toggleLegend: () => ($("legend").open = !$("legend").open),
   };
 
   const on = (id, event, fn) => $(id)?.addEventListener(event, fn);
@@ -117,8 +119,29 @@ export function bindControls(app, opts, driver, page) {
     driver.load(driver.source, page.latest?.position);
   });
   if (opts.mode === "embed") listenToTheHost(app, actions, drive);
+  bindSwipe($("panes"), actions);
   bindKeys(actions);
   return { pick };
+}
+
+// A horizontal swipe on the stage steps: to the left forward, to the right back (vertical moves scroll).
+function bindSwipe(stage, actions) {
+  if (!stage) return;
+  let start = null;
+  stage.addEventListener("pointerdown", (ev) => {
+    const reading = ev.target.closest?.(".narration, .invariants, input, select, button, a");
+    start = reading || ev.button > 0 ? null : { x: ev.clientX, y: ev.clientY };
+  });
+  stage.addEventListener("pointercancel", () => (start = null));
+  stage.addEventListener("pointerup", (ev) => {
+    if (!start) return;
+    const dx = ev.clientX - start.x;
+    const dy = ev.clientY - start.y;
+    start = null;
+    if (Math.abs(dx) < 50 || Math.abs(dx) < 1.5 * Math.abs(dy)) return;
+    if (dx < 0) actions.step();
+    else actions.back();
+  });
 }
 
 // An embedding page steps, goes back or seeks with postMessage; a click inside gives the keys to the embed.

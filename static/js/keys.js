@@ -5,6 +5,7 @@ export function bindKeys(actions) {
     " ": actions.togglePlay, Home: actions.start, End: actions.end,
     "+": actions.faster, "=": actions.faster, "-": actions.slower, d: actions.divergence, t: actions.toggleTheme,
     p: actions.togglePresenting, b: actions.toggleBlank, ".": actions.toggleBlank, v: actions.toggleTables,
+    n: actions.toggleNarration, l: actions.toggleLegend,
     "?": actions.toggleHelp, Escape: actions.closeHelp,
   };
   document.addEventListener("keydown", (ev) => {

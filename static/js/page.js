@@ -4,7 +4,9 @@
 // (`latest`, what the controls act on) and the one on screen (`shown`).
 import { h } from "./dom.js";
 import { renderPane } from "./renderer.js";
-import { capture, playHintWalk, playTransition } from "./animate.js";
+import { capture, playClimax, playHintWalk, playTransition } from "./animate.js";
+import { attachPointers, follow, redrawAll } from "./pointers.js";
+import { drawLegend } from "./legend.js";
 import { markPosition } from "./timeline.js";
 import { renderTables } from "./tableview.js";
 import { verdict } from "./predict.js";
@@ -19,6 +21,9 @@ export function createPage(app, opts, { pick }) {
   let tables = false;
   let guesses = null; // the viewer's predictions for the step on its way
   let introClosed = false;
+  let narrationOpen = false; // the panes' narration disclosures: closed (the caption tells), `n` opens them all
+  addEventListener("resize", () => redrawAll($("panes")));
+  document.fonts?.ready.then(() => redrawAll($("panes")));
 
   const page = {
     scenario: null,
@@ -57,6 +62,11 @@ export function createPage(app, opts, { pick }) {
 
     get tables() {
       return tables;
+    },
+
+    toggleNarration(open = !narrationOpen) {
+      narrationOpen = open;
+      for (const d of $("panes").querySelectorAll("details[data-testid=narration]")) d.open = open;
     },
 
     reopenIntro() {
@@ -100,13 +110,26 @@ export function createPage(app, opts, { pick }) {
     }
     page.hideError();
     const panes = $("panes");
-    if (previous && scene.position === previous.scene.position + 1) {
+    // Only a step forward moves; going back, seeking or loading cuts to the new picture.
+    const forward = previous && scene.position === previous.scene.position + 1 && sameScenario(previous, model);
+    const drawsGhosts = Object.values(scene.panes).some((pane) => pane.pointers !== undefined);
+    const pace = model.playing ? Math.min(1, 1 / (model.speed || 1)) : 1;
+    if (forward && !drawsGhosts) {
       await playHintWalk(panes, scene.panes, model.playing ? (1000 / (model.speed || 1)) * 0.45 : 1400);
     }
-    const before = capture(panes);
-    panes.replaceChildren(...Object.values(scene.panes).map(renderPane));
+    const before = forward ? capture(panes) : null;
+    panes.replaceChildren(...Object.values(scene.panes).map((pane) => renderPane(pane, { narrationOpen })));
     panes.dataset.layout = Object.keys(scene.panes).length > 1 ? "both" : "single";
-    if (previous) playTransition(panes, before);
+    for (const pane of Object.values(scene.panes)) {
+      const diagram = panes.querySelector(`[data-variant="${CSS.escape(pane.variant)}"] [data-testid=diagram]`);
+      if (diagram) attachPointers(diagram, pane.pointers);
+    }
+    drawLegend(scene.legend);
+    if (forward) {
+      const sweep = drawsGhosts ? playClimax(panes, scene.panes, { per: 450 * pace, hold: Math.max(600, 650 * pace) }) : 0;
+      playTransition(panes, before, { delay: sweep });
+      follow(panes);
+    }
     if (tables) $("tables").replaceChildren(...renderTables(scene));
     $("position").textContent = scene.positionText;
     $("scrubber").value = scene.position;
@@ -116,6 +139,11 @@ export function createPage(app, opts, { pick }) {
     drawVerdict(scene);
     if ($("presenter-notes")) renderPresenterNotes($("presenter-notes"), scene);
     if (opts.mode === "embed") parent.postMessage({ type: "inflight-scope", event: "position", position: scene.position, total: scene.total }, "*");
+  }
+
+  // A step forward within one scenario (a new load starts over at its own position).
+  function sameScenario(previous, model) {
+    return previous.scene.total === model.scene.total && Object.keys(previous.scene.panes).join() === Object.keys(model.scene.panes).join();
   }
 
   function drawPlayback(model) {

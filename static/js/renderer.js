@@ -1,20 +1,39 @@
 // Draws one variant pane from the scene (webapp/presenter/scene.py): every word comes from there; this
 // file only lays it out and keeps the DOM hooks tests and animate.js read (data-variant, data-entry/data-id,
-// data-removed-id, data-marker/data-detached, data-queue with data-pod chips, data-testid).
+// data-removed-id, data-marker/data-detached, data-queue with data-pod chips, data-testid, data-walked,
+// data-ghost). The diagram (list + lanes + the pointer overlay, pointers.js) comes first and takes the room;
+// under it one caption line, then the invariants and the narration behind a disclosure.
 import { h } from "./dom.js";
 
-export function renderPane(pane) {
+const SVG = "http://www.w3.org/2000/svg";
+
+// `narrationOpen`: whether the narration disclosures start open (the page keeps it across redraws).
+export function renderPane(pane, { narrationOpen = false } = {}) {
   return h("section", { class: `pane ${pane.tone}`, dataVariant: pane.variant, ariaLabel: `${pane.title} pane`, tabindex: 0 },
     h("header", { class: "pane-head" },
       h("h2", { text: pane.title }),
       h("span", { class: `tag ${pane.tone}`, text: pane.tag }),
+      h("span", { class: "pane-time", dataTestid: "pane-time", text: pane.time ?? pane.clock.split(" · ")[0] }),
       h("span", { class: "clock", text: pane.clock }),
     ),
-    renderList(pane),
-    renderLanes(pane.lanes),
-    renderInvariants(pane.invariants),
-    renderNarration(pane.narration),
+    h("div", { class: "diagram", dataTestid: "diagram" },
+      renderList(pane),
+      renderLanes(pane.lanes),
+      svg("svg", { class: "pointers", "aria-hidden": "true", focusable: "false" }),
+    ),
+    h("p", { class: "pane-caption", dataTestid: "caption", text: pane.caption ?? pane.narration.title }),
+    h("div", { class: "pane-foot" },
+      renderNarration(pane.narration, narrationOpen),
+      renderInvariants(pane.invariants),
+    ),
   );
+}
+
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) el.setAttribute(key, String(value));
+  for (const child of children.flat()) if (child) el.append(child);
+  return el;
 }
 
 function renderList({ list, hint }) {
@@ -28,10 +47,10 @@ function renderList({ list, hint }) {
   const items = h("ol", { class: "inflight-list", dataList: list.name, ariaLabel: list.name });
   const entries = list.items.filter((item) => item.kind === "event" || item.kind === "pod");
   for (const item of list.items) {
-    if (item.kind === "front") items.append(h("li", { class: "front-slot" }, item.markers.map(markerTag)));
+    if (item.kind === "front") items.append(h("li", { class: "front-slot", dataKey: "front" }, h("span", { class: "front-mark", text: item.label }), markerList(item.markers)));
     else if (item.kind === "ghost") items.append(ghostItem(item));
     else {
-      if (items.children.length) items.append(h("li", { class: "arrow", ariaHidden: "true", text: "→" }));
+      if (items.querySelector("[data-entry]")) items.append(h("li", { class: "arrow", ariaHidden: "true", text: "→" }));
       items.append(entryItem(item));
     }
   }
@@ -41,10 +60,15 @@ function renderList({ list, hint }) {
   return area;
 }
 
+function markerList(markers) {
+  return markers.length ? h("div", { class: "markers" }, markers.map(markerTag)) : null;
+}
+
+// A removed element a detached v1.28.1 marker still points at.
 function ghostItem(item) {
-  return h("li", { class: "ghost", dataRemovedId: item.id, title: item.title },
+  return h("li", { class: "ghost", dataRemovedId: item.id, dataKey: item.key, title: item.title },
     h("span", { class: "box" }, h("span", { class: "eid", text: item.label }), h("span", { class: "gone", text: item.sub })),
-    h("div", { class: "markers" }, item.markers.map(markerTag)),
+    markerList(item.markers),
   );
 }
 
@@ -52,14 +76,21 @@ function entryItem(item) {
   const classes = ["entry", item.kind];
   if (item.orphaned) classes.push("orphaned");
   if (item.unseen) classes.push("unseen");
+  if (item.walked) classes.push("walked");
+  if (item.ghost) classes.push("removed");
   const box = item.kind === "pod"
     ? h("span", { class: "box" }, h("span", { class: "pod-name", text: item.label }), h("span", { class: "eid", text: item.sub }))
     : h("span", { class: "box" }, h("span", { class: "ename", text: item.label }), h("span", { class: "eid", text: item.sub }),
         item.count ? h("span", { class: "count", title: "inFlightPodsNum", text: item.count }) : null);
-  return h("li", { class: classes.join(" "), dataEntry: item.kind, dataId: item.id },
+  return h("li", {
+    class: classes.join(" "), dataEntry: item.kind, dataId: item.id, dataKey: item.key,
+    dataWalked: item.walked ? "true" : null, dataGhost: item.ghost ? "true" : null,
+    dataUnseenBy: item.unseenBy?.length ? item.unseenBy.join(" ") : null, title: item.gone || null,
+  },
     box,
+    item.ghost && item.gone ? h("span", { class: "gone-tag", text: item.gone }) : null,
     item.unseen ? h("span", { class: "unseen-tag", text: item.unseen }) : null,
-    item.markers.length ? h("div", { class: "markers" }, item.markers.map(markerTag)) : null,
+    markerList(item.markers),
   );
 }
 
@@ -93,7 +124,20 @@ function breakable(label) {
 
 function chip(c, queue) {
   return h("span", { class: `chip chip-${queue}`, dataPod: c.pod, title: c.title },
-    h("span", { class: "pod-name", text: c.pod }), c.detail ? h("span", { class: "detail", text: c.detail }) : null);
+    h("span", { class: "pod-name", text: c.pod }),
+    c.timer ? timer(c.timer) : c.detail ? h("span", { class: "detail", text: c.detail }) : null);
+}
+
+// A ring that fills (time waited against the flush limit) or empties (backoff left), with its seconds.
+function timer(t) {
+  const fraction = Math.max(0, Math.min(1, Number(t.fraction) || 0));
+  const ring = svg("svg", { class: "ring", viewBox: "0 0 20 20", "aria-hidden": "true", focusable: "false" },
+    svg("circle", { class: "ring-track", cx: 10, cy: 10, r: 7.5, pathLength: 100 }),
+    svg("circle", { class: "ring-fill", cx: 10, cy: 10, r: 7.5, pathLength: 100, transform: "rotate(-90 10 10)",
+      "stroke-dasharray": `${(fraction * 100).toFixed(1)} 100` }),
+  );
+  return h("span", { class: `timer timer-${t.kind}`, dataTimer: t.kind, dataFraction: fraction.toFixed(3) },
+    ring, h("span", { class: "timer-text", text: t.text }));
 }
 
 function renderInvariants(invariants) {
@@ -113,10 +157,12 @@ function renderInvariants(invariants) {
   return box;
 }
 
-function renderNarration(n) {
-  return h("div", { class: "narration", dataTestid: "narration", ariaLive: "polite" },
-    h("h3", { text: n.title }),
+// The full narration, one click (its summary) or one key (n) away; its summary is the narration's title.
+function renderNarration(n, open) {
+  return h("details", { class: "narration", dataTestid: "narration", ariaLive: "polite", open },
+    h("summary", {}, h("span", { class: "narration-title", text: n.title })),
     h("div", { class: "functions" }, n.functions.map((f) => h("code", { text: f }))),
     h("ul", {}, n.lines.map((line) => h("li", { text: line }))),
+    n.note ? h("p", { class: "narration-note", text: n.note }) : null,
   );
 }
