@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..errors import Invalid, TooLarge
 from ..model import invariants
+from ..model.config import NS
 from ..model.variant import VARIANTS
 from .returns import ReturnTracker
 from .timeline import Timeline
@@ -99,9 +100,10 @@ class Simulation:
                 "record": record,
                 "invariants": invariants.report(line.model.queue, record["invariants"] if record else []),
                 "view": line.model.view(),
+                "before": line.before,  # the view the step started from: what a hint walk saw
             }
         return {"position": position, "total": self.total, "divergence": self.divergence,
-                "gate": self.scenario.config.gate,
+                "gate": self.scenario.config.gate, "unschedulableLimit": self.scenario.config.max_in_unschedulable / NS,
                 "step": self.scenario.steps[position - 1] if position else None, "next": self.peek(),
                 "variants": variants}
 

@@ -27,12 +27,14 @@ class Timeline:
         self.model = scenario.model(variant)
         self.position = 0
         self.last: tuple[dict, dict] | None = None  # (result, record) of step position-1
+        self.before: dict | None = None  # the model's view just before step position-1 (None at 0)
         self._checkpoints = {0: self._save()}  # position -> pickled (model, last): no live objects kept
         self.bytes = len(self._checkpoints[0])  # what the checkpoints hold (a session's memory is mostly this)
 
     def apply_next(self) -> tuple[dict, dict]:
         """Apply the step at the cursor (the load pass uses this; raises ScenarioError)."""
         i = self.position
+        self.before = None  # the load pass keeps no views: seek() makes the one at its target
         try:
             self.last = self.model.apply(i, self.steps[i])
         except StepError as err:
@@ -44,14 +46,21 @@ class Timeline:
         return self.last
 
     def seek(self, target: int) -> None:
+        """Move to ``target``; the last step is always applied here (from the checkpoint before it when
+        needed), so ``before`` is the view that step started from."""
         if not 0 <= target <= self.total:
             raise IndexError(f"position {target} outside 0..{self.total}")
-        base = target - target % self.interval
-        if not base <= self.position <= target:
+        if target == self.position and (target == 0 or self.before is not None):
+            return
+        base = max(target - 1, 0) - max(target - 1, 0) % self.interval
+        if not base <= self.position < max(target, 1):
             self.model, self.last = self._restore(base)
             self.position = base
+        self.before = None
         while self.position < target:
             i = self.position
+            if i == target - 1:
+                self.before = self.model.view()
             self.last = self.model.apply(i, self.steps[i])
             self.position = i + 1
 

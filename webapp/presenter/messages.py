@@ -28,6 +28,7 @@ def scenario_message(summary: dict, scenario_id: str | None, room: str | None = 
         "steps": [{"index": i, "op": s["op"], "kind": kind_of(s["op"]), "label": step_label(s),
                    "note": s.get("note", "")} for i, s in enumerate(summary["steps"])],
         "returns": summary["returns"],
+        "keyPositions": key_positions(summary),
         "source": summary["source"],  # lets a follower detach and replay the same scenario privately
         "room": room,
     }
@@ -42,6 +43,13 @@ def state_message(frame: dict, preview: dict | None = None, settings: dict | Non
                      for v, p in frame["variants"].items()},
         "scene": present(frame, preview, settings),
     }
+
+
+def key_positions(summary: dict) -> list[int]:
+    """Where the story turns: the first step where the variants differ, every failure, the end."""
+    fails = [i + 1 for i, s in enumerate(summary["steps"]) if s["op"] == "fail"]
+    marks = {*fails, summary["total"]} | ({summary["divergence"]} if summary["divergence"] is not None else set())
+    return sorted(marks)
 
 
 TRACED = ("position", "total", "variants", "scene")  # what a delta's ops describe; the settings travel whole

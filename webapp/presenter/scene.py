@@ -9,17 +9,29 @@ preview (``Simulation.frame()`` / ``.preview()``) are plain data.
 
 ``counter`` is positionText without the divergence note (what a one-variant view of these panes shows);
 ``notes`` {now, next} are the presenter's lines for this step and the next (with ``upcoming``; else null).
-    pane  = {variant, title, tag, tone, clock, list: {name, count, note, items, markerNotes, empty},
-             hint, walk, lanes: [{queue, label, icon, help, chips}], invariants, narration, outcome}
+    pane  = {variant, title, tag, tone, time, clock, caption, list: {name, count, note, items, markerNotes, empty},
+             pointers, hint, walk, lanes: [{queue, label, icon, help, chips}], invariants, narration, outcome}
+    legend = [{key, label, text}]  (words.LEGEND: one shape and colour per key wherever the picture is drawn)
 
-List items, front to back: the nil-marker slot ("front"), ghosts of removed elements that detached
-markers still point at ("ghost"), then the entries ("event" / "pod"); each carries its markers.
+List items, front to back: the nil-marker slot ("front"), ghosts of elements removed earlier that detached
+markers still point at ("ghost"), then the entries ("event" / "pod"); each carries its markers, ``walked``
+(the step's hint walk visited it), ``ghost``/``gone`` (this step removed it, e.g. the deferred Done of a
+``fail``: it is drawn in its old place, faint, with ``gone`` saying why) and ``unseen``/``unseenBy``.
+So the frame after a ``fail`` still shows what the walk saw.
+
+``pointers``: [{pod, target, key, detached, reach, unseen, decided, text, title}], one per pod the tracker
+holds in flight (it starts at the pod's chip in the in-flight lane) plus, after a failure, the failed pod's as
+its walk saw it (``decided``; it starts at the chip wherever the pod went). ``target``: the entry id, "front"
+(a nil marker) or "detached"; ``key``: the list item to aim at; ``reach``: the entries its walk would visit
+(for a decided pointer: those it visited). Chips carry ``timer`` {kind wait|backoff, value, limit, fraction,
+text} in unschedulablePods (the wait against the flush limit) and backoffQ (the backoff left).
 """
 
 from __future__ import annotations
 
 from .narration import describe_violation, narrate
-from .words import AT_END, BEFORE_FIRST, EMPTY_LIST, FRONT_NOTE, GHOST_NOTE, LANES, LIST_NAME, PANES, PREDICT_CHOICES, entries, seconds, step_label
+from .words import (AT_END, BEFORE_FIRST, CAPTION_SAW, EMPTY_LIST, FRONT_NOTE, GHOST_NOTE, GONE, GONE_OTHER, LANES, LEGEND,
+                    LIST_NAME, PANES, PREDICT_CHOICES, TIMER, UNSEEN_BY, entries, seconds, step_label)
 
 SETTINGS = {"playing": False, "speed": 1.0, "range": None, "room": None}
 
@@ -46,7 +58,9 @@ def present(frame: dict, preview: dict | None = None, settings: dict | None = No
         "speed": settings["speed"],
         "range": list(settings["range"]) if settings["range"] else [0, total],
         "room": settings["room"],
-        "panes": {v: pane(v, payload, step, frame["gate"]) for v, payload in frame["variants"].items()},
+        "panes": {v: pane(v, payload, step, frame["gate"], frame.get("unschedulableLimit", 300.0))
+                  for v, payload in frame["variants"].items()},
+        "legend": [{"key": key, "label": label, "text": text} for key, (label, text) in LEGEND.items()],
     }
 
 
@@ -70,38 +84,85 @@ def presenter_notes(position: int, step: dict | None, upcoming: dict | None) -> 
             "next": line(position + 1, upcoming) if upcoming else AT_END}
 
 
-def pane(variant: str, payload: dict, step: dict | None, gate: bool) -> dict:
+def pane(variant: str, payload: dict, step: dict | None, gate: bool, limit: float) -> dict:
     state, view, record, result = payload["state"], payload["view"], payload["record"], payload["result"]
     title, tag, tone = PANES[variant]
     hint = record.get("hint") if record else None
+    narration = narrate(variant, step, result, record)
+    markers = shown_markers(view, payload.get("before"), record)
+    listed = in_flight_list(variant, view, payload.get("before"), record, markers, gate, (step or {}).get("pod", ""))
+    lanes_ = lanes(state, view, limit)
     return {
         "variant": variant,
         "title": title,
         "tag": tag,
         "tone": tone,
+        "time": f"t = {seconds(view['now'])}",
         "clock": f"t = {seconds(view['now'])} · cycle {state['schedulingCycle']} · "
                  f"moveRequestCycle {state['moveRequestCycle']}",
-        "list": in_flight_list(variant, view, gate),
+        "caption": pane_caption(narration, hint),
+        "list": listed,
+        "pointers": pointers(variant, record, markers, listed["items"]),
         "hint": hint_line(hint),
         "walk": {"ids": [w["id"] for w in hint["walk"]],
                  "nil": hint["start"].get("marker") if hint["start"]["rule"] == "marker-detached" else None}
         if hint else None,
-        "lanes": lanes(state, view),
+        "lanes": lanes_,
         "invariants": invariants(payload["invariants"]),
-        "narration": narrate(variant, step, result, record),
+        "narration": narration,
         "outcome": result.get("queue") if result and step and step["op"] == "fail" else None,
     }
 
 
-def in_flight_list(variant: str, view: dict, gate: bool) -> dict:
-    markers = view.get("markers", [])
+def pane_caption(narration: dict, hint: dict | None) -> str:
+    """One line under the diagram: what the step did and, for a failure, what the walk saw."""
+    if hint is None:
+        return narration["title"]
+    events = [f"{w['event']} ({w['hint']})" if w.get("hint") else w["event"] for w in hint["walk"] if w.get("event")]
+    start = hint["start"]
+    saw = (CAPTION_SAW["detached"].format(marker=start.get("marker")) if start["rule"] == "marker-detached"
+           else CAPTION_SAW["saw"].format(events=", ".join(events)) if events else CAPTION_SAW["nothing"])
+    return f"{narration['title']}: {saw}"
+
+
+MARKER_WALKS = ("front", "marker-next", "marker-detached")  # v1.28.1 walks that start from the pod's marker
+
+
+def shown_markers(view: dict, before: dict | None, record: dict | None) -> list[dict]:
+    """v1.28.1's markers at the cursor, plus, after a failure, the failed pod's marker as its walk saw it
+    (the deferred Done has dropped it from the model)."""
+    markers = [{**m, "decided": False} for m in view.get("markers", [])]
+    hint = (record or {}).get("hint")
+    failed = hint["pod"] if hint and hint["start"]["rule"] in MARKER_WALKS else None
+    if failed and before and not any(m["pod"] == failed for m in markers):
+        markers += [{**m, "decided": True} for m in before.get("markers", []) if m["pod"] == failed]
+    removed_now = {r["id"] for r in (record or {}).get("removed", [])}
+    return [{**m, "key": marker_key(m, removed_now)} for m in markers]
+
+
+def listed_entries(view: dict, before: dict | None, record: dict | None) -> list[tuple[dict, dict | None]]:
+    """(entry, removal) front to back: the entries at the cursor and, where this step removed some, those too
+    in the places they held (``removal`` is the record's; None for an entry still listed)."""
+    removed = {r["id"]: r for r in (record or {}).get("removed", [])}
+    if not removed or before is None:
+        return [(e, None) for e in view["entries"]]
+    now = {e["id"]: e for e in view["entries"]}
+    out = [(now.get(e["id"], e), removed.get(e["id"])) for e in before["entries"] if e["id"] in now or e["id"] in removed]
+    seen = {e["id"] for e, _ in out}
+    return out + [(e, None) for e in view["entries"] if e["id"] not in seen]
+
+
+def in_flight_list(variant: str, view: dict, before: dict | None, record: dict | None, markers: list,
+                   gate: bool, done_by: str) -> dict:
+    """``done_by``: the pod whose Done ran in this step (a ``done`` or a ``fail``), for the ghosts' labels."""
     at: dict[str, list] = {}  # item key -> the markers drawn under it
     unseen_by: dict[str, list] = {}
     for m in markers:
-        key = f"ghost:{m['previousEvent']}" if m["detached"] else (m["previousEvent"] or "front")
-        at.setdefault(key, []).append(m)
+        at.setdefault(m["key"], []).append(m)
         for event_id in m["unseen"]:
             unseen_by.setdefault(event_id, []).append(m["pod"])
+    hint = (record or {}).get("hint")
+    walked = {w["id"] for w in hint["walk"]} if hint else set()
     items = []
     if "front" in at:
         items.append({"key": "front", "kind": "front", "label": "nil", "markers": [marker(m, FRONT_NOTE) for m in at["front"]]})
@@ -110,7 +171,9 @@ def in_flight_list(variant: str, view: dict, gate: bool) -> dict:
         items.append({"key": key, "kind": "ghost", "id": removed, "label": removed, "sub": "removed",
                       "title": f"{removed} was removed from the list",
                       "markers": [marker(m, GHOST_NOTE) for m in at[key]]})
-    items += [entry(e, at.get(e["id"], []), unseen_by.get(e["id"])) for e in view["entries"]]
+    for e, removal in listed_entries(view, before, record):
+        gone = GONE.get(removal["reason"], GONE_OTHER).format(pod=done_by) if removal else None
+        items.append(entry(e, at.get(e["id"], []), unseen_by.get(e["id"]), e["id"] in walked, gone))
     return {
         "name": LIST_NAME[variant],
         "count": entries(len(view["entries"])),
@@ -121,9 +184,18 @@ def in_flight_list(variant: str, view: dict, gate: bool) -> dict:
     }
 
 
-def entry(e: dict, markers: list, unseen_by: list | None) -> dict:
+def marker_key(m: dict, removed_now: set) -> str:
+    """The list item a v1.28.1 marker points at: its element (kept as a ghost if this step removed it), the
+    ghost of an element removed earlier, or the front."""
+    if m["detached"] and m["previousEvent"] not in removed_now:
+        return f"ghost:{m['previousEvent']}"
+    return m["previousEvent"] or "front"
+
+
+def entry(e: dict, markers: list, unseen_by: list | None, walked: bool = False, gone: str | None = None) -> dict:
     item = {"key": e["id"], "kind": e["kind"], "id": e["id"], "orphaned": bool(e.get("orphaned")),
-            "unseen": f"unseen by {', '.join(unseen_by)}" if unseen_by else None,
+            "unseen": UNSEEN_BY.format(pods=", ".join(unseen_by)) if unseen_by else None,
+            "unseenBy": list(unseen_by or []), "walked": walked, "ghost": gone is not None, "gone": gone,
             "markers": [marker(m) for m in markers]}
     if e["kind"] == "pod":
         sub = "orphaned" if e.get("orphaned") else "pod entry"
@@ -132,6 +204,49 @@ def entry(e: dict, markers: list, unseen_by: list | None) -> dict:
     count = e.get("inFlightPodsNum")
     return {**item, "label": e["event"], "sub": e["id"], "count": None if count is None else f"n={count}",
             "table": (f"event {e['event']}", "" if count is None else f"inFlightPodsNum {count}")}
+
+
+def pointers(variant: str, record: dict | None, markers: list, items: list) -> list[dict]:
+    """One arrow per in-flight pod from its chip to where it marks the list, plus the failed pod's as its walk
+    saw it (``decided``). ``reach``: the entries its walk would visit from there."""
+    order = [i["key"] for i in items if i["kind"] in ("event", "pod")]
+    events = {i["key"] for i in items if i["kind"] == "event" and not i["ghost"]}
+    hint = (record or {}).get("hint")
+    walked = [w["id"] for w in hint["walk"]] if hint else []
+
+    def reach(after: str | None, decided: bool) -> list[str]:
+        if decided:
+            return walked
+        start = 0 if after is None else order.index(after) + 1 if after in order else len(order)
+        return [k for k in order[start:] if k in events]
+
+    out = []
+    for m in markers:  # v1.28.1
+        target = "detached" if m["detached"] else m["previousEvent"] or "front"
+        out.append(pointer(m["pod"], target, m["key"], m["detached"], [] if m["detached"] else
+                           reach(m["previousEvent"], m["decided"]), m["unseen"], m["decided"]))
+    own = {}  # v1.28.2: each in-flight pod's own (newest, live) entry
+    for i in items:
+        if i["kind"] == "pod" and not i["orphaned"] and not i["ghost"]:
+            own[i["label"][1:-1]] = i["key"]
+    if variant == "v1.28.2":
+        for pod in sorted(own):
+                out.append(pointer(pod, own[pod], own[pod], False, reach(own[pod], False), [], False))
+        start = hint["start"] if hint else {}
+        if start.get("rule") == "after-own-entry":
+            out.append(pointer(hint["pod"], start["id"], start["id"], False, walked, [], True))
+    return out
+
+
+def pointer(pod: str, target: str, key: str, detached: bool, reach: list, unseen: list, decided: bool) -> dict:
+    if detached:
+        text, title = f"{pod} ⇢ ✕", f"{pod}'s marker was removed from the list: Next() is nil, its walk sees nothing"
+    elif target == "front":
+        text, title = f"{pod} → front", f"{pod}'s marker is nil: its walk starts at the front of the list"
+    else:
+        text, title = f"{pod} → {target}", f"{pod}'s walk starts after {target}"
+    return {"pod": pod, "target": target, "key": key, "detached": detached, "reach": list(reach),
+            "unseen": list(unseen), "decided": decided, "text": text, "title": title}
 
 
 def marker(m: dict, note: str = "") -> dict:
@@ -156,19 +271,25 @@ def hint_line(hint: dict | None) -> dict | None:
             "decision": hint["decision"]}
 
 
-def lanes(state: dict, view: dict) -> list[dict]:
+def lanes(state: dict, view: dict, limit: float) -> list[dict]:
     members = {"activeQ": state["activeQ"], "backoffQ": state["backoffQ"],
-               "unschedulablePods": state["unschedulablePods"],
-               "inFlight": [name for name, pod in view["pods"].items() if pod["where"] == "inFlight"]}
+               "unschedulablePods": state["unschedulablePods"], "inFlight": in_flight_pods(state, view)}
     return [{"queue": queue, "label": label, "icon": icon, "help": help_,
-             "chips": [chip(pod, queue, view["pods"].get(pod)) for pod in members[queue]]}
+             "chips": [chip(pod, queue, view["pods"].get(pod), view["now"], limit) for pod in members[queue]]}
             for queue, (label, icon, help_) in LANES.items()]
+
+
+def in_flight_pods(state: dict, view: dict) -> list[str]:
+    """Popped pods whose attempt runs, and pods the tracker holds as in flight although a copy of them was
+    queued again (an update while in flight): those are drawn in both lanes."""
+    popped = [name for name, pod in view["pods"].items() if pod["where"] == "inFlight"]
+    return list(dict.fromkeys(popped + list(state.get("inFlightPods") or ())))
 
 
 CHIP_DETAIL = {"backoffQ": ("backoffExpiry", "until {}"), "unschedulablePods": ("timestamp", "since {}")}
 
 
-def chip(pod: str, queue: str, info: dict | None) -> dict:
+def chip(pod: str, queue: str, info: dict | None, now: float = 0.0, limit: float = 300.0) -> dict:
     detail = ""
     if info and queue in CHIP_DETAIL:
         key, text = CHIP_DETAIL[queue]
@@ -176,7 +297,24 @@ def chip(pod: str, queue: str, info: dict | None) -> dict:
     elif info and queue == "inFlight" and "attempts" in info:
         detail = f"attempt {info['attempts']}"
     plugins = (info or {}).get("plugins")
-    return {"pod": pod, "detail": detail, "title": f"plugins: {', '.join(plugins)}" if plugins else pod}
+    return {"pod": pod, "detail": detail, "title": f"plugins: {', '.join(plugins)}" if plugins else pod,
+            "timer": timer(queue, info, now, limit)}
+
+
+def timer(queue: str, info: dict | None, now: float, limit: float) -> dict | None:
+    """How long a parked pod has waited against the flush limit, or how much of its backoff is left."""
+    if not info or "timestamp" not in info:
+        return None
+    if queue == "unschedulablePods":
+        waited = max(now - info["timestamp"], 0.0)
+        return {"kind": "wait", "value": waited, "limit": limit, "fraction": min(waited / limit, 1.0) if limit else 1.0,
+                "text": TIMER["wait"].format(value=seconds(waited), limit=seconds(limit))}
+    if queue == "backoffQ":
+        span = max(info["backoffExpiry"] - info["timestamp"], 0.0)
+        left = max(info["backoffExpiry"] - now, 0.0)
+        return {"kind": "backoff", "value": left, "limit": span, "fraction": left / span if span else 0.0,
+                "text": TIMER["backoff"].format(value=seconds(left)) if left else TIMER["backoff-over"]}
+    return None
 
 
 def invariants(report: list[dict]) -> dict:

@@ -25,6 +25,35 @@ AT_END = "End of the scenario."  # the presenter's "next" after the last step
 GHOST_NOTE = "Next() = nil"
 EMPTY_LIST = "(empty)"  # an in-flight list that holds nothing
 
+# What took an entry off the list in this step (a record's removal reason); {pod} is the pod whose Done ran.
+GONE = {
+    "done": "removed by Done({pod})",
+    "cleanup_front": "dropped from the front by Done({pod})",
+    "exhausted": "counted down to 0 by Done({pod})",
+}
+GONE_OTHER = "removed by Done({pod})"
+
+# The visual language, in the order a legend lists it: key -> (label, what it means). The page, the SVG
+# export and the offline file draw each key with one shape and one colour.
+LEGEND = {
+    "event": ("e1 NodeAdd", "event entry: a cluster event recorded while pods were in flight"),
+    "pod-entry": ("[B]", "pod entry: v1.28.2 gives every in-flight pod its own entry"),
+    "marker": ("B →", "pointer: where an in-flight pod's walk starts (v1.28.1: its previousEvent)"),
+    "detached": ("B ⇢ ✕", "detached pointer: its element was removed; Next() is nil, the walk sees nothing"),
+    "walk": ("walked", "entries the failing pod's walk visited"),
+    "unseen": ("unseen", "an event the pod can no longer see"),
+    "ghost": ("removed", "an entry this step removed, kept faint so the step can be read"),
+    "wait": ("◴ 30 s / 300 s", "time in unschedulablePods against the 5-minute flush"),
+    "backoff": ("◔ 1 s left", "backoff still to run before backoffQ releases the pod"),
+}
+UNSEEN_BY = "unseen by {pods}"
+TIMER = {"wait": "{value} / {limit}", "backoff": "{value} left", "backoff-over": "backoff over"}
+CAPTION_SAW = {  # how a failing pod's walk went, for the caption line under a pane's diagram
+    "saw": "saw {events}",
+    "nothing": "saw no event",
+    "detached": "its marker {marker} was removed: saw nothing",
+}
+
 
 def seconds(value: float) -> str:
     return f"{int(value) if float(value).is_integer() else f'{value:.2f}'} s"

@@ -1,0 +1,107 @@
+"""The scene's picture, checked against the frame it comes from on every built-in and on generated scenarios:
+every in-flight pod has one pointer aimed at an item that is drawn; a failure keeps what its walk saw (the
+failed pod's pointer, the walked entries, the entries the deferred Done removed as ghosts); timers stay in
+range. The oracles read the frame's records and views, not the presenter's own tables."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from webapp.engine.simulation import Simulation
+from webapp.model.variant import VARIANTS
+from webapp.presenter.scene import present
+from webapp.scenario import builtin
+from webapp.scenario.generate import PLUGINS, generate
+from webapp.scenario.resolve import resolve
+from webapp.scenario.scenario import from_valid_dict
+
+
+def check_position(sim: Simulation) -> None:
+    frame = sim.frame()
+    scene = present(frame, sim.preview())
+    for variant, payload in frame["variants"].items():
+        pane, view, record = scene["panes"][variant], payload["view"], payload["record"] or {}
+        items = {i["key"]: i for i in pane["list"]["items"]}
+        tracked = sorted(payload["state"].get("inFlightPods") or ())  # the tracker's in-flight pods
+        live = [p for p in pane["pointers"] if not p["decided"]]
+        assert sorted(p["pod"] for p in live) == tracked
+        [lane] = [lane for lane in pane["lanes"] if lane["queue"] == "inFlight"]
+        assert set(tracked) <= {c["pod"] for c in lane["chips"]}  # each pointer starts at a chip there
+        for p in pane["pointers"]:
+            assert p["key"] in items, (variant, p, list(items))
+            assert p["target"] == ("detached" if p["detached"] else p["key"] if p["key"] != "front" else "front")
+            assert set(p["reach"]) <= set(items)
+        removed = {r["id"] for r in record.get("removed", [])}
+        ghosts = {i["key"] for i in pane["list"]["items"] if i.get("ghost")}
+        assert ghosts == removed, (variant, frame["position"])
+        hint = record.get("hint")
+        walked = {i["key"] for i in pane["list"]["items"] if i.get("walked")}
+        assert walked == ({w["id"] for w in hint["walk"]} if hint else set())
+        decided = [p for p in pane["pointers"] if p["decided"]]
+        if hint and frame["gate"] and hint["start"]["rule"] in ("after-own-entry", "marker-next", "marker-detached",
+                                                                "front"):
+            assert [p["pod"] for p in decided] == [hint["pod"]]
+            assert decided[0]["reach"] == [w["id"] for w in hint["walk"]]
+            assert decided[0]["detached"] == (hint["start"]["rule"] == "marker-detached")
+        else:
+            assert decided == []
+        for lane in pane["lanes"]:
+            for chip in lane["chips"]:
+                timer = chip["timer"]
+                assert (timer is not None) == (lane["queue"] in ("backoffQ", "unschedulablePods"))
+                if timer:
+                    assert 0 <= timer["fraction"] <= 1 and timer["value"] >= 0 and timer["text"]
+
+
+@pytest.mark.parametrize("scenario_id", builtin.ids())
+def test_every_position_of_every_built_in(scenario_id):
+    sim = Simulation(resolve(scenario_id)[0], list(VARIANTS))
+    for position in range(sim.total + 1):
+        sim.seek(position)
+        check_position(sim)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(2, 5), st.booleans())
+def test_generated_scenarios(seed, steps, pods, gate):
+    rng = random.Random(seed)
+    hints = [{"event": e, "plugin": p, "hint": rng.choice(["QueueAfterBackoff", "QueueImmediately", "QueueSkip"])}
+             for e in ("NodeAdd", "PvAdd") for p in PLUGINS]
+    raw = generate(lambda options: rng.choice(list(options)), steps, pods=pods, hints=hints, gate=gate)
+    sim = Simulation(from_valid_dict(raw), list(VARIANTS))
+    for position in range(sim.total + 1):
+        sim.seek(position)
+        check_position(sim)
+
+
+def test_the_decisive_frame_of_the_lost_marker_tells_the_story():
+    sim = Simulation(resolve("lost-marker")[0], list(VARIANTS))
+    sim.seek(6)
+    panes = present(sim.frame())["panes"]
+    bug, fix = panes["v1.28.1"], panes["v1.28.2"]
+    assert bug["caption"] == "B fails → unschedulablePods: its marker e1 was removed: saw nothing"
+    assert fix["caption"] == "B fails → backoffQ: saw PvAdd (QueueAfterBackoff)"
+    assert [(i["key"], i.get("gone")) for i in fix["list"]["items"]] == [
+        ("B@2", "removed by Done(B)"), ("e2", "dropped from the front by Done(B)")]
+    [chip] = [c for lane in bug["lanes"] for c in lane["chips"] if c["pod"] == "B"]
+    assert chip["timer"]["text"] == "0 s / 300 s"
+
+
+def test_timers_count_the_wait_and_the_backoff():
+    raw = {"schema": 1, "name": "t", "pods": [{"name": "A"}, {"name": "B"}], "initial_active": ["A", "B"],
+           "hints": [{"event": "PvAdd", "plugin": "P", "hint": "QueueAfterBackoff"}],
+           "steps": [{"op": "pop", "expect": "A"}, {"op": "fail", "pod": "A", "unschedulable_plugins": ["P"]},
+                     {"op": "pop", "expect": "B"}, {"op": "event", "event": "PvAdd"},
+                     {"op": "fail", "pod": "B", "unschedulable_plugins": ["Q"]},
+                     {"op": "advance_clock", "seconds": 0.25}]}
+    sim = Simulation(from_valid_dict(raw), ["v1.28.2"])
+    sim.seek(6)
+    chips = {c["pod"]: c["timer"] for lane in present(sim.frame())["panes"]["v1.28.2"]["lanes"] for c in lane["chips"]}
+    # PvAdd moved A (its plugin P says QueueAfterBackoff) to backoffQ; nothing B saw helps its plugin Q
+    assert chips["A"] == {"kind": "backoff", "value": 0.75, "limit": 1.0, "fraction": 0.75, "text": "0.75 s left"}
+    assert chips["B"] == {"kind": "wait", "value": 0.25, "limit": 300.0, "fraction": 0.25 / 300,
+                          "text": "0.25 s / 300 s"}
