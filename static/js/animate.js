@@ -6,7 +6,7 @@ const KEYED = "[data-id], [data-pod].chip, [data-removed-id]";
 function keyOf(el) {
   const pane = el.closest("[data-variant]")?.dataset.variant || "";
   if (el.dataset.id) return `${pane}|id|${el.dataset.id}`;
-  if (el.dataset.removedId) return `${pane}|ghost|${el.dataset.removedId}`;
+  if (el.dataset.removedId) return `${pane}|id|${el.dataset.removedId}`; // the element it was, moved to its ghost
   return `${pane}|pod|${el.dataset.pod}`;
 }
 
@@ -93,7 +93,8 @@ export function playClimax(root, panes, { per = 450, hold = 650 } = {}) {
   return sweep;
 }
 
-// `delay`: the moves wait for the walk's decision (beat a) before the pods fly to their lanes.
+// `delay`: the moves wait for the walk's decision (beat a) before the pods fly to their lanes; what enters
+// or leaves does so at once (what the deferred Done removes stays, as a ghost: playClimax fades it).
 export function playTransition(root, before, { delay = 0 } = {}) {
   if (prefersReducedMotion()) {
     for (const el of root.querySelectorAll(KEYED)) if (!before.has(keyOf(el))) el.classList.add("flash");
@@ -106,7 +107,7 @@ export function playTransition(root, before, { delay = 0 } = {}) {
     const old = before.get(key);
     if (!old) {
       el.animate([{ opacity: 0, transform: "translateY(10px) scale(.9)" }, { opacity: 1, transform: "none" }],
-        { duration: 600, delay, fill: "backwards", easing: "ease-out" });
+        { duration: 600, easing: "ease-out" });
       continue;
     }
     const now = el.getBoundingClientRect();
@@ -125,7 +126,7 @@ export function playTransition(root, before, { delay = 0 } = {}) {
     ghost.classList.add("leaving");
     Object.assign(ghost.style, { position: "absolute", top: `${old.top}px`, left: `${old.left}px`, width: `${old.rect.width}px`, margin: 0 });
     root.append(ghost);
-    ghost.animate([{ opacity: 1, transform: "none" }, { opacity: 0, transform: "translateY(-12px) scale(0.9)" }], { duration: 600, delay, fill: "backwards", easing: "ease-in" })
+    ghost.animate([{ opacity: 1, transform: "none" }, { opacity: 0, transform: "translateY(-12px) scale(0.9)" }], { duration: 600, easing: "ease-in" })
       .finished.then(() => ghost.remove());
   }
 }

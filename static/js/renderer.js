@@ -72,6 +72,8 @@ function ghostItem(item) {
   );
 }
 
+// An entry; one this step removed (`ghost`) is also a removed element (data-removed-id), where a marker
+// that just lost its place is drawn.
 function entryItem(item) {
   const classes = ["entry", item.kind];
   if (item.orphaned) classes.push("orphaned");
@@ -84,7 +86,7 @@ function entryItem(item) {
         item.count ? h("span", { class: "count", title: "inFlightPodsNum", text: item.count }) : null);
   return h("li", {
     class: classes.join(" "), dataEntry: item.kind, dataId: item.id, dataKey: item.key,
-    dataWalked: item.walked ? "true" : null, dataGhost: item.ghost ? "true" : null,
+    dataWalked: item.walked ? "true" : null, dataGhost: item.ghost ? "true" : null, dataRemovedId: item.ghost ? item.id : null,
     dataUnseenBy: item.unseenBy?.length ? item.unseenBy.join(" ") : null, title: item.gone || null,
   },
     box,
