@@ -342,7 +342,7 @@ def test_rejected_load_keeps_the_previous_scenario(sio):
     state = probe(sio)
     assert state["total"] == TOTAL
     assert list(state["variants"]) == list(VARIANTS)
-    assert state["scene"]["next"]["label"] == "pop expect=A"
+    assert state["scene"]["next"]["label"] == "pop — expect A"
 
 
 # --- sessions -----------------------------------------------------------------------------------------------

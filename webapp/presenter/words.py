@@ -3,6 +3,8 @@ command line's text) takes them from the scene and never spells them itself."""
 
 from __future__ import annotations
 
+from ..model.operations import OPERATIONS, PLUGINS, SECONDS, arguments
+
 # variant -> (title, tag line, tone): the tone colours the pane (bug: the lost marker; fix: its repair)
 PANES = {
     "v1.28.1": ("v1.28.1", "v1.28.0 – v1.28.1 · marker into a shared event list", "bug"),
@@ -64,5 +66,26 @@ def entries(count: int) -> str:
 
 
 def step_label(step: dict) -> str:
-    params = [f"{k}={v}" for k, v in step.items() if k not in ("op", "note")]
-    return f"{step['op']} {' '.join(str(p) for p in params)}".strip()
+    """A step in plain words from its declared parameters: the required ones bare, the optional ones named
+    after a dash ("fail B — plugin P", "pop — expect A", "advance_clock 30 s")."""
+    given = dict(arguments(step))
+    params = {p.name: p for p in OPERATIONS[step["op"]].params}
+    bare = [_value(params[name], value) for name, value in given.items() if params[name].required]
+    named = [_named(params[name], value) for name, value in given.items() if not params[name].required]
+    return " ".join([step["op"], *bare]) + (f" — {', '.join(named)}" if named else "")
+
+
+def _value(param, value) -> str:
+    if param.type == SECONDS:
+        return seconds(value)
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _named(param, value) -> str:
+    if param.type == PLUGINS:
+        return f"plugin{'s' if len(value) != 1 else ''} {_value(param, value)}" if value else "no plugins"
+    return f"{param.name.replace('_', ' ')} {_value(param, value)}"
