@@ -114,7 +114,8 @@ export function playTransition(root, before, { delay = 0 } = {}) {
     const dx = old.rect.left - now.left;
     const dy = old.rect.top - now.top;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
-    el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 650, delay, fill: "backwards", easing: "ease-in-out" });
+    const wait = el.matches(".chip") ? delay : 0; // a pod flies once the walk has decided where it goes
+    el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 650, delay: wait, fill: "backwards", easing: "ease-in-out" });
   }
   for (const [key, old] of before) {
     if (seen.has(key)) continue;

@@ -86,19 +86,26 @@ export function redraw(diagram) {
       arriving.set(to, n + 1);
       const spread = Math.min(14, (b.right - b.left) / 4);
       const end = { x: b.cx + (n % 2 ? 1 : -1) * Math.ceil(n / 2) * spread, y: b.bottom + 2 };
-      const below = a.top > b.bottom;
-      const start = below ? { x: a.cx, y: a.top - 1 } : { x: a.right + 1, y: a.cy };
-      drawArrow(g, start, end, p);
+      drawArrow(g, startOf(from, a, b), end, p);
     }
     groups.push(g);
   }
   layer.replaceChildren(...groups);
 }
 
+// Where an arrow leaves its chip: the top, unless another chip sits above it in its lane (then the side
+// facing the target, so the arrow does not cross that chip).
+function startOf(chip, a, b) {
+  const first = chip.parentElement?.firstElementChild;
+  const covered = first && first !== chip && first.getBoundingClientRect().bottom <= chip.getBoundingClientRect().top + 1;
+  if (!covered) return { x: a.cx, y: a.top - 1, side: 0 };
+  return b.cx < a.cx ? { x: a.left - 1, y: a.cy, side: -1 } : { x: a.right + 1, y: a.cy, side: 1 };
+}
+
 // A cubic from the chip up to the entry; a detached pointer is cut in the middle with a break mark.
 function drawArrow(g, s, e, p) {
   const dy = Math.max(28, Math.abs(s.y - e.y) * 0.5);
-  const c1 = { x: s.x, y: s.y - dy };
+  const c1 = s.side ? { x: s.x + s.side * Math.max(24, Math.abs(e.x - s.x) * 0.5), y: s.y } : { x: s.x, y: s.y - dy };
   const c2 = { x: e.x, y: e.y + dy };
   const at = (t) => {
     const u = 1 - t;
