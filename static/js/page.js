@@ -23,6 +23,10 @@ export function createPage(app, opts, { pick }) {
   let introClosed = false;
   let narrationOpen = false; // the panes' narration disclosures: closed (the caption tells), `n` opens them all
   addEventListener("resize", () => redrawAll($("panes")));
+  // A click on one pane's disclosure is remembered for the panes drawn next.
+  $("panes").addEventListener("toggle", (ev) => {
+    if (ev.target.matches?.("details[data-testid=narration]")) narrationOpen = ev.target.open;
+  }, true);
   document.fonts?.ready.then(() => redrawAll($("panes")));
 
   const page = {

@@ -6,6 +6,7 @@
 import { svg } from "./renderer.js";
 
 const drawn = new WeakMap(); // diagram -> its pane's pointers
+const observed = new Set(); // diagrams (and their lists) under the ResizeObserver, let go once replaced
 const observer = typeof ResizeObserver === "function" ? new ResizeObserver((items) => {
   for (const item of items) redraw(item.target.closest("[data-testid=diagram]") || item.target);
 }) : null;
@@ -19,9 +20,14 @@ export function attachPointers(diagram, pointers) {
     for (const id of p.unseen || []) mark(diagram, id, "unseen-by", p.pod);
   }
   if (observer) {
+    for (const el of observed) if (!el.isConnected) { observer.unobserve(el); observed.delete(el); }
+    observed.add(diagram);
     observer.observe(diagram);
     const listEl = diagram.querySelector(".inflight-list");
-    if (listEl) observer.observe(listEl);
+    if (listEl) {
+      observed.add(listEl);
+      observer.observe(listEl);
+    }
   }
   redraw(diagram);
 }

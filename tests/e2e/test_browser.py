@@ -147,7 +147,7 @@ def test_permalink_opens_at_position_4(page):
     at(page, 4)
     assert_marker(page, detached=False)
     expect(page.locator("#scrubber")).to_have_value("4")
-    expect(page.locator("#step-note")).to_contain_text("4. event event=PvAdd")
+    expect(page.locator("#step-note")).to_contain_text("4. event PvAdd")
     expect(page.locator('.tick.current[data-step="4"]')).to_have_count(1)
 
 
