@@ -119,7 +119,8 @@ TEXT_LANES = ("activeQ", "backoffQ", "unschedulablePods")  # the lanes drawn as 
 
 def render_text(label: str, sim: Simulation) -> str:
     """One table per variant, a row per step, drawn from the scene of each position (the words the page
-    shows: lanes' chips, the in-flight list's items and markers); the result column sums up the step's result."""
+    shows: lanes' chips, the in-flight list's items as the picture marks them, the pointers); the result column
+    sums up the step's result."""
     rows = {variant: [COLUMNS] for variant in sim.variants}
     while sim.position < sim.total:
         sim.step()
@@ -133,7 +134,7 @@ def render_text(label: str, sim: Simulation) -> str:
                 " ".join([step["op"], *(f"{k}={_value(v)}" for k, v in arguments(step))]),
                 _summary(msg["variants"][variant]["result"]),
                 *(_value(chips[queue]) for queue in TEXT_LANES),
-                in_flight(pane["list"]),
+                in_flight(pane),
             ))
     name = sim.scenario.name
     return "\n".join(_table(f"== {label}: {name} ({variant}) ==", table) for variant, table in rows.items())
@@ -145,22 +146,33 @@ def _table(heading: str, rows: list) -> str:
     return "\n".join([heading, *lines, ""])
 
 
-def in_flight(listing: dict) -> str:
-    """The scene's in-flight list in one line: v1.28.2 ``[A] -> NodeAdd#e1 -> [B]``; v1.28.1
-    ``NodeAdd#e1(n=1) -> PvAdd#e2(n=2)   markers: A->nil, B->e1 (detached!)`` (a marker points at the item it is
-    drawn under: the front slot ``nil``, a removed element, an entry)."""
+def in_flight(pane: dict) -> str:
+    """The scene's in-flight list and pointers in one line: v1.28.2 ``[A] -> NodeAdd#e1 -> [B]   pointers:
+    B->B@2``; v1.28.1 ``NodeAdd#e1(n=1){removed} -> PvAdd#e2(n=1){unseen by B}   pointers: B->e1 (detached!)``.
+    An entry says in braces what the picture marks on it: ``walked`` (the step's walk visited it), ``removed``
+    (this step removed it: a ghost), ``unseen by …``; a pointer ``pod->item`` aims where the pod's walk starts
+    (``nil``: the front; ``(detached!)``: its element is gone; ``(decided)``: the failed pod's, as its walk
+    saw it)."""
+    listing = pane["list"]
     entries = " -> ".join(_entry(item) for item in listing["items"] if item["kind"] in ("event", "pod"))
-    markers = [f"{m['pod']}->{item.get('id', item['label'])}" + (" (detached!)" if m["detached"] else "")
-               for item in listing["items"] for m in item["markers"]]
-    if not markers:
+    pointers = [_pointer(p) for p in pane.get("pointers", [])]
+    if not pointers:
         return entries or "-"
-    return f"{entries or listing['empty']}   markers: {', '.join(markers)}"
+    return f"{entries or listing['empty']}   pointers: {', '.join(pointers)}"
 
 
 def _entry(item: dict) -> str:
-    if item["kind"] == "pod":
-        return item["label"]
-    return f"{item['label']}#{item['id']}" + (f"({item['count']})" if item["count"] else "")
+    text = item["label"] if item["kind"] == "pod" else (
+        f"{item['label']}#{item['id']}" + (f"({item['count']})" if item["count"] else ""))
+    marks = [word for word, on in (("walked", item.get("walked")), ("removed", item.get("ghost")),
+                                   (item.get("unseen"), item.get("unseen"))) if on]
+    return text + (f"{{{', '.join(marks)}}}" if marks else "")
+
+
+def _pointer(p: dict) -> str:
+    where = p["key"].removeprefix("ghost:") if p["detached"] else "nil" if p["target"] == "front" else p["target"]
+    notes = [note for note, on in (("detached!", p["detached"]), ("decided", p["decided"])) if on]
+    return f"{p['pod']}->{where}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 def _summary(result: dict) -> str:

@@ -97,10 +97,14 @@ def test_text_draws_the_in_flight_lists(lost_marker):
     assert out.returncode == 0
     text = out.stdout
     assert "(v1.28.1) ==" in text and "(v1.28.2) ==" in text
-    assert "[A] -> NodeAdd#e1 -> [B] -> PvAdd#e2" in text
-    assert "NodeAdd#e1(n=1) -> PvAdd#e2(n=2)   markers: A->nil, B->e1" in text  # the scene's counts
-    assert "PvAdd#e2(n=1)   markers: B->e1 (detached!)" in text
-    assert "(empty)   markers: A->nil" in text
+    assert "[A] -> NodeAdd#e1 -> [B] -> PvAdd#e2   pointers: A->A@1, B->B@2" in text
+    assert "NodeAdd#e1(n=1) -> PvAdd#e2(n=2)   pointers: A->nil, B->e1" in text  # the scene's counts
+    # Done(A) removes e1: drawn as removed, B's pointer detached, PvAdd unseen by B
+    assert "NodeAdd#e1(n=1){removed} -> PvAdd#e2(n=1){unseen by B}   pointers: B->e1 (detached!)" in text
+    # B's fail as its walk saw it: v1.28.1 saw nothing; v1.28.2 walked PvAdd (both removed by the deferred Done)
+    assert "PvAdd#e2(n=1){removed, unseen by B}   pointers: B->e1 (detached!, decided)" in text
+    assert "[B]{removed} -> PvAdd#e2{walked, removed}   pointers: B->B@2 (decided)" in text
+    assert "(empty)   pointers: A->nil" in text
     assert "QueueSkip -> unschedulablePods" in text and "QueueAfterBackoff -> backoffQ" in text
 
 
@@ -116,7 +120,7 @@ def test_text_rows_are_drawn_from_the_scene():
         for rows, (variant, pane) in zip(tables, scene["panes"].items()):
             row = rows[position - 1]
             assert row.startswith(f"{position - 1} ")
-            assert row.endswith(in_flight(pane["list"]))
+            assert row.endswith(in_flight(pane))
             for lane in pane["lanes"][:3]:
                 assert ",".join(chip["pod"] for chip in lane["chips"]) in row
 

@@ -1,15 +1,25 @@
 """export_svg(scenario, position): one position of a scenario as a standalone SVG, both variants side by side.
 
-Drawn on the server from the scene of the state message the browser renders (presenter/scene.py): per
-variant the title and tag, the clock, the narration's title, the in-flight list (its items: the front slot,
-ghosts of removed elements, the entries, each with its markers) and the four lanes with their chips. Every
-word comes from the scene; only the layout and the colours are decided here. Built with ElementTree, so
-every text and attribute is escaped; characters XML cannot hold become U+FFFD. The groups carry the page's
-data-* hooks (data-variant, data-entry, data-id, data-marker, data-detached, data-queue, data-pod).
+Drawn on the server from the scene of the state message the browser renders (presenter/scene.py), in the
+page's visual language (static/css/app.css, static/js/renderer.js and pointers.js): per variant the title,
+tag and prominent time (the clock under it), the diagram — the in-flight list (the front slot, ghosts of
+removed elements, the entries: walked ones highlighted, ghosts of entries this step removed faint and dashed
+with the scene's ``gone`` words, unseen ones shaded and labelled, markers under their items), the walk's hint,
+the four lanes side by side with their chips and timers (a ring and its seconds) and one arrow per pointer
+from the pod's chip to its list item (a detached one dashed, broken and in the bug colour, ending at the
+ghost) — then the caption line and the invariants; under the panes, the legend. Every word comes from the
+scene; only the layout and the colours (the light theme of app.css) are decided here.
+
+Built with ElementTree, so every text and attribute is escaped; characters XML cannot hold become U+FFFD. No
+script, no reference outside the document (shapes, not markers or patterns). The groups carry the page's
+data-* hooks: data-variant, data-testid (diagram, pane-time, caption, …), data-entry/data-id/data-key,
+data-walked="true", data-ghost="true", data-removed-id, data-unseen-by, data-marker/data-detached,
+data-queue with data-pod chips and data-timer, data-pointer/data-pod/data-target/data-key, data-legend.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 
@@ -17,18 +27,29 @@ from ..engine.simulation import Simulation
 from ..model.variant import VARIANTS
 from ..presenter import state_message
 
-MARGIN, GAP, PANE_WIDTH, PAD = 20, 20, 600, 14
+MARGIN, GAP, PANE_WIDTH, PAD = 20, 20, 640, 14
 CHAR_WIDTH = 7.0  # of the 12 px sans-serif text, for layout
-TITLE_CHAR_WIDTH = 9.0  # of the 15 px bold title
+BOLD_WIDTH = 7.6  # of the 12 px bold text
 MAX_LABEL = 40  # longer texts are cut with an ellipsis (the hooks and the <title> keep the full name)
-ROW_GAP = 10
-LANE_LABEL_WIDTH = 170
+ROW_GAP = 14
+LANE_SHARES = {"activeQ": 1.0, "backoffQ": 1.0, "unschedulablePods": 1.4, "inFlight": 1.0}  # app.css .lanes
+LANE_GAP = 6
+CHANNEL = 16  # room on a lane's right, beside its chips, where pointers leave it
+
+# The light theme of static/css/app.css, by variable name (tests/export/test_svg.py compares them).
 COLOURS = {
     "bg": "#f6f7f9", "panel": "#ffffff", "fg": "#15191f", "muted": "#5a6472", "border": "#c9d0da",
-    "accent": "#1f5fd1", "bug": "#b3261e", "bug-bg": "#fdecea", "fix": "#1d7a3a", "fix-bg": "#e6f4ea",
+    "accent": "#1f5fd1", "active": "#1f5fd1", "backoff": "#a35c00", "unsched": "#b3261e", "inflight": "#00796b",
     "event-bg": "#eef2f8", "event-border": "#55657d", "pod-bg": "#e3f4e8", "pod-border": "#1d7a3a",
-    "activeQ": "#1f5fd1", "backoffQ": "#a35c00", "unschedulablePods": "#b3261e", "inFlight": "#00796b",
+    "bug": "#b3261e", "bug-bg": "#fdecea", "fix": "#1d7a3a", "fix-bg": "#e6f4ea", "visit": "#ffd54a",
+    "ring-track": "#d3d9e1", "marker": "#1f5fd1", "walk": "#d49a00", "walk-bg": "#fff3c4",
+    "unseen-a": "#f2dad7", "unseen-b": "#fbf1f0", "warn-bg": "#fff4e5", "ghost": "#677080",
 }
+QUEUE_COLOUR = {"activeQ": "active", "backoffQ": "backoff", "unschedulablePods": "unsched", "inFlight": "inflight"}
+CHIP_CORNERS = {"activeQ": (11, 11, 11, 11), "backoffQ": (3, 3, 3, 3), "unschedulablePods": (0, 0, 0, 0),
+                "inFlight": (11, 0, 11, 0)}  # top-left, top-right, bottom-right, bottom-left (app.css .chip-*)
+DECISION_COLOURS = {"QueueSkip": ("bug-bg", "bug"), "QueueAfterBackoff": ("warn-bg", "backoff"),
+                    "QueueImmediately": ("fix-bg", "fix")}
 NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
@@ -50,12 +71,15 @@ def render(name: str, scene: dict) -> str:
     node(svg, "title", f"{name}: {step_title(scene)}")
     node(svg, "text", name, x=MARGIN, y=30, font_size=18, font_weight="bold", fill=COLOURS["fg"])
     node(svg, "text", step_title(scene), x=MARGIN, y=52, fill=COLOURS["muted"], data_testid="step")
-    panes = [pane(svg, variant, p, MARGIN + i * (PANE_WIDTH + GAP), 68)
+    top = 68
+    panes = [Pane(svg, variant, p, MARGIN + i * (PANE_WIDTH + GAP), top)
              for i, (variant, p) in enumerate(scene["panes"].items())]
-    bottom = max(bottom for _, bottom in panes)
-    for rect, _ in panes:
-        rect.set("height", str(bottom - 68))
-    height = bottom + MARGIN
+    diagram_bottom = max((p.bottom for p in panes), default=top)  # the captions line up under the diagrams
+    bottom = max((p.finish(diagram_bottom) for p in panes), default=top)
+    for p in panes:
+        p.frame.set("height", str(bottom - top))
+    bottom = legend(svg, scene.get("legend") or [], MARGIN, bottom + 14, width - 2 * MARGIN)
+    height = math.ceil(bottom + MARGIN)
     svg.set("height", str(height))
     svg.set("viewBox", f"0 0 {width} {height}")
     background.set("height", str(height))
@@ -69,114 +93,421 @@ def step_title(scene: dict) -> str:
     return f"Step {step['index'] + 1}: {step['label']} ({where})" if step else f"Initial state ({where})"
 
 
-def pane(svg, variant: str, scene_pane: dict, x: int, y: int) -> tuple[ET.Element, int]:
-    """Draws one variant's pane; returns its frame (height set by the caller) and its bottom edge."""
-    tone = scene_pane["tone"]
-    group = node(svg, "g", data_variant=variant)
-    frame = node(group, "rect", x=x, y=y, width=PANE_WIDTH, rx=8, fill=COLOURS["panel"], stroke=COLOURS["border"])
-    node(group, "rect", x=x, y=y, width=PANE_WIDTH, height=5, fill=COLOURS[tone])
-    left = x + PAD
-    title = scene_pane["title"]
-    node(group, "text", title, x=left, y=y + 26, font_size=15, font_weight="bold", fill=COLOURS[tone],
-         data_testid="title")
-    node(group, "text", scene_pane["tag"], x=left + len(title) * TITLE_CHAR_WIDTH + 10, y=y + 26,
-         fill=COLOURS[tone], data_testid="tag")
-    node(group, "text", scene_pane["clock"], x=left, y=y + 46, fill=COLOURS["muted"], data_testid="clock")
-    node(group, "text", scene_pane["narration"]["title"], x=left, y=y + 66, font_weight="bold", fill=COLOURS["fg"],
-         data_testid="narration")
-    listing = scene_pane["list"]
-    heading = " · ".join(t for t in (listing["name"], listing["count"], listing["note"]) if t)
-    node(group, "text", heading, x=left, y=y + 90, fill=COLOURS["muted"])
-    bottom = in_flight_list(node(group, "g", data_list=listing["name"]), listing, left, y + 100)
-    bottom = lanes(group, scene_pane["lanes"], left, bottom + 16)
-    return frame, bottom + PAD
+class Pane:
+    """One variant's pane: the head and the diagram when made, the caption and the invariants at ``finish``."""
 
+    def __init__(self, svg, variant: str, scene_pane: dict, x: int, y: int):
+        self.scene, self.x, self.y = scene_pane, x, y
+        tone = scene_pane["tone"]
+        self.group = group = node(svg, "g", data_variant=variant)
+        self.frame = node(group, "rect", x=x, y=y, width=PANE_WIDTH, rx=8, fill=COLOURS["panel"],
+                          stroke=COLOURS["border"])
+        node(group, "rect", x=x, y=y, width=PANE_WIDTH, height=5, fill=COLOURS[tone])
+        left, right = x + PAD, x + PANE_WIDTH - PAD
+        title = scene_pane["title"]
+        node(group, "text", title, x=left, y=y + 32, font_size=20, font_weight="bold", fill=COLOURS["fg"],
+             data_testid="title")
+        tag_x, tag_w = left + len(title) * 12.5 + 12, len(scene_pane["tag"]) * 5.8 + 16
+        tag = node(group, "g", data_testid="tag-pill")
+        node(tag, "rect", x=tag_x, y=y + 18, width=tag_w, height=19, rx=9.5, fill=COLOURS[f"{tone}-bg"])
+        node(tag, "text", scene_pane["tag"], x=tag_x + tag_w / 2, y=y + 31.5, font_size=11, text_anchor="middle",
+             fill=COLOURS[tone], data_testid="tag")
+        node(group, "text", scene_pane.get("time") or scene_pane["clock"].split(" · ")[0], x=right, y=y + 34,
+             font_size=24, font_weight="bold", text_anchor="end", fill=COLOURS["fg"], data_testid="pane-time")
+        node(group, "text", scene_pane["clock"], x=right, y=y + 52, font_size=11, text_anchor="end",
+             fill=COLOURS["muted"], data_testid="clock")
+        diagram = node(group, "g", data_testid="diagram")
+        self.places: dict[str, tuple] = {}  # list item key -> (box x, y, width, height, stack bottom)
+        self.chips: list[tuple] = []  # (pod, queue, x, y, width, height)
+        self.lane_boxes: dict[str, tuple] = {}  # queue -> (x, top, width) of its lane
+        bottom = self.listing(diagram, left, y + 62, right)
+        bottom = self.lanes(diagram, left, bottom + 46, right)
+        self.pointers(node(diagram, "g", data_layer="pointers"))
+        self.bottom = bottom
 
-ITEM_TONES = {"front": "muted", "ghost": "bug", "event": "fg", "pod": "fg"}  # colour of an item's first line
+    def finish(self, top: float) -> float:
+        """The caption under the diagram (from ``top``) and the invariants; returns the pane's bottom edge."""
+        left, p = self.x + PAD, self.scene
+        lines = wrap(p.get("caption") or p["narration"]["title"], (PANE_WIDTH - 2 * PAD) / 8.6)
+        caption = node(self.group, "text", None, x=left, y=top + 24, font_size=15, font_weight="bold",
+                       fill=COLOURS["fg"], data_testid="caption")
+        for i, line in enumerate(lines):
+            node(caption, "tspan", line, x=left, dy=0 if i == 0 else 20)
+        y = top + 24 + 20 * (len(lines) - 1) + 22
+        inv = p["invariants"]
+        node(self.group, "text", inv["summary"], x=self.x + PANE_WIDTH - PAD, y=y, font_size=11, text_anchor="end",
+             fill=COLOURS["fix" if inv["ok"] else "bug"], data_testid="invariants")
+        for broken in inv["broken"]:
+            y += 16
+            node(self.group, "text", short(f"{broken['title']}: {broken['detail']}", 90), x=left, y=y, font_size=11,
+                 fill=COLOURS["bug"])
+        return y + PAD
+
+    # --- the in-flight list -----------------------------------------------------------------------------
+    def listing(self, diagram, left: float, top: float, right: float) -> float:
+        """The list area: its heading, the walk's hint, then its items in a wrapping row."""
+        listing, hint = self.scene["list"], self.scene.get("hint")
+        area = node(diagram, "g", data_list=listing["name"])
+        frame = node(area, "rect", x=left, y=top, width=right - left, rx=8, fill="none", stroke=COLOURS["border"],
+                     stroke_dasharray="4 3")
+        heading = node(area, "text", listing["name"], x=left + 10, y=top + 18, font_family="monospace",
+                       fill=COLOURS["fg"])
+        for text in (listing["count"], listing["note"]):
+            if text:
+                node(heading, "tspan", f" · {text}", font_family="system-ui, 'DejaVu Sans', sans-serif",
+                     fill=COLOURS["muted"])
+        y = top + 22
+        if hint:
+            y += 18
+            bg, fg = DECISION_COLOURS.get(hint["decision"], ("panel", "fg"))
+            at = left + 10 + (len(hint["pod"]) + 2) * BOLD_WIDTH + len(hint["walked"]) * CHAR_WIDTH
+            node(area, "rect", x=at - 4, y=y - 13, width=len(hint["decision"]) * BOLD_WIDTH + 8, height=18, rx=4,
+                 fill=COLOURS[bg])
+            line = node(area, "text", None, x=left + 10, y=y, data_hint_pod=hint["pod"], fill=COLOURS["fg"])
+            node(line, "tspan", f"{hint['pod']}: ", font_weight="bold")
+            node(line, "tspan", hint["walked"])
+            node(line, "tspan", hint["decision"], x=at, font_weight="bold", fill=COLOURS[fg])
+        flow = Flow(left + 12, right - 12, y + 14)
+        if not listing["items"]:
+            node(area, "text", listing["empty"], x=left + 12, y=y + 30, font_style="italic", fill=COLOURS["muted"])
+            bottom = y + 42
+        else:
+            reach = {}
+            for p in self.scene.get("pointers", []):
+                if not p["decided"]:
+                    for key in p["reach"]:
+                        reach.setdefault(key, []).append(p["pod"])
+            entries = 0
+            for it in listing["items"]:
+                follows = it["kind"] in ("event", "pod") and entries > 0  # drawn after a "→" from the previous entry
+                entries += it["kind"] in ("event", "pod")
+                self.item(area, flow, it, reach.get(it["key"]), follows)
+            bottom = flow.bottom() + 8
+        frame.set("height", str(bottom - top))
+        return bottom
+
+    def item(self, area, flow, it: dict, reached_by: list | None, follows: bool = False) -> None:
+        kind = it["kind"]
+        if kind == "front":
+            lines = []
+            width = 36.0
+        else:
+            lines = [(short(it["label"]), "bold")]
+            sub = " · ".join(t for t in (it.get("sub"), it.get("count")) if t)
+            if sub:
+                lines.append((short(sub), "normal"))
+            width = max([64.0, *(len(t) * (BOLD_WIDTH if w == "bold" else CHAR_WIDTH) + 20 for t, w in lines)])
+        tags = [(short(it["gone"]), "gone")] if it.get("ghost") and it.get("gone") else []
+        tags += [(short(it["unseen"]), "unseen")] if it.get("unseen") else []
+        markers = [(m, short(m["text"])) for m in it["markers"]]
+        width = max([width, *(len(t) * 6.7 + 12 for t, _ in tags), *(len(t) * BOLD_WIDTH + 12 for _, t in markers)])
+        box_h = 36.0 if kind == "front" else 10 + 16 * len(lines)
+        stack_h = box_h + 20 * len(tags) + 21 * len(markers)
+        lead = 22 if follows else 0
+        x, y = flow.place(lead + width, stack_h)
+        if follows:  # the arrow from the previous entry stays with this one when the row wraps
+            node(area, "text", "→", x=x + 9, y=y + 22, text_anchor="middle", font_size=16, fill=COLOURS["muted"])
+            x += lead
+        g = node(area, "g", **hooks(it))
+        if it.get("title") or it.get("gone"):
+            node(g, "title", it.get("title") or it["gone"])
+        if kind == "front":
+            cx = x + width / 2
+            node(g, "circle", cx=cx, cy=y + 18, r=17, fill=COLOURS["panel"], stroke=COLOURS["marker"], stroke_width=2,
+                 stroke_dasharray="4 3")
+            node(g, "text", it["label"], x=cx, y=y + 22, text_anchor="middle", font_size=11, font_weight="bold",
+                 fill=COLOURS["marker"])
+        else:
+            self.box(g, it, x, y, width, box_h, lines, reached_by)
+        top = y + box_h + 4
+        for text, what in tags:
+            colour = COLOURS["bug" if what == "unseen" else "ghost"]
+            node(g, "rect", x=x + 2, y=top, width=width - 4, height=16, rx=3, fill=COLOURS["panel"], stroke=colour,
+                 stroke_dasharray="3 2" if what == "gone" else None, data_tag=what)
+            node(g, "text", text, x=x + width / 2, y=top + 12, text_anchor="middle", font_size=10.5, font_weight="bold",
+                 fill=colour)
+            top += 20
+        for m, text in markers:
+            marker = node(g, "g", data_marker=m["pod"], data_detached="true" if m["detached"] else "false")
+            colour = COLOURS["bug" if m["detached"] else "marker"]
+            node(marker, "rect", x=x, y=top, width=width, height=17, rx=4, fill=COLOURS["panel"], stroke=colour,
+                 stroke_width=1.5, stroke_dasharray="4 2" if m["detached"] else None)
+            node(marker, "text", text, x=x + width / 2, y=top + 12.5, text_anchor="middle", font_size=11,
+                 font_weight="bold", fill=colour)
+            node(marker, "title", m["title"])
+            top += 21
+        self.places[it["key"]] = (x, y, width, box_h, y + stack_h)
+
+    def box(self, g, it: dict, x, y, width, height, lines, reached_by) -> None:
+        """An entry's box in its styles (app.css .entry.*): event / pod, walked, unseen, ghost (removed)."""
+        kind, ghost, walked, unseen = it["kind"], it.get("ghost"), it.get("walked"), it.get("unseen")
+        radius = 16 if kind == "pod" else 4
+        fill, stroke, dash, text = {"event": ("event-bg", "event-border", None, "fg"),
+                                    "pod": ("pod-bg", "pod-border", None, "fg"),
+                                    "ghost": ("panel", "bug", "5 3", "ghost")}[kind]
+        if it.get("orphaned"):
+            stroke, dash = "bug", "2 2"
+        if ghost:
+            fill, stroke, dash, text = "panel", "ghost", "5 3", "ghost"
+        if unseen:
+            fill, stroke, text = "unseen-b", "bug", "fg"
+        if walked:
+            fill, stroke, text = "walk-bg", "walk", "fg"
+            node(g, "rect", x=x - 5, y=y - 5, width=width + 10, height=height + 10, rx=radius + 4, fill=COLOURS["walk"],
+                 data_walk="true")
+        elif reached_by:
+            node(g, "rect", x=x - 4, y=y - 4, width=width + 8, height=height + 8, rx=radius + 3, fill="none",
+                 stroke=COLOURS["marker"], stroke_dasharray="2 2", data_reach_by=" ".join(reached_by))
+        node(g, "rect", x=x, y=y, width=width, height=height, rx=radius, fill=COLOURS[fill], stroke=COLOURS[stroke],
+             stroke_width=2, stroke_dasharray=dash)
+        if unseen and not walked:  # the shading, then the border again over its ends
+            stripes(g, x + 2, y + 2, width - 4, height - 4)
+            node(g, "rect", x=x, y=y, width=width, height=height, rx=radius, fill="none", stroke=COLOURS[stroke],
+                 stroke_width=2, stroke_dasharray=dash)
+        struck = ghost or kind == "ghost"
+        for i, (line, weight) in enumerate(lines):
+            colour = COLOURS[text if i == 0 else "bug" if kind == "ghost" else "ghost" if ghost else "muted"]
+            ty = y + 19 + 16 * i
+            node(g, "text", line, x=x + width / 2, y=ty, text_anchor="middle", font_weight=weight, fill=colour)
+            if struck and i == 0:
+                half = len(line) * BOLD_WIDTH / 2
+                node(g, "line", x1=x + width / 2 - half, y1=ty - 4, x2=x + width / 2 + half, y2=ty - 4, stroke=colour,
+                     stroke_width=2)
+
+    # --- the lanes ------------------------------------------------------------------------------------
+    def lanes(self, diagram, left: float, top: float, right: float) -> float:
+        """The four lanes side by side (app.css .lanes), each with its chips stacked."""
+        lanes_ = self.scene["lanes"]
+        unit = (right - left - LANE_GAP * (len(lanes_) - 1)) / sum(LANE_SHARES.get(l["queue"], 1.0) for l in lanes_)
+        x, bottoms, frames = left, [], []
+        for lane in lanes_:
+            queue = lane["queue"]
+            width = unit * LANE_SHARES.get(queue, 1.0)
+            colour = COLOURS[QUEUE_COLOUR.get(queue, "muted")]
+            g = node(diagram, "g", data_queue=queue)
+            node(g, "title", lane["help"])
+            frame = node(g, "rect", x=x, y=top, width=width, rx=6, fill=COLOURS["panel"], stroke=COLOURS["border"])
+            bar = node(g, "rect", x=x, y=top, width=5, rx=2, fill=colour)
+            label = node(g, "text", None, x=x + 11, y=top + 17, font_size=11, font_weight="bold", fill=COLOURS["muted"])
+            node(label, "tspan", lane["icon"], fill=colour)
+            node(label, "tspan", f" {short(lane['label'], int((width - 30) / 6.8))}")
+            y = top + 26
+            for c in lane["chips"]:
+                y = self.chip(g, c, queue, x + 10, y, width - 16 - CHANNEL) + 6
+            self.lane_boxes[queue] = (x, top, width)
+            bottoms.append(max(y, top + 56))
+            frames.append((frame, bar))
+            x += width + LANE_GAP
+        bottom = max(bottoms)
+        for frame, bar in frames:
+            frame.set("height", str(bottom - top))
+            bar.set("height", str(bottom - top))
+        return bottom
+
+    def chip(self, g, c: dict, queue: str, x: float, y: float, width: float) -> float:
+        timer, detail = c.get("timer"), c.get("detail")
+        height = 40.0 if timer or detail else 24.0
+        colour = COLOURS[QUEUE_COLOUR.get(queue, "muted")]
+        chip = node(g, "g", data_pod=c["pod"], data_timer=timer["kind"] if timer else None)
+        node(chip, "title", c["title"])
+        node(chip, "path", d=rounded(x, y, width, height, CHIP_CORNERS.get(queue, (11,) * 4)), fill=COLOURS["panel"],
+             stroke=colour, stroke_width=2)
+        if queue == "backoffQ":  # app.css: a double border
+            node(chip, "path", d=rounded(x + 3, y + 3, width - 6, height - 6, (1, 1, 1, 1)), fill="none", stroke=colour,
+                 stroke_width=1)
+        node(chip, "text", short(c["pod"], max(int((width - 16) / BOLD_WIDTH), 4)), x=x + 9, y=y + 17,
+             font_size=13, font_weight="bold", fill=COLOURS["fg"])
+        if timer:
+            fraction = max(0.0, min(1.0, float(timer.get("fraction") or 0.0)))
+            cx, cy, r = x + 17, y + 29, 6.0
+            around = 2 * math.pi * r
+            ring = node(chip, "g", data_fraction=f"{fraction:.3f}")
+            node(ring, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=COLOURS["ring-track"], stroke_width=3)
+            node(ring, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=colour, stroke_width=3,
+                 stroke_dasharray=f"{fraction * around:.2f} {around:.2f}", transform=f"rotate(-90 {cx:g} {cy:g})")
+            node(chip, "text", short(timer["text"], max(int((width - 34) / 6.2), 4)), x=x + 28, y=y + 33, font_size=11,
+                 font_weight="bold", fill=COLOURS["fg"])
+        elif detail:
+            node(chip, "text", short(detail, max(int((width - 16) / 6.2), 4)), x=x + 9, y=y + 33, font_size=11,
+                 fill=COLOURS["muted"])
+        self.chips.append((c["pod"], queue, x, y, width, height))
+        return y + height
+
+    # --- the pointers ---------------------------------------------------------------------------------
+    def pointers(self, layer) -> None:
+        """One arrow per pointer, from its pod's chip (the in-flight one for a live pointer, where the pod went
+        for a decided one) to the bottom of its list item's stack, drawn as pointers.js draws it."""
+        arriving: dict[str, int] = {}
+        for p in self.scene.get("pointers", []):
+            g = node(layer, "g", data_pointer=p["pod"], data_pod=p["pod"], data_target=p["target"], data_key=p["key"],
+                     data_detached=str(p["detached"]).lower(), data_decided=str(p["decided"]).lower())
+            node(g, "title", p.get("title") or p["text"])
+            chip, place = self.chip_of(p["pod"], p["decided"]), self.places.get(p["key"])
+            if chip is None or place is None:
+                continue
+            _, queue, cx, cy, cw, ch = chip
+            lane_x, lane_top, lane_w = self.lane_boxes[queue]
+            lanes_out = arriving.setdefault(f"lane:{queue}", 0)  # arrows leaving this lane so far
+            arriving[f"lane:{queue}"] += 1
+            channel = min(cx + cw + 6 + 4 * lanes_out, lane_x + lane_w - 4)
+            x, y, width, _, stack_bottom = place
+            n = arriving.get(p["key"], 0)
+            arriving[p["key"]] = n + 1
+            spread = min(14.0, width / 4)
+            end = (x + width / 2 + (1 if n % 2 else -1) * math.ceil(n / 2) * spread, stack_bottom + 3)
+            # out of the chip's right side into the lane's channel, up out of the lane, then on to the item
+            arrow(g, (cx + cw + 1, cy + ch / 2), [(channel, cy + ch / 2)], (channel, lane_top - 6), end,
+                  p["detached"], p["decided"])
+
+    def chip_of(self, pod: str, decided: bool):
+        mine = [c for c in self.chips if c[0] == pod]
+        preferred = [c for c in mine if (c[1] != "inFlight") == decided]
+        return (preferred or mine or [None])[0]
 
 
 def hooks(it: dict) -> dict:
-    """The page's data-* attributes of a list item."""
+    """The page's data-* attributes of a list item (renderer.js)."""
     if it["kind"] == "front":
-        return {"data_front": "true"}
+        return {"data_front": "true", "data_key": "front"}
     if it["kind"] == "ghost":
-        return {"data_removed_id": it["id"]}
-    return {"data_entry": it["kind"], "data_id": it["id"]}
+        return {"data_removed_id": it["id"], "data_key": it["key"]}
+    return {"data_entry": it["kind"], "data_id": it["id"], "data_key": it["key"],
+            "data_walked": "true" if it.get("walked") else None, "data_ghost": "true" if it.get("ghost") else None,
+            "data_removed_id": it["id"] if it.get("ghost") else None,
+            "data_unseen_by": " ".join(it["unseenBy"]) if it.get("unseenBy") else None}
 
 
-def in_flight_list(group, listing: dict, left: int, top: int) -> int:
-    """The list as a row (wrapping) of its items, in the scene's order."""
-    if not listing["items"]:
-        node(group, "text", listing["empty"], x=left, y=top + 18, font_style="italic", fill=COLOURS["muted"])
-        return top + 26
-    flow = Flow(left, left + PANE_WIDTH - 2 * PAD, top)
-    for it in listing["items"]:
-        kind = it["kind"]
-        lines = [it["label"]]
-        if it.get("sub"):
-            lines.append(" · ".join(t for t in (it["sub"], it.get("count")) if t))
-        if it.get("unseen"):
-            lines.append(it["unseen"])
-        style = "unseen" if it.get("unseen") else kind
-        item(group, flow, hooks(it), lines, ITEM_TONES[kind], style, it["markers"], it.get("title"))
-    return flow.bottom()
+def arrow(g, tail: tuple, via: list, s: tuple, e: tuple, detached: bool, decided: bool) -> None:
+    """From the chip (``tail``, then straight through ``via`` to ``s``) a cubic up to the item and its head; a
+    detached one dashed, cut in the middle with a break mark and a cross (pointers.js drawArrow)."""
+    lead = f"M{tail[0]:.1f} {tail[1]:.1f} " + " ".join(f"L{x:.1f} {y:.1f}" for x, y in [*via, s]) + " "
+    dy = max(28.0, abs(s[1] - e[1]) * 0.5)
+    c1, c2 = (s[0], s[1] - dy), (e[0], e[1] + dy)
+
+    def at(t: float) -> tuple:
+        u = 1 - t
+        return (u ** 3 * s[0] + 3 * u * u * t * c1[0] + 3 * u * t * t * c2[0] + t ** 3 * e[0],
+                u ** 3 * s[1] + 3 * u * u * t * c1[1] + 3 * u * t * t * c2[1] + t ** 3 * e[1])
+
+    def line(t0: float, t1: float) -> str:
+        points = [at(t0 + (t1 - t0) * i / 24) for i in range(25)]
+        path = " ".join(f"L{x:.1f} {y:.1f}" for x, y in points)
+        return lead + path if t0 == 0 else "M" + path[1:]  # the first piece starts at the chip
+
+    colour = COLOURS["bug" if detached else "marker"]
+    style = {"fill": "none", "stroke": colour, "stroke_width": 3.5 if decided else 2.5, "stroke_linecap": "round",
+             "stroke_dasharray": "7 5" if detached else None, "data_line": "true"}
+    node(g, "circle", cx=f"{tail[0]:.1f}", cy=f"{tail[1]:.1f}", r=3.5, fill=colour)
+    if detached:
+        node(g, "path", d=line(0, 0.42), **style)
+        node(g, "path", d=line(0.58, 0.985), **style)
+        (bx, by), (ax, ay) = at(0.46), at(0.54)
+        angle = math.atan2(ay - by, ax - bx)
+        nx, ny = -math.sin(angle) * 9, math.cos(angle) * 9
+        for off in (-0.06, 0.06):
+            qx, qy = at(0.5 + off)
+            node(g, "path", d=f"M{qx - nx:.1f} {qy - ny:.1f} L{qx + nx:.1f} {qy + ny:.1f}", stroke=colour,
+                 stroke_width=3, stroke_linecap="round", data_break="true")
+        mx, my = at(0.5)
+        node(g, "text", "✕", x=f"{mx:.1f}", y=f"{my + 5:.1f}", text_anchor="middle", font_size=16, font_weight="bold",
+             fill=colour)
+    else:
+        node(g, "path", d=line(0, 0.985), **style)
+    bx, by = at(0.93)
+    angle = math.atan2(e[1] - by, e[0] - bx)
+    wing = [(e[0] - 10 * math.cos(angle + da), e[1] - 10 * math.sin(angle + da)) for da in (0.45, -0.45)]
+    node(g, "path", d=f"M{e[0]:.1f} {e[1]:.1f} " + " ".join(f"L{x:.1f} {y:.1f}" for x, y in wing) + " Z", fill=colour,
+         data_head="true")
 
 
-BOX_STYLES = {  # fill, stroke, dash, corner radius
-    "event": ("event-bg", "event-border", None, 4), "pod": ("pod-bg", "pod-border", None, 16),
-    "unseen": ("event-bg", "bug", None, 4), "ghost": ("panel", "bug", "5 3", 4), "front": ("panel", "border", "2 2", 4),
-}
+def stripes(g, x: float, y: float, width: float, height: float, step: float = 17.0) -> None:
+    """The unseen shading (app.css --unseen-bg: 135° stripes, 6 px of each colour) as line segments clipped
+    to the box (``step`` apart along an edge: the stripe and its gap are step / 2√2 wide)."""
+    c = step / 2
+    while c < width + height:
+        # the line x' + y' = c in box coordinates, clipped to [0, width] x [0, height]
+        x0, y0 = min(c, width), c - min(c, width)
+        x1, y1 = c - min(c, height), min(c, height)
+        node(g, "line", x1=f"{x + x0:.1f}", y1=f"{y + y0:.1f}", x2=f"{x + x1:.1f}", y2=f"{y + y1:.1f}",
+             stroke=COLOURS["unseen-a"], stroke_width=f"{step / (2 * math.sqrt(2)):.1f}")
+        c += step
 
 
-def item(group, flow, attrs: dict, lines: list, tone: str, style: str, markers: list, title: str | None) -> None:
-    labels = [short(line) for line in lines]
-    marker_labels = [short(m["text"]) for m in markers]
-    width = max(64, *(len(t) * CHAR_WIDTH + 16 for t in labels), *(len(t) * CHAR_WIDTH + 12 for t in marker_labels))
-    box_height = 10 + 16 * len(labels)
-    x, y = flow.place(width, box_height + 22 * len(markers))
-    g = node(group, "g", **attrs)
-    if title:
-        node(g, "title", title)
-    fill, stroke, dash, radius = BOX_STYLES[style]
-    node(g, "rect", x=x, y=y, width=width, height=box_height, rx=radius, fill=COLOURS[fill], stroke=COLOURS[stroke],
+def rounded(x: float, y: float, w: float, h: float, corners: tuple) -> str:
+    """A rectangle's path with its own radius per corner (top-left, top-right, bottom-right, bottom-left)."""
+    tl, tr, br, bl = (min(r, w / 2, h / 2) for r in corners)
+    return (f"M{x + tl:.1f} {y:.1f} H{x + w - tr:.1f} A{tr} {tr} 0 0 1 {x + w:.1f} {y + tr:.1f} "
+            f"V{y + h - br:.1f} A{br} {br} 0 0 1 {x + w - br:.1f} {y + h:.1f} H{x + bl:.1f} "
+            f"A{bl} {bl} 0 0 1 {x:.1f} {y + h - bl:.1f} V{y + tl:.1f} A{tl} {tl} 0 0 1 {x + tl:.1f} {y:.1f} Z")
+
+
+# --- the legend ---------------------------------------------------------------------------------------
+LEGEND_COLUMNS = 3
+
+
+def legend(svg, items: list, left: float, top: float, width: float) -> float:
+    """The scene's legend: each key drawn in its shape and colour, with its words; returns the bottom edge."""
+    if not items:
+        return top
+    g = node(svg, "g", data_testid="legend")
+    column = width / LEGEND_COLUMNS
+    y = top
+    for row in range(0, len(items), LEGEND_COLUMNS):
+        height = 24.0
+        for i, it in enumerate(items[row:row + LEGEND_COLUMNS]):
+            x = left + i * column
+            entry = node(g, "g", data_legend=it["key"])
+            swatch(entry, it["key"], it["label"], x, y)
+            lines = wrap(it["text"], (column - 130) / 6.0)
+            text = node(entry, "text", None, x=x + 122, y=y + 15, font_size=11, fill=COLOURS["fg"])
+            for j, line in enumerate(lines):
+                node(text, "tspan", line, x=x + 122, dy=0 if j == 0 else 14)
+            height = max(height, 14 * len(lines) + 10)
+        y += height + 4
+    return y
+
+
+def swatch(g, key: str, label: str, x: float, y: float) -> None:
+    label = short(label, 14)
+    if key in ("marker", "detached"):
+        colour = COLOURS["bug" if key == "detached" else "marker"]
+        node(g, "circle", cx=x + 3, cy=y + 11, r=3, fill=colour)
+        dash = "5 3" if key == "detached" else None
+        parts = ("M3 11 L16 11", "M26 11 L38 11") if key == "detached" else ("M3 11 L38 11",)
+        for d in parts:
+            node(g, "path", d=d, transform=f"translate({x:g} {y:g})", fill="none", stroke=colour, stroke_width=2.5,
+                 stroke_dasharray=dash)
+        if key == "detached":
+            node(g, "path", d="M19 5 L17 17 M25 5 L23 17", transform=f"translate({x:g} {y:g})", stroke=colour,
+                 stroke_width=2.5)
+        node(g, "path", d="M46 11 L37 6 L37 16 Z", transform=f"translate({x:g} {y:g})", fill=colour)
+        node(g, "text", label, x=x + 52, y=y + 15, font_size=11, font_weight="bold", fill=colour)
+        return
+    if key in ("wait", "backoff"):
+        colour = COLOURS["unsched" if key == "wait" else "backoff"]
+        cx, cy, r = x + 9, y + 11, 6.0
+        around = 2 * math.pi * r
+        node(g, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=COLOURS["ring-track"], stroke_width=3)
+        node(g, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=colour, stroke_width=3,
+             stroke_dasharray=f"{(0.35 if key == 'wait' else 0.65) * around:.2f} {around:.2f}",
+             transform=f"rotate(-90 {cx:g} {cy:g})")
+        node(g, "text", label, x=x + 20, y=y + 15, font_size=11, font_weight="bold", fill=COLOURS["fg"])
+        return
+    fill, stroke, dash, text, radius = {
+        "event": ("event-bg", "event-border", None, "fg", 4), "pod-entry": ("pod-bg", "pod-border", None, "fg", 10),
+        "walk": ("walk-bg", "walk", None, "fg", 4), "unseen": ("unseen-b", "bug", None, "bug", 4),
+        "ghost": ("panel", "ghost", "4 3", "ghost", 4)}.get(key, ("panel", "border", None, "fg", 4))
+    width = len(label) * BOLD_WIDTH * 0.92 + 14
+    if key == "walk":
+        node(g, "rect", x=x - 3, y=y - 1, width=width + 6, height=26, rx=6, fill=COLOURS["walk"])
+    node(g, "rect", x=x, y=y + 2, width=width, height=20, rx=radius, fill=COLOURS[fill], stroke=COLOURS[stroke],
          stroke_width=2, stroke_dasharray=dash)
-    for i, text in enumerate(labels):
-        node(g, "text", text, x=x + width / 2, y=y + 19 + 16 * i, text_anchor="middle",
-             font_weight="bold" if i == 0 else None, fill=COLOURS["bug" if i >= 2 else tone if i == 0 else "muted"])
-    for i, (m, text) in enumerate(zip(markers, marker_labels)):
-        marker = node(g, "g", data_marker=m["pod"], data_detached="true" if m["detached"] else "false")
-        top = y + box_height + 4 + 22 * i
-        colour = COLOURS["bug" if m["detached"] else "accent"]
-        node(marker, "rect", x=x, y=top, width=width, height=18, rx=4, fill=COLOURS["panel"], stroke=colour,
-             stroke_dasharray="4 2" if m["detached"] else None)
-        node(marker, "text", text, x=x + width / 2, y=top + 13, text_anchor="middle", font_weight="bold", fill=colour)
-        node(marker, "title", m["title"])
-
-
-def lanes(group, scene_lanes: list, left: int, top: int) -> int:
-    """One row per lane: its colour bar, icon and label, then its chips (wrapping)."""
-    for lane in scene_lanes:
-        queue = lane["queue"]
-        g = node(group, "g", data_queue=queue)
-        node(g, "title", lane["help"])
-        flow = Flow(left + LANE_LABEL_WIDTH, left + PANE_WIDTH - 2 * PAD, top + 4)
-        for c in lane["chips"]:
-            name, detail = short(c["pod"]), c["detail"]
-            width = (len(name) + (len(detail) + 1 if detail else 0)) * CHAR_WIDTH + 18
-            x, y = flow.place(width, 22)
-            chip = node(g, "g", data_pod=c["pod"])
-            node(chip, "title", c["title"])
-            node(chip, "rect", x=x, y=y, width=width, height=22, rx=10, fill=COLOURS["panel"], stroke=COLOURS[queue],
-                 stroke_width=2)
-            text = node(chip, "text", name, x=x + 9, y=y + 15, font_weight="bold", fill=COLOURS["fg"])
-            if detail:
-                node(text, "tspan", detail, dx=CHAR_WIDTH, font_weight="normal", fill=COLOURS["muted"])
-        bottom = max(flow.bottom(), top + 30)
-        node(g, "rect", x=left, y=top, width=5, height=bottom - top, fill=COLOURS[queue])
-        node(g, "text", lane["icon"], x=left + 12, y=top + 19, fill=COLOURS[queue])
-        node(g, "text", lane["label"], x=left + 28, y=top + 19, font_weight="bold", fill=COLOURS["muted"])
-        top = bottom + 6
-    return top
+    if key == "unseen":
+        stripes(g, x + 2, y + 4, width - 4, 16, 11.0)
+        node(g, "rect", x=x, y=y + 2, width=width, height=20, rx=radius, fill="none", stroke=COLOURS[stroke],
+             stroke_width=2)
+    node(g, "text", label, x=x + width / 2, y=y + 16, font_size=11, font_weight="bold", text_anchor="middle",
+         fill=COLOURS[text], text_decoration="line-through" if key == "ghost" else None)
 
 
 class Flow:
@@ -198,8 +529,21 @@ class Flow:
         return self.y + self.row_height
 
 
-def short(text: str) -> str:
-    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+def wrap(text: str, chars: float) -> list[str]:
+    """Words into lines of at most ``chars`` characters (a longer word is cut)."""
+    limit = max(int(chars), 8)
+    lines: list[str] = []
+    for word in text.split():
+        word = short(word, limit)
+        if lines and len(lines[-1]) + 1 + len(word) <= limit:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def short(text: str, limit: int = MAX_LABEL) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def node(parent, tag: str, text: str | None = None, **attrs) -> ET.Element:
