@@ -1,0 +1,398 @@
+"""The stage (issue 9) measured in a real browser: the diagram's share of a projected screen, nothing clipped
+at 1024x768, a phone's stacked panes and bottom bar, the lost marker's decisive frame (pointers, walked,
+unseen and ghost entries) and the same after stepping back and forth, the chip timers, reduced motion.
+
+The expected pointers come from the scene itself (webapp/presenter/scene.py, built in-process), so a count
+on the page is compared with what the presenter asked to draw, not with a number copied here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_browser import settle
+from webapp.engine.simulation import Simulation
+from webapp.model.variant import VARIANTS
+from webapp.presenter.scene import present
+from webapp.scenario.resolve import resolve
+
+V1, V2 = '[data-variant="v1.28.1"]', '[data-variant="v1.28.2"]'
+PANES = "#panes > [data-variant]"
+
+
+# --- helpers ----------------------------------------------------------------------------------------------
+def at(page, position):
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / \d+"))
+
+
+def open_at(page, scenario, position, query=""):
+    page.goto(f"/?scenario={scenario}&position={position}{query}")
+    expect(page.locator(PANES)).to_have_count(2)
+    at(page, position)
+    settle(page)
+
+
+@functools.cache
+def scene(scenario: str, position: int) -> dict:
+    sim = Simulation(resolve(scenario)[0], list(VARIANTS))
+    sim.seek(position)
+    return present(sim.frame(), sim.preview())
+
+
+def present_mode(page):
+    page.keyboard.press("p")
+    expect(page.locator("#app.presenting")).to_have_count(1)
+    settle(page)
+
+
+# Sum of each diagram's box clipped to the viewport, over the viewport's area.
+DIAGRAM_SHARE_JS = """() => {
+  const W = innerWidth, H = innerHeight;
+  let area = 0;
+  const boxes = [];
+  for (const d of document.querySelectorAll('[data-testid=diagram]')) {
+    const r = d.getBoundingClientRect();
+    const w = Math.max(0, Math.min(r.right, W) - Math.max(r.left, 0));
+    const h = Math.max(0, Math.min(r.bottom, H) - Math.max(r.top, 0));
+    area += w * h;
+    boxes.push([Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]);
+  }
+  return { share: area / (W * H), boxes };
+}"""
+
+# Everything drawn inside a pane that sticks out of it sideways, or whose own content is cut off sideways
+# (scrollWidth beyond clientWidth with overflow other than visible); every lane chip outside its lane; the
+# lanes' tops (one row: one top).
+CLIPPING_JS = """() => {
+  const out = { outside: [], cut: [], chips: [], tops: {} };
+  const name = (el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : ''}${el.dataset && el.dataset.id ? '#' + el.dataset.id : ''}${el.textContent ? ' "' + el.textContent.trim().slice(0, 30) + '"' : ''}`;
+  for (const pane of document.querySelectorAll('#panes > [data-variant]')) {
+    const v = pane.dataset.variant;
+    const p = pane.getBoundingClientRect();
+    for (const el of pane.querySelectorAll('*')) {
+      if (el.closest('svg.pointers') || el.closest('.leaving')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if (r.left < p.left - 1 || r.right > p.right + 1) out.outside.push(`${v}: ${name(el)} [${Math.round(r.left)}..${Math.round(r.right)}] outside [${Math.round(p.left)}..${Math.round(p.right)}]`);
+      const style = getComputedStyle(el);
+      if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1 && !(el instanceof SVGElement))
+        out.cut.push(`${v}: ${name(el)} scrollWidth ${el.scrollWidth} > clientWidth ${el.clientWidth} (overflow-x ${style.overflowX})`);
+    }
+    const tops = [];
+    for (const lane of pane.querySelectorAll('[data-queue]')) {
+      const l = lane.getBoundingClientRect();
+      tops.push(Math.round(l.top));
+      for (const chip of lane.querySelectorAll('[data-pod].chip')) {
+        const c = chip.getBoundingClientRect();
+        if (c.left < l.left - 0.5 || c.right > l.right + 0.5 || c.top < l.top - 0.5 || c.bottom > l.bottom + 0.5)
+          out.chips.push(`${v}: chip ${chip.dataset.pod} [${Math.round(c.left)}..${Math.round(c.right)}] outside lane ${lane.dataset.queue} [${Math.round(l.left)}..${Math.round(l.right)}]`);
+      }
+    }
+    out.tops[v] = tops;
+  }
+  return out;
+}"""
+
+
+def assert_nothing_clipped(page, label, one_row=True):
+    got = page.evaluate(CLIPPING_JS)
+    problems = got["outside"] + got["cut"] + got["chips"]
+    assert not problems, f"{label}: clipped:\n" + "\n".join(problems[:30])
+    for variant, tops in got["tops"].items():
+        assert len(tops) == 4, f"{label} {variant}: {len(tops)} lanes"
+        if one_row:
+            assert max(tops) - min(tops) <= 1, f"{label} {variant}: the 4 lanes are not on one row (tops {tops})"
+
+
+# --- 1. the picture first: presentation mode --------------------------------------------------------------
+@pytest.mark.parametrize("position", [4, 6])
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_presentation_mode_diagram_takes_most_of_the_screen(make_page, width, height, position):
+    page = make_page(width=width, height=height)
+    open_at(page, "lost-marker", position)
+    present_mode(page)
+    got = page.evaluate(DIAGRAM_SHARE_JS)
+    print(f"{width}x{height} position {position}: diagrams cover {got['share']:.1%} ({got['boxes']})")
+    assert len(got["boxes"]) == 2, got
+    assert got["share"] >= 0.55, (f"{width}x{height} position {position}: the diagrams cover {got['share']:.0%} of the "
+                                  f"viewport (boxes x,y,w,h: {got['boxes']}), want >= 55%")
+
+
+@pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
+@pytest.mark.parametrize("position", [4, 5, 6])
+def test_nothing_clipped_at_1024x768(make_page, position, presenting):
+    page = make_page(width=1024, height=768)
+    open_at(page, "lost-marker", position)
+    if presenting:
+        present_mode(page)
+    assert_nothing_clipped(page, f"1024x768 {'presenting' if presenting else 'normal'} position {position}")
+
+
+# --- 2. phones ------------------------------------------------------------------------------------------
+ENTRY_JS = """(el) => { const r = el.getBoundingClientRect();
+  return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height,
+           vw: document.documentElement.clientWidth, vh: innerHeight }; }"""
+
+# Is the entry the top-most thing at points inside its box (nothing such as the bottom bar lies over it)?
+ENTRY_ON_TOP_JS = """(el) => { const r = el.getBoundingClientRect();
+  const points = [[0.5, 0.5], [0.15, 0.2], [0.85, 0.2], [0.15, 0.8], [0.85, 0.8]];
+  return points.filter(([fx, fy]) => { const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+    return !(hit && (el === hit || el.contains(hit) || hit.closest('svg.pointers'))); })
+    .map(([fx, fy]) => { const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+      return `${fx},${fy} -> ${hit ? hit.tagName.toLowerCase() + '.' + hit.className : 'nothing'}`; }); }"""
+
+
+@pytest.mark.parametrize("position", [4, 5, 6])
+def test_phone_each_list_fully_visible_and_no_horizontal_scroll(make_page, position):
+    page = make_page(width=390, height=844)
+    open_at(page, "lost-marker", position)
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    client = page.evaluate("document.scrollingElement.clientWidth")
+    assert width <= client, f"horizontal scroll at 390x844: scrollWidth {width} > clientWidth {client}"
+    for pane in (V1, V2):
+        diagram = page.locator(f"{pane} [data-testid=diagram]")
+        expect(diagram).to_be_visible()
+        box = diagram.bounding_box()
+        assert box["width"] >= 390 * 0.8, f"{pane}: the diagram is {box['width']:.0f} px wide, not full width"
+        assert box["height"] >= 120, f"{pane}: the diagram is only {box['height']:.0f} px tall"
+        entries = page.locator(f"{pane} .inflight-list [data-id]")
+        count = entries.count()
+        expected = [i for i in scene("lost-marker", position)["panes"][pane.split('"')[1]]["list"]["items"]
+                    if i["kind"] in ("event", "pod")]
+        assert count == len(expected), f"{pane}: {count} entries drawn, the scene lists {len(expected)}"
+        for i in range(count):
+            entry = entries.nth(i)
+            r = entry.evaluate(ENTRY_JS)
+            label = f"{pane} entry {entry.get_attribute('data-id')}"
+            assert r["left"] >= -0.5 and r["right"] <= r["vw"] + 0.5, f"{label}: [{r['left']:.0f}..{r['right']:.0f}] leaves the page width {r['vw']}"
+            entry.scroll_into_view_if_needed()
+            r = entry.evaluate(ENTRY_JS)
+            assert r["top"] >= -0.5 and r["bottom"] <= r["vh"] + 0.5, f"{label}: scrolled into view, it spans {r['top']:.0f}..{r['bottom']:.0f} of {r['vh']}"
+            covered = entry.evaluate(ENTRY_ON_TOP_JS)
+            assert not covered, f"{label}: scrolled into view, something lies over it: {covered}"
+    # and the lanes of each pane are on the page too
+    for pane in (V1, V2):
+        for queue in ("activeQ", "backoffQ", "unschedulablePods", "inFlight"):
+            lane = page.locator(f"{pane} [data-queue={queue}]")
+            lane.scroll_into_view_if_needed()
+            r = lane.evaluate(ENTRY_JS)
+            assert r["left"] >= -0.5 and r["right"] <= r["vw"] + 0.5, f"{pane} lane {queue} leaves the page width"
+
+
+def test_phone_controls_are_reachable_large_targets(make_page):
+    page = make_page(width=390, height=844)
+    open_at(page, "lost-marker", 3)
+    page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")  # wherever one has scrolled to
+    small = []
+    visible = page.locator(".controls button:visible, .controls select:visible, .controls input:visible")
+    assert visible.count() >= 3
+    for i in range(visible.count()):
+        control = visible.nth(i)
+        box = control.bounding_box()
+        label = control.get_attribute("aria-label") or control.get_attribute("id")
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844 + 0.5, f"{label} is off screen: {box}"
+        if box["height"] < 44:
+            small.append(f"{label}: {box['width']:.0f}x{box['height']:.0f}")
+    for name in ("Step back", "Play", "Step forward"):
+        box = page.get_by_role("button", name=name, exact=True).bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, f"{name}: {box}"
+    page.get_by_role("button", name="Step forward").click()  # the bar is not covered: a real click lands
+    at(page, 4)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.get_by_role("button", name="Step back").click()
+    at(page, 3)
+    assert not small, "controls in the bottom bar smaller than 44 px tall: " + "; ".join(small)
+
+
+# --- 3. the lost marker's decisive frame ------------------------------------------------------------------
+# For each [data-pointer] of a pane: is its tail on the pod's chip and its head on its target?
+POINTER_GEOMETRY_JS = """(pane) => {
+  const grow = (r, by) => ({ left: r.left - by, right: r.right + by, top: r.top - by, bottom: r.bottom + by });
+  const meets = (a, b) => a.left <= b.right && b.left <= a.right && a.top <= b.bottom && b.top <= a.bottom;
+  const out = [];
+  for (const g of pane.querySelectorAll('[data-pointer]')) {
+    const pod = g.dataset.pod, key = g.dataset.key, target = g.dataset.target;
+    const tail = g.querySelector('.pointer-tail'), head = g.querySelector('.pointer-head');
+    const chip = pane.querySelector(`.chip[data-pod="${CSS.escape(pod)}"]`);
+    const to = key === 'front' ? pane.querySelector('.front-slot')
+      : key && key.startsWith('ghost:') ? pane.querySelector(`[data-removed-id="${CSS.escape(key.slice(6))}"]`)
+      : pane.querySelector(`.inflight-list [data-id="${CSS.escape(key || target)}"]`);
+    const problem = [];
+    if (!tail || !head) problem.push('not drawn (no tail or head)');
+    if (!chip) problem.push('no chip for the pod');
+    if (!to) problem.push(`no element for its key ${key}`);
+    if (tail && chip && !meets(tail.getBoundingClientRect(), grow(chip.getBoundingClientRect(), 6))) problem.push('tail is not on the chip');
+    if (head && to && !meets(head.getBoundingClientRect(), grow(to.getBoundingClientRect(), 8))) problem.push('head is not at its target');
+    out.push({ pod, target, key, problem });
+  }
+  return out;
+}"""
+
+
+def pane_of(selector):
+    return selector.split('"')[1]
+
+
+def pointers_of(page, pane):
+    return page.locator(f"{pane} [data-pointer]")
+
+
+def assert_pointers_as_the_scene_says(page, scenario, position):
+    """One drawn pointer per pointer of the scene (same pod and target), one per in-flight chip (the gate is on),
+    each starting on its chip and ending on its target."""
+    sc = scene(scenario, position)
+    for pane in (V1, V2):
+        want = sorted((p["pod"], p["target"]) for p in sc["panes"][pane_of(pane)]["pointers"])
+        drawn = pointers_of(page, pane).evaluate_all("gs => gs.map(g => [g.dataset.pod, g.dataset.target])")
+        assert sorted(map(tuple, drawn)) == want, f"{pane} at {position}: pointers {drawn}, the scene has {want}"
+        in_flight = page.locator(f"{pane} [data-queue=inFlight] [data-pod].chip").evaluate_all("cs => cs.map(c => c.dataset.pod)")
+        live = [p["pod"] for p in sc["panes"][pane_of(pane)]["pointers"] if not p["decided"]]
+        assert sorted(in_flight) == sorted(live), f"{pane} at {position}: in-flight chips {in_flight}, live pointers {live}"
+        for pod in in_flight:
+            expect(page.locator(f'{pane} [data-pointer][data-pod="{pod}"]')).to_have_count(1)
+        geometry = page.locator(pane).evaluate(POINTER_GEOMETRY_JS)
+        bad = [g for g in geometry if g["problem"]]
+        assert not bad, f"{pane} at {position}: arrows that point nowhere: {bad}"
+
+
+def assert_decisive_frame(page):
+    at(page, 6)
+    # v1.28.1: B's walk saw nothing: its marker is detached, PvAdd is shaded as unseen by B, nothing walked
+    expect(page.locator(f'{V1} [data-pointer][data-pod="B"]')).to_have_count(1)
+    expect(page.locator(f'{V1} [data-pointer][data-pod="B"]')).to_have_attribute("data-target", "detached")
+    e2 = page.locator(f'{V1} .inflight-list [data-id="e2"]')
+    expect(e2).to_have_count(1)
+    unseen = e2.evaluate("el => el.classList.contains('unseen') || /unseen by B/.test(el.textContent) "
+                         "|| (el.dataset.unseenBy || '').split(' ').includes('B')")
+    assert unseen, "v1.28.1: PvAdd (e2) is not marked as unseen by B"
+    expect(e2).to_contain_text("unseen by B")
+    expect(page.locator(f'{V1} [data-walked="true"]')).to_have_count(0)
+    # v1.28.2: B's walk visited PvAdd; B waits in backoffQ
+    expect(page.locator(f'{V2} .inflight-list [data-id="e2"]')).to_have_attribute("data-walked", "true")
+    expect(page.locator(f'{V2} [data-queue="backoffQ"] [data-pod="B"].chip')).to_have_count(1)
+    expect(page.locator(f'{V1} [data-queue="unschedulablePods"] [data-pod="B"].chip')).to_have_count(1)
+    # what the deferred Done(B) removed stays drawn as ghosts, in both panes
+    for pane in (V1, V2):
+        assert page.locator(f'{pane} [data-ghost="true"]').count() >= 1, f"{pane}: no ghost at the fail"
+    settle(page)
+    assert_pointers_as_the_scene_says(page, "lost-marker", 6)
+
+
+def test_lost_marker_fail_frame_and_again_after_back_and_forth(page):
+    open_at(page, "lost-marker", 6)
+    assert_decisive_frame(page)
+    page.keyboard.press("ArrowLeft")
+    at(page, 5)
+    settle(page)
+    page.keyboard.press("ArrowRight")
+    assert_decisive_frame(page)
+    # the same when the step is played forward from 5 (the climax animation), not only loaded
+    page.keyboard.press("ArrowLeft")
+    at(page, 5)
+    page.keyboard.press("ArrowLeft")
+    at(page, 4)
+    page.keyboard.press("ArrowRight")
+    at(page, 5)
+    page.keyboard.press("ArrowRight")
+    assert_decisive_frame(page)
+
+
+def test_lost_marker_done_a_leaves_ghosts_and_a_detached_pointer(page):
+    open_at(page, "lost-marker", 5)
+    # Done(A) removed e1 (both) and [A] (v1.28.2): they stay as ghosts
+    expect(page.locator(f'{V1} .inflight-list [data-id="e1"][data-ghost="true"]')).to_have_count(1)
+    expect(page.locator(f'{V2} .inflight-list [data-id="e1"][data-ghost="true"]')).to_have_count(1)
+    expect(page.locator(f'{V2} .inflight-list [data-id="A@1"][data-ghost="true"]')).to_have_count(1)
+    for pane in (V1, V2):  # nothing else is a ghost
+        expect(page.locator(f'{pane} [data-ghost="true"]')).to_have_count(1 if pane == V1 else 2)
+    expect(page.locator(f'{V1} [data-pointer][data-pod="B"]')).to_have_attribute("data-target", "detached")
+    expect(page.locator(f'{V2} [data-pointer][data-pod="B"]')).to_have_attribute("data-target", "B@2")
+    expect(page.locator(f'{V1} .inflight-list [data-id="e2"]')).to_contain_text("unseen by B")
+    assert_pointers_as_the_scene_says(page, "lost-marker", 5)
+
+
+@pytest.mark.parametrize("position", [1, 2, 3, 4])
+def test_one_pointer_per_in_flight_pod_before_the_fail(page, position):
+    open_at(page, "lost-marker", position)
+    assert_pointers_as_the_scene_says(page, "lost-marker", position)
+
+
+# --- 4. time you can see ---------------------------------------------------------------------------------
+def chip_timer(page, pane, queue, pod):
+    chip = page.locator(f'{pane} [data-queue="{queue}"] [data-pod="{pod}"].chip')
+    expect(chip).to_have_count(1)
+    return chip
+
+
+def assert_timer_readable(chip):
+    ring = chip.locator(".ring, [data-timer] svg, progress, .bar").first
+    box = ring.bounding_box()
+    assert box and box["width"] >= 8 and box["height"] >= 8, f"the timer's ring is not drawn: {box}"
+    cut = chip.evaluate("c => [...c.querySelectorAll('*')].filter(e => !(e instanceof SVGElement) && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length")
+    assert cut == 0, "the timer's text is cut off"
+
+
+@pytest.mark.parametrize("position,seconds", [(9, 30), (11, 300), (13, 330)])
+def test_unschedulable_chip_shows_its_wait_against_300_s(page, position, seconds):
+    open_at(page, "five-minute-wait", position)
+    chip = chip_timer(page, V1, "unschedulablePods", "B")
+    expect(chip).to_contain_text(re.compile(rf"(?<![\d.]){seconds} s / 300 s"))
+    assert_timer_readable(chip)
+    fraction = chip.locator("[data-fraction]").get_attribute("data-fraction")
+    assert abs(float(fraction) - min(seconds / 300, 1)) < 0.01, fraction
+    expect(page.locator(f"{V1} [data-testid=pane-time]")).to_have_text(re.compile(rf"{seconds} s"))
+
+
+def test_backoff_chip_counts_down(page):
+    open_at(page, "five-minute-wait", 6)
+    chip = chip_timer(page, V2, "backoffQ", "B")
+    expect(chip).to_contain_text(re.compile(r"\d+ s left"))
+    assert_timer_readable(chip)
+    page.keyboard.press("ArrowRight")  # one second passes: the backoff is over
+    at(page, 7)
+    expect(chip_timer(page, V2, "backoffQ", "B")).not_to_contain_text(re.compile(r"[1-9]\d* s left"))
+
+
+def test_timers_in_an_inline_scenario(make_page):
+    """A pod failed at t = 0 on both variants, then 120 s pass: the unschedulablePods chip reads 120 s / 300 s."""
+    page = make_page()
+    page.goto("/?scenario=lost-marker")
+    at(page, 0)
+    raw = page.evaluate("fetch('/api/scenarios/five-minute-wait').then((r) => r.json())")
+    raw["name"] = "Parked for two minutes"
+    raw["steps"] = raw["steps"][:6] + [{"op": "advance_clock", "seconds": 120, "note": "two minutes pass"}]
+    encoded = page.evaluate("async (s) => (await import('/static/js/links.js')).encodeScenario(s)", raw)
+    page.goto(f"/?inline={encoded}&position=7")
+    expect(page.locator("#scenario-name")).to_have_text("Parked for two minutes")
+    at(page, 7)
+    expect(chip_timer(page, V1, "unschedulablePods", "B")).to_contain_text("120 s / 300 s")
+
+
+# --- 5. reduced motion -----------------------------------------------------------------------------------
+RUNNING_JS = "() => document.getAnimations().filter((a) => a.playState === 'running' || a.playState === 'pending').length"
+
+
+def test_reduced_motion_cuts_to_the_final_frame(make_page):
+    page = make_page(reduced_motion="reduce")
+    open_at(page, "lost-marker", 0)
+    for position in range(1, 7):
+        page.keyboard.press("ArrowRight")
+        at(page, position)
+        page.wait_for_timeout(60)
+        assert page.evaluate("document.getAnimations().length") == 0, f"animations run after the step to {position}"
+        assert page.locator("#panes .leaving").count() == 0
+    assert_decisive_frame(page)
+
+
+def test_full_motion_does_animate_the_fail(make_page):
+    """The counter-check of the reduced-motion test: without the preference the same step does animate."""
+    page = make_page()
+    open_at(page, "lost-marker", 5)
+    page.keyboard.press("ArrowRight")
+    at(page, 6)
+    page.wait_for_timeout(60)
+    assert page.evaluate(RUNNING_JS) > 0, "no animation plays the fail step"
