@@ -105,8 +105,9 @@ def test_not_utf8_is_a_document_problem():
     assert "not UTF-8" in problem_of(parse_text, b'{"a": "\xff"}')["message"]
 
 
-def test_absurd_json_nesting_is_a_document_problem():
-    assert problem_of(parse_text, "[" * 100_000)["message"] == "invalid JSON: nested too deeply"
+@pytest.mark.parametrize("text", ["[" * 100_000, "[" * 100_000 + "]" * 100_000, '{"a":' * 30 + "1" + "}" * 30])
+def test_absurd_json_nesting_is_a_document_problem(text):
+    assert problem_of(parse_text, text)["message"] == "nested deeper than 20 levels"
 
 
 @pytest.mark.parametrize("text", ["- " * 100_000 + "x", "[[[1]]]", "a:\n  b:\n    c: 1\n"])
@@ -119,8 +120,44 @@ def test_absurd_yaml_flow_nesting_is_a_document_problem():
     assert problem_of(parse_text, "[" * 100_000, "yaml")["field"] == "document"
 
 
-def test_huge_integer_literal_is_a_document_problem():
-    assert problem_of(parse_text, '{"a": ' + "9" * 5000 + "}")["field"] == "document"
+@pytest.mark.parametrize("digits", [101, 5000])
+def test_a_long_integer_literal_is_a_problem_of_its_field(digits):
+    p = problem_of(parse_text, '{"pods": [{"priority": -' + "9" * digits + "}]}")
+    assert p["field"] == "pods[0].priority"
+    assert p["message"] == f"an integer of {digits} digits; at most 100 are accepted"
+
+
+@pytest.mark.parametrize("literal", ["9" * 5000, "-" + "1" * 101, "1_000" * 30, "1" * 60 + ":" + "2" * 60])
+def test_a_long_yaml_integer_is_refused_where_it_is(literal):
+    p = problem_of(parse_text, f"schema: 1\npods:\n  - priority: {literal}\n", "yaml")
+    assert p["field"] == "document"
+    assert p["message"].startswith("invalid YAML at line 3, column 15: an integer of")
+
+
+def test_long_digit_strings_and_floats_are_not_integers():
+    text = '{"name": "' + "9" * 500 + '", "x": 1' + "0" * 500 + '.5, "y": "' + "9" * 500 + '"}'
+    assert parse_text(text)["name"] == "9" * 500
+    assert parse_text("name: '" + "9" * 500 + "'\n", "yaml")["name"] == "9" * 500
+
+
+@pytest.mark.parametrize("text, fmt, field, line", [
+    ('{"schema": 1, "name": "x\\ud800"}', "json", "name", None),
+    ('{"steps": [{"op": "pop", "note": "\\udfff y"}]}', "json", "steps[0].note", None),
+    ('{"pods": [{"\\ud83d": 1}]}', "json", "pods[0]", None),
+    ("schema: 1\nname: x\ud800\n", "yaml", "document", 2),
+    ('{"schema": 1, "name": "x\ud800"}', "json", "document", 1),
+])
+def test_a_lone_surrogate_is_a_problem_where_it_is(text, fmt, field, line):
+    p = problem_of(parse_text, text, fmt)
+    assert p["field"] == field
+    assert "lone surrogate" in p["message"]
+    assert p["step"] == (0 if field.startswith("steps[0]") else None)
+    if line is not None:
+        assert f"at line {line}, column " in p["message"]
+
+
+def test_a_surrogate_pair_is_one_character():
+    assert parse_text('{"name": "\\ud83d\\ude00"}')["name"] == "\U0001F600"
 
 
 # --- load_file -----------------------------------------------------------------------------------

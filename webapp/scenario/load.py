@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
+import re
 from pathlib import Path
 
 import yaml
 
+from .document import MAX_DIGITS, DocumentError, check_values, may_hold_surrogates, parse_json
 from .errors import ScenarioError
 from .scenario import Scenario, from_valid_dict
 from .validate import Limits, validate
@@ -18,13 +19,21 @@ SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _OPEN = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
 _CLOSE = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+# A plain scalar YAML 1.1 reads as a base-10 (or sexagesimal) integer: int() refuses more than 4,300 digits.
+_DECIMAL = re.compile(r"[-+]?[0-9][0-9_:]*")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_STEP_FIELD = re.compile(r"steps\[(\d{1,9})\]")
 
 
 def _check_events(text: str, max_depth: int) -> None:
-    """Reject anchors and aliases (an alias may expand exponentially: billion laughs) and deep nesting
-    from the parser's events, before any node is composed."""
+    """Reject anchors and aliases (an alias may expand exponentially: billion laughs), deep nesting and
+    integers too long to convert (document.MAX_DIGITS) from the parser's events, before any node is composed."""
     depth = 0
     for event in yaml.parse(text, Loader=_SAFE_LOADER):
+        if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS and not event.style \
+                and _DECIMAL.fullmatch(event.value):
+            problem = f"an integer of {len(event.value)} digits; at most {MAX_DIGITS} are accepted"
+            raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
             problem = "anchors and aliases (&name, *name) are not allowed"
             raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
@@ -47,15 +56,8 @@ def _too_big(text: str | bytes, max_bytes: int) -> bool:
     return isinstance(text, str) and len(text.encode("utf-8", "surrogatepass")) > max_bytes
 
 
-def _parse_json(text: str) -> object:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise _document_error(f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
-    except ValueError as err:  # e.g. an integer literal longer than Python converts
-        raise _document_error(f"invalid JSON: {err}") from None
-    except RecursionError:  # the C scanner stops at the interpreter's recursion limit
-        raise _document_error("invalid JSON: nested too deeply") from None
+def _parse_json(text: str, max_depth: int) -> object:
+    return parse_json(text, "the document", max_depth)  # the boundary every JSON document passes
 
 
 def _parse_yaml(text: str, max_depth: int) -> object:
@@ -63,7 +65,7 @@ def _parse_yaml(text: str, max_depth: int) -> object:
         _check_events(text, max_depth)
         loader = _SAFE_LOADER(text)
         try:
-            return loader.get_single_data()
+            value = loader.get_single_data()
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as err:
@@ -72,6 +74,22 @@ def _parse_yaml(text: str, max_depth: int) -> object:
         raise _document_error(f"invalid YAML{where}: {err.problem or err.context}") from None
     except (yaml.YAMLError, ValueError, TypeError) as err:  # constructors raise plain ValueError/TypeError too
         raise _document_error("invalid YAML: " + " ".join(str(err).split())) from None
+    if may_hold_surrogates(text):  # the pure-Python loader turns "\ud800" into a lone surrogate
+        check_values(value, "the document")
+    return value
+
+
+def _surrogate_at(text: str) -> str | None:
+    """Where the first lone surrogate *character* of ``text`` is, as a problem message (libyaml cannot even
+    read such text; JSON would keep it)."""
+    if text.isascii():
+        return None
+    for line, content in enumerate(text.split("\n"), 1):
+        found = _SURROGATE.search(content)
+        if found:
+            return (f"text at line {line}, column {found.start() + 1}: a lone surrogate (U+{ord(found[0]):04X}) "
+                    "cannot be encoded as UTF-8")
+    return None
 
 
 def parse_text(text: str | bytes, fmt: str | None = None, limits: Limits = Limits()) -> object:
@@ -86,9 +104,17 @@ def parse_text(text: str | bytes, fmt: str | None = None, limits: Limits = Limit
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as err:
             raise _document_error(f"not UTF-8 text (byte {err.start}: {err.reason})") from None
+    surrogate = _surrogate_at(text)
+    if surrogate:
+        raise _document_error(surrogate)
     if fmt is None:
         fmt = "json" if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") else "yaml"
-    return _parse_json(text) if fmt == "json" else _parse_yaml(text, limits.max_depth)
+    try:
+        return _parse_json(text, limits.max_depth) if fmt == "json" else _parse_yaml(text, limits.max_depth)
+    except DocumentError as err:  # named by field path: a scenario problem like any other
+        step = _STEP_FIELD.match(err.field)
+        raise ScenarioError([{"step": int(step[1]) if step else None, "field": err.field,
+                              "message": err.reason}]) from None
 
 
 def load_scenario(raw: object, limits: Limits = Limits()) -> Scenario:

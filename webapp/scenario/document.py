@@ -1,0 +1,163 @@
+"""The parsing boundary: every JSON document a user sends (an HTTP body, a Socket.IO packet, a scenario's JSON
+text) is read by ``parse_json``, and every loaded YAML scenario is checked by ``check_values``. What passes
+holds no value that a later step could choke on:
+
+* nesting: at most ``MAX_DEPTH`` arrays and objects inside each other. JSON is measured on the text, before the
+  parser (which recurses) sees it, without recursion; a deeper document never reaches ``json.loads``;
+* numbers: an integer of more than ``MAX_DIGITS`` digits is refused (Python converts at most 4,300 digits, and
+  every limit here is far below 100); NaN and Infinity are not JSON;
+* text: a lone surrogate (``"\\ud800"`` without its pair) cannot be encoded as UTF-8 (the HTML export, the
+  page, the log); it is refused, naming the field it is in.
+
+Each refusal is a ``DocumentError`` (an ``Invalid``) naming the field (``steps[3].name``, or ``document``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..errors import Invalid
+
+MAX_DEPTH = 64  # arrays/objects inside each other in any document; a scenario needs 4 (scenario limit: 20)
+MAX_DIGITS = 100  # digits of an integer literal (int64 has 19)
+
+_ESCAPE = re.compile(rb"\\.", re.DOTALL)  # inside a JSON string: \" \\ \n \u...
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')  # bytes.translate deletes these
+_STRING = re.compile(rb'"[^"]*"')  # once escapes are gone
+_DIGITS_AS_ZERO = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))  # "a12" -> " 00"
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # paired or not: the parsed strings tell
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+class DocumentError(Invalid):
+    """A document refused at the boundary; ``field`` is where (``document`` for the whole text)."""
+
+    kind = "Invalid"  # to a client, one more invalid input
+
+    def __init__(self, where: str, field: str, reason: str):
+        self.field, self.reason = field, reason
+        super().__init__(f"{where}: {reason}" if field == "document" else f"{where}, field '{field}': {reason}")
+
+
+class _Refused:
+    """What the parser's hooks return in place of a value that may not pass; found (with its path) by the walk."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def _integer(text: str):
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        return _Refused(f"an integer of {digits} digits; at most {MAX_DIGITS} are accepted")
+    return int(text)
+
+
+def too_deep(data: bytes, max_depth: int = MAX_DEPTH) -> bool:
+    """Whether arrays and objects nest more than ``max_depth`` levels in JSON ``data`` (UTF-8), measured without
+    parsing or recursion: strings are cut out (escapes first, so every quote left delimits one), then innermost
+    ``[]`` and ``{}`` pairs are removed, one level a pass. Brackets that do not pair up are not JSON: the parser
+    says where (``parse_json`` still catches a RecursionError)."""
+    if data.count(b"[") + data.count(b"{") <= max_depth:  # most documents: no need to look closer
+        return False
+    unescaped = _ESCAPE.sub(b"", data) if b"\\" in data else data
+    brackets = unescaped.translate(None, _NOT_STRUCTURE).replace(b'""', b"")  # most strings hold no bracket
+    if b'"' in brackets:
+        brackets = _STRING.sub(b"", brackets)
+    for _ in range(max_depth):
+        fewer = brackets.replace(b"[]", b"").replace(b"{}", b"")
+        if not fewer or len(fewer) == len(brackets):  # all paired up, or what is left never will
+            return False
+        brackets = fewer
+    return True
+
+
+def may_hold_surrogates(text: str) -> bool:
+    """Whether ``text`` (JSON, or YAML with its escapes) may parse to a string with a lone surrogate."""
+    return ("\\u" in text and _SURROGATE_ESCAPE.search(text) is not None) or (
+        not text.isascii() and _SURROGATE.search(text) is not None)
+
+
+def parse_json(data: str | bytes, where: str = "the document", max_depth: int = MAX_DEPTH) -> object:
+    """The JSON value in ``data``, checked; raises DocumentError (naming ``where`` and the field) otherwise.
+    ``max_depth`` may only be lower than MAX_DEPTH (a scenario's text: ``Limits.max_depth``)."""
+    max_depth = min(max_depth, MAX_DEPTH)
+    deep = f"nested deeper than {max_depth} levels"
+    if isinstance(data, str):
+        text, raw = data, data.encode("utf-8", "surrogatepass")
+    else:
+        raw = bytes(data)
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise DocumentError(where, "document", f"not UTF-8 text (byte {err.start}: {err.reason})") from None
+    if too_deep(raw, max_depth):
+        raise DocumentError(where, "document", deep)
+    refused = []
+
+    def integer(literal):
+        value = _integer(literal)
+        if isinstance(value, _Refused):
+            refused.append(value)
+        return value
+
+    def constant(name):
+        refused.append(_Refused(f"{name} is not a JSON value"))
+        return refused[-1]
+
+    # Integers are looked at only when a run of digits is long enough to matter (the hook halves the speed).
+    long_digits = b"0" * (MAX_DIGITS + 1) in raw.translate(_DIGITS_AS_ZERO)
+    try:
+        value = json.loads(text, parse_int=integer if long_digits else None, parse_constant=constant)
+    except json.JSONDecodeError as err:
+        raise DocumentError(where, "document", f"invalid JSON at line {err.lineno}, column {err.colno}: "
+                                               f"{err.msg}") from None
+    except RecursionError:  # the brackets did not pair up: the parser went deep before it found out
+        raise DocumentError(where, "document", deep) from None
+    if refused or may_hold_surrogates(text):
+        check_values(value, where)
+    return value
+
+
+def check_values(value, where: str = "the document") -> None:
+    """Raise DocumentError for the first value that may not pass: a refused number or constant, a string or key
+    with a lone surrogate, nesting deeper than MAX_DEPTH. Iterative (a stack, no recursion)."""
+    stack = [(value, "", 0)]
+    while stack:
+        item, path, level = stack.pop()
+        if isinstance(item, str):
+            _check_text(item, path, where)
+        elif isinstance(item, _Refused):
+            raise DocumentError(where, path or "document", item.reason)
+        elif isinstance(item, (dict, list)):
+            if level >= MAX_DEPTH:
+                raise DocumentError(where, path or "document", f"nested deeper than {MAX_DEPTH} levels")
+            pairs = item.items() if isinstance(item, dict) else enumerate(item)
+            children = []
+            for key, child in pairs:
+                if isinstance(key, str):
+                    _check_text(key, path, where, key=True)
+                children.append((child, _join(path, key), level + 1))
+            stack.extend(reversed(children))  # the first problem in document order is reported
+
+
+def _check_text(text: str, path: str, where: str, key: bool = False) -> None:
+    found = _SURROGATE.search(text)
+    if found:
+        what = "a key" if key else "text"
+        raise DocumentError(where, path or "document",
+                            f"{what} with a lone surrogate (U+{ord(found[0]):04X}) at character {found.start() + 1}, "
+                            "which cannot be encoded as UTF-8")
+
+
+def _join(path: str, key) -> str:
+    """validate.py's field paths: ``steps[3].event``; a key that is not an identifier as ``['a b']``."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if isinstance(key, str) and key.isidentifier():
+        return f"{path}.{key}" if path else key
+    shown = repr(key[:40] + "..." if isinstance(key, str) and len(key) > 40 else key)
+    return f"{path}[{shown}]"
