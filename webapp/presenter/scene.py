@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from .narration import describe_violation, narrate
 from .words import (AT_END, BEFORE_FIRST, CAPTION_SAW, EMPTY_LIST, FRONT_NOTE, GHOST_NOTE, GONE, GONE_OTHER, LANES, LEGEND,
-                    LIST_NAME, PANES, PREDICT_CHOICES, TIMER, UNSEEN_BY, entries, seconds, step_label)
+                    JUST_REMOVED, LIST_NAME, PANES, PREDICT_CHOICES, TIMER, UNSEEN_BY, entries, seconds, step_label)
 
 SETTINGS = {"playing": False, "speed": 1.0, "range": None, "room": None}
 
@@ -174,9 +174,10 @@ def in_flight_list(variant: str, view: dict, before: dict | None, record: dict |
     for e, removal in listed_entries(view, before, record):
         gone = GONE.get(removal["reason"], GONE_OTHER).format(pod=done_by) if removal else None
         items.append(entry(e, at.get(e["id"], []), unseen_by.get(e["id"]), e["id"] in walked, gone))
+    ghosts = sum(1 for i in items if i.get("ghost"))
     return {
         "name": LIST_NAME[variant],
-        "count": entries(len(view["entries"])),
+        "count": entries(len(view["entries"])) + (JUST_REMOVED.format(count=ghosts) if ghosts else ""),
         "note": "" if gate else "gate off: nothing is tracked",
         "items": items,
         "markerNotes": [marker_note(m) for m in markers],
@@ -266,7 +267,9 @@ def marker_note(m: dict) -> str:
 def hint_line(hint: dict | None) -> dict | None:
     if hint is None:
         return None
-    walked = [f"{w['id']}: {w['hint']}" if w.get("hint") else w["id"] for w in hint["walk"] if w.get("event")]
+    events = [w for w in hint["walk"] if w.get("event")]
+    several = len(events) > 1  # with one event, its hint is the decision: said once
+    walked = [f"{w['event']} ({w['id']})" + (f": {w['hint']}" if several and w.get("hint") else "") for w in events]
     return {"pod": hint["pod"], "walked": f"walked {', '.join(walked)} → " if walked else "walked nothing → ",
             "decision": hint["decision"]}
 

@@ -34,6 +34,7 @@ GONE = {
     "exhausted": "counted down to 0 by Done({pod})",
 }
 GONE_OTHER = "removed by Done({pod})"
+JUST_REMOVED = " (+{count} just removed, drawn faint)"  # after a list's count when this step removed entries
 
 # The visual language, in the order a legend lists it: key -> (label, what it means). The page, the SVG
 # export and the offline file draw each key with one shape and one colour.
