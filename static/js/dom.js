@@ -19,7 +19,3 @@ export function h(tag, attrs = {}, ...children) {
 export function prefersReducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
-
-export function fmtSeconds(s) {
-  return `${Number.isInteger(s) ? s : s.toFixed(2)} s`;
-}

@@ -11,7 +11,7 @@ import { markPosition } from "./timeline.js";
 import { renderTables } from "./tableview.js";
 import { verdict } from "./predict.js";
 import { renderPresenterNotes } from "./presenter.js";
-import { drawScenario } from "./scenarioview.js";
+import { drawOutcomes, drawScenario } from "./scenarioview.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -138,6 +138,7 @@ export function createPage(app, opts, { pick }) {
     $("position").textContent = scene.positionText;
     $("scrubber").value = scene.position;
     $("step-note").textContent = scene.caption;
+    drawOutcomes(scene.outcomes, Object.keys(scene.panes));
     markPosition($("ticks"), scene.position);
     drawPlayback(model);
     drawVerdict(scene);

@@ -1,6 +1,6 @@
 // Draws the `scenario` message (what is loaded, sent once per load): its name and description, its entry in
 // the picker, the timeline's ticks, the returns line and the course of built-in lessons.
-import { h, fmtSeconds } from "./dom.js";
+import { h } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderTicks } from "./timeline.js";
 
@@ -13,7 +13,6 @@ export function drawScenario(msg, { mode, pick }) {
   $("scrubber").max = msg.total;
   showInPicker(msg);
   renderTicks($("ticks"), msg);
-  renderReturns(msg);
   renderCourse(msg, mode === "audience" ? null : pick);
   $("btn-divergence").disabled = msg.divergence === null;
 }
@@ -27,29 +26,16 @@ function showInPicker(msg) {
   picker.value = msg.id ?? "";
 }
 
-function renderReturns(msg) {
-  const byPod = new Map();
-  for (const [variant, summary] of Object.entries(msg.returns)) {
-    const returned = new Map();
-    for (const r of summary.returned) returned.set(r.pod, [...(returned.get(r.pod) || []), r]);
-    const waiting = new Map(summary.still_waiting.map((r) => [r.pod, r.via])); // a pod waits once at most
-    for (const pod of new Set([...returned.keys(), ...waiting.keys()])) {
-      const texts = returnTexts(returned.get(pod) || []);
-      if (waiting.has(pod)) texts.push(`still in ${waiting.get(pod)}`);
-      byPod.set(pod, [...(byPod.get(pod) || []), `${variant}: ${texts.join(", ")}`]);
-    }
-  }
+// Each failed pod's way back so far (the scene's `outcomes`: nothing from steps not yet applied), for the
+// variants on screen.
+export function drawOutcomes(outcomes, variants) {
+  const pods = outcomes.pods.map(({ pod, parts }) => [pod, parts.filter((p) => variants.includes(p.variant))])
+    .filter(([, parts]) => parts.length);
   $("returns").replaceChildren(
-    byPod.size ? h("span", { class: "label", text: "Back in activeQ after failing (whole scenario)" }) : "",
-    ...[...byPod].map(([pod, parts]) => h("span", { class: "return", dataReturnPod: pod }, h("strong", { text: pod }), ` ${parts.join(" · ")}`)),
+    pods.length ? h("span", { class: "label", text: outcomes.label }) : "",
+    ...pods.map(([pod, parts]) => h("span", { class: "return", dataReturnPod: pod }, h("strong", { text: pod }),
+      ` ${parts.map((p) => p.text).join(" · ")}`)),
   );
-}
-
-// Up to two returns of a pod are listed; more (a generated scenario) are summed up, so the line stays short.
-function returnTexts(returns) {
-  if (returns.length <= 2) return returns.map((r) => `${fmtSeconds(r.seconds)} via ${r.via}`);
-  const longest = returns.reduce((a, b) => (b.seconds > a.seconds ? b : a));
-  return [`${returns.length} returns, longest ${fmtSeconds(longest.seconds)} via ${longest.via}`];
 }
 
 // The built-in scenarios, in the picker's order, are a short course.

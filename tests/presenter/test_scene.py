@@ -23,6 +23,9 @@ from webapp.scenario.scenario import from_valid_dict
 def check_position(sim: Simulation) -> None:
     frame = sim.frame()
     scene = present(frame, sim.preview())
+    # no spoilers: an outcome is shown only for a pod that has failed in the steps applied so far
+    failed_so_far = {s["pod"] for s in sim.scenario.steps[:frame["position"]] if s["op"] == "fail"}
+    assert {p["pod"] for p in scene["outcomes"]["pods"]} <= failed_so_far
     for variant, payload in frame["variants"].items():
         pane, view, record = scene["panes"][variant], payload["view"], payload["record"] or {}
         items = {i["key"]: i for i in pane["list"]["items"]}

@@ -22,3 +22,11 @@ class ReturnTracker:
 
     def summary(self) -> dict:
         return {"returned": self.returns, "still_waiting": list(self.waiting.values())}
+
+    def at(self, position: int) -> dict:
+        """The summary as it stood after the first ``position`` steps: nothing from later steps (no spoilers)."""
+        returned = [r for r in self.returns if r["back_step"] < position]
+        waiting = [{k: v for k, v in r.items() if k in ("pod", "failed_step", "failed_at", "via")}
+                   for r in [*self.returns, *self.waiting.values()]
+                   if r["failed_step"] < position and not (r in self.returns and r["back_step"] < position)]
+        return {"returned": returned, "still_waiting": waiting}

@@ -101,6 +101,7 @@ class Simulation:
                 "invariants": invariants.report(line.model.queue, record["invariants"] if record else []),
                 "view": line.model.view(),
                 "before": line.before,  # the view the step started from: what a hint walk saw
+                "returns": self.returns[v].at(position),  # failed pods' way back so far
             }
         return {"position": position, "total": self.total, "divergence": self.divergence,
                 "gate": self.scenario.config.gate, "unschedulableLimit": self.scenario.config.max_in_unschedulable / NS,

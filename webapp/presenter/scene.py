@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from .narration import describe_violation, narrate
 from .words import (AT_END, BEFORE_FIRST, CAPTION_SAW, EMPTY_LIST, FRONT_NOTE, GHOST_NOTE, GONE, GONE_OTHER, LANES, LEGEND,
-                    JUST_REMOVED, LIST_NAME, PANES, PREDICT_CHOICES, TIMER, UNSEEN_BY, entries, seconds, step_label)
+                    JUST_REMOVED, LIST_NAME, OUTCOMES, PANES, PREDICT_CHOICES, TIMER, UNSEEN_BY, entries, seconds, step_label)
 
 SETTINGS = {"playing": False, "speed": 1.0, "range": None, "room": None}
 
@@ -61,7 +61,33 @@ def present(frame: dict, preview: dict | None = None, settings: dict | None = No
         "panes": {v: pane(v, payload, step, frame["gate"], frame.get("unschedulableLimit", 300.0))
                   for v, payload in frame["variants"].items()},
         "legend": [{"key": key, "label": label, "text": text} for key, (label, text) in LEGEND.items()],
+        "outcomes": outcomes({v: p["returns"] for v, p in frame["variants"].items() if "returns" in p}),
     }
+
+
+def outcomes(returns: dict) -> dict:
+    """{label, pods: [{pod, parts: [{variant, text}]}]}: per failed pod, per variant, how it got back to activeQ or where it still
+    waits, up to the cursor. Up to two returns are listed; more are summed up, so the line stays short."""
+    by_pod: dict[str, list] = {}
+    for variant, summary in returns.items():
+        back: dict[str, list] = {}
+        for r in summary["returned"]:
+            back.setdefault(r["pod"], []).append(r)
+        waiting = {r["pod"]: r for r in summary["still_waiting"]}
+        for pod in dict.fromkeys([*back, *waiting]):
+            texts = returned_texts(back.get(pod, []))
+            if pod in waiting:
+                w = waiting[pod]
+                texts.append(OUTCOMES["waiting"].format(via=w["via"], since=seconds(w["failed_at"])))
+            by_pod.setdefault(pod, []).append({"variant": variant, "text": f"{variant}: {', '.join(texts)}"})
+    return {"label": OUTCOMES["label"], "pods": [{"pod": pod, "parts": parts} for pod, parts in by_pod.items()]}
+
+
+def returned_texts(returns: list) -> list[str]:
+    if len(returns) <= 2:
+        return [OUTCOMES["returned"].format(seconds=seconds(r["seconds"]), via=r["via"]) for r in returns]
+    longest = max(returns, key=lambda r: r["seconds"])
+    return [OUTCOMES["many"].format(count=len(returns), seconds=seconds(longest["seconds"]), via=longest["via"])]
 
 
 def step_of(index: int, step: dict | None) -> dict | None:

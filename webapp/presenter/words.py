@@ -50,6 +50,13 @@ LEGEND = {
     "backoff": ("◔ 1 s left", "backoff still to run before backoffQ releases the pod"),
 }
 UNSEEN_BY = "unseen by {pods}"
+# The outcomes line: each failed pod's way back to activeQ so far (nothing from steps not yet applied).
+OUTCOMES = {
+    "label": "After failing, so far",
+    "returned": "back in activeQ after {seconds} via {via}",
+    "many": "back {count} times, longest {seconds} via {via}",
+    "waiting": "waiting in {via} since t = {since}",
+}
 TIMER = {"wait": "{value} / {limit}", "backoff": "{value} left", "backoff-over": "backoff over"}
 CAPTION_SAW = {  # how a failing pod's walk went, for the caption line under a pane's diagram
     "saw": "saw {events}",
