@@ -4,6 +4,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 
 # Debian packages the tests drive for real (browser tests, scale-out tests).
@@ -11,13 +12,18 @@ SYSTEM_PACKAGES := chromium redis-server
 
 .PHONY: run test bench clean system-deps
 
-$(STAMP): pyproject.toml
+# `make run` installs what the app needs; `make test` adds the test tools on top.
+$(APP_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(APP_STAMP)
+
+$(STAMP): $(APP_STAMP)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(APP_STAMP)
 	$(BIN)/inflight-scope serve
 
 system-deps:

@@ -7,6 +7,7 @@ import gc
 import json
 import os
 import sys
+import warnings
 
 from .engine.simulation import Simulation
 from .engine.trace import check_runs
@@ -53,6 +54,10 @@ def main(argv=None) -> int:
 def run_serve(args) -> int:
     mode = args.async_mode or os.environ.get("INFLIGHT_SCOPE_ASYNC_MODE", "eventlet")
     if mode == "eventlet":
+        # eventlet announces its maintenance mode on import; a newcomer reads that as an error. The README
+        # says why eventlet is still the default and what the alternative is (--async-mode threading).
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module="eventlet")
+        warnings.filterwarnings("ignore", message="\\s*Eventlet is deprecated")
         import eventlet
 
         eventlet.monkey_patch()

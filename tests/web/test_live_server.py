@@ -117,6 +117,14 @@ def test_the_pytest_process_is_not_monkey_patched(server):
 
 
 # --- HTTP -------------------------------------------------------------------------------------------------
+def test_starting_prints_the_url_and_nothing_alarming(server):
+    """A newcomer's first sight: the URL, no deprecation notice or traceback (eventlet announces its
+    maintenance mode on import; the README explains the choice)."""
+    first_lines = server.log().splitlines()[:3]
+    assert first_lines[0].startswith("Inflight Scope serving http://127.0.0.1:"), first_lines
+    assert not any(word in server.log() for word in ("Deprecat", "deprecat", "Traceback", "Warning"))
+
+
 def test_healthz_reports_the_async_mode(server):
     response = requests.get(server.url + "/healthz", timeout=TIMEOUT)
     assert response.status_code == 200
