@@ -20,7 +20,7 @@ class Client:
         self.received: list[tuple[str, dict]] = []
         self.changed = threading.Condition()
         self.folder = Folder()
-        for event in ("scenario", "state", "delta", "error"):
+        for event in ("scenario", "state", "delta", "error", "poll", "poll_tally"):
             self.sio.on(event, self._record(event))
         self.sio.connect(url, transports=["websocket"])
 
@@ -84,6 +84,30 @@ def test_presenter_on_one_process_drives_followers_on_the_other(two_servers, cli
         for f in followers:
             assert f.state_at(position)["room"] == ack["room"]
     assert placements(followers[0].state_at(6)) == {"v1.28.1": "unschedulablePods", "v1.28.2": "backoffQ"}
+
+
+def test_answers_on_the_other_process_reach_the_presenters_poll(two_servers, clients):
+    """The poll lives in the shared store: followers served by the other process are counted, and the
+    reveal reaches them through the queue."""
+    one, two = two_servers
+    presenter = clients(one.url)
+    ack = presenter.sio.call("create_room", {})
+    presenter.sio.emit("load", {"scenario": "lost-marker", "position": 5, **ack})
+    presenter.state_at(5)
+    followers = [clients(two.url) for _ in range(3)]
+    for f in followers:
+        f.sio.emit("join_room", {"room": ack["room"]})
+        f.state_at(5)
+    presenter.sio.emit("poll_open", ack)
+    for f in followers:
+        f.wait(lambda e, d: e == "poll" and d["open"])
+    for f, choice in zip(followers, ("backoffQ", "backoffQ", "unschedulablePods")):
+        f.sio.emit("poll_answer", {"room": ack["room"], "answers": {"v1.28.1": choice}})
+    tally = presenter.wait(lambda e, d: e == "poll_tally" and d["answered"] == 3)
+    assert tally["counts"]["v1.28.1"] == {"activeQ": 0, "backoffQ": 2, "unschedulablePods": 1}
+    presenter.sio.emit("poll_reveal", ack)
+    revealed = followers[0].wait(lambda e, d: e == "poll" and not d["open"])
+    assert revealed["counts"] == tally["counts"]
 
 
 def test_a_late_joiner_on_any_process_gets_the_current_state_at_once(two_servers, clients):

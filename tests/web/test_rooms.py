@@ -122,3 +122,83 @@ def test_range_locks_a_session(sio):
 def test_bad_range_is_rejected(sio, bad):
     sio.emit("load", {"scenario": "lost-marker", "range": bad})
     assert drain(sio, "error")[0]["event"] == "load"
+
+
+# --- the live poll and the blank screen -------------------------------------------------------------------------
+@pytest.fixture
+def poll_room(room, make_sio):
+    """A room one step before B's failure (lost-marker position 5), with three followers."""
+    presenter, ack = room
+    presenter.emit("seek", {"position": 5, **ack})
+    followers = [make_sio() for _ in range(3)]
+    for f in followers:
+        f.emit("join_room", {"room": ack["room"]})
+    for c in (presenter, *followers):
+        c.get_received()
+    return presenter, ack, followers
+
+
+def test_followers_answer_the_poll_and_only_the_presenter_sees_the_answers_come_in(poll_room):
+    presenter, ack, followers = poll_room
+    presenter.emit("poll_open", ack)
+    [opened] = drain(followers[0], "poll")
+    assert (opened["pod"], opened["position"], opened["open"], opened["answered"]) == ("B", 5, True, 0)
+    assert opened["choices"] == ["activeQ", "backoffQ", "unschedulablePods"]
+    answers = [{"v1.28.1": "backoffQ", "v1.28.2": "backoffQ"}, {"v1.28.1": "unschedulablePods"},
+               {"v1.28.1": "activeQ", "v1.28.2": "backoffQ"}]
+    presenter.get_received()
+    for f, answer in zip(followers, answers):
+        f.emit("poll_answer", {"room": ack["room"], "answers": answer})
+    followers[2].emit("poll_answer", {"room": ack["room"], "answers": {"v1.28.1": "unschedulablePods"}})  # changed
+    tallies = drain(presenter, "poll_tally")
+    assert [t["answered"] for t in tallies] == [1, 2, 3, 3]
+    assert tallies[-1]["counts"] == {"v1.28.1": {"activeQ": 0, "backoffQ": 1, "unschedulablePods": 2},
+                                     "v1.28.2": {"activeQ": 0, "backoffQ": 1, "unschedulablePods": 0}}
+    assert all(drain(f, "poll_tally") == [] for f in followers)  # nobody is swayed by the others' answers
+    presenter.emit("poll_reveal", ack)
+    for c in (presenter, *followers):
+        [revealed] = drain(c, "poll")
+        assert revealed["open"] is False and revealed["counts"] == tallies[-1]["counts"]
+    followers[0].emit("poll_answer", {"room": ack["room"], "answers": {"v1.28.1": "backoffQ"}})
+    assert drain(followers[0], "error")[0]["message"] == "no poll is open in this room"
+
+
+def test_answers_never_move_the_room_and_bad_ones_are_refused(poll_room):
+    presenter, ack, followers = poll_room
+    presenter.emit("poll_open", ack)
+    for c in (presenter, *followers):
+        c.get_received()
+    bad = [{"room": ack["room"]}, {"room": ack["room"], "answers": {"v9": "activeQ"}},
+           {"room": ack["room"], "answers": {"v1.28.1": "nowhere"}}, {"room": "NOROOM", "answers": {}},
+           {"room": ack["room"], "answers": {"v1.28.1": "backoffQ"}, "token": "wrong"}]
+    for payload in bad[:4]:
+        followers[0].emit("poll_answer", payload)
+    errors = drain(followers[0], "error")
+    assert [e["event"] for e in errors] == ["poll_answer"] * 4
+    assert "not a variant of this poll" in errors[1]["message"] and "expected one of" in errors[2]["message"]
+    followers[0].emit("poll_answer", bad[4])  # a token does not make an answer drive anything
+    presenter.emit("sync", {"room": ack["room"]})
+    assert last_state(presenter)["position"] == 5
+    presenter.emit("step", ack)
+    assert last_state(presenter)["position"] == 6
+    followers[1].emit("poll_answer", {"room": ack["room"], "answers": {"v1.28.1": "backoffQ"}})
+    assert drain(followers[1], "error")[-1]["message"] == "this poll has closed: the room has moved on"
+
+
+def test_only_the_presenter_opens_reveals_and_blanks(poll_room):
+    presenter, ack, followers = poll_room
+    for event in ("poll_open", "poll_reveal", "blank"):
+        followers[0].emit(event, {"room": ack["room"], "token": "x" * 43})
+    assert [e["kind"] for e in drain(followers[0], "error")] == ["NotAllowed"] * 3
+    presenter.emit("seek", {"position": 4, **ack})
+    presenter.get_received()
+    presenter.emit("poll_open", ack)  # position 4: the next step is an event, nothing to predict
+    assert "nothing to predict" in drain(presenter, "error")[0]["message"]
+
+
+def test_the_presenters_blank_reaches_every_follower(poll_room):
+    presenter, ack, followers = poll_room
+    presenter.emit("blank", {**ack, "on": True})
+    presenter.emit("blank", {**ack, "on": False})
+    for f in followers:
+        assert drain(f, "blank") == [{"room": ack["room"], "on": True}, {"room": ack["room"], "on": False}]

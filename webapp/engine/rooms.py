@@ -11,7 +11,8 @@ import re
 import secrets
 import time
 
-from ..errors import NotAllowed
+from ..errors import Invalid, NotAllowed
+from . import polls
 from .roomstore import MemoryRoomStore
 from .session import Session
 
@@ -31,6 +32,11 @@ class Room:
     @property
     def channel(self) -> str:
         return f"room:{self.code}"
+
+    @property
+    def presenter_channel(self) -> str:
+        """Where what only the presenter sees goes (a poll's answers as they come in)."""
+        return f"room:{self.code}:presenter"
 
 
 class Rooms:
@@ -104,6 +110,32 @@ class Rooms:
                 session.seek(record["position"])
         room.version = record["version"]
         return room
+
+    # --- the room's live poll (polls.py): kept in the store, so every process counts the same answers ----
+    def open_poll(self, room: Room, prompt: dict | None) -> dict:
+        poll = polls.open_poll(room.session.require().position, prompt, list(room.session.sim.variants))
+        self._store.set_poll(room.code, poll)
+        self._store.clear_answers(room.code)
+        return poll
+
+    def answer_poll(self, room: Room, voter: str, answer) -> dict:
+        """Record ``voter``'s answer (replacing an earlier one); the poll as it stands."""
+        poll = self._store.poll(room.code)
+        if poll is not None and room.session.sim is not None and room.session.sim.position != poll["position"]:
+            raise Invalid("this poll has closed: the room has moved on")
+        self._store.answer(room.code, voter, polls.checked_answer(poll, answer))
+        return poll
+
+    def close_poll(self, room: Room) -> dict:
+        poll = self._store.poll(room.code)
+        if poll is None:
+            raise Invalid("no poll is open in this room")
+        poll["open"] = False  # answers are kept: the reveal shows them
+        self._store.set_poll(room.code, poll)
+        return poll
+
+    def tally(self, room: Room, poll: dict) -> dict:
+        return polls.tally(poll, self._store.answers(room.code))
 
     def local_codes(self) -> list[str]:
         return list(self._local)

@@ -2,6 +2,9 @@
 
 A record: {"code", "token", "source" (built-in id or scenario object, or None before the first load),
 "variants", "range", "position", "version"}; ``version`` grows with every change.
+A room's live poll is kept beside its record (it does not change what the room shows, so no version):
+``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value)`` /
+``answers(code)``, ``clear_answers(code)`` (a new poll starts with none).
 MemoryRoomStore serves one process; RedisRoomStore shares rooms between processes.
 """
 
@@ -19,6 +22,8 @@ class RoomsUnavailable(Unavailable):
 class MemoryRoomStore:
     def __init__(self):
         self._records: dict[str, dict] = {}
+        self._polls: dict[str, dict | None] = {}
+        self._answers: dict[str, dict] = {}
 
     def add(self, record: dict) -> bool:
         """Store a new room; False if the code is taken."""
@@ -36,13 +41,32 @@ class MemoryRoomStore:
 
     def drop(self, code: str) -> None:
         self._records.pop(code, None)
+        self._polls.pop(code, None)
+        self._answers.pop(code, None)
 
     def codes(self) -> list[str]:
         return list(self._records)
 
+    def set_poll(self, code: str, poll: dict | None) -> None:
+        self._polls[code] = poll
+
+    def clear_answers(self, code: str) -> None:
+        self._answers.pop(code, None)
+
+    def poll(self, code: str) -> dict | None:
+        return self._polls.get(code)
+
+    def answer(self, code: str, voter: str, value: dict) -> None:
+        self._answers.setdefault(code, {})[voter] = value
+
+    def answers(self, code: str) -> list[dict]:
+        return list(self._answers.get(code, {}).values())
+
 
 class RedisRoomStore:
     PREFIX = "inflight-scope:room:"
+    POLL = "inflight-scope:poll:"  # not under PREFIX: codes() lists rooms only
+    ANSWERS = "inflight-scope:answers:"
 
     def __init__(self, url: str, idle_seconds: int):
         import redis  # only needed when rooms are shared
@@ -71,8 +95,27 @@ class RedisRoomStore:
         self._call(self._redis.set, self.PREFIX + record["code"], json.dumps(record), ex=self._ttl)
 
     def drop(self, code: str) -> None:
-        self._call(self._redis.delete, self.PREFIX + code)
+        self._call(self._redis.delete, self.PREFIX + code, self.POLL + code, self.ANSWERS + code)
 
     def codes(self) -> list[str]:
         keys = self._call(self._redis.keys, self.PREFIX + "*")
         return [k.decode()[len(self.PREFIX):] for k in keys]
+
+    def set_poll(self, code: str, poll: dict | None) -> None:
+        self._call(self._redis.set, self.POLL + code, json.dumps(poll), ex=self._ttl)
+
+    def clear_answers(self, code: str) -> None:
+        self._call(self._redis.delete, self.ANSWERS + code)
+
+    def poll(self, code: str) -> dict | None:
+        raw = self._call(self._redis.get, self.POLL + code)
+        return json.loads(raw) if raw is not None else None
+
+    def answer(self, code: str, voter: str, value: dict) -> None:
+        pipe = self._redis.pipeline()
+        pipe.hset(self.ANSWERS + code, voter, json.dumps(value))
+        pipe.expire(self.ANSWERS + code, self._ttl)
+        self._call(pipe.execute)
+
+    def answers(self, code: str) -> list[dict]:
+        return [json.loads(v) for v in self._call(self._redis.hvals, self.ANSWERS + code)]

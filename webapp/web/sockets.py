@@ -4,10 +4,14 @@ sends what changed. No queue logic and no words here: the engine moves, the pres
 Client -> server: load {scenario, variants, range?, position?}, step, back, seek {position}, play {speed},
 pause, reset, sync; each may carry {room, token} to drive a room instead of the connection's own session.
 Rooms: create_room (ack {room, token}), claim_room {room, token} (a returning presenter; ack {room, loaded}),
-join_room {room}, leave_room {room}. Diagnostics: echo (answered with the same payload).
+join_room {room}, leave_room {room}. A room's presenter: poll_open, poll_reveal, blank {on} (each with {room,
+token}); a follower: poll_answer {room, answers: {variant: choice}}. Diagnostics: echo (answered with the same
+payload).
 Server -> client: scenario (after load), state {seq, ...} (a whole state: after load, seek, reset, join, sync),
 delta {seq, position, playing, speed, room, ops} (after step, back and autoplay: what changed since state seq - 1),
-error {message, event, kind}.
+error {message, event, kind}. Rooms: poll {room, position, pod, choices, variants, open, answered, counts} (when
+a poll opens or is revealed, to the room), poll_tally {room, position, answered, counts} (each answer, to the
+presenter only), blank {room, on}.
 
 With a message queue (several processes), a room's messages go through the queue to every process; a
 connection's own messages stay in its process (``ignore_queue``), so they survive a queue outage. A room's
@@ -268,11 +272,13 @@ class Viewers(Namespace):
     def on_create_room(self, payload):
         room = self.hub.rooms.create()
         join_room(room.channel)
+        join_room(room.presenter_channel)
         return {"room": room.code, "token": room.token}
 
     def on_claim_room(self, payload):
         room = self.hub.rooms.claim(payload.get("room"), payload.get("token"))
         self.enter(room)
+        join_room(room.presenter_channel)
         return {"room": room.code, "loaded": room.session.sim is not None}
 
     def on_join_room(self, payload):
@@ -281,6 +287,41 @@ class Viewers(Namespace):
     def on_leave_room(self, payload):
         if isinstance(payload, dict) and isinstance(payload.get("room"), str):
             leave_room(f"room:{payload['room'].upper()}")
+
+    # --- a room's live poll and its blank screen ----------------------------------------------
+    def on_poll_open(self, payload):
+        """The presenter asks the room where the failing pod will go (what its scene's ``predict`` asks)."""
+        target = self.presenter_target(payload)
+        with target.session.lock:
+            target.session.require()
+            prompt = self.hub.state_of(target.session, target.room)["scene"]["predict"]
+            poll = self.hub.rooms.open_poll(target.room, prompt)
+        self.send_poll(target.room, poll)
+
+    def on_poll_answer(self, payload):
+        """A follower's answer {room, answers: {variant: choice}}: counted for the presenter, never driving."""
+        room = self.hub.rooms.find(payload.get("room"))
+        poll = self.hub.rooms.answer_poll(room, request.sid, payload.get("answers"))
+        self.hub.send("poll_tally", {"room": room.code, "position": poll["position"], **self.hub.rooms.tally(room, poll)},
+                      room.presenter_channel, False)
+
+    def on_poll_reveal(self, payload):
+        """The presenter closes the poll: everyone sees how the room answered (then the step shows the truth)."""
+        target = self.presenter_target(payload)
+        self.send_poll(target.room, self.hub.rooms.close_poll(target.room))
+
+    def on_blank(self, payload):
+        """The presenter blanks (``on`` true) or unblanks every follower's screen."""
+        target = self.presenter_target(payload)
+        self.hub.send("blank", {"room": target.code, "on": payload.get("on") is True}, target.channel, False)
+
+    def presenter_target(self, payload: dict) -> Target:
+        if "room" not in payload:
+            raise Invalid("this is for a room's presenter: send {room, token}")
+        return self.hub.target(request.sid, payload)
+
+    def send_poll(self, room: Room, poll: dict) -> None:
+        self.hub.send("poll", {"room": room.code, **poll, **self.hub.rooms.tally(room, poll)}, room.channel, False)
 
     def enter(self, room: Room) -> None:
         """Follow ``room`` and receive where it is now."""

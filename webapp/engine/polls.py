@@ -1,0 +1,46 @@
+"""A room's live poll: the presenter asks where a failing pod will go, followers answer on their phones,
+the presenter sees the answers come in and reveals. Plain data and rules; the store keeps it, the transport
+carries it. Answers are anonymous (counted, never listed), one per follower (a new one replaces it), and
+never move the room.
+
+    poll = {position, pod, choices, variants, open}      answer = {variant: choice}
+"""
+
+from __future__ import annotations
+
+from ..errors import Invalid
+
+MAX_VOTER_LENGTH = 64
+
+
+def open_poll(position: int, prompt: dict | None, variants: list[str]) -> dict:
+    """A poll about the step after ``position``; ``prompt`` is what the scene asks there (its ``predict``)."""
+    if prompt is None:
+        raise Invalid("there is nothing to predict here: a poll opens just before a failure is evaluated")
+    return {"position": position, "pod": prompt["pod"], "choices": list(prompt["choices"]),
+            "variants": list(variants), "open": True}
+
+
+def checked_answer(poll: dict | None, answer) -> dict:
+    """``answer`` if it answers the open ``poll``: a choice for some of its variants; Invalid otherwise."""
+    if poll is None or not poll["open"]:
+        raise Invalid("no poll is open in this room")
+    if not isinstance(answer, dict) or not answer:
+        raise Invalid(f"an answer is an object {{variant: choice}} for the variants {poll['variants']}")
+    for variant, choice in answer.items():
+        if variant not in poll["variants"]:
+            raise Invalid(f"answers: {str(variant)[:40]!r} is not a variant of this poll; expected one of "
+                          f"{poll['variants']}")
+        if choice not in poll["choices"]:
+            raise Invalid(f"answers.{variant}: expected one of {poll['choices']}, got {str(choice)[:40]!r}")
+    return {variant: answer[variant] for variant in poll["variants"] if variant in answer}
+
+
+def tally(poll: dict, answers: list[dict]) -> dict:
+    """{answered, counts: {variant: {choice: n}}}: how many answered, and each variant's histogram."""
+    counts = {v: {c: 0 for c in poll["choices"]} for v in poll["variants"]}
+    for answer in answers:
+        for variant, choice in answer.items():
+            if variant in counts and choice in counts[variant]:
+                counts[variant][choice] += 1
+    return {"answered": len(answers), "counts": counts}
