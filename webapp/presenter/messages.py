@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..model.operations import kind_of
 from .delta import diff
 from .scene import present
-from .words import step_label
+from .words import GLOSSARY, step_label
 
 def scenario_message(summary: dict, scenario_id: str | None, room: str | None = None) -> dict:
     """``summary`` is ``Simulation.summary()``."""
@@ -29,6 +29,7 @@ def scenario_message(summary: dict, scenario_id: str | None, room: str | None = 
                    "note": s.get("note", "")} for i, s in enumerate(summary["steps"])],
         "returns": summary["returns"],
         "keyPositions": key_positions(summary),
+        "glossary": GLOSSARY,
         "source": summary["source"],  # lets a follower detach and replay the same scenario privately
         "room": room,
     }

@@ -97,3 +97,32 @@ def _named(param, value) -> str:
     if param.type == PLUGINS:
         return f"plugin{'s' if len(value) != 1 else ''} {_value(param, value)}" if value else "no plugins"
     return f"{param.name.replace('_', ' ')} {_value(param, value)}"
+
+
+# The scheduler's jargon, explained where it appears (a definition on hover/focus, and in the course).
+GLOSSARY = {
+    "scheduling cycle": "One attempt to place one pod: Pop() starts it (schedulingCycle counts them); the pod is "
+                        "in flight until its binding ends or it fails.",
+    "moveRequestCycle": "The scheduling cycle when an event last asked to move pods. With the gate off, a pod whose "
+                        "attempt began in this cycle or earlier goes to backoffQ when it fails (moveRequestCycle ≥ "
+                        "its cycle): something changed while it was tried.",
+    "inFlightPodsNum": "v1.28.1: how many in-flight pods still need this event (n=). Done counts it down; at 0 "
+                       "the event is removed from receivedEvents.",
+    "previousEvent": "v1.28.1: the newest event in receivedEvents when the pod was popped, its marker. On failure "
+                     "the pod looks at the events after it, via previousEvent.Next().",
+    "QueueImmediately": "A plugin's queueing hint: this event may make the pod schedulable, retry it now "
+                        "(activeQ).",
+    "QueueAfterBackoff": "A plugin's queueing hint: this event may make the pod schedulable, retry it after its "
+                         "backoff (backoffQ).",
+    "QueueSkip": "A plugin's queueing hint: this event does not help the pod; it stays in unschedulablePods.",
+    "backoff": "A failed pod waits 1 s, doubling per attempt up to 10 s, in backoffQ before it returns to "
+               "activeQ.",
+    "activeQ": "Pods waiting to be popped and tried, highest priority first.",
+    "backoffQ": "Pods waiting out their backoff; flushed to activeQ every second once it has run out.",
+    "unschedulablePods": "Pods that failed and wait for an event that may help them; after 5 minutes the "
+                         "leftover flush moves them anyway.",
+    "in flight": "Popped: the pod's scheduling, permit or binding is still running. Events that arrive now are "
+                 "recorded so a failure can be judged against them.",
+    "Done": "Called when an attempt ends (bound or failed): the pod stops being in flight and events no remaining "
+            "attempt needs are dropped.",
+}
