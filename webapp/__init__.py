@@ -37,7 +37,7 @@ def create_app(config: dict | None = None):
         app.config["ASYNC_MODE"] = os.environ["INFLIGHT_SCOPE_ASYNC_MODE"]
     if os.environ.get("INFLIGHT_SCOPE_MESSAGE_QUEUE"):
         app.config["MESSAGE_QUEUE"] = os.environ["INFLIGHT_SCOPE_MESSAGE_QUEUE"]
-    from .web import answers, editor, export, limits, offload, routes, security, sockets
+    from .web import answers, bodies, editor, export, limits, offload, routes, security, sockets
 
     limits.read_environment(app.config)
     app.config.update(config or {})
@@ -48,6 +48,7 @@ def create_app(config: dict | None = None):
     app.register_blueprint(editor.bp)
     security.init_security(app)
     answers.init_answers(app)
+    bodies.init_bodies(app)  # chunked bodies under eventlet
     offload.init_offload(app)
     sockets.init_socketio(app)
     return app

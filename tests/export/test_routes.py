@@ -121,7 +121,7 @@ def test_invalid_posted_scenarios_are_400_naming_step_and_field(client, lost_mar
 def test_posted_bodies_must_be_scenario_objects(client, path, body):
     response = client.post(path, data=body, content_type="application/json")
     assert response.status_code == 400
-    assert response.json["message"] == "expected a JSON scenario object in the request body"
+    assert response.json["message"].startswith("expected a scenario object as JSON in the request body")
 
 
 def test_html_exports_are_limited_in_steps(client, monkeypatch):

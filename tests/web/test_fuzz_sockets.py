@@ -38,8 +38,9 @@ RUNS = 60  # runs (hypothesis examples); the whole test takes a few seconds
 
 
 # --- strategies -----------------------------------------------------------------------------------------------
+# NaN and Infinity are not JSON: the boundary refuses any message that holds one (the rule not_json).
 numbers = (st.integers(-3, 40) | st.integers() | st.sampled_from([2**31, 2**63, -2**63, 10**30])
-           | st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from([0.0, 0.25, 1.5, 20.0, 20.5, -0.0]))
+           | st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from([0.0, 0.25, 1.5, 20.0, 20.5, -0.0]))
 scalars = (st.none() | st.booleans() | numbers | st.text(max_size=12)
            | st.sampled_from(["", "ä€𝄞\u0000", "\ud7ff"]))
 json_like = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
@@ -283,6 +284,14 @@ def run_fuzz(app):
         def load_mutated(self, data, scenario):
             payload = {"scenario": mutate(builtin.get(scenario), data)}
             self.drive("load", payload)
+
+        @rule(event=event_names, payload=json_like, bad=st.sampled_from([math.nan, math.inf, -math.inf]))
+        def not_json(self, event, payload, bad):
+            """A message holding NaN or Infinity anywhere is refused before any handler: one error."""
+            received = self.send(event, [payload, {"x": [bad]}])
+            assert [name for name, _ in received] == ["error"], received
+            assert received[0][1]["kind"] == "Invalid" and "is not a JSON value" in received[0][1]["message"]
+            label("not JSON: rejected")
 
         @rule(payload=json_like)
         def echo(self, payload):

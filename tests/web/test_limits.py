@@ -303,7 +303,7 @@ def test_a_client_cannot_send_the_connection_events(app, sio, name):
     session = next(iter(app.extensions["inflight_sessions"].values()))
     sio.emit(name, {"auth": 1})
     assert names(sio) == [("error", {"message": f"'{name}' is the name of a connection event; a client cannot send it",
-                                     "event": name})]
+                                     "event": name, "kind": "Invalid"})]
     assert next(iter(app.extensions["inflight_sessions"].values())) is session and sio.is_connected()
     sio.emit("step")
     assert [m["position"] for n, m in names(sio) if n == "state"] == [2]  # the session went on

@@ -27,6 +27,7 @@ from ..scenario.load import FORMATS, load_scenario, parse_text
 from ..scenario.locate import locate_problems
 from ..scenario.scenario import from_valid_dict
 from ..scenario.validate import Limits, validate
+from .bodies import json_body
 from .offload import apart
 
 bp = Blueprint("editor", __name__)
@@ -58,17 +59,6 @@ steps:
 def _json(obj, status: int = 200):
     """Like jsonify, but keys keep their order: a scenario comes back laid out as it was written."""
     return current_app.response_class(json.dumps(obj), status, mimetype="application/json")
-
-
-def _not_json(constant: str):
-    raise ValueError(f"{constant} is not a JSON value")
-
-
-def _json_body(what: str):
-    try:
-        return json.loads(request.get_data(cache=False), parse_constant=_not_json)
-    except (ValueError, RecursionError) as err:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        raise Invalid(f"expected {what} as JSON in the request body: {err}") from None
 
 
 def _library_text(scenario_id: str) -> str:
@@ -108,7 +98,7 @@ def _dry_run(raw: dict) -> tuple[list[dict], list[str]]:
 
 @bp.post("/api/validate")
 def validate_text():
-    body = _json_body("{text, format}")
+    body = json_body("{text, format}")
     if not isinstance(body, dict) or not isinstance(body.get("text"), str):
         raise Invalid("expected {text: string, format: \"yaml\" | \"json\" | null}")
     fmt = body.get("format")
@@ -135,7 +125,7 @@ def _checked_text(text: str, fmt: str | None) -> dict:
 
 @bp.post("/api/trace")
 def trace_file():
-    return _json(apart(_trace_file_of, _json_body("a scenario object"), current_app.config["MAX_TRACE_ENTRIES"]))
+    return _json(apart(_trace_file_of, json_body("a scenario object"), current_app.config["MAX_TRACE_ENTRIES"]))
 
 
 def _trace_file_of(raw, max_entries: int) -> dict:
@@ -144,7 +134,7 @@ def _trace_file_of(raw, max_entries: int) -> dict:
 
 @bp.post("/api/trace/check")
 def trace_check():
-    doc = _json_body("a trace file")
+    doc = json_body("a trace file")
     try:
         result = apart(tracefile.check, doc)
     except tracefile.MalformedTraceFile as err:

@@ -15,6 +15,7 @@ from ..errors import Invalid, NotFound
 from ..export.offline import export_html
 from ..export.svg import export_svg
 from ..scenario.resolve import resolve
+from .bodies import index_arg, json_body, shown
 from .limits import session_bytes
 from .offload import apart
 
@@ -31,9 +32,9 @@ def builtin_scenario(scenario_id: str):
 
 
 def posted_scenario():
-    raw = request.get_json(silent=True)
+    raw = json_body("a scenario object")
     if not isinstance(raw, dict):
-        raise Invalid("expected a JSON scenario object in the request body")
+        raise Invalid("expected a scenario object as JSON in the request body")
     return apart(resolve, raw)[0]
 
 
@@ -45,11 +46,10 @@ def html_download(scenario, scenario_id: str | None, filename: str) -> Response:
 
 
 def svg_response(scenario) -> Response:
-    text = request.args.get("position", "0")
-    total = len(scenario.steps)
-    if not (text.isascii() and text.isdigit()) or int(text) > total:
-        raise Invalid(f"position must be an integer in 0..{total}, got {text!r}")
-    svg = apart(export_svg, scenario, int(text), session_bytes(current_app.config))
+    position, total = index_arg("position"), len(scenario.steps)
+    if position is None or position > total:
+        raise Invalid(f"position must be an integer in 0..{total}, got {shown(request.args.get('position', ''))}")
+    svg = apart(export_svg, scenario, position, session_bytes(current_app.config))
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = SVG_POLICY
     return response

@@ -29,13 +29,16 @@ thread behind).
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import threading
 import time
 
-from socketio.packet import Packet
+from socketio.packet import BINARY_EVENT, EVENT, Packet
 
 from ..errors import UserError
+from ..scenario.document import DocumentError, parse_json
 
 ENV_PREFIX = "INFLIGHT_SCOPE_"
 NUMBER_KEYS = ("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", "MAX_ROOMS_PER_CONNECTION", "MAX_MESSAGE_BYTES",
@@ -105,13 +108,51 @@ def socketio_options(config) -> dict:
             "serializer": JsonPacket}
 
 
+class BoundaryJson:
+    """The ``json`` of JsonPacket: every incoming packet is parsed at the boundary (``parse_json``: nesting,
+    long integers, lone surrogates), never by a recursive parser left to raise RecursionError."""
+
+    dumps = staticmethod(json.dumps)
+
+    @staticmethod
+    def loads(text, **_):
+        return parse_json(text, "the message")
+
+
+class Undecodable:
+    """The data of an event packet refused at the boundary: ``screen_packets`` answers it with an ``error``."""
+
+    def __init__(self, event: str, err: DocumentError):
+        self.event = event
+        field = re.sub(r"^\[1\]\.?", "", err.field) if err.field != "document" else ""  # [event, payload]
+        where = (f"the '{event}' message" if event else "the message") + (f", field '{field}'" if field else "")
+        self.problem = f"{where}: {err.reason}"
+
+
 class JsonPacket(Packet):
     """The server speaks JSON only (python-socketio's documented ``serializer`` option). Outgoing packets are
     never scanned for bytes: the default Packet walks every value of every message in Python to look for
     them, which cost more than the whole step (bench/round_trip.py). An incoming packet that carries binary
-    attachments is refused by ``screen_packets``; no handler sends bytes."""
+    attachments is refused by ``screen_packets``; no handler sends bytes. An incoming packet whose JSON is
+    refused at the boundary becomes an event whose data is ``Undecodable`` (answered with an ``error``); any
+    other packet type then carries no data."""
 
     uses_binary_events = False
+    json = BoundaryJson
+
+    def decode(self, encoded_packet):
+        try:
+            return super().decode(encoded_packet)
+        except DocumentError as err:
+            if self.packet_type in (EVENT, BINARY_EVENT):
+                named = _EVENT_NAME.search(encoded_packet[:80])  # '42["load",{...': the name, if it is there
+                self.packet_type, self.data = EVENT, Undecodable(named[1] if named else "", err)
+            else:
+                self.data = None
+            return 0
+
+
+_EVENT_NAME = re.compile(r'^[^\[]*\[\s*"([^"\\]{1,60})"')
 
 
 # --- rate limit -------------------------------------------------------------------------------------------
@@ -259,8 +300,12 @@ def screen_packets(server, limiter=None, rate_refusal="") -> None:
             return None
         verdict = limiter.check(sid) if limiter is not None else ADMIT
         if verdict != REFUSE:
-            event = data[0] if data and isinstance(data[0], str) else repr(data[0] if data else None)
-            server.emit("error", {"message": problem if verdict == ADMIT else rate_refusal, "event": event[:60]},
+            if isinstance(data, Undecodable):
+                event = data.event
+            else:
+                event = data[0] if data and isinstance(data[0], str) else repr(data[0] if data else None)
+            server.emit("error", {"message": problem if verdict == ADMIT else rate_refusal, "event": event[:60],
+                                  "kind": "Invalid" if verdict == ADMIT else "Refusal"},
                         to=sid, namespace=namespace or "/", ignore_queue=True)  # the sid is in this process
         return None
 
@@ -268,6 +313,8 @@ def screen_packets(server, limiter=None, rate_refusal="") -> None:
 
 
 def packet_problem(data) -> str | None:
+    if isinstance(data, Undecodable):
+        return data.problem
     if not isinstance(data, list) or not data or not isinstance(data[0], str):
         return "an event needs a name (a string)"
     if data[0] == "*":  # python-socketio would call the catch-all with the payload as the event name

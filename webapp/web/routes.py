@@ -12,6 +12,7 @@ from ..errors import Invalid
 from ..model.variant import VARIANTS
 from ..scenario import builtin
 from ..scenario.resolve import resolve
+from .bodies import index_arg, json_body
 from .offload import apart
 
 bp = Blueprint("main", __name__)
@@ -22,8 +23,8 @@ ROOM_PATTERN = re.compile(r"[A-Z0-9]{4,12}")
 
 
 def _int_arg(name: str, default: int) -> int:
-    value = request.args.get(name, "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else default
+    value = index_arg(name, "")
+    return default if value is None else value
 
 
 def _view_args(mode: str) -> dict:
@@ -98,9 +99,9 @@ def scenario(scenario_id: str):
 
 @bp.post("/api/replay")
 def replay_scenario():
-    raw = request.get_json(silent=True)
-    if raw is None:
-        raise Invalid("expected a JSON scenario object in the request body")
+    raw = json_body("a scenario object or a built-in id")
+    if not isinstance(raw, (dict, str)):
+        raise Invalid("expected a scenario object or a built-in id as JSON in the request body")
     replayed = apart(_replayed, raw, current_app.config["MAX_TRACE_ENTRIES"], small=isinstance(raw, str))
     return current_app.response_class(replayed, mimetype="application/json")
 

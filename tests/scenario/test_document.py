@@ -1,0 +1,84 @@
+"""The parsing boundary (scenario/document.py): nesting measured on the text agrees with the parsed value's
+depth, a document that passes parses as json.loads would, and each refusal names its field."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webapp.scenario.document import MAX_DEPTH, DocumentError, check_values, parse_json, too_deep
+
+# Strings full of what the depth measure must see through: brackets, quotes, backslashes, escapes.
+tricky = st.text(alphabet=st.sampled_from('[]{}"\\/ubn:,a\u00e9\U0001F600'), max_size=8)
+scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | tricky
+
+
+def spine(depth: int, inner, wrap):
+    """``inner`` wrapped ``depth`` times by ``wrap`` (one of list/object per level)."""
+    for kind in wrap[:depth]:
+        inner = [inner] if kind else {"k[": inner, "\"}": 1}
+    return inner
+
+
+def depth_of(value) -> int:
+    stack, best = [(value, 0)], 0
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            best = max(best, level + 1)
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return best
+
+
+documents = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
+                         | st.dictionaries(tricky, inner, max_size=3), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents, st.integers(0, 90), st.lists(st.booleans(), min_size=90, max_size=90), st.sampled_from([5, 20, 64]),
+       st.booleans())
+def test_depth_on_the_text_is_the_depth_of_the_value(doc, levels, wrap, limit, ascii_only):
+    value = spine(levels, doc, wrap)
+    data = json.dumps(value, ensure_ascii=ascii_only).encode()
+    assert too_deep(data, limit) == (depth_of(value) > limit)
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents)
+def test_what_passes_parses_as_json_loads_would(doc):
+    text = json.dumps(doc)
+    assert parse_json(text) == json.loads(text)
+    assert parse_json(text.encode()) == json.loads(text)
+
+
+@pytest.mark.parametrize("text, field, words", [
+    ("[" * 1_000_000, "document", f"nested deeper than {MAX_DEPTH} levels"),
+    ("[" * 500 + "}" * 500, "document", f"nested deeper than {MAX_DEPTH} levels"),
+    ('{"a": ' * 65 + "1" + "}" * 65, "document", f"nested deeper than {MAX_DEPTH} levels"),
+    ('{"steps": [{"op": "pop", "n": ' + "1" * 4301 + "}]}", "steps[0].n", "an integer of 4301 digits"),
+    ('{"a b": [0, -' + "2" * 101 + "]}", "['a b'][1]", "an integer of 101 digits"),
+    ('{"x": [Infinity]}', "x[0]", "Infinity is not a JSON value"),
+    ('{"name": "ok \\ud800"}', "name", "text with a lone surrogate (U+D800) at character 4"),
+    ('{"pods": [{"\\udfff": 1}]}', "pods[0]", "a key with a lone surrogate (U+DFFF)"),
+    ('{"a": "\\ud83d"}', "a", "lone surrogate (U+D83D)"),  # a high surrogate without its low half
+    ('{"a": 1,}', "document", "invalid JSON at line 1, column 9"),
+    (b'{"a": "\xff"}', "document", "not UTF-8 text (byte 7"),
+])
+def test_each_refusal_names_its_field(text, field, words):
+    with pytest.raises(DocumentError) as caught:
+        parse_json(text, "the body")
+    assert caught.value.field == field
+    assert words in str(caught.value) and str(caught.value).startswith("the body")
+    assert caught.value.kind == "Invalid" and caught.value.status == 400
+
+
+def test_a_value_built_in_python_is_checked_without_recursion():
+    deep = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(DocumentError, match="nested deeper"):
+        check_values(deep)
+    check_values({"a": ["ok", {"b": "\U0001F600"}]})  # nothing to refuse

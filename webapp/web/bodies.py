@@ -1,0 +1,66 @@
+"""What HTTP reads from a request, in one place: a JSON body through the parsing boundary
+(``scenario.document.parse_json``), and numbers from query parameters with their length checked first.
+
+Chunked bodies: eventlet's server de-chunks a ``Transfer-Encoding: chunked`` body (and ends every body at its
+Content-Length) but does not set ``wsgi.input_terminated``, so Werkzeug read such a body as empty.
+``init_bodies`` sets it for eventlet's input; Werkzeug then reads the body up to ``MAX_CONTENT_LENGTH``
+(= MAX_UPLOAD_BYTES) and answers 413 past it, as for a Content-Length over it. Werkzeug's own server and
+gunicorn set it themselves.
+"""
+
+from __future__ import annotations
+
+from flask import request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from ..scenario.document import DocumentError, parse_json
+
+MAX_INDEX_DIGITS = 9  # a position or a range end in a query string: no scenario has a billion steps
+
+
+def json_body(what: str) -> object:
+    """The request's body as JSON (whatever its Content-Type), checked at the boundary: 400 naming the field
+    for nesting, integers and text that may not pass; 413 over MAX_UPLOAD_BYTES."""
+    try:
+        return parse_json(body_bytes(), "the request body")
+    except DocumentError as err:
+        if err.field == "document":
+            raise DocumentError(f"expected {what} as JSON in the request body", err.field, err.reason) from None
+        raise
+
+
+def body_bytes() -> bytes:
+    """The whole request body within MAX_UPLOAD_BYTES, with a Content-Length or chunked; 413 past it. (Werkzeug
+    refuses a Content-Length over the limit, but cuts a streamed body at the limit without a word.)"""
+    data = request.get_data(cache=False)
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(data) >= limit \
+            and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge()
+    return data
+
+
+def index_arg(name: str, default: str = "0") -> int | None:
+    """Query parameter ``name`` as a non-negative integer of at most MAX_INDEX_DIGITS digits (its length is
+    checked before it is converted), else None."""
+    text = request.args.get(name, default)
+    if 0 < len(text) <= MAX_INDEX_DIGITS and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """A query value for a message: quoted, cut to ``limit`` characters, its length said if it was cut."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def init_bodies(app) -> None:
+    wsgi_app = app.wsgi_app
+
+    def terminated_input(environ, start_response):
+        if "eventlet.input" in environ:  # eventlet's Input ends at Content-Length, or at the last chunk
+            environ["wsgi.input_terminated"] = True
+        return wsgi_app(environ, start_response)
+
+    app.wsgi_app = terminated_input
+
