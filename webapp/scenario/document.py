@@ -24,6 +24,7 @@ MAX_DIGITS = 100  # digits of an integer literal (int64 has 19)
 
 _ESCAPE = re.compile(rb"\\.", re.DOTALL)  # inside a JSON string: \" \\ \n \u...
 _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')  # bytes.translate deletes these
+_ONE_KIND = bytes.maketrans(b"{}", b"[]")  # an object nests like an array; mismatched pairs are the parser's
 _STRING = re.compile(rb'"[^"]*"')  # once escapes are gone
 _DIGITS_AS_ZERO = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))  # "a12" -> " 00"
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # paired or not: the parsed strings tell
@@ -58,17 +59,18 @@ def _integer(text: str):
 
 def too_deep(data: bytes, max_depth: int = MAX_DEPTH) -> bool:
     """Whether arrays and objects nest more than ``max_depth`` levels in JSON ``data`` (UTF-8), measured without
-    parsing or recursion: strings are cut out (escapes first, so every quote left delimits one), then innermost
-    ``[]`` and ``{}`` pairs are removed, one level a pass. Brackets that do not pair up are not JSON: the parser
-    says where (``parse_json`` still catches a RecursionError)."""
+    parsing or recursion: strings are cut out (escapes first, so every quote left delimits one), braces become
+    brackets, then innermost ``[]`` pairs are removed, one level a pass. Brackets that do not pair up are not
+    JSON: the parser says where (``parse_json`` still catches a RecursionError)."""
     if data.count(b"[") + data.count(b"{") <= max_depth:  # most documents: no need to look closer
         return False
     unescaped = _ESCAPE.sub(b"", data) if b"\\" in data else data
     brackets = unescaped.translate(None, _NOT_STRUCTURE).replace(b'""', b"")  # most strings hold no bracket
     if b'"' in brackets:
         brackets = _STRING.sub(b"", brackets)
+    brackets = brackets.translate(_ONE_KIND)
     for _ in range(max_depth):
-        fewer = brackets.replace(b"[]", b"").replace(b"{}", b"")
+        fewer = brackets.replace(b"[]", b"")
         if not fewer or len(fewer) == len(brackets):  # all paired up, or what is left never will
             return False
         brackets = fewer

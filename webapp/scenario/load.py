@@ -31,8 +31,8 @@ def _check_events(text: str, max_depth: int) -> None:
     depth = 0
     for event in yaml.parse(text, Loader=_SAFE_LOADER):
         if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS and not event.style \
-                and _DECIMAL.fullmatch(event.value):
-            problem = f"an integer of {len(event.value)} digits; at most {MAX_DIGITS} are accepted"
+                and _DECIMAL.fullmatch(event.value) and (digits := _digits(event.value)) > MAX_DIGITS:
+            problem = f"an integer of {digits} digits; at most {MAX_DIGITS} are accepted"
             raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
             problem = "anchors and aliases (&name, *name) are not allowed"
@@ -44,6 +44,10 @@ def _check_events(text: str, max_depth: int) -> None:
                 raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
         elif isinstance(event, _CLOSE):
             depth -= 1
+
+
+def _digits(literal: str) -> int:
+    return len(literal) - literal.count("_") - literal.count(":") - (literal[0] in "+-")
 
 
 def _document_error(message: str) -> ScenarioError:
