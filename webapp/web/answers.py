@@ -1,23 +1,32 @@
 """How HTTP answers errors, in one place: a UserError is answered with its status and ``as_json()``; a body
 over MAX_UPLOAD_BYTES with 413; anything else is a bug: logged with its traceback once, answered 500 with
-kind ``Internal``. Socket.IO answers the same family in ``sockets.py`` (``Hub.refuse``)."""
+kind ``Internal``. A refusal for load (Busy, TooLarge, the 413) is logged as one line, without a traceback.
+Socket.IO answers the same family in ``sockets.py`` (``Viewers.refuse``)."""
 
 from __future__ import annotations
 
-from flask import current_app, jsonify
+import logging
+
+from flask import current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from ..errors import UserError
+from ..errors import Busy, TooLarge, UserError
+
+log = logging.getLogger(__name__)
+REFUSALS = (Busy, TooLarge)  # logged: an operator wants to know when the server turns work away
 
 INTERNAL = {"message": "internal error: the server failed to answer this request (it was logged)", "kind": "Internal"}
 
 
 def user_error(err: UserError):
+    if isinstance(err, REFUSALS):
+        log.warning("refused %s %s: %s: %s", request.method, request.path[:200], err.kind, str(err)[:300])
     return jsonify(err.as_json()), err.status
 
 
 def too_large(_err):
     limit = current_app.config["MAX_UPLOAD_BYTES"]
+    log.warning("refused %s %s: TooLarge: a body over %d bytes", request.method, request.path[:200], limit)
     return jsonify({"message": f"the request body is larger than {limit} bytes", "kind": "TooLarge"}), 413
 
 

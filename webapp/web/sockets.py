@@ -33,6 +33,7 @@ from ..errors import Invalid, UserError
 from ..model.variant import VARIANTS
 from ..presenter import delta_message, scenario_message, state_message
 from ..scenario.resolve import resolve
+from .answers import REFUSALS
 from .limits import Refusal, init_limits, session_bytes, socketio_options
 
 log = logging.getLogger(__name__)
@@ -175,6 +176,8 @@ class Viewers(Namespace):
 
     def refuse(self, sid: str, event: str, err: Exception):
         user = isinstance(err, UserError)
+        if isinstance(err, REFUSALS):  # one line each, no traceback (answers.py logs HTTP's)
+            log.warning("refused %r from %s: %s: %s", event[:60], sid, err.kind, str(err)[:300])
         if not isinstance(err, Refusal) or err.tell:
             self.hub.send("error", {"message": str(err) if user else INTERNAL, "event": event[:60],
                                     "kind": err.kind if user else "Internal"}, sid, True)

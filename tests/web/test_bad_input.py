@@ -1,0 +1,298 @@
+"""Bad input is answered, never a 500: every entry point that parses JSON or YAML, or turns user text into a
+number, answers each class of bad input (nesting past the parser's recursion, integers too long to convert,
+lone surrogates, NaN) with a 4xx / an ``error`` naming what was wrong and where, logs no traceback and changes
+nothing. Chunked request bodies are read (within MAX_UPLOAD_BYTES) by the real servers."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import queue
+import time
+from pathlib import Path
+
+import pytest
+import socketio as socketio_client
+
+from tests.web.liveserver import LiveServer
+from webapp.scenario import builtin
+from webapp.scenario.document import MAX_DEPTH, MAX_DIGITS
+
+ROOT = Path(__file__).resolve().parents[2]
+LOGS = ROOT / "test-artifacts" / "server-logs"
+TIMEOUT = 10.0
+LOST_MARKER = builtin.get("lost-marker")
+
+
+# --- the classes of bad documents, each with what its answer must name -------------------------------------
+def nested(levels: int, inner: str = "1") -> str:
+    return "[" * levels + inner + "]" * levels
+
+
+def with_name(name_json: str) -> str:
+    """The lost-marker scenario as JSON text with its name replaced by the given JSON text."""
+    return json.dumps({**LOST_MARKER, "name": "@NAME@"}).replace('"@NAME@"', name_json)
+
+
+def with_priority(digits: int) -> str:
+    raw = json.dumps(LOST_MARKER)
+    return raw.replace('"pods": [{', '"pods": [{"priority": ' + "9" * digits + ", ", 1)
+
+
+BAD = {  # class -> (JSON text, words the answer must hold, field)
+    "arrays 100,000 deep": (nested(100_000), f"nested deeper than {MAX_DEPTH} levels", None),
+    "objects 1,000 deep": ('{"a":' * 1000 + "1" + "}" * 1000, f"nested deeper than {MAX_DEPTH} levels", None),
+    "unclosed 200,000 deep": ("[" * 200_000, f"nested deeper than {MAX_DEPTH} levels", None),
+    "one level too deep": (with_name(nested(MAX_DEPTH)), f"nested deeper than {MAX_DEPTH} levels", None),
+    "5,000 digits": (with_priority(5000), "an integer of 5000 digits", "pods[0].priority"),
+    "101 digits": (with_priority(MAX_DIGITS + 1), f"an integer of {MAX_DIGITS + 1} digits", "pods[0].priority"),
+    "lone high surrogate": (with_name('"x\\ud800"'), "lone surrogate (U+D800)", "name"),
+    "lone low surrogate in a key": (with_name('{"\\udc00": 1}'), "lone surrogate (U+DC00)", "name"),
+    "NaN": (with_name("NaN"), "NaN is not a JSON value", "name"),
+}
+CLASSES = list(BAD)
+
+# Every HTTP entry point that parses a JSON body: (path, how the document is sent).
+BODY_ROUTES = ["/api/replay", "/export/html", "/export/svg?position=1", "/api/trace", "/api/trace/check",
+               "/api/validate"]
+
+
+def assert_named(message: str, words: str, field: str | None):
+    assert words in message, message
+    if field is not None:
+        assert f"'{field}'" in message, message
+
+
+@pytest.fixture
+def errors_logged(caplog):
+    caplog.set_level(logging.WARNING)
+    yield lambda: [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+class TestHttp:
+    @pytest.mark.parametrize("kind", CLASSES)
+    @pytest.mark.parametrize("path", BODY_ROUTES)
+    def test_a_bad_body_is_400_naming_what_and_where(self, client, errors_logged, path, kind):
+        text, words, field = BAD[kind]
+        response = client.post(path, data=text.encode("utf-8"), content_type="application/json")
+        assert response.status_code == 400, response.get_data(as_text=True)[:300]
+        body = response.get_json()
+        assert body["kind"] == "Invalid"
+        assert_named(body["message"], words, field)
+        assert errors_logged() == []
+
+    @pytest.mark.parametrize("kind", CLASSES)
+    @pytest.mark.parametrize("fmt", ["json", None])
+    def test_a_bad_scenario_text_in_the_editor_is_a_located_problem(self, client, errors_logged, kind, fmt):
+        """The editor validates text: a bad document is one problem with its field (or the document) and a
+        position, answered 200 like any other invalid scenario."""
+        text, words, field = BAD[kind]
+        response = client.post("/api/validate", json={"text": text, "format": fmt})
+        assert response.status_code == 200
+        body = response.get_json()
+        assert body["ok"] is False and len(body["problems"]) == 1
+        [problem] = body["problems"]
+        if "deeper" in words:  # a scenario's text has the scenario's own limit
+            words = "nested deeper than 20 levels"
+        assert words in problem["message"]
+        assert problem["field"] == (field or "document")
+        assert problem["line"] >= 1 and problem["column"] >= 1
+        assert errors_logged() == []
+
+    @pytest.mark.parametrize("text, words, line", [
+        ("schema: 1\nname: x\npods:\n  - {name: A, priority: " + "9" * 5000 + "}\n", "an integer of 5000 digits", 4),
+        ("schema: 1\nname: x\npods: [{name: A, priority: -" + "1" * 101 + "}]\n", "an integer of 101 digits", 3),
+        ("schema: 1\nname: x\npods: [{name: A, priority: " + "1_000" * 30 + "}]\n", "an integer of 120 digits", 3),
+        ("schema: 1\nname: x\n" + "a:\n" + "".join(" " * i + "b:\n" for i in range(1, 400)),
+         "nested deeper than 20 levels", None),
+        ("schema: 1\nname: " + "[" * 100_000 + "\n", "nest", 2),  # libyaml's own limit may come first
+        ('schema: 1\nname: "x\\ud800"\n', "", 2),  # libyaml refuses the escape; the pure loader names the field
+    ])
+    def test_a_bad_yaml_text_is_a_located_problem(self, client, errors_logged, text, words, line):
+        response = client.post("/api/validate", json={"text": text, "format": "yaml"})
+        assert response.status_code == 200
+        [problem] = response.get_json()["problems"]
+        assert words in problem["message"]
+        if line is not None:
+            assert problem["line"] == line
+        assert errors_logged() == []
+
+    @pytest.mark.parametrize("ensure_ascii", [True, False])
+    def test_a_lone_surrogate_in_the_editor_text_refuses_the_body(self, client, ensure_ascii):
+        """As an escape it is a lone surrogate in field 'text'; raw (encoded anyway) it is not UTF-8."""
+        body = json.dumps({"text": "schema: 1\nname: x\ud800\n"}, ensure_ascii=ensure_ascii)
+        response = client.post("/api/validate", data=body.encode("utf-8", "surrogatepass"),
+                               content_type="application/json")
+        assert response.status_code == 400
+        message = response.get_json()["message"]
+        assert ("field 'text'" in message and "lone surrogate (U+D800)" in message) if ensure_ascii \
+            else "not UTF-8" in message
+
+    @pytest.mark.parametrize("value", ["9" * 5000, "9" * 10, "1e3", "-1", "٣", "", "0x1", "7"])
+    @pytest.mark.parametrize("path", ["/export/lost-marker.svg", "/export/svg"])
+    def test_svg_position_is_checked_before_it_is_converted(self, client, errors_logged, path, value):
+        url = f"{path}?position={value}"
+        response = client.get(url) if path.endswith(".svg") else client.post(url, json=LOST_MARKER)
+        assert response.status_code == 400
+        message = response.get_json()["message"]
+        assert message.startswith("position must be an integer in 0..6, got ")
+        assert len(message) < 120  # the value is shown cut, with its length
+        assert errors_logged() == []
+
+    @pytest.mark.parametrize("query", ["position", "from", "to"])
+    @pytest.mark.parametrize("page", ["/", "/embed", "/present"])
+    def test_page_numbers_too_long_fall_back(self, client, page, query):
+        response = client.get(f"{page}?scenario=lost-marker&{query}={'9' * 5000}")
+        assert response.status_code == 200
+
+    def test_a_body_just_within_the_depth_is_read(self, client):
+        """MAX_DEPTH levels pass the boundary (and are then refused by the scenario's own checks)."""
+        response = client.post("/api/replay", data=with_name(nested(MAX_DEPTH - 2)), content_type="application/json")
+        assert response.status_code == 400
+        assert "nested deeper than 20 levels" in response.get_json()["message"]
+
+    def test_a_surrogate_pair_is_one_character_and_exports(self, client):
+        response = client.post("/export/html", data=with_name('"pair \\ud83d\\ude00"'),
+                               content_type="application/json")
+        assert response.status_code == 200
+        assert "pair \U0001F600" in response.get_data(as_text=True)
+
+
+class TestSocketIO:
+    """Packets are decoded by python-socketio with the server's JSON (limits.BoundaryJson); each raw packet
+    here is what a client could put on the wire."""
+
+    @pytest.fixture
+    def loaded(self, sio):
+        sio.emit("load", {"scenario": "lost-marker"})
+        sio.emit("seek", {"position": 2})
+        sio.get_received()
+        return sio
+
+    @staticmethod
+    def raw(app, client, packet: str):
+        app.extensions["socketio"].server._handle_eio_message(client.eio_sid, packet)
+        return [(m["name"], m["args"][0] if m["args"] else None) for m in client.get_received()]
+
+    @staticmethod
+    def position(client) -> int:
+        client.emit("pause")
+        states = [m["args"][0] for m in client.get_received() if m["name"] == "state"]
+        return states[-1]["position"]
+
+    @pytest.mark.parametrize("kind", CLASSES)
+    @pytest.mark.parametrize("event", ["load", "seek", "echo", "nonsense"])
+    def test_a_bad_packet_is_one_error_and_changes_nothing(self, app, loaded, make_sio, errors_logged, event, kind):
+        text, words, field = BAD[kind]
+        other = make_sio()
+        received = self.raw(app, loaded, f'2["{event}",{{"scenario":{text},"position":0}}]')
+        assert [name for name, _ in received] == ["error"], received
+        error = received[0][1]
+        assert error["kind"] == "Invalid" and error["event"] == event
+        assert_named(error["message"], words, None if field is None else f"scenario.{field}")
+        assert loaded.is_connected() and self.position(loaded) == 2
+        assert other.get_received() == []  # nobody else heard of it
+        assert errors_logged() == []
+
+    def test_a_packet_100000_deep_without_an_event_name(self, app, loaded, errors_logged):
+        received = self.raw(app, loaded, "2" + nested(100_000))
+        assert received == [("error", {"message": f"the message: nested deeper than {MAX_DEPTH} levels",
+                                       "event": "", "kind": "Invalid"})]
+        assert self.position(loaded) == 2
+        assert errors_logged() == []
+
+    def test_a_room_is_unchanged_by_a_bad_packet(self, app, make_sio, errors_logged):
+        presenter, follower = make_sio(), make_sio()
+        room = presenter.emit("create_room", callback=True)
+        presenter.emit("load", {"scenario": "lost-marker", "room": room["room"], "token": room["token"]})
+        follower.emit("join_room", {"room": room["room"]})
+        presenter.get_received(), follower.get_received()
+        bad = f'2["step",{{"room":"{room["room"]}","token":"{room["token"]}","x":{BAD["arrays 100,000 deep"][0]}}}]'
+        assert [name for name, _ in self.raw(app, presenter, bad)] == ["error"]
+        assert follower.get_received() == []
+        presenter.emit("step", {"room": room["room"], "token": room["token"]})
+        states = [m["args"][0] for m in follower.get_received() if m["name"] == "state"]
+        assert states and states[-1]["position"] == 1
+        assert errors_logged() == []
+
+
+# --- the real servers -------------------------------------------------------------------------------------
+@pytest.fixture(scope="module", params=["eventlet", "threading"])
+def server(request):
+    with LiveServer(request.param, LOGS) as live:
+        yield live
+        assert live.proc.poll() is None, f"the server died during the tests:\n{live.log()}"
+    assert "Traceback" not in live.log(), live.log()
+
+
+def post_chunked(server, path: str, chunks, content_type="application/json"):
+    """POST with ``Transfer-Encoding: chunked`` and no Content-Length (http.client chunks an iterable)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        connection.request("POST", path, body=iter(chunks), headers={"Content-Type": content_type},
+                           encode_chunked=True)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def in_chunks(data: bytes, size: int):
+    return [data[i:i + size] for i in range(0, len(data), size)]
+
+
+class TestLive:
+    @pytest.mark.parametrize("path, body, expect", [
+        ("/api/replay", json.dumps("lost-marker").encode(), "v1.28.1"),
+        ("/api/replay", json.dumps(LOST_MARKER).encode(), "v1.28.2"),
+        ("/api/validate", json.dumps({"text": json.dumps(LOST_MARKER)}).encode(), '"ok": true'),
+        ("/export/svg?position=2", json.dumps(LOST_MARKER).encode(), "<svg"),
+    ])
+    def test_a_chunked_body_is_read(self, server, path, body, expect):
+        status, answer = post_chunked(server, path, in_chunks(body, 7))
+        assert status == 200, answer[:300]
+        assert expect.encode() in answer
+
+    @pytest.mark.parametrize("extra", [0, 1, 100_000])
+    def test_a_chunked_body_is_read_up_to_the_upload_limit(self, server, extra):
+        limit = 2 * 1024 * 1024  # MAX_UPLOAD_BYTES' default
+        body = b'"' + b"x" * (limit - 2 + extra) + b'"'  # a JSON string, too long to be a built-in id
+        status, answer = post_chunked(server, "/api/replay", in_chunks(body, 64 * 1024))
+        if not extra:  # read whole: answered about its content
+            assert (status, json.loads(answer)["kind"]) == (400, "ScenarioError"), answer[:300]
+            return
+        assert status == 413
+        assert json.loads(answer)["kind"] == "TooLarge"
+        assert "refused POST /api/replay: TooLarge" in wait_for_log(server, "refused POST /api/replay")
+
+    def test_a_chunked_bad_body_is_400(self, server):
+        status, answer = post_chunked(server, "/api/replay", in_chunks(BAD["arrays 100,000 deep"][0].encode(), 4096))
+        assert status == 400
+        assert f"nested deeper than {MAX_DEPTH} levels" in json.loads(answer)["message"]
+
+    def test_a_packet_100000_deep_gets_an_error_and_the_connection_lives(self, server):
+        inbox: queue.Queue = queue.Queue()
+        client = socketio_client.Client(reconnection=False)
+        for name in ("scenario", "state", "delta", "error"):
+            client.on(name, lambda data=None, name=name: inbox.put((name, data)))
+        client.connect(server.url, transports=["websocket"], wait_timeout=TIMEOUT)
+        try:
+            client.eio.send('2["load",' + nested(100_000) + "]")  # an Engine.IO message: a Socket.IO event
+            name, error = inbox.get(timeout=TIMEOUT)
+            assert name == "error" and error["kind"] == "Invalid" and error["event"] == "load"
+            assert f"nested deeper than {MAX_DEPTH} levels" in error["message"]
+            client.emit("load", {"scenario": "lost-marker"})
+            assert [inbox.get(timeout=TIMEOUT)[0] for _ in range(2)] == ["scenario", "state"]
+        finally:
+            client.disconnect()
+
+
+def wait_for_log(server, words: str, seconds: float = 5.0) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        log = server.log()
+        if words in log:
+            return log
+        time.sleep(0.1)
+    return server.log()
