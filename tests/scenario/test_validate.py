@@ -1,12 +1,16 @@
 """validate(): every problem names its step and field and says what was expected."""
 
 import copy
+import json
+import random
+import time
 
 import pytest
 
 from tests.conftest import conformance_cases
 from webapp.model.events import CATALOGUE
 from webapp.model.variant import OPERATIONS
+from webapp.scenario import validate as validate_module
 from webapp.scenario.validate import STEP_PARAMS, Limits, validate
 
 CASES = conformance_cases()
@@ -207,3 +211,69 @@ def test_self_referencing_object_is_rejected_not_looped():
     raw = scenario()
     raw["steps"].append(raw)
     assert where(validate(raw)) == [(None, "document")]
+
+
+# --- the cost of "did you mean" ------------------------------------------------------------------------------
+def similar_names(count: int, length: int, seed: int = 1) -> list[str]:
+    """Long pod names that differ in a few places: difflib's worst case (every choice passes its quick tests)."""
+    rng = random.Random(seed)
+    base = [rng.choice("abcdefghij") for _ in range(length)]
+    names = []
+    for i in range(count):
+        chars = list(base)
+        for _ in range(8):
+            chars[rng.randrange(length)] = rng.choice("abcdefghij")
+        names.append("".join(chars)[: length - 4] + f"{i:04d}")
+    return names
+
+
+def adversarial(pods: int = 1000, length: int = 253, references: int = 60) -> dict:
+    names = similar_names(pods, length)
+    rng = random.Random(2)
+    wrong = [name[:10] + "-" + name[11:] for name in rng.sample(names, references)]
+    return {"schema": 1, "name": "costly", "pods": [{"name": n} for n in names],
+            "initial_active": wrong[: references // 2],
+            "steps": [{"op": "pop", "expect": w} for w in wrong[references // 2:]]}
+
+
+class CountingMatcher(validate_module.SequenceMatcher):
+    compared = 0  # characters compared by ratio(): len(a) * len(b), summed
+
+    def ratio(self):
+        CountingMatcher.compared += len(self.a) * len(self.b)
+        return super().ratio()
+
+
+def test_suggestions_are_bounded_in_work_and_time(monkeypatch):
+    raw = adversarial()
+    assert len(json.dumps(raw)) < 300_000  # within the limits by far (2 MiB)
+    monkeypatch.setattr(validate_module, "SequenceMatcher", CountingMatcher)
+    CountingMatcher.compared = 0
+    started = time.process_time()
+    problems = validate(raw)
+    seconds = time.process_time() - started
+    assert len(problems) == Limits().max_problems + 1  # every problem still reported (then "stopped after")
+    assert all("is not declared in pods" in p["message"] for p in problems[:-1])
+    assert CountingMatcher.compared <= validate_module.SUGGESTION_WORK  # before: ~3,000 times as much
+    assert seconds < 1.0, seconds  # before: 10-13 s; now milliseconds
+
+
+@pytest.mark.parametrize("step, field, suggestion", [
+    ({"op": "popp"}, "steps[1].op", "(did you mean 'pop'?)"),
+    ({"op": "event", "event": "PvAddd"}, "steps[1].event", "(did you mean 'PvAdd'?)"),
+    ({"op": "done", "pod": "web-frontend-7"}, "steps[1].pod", "(did you mean 'web-frontend-1'?)"),
+    ({"op": "pop", "expectt": "A"}, "steps[1].expectt", "(did you mean 'expect'?)"),
+])
+def test_an_ordinary_typo_still_gets_its_suggestion_among_many_pods(step, field, suggestion):
+    pods = [{"name": f"pod-{i}"} for i in range(995)] + [{"name": "A"}, {"name": "B"}, {"name": "web-frontend-1"}]
+    raw = scenario(pods=pods, initial_active=["A"], steps=[{"op": "pop", "expect": "A"}, step])
+    [problem] = validate(raw)
+    assert problem["field"] == field and suggestion in problem["message"]
+
+
+def test_suggestions_stop_after_the_first_few_problems():
+    steps = [{"op": "popp"} for _ in range(validate_module.SUGGESTED_PROBLEMS + 5)]
+    problems = validate(scenario(steps=steps))
+    suggested = ["did you mean" in p["message"] for p in problems]
+    assert suggested == [True] * validate_module.SUGGESTED_PROBLEMS + [False] * 5
+    assert all("expected one of" in p["message"] for p in problems)

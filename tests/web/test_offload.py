@@ -1,6 +1,7 @@
 """Offload in threading mode (the eventlet path runs in the live-server tests): results, errors, the bounds,
 and what a client is told when heavy work is refused as busy."""
 
+import logging
 import threading
 import time
 
@@ -146,3 +147,21 @@ def test_joining_a_room_this_process_must_load_while_busy_is_an_error(busy_app):
     assert [m["name"] for m in follower.get_received()] == ["scenario", "state"]  # rebuilt once free
     presenter.disconnect()
     follower.disconnect()
+
+
+def test_each_refusal_is_logged_as_one_line_without_a_traceback(busy_app, caplog):
+    """An operator sees the server turning work away: one WARNING line per refused request or message."""
+    caplog.set_level(logging.WARNING)
+    client = busy_app.test_client()
+    sio = Viewer(busy_app.extensions["socketio"].test_client(busy_app))
+    with Occupied(busy_app.extensions["inflight_offload"], 1):
+        assert client.post("/api/replay", json=builtin.get("lost-marker")).status_code == 503
+        sio.emit("load", {"scenario": builtin.get("gate-off")})
+    assert client.post("/api/replay", data=b" " * (busy_app.config["MAX_UPLOAD_BYTES"] + 1)).status_code == 413
+    refused = [r for r in caplog.records if "refused" in r.getMessage()]
+    assert [r.levelname for r in refused] == ["WARNING"] * 3
+    assert refused[0].getMessage().startswith("refused POST /api/replay: Busy: the server is busy")
+    assert refused[1].getMessage().startswith("refused 'load' from ") and ": Busy: " in refused[1].getMessage()
+    assert refused[2].getMessage().startswith("refused POST /api/replay: TooLarge: a body over")
+    assert all(r.exc_info is None and "\n" not in r.getMessage() for r in refused)
+    sio.disconnect()

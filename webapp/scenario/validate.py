@@ -3,8 +3,8 @@ step (None for top-level parts) and the field path, and saying what was expected
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from ..model import operations as ops
 from ..model.events import CATALOGUE, HINT_NAMES
@@ -38,6 +38,16 @@ STEP_PARAMS = {
     name: (tuple(p.name for p in op.params if p.required), tuple(p.name for p in op.params if not p.required))
     for name, op in OPERATIONS.items()
 }
+
+
+# "Did you mean" suggestions cost up to len(value) * len(choice) per choice compared (difflib's ratio): over a
+# thousand 253-character pod names and fifty misspelled references that was 10-13 s of CPU for one scenario.
+# They are made while cheap: for the first few problems, against at most so many choices, within a budget of
+# characters compared (len(value) * len(choice), summed over every comparison of one validation).
+SUGGESTED_PROBLEMS = 10
+SUGGESTION_CANDIDATES = 1_000
+SUGGESTION_WORK = 2_000_000  # about 20 ms of the worst case (bench/validation_cost.py)
+SUGGESTION_CUTOFF = 0.6  # difflib.get_close_matches' default
 
 
 class _Full(Exception):
@@ -83,12 +93,6 @@ def _show(v) -> str:
     return f"a {type(v).__name__}"
 
 
-def _one_of(value, choices) -> str:
-    close = difflib.get_close_matches(value, choices, n=1) if isinstance(value, str) else []
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"{hint}; expected one of {', '.join(choices)}"
-
-
 def _too_deep(raw, max_depth: int) -> bool:
     """Iterative, so any depth is safe to ask about; an object that contains itself is too deep."""
     stack = [(raw, 1)]
@@ -107,12 +111,42 @@ class _Checker:
     def __init__(self, limits: Limits):
         self.limits = limits
         self.problems: list[dict] = []
-        self.declared: set | None = None  # pod names, once `pods` is a list
+        self.declared: dict | None = None  # pod names in order (deterministic suggestions), once `pods` is a list
+        self.suggestions_left = SUGGESTED_PROBLEMS
+        self.work_left = SUGGESTION_WORK
 
     def problem(self, step, field: str, message: str) -> None:
         if len(self.problems) >= self.limits.max_problems:
             raise _Full
         self.problems.append({"step": step, "field": field, "message": message})
+
+    def did_you_mean(self, value, choices) -> str:
+        """`` (did you mean 'x'?)`` for the choice closest to ``value`` (as difflib.get_close_matches, n=1), or
+        "" once the suggestions' budget is spent: SUGGESTED_PROBLEMS problems, SUGGESTION_CANDIDATES choices
+        each, SUGGESTION_WORK characters compared in all."""
+        if not isinstance(value, str) or not value or self.suggestions_left <= 0:
+            return ""
+        self.suggestions_left -= 1
+        matcher, best = SequenceMatcher(), None
+        matcher.set_seq2(value)
+        for n, choice in enumerate(choices):
+            if n >= SUGGESTION_CANDIDATES:
+                break
+            if not isinstance(choice, str):
+                continue
+            matcher.set_seq1(choice)
+            if matcher.real_quick_ratio() < SUGGESTION_CUTOFF:  # lengths alone rule it out: O(1)
+                continue
+            cost = len(value) * len(choice)
+            if cost > self.work_left:
+                break
+            self.work_left -= cost
+            if matcher.quick_ratio() >= SUGGESTION_CUTOFF and (score := matcher.ratio()) >= SUGGESTION_CUTOFF:
+                best = max(best or (score, choice), (score, choice))
+        return f" (did you mean {best[1]!r}?)" if best else ""
+
+    def one_of(self, value, choices) -> str:
+        return f"{self.did_you_mean(value, choices)}; expected one of {', '.join(choices)}"
 
     # --- generic value checks ----------------------------------------------------------------
     def keys(self, step, prefix: str, obj: dict, allowed, what: str, where: str = "") -> None:
@@ -120,7 +154,7 @@ class _Checker:
             if key not in allowed:
                 plain = isinstance(key, str) and key.isidentifier()
                 field = prefix + key if plain else f"{prefix.rstrip('.')}[{_show(key)}]"
-                self.problem(step, field, f"unknown {what} {_show(key)}{where}{_one_of(key, allowed)}")
+                self.problem(step, field, f"unknown {what} {_show(key)}{where}{self.one_of(key, allowed)}")
 
     def name(self, step, field: str, v) -> bool:
         if not isinstance(v, str) or not v:
@@ -150,16 +184,14 @@ class _Checker:
         if isinstance(v, str) and v in choices:
             return True
         if isinstance(v, str):
-            self.problem(step, field, f"unknown {what} {v!r}{_one_of(v, list(choices))}")
+            self.problem(step, field, f"unknown {what} {v!r}{self.one_of(v, list(choices))}")
         else:
             self.problem(step, field, f"expected the {what} as a string, one of {', '.join(choices)}; got {_show(v)}")
         return False
 
     def pod_ref(self, step, field: str, v) -> None:
         if self.name(step, field, v) and self.declared is not None and v not in self.declared:
-            close = difflib.get_close_matches(v, self.declared, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            self.problem(step, field, f"pod {v!r} is not declared in pods{hint}")
+            self.problem(step, field, f"pod {v!r} is not declared in pods{self.did_you_mean(v, self.declared)}")
 
     def a_list(self, step, field: str, v, of: str) -> bool:
         if isinstance(v, list):
@@ -258,7 +290,7 @@ class _Checker:
         found = self.mappings("pods", pods, "{name: A}", self.limits.max_pods, POD_KEYS, "pod key")
         if found is None:
             return
-        self.declared = set()
+        self.declared = {}
         for field, pod in found:
             name = pod.get("name")
             if "name" not in pod:
@@ -269,7 +301,7 @@ class _Checker:
             if name in self.declared:
                 self.problem(None, f"{field}.name", f"duplicate pod name {name!r}")
                 continue
-            self.declared.add(name)
+            self.declared[name] = None
             if "uid" in pod:
                 # Pods may share a uid: the in-flight trackers then share its entry, as upstream would.
                 self.name(None, f"{field}.uid", pod["uid"])
@@ -290,7 +322,7 @@ class _Checker:
             self.problem(i, field, f"expected a mapping like {{op: pop}}, got {_show(step)}")
             return
         if "op" not in step:
-            self.problem(i, f"{field}.op", f"missing{_one_of(None, list(OPERATIONS))}")
+            self.problem(i, f"{field}.op", f"missing{self.one_of(None, list(OPERATIONS))}")
             return
         op = step["op"]
         if not self.choice(i, f"{field}.op", op, OPERATIONS, "op"):
