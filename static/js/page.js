@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { renderPane } from "./renderer.js";
 import { capture, playClimax, playHintWalk, playTransition } from "./animate.js";
 import { attachPointers, follow, redrawAll } from "./pointers.js";
+import { fitAll } from "./fit.js";
 import { drawLegend } from "./legend.js";
 import { markPosition } from "./timeline.js";
 import { renderTables } from "./tableview.js";
@@ -22,12 +23,18 @@ export function createPage(app, opts, { pick }) {
   let guesses = null; // the viewer's predictions for the step on its way
   let introClosed = false;
   let narrationOpen = false; // the panes' narration disclosures: closed (the caption tells), `n` opens them all
-  addEventListener("resize", () => redrawAll($("panes")));
+  addEventListener("resize", () => {
+    fitAll($("panes"));
+    redrawAll($("panes"));
+  });
   // A click on one pane's disclosure is remembered for the panes drawn next.
   $("panes").addEventListener("toggle", (ev) => {
     if (ev.target.matches?.("details[data-testid=narration]")) narrationOpen = ev.target.open;
   }, true);
-  document.fonts?.ready.then(() => redrawAll($("panes")));
+  document.fonts?.ready.then(() => {
+    fitAll($("panes"));
+    redrawAll($("panes"));
+  });
 
   const page = {
     scenario: null,
@@ -124,6 +131,7 @@ export function createPage(app, opts, { pick }) {
     const before = forward ? capture(panes) : null;
     panes.replaceChildren(...Object.values(scene.panes).map((pane) => renderPane(pane, { narrationOpen })));
     panes.dataset.layout = Object.keys(scene.panes).length > 1 ? "both" : "single";
+    fitAll(panes);
     for (const pane of Object.values(scene.panes)) {
       const diagram = panes.querySelector(`[data-variant="${CSS.escape(pane.variant)}"] [data-testid=diagram]`);
       if (diagram) attachPointers(diagram, pane.pointers);

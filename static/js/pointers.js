@@ -4,11 +4,16 @@
 // Positions are measured, so the arrows are drawn again whenever the diagram's size changes and, while
 // elements move, on every frame (`follow`).
 import { svg } from "./renderer.js";
+import { fitAll } from "./fit.js";
 
 const drawn = new WeakMap(); // diagram -> its pane's pointers
 const observed = new Set(); // diagrams (and their lists) under the ResizeObserver, let go once replaced
 const observer = typeof ResizeObserver === "function" ? new ResizeObserver((items) => {
-  for (const item of items) redraw(item.target.closest("[data-testid=diagram]") || item.target);
+  const diagrams = new Set(items.map((item) => item.target.closest("[data-testid=diagram]") || item.target));
+  for (const root of new Set([...diagrams].map((d) => d.closest("#panes") || d.parentElement))) {
+    if (root && fitAll(root, false)) redrawAll(root);
+  }
+  for (const d of diagrams) redraw(d);
 }) : null;
 
 // Hand a diagram its pointers (and mark the entries they reach or cannot see), then draw them.
@@ -23,10 +28,9 @@ export function attachPointers(diagram, pointers) {
     for (const el of observed) if (!el.isConnected) { observer.unobserve(el); observed.delete(el); }
     observed.add(diagram);
     observer.observe(diagram);
-    const listEl = diagram.querySelector(".inflight-list");
-    if (listEl) {
-      observed.add(listEl);
-      observer.observe(listEl);
+    for (const el of diagram.querySelectorAll(".list-area, .inflight-list")) {
+      observed.add(el);
+      observer.observe(el);
     }
   }
   redraw(diagram);
@@ -76,7 +80,11 @@ export function redraw(diagram) {
   layer.setAttribute("viewBox", `0 0 ${width} ${height}`);
   const rel = (r) => ({ left: r.left - box.left, right: r.right - box.left, top: r.top - box.top, bottom: r.bottom - box.top,
     cx: (r.left + r.right) / 2 - box.left, cy: (r.top + r.bottom) / 2 - box.top });
+  const lanes = diagram.querySelector(".lanes");
+  const lanesTop = lanes ? rel(lanes.getBoundingClientRect()).top : height;
+  const gap = lanes ? parseFloat(getComputedStyle(lanes).columnGap) || 6 : 6;
   const arriving = new Map(); // target element -> how many arrows end there so far
+  const channels = new Map(); // a channel's x -> how many arrows run up it so far
   const groups = [];
   for (const p of pointers) {
     const from = diagram.querySelector(`.chip[data-pod="${CSS.escape(p.pod)}"]`);
@@ -87,63 +95,86 @@ export function redraw(diagram) {
     if (from && to) {
       const a = rel(from.getBoundingClientRect());
       const host = to.querySelector(":scope > .box, :scope > .front-mark") || to;
-      const b = { ...rel(host.getBoundingClientRect()), bottom: rel(to.getBoundingClientRect()).bottom };
-      const n = arriving.get(to) || 0;
-      arriving.set(to, n + 1);
+      const b = rel(host.getBoundingClientRect());
+      const n = arriving.get(host) || 0;
+      arriving.set(host, n + 1);
       const spread = Math.min(14, (b.right - b.left) / 4);
-      const end = { x: b.cx + (n % 2 ? 1 : -1) * Math.ceil(n / 2) * spread, y: b.bottom + 2 };
-      drawArrow(g, startOf(from, a, b), end, p);
+      const end = { x: b.cx + (n % 2 ? 1 : -1) * Math.ceil(n / 2) * spread, y: b.bottom + 1.5 };
+      const lane = from.closest("[data-queue]");
+      const route = routeOf(from, a, lane ? rel(lane.getBoundingClientRect()) : a, end, { lanesTop, gap, width, channels, rel });
+      drawArrow(g, route, end, p);
     }
     groups.push(g);
   }
   layer.replaceChildren(...groups);
 }
 
-// Where an arrow leaves its chip: the top, unless another chip sits above it in its lane (then the side
-// facing the target, so the arrow does not cross that chip).
-function startOf(chip, a, b) {
-  const first = chip.parentElement?.firstElementChild;
-  const covered = first && first !== chip && first.getBoundingClientRect().bottom <= chip.getBoundingClientRect().top + 1;
-  if (!covered) return { x: a.cx, y: a.top - 1, side: 0 };
-  return b.cx < a.cx ? { x: a.left - 1, y: a.cy, side: -1 } : { x: a.right + 1, y: a.cy, side: 1 };
+// The way out of the lanes: from the chip's side (the one with no other chip of its row in the way, else the
+// one nearer the target) across to the gap beside its lane, then up that gap above the lanes, so no arrow
+// runs over a lane's title or another chip; from there a curve to the entry's box.
+function routeOf(chip, a, lane, end, { lanesTop, gap, width, channels, rel }) {
+  const others = [...(chip.parentElement?.children || [])].filter((c) => c !== chip)
+    .map((c) => rel(c.getBoundingClientRect())).filter((c) => c.bottom > a.top + 1 && c.top < a.bottom - 1);
+  const blocked = (side) => others.some((c) => (side < 0 ? c.right <= a.left + 1 : c.left >= a.right - 1));
+  const half = Math.max(3, gap / 2);
+  const channel = (side) => (side < 0 ? lane.left - half : lane.right + half);
+  const sides = [-1, 1].filter((side) => channel(side) > 1 && channel(side) < width - 1);
+  const order = (sides.length ? sides : [-1, 1]).sort((s, t) => (blocked(s) - blocked(t)) || (Math.abs(channel(s) - end.x) - Math.abs(channel(t) - end.x)));
+  const side = order[0];
+  const base = channel(side);
+  const k = channels.get(Math.round(base)) || 0;
+  channels.set(Math.round(base), k + 1);
+  const x = base + (k % 2 ? 1 : -1) * Math.ceil(k / 2) * Math.min(4, half - 1);
+  const y = Math.min(lanesTop - 6, a.cy);
+  return { start: { x: side < 0 ? a.left - 1 : a.right + 1, y: a.cy }, turn: { x, y: a.cy }, up: { x, y } };
 }
 
-// A cubic from the chip up to the entry; a detached pointer is cut in the middle with a break mark.
-function drawArrow(g, s, e, p) {
-  const dy = Math.max(28, Math.abs(s.y - e.y) * 0.5);
-  const c1 = s.side ? { x: s.x + s.side * Math.max(24, Math.abs(e.x - s.x) * 0.5), y: s.y } : { x: s.x, y: s.y - dy };
+// The run out of the lanes (straight, its corner rounded), then a cubic up to the entry; a detached pointer
+// is cut in the middle of the curve with a break mark and a cross.
+function drawArrow(g, route, e, p) {
+  const { start: s, turn, up } = route;
+  const dy = Math.max(18, Math.abs(up.y - e.y) * 0.5);
+  const c1 = { x: up.x, y: up.y - dy };
   const c2 = { x: e.x, y: e.y + dy };
   const at = (t) => {
     const u = 1 - t;
-    return { x: u * u * u * s.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * e.x,
-      y: u * u * u * s.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * e.y };
+    return { x: u * u * u * up.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * e.x,
+      y: u * u * u * up.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * e.y };
   };
-  const line = (t0, t1) => {
+  const curve = (t0, t1) => {
     const pts = [];
     for (let i = 0; i <= 24; i += 1) pts.push(at(t0 + ((t1 - t0) * i) / 24));
-    return pts.map((q, i) => `${i ? "L" : "M"}${q.x.toFixed(1)} ${q.y.toFixed(1)}`).join(" ");
+    return pts;
   };
+  const r = Math.min(8, Math.abs(turn.x - s.x) / 2, Math.abs(turn.y - up.y) / 2);
+  const sx = Math.sign(turn.x - s.x) || 1;
+  const leg = [s, { x: turn.x - sx * r, y: turn.y }];
+  for (let i = 1; i <= 6; i += 1) { // the rounded corner, a quarter circle
+    const th = (Math.PI / 2) * (i / 6);
+    leg.push({ x: turn.x - sx * r + sx * r * Math.sin(th), y: turn.y - r + r * Math.cos(th) });
+  }
+  const d = (pts) => pts.map((q, i) => `${i ? "L" : "M"}${q.x.toFixed(1)} ${q.y.toFixed(1)}`).join(" ");
   g.append(svg("circle", { class: "pointer-tail", cx: s.x.toFixed(1), cy: s.y.toFixed(1), r: 3.5 }));
   if (p.detached) {
-    g.append(svg("path", { class: "pointer-line", d: line(0, 0.42) }), svg("path", { class: "pointer-line", d: line(0.58, 0.985) }));
+    g.append(svg("path", { class: "pointer-line", d: d([...leg, ...curve(0, 0.4)]) }), svg("path", { class: "pointer-line", d: d(curve(0.6, 0.97)) }));
     const m = at(0.5);
     const before = at(0.46);
     const after = at(0.54);
     const ang = Math.atan2(after.y - before.y, after.x - before.x);
     const nx = -Math.sin(ang) * 9;
     const ny = Math.cos(ang) * 9;
-    for (const off of [-0.06, 0.06]) {
+    for (const off of [-0.08, 0.08]) {
       const q = at(0.5 + off);
       g.append(svg("path", { class: "pointer-break", d: `M${(q.x - nx).toFixed(1)} ${(q.y - ny).toFixed(1)} L${(q.x + nx).toFixed(1)} ${(q.y + ny).toFixed(1)}` }));
     }
-    g.append(svg("text", { class: "pointer-cross", x: m.x.toFixed(1), y: (m.y + 5).toFixed(1), "text-anchor": "middle" }, document.createTextNode("✕")));
+    g.append(svg("text", { class: "pointer-cross", x: m.x.toFixed(1), y: (m.y + 6).toFixed(1), "text-anchor": "middle" }, document.createTextNode("✕")));
   } else {
-    g.append(svg("path", { class: "pointer-line", d: line(0, 0.985) }));
+    g.append(svg("path", { class: "pointer-line", d: d([...leg, ...curve(0, 0.97)]) }));
   }
   const tip = e;
-  const back = at(0.93);
+  const back = at(0.9);
   const ang = Math.atan2(tip.y - back.y, tip.x - back.x);
-  const size = 10;
+  const size = 12;
   const wing = (da) => `${(tip.x - size * Math.cos(ang + da)).toFixed(1)} ${(tip.y - size * Math.sin(ang + da)).toFixed(1)}`;
-  g.append(svg("path", { class: "pointer-head", d: `M${tip.x.toFixed(1)} ${tip.y.toFixed(1)} L${wing(0.45)} L${wing(-0.45)} Z` }));
+  g.append(svg("path", { class: "pointer-head", d: `M${tip.x.toFixed(1)} ${tip.y.toFixed(1)} L${wing(0.42)} L${wing(-0.42)} Z` }));
 }

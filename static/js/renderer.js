@@ -2,7 +2,8 @@
 // file only lays it out and keeps the DOM hooks tests and animate.js read (data-variant, data-entry/data-id,
 // data-removed-id, data-marker/data-detached, data-queue with data-pod chips, data-testid, data-walked,
 // data-ghost). The diagram (list + lanes + the pointer overlay, pointers.js) comes first and takes the room;
-// under it one caption line, then the invariants and the narration behind a disclosure.
+// under it one caption line, then the invariants and the narration behind a disclosure. An entry's labels
+// (gone, unseen, markers) sit above its box, so the arrows coming up from the lanes end on the box itself.
 import { h } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -47,7 +48,7 @@ function renderList({ list, hint }) {
   const items = h("ol", { class: "inflight-list", dataList: list.name, ariaLabel: list.name });
   const entries = list.items.filter((item) => item.kind === "event" || item.kind === "pod");
   for (const item of list.items) {
-    if (item.kind === "front") items.append(h("li", { class: "front-slot", dataKey: "front" }, h("span", { class: "front-mark", text: item.label }), markerList(item.markers)));
+    if (item.kind === "front") items.append(h("li", { class: "front-slot", dataKey: "front" }, markerList(item.markers), h("span", { class: "front-mark", text: item.label })));
     else if (item.kind === "ghost") items.append(ghostItem(item));
     else {
       if (items.querySelector("[data-entry]")) items.append(h("li", { class: "arrow", ariaHidden: "true", text: "→" }));
@@ -67,8 +68,8 @@ function markerList(markers) {
 // A removed element a detached v1.28.1 marker still points at.
 function ghostItem(item) {
   return h("li", { class: "ghost", dataRemovedId: item.id, dataKey: item.key, title: item.title },
-    h("span", { class: "box" }, h("span", { class: "eid", text: item.label }), h("span", { class: "gone", text: item.sub })),
     markerList(item.markers),
+    h("span", { class: "box" }, h("span", { class: "eid", text: item.label }), h("span", { class: "gone", text: item.sub })),
   );
 }
 
@@ -89,10 +90,10 @@ function entryItem(item) {
     dataWalked: item.walked ? "true" : null, dataGhost: item.ghost ? "true" : null, dataRemovedId: item.ghost ? item.id : null,
     dataUnseenBy: item.unseenBy?.length ? item.unseenBy.join(" ") : null, title: item.gone || null,
   },
-    box,
     item.ghost && item.gone ? h("span", { class: "gone-tag", text: item.gone }) : null,
     item.unseen ? h("span", { class: "unseen-tag", text: item.unseen }) : null,
     markerList(item.markers),
+    box,
   );
 }
 
