@@ -37,7 +37,9 @@ export function bindControls(app, opts, driver, page) {
   // The next step is a failure and the viewer asked to predict: ask first, reveal once the step is drawn.
   async function step() {
     if ($("predict").checked && wantsPrediction(page.latest?.scene) && !driver.following()) {
-      page.expectVerdict(await askPrediction($("predict-dialog"), page.latest.scene));
+      const guesses = await askPrediction($("predict-dialog"), page.latest.scene);
+      if (!guesses) return; // closed (Escape): nothing is stepped
+      page.expectVerdict(guesses);
     }
     drive("step");
   }
@@ -62,10 +64,10 @@ export function bindControls(app, opts, driver, page) {
     root.dataset.theme = dark ? "light" : "dark";
   }
 
-  function present() {
-    const url = new URL("/present", location.href);
-    if (typeof driver.source === "string") url.searchParams.set("scenario", driver.source);
-    url.searchParams.set("position", String(position()));
+  // The scenario on screen, where it is: a built-in by its id, one of the viewer's own inline.
+  async function present() {
+    const url = new URL(await permalink(driver.source, { position: position(), layout: driver.layout }));
+    url.pathname = "/present";
     location.href = url.href;
   }
 
@@ -120,8 +122,18 @@ export function bindControls(app, opts, driver, page) {
   });
   if (opts.mode === "embed") listenToTheHost(app, actions, drive);
   bindSwipe($("panes"), actions);
+  measureBar(document.querySelector(".controls"));
   bindKeys(actions);
   return { pick };
+}
+
+// The bottom bar's height as --bar-h (on a phone the bar is fixed: the page ends that far below its content,
+// so nothing stays hidden under it once scrolled to the end).
+function measureBar(bar) {
+  if (!bar || typeof ResizeObserver !== "function") return;
+  new ResizeObserver(() => {
+    document.documentElement.style.setProperty("--bar-h", `${Math.ceil(bar.getBoundingClientRect().height)}px`);
+  }).observe(bar);
 }
 
 // A horizontal swipe on the stage steps: to the left forward, to the right back (vertical moves scroll).

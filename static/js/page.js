@@ -143,7 +143,12 @@ export function createPage(app, opts, { pick }) {
       follow(panes);
     }
     if (tables) $("tables").replaceChildren(...renderTables(scene));
-    $("position").textContent = scene.positionText;
+    // the counter, and where the variants first differ a flag with its words (on a phone only the flag)
+    const differs = scene.positionText !== scene.counter && scene.counter;
+    $("position").replaceChildren(...(differs ? [scene.counter,
+      h("span", { class: "differs", title: scene.positionText.slice(scene.counter.length).replace(/^[\s·]+/, "") },
+        h("span", { class: "flag", ariaHidden: "true", text: " ⚑" }), h("span", { class: "words", text: scene.positionText.slice(scene.counter.length) }))]
+      : [scene.positionText]));
     $("scrubber").value = scene.position;
     $("step-note").textContent = scene.caption;
     drawOutcomes(scene.outcomes, Object.keys(scene.panes));
