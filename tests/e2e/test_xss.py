@@ -28,14 +28,18 @@ NOTE = ("Note {i}: <iframe srcdoc=\"<script>parent.__xss=1</script>\"></iframe> 
         "<a href=javascript:window.__xss=1>x</a> ' autofocus onfocus=window.__xss=1 x=' ]]> &amp; &lt;b&gt;")
 TOTAL = 6
 
-# Any element or attribute a payload could have smuggled in (the viewer itself uses none of these).
+# Any element or attribute a payload could have smuggled in (the viewer itself uses none of these, except the
+# drawings it makes with createElementNS: aria-hidden SVG whose only text nodes are set as text).
 INJECTED_JS = """() => {
   const bad = [];
   const userText = '#scenario-name, #scenario-description, #panes, #tables, #step-note, #presenter-notes, ' +
                    '#problems, #summary, #returns, #course, #error, #editor .report';
   for (const el of document.querySelectorAll('*')) {
     for (const a of el.attributes) if (/^on/i.test(a.name)) bad.push(`${el.tagName}[${a.name}]`);
-    if (['IMG', 'IFRAME', 'OBJECT', 'EMBED', 'svg', 'SVG', 'B', 'I'].includes(el.tagName)) bad.push(el.tagName);
+    const drawing = el.tagName === 'svg' && el.getAttribute('aria-hidden') === 'true' &&
+                    !el.querySelector('foreignObject, script, a, image, use');
+    if (['IMG', 'IFRAME', 'OBJECT', 'EMBED', 'svg', 'SVG', 'B', 'I'].includes(el.tagName) && !drawing)
+      bad.push(el.tagName);
     if (el.tagName === 'STYLE' && !el.dataset.offline) bad.push('STYLE');
     if (el.tagName === 'A' && (el.closest(userText) || /^\\s*javascript:/i.test(el.getAttribute('href') || '')))
       bad.push(`A ${el.getAttribute('href')}`);
