@@ -269,3 +269,15 @@ def test_chips_show_the_scene_detail(lost_marker):
     [chip] = [g for g in pane(root, "v1.28.2").iter(f"{SVG}g")
               if g.get("data-pod") == "B" and g.get("data-pointer") is None]
     assert texts(chip) == ["B", "1 s left"]  # the timer's words stand for the detail
+
+
+def test_the_readmes_picture_is_what_the_export_draws_today():
+    """README.md opens with the decisive frame as the SVG export draws it; a change to the drawing must update it
+    (python -c "from webapp.export.svg import export_svg; from webapp.scenario.resolve import resolve;
+    open('docs/lost-marker.svg', 'w').write(export_svg(resolve('lost-marker')[0], 6))")."""
+    from pathlib import Path
+
+    from webapp.scenario.resolve import resolve
+
+    picture = Path(__file__).resolve().parents[2] / "docs" / "lost-marker.svg"
+    assert picture.read_text(encoding="utf-8") == export_svg(resolve("lost-marker")[0], 6), "regenerate docs/lost-marker.svg"

@@ -264,15 +264,10 @@ class Pane:
             stripes(g, x + 2, y + 2, width - 4, height - 4)
             node(g, "rect", x=x, y=y, width=width, height=height, rx=radius, fill="none", stroke=COLOURS[stroke],
                  stroke_width=2, stroke_dasharray=dash)
-        struck = ghost or kind == "ghost"
-        for i, (line, weight) in enumerate(lines):
+        for i, (line, weight) in enumerate(lines):  # names are never struck through (the page's rule too)
             colour = COLOURS[text if i == 0 else "bug" if kind == "ghost" else "ghost" if ghost else "muted"]
             ty = y + 19 + 16 * i
             node(g, "text", line, x=x + width / 2, y=ty, text_anchor="middle", font_weight=weight, fill=colour)
-            if struck and i == 0:
-                half = len(line) * BOLD_WIDTH / 2
-                node(g, "line", x1=x + width / 2 - half, y1=ty - 4, x2=x + width / 2 + half, y2=ty - 4, stroke=colour,
-                     stroke_width=2)
 
     # --- the lanes ------------------------------------------------------------------------------------
     def lanes(self, diagram, left: float, top: float, right: float) -> float:
@@ -507,7 +502,7 @@ def swatch(g, key: str, label: str, x: float, y: float) -> None:
         node(g, "rect", x=x, y=y + 2, width=width, height=20, rx=radius, fill="none", stroke=COLOURS[stroke],
              stroke_width=2)
     node(g, "text", label, x=x + width / 2, y=y + 16, font_size=11, font_weight="bold", text_anchor="middle",
-         fill=COLOURS[text], text_decoration="line-through" if key == "ghost" else None)
+         fill=COLOURS[text])
 
 
 class Flow:
