@@ -11,6 +11,10 @@
 import { h } from "./dom.js";
 
 const INLINE_KEY = "inflight-scope:inline-scenario";
+// The local draft (localStorage, so it outlives the tab): {from: the page's starting scenario id ("" for none),
+// text, format, ran: the scenario object last run}. It is shown again when the editor is reached by Back, a
+// reload, or the viewer's "Editor" with its own scenario (?draft); choosing "Start from" starts afresh.
+const DRAFT_KEY = "inflight-scope:editor-draft";
 const INLINE_ID = "__inline__";
 const DEBOUNCE_MS = 400;
 
@@ -214,6 +218,7 @@ async function run() {
     return notice(`Too large to run in the viewer: ${size.toLocaleString("en")} bytes as JSON, and the server takes ` +
       `messages up to ${limit.toLocaleString("en")} bytes. Download it and use “inflight-scope replay”.`);
   }
+  saveDraft({ ran: answer.scenario });
   try {
     sessionStorage.setItem(INLINE_KEY, json);
   } catch (err) {
@@ -231,10 +236,43 @@ function onFile(input, handle) {
   });
 }
 
+// --- the local draft ---------------------------------------------------------------------------------------
+const startedFrom = $("start-from")?.value ?? "";
+let draftTimer = 0;
+
+function readDraft() {
+  try {
+    return JSON.parse(localStorage.getItem(DRAFT_KEY));
+  } catch {
+    return null;
+  }
+}
+
+function saveDraft(extra = {}) {
+  clearTimeout(draftTimer);
+  const kept = readDraft();
+  const ran = kept && kept.from === startedFrom ? kept.ran : undefined;
+  try {
+    localStorage.setItem(DRAFT_KEY, JSON.stringify({ from: startedFrom, text: source.value, format: format.value, ran, ...extra }));
+  } catch { /* storage refused or full: the text stays on the page */ }
+}
+
+function restoreDraft() {
+  const draft = readDraft();
+  const how = performance.getEntriesByType("navigation")[0]?.type;
+  const wanted = new URLSearchParams(location.search).has("draft") || how === "back_forward" || how === "reload";
+  if (!draft || typeof draft.text !== "string" || draft.from !== startedFrom || !wanted) return;
+  setText(draft.text);
+  if ([...format.options].some((o) => o.value === draft.format)) format.value = draft.format;
+}
+
 source.addEventListener("input", () => {
   renderGutter();
   scheduleValidation();
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(saveDraft, 250);
 });
+addEventListener("pagehide", () => saveDraft());
 source.addEventListener("scroll", () => {
   gutter.scrollTop = source.scrollTop;
 });
@@ -246,5 +284,6 @@ $("btn-trace").addEventListener("click", downloadTrace);
 onFile($("upload"), uploadScenario);
 onFile($("load-trace"), loadTrace);
 
+restoreDraft();
 renderGutter();
 validate();

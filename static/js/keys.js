@@ -10,6 +10,8 @@ export function bindKeys(actions) {
   };
   document.addEventListener("keydown", (ev) => {
     if (ev.target.closest("input[type=text], input[type=url], textarea, select, [contenteditable]") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    // A modal (help, the Predict prompt) owns the keys: only Escape and ? (help) reach the page meanwhile.
+    if (document.querySelector(".help:not([hidden])") && ev.key !== "Escape" && ev.key !== "?") return;
     const fn = map[ev.key];
     if (!fn) return;
     if (ev.key === " " && ev.target.closest("button")) return; // Space on a focused button clicks it

@@ -13,7 +13,8 @@ import { applyOps, copyAlong } from "./delta.js";
 const TRACED = ["position", "total", "variants", "scene"]; // what a delta's ops describe; the rest travels whole
 const ANSWERED_WHOLE = new Set(["load", "seek", "reset", "join_room", "claim_room", "sync"]);
 
-// page: {connect(), disconnect(), scenario(msg), model(model), error(msg)}
+// page: {connect(), disconnect(), scenario(msg), model(model), error(msg), room(event, msg)}; `room` hears the
+// room's own messages (poll, poll_tally, blank) on the channel followed.
 export function openModel(transport, page) {
   let model = null;
   let channel = null; // the room followed, or null for this connection's own session
@@ -74,6 +75,9 @@ export function openModel(transport, page) {
       awaiting = false; // whatever was asked for is not coming
       page.error(msg);
     },
+    ...Object.fromEntries(["poll", "poll_tally", "blank"].map((event) => [event, (msg) => {
+      if (channel && msg?.room === channel) page.room?.(event, msg);
+    }])),
   });
 
   return {

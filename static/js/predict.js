@@ -1,39 +1,114 @@
 // "Predict" mode: before a failure is evaluated, ask where the pod will go; reveal after the step.
 // The scene says when to ask (`predict`: the next step is a fail with the gate on), about which pod, with which
-// choices; each pane's `outcome` is where the pod went.
+// choices; each pane's `outcome` is where the pod went and its `caption` what the walk saw (the why).
+//
+// The prompt owns its keys while it is open: ←/→ move between a row's choices (focus only), Space or Enter
+// answers the focused choice (then the next unanswered row, then "Step and reveal"), Escape closes it
+// (resolving null: nothing is stepped). Keys never reach the page's own bindings (keys.js) meanwhile.
 import { h } from "./dom.js";
 
 export function wantsPrediction(scene) {
   return Boolean(scene?.predict);
 }
 
-// Shows the prompt in `dialog`; resolves with {variant: queue} once the viewer picks for every variant.
+let asker = null; // a room's presenter asks the room instead (poll.js)
+
+export function askWith(fn) {
+  asker = fn;
+}
+
+// Shows the prompt in `dialog`; resolves with {variant: queue} once the viewer answers every variant, or with
+// null when it is closed. Focus returns where it was.
 export function askPrediction(dialog, scene) {
+  if (asker) return asker(dialog, scene);
   const { pod, choices } = scene.predict;
   const guesses = {};
+  const returnTo = document.activeElement;
   return new Promise((resolve) => {
     const reveal = h("button", { class: "btn primary", type: "button", text: "Step and reveal", disabled: true });
-    const rows = Object.values(scene.panes).map((pane) =>
-      h("fieldset", { class: "predict-row" }, h("legend", { text: `Where will ${pod} go on ${pane.title}?` }),
-        choices.map((queue) => h("label", {},
-          h("input", { type: "radio", name: `guess-${pane.variant}`, value: queue, onchange: () => {
-            guesses[pane.variant] = queue;
-            reveal.disabled = Object.keys(guesses).length < rows.length;
-          } }), ` ${queue}`))));
-    reveal.addEventListener("click", () => {
+    const close = h("button", { class: "btn", type: "button", text: "Close", ariaKeyshortcuts: "Escape" });
+    const panes = Object.values(scene.panes);
+    const rows = panes.map((pane) =>
+      h("fieldset", { class: "predict-row", dataVariant: pane.variant }, h("legend", { text: `Where will ${pod} go on ${pane.title}?` }),
+        choices.map((queue) => h("label", { class: "predict-choice" },
+          h("input", { type: "radio", name: `guess-${pane.variant}`, value: queue, onchange: () => answered(pane.variant, queue) }),
+          ` ${queue}`))));
+    const radios = (row) => [...row.querySelectorAll("input[type=radio]")];
+
+    function answered(variant, queue) {
+      guesses[variant] = queue;
+      reveal.disabled = Object.keys(guesses).length < rows.length;
+      const next = rows.find((row) => !(row.dataset.variant in guesses));
+      (next ? radios(next)[0] : reveal).focus();
+    }
+
+    function finish(result) {
       dialog.hidden = true;
-      resolve(guesses);
-    });
-    dialog.replaceChildren(h("div", { class: "help-card" }, h("h2", { text: "Predict" }), rows, reveal));
+      dialog.removeEventListener("keydown", onKey);
+      dialog.replaceChildren();
+      if (returnTo?.isConnected && returnTo !== document.body) returnTo.focus({ preventScroll: true });
+      else document.activeElement?.blur?.();
+      resolve(result);
+    }
+
+    function onKey(ev) {
+      ev.stopPropagation(); // the page's keys (step, play…) do not act under the prompt
+      const radio = ev.target.closest?.("input[type=radio]");
+      if (ev.key === "Escape") {
+        ev.preventDefault();
+        finish(null);
+      } else if ((ev.key === "ArrowRight" || ev.key === "ArrowLeft") && radio) {
+        ev.preventDefault(); // move, do not answer (a native radio group would check as it moves)
+        const all = radios(radio.closest("fieldset"));
+        const i = all.indexOf(radio) + (ev.key === "ArrowRight" ? 1 : -1);
+        all[(i + all.length) % all.length].focus();
+      } else if ((ev.key === "ArrowDown" || ev.key === "ArrowUp") && radio) {
+        ev.preventDefault(); // the next or previous row
+        const at = rows.indexOf(radio.closest("fieldset")) + (ev.key === "ArrowDown" ? 1 : -1);
+        const row = rows[(at + rows.length) % rows.length];
+        (row.querySelector("input:checked") ?? radios(row)[0]).focus();
+      } else if ((ev.key === " " || ev.key === "Enter") && radio) {
+        ev.preventDefault();
+        radio.checked = true;
+        answered(radio.closest("fieldset").dataset.variant, radio.value);
+      } else if (ev.key === "Tab") {
+        trapTab(ev, dialog);
+      }
+    }
+
+    reveal.addEventListener("click", () => finish({ ...guesses }));
+    close.addEventListener("click", () => finish(null));
+    dialog.replaceChildren(h("div", { class: "help-card predict-card" }, h("h2", { text: "Predict" }), rows,
+      h("div", { class: "predict-actions" }, reveal, close)));
+    dialog.addEventListener("keydown", onKey);
     dialog.hidden = false;
     dialog.querySelector("input")?.focus();
   });
 }
 
-// The guesses against where the pod went (the scene after the step).
+// Keeps Tab inside `box` (a modal): from its last focusable to its first and back.
+export function trapTab(ev, box) {
+  const focusable = [...box.querySelectorAll("button, [href], input, select, textarea, [tabindex]:not([tabindex='-1'])")]
+    .filter((el) => !el.disabled && el.getClientRects().length);
+  if (!focusable.length) return;
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (ev.shiftKey && (document.activeElement === first || !box.contains(document.activeElement))) {
+    ev.preventDefault();
+    last.focus();
+  } else if (!ev.shiftKey && (document.activeElement === last || !box.contains(document.activeElement))) {
+    ev.preventDefault();
+    first.focus();
+  }
+}
+
+// The guesses against where the pod went (the scene after the step), with why (the pane's caption): one line
+// per variant.
 export function verdict(guesses, scene) {
   return Object.entries(guesses).map(([variant, guess]) => {
-    const actual = scene.panes[variant]?.outcome;
-    return `${variant}: you said ${guess}, it went to ${actual} ${guess === actual ? "✓" : "✗"}`;
-  }).join(" · ");
+    const pane = scene.panes[variant];
+    const actual = pane?.outcome;
+    const why = pane?.caption ? ` — ${pane.caption}` : "";
+    return `${variant}: you said ${guess}, it went to ${actual} ${guess === actual ? "✓" : "✗"}${why}`;
+  }).join("\n");
 }

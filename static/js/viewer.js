@@ -1,11 +1,14 @@
 // The viewer, composed of its parts: the model over `transport` (connection.js served, local.js offline), which
 // folds deltas and hands on whole models; the page that draws them; the driver that decides what is sent
-// and by whom; the controls that turn keys and buttons into actions.
+// and by whom; the controls that turn keys and buttons into actions; the flow around them (flow.js: the
+// address bar, focus, Predict's stops, a room's polls and blank screen).
 import { readOptions } from "./options.js";
 import { openModel } from "./model.js";
 import { createPage } from "./page.js";
 import { createDriver } from "./driver.js";
 import { bindControls } from "./controls.js";
+import { createPoll } from "./poll.js";
+import { createFlow } from "./flow.js";
 
 export function startViewer(transport) {
   const app = document.getElementById("app");
@@ -17,10 +20,16 @@ export function startViewer(transport) {
     scenario: (msg) => {
       driver.heard(msg);
       page.drawScenario(msg);
+      flow.scenario(msg);
     },
-    model: (model) => page.draw(model),
+    model: (model) => {
+      page.draw(model);
+      flow.model(model);
+    },
     error: (msg) => driver.error(msg),
+    room: (event, msg) => flow.room(event, msg),
   });
   const driver = createDriver(opts, conn, page);
+  const flow = createFlow(app, opts, driver, page, createPoll(opts, conn, page));
   const controls = bindControls(app, opts, driver, page);
 }

@@ -94,8 +94,9 @@ def test_an_audience_member_cannot_drive_the_room(make_page):
     audience = make_page()
     audience.goto(f"/r/{room}")
     at(audience, 1)
+    for control in ("#btn-play", "#btn-step", "#btn-end", "#btn-reset", "#scrubber"):
+        expect(audience.locator(control)).to_be_hidden()  # no controls that would only produce an error
     audience.keyboard.press("ArrowRight")
-    audience.click("#btn-end")
     expect(audience.locator("#error")).to_contain_text("Detach")
     # Even a hand-made message without the token is refused by the server.
     audience.evaluate("""(room) => new Promise((resolve) => {

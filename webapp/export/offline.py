@@ -25,7 +25,7 @@ from .bundle import bundle
 MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
 MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growing: then the bytes are bounded too
 ENTRY = ROOT / "static" / "js" / "offline.js"
-STYLESHEET = ROOT / "static" / "css" / "app.css"
+STYLESHEETS = (ROOT / "static" / "css" / "app.css", ROOT / "static" / "css" / "flow.css")
 TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=select_autoescape(["html"]))
 SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
@@ -81,7 +81,7 @@ def file_policy(css: str, script: str) -> str:
 
 def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None) -> str:
     data = messages(scenario, scenario_id, max_bytes)
-    css = inline(STYLESHEET.read_text(encoding="utf-8"), "style")
+    css = inline("\n".join(sheet.read_text(encoding="utf-8") for sheet in STYLESHEETS), "style")
     script = inline(bundle(ENTRY), "script")
     return TEMPLATES.get_template("export.html").render(
         title=scenario.name,

@@ -1,0 +1,205 @@
+// The flow around the picture: your place kept in the address bar, keyboard and focus (the skip link, the help
+// dialog as a modal, the picker letting go of the keys), Predict stopping Play at every prompt, a room's blank
+// screen and polls, the audience's locked view, the embed's locked range, and the way to the editor.
+import { permalink, decodeScenario } from "./links.js";
+import { trapTab, wantsPrediction } from "./predict.js";
+import { useGlossary, watchTerms } from "./glossary.js";
+
+const $ = (id) => document.getElementById(id);
+export const DRAFT_KEY = "inflight-scope:editor-draft"; // the editor's local draft {from, text, format, ran}
+const MAX_INLINE = 200000; // what the server takes as ?inline= (routes.py INLINE_PATTERN)
+
+export function createFlow(app, opts, driver, page, poll) {
+  const served = !document.getElementById("inflight-bundle"); // not the offline file
+  const place = opts.mode === "main" && served ? keepPlace(driver, page) : null;
+  watchTerms($("panes"));
+  bindSkipLink();
+  bindHelpModal();
+  $("scenario-picker")?.addEventListener("change", (ev) => ev.target.blur()); // → steps again, not the picker
+  bindEditorLink(driver);
+  if (opts.mode === "present") relayBlank(driver);
+  if (opts.mode === "audience") lockAudience(app, driver);
+  keepStageSize(app);
+  let asking = false;
+
+  return {
+    scenario(msg) {
+      useGlossary(msg.glossary, $("help")?.querySelector(".help-card"));
+      if (opts.range) lockRange(opts.range);
+      place?.scenario(msg);
+    },
+
+    model(model) {
+      place?.model(model);
+      poll.model(model);
+      // With Predict on, Play stops at every prompt and waits for the answer (the step then reveals).
+      if (model.playing && $("predict").checked && wantsPrediction(model.scene) && !driver.following() && !asking) {
+        asking = true;
+        driver.drive("pause");
+        $("btn-step").click();
+        setTimeout(() => (asking = false), 0);
+      }
+    },
+
+    room(event, msg) {
+      if (event === "blank") {
+        if (opts.mode === "audience" && !driver.detached) $("blank").hidden = !msg.on;
+      } else {
+        poll.heard(event, msg);
+      }
+    },
+  };
+}
+
+// The table view opens under the diagram without squeezing it: the panes keep the height they had without it
+// (--panes-h, flow.css) and the page scrolls to the tables.
+function keepStageSize(app) {
+  const panes = $("panes");
+  if (!panes || typeof ResizeObserver !== "function") return;
+  new ResizeObserver(() => {
+    if ($("tables").hidden) app.style.setProperty("--panes-h", `${Math.round(panes.getBoundingClientRect().height)}px`);
+  }).observe(panes);
+}
+
+// --- your place: the address bar is the view (scenario, position, layout, theme) --------------------------
+function keepPlace(driver, page) {
+  const encoded = new WeakMap(); // an inline scenario object -> its ?inline= text
+  let shown = null; // the scenario on screen (its key)
+  let newEntry = false; // the next address is a new history entry (another scenario)
+  let restoring = false; // Back/Forward is loading a scenario: no new entry for it
+  let writing = Promise.resolve();
+
+  async function address(model) {
+    const theme = document.documentElement.dataset.theme;
+    const source = driver.source;
+    if (source && typeof source === "object" && !encoded.has(source)) {
+      const link = await permalink(source, {});
+      encoded.set(source, link.length - new URL(link).origin.length < MAX_INLINE ? null : "__inline__");
+    }
+    if (source && typeof source === "object" && encoded.get(source) === "__inline__") {
+      return permalink("__inline__", { position: model.position, layout: driver.layout, theme }); // too long: the tab's hand-off
+    }
+    return permalink(source, { position: model.position, layout: driver.layout, theme });
+  }
+
+  function write(model) {
+    writing = writing.then(async () => {
+      if (!driver.source || !model) return;
+      const url = await address(model);
+      if (url === location.href) return;
+      if (newEntry) history.pushState(null, "", url);
+      else history.replaceState(null, "", url);
+      newEntry = false;
+    }).catch(() => {});
+  }
+
+  new MutationObserver(() => write(page.latest)).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+
+  addEventListener("popstate", async () => {
+    const q = new URLSearchParams(location.search);
+    const theme = q.get("theme");
+    document.documentElement.dataset.theme = theme === "light" || theme === "dark" ? theme : "auto";
+    const layout = q.get("layout") || "both";
+    driver.layout = layout;
+    $("layout-picker").value = layout;
+    const source = q.get("inline") ? await decodeScenario(q.get("inline")) : q.get("scenario") || driver.source;
+    restoring = true;
+    driver.load(source, Number(q.get("position")) || 0);
+  });
+
+  return {
+    scenario(msg) {
+      const key = msg.id ?? `inline:${msg.name}:${msg.total}`;
+      newEntry = shown !== null && key !== shown && !restoring;
+      restoring = false;
+      shown = key;
+    },
+    model: write,
+  };
+}
+
+// --- keyboard and focus ----------------------------------------------------------------------------------
+function bindSkipLink() {
+  const link = $("skip-link");
+  link?.addEventListener("click", (ev) => {
+    ev.preventDefault(); // no fragment: a presenter's address holds its room there
+    $("btn-step").focus();
+  });
+}
+
+// The help dialog is a modal: Tab stays inside, Escape closes it (keys.js), focus returns where it was.
+function bindHelpModal() {
+  const help = $("help");
+  if (!help) return;
+  let returnTo = null;
+  document.addEventListener("focusin", (ev) => {
+    if (!help.contains(ev.target)) returnTo = ev.target;
+  });
+  help.addEventListener("keydown", (ev) => {
+    if (ev.key === "Tab") trapTab(ev, help);
+  });
+  help.addEventListener("click", (ev) => {
+    if (ev.target === help) $("help-close").click(); // a click beside the card closes it
+  });
+  new MutationObserver(() => {
+    if (help.hidden && help.contains(document.activeElement)) {
+      (returnTo?.isConnected ? returnTo : $("help-toggle"))?.focus();
+    } else if (help.hidden && document.activeElement === document.body && returnTo?.isConnected) {
+      returnTo.focus();
+    }
+  }).observe(help, { attributes: true, attributeFilter: ["hidden"] });
+}
+
+// --- the editor opens the scenario on screen ---------------------------------------------------------------
+function bindEditorLink(driver) {
+  const link = $("btn-editor");
+  link?.addEventListener("click", (ev) => {
+    const source = driver.source;
+    if (!source) return;
+    ev.preventDefault();
+    if (typeof source === "string") {
+      location.href = `/editor?scenario=${encodeURIComponent(source)}`;
+      return;
+    }
+    let draft = null;
+    try {
+      draft = JSON.parse(localStorage.getItem(DRAFT_KEY));
+    } catch { /* no draft */ }
+    if (!draft || JSON.stringify(draft.ran) !== JSON.stringify(source)) {
+      draft = { from: "", text: JSON.stringify(source, null, 2), format: "json", ran: source };
+      try {
+        localStorage.setItem(DRAFT_KEY, JSON.stringify(draft));
+      } catch { /* storage full or refused: the editor starts from its template */ }
+    }
+    location.href = `/editor?draft=1${draft.from ? `&scenario=${encodeURIComponent(draft.from)}` : ""}`;
+  });
+}
+
+// --- rooms -------------------------------------------------------------------------------------------------
+// The presenter's blank key (b or .) blanks the followers' screens too.
+function relayBlank(driver) {
+  const blank = $("blank");
+  new MutationObserver(() => driver.drive("blank", { on: !blank.hidden }))
+    .observe(blank, { attributes: true, attributeFilter: ["hidden"] });
+}
+
+// An audience member follows: no driving controls (until it detaches), the room's scenario only.
+function lockAudience(app, driver) {
+  const sync = () => {
+    app.classList.toggle("following", !driver.detached);
+    $("scenario-picker").disabled = !driver.detached;
+    $("scrubber").disabled = !driver.detached;
+    $("scenario-picker").title = driver.detached ? "" : "Locked to the room's scenario";
+    if (!driver.detached) $("blank").hidden = true;
+  };
+  $("btn-detach")?.addEventListener("click", () => setTimeout(sync)); // after the driver has toggled
+  sync();
+}
+
+// An embed locked to [from, to]: its scrubber and ticks span that range only.
+function lockRange([from, to]) {
+  const scrubber = $("scrubber");
+  scrubber.min = String(from);
+  scrubber.max = String(to);
+  for (const tick of $("ticks").children) tick.hidden = Number(tick.dataset.step) <= from || Number(tick.dataset.step) > to;
+}

@@ -1,0 +1,111 @@
+// Jargon explained where it appears: the scenario message's `glossary` {term: definition} (words.GLOSSARY)
+// marks the terms on the stage — lane names, "cycle" and "moveRequestCycle" in the clock, n= (inFlightPodsNum),
+// the hint values in the hint line and captions, backoff timers — as focusable `.term`s whose definition shows in
+// one tooltip on hover and on focus; the help dialog lists them all. The words are the server's.
+import { h } from "./dom.js";
+
+let glossary = {};
+let tip = null;
+
+// What to mark, per place: [selector, terms] (a term's text found there), or [selector, term] for the
+// element as a whole.
+const WHOLE = [
+  [".lane[data-queue] > .lane-name", (el) => el.closest(".lane").dataset.queue === "inFlight" ? "in flight" : el.closest(".lane").dataset.queue],
+  [".entry .count", () => "inFlightPodsNum"],
+  [".hint-summary .decision", (el) => el.textContent.trim()],
+  [".timer-backoff", () => "backoff"],
+];
+const IN_TEXT = [
+  [".clock", ["moveRequestCycle", "cycle"]],
+  [".hint-summary > span:not(.decision), .pane-caption", ["QueueImmediately", "QueueAfterBackoff", "QueueSkip"]],
+];
+const TERM_OF = { cycle: "scheduling cycle" };
+
+export function useGlossary(words, helpCard) {
+  glossary = words || {};
+  if (helpCard) listInHelp(helpCard);
+}
+
+function definition(term) {
+  return glossary[TERM_OF[term] ?? term];
+}
+
+function mark(el, term) {
+  el.classList.add("term");
+  el.tabIndex = 0;
+  el.dataset.term = TERM_OF[term] ?? term;
+  el.setAttribute("aria-describedby", "term-tip");
+}
+
+// Marks the terms under `root` (idempotent: marked places are skipped).
+export function decorate(root) {
+  for (const [selector, termOf] of WHOLE) {
+    for (const el of root.querySelectorAll(selector)) {
+      if (el.dataset.term) continue;
+      const term = termOf(el);
+      if (definition(term)) mark(el, term);
+    }
+  }
+  for (const [selector, terms] of IN_TEXT) {
+    const known = terms.filter(definition);
+    if (!known.length) continue;
+    const pattern = new RegExp(`\\b(${known.join("|")})\\b`);
+    for (const el of root.querySelectorAll(selector)) {
+      if (el.dataset.terms) continue;
+      el.dataset.terms = "marked";
+      for (const node of [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)) {
+        const parts = node.textContent.split(pattern);
+        if (parts.length < 2) continue;
+        node.replaceWith(...parts.map((part, i) => {
+          if (i % 2 === 0) return part;
+          const span = h("span", { text: part });
+          mark(span, part);
+          return span;
+        }));
+      }
+    }
+  }
+}
+
+// Marks the stage's terms whenever it is drawn; one tooltip for all.
+export function watchTerms(stage) {
+  new MutationObserver(() => decorate(stage)).observe(stage, { childList: true, subtree: true });
+  tip = h("div", { id: "term-tip", class: "term-tip", role: "tooltip", hidden: true });
+  document.getElementById("app").append(tip);
+  const show = (ev) => {
+    const term = ev.target.closest?.(".term");
+    if (term) place(term);
+  };
+  document.addEventListener("focusin", show);
+  document.addEventListener("mouseover", show);
+  document.addEventListener("focusout", () => (tip.hidden = true));
+  document.addEventListener("mouseout", (ev) => {
+    if (ev.target.closest?.(".term") && document.activeElement !== ev.target.closest(".term")) tip.hidden = true;
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") tip.hidden = true;
+  });
+}
+
+function place(term) {
+  const text = definition(term.dataset.term);
+  if (!text) return;
+  tip.replaceChildren(h("strong", { text: term.dataset.term }), ` ${text}`);
+  tip.hidden = false;
+  const r = term.getBoundingClientRect();
+  const width = Math.min(340, innerWidth - 16);
+  tip.style.inlineSize = `${width}px`;
+  tip.style.left = `${Math.max(8, Math.min(r.left, innerWidth - width - 8))}px`;
+  const below = r.bottom + 6;
+  const height = tip.getBoundingClientRect().height;
+  tip.style.top = `${below + height < innerHeight ? below : Math.max(8, r.top - height - 6)}px`;
+}
+
+function listInHelp(card) {
+  let list = card.querySelector("#help-glossary");
+  if (!list) {
+    list = h("dl", { id: "help-glossary", class: "glossary" });
+    card.querySelector("#help-close").before(h("h2", { id: "help-glossary-title", text: "Words" }), list);
+  }
+  list.replaceChildren(...Object.entries(glossary).flatMap(([term, text]) => [h("dt", { text: term }), h("dd", { text })]));
+}

@@ -1,0 +1,169 @@
+// A room's live poll (webapp/web/sockets.py on_poll_*): where the scene asks to predict, the presenter's prompt
+// opens a poll instead of a dialog; followers answer on their phones ({variant: choice}, anonymous, one answer
+// each, never driving); the presenter watches a histogram per variant fill (poll_tally) and reveals (poll_reveal,
+// then the step); followers then see the room's answers and, once the step is drawn, the verdict against their
+// own answer. Every queue, pod and variant name is the server's; only the page's own words are spelled here.
+import { h } from "./dom.js";
+import { askWith, verdict } from "./predict.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function createPoll(opts, conn, page) {
+  let poll = null; // {position, pod, choices, variants, open}
+  let tally = { answered: 0, counts: {} };
+  let mine = {}; // a follower's answers
+  let pending = null; // the presenter's step, waiting for the reveal
+  let box = null;
+
+  const titleOf = (variant) => page.latest?.scene.panes[variant]?.title ?? variant;
+
+  if (opts.mode === "present") askWith((dialog, scene) => open(scene));
+
+  // The presenter's prompt: open the room's poll; the step waits for Reveal (Reveal, or → again).
+  function open(scene) {
+    if (pending) {
+      reveal();
+      return Promise.resolve(null); // this press revealed; the waiting prompt steps
+    }
+    poll = { position: scene.position, pod: scene.predict.pod, choices: scene.predict.choices, variants: Object.keys(scene.panes), open: true };
+    tally = { answered: 0, counts: {} };
+    conn.send("poll_open", { room: opts.room, token: opts.token });
+    drawPresenter();
+    return new Promise((resolve) => (pending = resolve));
+  }
+
+  function reveal() {
+    if (!pending) return;
+    conn.send("poll_reveal", { room: opts.room, token: opts.token });
+    const step = pending;
+    pending = null;
+    poll.open = false;
+    drawPresenter();
+    step({});
+  }
+
+  function close() {
+    if (pending) {
+      const step = pending;
+      pending = null;
+      step(null);
+    }
+    poll = null;
+    box?.remove();
+    box = null;
+  }
+
+  // Fills the panel with `parts` (nested lists and nulls allowed, as h() takes them).
+  function fill(el, ...parts) {
+    el.replaceChildren(...parts.flat(2).filter((p) => p !== null && p !== undefined && p !== false));
+  }
+
+  function panel(cls, label) {
+    if (!box || !box.isConnected || !box.classList.contains(cls)) {
+      box?.remove();
+      box = h("section", { class: `poll ${cls}`, role: "region", ariaLabel: label, dataTestid: cls });
+      $("app").append(box);
+    }
+    return box;
+  }
+
+  function histogram(variant, outcome) {
+    const counts = tally.counts[variant] ?? {};
+    const most = Math.max(1, ...Object.values(counts));
+    return h("figure", { class: "histogram", dataVariant: variant },
+      h("figcaption", { text: `${titleOf(variant)}` }),
+      poll.choices.map((choice) => {
+        const n = counts[choice] ?? 0;
+        const bar = h("span", { class: "bar" });
+        bar.style.inlineSize = `${(100 * n) / most}%`;
+        return h("div", { class: `bin${outcome === choice ? " truth" : ""}`, dataChoice: choice, dataCount: n },
+          h("span", { class: "choice name", text: choice }), h("span", { class: "track" }, bar), h("span", { class: "n", text: String(n) }));
+      }));
+  }
+
+  function outcomeLines(scene, variants) {
+    return variants.map((variant) => {
+      const pane = scene.panes[variant];
+      return pane?.outcome ? h("p", { class: "truth-line", dataVariant: variant },
+        h("strong", { text: `${pane.title}: ${poll.pod} → ${pane.outcome}` }), pane.caption ? ` — ${pane.caption}` : "") : null;
+    });
+  }
+
+  // --- the presenter ---------------------------------------------------------------------------------------
+  function drawPresenter(scene = null) {
+    const el = panel("poll-presenter", "Live poll");
+    const stepped = scene && scene.position === poll.position + 1;
+    const actions = poll.open
+      ? [h("button", { class: "btn primary", type: "button", text: "Reveal and step", dataTestid: "poll-reveal", onclick: reveal }),
+        h("button", { class: "btn", type: "button", text: "Cancel", onclick: close })]
+      : [h("button", { class: "btn", type: "button", text: "Close", onclick: close })];
+    fill(el,
+      h("h2", { text: `Live poll: where will ${poll.pod} go?` }),
+      h("p", { class: "answered", dataTestid: "poll-answered", text: `${tally.answered} answered${poll.open ? " so far" : ""}` }),
+      h("div", { class: "histograms" }, poll.variants.map((v) => histogram(v, stepped ? scene.panes[v]?.outcome : null))),
+      stepped ? outcomeLines(scene, poll.variants) : null,
+      h("div", { class: "poll-actions" }, actions),
+    );
+  }
+
+  // --- a follower ------------------------------------------------------------------------------------------
+  function drawFollower(scene = null) {
+    const el = panel("poll-follower", "Live poll");
+    const stepped = scene && scene.position === poll.position + 1;
+    const rows = poll.variants.map((variant) => h("fieldset", { class: "poll-row", dataVariant: variant },
+      h("legend", { text: `Where will ${poll.pod} go on ${titleOf(variant)}?` }),
+      h("div", { class: "poll-choices" }, poll.choices.map((choice) => h("button", {
+        class: "btn choice name", type: "button", text: choice, dataChoice: choice, disabled: !poll.open,
+        ariaPressed: String(mine[variant] === choice), onclick: () => answer(variant, choice),
+      })))));
+    const answered = Object.keys(mine).length;
+    fill(el,
+      h("h2", { text: poll.open ? "Predict with the room" : "The room's answers" }),
+      poll.open ? rows : h("div", { class: "histograms" }, poll.variants.map((v) => histogram(v, stepped ? scene.panes[v]?.outcome : null))),
+      h("p", { class: "poll-status", role: "status", dataTestid: "poll-status",
+        text: poll.open ? (answered ? "Answer sent — you may change it until the presenter reveals." : "Tap where you think it goes.")
+          : stepped ? "" : `${tally.answered} answered · the presenter is stepping…` }),
+      stepped && answered ? h("p", { class: "prediction poll-verdict", dataTestid: "poll-verdict", text: verdict(mine, scene) }) : null,
+      stepped ? outcomeLines(scene, answered ? [] : poll.variants) : null,
+      poll.open ? null : h("div", { class: "poll-actions" }, h("button", { class: "btn", type: "button", text: "Close", onclick: close })),
+    );
+  }
+
+  function answer(variant, choice) {
+    if (!poll?.open) return;
+    mine = { ...mine, [variant]: choice };
+    conn.send("poll_answer", { room: opts.room, answers: mine });
+    drawFollower();
+  }
+
+  const follower = () => opts.mode === "audience";
+
+  return {
+    // poll / poll_tally messages of the room this page follows
+    heard(event, msg) {
+      if (event === "poll_tally") {
+        if (!poll || msg.position !== poll.position) return;
+        tally = { answered: msg.answered, counts: msg.counts };
+        drawPresenter();
+      } else if (event === "poll") {
+        if (follower() && msg.open && poll?.position !== msg.position) mine = {};
+        poll = { position: msg.position, pod: msg.pod, choices: msg.choices, variants: msg.variants, open: msg.open };
+        tally = { answered: msg.answered, counts: msg.counts };
+        if (follower()) drawFollower();
+        else if (opts.mode === "present" && box) drawPresenter();
+      }
+    },
+
+    // Each model drawn: the verdict once the poll's step is applied; a poll left behind closes.
+    model(model) {
+      if (!poll || !box) return;
+      const at = model.position;
+      if (at === poll.position + 1 && !poll.open) {
+        if (follower()) drawFollower(model.scene);
+        else drawPresenter(model.scene);
+      } else if (at !== poll.position && at !== poll.position + 1) {
+        close();
+      }
+    },
+  };
+}

@@ -1,0 +1,387 @@
+"""The flow speakers, learners and first-time users rely on (issue 10), in a real browser: Predict owning its
+keys and stopping Play, the live poll with three followers, names that never break, jargon defined where it
+appears, the address bar keeping your place, the editor and Present… keeping your own scenario, keyboard and
+focus (the skip link, the help modal, the picker letting go of →), the blank screen reaching followers, the
+audience's locked view, the embed's scrubber range, the table view's toggle."""
+
+import json
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_browser import V1, V2, at, open_lost_marker, settle
+from tests.e2e.test_talks import position_of, start_presenter
+
+DIALOG = "#predict-dialog"
+
+
+def query(page):
+    return {k: v[0] for k, v in parse_qs(urlsplit(page.url).query).items()}
+
+
+def focused(page, expression="document.activeElement"):
+    return page.evaluate(f"() => {{ const el = {expression}; return el ? (el.id || el.name + ':' + el.value) : null; }}")
+
+
+# --- 1. Predict owns its keys -------------------------------------------------------------------------------
+def test_predict_owns_its_keys_and_the_verdict_says_why(page):
+    open_lost_marker(page, "&position=5")
+    at(page, 5)
+    page.check("#predict")
+    page.locator("#btn-step").focus()
+    page.keyboard.press("ArrowRight")  # the page's key: asks first
+    expect(page.locator(DIALOG)).to_be_visible()
+    assert focused(page) == "guess-v1.28.1:activeQ"
+    page.keyboard.press("ArrowRight")  # moves between choices: no step, no answer
+    page.keyboard.press("ArrowRight")
+    assert focused(page) == "guess-v1.28.1:unschedulablePods"
+    expect(page.locator(f"{DIALOG} input:checked")).to_have_count(0)
+    page.keyboard.press(" ")  # answers (and does not play)
+    assert focused(page) == "guess-v1.28.2:activeQ"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # answers the second row
+    expect(page.get_by_role("button", name="Step and reveal")).to_be_focused()
+    page.wait_for_timeout(1200)
+    assert position_of(page) == 5  # nothing stepped or played while answering
+    page.keyboard.press("Enter")
+    at(page, 6)
+    verdict = page.locator("#prediction")
+    expect(verdict).to_contain_text("v1.28.1: you said unschedulablePods, it went to unschedulablePods ✓")
+    expect(verdict).to_contain_text("v1.28.2: you said backoffQ, it went to backoffQ ✓")
+    for variant in (V1, V2):  # the why: what the walk saw, the pane's caption
+        expect(verdict).to_contain_text(page.locator(f"{variant} [data-testid=caption]").inner_text())
+    expect(page.locator("#btn-step")).to_be_focused()  # focus returned where it was
+
+
+def test_escape_closes_the_prompt_without_stepping(page):
+    open_lost_marker(page, "&position=5")
+    at(page, 5)
+    page.check("#predict")
+    page.locator("#btn-step").click()
+    expect(page.locator(DIALOG)).to_be_visible()
+    page.keyboard.press("ArrowLeft")  # inside the prompt: not a step back
+    page.keyboard.press("Escape")
+    expect(page.locator(DIALOG)).to_be_hidden()
+    page.wait_for_timeout(500)
+    assert position_of(page) == 5
+
+
+def test_play_stops_at_every_prompt_and_waits(page):
+    open_lost_marker(page)
+    at(page, 0)
+    page.check("#predict")
+    page.select_option("#speed", "4")
+    page.click("#btn-play")
+    expect(page.locator(DIALOG)).to_be_visible()
+    at(page, 5)  # the prompt is before the failure at 6
+    page.wait_for_timeout(1500)
+    assert position_of(page) == 5
+    expect(page.locator("#btn-play")).to_have_text(re.compile("Play"))
+    page.locator(f'{DIALOG} input[name="guess-v1.28.1"][value="backoffQ"]').check()
+    page.locator(f'{DIALOG} input[name="guess-v1.28.2"][value="backoffQ"]').check()
+    page.get_by_role("button", name="Step and reveal").click()
+    at(page, 6)
+    expect(page.locator("#prediction")).to_contain_text("✗")
+
+
+# --- 2. the live poll -------------------------------------------------------------------------------------
+def test_live_poll_with_three_followers(make_page, artifacts_dir):
+    presenter, room, token = start_presenter(make_page)
+    followers = [make_page(width=390, height=844), make_page(width=390, height=844), make_page()]
+    for f in followers:
+        f.goto(f"/r/{room}")
+        expect(f.locator("#room-code")).to_have_text(room)
+    for _ in range(5):
+        presenter.keyboard.press("ArrowRight")
+    at(presenter, 5)
+    for f in followers:
+        at(f, 5)
+    presenter.check("#predict")
+    presenter.locator("#btn-step").click()
+    panel = presenter.get_by_test_id("poll-presenter")
+    expect(panel).to_be_visible()
+    expect(panel.get_by_test_id("poll-answered")).to_have_text(re.compile(r"^0 answered"))
+
+    answers = [{"v1.28.1": "unschedulablePods", "v1.28.2": "backoffQ"},
+               {"v1.28.1": "backoffQ", "v1.28.2": "backoffQ"},
+               {"v1.28.1": "unschedulablePods"}]
+    for f, mine in zip(followers, answers):
+        sheet = f.get_by_test_id("poll-follower")
+        expect(sheet).to_be_visible()
+        for variant, choice in mine.items():
+            sheet.locator(f'[data-variant="{variant}"] button[data-choice="{choice}"]').click()
+            expect(sheet.locator(f'[data-variant="{variant}"] button[data-choice="{choice}"]')).to_have_attribute("aria-pressed", "true")
+    expect(panel.get_by_test_id("poll-answered")).to_have_text(re.compile(r"^3 answered"))
+    bins = lambda v, c: panel.locator(f'figure[data-variant="{v}"] [data-choice="{c}"]')  # noqa: E731
+    expect(bins("v1.28.1", "unschedulablePods")).to_have_attribute("data-count", "2")
+    expect(bins("v1.28.1", "backoffQ")).to_have_attribute("data-count", "1")
+    expect(bins("v1.28.2", "backoffQ")).to_have_attribute("data-count", "2")
+    expect(bins("v1.28.2", "activeQ")).to_have_attribute("data-count", "0")
+    assert position_of(presenter) == 5  # answers never drive the room
+    screens = artifacts_dir / "screens"
+    screens.mkdir(exist_ok=True)
+    followers[0].screenshot(path=str(screens / "poll-follower-390x844.png"))
+    presenter.screenshot(path=str(screens / "poll-presenter-1600x900.png"))
+
+    panel.get_by_test_id("poll-reveal").click()
+    at(presenter, 6)
+    for f in followers:
+        at(f, 6)
+    expect(bins("v1.28.1", "unschedulablePods")).to_have_class(re.compile("truth"))
+    expect(bins("v1.28.2", "backoffQ")).to_have_class(re.compile("truth"))
+    first = followers[0].get_by_test_id("poll-verdict")
+    expect(first).to_contain_text("v1.28.1: you said unschedulablePods, it went to unschedulablePods ✓")
+    expect(first).to_contain_text("v1.28.2: you said backoffQ, it went to backoffQ ✓")
+    expect(followers[1].get_by_test_id("poll-verdict")).to_contain_text("v1.28.1: you said backoffQ, it went to unschedulablePods ✗")
+    expect(followers[2].get_by_test_id("poll-verdict")).not_to_contain_text("v1.28.2")
+    expect(followers[0].get_by_test_id("poll-follower").locator('figure[data-variant="v1.28.1"] [data-choice="unschedulablePods"]')).to_have_attribute("data-count", "2")
+    settle(followers[0])
+    followers[0].screenshot(path=str(screens / "poll-follower-verdict-390x844.png"))
+    presenter.screenshot(path=str(screens / "poll-presenter-revealed-1600x900.png"))
+
+
+# --- 3. names whole, no dangling dash ------------------------------------------------------------------------
+def renamed(value, old, new):
+    if isinstance(value, dict):
+        return {k: renamed(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed(v, old, new) for v in value]
+    return new if value == old else value
+
+
+def test_names_never_break_mid_word_and_no_dangling_dash(make_page):
+    page = make_page(width=390, height=844)
+    page.goto("/?scenario=lost-marker")
+    at(page, 0)
+    scenario = page.evaluate("fetch('/api/scenarios/lost-marker').then((r) => r.json())")
+    scenario = renamed(renamed(scenario, "B", "batch-worker-7"), "A", "analytics-api-12")
+    encoded = page.evaluate("async (s) => (await import('/static/js/links.js')).encodeScenario(s)", scenario)
+    page.goto(f"/?inline={encoded}&position=4")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^4 / "))
+    settle(page)
+    broken = page.evaluate("""() => [...document.querySelectorAll('#panes .pod-name, #panes .marker, #returns strong')]
+        .filter((el) => el.textContent.includes('-')).filter((el) => {
+          const range = document.createRange(); range.selectNodeContents(el);
+          const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          return tops.size > 1; }).map((el) => el.textContent)""")
+    assert broken == []
+    assert page.locator("#panes .pod-name", has_text="batch-worker-7").count() >= 1
+    for position in range(0, 7):
+        page.goto(f"/?scenario=lost-marker&position={position}")
+        at_text = page.get_by_test_id("position")
+        expect(at_text).to_have_text(re.compile(rf"^{position} / "))
+        texts = page.evaluate("""() => [document.getElementById('step-note'), ...document.querySelectorAll(
+            '[data-testid=caption], .tick, #presenter-notes p')].map((el) => (el.textContent || el.title || '').trim())""")
+        assert not [t for t in texts if t.endswith("—") or t.endswith("-")], texts
+
+
+# --- 4. jargon defined where it appears ---------------------------------------------------------------------
+def test_jargon_is_defined_on_focus_and_listed_in_help(page):
+    open_lost_marker(page, "&position=6")
+    at(page, 6)
+    lane = page.locator(f'{V1} [data-queue="backoffQ"] .lane-name')
+    expect(lane).to_have_attribute("tabindex", "0")
+    lane.focus()
+    tip = page.locator("#term-tip")
+    expect(tip).to_be_visible()
+    expect(tip).to_contain_text("backoffQ")
+    expect(tip).to_contain_text("backoff")
+    clock_term = page.locator(f'{V1} .clock .term[data-term="moveRequestCycle"]')
+    expect(clock_term).to_have_count(1)
+    clock_term.hover()
+    expect(tip).to_contain_text("The scheduling cycle when an event last asked to move pods")
+    expect(page.locator(f'{V1} .clock .term[data-term="scheduling cycle"]')).to_have_count(1)
+    page.goto("/?scenario=lost-marker&position=3")
+    at(page, 3)
+    count = page.locator(f"{V1} .entry .count.term").first
+    count.focus()
+    expect(tip).to_contain_text("inFlightPodsNum")
+    page.goto("/?scenario=lost-marker&position=6")
+    at(page, 6)
+    decision = page.locator(f"{V2} .hint-summary .decision.term")
+    expect(decision).to_have_count(1)
+    page.keyboard.press("?")
+    help_box = page.locator("#help")
+    expect(help_box.locator("#help-glossary dt", has_text="moveRequestCycle")).to_have_count(1)
+    expect(help_box.locator("#help-glossary dt", has_text="inFlightPodsNum")).to_have_count(1)
+    expect(help_box.locator("#help-glossary dt", has_text="QueueAfterBackoff")).to_have_count(1)
+
+
+# --- 5. your place is kept -----------------------------------------------------------------------------------
+def test_the_address_bar_keeps_your_place(page):
+    open_lost_marker(page)
+    at(page, 0)
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    at(page, 3)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('position') === '3'")
+    assert query(page)["scenario"] == "lost-marker"
+    page.keyboard.press("t")
+    page.wait_for_function("() => new URLSearchParams(location.search).has('theme')")
+    theme = page.evaluate("document.documentElement.dataset.theme")
+    assert query(page)["theme"] == theme
+    page.select_option("#layout-picker", "v1.28.2")
+    expect(page.locator("#panes > [data-variant]")).to_have_count(1)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('layout') === 'v1.28.2'")
+    page.reload()
+    at(page, 3)
+    assert page.evaluate("document.documentElement.dataset.theme") == theme
+    expect(page.locator("#panes > [data-variant]")).to_have_count(1)
+
+    # a new scenario is a new history entry; the picker lets go of the keys
+    page.locator("#scenario-picker").select_option("gate-off")
+    expect(page.locator("#scenario-picker")).to_have_value("gate-off")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('scenario') === 'gate-off'")
+    expect(page.locator("#scenario-picker")).not_to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^1 / "))
+    expect(page.locator("#scenario-picker")).to_have_value("gate-off")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('position') === '1'")
+    page.go_back()
+    at(page, 3)
+    expect(page.locator("#scenario-picker")).to_have_value("lost-marker")
+    assert query(page)["scenario"] == "lost-marker"
+    page.go_forward()
+    expect(page.locator("#scenario-picker")).to_have_value("gate-off")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^1 / "))
+
+
+def inline_scenario(page, name="My own scenario"):
+    scenario = page.evaluate("fetch('/api/scenarios/gate-off').then((r) => r.json())")
+    scenario["name"] = name
+    return scenario, page.evaluate("async (s) => (await import('/static/js/links.js')).encodeScenario(s)", scenario)
+
+
+def test_present_and_editor_keep_your_own_scenario(make_page):
+    page = make_page()
+    page.goto("/?scenario=lost-marker")
+    at(page, 0)
+    scenario, encoded = inline_scenario(page)
+    page.goto(f"/?inline={encoded}&position=3")
+    expect(page.locator("#scenario-name")).to_have_text("My own scenario")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^3 / "))
+    page.click("#btn-present")
+    page.wait_for_url(re.compile(r"/present"))
+    expect(page.locator("#scenario-name")).to_have_text("My own scenario")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^3 / "))
+
+    page.goto(f"/?inline={encoded}&position=2")
+    expect(page.locator("#scenario-name")).to_have_text("My own scenario")
+    page.click("#btn-editor")
+    page.wait_for_url(re.compile(r"/editor"))
+    text = page.locator("#source").input_value()
+    assert json.loads(text)["name"] == "My own scenario"
+
+    # a built-in opens as itself
+    page.goto("/?scenario=gate-off")
+    expect(page.locator("#scenario-name")).not_to_have_text("Loading…")
+    page.click("#btn-editor")
+    page.wait_for_url(re.compile(r"/editor\?scenario=gate-off"))
+    expect(page.locator("#source")).to_have_value(re.compile(r"gate", re.I))
+
+
+def test_editor_draft_survives_run_and_back(page):
+    page.goto("/editor?scenario=lost-marker")
+    source = page.locator("#source")
+    expect(source).to_have_value(re.compile("lost", re.I))
+    text = source.input_value()
+    edited = re.sub(r"(?m)^name: .*$", "name: My edited marker", text, count=1)
+    assert edited != text
+    source.fill(edited)
+    page.click("#btn-run")
+    page.wait_for_url(re.compile(r"/\?"))
+    expect(page.locator("#scenario-name")).to_have_text("My edited marker")
+    page.wait_for_function("() => new URLSearchParams(location.search).has('inline')")  # the address is the scenario
+    page.go_back()
+    page.wait_for_url(re.compile(r"/editor"))
+    expect(page.locator("#source")).to_have_value(re.compile("name: My edited marker"))
+    page.reload()
+    expect(page.locator("#source")).to_have_value(re.compile("name: My edited marker"))
+    page.goto("/editor?scenario=lost-marker")  # choosing "Start from" starts afresh
+    expect(page.locator("#source")).not_to_have_value(re.compile("My edited marker"))
+
+
+# --- 6. keyboard and focus -------------------------------------------------------------------------------------
+def test_skip_link_reaches_step_within_three_key_presses(page):
+    open_lost_marker(page)
+    at(page, 0)
+    page.keyboard.press("Tab")
+    link = page.locator("#skip-link")
+    expect(link).to_be_focused()
+    expect(link).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    expect(page.locator("#btn-step")).to_be_focused()
+    page.keyboard.press("Enter")
+    at(page, 1)
+    assert urlsplit(page.url).fragment == ""
+
+
+def test_help_is_a_modal(page):
+    open_lost_marker(page)
+    at(page, 0)
+    page.locator("#btn-back").focus()
+    page.keyboard.press("?")
+    help_box = page.locator("#help")
+    expect(help_box).to_be_visible()
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.getElementById('help').contains(document.activeElement)")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.getElementById('help').contains(document.activeElement)")
+    page.keyboard.press("ArrowRight")  # keys stay in the dialog
+    page.keyboard.press("Escape")
+    expect(help_box).to_be_hidden()
+    expect(page.locator("#btn-back")).to_be_focused()
+    assert position_of(page) == 0
+
+
+# --- 7. rooms and embeds -----------------------------------------------------------------------------------------
+def test_blank_reaches_followers_and_the_audience_is_locked(make_page):
+    presenter, room, token = start_presenter(make_page)
+    audience = make_page(width=390, height=844)
+    audience.goto(f"/r/{room}")
+    at(audience, 0)
+    expect(audience.locator("#room-banner")).to_contain_text("following the presenter")
+    for control in ("#btn-play", "#btn-step", "#btn-back", "#btn-reset", "#scrubber"):
+        expect(audience.locator(control)).to_be_hidden()
+    expect(audience.locator("#scenario-picker")).to_be_disabled()
+    presenter.keyboard.press("b")
+    expect(presenter.locator("#blank")).to_be_visible()
+    expect(audience.locator("#blank")).to_be_visible()
+    presenter.keyboard.press(".")
+    expect(audience.locator("#blank")).to_be_hidden()
+    audience.click("#btn-detach")
+    expect(audience.locator("#btn-step")).to_be_visible()
+    expect(audience.locator("#room-banner")).to_contain_text("exploring on your own")
+    audience.click("#btn-detach")  # snap back
+    expect(audience.locator("#btn-step")).to_be_hidden()
+    expect(audience.locator("#scenario-picker")).to_be_disabled()
+
+
+def test_embed_scrubber_spans_the_locked_range(make_page):
+    page = make_page(width=900, height=600)
+    page.goto("/embed?scenario=lost-marker&from=2&to=6")
+    at(page, 2)
+    scrubber = page.locator("#scrubber")
+    expect(scrubber).to_have_attribute("min", "2")
+    expect(scrubber).to_have_attribute("max", "6")
+    assert page.locator("#ticks .tick:visible").count() == 4
+
+
+def test_table_view_toggle_is_pressed_and_keeps_the_diagram(page):
+    open_lost_marker(page, "&position=5")
+    at(page, 5)
+    settle(page)
+    diagram = page.locator(f"{V1} [data-testid=diagram]")
+    before = diagram.bounding_box()
+    button = page.locator("#btn-tables")
+    plain = button.evaluate("(b) => getComputedStyle(b).backgroundColor")
+    page.keyboard.press("v")
+    expect(page.locator("#tables")).to_be_visible()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    assert button.evaluate("(b) => getComputedStyle(b).backgroundColor") != plain
+    settle(page)
+    after = diagram.bounding_box()
+    assert after["height"] >= 0.95 * before["height"], (before, after)
+    assert after["width"] >= 0.95 * before["width"], (before, after)
