@@ -167,8 +167,8 @@ def test_every_pointer_of_every_builtin_is_drawn():
                     assert [x for x in g.iter(f"{SVG}path") if x.get("data-line")], where
                     assert [x for x in g.iter(f"{SVG}path") if x.get("data-head")], where
                 listed = [it for it in p["list"]["items"] if it["kind"] in ("event", "pod")]
-                assert flagged(group, "data-walked") == [it["id"] for it in listed if it["walked"]], where
-                assert flagged(group, "data-ghost") == [it["id"] for it in listed if it["ghost"]], where
+                assert flagged(group, "data-walked") == [it["id"] for it in listed if it.get("walked")], where
+                assert flagged(group, "data-ghost") == [it["id"] for it in listed if it.get("ghost")], where
 
 
 def test_colours_are_the_light_theme_of_the_stylesheet():

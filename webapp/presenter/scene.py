@@ -14,9 +14,10 @@ preview (``Simulation.frame()`` / ``.preview()``) are plain data.
     legend = [{key, label, text}]  (words.LEGEND: one shape and colour per key wherever the picture is drawn)
 
 List items, front to back: the nil-marker slot ("front"), ghosts of elements removed earlier that detached
-markers still point at ("ghost"), then the entries ("event" / "pod"); each carries its markers, ``walked``
-(the step's hint walk visited it), ``ghost``/``gone`` (this step removed it, e.g. the deferred Done of a
-``fail``: it is drawn in its old place, faint, with ``gone`` saying why) and ``unseen``/``unseenBy``.
+markers still point at ("ghost"), then the entries ("event" / "pod"); each carries its markers and, only where
+they hold, ``walked`` (the step's hint walk visited it), ``ghost``/``gone`` (this step removed it, e.g. the
+deferred Done of a ``fail``: it is drawn in its old place, faint, with ``gone`` saying why), ``unseen``/
+``unseenBy`` and ``orphaned``.
 So the frame after a ``fail`` still shows what the walk saw.
 
 ``pointers``: [{pod, target, key, detached, reach, unseen, decided, text, title}], one per pod the tracker
@@ -220,10 +221,11 @@ def marker_key(m: dict, removed_now: set) -> str:
 
 
 def entry(e: dict, markers: list, unseen_by: list | None, walked: bool = False, gone: str | None = None) -> dict:
-    item = {"key": e["id"], "kind": e["kind"], "id": e["id"], "orphaned": bool(e.get("orphaned")),
-            "unseen": UNSEEN_BY.format(pods=", ".join(unseen_by)) if unseen_by else None,
-            "unseenBy": list(unseen_by or []), "walked": walked, "ghost": gone is not None, "gone": gone,
-            "markers": [marker(m) for m in markers]}
+    # marks only where they hold (an entry of a long list is sent once per step: no false flags on the wire)
+    item = {"key": e["id"], "kind": e["kind"], "id": e["id"], "markers": [marker(m) for m in markers],
+            **({"orphaned": True} if e.get("orphaned") else {}),
+            **({"unseen": UNSEEN_BY.format(pods=", ".join(unseen_by)), "unseenBy": list(unseen_by)} if unseen_by else {}),
+            **({"walked": True} if walked else {}), **({"ghost": True, "gone": gone} if gone is not None else {})}
     if e["kind"] == "pod":
         sub = "orphaned" if e.get("orphaned") else "pod entry"
         return {**item, "label": f"[{e['pod']}]", "sub": sub, "count": None,
@@ -237,7 +239,7 @@ def pointers(variant: str, record: dict | None, markers: list, items: list) -> l
     """One arrow per in-flight pod from its chip to where it marks the list, plus the failed pod's as its walk
     saw it (``decided``). ``reach``: the entries its walk would visit from there."""
     order = [i["key"] for i in items if i["kind"] in ("event", "pod")]
-    events = {i["key"] for i in items if i["kind"] == "event" and not i["ghost"]}
+    events = {i["key"] for i in items if i["kind"] == "event" and not i.get("ghost")}
     hint = (record or {}).get("hint")
     walked = [w["id"] for w in hint["walk"]] if hint else []
 
@@ -254,7 +256,7 @@ def pointers(variant: str, record: dict | None, markers: list, items: list) -> l
                            reach(m["previousEvent"], m["decided"]), m["unseen"], m["decided"]))
     own = {}  # v1.28.2: each in-flight pod's own (newest, live) entry
     for i in items:
-        if i["kind"] == "pod" and not i["orphaned"] and not i["ghost"]:
+        if i["kind"] == "pod" and not i.get("orphaned") and not i.get("ghost"):
             own[i["label"][1:-1]] = i["key"]
     if variant == "v1.28.2":
         for pod in sorted(own):
