@@ -21,6 +21,8 @@ export function createFlow(app, opts, driver, page, poll) {
   if (opts.mode === "audience") lockAudience(app, driver);
   keepStageSize(app);
   let asking = false;
+  let stopped = null; // where Play stopped for a prompt
+  const prompting = () => !$("predict-dialog").hidden || Boolean(document.querySelector("[data-testid=poll-reveal]"));
 
   return {
     scenario(msg) {
@@ -32,9 +34,15 @@ export function createFlow(app, opts, driver, page, poll) {
     model(model) {
       place?.model(model);
       poll.model(model);
-      // With Predict on, Play stops at every prompt and waits for the answer (the step then reveals).
+      // With Predict on, Play stops at every prompt and waits for the answer (the step then reveals). A tick that
+      // slipped past before the pause arrived is taken back while the prompt is open.
+      if (stopped !== null) {
+        if (model.position > stopped && prompting()) driver.drive("seek", { position: stopped });
+        else if (model.position !== stopped) stopped = null;
+      }
       if (model.playing && $("predict").checked && wantsPrediction(model.scene) && !driver.following() && !asking) {
         asking = true;
+        stopped = model.position;
         driver.drive("pause");
         $("btn-step").click();
         setTimeout(() => (asking = false), 0);

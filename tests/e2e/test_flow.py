@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
+from tests.e2e.test_accessibility import serious_violations
 from tests.e2e.test_browser import V1, V2, at, open_lost_marker, settle
 from tests.e2e.test_talks import position_of, start_presenter
 
@@ -71,7 +72,7 @@ def test_play_stops_at_every_prompt_and_waits(page):
     open_lost_marker(page)
     at(page, 0)
     page.check("#predict")
-    page.select_option("#speed", "4")
+    page.select_option("#speed", "8")  # a tick every 125 ms: one may slip past the pause, and is taken back
     page.click("#btn-play")
     expect(page.locator(DIALOG)).to_be_visible()
     at(page, 5)  # the prompt is before the failure at 6
@@ -119,6 +120,8 @@ def test_live_poll_with_three_followers(make_page, artifacts_dir):
     expect(bins("v1.28.2", "backoffQ")).to_have_attribute("data-count", "2")
     expect(bins("v1.28.2", "activeQ")).to_have_attribute("data-count", "0")
     assert position_of(presenter) == 5  # answers never drive the room
+    assert serious_violations(followers[0]) == []
+    assert serious_violations(presenter) == []
     screens = artifacts_dir / "screens"
     screens.mkdir(exist_ok=True)
     followers[0].screenshot(path=str(screens / "poll-follower-390x844.png"))
@@ -206,6 +209,7 @@ def test_jargon_is_defined_on_focus_and_listed_in_help(page):
     expect(help_box.locator("#help-glossary dt", has_text="moveRequestCycle")).to_have_count(1)
     expect(help_box.locator("#help-glossary dt", has_text="inFlightPodsNum")).to_have_count(1)
     expect(help_box.locator("#help-glossary dt", has_text="QueueAfterBackoff")).to_have_count(1)
+    assert serious_violations(page) == []
 
 
 # --- 5. your place is kept -----------------------------------------------------------------------------------
