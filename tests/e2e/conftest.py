@@ -51,7 +51,9 @@ def make_page(browser, live_server):
         if msg.type == "error":
             problems.append(f"console.error: {msg.text} ({msg.location.get('url', '')})")
 
-    def make(width=1280, height=720, color_scheme="light", reduced_motion="no-preference"):
+    # Pages cut to each new picture unless a test asks for motion (MOTION): the suite's time goes to what it
+    # checks, and the tests that are about motion say so (test_stage, test_browser's lost-marker stories).
+    def make(width=1280, height=720, color_scheme="light", reduced_motion="reduce"):
         context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme,
                                       reduced_motion=reduced_motion, base_url=live_server.url)
         contexts.append(context)
@@ -70,6 +72,15 @@ def make_page(browser, live_server):
         pytest.fail("the page reported problems:\n" + "\n".join(problems), pytrace=False)
 
 
+MOTION = "no-preference"
+
+
 @pytest.fixture
 def page(make_page):
     return make_page()
+
+
+@pytest.fixture
+def moving_page(make_page):
+    """A page with the full motion (no reduced-motion preference): animations play as for most viewers."""
+    return make_page(reduced_motion=MOTION)

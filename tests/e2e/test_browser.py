@@ -69,7 +69,8 @@ def test_chromium_is_installed():
 
 
 # --- the lost-marker story ------------------------------------------------------------------------------
-def test_arrow_keys_through_the_lost_marker_and_back(page):
+def test_arrow_keys_through_the_lost_marker_and_back(moving_page):
+    page = moving_page
     open_lost_marker(page)
     at(page, 0)
     expect(page.locator("#intro")).to_have_attribute("open", "")
@@ -111,7 +112,8 @@ def test_arrow_keys_through_the_lost_marker_and_back(page):
     assert_marker(page, detached=True)
 
 
-def test_step_button_through_the_lost_marker(page):
+def test_step_button_through_the_lost_marker(moving_page):
+    page = moving_page
     open_lost_marker(page)
     at(page, 0)
     step = page.get_by_role("button", name="Step forward")
@@ -335,26 +337,11 @@ def test_reduced_motion_renders_the_same_story(make_page):
     assert_b_placed_differently(page)
 
 
-# --- screenshots for review ------------------------------------------------------------------------------
+# --- themes (the screenshots for review are tests/e2e/test_screens.py's) ----------------------------------
 @pytest.mark.parametrize("color_scheme", ["light", "dark"])
-@pytest.mark.parametrize("width,height", [(1920, 1080), (1280, 720)])
-def test_screenshots_of_the_key_steps(make_page, artifacts_dir, width, height, color_scheme):
-    out = artifacts_dir / "screenshots"
-    out.mkdir(exist_ok=True)
-    page = make_page(width=width, height=height, color_scheme=color_scheme)
-    backgrounds = set()
-    for position in (0, 4, 5, 6):
-        open_lost_marker(page, f"&position={position}")
-        at(page, position)
-        settle(page)
-        path = out / f"lost-marker-{position}-{width}x{height}-{color_scheme}.png"
-        page.screenshot(path=str(path))
-        assert path.stat().st_size > 10_000
-        backgrounds.add(page.evaluate("getComputedStyle(document.body).backgroundColor"))
-        # nothing the story needs is scrolled out of the panes at this size
-        overflow = page.evaluate("""() => [...document.querySelectorAll('#panes > [data-variant]')]
-          .filter((p) => p.scrollHeight > p.clientHeight + 1).map((p) => p.dataset.variant)""")
-        if overflow:
-            print(f"{width}x{height} {color_scheme} position {position}: panes scroll: {overflow}")
+def test_the_system_theme_colours_the_page(make_page, color_scheme):
+    page = make_page(color_scheme=color_scheme)
+    open_lost_marker(page, "&position=6")
+    at(page, 6)
     expected = "rgb(246, 247, 249)" if color_scheme == "light" else "rgb(15, 19, 24)"
-    assert backgrounds == {expected}
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == expected

@@ -14,6 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import MOTION
 from tests.e2e.test_browser import settle
 from webapp.engine.simulation import Simulation
 from webapp.model.variant import VARIANTS
@@ -402,7 +403,8 @@ def assert_decisive_frame(page):
     assert_pointers_as_the_scene_says(page, "lost-marker", 6)
 
 
-def test_lost_marker_fail_frame_and_again_after_back_and_forth(page):
+def test_lost_marker_fail_frame_and_again_after_back_and_forth(moving_page):
+    page = moving_page
     open_at(page, "lost-marker", 6)
     assert_decisive_frame(page)
     page.keyboard.press("ArrowLeft")
@@ -510,7 +512,7 @@ def test_reduced_motion_cuts_to_the_final_frame(make_page):
 
 def test_full_motion_does_animate_the_fail(make_page):
     """The counter-check of the reduced-motion test: without the preference the same step does animate."""
-    page = make_page()
+    page = make_page(reduced_motion=MOTION)
     open_at(page, "lost-marker", 5)
     page.keyboard.press("ArrowRight")
     at(page, 6)

@@ -19,9 +19,13 @@ class RedisServer:
         if binary is None:
             pytest.fail("redis-server is missing: `make test` installs Debian's redis-server (make system-deps)",
                         pytrace=False)
+        self.binary = binary
         self.port = port or free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc = subprocess.Popen([binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+        self.start()
+
+    def start(self):
+        self.proc = subprocess.Popen([self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                                       "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = redis.Redis(port=self.port)
         deadline = time.monotonic() + 10
@@ -39,16 +43,29 @@ class RedisServer:
             self.proc.terminate()
             self.proc.wait(10)
 
+    def ensure_running(self):
+        """Up again on the same port if a test stopped it (the servers' clients reconnect)."""
+        if self.proc.poll() is not None:
+            self.start()
 
-@pytest.fixture
+
+# One Redis and one pair of servers per async mode for the whole module (starting them is most of this
+# module's time); the tests that stop Redis come last in the module, and Redis is up again before each test.
+@pytest.fixture(scope="module")
 def redis_server():
     server = RedisServer()
     yield server
     server.stop()
 
 
-@pytest.fixture(params=["eventlet", "threading"])
+@pytest.fixture(autouse=True)
+def redis_up(redis_server):
+    redis_server.ensure_running()
+
+
+@pytest.fixture(scope="module", params=["eventlet", "threading"])
 def two_servers(request, redis_server):
+    redis_server.ensure_running()  # before the servers start: their queue listeners connect at once
     args = ("--message-queue", redis_server.url)
     with LiveServer(request.param, LOGS, args) as one, LiveServer(request.param, LOGS, args) as two:
         yield one, two

@@ -65,8 +65,11 @@ def clients():
         return c
 
     yield make
-    for c in made:
-        c.close()
+    closing = [threading.Thread(target=c.close) for c in made]  # each waits for its server: together
+    for t in closing:
+        t.start()
+    for t in closing:
+        t.join(15)
 
 
 def test_presenter_on_one_process_drives_followers_on_the_other(two_servers, clients):
