@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -197,6 +198,20 @@ CROSSES_TITLES_JS = """(pane) => {
 }"""
 
 
+def settled_reading(locator, js, timeout=5.0):
+    """``js`` read on ``locator`` once two readings 100 ms apart agree: the list refits and the arrows redraw
+    a frame or two after a layout change (presentation mode, a resize), as they should."""
+    deadline = time.monotonic() + timeout
+    last = locator.evaluate(js)
+    while time.monotonic() < deadline:
+        locator.page.wait_for_timeout(100)
+        now = locator.evaluate(js)
+        if now == last:
+            return now
+        last = now
+    return last
+
+
 @pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080), (390, 844)])
 @pytest.mark.parametrize("position", [4, 5, 6])
 def test_arrows_end_on_boxes_and_cross_no_lane_title(make_page, width, height, position):
@@ -205,7 +220,7 @@ def test_arrows_end_on_boxes_and_cross_no_lane_title(make_page, width, height, p
     if width > 600:
         present_mode(page)
     for pane in (V1, V2):
-        for got in page.locator(pane).evaluate(HEAD_ON_BOX_JS):
+        for got in settled_reading(page.locator(pane), HEAD_ON_BOX_JS):
             assert -1 <= got["dy"] <= 4 and got["inside"], f"{pane} {width}x{height} at {position}: {got['pod']}'s arrow ends {got['dy']:.1f} px off its box"
         crossing = page.locator(pane).evaluate(CROSSES_TITLES_JS)
         assert not crossing, f"{pane} {width}x{height} at {position}: arrows of {crossing} run over a lane title"

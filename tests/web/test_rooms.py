@@ -202,3 +202,20 @@ def test_the_presenters_blank_reaches_every_follower(poll_room):
     presenter.emit("blank", {**ack, "on": False})
     for f in followers:
         assert drain(f, "blank") == [{"room": ack["room"], "on": True}, {"room": ack["room"], "on": False}]
+
+
+def test_a_follower_who_joins_during_a_poll_gets_it_and_can_answer(poll_room, make_sio):
+    presenter, ack, followers = poll_room
+    presenter.emit("poll_open", ack)
+    late = make_sio()
+    late.emit("join_room", {"room": ack["room"]})
+    received = late.get_received()
+    assert [m["name"] for m in received] == ["scenario", "state", "poll"]
+    assert received[2]["args"][0]["open"] is True and received[2]["args"][0]["position"] == 5
+    presenter.get_received()
+    late.emit("poll_answer", {"room": ack["room"], "answers": {"v1.28.2": "backoffQ"}})
+    assert drain(presenter, "poll_tally")[-1]["answered"] == 1
+    presenter.emit("step", ack)
+    another = make_sio()
+    another.emit("join_room", {"room": ack["room"]})
+    assert [m["name"] for m in another.get_received()] == ["scenario", "state"]  # the room moved on: no poll

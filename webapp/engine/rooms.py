@@ -134,6 +134,12 @@ class Rooms:
         self._store.set_poll(room.code, poll)
         return poll
 
+    def open_poll_here(self, room: Room) -> dict | None:
+        """The poll open at the room's current position, if any (what a joiner is shown)."""
+        poll = self._store.poll(room.code)
+        here = room.session.sim is not None and poll is not None and poll["position"] == room.session.sim.position
+        return poll if here and poll["open"] else None
+
     def tally(self, room: Room, poll: dict) -> dict:
         return polls.tally(poll, self._store.answers(room.code))
 

@@ -331,6 +331,9 @@ class Viewers(Namespace):
         join_room(room.channel)
         with room.session.lock:
             self.hub.whole_state(request.sid, Target(room.session, room.channel, room))
+            poll = self.hub.rooms.open_poll_here(room)
+        if poll is not None:  # a joiner during a poll can answer it too
+            self.hub.send("poll", {"room": room.code, **poll, **self.hub.rooms.tally(room, poll)}, request.sid, True)
 
 
 def init_socketio(app) -> SocketIO:
