@@ -46,6 +46,16 @@ def open_lost_marker(page, query=""):
     expect(page.locator("#scenario-name")).to_have_text("The lost marker")
 
 
+def built_in_json(page, scenario_id: str) -> dict:
+    """A built-in's scenario object, as the page's own server hands it out (the page must be open)."""
+    return page.evaluate(f"fetch('/api/scenarios/{scenario_id}').then((r) => r.json())")
+
+
+def inline_value(page, scenario: dict) -> str:
+    """The ?inline= value of ``scenario``, encoded by the page's own links.js (the page must be open)."""
+    return page.evaluate("async (s) => (await import('/static/js/links.js')).encodeScenario(s)", scenario)
+
+
 def snapshot(page):
     settle(page)
     return page.evaluate(SNAPSHOT_JS)

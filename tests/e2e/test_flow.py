@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 from playwright.sync_api import expect
 
 from tests.e2e.test_accessibility import serious_violations
-from tests.e2e.test_browser import V1, V2, at, open_lost_marker, settle
+from tests.e2e.test_browser import V1, V2, at, inline_value, open_lost_marker, settle
 from tests.e2e.test_talks import position_of, start_presenter
 
 DIALOG = "#predict-dialog"
@@ -159,7 +159,7 @@ def test_names_never_break_mid_word_and_no_dangling_dash(make_page):
     at(page, 0)
     scenario = page.evaluate("fetch('/api/scenarios/lost-marker').then((r) => r.json())")
     scenario = renamed(renamed(scenario, "B", "batch-worker-7"), "A", "analytics-api-12")
-    encoded = page.evaluate("async (s) => (await import('/static/js/links.js')).encodeScenario(s)", scenario)
+    encoded = inline_value(page, scenario)
     page.goto(f"/?inline={encoded}&position=4")
     expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^4 / "))
     settle(page)
@@ -254,7 +254,7 @@ def test_the_address_bar_keeps_your_place(page):
 def inline_scenario(page, name="My own scenario"):
     scenario = page.evaluate("fetch('/api/scenarios/gate-off').then((r) => r.json())")
     scenario["name"] = name
-    return scenario, page.evaluate("async (s) => (await import('/static/js/links.js')).encodeScenario(s)", scenario)
+    return scenario, inline_value(page, scenario)
 
 
 def test_present_and_editor_keep_your_own_scenario(make_page):

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import MOTION
-from tests.e2e.test_browser import settle
+from tests.e2e.test_browser import built_in_json, inline_value, settle
 from webapp.engine.simulation import Simulation
 from webapp.model.variant import VARIANTS
 from webapp.presenter.scene import present
@@ -499,11 +499,10 @@ def test_timers_in_an_inline_scenario(make_page):
     page = make_page()
     page.goto("/?scenario=lost-marker")
     at(page, 0)
-    raw = page.evaluate("fetch('/api/scenarios/five-minute-wait').then((r) => r.json())")
+    raw = built_in_json(page, "five-minute-wait")
     raw["name"] = "Parked for two minutes"
     raw["steps"] = raw["steps"][:6] + [{"op": "advance_clock", "seconds": 120, "note": "two minutes pass"}]
-    encoded = page.evaluate("async (s) => (await import('/static/js/links.js')).encodeScenario(s)", raw)
-    page.goto(f"/?inline={encoded}&position=7")
+    page.goto(f"/?inline={inline_value(page, raw)}&position=7")
     expect(page.locator("#scenario-name")).to_have_text("Parked for two minutes")
     at(page, 7)
     expect(chip_timer(page, V1, "unschedulablePods", "B")).to_contain_text("120 s / 300 s")

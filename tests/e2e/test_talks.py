@@ -5,7 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
-from tests.e2e.test_browser import B_MARKER, SETTLED_JS, V1, V2, assert_b_placed_differently, at, open_lost_marker, settle
+from tests.e2e.test_browser import B_MARKER, SETTLED_JS, V1, V2, assert_b_placed_differently, at, built_in_json, inline_value, open_lost_marker, settle
 
 POSITION = "[data-testid=position]"
 
@@ -44,11 +44,10 @@ def test_inline_scenario_link_round_trips(make_page):
     page = make_page()
     page.goto("/?scenario=lost-marker")
     at(page, 0)
-    scenario = page.evaluate("fetch('/api/scenarios/gate-off').then((r) => r.json())")
+    scenario = built_in_json(page, "gate-off")
     scenario["name"] = "An inline scenario"
-    encoded = page.evaluate("async (s) => (await import('/static/js/links.js')).encodeScenario(s)", scenario)
     other = make_page()
-    other.goto(f"/?inline={encoded}&position=3")
+    other.goto(f"/?inline={inline_value(page, scenario)}&position=3")
     expect(other.locator("#scenario-name")).to_have_text("An inline scenario")
     expect(other.locator(POSITION)).to_have_text(re.compile(r"^3 / "))
     again = parse_qs(urlsplit(copied_link(other)).query)

@@ -16,6 +16,7 @@ import yaml
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.test_browser import inline_value
 from webapp.scenario import builtin
 
 POD_A = '<img src=x onerror="window.__xss=1;alert(1)">'
@@ -122,7 +123,7 @@ def open_inline(make_page, hostile, path="/", extra=""):
     page = make_page(width=1400, height=900)
     dialogs = watch(page)
     page.goto("/healthz")
-    encoded = page.evaluate("async (s) => (await import('/static/js/links.js')).encodeScenario(s)", hostile)
+    encoded = inline_value(page, hostile)
     page.goto(f"{path}?inline={encoded}{extra}")
     return page, dialogs
 
