@@ -123,14 +123,19 @@ class Hub:
         session, room = target.session, target.room
         if session.sim is None:
             return
-        feed = self.feeds.get(target.channel)
-        message = feed.last if feed and feed.last and room and feed.version == room.version else None
-        message = message or self.state_of(session, room)
+        message = self.current(target)
         seq = room.version if room else self.feeds.setdefault(sid, Feed()).seq
         if scenario:
             self.send("scenario", scenario_message(session.sim.summary(), session.scenario_id, target.code), sid,
                       True)
         self.send("state", {"seq": seq, **message}, sid, True)
+
+    def current(self, target: Target) -> dict:
+        """The target room's state message as last sent to it, if that is still where it stands; else made now."""
+        feed, room = self.feeds.get(target.channel), target.room
+        if feed and feed.last and room and feed.version == room.version:
+            return feed.last
+        return self.state_of(target.session, room)
 
     def prune(self) -> None:
         """Forget what was sent to connections that closed and rooms that were forgotten."""
@@ -297,7 +302,7 @@ class Viewers(Namespace):
         target = self.presenter_target(payload)
         with target.session.lock:
             target.session.require()
-            prompt = self.hub.state_of(target.session, target.room)["scene"]["predict"]
+            prompt = self.hub.current(target)["scene"]["predict"]
             poll = self.hub.rooms.open_poll(target.room, prompt)
         self.send_poll(target.room, poll)
 
