@@ -49,3 +49,27 @@ def test_a_token_of_another_room_does_not_drive_this_one():
     a, b = rooms.create(), rooms.create()
     with pytest.raises(NotAllowed):
         rooms.authorize(a.code, b.token)
+
+
+# --- after a restart: only the real presenter may re-create its room -------------------------------------------
+def test_a_lost_room_is_re_created_only_for_its_real_token():
+    """The store lost the room (a restart without Redis, Redis emptied): its code is on the slide, so a code and
+    a well-formed token of one's own must not be enough; the token HMAC(secret, code) is."""
+    secret = b"s" * 32
+    before = Rooms(resolve, secret=secret)
+    room = before.create()
+    after = Rooms(resolve, secret=secret)  # the restarted process: same secret, empty store
+    with pytest.raises(NotAllowed, match="only the presenter"):
+        after.claim(room.code, "x" * 43)
+    with pytest.raises(NotAllowed, match="only the presenter"):
+        after.claim(room.code, Rooms(resolve, secret=b"t" * 32).token_for(room.code))  # another server's secret
+    assert len(after) == 0  # nothing was created by the refusals
+    again = after.claim(room.code, room.token)
+    assert (again.code, again.token) == (room.code, room.token)
+
+
+def test_tokens_are_the_secrets_hmac_of_the_code_and_differ_between_secrets():
+    one, two = Rooms(resolve, secret=b"a" * 32), Rooms(resolve, secret=b"b" * 32)
+    room = one.create()
+    assert room.token == one.token_for(room.code) != two.token_for(room.code)
+    assert len(room.token) == 43

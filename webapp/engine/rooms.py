@@ -6,6 +6,8 @@ brings it up to date from the store's record whenever the record's version moved
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import re
 import secrets
@@ -25,7 +27,7 @@ MIN_TOKEN_LENGTH = 32
 class Room:
     def __init__(self, record: dict, session: Session):
         self.code = record["code"]
-        self.token = record["token"]  # secrets.token_urlsafe: 256 bits, compared in constant time
+        self.token = record["token"]  # HMAC(secret, code): 256 bits, compared in constant time
         self.session = session
         self.version = -1  # the store version this session reflects
 
@@ -40,20 +42,31 @@ class Room:
 
 
 class Rooms:
-    def __init__(self, resolve, store=None, new_session=Session):
+    def __init__(self, resolve, store=None, new_session=Session, secret: bytes | None = None):
         self._resolve = resolve  # built-in id or scenario object -> (Scenario, id)
         self._store = store or MemoryRoomStore()
         self._new_session = new_session
         self._local: dict[str, Room] = {}
+        # A room's token is HMAC(secret, code): any process sharing the secret can tell the real presenter's
+        # token from another, even for a room the store has lost (web/secret.py says where it comes from).
+        self._secret = secret or secrets.token_bytes(32)
 
-    def create(self, code: str | None = None, token: str | None = None) -> Room:
-        record = {"code": code, "token": token or secrets.token_urlsafe(32), "source": None, "variants": None,
-                  "range": None, "position": 0, "version": 0}
-        while record["code"] is None or not self._store.add(record):
+    def token_for(self, code: str) -> str:
+        digest = hmac.new(self._secret, code.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()  # 43 characters, 256 bits
+
+    def create(self, code: str | None = None) -> Room:
+        record = {"code": code, "token": None, "source": None, "variants": None, "range": None, "position": 0,
+                  "version": 0}
+        while True:
+            if record["code"] is None:
+                record["code"] = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            record["token"] = self.token_for(record["code"])
+            if self._store.add(record):
+                return self._sync(record)
             if code is not None:
                 raise NotAllowed(f"room {code} exists already")
-            record["code"] = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        return self._sync(record)
+            record["code"] = None
 
     def find(self, code) -> Room:
         record = self._store.get(code.upper()) if isinstance(code, str) else None
@@ -71,7 +84,8 @@ class Rooms:
         return room
 
     def claim(self, code, token) -> Room:
-        """A presenter coming back (reconnect, server restart): its room, re-created if it is gone."""
+        """A presenter coming back (reconnect, server restart): its room, re-created if it is gone, and only for
+        the holder of the room's real token (knowing the code from the slide is not enough)."""
         valid = isinstance(code, str) and CODE_PATTERN.fullmatch(code.upper()) and isinstance(token, str) \
             and len(token) >= MIN_TOKEN_LENGTH
         if not valid:
@@ -79,9 +93,11 @@ class Rooms:
         try:
             return self.authorize(code, token)
         except NotAllowed:
-            if self._store.get(code.upper()) is not None:
-                raise
-            return self.create(code.upper(), token)
+            code = code.upper()
+            if self._store.get(code) is not None or not hmac.compare_digest(token.encode(),
+                                                                            self.token_for(code).encode()):
+                raise NotAllowed(f"only the presenter of room {code} can claim it (missing or wrong token)") from None
+            return self.create(code)
 
     def save(self, room: Room) -> None:
         """Record the room's scenario and position after its presenter changed them."""

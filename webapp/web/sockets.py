@@ -35,6 +35,7 @@ from ..presenter import delta_message, scenario_message, state_message
 from ..scenario.resolve import resolve
 from .answers import REFUSALS
 from .limits import Refusal, init_limits, session_bytes, socketio_options
+from .secret import room_secret
 
 log = logging.getLogger(__name__)
 
@@ -354,7 +355,7 @@ def init_socketio(app) -> SocketIO:
     def resolve_apart(source):
         return offload(resolve, source, small=isinstance(source, str))  # a built-in id: small, cached
 
-    rooms = Rooms(resolve_apart, store, new_session)
+    rooms = Rooms(resolve_apart, store, new_session, room_secret(app))
     hub = Hub(socketio, rooms, new_session, resolve_apart)
     app.extensions["inflight_sessions"] = hub.sessions
     app.extensions["inflight_rooms"] = rooms
