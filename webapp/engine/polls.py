@@ -10,9 +10,6 @@ from __future__ import annotations
 
 from ..errors import Invalid
 
-MAX_VOTER_LENGTH = 64
-
-
 def open_poll(position: int, prompt: dict | None, variants: list[str]) -> dict:
     """A poll about the step after ``position``; ``prompt`` is what the scene asks there (its ``predict``)."""
     if prompt is None:

@@ -26,7 +26,7 @@ class ReturnTracker:
     def at(self, position: int) -> dict:
         """The summary as it stood after the first ``position`` steps: nothing from later steps (no spoilers)."""
         returned = [r for r in self.returns if r["back_step"] < position]
-        waiting = [{k: v for k, v in r.items() if k in ("pod", "failed_step", "failed_at", "via")}
-                   for r in [*self.returns, *self.waiting.values()]
-                   if r["failed_step"] < position and not (r in self.returns and r["back_step"] < position)]
+        back_later = [r for r in self.returns if r["failed_step"] < position <= r["back_step"]]
+        waiting = [{k: r[k] for k in ("pod", "failed_step", "failed_at", "via")}
+                   for r in [*back_later, *self.waiting.values()] if r["failed_step"] < position]
         return {"returned": returned, "still_waiting": waiting}
