@@ -329,8 +329,10 @@ class Viewers(Namespace):
             raise Invalid("this is for a room's presenter: send {room, token}")
         return self.hub.target(request.sid, payload)
 
-    def send_poll(self, room: Room, poll: dict) -> None:
-        self.hub.send("poll", {"room": room.code, **poll, **self.hub.rooms.tally(room, poll)}, room.channel, False)
+    def send_poll(self, room: Room, poll: dict, sid: str | None = None) -> None:
+        """The poll and its tally, to the whole room (through the queue), or to one connection here."""
+        to, private = (sid, True) if sid else (room.channel, False)
+        self.hub.send("poll", {"room": room.code, **poll, **self.hub.rooms.tally(room, poll)}, to, private)
 
     def enter(self, room: Room) -> None:
         """Follow ``room`` and receive where it is now."""
@@ -339,7 +341,7 @@ class Viewers(Namespace):
             self.hub.whole_state(request.sid, Target(room.session, room.channel, room))
             poll = self.hub.rooms.open_poll_here(room)
         if poll is not None:  # a joiner during a poll can answer it too
-            self.hub.send("poll", {"room": room.code, **poll, **self.hub.rooms.tally(room, poll)}, request.sid, True)
+            self.send_poll(room, poll, request.sid)
 
 
 def init_socketio(app) -> SocketIO:
