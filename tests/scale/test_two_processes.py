@@ -194,3 +194,36 @@ def test_rooms_work_again_once_redis_is_back(two_servers, redis_server, clients)
             time.sleep(1)
     finally:
         back.stop()
+
+
+def test_a_room_made_again_after_redis_lost_its_data_is_not_served_from_an_old_copy(two_servers, redis_server,
+                                                                                   clients):
+    """Redis restarts empty mid-room; the presenter claims the room back (versions count from 0 again) and loads
+    another scenario up to the same version. A process that served the old room must not take the equal version
+    for the same room: each record carries the epoch of its creation."""
+    one, two = two_servers
+    presenter = clients(one.url)
+    ack = presenter.sio.call("create_room", {})
+    presenter.sio.call("load", {"scenario": "lost-marker", **ack}, timeout=10)  # version 1
+    for _ in range(3):
+        presenter.sio.call("step", ack, timeout=10)  # versions 2..4
+    early = clients(two.url)  # process two now holds a copy of the room at version 4
+    early.sio.emit("join_room", {"room": ack["room"]})
+    assert early.state_at(3)["seq"] == 4
+    redis_server.stop()
+    redis_server.start()  # no RDB, no AOF: empty
+    deadline = time.monotonic() + 30
+    while "room" not in (claimed := presenter.sio.call("claim_room", ack, timeout=10)):
+        assert time.monotonic() < deadline, claimed
+        time.sleep(0.2)
+    assert claimed == {"room": ack["room"], "loaded": False}  # the old scenario is not served here either
+    presenter.sio.call("load", {"scenario": "five-minute-wait", **ack}, timeout=10)
+    for _ in range(3):
+        presenter.sio.call("step", ack, timeout=10)  # version 4 again, of another room
+    for url in (two.url, one.url):
+        late = clients(url)
+        late.sio.emit("join_room", {"room": ack["room"]})
+        scenario = late.wait(lambda e, d: e == "scenario")
+        assert scenario["id"] == "five-minute-wait"
+        state = late.state_at(3)
+        assert state["seq"] == 4 and state["total"] == scenario["total"]

@@ -28,8 +28,16 @@ class Room:
     def __init__(self, record: dict, session: Session):
         self.code = record["code"]
         self.token = record["token"]  # HMAC(secret, code): 256 bits, compared in constant time
+        # Which incarnation of the room this is: a room re-created under the same code (its record lost, e.g.
+        # Redis restarted empty) gets a new epoch, and counts its versions from 0 again.
+        self.epoch = record.get("epoch")
         self.session = session
         self.version = -1  # the store version this session reflects
+
+    @property
+    def seen(self) -> tuple:
+        """What this copy shows, comparable across re-creations: (epoch, version)."""
+        return self.epoch, self.version
 
     @property
     def channel(self) -> str:
@@ -57,7 +65,7 @@ class Rooms:
 
     def create(self, code: str | None = None) -> Room:
         record = {"code": code, "token": None, "source": None, "variants": None, "range": None, "position": 0,
-                  "version": 0}
+                  "version": 0, "epoch": secrets.token_hex(8)}
         while True:
             if record["code"] is None:
                 record["code"] = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -102,7 +110,10 @@ class Rooms:
     def save(self, room: Room) -> None:
         """Record the room's scenario and position after its presenter changed them."""
         session = room.session
-        record = self._store.get(room.code) or {"code": room.code, "token": room.token, "version": room.version}
+        record = self._store.get(room.code) or {"code": room.code, "token": room.token, "version": room.version,
+                                                 "epoch": room.epoch}
+        if record.get("epoch") != room.epoch:  # re-created since this copy was made (autoplay holds one)
+            raise NotAllowed(f"room {room.code} was created again since; join it again")
         record.update(source=session.source, variants=list(session.sim.variants) if session.sim else None,
                       range=list(session.range) if session.sim else None,
                       position=session.sim.position if session.sim else 0, version=record["version"] + 1)
@@ -111,7 +122,9 @@ class Rooms:
 
     def _sync(self, record: dict) -> Room:
         room = self._local.get(record["code"])
-        if room is None or room.token != record["token"]:
+        if room is None or room.token != record["token"] or room.epoch != record.get("epoch"):
+            if room is not None:  # another incarnation: nothing of the old one is served
+                room.session.pause()
             room = self._local[record["code"]] = Room(record, self._new_session())
         if room.version == record["version"]:
             return room

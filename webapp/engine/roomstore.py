@@ -1,7 +1,9 @@
 """Where a room lives: what it *is* — its scenario and position — kept so that any process can serve it.
 
 A record: {"code", "token", "source" (built-in id or scenario object, or None before the first load),
-"variants", "range", "position", "version"}; ``version`` grows with every change.
+"variants", "range", "position", "version", "epoch"}; ``version`` grows with every change; ``epoch`` is
+drawn afresh each time a room is created, so a room created again under the same code (after its record was
+lost) is told apart from the old one even where their versions are equal.
 A room's live poll is kept beside its record (it does not change what the room shows, so no version):
 ``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value)`` /
 ``answers(code)``, ``clear_answers(code)`` (a new poll starts with none).

@@ -27,7 +27,7 @@ from flask import request
 from flask_socketio import Namespace, SocketIO, join_room, leave_room
 
 from ..engine.rooms import Room, Rooms
-from ..engine.roomstore import MemoryRoomStore, RedisRoomStore, RoomsUnavailable
+from ..engine.roomstore import MemoryRoomStore, RedisRoomStore
 from ..engine.session import Session, parse_range, parse_speed
 from ..errors import Invalid, UserError
 from ..model.variant import VARIANTS
@@ -65,7 +65,7 @@ class Feed:
 
     seq: int = 0
     last: dict | None = None  # the state message without its seq
-    version: int | None = None  # a room's record version that ``last`` shows
+    version: tuple | None = None  # a room's (epoch, record version) that ``last`` shows
 
 
 @dataclass
@@ -99,7 +99,7 @@ class Hub:
         """Send the target's channel what changed: its scenario (``loaded``), then a whole state or a delta."""
         session, room = target.session, target.room
         feed = self.feeds.setdefault(target.channel, Feed())
-        base_version = room.version if room else None
+        base_version = room.seen if room else None
         if room is not None:
             self.rooms.save(room)
         private = room is None
@@ -116,7 +116,7 @@ class Hub:
             delta = delta_message(seq, feed.last, message)
             self.send("delta", {**delta, "playing": session.playing, "speed": session.speed, "room": target.code},
                       target.channel, private)
-        feed.seq, feed.last, feed.version = seq, message, room.version if room else None
+        feed.seq, feed.last, feed.version = seq, message, room.seen if room else None
 
     def whole_state(self, sid: str, target: Target, scenario: bool = True) -> None:
         """The target's current state (after its ``scenario``), to ``sid`` only: a joiner, or a client that
@@ -134,7 +134,7 @@ class Hub:
     def current(self, target: Target) -> dict:
         """The target room's state message as last sent to it, if that is still where it stands; else made now."""
         feed, room = self.feeds.get(target.channel), target.room
-        if feed and feed.last and room and feed.version == room.version:
+        if feed and feed.last and room and feed.version == room.seen:
             return feed.last
         return self.state_of(target.session, room)
 
@@ -271,7 +271,7 @@ class Viewers(Namespace):
                     return
                 try:
                     self.hub.publish(target)
-                except RoomsUnavailable:
+                except UserError:  # the store is out of reach, or the room was created again elsewhere
                     session.pause()
                     return
                 if not session.playing:
