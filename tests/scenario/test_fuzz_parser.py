@@ -5,7 +5,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from webapp.model.events import CATALOGUE, HINT_NAMES
+from webapp.model.events import CATALOGUE, HINTS
 from webapp.scenario.errors import ScenarioError
 from webapp.engine.trace import check_runs
 from webapp.scenario.load import load_scenario, parse_text
@@ -74,6 +74,7 @@ param_values = {
     "affinity_matching": st.lists(st.sampled_from(PODS), max_size=2),
     "event": st.sampled_from([*CATALOGUE, "Nope"]),
     "unschedulable_plugins": st.lists(st.sampled_from(["P", "Q"]), max_size=2),
+    "pending_plugins": st.lists(st.sampled_from(["P", "Q"]), max_size=2),
     "pod_info": st.sampled_from(["popped", "fresh"]),
     "pod_scheduling_cycle": st.integers(-1, 5),
     "changed": st.booleans(),
@@ -98,7 +99,7 @@ scenarios = st.fixed_dictionaries(
         "hints": st.lists(
             st.fixed_dictionaries(
                 {"event": st.sampled_from(list(CATALOGUE)), "plugin": st.sampled_from(["P", "Q"]),
-                 "hint": st.sampled_from(HINT_NAMES)}
+                 "hint": st.sampled_from(tuple(HINTS))}
             ),
             max_size=3,
         ),

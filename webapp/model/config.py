@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .events import CATALOGUE, HINTS, matches
+from .events import CATALOGUE, HINTS, PENDING_SUFFIX, QUEUE_AFTER_BACKOFF, QUEUE_IMMEDIATELY, matches
 
 NS = 1_000_000_000  # the fake clock counts nanoseconds, like Go's time.Duration
 
@@ -24,14 +24,41 @@ class QueueConfig:
     pop_clears_unschedulable_plugins: bool = False
     _fns_for: dict = field(default_factory=dict, compare=False, repr=False)
 
-    def hint_fns_for(self, event) -> list:
-        """[(plugin, hint, registered label)] of hints whose registered event matches ``event``."""
-        fns = self._fns_for.get(event.label)
+    def hint_fns_for(self, event, rules) -> list:
+        """[(plugin, hint, registered label)] of the hint functions registered for an event that matches
+        ``event`` on a version with ``rules``. From 1.29 (``rules.pending_plugins``) a function returns Queue or
+        QueueSkip: QueueAfterBackoff and Queue are Queue from the plugin itself, QueueImmediately is Queue from
+        its pending twin "P#pending" (REAL-QUEUE.md); Queue is held as QUEUE_AFTER_BACKOFF."""
+        key = (event, rules.pending_plugins, rules.wildcard_registration)
+        fns = self._fns_for.get(key)
         if fns is None:
-            fns = [
-                (plugin, HINTS[hint], label)
-                for label, plugin, hint in self.hints
-                if matches(CATALOGUE[label], event)
-            ]
-            self._fns_for[event.label] = fns
+            fns = []
+            for label, plugin, hint in self.hints:
+                if not matches(CATALOGUE[label], event, rules.wildcard_registration):
+                    continue
+                value = HINTS[hint]
+                if rules.pending_plugins and value == QUEUE_IMMEDIATELY:
+                    plugin, value = plugin + PENDING_SUFFIX, QUEUE_AFTER_BACKOFF
+                fns.append((plugin, value, label))
+            self._fns_for[key] = fns
         return fns
+
+    def interested(self, event, rules) -> bool:
+        """isEventOfInterest (1.30+): a wildcard event, or one some registered hint matches."""
+        if event.is_wildcard:
+            return True
+        key = ("interested", event, rules.wildcard_registration)
+        found = self._fns_for.get(key)
+        if found is None:
+            found = self._fns_for[key] = self.hint_map and any(
+                matches(CATALOGUE[label], event, rules.wildcard_registration) for label, _, _ in self.hints)
+        return found
+
+    def pending_twins(self, plugins) -> frozenset:
+        """1.29+: the pending plugins a pod gets with unschedulable ``plugins``: "P#pending" for each P that has a
+        QueueImmediately hint (the 1.28 vocabulary, mapped as REAL-QUEUE.md says)."""
+        immediate = self._fns_for.get("immediate")
+        if immediate is None:
+            immediate = self._fns_for["immediate"] = frozenset(  # none registered without a hint map
+                plugin for _, plugin, hint in self.hints if hint == "QueueImmediately" and self.hint_map)
+        return frozenset(p + PENDING_SUFFIX for p in plugins if p in immediate)

@@ -49,18 +49,38 @@ CATALOGUE: dict[str, ClusterEvent] = {
 }
 
 UNSCHEDULABLE_TIMEOUT = CATALOGUE["UnschedulableTimeout"]
+# Events the queue makes itself, not a scenario's to send (1.31, framework/events.go). An update of an unscheduled
+# pod with no label or resource change is assignedPodOtherUpdate (its own action bit, part of Update: any Update
+# bit stands for it here); an update of an in-flight pod is recorded as UnschedulablePodUpdate (Pod, Update).
+POD_OTHER_UPDATE = ClusterEvent("Pod", UPDATE_NODE_ALLOCATABLE, "AssignedPodUpdate")
+UNSCHEDULED_POD_UPDATE = ClusterEvent("Pod", UPDATE, "UnschedulablePodUpdate")
 ASSIGNED_POD_ADD = CATALOGUE["AssignedPodAdd"]
 
 
-def matches(registered: ClusterEvent, incoming: ClusterEvent) -> bool:
-    """A hint registered for ``registered`` applies to ``incoming`` (1.28: no '*' expansion)."""
+def matches(registered: ClusterEvent, incoming: ClusterEvent, wildcard_registration: bool = False) -> bool:
+    """A hint registered for ``registered`` applies to ``incoming``. 1.28 and 1.29 compare resource and action
+    bits; 1.30+ (``ClusterEvent.Match``, #123117) also let a registration on the wildcard event, or on resource
+    '*', match every event."""
+    if wildcard_registration:
+        if registered.is_wildcard:
+            return True
+        if registered.resource == WILDCARD_RESOURCE:
+            return registered.action & incoming.action != 0
     return registered.resource == incoming.resource and registered.action & incoming.action != 0
 
 
-# QueueingHint (1.28), ordered: a larger value is a stronger wish to requeue.
+# QueueingHint (1.28), ordered: a larger value is a stronger wish to requeue. From 1.29 the same three values are
+# the queue's unexported queueingStrategy (queueSkip, queueAfterBackoff, queueImmediately); traces and step
+# records keep these names on every version.
 QUEUE_SKIP, QUEUE_AFTER_BACKOFF, QUEUE_IMMEDIATELY = 0, 1, 2
 HINT_NAMES = ("QueueSkip", "QueueAfterBackoff", "QueueImmediately")
-HINTS = {name: value for value, name in enumerate(HINT_NAMES)}
+# A scenario's hint values: the 1.28 vocabulary, and 1.29's `Queue` (a plugin's QueueingHintFn returns Queue).
+# On 1.28 versions Queue is QueueAfterBackoff; on 1.29+ QueueImmediately stands for Queue from a pending plugin
+# (the mapping of REAL-QUEUE.md, see config.QueueConfig.hint_fns_for).
+QUEUE = "Queue"
+HINTS = {**{name: value for value, name in enumerate(HINT_NAMES)}, QUEUE: QUEUE_AFTER_BACKOFF}
+# 1.29+: the pending twin of plugin P, which a QueueImmediately hint of P registers (REAL-QUEUE.md).
+PENDING_SUFFIX = "#pending"
 
 # Sub-queue names as they appear in traces.
 ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_PODS = "activeQ", "backoffQ", "unschedulablePods"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from .events import HINT_NAMES, QUEUE_IMMEDIATELY, QUEUE_SKIP
 
 
-def walk_events(pinfo, start, worth, walk: list, is_event) -> int:
+def walk_events(pinfo, start, worth, walk: list, is_event, enough: int | None = None) -> int:
     """Max of isPodWorthRequeuing over the event entries from ``start`` to the back;
-    stops at the first QueueImmediately. Each visited entry is appended to ``walk``."""
+    stops at the first QueueImmediately (or at ``enough``). Each visited entry is appended to ``walk``."""
     result = QUEUE_SKIP
     e = start
     while e is not None:
@@ -19,7 +19,7 @@ def walk_events(pinfo, start, worth, walk: list, is_event) -> int:
             walk.append({"id": v.id, "event": v.event.label, "hint": HINT_NAMES[hint], "why": why, "plugin": plugin})
             if hint > result:
                 result = hint
-                if hint == QUEUE_IMMEDIATELY:
+                if hint == QUEUE_IMMEDIATELY or hint == enough:
                     break
         e = e.next()
     return result

@@ -92,7 +92,7 @@ class ReceivedEvents(Tracker):
         """Retained events that arrived after ``marker``: a pod whose marker is detached cannot see them."""
         return [e.value.id for e in self.received_events if e.value.ordinal > marker.value.ordinal]
 
-    def determine_hint(self, pinfo, worth, rec: dict) -> int:
+    def determine_hint(self, pinfo, worth, rules, rec: dict) -> int:
         """determineSchedulingHintForInFlightPod (v1.28.0/1): note the unconditional previousEvent.Next()."""
         info = rec["hint"] = {"pod": pinfo.name, "walk": []}
         if not pinfo.plugins:

@@ -1,8 +1,9 @@
-"""v1.28.2 in-flight tracking: one ``inFlightEvents`` list of pod entries and event entries."""
+"""v1.28.2 in-flight tracking: one ``inFlightEvents`` list of pod entries and event entries (kept by every later
+version; what they changed in it is read from ``versions.Rules``)."""
 
 from __future__ import annotations
 
-from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP
+from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP, UNSCHEDULED_POD_UPDATE
 from .golist import GoList
 from .hintwalk import decide, walk_events
 from .tracker import Tracker
@@ -62,6 +63,12 @@ class InFlightEvents(Tracker):
         rec["appended"].append({"kind": "event", "id": event_id, "event": event.label})
         return True
 
+    def record_update(self, name: str, entry_id: str, rec: dict) -> None:
+        """1.31 (#125578): an update of an in-flight pod is appended as an UnschedulablePodUpdate entry."""
+        self.version += 1
+        self.in_flight_events.push_back(EventEntry(UNSCHEDULED_POD_UPDATE, entry_id, 0))
+        rec["appended"].append({"kind": "event", "id": entry_id, "event": UNSCHEDULED_POD_UPDATE.label, "pod": name})
+
     def done(self, uid: str, rec: dict) -> None:
         elem = self.in_flight_pods.pop(uid, None)
         if elem is None:
@@ -83,18 +90,22 @@ class InFlightEvents(Tracker):
             )
             front = events.front()
 
-    def determine_hint(self, pinfo, worth, rec: dict) -> int:
-        """determineSchedulingHintForInFlightPod (v1.28.2): walk the entries after the pod's own."""
+    def determine_hint(self, pinfo, worth, rules, rec: dict) -> int:
+        """determineSchedulingHintForInFlightPod (v1.28.2 on): walk the entries after the pod's own."""
         info = rec["hint"] = {"pod": pinfo.name, "walk": []}
         elem = self.in_flight_pods.get(pinfo.uid)
         if elem is None:
             info["start"] = {"rule": "not-in-flight"}
+            if rules.not_in_flight_backoff:
+                return decide(info, QUEUE_AFTER_BACKOFF, "not-in-flight-error")
             if pinfo.plugins:
                 return decide(info, QUEUE_AFTER_BACKOFF, "not-in-flight-with-plugins")
             if len(self.in_flight_events) > len(self.in_flight_pods):
                 return decide(info, QUEUE_AFTER_BACKOFF, "not-in-flight-events-retained")
             return decide(info, QUEUE_SKIP, "not-in-flight-no-events")
         info["start"] = {"rule": "after-own-entry", "id": elem.value.id}
+        if rules.no_rejector_backoff and not pinfo.rejectors():
+            return decide(info, QUEUE_AFTER_BACKOFF, "no-rejector-plugins")
         if not pinfo.plugins:
             e = elem.next()
             while e is not None:
@@ -104,7 +115,9 @@ class InFlightEvents(Tracker):
                 info["walk"].append({"id": e.value.id, "pod": e.value.name, "why": "pod-entry-skipped"})
                 e = e.next()
             return decide(info, QUEUE_SKIP, "no-plugins-no-event")
-        hint = walk_events(pinfo, elem.next(), worth, info["walk"], lambda v: type(v) is EventEntry)
+        # 1.29+: without pending plugins nothing can say queueImmediately, so the first Queue ends the walk.
+        enough = QUEUE_AFTER_BACKOFF if rules.pending_plugins and not pinfo.pending else None
+        hint = walk_events(pinfo, elem.next(), worth, info["walk"], lambda v: type(v) is EventEntry, enough)
         return decide(info, hint, "events" if hint != QUEUE_SKIP else "no-event-worth-requeuing")
 
     # --- views -------------------------------------------------------------------------------

@@ -86,14 +86,17 @@ OPERATIONS: dict[str, Operation] = _registry(
         "the move-request cycle with the gate off), and the deferred done ends the attempt.",
         lambda q, s, r: q.add_unschedulable_if_not_present(
             s["pod"], s.get("unschedulable_plugins"), s.get("pod_info", "popped") == "fresh",
-            s.get("pod_scheduling_cycle"), r),
+            s.get("pod_scheduling_cycle"), r, s.get("pending_plugins")),
         (Param("pod", POD),
          Param("unschedulable_plugins", PLUGINS, False,
                "when omitted, with popped the plugins the record already carries, with fresh none"),
          Param("pod_info", ENUM, False,
                "popped (the default) is the record the last Pop returned, fresh a new record with Attempts 0",
                choices=("popped", "fresh")),
-         Param("pod_scheduling_cycle", CYCLE, False, "the cycle the attempt began in; default the current one")),
+         Param("pod_scheduling_cycle", CYCLE, False, "the cycle the attempt began in; default the current one"),
+         Param("pending_plugins", PLUGINS, False,
+               "1.29+ PendingPlugins; when omitted, P#pending for each unschedulable plugin P with a "
+               "QueueImmediately hint; on 1.28 versions they join the unschedulable plugins")),
     ),
     Operation(
         "done", "done", ("Done",),
@@ -110,7 +113,8 @@ OPERATIONS: dict[str, Operation] = _registry(
     Operation(
         "update", "other", ("Update",),
         "The pod was updated: an unschedulable pod moves to backoffQ or activeQ if the change is scheduling-relevant; "
-        "a pod in no queue gets a new record in activeQ.",
+        "a pod in no queue gets a new record in activeQ. From 1.31 an in-flight pod's update is a list entry "
+        "instead, and an unschedulable pod's is judged by its plugins' hints.",
         lambda q, s, r: q.update(s["pod"], s.get("changed", True), r),
         (Param("pod", POD),
          Param("changed", BOOL, False, "the update is scheduling-relevant (default true)")),

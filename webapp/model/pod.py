@@ -5,7 +5,7 @@ from __future__ import annotations
 
 class QueuedPodInfo:
     # `seq` orders records created at the same Timestamp (creation order; see scenario-format.md).
-    __slots__ = ("name", "uid", "priority", "timestamp", "attempts", "plugins", "seq")
+    __slots__ = ("name", "uid", "priority", "timestamp", "attempts", "plugins", "pending", "seq")
 
     def __init__(self, name: str, uid: str, priority: int, timestamp: int, seq: int, plugins=frozenset()):
         self.name = name
@@ -13,8 +13,14 @@ class QueuedPodInfo:
         self.priority = priority
         self.timestamp = timestamp  # nanoseconds on the fake clock
         self.attempts = 0
-        self.plugins = frozenset(plugins)
+        self.plugins = frozenset(plugins)  # UnschedulablePlugins
+        self.pending = frozenset()  # PendingPlugins (1.29+)
         self.seq = seq
+
+
+    def rejectors(self) -> frozenset:
+        """UnschedulablePlugins ∪ PendingPlugins (1.29's rejectorPlugins; 1.28 has only the first set)."""
+        return self.plugins | self.pending if self.pending else self.plugins
 
 
 def backoff_duration(attempts: int, initial: int, maximum: int) -> int:

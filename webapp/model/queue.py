@@ -1,6 +1,7 @@
-"""The common PriorityQueue of kube-scheduler 1.28 (scheduling_queue.go), one variant's tracker plugged in.
+"""The common PriorityQueue of kube-scheduler (scheduling_queue.go), one version's rules and tracker plugged in.
 
-Every operation takes ``rec``, the step record being built (see record.py), and appends what it did.
+Every operation takes ``rec``, the step record being built (see record.py), and appends what it did. What a later
+release changed is one field of ``versions.Rules``, read where it governs (``self.rules.<name>``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .events import (
     QUEUE_SKIP,
     UNSCHEDULABLE_PODS,
     UNSCHEDULABLE_TIMEOUT,
+    POD_OTHER_UPDATE,
     HINT_NAMES,
 )
 from .pod import QueuedPodInfo, backoff_duration
@@ -24,9 +26,12 @@ IN_FLIGHT = "inFlight"
 
 
 class PriorityQueue:
-    def __init__(self, config: QueueConfig, tracker, pods: dict):
+    def __init__(self, config: QueueConfig, rules, tracker, pods: dict):
         self.config = config
-        self.tracker = tracker  # InFlightEvents (v1.28.2) or ReceivedEvents (v1.28.1)
+        self.rules = rules  # versions.Rules: what this version changed
+        # SchedulerQueueingHints: the scenario's setting, unless the version turns it off (v1.28.5).
+        self.gate = config.gate and not rules.gate_off
+        self.tracker = tracker  # InFlightEvents (v1.28.2 and later) or ReceivedEvents (v1.28.1)
         self.pods = pods  # name -> (uid, priority): the declared pods, read-only
         self.now = 0
         # A pod (queue key = name) is in at most one of activeQ, podBackoffQ, unschedulablePods.
@@ -38,6 +43,7 @@ class PriorityQueue:
         self.popped: dict[str, QueuedPodInfo] = {}  # the record the last Pop of each pod returned
         self.attempting: dict[str, str] = {}  # pods popped and not yet failed/done -> pod entry id
         self.events_seen = 0  # numbers event ids e1, e2, ...
+        self.updates_seen = 0  # 1.31: numbers the in-flight update entries u1, u2, ...
         self.records_created = 0
 
     # --- helpers -----------------------------------------------------------------------------
@@ -74,14 +80,18 @@ class PriorityQueue:
     # --- QueueingHint ------------------------------------------------------------------------
     def is_pod_worth_requeuing(self, pinfo: QueuedPodInfo, event) -> tuple[int, str, str | None]:
         """isPodWorthRequeuing: (hint, why, deciding plugin)."""
-        if not pinfo.plugins:
+        rejectors = pinfo.rejectors()
+        if not rejectors:
             return QUEUE_AFTER_BACKOFF, "no-unschedulable-plugins", None
         if event.is_wildcard:
             return QUEUE_AFTER_BACKOFF, "wildcard-event", None
         if not self.config.hint_map:
             return QUEUE_AFTER_BACKOFF, "no-hint-map", None
+        fns = self.config.hint_fns_for(event, self.rules)
+        if self.rules.pending_plugins:
+            return _worth_by_queue(pinfo, rejectors, fns)
         hint, why, decider = QUEUE_SKIP, "no-registered-hint", None
-        for plugin, h, _label in self.config.hint_fns_for(event):
+        for plugin, h, _label in fns:
             if plugin not in pinfo.plugins:
                 continue
             if h == QUEUE_IMMEDIATELY:
@@ -133,10 +143,12 @@ class PriorityQueue:
         pinfo.attempts += 1
         self.scheduling_cycle += 1
         entry_id = f"{pinfo.name}@{self.scheduling_cycle}"
-        if self.config.gate:
+        if self.gate:
             self.tracker.pop(pinfo, entry_id, rec)
-        if self.config.pop_clears_unschedulable_plugins:
+        if self.rules.pop_clears_plugins or self.config.pop_clears_unschedulable_plugins:
             pinfo.plugins = frozenset()
+        if self.rules.pending_plugins:
+            pinfo.pending = frozenset()
         self.popped[pinfo.name] = pinfo
         self.attempting[pinfo.name] = entry_id
         rec["moves"].append({"pod": pinfo.name, "from": ACTIVE_Q, "to": IN_FLIGHT})
@@ -146,24 +158,28 @@ class PriorityQueue:
         rec["calls"].append("Done")
         if self.attempting.pop(name, None) is not None:
             rec["moves"].append({"pod": name, "from": IN_FLIGHT, "to": None})
-        if self.config.gate:
+        if self.gate:
             self.tracker.done(self.pods[name][0], rec)
         return {}
 
     def add_unschedulable_if_not_present(
-        self, name: str, plugins, fresh: bool, pod_scheduling_cycle: int | None, rec: dict
+        self, name: str, plugins, fresh: bool, pod_scheduling_cycle: int | None, rec: dict, pending=None
     ) -> dict:
         if fresh:
             pinfo = self.new_record(name, plugins or ())
+            plugins = plugins or ()
         else:
             pinfo = self.popped.get(name)
             if pinfo is None:
                 raise StepError("pod_info", f"{name!r} was never popped; use pod_info: fresh")
             if plugins is not None:
                 pinfo.plugins = frozenset(plugins)
+        self._reject(pinfo, plugins, pending)
         cycle = self.scheduling_cycle if pod_scheduling_cycle is None else pod_scheduling_cycle
         rec["calls"].append("AddUnschedulableIfNotPresent")
         rec["failed"] = {"pod": name, "plugins": sorted(pinfo.plugins), "attempts": pinfo.attempts}
+        if self.rules.pending_plugins:
+            rec["failed"]["pending"] = sorted(pinfo.pending)
         try:
             # Upstream checks unschedulablePods, then activeQ, then podBackoffQ (not where()'s order): a pod
             # in two sub-queues at once (after active_add_raw) is reported as in the unschedulable queue.
@@ -175,10 +191,13 @@ class PriorityQueue:
                 if name in queued:
                     return {"error": f"Pod {name} is already present in {where}"}
             pinfo.timestamp = self.now
-            if not self.config.gate:
+            if not self.gate:
                 if self.move_request_cycle >= cycle:
                     self.backoff_q.add(pinfo)
                     queue, rule = BACKOFF_Q, "moveRequestCycle>=podSchedulingCycle"
+                elif self.rules.no_rejector_backoff and not pinfo.rejectors():
+                    self.backoff_q.add(pinfo)
+                    queue, rule = BACKOFF_Q, "no-rejector-plugins"
                 else:
                     self.unschedulable_pods[name] = pinfo
                     queue, rule = UNSCHEDULABLE_PODS, "moveRequestCycle<podSchedulingCycle"
@@ -186,20 +205,32 @@ class PriorityQueue:
                 rec["moves"].append({"pod": name, "from": IN_FLIGHT, "to": queue})
                 return {"queue": queue, "rule": rule}
             rec["calls"].append("determineSchedulingHintForInFlightPod")
-            hint = self.tracker.determine_hint(pinfo, self.is_pod_worth_requeuing, rec)
+            hint = self.tracker.determine_hint(pinfo, self.is_pod_worth_requeuing, self.rules, rec)
             rec["calls"].append("requeuePodViaQueueingHint")
             queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
             rec["moves"].append({"pod": name, "from": IN_FLIGHT, "to": queue})
             return {"hint": HINT_NAMES[hint], "queue": queue}
         finally:
             self.attempting.pop(name, None)
-            if self.config.gate:
+            if self.gate:
                 rec["calls"].append("done")
                 self.tracker.done(pinfo.uid, rec)  # deferred in upstream: runs on every return path
+
+    def _reject(self, pinfo: QueuedPodInfo, plugins, pending) -> None:
+        """The failure's plugins: 1.29+ gives the pod the pending twins of ``plugins`` (REAL-QUEUE.md) plus the
+        explicit ``pending`` ones; 1.28 has one set, so explicit pending plugins join UnschedulablePlugins."""
+        if not self.rules.pending_plugins:
+            if pending:
+                pinfo.plugins = pinfo.plugins | frozenset(pending)
+        elif pending is not None or plugins is not None:
+            pinfo.pending = self.config.pending_twins(plugins or ()) | frozenset(pending or ())
 
     def move_pods_to_active_or_backoff_queue(self, pods: list, event, rec: dict) -> dict:
         rec["calls"].append("movePodsToActiveOrBackoffQueue")
         event_id, ordinal = self._new_event_id()
+        if self.rules.events_of_interest and not self.config.interested(event, self.rules):
+            rec["ignored"] = {"event": event.label, "id": event_id}
+            return {"event_id": event_id, "event": event.label, "recorded_in_flight": False, "moved": {}}
         moved = {}
         evaluations = rec["evaluations"]
         for pinfo in pods:
@@ -227,13 +258,15 @@ class PriorityQueue:
 
     def activate(self, names, rec: dict) -> dict:
         for name in names:
-            if name in self.active_q:
+            if name in self.active_q and not self.rules.activate_in_active_q:
                 continue
             src = self.where(name)
             pinfo = self.unschedulable_pods.get(name) or self.backoff_q.get(name)
             if pinfo is None:
                 rec["skipped"].append({"pod": name, "why": "not in unschedulablePods or backoffQ"})
                 continue
+            if src == ACTIVE_Q:  # 1.31: in activeQ and in another sub-queue (raw ops); that record replaces it
+                src = UNSCHEDULABLE_PODS if name in self.unschedulable_pods else BACKOFF_Q
             self.active_q.add(pinfo)
             self.unschedulable_pods.pop(name, None)
             self.backoff_q.delete(name)
@@ -241,11 +274,18 @@ class PriorityQueue:
         return {}
 
     def update(self, name: str, changed: bool, rec: dict) -> dict:
+        if self.rules.in_flight_update_event and self.gate and self.tracker.in_flight(self.pods[name][0]):
+            self.updates_seen += 1
+            entry_id = f"u{self.updates_seen}"
+            self.tracker.record_update(name, entry_id, rec)
+            return {"event_id": entry_id, "recorded_in_flight": True}
         if name in self.active_q or name in self.backoff_q:
             rec["skipped"].append({"pod": name, "why": "updated in place"})
             return {}
         pinfo = self.unschedulable_pods.get(name)
         if pinfo is not None:
+            if self.rules.unschedulable_update_by_hint and self.gate:
+                return self._update_by_hint(pinfo, rec)
             if not changed:
                 rec["skipped"].append({"pod": name, "why": "update not scheduling-relevant"})
                 return {}
@@ -259,6 +299,17 @@ class PriorityQueue:
             rec["skipped"].append({"pod": name, "why": "in flight: a second record is added to activeQ"})
         self.active_q.add(self.new_record(name))
         rec["moves"].append({"pod": name, "from": None, "to": ACTIVE_Q})
+        return {}
+
+    def _update_by_hint(self, pinfo: QueuedPodInfo, rec: dict) -> dict:
+        """1.31: an update of a pod in unschedulablePods is the event Pod/Update (PodSchedulingPropertiesChange:
+        no label or resource change, so assignedPodOtherUpdate) judged by the pod's plugins' hints."""
+        hint, why, plugin = self.is_pod_worth_requeuing(pinfo, POD_OTHER_UPDATE)
+        rec["evaluations"].append({"pod": pinfo.name, "hint": HINT_NAMES[hint], "why": why, "plugin": plugin})
+        queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
+        if queue != UNSCHEDULABLE_PODS:
+            del self.unschedulable_pods[pinfo.name]
+            rec["moves"].append({"pod": pinfo.name, "from": UNSCHEDULABLE_PODS, "to": queue})
         return {}
 
     def delete(self, name: str, rec: dict) -> dict:
@@ -330,6 +381,7 @@ class PriorityQueue:
                 "where": where,
                 "attempts": record.attempts,
                 "plugins": sorted(record.plugins),
+                **({"pending": sorted(record.pending)} if self.rules.pending_plugins else {}),
                 "timestamp": record.timestamp / NS,
                 "backoffExpiry": expiry / NS,
                 "backingOff": expiry > self.now,
@@ -361,6 +413,25 @@ class PriorityQueue:
             self.active_q.add(r)
         for r in backoff:
             self.backoff_q.add(r)
+
+
+def _worth_by_queue(pinfo: QueuedPodInfo, rejectors: frozenset, fns: list) -> tuple[int, str, str | None]:
+    """isPodWorthRequeuing's hint loop from 1.29: Queue from a pending plugin is queueImmediately; from an
+    unschedulable plugin queueAfterBackoff, final unless the pod has pending plugins that might still say Queue."""
+    hint, why, decider = QUEUE_SKIP, "no-registered-hint", None
+    for plugin, h, _label in fns:
+        if plugin not in rejectors:
+            continue
+        if h == QUEUE_SKIP:
+            if decider is None:
+                why, decider = "hint-fn-skip", plugin
+            continue
+        if plugin in pinfo.pending:
+            return QUEUE_IMMEDIATELY, "hint-fn-pending", plugin
+        if not pinfo.pending:
+            return QUEUE_AFTER_BACKOFF, "hint-fn", plugin
+        hint, why, decider = QUEUE_AFTER_BACKOFF, "hint-fn", plugin
+    return hint, why, decider
 
 
 def _active_order(r: QueuedPodInfo):

@@ -10,6 +10,9 @@ class Tracker:
         self.version = 0  # bumped by every change to the list or the in-flight map
         self._checked = (-1, [])
 
+    def in_flight(self, uid: str) -> bool:
+        return uid in self.in_flight_pods
+
     def violations(self) -> list[dict]:
         """[{name, violations}] of the tracker's broken invariants, recomputed only after a change."""
         version, broken = self._checked

@@ -1,4 +1,4 @@
-"""One variant's queue driven by scenario steps: ``apply(index, step) -> (result, record)``."""
+"""One version's queue driven by scenario steps: ``apply(index, step) -> (result, record)``."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from .inflight_v1_28_2 import InFlightEvents
 from .operations import OPERATIONS  # also imported from here by tests/scenario/test_validate.py and bench/
 from .queue import PriorityQueue
 from .record import new_record
+from .versions import VERSIONS
 
-TRACKERS = {"v1.28.1": ReceivedEvents, "v1.28.2": InFlightEvents}
-VARIANTS = tuple(TRACKERS)
+# The pair shown by default: the lost marker (v1.28.1) beside its fix (v1.28.2). Any of VERSIONS can be run.
+VARIANTS = ("v1.28.1", "v1.28.2")
 
 class Model:
     """A queue of one variant. Steps must already be schema-valid; ``apply`` raises StepError
@@ -21,7 +22,9 @@ class Model:
 
     def __init__(self, variant: str, config: QueueConfig, pods: dict, initial_active=()):
         self.variant = variant
-        self.queue = PriorityQueue(config, TRACKERS[variant](), pods)
+        rules = VERSIONS[variant].rules
+        tracker = InFlightEvents() if rules.pod_entries else ReceivedEvents()
+        self.queue = PriorityQueue(config, rules, tracker, pods)
         scratch = new_record(-1, "add")
         for name in initial_active:
             self.queue.add(name, scratch)

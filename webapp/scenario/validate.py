@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ..model import operations as ops
-from ..model.events import CATALOGUE, HINT_NAMES
+from ..model.events import CATALOGUE, HINTS
 from ..model.operations import OPERATIONS
 
 
@@ -269,7 +269,7 @@ class _Checker:
             if "plugin" in h:
                 self.name(None, f"{field}.plugin", h["plugin"])
             if "hint" in h:
-                self.choice(None, f"{field}.hint", h["hint"], HINT_NAMES, "hint")
+                self.choice(None, f"{field}.hint", h["hint"], tuple(HINTS), "hint")
 
     def config(self, cfg) -> None:
         if not isinstance(cfg, dict):
