@@ -46,9 +46,17 @@ def create_app(config: dict | None = None):
     app.register_blueprint(routes.bp)
     app.register_blueprint(export.bp)
     app.register_blueprint(editor.bp)
-    security.init_security(app)
     answers.init_answers(app)
     bodies.init_bodies(app)  # chunked bodies under eventlet
     offload.init_offload(app)
     sockets.init_socketio(app)
+    security.init_security(app)  # last: its middleware is the outermost, so every answer carries the headers
     return app
+
+
+def server_options(mode: str) -> dict:
+    """What ``serve`` passes to the server so that its own error answers (before the app) carry the security
+    headers too (``webapp/web/security.py``)."""
+    from .web.security import server_options as options
+
+    return options(mode)

@@ -62,6 +62,7 @@ def run_serve(args) -> int:
 
         eventlet.monkey_patch()
     from . import create_app
+    from . import server_options as webapp_server_options
 
     config = {"ASYNC_MODE": mode}
     if args.message_queue:
@@ -72,6 +73,7 @@ def run_serve(args) -> int:
           flush=True)
     # eventlet's server accepts 1,024 connections by default: too few for a large audience on one process.
     server_options = {"max_size": MAX_CONNECTIONS} if mode == "eventlet" else {"allow_unsafe_werkzeug": True}
+    server_options.update(webapp_server_options(mode))  # the server's own error answers get security headers too
     gc.freeze()  # start-up objects never become garbage: keep them out of every later collection
     app.extensions["socketio"].run(app, host=args.host, port=args.port, log_output=False, **server_options)
     return 0

@@ -10,12 +10,31 @@ Three kinds of response get their own policy:
   allows exactly its own inline script and style by hash (``webapp/export/offline.py``).
 * A response that already has a policy (the exported SVG sets ``export.SVG_POLICY``) keeps it.
 
-Nothing here reads the request body; it is one ``after_request`` hook, installed by ``init_security(app)``.
+Every response, not only Flask's, gets the headers (``PAGE_POLICY`` unless Flask chose another):
+
+* Flask's responses: the ``after_request`` hook (it knows the endpoint) sets them and records the endpoint in
+  the WSGI environ;
+* everything else the app answers, whatever it is: Engine.IO's polling responses and its 400s (a refused
+  Origin), the 400 of a disallowed Host (``hosts.py``), a 500 of a middleware that raised: ``SecurityHeaders``,
+  the outermost WSGI middleware, adds those still missing to every ``start_response``;
+* what the server itself answers before the app is called (a request line too long: 414; a header line too
+  long or too many headers: 400 / 431; a malformed request line or Content-Length: 400): ``server_options(mode)``
+  gives ``serve`` a request handler for eventlet.wsgi (``protocol``) or Werkzeug's server (``request_handler``)
+  that writes the headers into those answers too. gunicorn's own error answers (``Procfile``) are not covered:
+  they are written by its worker, before any app code (docs/deployment.md).
+
+Nothing here reads the request body. ``init_security(app)`` installs the hook and, once every other
+middleware is in place, the outer middleware (``create_app`` calls it last).
 """
 
 from __future__ import annotations
 
+import logging
+import re
+
 from flask import request
+
+log = logging.getLogger(__name__)
 
 PAGE_POLICY = "; ".join([
     "default-src 'self'",
@@ -60,15 +79,162 @@ def policy_for(endpoint: str | None) -> str:
     return PAGE_POLICY
 
 
+# A dict the outer middleware puts in the WSGI environ; the hook notes in it which Flask endpoint answered. A
+# dict, not a plain value: Flask-SocketIO's middleware hands Flask a (shallow) copy of the environ.
+ANSWER_KEY = "inflight_scope.answer"
+
+
+def security_headers(endpoint: str | None) -> dict[str, str]:
+    """The headers a response of ``endpoint`` carries (None: not a Flask endpoint, or none matched)."""
+    headers = {**COMMON_HEADERS, "Content-Security-Policy": policy_for(endpoint)}
+    if endpoint not in EMBED_ENDPOINTS:
+        headers["X-Frame-Options"] = "SAMEORIGIN"
+    return headers
+
+
+DEFAULT_HEADERS = security_headers(None)
+
+
 def add_security_headers(response):
     endpoint = request.endpoint
-    for name, value in COMMON_HEADERS.items():
+    answer = request.environ.get(ANSWER_KEY)
+    if answer is not None:
+        answer["endpoint"] = endpoint
+    for name, value in security_headers(endpoint).items():
         response.headers.setdefault(name, value)
-    response.headers.setdefault("Content-Security-Policy", policy_for(endpoint))
-    if endpoint not in EMBED_ENDPOINTS:
-        response.headers.setdefault("X-Frame-Options", "SAMEORIGIN")
     return response
 
 
+# --- every response of the app ----------------------------------------------------------------------------
+INTERNAL_BODY = b'{"message": "internal error: the server failed to answer this request", "kind": "Internal"}'
+
+
+class SecurityHeaders:
+    """WSGI middleware: every ``start_response`` of the wrapped app gets the security headers it lacks (for the
+    endpoint Flask recorded, else the strict page policy). An exception raised before the answer started is
+    logged and answered 500 with them, not left to the server's own bare 500. The app's iterable is passed on
+    as it is (eventlet's websocket relies on its identity)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        started = []
+        answer = environ[ANSWER_KEY] = {}
+
+        def secure_start_response(status, headers, exc_info=None):
+            started.append(True)
+            present = {name.lower() for name, _ in headers}
+            wanted = security_headers(answer["endpoint"]) if "endpoint" in answer else DEFAULT_HEADERS
+            headers = list(headers) + [(n, v) for n, v in wanted.items() if n.lower() not in present]
+            return start_response(status, headers, exc_info)
+
+        try:
+            return self.app(environ, secure_start_response)
+        except Exception:
+            if started:
+                raise
+            log.exception("internal error before an answer started: %s %s", environ.get("REQUEST_METHOD"),
+                          str(environ.get("PATH_INFO", ""))[:200])
+            secure_start_response("500 Internal Server Error", [("Content-Type", "application/json"),
+                                                                ("Content-Length", str(len(INTERNAL_BODY)))])
+            return [INTERNAL_BODY]
+
+
+# --- what the server answers by itself --------------------------------------------------------------------
+HEADER_BLOCK = "".join(f"{name}: {value}\r\n" for name, value in DEFAULT_HEADERS.items()).encode("latin-1")
+_ERROR_STATUS_LINE = re.compile(rb"HTTP/\d\.\d [45]\d\d[^\r\n]*\r\n")
+
+
+def with_headers(data: bytes) -> bytes:
+    """``data`` with HEADER_BLOCK after its status line, if it starts a 4xx/5xx answer; else unchanged."""
+    found = _ERROR_STATUS_LINE.match(data) if isinstance(data, (bytes, bytearray)) else None
+    return data if found is None else bytes(data[:found.end()]) + HEADER_BLOCK + bytes(data[found.end():])
+
+
+class _ErrorAnswerFile:
+    """The connection's write file while eventlet.wsgi reads a request: its own error answers (raw bytes written
+    in one piece, or the stdlib's ``send_error``, status line and headers in one write) get HEADER_BLOCK."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def write(self, data):
+        return self.raw.write(with_headers(data))
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
+
+
+def _answer_with_headers(handler) -> None:
+    """The stdlib answers a request line it cannot parse (no version, or a bad one) as if it were HTTP/0.9: a
+    bare body, no status line, no headers. Answer it as HTTP/1.0 instead, so it carries its status and the
+    security headers (as nginx answers such a request)."""
+    if handler.request_version == "HTTP/0.9":
+        handler.request_version = "HTTP/1.0"
+
+
+def eventlet_protocol():
+    """eventlet.wsgi's HttpProtocol whose own error answers (414, 400 "Header Line Too Long" / "Headers Too
+    Large" / "Bad Request", the stdlib's 400 / 431 / 505) carry the security headers. While the app answers,
+    the plain file is used (the app's answers have them already). Imported on demand: only ``serve`` under
+    eventlet, which has monkey-patched, needs it."""
+    from eventlet import wsgi
+
+    class SecureHttpProtocol(wsgi.HttpProtocol):
+        def send_error(self, code, message=None, explain=None):
+            _answer_with_headers(self)
+            super().send_error(code, message, explain)
+
+        def setup(self):
+            super().setup()
+            self.wfile = _ErrorAnswerFile(self.wfile)
+
+        def handle_one_response(self):
+            guarded = self.wfile
+            self.wfile = guarded.raw
+            try:
+                return super().handle_one_response()
+            finally:
+                self.wfile = guarded
+
+    return SecureHttpProtocol
+
+
+def werkzeug_request_handler():
+    """Werkzeug's development server handler whose own error answers (``send_error``: 414 request line too
+    long, 431 header line too long or too many headers, 400 malformed, 505) carry the security headers."""
+    from werkzeug.serving import WSGIRequestHandler
+
+    class SecureRequestHandler(WSGIRequestHandler):
+        _answering_error = False
+
+        def send_error(self, code, message=None, explain=None):
+            _answer_with_headers(self)
+            self._answering_error = True
+            try:
+                super().send_error(code, message, explain)
+            finally:
+                self._answering_error = False
+
+        def end_headers(self):
+            if self._answering_error:
+                for name, value in DEFAULT_HEADERS.items():
+                    self.send_header(name, value)
+            super().end_headers()
+
+    return SecureRequestHandler
+
+
+def server_options(mode: str) -> dict:
+    """Keyword arguments for ``SocketIO.run`` so the server's own answers carry the headers too."""
+    if mode == "eventlet":
+        return {"protocol": eventlet_protocol()}
+    return {"request_handler": werkzeug_request_handler()}
+
+
 def init_security(app) -> None:
+    """The hook; then, outermost of every WSGI middleware (call it after the others are installed), the
+    headers on every other answer."""
     app.after_request(add_security_headers)
+    app.wsgi_app = SecurityHeaders(app.wsgi_app)
