@@ -13,6 +13,9 @@ DEFAULTS = {
     "MAX_UPLOAD_BYTES": 2 * 1024 * 1024,
     "MESSAGE_QUEUE": None,  # e.g. redis://127.0.0.1:6379/0: rooms shared by several processes
     "ROOM_IDLE_SECONDS": 4 * 3600,  # a room nobody drives or joins for this long is forgotten
+    # Hosts and proxies (webapp/web/hosts.py); INFLIGHT_SCOPE_ALLOWED_HOSTS / INFLIGHT_SCOPE_PROXY_COUNT.
+    "ALLOWED_HOSTS": None,  # Host names answered: None = localhost and IP literals only; a list (".x.org": subdomains too), or "*"
+    "PROXY_COUNT": 0,  # reverse proxies in front whose X-Forwarded-For/Proto/Host are believed (ProxyFix); 0 = none
     # Abuse limits (webapp/web/limits.py); each can be set as INFLIGHT_SCOPE_<KEY> in the environment.
     "ALLOWED_ORIGINS": None,  # browser Origins allowed to open Socket.IO: None = the page's own only; a list, or "*"
     "MAX_MESSAGE_BYTES": 1024 * 1024,  # a larger Socket.IO message closes the connection
@@ -37,9 +40,10 @@ def create_app(config: dict | None = None):
         app.config["ASYNC_MODE"] = os.environ["INFLIGHT_SCOPE_ASYNC_MODE"]
     if os.environ.get("INFLIGHT_SCOPE_MESSAGE_QUEUE"):
         app.config["MESSAGE_QUEUE"] = os.environ["INFLIGHT_SCOPE_MESSAGE_QUEUE"]
-    from .web import answers, bodies, editor, export, limits, offload, routes, security, sockets
+    from .web import answers, bodies, editor, export, hosts, limits, offload, routes, security, sockets
 
     limits.read_environment(app.config)
+    hosts.read_environment(app.config)
     app.config.update(config or {})
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_UPLOAD_BYTES"]
 
@@ -50,6 +54,7 @@ def create_app(config: dict | None = None):
     bodies.init_bodies(app)  # chunked bodies under eventlet
     offload.init_offload(app)
     sockets.init_socketio(app)
+    hosts.init_hosts(app)  # around Socket.IO's middleware: ProxyFix, then the Host check
     security.init_security(app)  # last: its middleware is the outermost, so every answer carries the headers
     return app
 

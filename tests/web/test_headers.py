@@ -166,6 +166,12 @@ def test_a_refused_websocket_upgrade_carries_the_headers(server):
     assert_secured(answer)
 
 
+def test_a_disallowed_host_is_refused_with_the_headers(server):
+    response = requests.get(server.url + "/", headers={"Host": "rebound.example"}, timeout=TIMEOUT)
+    assert response.status_code == 400 and response.json()["kind"] == "NotAllowed"
+    assert_secured(response.headers)
+
+
 # --- Flask's own errors, end to end ---------------------------------------------------------------------------
 @pytest.mark.parametrize("method,path,status", [("get", "/no-such-page", 404), ("post", "/healthz", 405),
                                                 ("delete", "/api/replay", 405)])

@@ -65,7 +65,12 @@ def test_the_documented_defaults():
 def test_socketio_gets_the_message_size_cap_and_same_origin_only(make_app):
     eio = make_app().extensions["socketio"].server.eio
     assert eio.max_http_buffer_size == 1024 * 1024
-    assert eio.cors_allowed_origins is None  # Engine.IO: the page's own origin only
+    check = eio.cors_allowed_origins  # the page's own origin only, by our rule, never Engine.IO's own
+    assert isinstance(check, OriginCheck) and not check.origins
+    environ = {"wsgi.url_scheme": "http", "HTTP_HOST": "127.0.0.1:8000"}
+    assert check("http://127.0.0.1:8000", environ) and not check("https://evil.example", environ)
+    forged = {**environ, "HTTP_X_FORWARDED_PROTO": "https", "HTTP_X_FORWARDED_HOST": "evil.example"}
+    assert not check("https://evil.example", forged)  # Engine.IO's rule believes these (webapp/web/hosts.py)
 
 
 def test_configured_origins_are_allowed_besides_the_pages_own(make_app):
@@ -79,8 +84,10 @@ def test_configured_origins_are_allowed_besides_the_pages_own(make_app):
     assert check("http://127.0.0.1:8000", environ)
     assert not check("https://evil.example", environ)
     assert not check("http://127.0.0.1:8001", environ)
+    # Forwarded headers are never read here: a trusted proxy's are applied by ProxyFix before (PROXY_COUNT).
     proxied = {**environ, "HTTP_X_FORWARDED_PROTO": "https", "HTTP_X_FORWARDED_HOST": "scope.example"}
-    assert check("https://scope.example", proxied)
+    assert not check("https://scope.example", proxied)
+    assert check("https://scope.example", {"wsgi.url_scheme": "https", "HTTP_HOST": "scope.example"})
 
 
 @pytest.mark.parametrize("value,expected", [

@@ -76,10 +76,11 @@ def parse_origins(value):
 
 
 class OriginCheck:
-    """Engine.IO's ``cors_allowed_origins`` as a callable: the listed origins *and* the page's own (which
-    Engine.IO would otherwise stop accepting once a list is given), worked out as Engine.IO does for None."""
+    """Engine.IO's ``cors_allowed_origins`` as a callable: the listed origins (none by default) *and* the page's
+    own. Given even when nothing is listed, so that Engine.IO's own same-origin rule, which believes any
+    X-Forwarded-Host and X-Forwarded-Proto a client sends, is never used."""
 
-    def __init__(self, origins):
+    def __init__(self, origins=()):
         self.origins = frozenset(origins)
 
     def __call__(self, origin, environ) -> bool:
@@ -90,21 +91,19 @@ class OriginCheck:
 
 
 def own_origins(environ) -> set[str]:
+    """The page's own origin: the scheme and Host the request arrived with. Behind a proxy trusted by
+    PROXY_COUNT, ProxyFix has already put the forwarded ones there (``hosts.py``); forwarded headers are never
+    read here (a client could send any)."""
     if "wsgi.url_scheme" not in environ or "HTTP_HOST" not in environ:
         return set()
-    own = {f"{environ['wsgi.url_scheme']}://{environ['HTTP_HOST']}"}
-    if "HTTP_X_FORWARDED_PROTO" in environ or "HTTP_X_FORWARDED_HOST" in environ:  # behind a proxy
-        scheme = environ.get("HTTP_X_FORWARDED_PROTO", environ["wsgi.url_scheme"]).split(",")[0].strip()
-        host = environ.get("HTTP_X_FORWARDED_HOST", environ["HTTP_HOST"]).split(",")[0].strip()
-        own.add(f"{scheme}://{host}")
-    return own
+    return {f"{environ['wsgi.url_scheme']}://{environ['HTTP_HOST']}"}
 
 
 def socketio_options(config) -> dict:
     """Keyword arguments for ``SocketIO(...)``: the message size cap and the allowed origins."""
     origins = parse_origins(config["ALLOWED_ORIGINS"])
     return {"max_http_buffer_size": int(config["MAX_MESSAGE_BYTES"]),
-            "cors_allowed_origins": OriginCheck(origins) if isinstance(origins, list) else origins,
+            "cors_allowed_origins": origins if origins == "*" else OriginCheck(origins or ()),
             "serializer": JsonPacket}
 
 

@@ -1,0 +1,178 @@
+"""Which ``Host`` a request may name, and which proxies are trusted to say where it really came from.
+
+* ``PROXY_COUNT`` (default 0): how many reverse proxies stand in front of the server, each setting
+  X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host (``deploy/nginx.conf`` does). With N > 0, Werkzeug's
+  ``ProxyFix(x_for=N, x_proto=N, x_host=N)`` takes the client address, scheme and host from the N-th value
+  from the right; with 0 nothing a client sends in those headers is believed. Either way, the forwarded
+  headers are then removed from the environ, so nothing further in (Engine.IO's Origin check, the app) can read
+  a value no trusted proxy vouched for: what was trusted is in ``REMOTE_ADDR``, ``wsgi.url_scheme`` and
+  ``HTTP_HOST``.
+* ``ALLOWED_HOSTS``: the names the ``Host`` header (after ProxyFix) may carry, port ignored, case-insensitive:
+
+  - None (the default): local names only, ``localhost``, ``*.localhost`` and any IP address literal
+    (``127.0.0.1``, ``192.168.1.20``, ``[::1]``): a phone in the room can still open ``http://<laptop's
+    address>:8000/r/CODE``, while a DNS-rebinding page (whose Host is always the attacker's DNS name) is refused.
+    A request without a Host header (not a browser) passes.
+  - a list (comma-separated in ``INFLIGHT_SCOPE_ALLOWED_HOSTS``): exactly these; ``.example.org`` also allows
+    every subdomain of example.org. Nothing else, not even localhost, and a Host is then required.
+  - ``"*"``: any Host (no protection against DNS rebinding).
+
+  Any other Host is answered 400 ``{message, kind: "NotAllowed"}`` before the request reaches Flask or
+  Engine.IO (pages, API, Socket.IO polling and websocket alike); the outer ``security.SecurityHeaders`` adds the
+  security headers to that answer. Each refused name is logged once (up to ``LOGGED_HOSTS`` names).
+
+``init_hosts(app)`` installs both around the app's WSGI callable (``create_app`` calls it after Socket.IO's
+middleware is in place and before ``security.init_security``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import os
+import threading
+
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+log = logging.getLogger(__name__)
+
+ENV_PREFIX = "INFLIGHT_SCOPE_"
+FORWARDED_KEYS = ("HTTP_FORWARDED", "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
+                  "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX")
+LOGGED_HOSTS = 100
+
+
+# --- configuration ----------------------------------------------------------------------------------------
+def read_environment(config: dict, environ=os.environ) -> None:
+    """``INFLIGHT_SCOPE_ALLOWED_HOSTS`` (comma-separated, or *) and ``INFLIGHT_SCOPE_PROXY_COUNT``, when set."""
+    hosts = environ.get(ENV_PREFIX + "ALLOWED_HOSTS")
+    if hosts:
+        config["ALLOWED_HOSTS"] = parse_hosts(hosts)
+    count = environ.get(ENV_PREFIX + "PROXY_COUNT")
+    if count:
+        config["PROXY_COUNT"] = int(count)
+
+
+def parse_hosts(value):
+    """None (local names only), "*" (any), or a tuple of lower-case names (a comma-separated string is split;
+    ports and a trailing dot are dropped; ``.example.org`` stands for example.org and its subdomains)."""
+    if value is None or value == "*":
+        return value
+    if isinstance(value, str):
+        value = value.split(",")
+    names = []
+    for item in value:
+        item = (item or "").strip().lower()
+        if not item:
+            continue
+        if item == "*":
+            return "*"
+        names.append(item if item.startswith(".") else (host_name(item) or item))
+    return tuple(names) or None
+
+
+def proxy_count(config) -> int:
+    count = int(config["PROXY_COUNT"] or 0)
+    if count < 0:
+        raise ValueError(f"PROXY_COUNT must be 0 or more, got {count}")
+    return count
+
+
+# --- the Host header --------------------------------------------------------------------------------------
+def host_name(host: str) -> str | None:
+    """The name in a Host header value, lower-case, without port or trailing dot (an IPv6 literal keeps its
+    brackets); None if it is not a host at all."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        end = host.find("]")
+        if end < 0 or (host[end + 1:] and not _is_port(host[end + 1:])):
+            return None
+        name = host[:end + 1]
+        return name if _ip(name[1:-1]) is not None else None
+    name, colon, port = host.rpartition(":")
+    if not colon:
+        name = port
+    elif not _is_port(":" + port):
+        return None
+    name = name.rstrip(".")
+    if not name or not all(c.isalnum() or c in "-._" for c in name) or not name.isascii():
+        return None
+    return name
+
+
+def _is_port(text: str) -> bool:
+    return text.startswith(":") and 0 < len(text) <= 6 and text[1:].isdigit()
+
+
+def _ip(text: str):
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
+def is_local(name: str) -> bool:
+    """localhost, a subdomain of it, or an IP address literal: names no DNS answer of an attacker can be behind."""
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    return _ip(name[1:-1] if name.startswith("[") else name) is not None
+
+
+def host_allowed(host: str | None, allowed) -> bool:
+    """Whether a request with this Host header value (None: no header) may be answered under ``allowed``
+    (as ``parse_hosts`` returns it)."""
+    if allowed == "*":
+        return True
+    if host is None:
+        return allowed is None
+    name = host_name(host)
+    if name is None:
+        return False
+    if allowed is None:
+        return is_local(name)
+    return any(name == pattern or (pattern.startswith(".") and (name == pattern[1:] or name.endswith(pattern)))
+               for pattern in allowed)
+
+
+# --- the middleware ---------------------------------------------------------------------------------------
+class HostGuard:
+    """WSGI middleware: drops the forwarded headers (ProxyFix, outside it, has used those it trusts), then
+    answers a request whose Host is not allowed with 400 before the wrapped app sees it."""
+
+    def __init__(self, app, allowed):
+        self.app = app
+        self.allowed = allowed
+        self._logged: set[str] = set()
+        self._lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        for key in FORWARDED_KEYS:
+            environ.pop(key, None)
+        host = environ.get("HTTP_HOST")
+        if host_allowed(host, self.allowed):
+            return self.app(environ, start_response)
+        self._log_once(host)
+        shown = "(none)" if host is None else repr(host[:100])
+        body = json.dumps({"message": f"this server does not answer for the host {shown}: it is not in its "
+                                      "allowed hosts (ALLOWED_HOSTS)", "kind": "NotAllowed"}).encode()
+        start_response("400 Bad Request", [("Content-Type", "application/json"),
+                                           ("Content-Length", str(len(body)))])
+        return [body]
+
+    def _log_once(self, host) -> None:
+        with self._lock:
+            if len(self._logged) >= LOGGED_HOSTS or host in self._logged:
+                return
+            self._logged.add(host)
+        log.warning("refused a request for host %r: not in ALLOWED_HOSTS (logged once per host)",
+                    None if host is None else host[:100])
+
+
+def init_hosts(app) -> None:
+    config = app.config
+    allowed = config["ALLOWED_HOSTS"] = parse_hosts(config["ALLOWED_HOSTS"])
+    app.wsgi_app = HostGuard(app.wsgi_app, allowed)
+    count = proxy_count(config)
+    if count:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)
