@@ -28,6 +28,7 @@ def server(request):
     with LiveServer(request.param, LOGS) as live:
         yield live
         assert live.proc.poll() is None, f"the server died during the tests:\n{live.log()}"
+    assert "Traceback" not in live.log(), live.log()
 
 
 def assert_secured(headers, framing=True):
@@ -207,3 +208,14 @@ def test_a_middleware_that_raises_is_answered_500_with_the_headers():
     response = Client(security.SecurityHeaders(broken)).get("/")
     assert response.status_code == 500 and response.json["kind"] == "Internal"
     assert_secured(response.headers)
+
+
+def test_a_websocket_or_connection_error_is_left_to_the_server():
+    """The threading websocket driver ends a connection by raising ConnectionError for Werkzeug to drop it."""
+    from werkzeug.test import Client
+
+    def dropped(environ, start_response):
+        raise ConnectionError()
+
+    with pytest.raises(ConnectionError):
+        Client(security.SecurityHeaders(dropped)).get("/")

@@ -126,6 +126,7 @@ def test_the_host_is_checked_after_the_proxy_has_named_it():
 def server():
     with LiveServer("eventlet", LOGS) as live:
         yield live
+    assert "Traceback" not in live.log(), live.log()
 
 
 @pytest.fixture(scope="module")

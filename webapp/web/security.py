@@ -111,9 +111,9 @@ INTERNAL_BODY = b'{"message": "internal error: the server failed to answer this 
 
 class SecurityHeaders:
     """WSGI middleware: every ``start_response`` of the wrapped app gets the security headers it lacks (for the
-    endpoint Flask recorded, else the strict page policy). An exception raised before the answer started is
-    logged and answered 500 with them, not left to the server's own bare 500. The app's iterable is passed on
-    as it is (eventlet's websocket relies on its identity)."""
+    endpoint Flask recorded, else the strict page policy). An exception raised before the answer started (not a
+    websocket's, not a connection error) is logged and answered 500 with them, not left to the server's own bare
+    500. The app's iterable is passed on as it is (eventlet's websocket relies on its identity)."""
 
     def __init__(self, app):
         self.app = app
@@ -131,8 +131,10 @@ class SecurityHeaders:
 
         try:
             return self.app(environ, secure_start_response)
-        except Exception:
-            if started:
+        except Exception as err:
+            # An answer already begun, a websocket (the threading driver ends one by raising ConnectionError for
+            # Werkzeug to drop the connection), a connection error: the server's business, as before.
+            if started or environ.get("HTTP_UPGRADE") or isinstance(err, OSError):
                 raise
             log.exception("internal error before an answer started: %s %s", environ.get("REQUEST_METHOD"),
                           str(environ.get("PATH_INFO", ""))[:200])
