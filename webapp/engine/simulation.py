@@ -16,17 +16,18 @@ from ..errors import Invalid, TooLarge
 from ..model import invariants
 from ..model.config import NS
 from ..model.variant import VARIANTS
+from ..model.versions import VERSIONS
+
+MAX_VARIANTS = 4  # panes side by side in lockstep
 from .returns import ReturnTracker
 from .timeline import Timeline
 
 
 class Simulation:
     def __init__(self, scenario, variants=VARIANTS, interval: int | None = None, max_bytes: int | None = None):
-        unknown = [v for v in variants if v not in VARIANTS]
-        if unknown or not variants:
-            raise Invalid(f"variants must be a non-empty list drawn from {list(VARIANTS)}, got {list(variants)}")
+        variants = check_variants(variants)
         self.scenario = scenario
-        self.variants = tuple(dict.fromkeys(variants))
+        self.variants = variants
         self.timelines = {v: Timeline(scenario, v, interval) for v in self.variants}
         self.total = len(scenario.steps)
         self.divergence: int | None = None  # first position where the variants place a pod differently
@@ -127,3 +128,16 @@ class Simulation:
         return {"name": sc.name, "description": sc.description, "variants": list(self.variants), "total": self.total,
                 "divergence": self.divergence, "gate": sc.config.gate, "pods": list(sc.pods), "steps": sc.steps,
                 "returns": {v: r.summary() for v, r in self.returns.items()}, "source": sc.raw}
+
+
+def check_variants(variants) -> tuple[str, ...]:
+    """One to MAX_VARIANTS distinct versions of VERSIONS, in the order given (repeats dropped)."""
+    if not isinstance(variants, (list, tuple)) or not all(isinstance(v, str) for v in variants):
+        raise Invalid(f"variants must be a list of version names, e.g. {list(VARIANTS)}")
+    unknown = [v for v in variants if v not in VERSIONS]
+    chosen = tuple(dict.fromkeys(variants))
+    if unknown or not chosen or len(chosen) > MAX_VARIANTS:
+        shown = ", ".join(repr(v[:40]) for v in unknown[:3])
+        raise Invalid(f"variants must be 1 to {MAX_VARIANTS} of {', '.join(VERSIONS)}"
+                      + (f"; unknown: {shown}" if unknown else ""))
+    return chosen

@@ -20,9 +20,10 @@ class Model:
     """A queue of one variant. Steps must already be schema-valid; ``apply`` raises StepError
     (and leaves the model unusable) when a step cannot be applied to the current state."""
 
-    def __init__(self, variant: str, config: QueueConfig, pods: dict, initial_active=()):
+    def __init__(self, variant: str, config: QueueConfig, pods: dict, initial_active=(), rules=None):
+        """``rules`` replaces the version's own (a what-if: one change switched on or off)."""
         self.variant = variant
-        rules = VERSIONS[variant].rules
+        rules = rules or VERSIONS[variant].rules
         tracker = InFlightEvents() if rules.pod_entries else ReceivedEvents()
         self.queue = PriorityQueue(config, rules, tracker, pods)
         scratch = new_record(-1, "add")

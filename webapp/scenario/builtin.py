@@ -11,7 +11,8 @@ from importlib import resources
 
 import yaml
 
-# Course order: what "in flight" means, the bug and its consequences, the bookkeeping, the way out.
+# Course order: what "in flight" means, the bug and its consequences, the bookkeeping, the way out, and then
+# the versions after the fix.
 ORDER = (
     "in-flight-basics",
     "queueing-hints",
@@ -22,6 +23,12 @@ ORDER = (
     "front-cleanup",
     "duplicate-pop-growth",
     "gate-off",
+    # What each later release changed (webapp/model/versions.py), one lesson per change.
+    "pop-clears-plugins",
+    "gate-default-off",
+    "no-rejector-backoff",
+    "ignored-events",
+    "in-flight-update",
 )
 
 

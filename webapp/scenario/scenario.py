@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model.config import QueueConfig, seconds_to_ns
-from ..model.variant import Model
+from ..model.variant import VARIANTS, Model
 
 
 @dataclass(frozen=True)
@@ -17,9 +17,14 @@ class Scenario:
     initial_active: tuple
     steps: tuple  # step dicts as validated (each may carry a "note")
     raw: dict = field(compare=False, repr=False)  # the scenario object as given
+    versions: tuple = VARIANTS  # the versions it is shown on unless the viewer picks others
 
     def model(self, variant: str) -> Model:
         return Model(variant, self.config, self.pods, self.initial_active)
+
+    def model_with(self, variant: str, rules) -> Model:
+        """A what-if: ``variant`` with other rules (one change switched on or off)."""
+        return Model(variant, self.config, self.pods, self.initial_active, rules)
 
 
 def from_valid_dict(raw: dict) -> Scenario:
@@ -42,5 +47,6 @@ def from_valid_dict(raw: dict) -> Scenario:
         pods=pods,
         initial_active=tuple(raw.get("initial_active") or ()),
         steps=tuple(raw.get("steps") or ()),
+        versions=tuple(raw.get("versions") or VARIANTS),
         raw=raw,
     )

@@ -8,6 +8,7 @@ from difflib import SequenceMatcher
 
 from ..model import operations as ops
 from ..model.events import CATALOGUE, HINTS
+from ..model.versions import VERSIONS
 from ..model.operations import OPERATIONS
 
 
@@ -27,7 +28,9 @@ INT64_MAX = 2**63 - 1
 # Upper bound for any duration in seconds (~31 years): keeps the nanosecond clock arithmetic finite.
 MAX_SECONDS = 1e9
 
-TOP_KEYS = ("schema", "name", "description", "gate", "hint_map", "hints", "config", "pods", "initial_active", "steps")
+TOP_KEYS = ("schema", "name", "description", "versions", "gate", "hint_map", "hints", "config", "pods",
+            "initial_active", "steps")
+MAX_VERSIONS = 4  # panes side by side
 REQUIRED_TOP = ("schema", "name", "pods", "steps")
 CONFIG_SECONDS = ("initial_backoff", "max_backoff", "max_in_unschedulable")
 CONFIG_KEYS = (*CONFIG_SECONDS, "pop_clears_unschedulable_plugins")
@@ -231,6 +234,8 @@ class _Checker:
             self.problem(None, "name", f"expected a non-empty string, got {_show(raw['name'])}")
         if "description" in raw:
             self.text(None, "description", raw["description"])
+        if "versions" in raw:
+            self.versions(raw["versions"])
         for key in ("gate", "hint_map"):
             if key in raw:
                 self.boolean(None, key, raw[key])
@@ -258,6 +263,16 @@ class _Checker:
             self.keys(None, f"{field}.", item, allowed, what)
             found.append((field, item))
         return found
+
+    def versions(self, versions) -> None:
+        """The versions a scenario is shown on by default: 1 to MAX_VERSIONS distinct names of VERSIONS."""
+        if not isinstance(versions, list) or not 1 <= len(versions) <= MAX_VERSIONS:
+            self.problem(None, "versions", f"expected a list of 1 to {MAX_VERSIONS} versions, got {_show(versions)}")
+            return
+        for i, v in enumerate(versions):
+            self.choice(None, f"versions[{i}]", v, tuple(VERSIONS), "version")
+        if len(set(map(str, versions))) != len(versions):
+            self.problem(None, "versions", "a version is listed twice")
 
     def hints(self, hints) -> None:
         for field, h in self.mappings("hints", hints, "{event, plugin, hint}", self.limits.max_hints, HINT_KEYS, "hint key") or ():

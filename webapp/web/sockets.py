@@ -29,6 +29,7 @@ from flask_socketio import Namespace, SocketIO, join_room, leave_room
 from ..engine.rooms import Room, Rooms
 from ..engine.roomstore import MemoryRoomStore, RedisRoomStore
 from ..engine.session import Session, parse_range, parse_speed
+from ..engine.simulation import check_variants
 from ..errors import Invalid, UserError
 from ..model.variant import VARIANTS
 from ..presenter import delta_message, scenario_message, state_message
@@ -210,10 +211,9 @@ class Viewers(Namespace):
     # --- commands: each changes one session, then the hub sends what changed -------------------
     def on_load(self, payload):
         target = self.hub.target(request.sid, payload)
-        variants = payload.get("variants", list(VARIANTS))
-        if not isinstance(variants, list) or not variants or any(v not in VARIANTS for v in variants):
-            raise Invalid(f"variants must be a non-empty list drawn from {list(VARIANTS)}")
         scenario, scenario_id = self.hub.resolve(payload.get("scenario"))
+        # The versions asked for, else the ones the scenario opens on (default: v1.28.1 beside v1.28.2).
+        variants = check_variants(payload["variants"] if "variants" in payload else scenario.versions)
         with target.session.lock:
             target.session.load(scenario, variants, scenario_id,
                                 parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))

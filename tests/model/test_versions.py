@@ -1,0 +1,85 @@
+"""Each row of the version table (webapp/model/versions.py) has a built-in lesson: the smallest scenario we found
+that behaves differently on the version before the change and on the version that made it. Checked both ways:
+
+* on the two versions, each gives the outcome its release gives (the old one the old, the new one the new);
+* the difference is that row's change and nothing else: the new version with the row's rules switched off
+  behaves as the old one, and the old version with them switched on behaves as the new one.
+
+And the versions compose: each one is the one before it plus its row's rules.
+"""
+
+from dataclasses import fields, replace
+
+import pytest
+
+from webapp.model.versions import VERSIONS, Rules
+from webapp.scenario import builtin
+from webapp.scenario.scenario import from_valid_dict
+
+# lesson id -> (old version, new version, the rules that changed, what to compare, old outcome, new outcome)
+ROWS = {
+    "pop-clears-plugins": ("v1.28.2", "v1.28.4", {"pop_clears_plugins"}, "last result",
+                           {"hint": "QueueSkip", "queue": "unschedulablePods"},
+                           {"hint": "QueueAfterBackoff", "queue": "backoffQ"}),
+    "gate-default-off": ("v1.28.4", "v1.28.5", {"gate_off"}, "last result",
+                         {"hint": "QueueSkip", "queue": "unschedulablePods"},
+                         {"queue": "backoffQ", "rule": "moveRequestCycle>=podSchedulingCycle"}),
+    "no-rejector-backoff": ("v1.28.4", "v1.29.9", {"pending_plugins", "no_rejector_backoff"}, "last result",
+                            {"hint": "QueueSkip", "queue": "unschedulablePods"},
+                            {"hint": "QueueAfterBackoff", "queue": "backoffQ"}),
+    "ignored-events": ("v1.29.9", "v1.30.14", {"events_of_interest", "wildcard_registration"}, "list after step 1",
+                       [{"pod": "A"}, {"event": "NodeAdd", "id": "e1"}], [{"pod": "A"}]),
+    "in-flight-update": ("v1.30.14", "v1.31.13",
+                         {"in_flight_update_event", "unschedulable_update_by_hint", "not_in_flight_backoff",
+                          "activate_in_active_q"}, "last result",
+                         {"error": "Pod A is already present in the active queue"},
+                         {"hint": "QueueAfterBackoff", "queue": "backoffQ"}),
+}
+
+
+def run(scenario, variant: str, rules=None) -> list[tuple[dict, dict]]:
+    """(result, state) after every step."""
+    model = scenario.model(variant) if rules is None else scenario.model_with(variant, rules)
+    return [(model.apply(i, step)[0], model.state()) for i, step in enumerate(scenario.steps)]
+
+
+def observed(run_: list, what: str):
+    if what == "last result":
+        return run_[-1][0]
+    assert what == "list after step 1"
+    return run_[1][1]["inFlightEvents"]
+
+
+def switched(rules: Rules, names: set, on: bool) -> Rules:
+    return replace(rules, **{name: on for name in names})
+
+
+@pytest.mark.parametrize("lesson", ROWS)
+def test_each_change_has_a_lesson_that_shows_it_both_ways(lesson):
+    old, new, changed, what, old_outcome, new_outcome = ROWS[lesson]
+    scenario = from_valid_dict(builtin.get(lesson))
+    assert scenario.versions == (old, new), "the lesson opens on the two versions it compares"
+    assert observed(run(scenario, old), what) == old_outcome
+    assert observed(run(scenario, new), what) == new_outcome
+    # The difference is exactly this row's change.
+    assert observed(run(scenario, new, switched(VERSIONS[new].rules, changed, False)), what) == old_outcome
+    assert observed(run(scenario, old, switched(VERSIONS[old].rules, changed, True)), what) == new_outcome
+
+
+def test_versions_compose_row_by_row():
+    names = list(VERSIONS)
+    assert names == ["v1.28.1", "v1.28.2", "v1.28.4", "v1.28.5", "v1.29.9", "v1.30.14", "v1.31.13"]
+    rows = {new: changed for old, new, changed, *_ in ROWS.values()}
+    rows["v1.28.2"] = {"pod_entries"}  # the fix itself: the lost-marker lesson
+    base = {"v1.28.5": "v1.28.4", "v1.29.9": "v1.28.4"}  # 1.29 branched from 1.28's line, gate default aside
+    for i, name in enumerate(names[1:], 1):
+        before = VERSIONS[base.get(name, names[i - 1])].rules
+        after = VERSIONS[name].rules
+        differ = {f.name for f in fields(Rules) if getattr(before, f.name) != getattr(after, f.name)}
+        assert differ == rows[name], name
+        assert all(getattr(after, n) for n in differ), f"{name} only adds behaviour"
+
+
+def test_every_lesson_is_in_the_course():
+    assert set(ROWS) <= set(builtin.ids())
+    assert builtin.ids()[-len(ROWS):] == list(ROWS)
