@@ -13,6 +13,7 @@ from .engine.simulation import Simulation
 from .engine.trace import check_runs
 from .model.operations import arguments
 from .model.variant import VARIANTS
+from .model.versions import VERSIONS
 from .presenter import state_message
 from .scenario import builtin
 from .scenario.errors import ScenarioError
@@ -28,7 +29,9 @@ def main(argv=None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="replay scenario files on the queue variants")
     replay.add_argument("files", nargs="+", metavar="FILE", help="scenario file (JSON or YAML), built-in scenario id, or - for stdin")
-    replay.add_argument("--variant", choices=(*VARIANTS, "both"), default="both")
+    replay.add_argument("--variant", type=variant_list, default=VARIANTS, metavar="VERSION[,VERSION...]",
+                        help=f"the versions to replay on, any of {', '.join(VERSIONS)}, or both "
+                             f"(the default: {' and '.join(VARIANTS)})")
     replay.add_argument("--format", choices=("json", "text"), default="json")
     replay.add_argument("--records", action="store_true", help="include each step's record (JSON output)")
     replay.set_defaults(run=run_replay)
@@ -49,6 +52,18 @@ def main(argv=None) -> int:
         # The reader went away (e.g. piped into head): stop quietly, as other Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+def variant_list(text: str) -> tuple[str, ...]:
+    """``--variant``: "both" (the default pair), one version, or a comma-separated list of them."""
+    if text == "both":
+        return VARIANTS
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",")))
+    unknown = [n for n in names if n not in VERSIONS]
+    if unknown or not all(names):
+        raise argparse.ArgumentTypeError(
+            f"unknown version {(unknown or [''])[0][:40]!r}: expected both, or some of {', '.join(VERSIONS)}")
+    return names
 
 
 def run_serve(args) -> int:
@@ -80,7 +95,7 @@ def run_serve(args) -> int:
 
 
 def run_replay(args) -> int:
-    variants = VARIANTS if args.variant == "both" else (args.variant,)
+    variants = args.variant
     status = 0
     for name in args.files:
         try:
@@ -189,7 +204,8 @@ def _summary(result: dict) -> str:
         return f"error: {result['error']}"
     if "event_id" in result:
         recorded = "recorded" if result["recorded_in_flight"] else "not recorded"
-        return f"{result['event']}#{result['event_id']} {recorded}, moved {_value(result['moved'])}"
+        moved = f", moved {_value(result['moved'])}" if "moved" in result else ""
+        return f"{result['event']}#{result['event_id']} {recorded}{moved}"
     if "queue" in result:
         return f"{result.get('hint') or result.get('rule')} -> {result['queue']}"
     return " ".join(f"{k}={_value(v)}" for k, v in result.items())

@@ -167,3 +167,21 @@ def test_valid_files_still_replay_when_another_fails(tmp_path, lost_marker):
     out = run(tmp_path / "missing.json", lost_marker, "--variant", "v1.28.2")
     assert_clean_failure(out)
     assert_matches_case(out.stdout, LOST_MARKER, "v1.28.2")
+
+
+def test_variant_takes_any_version_or_a_comma_list():
+    out = run("in-flight-update", "--variant", "v1.30.14,v1.31.13")
+    traces = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [t["variant"] for t in traces] == ["v1.30.14", "v1.31.13"]
+    last = [t["steps"][-1]["result"] for t in traces]
+    assert last == [{"error": "Pod A is already present in the active queue"},
+                    {"hint": "QueueAfterBackoff", "queue": "backoffQ"}]
+    text = run("in-flight-update", "--variant", "v1.31.13", "--format", "text").stdout
+    assert "UnschedulablePodUpdate#u1 recorded" in text
+
+
+@pytest.mark.parametrize("bad", ["v1.27", "v1.28.1,nope", "v1.28.1,,v1.28.2"])
+def test_an_unknown_version_is_a_usage_error_naming_the_versions(bad):
+    out = run("lost-marker", "--variant", bad)
+    assert out.returncode == 2 and not out.stdout
+    assert "unknown version" in out.stderr and "v1.31.13" in out.stderr and "Traceback" not in out.stderr

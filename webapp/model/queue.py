@@ -17,6 +17,7 @@ from .events import (
     UNSCHEDULABLE_PODS,
     UNSCHEDULABLE_TIMEOUT,
     POD_OTHER_UPDATE,
+    UNSCHEDULED_POD_UPDATE,
     HINT_NAMES,
 )
 from .pod import QueuedPodInfo, backoff_duration
@@ -278,7 +279,7 @@ class PriorityQueue:
             self.updates_seen += 1
             entry_id = f"u{self.updates_seen}"
             self.tracker.record_update(name, entry_id, rec)
-            return {"event_id": entry_id, "recorded_in_flight": True}
+            return {"event_id": entry_id, "event": UNSCHEDULED_POD_UPDATE.label, "recorded_in_flight": True}
         if name in self.active_q or name in self.backoff_q:
             rec["skipped"].append({"pod": name, "why": "updated in place"})
             return {}
