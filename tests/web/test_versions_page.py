@@ -1,0 +1,19 @@
+"""GET /versions and /api/versions show the computed verdicts."""
+
+import re
+
+
+def test_the_page_lists_every_version_and_marks_the_one_that_loses_the_marker(client):
+    page = client.get("/versions")
+    assert page.status_code == 200 and page.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    html = page.get_data(as_text=True)
+    rows = re.findall(r'<tr data-version="([^"]+)" class="(lost|kept)">', html)
+    assert rows == [("v1.28.1", "lost"), ("v1.28.2", "kept"), ("v1.28.4", "kept"), ("v1.28.5", "kept"),
+                    ("v1.29.9", "kept"), ("v1.30.14", "kept"), ("v1.31.13", "kept")]
+    assert "yes (step 4)" in html and "only its own Done removes" in html
+
+
+def test_the_api_gives_the_same_verdicts(client):
+    verdicts = client.get("/api/versions").get_json()
+    assert [(v["version"], v["lost"]) for v in verdicts][:2] == [("v1.28.1", True), ("v1.28.2", False)]
+    assert {v["why"] for v in verdicts} == {"marker-removed", "own-entry", "gate-off"}

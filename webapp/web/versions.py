@@ -1,0 +1,21 @@
+"""GET /versions (a page) and /api/versions (JSON): per version, can the lost marker happen, and why, derived by
+running the model (webapp/engine/verdicts.py); words from webapp/presenter/verdicts.py."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, render_template
+
+from ..engine.verdicts import CASE, lost_marker_verdicts
+from ..presenter.verdicts import HEADER, rows
+
+bp = Blueprint("versions", __name__)
+
+
+@bp.get("/versions")
+def page():
+    return render_template("versions.html", header=HEADER, rows=rows(lost_marker_verdicts()), case=CASE)
+
+
+@bp.get("/api/versions")
+def api():
+    return jsonify(list(lost_marker_verdicts()))
