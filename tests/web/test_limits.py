@@ -1,6 +1,7 @@
 """Abuse limits (webapp/web/limits.py): the per-connection rate limit, the room cap, unknown events, the
 Engine.IO options (message size, origins), configuration from the environment, and the idle sweeper."""
 
+import json
 import time
 
 import pytest
@@ -369,11 +370,41 @@ def test_a_simulation_over_its_byte_budget_is_refused_while_loading():
 
     scenario = load_scenario(growing(3000))
     unbounded = Simulation(scenario)
-    used = sum(line.bytes for line in unbounded.timelines.values())
-    assert used == sum(len(b) for line in unbounded.timelines.values() for b in line._checkpoints.values())
+    assert sum(line.bytes for line in unbounded.timelines.values()) == sum(
+        len(b) for line in unbounded.timelines.values() for b in line._checkpoints.values())
+    used = unbounded.bytes
     assert Simulation(scenario, max_bytes=used).total == 3001
     with pytest.raises(TooLarge, match="too large to step through here"):
         Simulation(scenario, max_bytes=used // 4)
+
+
+def test_a_sessions_whole_memory_is_counted_not_only_its_checkpoints():
+    """Source and parsed steps, checkpoints, and the live models with their frame: the count is at least what
+    the simulation really holds (tracemalloc) at its fullest, and a budget the checkpoints alone fit is refused."""
+    import gc
+    import tracemalloc
+
+    from webapp.engine.simulation import Simulation, TooLarge
+
+    text = json.dumps(growing(3000))
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        sim = Simulation(load_scenario(json.loads(text)))
+        sim.seek(sim.total)
+        sim.frame()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    checkpoints = sum(line.bytes for line in sim.timelines.values())
+    assert sim.source_bytes > len(text) and held <= sim.bytes
+    assert sim.bytes < 3 * held  # an estimate, not a wild one
+    assert Simulation(sim.scenario, max_bytes=sim.bytes).total == 3001
+    with pytest.raises(TooLarge, match=r"by step \d+ of 3001 the memory it needs passes"):
+        Simulation(sim.scenario, max_bytes=checkpoints + sim.source_bytes)  # the live state is counted too
+    with pytest.raises(TooLarge, match="by step 0 of 3001"):  # a source over the budget: before any step
+        Simulation(sim.scenario, max_bytes=sim.source_bytes - 1)
 
 
 def test_every_builtin_fits_the_default_budget_many_times_over():
@@ -381,7 +412,7 @@ def test_every_builtin_fits_the_default_budget_many_times_over():
 
     for scenario_id in builtin.ids():
         sim = Simulation(load_scenario(builtin.get(scenario_id)), max_bytes=webapp.DEFAULTS["MAX_SESSION_BYTES"])
-        assert sum(line.bytes for line in sim.timelines.values()) < webapp.DEFAULTS["MAX_SESSION_BYTES"] // 100
+        assert sim.bytes < webapp.DEFAULTS["MAX_SESSION_BYTES"] // 100
 
 
 def test_load_over_the_session_budget_is_answered_with_an_error_and_changes_nothing(make_app):

@@ -17,10 +17,11 @@ from ..model import invariants
 from ..model.config import NS
 from ..model.variant import VARIANTS
 from ..model.versions import VERSIONS
-
-MAX_VARIANTS = 4  # panes side by side in lockstep
+from .memory import LIVE_FACTOR, deep_size
 from .returns import ReturnTracker
 from .timeline import Timeline
+
+MAX_VARIANTS = 4  # panes side by side in lockstep
 
 
 class Simulation:
@@ -33,27 +34,50 @@ class Simulation:
         self.divergence: int | None = None  # first position where the variants place a pod differently
         self.returns = {v: ReturnTracker() for v in self.variants}
         self.max_bytes = max_bytes  # None: no bound (the command line, benchmarks); sessions set one
+        self._source_bytes: int | None = None
         self.frames_built = 0
         self._frame: dict | None = None  # the frame at the cursor, once asked for
         self._load()
         self.seek(0)
 
+    @property
+    def source_bytes(self) -> int:
+        """What the scenario itself holds: its source and its parsed steps (measured once)."""
+        if self._source_bytes is None:
+            self._source_bytes = deep_size((self.scenario.raw, self.scenario.steps))
+        return self._source_bytes
+
+    @property
+    def bytes(self) -> int:
+        """The memory this simulation holds, as counted against ``max_bytes``: the scenario's source and steps,
+        every checkpoint, and the live models with their frame (memory.py)."""
+        lines = self.timelines.values()
+        return self.source_bytes + sum(x.bytes for x in lines) + LIVE_FACTOR * sum(x.largest for x in lines)
+
     def _load(self) -> None:
         lines = list(self.timelines.values())
+        self._check_bytes(0)  # a source too large on its own is refused before any step
         for _ in range(self.total):
             touched = set()
             for line in lines:
                 result, record = line.apply_next()
-                if self.max_bytes is not None and sum(x.bytes for x in lines) > self.max_bytes:
-                    raise TooLarge(f"this scenario is too large to step through here: by step {line.position} of "
-                                   f"{self.total} its checkpoints pass {self.max_bytes:,} bytes (its in-flight "
-                                   "lists keep growing); replay it with `inflight-scope replay` instead")
+                self._check_bytes(line.position)
                 self.returns[line.variant].observe(record, line.model.queue.now)
                 touched.update(m["pod"] for m in record["moves"])
             if self.divergence is None and len(lines) > 1:
                 first = lines[0].model.queue
                 if any(first.where(p) != line.model.queue.where(p) for line in lines[1:] for p in touched):
                     self.divergence = lines[0].position
+
+    def _check_bytes(self, position: int) -> None:
+        if self.max_bytes is None or self.bytes <= self.max_bytes:
+            return
+        lines = self.timelines.values()
+        checkpoints, live = sum(x.bytes for x in lines), LIVE_FACTOR * sum(x.largest for x in lines)
+        raise TooLarge(f"this scenario is too large to step through here: by step {position} of {self.total} the "
+                       f"memory it needs passes {self.max_bytes:,} bytes ({self.source_bytes:,} for its source and "
+                       f"steps, {checkpoints:,} for checkpoints, about {live:,} for the live state; its in-flight "
+                       "lists keep growing); replay it with `inflight-scope replay` instead")
 
     # --- commands: they move the cursor and return nothing ---------------------------------------
     @property

@@ -29,7 +29,8 @@ class Timeline:
         self.last: tuple[dict, dict] | None = None  # (result, record) of step position-1
         self.before: dict | None = None  # the model's view just before step position-1 (None at 0)
         self._checkpoints = {0: self._save()}  # position -> pickled (model, last): no live objects kept
-        self.bytes = len(self._checkpoints[0])  # what the checkpoints hold (a session's memory is mostly this)
+        self.bytes = len(self._checkpoints[0])  # what the checkpoints hold
+        self.largest = self.bytes  # the largest checkpoint: the model at its fullest so far (memory.LIVE_FACTOR)
 
     def apply_next(self) -> tuple[dict, dict]:
         """Apply the step at the cursor (the load pass uses this; raises ScenarioError)."""
@@ -42,7 +43,9 @@ class Timeline:
         self.position = i + 1
         if self.position % self.interval == 0 and self.position not in self._checkpoints:
             self._checkpoints[self.position] = self._save()
-            self.bytes += len(self._checkpoints[self.position])
+            size = len(self._checkpoints[self.position])
+            self.bytes += size
+            self.largest = max(self.largest, size)
         return self.last
 
     def seek(self, target: int) -> None:

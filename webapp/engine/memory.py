@@ -1,0 +1,44 @@
+"""What a session holds in memory, counted against MAX_SESSION_BYTES (no I/O, no Flask).
+
+``deep_size`` walks an object graph without recursion (a scenario can nest 20 levels and hold 200,000 steps)
+and counts each object once (``sys.getsizeof``): it measures a scenario's source and parsed steps once, at load.
+The live part of a simulation (each variant's model at the cursor, the frame built from it: state, views,
+the view before the step) is not walked at every step; it is estimated from the largest checkpoint, the
+pickled model at its fullest, times LIVE_FACTOR (measured by ``bench/session_memory.py``: a model in memory is
+5-6 times its pickle, the frame with its three views of it about 15-18 times).
+"""
+
+from __future__ import annotations
+
+import sys
+
+LIVE_FACTOR = 24  # in-memory bytes of (live model + frame) per byte of the largest pickled checkpoint
+
+
+def deep_size(root) -> int:
+    """Bytes held by ``root`` and everything it references (dicts, lists, tuples, sets, objects' attributes),
+    each object counted once."""
+    seen: set[int] = set()
+    pending = [root]
+    total = 0
+    while pending:
+        obj = pending.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, (str, bytes, bytearray, int, float, bool)) or obj is None:
+            continue
+        if isinstance(obj, dict):
+            pending.extend(obj.keys())
+            pending.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            pending.extend(obj)
+        else:
+            attributes = getattr(obj, "__dict__", None)
+            if attributes is not None:
+                pending.append(attributes)
+            for name in getattr(type(obj), "__slots__", ()):
+                if hasattr(obj, name):
+                    pending.append(getattr(obj, name))
+    return total
