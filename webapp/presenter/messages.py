@@ -10,6 +10,8 @@ the data a program reads. ``scene`` is what a person is shown (scene.py).
 from __future__ import annotations
 
 from ..model.operations import kind_of
+from ..model.variant import VARIANTS
+from ..model.versions import VERSIONS
 from .delta import diff
 from .scene import present
 from .words import GLOSSARY, step_label
@@ -30,9 +32,14 @@ def scenario_message(summary: dict, scenario_id: str | None, room: str | None = 
         "returns": summary["returns"],
         "keyPositions": key_positions(summary),
         "glossary": GLOSSARY,
+        "versions": VERSION_TABLE,  # what the version picker offers: every version the model reproduces
+        "opensOn": list(summary["source"].get("versions") or VARIANTS),  # shown unless the viewer picks others
         "source": summary["source"],  # lets a follower detach and replay the same scenario privately
         "room": room,
     }
+
+
+VERSION_TABLE = [{"name": v.name, "releases": v.releases, "summary": v.summary} for v in VERSIONS.values()]
 
 
 def state_message(frame: dict, preview: dict | None = None, settings: dict | None = None) -> dict:

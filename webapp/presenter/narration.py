@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..model.operations import functions_of
+from ..model.versions import VERSIONS
 from .words import LIST_NAME
 
 START_RULES = {
@@ -25,7 +26,24 @@ REASONS = {
     "not-in-flight-with-plugins": "an unknown pod with plugins is retried after backoff",
     "not-in-flight-events-retained": "the list holds events",
     "not-in-flight-no-events": "the list holds no events",
+    # {variant}: the version whose rule decided
+    "no-rejector-plugins": "no plugin rejected it (it has no unschedulable plugin, at most pending ones), and on "
+    "{variant} such a pod always goes through backoff (1.29+, #119105)",
+    "not-in-flight-error": "it is not in flight, and on {variant} a failing pod that is not in flight always goes "
+    "through backoff (1.31+, #125930)",
 }
+# The gate-off rule that placed a failed pod (a result's ``rule``), said after "Gate off: moveRequestCycle m vs
+# podSchedulingCycle c"; {variant} is the version whose rule acted.
+GATE_OFF_RULES = {
+    "moveRequestCycle>=podSchedulingCycle": "an event asked to move pods since its attempt began",
+    "moveRequestCycle<podSchedulingCycle": "no event asked to move pods since its attempt began",
+    "no-rejector-plugins": "no plugin rejected it, and on {variant} such a pod always goes through backoff (1.29+, "
+    "#119105)",
+}
+IGNORED = ("{variant} ignores {event}: no registered hint matches it (1.30+, #122629), so it is not recorded, "
+           "moveRequestCycle is not bumped and no pod is moved.")
+UPDATE_IN_FLIGHT = ("{pod} is in flight: on {variant} its update is appended to inFlightEvents as {event} ({id}) "
+                    "instead of queueing a copy (1.31+, #125578); its failure will judge it like an event.")
 WHY = {
     "no-unschedulable-plugins": "no unschedulable plugins",
     "wildcard-event": "wildcard event",
@@ -33,6 +51,7 @@ WHY = {
     "hint-fn": "hint of {plugin}",
     "hint-fn-skip": "{plugin} says skip",
     "no-registered-hint": "no plugin of the pod registered for it",
+    "hint-fn-pending": "{plugin} was pending: Queue means at once",
 }
 
 
@@ -44,18 +63,18 @@ def narrate(variant: str, step: dict | None, result: dict | None, record: dict |
     lines = _OPS.get(record["op"], _generic)(variant, step, result, record)
     lines += _list_changes(variant, record)
     lines += [_violation(v) for v in record["invariants"]]
-    return {"title": _title(step, result), "lines": [ln for ln in lines if ln], "functions": list(record["calls"]) or
+    return {"title": _title(step, result, record), "lines": [ln for ln in lines if ln], "functions": list(record["calls"]) or
             list(functions_of(record["op"])), "note": step.get("note", "")}
 
 
-def _title(step: dict, result: dict) -> str:
+def _title(step: dict, result: dict, record: dict) -> str:
     op = step["op"]
     if op == "pop":
         return f"Pop → {result['popped']}"
     if op == "fail":
         return f"{step['pod']} fails → {result.get('queue', 'error')}"
     if op in ("event", "assigned_pod_added"):
-        return f"Event {result['event']} ({result['event_id']})"
+        return f"Event {result['event']} ({result['event_id']})" + (" ignored" if record.get("ignored") else "")
     if op == "advance_clock":
         return f"Clock +{step['seconds']:g} s"
     if op == "done":
@@ -72,7 +91,7 @@ def _moves(record: dict) -> str:
 def _pop(variant, step, result, record):
     pod = result["popped"]
     lines = [f"Pop() takes {pod} from the head of activeQ; its scheduling attempt is now in flight."]
-    if variant == "v1.28.2" and record["appended"]:
+    if VERSIONS[variant].rules.pod_entries and record["appended"]:
         lines.append(f"Its own pod entry [{pod}] is appended to inFlightEvents: on failure it will look only at "
                      "what comes after it.")
     marker = record.get("marker")
@@ -87,17 +106,21 @@ def _pop(variant, step, result, record):
 
 
 def _event(variant, step, result, record):
+    if record.get("ignored"):
+        return [IGNORED.format(variant=variant, event=record["ignored"]["event"])]
     lines = [f"Cluster event {result['event']} ({result['event_id']}): movePodsToActiveOrBackoffQueue asks "
              "isPodWorthRequeuing for each candidate in unschedulablePods."]
-    for e in record["evaluations"]:
-        why = WHY.get(e["why"], e["why"]).format(plugin=e["plugin"])
-        lines.append(f"{e['pod']}: {e['hint']} ({why}).")
+    lines += [_evaluation(e) for e in record["evaluations"]]
     lines.append(_moves(record))
     if result["recorded_in_flight"]:
         lines.append(f"Pods are in flight, so it is appended to {LIST_NAME[variant]}.")
     else:
         lines.append("No pod is in flight, so nothing records it.")
     return lines
+
+
+def _evaluation(e: dict) -> str:
+    return f"{e['pod']}: {e['hint']} ({WHY.get(e['why'], e['why']).format(plugin=e['plugin'])})."
 
 
 def _fail(variant, step, result, record):
@@ -108,8 +131,9 @@ def _fail(variant, step, result, record):
         return lines + [f"Rejected: {result['error']}. The deferred Done still runs."]
     if "rule" in result:
         r = record["gate_off_rule"]
+        why = GATE_OFF_RULES.get(result["rule"], result["rule"]).format(variant=variant)
         return lines + [f"Gate off: moveRequestCycle {r['moveRequestCycle']} vs podSchedulingCycle "
-                        f"{r['podSchedulingCycle']} → {result['queue']}."]
+                        f"{r['podSchedulingCycle']}: {why} → {result['queue']}."]
     hint = record["hint"]
     start = START_RULES.get(hint["start"]["rule"], hint["start"]["rule"])
     lines.append("determineSchedulingHintForInFlightPod: " + start.format(
@@ -120,7 +144,8 @@ def _fail(variant, step, result, record):
     unseen = hint["start"].get("unseen")
     if unseen:
         lines.append(f"Events it can no longer see: {', '.join(unseen)}.")
-    lines.append(f"Decision {hint['decision']}: {REASONS.get(hint['reason'], hint['reason'])}; "
+    reason = REASONS.get(hint["reason"], hint["reason"]).format(variant=variant)
+    lines.append(f"Decision {hint['decision']}: {reason}; "
                  f"requeuePodViaQueueingHint puts it in {result['queue']}. Then the deferred Done runs.")
     return lines
 
@@ -155,7 +180,9 @@ def _flush_leftover(variant, step, result, record):
 
 
 def _generic(variant, step, result, record):
-    lines = [_moves(record)]
+    lines = [UPDATE_IN_FLIGHT.format(variant=variant, **entry) for entry in record["appended"] if "pod" in entry]
+    lines += [_evaluation(e) for e in record["evaluations"]]  # 1.31: an update judged by the pod's hints
+    lines.append(_moves(record))
     lines += [f"{s['pod']}: {s['why']}." for s in record["skipped"]]
     return lines
 

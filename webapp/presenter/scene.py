@@ -30,8 +30,9 @@ text} in unschedulablePods (the wait against the flush limit) and backoffQ (the 
 
 from __future__ import annotations
 
+from ..model.versions import VERSIONS
 from .narration import describe_violation, narrate
-from .words import (AT_END, BEFORE_FIRST, CAPTION_SAW, EMPTY_LIST, FRONT_NOTE, GHOST_NOTE, GONE, GONE_OTHER, LANES, LEGEND,
+from .words import (AT_END, BEFORE_FIRST, CAPTION_SAW, CHIP_PLUGINS, EMPTY_LIST, FRONT_NOTE, GHOST_NOTE, GONE, GONE_OTHER, LANES, LEGEND,
                     JUST_REMOVED, LIST_NAME, OUTCOMES, PANES, PREDICT_CHOICES, TIMER, UNSEEN_BY, entries, seconds, step_label)
 
 SETTINGS = {"playing": False, "speed": 1.0, "range": None, "room": None}
@@ -114,6 +115,7 @@ def presenter_notes(position: int, step: dict | None, upcoming: dict | None) -> 
 def pane(variant: str, payload: dict, step: dict | None, gate: bool, limit: float) -> dict:
     state, view, record, result = payload["state"], payload["view"], payload["record"], payload["result"]
     title, tag, tone = PANES[variant]
+    gate = gate and not VERSIONS[variant].rules.gate_off  # v1.28.5: SchedulerQueueingHints off by default
     hint = record.get("hint") if record else None
     narration = narrate(variant, step, result, record)
     markers = shown_markers(view, payload.get("before"), record)
@@ -148,6 +150,7 @@ def pane_caption(narration: dict, hint: dict | None) -> str:
     events = [f"{w['event']} ({w['hint']})" if w.get("hint") else w["event"] for w in hint["walk"] if w.get("event")]
     start = hint["start"]
     saw = (CAPTION_SAW["detached"].format(marker=start.get("marker")) if start["rule"] == "marker-detached"
+           else CAPTION_SAW[hint["reason"]] if hint.get("reason") in CAPTION_SAW  # decided without a walk
            else CAPTION_SAW["saw"].format(events=", ".join(events)) if events else CAPTION_SAW["nothing"])
     return f"{narration['title']}: {saw}"
 
@@ -258,9 +261,9 @@ def pointers(variant: str, record: dict | None, markers: list, items: list) -> l
     for i in items:
         if i["kind"] == "pod" and not i.get("orphaned") and not i.get("ghost"):
             own[i["label"][1:-1]] = i["key"]
-    if variant == "v1.28.2":
+    if VERSIONS[variant].rules.pod_entries:
         for pod in sorted(own):
-                out.append(pointer(pod, own[pod], own[pod], False, reach(own[pod], False), [], False))
+            out.append(pointer(pod, own[pod], own[pod], False, reach(own[pod], False), [], False))
         start = hint["start"] if hint else {}
         if start.get("rule") == "after-own-entry":
             out.append(pointer(hint["pod"], start["id"], start["id"], False, walked, [], True))
@@ -327,8 +330,9 @@ def chip(pod: str, queue: str, info: dict | None, now: float = 0.0, limit: float
         detail = text.format(seconds(info[key]))
     elif info and queue == "inFlight" and "attempts" in info:
         detail = f"attempt {info['attempts']}"
-    plugins = (info or {}).get("plugins")
-    return {"pod": pod, "detail": detail, "title": f"plugins: {', '.join(plugins)}" if plugins else pod,
+    plugins, pending = (info or {}).get("plugins"), (info or {}).get("pending")  # pending: 1.29+
+    said = [CHIP_PLUGINS[key].format(", ".join(names)) for key, names in (("plugins", plugins), ("pending", pending)) if names]
+    return {"pod": pod, "detail": detail, "title": " · ".join(said) or pod,
             "timer": timer(queue, info, now, limit)}
 
 

@@ -4,13 +4,23 @@ command line's text) takes them from the scene and never spells them itself."""
 from __future__ import annotations
 
 from ..model.operations import OPERATIONS, PLUGINS, SECONDS, arguments
+from ..model.versions import VERSIONS
 
-# variant -> (title, tag line, tone): the tone colours the pane (bug: the lost marker; fix: its repair)
-PANES = {
-    "v1.28.1": ("v1.28.1", "v1.28.0 – v1.28.1 · marker into a shared event list", "bug"),
-    "v1.28.2": ("v1.28.2", "v1.28.2+ · every in-flight pod has its own entry", "fix"),
+# version -> what its pane's tag line says after the releases it stands for (the picker shows its summary)
+TAG_LINES = {
+    "v1.28.1": "marker into a shared event list",
+    "v1.28.2": "every in-flight pod has its own entry",
+    "v1.28.4": "Pop clears unschedulable plugins",
+    "v1.28.5": "hints off by default: no in-flight list",
+    "v1.29.9": "Queue / QueueSkip, pending plugins",
+    "v1.30.14": "ignores events no hint matches",
+    "v1.31.13": "in-flight updates become entries",
 }
-LIST_NAME = {"v1.28.1": "receivedEvents", "v1.28.2": "inFlightEvents"}
+# variant -> (title, tag line, tone): the tone colours the pane (bug: markers, the lost marker can happen;
+# fix: pod entries, it cannot)
+PANES = {name: (name, f"{v.releases} · {TAG_LINES.get(name, v.summary)}", "fix" if v.rules.pod_entries else "bug")
+         for name, v in VERSIONS.items()}
+LIST_NAME = {name: "inFlightEvents" if v.rules.pod_entries else "receivedEvents" for name, v in VERSIONS.items()}
 
 # queue -> (label, icon, what waiting there means), in the order the lanes are drawn
 LANES = {
@@ -57,11 +67,15 @@ OUTCOMES = {
     "many": "back {count} times, longest {seconds} via {via}",
     "waiting": "waiting in {via} since t = {since}",
 }
+CHIP_PLUGINS = {"plugins": "plugins: {}", "pending": "pending plugins: {}"}  # a chip's title (pending: 1.29+)
 TIMER = {"wait": "{value} / {limit}", "backoff": "{value} left", "backoff-over": "backoff over"}
 CAPTION_SAW = {  # how a failing pod's walk went, for the caption line under a pane's diagram
     "saw": "saw {events}",
     "nothing": "saw no event",
     "detached": "its marker {marker} was removed: saw nothing",
+    # decided before any walk (the hint's reason)
+    "no-rejector-plugins": "no rejector plugin: backoff",
+    "not-in-flight-error": "not in flight: backoff",
 }
 
 
