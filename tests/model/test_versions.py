@@ -83,3 +83,36 @@ def test_versions_compose_row_by_row():
 def test_every_lesson_is_in_the_course():
     assert set(ROWS) <= set(builtin.ids())
     assert builtin.ids()[-len(ROWS):] == list(ROWS)
+
+
+def _last(raw: dict, variant: str) -> tuple[dict, dict]:
+    runs = run(from_valid_dict({"schema": 1, "name": "t", **raw}), variant)
+    return runs[-1]
+
+
+def test_the_1_29_vocabulary_queue_and_pending_plugins():
+    raw = {"hints": [{"event": "NodeAdd", "plugin": "P", "hint": "Queue"}], "pods": [{"name": "A"}],
+           "initial_active": ["A"],
+           "steps": [{"op": "pop", "expect": "A"}, {"op": "event", "event": "NodeAdd"},
+                     {"op": "fail", "pod": "A", "unschedulable_plugins": [], "pending_plugins": ["P"]}]}
+    # 1.29: Queue from a pending plugin is queueImmediately: straight back to activeQ.
+    assert _last(raw, "v1.29.9")[0] == {"hint": "QueueImmediately", "queue": "activeQ"}
+    # 1.28 has one plugin set: P is an unschedulable plugin and Queue means after backoff.
+    assert _last(raw, "v1.28.4")[0] == {"hint": "QueueAfterBackoff", "queue": "backoffQ"}
+    # The same failure with P as an unschedulable plugin is after backoff on 1.29 too.
+    raw["steps"][-1] = {"op": "fail", "pod": "A", "unschedulable_plugins": ["P"]}
+    assert _last(raw, "v1.29.9")[0] == {"hint": "QueueAfterBackoff", "queue": "backoffQ"}
+
+
+def test_1_30_ignores_an_event_nobody_registered_even_for_the_move_request():
+    raw = {"gate": False, "hints": [{"event": "PvAdd", "plugin": "P", "hint": "QueueAfterBackoff"}],
+           "pods": [{"name": "A"}], "initial_active": ["A"],
+           "steps": [{"op": "pop", "expect": "A"}, {"op": "event", "event": "NodeAdd"},
+                     {"op": "fail", "pod": "A", "unschedulable_plugins": ["P"]}]}
+    result, state = _last(raw, "v1.30.14")
+    assert (result["queue"], state["moveRequestCycle"]) == ("unschedulablePods", -1)
+    result, state = _last(raw, "v1.29.9")
+    assert (result["queue"], state["moveRequestCycle"]) == ("backoffQ", 1)
+    # A hint registered on the wildcard event makes every event interesting on 1.30 (Match, #123117).
+    raw["hints"].append({"event": "WildCardEvent", "plugin": "Q", "hint": "QueueSkip"})
+    assert _last(raw, "v1.30.14")[0]["queue"] == "backoffQ"

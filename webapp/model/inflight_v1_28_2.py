@@ -104,9 +104,10 @@ class InFlightEvents(Tracker):
                 return decide(info, QUEUE_AFTER_BACKOFF, "not-in-flight-events-retained")
             return decide(info, QUEUE_SKIP, "not-in-flight-no-events")
         info["start"] = {"rule": "after-own-entry", "id": elem.value.id}
-        if rules.no_rejector_backoff and not pinfo.rejectors():
+        rejectors = pinfo.rejectors()  # 1.28: the unschedulable plugins; 1.29+: with the pending ones
+        if rules.no_rejector_backoff and not rejectors:
             return decide(info, QUEUE_AFTER_BACKOFF, "no-rejector-plugins")
-        if not pinfo.plugins:
+        if not rejectors:
             e = elem.next()
             while e is not None:
                 if type(e.value) is EventEntry:
