@@ -35,10 +35,11 @@ import re
 import threading
 import time
 
-from socketio.packet import BINARY_EVENT, EVENT, Packet
+from socketio.packet import ACK, BINARY_ACK, BINARY_EVENT, CONNECT, DISCONNECT, EVENT, Packet
 
 from ..errors import UserError
 from ..scenario.document import DocumentError, parse_json
+from .packets import Malformed, MalformedPackets, describe, screen_engineio
 
 ENV_PREFIX = "INFLIGHT_SCOPE_"
 NUMBER_KEYS = ("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", "MAX_ROOMS_PER_CONNECTION", "MAX_MESSAGE_BYTES",
@@ -134,14 +135,29 @@ class JsonPacket(Packet):
     them, which cost more than the whole step (bench/round_trip.py). An incoming packet that carries binary
     attachments is refused by ``screen_packets``; no handler sends bytes. An incoming packet whose JSON is
     refused at the boundary becomes an event whose data is ``Undecodable`` (answered with an ``error``); any
-    other packet type then carries no data."""
+    other packet type then carries no data.
+
+    Decoding never raises: a packet that cannot be decoded at all, or of a type a client may not send
+    (CONNECT_ERROR, unknown), becomes an event whose data is ``packets.Malformed`` (``screen_packets`` counts
+    it against the rate limit, logs its kind once per connection and closes repeat offenders), where
+    python-socketio would log a traceback. ``parse_apart`` (set by the eventlet server, ``wsframes.install``):
+    how a packet over ``LARGE_PACKET`` characters is decoded off the event loop (eventlet's tpool)."""
 
     uses_binary_events = False
     json = BoundaryJson
 
+    LARGE_PACKET = 64 * 1024
+    MAX_ATTACHMENTS = 16  # binary attachments are refused anyway (screen_packets); more are not even awaited
+    parse_apart = None
     def decode(self, encoded_packet):
         try:
-            return super().decode(encoded_packet)
+        run = JsonPacket.parse_apart
+        if run is not None and len(encoded_packet) > self.LARGE_PACKET:
+            return run(self._decode, encoded_packet)
+        return self._decode(encoded_packet)
+
+    def _decode(self, encoded_packet):
+            count = super().decode(encoded_packet)
         except DocumentError as err:
             if self.packet_type in (EVENT, BINARY_EVENT):
                 named = _EVENT_NAME.search(encoded_packet[:80])  # '42["load",{...': the name, if it is there
@@ -150,6 +166,19 @@ class JsonPacket(Packet):
                 self.data = None
             return 0
 
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as err:
+            self._malformed(f"an undecodable Socket.IO packet ({describe(err)})")
+            return 0
+        if self.packet_type not in (CONNECT, DISCONNECT, EVENT, ACK, BINARY_EVENT, BINARY_ACK):
+            self._malformed(f"Socket.IO packet type {self.packet_type!r:.20}")
+            return 0
+        if count > self.MAX_ATTACHMENTS:  # each would be kept until the last one came
+            self._malformed(f"a Socket.IO packet announcing {count} binary attachments")
+            return 0
+        return count
+
+    def _malformed(self, kind: str) -> None:
+        self.packet_type, self.data, self.namespace, self.id = EVENT, Malformed(kind), None, None
 
 _EVENT_NAME = re.compile(r'^[^\[]*\[\s*"([^"\\]{1,60})"')
 
@@ -277,7 +306,7 @@ class Sweeper:
 RESERVED_EVENTS = ("connect", "disconnect")
 
 
-def screen_packets(server, limiter=None, rate_refusal="") -> None:
+def screen_packets(server, limiter=None, rate_refusal="") -> MalformedPackets:
     """Drop, with an ``error`` reply, the event packets python-socketio (5.18) would mishandle:
 
     * an event a client *names* "connect" or "disconnect" goes to the connection handlers: "disconnect" would
@@ -287,13 +316,23 @@ def screen_packets(server, limiter=None, rate_refusal="") -> None:
     * binary attachments: the server speaks JSON (``JsonPacket``), and ``echo`` would send them back.
 
     Wraps ``Server._handle_event``, the one place every event packet passes (tests/web/test_limits.py and the
-    fuzz test check that it still does). Screened packets count against the rate limit like any other."""
+    fuzz test check that it still does). Screened packets count against the rate limit like any other.
+
+    Malformed packets (``packets.py``: frames Engine.IO or Socket.IO cannot decode) get no reply: each counts
+    against the rate limit, each kind is logged once per connection without a traceback, and a connection that
+    keeps sending them is closed. Returns the ``MalformedPackets`` that keeps that count."""
+    malformed = MalformedPackets(server, limiter)
+    screen_engineio(server, malformed)  # websocket frames that are not Engine.IO packets never reach Engine.IO
     original = server._handle_event
 
     def handle_event(eio_sid, namespace, id, data):
         problem = packet_problem(data)
         if problem is None:
             return original(eio_sid, namespace, id, data)
+        if isinstance(data, Malformed):
+            if malformed.report(eio_sid, data.kind):
+                malformed.close(eio_sid)
+            return None
         sid = server.manager.sid_from_eio_sid(eio_sid, namespace or "/")
         if sid is None:
             return None
@@ -302,8 +341,10 @@ def screen_packets(server, limiter=None, rate_refusal="") -> None:
             if isinstance(data, Undecodable):
                 event = data.event
             else:
-                event = data[0] if data and isinstance(data[0], str) else repr(data[0] if data else None)
+                event = repr(data)
             server.emit("error", {"message": problem if verdict == ADMIT else rate_refusal, "event": event[:60],
+            elif isinstance(data, list) and data:
+                event = data[0] if isinstance(data[0], str) else repr(data[0])
                                   "kind": "Invalid" if verdict == ADMIT else "Refusal"},
                         to=sid, namespace=namespace or "/", ignore_queue=True)  # the sid is in this process
         return None
@@ -312,6 +353,26 @@ def screen_packets(server, limiter=None, rate_refusal="") -> None:
 
 
 def packet_problem(data) -> str | None:
+    original_message = server._handle_eio_message
+
+    def handle_message(eio_sid, data):
+        """Engine.IO's "message" handler: a text packet where a binary attachment is due, or a packet
+        ``_handle_eio_message`` itself refuses (a binary one before connecting), is malformed."""
+        pending = server._binary_packet.get(eio_sid)
+        if pending is not None and not isinstance(data, (bytes, bytearray)):
+            server._binary_packet.pop(eio_sid, None)
+            kind = "a text packet where a binary attachment was due"
+        else:
+            try:
+                return original_message(eio_sid, data)
+            except ValueError as err:  # raised by python-socketio's dispatch (handlers run apart from it)
+                kind = f"an unexpected Socket.IO packet ({describe(err)})"
+        if malformed.report(eio_sid, kind):
+            malformed.close(eio_sid)
+        return None
+
+    server.eio.on("message", handle_message)  # registered by name when the server was made
+    return malformed
     if isinstance(data, Undecodable):
         return data.problem
     if not isinstance(data, list) or not data or not isinstance(data[0], str):
