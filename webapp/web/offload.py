@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from flask import current_app
+from flask import current_app, request
 
 from ..errors import Busy
 
@@ -35,15 +35,23 @@ class Offload:
             # The hub waits for the GIL at every I/O call while a build runs: hand it over every millisecond
             # instead of every five (bench/heavy_load.py: another viewer's p99 281 -> 56 ms during loads).
             sys.setswitchinterval(0.001)
+            from . import wsframes
+
+            wsframes.install()  # websocket frames unmasked at C speed, not byte by byte on the hub
         else:
             self._run = _here
+
+    @property
+    def full(self) -> bool:
+        """Whether heavy work would be refused now."""
+        return self._pending >= self._most
 
     def __call__(self, fn, *args, small: bool = False, **kwargs):
         if small:
             return fn(*args, **kwargs)
         with self._count_lock:
             if self._pending >= self._most:
-                raise Busy("the server is busy with other large scenarios; try again in a moment")
+                raise Busy(BUSY)
             self._pending += 1
         try:
             with self._slots:
@@ -51,6 +59,10 @@ class Offload:
         finally:
             with self._count_lock:
                 self._pending -= 1
+
+
+BUSY = "the server is busy with other large scenarios; try again in a moment"
+EARLY_REFUSAL_BYTES = 64 * 1024  # a POST body over this is refused before it is read while the queue is full
 
 
 def _here(fn, *args, **kwargs):
@@ -61,6 +73,15 @@ def init_offload(app) -> Offload:
     offload = Offload(app.config["ASYNC_MODE"], int(app.config["MAX_LOADS_AT_ONCE"]),
                       int(app.config["MAX_LOADS_WAITING"]))
     app.extensions["inflight_offload"] = offload
+
+    @app.before_request
+    def refuse_before_reading():
+        """A large body that would be refused Busy anyway is refused before the event loop reads and parses it:
+        clients that retry at once kept the loop busy doing that only to refuse (bench/abuse.py, costly
+        validations: another viewer's step p99 606 -> see the README)."""
+        if offload.full and request.method == "POST" and (request.content_length or 0) > EARLY_REFUSAL_BYTES:
+            raise Busy(BUSY)
+
     return offload
 
 

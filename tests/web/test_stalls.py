@@ -1,0 +1,120 @@
+"""The event loop is not stalled by one client's frames (webapp/web/wsframes.py; figures in bench/abuse.py).
+
+eventlet runs only in subprocesses (the pytest process never imports or monkey-patches it): a small script
+drives eventlet's own RFC6455WebSocket over a socket pair, and the real eventlet server echoes a large frame.
+No timing is asserted: what is checked is that the unmasking gives the same bytes, that the patch is in
+place, and that other green threads run between two messages of a connection that has many waiting."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import websocket
+
+from tests.web.liveserver import LiveServer
+from webapp.web.limits import JsonPacket
+from webapp.web.wsframes import apply_mask
+
+ROOT = Path(__file__).resolve().parents[2]
+LOGS = ROOT / "test-artifacts" / "server-logs"
+
+
+def reference_mask(data: bytes, mask, length=None, offset=0) -> bytes:
+    """RFC 6455 5.3, byte by byte (what eventlet does)."""
+    length = len(data) if length is None else length
+    return bytes(data[i] ^ mask[(offset + i) % 4] for i in range(length))
+
+
+@pytest.mark.parametrize("length,offset", [(0, 0), (1, 0), (3, 2), (4, 1), (5, 7), (1000, 3), (65537, 0)])
+def test_apply_mask_is_the_xor_of_rfc_6455(length, offset):
+    rng = random.Random(length * 10 + offset)
+    data = bytes(rng.randrange(256) for _ in range(length + 5))
+    mask = tuple(rng.randrange(256) for _ in range(4))
+    assert apply_mask(data, mask, length, offset) == reference_mask(data, mask, length, offset)
+    assert apply_mask(apply_mask(data, mask, length, offset), mask, length, offset) == data[:length]
+
+
+def test_the_pytest_process_has_no_eventlet_patch():
+    assert JsonPacket.parse_apart is None
+    if "eventlet.patcher" in sys.modules:
+        assert not sys.modules["eventlet.patcher"].is_monkey_patched("socket")
+
+
+EVENTLET_SCRIPT = r"""
+import json, os, struct, sys
+import eventlet
+from eventlet.green import socket
+from eventlet import websocket
+from webapp.web import wsframes
+
+before = websocket.RFC6455WebSocket._apply_mask
+installed = wsframes.install()
+again = wsframes.install()
+
+def frame(text, mask=(1, 2, 3, 4)):
+    body = text.encode()
+    head = bytes([0x81, 0x80 | 126]) + struct.pack("!H", len(body)) if len(body) > 125 else bytes([0x81, 0x80 | len(body)])
+    return head + bytes(mask) + bytes(b ^ mask[i % 4] for i, b in enumerate(body))
+
+server_side, client_side = socket.socketpair()
+messages = ["%d:" % i + "x" * 200 for i in range(20)]
+client_side.sendall(b"".join(frame(m) for m in messages))  # all waiting in the socket before any is read
+ws = websocket.RFC6455WebSocket(server_side, {}, client=False)
+ticks, log = [0], []
+
+def other():
+    while True:
+        ticks[0] += 1
+        eventlet.sleep(0)
+
+eventlet.spawn(other)
+eventlet.sleep(0)
+for _ in messages:
+    got = ws.wait()
+    log.append([got, ticks[0]])
+print(json.dumps({"installed": installed, "again": again, "same_before": before is websocket.RFC6455WebSocket._apply_mask,
+                  "received": [m for m, _ in log], "ticks": [t for _, t in log]}))
+"""
+
+
+def test_a_connection_with_many_messages_waiting_lets_others_run_between_them():
+    """20 frames wait in the socket; another green thread runs between every two ``wait()``s (without the patch
+    it ran not once until the socket was empty: recv never blocks while data is there)."""
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    out = subprocess.run([sys.executable, "-c", EVENTLET_SCRIPT], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["installed"] and result["again"] and not result["same_before"]
+    assert result["received"] == ["%d:" % i + "x" * 200 for i in range(20)]
+    ticks = result["ticks"]
+    assert all(b > a for a, b in zip(ticks, ticks[1:])), ticks
+
+
+def test_a_large_frame_arrives_intact_through_the_eventlet_server():
+    """A 0.8 MB message (every byte value a JSON string can hold in UTF-8, so the mask's offsets all matter),
+    sent in one masked frame, comes back from echo as it was sent."""
+    rng = random.Random(7)
+    payload = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789 é€😀\"\\") for _ in range(650_000))
+    with LiveServer("eventlet", LOGS) as live:
+        ws = websocket.create_connection(live.url.replace("http", "ws") + "/socket.io/?EIO=4&transport=websocket",
+                                         timeout=20)
+        assert ws.recv().startswith("0")
+        ws.send("40")
+        assert ws.recv().startswith("40")
+        message = "42" + json.dumps(["echo", payload], ensure_ascii=False)
+        assert 700_000 < len(message.encode()) < 1024 * 1024
+        ws.send(message)
+        while True:
+            answer = ws.recv()
+            if answer.startswith("42"):
+                break
+        ws.close()
+        assert json.loads(answer[2:]) == ["echo", payload]
+        assert "Traceback" not in live.log()

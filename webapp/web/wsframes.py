@@ -1,0 +1,78 @@
+"""Two patches to eventlet's websocket server (RFC 6455) so that one client's frames cannot stall the hub.
+Installed by the eventlet server process only (``install()``, from ``offload.Offload`` in eventlet mode: ``serve``
+and gunicorn's eventlet worker); a process that does not serve with eventlet (the tests) never loads them.
+
+* **Unmasking.** Every frame a client sends is masked with four bytes (RFC 6455, 5.3). eventlet (0.41) unmasks
+  it in Python one byte at a time (``RFC6455WebSocket._apply_mask``: a generator making a one-byte ``bytes``
+  per byte): about 0.4 s for one 0.9 MiB frame, on the hub. ``apply_mask`` does the same XOR over the whole
+  chunk at once as one big integer (``int.from_bytes``): about 5 ms, the same bytes.
+* **Yielding between messages.** A green socket's ``recv`` returns at once while data is waiting, without
+  going back to the hub: a client that keeps its connection full of frames kept the greenlet reading them
+  for as long as it kept sending (``bench/abuse.py``: another viewer's step waited for the whole 4–9 s of
+  the attack, even with fast unmasking). ``RFC6455WebSocket.wait`` now yields to the hub after each message, so
+  the handler Engine.IO started for that message, and every other connection, run before the next one is
+  read (which also bounds how far the reading gets ahead of the handling).
+
+``install()`` checks that eventlet's method gives the same bytes as ``apply_mask`` on a sample first, and leaves
+an eventlet whose methods mean something else alone, with a warning.
+"""
+
+from __future__ import annotations
+
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def apply_mask(data, mask, length=None, offset=0) -> bytes:
+    """``data[:length]`` XOR the four-byte ``mask`` repeated, starting at mask byte ``offset % 4``: what
+    eventlet's ``RFC6455WebSocket._apply_mask(data, mask, length, offset)`` returns."""
+    if length is None:
+        length = len(data)
+    if length <= 0:
+        return b""
+    key = bytes(mask[(offset + i) % 4] for i in range(4))
+    stream = (key * (length // 4 + 1))[:length]
+    return (int.from_bytes(data[:length], "little") ^ int.from_bytes(stream, "little")).to_bytes(length, "little")
+
+
+_SAMPLE = (bytes(range(256)) * 5 + b"\x00\xff" * 7, (0x12, 0xAB, 0x00, 0xFF))
+
+
+def _agrees(original) -> bool:
+    data, mask = _SAMPLE
+    try:
+        return all(original(data, mask, length, offset) == apply_mask(data, mask, length, offset)
+                   for length, offset in ((len(data), 0), (1001, 3), (4, 1), (0, 2), (77, 6)))
+    except Exception:  # noqa: BLE001 - another signature: not the method this replaces
+        return False
+
+
+def install() -> bool:
+    """Put both patches in place (once); True if they are in place now."""
+    from eventlet import sleep, websocket
+
+    cls = websocket.RFC6455WebSocket
+    if getattr(cls.wait, "yields_to_hub", False):
+        return True
+    if not _agrees(cls._apply_mask):
+        log.warning("eventlet's websocket unmasking is not the one webapp/web/wsframes.py replaces; eventlet is "
+                    "left as it is (large frames will stall the server while they are read)")
+        return False
+    original_wait = cls.wait
+
+    def wait(self):
+        message = original_wait(self)
+        sleep(0)  # let the handler of this message, and every other greenlet, run before reading the next
+        return message
+
+    wait.yields_to_hub = True
+    wait.__doc__ = original_wait.__doc__
+    cls._apply_mask = staticmethod(apply_mask)
+    cls.wait = wait
+    from eventlet import tpool
+
+    from .limits import JsonPacket
+
+    JsonPacket.parse_apart = staticmethod(tpool.execute)  # a large packet's JSON is parsed on a native thread
+    return True
