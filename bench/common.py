@@ -11,16 +11,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from webapp.model.variant import VARIANTS  # noqa: E402
 from webapp.scenario.generate import generate  # noqa: E402
 from webapp.scenario.scenario import from_valid_dict  # noqa: E402
 
 
-def generated(steps: int, seed: int = 1, pods: int = 12, updates: bool = False):
-    """updates=True lets pods be re-added while in flight: duplicate Pops, a growing v1.28.2 list."""
-    return from_valid_dict(generate(random.Random(seed).choice, steps, pods=pods, updates=updates))
+def generated(steps: int, seed: int = 1, pods: int = 12, updates: bool = False, variants=VARIANTS):
+    """updates=True lets pods be re-added while in flight: duplicate Pops, a growing v1.28.2 list.
+    The scenario runs as written on every one of ``variants``."""
+    return from_valid_dict(generate(random.Random(seed).choice, steps, pods=pods, updates=updates,
+                                    variants=variants))
 
 
-def generated_from_arguments(doc: str, steps: int, **numbers: int):
+def generated_from_arguments(doc: str, steps: int, variants=VARIANTS, **numbers: int):
     """Parse ``--steps``, ``--duplicate-pops`` and the given integer options; return (args, scenario)."""
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--steps", type=int, default=steps)
@@ -28,7 +31,7 @@ def generated_from_arguments(doc: str, steps: int, **numbers: int):
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=default)
     ap.add_argument("--duplicate-pops", action="store_true", help="let the v1.28.2 list grow (updates)")
     args = ap.parse_args()
-    return args, generated(args.steps, updates=args.duplicate_pops)
+    return args, generated(args.steps, updates=args.duplicate_pops, variants=variants)
 
 
 def timed(fn, repeat: int) -> list[float]:

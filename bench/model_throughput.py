@@ -1,4 +1,4 @@
-"""Model throughput: operations per second replaying a generated scenario on each variant.
+"""Model throughput: operations per second replaying a generated scenario on each version.
 
 Baseline (same process, same steps): a loop that dispatches every step to a no-op through the same
 kind of table lookup, so the ratio says how many "empty steps" one model step costs.
@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from common import generated_from_arguments, median, timed
 
-from webapp.model.variant import OPERATIONS, VARIANTS
+from webapp.model.variant import OPERATIONS
+from webapp.model.versions import VERSIONS
 
 
 def main():
-    args, scenario = generated_from_arguments(__doc__, 1_000_000, repeat=3)
+    args, scenario = generated_from_arguments(__doc__, 1_000_000, variants=tuple(VERSIONS), repeat=3)
     steps = scenario.steps
     noop = {op: (lambda q, s, r: None) for op in OPERATIONS}
 
@@ -24,7 +25,7 @@ def main():
 
     base = median(timed(baseline, args.repeat))
     print(f"{len(steps):,} generated steps; baseline loop {len(steps) / base:,.0f} steps/s (median of {args.repeat})")
-    for variant in VARIANTS:
+    for variant in VERSIONS:
         def run():
             model = scenario.model(variant)
             for i, step in enumerate(steps):

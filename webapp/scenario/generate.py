@@ -1,6 +1,6 @@
 """Random valid scenarios, for property tests and benchmarks.
 
-Generation is guided by running both variants while choosing: a ``pop`` is only offered when
+Generation is guided by running the variants while choosing: a ``pop`` is only offered when
 activeQ is non-empty on every variant, ``fail``/``done`` only for pods in flight on every variant.
 ``pick(options)`` makes every choice, so a seeded ``random.Random().choice`` and a hypothesis
 ``data.draw(sampled_from(...))`` drive the same generator.
@@ -31,15 +31,15 @@ def base_scenario(pods: int, hints: list, gate: bool = True) -> dict:
 
 
 def generate(pick, steps: int, pods: int = 8, hints: list | None = None, plugins_always: bool = False,
-             updates: bool = True, gate: bool = True) -> dict:
-    """A raw scenario object with ``steps`` steps, valid on every variant. With ``updates`` False
+             updates: bool = True, gate: bool = True, variants=VARIANTS) -> dict:
+    """A raw scenario object with ``steps`` steps, valid on every one of ``variants``. With ``updates`` False
     no pod is re-added while in flight (no ``update``, no ``add`` of an in-flight pod), so no
     pod is popped twice in one attempt."""
     if hints is None:
         hints = [{"event": e, "plugin": p, "hint": pick(HINT_NAMES)} for e in ("NodeAdd", "PvAdd") for p in PLUGINS]
     raw = base_scenario(pods, hints, gate)
     scenario = from_valid_dict(raw)
-    models = [scenario.model(v) for v in VARIANTS]
+    models = [scenario.model(v) for v in variants]
     names = list(scenario.pods)
     plugin_sets = [[p] for p in PLUGINS] + [list(PLUGINS[:2])] + ([] if plugins_always else [[]])
     for i in range(steps):
