@@ -26,6 +26,9 @@ DEFAULTS = {
     "RATE_LIMIT_PER_SECOND": 30,  # Socket.IO messages per connection (token bucket); 0 = no limit
     "RATE_LIMIT_BURST": 60,  # messages a connection may send at once before the rate applies
     "MAX_ROOMS_PER_CONNECTION": 10,  # create_room calls one connection may make (each room can hold a simulation)
+    "MAX_ROOMS_PER_ADDRESS": 20,  # rooms one client address may have open in a process at once; 0 = no bound
+    "MAX_ROOMS": 200,  # rooms one process may hold at once (made here or followed here); 0 = no bound
+    "ROOM_EMPTY_GRACE_SECONDS": 60,  # a room with nobody in it (paused at once) is forgotten after this long
     "SESSION_IDLE_SECONDS": 1800,  # a connection nobody drives for this long loses its simulation (load again)
     "SWEEP_SECONDS": 60,  # how often idle sessions and rooms are looked for
 }

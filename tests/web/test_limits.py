@@ -213,6 +213,9 @@ class NoRooms:
     def evict_idle(self, cutoff):
         return []
 
+    def evict_empty(self, now):
+        return []
+
     def local_codes(self):
         return []
 
@@ -378,28 +381,38 @@ def test_a_simulation_over_its_byte_budget_is_refused_while_loading():
         Simulation(scenario, max_bytes=used // 4)
 
 
+MEASURE_HELD = """
+import gc, json, sys, tracemalloc
+from webapp.engine.simulation import Simulation
+from webapp.scenario.load import load_scenario
+text = sys.stdin.read()
+gc.collect()
+tracemalloc.start()
+before = tracemalloc.get_traced_memory()[0]
+sim = Simulation(load_scenario(json.loads(text)))
+sim.seek(sim.total)
+sim.frame()
+print(json.dumps({"held": tracemalloc.get_traced_memory()[0] - before, "counted": sim.bytes}))
+"""
+
+
 def test_a_sessions_whole_memory_is_counted_not_only_its_checkpoints():
     """Source and parsed steps, checkpoints, and the live models with their frame: the count is at least what
-    the simulation really holds (tracemalloc) at its fullest, and a budget the checkpoints alone fit is refused."""
-    import gc
-    import tracemalloc
+    the simulation really holds (tracemalloc, in a process of its own) at its fullest, and a budget the
+    checkpoints alone fit is refused."""
+    import subprocess
+    import sys
 
     from webapp.engine.simulation import Simulation, TooLarge
 
     text = json.dumps(growing(3000))
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        sim = Simulation(load_scenario(json.loads(text)))
-        sim.seek(sim.total)
-        sim.frame()
-        held = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
+    measured = json.loads(subprocess.run([sys.executable, "-c", MEASURE_HELD], input=text, capture_output=True,
+                                         text=True, check=True, timeout=60).stdout)
+    assert measured["held"] <= measured["counted"] < 3 * measured["held"]  # an estimate, not a wild one
+    sim = Simulation(load_scenario(json.loads(text)))
+    assert sim.bytes == measured["counted"]
     checkpoints = sum(line.bytes for line in sim.timelines.values())
-    assert sim.source_bytes > len(text) and held <= sim.bytes
-    assert sim.bytes < 3 * held  # an estimate, not a wild one
+    assert sim.source_bytes > len(text)
     assert Simulation(sim.scenario, max_bytes=sim.bytes).total == 3001
     with pytest.raises(TooLarge, match=r"by step \d+ of 3001 the memory it needs passes"):
         Simulation(sim.scenario, max_bytes=checkpoints + sim.source_bytes)  # the live state is counted too
@@ -428,3 +441,84 @@ def test_load_over_the_session_budget_is_answered_with_an_error_and_changes_noth
     ack = c.emit("create_room", {}, callback=True)
     c.emit("load", {"scenario": growing(3000), **ack})  # a room is bounded the same way
     assert [n for n, _ in names(c)] == ["error"]
+
+
+# --- rooms nobody is in, and how many rooms there may be -----------------------------------------------------
+def connect_from(app) -> Viewer:
+    """A connection with a client address (127.0.0.1, from a Flask test client's environ)."""
+    client = Viewer(app.extensions["socketio"].test_client(app, flask_test_client=app.test_client()))
+    assert client.is_connected()
+    return client
+
+
+def fake_room_clock(app) -> FakeClock:
+    clock = FakeClock()
+    app.extensions["inflight_rooms"].clock = clock
+    app.extensions["inflight_guard"].sweeper.clock = clock
+    return clock
+
+
+def test_a_room_pauses_the_moment_nobody_is_in_it_and_is_forgotten_after_its_grace(make_app):
+    app = make_app(ROOM_EMPTY_GRACE_SECONDS=60)
+    clock, rooms, sweeper = fake_room_clock(app), app.extensions["inflight_rooms"], app.extensions["inflight_guard"].sweeper
+    presenter, follower = connect(app), connect(app)
+    ack = presenter.emit("create_room", {}, callback=True)
+    presenter.emit("load", {"scenario": "five-minute-wait", **ack})
+    follower.emit("join_room", {"room": ack["room"]})
+    presenter.emit("play", {"speed": 20, **ack})
+    room = rooms.find(ack["room"])
+    presenter.disconnect()
+    assert room.session.playing  # a follower is still watching
+    follower.emit("leave_room", {"room": ack["room"]})
+    assert not room.session.playing  # nobody left: paused at once
+    time.sleep(0.2)  # the autoplay task has seen it and stopped
+    position = room.session.sim.position
+    time.sleep(0.2)
+    assert room.session.sim.position == position
+    assert sweeper.sweep(clock.now + 59)["rooms"] == [] and len(rooms) == 1
+    assert sweeper.sweep(clock.now + 60)["rooms"] == [ack["room"]] and len(rooms) == 0
+    follower.get_received()
+    follower.emit("join_room", {"room": ack["room"]})
+    assert [name for name, _ in names(follower)] == ["error"]
+
+
+def test_a_room_someone_comes_back_to_within_its_grace_is_kept(make_app):
+    app = make_app(ROOM_EMPTY_GRACE_SECONDS=60)
+    clock, rooms, sweeper = fake_room_clock(app), app.extensions["inflight_rooms"], app.extensions["inflight_guard"].sweeper
+    presenter = connect(app)
+    ack = presenter.emit("create_room", {}, callback=True)
+    presenter.emit("load", {"scenario": "lost-marker", "position": 3, **ack})
+    presenter.disconnect()  # e.g. the presenter's laptop reconnects
+    clock.now += 30
+    back = connect(app)
+    assert back.emit("claim_room", ack, callback=True) == {"room": ack["room"], "loaded": True}
+    clock.now += 600
+    assert sweeper.sweep()["rooms"] == [] and len(rooms) == 1
+
+
+def test_reconnecting_does_not_reset_the_rooms_one_address_may_hold(make_app):
+    app = make_app(MAX_ROOMS_PER_CONNECTION=10, MAX_ROOMS_PER_ADDRESS=3, ROOM_EMPTY_GRACE_SECONDS=60)
+    clock, sweeper = fake_room_clock(app), app.extensions["inflight_guard"].sweeper
+    first = connect_from(app)
+    assert all("token" in first.emit("create_room", {}, callback=True) for _ in range(2))
+    first.disconnect()
+    again = connect_from(app)  # the same address
+    acks = [again.emit("create_room", {}, callback=True) for _ in range(2)]
+    assert "token" in acks[0] and acks[1]["error"].startswith("room limit: your address has 3 rooms open")
+    assert [m["kind"] for n, m in names(again) if n == "error"] == ["NotAllowed"]
+    sweeper.sweep(clock.now + 60)  # the first connection's rooms, empty for their grace, are forgotten
+    assert "token" in again.emit("create_room", {}, callback=True)
+
+
+def test_one_process_holds_a_bounded_number_of_rooms(make_app):
+    app = make_app(MAX_ROOMS=2, MAX_ROOMS_PER_ADDRESS=0)
+    acks = [connect_from(app).emit("create_room", {}, callback=True) for _ in range(3)]
+    assert all("token" in a for a in acks[:2])
+    assert acks[2]["error"].startswith("room limit: this server holds 2 rooms already")
+    assert len(app.extensions["inflight_rooms"]) == 2
+
+
+def test_the_room_limits_are_documented_defaults():
+    d = webapp.DEFAULTS
+    assert (d["MAX_ROOMS"], d["MAX_ROOMS_PER_ADDRESS"], d["ROOM_EMPTY_GRACE_SECONDS"]) == (200, 20, 60)
+    assert {"MAX_ROOMS", "MAX_ROOMS_PER_ADDRESS", "ROOM_EMPTY_GRACE_SECONDS"} <= set(limits.NUMBER_KEYS)

@@ -13,9 +13,9 @@ import re
 import secrets
 import time
 
-from ..errors import Invalid, NotAllowed
+from ..errors import Busy, Invalid, NotAllowed
 from . import polls
-from .roomstore import MemoryRoomStore
+from .roomstore import MemoryRoomStore, RoomsUnavailable
 from .session import Session
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed from a slide
@@ -33,6 +33,9 @@ class Room:
         self.epoch = record.get("epoch")
         self.session = session
         self.version = -1  # the store version this session reflects
+        self.owner = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
+        self.members: set[str] = set()  # connections of this process in the room (presenter and followers)
+        self.empty_since: float | None = None  # when this process last saw it with no member here
 
     @property
     def seen(self) -> tuple:
@@ -50,11 +53,18 @@ class Room:
 
 
 class Rooms:
-    def __init__(self, resolve, store=None, new_session=Session, secret: bytes | None = None):
+    def __init__(self, resolve, store=None, new_session=Session, secret: bytes | None = None,
+                 empty_grace: float | None = None, max_rooms: int | None = None, max_per_owner: int | None = None,
+                 clock=time.monotonic):
         self._resolve = resolve  # built-in id or scenario object -> (Scenario, id)
         self._store = store or MemoryRoomStore()
         self._new_session = new_session
         self._local: dict[str, Room] = {}
+        # A room nobody is in anywhere is forgotten once it has been so for empty_grace seconds (None: only
+        # when idle); this process makes at most max_rooms rooms, max_per_owner of them for one address.
+        self.empty_grace, self.max_rooms, self.max_per_owner = empty_grace, max_rooms, max_per_owner
+        self.clock = clock
+        self.process = secrets.token_hex(8)  # this process's name in the store's member counts
         # A room's token is HMAC(secret, code): any process sharing the secret can tell the real presenter's
         # token from another, even for a room the store has lost (web/secret.py says where it comes from).
         self._secret = secret or secrets.token_bytes(32)
@@ -63,7 +73,15 @@ class Rooms:
         digest = hmac.new(self._secret, code.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()  # 43 characters, 256 bits
 
-    def create(self, code: str | None = None) -> Room:
+    def create(self, code: str | None = None, owner: str | None = None) -> Room:
+        """A new room (``code`` given: a lost room made again); ``owner`` is the client address asking."""
+        if self.max_rooms is not None and len(self._local) >= self.max_rooms:
+            raise Busy(f"room limit: this server holds {len(self._local)} rooms already (at most {self.max_rooms}); "
+                       "try again in a few minutes, once rooms nobody is in have been forgotten")
+        owned = sum(1 for room in self._local.values() if owner is not None and room.owner == owner)
+        if owner is not None and self.max_per_owner is not None and owned >= self.max_per_owner:
+            raise NotAllowed(f"room limit: your address has {owned} rooms open here (at most "
+                             f"{self.max_per_owner}); a room is forgotten a minute after everyone has left it")
         record = {"code": code, "token": None, "source": None, "variants": None, "range": None, "position": 0,
                   "version": 0, "epoch": secrets.token_hex(8)}
         while True:
@@ -71,7 +89,9 @@ class Rooms:
                 record["code"] = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             record["token"] = self.token_for(record["code"])
             if self._store.add(record):
-                return self._sync(record)
+                room = self._sync(record)
+                room.owner = owner
+                return room
             if code is not None:
                 raise NotAllowed(f"room {code} exists already")
             record["code"] = None
@@ -91,7 +111,7 @@ class Rooms:
             raise NotAllowed(f"only the presenter of room {room.code} can drive it (missing or wrong token)")
         return room
 
-    def claim(self, code, token) -> Room:
+    def claim(self, code, token, owner: str | None = None) -> Room:
         """A presenter coming back (reconnect, server restart): its room, re-created if it is gone, and only for
         the holder of the room's real token (knowing the code from the slide is not enough)."""
         valid = isinstance(code, str) and CODE_PATTERN.fullmatch(code.upper()) and isinstance(token, str) \
@@ -105,7 +125,7 @@ class Rooms:
             if self._store.get(code) is not None or not hmac.compare_digest(token.encode(),
                                                                             self.token_for(code).encode()):
                 raise NotAllowed(f"only the presenter of room {code} can claim it (missing or wrong token)") from None
-            return self.create(code)
+            return self.create(code, owner)
 
     def save(self, room: Room) -> None:
         """Record the room's scenario and position after its presenter changed them."""
@@ -123,9 +143,14 @@ class Rooms:
     def _sync(self, record: dict) -> Room:
         room = self._local.get(record["code"])
         if room is None or room.token != record["token"] or room.epoch != record.get("epoch"):
-            if room is not None:  # another incarnation: nothing of the old one is served
-                room.session.pause()
-            room = self._local[record["code"]] = Room(record, self._new_session())
+            old, room = room, Room(record, self._new_session())
+            room.empty_since = self.clock()
+            if old is not None:  # another incarnation: nothing of the old one is served; its followers stay
+                old.session.pause()
+                room.owner, room.members, room.empty_since = old.owner, old.members, old.empty_since
+                if room.members:
+                    self._store.set_members(room.code, self.process, len(room.members))
+            self._local[record["code"]] = room
         if room.version == record["version"]:
             return room
         session = room.session
@@ -172,15 +197,75 @@ class Rooms:
     def tally(self, room: Room, poll: dict) -> dict:
         return polls.tally(poll, self._store.answers(room.code))
 
+    # --- who is in a room: its presenter and followers, counted per process in the store ---------------
+    def enter(self, room: Room, sid: str) -> None:
+        """``sid`` follows or presents ``room``."""
+        if sid in room.members:
+            return
+        room.members.add(sid)
+        room.empty_since = None
+        self._store.set_members(room.code, self.process, len(room.members))
+
+    def leave(self, code, sid: str) -> bool:
+        """``sid`` left ``code``; True if nobody is left in it anywhere (then its autoplay here is paused at
+        once, and it is forgotten after ``empty_grace``)."""
+        room = self._local.get(code.upper()) if isinstance(code, str) else None
+        if room is None or sid not in room.members:
+            return False
+        room.members.discard(sid)
+        if room.members:
+            return False
+        room.empty_since = self.clock()
+        try:
+            if self._store.set_members(room.code, self.process, 0):
+                return False
+        except RoomsUnavailable:  # who else is in it is unknown: its record expires on its own if nobody is
+            return False
+        room.session.pause()
+        return True
+
+    def leave_all(self, sid: str) -> list[str]:
+        """A connection closed: it leaves every room it was in here. The codes now empty everywhere."""
+        return [code for code, room in list(self._local.items()) if sid in room.members and self.leave(code, sid)]
+
+    def occupied(self, room: Room) -> bool:
+        """Whether anybody, on any process, is in ``room`` (its autoplay asks before every step)."""
+        return bool(room.members) or self._store.members(room.code) > 0
+
     def local_codes(self) -> list[str]:
         return list(self._local)
+
+    def evict_empty(self, now: float | None = None) -> list[str]:
+        """Forget the rooms this process has seen with nobody in them for ``empty_grace`` seconds and that are
+        not playing: this process's copy, and the record when nobody is in it on any process either."""
+        if self.empty_grace is None:
+            return []
+        now = self.clock() if now is None else now
+        gone = []
+        for code, room in list(self._local.items()):
+            if room.members or room.empty_since is None or now - room.empty_since < self.empty_grace:
+                continue
+            with room.session.lock:
+                if room.session.playing or room.members:
+                    continue
+                self._local.pop(code, None)
+            try:
+                if self._store.members(code) == 0:
+                    self._store.drop(code)
+            except RoomsUnavailable:
+                pass  # the record expires on its own (ROOM_IDLE_SECONDS)
+            gone.append(code)
+        return gone
 
     def evict_idle(self, cutoff: float) -> list[str]:
         """Forget the rooms nobody has driven or joined since ``cutoff`` (a time.monotonic() value): this
         process's copy, and the record when it lives in this process (Redis expires its own). Their codes."""
         idle = [code for code, room in list(self._local.items()) if room.session.touched < cutoff]
         for code in idle:
-            self._local.pop(code, None)
+            room = self._local.pop(code, None)
+            if room is not None and room.members:
+                room.session.pause()
+                self._store.set_members(code, self.process, 0)
             if isinstance(self._store, MemoryRoomStore):
                 self._store.drop(code)
         return idle

@@ -7,6 +7,8 @@ lost) is told apart from the old one even where their versions are equal.
 A room's live poll is kept beside its record (it does not change what the room shows, so no version):
 ``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value)`` /
 ``answers(code)``, ``clear_answers(code)`` (a new poll starts with none).
+Who is in a room is counted per process: ``set_members(code, process, n)`` records this process's count and
+answers the total over every process; ``members(code)`` is that total (0: nobody anywhere).
 MemoryRoomStore serves one process; RedisRoomStore shares rooms between processes.
 """
 
@@ -26,6 +28,7 @@ class MemoryRoomStore:
         self._records: dict[str, dict] = {}
         self._polls: dict[str, dict | None] = {}
         self._answers: dict[str, dict] = {}
+        self._members: dict[str, dict[str, int]] = {}
 
     def add(self, record: dict) -> bool:
         """Store a new room; False if the code is taken."""
@@ -45,9 +48,21 @@ class MemoryRoomStore:
         self._records.pop(code, None)
         self._polls.pop(code, None)
         self._answers.pop(code, None)
+        self._members.pop(code, None)
 
     def codes(self) -> list[str]:
         return list(self._records)
+
+    def set_members(self, code: str, process: str, count: int) -> int:
+        counts = self._members.setdefault(code, {})
+        if count:
+            counts[process] = count
+        else:
+            counts.pop(process, None)
+        return sum(counts.values())
+
+    def members(self, code: str) -> int:
+        return sum(self._members.get(code, {}).values())
 
     def set_poll(self, code: str, poll: dict | None) -> None:
         self._polls[code] = poll
@@ -69,6 +84,7 @@ class RedisRoomStore:
     PREFIX = "inflight-scope:room:"
     POLL = "inflight-scope:poll:"  # not under PREFIX: codes() lists rooms only
     ANSWERS = "inflight-scope:answers:"
+    MEMBERS = "inflight-scope:members:"  # process -> connections in the room there
 
     def __init__(self, url: str, idle_seconds: int):
         import redis  # only needed when rooms are shared
@@ -97,11 +113,24 @@ class RedisRoomStore:
         self._call(self._redis.set, self.PREFIX + record["code"], json.dumps(record), ex=self._ttl)
 
     def drop(self, code: str) -> None:
-        self._call(self._redis.delete, self.PREFIX + code, self.POLL + code, self.ANSWERS + code)
+        self._call(self._redis.delete, self.PREFIX + code, self.POLL + code, self.ANSWERS + code, self.MEMBERS + code)
 
     def codes(self) -> list[str]:
         keys = self._call(self._redis.keys, self.PREFIX + "*")
         return [k.decode()[len(self.PREFIX):] for k in keys]
+
+    def set_members(self, code: str, process: str, count: int) -> int:
+        pipe = self._redis.pipeline()  # MULTI/EXEC: the total read is the one just written to
+        if count:
+            pipe.hset(self.MEMBERS + code, process, count)
+        else:
+            pipe.hdel(self.MEMBERS + code, process)
+        pipe.expire(self.MEMBERS + code, self._ttl)  # a process that died leaves its count for this long at most
+        pipe.hvals(self.MEMBERS + code)
+        return sum(int(v) for v in self._call(pipe.execute)[-1])
+
+    def members(self, code: str) -> int:
+        return sum(int(v) for v in self._call(self._redis.hvals, self.MEMBERS + code))
 
     def set_poll(self, code: str, poll: dict | None) -> None:
         self._call(self._redis.set, self.POLL + code, json.dumps(poll), ex=self._ttl)

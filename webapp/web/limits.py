@@ -44,7 +44,8 @@ from .packets import Malformed, MalformedPackets, describe, screen_engineio
 ENV_PREFIX = "INFLIGHT_SCOPE_"
 NUMBER_KEYS = ("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", "MAX_ROOMS_PER_CONNECTION", "MAX_MESSAGE_BYTES",
                "MAX_SESSION_BYTES", "MAX_TRACE_ENTRIES", "MAX_LOADS_AT_ONCE", "MAX_LOADS_WAITING",
-               "SESSION_IDLE_SECONDS", "ROOM_IDLE_SECONDS", "SWEEP_SECONDS")
+               "SESSION_IDLE_SECONDS", "ROOM_IDLE_SECONDS", "SWEEP_SECONDS", "MAX_ROOMS", "MAX_ROOMS_PER_ADDRESS",
+               "ROOM_EMPTY_GRACE_SECONDS")
 
 
 # --- configuration ----------------------------------------------------------------------------------------
@@ -233,8 +234,10 @@ def rate_limit_message(rate: float, burst: float) -> str:
 
 # --- idle eviction ----------------------------------------------------------------------------------------
 class Sweeper:
-    """Drops the simulation of sessions idle for ``session_idle`` seconds and forgets rooms idle for
-    ``room_idle``; runs as a Socket.IO background task while there is a connection or a room."""
+    """Drops the simulation of sessions idle for ``session_idle`` seconds, forgets rooms idle for ``room_idle``
+    and rooms nobody has been in for their grace (``Rooms.evict_empty``, ROOM_EMPTY_GRACE_SECONDS); runs as a
+    Socket.IO background task while there is a connection or a room. ``sweep(now)`` takes the clock of the
+    Rooms it sweeps (time.monotonic unless a test gives both another)."""
 
     TICK = 1.0  # the longest a stop() or the last disconnection waits for the task to notice
 
@@ -264,7 +267,7 @@ class Sweeper:
                     session.pause()
                     session.sim = None
                     evicted += 1
-        rooms = self.rooms.evict_idle(now - self.room_idle)
+        rooms = self.rooms.evict_idle(now - self.room_idle) + self.rooms.evict_empty(now)
         if self.on_sweep is not None:
             self.on_sweep()
         return {"sessions": evicted, "rooms": rooms}

@@ -83,6 +83,7 @@ class Hub:
     def target(self, sid: str, payload: dict) -> Target:
         if "room" in payload:
             room = self.rooms.authorize(payload["room"], payload.get("token"))
+            self.rooms.enter(room, sid)  # whoever drives a room is in it
             return Target(room.session, room.channel, room)
         return Target(self.sessions[sid], sid)
 
@@ -203,6 +204,7 @@ class Viewers(Namespace):
         self.hub.feeds.pop(request.sid, None)
         if session is not None:
             session.pause()
+        self.hub.rooms.leave_all(request.sid)  # a room left with nobody pauses now, and is forgotten soon
 
     def on_echo(self, payload=None):
         """Answers with the same payload: a baseline for round-trip measurements."""
@@ -267,9 +269,12 @@ class Viewers(Namespace):
         while True:
             self.hub.socketio.sleep(1.0 / session.speed)
             with session.lock:  # publish under the lock: a pause cannot slip in before an older state
-                if not session.autoplay_step(token):
-                    return
                 try:
+                    if target.room is not None and not self.hub.rooms.occupied(target.room):
+                        session.pause()  # nobody left to watch it, on any process
+                        return
+                    if not session.autoplay_step(token):
+                        return
                     self.hub.publish(target)
                 except UserError:  # the store is out of reach, or the room was created again elsewhere
                     session.pause()
@@ -279,13 +284,14 @@ class Viewers(Namespace):
 
     # --- rooms ---------------------------------------------------------------------------------
     def on_create_room(self, payload):
-        room = self.hub.rooms.create()
+        room = self.hub.rooms.create(owner=request.remote_addr)
+        self.hub.rooms.enter(room, request.sid)
         join_room(room.channel)
         join_room(room.presenter_channel)
         return {"room": room.code, "token": room.token}
 
     def on_claim_room(self, payload):
-        room = self.hub.rooms.claim(payload.get("room"), payload.get("token"))
+        room = self.hub.rooms.claim(payload.get("room"), payload.get("token"), owner=request.remote_addr)
         self.enter(room)
         join_room(room.presenter_channel)
         return {"room": room.code, "loaded": room.session.sim is not None}
@@ -296,6 +302,7 @@ class Viewers(Namespace):
     def on_leave_room(self, payload):
         if isinstance(payload, dict) and isinstance(payload.get("room"), str):
             leave_room(f"room:{payload['room'].upper()}")
+            self.hub.rooms.leave(payload["room"], request.sid)
 
     # --- a room's live poll and its blank screen ----------------------------------------------
     def on_poll_open(self, payload):
@@ -336,6 +343,7 @@ class Viewers(Namespace):
 
     def enter(self, room: Room) -> None:
         """Follow ``room`` and receive where it is now."""
+        self.hub.rooms.enter(room, request.sid)
         join_room(room.channel)
         with room.session.lock:
             self.hub.whole_state(request.sid, Target(room.session, room.channel, room))
@@ -357,7 +365,10 @@ def init_socketio(app) -> SocketIO:
     def resolve_apart(source):
         return offload(resolve, source, small=isinstance(source, str))  # a built-in id: small, cached
 
-    rooms = Rooms(resolve_apart, store, new_session, room_secret(app))
+    config = app.config
+    rooms = Rooms(resolve_apart, store, new_session, room_secret(app),
+                  empty_grace=float(config["ROOM_EMPTY_GRACE_SECONDS"]),
+                  max_rooms=int(config["MAX_ROOMS"]) or None, max_per_owner=int(config["MAX_ROOMS_PER_ADDRESS"]) or None)
     hub = Hub(socketio, rooms, new_session, resolve_apart)
     app.extensions["inflight_sessions"] = hub.sessions
     app.extensions["inflight_rooms"] = rooms
