@@ -208,6 +208,9 @@ def _summary(result: dict) -> str:
         return f"{result['event']}#{result['event_id']} {recorded}{moved}"
     if "queue" in result:
         return f"{result.get('hint') or result.get('rule')} -> {result['queue']}"
+    if "flushes" in result:  # periodic flushes while the clock advanced
+        ran = "; ".join(f"{f['op']} at {f['at']:g}s: {_summary(f['result'])}" for f in result["flushes"])
+        return f"now={result['now']:g}" + (f"; {ran}" if ran else "")
     return " ".join(f"{k}={_value(v)}" for k, v in result.items())
 
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from .events import CATALOGUE, HINTS, PENDING_SUFFIX, QUEUE_AFTER_BACKOFF, QUEUE_IMMEDIATELY, matches
 
 NS = 1_000_000_000  # the fake clock counts nanoseconds, like Go's time.Duration
+BACKOFF_PERIOD = 1 * NS  # wait.Until(p.flushBackoffQCompleted, 1.0*time.Second, ...)
+LEFTOVER_PERIOD = 30 * NS  # wait.Until(p.flushUnschedulablePodsLeftover, 30*time.Second, ...)
 
 
 def seconds_to_ns(seconds: float) -> int:
@@ -22,6 +24,11 @@ class QueueConfig:
     max_backoff: int = 10 * NS
     max_in_unschedulable: int = 300 * NS
     pop_clears_unschedulable_plugins: bool = False
+    # Run's tickers (scheduling_queue.go Run): as the clock advances, flushBackoffQCompleted every BACKOFF_PERIOD
+    # and flushUnschedulablePodsLeftover every LEFTOVER_PERIOD. Off by default: a scenario's explicit flush steps
+    # are then exact. The scheduler started ``flush_phase`` before t = 0: ticks at k·period - flush_phase.
+    periodic_flushes: bool = False
+    flush_phase: int = 0
     _fns_for: dict = field(default_factory=dict, compare=False, repr=False)
 
     def hint_fns_for(self, event, rules) -> list:

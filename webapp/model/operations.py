@@ -126,8 +126,9 @@ OPERATIONS: dict[str, Operation] = _registry(
         (Param("pod", POD),),
     ),
     Operation(
-        "advance_clock", "clock", ("clock",),
-        "The fake clock moves forward.",
+        "advance_clock", "clock", ("clock", "flushBackoffQCompleted", "flushUnschedulablePodsLeftover"),
+        "The fake clock moves forward; with periodic_flushes the scheduler's 1 s and 30 s flushes run at their "
+        "ticks on the way.",
         lambda q, s, r: q.advance_clock(s["seconds"], r),
         (Param("seconds", SECONDS),),
     ),

@@ -6,7 +6,7 @@ release changed is one field of ``versions.Rules``, read where it governs (``sel
 
 from __future__ import annotations
 
-from .config import NS, QueueConfig
+from .config import BACKOFF_PERIOD, LEFTOVER_PERIOD, NS, QueueConfig
 from .errors import StepError
 from .events import (
     ACTIVE_Q,
@@ -323,8 +323,47 @@ class PriorityQueue:
         return {}
 
     def advance_clock(self, seconds: float, rec: dict) -> dict:
-        self.now += round(seconds * NS)
-        return {"now": self.now / NS}
+        target = self.now + round(seconds * NS)
+        if not self.config.periodic_flushes:
+            self.now = target
+            return {"now": self.now / NS}
+        # Run's tickers fire at every grid time in (now, target]; only the ticks that move a pod are run (the
+        # others find nothing to do), in time order, the backoff flush first when both fire at once.
+        rec["calls"].append("clock")
+        flushes = []
+        while True:
+            due = {op: at for op, at in (("flush_backoff", self._next_backoff_tick()),
+                                         ("flush_unschedulable_leftover", self._next_leftover_tick()))
+                   if at is not None and at <= target}
+            if not due:
+                break
+            self.now = at = min(due.values())
+            for op in (op for op in ("flush_backoff", "flush_unschedulable_leftover") if due.get(op) == at):
+                flush = (self.flush_backoff_q_completed if op == "flush_backoff"
+                         else self.flush_unschedulable_pods_leftover)
+                flushes.append({"at": at / NS, "op": op, "result": flush(rec)})
+        self.now = target
+        return {"now": self.now / NS, "flushes": flushes}
+
+    def _tick_after(self, period: int, after: int) -> int:
+        """The first tick of a ``period`` ticker strictly after ``after`` (ticks at k·period - flush_phase)."""
+        phase = self.config.flush_phase
+        return ((after + phase) // period + 1) * period - phase
+
+    def _next_backoff_tick(self) -> int | None:
+        """The first tick after now at which flushBackoffQCompleted moves a pod (its backoff has expired)."""
+        top = self.backoff_q.peek()
+        if top is None:
+            return None
+        expiry = self.backoff_expiry(top)  # moved at the first tick >= expiry
+        return self._tick_after(BACKOFF_PERIOD, max(self.now, expiry - 1))
+
+    def _next_leftover_tick(self) -> int | None:
+        """The first tick after now at which flushUnschedulablePodsLeftover moves a pod (parked > the limit)."""
+        if not self.unschedulable_pods:
+            return None
+        oldest = min(p.timestamp for p in self.unschedulable_pods.values())
+        return self._tick_after(LEFTOVER_PERIOD, max(self.now, oldest + self.config.max_in_unschedulable))
 
     def flush_backoff_q_completed(self, rec: dict) -> dict:
         rec["calls"].append("flushBackoffQCompleted")

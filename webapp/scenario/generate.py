@@ -31,13 +31,13 @@ def base_scenario(pods: int, hints: list, gate: bool = True) -> dict:
 
 
 def generate(pick, steps: int, pods: int = 8, hints: list | None = None, plugins_always: bool = False,
-             updates: bool = True, gate: bool = True, variants=VARIANTS) -> dict:
+             updates: bool = True, gate: bool = True, variants=VARIANTS, settings: dict | None = None) -> dict:
     """A raw scenario object with ``steps`` steps, valid on every one of ``variants``. With ``updates`` False
     no pod is re-added while in flight (no ``update``, no ``add`` of an in-flight pod), so no
     pod is popped twice in one attempt."""
     if hints is None:
         hints = [{"event": e, "plugin": p, "hint": pick(HINT_NAMES)} for e in ("NodeAdd", "PvAdd") for p in PLUGINS]
-    raw = base_scenario(pods, hints, gate)
+    raw = {**base_scenario(pods, hints, gate), **(settings or {})}  # settings: e.g. periodic_flushes, config
     scenario = from_valid_dict(raw)
     models = [scenario.model(v) for v in variants]
     names = list(scenario.pods)

@@ -38,6 +38,8 @@ def from_valid_dict(raw: dict) -> Scenario:
         max_backoff=seconds_to_ns(cfg.get("max_backoff", 10)),
         max_in_unschedulable=seconds_to_ns(cfg.get("max_in_unschedulable", 300)),
         pop_clears_unschedulable_plugins=cfg.get("pop_clears_unschedulable_plugins", False),
+        periodic_flushes=raw.get("periodic_flushes", False),
+        flush_phase=seconds_to_ns(cfg.get("flush_phase", 0)),
     )
     pods = {p["name"]: (str(p.get("uid", p["name"])), p.get("priority", 0)) for p in raw["pods"]}
     return Scenario(

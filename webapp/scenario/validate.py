@@ -28,12 +28,13 @@ INT64_MAX = 2**63 - 1
 # Upper bound for any duration in seconds (~31 years): keeps the nanosecond clock arithmetic finite.
 MAX_SECONDS = 1e9
 
-TOP_KEYS = ("schema", "name", "description", "versions", "gate", "hint_map", "hints", "config", "pods",
-            "initial_active", "steps")
+TOP_KEYS = ("schema", "name", "description", "versions", "gate", "hint_map", "periodic_flushes", "hints", "config",
+            "pods", "initial_active", "steps")
 MAX_VERSIONS = 4  # panes side by side
 REQUIRED_TOP = ("schema", "name", "pods", "steps")
 CONFIG_SECONDS = ("initial_backoff", "max_backoff", "max_in_unschedulable")
-CONFIG_KEYS = (*CONFIG_SECONDS, "pop_clears_unschedulable_plugins")
+CONFIG_KEYS = (*CONFIG_SECONDS, "pop_clears_unschedulable_plugins", "flush_phase")
+LEFTOVER_PERIOD = 30  # seconds: flush_phase is below it
 POD_KEYS = ("name", "uid", "priority")
 HINT_KEYS = ("event", "plugin", "hint")
 # op -> (required parameter names, optional parameter names), from the registry; any step may also carry `note`.
@@ -236,7 +237,7 @@ class _Checker:
             self.text(None, "description", raw["description"])
         if "versions" in raw:
             self.versions(raw["versions"])
-        for key in ("gate", "hint_map"):
+        for key in ("gate", "hint_map", "periodic_flushes"):
             if key in raw:
                 self.boolean(None, key, raw[key])
         if "hints" in raw:
@@ -296,6 +297,11 @@ class _Checker:
                 self.seconds(None, f"config.{key}", cfg[key], allow_zero=False)
         if "pop_clears_unschedulable_plugins" in cfg:
             self.boolean(None, "config.pop_clears_unschedulable_plugins", cfg["pop_clears_unschedulable_plugins"])
+        if "flush_phase" in cfg:
+            phase = cfg["flush_phase"]
+            if not (_is_number(phase) and 0 <= phase < LEFTOVER_PERIOD):
+                self.problem(None, "config.flush_phase",
+                             f"expected seconds >= 0 and < {LEFTOVER_PERIOD}, got {_show(phase)}")
         initial, maximum = cfg.get("initial_backoff", 1), cfg.get("max_backoff", 10)
         if _is_number(initial) and _is_number(maximum) and maximum < initial:
             field = "config.max_backoff" if "max_backoff" in cfg else "config.initial_backoff"

@@ -38,6 +38,7 @@ schema: 1
 name: My scenario
 description: |
   What this scenario shows.
+periodic_flushes: true   # the scheduler's 1 s and 30 s flushes run as the clock advances
 hints:
   - {event: PvAdd, plugin: P, hint: QueueAfterBackoff}
 pods:
