@@ -19,6 +19,7 @@ import websocket
 
 from tests.web.liveserver import LiveServer
 from webapp.web.limits import JsonPacket
+from webapp.web import wsframes
 from webapp.web.wsframes import apply_mask
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +39,24 @@ def test_apply_mask_is_the_xor_of_rfc_6455(length, offset):
     mask = tuple(rng.randrange(256) for _ in range(4))
     assert apply_mask(data, mask, length, offset) == reference_mask(data, mask, length, offset)
     assert apply_mask(apply_mask(data, mask, length, offset), mask, length, offset) == data[:length]
+
+
+def test_a_connection_reading_past_its_budget_owes_time_the_others_do_not(monkeypatch):
+    """The read budget (``_owed_seconds``, bytes a second per connection, two seconds' worth of burst): a
+    connection within it is not held; one past it is held for what it read beyond; another connection is not."""
+    monkeypatch.setitem(wsframes._read, "rate", 1_000_000.0)
+
+    class Connection:
+        pass
+
+    greedy, honest = Connection(), Connection()
+    assert wsframes._owed_seconds(honest, "x" * 1_000_000) == 0  # the largest message, at once
+    assert wsframes._owed_seconds(greedy, "x" * 1_900_000) == 0
+    owed = wsframes._owed_seconds(greedy, "x" * 600_000)  # 2.5 MB within a moment: 0.5 MB beyond the burst
+    assert 0.45 < owed <= 0.5
+    assert wsframes._owed_seconds(honest, "x" * 900_000) == 0
+    monkeypatch.setitem(wsframes._read, "rate", 0.0)
+    assert wsframes._owed_seconds(greedy, "x" * 5_000_000) == 0  # no bound
 
 
 def test_the_pytest_process_has_no_eventlet_patch():

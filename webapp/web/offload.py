@@ -35,9 +35,6 @@ class Offload:
             # The hub waits for the GIL at every I/O call while a build runs: hand it over every millisecond
             # instead of every five (bench/heavy_load.py: another viewer's p99 281 -> 56 ms during loads).
             sys.setswitchinterval(0.001)
-            from . import wsframes
-
-            wsframes.install()  # websocket frames unmasked at C speed, not byte by byte on the hub
         else:
             self._run = _here
 
@@ -73,6 +70,11 @@ def init_offload(app) -> Offload:
     offload = Offload(app.config["ASYNC_MODE"], int(app.config["MAX_LOADS_AT_ONCE"]),
                       int(app.config["MAX_LOADS_WAITING"]))
     app.extensions["inflight_offload"] = offload
+    if app.config["ASYNC_MODE"] == "eventlet":  # the eventlet server process (serve, gunicorn's worker)
+        from . import wsframes
+
+        # websocket frames unmasked at C speed, each connection read within a budget, the hub yielded to
+        wsframes.install(read_bytes_per_second=int(app.config["MAX_MESSAGE_BYTES"]))
 
     @app.before_request
     def refuse_before_reading():

@@ -1,6 +1,6 @@
-"""Two patches to eventlet's websocket server (RFC 6455) so that one client's frames cannot stall the hub.
-Installed by the eventlet server process only (``install()``, from ``offload.Offload`` in eventlet mode: ``serve``
-and gunicorn's eventlet worker); a process that does not serve with eventlet (the tests) never loads them.
+"""Patches to eventlet's websocket server (RFC 6455) so that one client's frames cannot stall the hub.
+Installed by the eventlet server process only (``install()``, from ``offload.init_offload`` in eventlet mode:
+``serve`` and gunicorn's eventlet worker); a process that does not serve with eventlet (the tests) never loads them.
 
 * **Unmasking.** Every frame a client sends is masked with four bytes (RFC 6455, 5.3). eventlet (0.41) unmasks
   it in Python one byte at a time (``RFC6455WebSocket._apply_mask``: a generator making a one-byte ``bytes``
@@ -12,6 +12,11 @@ and gunicorn's eventlet worker); a process that does not serve with eventlet (th
   the attack, even with fast unmasking). ``RFC6455WebSocket.wait`` now yields to the hub after each message, so
   the handler Engine.IO started for that message, and every other connection, run before the next one is
   read (which also bounds how far the reading gets ahead of the handling).
+* **A read budget per connection.** Within the limits (30 messages a second of up to 1 MiB each) one client
+  could still make the server read, decode and parse 30 MB a second. A connection is read at most
+  ``read_bytes_per_second`` on average (``MAX_MESSAGE_BYTES``: a 1 MiB scenario a second), in bursts of two
+  seconds' worth; past that its next message is read only once the excess is paid back. An honest viewer's
+  ``load`` of the largest scenario is read at once.
 
 ``install()`` checks that eventlet's method gives the same bytes as ``apply_mask`` on a sample first, and leaves
 an eventlet whose methods mean something else alone, with a warning.
@@ -20,6 +25,7 @@ an eventlet whose methods mean something else alone, with a warning.
 from __future__ import annotations
 
 import logging
+from time import monotonic
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +42,23 @@ def apply_mask(data, mask, length=None, offset=0) -> bytes:
     return (int.from_bytes(data[:length], "little") ^ int.from_bytes(stream, "little")).to_bytes(length, "little")
 
 
+_read = {"rate": 0.0}  # bytes a connection is read per second on average (0: no bound); set by install()
+
+
+def _owed_seconds(ws, message) -> float:
+    """How long this connection is not read any further: 0 within its budget (``_read["rate"]`` bytes a second,
+    bursts of two seconds' worth), else until what it read beyond is paid back. Only one connection is held
+    back (TCP pushes back on its sender); the others are read as before."""
+    rate = _read["rate"]
+    if not rate or not message:
+        return 0.0
+    now = monotonic()
+    tokens, last = getattr(ws, "_read_budget", (2 * rate, now))
+    tokens = min(2 * rate, tokens + (now - last) * rate) - len(message)
+    ws._read_budget = (tokens, now)
+    return -tokens / rate if tokens < 0 else 0.0
+
+
 _SAMPLE = (bytes(range(256)) * 5 + b"\x00\xff" * 7, (0x12, 0xAB, 0x00, 0xFF))
 
 
@@ -48,10 +71,11 @@ def _agrees(original) -> bool:
         return False
 
 
-def install() -> bool:
-    """Put both patches in place (once); True if they are in place now."""
+def install(read_bytes_per_second: float = 0) -> bool:
+    """Put the patches in place (once; a later call only changes the read rate); True if they are in place."""
     from eventlet import sleep, websocket
 
+    _read["rate"] = float(read_bytes_per_second)
     cls = websocket.RFC6455WebSocket
     if getattr(cls.wait, "yields_to_hub", False):
         return True
@@ -63,7 +87,7 @@ def install() -> bool:
 
     def wait(self):
         message = original_wait(self)
-        sleep(0)  # let the handler of this message, and every other greenlet, run before reading the next
+        sleep(_owed_seconds(self, message))  # at least let this message's handler and every other greenlet run
         return message
 
     wait.yields_to_hub = True
