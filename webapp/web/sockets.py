@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from flask import request
 from flask_socketio import Namespace, SocketIO, join_room, leave_room
 
+from ..engine.memory import release_memory
 from ..engine.rooms import Room, Rooms
 from ..engine.roomstore import MemoryRoomStore, RedisRoomStore
 from ..engine.session import Session, parse_range, parse_speed
@@ -79,6 +80,22 @@ class Hub:
     resolve: object  # built-in id or scenario object -> (Scenario, id), built off the event loop
     sessions: dict = field(default_factory=dict)
     feeds: dict = field(default_factory=dict)
+    releasing: bool = False  # a release of freed memory is on its way
+
+    HEAVY_BYTES = 1024 * 1024  # a session this large, once gone, is worth giving its memory back for
+
+    def release_soon(self) -> None:
+        """Give memory back to the system (engine/memory.py) shortly, once, however many sessions just went."""
+        if self.releasing:
+            return
+        self.releasing = True
+
+        def release():
+            self.socketio.sleep(0.5)  # let whatever else is ending end too
+            self.releasing = False
+            release_memory()
+
+        self.socketio.start_background_task(release)
 
     def target(self, sid: str, payload: dict) -> Target:
         if "room" in payload:
@@ -143,8 +160,11 @@ class Hub:
     def prune(self) -> None:
         """Forget what was sent to connections that closed and rooms that were forgotten."""
         live = set(self.sessions) | {f"room:{code}" for code in self.rooms.local_codes()}
-        for channel in [c for c in self.feeds if c not in live]:
+        gone = [c for c in self.feeds if c not in live]
+        for channel in gone:
             self.feeds.pop(channel, None)
+        if gone:
+            self.release_soon()
 
 
 class Viewers(Namespace):
@@ -204,6 +224,9 @@ class Viewers(Namespace):
         self.hub.feeds.pop(request.sid, None)
         if session is not None:
             session.pause()
+            sim = session.sim
+            if sim is not None and sum(line.bytes for line in sim.timelines.values()) >= self.hub.HEAVY_BYTES:
+                self.hub.release_soon()
         self.hub.rooms.leave_all(request.sid)  # a room left with nobody pauses now, and is forgotten soon
 
     def on_echo(self, payload=None):
