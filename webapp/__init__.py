@@ -19,7 +19,7 @@ DEFAULTS = {
     # Abuse limits (webapp/web/limits.py); each can be set as INFLIGHT_SCOPE_<KEY> in the environment.
     "ALLOWED_ORIGINS": None,  # browser Origins allowed to open Socket.IO: None = the page's own only; a list, or "*"
     "MAX_MESSAGE_BYTES": 1024 * 1024,  # a larger Socket.IO message closes the connection
-    "MAX_SESSION_BYTES": 32 * 1024 * 1024,  # checkpoint bytes one simulation may hold (process-wide); 0 = no bound
+    "MAX_SESSION_BYTES": 32 * 1024 * 1024,  # memory one simulation may hold: source, checkpoints, live state; 0 = no bound
     "MAX_TRACE_ENTRIES": 250_000,  # list entries a whole trace (/api/replay, /api/trace) may hold, per variant
     "MAX_LOADS_AT_ONCE": 2,  # loads, dry runs and exports run at once, off the event loop (webapp/web/offload.py)
     "MAX_LOADS_WAITING": 16,  # more of them may wait; beyond that one is refused at once ("busy")
