@@ -8,13 +8,18 @@ import json
 import os
 import sys
 import warnings
+from dataclasses import asdict
 
+import yaml
+
+from .engine.find import TARGETS, Search, size
 from .engine.simulation import Simulation
 from .engine.trace import check_runs
 from .model.operations import arguments
 from .model.variant import VARIANTS
 from .model.versions import VERSIONS
 from .presenter import state_message
+from .presenter.findings import explain
 from .scenario import builtin
 from .scenario.errors import ScenarioError
 from .scenario.load import load_file, load_scenario, parse_text
@@ -35,6 +40,16 @@ def main(argv=None) -> int:
     replay.add_argument("--format", choices=("json", "text"), default="json")
     replay.add_argument("--records", action="store_true", help="include each step's record (JSON output)")
     replay.set_defaults(run=run_replay)
+    find = commands.add_parser("find", help="search generated scenarios for a divergence, a broken invariant or a "
+                                            "long wait, shrink the first found and print it as YAML")
+    find.add_argument("--seed", type=int, default=1)
+    find.add_argument("--budget-seconds", type=float, default=10.0, help="give up after this long (default 10)")
+    find.add_argument("--max-steps", type=int, default=12, help="steps of each generated scenario (default 12)")
+    find.add_argument("--pods", type=int, default=2, help="pods of each generated scenario (default 2)")
+    find.add_argument("--target", choices=TARGETS, default="divergence")
+    find.add_argument("--variant", type=variant_list, default=VARIANTS, metavar="VERSION[,VERSION...]",
+                      help="the versions to compare (default: both, v1.28.1 and v1.28.2)")
+    find.set_defaults(run=run_find)
     serve = commands.add_parser("serve", help="serve the visualizer (built-in demo) on localhost")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -64,6 +79,27 @@ def variant_list(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(
             f"unknown version {(unknown or [''])[0][:40]!r}: expected both, or some of {', '.join(VERSIONS)}")
     return names
+
+
+def run_find(args) -> int:
+    """Prints the shrunk scenario as YAML, its explanation as the description; status 1 if none was found."""
+    if not (1 <= args.max_steps <= 200 and 1 <= args.pods <= 26 and 0 < args.budget_seconds <= 3600):
+        print("error: --max-steps must be 1..200, --pods 1..26, --budget-seconds in (0, 3600]", file=sys.stderr)
+        return 2
+    search = Search(args.target, args.variant, args.max_steps, args.pods)
+    found = search.search(args.seed, args.budget_seconds)
+    if found is None:
+        print(f"nothing found: no {args.target} in {args.budget_seconds:g} s from seed {args.seed}", file=sys.stderr)
+        return 1
+    raw, _, tries = found
+    small = search.shrink(raw)
+    paragraph = explain(asdict(search.first_finding(small)), small, search.versions)
+    small = {"schema": 1, "name": f"Found: {args.target} (seed {args.seed})", "description": paragraph,
+             **{k: v for k, v in small.items() if k not in ("schema", "name", "description")},
+             "versions": list(search.versions)}
+    print(f"# {tries} generated scenarios tried; shrunk from {size(raw)} to {size(small)}", file=sys.stderr)
+    sys.stdout.write(yaml.safe_dump(small, sort_keys=False, allow_unicode=True, width=100))
+    return 0
 
 
 def run_serve(args) -> int:

@@ -64,10 +64,8 @@ class Simulation:
                 self._check_bytes(line.position)
                 self.returns[line.variant].observe(record, line.model.queue.now)
                 touched.update(m["pod"] for m in record["moves"])
-            if self.divergence is None and len(lines) > 1:
-                first = lines[0].model.queue
-                if any(first.where(p) != line.model.queue.where(p) for line in lines[1:] for p in touched):
-                    self.divergence = lines[0].position
+            if self.divergence is None and placed_differently([line.model.queue for line in lines], touched):
+                self.divergence = lines[0].position
 
     def _check_bytes(self, position: int) -> None:
         if self.max_bytes is None or self.bytes <= self.max_bytes:
@@ -165,3 +163,9 @@ def check_variants(variants) -> tuple[str, ...]:
         raise Invalid(f"variants must be 1 to {MAX_VARIANTS} of {', '.join(VERSIONS)}"
                       + (f"; unknown: {shown}" if unknown else ""))
     return chosen
+
+
+def placed_differently(queues, pods) -> list[str]:
+    """The ``pods`` the queues (one per variant, same position) place in different sub-queues."""
+    first, others = queues[0], queues[1:]
+    return [p for p in pods if any(first.where(p) != q.where(p) for q in others)]

@@ -1,0 +1,230 @@
+"""Let the tool find the bug: search generated scenarios for one where something goes wrong, shrink it to its
+smallest form, and say what broke first and where.
+
+Targets (what "goes wrong" means), each a function of one run of the scenario on the versions:
+
+* ``divergence``: the versions place a pod differently after some step;
+* ``invariant``: an invariant breaks on some version (the lost marker breaks ``in_flight_boundary``);
+* ``wait``: a pod waits in unschedulablePods longer than ``WAIT_SECONDS`` on some version.
+
+Everything is deterministic for a given seed: the scenarios drawn, the one found and its shrunk form. The time
+budget only decides how many seeds' worth of scenarios are tried before giving up.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from ..errors import Invalid
+from ..model.errors import StepError
+from ..model.variant import VARIANTS
+from ..scenario.generate import generate
+from ..scenario.scenario import from_valid_dict
+from ..scenario.validate import validate
+from .simulation import placed_differently
+
+TARGETS = ("divergence", "invariant", "wait")
+WAIT_SECONDS = 60  # the `wait` target: longer than this in unschedulablePods
+QUEUED = "unschedulablePods"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What went wrong first: at ``step`` (its index), on ``variant``, ``what`` in words' raw material."""
+    target: str
+    step: int
+    variant: str
+    detail: dict
+
+
+class Search:
+    def __init__(self, target: str = "divergence", versions=VARIANTS, max_steps: int = 12, pods: int = 2,
+                 invariant: str | None = None):
+        """``invariant``: with the invariant target, only that one counts (None: any)."""
+        if target not in TARGETS:
+            raise Invalid(f"target must be one of {', '.join(TARGETS)}, got {str(target)[:40]!r}")
+        self.target, self.versions, self.max_steps, self.pods = target, tuple(versions), max_steps, pods
+        self.invariant = invariant
+
+    # --- one run -------------------------------------------------------------------------------------------
+    def first_finding(self, raw: dict) -> Finding | None:
+        """Run ``raw`` on the versions; the first thing that goes wrong, or None (also when it cannot run)."""
+        if validate(raw):
+            return None
+        scenario = from_valid_dict(raw)
+        models = [scenario.model(v) for v in self.versions]
+        parked = [{} for _ in models]  # per version: pod -> time it was parked
+        for i, step in enumerate(scenario.steps):
+            touched = set()
+            for k, model in enumerate(models):
+                try:
+                    _, record = model.apply(i, step)
+                except StepError:
+                    return None
+                if self.target == "invariant":
+                    broken = [b for b in record["invariants"] if self.invariant in (None, b["name"])]
+                    if broken:
+                        return Finding("invariant", i, self.versions[k], broken[0])
+                touched.update(m["pod"] for m in record["moves"])
+                if self.target == "wait":
+                    found = self._waited(model.queue, parked[k], i, self.versions[k])
+                    if found:
+                        return found
+            if self.target == "divergence":
+                pods = placed_differently([m.queue for m in models], sorted(touched))
+                if pods:
+                    where = {v: m.queue.where(pods[0]) for v, m in zip(self.versions, models)}
+                    return Finding("divergence", i, self.versions[0], {"pod": pods[0], "where": where})
+        return None
+
+    def _waited(self, queue, parked: dict, step: int, variant: str) -> Finding | None:
+        for name in list(parked):
+            if name not in queue.unschedulable_pods:
+                del parked[name]
+        for name, record in queue.unschedulable_pods.items():
+            since = parked.setdefault(name, record.timestamp)
+            if queue.now - since > WAIT_SECONDS * 1_000_000_000:
+                return Finding("wait", step, variant, {"pod": name, "seconds": (queue.now - since) / 1e9})
+        return None
+
+    # --- search --------------------------------------------------------------------------------------------
+    def candidate(self, rng: random.Random) -> dict:
+        steps = rng.randint(2, self.max_steps)
+        raw = generate(rng.choice, steps, pods=self.pods, variants=self.versions, updates=False,
+                       settings={"periodic_flushes": self.target == "wait"})
+        raw["name"] = "found"
+        return raw
+
+    def search(self, seed: int, budget_seconds: float, clock=time.monotonic) -> tuple[dict, Finding, int] | None:
+        """(scenario, finding, tries) of the first generated scenario that goes wrong, within the budget."""
+        rng, deadline, tries = random.Random(seed), clock() + budget_seconds, 0
+        while clock() < deadline:
+            tries += 1
+            raw = self.candidate(rng)
+            found = self.first_finding(raw)
+            if found is not None:
+                return raw, found, tries
+        return None
+
+    # --- shrinking -----------------------------------------------------------------------------------------
+    def holds(self, raw: dict) -> bool:
+        return self.first_finding(raw) is not None
+
+    def shrink(self, raw: dict) -> dict:
+        """The smallest variant of ``raw`` that still goes wrong: fewest steps, pods and hints, simplest values
+        (deterministic: candidates are tried in a fixed order until none helps)."""
+        raw = _cut_after(raw, self.first_finding(raw).step)
+        changed = True
+        while changed:
+            changed = False
+            for simpler in (_without_steps, _without_pods, _without_hints, _simpler_values):
+                for candidate in simpler(raw):
+                    if self.holds(candidate):
+                        raw, changed = candidate, True
+                        break
+        return _tidy(raw, self)
+
+
+def _cut_after(raw: dict, step: int) -> dict:
+    return {**raw, "steps": raw["steps"][: step + 1]}
+
+
+def _without_steps(raw: dict):
+    steps = raw["steps"]
+    # Halves and quarters first, then any run of three, two or one steps (ddmin-like; runs, because a pop and
+    # the fail that ends its attempt often only go together).
+    for size in sorted({len(steps) // 2, len(steps) // 4, 3, 2, 1} - {0}, reverse=True):
+        step = size if size > 3 else 1
+        for start in range(0, len(steps) - size + 1, step):
+            yield {**raw, "steps": steps[:start] + steps[start + size:]}
+    for i in range(len(raw.get("initial_active", ()))):
+        yield {**raw, "initial_active": raw["initial_active"][:i] + raw["initial_active"][i + 1:]}
+
+
+def _mentions(step: dict, pod: str) -> bool:
+    return pod in (step.get("pod"), step.get("expect")) or pod in step.get("pods", ()) or \
+        pod in step.get("affinity_matching", ()) or pod in step.get("precheck_exclude", ())
+
+
+def _without_pods(raw: dict):
+    for pod in [p["name"] for p in raw["pods"]]:
+        yield {**raw, "pods": [p for p in raw["pods"] if p["name"] != pod],
+               "initial_active": [n for n in raw.get("initial_active", ()) if n != pod],
+               "steps": [s for s in raw["steps"] if not _mentions(s, pod)]}
+
+
+def _without_hints(raw: dict):
+    hints = raw.get("hints", [])
+    for i in range(len(hints)):
+        yield {**raw, "hints": hints[:i] + hints[i + 1:]}
+
+
+def _simpler_values(raw: dict):
+    steps = raw["steps"]
+    for i, step in enumerate(steps):
+        plugins = step.get("unschedulable_plugins")
+        if plugins and len(plugins) > 1:
+            for j in range(len(plugins)):
+                yield _with_step(raw, i, {**step, "unschedulable_plugins": plugins[:j] + plugins[j + 1:]})
+        if step["op"] == "advance_clock":
+            for seconds in (1, 10, 30, 60, 300, 301):
+                if seconds < step["seconds"]:
+                    yield _with_step(raw, i, {**step, "seconds": seconds})
+        if step["op"] == "event" and step["event"] not in ("NodeAdd", "PvAdd"):
+            for event in ("NodeAdd", "PvAdd"):
+                yield _with_step(raw, i, {**step, "event": event})
+    for k, pod in enumerate(raw["pods"]):
+        if pod.get("priority"):
+            yield {**raw, "pods": raw["pods"][:k] + [{**pod, "priority": 0}] + raw["pods"][k + 1:]}
+
+
+def _with_step(raw: dict, i: int, step: dict) -> dict:
+    return {**raw, "steps": raw["steps"][:i] + [step] + raw["steps"][i + 1:]}
+
+
+def _tidy(raw: dict, search: Search) -> dict:
+    """Readable names (A, B, … in order of appearance), every pop naming the pod it takes, only the hints of
+    plugins a failure names; kept only where the finding survives."""
+    order = [p for p in raw.get("initial_active", ())]
+    order += [s.get("pod") or s.get("expect") for s in raw["steps"] if s.get("pod") or s.get("expect")]
+    names = {old: chr(ord("A") + i) for i, old in enumerate(dict.fromkeys(
+        [*order, *(p["name"] for p in raw["pods"])]))}
+    renamed = _renamed(raw, names)
+    if search.holds(renamed):
+        raw = renamed
+    named = _pops_named(raw, search.versions[0])
+    return named if search.holds(named) else raw
+
+
+def _renamed(raw: dict, names: dict) -> dict:
+    def step_of(s):
+        s = dict(s)
+        for key in ("pod", "expect"):
+            if key in s:
+                s[key] = names[s[key]]
+        for key in ("pods", "affinity_matching", "precheck_exclude"):
+            if key in s:
+                s[key] = [names[n] for n in s[key]]
+        return s
+    pods = sorted(({**p, "name": names[p["name"]]} for p in raw["pods"]), key=lambda p: p["name"])
+    return {**raw, "pods": [{k: v for k, v in p.items() if k != "priority" or v} for p in pods],
+            "initial_active": [names[n] for n in raw.get("initial_active", ())],
+            "steps": [step_of(s) for s in raw["steps"]]}
+
+
+def _pops_named(raw: dict, variant: str) -> dict:
+    model = from_valid_dict(raw).model(variant)
+    steps = []
+    for i, step in enumerate(raw["steps"]):
+        result, _ = model.apply(i, step)
+        steps.append({**step, "expect": result["popped"]} if step["op"] == "pop" else step)
+    return {**raw, "steps": steps}
+
+
+def size(raw: dict) -> dict:
+    """steps, pods, events and hints of a scenario (the shrinker's measure)."""
+    return {"steps": len(raw["steps"]), "pods": len(raw["pods"]),
+            "events": sum(s["op"] in ("event", "assigned_pod_added") for s in raw["steps"]),
+            "hints": len(raw.get("hints", ()))}
