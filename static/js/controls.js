@@ -19,9 +19,11 @@ export function bindControls(app, opts, driver, page) {
     if (page.latest?.playing) drive("play", { speed: SPEEDS[i] });
   }
 
+  // Another scenario opens on its own versions (a lesson's pair).
   function pick(id) {
     $("scenario-picker").value = id;
     page.reopenIntro();
+    driver.versions = null;
     driver.load(id);
   }
 
@@ -46,7 +48,7 @@ export function bindControls(app, opts, driver, page) {
 
   async function copyLink() {
     const theme = document.documentElement.dataset.theme;
-    const link = await permalink(driver.source, { position: page.latest?.position, layout: driver.layout, theme });
+    const link = await permalink(driver.source, { position: page.latest?.position, versions: driver.linkVersions(), theme });
     $("link-output").value = link;
     $("link-box").hidden = false;
     $("link-output").select();
@@ -66,7 +68,7 @@ export function bindControls(app, opts, driver, page) {
 
   // The scenario on screen, where it is: a built-in by its id, one of the viewer's own inline.
   async function present() {
-    const url = new URL(await permalink(driver.source, { position: position(), layout: driver.layout }));
+    const url = new URL(await permalink(driver.source, { position: position(), versions: driver.linkVersions() }));
     url.pathname = "/present";
     location.href = url.href;
   }
@@ -115,11 +117,6 @@ export function bindControls(app, opts, driver, page) {
   on("btn-export-svg", "click", () => exportAs("svg"));
   on("btn-present", "click", present);
   on("scenario-picker", "change", (ev) => pick(ev.target.value));
-  $("layout-picker").value = driver.layout;
-  on("layout-picker", "change", (ev) => {
-    driver.layout = ev.target.value;
-    driver.load(driver.source, page.latest?.position);
-  });
   if (opts.mode === "embed") listenToTheHost(app, actions, drive);
   bindSwipe($("panes"), actions);
   measureBar(document.querySelector(".controls"));

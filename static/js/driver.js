@@ -9,7 +9,8 @@ const DRIVE = new Set(["load", "step", "back", "seek", "reset", "play", "pause"]
 export function createDriver(opts, conn, page) {
   const driver = {
     source: null, // what to load: a built-in id or a scenario object
-    layout: opts.layout,
+    versions: opts.versions, // what `load` asks for (null: what the scenario opens on); a scenario message says what is shown
+    opensOn: null, // the versions the scenario on screen opens on
     detached: false,
 
     following: () => opts.mode === "audience" && !driver.detached,
@@ -25,15 +26,24 @@ export function createDriver(opts, conn, page) {
 
     // `position` (optional) is where the new simulation starts; the server checks it against the scenario.
     load(source, position) {
-      const variants = driver.layout === "both" ? ["v1.28.1", "v1.28.2"] : [driver.layout];
-      driver.drive("load", { scenario: source, variants, position, ...(opts.range ? { range: opts.range } : {}) });
+      const variants = driver.versions ? { variants: driver.versions } : {};
+      driver.drive("load", { scenario: source, ...variants, position, ...(opts.range ? { range: opts.range } : {}) });
     },
 
     resume,
 
-    // A scenario message says what a follower would load on its own if it detached.
+    // A scenario message says what a follower would load on its own if it detached, and which versions are
+    // shown (a room's are the presenter's choice).
     heard(msg) {
       if (msg.id || typeof driver.source !== "object" || !driver.source) driver.source = msg.id ?? msg.source;
+      driver.versions = msg.variants;
+      driver.opensOn = msg.opensOn;
+    },
+
+    // The versions for the address bar: none when they are those the scenario opens on.
+    linkVersions() {
+      const shown = driver.versions;
+      return shown && shown.join() !== (driver.opensOn ?? []).join() ? shown : null;
     },
 
     error(msg) {

@@ -69,7 +69,7 @@ function keepStageSize(app) {
   }).observe(panes);
 }
 
-// --- your place: the address bar is the view (scenario, position, layout, theme) --------------------------
+// --- your place: the address bar is the view (scenario, position, versions, theme) ------------------------
 function keepPlace(driver, page) {
   const encoded = new WeakMap(); // an inline scenario object -> its ?inline= text
   let shown = null; // the scenario on screen (its key)
@@ -85,9 +85,9 @@ function keepPlace(driver, page) {
       encoded.set(source, link.length - new URL(link).origin.length < MAX_INLINE ? null : "__inline__");
     }
     if (source && typeof source === "object" && encoded.get(source) === "__inline__") {
-      return permalink("__inline__", { position: model.position, layout: driver.layout, theme }); // too long: the tab's hand-off
+      return permalink("__inline__", { position: model.position, versions: driver.linkVersions(), theme }); // too long: the tab's hand-off
     }
-    return permalink(source, { position: model.position, layout: driver.layout, theme });
+    return permalink(source, { position: model.position, versions: driver.linkVersions(), theme });
   }
 
   function write(model) {
@@ -107,9 +107,7 @@ function keepPlace(driver, page) {
     const q = new URLSearchParams(location.search);
     const theme = q.get("theme");
     document.documentElement.dataset.theme = theme === "light" || theme === "dark" ? theme : "auto";
-    const layout = q.get("layout") || "both";
-    driver.layout = layout;
-    $("layout-picker").value = layout;
+    driver.versions = q.get("versions")?.split(",") ?? null; // the scenario message ticks the picker
     const source = q.get("inline") ? await decodeScenario(q.get("inline")) : q.get("scenario") || driver.source;
     restoring = true;
     driver.load(source, Number(q.get("position")) || 0);
@@ -197,6 +195,7 @@ function lockAudience(app, driver) {
     app.classList.toggle("following", !driver.detached);
     $("scenario-picker").disabled = !driver.detached;
     $("scrubber").disabled = !driver.detached;
+    $("versions-menu").disabled = !driver.detached; // the room shows the presenter's versions
     $("scenario-picker").title = driver.detached ? "" : "Locked to the room's scenario";
     if (!driver.detached) $("blank").hidden = true;
   };

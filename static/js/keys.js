@@ -14,7 +14,8 @@ export function bindKeys(actions) {
     if (document.querySelector(".help:not([hidden])") && ev.key !== "Escape" && ev.key !== "?") return;
     const fn = map[ev.key];
     if (!fn) return;
-    if (ev.key === " " && ev.target.closest("button")) return; // Space on a focused button clicks it
+    // Space on a focused button or disclosure clicks it, on a checkbox ticks it
+    if (ev.key === " " && ev.target.closest("button, summary, input[type=checkbox]")) return;
     ev.preventDefault();
     fn();
   });

@@ -24,12 +24,13 @@ export async function decodeScenario(text) {
 }
 
 // `source` is a built-in id (string) or a scenario object.
-export async function permalink(source, { position, layout, theme }, base = location) {
+// `versions`: the versions side by side, written as `versions=a,b` (null or absent: the default pair).
+export async function permalink(source, { position, versions, theme }, base = location) {
   const url = new URL("/", base.href);
   if (typeof source === "string") url.searchParams.set("scenario", source);
   else url.searchParams.set("inline", await encodeScenario(source));
   if (position) url.searchParams.set("position", String(position));
-  if (layout && layout !== "both") url.searchParams.set("layout", layout);
+  if (versions?.length) url.searchParams.set("versions", versions.join(","));
   if (theme && theme !== "auto") url.searchParams.set("theme", theme);
-  return url.href;
+  return url.href.replaceAll("%2C", ","); // version names need no escaping: a readable list
 }

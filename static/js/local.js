@@ -1,15 +1,16 @@
 // A transport with no network: answers the viewer's events as the server would, from precomputed frames.
 // bundle = {scenario: <scenario message>, frames: [<state message {position, total, variants, scene} at 0..total>]},
-// both variants. Every answer is a whole `state` with the next seq (where the server sends a delta, the state it
-// makes), with the session's settings {playing, speed, range, room}; one variant shows its pane alone.
-// It holds one scenario: `load` {variants, position?} replays it whatever scenario the viewer names.
-const VARIANTS = ["v1.28.1", "v1.28.2"];
+// the versions it was made for. Every answer is a whole `state` with the next seq (where the server sends a delta,
+// the state it makes), with the session's settings {playing, speed, range, room}; any of its versions can be
+// shown, one alone or several side by side (the picker offers those only). It holds one scenario: `load`
+// {variants?, position?} replays it whatever scenario the viewer names.
 const MIN_SPEED = 0.25;
 const MAX_SPEED = 20;
 
 export function localConnection(bundle) {
   return function open(handlers) {
     const total = bundle.scenario.total;
+    const held = bundle.scenario.variants; // the versions the frames hold
     let variants = null; // null until `load`
     let position = 0;
     let playing = false;
@@ -22,7 +23,7 @@ export function localConnection(bundle) {
     const single = () => variants.length === 1;
 
     function scenarioMessage() {
-      const msg = bundle.scenario;
+      const msg = { ...bundle.scenario, versions: bundle.scenario.versions?.filter((v) => held.includes(v.name)) };
       if (!single()) return { ...msg, variants };
       return { ...msg, variants, divergence: null, returns: { [variants[0]]: msg.returns[variants[0]] } };
     }
@@ -50,13 +51,13 @@ export function localConnection(bundle) {
     }
 
     function load(payload) {
-      const wanted = payload.variants ?? VARIANTS;
-      if (!Array.isArray(wanted) || !wanted.length || wanted.some((v) => !VARIANTS.includes(v))) {
-        throw new Error(`variants must be a non-empty list drawn from ${JSON.stringify(VARIANTS)}`);
+      const wanted = payload.variants ?? held;
+      if (!Array.isArray(wanted) || !wanted.length || wanted.some((v) => !held.includes(v))) {
+        throw new Error(`this file holds ${held.join(", ")}: variants must be a non-empty list of those`);
       }
       const start = checked(payload.position ?? 0);
       stop();
-      variants = [...new Set(wanted)];
+      variants = held.filter((v) => wanted.includes(v)); // in the file's order, as the server's table
       position = start;
       deliver("scenario", scenarioMessage());
     }

@@ -12,12 +12,15 @@ export function readOptions(app) {
     scenario: d.scenario,
     inline: d.inline || null,
     position: Number(d.position) || 0,
-    layout: d.layout || "both",
+    versions: names(d.versions), // the versions side by side; null: the ones the scenario opens on
+    maxVersions: Number(d.maxVersions) || Infinity, // an offline file offers only the versions it holds
     room: d.room || hash.get("room"),
     token: hash.get("token"),
     range: d.rangeFrom !== undefined ? [Number(d.rangeFrom), Number(d.rangeTo)] : null,
   };
 }
+
+const names = (text) => (text ? text.split(",") : null);
 
 // The scenario to load: an inline one from the URL or the editor, else the built-in id.
 export async function resolveSource(opts) {

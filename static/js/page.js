@@ -130,7 +130,7 @@ export function createPage(app, opts, { pick }) {
     }
     const before = forward ? capture(panes) : null;
     panes.replaceChildren(...Object.values(scene.panes).map((pane) => renderPane(pane, { narrationOpen })));
-    panes.dataset.layout = Object.keys(scene.panes).length > 1 ? "both" : "single";
+    panes.dataset.count = String(Object.keys(scene.panes).length); // 1 to 4 columns (app.css)
     fitAll(panes);
     for (const pane of Object.values(scene.panes)) {
       const diagram = panes.querySelector(`[data-variant="${CSS.escape(pane.variant)}"] [data-testid=diagram]`);

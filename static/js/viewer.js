@@ -1,7 +1,7 @@
 // The viewer, composed of its parts: the model over `transport` (connection.js served, local.js offline), which
 // folds deltas and hands on whole models; the page that draws them; the driver that decides what is sent
-// and by whom; the controls that turn keys and buttons into actions; the flow around them (flow.js: the
-// address bar, focus, Predict's stops, a room's polls and blank screen).
+// and by whom; the version picker (which versions, side by side); the controls that turn keys and buttons into
+// actions; the flow around them (flow.js: the address bar, focus, Predict's stops, a room's polls and blank screen).
 import { readOptions } from "./options.js";
 import { openModel } from "./model.js";
 import { createPage } from "./page.js";
@@ -9,6 +9,7 @@ import { createDriver } from "./driver.js";
 import { bindControls } from "./controls.js";
 import { createPoll } from "./poll.js";
 import { createFlow } from "./flow.js";
+import { createVersionPicker } from "./versions.js";
 
 export function startViewer(transport) {
   const app = document.getElementById("app");
@@ -19,6 +20,7 @@ export function startViewer(transport) {
     disconnect: () => page.disconnected(),
     scenario: (msg) => {
       driver.heard(msg);
+      versions.heard(msg);
       page.drawScenario(msg);
       flow.scenario(msg);
     },
@@ -26,10 +28,14 @@ export function startViewer(transport) {
       page.draw(model);
       flow.model(model);
     },
-    error: (msg) => driver.error(msg),
+    error: (msg) => {
+      driver.error(msg);
+      if (msg.event === "load") versions.refused();
+    },
     room: (event, msg) => flow.room(event, msg),
   });
   const driver = createDriver(opts, conn, page);
+  const versions = createVersionPicker(opts, driver, page);
   const flow = createFlow(app, opts, driver, page, createPoll(opts, conn, page));
   const controls = bindControls(app, opts, driver, page);
 }

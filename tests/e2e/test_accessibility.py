@@ -59,7 +59,7 @@ def test_every_control_is_reachable_by_tab_with_a_visible_focus_ring(page):
             continue
         assert info["ring"], f"no visible focus ring on {info}"
         seen.add(info["id"])
-    for control in ("scenario-picker", "layout-picker", "theme-toggle", "btn-copy-link", "btn-start", "btn-back",
+    for control in ("scenario-picker", "versions-summary", "theme-toggle", "btn-copy-link", "btn-start", "btn-back",
                     "btn-play", "btn-step", "btn-end", "btn-divergence", "btn-reset", "speed", "predict", "scrubber"):
         assert control in seen, f"{control} is not reachable with Tab"
 

@@ -313,23 +313,6 @@ def test_space_plays_and_pauses(page):
     assert not stopped.startswith(f"{TOTAL} /"), "paused too late to tell"
 
 
-def test_layout_picker_keeps_the_position(page):
-    open_lost_marker(page, "&position=5")
-    at(page, 5)
-    page.locator("#layout-picker").select_option("v1.28.1")
-    expect(page.locator("#panes > [data-variant]")).to_have_count(1)
-    at(page, 5)
-    expect(page.locator(V1)).to_have_count(1)
-    assert_marker(page, detached=True)
-
-
-def test_layout_from_the_url(page):
-    page.goto("/?scenario=lost-marker&layout=v1.28.2&position=6")
-    at(page, 6)
-    expect(page.locator("#panes > [data-variant]")).to_have_count(1)
-    expect(page.locator(f'{V2} [data-queue="backoffQ"] [data-pod="B"]')).to_have_count(1)
-
-
 def test_scenario_picker_loads_another_scenario(page):
     open_lost_marker(page)
     at(page, 0)

@@ -225,9 +225,10 @@ def test_the_address_bar_keeps_your_place(page):
     page.wait_for_function("() => new URLSearchParams(location.search).has('theme')")
     theme = page.evaluate("document.documentElement.dataset.theme")
     assert query(page)["theme"] == theme
-    page.select_option("#layout-picker", "v1.28.2")
+    page.click("#versions-summary")
+    page.locator('#versions-options input[value="v1.28.1"]').uncheck()
     expect(page.locator("#panes > [data-variant]")).to_have_count(1)
-    page.wait_for_function("() => new URLSearchParams(location.search).get('layout') === 'v1.28.2'")
+    expect(page).to_have_url(re.compile(r"[?&]versions=v1\.28\.2(&|$)"))
     page.reload()
     at(page, 3)
     assert page.evaluate("document.documentElement.dataset.theme") == theme

@@ -102,7 +102,9 @@ def test_play_and_one_variant_offline(offline):
     expect(page.locator("#btn-play")).to_have_text("▶ Play")
     page.keyboard.press("ArrowLeft")
     at(page, 5)
-    page.locator("#layout-picker").select_option("v1.28.1")
+    page.click("#versions-summary")  # the file offers the versions it holds
+    expect(page.locator("#versions-options input")).to_have_count(2)
+    page.locator('#versions-options input[value="v1.28.2"]').uncheck()
     expect(page.locator("#panes > [data-variant]")).to_have_count(1)
     at(page, 5)
     assert_marker(page, detached=True)

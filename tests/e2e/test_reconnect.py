@@ -52,7 +52,7 @@ def test_viewer_resumes_after_a_server_restart(own_server, new_page):
     own_server.start_again()
     expect(page.locator("#conn-status")).to_be_hidden(timeout=30_000)
     at(page, 4)
-    expect(page.locator("#panes > [data-variant]")).to_have_count(1)  # the layout survived too
+    expect(page.locator("#panes > [data-variant]")).to_have_count(1)  # the one version shown survived too (an old layout= link)
     page.keyboard.press("ArrowRight")
     at(page, 5)
     expect(page.locator(B_MARKER + '[data-detached="true"]')).to_have_count(1)

@@ -21,16 +21,16 @@ def copied_link(page):
 
 
 # --- permalinks -----------------------------------------------------------------------------------------
-def test_copy_link_restores_the_exact_position_and_layout(make_page):
+def test_copy_link_restores_the_exact_position_and_versions(make_page):
     page = make_page()
-    page.goto("/?scenario=lost-marker&layout=v1.28.1&theme=dark")
+    page.goto("/?scenario=lost-marker&versions=v1.28.1&theme=dark")
     expect(page.locator("#panes > [data-variant]")).to_have_count(1)
     for _ in range(5):
         page.keyboard.press("ArrowRight")
     at(page, 5)
     link = copied_link(page)
     query = parse_qs(urlsplit(link).query)
-    assert query == {"scenario": ["lost-marker"], "position": ["5"], "layout": ["v1.28.1"], "theme": ["dark"]}
+    assert query == {"scenario": ["lost-marker"], "position": ["5"], "versions": ["v1.28.1"], "theme": ["dark"]}
 
     other = make_page()
     other.goto(link)
@@ -116,8 +116,17 @@ def test_a_follower_detaches_explores_and_snaps_back(make_page):
     audience = make_page()
     audience.goto(f"/r/{room}")
     at(audience, 1)
+    # the room shows the versions the presenter picks, at the same step; a follower's picker is locked
+    presenter.click("#versions-summary")
+    presenter.locator('#versions-options input[value="v1.30.14"]').check()
+    expect(audience.locator("#panes > [data-variant]")).to_have_count(3)
+    expect(audience.locator('#panes > [data-variant="v1.30.14"] h2')).to_have_text("v1.30.14")
+    at(audience, 1)
+    expect(audience.locator('#versions-options input[value="v1.30.14"]')).to_be_checked()
+    expect(audience.locator('#versions-options input[value="v1.28.4"]')).to_be_disabled()
     audience.click("#btn-detach")
     at(audience, 1)
+    expect(audience.locator("#panes > [data-variant]")).to_have_count(3)  # exploring on the room's versions
     for _ in range(5):
         audience.keyboard.press("ArrowRight")
     at(audience, 6)

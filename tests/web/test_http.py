@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import conformance_cases
+from webapp.engine.simulation import MAX_VARIANTS
 from webapp.model.variant import VARIANTS
+from webapp.model.versions import VERSIONS
 from webapp.scenario import builtin
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,38 +69,60 @@ def test_index_lists_every_builtin_in_the_picker(client):
     assert selected == ["lost-marker"]  # DEFAULT_SCENARIO
 
 
+def view(page) -> tuple:
+    """(scenario, position, versions): versions None when the URL names none (the scenario's own are shown)."""
+    app_el = page.by_id("app")
+    return app_el["data-scenario"], app_el["data-position"], app_el.get("data-versions")
+
+
+DEFAULT = None  # no versions asked for: the scenario opens on its own
+
+
 def test_index_defaults(client):
-    app_el = get_page(client).by_id("app")
-    assert (app_el["data-scenario"], app_el["data-position"], app_el["data-layout"]) == ("lost-marker", "0", "both")
+    page = get_page(client)
+    assert view(page) == ("lost-marker", "0", DEFAULT)
+    assert page.by_id("app")["data-max-versions"] == str(MAX_VARIANTS)
 
 
 @pytest.mark.parametrize("scenario_id", builtin.ids())
 def test_index_query_parameters_go_into_app_data_attributes(client, scenario_id):
-    page = get_page(client, f"/?scenario={scenario_id}&position=3&layout=v1.28.2")
-    app_el = page.by_id("app")
-    assert (app_el["data-scenario"], app_el["data-position"], app_el["data-layout"]) == (scenario_id, "3", "v1.28.2")
+    page = get_page(client, f"/?scenario={scenario_id}&position=2&versions=v1.28.2,v1.30.14")
+    assert view(page) == (scenario_id, "2", "v1.28.2,v1.30.14")
     assert [o["value"] for o in page.options if "selected" in o] == [scenario_id]
 
 
-@pytest.mark.parametrize("layout", ["both", *VARIANTS])
-def test_index_accepts_every_layout(client, layout):
-    assert get_page(client, f"/?layout={layout}").by_id("app")["data-layout"] == layout
+@pytest.mark.parametrize("query,expected", [
+    *[(f"versions={name}", name) for name in VERSIONS],
+    ("versions=v1.31.13,v1.28.1,v1.28.1", "v1.28.1,v1.31.13"),  # the table's order, once each
+    ("versions=v1.28.1,v1.28.2,v1.28.4,v1.29.9", "v1.28.1,v1.28.2,v1.28.4,v1.29.9"),
+    # an old link's layout
+    ("layout=both", ",".join(VARIANTS)),
+    ("layout=v1.28.1", "v1.28.1"),
+    ("layout=v1.28.2", "v1.28.2"),
+    ("layout=v1.30.14", "v1.30.14"),
+    ("versions=v1.28.2&layout=v1.28.1", "v1.28.2"),  # versions wins
+])
+def test_index_takes_versions_and_old_layouts(client, query, expected):
+    assert view(get_page(client, f"/?{query}"))[2] == expected
 
 
 @pytest.mark.parametrize("query,expected", [
-    ("scenario=no-such-scenario", ("lost-marker", "0", "both")),
-    ("scenario=", ("lost-marker", "0", "both")),
-    ("scenario=../../etc/passwd&position=2", ("lost-marker", "2", "both")),
-    ("layout=v1.28.3", ("lost-marker", "0", "both")),
-    ("position=-1", ("lost-marker", "0", "both")),
-    ("position=two", ("lost-marker", "0", "both")),
-    ("position=1.5", ("lost-marker", "0", "both")),
+    ("scenario=no-such-scenario", ("lost-marker", "0", DEFAULT)),
+    ("scenario=", ("lost-marker", "0", DEFAULT)),
+    ("scenario=../../etc/passwd&position=2", ("lost-marker", "2", DEFAULT)),
+    ("layout=v1.28.3", ("lost-marker", "0", DEFAULT)),
+    ("versions=", ("lost-marker", "0", DEFAULT)),
+    ("versions=v1.28.3", ("lost-marker", "0", DEFAULT)),
+    ("versions=v1.28.1,v1.28.2,v1.28.4,v1.28.5,v1.29.9", ("lost-marker", "0", DEFAULT)),  # more than four
+    ("versions=%22%3E%3Cscript%3E", ("lost-marker", "0", DEFAULT)),
+    ("position=-1", ("lost-marker", "0", DEFAULT)),
+    ("position=two", ("lost-marker", "0", DEFAULT)),
+    ("position=1.5", ("lost-marker", "0", DEFAULT)),
     # str.isdigit() is true for superscript digits, which int() rejects
-    ("position=%C2%B2", ("lost-marker", "0", "both")),
+    ("position=%C2%B2", ("lost-marker", "0", DEFAULT)),
 ])
 def test_index_falls_back_on_unknown_values(client, query, expected):
-    app_el = get_page(client, f"/?{query}").by_id("app")
-    assert (app_el["data-scenario"], app_el["data-position"], app_el["data-layout"]) == expected
+    assert view(get_page(client, f"/?{query}")) == expected
 
 
 def test_index_escapes_the_theme_parameter(client):
@@ -137,7 +161,7 @@ def static_files():
 
 
 def test_rendered_page_has_no_external_url(client):
-    for url in ["/", "/?scenario=gate-off&layout=v1.28.1&position=2"]:
+    for url in ["/", "/?scenario=gate-off&versions=v1.28.1,v1.31.13&position=2"]:
         html = client.get(url).get_data(as_text=True)
         assert not URL.search(html), URL.search(html)
 

@@ -7,9 +7,11 @@ import re
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 
+from ..engine.simulation import MAX_VARIANTS
 from ..engine.trace import replay
 from ..errors import Invalid
 from ..model.variant import VARIANTS
+from ..model.versions import VERSIONS
 from ..scenario import builtin
 from ..scenario.resolve import resolve
 from .bodies import index_arg, json_body
@@ -33,7 +35,6 @@ def _view_args(mode: str) -> dict:
     if scenario_id not in builtin.ids() and scenario_id != INLINE_FROM_EDITOR:
         scenario_id = current_app.config["DEFAULT_SCENARIO"]
     inline = request.args.get("inline", "")
-    layout = request.args.get("layout", "both")
     theme = request.args.get("theme")
     total = builtin.step_count(scenario_id) if scenario_id in builtin.ids() and not inline else None
     position = _int_arg("position", 0)
@@ -43,9 +44,25 @@ def _view_args(mode: str) -> dict:
         "scenario_id": scenario_id,
         "inline": inline if INLINE_PATTERN.fullmatch(inline) else "",
         "position": position if total is None else min(position, total),
-        "layout": layout if layout in ("both", *VARIANTS) else "both",
+        "versions": _versions_arg(),
+        "max_versions": MAX_VARIANTS,
         "theme": theme if theme in ("light", "dark") else "",
     }
+
+
+def _versions_arg() -> list[str] | None:
+    """The versions shown side by side: ``versions=v1.28.1,v1.30.14`` (1 to MAX_VARIANTS known names, in the
+    table's order), or an old link's ``layout=both|<version>`` (both: the default pair). None (nothing given, or
+    nothing usable): the ones the scenario opens on."""
+    if "versions" in request.args:
+        wanted = set(request.args.get("versions", "").split(","))
+    elif "layout" in request.args:
+        layout = request.args.get("layout", "")
+        wanted = {layout} if layout in VERSIONS else set(VARIANTS) if layout == "both" else set()
+    else:
+        return None
+    chosen = [name for name in VERSIONS if name in wanted]
+    return chosen if 0 < len(chosen) <= MAX_VARIANTS else None
 
 
 @bp.get("/")

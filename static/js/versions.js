@@ -1,0 +1,75 @@
+// The version picker: one to `opts.maxVersions` versions side by side, in lockstep. Its options are the scenario
+// message's `versions` table (name, releases, summary: the server's words, never spelled here); what is ticked is
+// what the scenario message says is shown (a room's: the presenter's choice). Ticking or unticking a version loads
+// the scenario again on the new set, at the same position (a presenter's room follows).
+import { h } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function createVersionPicker(opts, driver, page) {
+  const picker = $("versions-picker");
+  const box = $("versions-options");
+  const status = $("versions-status");
+  let offered = []; // the table's names, in its order
+  const most = () => Math.min(opts.maxVersions, offered.length);
+  const inputs = () => [...box.querySelectorAll("input[type=checkbox]")];
+
+  function build(table) {
+    offered = table.map((v) => v.name);
+    // Named by the version, described by its releases and what changed.
+    box.replaceChildren(...table.map((v) => h("label", { class: "version-option", dataVersion: v.name },
+      h("input", { type: "checkbox", name: "version", value: v.name, onchange: changed, ariaLabel: v.name,
+        ariaDescribedby: `vo-releases-${v.name} vo-summary-${v.name}` }),
+      h("span", { class: "vo-text" },
+        h("span", { class: "vo-head" }, h("strong", { class: "vo-name", text: v.name }),
+          h("span", { class: "vo-releases", id: `vo-releases-${v.name}`, text: v.releases })),
+        h("span", { class: "vo-summary", id: `vo-summary-${v.name}`, text: v.summary })))));
+  }
+
+  // `shown`: the versions on screen (or being loaded), in the table's order.
+  function tick(shown) {
+    for (const input of inputs()) input.checked = shown.includes(input.value);
+    const full = shown.length >= most();
+    for (const input of inputs()) input.disabled = full && !input.checked;
+    status.textContent = full ? `${shown.length} shown: untick one to choose another.` : `${shown.length} shown; up to ${most()} side by side.`;
+    $("versions-chosen").textContent = shown.join(" · ");
+  }
+
+  function changed(ev) {
+    const chosen = inputs().filter((i) => i.checked).map((i) => i.value);
+    if (!chosen.length) {
+      ev.target.checked = true; // one version at least
+      status.textContent = "At least one version is shown.";
+      return;
+    }
+    tick(chosen);
+    driver.versions = chosen;
+    driver.load(driver.source, page.latest?.position);
+  }
+
+  // Escape or a click elsewhere closes the menu; focus goes back to its summary.
+  picker.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape" || !picker.open) return;
+    picker.open = false;
+    $("versions-summary").focus();
+  });
+  document.addEventListener("pointerdown", (ev) => {
+    if (picker.open && !picker.contains(ev.target)) picker.open = false;
+  });
+
+  return {
+    // A scenario message: the table (built once) and what it shows.
+    heard(msg) {
+      if (msg.versions && msg.versions.map((v) => v.name).join() !== offered.join()) build(msg.versions);
+      tick(msg.variants);
+    },
+
+    // A load was refused (e.g. a scenario that cannot run on a version as written): back to what is shown.
+    refused() {
+      const shown = page.scenario?.variants;
+      if (!shown) return;
+      driver.versions = shown;
+      tick(shown);
+    },
+  };
+}

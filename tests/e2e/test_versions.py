@@ -1,0 +1,157 @@
+"""The version picker in a real browser: any one to four versions side by side in lockstep, kept in the address bar
+and across a reload, old ``layout=`` links translated, a version a scenario cannot run on refused with the picker
+put back; on a phone the panes stack and each diagram is in view. One page serves the wide tests (the suite's time
+goes to what they check)."""
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.test_browser import at
+
+PANES = "#panes > [data-variant]"
+THREE = ["v1.28.1", "v1.28.2", "v1.30.14"]
+
+
+def option(page, name):
+    return page.locator(f'#versions-options input[value="{name}"]')
+
+
+def shown(page):
+    return [pane.get_attribute("data-variant") for pane in page.locator(PANES).all()]
+
+
+def in_lane(page, variant, queue, pod):
+    return page.locator(f'[data-variant="{variant}"] [data-queue="{queue}"] [data-pod="{pod}"]')
+
+
+@pytest.fixture(scope="module")
+def desk(browser, live_server):
+    """One 1280x720 page for the module, failing a test on a console error, an uncaught error or a request to
+    another origin (as make_page does)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce", base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    problems = []
+    origin = urlsplit(live_server.url).netloc
+    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console.error: {msg.text}"))
+    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+    page.on("request", lambda req: urlsplit(req.url).scheme in ("data", "blob") or urlsplit(req.url).netloc == origin
+            or problems.append(f"request to another origin: {req.url}"))
+    page.problems = problems
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def page(desk):
+    desk.problems.clear()
+    yield desk
+    assert not desk.problems, "the page reported problems:\n" + "\n".join(desk.problems)
+
+
+def test_three_versions_in_lockstep_kept_in_the_address_bar_and_across_a_reload(page):
+    page.goto("/?scenario=lost-marker&position=5")
+    at(page, 5)
+    assert shown(page) == ["v1.28.1", "v1.28.2"]  # the default pair
+    # the picker from the keyboard: open it, Tab to v1.30.14 (the options are in the table's order), Space ticks it
+    page.focus("#versions-summary")
+    page.keyboard.press("Enter")
+    expect(option(page, "v1.28.1")).to_be_visible()
+    expect(option(page, "v1.30.14")).to_have_accessible_name("v1.30.14")
+    expect(option(page, "v1.30.14")).to_have_accessible_description(re.compile(r"^v1\.30\.0 to v1\.30\.14 Events no registered hint"))
+    for _ in range(6):
+        page.keyboard.press("Tab")
+    expect(option(page, "v1.30.14")).to_be_focused()
+    page.keyboard.press(" ")
+    expect(page.locator(PANES)).to_have_count(3)
+    at(page, 5)  # reloaded on the new versions at the same position
+    assert shown(page) == THREE
+    expect(page.locator(f"{PANES} h2")).to_have_text(THREE)  # each pane titled by its version
+    expect(page).to_have_url(re.compile(r"[?&]versions=v1\.28\.1,v1\.28\.2,v1\.30\.14(&|$)"))
+    expect(page.locator("#versions-chosen")).to_have_text("v1.28.1 · v1.28.2 · v1.30.14")
+    page.keyboard.press("Escape")  # closes the menu, focus back on its summary
+    expect(page.locator("#versions-menu")).to_be_hidden()
+    expect(page.locator("#versions-summary")).to_be_focused()
+
+    # lockstep: one step moves every pane; the decisive step parts v1.28.1 from the others
+    page.keyboard.press("ArrowRight")
+    at(page, 6)
+    expect(page.locator(f"{PANES} [data-testid=caption]")).to_have_text(
+        [re.compile(r"^B fails → unschedulablePods"), re.compile(r"^B fails → backoffQ"), re.compile(r"^B fails → backoffQ")])
+    expect(in_lane(page, "v1.28.1", "unschedulablePods", "B")).to_have_count(1)
+    expect(in_lane(page, "v1.30.14", "backoffQ", "B")).to_have_count(1)
+    expect(page.get_by_test_id("position")).to_contain_text("differ")  # the divergence flag over three panes
+    expect(page.locator('[data-return-pod="B"]')).to_have_text(
+        re.compile(r"v1\.28\.1: waiting in unschedulablePods.*v1\.28\.2: waiting in backoffQ.*v1\.30\.14: waiting in backoffQ"))
+    expect(page).to_have_url(re.compile(r"[?&]position=6(&|$)"))
+
+    page.reload()
+    at(page, 6)
+    assert shown(page) == THREE
+    for name in THREE:
+        expect(option(page, name)).to_be_checked()
+    expect(option(page, "v1.28.4")).not_to_be_checked()
+
+
+def test_old_layout_links_and_a_refused_version(page):
+    page.goto("/?scenario=lost-marker&layout=v1.28.2&position=6")
+    at(page, 6)
+    assert shown(page) == ["v1.28.2"]
+    expect(in_lane(page, "v1.28.2", "backoffQ", "B")).to_have_count(1)
+    expect(page).to_have_url(re.compile(r"[?&]versions=v1\.28\.2(&|$)"))  # rewritten as today's link
+    assert "layout=" not in page.url
+    page.goto("/?scenario=lost-marker&layout=both&position=2")
+    at(page, 2)
+    assert shown(page) == ["v1.28.1", "v1.28.2"]
+
+    # the last version cannot be unticked; the fifth cannot be ticked
+    page.click("#versions-summary")
+    option(page, "v1.28.1").uncheck()
+    expect(page.locator(PANES)).to_have_count(1)
+    option(page, "v1.28.2").click()
+    expect(option(page, "v1.28.2")).to_be_checked()
+    expect(page.locator("#versions-status")).to_have_text("At least one version is shown.")
+    for name in ("v1.28.4", "v1.29.9", "v1.31.13"):
+        option(page, name).check()
+    expect(page.locator(PANES)).to_have_count(4)
+    at(page, 2)
+    expect(option(page, "v1.28.5")).to_be_disabled()
+    page.keyboard.press("Escape")
+    expect(page.locator("#versions-menu")).to_be_hidden()
+
+    # a scenario that cannot run on a version as written: the error says where, the picker shows what is shown
+    page.locator("#scenario-picker").select_option("duplicate-pop-growth")  # opens on its own pair
+    expect(page.locator("#scenario-name")).to_contain_text("twice")
+    expect(page.locator(PANES)).to_have_count(2)
+    page.click("#versions-summary")
+    option(page, "v1.31.13").click()
+    expect(page.locator("#error")).to_contain_text("on v1.31.13")
+    expect(option(page, "v1.31.13")).not_to_be_checked()
+    expect(page.locator("#versions-chosen")).to_have_text("v1.28.1 · v1.28.2")
+    assert shown(page) == ["v1.28.1", "v1.28.2"]
+
+
+def test_phone_stacks_the_panes_with_each_diagram_in_view(make_page):
+    page = make_page(width=390, height=844)
+    page.goto("/?scenario=lost-marker&position=6&versions=" + ",".join(THREE))
+    at(page, 6)
+    assert shown(page) == THREE
+    boxes = [pane.bounding_box() for pane in page.locator(PANES).all()]
+    for above, below in zip(boxes, boxes[1:]):
+        assert below["y"] >= above["y"] + above["height"] - 1, boxes  # one under the other
+    for box in boxes:
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 0.5, box
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390  # no sideways scroll
+    bar = page.locator(".controls").bounding_box()
+    for pane in page.locator(PANES).all():
+        diagram = pane.get_by_test_id("diagram")
+        diagram.scroll_into_view_if_needed()
+        expect(diagram).to_be_in_viewport(ratio=1)
+        box = diagram.bounding_box()
+        assert box["width"] > 300 and box["height"] > 150, box
+        assert box["y"] + box["height"] <= bar["y"] + 1, "the diagram is under the bottom bar"
+        expect(pane.locator('[data-queue="backoffQ"], [data-queue="unschedulablePods"]').locator('[data-pod="B"]')).to_be_visible()
