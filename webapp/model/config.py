@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .events import CATALOGUE, HINTS, PENDING_SUFFIX, QUEUE_AFTER_BACKOFF, QUEUE_IMMEDIATELY, matches
+from .events import HINTS, PENDING_SUFFIX, QUEUE_AFTER_BACKOFF, QUEUE_IMMEDIATELY, matches
+from .plugins import registrations
 
 NS = 1_000_000_000  # the fake clock counts nanoseconds, like Go's time.Duration
 BACKOFF_PERIOD = 1 * NS  # wait.Until(p.flushBackoffQCompleted, 1.0*time.Second, ...)
@@ -19,7 +20,10 @@ def seconds_to_ns(seconds: float) -> int:
 class QueueConfig:
     gate: bool = True  # SchedulerQueueingHints
     hint_map: bool = True  # False: no QueueingHintMap for the profile (upstream error path)
-    hints: tuple = ()  # ((event label, plugin, hint name), ...)
+    hints: tuple = ()  # the scenario's explicit hints: ((event label, plugin, hint name), ...)
+    # The plugin names the scenario's failures give; those in plugins.PLUGINS without an explicit hint register
+    # their 1.28 events (plugins.registrations: explicit hints win, per plugin).
+    plugins: tuple = ()
     initial_backoff: int = 1 * NS
     max_backoff: int = 10 * NS
     max_in_unschedulable: int = 300 * NS
@@ -31,22 +35,34 @@ class QueueConfig:
     flush_phase: int = 0
     _fns_for: dict = field(default_factory=dict, compare=False, repr=False)
 
+    def registrations(self, rules) -> tuple:
+        """((registered ClusterEvent, plugin, hint name), ...): the QueueingHintMap of the scenario's profile. With
+        the gate off (the scenario's or v1.28.5's) a catalogue registration's function is defaultQueueingHintFn."""
+        return self._registrations(self.gate and not rules.gate_off)
+
+    def _registrations(self, gate: bool) -> tuple:
+        key = ("registrations", gate)
+        found = self._fns_for.get(key)
+        if found is None:
+            found = self._fns_for[key] = registrations(self.hints, self.plugins, gate)
+        return found
+
     def hint_fns_for(self, event, rules) -> list:
         """[(plugin, hint, registered label)] of the hint functions registered for an event that matches
         ``event`` on a version with ``rules``. From 1.29 (``rules.pending_plugins``) a function returns Queue or
         QueueSkip: QueueAfterBackoff and Queue are Queue from the plugin itself, QueueImmediately is Queue from
         its pending twin "P#pending" (REAL-QUEUE.md); Queue is held as QUEUE_AFTER_BACKOFF."""
-        key = (event, rules.pending_plugins, rules.wildcard_registration)
+        key = (event, rules.pending_plugins, rules.wildcard_registration, rules.gate_off)
         fns = self._fns_for.get(key)
         if fns is None:
             fns = []
-            for label, plugin, hint in self.hints:
-                if not matches(CATALOGUE[label], event, rules.wildcard_registration):
+            for registered, plugin, hint in self.registrations(rules):
+                if not matches(registered, event, rules.wildcard_registration):
                     continue
                 value = HINTS[hint]
                 if rules.pending_plugins and value == QUEUE_IMMEDIATELY:
                     plugin, value = plugin + PENDING_SUFFIX, QUEUE_AFTER_BACKOFF
-                fns.append((plugin, value, label))
+                fns.append((plugin, value, registered.label))
             self._fns_for[key] = fns
         return fns
 
@@ -54,18 +70,20 @@ class QueueConfig:
         """isEventOfInterest (1.30+): a wildcard event, or one some registered hint matches."""
         if event.is_wildcard:
             return True
-        key = ("interested", event, rules.wildcard_registration)
+        key = ("interested", event, rules.wildcard_registration, rules.gate_off)
         found = self._fns_for.get(key)
         if found is None:
             found = self._fns_for[key] = self.hint_map and any(
-                matches(CATALOGUE[label], event, rules.wildcard_registration) for label, _, _ in self.hints)
+                matches(registered, event, rules.wildcard_registration) for registered, _, _ in self.registrations(rules))
         return found
 
     def pending_twins(self, plugins) -> frozenset:
         """1.29+: the pending plugins a pod gets with unschedulable ``plugins``: "P#pending" for each P that has a
-        QueueImmediately hint (the 1.28 vocabulary, mapped as REAL-QUEUE.md says)."""
+        QueueImmediately hint (the 1.28 vocabulary, mapped as REAL-QUEUE.md says). Only 1.29+ asks, where the
+        gate is the scenario's."""
         immediate = self._fns_for.get("immediate")
         if immediate is None:
             immediate = self._fns_for["immediate"] = frozenset(  # none registered without a hint map
-                plugin for _, plugin, hint in self.hints if hint == "QueueImmediately" and self.hint_map)
+                plugin for _, plugin, hint in self._registrations(self.gate)
+                if hint == "QueueImmediately" and self.hint_map)
         return frozenset(p + PENDING_SUFFIX for p in plugins if p in immediate)

@@ -10,6 +10,21 @@ UPDATE_NODE_ALLOCATABLE, UPDATE_NODE_LABEL, UPDATE_NODE_TAINT, UPDATE_NODE_CONDI
 UPDATE = 60
 ALL = 63
 WILDCARD_RESOURCE = "*"
+ACTION_BITS = (("Add", ADD), ("Delete", DELETE), ("UpdateNodeAllocatable", UPDATE_NODE_ALLOCATABLE),
+               ("UpdateNodeLabel", UPDATE_NODE_LABEL), ("UpdateNodeTaint", UPDATE_NODE_TAINT),
+               ("UpdateNodeCondition", UPDATE_NODE_CONDITION))
+
+
+def action_name(action: int) -> str:
+    """Action bits as upstream writes them: All, Update (all four update bits), else the names joined by |."""
+    if action == ALL:
+        return "All"
+    names = [name for name, bit in ACTION_BITS[:2] if action & bit]
+    if action & UPDATE == UPDATE:
+        names.append("Update")
+    else:
+        names.extend(name for name, bit in ACTION_BITS[2:] if action & bit)
+    return "|".join(names)
 
 
 class ClusterEvent(NamedTuple):

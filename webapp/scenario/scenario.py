@@ -27,6 +27,17 @@ class Scenario:
         return Model(variant, self.config, self.pods, self.initial_active, rules)
 
 
+def plugins_named(raw: dict) -> tuple:
+    """The plugin names a scenario's failures give (unschedulable and pending), in order of first mention: the
+    profile whose catalogue plugins register their 1.28 events (model/plugins.py)."""
+    names = {}
+    for step in raw.get("steps") or ():
+        if step.get("op") == "fail":
+            for key in ("unschedulable_plugins", "pending_plugins"):
+                names.update(dict.fromkeys(step.get(key) or ()))
+    return tuple(names)
+
+
 def from_valid_dict(raw: dict) -> Scenario:
     """Build a Scenario from a dict that already passed validation (see validate.py)."""
     cfg = raw.get("config") or {}
@@ -34,6 +45,7 @@ def from_valid_dict(raw: dict) -> Scenario:
         gate=raw.get("gate", True),
         hint_map=raw.get("hint_map", True),
         hints=tuple((h["event"], h["plugin"], h["hint"]) for h in raw.get("hints") or ()),
+        plugins=plugins_named(raw),
         initial_backoff=seconds_to_ns(cfg.get("initial_backoff", 1)),
         max_backoff=seconds_to_ns(cfg.get("max_backoff", 10)),
         max_in_unschedulable=seconds_to_ns(cfg.get("max_in_unschedulable", 300)),
