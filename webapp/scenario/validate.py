@@ -28,8 +28,11 @@ INT64_MAX = 2**63 - 1
 # Upper bound for any duration in seconds (~31 years): keeps the nanosecond clock arithmetic finite.
 MAX_SECONDS = 1e9
 
-TOP_KEYS = ("schema", "name", "description", "versions", "gate", "hint_map", "periodic_flushes", "hints", "config",
-            "pods", "initial_active", "steps")
+TOP_KEYS = ("schema", "name", "description", "assumptions", "versions", "gate", "hint_map", "periodic_flushes",
+            "hints", "config", "pods", "initial_active", "steps")
+# `assumptions`: what a scenario assumes that its source did not say (the log importer lists them), as text.
+MAX_ASSUMPTIONS = 200
+MAX_ASSUMPTION_LENGTH = 2000
 MAX_VERSIONS = 4  # panes side by side
 REQUIRED_TOP = ("schema", "name", "pods", "steps")
 CONFIG_SECONDS = ("initial_backoff", "max_backoff", "max_in_unschedulable")
@@ -235,6 +238,8 @@ class _Checker:
             self.problem(None, "name", f"expected a non-empty string, got {_show(raw['name'])}")
         if "description" in raw:
             self.text(None, "description", raw["description"])
+        if "assumptions" in raw:
+            self.assumptions(raw["assumptions"])
         if "versions" in raw:
             self.versions(raw["versions"])
         for key in ("gate", "hint_map", "periodic_flushes"):
@@ -264,6 +269,16 @@ class _Checker:
             self.keys(None, f"{field}.", item, allowed, what)
             found.append((field, item))
         return found
+
+    def assumptions(self, items) -> None:
+        """A list of at most MAX_ASSUMPTIONS strings, each at most MAX_ASSUMPTION_LENGTH characters."""
+        if not self.top_list("assumptions", items, "strings", MAX_ASSUMPTIONS):
+            return
+        for i, item in enumerate(items):
+            if not isinstance(item, str):
+                self.problem(None, f"assumptions[{i}]", f"expected a string, got {_show(item)}")
+            elif len(item) > MAX_ASSUMPTION_LENGTH:
+                self.problem(None, f"assumptions[{i}]", f"longer than {MAX_ASSUMPTION_LENGTH} characters")
 
     def versions(self, versions) -> None:
         """The versions a scenario is shown on by default: 1 to MAX_VERSIONS distinct names of VERSIONS."""
