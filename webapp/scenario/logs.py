@@ -1,0 +1,889 @@
+"""kube-scheduler logs -> a scenario: ``inflight-scope import LOGFILE...`` (docs/import.md).
+
+The importer reads klog text lines (``I1130 12:00:01.123456    1 schedule_one.go:80] "About to try and schedule
+pod" pod="default/a"``) and the JSON log format (``{"ts":1701345601123.456,"caller":"scheduler/schedule_one.go:80",
+"msg":"About to try and schedule pod","v":4,"pod":{"name":"a","namespace":"default"}}``), one line at a time, and
+turns the scheduler's own messages into scenario steps. The messages, their keys and the verbosity each needs are
+those of kube-scheduler v1.28 (vendored in kubernetes/autoscaler at cb95d464,
+``cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/``):
+
+===========================================================================  =====  ==============================  ====================================
+message                                                                      -v     upstream file:line              becomes
+===========================================================================  =====  ==============================  ====================================
+About to try and schedule pod (pod)                                          4      schedule_one.go:80              ``pop`` (expect the pod)
+Attempting to schedule pod (pod)                                             3      schedule_one.go:93              ``pop`` (once per attempt)
+Unable to schedule pod; no fit; waiting (pod, err)                           2      schedule_one.go:967             ``fail`` with plugins from err
+Unable to schedule pod; no nodes are registered to the cluster; waiting      2      schedule_one.go:964             ``fail``, no plugin
+Unable to schedule pod, possibly due to node not found; waiting (pod, err)   2      schedule_one.go:969             ``fail``, no plugin
+Error scheduling pod; retrying (pod, err)                                    error  schedule_one.go:983             ``fail``, no plugin
+Successfully bound pod to node (pod, node)                                   2      schedule_one.go:286             ``done``
+Pod moved to an internal scheduling queue (pod, event, queue, hint)          4      internal/queue/                 a cluster event (``event``), or a
+                                                                                    scheduling_queue.go:1101        30 s flush (UnschedulableTimeout)
+Pod moved ... event=PodAdd queue=Active                                      5      scheduling_queue.go:530         ``add``
+Pod moved ... event=ScheduleAttemptFailure (queue)                           5 / 6  scheduling_queue.go:680, 684,   a note on the ``fail``
+                                                                                    734
+Pod moved ... event=BackoffComplete queue=Active                             5      scheduling_queue.go:765, 948    the 1 s flush (evidence of its phase)
+Pod moved ... event=PodUpdate                                                5      scheduling_queue.go:942, 964    ``update``
+Event is not making pod schedulable (pod, event)                             5      scheduling_queue.go:1095        a cluster event (``event``)
+Add event for unscheduled pod (pod)                                          3      eventhandlers.go:126            ``add``
+Delete event for unscheduled pod (pod)                                       3      eventhandlers.go:171            ``delete``
+Add event for node (node)                                                    3      eventhandlers.go:76             ``event: NodeAdd``
+Add event for scheduled pod (pod)                                            3      eventhandlers.go:197            ``assigned_pod_added``
+Update event for scheduled pod (pod)                                         4      eventhandlers.go:218            ``event: AssignedPodUpdate``
+Delete event for scheduled pod (pod)                                         3      eventhandlers.go:244            ``event: AssignedPodDelete``
+===========================================================================  =====  ==============================  ====================================
+
+Event labels, queue names (Active, Backoff, Unschedulable) and hint names are those of internal/queue/events.go
+(l. 25-86), scheduling_queue.go l. 64-66 and framework/types.go l. 102-128. The plugins of a failure are read from
+its err: the FitError message (framework/types.go l. 315) is a histogram of the plugins' reasons (PLUGIN_REASONS).
+
+What a log cannot tell is filled with assumptions, each listed in the result (``Imported.assumptions``, the
+scenario's ``assumptions`` and description, and comments in the YAML): which events arrived that moved no parked pod,
+which events wake which plugin (1.28's EventsToRegister, PLUGIN_EVENTS, with defaultQueueingHintFn's
+QueueAfterBackoff, scheduler.go l. 366, as none of the 1.28 in-tree plugins has a QueueingHintFn), priorities
+(0), the backoff settings (the defaults) and the phase of the periodic flushes.
+
+Lines are read one at a time (never the whole input), cut at MAX_LINE bytes; the steps are bounded by the scenario
+limits. This module is the scenario layer: it may use the model (to check that the scenario runs) but no engine.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import BinaryIO, Callable, Iterable
+
+from ..errors import Invalid, TooLarge
+from ..model.errors import StepError
+from ..model.events import CATALOGUE, ClusterEvent, matches
+from ..model.variant import VARIANTS
+from .errors import ScenarioError
+from .load import load_scenario
+from .validate import Limits
+
+MAX_LINE = 64 * 1024  # bytes: a longer line is counted as unknown and skipped
+MAX_ASSUMPTIONS = 200
+SOURCE = "kubernetes/autoscaler@cb95d464 cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/"
+
+
+class LogError(Invalid):
+    """The input is not a kube-scheduler log the importer can use (empty, binary, no scheduler message)."""
+
+
+@dataclass(frozen=True)
+class Message:
+    kind: str
+    verbosity: int  # klog -v needed to see it (0 for errors)
+    source: str  # file:line under SOURCE
+
+
+MESSAGES = {
+    "About to try and schedule pod": Message("attempt", 4, "schedule_one.go:80"),
+    "Attempting to schedule pod": Message("attempt", 3, "schedule_one.go:93"),
+    "Unable to schedule pod; no fit; waiting": Message("fail", 2, "schedule_one.go:967"),
+    "Unable to schedule pod; no nodes are registered to the cluster; waiting": Message("fail", 2,
+                                                                                       "schedule_one.go:964"),
+    "Unable to schedule pod, possibly due to node not found; waiting": Message("fail", 2, "schedule_one.go:969"),
+    "Error scheduling pod; retrying": Message("fail", 0, "schedule_one.go:983"),
+    "Successfully bound pod to node": Message("bound", 2, "schedule_one.go:286"),
+    "Pod moved to an internal scheduling queue": Message("moved", 4, "internal/queue/scheduling_queue.go:1101"),
+    "Event is not making pod schedulable": Message("skipped", 5, "internal/queue/scheduling_queue.go:1095"),
+    "Add event for unscheduled pod": Message("added", 3, "eventhandlers.go:126"),
+    "Delete event for unscheduled pod": Message("deleted", 3, "eventhandlers.go:171"),
+    "Add event for node": Message("node_added", 3, "eventhandlers.go:76"),
+    "Add event for scheduled pod": Message("assigned_added", 3, "eventhandlers.go:197"),
+    "Update event for scheduled pod": Message("assigned_updated", 4, "eventhandlers.go:218"),
+    "Delete event for scheduled pod": Message("assigned_deleted", 3, "eventhandlers.go:244"),
+}
+# "Pod moved ..." by event: the verbosity and line of each call (scheduling_queue.go).
+MOVED = {
+    "PodAdd": (5, "internal/queue/scheduling_queue.go:530"),
+    "ScheduleAttemptFailure": (5, "internal/queue/scheduling_queue.go:680, 684 (gate off); 734 at -v=6 (gate on)"),
+    "BackoffComplete": (5, "internal/queue/scheduling_queue.go:765, 948"),
+    "PodUpdate": (5, "internal/queue/scheduling_queue.go:942, 964"),
+}
+QUEUES = {"Active": "activeQ", "Backoff": "backoffQ", "Unschedulable": "unschedulablePods"}
+HINT_NUMBERS = {"0": "QueueSkip", "1": "QueueAfterBackoff", "2": "QueueImmediately"}
+
+# A failure's plugins from its message: each in-tree plugin's reason text at v1.28 (framework/plugins/...).
+PLUGIN_REASONS = (
+    ("node(s) didn't find available persistent volumes to bind", "VolumeBinding", "volumebinding/binder.go:64"),
+    ("node(s) had volume node affinity conflict", "VolumeBinding", "volumebinding/binder.go:66"),
+    ("node(s) did not have enough free storage", "VolumeBinding", "volumebinding/binder.go:68"),
+    ("node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)", "VolumeBinding",
+     "volumebinding/binder.go:70"),
+    ("pod has unbound immediate PersistentVolumeClaims", "VolumeBinding", "volumebinding/volume_binding.go:180"),
+    ("Insufficient ", "NodeResourcesFit", "noderesources/fit.go:332, 341, 351, 379"),
+    ("Too many pods", "NodeResourcesFit", "noderesources/fit.go:315"),
+    ("node(s) didn't match Pod's node affinity/selector", "NodeAffinity", "nodeaffinity/node_affinity.go:59"),
+    ("node(s) didn't match scheduler-enforced node affinity", "NodeAffinity", "nodeaffinity/node_affinity.go:62"),
+    ("node(s) had untolerated taint", "TaintToleration", "tainttoleration/taint_toleration.go:72"),
+    ("node(s) had taints that the pod didn't tolerate", "TaintToleration", "tainttoleration/taint_toleration.go:47"),
+    ("node(s) were unschedulable", "NodeUnschedulable", "nodeunschedulable/node_unschedulable.go:44"),
+    ("node(s) had unknown conditions", "NodeUnschedulable", "nodeunschedulable/node_unschedulable.go:42"),
+    ("node(s) didn't have free ports for the requested pod ports", "NodePorts", "nodeports/node_ports.go:45"),
+    ("node(s) didn't match the requested node name", "NodeName", "nodename/node_name.go:39"),
+    ("node(s) didn't satisfy existing pods anti-affinity rules", "InterPodAffinity", "interpodaffinity/filtering.go:36"),
+    ("node(s) didn't match pod affinity rules", "InterPodAffinity", "interpodaffinity/filtering.go:38"),
+    ("node(s) didn't match pod anti-affinity rules", "InterPodAffinity", "interpodaffinity/filtering.go:40"),
+    ("node(s) didn't match pod topology spread constraints", "PodTopologySpread", "podtopologyspread/plugin.go:37"),
+    ("node(s) had no available volume zone", "VolumeZone", "volumezone/volume_zone.go:56"),
+    ("node(s) had no available disk", "VolumeRestrictions", "volumerestrictions/volume_restrictions.go:54"),
+    ("node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode",
+     "VolumeRestrictions", "volumerestrictions/volume_restrictions.go:56"),
+    ("node(s) exceed max volume count", "NodeVolumeLimits", "nodevolumelimits/non_csi.go:63"),
+)
+UNKNOWN_PLUGIN = "UnknownPlugin"
+
+_POD, _NODE, _PV, _PVC = "Pod", "Node", "PersistentVolume", "PersistentVolumeClaim"
+_SC, _CSINODE, _CSIDRIVER, _CSICAP = ("storage.k8s.io/StorageClass", "storage.k8s.io/CSINode",
+                                      "storage.k8s.io/CSIDriver", "storage.k8s.io/CSIStorageCapacity")
+_ADD, _DELETE, _LABEL, _TAINT, _UPDATE, _ALL = 1, 2, 8, 16, 60, 63
+# Each plugin's EventsToRegister at v1.28 as (resource, action bits); none has a QueueingHintFn in 1.28, so each
+# gets defaultQueueingHintFn's QueueAfterBackoff (scheduler.go:366). NodeResourcesFit's Pod Update needs the
+# InPlacePodVerticalScaling gate (off by default): Delete only here.
+PLUGIN_EVENTS = {
+    "VolumeBinding": ("volumebinding/volume_binding.go:90-110", (
+        (_SC, _ADD | _UPDATE), (_PVC, _ADD | _UPDATE), (_PV, _ADD | _UPDATE), (_NODE, _ADD | _LABEL),
+        (_CSINODE, _ADD | _UPDATE), (_CSIDRIVER, _ADD | _UPDATE), (_CSICAP, _ADD | _UPDATE))),
+    "NodeResourcesFit": ("noderesources/fit.go:239-250", ((_POD, _DELETE), (_NODE, _ADD | _UPDATE))),
+    "NodeAffinity": ("nodeaffinity/node_affinity.go:84-88", ((_NODE, _ADD | _UPDATE),)),
+    "TaintToleration": ("tainttoleration/taint_toleration.go:57-61", ((_NODE, _ADD | _UPDATE),)),
+    "NodeUnschedulable": ("nodeunschedulable/node_unschedulable.go:49-53", ((_NODE, _ADD | _TAINT),)),
+    "NodePorts": ("nodeports/node_ports.go:112-118", ((_POD, _DELETE), (_NODE, _ADD | _UPDATE))),
+    "NodeName": ("nodename/node_name.go:44-48", ((_NODE, _ADD | _UPDATE),)),
+    "InterPodAffinity": ("interpodaffinity/plugin.go:57-69", ((_POD, _ALL), (_NODE, _ADD | _LABEL))),
+    "PodTopologySpread": ("podtopologyspread/plugin.go:134-148", (
+        (_POD, _ALL), (_NODE, _ADD | _DELETE | _LABEL))),
+    "VolumeZone": ("volumezone/volume_zone.go:263-276", (
+        (_SC, _ADD), (_NODE, _ADD | _LABEL), (_PVC, _ADD), (_PV, _ADD | _UPDATE))),
+    "VolumeRestrictions": ("volumerestrictions/volume_restrictions.go:336-348", (
+        (_POD, _DELETE), (_NODE, _ADD), (_PVC, _ADD | _UPDATE))),
+    "NodeVolumeLimits": ("nodevolumelimits/csi.go:77-82", ((_CSINODE, _ADD), (_POD, _DELETE))),
+}
+
+
+def registers(plugin: str, label: str) -> bool:
+    """Whether ``plugin`` registered (at v1.28) an event that ``label`` matches; the unknown plugin: every event."""
+    if plugin not in PLUGIN_EVENTS:
+        return True
+    incoming = CATALOGUE[label]
+    return any(matches(ClusterEvent(resource, action, ""), incoming) for resource, action in PLUGIN_EVENTS[plugin][1])
+
+
+def plugins_of(err: str) -> tuple[list[str], list[str]]:
+    """(plugins, unmatched reasons) of a failure message: the plugins whose reason texts it contains, in table
+    order; the reasons of its histogram that no plugin's text matched."""
+    found = [plugin for text, plugin, _ in PLUGIN_REASONS if text in err]
+    unmatched = []
+    for part in re.split(r"[.,] ", err):
+        part = re.sub(r"^(preemption: )?0/\d+ nodes are available: ", "", part.strip()).rstrip(".")
+        part = re.sub(r"^\d+ ", "", part)
+        if part and "node" in part and not any(text in part for text, _, _ in PLUGIN_REASONS) \
+                and "Preemption is not helpful" not in part and "No preemption victims" not in part:
+            unmatched.append(part)
+    return list(dict.fromkeys(found)), unmatched
+
+
+# --- one line ------------------------------------------------------------------------------------------------
+_KLOG = re.compile(r"([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+\d+\s+([^\s:\]]+):(\d+)\] ?(.*)")
+# A container runtime's (CRI) prefix, or kubectl logs --timestamps'.
+_PREFIX = re.compile(r"\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)? (?:(?:stdout|stderr) [FP] )?")
+_KEY = re.compile(r"\s*([A-Za-z_][\w.-]*)=")
+
+
+@dataclass
+class Line:
+    number: int
+    micros: int  # microseconds since the epoch (klog text: of a year 2000, as it has none)
+    msg: str
+    values: dict
+    verbosity: int | None = None  # JSON's "v"
+
+
+class Truncated(Exception):
+    """A log line cut short (an unterminated quoted string or JSON object)."""
+
+
+def _go_string(text: str, start: int) -> tuple[str, int]:
+    """The Go-quoted string at text[start] == '"' and the index after it; Truncated if it never ends."""
+    i = start + 1
+    while True:
+        j = text.find('"', i)
+        if j < 0:
+            raise Truncated()
+        backslashes = 0
+        k = j - 1
+        while k > start and text[k] == "\\":
+            backslashes += 1
+            k -= 1
+        if backslashes % 2 == 0:
+            break
+        i = j + 1
+    quoted = text[start:j + 1]
+    try:
+        return json.loads(quoted), j + 1
+    except ValueError:
+        return quoted[1:-1].replace('\\"', '"').replace("\\\\", "\\"), j + 1
+
+
+def _key_values(text: str) -> dict:
+    values = {}
+    i = 0
+    while i < len(text):
+        m = _KEY.match(text, i)
+        if not m:
+            break
+        i = m.end()
+        if text[i:i + 1] == '"':
+            values[m[1]], i = _go_string(text, i)
+        elif text[i:i + 1] == "<":  # klog's multi-line value: its lines follow; what follows here is unknown
+            break
+        else:
+            j = text.find(" ", i)
+            j = len(text) if j < 0 else j
+            values[m[1]] = text[i:j]
+            i = j
+    return values
+
+
+def _klog_micros(month: int, day: int, h: int, mi: int, s: int, us: int) -> int | None:
+    try:
+        moment = datetime(2000, month, day, h, mi, s, us, tzinfo=timezone.utc)
+    except ValueError:
+        return None
+    return int(moment.timestamp()) * 1_000_000 + us
+
+
+def _json_micros(ts) -> int | None:
+    if isinstance(ts, bool):
+        return None
+    if isinstance(ts, (int, float)):
+        # component-base's JSON format writes milliseconds since the epoch; seconds are accepted too.
+        return round(ts * 1000) if ts > 1e11 else round(ts * 1_000_000)
+    if isinstance(ts, str):
+        try:
+            moment = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        return int(moment.timestamp()) * 1_000_000 + moment.microsecond
+    return None
+
+
+def _object_ref(v) -> str | None:
+    """klog.KObj as the text format writes it ("ns/name") or the JSON one ({"name", "namespace"})."""
+    if isinstance(v, dict):
+        name, ns = v.get("name"), v.get("namespace")
+        if isinstance(name, str) and name:
+            return f"{ns}/{name}" if isinstance(ns, str) and ns else name
+        return None
+    return v if isinstance(v, str) and v else None
+
+
+def parse_line(text: str, number: int = 0) -> Line | None:
+    """A log line as a Line, or None when it is no klog or JSON log line; Truncated when it was cut short."""
+    text = text.strip()
+    if m := _PREFIX.match(text):
+        text = text[m.end():]
+    if text.startswith("{"):
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            if text.startswith('{"') and not text.endswith("}"):
+                raise Truncated() from None
+            return None
+        if not isinstance(obj, dict) or not isinstance(obj.get("msg"), str) or "ts" not in obj:
+            return None
+        micros = _json_micros(obj["ts"])
+        if micros is None:
+            return None
+        v = obj.get("v")
+        return Line(number, micros, obj["msg"], obj, v if isinstance(v, int) and not isinstance(v, bool) else None)
+    m = _KLOG.fullmatch(text)
+    if not m:
+        return None
+    micros = _klog_micros(*(int(m[i]) for i in range(2, 8)))
+    if micros is None:
+        return None
+    rest = m[10]
+    if rest.startswith('"'):
+        msg, end = _go_string(rest, 0)
+        values = _key_values(rest[end:])
+    else:
+        msg, values = rest, {}
+    return Line(number, micros, msg, values)
+
+
+# --- reading -------------------------------------------------------------------------------------------------
+@dataclass
+class Counts:
+    lines: int = 0
+    used: int = 0  # scheduler messages that became (part of) a step or evidence
+    other: int = 0  # log lines with a message the importer does not use
+    unknown: int = 0  # not a log line
+    truncated: int = 0  # cut short
+    ignored: int = 0  # scheduler messages that could not be placed (e.g. about a pod never seen)
+    files: int = 0
+    bytes: int = 0
+
+    def summary(self) -> str:
+        return (f"{self.lines:,} lines read: {self.used:,} used, {self.ignored:,} scheduler lines ignored, "
+                f"{self.other:,} other log lines, {self.unknown:,} unknown, {self.truncated:,} truncated")
+
+
+def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None] | None = None,
+               label: str = "<input>") -> Iterable[str]:
+    """The decoded lines of ``stream``, one at a time (a line over MAX_LINE bytes is counted as unknown and
+    skipped); LogError for binary input."""
+    first = True
+    while True:
+        raw = stream.readline(MAX_LINE)
+        if not raw:
+            return
+        counts.bytes += len(raw)
+        if first and b"\0" in raw[:4096]:
+            raise LogError(f"{label}: binary data, not a log (a NUL byte in its first line)")
+        first = False
+        if not raw.endswith(b"\n") and len(raw) >= MAX_LINE:
+            while True:  # skip the rest of the overlong line
+                more = stream.readline(MAX_LINE)
+                counts.bytes += len(more)
+                if not more or more.endswith(b"\n"):
+                    break
+            counts.lines += 1
+            counts.unknown += 1
+            continue
+        counts.lines += 1
+        if progress:
+            progress(counts.bytes)
+        if b"\0" in raw:
+            counts.unknown += 1
+            continue
+        yield raw.decode("utf-8", "replace")
+
+
+# --- building the scenario ------------------------------------------------------------------------------------
+EVENT_WINDOW = 100_000  # micros: move lines of one event label this close, with no step between, are one event
+FLUSH_EVENTS = ("BackoffComplete", "UnschedulableTimeout")
+
+
+@dataclass
+class Imported:
+    scenario: dict  # the scenario object (it validates and runs on v1.28.1 and v1.28.2)
+    assumptions: list
+    counts: Counts
+    yaml: str = ""
+
+
+@dataclass
+class _Pod:
+    name: str
+    state: str = "new"  # new | queued | in_flight | bound | gone
+    plugins: tuple = ()
+
+
+class _Builder:
+    """Turns the used lines into steps, in the log's order; keeps what the assumptions need to say."""
+
+    def __init__(self, source: str, limits: Limits, counts: Counts):
+        self.source, self.limits, self.counts = source, limits, counts
+        self.steps: list[dict] = []
+        self.pods: dict[str, _Pod] = {}
+        self.start: int | None = None  # epoch micros of t = 0: the first used line
+        self.clock = 0  # scenario micros the steps have reached
+        self.last = 0  # scenario micros of the latest used line
+        self.seen: dict[str, int] = {}  # message (or "Pod moved ... event=E") -> lines
+        self.max_v = 0
+        self.open_event: dict | None = None
+        self.evidence: dict = {}  # (event, plugin) -> (hint, line number)
+        self.events: set[str] = set()
+        self.flush: tuple | None = None  # (scenario micros, period seconds, line number) of a logged flush move
+        self.inferred_pops = self.inferred_adds = self.unplaced = self.backwards = 0
+        self.unknown_events: dict[str, int] = {}
+        self.unmatched: dict[str, int] = {}
+        self.unknown_plugin_pods: list[str] = []
+        self.last_attempt: str | None = None
+        self.last_fail: dict | None = None
+        self.notes: list[str] = []
+
+    def assume(self, text: str) -> None:
+        if text not in self.notes and len(self.notes) < MAX_ASSUMPTIONS:
+            self.notes.append(text)
+
+    def at(self, line: Line) -> int:
+        return max(line.micros - self.start, self.clock)
+
+    def emit(self, step: dict, line: Line) -> dict:
+        if len(self.steps) + 2 > self.limits.max_steps:
+            raise TooLarge(f"{self.source}: the log makes more than {self.limits.max_steps:,} steps; "
+                           "import a shorter stretch of it")
+        at = self.at(line)
+        if at > self.clock:
+            self.steps.append({"op": "advance_clock", "seconds": (at - self.clock) / 1e6})
+            self.clock = at
+        step.setdefault("note", f"line {line.number}: {line.msg}")
+        self.steps.append(step)
+        self.open_event = None
+        if step["op"] == "pop":
+            self.last_attempt = step["expect"]
+        elif step["op"] != "fail":
+            self.last_attempt = None
+        return step
+
+    def pod(self, name: str) -> _Pod:
+        if name not in self.pods:
+            if len(self.pods) >= self.limits.max_pods:
+                raise TooLarge(f"{self.source}: the log names more than {self.limits.max_pods:,} pods; "
+                               "import a shorter stretch of it")
+            self.pods[name] = _Pod(name)
+        return self.pods[name]
+
+    def add(self, pod: _Pod, line: Line, note: str | None = None) -> None:
+        step = {"op": "add", "pod": pod.name}
+        if note:
+            step["note"] = note
+        self.emit(step, line)
+        pod.state = "queued"
+
+    def pop(self, pod: _Pod, line: Line, note: str | None = None) -> None:
+        if pod.state not in ("queued",):
+            self.inferred_adds += 1
+            self.add(pod, line, f"assumed: {pod.name} was added by now (its Add is not in the log; line {line.number})")
+        step = {"op": "pop", "expect": pod.name}
+        if note:
+            step["note"] = note
+        self.emit(step, line)
+        pod.state = "in_flight"
+
+    def in_flight(self, pod: _Pod, line: Line) -> None:
+        if pod.state != "in_flight":
+            self.inferred_pops += 1
+            self.pop(pod, line, f"assumed: {pod.name} was popped just before (its attempt is not in the log; "
+                                f"line {line.number})")
+
+    def event(self, label: str, line: Line, pod: str | None = None, moved: bool = True) -> None:
+        """A cluster event: a handler's line starts one; a move line (``pod``) joins the event just emitted when
+        it has the same label, came within EVENT_WINDOW and did not already name that pod, else starts one."""
+        if label not in CATALOGUE:
+            self.unknown_events[label] = self.unknown_events.get(label, 0) + 1
+            return
+        at = self.at(line)
+        open_ = self.open_event
+        if pod is not None and open_ is not None and open_["_label"] == label and pod not in open_["_pods"] \
+                and line.micros - self.start - open_["_at"] <= EVENT_WINDOW:
+            open_["_pods"].append(pod)
+            (open_["_moved"] if moved else open_["_skipped"]).append(pod)
+            return
+        self.events.add(label)
+        if label == "AssignedPodAdd":
+            step = {"op": "assigned_pod_added", "affinity_matching": []}
+        else:
+            step = {"op": "event", "event": label}
+        step["note"] = f"line {line.number}: {label}" + ("" if pod else f" ({line.msg})")
+        self.emit(step, line)
+        step.update(_label=label, _at=at, _pods=[], _moved=[], _skipped=[])
+        if pod is not None:
+            step["_pods"].append(pod)
+            (step["_moved"] if moved else step["_skipped"]).append(pod)
+        self.open_event = step
+
+    def take(self, line: Line) -> None:
+        message = MESSAGES.get(line.msg)
+        if message is None:
+            self.counts.other += 1
+            return
+        if self.start is None:
+            self.start = line.micros
+        if line.micros - self.start < self.clock:
+            self.backwards += 1
+        self.last = max(self.last, line.micros - self.start)
+        self.max_v = max(self.max_v, line.verbosity or 0, message.verbosity)
+        kind = message.kind
+        key = line.msg
+        if kind == "moved" and isinstance(line.values.get("event"), str):
+            key = f"{line.msg} (event {line.values['event']})"
+            self.max_v = max(self.max_v, MOVED.get(line.values["event"], (4,))[0])
+        self.seen[key] = self.seen.get(key, 0) + 1
+        if kind in ("node_added", "assigned_added", "assigned_updated", "assigned_deleted"):
+            self.counts.used += 1
+            self.event({"node_added": "NodeAdd", "assigned_added": "AssignedPodAdd",
+                        "assigned_updated": "AssignedPodUpdate", "assigned_deleted": "AssignedPodDelete"}[kind], line)
+            return
+        name = _object_ref(line.values.get("pod"))
+        if name is None:
+            self.counts.ignored += 1
+            return
+        self.counts.used += 1
+        getattr(self, f"_{kind}")(name, line)
+
+    def _added(self, name: str, line: Line) -> None:
+        pod = self.pod(name)
+        if pod.state in ("new", "bound", "gone"):
+            self.add(pod, line)
+
+    def _deleted(self, name: str, line: Line) -> None:
+        pod = self.pod(name)
+        if pod.state == "in_flight":
+            self.emit({"op": "done", "pod": name,
+                       "note": f"assumed: the attempt of {name} ended as it was deleted (line {line.number})"}, line)
+            pod.state = "queued"
+        if pod.state == "queued":
+            self.emit({"op": "delete", "pod": name}, line)
+        pod.state = "gone"
+
+    def _attempt(self, name: str, line: Line) -> None:
+        pod = self.pod(name)
+        if pod.state == "in_flight" and self.last_attempt == name:
+            return  # the same attempt's other line (-v=4 logs both)
+        if pod.state == "in_flight":
+            self.assume(f"{name}: an attempt began while the previous one had no logged end; that one is assumed "
+                        "to have failed with its previous plugins")
+            self.emit({"op": "fail", "pod": name,
+                       "note": f"assumed: the previous attempt of {name} failed (line {line.number})"}, line)
+            pod.state = "queued"
+        self.pop(pod, line)
+
+    def _fail(self, name: str, line: Line) -> None:
+        pod = self.pod(name)
+        self.in_flight(pod, line)
+        err = line.values.get("err")
+        err = err if isinstance(err, str) else "" if err is None else json.dumps(err)
+        plugins: list[str] = []
+        if line.msg == "Unable to schedule pod; no fit; waiting":
+            plugins, unmatched = plugins_of(err)
+            for reason in unmatched:
+                self.unmatched[reason] = self.unmatched.get(reason, 0) + 1
+            if not plugins:
+                plugins = [UNKNOWN_PLUGIN]
+                self.unknown_plugin_pods.append(name)
+        pod.plugins = tuple(plugins)
+        note = f"line {line.number}: {line.msg}" + (f" ({err})" if err else "")
+        self.last_fail = self.emit({"op": "fail", "pod": name, "unschedulable_plugins": plugins,
+                                    "note": note[:1000]}, line)
+        pod.state = "queued"
+
+    def _bound(self, name: str, line: Line) -> None:
+        pod = self.pod(name)
+        self.in_flight(pod, line)
+        node = line.values.get("node")
+        node = _object_ref(node)
+        self.emit({"op": "done", "pod": name,
+                   "note": f"line {line.number}: {name} bound" + (f" to {node}" if node else "")}, line)
+        pod.state = "bound"
+
+    def _skipped(self, name: str, line: Line) -> None:
+        label = line.values.get("event")
+        pod = self.pods.get(name)
+        if not isinstance(label, str) or pod is None or pod.state != "queued":
+            self.unplaced += 1
+            return
+        self.event(label, line, name, moved=False)
+        for plugin in pod.plugins:
+            self.evidence.setdefault((label, plugin), ("QueueSkip", line.number))
+
+    def _moved(self, name: str, line: Line) -> None:
+        label, queue = line.values.get("event"), line.values.get("queue")
+        if not isinstance(label, str):
+            self.counts.used -= 1
+            self.counts.ignored += 1
+            return
+        if label == "PodAdd":
+            self._added(name, line)
+            return
+        pod = self.pods.get(name)
+        if label == "ScheduleAttemptFailure":
+            if self.last_fail is not None and self.last_fail["pod"] == name:
+                self.last_fail["note"] += f"; the log: to {QUEUES.get(queue, queue)}"
+            return
+        if label in FLUSH_EVENTS:  # the periodic flushes: they run as the clock advances
+            period = 30 if label == "UnschedulableTimeout" else 1
+            if self.flush is None or period > self.flush[1]:
+                self.flush = (line.micros - self.start, period, line.number)
+            return
+        if pod is None or pod.state != "queued":
+            self.unplaced += 1  # queued before the log starts (or a line out of order): cannot be placed
+            return
+        if label == "PodUpdate":
+            self.emit({"op": "update", "pod": name}, line)
+            return
+        self.event(label, line, name)
+        hint = line.values.get("hint")
+        hint = HINT_NUMBERS.get(str(hint), hint)
+        if isinstance(hint, str) and hint in ("QueueAfterBackoff", "QueueImmediately") and pod.plugins:
+            known = [p for p in pod.plugins if p in PLUGIN_EVENTS]
+            if hint == "QueueImmediately" or not any(registers(p, label) for p in known) or not known:
+                self.evidence.setdefault((label, pod.plugins[0]), (hint, line.number))
+
+    def finish_clock(self) -> None:
+        if self.last > self.clock:
+            self.steps.append({"op": "advance_clock", "seconds": (self.last - self.clock) / 1e6,
+                               "note": "to the time of the log's last used line"})
+            self.clock = self.last
+
+
+def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits(),
+                progress: Callable[[str, int], None] | None = None, name: str | None = None) -> Imported:
+    """Read kube-scheduler logs (``(label, binary stream)`` pairs, in order, as one log) into a scenario that
+    validates and runs on v1.28.1 and v1.28.2. Raises LogError when the input is no scheduler log (empty, binary,
+    no log line, no scheduler message), TooLarge past the scenario limits."""
+    counts = Counts()
+    labels: list[str] = []
+    builder: _Builder | None = None
+    log_lines = 0
+    for label, stream in streams:
+        labels.append(label)
+        counts.files += 1
+        builder = builder or _Builder(label, limits, counts)
+        each = (lambda n, label=label: progress(label, n)) if progress else None
+        for number, text in enumerate(read_lines(stream, counts, each, label), 1):
+            if not text.strip():
+                continue
+            try:
+                line = parse_line(text, number)
+            except Truncated:
+                counts.truncated += 1
+                continue
+            if line is None:
+                counts.unknown += 1
+                continue
+            log_lines += 1
+            builder.take(line)
+    source = ", ".join(labels) or "<no input>"
+    if counts.bytes == 0 or counts.lines == 0:
+        raise LogError(f"{source}: empty input, not a log")
+    if log_lines == 0:
+        raise LogError(f"{source}: not a kube-scheduler log: none of its {counts.lines:,} lines is a klog or "
+                       "JSON log line")
+    if builder is None or builder.start is None:
+        raise LogError(f"{source}: a log, but none of its {log_lines:,} log lines is a kube-scheduler message "
+                       "the importer knows (docs/import.md lists them)")
+    if not builder.steps and builder.last == 0:
+        raise LogError(f"{source}: its kube-scheduler lines name no pod the importer could place")
+    return _finish(builder, source, counts, limits, name)
+
+
+def _finish(b: _Builder, source: str, counts: Counts, limits: Limits, name: str | None) -> Imported:
+    b.finish_clock()
+    counts.used -= b.unplaced
+    counts.ignored += b.unplaced
+    for step in b.steps:  # the grouping keys go; the note says what the log moved
+        if "_label" not in step:
+            continue
+        moved, skipped = step["_moved"], step["_skipped"]
+        for key in ("_label", "_at", "_pods", "_moved", "_skipped"):
+            del step[key]
+        if step["op"] == "assigned_pod_added":
+            step["affinity_matching"] = list(moved)
+        if moved:
+            step["note"] += f"; the log moved {', '.join(moved)}"
+        if skipped:
+            step["note"] += f"; the log: not making {', '.join(skipped)} schedulable"
+    names = _short_names(b.pods)
+    for step in b.steps:
+        for key in ("pod", "expect"):
+            if key in step:
+                step[key] = names[step[key]]
+        if "affinity_matching" in step:
+            step["affinity_matching"] = [names[n] for n in step["affinity_matching"]]
+    plugins = list(dict.fromkeys(p for s in b.steps if s["op"] == "fail" for p in s["unschedulable_plugins"]))
+    hints, from_log = [], []
+    for label in sorted(b.events):
+        for plugin in plugins:
+            if (label, plugin) in b.evidence:
+                hint, number = b.evidence[(label, plugin)]
+                hints.append({"event": label, "plugin": plugin, "hint": hint})
+                from_log.append(f"{plugin} on {label}: {hint} (line {number})")
+            elif registers(plugin, label):
+                hints.append({"event": label, "plugin": plugin, "hint": "QueueAfterBackoff"})
+    scenario = {
+        "schema": 1,
+        "name": (name or f"Imported from {source}")[:200],
+        "description": "",
+        "periodic_flushes": True,
+        "hints": hints,
+        "config": {"flush_phase": _flush_phase(b)},
+        "pods": [{"name": names[p]} for p in b.pods],
+        "steps": b.steps,
+    }
+    activated = _runnable(scenario, limits, source)
+    assumptions = _assumptions(b, plugins, from_log, activated)
+    scenario["description"] = _description(source, counts, b, scenario, assumptions)
+    scenario["assumptions"] = assumptions
+    load_scenario(scenario, limits)  # what it produced validates (else a bug: let it raise)
+    return Imported(scenario, assumptions, counts, to_yaml(scenario, assumptions))
+
+
+def _short_names(pods: dict) -> dict:
+    """Pod names without their namespace when every pod is in the same one (the log's ns/name otherwise)."""
+    spaces = {name.split("/", 1)[0] for name in pods if "/" in name}
+    if len(spaces) <= 1:
+        short = {name: name.split("/", 1)[-1] for name in pods}
+        if len(set(short.values())) == len(short):
+            return short
+    return {name: name for name in pods}
+
+
+def _flush_phase(b: _Builder) -> float:
+    """flush_phase so that a logged flush move falls on a tick (1 µs before its line); 0 without one."""
+    if b.flush is None:
+        return 0
+    at, period, _ = b.flush
+    return ((1 - at) % (period * 1_000_000)) / 1e6
+
+
+def _runnable(scenario: dict, limits: Limits, source: str, max_repairs: int = 50) -> list[str]:
+    """Make every ``pop`` run on v1.28.1 and v1.28.2: where a version has the popped pod parked (an event the log
+    does not show moved it in the cluster), an ``activate`` of it is inserted before the pop. Returns the pods
+    so activated."""
+    activated: list[str] = []
+    steps = scenario["steps"]
+    for _ in range(max_repairs + 1):
+        loaded = load_scenario(scenario, limits)
+        failed = None
+        for variant in VARIANTS:
+            model = loaded.model(variant)
+            for i, step in enumerate(loaded.steps):
+                try:
+                    model.apply(i, step)
+                except StepError as err:
+                    failed = (i, variant, err)
+                    break
+            if failed:
+                break
+        if failed is None:
+            return activated
+        i, variant, err = failed
+        step = steps[i]
+        previous = steps[i - 1] if i else {}
+        if step["op"] != "pop" or previous.get("op") == "activate":
+            raise LogError(f"{source}: the log cannot be replayed as written: step {i} ({step['op']}): "
+                           f"{err.message} (on {variant})")
+        pod = step["expect"]
+        steps.insert(i, {"op": "activate", "pods": [pod], "note": (
+            f"assumed: {pod} was back in activeQ in the cluster (it was attempted next), but here on {variant} "
+            "it was not: an event the log does not show moved it")})
+        activated.append(pod)
+    raise LogError(f"{source}: the log cannot be replayed: more than {max_repairs} attempts of pods the model "
+                   "had parked")
+
+
+def _since(b: _Builder, micros: int) -> str:
+    moment = datetime.fromtimestamp((b.start + micros) / 1e6, timezone.utc)
+    return moment.strftime("%m-%d %H:%M:%S.%f")
+
+
+def _assumptions(b: _Builder, plugins: list, from_log: list, activated: list) -> list[str]:
+    out = [f"t = 0 s is the time of the first scheduler line ({_since(b, 0)} UTC); the clock advances to each "
+           "line's time."]
+    v = b.max_v
+    out.append(f"Verbosity: the messages seen need -v={v}. Cluster events are logged only by their handlers "
+               "(node add at -v=3, assigned pod add/delete at -v=3, update at -v=4) and by the parked pods they "
+               "move (-v=4) or leave (-v=5): events of other kinds (PV, PVC, StorageClass, CSI, node updates) that "
+               "moved no parked pod are missing, so pods in flight may have seen more events than modelled.")
+    if not any(m in b.seen for m in ("About to try and schedule pod", "Attempting to schedule pod")):
+        out.append("Attempts are not in the log (they need -v=3): each pod is assumed popped just before its "
+                   "failure or bind, so no two attempts overlap and a lost marker cannot show.")
+    elif b.inferred_pops:
+        out.append(f"{b.inferred_pops} attempt(s) not in the log: the pod is assumed popped just before its "
+                   "failure or bind.")
+    if b.inferred_adds:
+        out.append(f"{b.inferred_adds} pod addition(s) not in the log (they need -v=3): each pod is assumed added "
+                   "just before its first attempt.")
+    if plugins:
+        known = [p for p in plugins if p in PLUGIN_EVENTS]
+        if known:
+            out.append("Plugins are read from each failure's reasons (the FitError message), and each plugin is "
+                       "woken by the events it registers in 1.28 (EventsToRegister) with QueueAfterBackoff (1.28's "
+                       "in-tree plugins have no QueueingHint function): "
+                       + "; ".join(f"{p} ({PLUGIN_EVENTS[p][0]})" for p in known) + ".")
+        if UNKNOWN_PLUGIN in plugins:
+            out.append(f"{UNKNOWN_PLUGIN}: the failure of {', '.join(dict.fromkeys(b.unknown_plugin_pods))} names "
+                       "no reason the importer knows; it stands for the plugin(s) that rejected it and is assumed "
+                       "woken by every event.")
+    for reason, n in sorted(b.unmatched.items())[:10]:
+        out.append(f"An unknown failure reason ({n}x) is ignored: {reason[:200]!r}.")
+    if from_log:
+        out.append("Hints read from the log's queue moves (where the 1.28 registrations would not give them): "
+                   + "; ".join(from_log) + ".")
+    if b.flush is None:
+        out.append("The periodic flushes (backoffQ every 1 s, unschedulablePods every 30 s) are assumed to tick at "
+                   "whole seconds from t = 0 (flush_phase 0): the log shows no flush move (-v=4 shows the 30 s one "
+                   "when it moves a pod, -v=5 the 1 s one).")
+    else:
+        at, period, number = b.flush
+        out.append(f"The periodic flushes are placed so that the {period} s flush that moved a pod at line "
+                   f"{number} (t = {at / 1e6:g} s) ticks at its time (flush_phase); the other flush is assumed to "
+                   "share that phase (both start with the queue).")
+    out.append("Every pod has priority 0 and the default backoff (1 s initial, 10 s max) and 300 s maximum in "
+               "unschedulablePods; the SchedulerQueueingHints gate is on (1.28.0 to 1.28.4's default). The log "
+               "says none of these.")
+    if activated:
+        out.append(f"{len(activated)} attempt(s) of a pod that the model had parked on some version "
+                   f"({', '.join(dict.fromkeys(activated))}): an activate is inserted before each, standing for an "
+                   "event the log does not show.")
+    if b.unplaced:
+        out.append(f"{b.unplaced} queue move(s) of pods queued before the log starts are ignored.")
+    for label, n in sorted(b.unknown_events.items())[:10]:
+        out.append(f"Event {label[:60]!r} ({n} line(s)) is not a 1.28 queue event the model knows: ignored.")
+    if b.backwards:
+        out.append(f"{b.backwards} line(s) earlier than a line before them are taken at the later time.")
+    out.extend(b.notes)
+    return out[:MAX_ASSUMPTIONS]
+
+
+def _description(source: str, counts: Counts, b: _Builder, scenario: dict, assumptions: list) -> str:
+    steps = scenario["steps"]
+    fails = sum(1 for s in steps if s["op"] == "fail")
+    lines = [
+        f"Imported by `inflight-scope import` from {source}: {counts.summary()}.",
+        f"{len(scenario['pods'])} pods, {len(steps)} steps ({fails} failures) over {b.clock / 1e6:g} s, with the "
+        "scheduler's periodic flushes running as the clock advances. Each step's note names its log line.",
+        "",
+        "**Assumptions** (what the log cannot tell):",
+        "",
+        *(f"* {a}" for a in assumptions),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# --- YAML ---------------------------------------------------------------------------------------------------
+def _scalar(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        text = f"{v:.6f}".rstrip("0")
+        return text + "0" if text.endswith(".") else text
+    if isinstance(v, str):
+        return json.dumps(v)  # a JSON string is a YAML double-quoted scalar
+    if isinstance(v, list):
+        return "[" + ", ".join(_scalar(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_scalar(x)}" for k, x in v.items()) + "}"
+    raise TypeError(type(v))
+
+
+def to_yaml(scenario: dict, assumptions: list) -> str:
+    """The scenario as YAML, laid out like the built-ins, with the assumptions also as comments at the top."""
+    out = ["# Imported from a kube-scheduler log by `inflight-scope import`.",
+           "# ASSUMPTIONS (what the log cannot tell; also in `assumptions:` and the description):"]
+    for a in assumptions:
+        out.append("#  - " + a.replace("\n", " "))
+    out += ["schema: 1", f"name: {_scalar(scenario['name'])}", "description: |"]
+    out += ["  " + line if line else "" for line in scenario["description"].splitlines()]
+    out.append("assumptions:")
+    out += [f"  - {_scalar(a)}" for a in assumptions]
+    out.append(f"periodic_flushes: {_scalar(scenario['periodic_flushes'])}")
+    out.append("hints:" + ("" if scenario["hints"] else " []"))
+    out += [f"  - {_scalar(h)}" for h in scenario["hints"]]
+    out.append(f"config: {_scalar(scenario['config'])}")
+    out.append("pods:")
+    out += [f"  - {_scalar(p)}" for p in scenario["pods"]]
+    out.append("steps:")
+    out += [f"  - {_scalar(s)}" for s in scenario["steps"]]
+    return "\n".join(out) + "\n"
