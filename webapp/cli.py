@@ -21,7 +21,9 @@ from .model.versions import VERSIONS
 from .presenter import state_message
 from .presenter.findings import explain
 from .scenario import builtin
+from .errors import TooLarge
 from .scenario.errors import ScenarioError
+from .scenario.logs import LogError, import_logs
 from .scenario.load import load_file, load_scenario, parse_text
 from .scenario.validate import Limits
 
@@ -50,6 +52,13 @@ def main(argv=None) -> int:
     find.add_argument("--variant", type=variant_list, default=VARIANTS, metavar="VERSION[,VERSION...]",
                       help="the versions to compare (default: both, v1.28.1 and v1.28.2)")
     find.set_defaults(run=run_find)
+    imp = commands.add_parser("import", help="build a scenario from kube-scheduler logs (docs/import.md)")
+    imp.add_argument("files", nargs="+", metavar="LOGFILE",
+                     help="kube-scheduler log, klog text or JSON lines (read in the order given), or - for stdin")
+    imp.add_argument("-o", "--output", metavar="FILE", help="write the scenario here (default: stdout)")
+    imp.add_argument("--name", help="the scenario's name (default: Imported from LOGFILE)")
+    imp.add_argument("--format", choices=("yaml", "json"), default="yaml")
+    imp.set_defaults(run=run_import)
     serve = commands.add_parser("serve", help="serve the visualizer (built-in demo) on localhost")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -128,6 +137,74 @@ def run_serve(args) -> int:
     gc.freeze()  # start-up objects never become garbage: keep them out of every later collection
     app.extensions["socketio"].run(app, host=args.host, port=args.port, log_output=False, **server_options)
     return 0
+
+
+def run_import(args) -> int:
+    """The scenario on stdout (or -o), the counts on stderr with a progress bar when stderr is a terminal;
+    status 2, with no traceback, for input that is not a scheduler log."""
+    bar = _Progress(sys.stderr) if sys.stderr.isatty() else None
+    try:
+        imported = import_logs(_log_streams(args.files, bar), progress=bar and bar.update, name=args.name)
+    except (LogError, TooLarge) as err:
+        bar and bar.clear()
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        bar and bar.clear()
+        print(f"error: {_label(getattr(err, 'filename', None) or '')}: {err.strerror or err}", file=sys.stderr)
+        return 2
+    bar and bar.clear()
+    text = imported.yaml if args.format == "yaml" else json.dumps(imported.scenario, indent=1) + "\n"
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    scenario, counts = imported.scenario, imported.counts
+    print(f"import: {', '.join(map(_label, args.files))}: {counts.summary()}; {len(scenario['pods'])} pods, "
+          f"{len(scenario['steps'])} steps, {len(imported.assumptions)} assumptions", file=sys.stderr)
+    return 0
+
+
+def _log_streams(names, bar):
+    for name in names:
+        if name == STDIN:
+            bar and bar.start(_label(name), None)
+            yield _label(name), sys.stdin.buffer
+            continue
+        with open(name, "rb") as f:
+            bar and bar.start(name, os.fstat(f.fileno()).st_size)
+            yield name, f
+
+
+class _Progress:
+    """A one-line progress bar on a terminal: the file, its share read, the bytes read."""
+
+    WIDTH = 30
+
+    def __init__(self, out):
+        self.out, self.name, self.total, self.shown = out, "", None, -1
+
+    def start(self, name: str, total: int | None) -> None:
+        self.name, self.total, self.shown, self.base = name, total or None, -1, 0
+
+    def update(self, name: str, done: int) -> None:
+        step = done * 100 // self.total if self.total else done >> 20
+        if step == self.shown:
+            return
+        self.shown = step
+        if self.total:
+            filled = self.WIDTH * min(done, self.total) // self.total
+            text = f"importing {self.name} [{'#' * filled}{' ' * (self.WIDTH - filled)}] {step:3d}%"
+        else:
+            text = f"importing {self.name} {done >> 20} MiB"
+        self.out.write("\r" + text[:120])
+        self.out.flush()
+
+    def clear(self) -> None:
+        if self.shown != -1:
+            self.out.write("\r\033[K")
+            self.out.flush()
 
 
 def run_replay(args) -> int:
