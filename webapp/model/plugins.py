@@ -71,7 +71,8 @@ def _unrolled(name: str) -> Plugin:
         tuple(Registration(r, ALL, f"framework/types.go:{152 + i}") for i, r in enumerate(resources)),
         note="does not implement EnqueueExtensions (never rejects a pod at PreEnqueue, PreFilter or Filter, so a "
              "real pod never carries it): registered for every resource with All",
-        later="unchanged in 1.29-1.31",
+        later="UnrollWildCardResource adds the DRA resources: 1.30 ResourceClaim, ResourceClass and their Parameters; "
+              "1.31 ResourceClaim and DeviceClass",
     )
 
 
