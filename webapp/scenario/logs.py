@@ -336,9 +336,9 @@ class Counts:
 
 
 def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None] | None = None,
-               label: str = "<input>") -> Iterable[str]:
-    """The decoded lines of ``stream``, one at a time (a line over MAX_LINE bytes is counted as unknown and
-    skipped); LogError for binary input."""
+               label: str = "<input>") -> Iterable[tuple[str, bool]]:
+    """(text, ends with a newline) of each line of ``stream``, one at a time (a line over MAX_LINE bytes is counted
+    as unknown and skipped); LogError for binary input."""
     first = True
     while True:
         raw = stream.readline(MAX_LINE)
@@ -363,7 +363,7 @@ def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None]
         if b"\0" in raw:
             counts.unknown += 1
             continue
-        yield raw.decode("utf-8", "replace")
+        yield raw.decode("utf-8", "replace"), raw.endswith(b"\n")
 
 
 # --- building the scenario ------------------------------------------------------------------------------------
@@ -633,13 +633,14 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
     counts = Counts()
     labels: list[str] = []
     builder: _Builder | None = None
-    log_lines = 0
+    log_lines = number = 0
     for label, stream in streams:
         labels.append(label)
         counts.files += 1
         builder = builder or _Builder(label, limits, counts)
         each = (lambda n, label=label: progress(label, n)) if progress else None
-        for number, text in enumerate(read_lines(stream, counts, each, label), 1):
+        for text, complete in read_lines(stream, counts, each, label):
+            number += 1  # lines count on through the files, in the order given
             if not text.strip():
                 continue
             try:
@@ -648,7 +649,10 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
                 counts.truncated += 1
                 continue
             if line is None:
-                counts.unknown += 1
+                if complete:
+                    counts.unknown += 1
+                else:  # the input's last line, cut short (or a stray unfinished line)
+                    counts.truncated += 1
                 continue
             log_lines += 1
             builder.take(line)

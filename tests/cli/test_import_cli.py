@@ -1,0 +1,99 @@
+"""``inflight-scope import`` run as a subprocess: the scenario on stdout or -o, the counts on stderr, status 2
+without a traceback for what is not a scheduler log, and `replay` runs what it wrote."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+LOGS = ROOT / "tests" / "data" / "logs"
+
+
+def cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "webapp.cli", *map(str, args)], cwd=ROOT, input=stdin,
+                          capture_output=True, timeout=60)
+
+
+@pytest.mark.parametrize("name", ["five-minute-incident.log", "five-minute-incident.json.log"])
+def test_import_then_replay(tmp_path, name):
+    out = tmp_path / "incident.yaml"
+    done = cli("import", LOGS / name, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == b""
+    err = done.stderr.decode()
+    assert err.startswith(f"import: {LOGS / name}: 32 lines read: 27 used")
+    assert "3 pods, 35 steps" in err and "\r" not in err  # no progress bar when stderr is not a terminal
+    scenario = yaml.safe_load(out.read_text())
+    assert scenario["assumptions"] and scenario["periodic_flushes"] is True
+    replayed = cli("replay", out)
+    assert replayed.returncode == 0, replayed.stderr
+    traces = [json.loads(line) for line in replayed.stdout.splitlines()]
+    b_fails = [[s["result"]["queue"] for s in t["steps"] if s["op"] == "fail"][1] for t in traces]
+    assert [t["variant"] for t in traces] == ["v1.28.1", "v1.28.2"]
+    assert b_fails == ["unschedulablePods", "backoffQ"]
+
+
+def test_stdin_to_stdout_as_json():
+    done = cli("import", "-", "--format", "json", "--name", "My incident",
+               stdin=(LOGS / "five-minute-incident.log").read_bytes())
+    assert done.returncode == 0, done.stderr
+    scenario = json.loads(done.stdout)
+    assert scenario["name"] == "My incident"
+    assert done.stderr.decode().startswith("import: <stdin>: 32 lines read")
+
+
+@pytest.mark.parametrize("content, says", [
+    (b"", "empty input"),
+    (bytes(range(256)) * 4, "binary data"),
+    (b"schema: 1\nname: x\npods: []\nsteps: []\n", "not a kube-scheduler log"),
+])
+def test_not_a_log_is_status_2_without_a_traceback(tmp_path, content, says):
+    path = tmp_path / "input.log"
+    path.write_bytes(content)
+    done = cli("import", path)
+    assert done.returncode == 2
+    assert done.stdout == b""
+    err = done.stderr.decode()
+    assert err.startswith(f"error: {path}: ") and says in err
+    assert "Traceback" not in err
+
+
+def test_a_missing_file(tmp_path):
+    done = cli("import", tmp_path / "nope.log")
+    assert done.returncode == 2
+    assert b"No such file" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_a_builtin_scenario_file_is_not_a_log():
+    done = cli("import", ROOT / "webapp" / "scenario" / "library" / "lost-marker.yaml")
+    assert done.returncode == 2
+    assert b"not a kube-scheduler log" in done.stderr
+
+
+def test_a_progress_bar_on_a_terminal(tmp_path):
+    import os
+    import pty
+
+    master, slave = pty.openpty()
+    done = subprocess.run([sys.executable, "-m", "webapp.cli", "import", LOGS / "five-minute-incident.log",
+                           "-o", tmp_path / "out.yaml"], cwd=ROOT, stderr=slave, stdout=subprocess.DEVNULL,
+                          timeout=60)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the other end is closed: everything was read
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert done.returncode == 0
+    text = seen.decode()
+    assert "importing" in text and "100%" in text and "#" * 30 in text
+    assert text.rstrip().splitlines()[-1].split("\x1b[K")[-1].startswith("import: ")  # the bar is cleared first

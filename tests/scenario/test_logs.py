@@ -1,0 +1,230 @@
+"""The log importer (webapp/scenario/logs.py) on the sample logs of tests/data/logs/ and on inputs that are not
+(whole) scheduler logs."""
+
+import io
+from pathlib import Path
+
+import pytest
+import yaml
+
+from webapp.engine.trace import replay
+from webapp.errors import TooLarge
+from webapp.scenario.load import load_scenario, parse_text
+from webapp.scenario.logs import (LogError, MESSAGES, UNKNOWN_PLUGIN, import_logs, parse_line, plugins_of,
+                                  registers)
+from webapp.scenario.validate import Limits
+
+LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
+TEXT = LOGS / "five-minute-incident.log"
+JSON = LOGS / "five-minute-incident.json.log"
+V2 = LOGS / "five-minute-incident-v2.log"
+
+
+def imported(*data: bytes, **kw):
+    return import_logs([(f"log{i}", io.BytesIO(d)) for i, d in enumerate(data)], **kw)
+
+
+def of(path: Path):
+    with path.open("rb") as f:
+        return import_logs([(path.name, f)])
+
+
+def final_queue(scenario_object: dict, variant: str, pod: str, at_step: int) -> str:
+    trace = replay(load_scenario(scenario_object), variant)
+    state = trace["steps"][at_step]["state"]
+    return next(q for q in ("activeQ", "backoffQ", "unschedulablePods") if pod in state[q])
+
+
+def steps_of(scenario: dict) -> list:
+    """The steps without their notes (which name the log lines)."""
+    return [{k: v for k, v in s.items() if k != "note"} for s in scenario["steps"]]
+
+
+def acts(scenario: dict) -> list:
+    """The steps but the clock's, without their notes."""
+    return [s for s in steps_of(scenario) if s["op"] != "advance_clock"]
+
+
+def fail_index(scenario: dict, pod: str, nth: int = 0) -> int:
+    return [i for i, s in enumerate(scenario["steps"]) if s["op"] == "fail" and s["pod"] == pod][nth]
+
+
+# --- the incident ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", [TEXT, JSON], ids=["klog", "json"])
+def test_the_incident_becomes_the_lost_marker(path):
+    result = of(path)
+    sc = result.scenario
+    ops = [(s["op"], s.get("expect") or s.get("pod") or s.get("event")) for s in sc["steps"] if s["op"] != "advance_clock"]
+    assert ops[:12] == [
+        ("add", "c"), ("pop", "c"), ("fail", "c"),
+        ("add", "a"), ("add", "b"), ("pop", "a"), ("event", "AssignedPodUpdate"), ("pop", "b"), ("event", "PvAdd"),
+        ("done", "a"), ("fail", "b"), ("pop", "c")]
+    assert ("pop", "b") == ops[-3] and ("done", "b") == ops[-2]
+    b_fail = sc["steps"][fail_index(sc, "b")]
+    assert b_fail["unschedulable_plugins"] == ["VolumeBinding"]
+    assert {"event": "PvAdd", "plugin": "VolumeBinding", "hint": "QueueAfterBackoff"} in sc["hints"]
+    assert sc["periodic_flushes"] is True
+    # B parked on v1.28.1 (the lost marker), backing off on v1.28.2 (the fix).
+    i = fail_index(sc, "b")
+    assert final_queue(sc, "v1.28.1", "b", i) == "unschedulablePods"
+    assert final_queue(sc, "v1.28.2", "b", i) == "backoffQ"
+
+
+def test_the_waits_are_the_logs():
+    """v1.28.1's B reaches activeQ at the 30 s flush the log shows (about 330 s after its failure); v1.28.2's
+    after its 1 s backoff, at the next 1 s tick."""
+    sc = of(TEXT).scenario
+    moved = {}
+    for variant in ("v1.28.1", "v1.28.2"):
+        for step in replay(load_scenario(sc), variant)["steps"]:
+            for flush in step["result"].get("flushes", ()):
+                if "b" in flush["result"].get("moved", {}) or "b" in flush["result"].get("moved_to_activeQ", ()):
+                    moved.setdefault(variant, flush["at"])
+    fail_at = 5.0499
+    assert 329 < moved["v1.28.1"] - fail_at < 331
+    assert 1 <= moved["v1.28.2"] - fail_at <= 2
+
+
+def test_both_formats_give_the_same_scenario():
+    text, json_ = of(TEXT).scenario, of(JSON).scenario
+    for key in ("hints", "pods", "steps", "config", "assumptions"):
+        assert text[key] == json_[key], key
+
+
+@pytest.mark.parametrize("path", [TEXT, JSON, V2], ids=["klog", "json", "v2"])
+@pytest.mark.parametrize("variant", ["v1.28.1", "v1.28.2"])
+def test_the_imported_scenario_validates_and_replays(path, variant):
+    result = of(path)
+    raw = yaml.safe_load(result.yaml)
+    assert raw == result.scenario  # the YAML says exactly the scenario object
+    trace = replay(load_scenario(parse_text(result.yaml.encode(), "yaml")), variant)
+    assert len(trace["steps"]) == len(raw["steps"])
+
+
+def test_the_assumptions_are_listed_everywhere():
+    result = of(TEXT)
+    assumptions = result.assumptions
+    assert assumptions == result.scenario["assumptions"]
+    assert any("priority 0" in a for a in assumptions)
+    assert any("VolumeBinding" in a and "EventsToRegister" in a for a in assumptions)
+    assert any("-v=4" in a for a in assumptions)
+    assert any("flush" in a and "line 27" in a for a in assumptions)
+    for a in assumptions:
+        assert f"* {a}" in result.scenario["description"]
+        assert f"#  - {a}" in result.yaml
+    assert result.scenario["config"]["flush_phase"] == pytest.approx(24.999951)
+
+
+def test_a_log_without_attempts_says_what_it_assumed():
+    result = of(V2)
+    text = " ".join(result.assumptions)
+    assert "Attempts are not in the log" in text
+    assert "pod addition(s) not in the log" in text
+    assert "flush_phase 0" in text
+    # c was retried after a PvAdd the -v=2 log does not show: an activate stands for it, and says so.
+    steps = result.scenario["steps"]
+    activates = [s for s in steps if s["op"] == "activate"]
+    assert [s["pods"] for s in activates] == [["c"]]
+    assert activates[0]["note"].startswith("assumed:")
+    assert any("an activate is inserted" in a for a in result.assumptions)
+
+
+# --- what is not a (whole) scheduler log ----------------------------------------------------------------------
+def test_a_truncated_last_line_is_counted_and_the_rest_imported():
+    data = TEXT.read_bytes()
+    lines = data.splitlines(keepends=True)
+    in_header = imported(b"".join(lines[:-1]) + lines[-1][:20])  # the last line cut in its klog header
+    assert in_header.counts.truncated == 1
+    assert acts(in_header.scenario) == acts(of(TEXT).scenario)[:-1]  # its assigned_pod_added is gone
+    in_value = imported(data[:data.rindex(b'pod="default/b" node=') + 12])  # cut in the last bind's pod value
+    assert in_value.counts.truncated == 1
+    ops = [s["op"] for s in in_value.scenario["steps"] if s["op"] != "advance_clock"]
+    assert ops[-1] == "pop"  # b's bind was the cut line: b is still in flight
+    json_lines = JSON.read_bytes().splitlines(keepends=True)
+    cut_json = imported(b"".join(json_lines[:-1]) + json_lines[-1][:-20])
+    assert cut_json.counts.truncated == 1
+    assert acts(cut_json.scenario) == acts(of(TEXT).scenario)[:-1]
+
+
+def test_unknown_lines_are_counted_and_ignored():
+    noise = b"this is not a log line\n\n  \nGET /healthz 200\n{\"level\":\"info\"}\n\xff\xfe garbage\n"
+    data = noise + TEXT.read_bytes() + noise
+    result = imported(data)
+    assert result.counts.unknown == 8
+    assert steps_of(result.scenario) == steps_of(of(TEXT).scenario)
+
+
+def test_several_files_are_one_log():
+    lines = TEXT.read_bytes().splitlines(keepends=True)
+    result = imported(b"".join(lines[:15]), b"".join(lines[15:]))
+    assert steps_of(result.scenario) == steps_of(of(TEXT).scenario)
+    assert result.counts.files == 2
+    assert result.scenario["steps"] == of(TEXT).scenario["steps"]  # lines count on through the files
+
+
+@pytest.mark.parametrize("data, says", [
+    (b"", "empty input"),
+    (b"\x7fELF\x02\x01\x01\x00\x00\x00\x00" + bytes(range(256)), "binary data"),
+    (b"schema: 1\nname: Lost marker\npods:\n  - {name: A}\nsteps:\n  - {op: pop}\n", "not a kube-scheduler log"),
+    (b'{"schema": 1, "name": "x", "pods": [], "steps": []}\n', "not a kube-scheduler log"),
+    (b'I1130 12:00:00.000100       1 kubelet.go:2200] "SyncLoop ADD" source="api" pods=["default/a"]\n',
+     "none of its 1 log lines is a kube-scheduler message"),
+])
+def test_what_is_not_a_scheduler_log_is_refused(data, says):
+    with pytest.raises(LogError, match=says):
+        imported(data)
+
+
+def test_the_limits_hold():
+    lines = b"".join(b'I1130 12:00:%02d.000000       1 eventhandlers.go:126] "Add event for unscheduled pod" '
+                     b'pod="default/p%d"\n' % (i % 60, i) for i in range(30))
+    with pytest.raises(TooLarge, match="more than 10 pods"):
+        imported(lines, limits=Limits(max_pods=10))
+
+
+# --- the pieces -----------------------------------------------------------------------------------------------
+def test_klog_and_json_lines_parse_alike():
+    text = parse_line('I1130 12:00:05.030000       1 scheduling_queue.go:1101] "Pod moved to an internal scheduling '
+                      'queue" pod="default/c" event="PvAdd" queue="Active" hint="QueueAfterBackoff"')
+    json_ = parse_line('{"ts":1701345605030.0,"caller":"queue/scheduling_queue.go:1101","msg":"Pod moved to an '
+                       'internal scheduling queue","v":4,"pod":{"name":"c","namespace":"default"},"event":"PvAdd",'
+                       '"queue":"Active","hint":"QueueAfterBackoff"}')
+    assert text.msg == json_.msg == "Pod moved to an internal scheduling queue"
+    assert text.values == {"pod": "default/c", "event": "PvAdd", "queue": "Active", "hint": "QueueAfterBackoff"}
+    assert json_.verbosity == 4 and json_.values["event"] == "PvAdd"
+    # a container runtime's prefix is dropped
+    cri = parse_line('2023-11-30T12:00:05.030000000Z stderr F I1130 12:00:05.030000       1 schedule_one.go:80] '
+                     '"About to try and schedule pod" pod="default/c"')
+    assert cri.values == {"pod": "default/c"}
+    assert parse_line("not a log") is None
+
+
+def test_every_message_says_its_verbosity_and_source():
+    for msg, m in MESSAGES.items():
+        assert m.verbosity in (0, 2, 3, 4, 5), msg
+        assert ".go:" in m.source, msg
+
+
+def test_plugins_from_failure_reasons():
+    err = ("0/5 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint {dedicated: gpu}, "
+           "2 node(s) didn't match Pod's node affinity/selector. preemption: 0/5 nodes are available: "
+           "5 Preemption is not helpful for scheduling..")
+    assert plugins_of(err)[0] == ["NodeResourcesFit", "NodeAffinity", "TaintToleration"]
+    plugins, unmatched = plugins_of("0/2 nodes are available: 2 node(s) had a reason nobody knows.")
+    assert plugins == [] and unmatched == ["node(s) had a reason nobody knows"]
+    assert registers("VolumeBinding", "PvAdd") and not registers("NodeResourcesFit", "PvAdd")
+    assert registers("NodeResourcesFit", "NodeAdd") and registers(UNKNOWN_PLUGIN, "PvAdd")
+
+
+def test_an_unknown_reason_is_an_unknown_plugin_woken_by_every_event():
+    log = (b'I1130 12:00:00.000000       1 schedule_one.go:80] "About to try and schedule pod" pod="default/x"\n'
+           b'I1130 12:00:00.001000       1 schedule_one.go:967] "Unable to schedule pod; no fit; waiting" '
+           b'pod="default/x" err="0/1 nodes are available: 1 node(s) had a reason nobody knows."\n'
+           b'I1130 12:00:01.000000       1 eventhandlers.go:76] "Add event for node" node="node-9"\n')
+    result = imported(log)
+    sc = result.scenario
+    assert sc["steps"][fail_index(sc, "x")]["unschedulable_plugins"] == [UNKNOWN_PLUGIN]
+    assert {"event": "NodeAdd", "plugin": UNKNOWN_PLUGIN, "hint": "QueueAfterBackoff"} in sc["hints"]
+    assert any(UNKNOWN_PLUGIN in a for a in result.assumptions)
+    assert any("a reason nobody knows" in a for a in result.assumptions)
+    assert final_queue(sc, "v1.28.1", "x", len(sc["steps"]) - 1) == "backoffQ"  # NodeAdd woke it
