@@ -1,0 +1,101 @@
+"""Explore from the page: what the viewer's palette offers, and the search of ``inflight-scope find``.
+
+    GET  /api/operations  the operations of model/operations.py (name, kind, summary, parameters with their
+                          choices), for the viewer's palette: the page never spells an operation itself
+    POST /api/find        {target, seed, versions} -> {scenario, explanation, size, position}
+                          the same search and shrink as ``inflight-scope find``, run off the event loop within
+                          a time budget bounded here (MAX_BUDGET_SECONDS); nothing found is NotFound (404)
+
+A body that is not what the route expects is answered 400 with {message, kind} (webapp/errors.py).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from functools import cache
+
+from flask import Blueprint, current_app, jsonify
+
+from ..engine.find import TARGETS, Search, size
+from ..engine.simulation import check_variants
+from ..errors import Invalid, NotFound
+from ..model.operations import OPERATIONS, TYPES
+from ..model.variant import VARIANTS
+from ..presenter.findings import explain
+from .bodies import json_body
+from .offload import apart
+
+bp = Blueprint("find", __name__)
+
+MAX_BUDGET_SECONDS = 3.0  # a search holds one of the heavy-work slots (offload.py) at most this long
+DEFAULT_BUDGET_SECONDS = 2.0  # app.config["FIND_BUDGET_SECONDS"] overrides it, within the bound
+MAX_SEED = 2**53 - 1  # what a browser's number holds exactly
+MAX_STEPS, PODS = 12, 2  # the CLI's defaults: what the shrinker brings down to a handful of steps
+BODY = "{target: divergence|invariant|wait, seed: integer, versions: [version, ...]}"
+
+
+@cache
+def _operations() -> dict:
+    return {"operations": [
+        {"name": op.name, "kind": op.kind, "summary": op.summary,
+         "params": [{"name": p.name, "type": p.type, "what": TYPES[p.type], "required": p.required, "doc": p.doc,
+                     "choices": list(p.choices)} for p in op.params]}
+        for op in OPERATIONS.values()]}
+
+
+@bp.get("/api/operations")
+def operations():
+    return jsonify(_operations())
+
+
+def _request(body: object) -> tuple[str, int, tuple[str, ...]]:
+    """(target, seed, versions) of a /api/find body, checked."""
+    if not isinstance(body, dict):
+        raise Invalid(f"expected {BODY} as JSON in the request body")
+    unknown = sorted(set(body) - {"target", "seed", "versions"})
+    if unknown:
+        raise Invalid(f"unknown field {json.dumps(unknown[0])[:60]}; expected {BODY}")
+    target = body.get("target", "divergence")
+    if not isinstance(target, str) or target not in TARGETS:
+        raise Invalid(f"target must be one of {', '.join(TARGETS)}, not {json.dumps(target)[:40]}")
+    seed = body.get("seed", 1)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise Invalid(f"seed must be an integer from 0 to {MAX_SEED}, not {json.dumps(seed)[:40]}")
+    versions = check_variants(body.get("versions", list(VARIANTS)))
+    if target == "divergence" and len(versions) < 2:
+        raise Invalid("a divergence needs at least two versions to compare")
+    return target, seed, versions
+
+
+def _budget() -> float:
+    wanted = current_app.config.get("FIND_BUDGET_SECONDS", DEFAULT_BUDGET_SECONDS)
+    return max(0.0, min(float(wanted), MAX_BUDGET_SECONDS))
+
+
+def _found(target: str, seed: int, versions: tuple[str, ...], budget: float) -> dict | None:
+    """What ``inflight-scope find`` prints, as the answer's data (None: nothing in the budget)."""
+    search = Search(target, versions, MAX_STEPS, PODS)
+    found = search.search(seed, budget)
+    if found is None:
+        return None
+    raw, _, tries = found
+    small = search.shrink(raw)
+    finding = search.first_finding(small)
+    paragraph = explain(asdict(finding), small, versions)
+    scenario = {"schema": 1, "name": f"Found: {target} (seed {seed})", "description": paragraph,
+                **{k: v for k, v in small.items() if k not in ("schema", "name", "description")},
+                "versions": list(versions)}
+    return {"scenario": scenario, "explanation": paragraph, "size": size(small), "from": size(raw), "tries": tries,
+            "position": finding.step + 1}
+
+
+@bp.post("/api/find")
+def find():
+    target, seed, versions = _request(json_body(BODY))
+    budget = _budget()
+    answer = apart(_found, target, seed, versions, budget)
+    if answer is None:
+        raise NotFound(f"nothing found: no {target} on {', '.join(versions)} in {budget:g} s from seed {seed}; "
+                       "try another seed")
+    return jsonify(answer)
