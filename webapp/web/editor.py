@@ -5,6 +5,8 @@
          | {ok: false, problems: [{step, field, message, line, column}], variants_ok}
     POST /api/trace        a scenario object -> a trace file {schema: 1, scenario_object, traces}
     POST /api/trace/check  a trace file -> {match, variants: {v: {match, first_mismatch}}, scenario_object}
+    POST /api/import       a kube-scheduler log as the body (docs/import.md)
+        -> {scenario, text (the YAML, assumptions as comments), assumptions, counts}
 
 A body that is not what the route expects is answered 400 with {message} (and problems, for an invalid
 scenario object); one over MAX_UPLOAD_BYTES 413 with {message}.
@@ -12,7 +14,9 @@ scenario object); one over MAX_UPLOAD_BYTES 413 with {message}.
 
 from __future__ import annotations
 
+import io
 import json
+from dataclasses import asdict
 from importlib import resources
 
 from flask import Blueprint, current_app, render_template, request
@@ -25,9 +29,10 @@ from ..scenario import builtin
 from ..scenario.errors import ScenarioError
 from ..scenario.load import FORMATS, load_scenario, parse_text
 from ..scenario.locate import locate_problems
+from ..scenario.logs import import_logs
 from ..scenario.scenario import from_valid_dict
 from ..scenario.validate import Limits, validate
-from .bodies import json_body
+from .bodies import body_bytes, json_body
 from .offload import apart
 
 bp = Blueprint("editor", __name__)
@@ -143,3 +148,15 @@ def trace_check():
     except ScenarioError as err:
         raise ScenarioError(err.problems, f"the trace file's scenario_object is not valid:\n{err}") from None
     return _json({**result, "scenario_object": doc["scenario_object"]})
+
+
+@bp.post("/api/import")
+def import_log():
+    """A scenario from the kube-scheduler log in the body (klog text or JSON lines); 400 for what is not one."""
+    return _json(apart(_imported, body_bytes()))
+
+
+def _imported(data: bytes) -> dict:
+    result = import_logs([("the log", io.BytesIO(data))], LIMITS)
+    return {"scenario": result.scenario, "text": result.yaml, "assumptions": result.assumptions,
+            "counts": asdict(result.counts)}
