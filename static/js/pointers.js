@@ -21,7 +21,7 @@ export function attachPointers(diagram, pointers) {
   const list = pointers || [];
   drawn.set(diagram, list);
   for (const p of list) {
-    for (const id of p.reach || []) mark(diagram, id, "reach", p.pod);
+    for (const id of reachedIds(diagram, p.reach)) mark(diagram, id, "reach", p.pod);
     for (const id of p.unseen || []) mark(diagram, id, "unseen-by", p.pod);
   }
   if (observer) {
@@ -34,6 +34,15 @@ export function attachPointers(diagram, pointers) {
     }
   }
   redraw(diagram);
+}
+
+// A pointer's reach is [first, last]: the event entries from first to last, in list order (the scene sends
+// the two ends, not every entry: a long list with many pods in flight stays a small message).
+function reachedIds(diagram, reach) {
+  if (!reach || reach.length !== 2) return [];
+  const ids = [...diagram.querySelectorAll(".inflight-list .entry.event[data-id]:not(.ghost)")].map((el) => el.dataset.id);
+  const first = ids.indexOf(reach[0]), last = ids.indexOf(reach[1]);
+  return first < 0 || last < first ? [] : ids.slice(first, last + 1);
 }
 
 function mark(diagram, id, what, pod) {

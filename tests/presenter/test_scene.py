@@ -37,7 +37,7 @@ def check_position(sim: Simulation) -> None:
         for p in pane["pointers"]:
             assert p["key"] in items, (variant, p, list(items))
             assert p["target"] == ("detached" if p["detached"] else p["key"] if p["key"] != "front" else "front")
-            assert set(p["reach"]) <= set(items)
+            assert len(p["reach"]) in (0, 2) and set(p["reach"]) <= set(items)  # [first, last] or nothing
         removed = {r["id"] for r in record.get("removed", [])}
         ghosts = {i["key"] for i in pane["list"]["items"] if i.get("ghost")}
         assert ghosts == removed, (variant, frame["position"])
@@ -48,7 +48,8 @@ def check_position(sim: Simulation) -> None:
         if hint and frame["gate"] and hint["start"]["rule"] in ("after-own-entry", "marker-next", "marker-detached",
                                                                 "front"):
             assert [p["pod"] for p in decided] == [hint["pod"]]
-            assert decided[0]["reach"] == [w["id"] for w in hint["walk"]]
+            walk = [w["id"] for w in hint["walk"]]
+            assert decided[0]["reach"] == ([walk[0], walk[-1]] if walk else [])
             assert decided[0]["detached"] == (hint["start"]["rule"] == "marker-detached")
         else:
             assert decided == []

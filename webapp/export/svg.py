@@ -172,11 +172,7 @@ class Pane:
             node(area, "text", listing["empty"], x=left + 12, y=y + 30, font_style="italic", fill=COLOURS["muted"])
             bottom = y + 42
         else:
-            reach = {}
-            for p in self.scene.get("pointers", []):
-                if not p["decided"]:
-                    for key in p["reach"]:
-                        reach.setdefault(key, []).append(p["pod"])
+            reach = reached_by(listing["items"], self.scene.get("pointers", []))
             entries = 0
             for it in listing["items"]:
                 follows = it["kind"] in ("event", "pod") and entries > 0  # drawn after a "→" from the previous entry
@@ -552,3 +548,18 @@ def node(parent, tag: str, text: str | None = None, **attrs) -> ET.Element:
 
 def xml_safe(text: str) -> str:
     return NOT_XML.sub("\ufffd", text)
+
+
+def reached_by(items: list, pointers: list) -> dict:
+    """item key -> the pods whose (undecided) walk would visit it: the event entries of each pointer's
+    [first, last] range, in list order."""
+    keys = [it["key"] for it in items if it["kind"] == "event" and not it.get("ghost")]
+    index = {key: i for i, key in enumerate(keys)}
+    out: dict = {}
+    for p in pointers:
+        if not p["decided"] and p["reach"]:
+            first, last = (index.get(k) for k in p["reach"])
+            if first is not None and last is not None:
+                for key in keys[first:last + 1]:
+                    out.setdefault(key, []).append(p["pod"])
+    return out

@@ -33,7 +33,8 @@ from __future__ import annotations
 from ..model.versions import VERSIONS
 from .narration import describe_violation, narrate
 from .words import (AT_END, BEFORE_FIRST, CAPTION_SAW, CHIP_PLUGINS, EMPTY_LIST, FRONT_NOTE, GHOST_NOTE, GONE, GONE_OTHER, LANES, LEGEND,
-                    JUST_REMOVED, LIST_NAME, OUTCOMES, PANES, PREDICT_CHOICES, TIMER, UNSEEN_BY, entries, seconds, step_label)
+                    JUST_REMOVED, LIST_NAME, NAMED, OUTCOMES, PANES, PREDICT_CHOICES, TIMER, UNSEEN_BY, entries, named,
+                    seconds, step_label)
 
 SETTINGS = {"playing": False, "speed": 1.0, "range": None, "room": None}
 
@@ -227,7 +228,7 @@ def entry(e: dict, markers: list, unseen_by: list | None, walked: bool = False, 
     # marks only where they hold (an entry of a long list is sent once per step: no false flags on the wire)
     item = {"key": e["id"], "kind": e["kind"], "id": e["id"], "markers": [marker(m) for m in markers],
             **({"orphaned": True} if e.get("orphaned") else {}),
-            **({"unseen": UNSEEN_BY.format(pods=", ".join(unseen_by)), "unseenBy": list(unseen_by)} if unseen_by else {}),
+            **({"unseen": UNSEEN_BY.format(pods=named(unseen_by)), "unseenBy": unseen_by[:NAMED]} if unseen_by else {}),
             **({"walked": True} if walked else {}), **({"ghost": True, "gone": gone} if gone is not None else {})}
     if e["kind"] == "pod":
         sub = "orphaned" if e.get("orphaned") else "pod entry"
@@ -240,17 +241,27 @@ def entry(e: dict, markers: list, unseen_by: list | None, walked: bool = False, 
 
 def pointers(variant: str, record: dict | None, markers: list, items: list) -> list[dict]:
     """One arrow per in-flight pod from its chip to where it marks the list, plus the failed pod's as its walk
-    saw it (``decided``). ``reach``: the entries its walk would visit from there."""
+    saw it (``decided``). ``reach``: [first, last] of the entries its walk would visit from there (the event
+    entries between them, in list order), or []."""
     order = [i["key"] for i in items if i["kind"] in ("event", "pod")]
     events = {i["key"] for i in items if i["kind"] == "event" and not i.get("ghost")}
     hint = (record or {}).get("hint")
     walked = [w["id"] for w in hint["walk"]] if hint else []
 
+    position = {key: i for i, key in enumerate(order)}
+    next_event: list = [None] * (len(order) + 1)  # index -> the first event entry at or after it
+    for i in range(len(order) - 1, -1, -1):
+        next_event[i] = order[i] if order[i] in events else next_event[i + 1]
+    last_event = next((k for k in reversed(order) if k in events), None)
+
     def reach(after: str | None, decided: bool) -> list[str]:
+        """[first, last]: the walk visits the event entries from first to last in list order (O(1) per pointer,
+        however long the list and however many pods are in flight); [] when it visits none."""
         if decided:
-            return walked
-        start = 0 if after is None else order.index(after) + 1 if after in order else len(order)
-        return [k for k in order[start:] if k in events]
+            return [walked[0], walked[-1]] if walked else []
+        start = 0 if after is None else position[after] + 1 if after in position else len(order)
+        first = next_event[start]
+        return [first, last_event] if first is not None else []
 
     out = []
     for m in markers:  # v1.28.1
@@ -266,7 +277,7 @@ def pointers(variant: str, record: dict | None, markers: list, items: list) -> l
             out.append(pointer(pod, own[pod], own[pod], False, reach(own[pod], False), [], False))
         start = hint["start"] if hint else {}
         if start.get("rule") == "after-own-entry":
-            out.append(pointer(hint["pod"], start["id"], start["id"], False, walked, [], True))
+            out.append(pointer(hint["pod"], start["id"], start["id"], False, reach(None, True), [], True))
     return out
 
 
@@ -277,20 +288,20 @@ def pointer(pod: str, target: str, key: str, detached: bool, reach: list, unseen
         text, title = f"{pod} → front", f"{pod}'s marker is nil: its walk starts at the front of the list"
     else:
         text, title = f"{pod} → {target}", f"{pod}'s walk starts after {target}"
-    return {"pod": pod, "target": target, "key": key, "detached": detached, "reach": list(reach),
-            "unseen": list(unseen), "decided": decided, "text": text, "title": title}
+    return {"pod": pod, "target": target, "key": key, "detached": detached, "reach": reach,
+            "unseen": list(unseen[:NAMED]), "decided": decided, "text": text, "title": title}
 
 
 def marker(m: dict, note: str = "") -> dict:
     arrow = "⇡" if m["detached"] else "↑"
-    unseen = ", ".join(m["unseen"]) or "later events"
+    unseen = named(m["unseen"]) or "later events"
     return {"pod": m["pod"], "detached": m["detached"], "text": f"{m['pod']} {arrow}" + (f" {note}" if note else ""),
             "title": f"{m['pod']}'s previousEvent {m['previousEvent']} was removed: it cannot see {unseen}"
             if m["detached"] else f"{m['pod']}'s previousEvent marker"}
 
 
 def marker_note(m: dict) -> str:
-    unseen = ", ".join(m["unseen"]) or "later events"
+    unseen = named(m["unseen"]) or "later events"
     return f"{m['pod']}: previousEvent {m['previousEvent'] or 'nil'}" + (
         f" (detached; cannot see {unseen})" if m["detached"] else "")
 

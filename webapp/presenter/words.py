@@ -83,6 +83,15 @@ def seconds(value: float) -> str:
     return f"{int(value) if float(value).is_integer() else f'{value:.2f}'} s"
 
 
+NAMED = 8  # names a view lists in one place (pods that cannot see an event, events a pod cannot see)
+
+
+def named(names: list) -> str:
+    """At most NAMED names, then how many more: a message stays bounded however many pods are in flight."""
+    more = len(names) - NAMED
+    return ", ".join(names[:NAMED]) + (f" and {more} more" if more > 0 else "")
+
+
 def entries(count: int) -> str:
     return f"{count} entr{'y' if count == 1 else 'ies'}"
 
