@@ -59,7 +59,9 @@ def replay(tmp_path, bundle):
 def test_connect_comes_after_open_returns_and_load_sends_scenario_then_state(replay, bundle):
     got = replay([["load", {"scenario": "lost-marker", "variants": BOTH}]])
     assert got[0] == ["opened"] and got[1] == ["connect", None]
-    assert got[2] == ["scenario", bundle["scenario"]]
+    held = bundle["scenario"]["variants"]  # the picker offers only the versions the file holds
+    offered = [v for v in bundle["scenario"]["versions"] if v["name"] in held]
+    assert got[2] == ["scenario", {**bundle["scenario"], "versions": offered}]
     assert got[3] == ["state", 0, BOTH, False, 1, 6]
 
 
@@ -121,8 +123,8 @@ def test_messages_before_load_and_bad_loads_are_errors(replay):
                   ["frobnicate", {}], ["seek", 3]])
     assert [g[1]["message"] for g in got[2:]] == [
         "no scenario loaded: send 'load' first",
-        'variants must be a non-empty list drawn from ["v1.28.1","v1.28.2"]',
-        'variants must be a non-empty list drawn from ["v1.28.1","v1.28.2"]',
+        "this file holds v1.28.1, v1.28.2: variants must be a non-empty list of those",
+        "this file holds v1.28.1, v1.28.2: variants must be a non-empty list of those",
         "unknown event 'frobnicate'",
         "'seek' expects an object payload",
     ]

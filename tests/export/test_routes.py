@@ -137,3 +137,17 @@ def test_html_exports_are_limited_in_bytes(client, monkeypatch):
     assert response.status_code == 400
     assert response.json["message"].startswith("an offline export holds at most 20,000 bytes of positions; "
                                                "this scenario passes it at position ")
+
+
+def test_exports_draw_the_versions_asked_for_or_the_scenarios_own(client):
+    three = client.get("/export/lost-marker.svg?position=6&versions=v1.28.1,v1.28.2,v1.30.14")
+    assert three.status_code == 200
+    svg = three.get_data(as_text=True)
+    assert all(f'data-variant="{v}"' in svg for v in ("v1.28.1", "v1.28.2", "v1.30.14"))
+    lesson = client.get("/export/in-flight-update.svg?position=3").get_data(as_text=True)
+    assert 'data-variant="v1.30.14"' in lesson and 'data-variant="v1.31.13"' in lesson
+    assert 'data-variant="v1.28.1"' not in lesson
+    for bad in ("v1.27", "", "v1.28.1," * 60, "a,b,c,d,e"):
+        answer = client.get(f"/export/lost-marker.svg?position=1&versions={bad}")
+        message = answer.get_json()["message"]
+        assert answer.status_code == 400 and ("versions" in message or "variants" in message), (bad, message)

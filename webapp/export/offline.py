@@ -18,7 +18,6 @@ from markupsafe import Markup
 from .. import ROOT
 from ..errors import TooLarge
 from ..engine.simulation import Simulation
-from ..model.variant import VARIANTS
 from ..presenter import scenario_message, state_message
 from .bundle import bundle
 
@@ -30,13 +29,13 @@ TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=
 SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
 
-def messages(scenario, scenario_id: str | None, max_bytes: int | None = None) -> dict:
-    """{scenario: <scenario message>, frames: [<state message at position 0..total>]}, both variants.
-    ``max_bytes`` bounds the simulation's checkpoints (as a session's)."""
+def messages(scenario, scenario_id: str | None, max_bytes: int | None = None, versions=None) -> dict:
+    """{scenario: <scenario message>, frames: [<state message at position 0..total>]} on ``versions`` (default:
+    the ones the scenario opens on). ``max_bytes`` bounds the simulation's memory (as a session's)."""
     if len(scenario.steps) > MAX_STEPS:
         raise TooLarge(f"an offline export holds at most {MAX_STEPS} steps; this scenario has "
                              f"{len(scenario.steps)}")
-    sim = Simulation(scenario, VARIANTS, max_bytes=max_bytes)
+    sim = Simulation(scenario, versions or scenario.versions, max_bytes=max_bytes)
     frames, size = [], 0
     for position in range(sim.total + 1):
         sim.seek(position)
@@ -79,8 +78,8 @@ def file_policy(css: str, script: str) -> str:
     ])
 
 
-def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None) -> str:
-    data = messages(scenario, scenario_id, max_bytes)
+def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None, versions=None) -> str:
+    data = messages(scenario, scenario_id, max_bytes, versions)
     css = inline("\n".join(sheet.read_text(encoding="utf-8") for sheet in STYLESHEETS), "style")
     script = inline(bundle(ENTRY), "script")
     return TEMPLATES.get_template("export.html").render(

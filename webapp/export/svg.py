@@ -24,7 +24,6 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..engine.simulation import Simulation
-from ..model.variant import VARIANTS
 from ..presenter import state_message
 
 MARGIN, GAP, PANE_WIDTH, PAD = 20, 20, 640, 14
@@ -53,10 +52,10 @@ DECISION_COLOURS = {"QueueSkip": ("bug-bg", "bug"), "QueueAfterBackoff": ("warn-
 NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def export_svg(scenario, position: int, max_bytes: int | None = None) -> str:
+def export_svg(scenario, position: int, max_bytes: int | None = None, versions=None) -> str:
     """Raises Invalid for a position outside 0..len(scenario.steps); ``max_bytes`` bounds the simulation's
-    checkpoints (as a session's)."""
-    sim = Simulation(scenario, VARIANTS, max_bytes=max_bytes)
+    memory (as a session's); ``versions``: the panes (default: the ones the scenario opens on)."""
+    sim = Simulation(scenario, versions or scenario.versions, max_bytes=max_bytes)
     sim.seek(position)
     return render(scenario.name, state_message(sim.frame())["scene"])
 

@@ -11,6 +11,7 @@ import re
 
 from flask import Blueprint, Response, current_app, request
 
+from ..engine.simulation import MAX_VARIANTS, check_variants
 from ..errors import Invalid, NotFound
 from ..export.offline import export_html
 from ..export.svg import export_svg
@@ -39,7 +40,7 @@ def posted_scenario():
 
 
 def html_download(scenario, scenario_id: str | None, filename: str) -> Response:
-    html = apart(export_html, scenario, scenario_id, session_bytes(current_app.config))
+    html = apart(export_html, scenario, scenario_id, session_bytes(current_app.config), versions_arg())
     response = Response(html, mimetype="text/html")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}.html"'
     return response
@@ -49,10 +50,20 @@ def svg_response(scenario) -> Response:
     position, total = index_arg("position"), len(scenario.steps)
     if position is None or position > total:
         raise Invalid(f"position must be an integer in 0..{total}, got {shown(request.args.get('position', ''))}")
-    svg = apart(export_svg, scenario, position, session_bytes(current_app.config))
+    svg = apart(export_svg, scenario, position, session_bytes(current_app.config), versions_arg())
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = SVG_POLICY
     return response
+
+
+def versions_arg():
+    """``?versions=v1.28.1,v1.30.14``: the panes to export (absent: the scenario's own); Invalid otherwise."""
+    text = request.args.get("versions")
+    if text is None:
+        return None
+    if len(text) > 200:
+        raise Invalid(f"versions must be 1 to {MAX_VARIANTS} version names separated by commas")
+    return check_variants(text.split(","))
 
 
 def slug(name: str) -> str:
