@@ -39,7 +39,7 @@ its err: the FitError message (framework/types.go l. 315) is a histogram of the 
 
 What a log cannot tell is filled with assumptions, each listed in the result (``Imported.assumptions``, the
 scenario's ``assumptions`` and description, and comments in the YAML): which events arrived that moved no parked pod,
-which events wake which plugin (1.28's EventsToRegister, PLUGIN_EVENTS, with defaultQueueingHintFn's
+which events wake which plugin (1.28's EventsToRegister, the catalogue of webapp/model/plugins.py, with defaultQueueingHintFn's
 QueueAfterBackoff, scheduler.go l. 366, as none of the 1.28 in-tree plugins has a QueueingHintFn), priorities
 (0), the backoff settings (the defaults) and the phase of the periodic flushes.
 
@@ -57,7 +57,8 @@ from typing import BinaryIO, Callable, Iterable
 
 from ..errors import Invalid, TooLarge
 from ..model.errors import StepError
-from ..model.events import CATALOGUE, ClusterEvent, matches
+from ..model.events import CATALOGUE, matches
+from ..model.plugins import PLUGINS, registered_event
 from ..model.variant import VARIANTS
 from .errors import ScenarioError
 from .load import load_scenario
@@ -137,40 +138,13 @@ PLUGIN_REASONS = (
 )
 UNKNOWN_PLUGIN = "UnknownPlugin"
 
-_POD, _NODE, _PV, _PVC = "Pod", "Node", "PersistentVolume", "PersistentVolumeClaim"
-_SC, _CSINODE, _CSIDRIVER, _CSICAP = ("storage.k8s.io/StorageClass", "storage.k8s.io/CSINode",
-                                      "storage.k8s.io/CSIDriver", "storage.k8s.io/CSIStorageCapacity")
-_ADD, _DELETE, _LABEL, _TAINT, _UPDATE, _ALL = 1, 2, 8, 16, 60, 63
-# Each plugin's EventsToRegister at v1.28 as (resource, action bits); none has a QueueingHintFn in 1.28, so each
-# gets defaultQueueingHintFn's QueueAfterBackoff (scheduler.go:366). NodeResourcesFit's Pod Update needs the
-# InPlacePodVerticalScaling gate (off by default): Delete only here.
-PLUGIN_EVENTS = {
-    "VolumeBinding": ("volumebinding/volume_binding.go:90-110", (
-        (_SC, _ADD | _UPDATE), (_PVC, _ADD | _UPDATE), (_PV, _ADD | _UPDATE), (_NODE, _ADD | _LABEL),
-        (_CSINODE, _ADD | _UPDATE), (_CSIDRIVER, _ADD | _UPDATE), (_CSICAP, _ADD | _UPDATE))),
-    "NodeResourcesFit": ("noderesources/fit.go:239-250", ((_POD, _DELETE), (_NODE, _ADD | _UPDATE))),
-    "NodeAffinity": ("nodeaffinity/node_affinity.go:84-88", ((_NODE, _ADD | _UPDATE),)),
-    "TaintToleration": ("tainttoleration/taint_toleration.go:57-61", ((_NODE, _ADD | _UPDATE),)),
-    "NodeUnschedulable": ("nodeunschedulable/node_unschedulable.go:49-53", ((_NODE, _ADD | _TAINT),)),
-    "NodePorts": ("nodeports/node_ports.go:112-118", ((_POD, _DELETE), (_NODE, _ADD | _UPDATE))),
-    "NodeName": ("nodename/node_name.go:44-48", ((_NODE, _ADD | _UPDATE),)),
-    "InterPodAffinity": ("interpodaffinity/plugin.go:57-69", ((_POD, _ALL), (_NODE, _ADD | _LABEL))),
-    "PodTopologySpread": ("podtopologyspread/plugin.go:134-148", (
-        (_POD, _ALL), (_NODE, _ADD | _DELETE | _LABEL))),
-    "VolumeZone": ("volumezone/volume_zone.go:263-276", (
-        (_SC, _ADD), (_NODE, _ADD | _LABEL), (_PVC, _ADD), (_PV, _ADD | _UPDATE))),
-    "VolumeRestrictions": ("volumerestrictions/volume_restrictions.go:336-348", (
-        (_POD, _DELETE), (_NODE, _ADD), (_PVC, _ADD | _UPDATE))),
-    "NodeVolumeLimits": ("nodevolumelimits/csi.go:77-82", ((_CSINODE, _ADD), (_POD, _DELETE))),
-}
-
-
 def registers(plugin: str, label: str) -> bool:
-    """Whether ``plugin`` registered (at v1.28) an event that ``label`` matches; the unknown plugin: every event."""
-    if plugin not in PLUGIN_EVENTS:
+    """Whether ``plugin`` registered (at v1.28, webapp/model/plugins.py) an event that ``label`` matches; a plugin
+    outside the catalogue (the unknown plugin): every event."""
+    if plugin not in PLUGINS:
         return True
     incoming = CATALOGUE[label]
-    return any(matches(ClusterEvent(resource, action, ""), incoming) for resource, action in PLUGIN_EVENTS[plugin][1])
+    return any(matches(registered_event(r.resource, r.action), incoming) for r in PLUGINS[plugin].registrations)
 
 
 def plugins_of(err: str) -> tuple[list[str], list[str]]:
@@ -614,7 +588,7 @@ class _Builder:
         hint = line.values.get("hint")
         hint = HINT_NUMBERS.get(str(hint), hint)
         if isinstance(hint, str) and hint in ("QueueAfterBackoff", "QueueImmediately") and pod.plugins:
-            known = [p for p in pod.plugins if p in PLUGIN_EVENTS]
+            known = [p for p in pod.plugins if p in PLUGINS]
             if hint == "QueueImmediately" or not any(registers(p, label) for p in known) or not known:
                 self.evidence.setdefault((label, pod.plugins[0]), (hint, line.number))
 
@@ -798,12 +772,12 @@ def _assumptions(b: _Builder, plugins: list, from_log: list, activated: list) ->
         out.append(f"{b.inferred_adds} pod addition(s) not in the log (they need -v=3): each pod is assumed added "
                    "just before its first attempt.")
     if plugins:
-        known = [p for p in plugins if p in PLUGIN_EVENTS]
+        known = [p for p in plugins if p in PLUGINS]
         if known:
             out.append("Plugins are read from each failure's reasons (the FitError message), and each plugin is "
                        "woken by the events it registers in 1.28 (EventsToRegister) with QueueAfterBackoff (1.28's "
                        "in-tree plugins have no QueueingHint function): "
-                       + "; ".join(f"{p} ({PLUGIN_EVENTS[p][0]})" for p in known) + ".")
+                       + "; ".join(f"{p} ({PLUGINS[p].source})" for p in known) + ".")
         if UNKNOWN_PLUGIN in plugins:
             out.append(f"{UNKNOWN_PLUGIN}: the failure of {', '.join(dict.fromkeys(b.unknown_plugin_pods))} names "
                        "no reason the importer knows; it stands for the plugin(s) that rejected it and is assumed "
