@@ -109,3 +109,21 @@ def test_timers_count_the_wait_and_the_backoff():
     assert chips["A"] == {"kind": "backoff", "value": 0.75, "limit": 1.0, "fraction": 0.75, "text": "0.75 s left"}
     assert chips["B"] == {"kind": "wait", "value": 0.25, "limit": 300.0, "fraction": 0.25 / 300,
                           "text": "0.25 s / 300 s"}
+
+
+def test_with_periodic_flushes_each_parked_chip_says_when_the_flush_moves_it():
+    sim = Simulation(resolve("five-minute-wait")[0], list(VARIANTS))
+    sim.seek(6)  # B has just failed at t = 0 s
+    scene = present(sim.frame(), sim.preview())
+    timers = {v: [c["timer"] for lane in pane["lanes"] for c in lane["chips"] if c["timer"]]
+              for v, pane in scene["panes"].items()}
+    assert [(t["kind"], t["next"], t["text"]) for t in timers["v1.28.1"]] == [
+        ("wait", 330, "0 s / 300 s · flush at 330 s")]
+    assert [(t["kind"], t["next"], t["text"]) for t in timers["v1.28.2"]] == [
+        ("backoff", 1, "1 s left · flush at 1 s")]
+    # Without periodic flushes nothing is promised.
+    sim = Simulation(resolve("lost-marker")[0], list(VARIANTS))
+    sim.seek(6)
+    chips = [c for pane in present(sim.frame(), sim.preview())["panes"].values() for lane in pane["lanes"]
+             for c in lane["chips"] if c["timer"]]
+    assert chips and all("next" not in c["timer"] and "flush" not in c["timer"]["text"] for c in chips)

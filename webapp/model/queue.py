@@ -358,6 +358,15 @@ class PriorityQueue:
         expiry = self.backoff_expiry(top)  # moved at the first tick >= expiry
         return self._tick_after(BACKOFF_PERIOD, max(self.now, expiry - 1))
 
+    def _next_flush_of(self, record: QueuedPodInfo, where: str | None) -> int | None:
+        """When Run's tickers will move ``record`` out of backoffQ or unschedulablePods (None elsewhere)."""
+        if where == BACKOFF_Q:
+            return self._tick_after(BACKOFF_PERIOD, max(self.now, self.backoff_expiry(record) - 1))
+        if where == UNSCHEDULABLE_PODS:
+            limit = self.config.max_in_unschedulable
+            return self._tick_after(LEFTOVER_PERIOD, max(self.now, record.timestamp + limit))
+        return None
+
     def _next_leftover_tick(self) -> int | None:
         """The first tick after now at which flushUnschedulablePodsLeftover moves a pod (parked > the limit)."""
         if not self.unschedulable_pods:
@@ -426,6 +435,9 @@ class PriorityQueue:
                 "backoffExpiry": expiry / NS,
                 "backingOff": expiry > self.now,
             }
+            flush = self._next_flush_of(record, where) if self.config.periodic_flushes else None
+            if flush is not None:
+                pods[name]["nextFlush"] = flush / NS  # the periodic flush that will move it, if nothing else does
         return {"now": self.now / NS, "pods": pods, **self.tracker.view()}
 
     def _record_at(self, name: str, where: str | None) -> QueuedPodInfo | None:

@@ -348,7 +348,16 @@ def chip(pod: str, queue: str, info: dict | None, now: float = 0.0, limit: float
 
 
 def timer(queue: str, info: dict | None, now: float, limit: float) -> dict | None:
-    """How long a parked pod has waited against the flush limit, or how much of its backoff is left."""
+    """How long a parked pod has waited against the flush limit, or how much of its backoff is left, and with
+    periodic flushes when the tick that moves it comes (``next``)."""
+    shown = _timer(queue, info, now, limit)
+    if shown is not None and "nextFlush" in info:
+        at = seconds(info["nextFlush"])
+        shown = {**shown, "next": info["nextFlush"], "text": TIMER["flush"].format(timer=shown["text"], at=at)}
+    return shown
+
+
+def _timer(queue: str, info: dict | None, now: float, limit: float) -> dict | None:
     if not info or "timestamp" not in info:
         return None
     if queue == "unschedulablePods":
