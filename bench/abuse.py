@@ -1,0 +1,310 @@
+"""What abuse within the limits costs an honest viewer on the same server process.
+
+Starts `inflight-scope serve` (eventlet, the default limits). One honest viewer (python-socketio's client)
+steps a built-in at a steady pace (--pace steps per second, under the rate limit) for the whole run; its step
+round trips are the figures. In turn, each for --seconds, from separate processes:
+
+  quiet       nothing else (the baseline, same server, same run)
+  (a) frames  --frame-conns raw websockets sending ~0.9 MiB Socket.IO frames back to back (under
+              MAX_MESSAGE_BYTES; an unknown event, answered with a small error)
+  (b) flood   --flood-conns raw websockets sending undecodable Engine.IO / Socket.IO frames back to back,
+              reconnecting whenever the server closes them
+  (c) loads   --load-conns connections each loading a generated --load-steps scenario (~0.3 MB) again and
+              again as soon as the last one is answered (scenario or Busy)
+  (d) checks  --check-conns HTTP clients posting the costly validation of bench/validation_cost.py (1,000
+              similar 253-character pod names, 60 misspelled references; 284 kB) to /api/validate, again and
+              again
+
+Reported per phase: the honest viewer's step p50 / p99 / max (ms) and what the attackers got done. The first
+--settle seconds of each phase are not counted (the attackers connect). Goal: p99 <= 100 ms, max <= 250 ms.
+    python bench/abuse.py [--seconds 8] [--pace 20] [--phases quiet,frames,flood,loads,checks] [--url URL]
+(--url measures a server already running, e.g. an older commit served from a worktree; --verbose lists stalls)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import queue
+import random
+import threading
+import time
+from urllib.parse import urlsplit
+
+from common import median, percentile
+from round_trip import Client
+from server import Server
+
+PHASES = ("quiet", "frames", "flood", "loads", "checks")
+FRAME_BYTES = 900_000  # under the 1 MiB MAX_MESSAGE_BYTES
+
+
+# --- a raw Engine.IO / Socket.IO connection (websocket-client; masks with int.from_bytes) ----------------------
+def ws_connect(url: str):
+    import websocket
+
+    parts = urlsplit(url)
+    ws = websocket.create_connection(f"ws://{parts.netloc}/socket.io/?EIO=4&transport=websocket", timeout=10,
+                                     skip_utf8_validation=True)
+    opened = ws.recv()
+    if not opened.startswith("0"):
+        raise RuntimeError(f"no Engine.IO open packet: {opened[:80]!r}")
+    ws.send("40")
+    while not ws.recv().startswith("40"):
+        pass
+    return ws
+
+
+def frames_attack(url: str, seconds: float, out) -> None:
+    """Back-to-back ~0.9 MiB event frames; replies (small errors, pings) are read on the side."""
+    frame = '42["nope",' + json.dumps("x" * FRAME_BYTES) + "]"
+    sent, end = 0, time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            ws = ws_connect(url)
+            reader = threading.Thread(target=_drain, args=(ws,), daemon=True)
+            reader.start()
+            while time.monotonic() < end:
+                ws.send(frame)
+                sent += 1
+            ws.close()
+        except Exception:  # noqa: BLE001 - closed by the server: connect again
+            time.sleep(0.05)
+    out.put({"frames sent": sent})
+
+
+def _drain(ws) -> None:
+    try:
+        while True:
+            message = ws.recv()
+            if message == "2":
+                ws.send("3")
+    except Exception:  # noqa: BLE001 - the connection is gone
+        return
+
+
+MALFORMED = ("", "x", "9", "4", "49", "4{", "4[" * 2000, "42[", "42{\"a\":1}", "43", "44", "45-", "46",
+             "47", "48", '42["a"' + "," * 50, "4" + "[" * 3000 + "]" * 3000, "41/nope,", "42" + "9" * 200,
+             "451-[\"a\",{\"_placeholder\":true,\"num\":0}]")
+
+
+def flood_attack(url: str, seconds: float, out) -> None:
+    """Undecodable frames back to back; reconnects whenever the server closes the connection."""
+    sent = connections = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            ws = ws_connect(url)
+            connections += 1
+            threading.Thread(target=_drain, args=(ws,), daemon=True).start()
+            while time.monotonic() < end:
+                for frame in MALFORMED:
+                    ws.send(frame)
+                    sent += 1
+            ws.close()
+        except Exception:  # noqa: BLE001 - closed by the server: connect again
+            time.sleep(0.01)
+    out.put({"malformed frames sent": sent, "connections": connections})
+
+
+def loads_attack(url: str, seconds: float, out, steps: int) -> None:
+    """Load a generated scenario again and again (as soon as the last load is answered)."""
+    from webapp.scenario.generate import generate
+
+    raw = generate(random.Random(2).choice, steps, pods=12)
+    frame = "42" + json.dumps(["load", {"scenario": raw}], separators=(",", ":"))
+    answers = {"scenario": 0, "error": 0}
+    end = time.monotonic() + seconds
+    try:
+        ws = ws_connect(url)
+        while time.monotonic() < end:
+            ws.send(frame)
+            while True:
+                message = ws.recv()
+                if message == "2":
+                    ws.send("3")
+                elif message.startswith('42["scenario"'):
+                    answers["scenario"] += 1
+                    break
+                elif message.startswith('42["error"'):
+                    answers["error"] += 1
+                    break
+        ws.close()
+    except Exception as err:  # noqa: BLE001
+        answers["failed"] = repr(err)[:80]
+    out.put({"loads answered": answers, "message bytes": len(frame)})
+
+
+def checks_attack(url: str, seconds: float, out) -> None:
+    """POST the costly validation again and again."""
+    import requests
+    from validation_cost import long_names_expect
+
+    body = json.dumps({"text": json.dumps(long_names_expect()), "format": "json"})
+    statuses: dict[int, int] = {}
+    end = time.monotonic() + seconds
+    with requests.Session() as http:
+        while time.monotonic() < end:
+            try:
+                status = http.post(url + "/api/validate", data=body, timeout=30,
+                                   headers={"Content-Type": "application/json"}).status_code
+            except requests.RequestException:
+                status = 0
+            statuses[status] = statuses.get(status, 0) + 1
+    out.put({"statuses": statuses, "body bytes": len(body)})
+
+
+# --- the honest viewer ------------------------------------------------------------------------------------------
+class Viewer(threading.Thread):
+    """Steps ``pace`` times a second (seeking back to 0 at the end); records (send time, round-trip ms)."""
+
+    def __init__(self, url: str, pace: float):
+        super().__init__(daemon=True)
+        self.client = Client(url)
+        self.client.call("load", {"scenario": "three-pod-cascade"})
+        self.total = self.client.last[1]["total"]
+        self.interval = 1 / pace
+        self.samples: list[tuple[float, float]] = []
+        self.failures = 0
+        self.stopped = threading.Event()
+
+    def run(self):
+        next_at = time.perf_counter()
+        position = 0  # counted here: a delta carries the position only among its ops
+        while not self.stopped.is_set():
+            try:
+                if position == self.total:
+                    self.client.call("seek", {"position": 0})
+                    position = 0
+                sent = time.perf_counter()
+                self.samples.append((sent, self.client.call("step")))
+                position += 1
+            except TimeoutError:  # no answer within 10 s: counted as a step that took that long
+                self.failures += 1
+                self.samples.append((sent, (time.perf_counter() - sent) * 1000))
+            next_at = max(next_at + self.interval, time.perf_counter())
+            time.sleep(max(0.0, next_at - time.perf_counter()))
+
+    def between(self, start: float, end: float) -> list[float]:
+        return [ms for sent, ms in self.samples if start <= sent < end]
+
+
+def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
+    """Start the phase's attackers; returns (counted from, to, what each attacker reported)."""
+    seconds = args.seconds + args.settle
+    out = ctx.Queue()
+    if name == "quiet":
+        procs = []
+    elif name == "frames":
+        procs = [ctx.Process(target=frames_attack, args=(url, seconds, out)) for _ in range(args.frame_conns)]
+    elif name == "flood":
+        procs = [ctx.Process(target=flood_attack, args=(url, seconds, out)) for _ in range(args.flood_conns)]
+    elif name == "loads":  # one process, many connections (threads): 20 processes would measure the machine
+        procs = [ctx.Process(target=_many, args=(loads_attack, args.load_conns, url, seconds, out, args.load_steps))]
+    else:
+        procs = [ctx.Process(target=_many, args=(checks_attack, args.check_conns, url, seconds, out))]
+    for p in procs:
+        p.start()
+    start = time.perf_counter() + args.settle
+    time.sleep(seconds)
+    end = time.perf_counter()
+    expected = {"quiet": 0, "frames": args.frame_conns, "flood": args.flood_conns, "loads": args.load_conns,
+                "checks": args.check_conns}[name]
+    reports = []
+    try:
+        while len(reports) < expected:
+            reports.append(out.get(timeout=30))
+    except queue.Empty:
+        pass
+    for p in procs:
+        p.join(30)
+    time.sleep(1.0)  # let the server drain before the next phase
+    return start, end, reports
+
+
+def _many(fn, count: int, url: str, seconds: float, out, *extra) -> None:
+    threads = [threading.Thread(target=fn, args=(url, seconds, out, *extra)) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def summed(reports: list) -> dict:
+    total: dict = {}
+    for report in reports:
+        for key, value in report.items():
+            if isinstance(value, dict):
+                inner = total.setdefault(key, {})
+                for k, v in value.items():
+                    inner[k] = inner.get(k, 0) + v if isinstance(v, int) else v
+            elif isinstance(value, int) and key.endswith("sent") or key == "connections":
+                total[key] = total.get(key, 0) + value
+            else:
+                total[key] = value
+    return total
+
+
+class External:
+    def __init__(self, url: str):
+        self.url = url.rstrip("/")
+
+    def cpu(self) -> float:
+        return 0.0
+
+    def stop(self) -> None:
+        pass
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=float, default=8.0, help="measured seconds per phase")
+    ap.add_argument("--settle", type=float, default=1.0, help="seconds at the start of a phase not counted")
+    ap.add_argument("--pace", type=float, default=20.0, help="the honest viewer's steps per second")
+    ap.add_argument("--phases", default=",".join(PHASES))
+    ap.add_argument("--frame-conns", type=int, default=2)
+    ap.add_argument("--flood-conns", type=int, default=2)
+    ap.add_argument("--load-conns", type=int, default=20)
+    ap.add_argument("--load-steps", type=int, default=8_000)
+    ap.add_argument("--check-conns", type=int, default=20)
+    ap.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--verbose", action="store_true", help="list each step over 100 ms")
+    ap.add_argument("--url", help="measure a server that is already running instead of starting one")
+    args = ap.parse_args()
+    phases = [p for p in args.phases.split(",") if p]
+    load_before = f"{os.getloadavg()[0]:.1f}"
+    ctx = multiprocessing.get_context("spawn")
+    server = External(args.url) if args.url else Server("eventlet", dict(i.split("=", 1) for i in args.server_env))
+    rows = []
+    try:
+        viewer = Viewer(server.url, args.pace)
+        viewer.start()
+        for name in phases:
+            start, end, reports = run_phase(name, server.url, args, ctx)
+            rows.append((name, viewer.between(start, end), summed(reports)))
+            if args.verbose:
+                stalls = [(round(sent - start, 2), round(ms)) for sent, ms in viewer.samples
+                          if start <= sent < end and ms > 100]
+                print(f"{name}: steps over 100 ms (s into the phase, ms): {stalls}", flush=True)
+        viewer.stopped.set()
+        viewer.join(15)
+        server_cpu = server.cpu()
+    finally:
+        server.stop()
+    print(f"eventlet, one server process, default limits; honest viewer steps {args.pace:g}/s; "
+          f"{args.seconds:g} s counted per phase; server CPU {server_cpu:.1f} s; viewer timeouts {viewer.failures}; "
+          f"load average {load_before} before, {os.getloadavg()[0]:.1f} after ({os.cpu_count()} CPUs)")
+    print("| phase | steps | p50 ms | p99 ms | max ms | attackers got |")
+    print("|---|---|---|---|---|---|")
+    for name, xs, report in rows:
+        if not xs:
+            print(f"| {name} | 0 | - | - | - | {report} |")
+            continue
+        print(f"| {name} | {len(xs)} | {median(xs):.1f} | {percentile(xs, 0.99):.1f} | {max(xs):.0f} | "
+              f"{json.dumps(report)} |")
+
+
+if __name__ == "__main__":
+    main()
