@@ -121,7 +121,7 @@ export function bindControls(app, opts, driver, page) {
   bindSwipe($("panes"), actions);
   measureBar(document.querySelector(".controls"));
   bindKeys(actions);
-  return { pick };
+  return { pick, actions };
 }
 
 // The bottom bar's height as --bar-h (on a phone the bar is fixed: the page ends that far below its content,

@@ -110,6 +110,7 @@ function keepPlace(driver, page) {
     driver.versions = q.get("versions")?.split(",") ?? null; // the scenario message ticks the picker
     const source = q.get("inline") ? await decodeScenario(q.get("inline")) : q.get("scenario") || driver.source;
     restoring = true;
+    driver.source = source; // an inline scenario is what the page now shows (a fork's Back goes to the one before)
     driver.load(source, Number(q.get("position")) || 0);
   });
 

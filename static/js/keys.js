@@ -1,22 +1,65 @@
 // Keyboard (and presentation clickers, which send PageDown/PageUp, "." or "b"); ignored while typing.
+// One table: each row's keys, how the help dialog shows them, the action they call and what it does. The `?`
+// help lists the rows whose action the page has (the explore rows only where the diagram can be acted on).
+import { h } from "./dom.js";
+
+const DIGITS = ["1", "2", "3", "4", "5"]; // the palette's events (explore.js PALETTE)
+
+// `keys` are KeyboardEvent.key values, with "Ctrl+" when Ctrl (or ⌘) is held (Shift shows in the key itself).
+export const KEYS = [
+  { keys: ["ArrowRight", "PageDown"], shown: "→ / PageDown", action: "step", does: "step forward" },
+  { keys: ["ArrowLeft", "PageUp"], shown: "← / PageUp", action: "back", does: "step back" },
+  { keys: [" "], shown: "Space", action: "togglePlay", does: "play / pause" },
+  { keys: ["Home"], shown: "Home", action: "start", does: "jump to the start" },
+  { keys: ["End"], shown: "End", action: "end", does: "jump to the end" },
+  { keys: ["d"], shown: "d", action: "divergence", does: "jump to the first step where the variants differ" },
+  { keys: ["+", "="], shown: "+", action: "faster", does: "faster" },
+  { keys: ["-"], shown: "−", action: "slower", does: "slower" },
+  { keys: ["p"], shown: "p", action: "togglePresenting", does: "presentation mode (large type, no chrome)" },
+  { keys: ["n"], shown: "n", action: "toggleNarration", does: "show / hide the full narration under each diagram" },
+  { keys: ["l"], shown: "l", action: "toggleLegend", does: "show / hide the legend" },
+  { keys: ["b", "."], shown: "b or .", action: "toggleBlank", does: "blank the screen" },
+  { keys: ["v"], shown: "v", action: "toggleTables", does: "table view" },
+  { keys: ["t"], shown: "t", action: "toggleTheme", does: "toggle theme" },
+  // Acting on the diagram forks the scenario at this position (explore.js).
+  { keys: ["o"], shown: "o", action: "pop", does: "act: pop the head of activeQ (or click a chip in activeQ)" },
+  { keys: DIGITS, shown: "1 … 5", action: "event", does: "act: deliver the palette's 1st … 5th event" },
+  { keys: ["e"], shown: "e", action: "chooseEvent", does: "act: choose any event (Enter delivers it)" },
+  { keys: ["i"], shown: "i", action: "nextInFlight", does: "act: select the next in-flight pod (or click its chip)" },
+  { keys: ["f"], shown: "f", action: "fail", does: "act: fail the selected in-flight pod with the ticked plugins" },
+  { keys: ["x"], shown: "x", action: "done", does: "act: finish the selected in-flight pod (Done)" },
+  { keys: ["a"], shown: "a", action: "advance", does: "act: advance the clock by the seconds set" },
+  { keys: ["Ctrl+z"], shown: "Ctrl+Z", action: "undo", does: "undo the last fork (back to the scenario before it)" },
+  { keys: ["Ctrl+Z", "Ctrl+y"], shown: "Ctrl+Shift+Z", action: "redo", does: "redo the fork undone" },
+  { keys: ["F"], shown: "Shift+F", action: "find", does: "find a divergence: search, shrink and open it" },
+  { keys: ["?"], shown: "?", action: "toggleHelp", does: "this help (Esc closes)" },
+  { keys: ["Escape"], shown: "Esc", action: "closeHelp", does: null },
+];
+
+const TYPING = "input[type=text], input[type=url], input[type=number], textarea, select, [contenteditable]";
+
+// `actions`: name -> fn(key); looked up at each key press, so actions added later (explore.js) work.
 export function bindKeys(actions) {
-  const map = {
-    ArrowRight: actions.step, PageDown: actions.step, ArrowLeft: actions.back, PageUp: actions.back,
-    " ": actions.togglePlay, Home: actions.start, End: actions.end,
-    "+": actions.faster, "=": actions.faster, "-": actions.slower, d: actions.divergence, t: actions.toggleTheme,
-    p: actions.togglePresenting, b: actions.toggleBlank, ".": actions.toggleBlank, v: actions.toggleTables,
-    n: actions.toggleNarration, l: actions.toggleLegend,
-    "?": actions.toggleHelp, Escape: actions.closeHelp,
-  };
+  const rows = new Map(KEYS.flatMap((row) => row.keys.map((key) => [key, row])));
   document.addEventListener("keydown", (ev) => {
-    if (ev.target.closest("input[type=text], input[type=url], textarea, select, [contenteditable]") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.target.closest(TYPING) || ev.altKey) return;
+    const chord = ev.ctrlKey || ev.metaKey ? `Ctrl+${ev.key}` : ev.key;
     // A modal (help, the Predict prompt) owns the keys: only Escape and ? (help) reach the page meanwhile.
-    if (document.querySelector(".help:not([hidden])") && ev.key !== "Escape" && ev.key !== "?") return;
-    const fn = map[ev.key];
+    if (document.querySelector(".help:not([hidden])") && chord !== "Escape" && chord !== "?") return;
+    const fn = actions[rows.get(chord)?.action];
     if (!fn) return;
     // Space on a focused button or disclosure clicks it, on a checkbox ticks it
-    if (ev.key === " " && ev.target.closest("button, summary, input[type=checkbox]")) return;
+    if (chord === " " && ev.target.closest("button, summary, input[type=checkbox]")) return;
     ev.preventDefault();
-    fn();
+    fn(ev.key);
   });
+  drawKeyHelp(actions);
+}
+
+// The help dialog's table: a row per key the page answers.
+export function drawKeyHelp(actions) {
+  const table = document.getElementById("help-keys");
+  if (!table) return;
+  table.replaceChildren(...KEYS.filter((row) => row.does && actions[row.action]).map((row) =>
+    h("tr", { dataAction: row.action }, h("th", { text: row.shown }), h("td", { text: row.does }))));
 }

@@ -1,5 +1,10 @@
-// Timeline: one tick per step coloured by kind, the divergence flag, and a scrubber.
+// Timeline: one tick per step coloured by kind, the divergence flag, the forks, and a scrubber.
 import { h } from "./dom.js";
+
+// A step made by acting on the diagram (explore.js) says so at the start of its note: the timeline marks the fork
+// wherever the scenario goes (a permalink, a room, the editor and back).
+export const FORK_MARK = "⎇";
+export const isFork = (step) => typeof step.note === "string" && step.note.startsWith(FORK_MARK);
 
 // A long scenario gets one tick per run of steps, so the timeline stays cheap to lay out (30,000 ticks
 // cost ~55 ms on every step): the tick takes the most telling kind among its steps.
@@ -18,8 +23,10 @@ export function renderTicks(container, scenario) {
     const kind = TELLING.find((k) => steps.some((s) => s.kind === k)) ?? "other";
     const last = first + steps.length;
     const diverges = scenario.divergence !== null && scenario.divergence > first && scenario.divergence <= last;
-    const title = per === 1 ? `${last}: ${steps[0].label}` : `${first + 1}–${last}: ${steps.length} steps`;
-    ticks.push(h("span", { class: `tick kind-${kind}${diverges ? " divergence" : ""}`, dataKind: kind, dataStep: last, title }));
+    const fork = steps.some(isFork);
+    const title = (per === 1 ? `${last}: ${steps[0].label}` : `${first + 1}–${last}: ${steps.length} steps`) + (fork ? " (fork)" : "");
+    ticks.push(h("span", { class: `tick kind-${kind}${diverges ? " divergence" : ""}${fork ? " fork" : ""}`, dataKind: kind, dataStep: last,
+      dataFork: fork ? "true" : null, title }));
   }
   container.dataset.stepsPerTick = String(per);
   container.replaceChildren(...ticks);
