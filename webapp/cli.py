@@ -298,7 +298,7 @@ def in_flight(pane: dict) -> str:
 
 def _entry(item: dict) -> str:
     text = item["label"] if item["kind"] == "pod" else (
-        f"{item['label']}#{item['id']}" + (f"({item['count']})" if item["count"] else ""))
+        f"{item['label']}#{item['id']}" + (f"({item['count']})" if item.get("count") else ""))
     marks = [word for word, on in (("walked", item.get("walked")), ("removed", item.get("ghost")),
                                    (item.get("unseen"), item.get("unseen"))) if on]
     return text + (f"{{{', '.join(marks)}}}" if marks else "")

@@ -61,8 +61,8 @@ function renderList({ list, hint }) {
   return area;
 }
 
-function markerList(markers) {
-  return markers.length ? h("div", { class: "markers" }, markers.map(markerTag)) : null;
+function markerList(markers) { // absent when an entry has none (the scene sends marks only where they hold)
+  return markers?.length ? h("div", { class: "markers" }, markers.map(markerTag)) : null;
 }
 
 // A removed element a detached v1.28.1 marker still points at.

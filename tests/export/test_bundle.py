@@ -23,7 +23,8 @@ def write(root, files: dict):
 
 
 def run(script: str) -> str:
-    done = subprocess.run([NODE, "-e", script], capture_output=True, text=True, timeout=30)
+    # On stdin, not as an argument: the real bundle is longer than one argument may be (E2BIG).
+    done = subprocess.run([NODE, "-"], input=script, capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -83,7 +83,7 @@ def test_every_position_matches_the_state(lost_marker):
             hint = record.get("hint")
             assert set(flagged(group, "data-walked")) == ({w["id"] for w in hint["walk"]} if hint else set())
             assert markers(group) == [(m["pod"], str(m["detached"]).lower())
-                                      for it in scene["panes"][variant]["list"]["items"] for m in it["markers"]]
+                                      for it in scene["panes"][variant]["list"]["items"] for m in it.get("markers", [])]
             in_flight = [pod for pod, info in view["pods"].items() if info["where"] == "inFlight"]
             assert lanes(group) == {"activeQ": state["activeQ"], "backoffQ": state["backoffQ"],
                                     "unschedulablePods": state["unschedulablePods"], "inFlight": in_flight}
@@ -242,7 +242,7 @@ def test_every_word_comes_from_the_scene(lost_marker):
             listing = p["list"]
             expected = [p["title"], p["tag"], p["time"], p["clock"], f"{listing['name']} · {listing['count']}"]
             for it in listing["items"]:
-                expected += [it["label"], *(m["text"] for m in it["markers"])]
+                expected += [it["label"], *(m["text"] for m in it.get("markers", []))]
                 expected += [it["unseen"]] if it.get("unseen") else []
                 expected += [it["gone"]] if it.get("ghost") else []
             expected += [f"{lane['icon']} {lane['label']}" for lane in p["lanes"]]
@@ -255,7 +255,7 @@ def test_every_word_comes_from_the_scene(lost_marker):
             assert set(expected) <= set(drawn), set(expected) - set(drawn)
             assert captions(pane(root, variant)) == [p["caption"]]
             titles = [t.text for t in pane(root, variant).iter(f"{SVG}title")]
-            marker_titles = [m["title"] for it in listing["items"] for m in it["markers"]]
+            marker_titles = [m["title"] for it in listing["items"] for m in it.get("markers", [])]
             assert set(marker_titles) <= set(titles)
 
 

@@ -155,7 +155,7 @@ def test_lost_marker_step_to_the_end_and_back(peers):
         assert states[position]["position"] == position
     items = states[5]["scene"]["panes"]["v1.28.1"]["list"]["items"]
     # Done(A) removed e1 in this very step: it stays drawn as a ghost entry, B's detached marker under it
-    assert [(i["key"], i.get("ghost"), m["detached"]) for i in items for m in i["markers"] if m["pod"] == "B"] == [
+    assert [(i["key"], i.get("ghost"), m["detached"]) for i in items for m in i.get("markers", []) if m["pod"] == "B"] == [
         ("e1", True, True)]
     end = states[TOTAL]
     assert where(end, "v1.28.1", "B") == ["unschedulablePods"]

@@ -194,7 +194,7 @@ class Pane:
             width = max([64.0, *(len(t) * (BOLD_WIDTH if w == "bold" else CHAR_WIDTH) + 20 for t, w in lines)])
         tags = [(short(it["gone"]), "gone")] if it.get("ghost") and it.get("gone") else []
         tags += [(short(it["unseen"]), "unseen")] if it.get("unseen") else []
-        markers = [(m, short(m["text"])) for m in it["markers"]]
+        markers = [(m, short(m["text"])) for m in it.get("markers", ())]
         width = max([width, *(len(t) * 6.7 + 12 for t, _ in tags), *(len(t) * BOLD_WIDTH + 12 for _, t in markers)])
         box_h = 36.0 if kind == "front" else 10 + 16 * len(lines)
         stack_h = box_h + 20 * len(tags) + 21 * len(markers)

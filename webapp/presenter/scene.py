@@ -226,16 +226,16 @@ def marker_key(m: dict, removed_now: set) -> str:
 
 def entry(e: dict, markers: list, unseen_by: list | None, walked: bool = False, gone: str | None = None) -> dict:
     # marks only where they hold (an entry of a long list is sent once per step: no false flags on the wire)
-    item = {"key": e["id"], "kind": e["kind"], "id": e["id"], "markers": [marker(m) for m in markers],
+    item = {"key": e["id"], "kind": e["kind"], "id": e["id"], **({"markers": [marker(m) for m in markers]} if markers else {}),
             **({"orphaned": True} if e.get("orphaned") else {}),
             **({"unseen": UNSEEN_BY.format(pods=named(unseen_by)), "unseenBy": unseen_by[:NAMED]} if unseen_by else {}),
             **({"walked": True} if walked else {}), **({"ghost": True, "gone": gone} if gone is not None else {})}
     if e["kind"] == "pod":
         sub = "orphaned" if e.get("orphaned") else "pod entry"
-        return {**item, "label": f"[{e['pod']}]", "sub": sub, "count": None,
+        return {**item, "label": f"[{e['pod']}]", "sub": sub,
                 "table": (f"pod {e['pod']}", "orphaned" if e.get("orphaned") else "")}
     count = e.get("inFlightPodsNum")
-    return {**item, "label": e["event"], "sub": e["id"], "count": None if count is None else f"n={count}",
+    return {**item, "label": e["event"], "sub": e["id"], **({} if count is None else {"count": f"n={count}"}),
             "table": (f"event {e['event']}", "" if count is None else f"inFlightPodsNum {count}")}
 
 
