@@ -137,3 +137,30 @@ def test_a_large_frame_arrives_intact_through_the_eventlet_server():
         ws.close()
         assert json.loads(answer[2:]) == ["echo", payload]
         assert "Traceback" not in live.log()
+
+
+def test_a_large_body_is_refused_before_it_is_read_while_heavy_work_is_full():
+    """While every heavy-work place is taken, a POST over 64 kB is answered 503 before its body is read (the
+    same broken body is a 400 from its route once a place is free); a small body still reaches its route."""
+    import threading
+
+    from webapp import create_app
+
+    app = create_app({"ASYNC_MODE": "threading", "TESTING": True, "MAX_LOADS_AT_ONCE": 1,
+                      "MAX_LOADS_WAITING": 0})
+    offload, client = app.extensions["inflight_offload"], app.test_client()
+    broken = b"{" + b" " * 70_000  # not JSON: the route would say so
+    release, running = threading.Event(), threading.Event()
+    holder = threading.Thread(target=offload, args=(lambda: (running.set(), release.wait(10)),))
+    holder.start()
+    try:
+        assert running.wait(10) and offload.full
+        refused = client.post("/api/validate", data=broken, content_type="application/json")
+        assert refused.status_code == 503 and "busy" in refused.get_json()["message"]
+        small = client.post("/api/validate", data=b"{", content_type="application/json")
+        assert small.status_code == 400
+    finally:
+        release.set()
+        holder.join(10)
+    assert not offload.full
+    assert client.post("/api/validate", data=broken, content_type="application/json").status_code == 400

@@ -79,8 +79,8 @@ def init_offload(app) -> Offload:
     @app.before_request
     def refuse_before_reading():
         """A large body that would be refused Busy anyway is refused before the event loop reads and parses it:
-        clients that retry at once kept the loop busy doing that only to refuse (bench/abuse.py, costly
-        validations: another viewer's step p99 606 -> see the README)."""
+        clients that retry at once after a 503 kept the loop busy doing that only to refuse them
+        (bench/abuse.py, costly validations)."""
         if offload.full and request.method == "POST" and (request.content_length or 0) > EARLY_REFUSAL_BYTES:
             raise Busy(BUSY)
 
