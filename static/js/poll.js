@@ -43,9 +43,10 @@ export function createPoll(opts, conn, page) {
   }
 
   function close() {
-    if (pending) {
+    if (pending) { // the presenter cancels an open poll: withdrawn for the whole room too
       const step = pending;
       pending = null;
+      if (poll?.open) conn.send("poll_cancel", { room: opts.room, token: opts.token });
       step(null);
     }
     poll = null;
@@ -146,6 +147,10 @@ export function createPoll(opts, conn, page) {
         tally = { answered: msg.answered, counts: msg.counts };
         drawPresenter();
       } else if (event === "poll") {
+        if (msg.cancelled) { // withdrawn by the presenter before the reveal
+          if (follower() && poll?.position === msg.position) close();
+          return;
+        }
         if (follower() && msg.open && poll?.position !== msg.position) mine = {};
         poll = { position: msg.position, pod: msg.pod, choices: msg.choices, variants: msg.variants, open: msg.open };
         tally = { answered: msg.answered, counts: msg.counts };

@@ -163,6 +163,28 @@ def test_followers_answer_the_poll_and_only_the_presenter_sees_the_answers_come_
     assert drain(followers[0], "error")[0]["message"] == "no poll is open in this room"
 
 
+def test_a_cancelled_poll_is_withdrawn_for_everyone_and_refuses_late_answers(poll_room, make_sio):
+    presenter, ack, followers = poll_room
+    presenter.emit("poll_open", ack)
+    for c in (presenter, *followers):
+        c.get_received()
+    followers[0].emit("poll_answer", {"room": ack["room"], "answers": {"v1.28.1": "backoffQ"}})
+    followers[1].emit("poll_cancel", {"room": ack["room"], "token": "x" * 43})  # only the presenter may
+    assert drain(followers[1], "error")[0]["kind"] == "NotAllowed"
+    presenter.emit("poll_cancel", ack)
+    for c in (presenter, *followers):
+        assert drain(c, "poll")[-1] == {"room": ack["room"], "position": 5, "open": False, "cancelled": True}
+    followers[2].emit("poll_answer", {"room": ack["room"], "answers": {"v1.28.1": "backoffQ"}})
+    assert drain(followers[2], "error")[0]["message"] == "no poll is open in this room"
+    late = make_sio()  # a joiner is not shown the withdrawn poll
+    late.emit("join_room", {"room": ack["room"]})
+    assert drain(late, "poll") == []
+    presenter.emit("poll_cancel", ack)
+    assert drain(presenter, "error")[0]["message"] == "no poll is open in this room"
+    presenter.emit("poll_open", ack)  # a new poll starts from no answers
+    assert drain(followers[0], "poll")[-1]["answered"] == 0
+
+
 def test_answers_never_move_the_room_and_bad_ones_are_refused(poll_room):
     presenter, ack, followers = poll_room
     presenter.emit("poll_open", ack)
@@ -187,9 +209,9 @@ def test_answers_never_move_the_room_and_bad_ones_are_refused(poll_room):
 
 def test_only_the_presenter_opens_reveals_and_blanks(poll_room):
     presenter, ack, followers = poll_room
-    for event in ("poll_open", "poll_reveal", "blank"):
+    for event in ("poll_open", "poll_reveal", "poll_cancel", "blank"):
         followers[0].emit(event, {"room": ack["room"], "token": "x" * 43})
-    assert [e["kind"] for e in drain(followers[0], "error")] == ["NotAllowed"] * 3
+    assert [e["kind"] for e in drain(followers[0], "error")] == ["NotAllowed"] * 4
     presenter.emit("seek", {"position": 4, **ack})
     presenter.get_received()
     presenter.emit("poll_open", ack)  # position 4: the next step is an event, nothing to predict

@@ -188,6 +188,15 @@ class Rooms:
         self._store.set_poll(room.code, poll)
         return poll
 
+    def cancel_poll(self, room: Room) -> dict:
+        """The presenter withdraws the poll unrevealed: it and its answers are forgotten; what was withdrawn."""
+        poll = self._store.poll(room.code)
+        if poll is None:
+            raise Invalid("no poll is open in this room")
+        self._store.set_poll(room.code, None)
+        self._store.clear_answers(room.code)
+        return {"position": poll["position"], "open": False, "cancelled": True}
+
     def open_poll_here(self, room: Room) -> dict | None:
         """The poll open at the room's current position, if any (what a joiner is shown)."""
         poll = self._store.poll(room.code)

@@ -349,6 +349,12 @@ class Viewers(Namespace):
         target = self.presenter_target(payload)
         self.send_poll(target.room, self.hub.rooms.close_poll(target.room))
 
+    def on_poll_cancel(self, payload):
+        """The presenter withdraws the poll without revealing it: followers put it away, late answers are refused."""
+        target = self.presenter_target(payload)
+        withdrawn = self.hub.rooms.cancel_poll(target.room)
+        self.hub.send("poll", {"room": target.code, **withdrawn}, target.channel, False)
+
     def on_blank(self, payload):
         """The presenter blanks (``on`` true) or unblanks every follower's screen."""
         target = self.presenter_target(payload)
