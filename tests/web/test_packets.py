@@ -158,3 +158,27 @@ def test_malformed_packets_spend_the_rate_limit():
         assert closed_by_server(ws)
         log = wait_for_log(live, 0, "closed")
         assert "4 malformed packets (over the rate limit)" in log
+
+
+def test_the_polling_transport_screens_its_bodies_too(server):
+    """Long-polling POSTs carry the same packets: bad ones are logged once per kind without a traceback (Engine.IO
+    answered them 200 with a traceback each), the good ones in the same body are handled, and a connection that
+    keeps sending them is closed (400)."""
+    import requests
+
+    start = len(server.log_path.read_text(errors="replace"))
+    base = server.url + "/socket.io/?EIO=4&transport=polling"
+    with requests.Session() as http:
+        opened = http.get(base, timeout=10).text
+        sid = json.loads(opened[1:])["sid"]
+        url = f"{base}&sid={sid}"
+        assert http.post(url, data="40", timeout=10).status_code == 200
+        assert http.get(url, timeout=10).text.startswith("40")
+        body = "\x1e".join(["x", "", "4{", '42["echo","kept"]', "49"])
+        assert http.post(url, data=body.encode(), timeout=10).status_code == 200
+        assert '42["echo","kept"]' in http.get(url, timeout=10).text
+        statuses = [http.post(url, data="x", timeout=10).status_code for _ in range(MALFORMED_PER_CONNECTION)]
+        assert statuses[-1] == 400 and statuses[0] == 200
+    log = wait_for_log(server, start, "closed")
+    assert "Traceback" not in log and "handler error" not in log
+    assert log.count("Engine.IO packet type 'x'") == 1 and "Socket.IO packet type 9" in log

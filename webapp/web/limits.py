@@ -39,7 +39,7 @@ from socketio.packet import ACK, BINARY_ACK, BINARY_EVENT, CONNECT, DISCONNECT, 
 
 from ..errors import UserError
 from ..scenario.document import DocumentError, parse_json
-from .packets import Malformed, MalformedPackets, describe, screen_engineio
+from .packets import Malformed, MalformedPackets, describe, screen_engineio, screen_polling
 
 ENV_PREFIX = "INFLIGHT_SCOPE_"
 NUMBER_KEYS = ("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", "MAX_ROOMS_PER_CONNECTION", "MAX_MESSAGE_BYTES",
@@ -326,6 +326,7 @@ def screen_packets(server, limiter=None, rate_refusal="") -> MalformedPackets:
     keeps sending them is closed. Returns the ``MalformedPackets`` that keeps that count."""
     malformed = MalformedPackets(server, limiter)
     screen_engineio(server, malformed)  # websocket frames that are not Engine.IO packets never reach Engine.IO
+    screen_polling(server, malformed)  # nor do such packets in a long-polling POST
     original = server._handle_event
 
     def handle_event(eio_sid, namespace, id, data):

@@ -9,8 +9,9 @@ brackets makes Engine.IO's JSON parser raise RecursionError; a Socket.IO packet 
 
 * ``engineio_problem(frame)``: what is wrong with a websocket frame as an Engine.IO packet, checked *before*
   Engine.IO decodes it (``screen_engineio`` wraps the server's websocket class, so ``ws.wait()`` never hands
-  Engine.IO such a frame). A MESSAGE must carry a Socket.IO packet (a digit first), so Engine.IO never runs its
-  JSON parser on one; other packet types may carry a short payload (``2probe``).
+  Engine.IO such a frame; ``screen_polling`` does the same for the packets of a long-polling POST). A MESSAGE
+  must carry a Socket.IO packet (a digit first), so Engine.IO never runs its JSON parser on one; other packet
+  types may carry a short payload (``2probe``).
 * ``limits.JsonPacket.decode`` never raises: a Socket.IO packet it cannot decode, or of a type a client may
   not send, becomes an event whose data is ``Malformed`` (``limits.screen_packets`` reports it here).
 * ``MalformedPackets.report(eio_sid, kind)``: each malformed packet counts against the connection's rate limit
@@ -100,11 +101,13 @@ class MalformedPackets:
         return True
 
     def close(self, eio_sid) -> None:
-        """Close a connection from one of its handlers (not from its websocket reader)."""
-        try:
-            self.sio.eio.disconnect(eio_sid)
-        except Exception:  # noqa: BLE001 - already gone
-            pass
+        """Close a connection from one of its handlers (not from its websocket reader), at once: a polite close
+        of a long-polling connection would wait for its next poll."""
+        eio = self.sio.eio
+        socket = eio.sockets.get(eio_sid)
+        if socket is not None:
+            socket.close(wait=False, abort=True, reason=eio.reason.SERVER_DISCONNECT)
+            eio.sockets.pop(eio_sid, None)
 
 
 class _ScreenedSocket:
@@ -144,3 +147,57 @@ def screen_engineio(sio_server, malformed: MalformedPackets) -> None:
             return self._inner(environ, start_response)
 
     eio._async = {**eio._async, "websocket": ScreenedWebSocket}
+
+
+def screen_polling(sio_server, malformed: MalformedPackets) -> None:
+    """The same screen for the long-polling transport: each Engine.IO socket of this server, once made, reads its
+    POST bodies with ``_screened_post`` (Engine.IO would log a traceback for a bad packet and answer 200)."""
+    eio = sio_server.eio
+    original_connect = eio.handlers.get("connect")
+    if original_connect is None:
+        return
+
+    def connect(eio_sid, environ, *args):
+        socket = eio.sockets.get(eio_sid)
+        if socket is not None:
+            socket.handle_post_request = _screened_post(socket, malformed)
+        return original_connect(eio_sid, environ, *args)
+
+    eio.on("connect", connect)
+
+
+def _screened_post(socket, malformed: MalformedPackets):
+    """``Socket.handle_post_request`` with each packet of the body screened (``engineio_problem``): a malformed one
+    is reported and skipped; for a connection being closed, Engine.IO's own error path closes it (HTTP 400)."""
+    from engineio import exceptions, packet, payload
+
+    def close():  # at once (a polite close would wait for the client to poll for it), then Engine.IO's 400
+        socket.close(wait=False, abort=True)
+        raise exceptions.EngineIOError()
+
+    def handle_post_request(environ):
+        length = int(environ.get("CONTENT_LENGTH", "0"))
+        if length > socket.server.max_http_buffer_size:
+            raise exceptions.ContentTooLongError()
+        body = environ["wsgi.input"].read(length)
+        try:
+            frames = body.decode("utf-8").split("\x1e") if body else []
+        except UnicodeDecodeError:
+            frames, problem = [], "a polling body that is not UTF-8"
+        else:
+            problem = "more than 16 packets in one polling body" if len(frames) > payload.Payload.max_decode_packets \
+                else None
+        if problem is not None:
+            frames = []
+            if malformed.report(socket.sid, problem):
+                close()
+        for frame in frames:
+            problem = engineio_problem(frame)  # "b…" (base64 binary) too: this server takes JSON only
+            if problem is not None:
+                if malformed.report(socket.sid, problem):
+                    close()
+                continue
+            socket.receive(packet.Packet(encoded_packet=frame))
+
+    return handle_post_request
+
