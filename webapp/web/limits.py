@@ -146,18 +146,18 @@ class JsonPacket(Packet):
 
     uses_binary_events = False
     json = BoundaryJson
-
     LARGE_PACKET = 64 * 1024
     MAX_ATTACHMENTS = 16  # binary attachments are refused anyway (screen_packets); more are not even awaited
     parse_apart = None
+
     def decode(self, encoded_packet):
-        try:
         run = JsonPacket.parse_apart
         if run is not None and len(encoded_packet) > self.LARGE_PACKET:
             return run(self._decode, encoded_packet)
         return self._decode(encoded_packet)
 
     def _decode(self, encoded_packet):
+        try:
             count = super().decode(encoded_packet)
         except DocumentError as err:
             if self.packet_type in (EVENT, BINARY_EVENT):
@@ -166,7 +166,6 @@ class JsonPacket(Packet):
             else:
                 self.data = None
             return 0
-
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as err:
             self._malformed(f"an undecodable Socket.IO packet ({describe(err)})")
             return 0
@@ -180,6 +179,7 @@ class JsonPacket(Packet):
 
     def _malformed(self, kind: str) -> None:
         self.packet_type, self.data, self.namespace, self.id = EVENT, Malformed(kind), None, None
+
 
 _EVENT_NAME = re.compile(r'^[^\[]*\[\s*"([^"\\]{1,60})"')
 
@@ -330,13 +330,13 @@ def screen_packets(server, limiter=None, rate_refusal="") -> MalformedPackets:
     original = server._handle_event
 
     def handle_event(eio_sid, namespace, id, data):
-        problem = packet_problem(data)
-        if problem is None:
-            return original(eio_sid, namespace, id, data)
         if isinstance(data, Malformed):
             if malformed.report(eio_sid, data.kind):
                 malformed.close(eio_sid)
             return None
+        problem = packet_problem(data)
+        if problem is None:
+            return original(eio_sid, namespace, id, data)
         sid = server.manager.sid_from_eio_sid(eio_sid, namespace or "/")
         if sid is None:
             return None
@@ -344,19 +344,16 @@ def screen_packets(server, limiter=None, rate_refusal="") -> MalformedPackets:
         if verdict != REFUSE:
             if isinstance(data, Undecodable):
                 event = data.event
+            elif isinstance(data, list) and data:
+                event = data[0] if isinstance(data[0], str) else repr(data[0])
             else:
                 event = repr(data)
             server.emit("error", {"message": problem if verdict == ADMIT else rate_refusal, "event": event[:60],
-            elif isinstance(data, list) and data:
-                event = data[0] if isinstance(data[0], str) else repr(data[0])
                                   "kind": "Invalid" if verdict == ADMIT else "Refusal"},
                         to=sid, namespace=namespace or "/", ignore_queue=True)  # the sid is in this process
         return None
 
     server._handle_event = handle_event
-
-
-def packet_problem(data) -> str | None:
     original_message = server._handle_eio_message
 
     def handle_message(eio_sid, data):
@@ -377,6 +374,9 @@ def packet_problem(data) -> str | None:
 
     server.eio.on("message", handle_message)  # registered by name when the server was made
     return malformed
+
+
+def packet_problem(data) -> str | None:
     if isinstance(data, Undecodable):
         return data.problem
     if not isinstance(data, list) or not data or not isinstance(data[0], str):
