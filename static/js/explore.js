@@ -12,6 +12,9 @@ import { FORK_MARK } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
 const HISTORY = 30; // scenarios kept for undo
+// The fork travels in one Socket.IO message; the server closes a connection whose message is over its limit
+// (MAX_MESSAGE_BYTES, 1 MiB by default), so a fork that would not fit is not sent (the editor's Run does the same).
+const MAX_FORK_BYTES = 1000 * 1000;
 const PALETTE = 5; // events with a button and a key of their own: 1 … 5 (keys.js)
 const unique = (items) => [...new Set(items)];
 const keyOf = (source) => (typeof source === "string" ? source : JSON.stringify(source));
@@ -65,6 +68,8 @@ export function createExplore(app, opts, driver, page, actions) {
     if (!base || here == null || pending) return;
     const note = `${FORK_MARK} Forked from “${base.name}” after step ${here}.`;
     const forked = { ...base, name: forkedName(base.name), steps: [...base.steps.slice(0, here), { ...step, note }] };
+    const bytes = new TextEncoder().encode(JSON.stringify(forked)).length;
+    if (bytes > MAX_FORK_BYTES) return say(`Too large to fork in the viewer (${bytes.toLocaleString("en")} bytes as JSON): edit it in the editor instead.`);
     open(forked, here + 1, here, (msg) => {
       const label = msg.steps[here]?.label ?? step.op;
       const rest = base.steps.length - here;

@@ -4,6 +4,7 @@
 import { permalink, decodeScenario } from "./links.js";
 import { trapTab, wantsPrediction } from "./predict.js";
 import { useGlossary, watchTerms } from "./glossary.js";
+import { EDITOR_HANDOFF_KEY } from "./options.js";
 
 const $ = (id) => document.getElementById(id);
 export const DRAFT_KEY = "inflight-scope:editor-draft"; // the editor's local draft {from, text, format, ran}
@@ -76,6 +77,7 @@ function keepPlace(driver, page) {
   let newEntry = false; // the next address is a new history entry (another scenario)
   let restoring = false; // Back/Forward is loading a scenario: no new entry for it
   let writing = Promise.resolve();
+  let handedOff = null; // the long inline scenario last kept in sessionStorage for a reload
 
   async function address(model) {
     const theme = document.documentElement.dataset.theme;
@@ -85,6 +87,12 @@ function keepPlace(driver, page) {
       encoded.set(source, link.length - new URL(link).origin.length < MAX_INLINE ? null : "__inline__");
     }
     if (source && typeof source === "object" && encoded.get(source) === "__inline__") {
+      if (handedOff !== source) { // a fork of a long scenario: a reload finds it where the editor's hand-off is kept
+        handedOff = source;
+        try {
+          sessionStorage.setItem(EDITOR_HANDOFF_KEY, JSON.stringify(source));
+        } catch { /* storage full or refused: the link still names the hand-off */ }
+      }
       return permalink("__inline__", { position: model.position, versions: driver.linkVersions(), theme }); // too long: the tab's hand-off
     }
     return permalink(source, { position: model.position, versions: driver.linkVersions(), theme });

@@ -1,0 +1,135 @@
+"""Exploring in a real browser: clicking activeQ's head forks the scenario and pops it, the timeline marks the
+fork, undo and redo move between the original and the fork (keys and buttons), the keyboard forks on to the lost
+marker, the fork's permalink reopens it and the editor gets it, and "Find a divergence" opens what the server's
+search found with its explanation. One page serves the module's tests, in order (the suite's time goes to what
+they check)."""
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import TIMEOUT_MS
+
+V1, V2 = '[data-variant="v1.28.1"]', '[data-variant="v1.28.2"]'
+BASICS = "In flight: the basics"
+
+
+def at(page, position, total):
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / {total}(\D|$)"))
+
+
+def in_lane(page, pane, queue, pod):
+    return page.locator(f'{pane} [data-queue="{queue}"] [data-pod="{pod}"]')
+
+
+def forks(page):
+    """The steps the timeline marks as forks."""
+    return [int(t.get_attribute("data-step")) for t in page.locator("#ticks .tick[data-fork]").all()]
+
+
+@pytest.fixture(scope="module")
+def desk(browser, live_server):
+    """One 1280x720 page for the module, failing a test on a console error, an uncaught error or a request to
+    another origin (as make_page does)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce", base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    problems = []
+    origin = urlsplit(live_server.url).netloc
+    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console.error: {msg.text}"))
+    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+    page.on("request", lambda req: urlsplit(req.url).scheme in ("data", "blob") or urlsplit(req.url).netloc == origin
+            or problems.append(f"request to another origin: {req.url}"))
+    page.problems = problems
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def page(desk):
+    desk.problems.clear()
+    yield desk
+    assert not desk.problems, "the page reported problems:\n" + "\n".join(desk.problems)
+
+
+def test_clicking_the_head_of_active_q_forks_the_scenario_and_pops_it(page):
+    page.goto("/?scenario=in-flight-basics&position=2")  # A in flight, NodeAdd recorded; B heads activeQ
+    at(page, 2, 16)
+    expect(page.locator("#explore-events [data-event]").first).to_be_visible()  # the palette is there
+    in_lane(page, V1, "activeQ", "B").click()
+    at(page, 3, 3)  # the two steps before the fork, then the pop
+    for pane in (V1, V2):
+        expect(in_lane(page, pane, "inFlight", "B")).to_have_count(1)
+        expect(in_lane(page, pane, "activeQ", "B")).to_have_count(0)
+    expect(page.locator("#scenario-name")).to_have_text(f"{BASICS} (fork)")
+    expect(page.get_by_test_id("explore-status")).to_contain_text("Forked after step 2")
+    assert forks(page) == [3]  # the timeline marks the fork
+    expect(page.locator("#explore-undo")).to_be_enabled()
+    expect(page.locator("#explore-redo")).to_be_disabled()
+
+
+def test_undo_returns_to_the_original_where_it_was_forked_and_redo_to_the_fork(page):
+    page.keyboard.press("Control+z")
+    at(page, 2, 16)
+    expect(page.locator("#scenario-name")).to_have_text(BASICS)
+    expect(in_lane(page, V1, "activeQ", "B")).to_have_count(1)
+    assert forks(page) == []
+    page.locator("#explore-redo").click()
+    at(page, 3, 3)
+    expect(in_lane(page, V2, "inFlight", "B")).to_have_count(1)
+    page.locator("#explore-undo").click()
+    at(page, 2, 16)
+    page.keyboard.press("Control+Shift+Z")
+    at(page, 3, 3)
+    assert forks(page) == [3]
+
+
+def test_the_keyboard_forks_on_to_the_lost_marker(page):
+    page.keyboard.press("x")  # Done for the selected in-flight pod: A, the first
+    at(page, 4, 4)
+    b_marker = page.locator(f'{V1} [data-marker="B"]')
+    expect(b_marker).to_have_attribute("data-detached", "true")  # v1.28.1 lost B's marker
+    expect(page.locator(f"{V1} [data-invariant=in_flight_boundary]")).to_have_count(1)
+    expect(page.locator(f"{V2} [data-testid=invariants].ok")).to_have_count(1)
+    first = page.locator("#explore-events [data-event]").first.get_attribute("data-event")
+    page.keyboard.press("1")  # the palette's first event
+    at(page, 5, 5)
+    expect(page.get_by_test_id("step-note")).to_contain_text(first)
+    assert forks(page) == [3, 4, 5]
+    page.keyboard.press("?")  # the help lists the explore keys (drawn from keys.js's one table)
+    expect(page.locator("#help-keys tr[data-action=fail] th")).to_have_text("f")
+    expect(page.locator("#help-keys tr[data-action=undo] th")).to_have_text("Ctrl+Z")
+    page.keyboard.press("Escape")
+
+
+def test_the_fork_has_a_permalink_and_opens_in_the_editor(page):
+    page.wait_for_function("() => new URLSearchParams(location.search).get('position') === '5'")
+    link = page.url
+    query = parse_qs(urlsplit(link).query)
+    assert "inline" in query and "scenario" not in query
+    page.goto("/healthz")  # away, then the link opens the fork afresh
+    page.goto(link)
+    at(page, 5, 5)
+    expect(page.locator("#scenario-name")).to_have_text(f"{BASICS} (fork)")
+    expect(page.locator(f'{V1} [data-marker="B"]')).to_have_attribute("data-detached", "true")
+    assert forks(page) == [3, 4, 5]
+    page.locator("#btn-editor").click()
+    page.wait_for_url(re.compile(r"/editor\?draft=1"))
+    expect(page.locator("#source")).to_have_value(re.compile(r"\(fork\)[\s\S]*Forked from"))
+
+
+def test_find_a_divergence_opens_what_the_search_found_with_its_explanation(page):
+    page.goto("/?scenario=lost-marker")
+    at(page, 0, 6)
+    page.locator("#explore-find").click()
+    status = page.get_by_test_id("explore-status")
+    expect(status).to_have_class(re.compile(r"\bfound\b"))
+    expect(status).to_contain_text("Found and shrunk to")
+    expect(status).to_contain_text("place a pod differently")
+    expect(page.locator("#scenario-name")).to_have_text(re.compile(r"^Found: divergence"))
+    expect(page.get_by_test_id("position")).to_contain_text("variants differ here")  # opened where they differ
+    page.keyboard.press("Control+z")  # and undo goes back to the lesson
+    at(page, 0, 6)
+    expect(page.locator("#scenario-name")).to_have_text("The lost marker")
