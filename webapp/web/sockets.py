@@ -70,6 +70,11 @@ class Feed:
     version: tuple | None = None  # a room's (epoch, record version) that ``last`` shows
 
 
+def scenario_of(sim, scenario_id: str | None, code: str | None) -> dict:
+    """The scenario message of a loaded simulation (what a viewer needs once per load)."""
+    return scenario_message(sim.summary(), scenario_id, code)
+
+
 @dataclass
 class Hub:
     """Sessions, rooms and what each channel was last sent."""
@@ -122,9 +127,10 @@ class Hub:
         if room is not None:
             self.rooms.save(room)
         private = room is None
-        if loaded:
-            self.send("scenario", scenario_message(session.sim.summary(), session.scenario_id, target.code),
-                      target.channel, private)
+        if loaded:  # built beside the simulation, off the event loop: a long scenario's summary is heavy
+            message = session.run_apart(scenario_of, session.sim, session.scenario_id, target.code,
+                                        small=session.scenario_id is not None)
+            self.send("scenario", message, target.channel, private)
         if session.sim is None:
             return
         message = self.state_of(session, room)
