@@ -7,8 +7,15 @@
 // The viewer reads that key (sessionStorage belongs to the tab, so it survives the navigation) and loads
 // the object as the scenario (Socket.IO `load` with `scenario: <object>`).
 //
+// Beside the text: the palette (editor-palette.js) appends steps by clicking, "Import log…" (editor-import.js)
+// builds a scenario from a kube-scheduler log, and the plugin catalogue (catalogue.js) says which events wake
+// which plugin. Their edits go through `write`, one undoable edit each (Ctrl+Z).
+//
 // Everything shown from the user or the server is set as text (dom.js `h`), never parsed as HTML.
 import { h } from "./dom.js";
+import { createPalette } from "./editor-palette.js";
+import { bindImport } from "./editor-import.js";
+import { drawCatalogue, loadCatalogue } from "./catalogue.js";
 
 const INLINE_KEY = "inflight-scope:inline-scenario";
 // The local draft (localStorage, so it outlives the tab): {from: the page's starting scenario id ("" for none),
@@ -70,6 +77,7 @@ async function validate() {
   const mine = ++validations;
   const answer = await post("/api/validate", JSON.stringify({ text: source.value, format: format.value || null }));
   if (mine === validations) showReport(answer);
+  palette.textChanged();
   return answer;
 }
 
@@ -77,6 +85,7 @@ function scheduleValidation() {
   clearTimeout(timer);
   timer = setTimeout(validate, DEBOUNCE_MS);
 }
+
 
 function showReport(answer) {
   latest = answer;
@@ -131,6 +140,44 @@ function setText(text) {
   source.value = text;
   source.scrollTop = 0;
   renderGutter();
+}
+
+// Replace the text with ``text`` as one edit the textarea's Undo takes back: only the part that changed is
+// replaced (so the caret and the scroll land where the text changed); ``line`` (1-based) is marked in the gutter.
+function write(text, line = null, whole = false) {
+  const old = source.value;
+  let start = 0;
+  let end = 0;
+  if (!whole) {
+    const max = Math.min(old.length, text.length);
+    while (start < max && old[start] === text[start]) start++;
+    while (end < max - start && old[old.length - 1 - end] === text[text.length - 1 - end]) end++;
+  }
+  const keep = document.activeElement;
+  source.focus({ preventScroll: true });
+  source.setSelectionRange(start, old.length - end);
+  // execCommand keeps the edit on the undo stack; where it is missing, the value is set (no undo)
+  const done = document.queryCommandSupported?.("insertText") &&
+    document.execCommand("insertText", false, text.slice(start, text.length - end));
+  if (!done || source.value !== text) {
+    source.value = text;
+    source.dispatchEvent(new Event("input"));
+  }
+  if (whole) source.setSelectionRange(0, 0);
+  if (keep && keep !== source && keep !== document.body) keep.focus({ preventScroll: true });
+  renderGutter();
+  for (const el of gutter.querySelectorAll("[data-line-added]")) el.removeAttribute("data-line-added");
+  if (line) {
+    gutter.children[line - 1]?.setAttribute("data-line-added", "true");
+    const lineHeight = parseFloat(getComputedStyle(source).lineHeight);
+    const top = (line - 1) * lineHeight;
+    if (top < source.scrollTop || top > source.scrollTop + source.clientHeight - 2 * lineHeight) {
+      source.scrollTop = Math.max(0, top - source.clientHeight / 2);
+    }
+  } else if (whole) source.scrollTop = 0;
+  gutter.scrollTop = source.scrollTop;
+  saveDraft();
+  validate();
 }
 
 function slug(name) {
@@ -283,6 +330,24 @@ $("btn-download").addEventListener("click", downloadScenario);
 $("btn-trace").addEventListener("click", downloadTrace);
 onFile($("upload"), uploadScenario);
 onFile($("load-trace"), loadTrace);
+
+// --- the palette, the log import, the catalogue ---------------------------------------------------------------
+const palette = createPalette($("palette"), { text: () => source.value, write, notice });
+const importer = bindImport($("import-dialog"), $("import-result"), { write, validate, notice }, MAX_BYTES);
+$("btn-import").addEventListener("click", () => importer.open());
+$("btn-empty").addEventListener("click", () => {
+  write($("btn-empty").dataset.empty, null, true);
+  notice("Started an empty scenario (Ctrl+Z in the text brings the old one back).");
+});
+const catalogue = $("catalogue");
+const catalogueData = loadCatalogue();
+catalogueData.then((data) => palette.catalogue(data)).catch(() => {});
+catalogue.addEventListener("toggle", () => {
+  if (!catalogue.open || catalogue.dataset.drawn) return;
+  catalogue.dataset.drawn = "true";
+  catalogueData.then((data) => drawCatalogue($("catalogue-body"), data, "catalogue-search"))
+    .catch((err) => $("catalogue-body").replaceChildren(h("p", { class: "bad", text: `Could not load the catalogue: ${err.message}` })));
+});
 
 restoreDraft();
 renderGutter();

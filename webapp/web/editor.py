@@ -5,6 +5,7 @@
          | {ok: false, problems: [{step, field, message, line, column}], variants_ok}
     POST /api/trace        a scenario object -> a trace file {schema: 1, scenario_object, traces}
     POST /api/trace/check  a trace file -> {match, variants: {v: {match, first_mismatch}}, scenario_object}
+    GET  /editor           the page; its palette's first operations (PALETTE) in data-palette, EMPTY in data-empty
     POST /api/import       a kube-scheduler log as the body (docs/import.md)
         -> {scenario, text (the YAML, assumptions as comments), assumptions, counts}
 
@@ -24,6 +25,7 @@ from flask import Blueprint, current_app, render_template, request
 from ..engine import tracefile
 from ..errors import Invalid
 from ..engine.trace import run_through
+from ..model.operations import OPERATIONS
 from ..model.variant import VARIANTS
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
@@ -61,6 +63,23 @@ steps:
     note: P says PvAdd may help, so A goes to backoffQ.
 """
 
+# The palette's first row (the rest of OPERATIONS under "More operations"): what a first scenario needs. The page
+# reads each operation's parameters, kind and summary from GET /api/operations.
+PALETTE = ("add", "pop", "event", "fail", "done", "advance_clock")
+if not set(PALETTE) <= set(OPERATIONS):
+    raise RuntimeError(f"the palette names operations the registry does not have: {set(PALETTE) - set(OPERATIONS)}")
+
+# "Start an empty scenario": what the palette builds on (valid as it is: no pods, no steps).
+EMPTY = """\
+schema: 1
+name: My scenario
+description: |
+  What this scenario shows.
+periodic_flushes: true   # the scheduler's 1 s and 30 s flushes run as the clock advances
+pods: []
+steps: []
+"""
+
 
 def _json(obj, status: int = 200):
     """Like jsonify, but keys keep their order: a scenario comes back laid out as it was written."""
@@ -83,6 +102,8 @@ def editor():
         scenarios=builtin.index(),
         scenario_id=scenario_id if known else "",
         max_bytes=LIMITS.max_bytes,
+        palette=" ".join(PALETTE),
+        empty_text=EMPTY,
         max_message_bytes=current_app.config["MAX_MESSAGE_BYTES"],  # what Run can hand to the viewer
         theme=theme if theme in ("light", "dark") else "",
     )

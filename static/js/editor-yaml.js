@@ -1,0 +1,126 @@
+// Text edits the palette makes to a scenario's source, keeping the user's layout and comments: append an item
+// to a top-level list (`steps`, `pods`) and read the declared pod names. YAML block lists get one flow-style line
+// per item (`  - {op: pop, expect: A}`), a one-line flow list (`pods: [{name: A}]`) gets `, item` before its `]`,
+// an empty one (`steps: []`) becomes a block list; JSON text is parsed and written back with two-space indents.
+// Whatever cannot be edited this way is an Error whose message says why (the text is left as it was).
+
+const PLAIN = /^[A-Za-z_][A-Za-z0-9_./#-]*$/;
+const RESERVED = /^(true|false|yes|no|on|off|null|y|n)$/i; // YAML 1.1 would read these as bools or null
+
+export function isJson(text) {
+  return /^[\ufeff\s]*[{[]/.test(text);
+}
+
+// A value as YAML flow text: plain when it cannot be read as anything else, JSON-quoted otherwise (a JSON string
+// is a valid YAML double-quoted scalar).
+export function yamlValue(value) {
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return `[${value.map(yamlValue).join(", ")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.entries(value).map(([k, v]) => `${yamlValue(k)}: ${yamlValue(v)}`).join(", ")}}`;
+  }
+  const text = String(value);
+  return PLAIN.test(text) && !RESERVED.test(text) ? text : JSON.stringify(text);
+}
+
+const keyLine = (key) => new RegExp(`^${key}[ \\t]*:(.*)$`);
+const withoutComment = (rest) => rest.replace(/(^|\s)#.*$/, "").trim();
+
+// [index of the `key:` line, index of the block's last content line] (-1 when the key is absent).
+function block(lines, key) {
+  const at = lines.findIndex((line) => keyLine(key).test(line));
+  if (at < 0) return [-1, -1];
+  let last = at;
+  for (let i = at + 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (/^\s*$/.test(line) || /^#/.test(line)) continue; // blank, or a comment at column 0
+    if (/^[ \t]/.test(line) || /^-(\s|$)/.test(line)) {
+      last = i;
+      continue;
+    }
+    break; // the next top-level key
+  }
+  return [at, last];
+}
+
+function itemIndent(lines, from, to) {
+  for (let i = from; i <= to; i++) {
+    const m = /^(\s*)-(\s+)\S/.exec(lines[i]);
+    if (m && !/^\s*#/.test(lines[i])) return `${m[1]}-${m[2]}`;
+  }
+  return "  - ";
+}
+
+// {text, line}: ``text`` with ``item`` appended to the top-level list ``key`` (created, before ``before`` when that
+// key exists, else at the end), and the 1-based line where the item now is.
+export function appendItem(text, key, item, before = null) {
+  if (isJson(text)) return appendJson(text, key, item);
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  const [at, last] = block(lines, key);
+  const flow = yamlValue(item);
+  if (at < 0) {
+    let where = before ? lines.findIndex((line) => keyLine(before).test(line)) : -1;
+    if (where < 0) where = lines.length;
+    lines.splice(where, 0, `${key}:`, `  - ${flow}`);
+    return { text: `${lines.join("\n")}\n`, line: where + 2 };
+  }
+  const rest = withoutComment(keyLine(key).exec(lines[at])[1]);
+  if (rest === "" || rest === "~" || rest === "null") {
+    const indent = itemIndent(lines, at + 1, last);
+    if (rest) lines[at] = `${key}:`;
+    lines.splice(last + 1, 0, `${indent}${flow}`);
+    return { text: `${lines.join("\n")}\n`, line: last + 2 };
+  }
+  if (/^\[\s*\]$/.test(rest)) {
+    lines[at] = `${key}:`;
+    lines.splice(at + 1, 0, `  - ${flow}`);
+    return { text: `${lines.join("\n")}\n`, line: at + 2 };
+  }
+  if (rest.startsWith("[") && rest.endsWith("]") && at === last) {
+    const close = lines[at].lastIndexOf("]");
+    lines[at] = `${lines[at].slice(0, close).trimEnd()}, ${flow}${lines[at].slice(close)}`;
+    return { text: `${lines.join("\n")}\n`, line: at + 1 };
+  }
+  throw new Error(`the palette appends to a list written one item per line; “${key}:” is written another way here`);
+}
+
+function appendJson(text, key, item) {
+  let doc;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`the JSON text does not parse (${err.message}); fix it first`);
+  }
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new Error("the JSON text is not a scenario object");
+  if (doc[key] == null) doc[key] = [];
+  if (!Array.isArray(doc[key])) throw new Error(`“${key}” is not a list`);
+  doc[key].push(item);
+  return { text: `${JSON.stringify(doc, null, 2)}\n`, line: null };
+}
+
+// The pod names declared under `pods:` (read from the text, so it works while the text is not valid yet).
+export function declaredPods(text) {
+  if (isJson(text)) {
+    try {
+      const pods = JSON.parse(text).pods;
+      return Array.isArray(pods) ? pods.map((p) => p?.name).filter((n) => typeof n === "string") : [];
+    } catch {
+      return [];
+    }
+  }
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const [at, last] = block(lines, "pods");
+  if (at < 0) return [];
+  const names = [];
+  const name = /(?:^|[\s{,])name\s*:\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^,}\s#]+)/g;
+  for (const line of lines.slice(at, last + 1)) {
+    for (const m of line.replace(/^pods\s*:/, "").matchAll(name)) {
+      const raw = m[1];
+      try {
+        names.push(raw.startsWith('"') ? JSON.parse(raw) : raw.startsWith("'") ? raw.slice(1, -1) : raw);
+      } catch { /* a name that does not parse yet */ }
+    }
+  }
+  return names;
+}
