@@ -153,6 +153,7 @@ def test_the_viewer_opens_the_catalogue_from_its_help(editor):
     editor.get_by_role("button", name="Plugin catalogue…").click()
     dialog = editor.get_by_test_id("catalogue-dialog")
     expect(dialog).to_be_visible()
+    expect(dialog.get_by_label("Find a plugin or an event")).to_be_focused()  # drawn once /api/plugins answered
     editor.keyboard.type("PvAdd")  # the search has the focus; the viewer's keys stay quiet
     expect(dialog.locator('[data-plugin="VolumeBinding"]')).to_be_visible()
     expect(dialog.locator('[data-plugin="NodeAffinity"]')).to_be_hidden()
