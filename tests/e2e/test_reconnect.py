@@ -58,6 +58,7 @@ def test_viewer_resumes_after_a_server_restart(own_server, new_page):
     expect(page.locator(B_MARKER + '[data-detached="true"]')).to_have_count(1)
 
 
+@pytest.mark.parametrize("own_server", ["eventlet"], indirect=True)  # both modes: the restart test above
 def test_viewer_resumes_after_the_network_drops(own_server, new_page):
     page = new_page()
     page.goto("/?scenario=five-minute-wait&position=6")
@@ -71,6 +72,7 @@ def test_viewer_resumes_after_the_network_drops(own_server, new_page):
     at(page, 7)
 
 
+@pytest.mark.parametrize("own_server", ["eventlet"], indirect=True)  # both modes: the restart test above
 def test_audience_rejoins_the_room_at_the_presenters_step_after_a_restart(own_server, new_page):
     presenter = new_page()
     presenter.goto("/present?scenario=lost-marker")

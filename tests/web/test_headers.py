@@ -124,9 +124,9 @@ def test_a_negative_content_length_is_answered_400_with_the_headers(server):
     assert_secured(answer)
 
 
+# eventlet.wsgi's own refusal: only that server has one (Werkzeug hands such a request to the app).
+@pytest.mark.parametrize("server", ["eventlet"], indirect=True)
 def test_eventlet_refuses_content_length_with_transfer_encoding_with_the_headers(server):
-    if server.mode != "eventlet":
-        pytest.skip("eventlet.wsgi's own refusal (Werkzeug hands such a request to the app)")
     answer = raw_exchange(server, b"POST /api/replay HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n"
                                   b"Transfer-Encoding: chunked\r\n\r\n")
     assert answer.status == 400 and b"not allowed together" in answer.body
