@@ -134,13 +134,17 @@ LIST_AREA_SHARE = 0.25   # and a quarter of its area
 NAME_PX = {(1280, 720): 24, (1920, 1080): 36}
 
 
-@pytest.mark.parametrize("position", [4, 6])
 @pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
-def test_presentation_mode_draws_the_picture_large(make_page, width, height, position):
+def test_presentation_mode_draws_the_picture_large(make_page, width, height):
     """The diagrams take most of the screen, and the list fills its own frame with large names."""
     page = make_page(width=width, height=height)
-    open_at(page, "lost-marker", position)
-    present_mode(page)
+    for position in (4, 6):  # one page per size: a new page costs more than the checks
+        open_at(page, "lost-marker", position)
+        present_mode(page)
+        picture_is_large(page, width, height, position)
+
+
+def picture_is_large(page, width, height, position):
     got = page.evaluate(DIAGRAM_SHARE_JS)
     print(f"{width}x{height} position {position}: diagrams cover {got['share']:.1%} ({got['boxes']})")
     assert len(got["boxes"]) == 2, got
@@ -159,13 +163,13 @@ LANES_JS = """() => [...document.querySelectorAll('#panes > [data-variant] .lane
   const r = l.getBoundingClientRect(); return [r.top, r.height]; })"""
 
 
-@pytest.mark.parametrize("position", [4, 5, 6])
-def test_presentation_mode_panes_lanes_line_up(make_page, position):
+def test_presentation_mode_panes_lanes_line_up(make_page):
     page = make_page(width=1280, height=720)
-    open_at(page, "lost-marker", position)
-    present_mode(page)
-    (top1, h1), (top2, h2) = page.evaluate(LANES_JS)
-    assert abs(top1 - top2) <= 1 and abs(h1 - h2) <= 1, f"position {position}: lanes at {top1:.0f}+{h1:.0f} and {top2:.0f}+{h2:.0f}"
+    for position in (4, 5, 6):
+        open_at(page, "lost-marker", position)
+        present_mode(page)
+        (top1, h1), (top2, h2) = page.evaluate(LANES_JS)
+        assert abs(top1 - top2) <= 1 and abs(h1 - h2) <= 1, f"position {position}: lanes at {top1:.0f}+{h1:.0f} and {top2:.0f}+{h2:.0f}"
 
 
 # Where each pointer's head ends: on the bottom edge of its target's box (not on a label under it).
@@ -213,12 +217,16 @@ def settled_reading(locator, js, timeout=5.0):
 
 
 @pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080), (390, 844)])
-@pytest.mark.parametrize("position", [4, 5, 6])
-def test_arrows_end_on_boxes_and_cross_no_lane_title(make_page, width, height, position):
+def test_arrows_end_on_boxes_and_cross_no_lane_title(make_page, width, height):
     page = make_page(width=width, height=height)
-    open_at(page, "lost-marker", position)
-    if width > 600:
-        present_mode(page)
+    for position in (4, 5, 6):
+        open_at(page, "lost-marker", position)
+        if width > 600:
+            present_mode(page)
+        arrows_end_on_boxes(page, width, height, position)
+
+
+def arrows_end_on_boxes(page, width, height, position):
     for pane in (V1, V2):
         for got in settled_reading(page.locator(pane), HEAD_ON_BOX_JS):
             assert -1 <= got["dy"] <= 4 and got["inside"], f"{pane} {width}x{height} at {position}: {got['pod']}'s arrow ends {got['dy']:.1f} px off its box"
@@ -240,13 +248,13 @@ def test_ghost_names_are_not_struck_through_and_walked_ghost_is_gold(page):
 
 
 @pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
-@pytest.mark.parametrize("position", [4, 5, 6])
-def test_nothing_clipped_at_1024x768(make_page, position, presenting):
+def test_nothing_clipped_at_1024x768(make_page, presenting):
     page = make_page(width=1024, height=768)
-    open_at(page, "lost-marker", position)
-    if presenting:
-        present_mode(page)
-    assert_nothing_clipped(page, f"1024x768 {'presenting' if presenting else 'normal'} position {position}")
+    for position in (4, 5, 6):
+        open_at(page, "lost-marker", position)
+        if presenting:
+            present_mode(page)
+        assert_nothing_clipped(page, f"1024x768 {'presenting' if presenting else 'normal'} position {position}")
 
 
 # --- 2. phones ------------------------------------------------------------------------------------------
@@ -263,10 +271,15 @@ ENTRY_ON_TOP_JS = """(el) => { const r = el.getBoundingClientRect();
       return `${fx},${fy} -> ${hit ? hit.tagName.toLowerCase() + '.' + hit.className : 'nothing'}`; }); }"""
 
 
-@pytest.mark.parametrize("position", [4, 5, 6])
-def test_phone_each_list_fully_visible_and_no_horizontal_scroll(make_page, position):
+def test_phone_each_list_fully_visible_and_no_horizontal_scroll(make_page):
     page = make_page(width=390, height=844)
-    open_at(page, "lost-marker", position)
+    for position in (4, 5, 6):
+        open_at(page, "lost-marker", position)
+        page.evaluate("window.scrollTo(0, 0)")
+        each_list_fully_visible(page, position)
+
+
+def each_list_fully_visible(page, position):
     width = page.evaluate("document.scrollingElement.scrollWidth")
     client = page.evaluate("document.scrollingElement.clientWidth")
     assert width <= client, f"horizontal scroll at 390x844: scrollWidth {width} > clientWidth {client}"
@@ -300,10 +313,14 @@ def test_phone_each_list_fully_visible_and_no_horizontal_scroll(make_page, posit
             assert r["left"] >= -0.5 and r["right"] <= r["vw"] + 0.5, f"{pane} lane {queue} leaves the page width"
 
 
-@pytest.mark.parametrize("position", [5, 6])
-def test_phone_labels_readable_bar_one_line_and_nothing_under_the_bar(make_page, position):
+def test_phone_labels_readable_bar_one_line_and_nothing_under_the_bar(make_page):
     page = make_page(width=390, height=844)
-    open_at(page, "lost-marker", position)
+    for position in (5, 6):
+        open_at(page, "lost-marker", position)
+        labels_readable_and_nothing_under_the_bar(page)
+
+
+def labels_readable_and_nothing_under_the_bar(page):
     small = page.evaluate("""() => [...document.querySelectorAll('.gone-tag, .unseen-tag, .marker, .eid')]
       .map((e) => [e.textContent, parseFloat(getComputedStyle(e).fontSize)]).filter(([, px]) => px < 12)""")
     assert not small, f"labels under 12 px on a phone: {small}"
