@@ -37,10 +37,10 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def make_page(browser, live_server):
-    contexts = []
-    problems: list[str] = []
+def open_page(browser, live_server, problems: list, width=1280, height=720, color_scheme="light",
+              reduced_motion="reduce"):
+    """(context, page): a new page that reports into ``problems`` every console error, uncaught page error and
+    request (or websocket) to anything but the live server."""
     origin = urlsplit(live_server.url)
 
     def local(url: str) -> bool:
@@ -51,18 +51,27 @@ def make_page(browser, live_server):
         if msg.type == "error":
             problems.append(f"console.error: {msg.text} ({msg.location.get('url', '')})")
 
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme,
+                                  reduced_motion=reduced_motion, base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.on("console", watch_console)
+    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+    page.on("request", lambda req: local(req.url) or problems.append(f"request to another origin: {req.url}"))
+    page.on("websocket", lambda ws: local(ws.url.replace("ws", "http", 1)) or problems.append(f"websocket: {ws.url}"))
+    return context, page
+
+
+@pytest.fixture
+def make_page(browser, live_server):
+    contexts = []
+    problems: list[str] = []
+
     # Pages cut to each new picture unless a test asks for motion (MOTION): the suite's time goes to what it
     # checks, and the tests that are about motion say so (test_stage, test_browser's lost-marker stories).
-    def make(width=1280, height=720, color_scheme="light", reduced_motion="reduce"):
-        context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme,
-                                      reduced_motion=reduced_motion, base_url=live_server.url)
+    def make(**options):
+        context, page = open_page(browser, live_server, problems, **options)
         contexts.append(context)
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.new_page()
-        page.on("console", watch_console)
-        page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
-        page.on("request", lambda req: local(req.url) or problems.append(f"request to another origin: {req.url}"))
-        page.on("websocket", lambda ws: local(ws.url.replace("ws", "http", 1)) or problems.append(f"websocket: {ws.url}"))
         return page
 
     yield make
@@ -70,6 +79,24 @@ def make_page(browser, live_server):
         context.close()
     if problems:
         pytest.fail("the page reported problems:\n" + "\n".join(problems), pytrace=False)
+
+
+@pytest.fixture(scope="module")
+def desk(browser, live_server):
+    """One 1280x720 page for a whole module (its tests run in order on it, each picking up where the last left)."""
+    problems: list[str] = []
+    context, page = open_page(browser, live_server, problems)
+    page.problems = problems
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def desk_page(desk):
+    """The module's page; the test fails on any problem it reported during the test."""
+    desk.problems.clear()
+    yield desk
+    assert not desk.problems, "the page reported problems:\n" + "\n".join(desk.problems)
 
 
 MOTION = "no-preference"

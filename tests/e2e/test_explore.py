@@ -10,7 +10,6 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import TIMEOUT_MS
 
 V1, V2 = '[data-variant="v1.28.1"]', '[data-variant="v1.28.2"]'
 BASICS = "In flight: the basics"
@@ -29,29 +28,9 @@ def forks(page):
     return [int(t.get_attribute("data-step")) for t in page.locator("#ticks .tick[data-fork]").all()]
 
 
-@pytest.fixture(scope="module")
-def desk(browser, live_server):
-    """One 1280x720 page for the module, failing a test on a console error, an uncaught error or a request to
-    another origin (as make_page does)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce", base_url=live_server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    problems = []
-    origin = urlsplit(live_server.url).netloc
-    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console.error: {msg.text}"))
-    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
-    page.on("request", lambda req: urlsplit(req.url).scheme in ("data", "blob") or urlsplit(req.url).netloc == origin
-            or problems.append(f"request to another origin: {req.url}"))
-    page.problems = problems
-    yield page
-    context.close()
-
-
 @pytest.fixture
-def page(desk):
-    desk.problems.clear()
-    yield desk
-    assert not desk.problems, "the page reported problems:\n" + "\n".join(desk.problems)
+def page(desk_page):  # one page for the module (conftest.desk)
+    return desk_page
 
 
 def test_clicking_the_head_of_active_q_forks_the_scenario_and_pops_it(page):

@@ -4,12 +4,10 @@ put back; on a phone the panes stack and each diagram is in view. One page serve
 goes to what they check)."""
 
 import re
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import TIMEOUT_MS
 from tests.e2e.test_browser import at
 
 PANES = "#panes > [data-variant]"
@@ -28,29 +26,9 @@ def in_lane(page, variant, queue, pod):
     return page.locator(f'[data-variant="{variant}"] [data-queue="{queue}"] [data-pod="{pod}"]')
 
 
-@pytest.fixture(scope="module")
-def desk(browser, live_server):
-    """One 1280x720 page for the module, failing a test on a console error, an uncaught error or a request to
-    another origin (as make_page does)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce", base_url=live_server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    problems = []
-    origin = urlsplit(live_server.url).netloc
-    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console.error: {msg.text}"))
-    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
-    page.on("request", lambda req: urlsplit(req.url).scheme in ("data", "blob") or urlsplit(req.url).netloc == origin
-            or problems.append(f"request to another origin: {req.url}"))
-    page.problems = problems
-    yield page
-    context.close()
-
-
 @pytest.fixture
-def page(desk):
-    desk.problems.clear()
-    yield desk
-    assert not desk.problems, "the page reported problems:\n" + "\n".join(desk.problems)
+def page(desk_page):  # one page for the module (conftest.desk)
+    return desk_page
 
 
 def test_three_versions_in_lockstep_kept_in_the_address_bar_and_across_a_reload(page):

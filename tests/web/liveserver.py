@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import requests
@@ -108,3 +109,13 @@ class LiveServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+@contextmanager
+def checked_server(mode: str, logs: Path, extra_args=()):
+    """A LiveServer that must still be running when the tests are done with it and must not have logged a
+    traceback (a refused request is answered and logged in one line, never a crash)."""
+    with LiveServer(mode, logs, extra_args) as live:
+        yield live
+        assert live.proc.poll() is None, f"the server died during the tests:\n{live.log()}"
+    assert "Traceback" not in live.log(), live.log()

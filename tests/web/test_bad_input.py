@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import socketio as socketio_client
 
-from tests.web.liveserver import LiveServer
+from tests.web.liveserver import checked_server
 from webapp.scenario import builtin
 from webapp.scenario.document import MAX_DEPTH, MAX_DIGITS
 
@@ -220,10 +220,8 @@ class TestSocketIO:
 # --- the real servers -------------------------------------------------------------------------------------
 @pytest.fixture(scope="module", params=["eventlet", "threading"])
 def server(request):
-    with LiveServer(request.param, LOGS) as live:
+    with checked_server(request.param, LOGS) as live:
         yield live
-        assert live.proc.poll() is None, f"the server died during the tests:\n{live.log()}"
-    assert "Traceback" not in live.log(), live.log()
 
 
 def post_chunked(server, path: str, chunks, content_type="application/json"):

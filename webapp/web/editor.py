@@ -40,12 +40,14 @@ from .offload import apart
 bp = Blueprint("editor", __name__)
 LIMITS = Limits()
 
-STARTER = """\
+HEAD = """\
 schema: 1
 name: My scenario
 description: |
   What this scenario shows.
 periodic_flushes: true   # the scheduler's 1 s and 30 s flushes run as the clock advances
+"""
+STARTER = HEAD + """\
 hints:
   - {event: PvAdd, plugin: P, hint: QueueAfterBackoff}
 pods:
@@ -70,12 +72,7 @@ if not set(PALETTE) <= set(OPERATIONS):
     raise RuntimeError(f"the palette names operations the registry does not have: {set(PALETTE) - set(OPERATIONS)}")
 
 # "Start an empty scenario": what the palette builds on (valid as it is: no pods, no steps).
-EMPTY = """\
-schema: 1
-name: My scenario
-description: |
-  What this scenario shows.
-periodic_flushes: true   # the scheduler's 1 s and 30 s flushes run as the clock advances
+EMPTY = HEAD + """\
 pods: []
 steps: []
 """
