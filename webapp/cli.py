@@ -248,7 +248,7 @@ def _load(name: str):
 
 
 # --- text output ---------------------------------------------------------------------------------
-COLUMNS = ("step", "operation", "result", "activeQ", "backoffQ", "unschedulablePods", "in flight")
+COLUMNS = ("#", "operation", "result", "activeQ", "backoffQ", "unschedulablePods", "in flight")
 TEXT_LANES = ("activeQ", "backoffQ", "unschedulablePods")  # the lanes drawn as columns, by queue
 
 
@@ -265,7 +265,7 @@ def render_text(label: str, sim: Simulation) -> str:
         for variant, pane in scene["panes"].items():
             chips = {lane["queue"]: [chip["pod"] for chip in lane["chips"]] for lane in pane["lanes"]}
             rows[variant].append((
-                str(scene["step"]["index"]),
+                str(scene["step"]["index"] + 1),  # numbered as the page numbers it ("6. fail B")
                 " ".join([step["op"], *(f"{k}={_value(v)}" for k, v in arguments(step))]),
                 _summary(msg["variants"][variant]["result"]),
                 *(_value(chips[queue]) for queue in TEXT_LANES),
