@@ -51,26 +51,21 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import BinaryIO, Callable, Iterable
 
-from ..errors import Invalid, TooLarge
+from ..errors import TooLarge
 from ..model.errors import StepError
 from ..model.events import CATALOGUE, matches
 from ..model.plugins import PLUGINS, registered_event
 from ..model.variant import VARIANTS
-from .errors import ScenarioError
 from .load import load_scenario
+from .loglines import Counts, Line, LogError, Truncated, object_ref, parse_line, read_lines
 from .validate import Limits
 
-MAX_LINE = 64 * 1024  # bytes: a longer line is counted as unknown and skipped
 MAX_ASSUMPTIONS = 200
 SOURCE = "kubernetes/autoscaler@cb95d464 cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/"
-
-
-class LogError(Invalid):
-    """The input is not a kube-scheduler log the importer can use (empty, binary, no scheduler message)."""
 
 
 @dataclass(frozen=True)
@@ -162,185 +157,6 @@ def plugins_of(err: str) -> tuple[list[str], list[str]]:
 
 
 # --- one line ------------------------------------------------------------------------------------------------
-_KLOG = re.compile(r"([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+\d+\s+([^\s:\]]+):(\d+)\] ?(.*)")
-# A container runtime's (CRI) prefix, or kubectl logs --timestamps'.
-_PREFIX = re.compile(r"\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)? (?:(?:stdout|stderr) [FP] )?")
-_KEY = re.compile(r"\s*([A-Za-z_][\w.-]*)=")
-
-
-@dataclass
-class Line:
-    number: int
-    micros: int  # microseconds since the epoch (klog text: of a year 2000, as it has none)
-    msg: str
-    values: dict
-    verbosity: int | None = None  # JSON's "v"
-
-
-class Truncated(Exception):
-    """A log line cut short (an unterminated quoted string or JSON object)."""
-
-
-def _go_string(text: str, start: int) -> tuple[str, int]:
-    """The Go-quoted string at text[start] == '"' and the index after it; Truncated if it never ends."""
-    i = start + 1
-    while True:
-        j = text.find('"', i)
-        if j < 0:
-            raise Truncated()
-        backslashes = 0
-        k = j - 1
-        while k > start and text[k] == "\\":
-            backslashes += 1
-            k -= 1
-        if backslashes % 2 == 0:
-            break
-        i = j + 1
-    quoted = text[start:j + 1]
-    try:
-        return json.loads(quoted), j + 1
-    except ValueError:
-        return quoted[1:-1].replace('\\"', '"').replace("\\\\", "\\"), j + 1
-
-
-def _key_values(text: str) -> dict:
-    values = {}
-    i = 0
-    while i < len(text):
-        m = _KEY.match(text, i)
-        if not m:
-            break
-        i = m.end()
-        if text[i:i + 1] == '"':
-            values[m[1]], i = _go_string(text, i)
-        elif text[i:i + 1] == "<":  # klog's multi-line value: its lines follow; what follows here is unknown
-            break
-        else:
-            j = text.find(" ", i)
-            j = len(text) if j < 0 else j
-            values[m[1]] = text[i:j]
-            i = j
-    return values
-
-
-def _klog_micros(month: int, day: int, h: int, mi: int, s: int, us: int) -> int | None:
-    try:
-        moment = datetime(2000, month, day, h, mi, s, us, tzinfo=timezone.utc)
-    except ValueError:
-        return None
-    return int(moment.timestamp()) * 1_000_000 + us
-
-
-def _json_micros(ts) -> int | None:
-    if isinstance(ts, bool):
-        return None
-    if isinstance(ts, (int, float)):
-        # component-base's JSON format writes milliseconds since the epoch; seconds are accepted too.
-        return round(ts * 1000) if ts > 1e11 else round(ts * 1_000_000)
-    if isinstance(ts, str):
-        try:
-            moment = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-        except ValueError:
-            return None
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=timezone.utc)
-        return int(moment.timestamp()) * 1_000_000 + moment.microsecond
-    return None
-
-
-def _object_ref(v) -> str | None:
-    """klog.KObj as the text format writes it ("ns/name") or the JSON one ({"name", "namespace"})."""
-    if isinstance(v, dict):
-        name, ns = v.get("name"), v.get("namespace")
-        if isinstance(name, str) and name:
-            return f"{ns}/{name}" if isinstance(ns, str) and ns else name
-        return None
-    return v if isinstance(v, str) and v else None
-
-
-def parse_line(text: str, number: int = 0) -> Line | None:
-    """A log line as a Line, or None when it is no klog or JSON log line; Truncated when it was cut short."""
-    text = text.strip()
-    if m := _PREFIX.match(text):
-        text = text[m.end():]
-    if text.startswith("{"):
-        try:
-            obj = json.loads(text)
-        except ValueError:
-            if text.startswith('{"') and not text.endswith("}"):
-                raise Truncated() from None
-            return None
-        if not isinstance(obj, dict) or not isinstance(obj.get("msg"), str) or "ts" not in obj:
-            return None
-        micros = _json_micros(obj["ts"])
-        if micros is None:
-            return None
-        v = obj.get("v")
-        return Line(number, micros, obj["msg"], obj, v if isinstance(v, int) and not isinstance(v, bool) else None)
-    m = _KLOG.fullmatch(text)
-    if not m:
-        return None
-    micros = _klog_micros(*(int(m[i]) for i in range(2, 8)))
-    if micros is None:
-        return None
-    rest = m[10]
-    if rest.startswith('"'):
-        msg, end = _go_string(rest, 0)
-        values = _key_values(rest[end:])
-    else:
-        msg, values = rest, {}
-    return Line(number, micros, msg, values)
-
-
-# --- reading -------------------------------------------------------------------------------------------------
-@dataclass
-class Counts:
-    lines: int = 0
-    used: int = 0  # scheduler messages that became (part of) a step or evidence
-    other: int = 0  # log lines with a message the importer does not use
-    unknown: int = 0  # not a log line
-    truncated: int = 0  # cut short
-    ignored: int = 0  # scheduler messages that could not be placed (e.g. about a pod never seen)
-    files: int = 0
-    bytes: int = 0
-
-    def summary(self) -> str:
-        return (f"{self.lines:,} lines read: {self.used:,} used, {self.ignored:,} scheduler lines ignored, "
-                f"{self.other:,} other log lines, {self.unknown:,} unknown, {self.truncated:,} truncated")
-
-
-def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None] | None = None,
-               label: str = "<input>") -> Iterable[tuple[str, bool]]:
-    """(text, ends with a newline) of each line of ``stream``, one at a time (a line over MAX_LINE bytes is counted
-    as unknown and skipped); LogError for binary input."""
-    first = True
-    while True:
-        raw = stream.readline(MAX_LINE)
-        if not raw:
-            return
-        counts.bytes += len(raw)
-        if first and b"\0" in raw[:4096]:
-            raise LogError(f"{label}: binary data, not a log (a NUL byte in its first line)")
-        first = False
-        if not raw.endswith(b"\n") and len(raw) >= MAX_LINE:
-            while True:  # skip the rest of the overlong line
-                more = stream.readline(MAX_LINE)
-                counts.bytes += len(more)
-                if not more or more.endswith(b"\n"):
-                    break
-            counts.lines += 1
-            counts.unknown += 1
-            continue
-        counts.lines += 1
-        if progress:
-            progress(counts.bytes)
-        if b"\0" in raw:
-            counts.unknown += 1
-            continue
-        yield raw.decode("utf-8", "replace"), raw.endswith(b"\n")
-
-
-# --- building the scenario ------------------------------------------------------------------------------------
 EVENT_WINDOW = 100_000  # micros: move lines of one event label this close, with no step between, are one event
 FLUSH_EVENTS = ("BackoffComplete", "UnschedulableTimeout")
 
@@ -487,7 +303,7 @@ class _Builder:
             self.event({"node_added": "NodeAdd", "assigned_added": "AssignedPodAdd",
                         "assigned_updated": "AssignedPodUpdate", "assigned_deleted": "AssignedPodDelete"}[kind], line)
             return
-        name = _object_ref(line.values.get("pod"))
+        name = object_ref(line.values.get("pod"))
         if name is None:
             self.counts.ignored += 1
             return
@@ -544,7 +360,7 @@ class _Builder:
         pod = self.pod(name)
         self.in_flight(pod, line)
         node = line.values.get("node")
-        node = _object_ref(node)
+        node = object_ref(node)
         self.emit({"op": "done", "pod": name,
                    "note": f"line {line.number}: {name} bound" + (f" to {node}" if node else "")}, line)
         pod.state = "bound"
