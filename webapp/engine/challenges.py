@@ -1,0 +1,232 @@
+"""Challenges: graded exercises of the course, checked by running the model, never by reading the scenario's text.
+
+Each challenge is stated once, in CHALLENGES: its id, title, goal, the versions it runs on, a built-in to start
+from, and a check. A check runs a loaded Scenario on those versions in lockstep and returns a verdict:
+
+    {"solved": bool, "why": {"reason": <code>, "step": index or None, "pod": name or None, ...evidence}}
+
+``why`` is plain data (what happened, where, on which version); presenter/challenges.py says it in words. A step
+that some version cannot run raises the located ScenarioError, as loading the scenario would.
+
+The criteria, precisely (times are the model's clock, ``now`` after each step):
+
+* ``lose-marker``: on v1.28.1 the invariant in_flight_boundary breaks after some step (an in-flight pod's marker
+  element was removed from receivedEvents), with at most MAX_PODS_LOSE pods declared.
+* ``five-minutes``: some pod P is parked in unschedulablePods on v1.28.1 (parked at its record's timestamp t0)
+  and is seen still parked, the same stay, after a step whose clock is >= t0 + WAIT; on v1.28.2 every stay of P
+  in unschedulablePods that began by that step was seen over (P elsewhere) at a clock < its start + WAIT (a
+  stay still open at the end does not count as short). Periodic flushes may run.
+* ``unbounded-list``: at the end on v1.28.2 the list holds an orphaned pod entry (a pod popped again while its
+  first attempt was in flight: pod_entries_in_flight breaks) and at least GROWTH event entries behind the first
+  orphan. Done removes only the entry its pod's map points at and the front cleanup stops at the first pod
+  entry, so nothing behind an orphan can ever be removed, and every event recorded while any pod is in flight
+  lands behind it: that is "without bound", observed as its cause plus growth.
+* ``sooner-retry``: a failure puts the pod in activeQ or backoffQ on v1.28.1 while the same failure (same step)
+  parks it in unschedulablePods on v1.28.2.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import NotFound
+from ..model.errors import StepError
+from ..model.queue import ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_PODS
+from .trace import step_error
+
+NS = 1_000_000_000
+MAX_PODS_LOSE = 2  # lose-marker: pods declared at most
+WAIT = 300  # five-minutes: seconds in unschedulablePods
+GROWTH = 5  # unbounded-list: event entries behind the orphan at the end
+
+
+def lockstep(scenario, versions):
+    """(index, step, [(result, record)], models) after each step, every version having applied it."""
+    models = [scenario.model(v) for v in versions]
+    for i, step in enumerate(scenario.steps):
+        applied = []
+        for version, model in zip(versions, models):
+            try:
+                applied.append(model.apply(i, step))
+            except StepError as err:
+                raise step_error(i, step, err, version) from None
+        yield i, step, applied, models
+
+
+def verdict(solved: bool, reason: str, step: int | None = None, pod: str | None = None, **evidence) -> dict:
+    return {"solved": solved, "why": {"reason": reason, "step": step, "pod": pod, **evidence}}
+
+
+# --- 1. lose B's marker with two pods ------------------------------------------------------------------------
+def check_lose_marker(scenario) -> dict:
+    pods = len(scenario.pods)
+    for i, _step, [(_result, record)], _models in lockstep(scenario, ("v1.28.1",)):
+        broken = next((b for b in record["invariants"] if b["name"] == "in_flight_boundary"), None)
+        if broken:
+            lost = broken["violations"][0]
+            evidence = dict(invariant="in_flight_boundary", marker=lost["marker"], unseen=lost["unseen"],
+                            pods=pods, most=MAX_PODS_LOSE, version="v1.28.1")
+            if pods > MAX_PODS_LOSE:
+                return verdict(False, "too-many-pods", i, lost["pod"], **evidence)
+            return verdict(True, "marker-lost", i, lost["pod"], **evidence)
+    return verdict(False, "no-marker-lost", steps=len(scenario.steps), pods=pods, most=MAX_PODS_LOSE,
+                   version="v1.28.1")
+
+
+# --- 2. five minutes on v1.28.1, not on v1.28.2 --------------------------------------------------------------
+@dataclass
+class Stay:
+    """A pod's stay in unschedulablePods on one version: parked at ``since`` (ns, its record's timestamp)
+    by step ``began``; seen elsewhere after step ``ended`` (None: still parked at the end)."""
+    pod: str
+    since: int
+    began: int
+    ended: int | None = None
+
+
+def _stays(scenario, versions) -> tuple[list[list[Stay]], list[int], list[dict]]:
+    """Per version its stays; the clock after each step; where each moved pod is after its step, per version."""
+    stays = [[] for _ in versions]
+    open_ = [{} for _ in versions]  # pod -> its open Stay
+    clock, placed = [], []
+    for i, _step, applied, models in lockstep(scenario, versions):
+        touched = {m["pod"] for _result, record in applied for m in record["moves"]}
+        for k, model in enumerate(models):
+            parked = model.queue.unschedulable_pods
+            for pod in touched:
+                stay = open_[k].get(pod)
+                record = parked.get(pod)
+                if stay is not None and (record is None or record.timestamp != stay.since):
+                    stay.ended = i
+                    del open_[k][pod]
+                if record is not None and pod not in open_[k]:
+                    open_[k][pod] = Stay(pod, record.timestamp, i)
+                    stays[k].append(open_[k][pod])
+        clock.append(models[0].queue.now)
+        placed.append({pod: [m.queue.where(pod) for m in models] for pod in touched})
+    return stays, clock, placed
+
+
+def check_five_minutes(scenario) -> dict:
+    (old, new), clock, placed = _stays(scenario, ("v1.28.1", "v1.28.2"))
+    nearest = None  # not solved: the first stay long on both versions, else the longest stay on v1.28.1
+    longest = None
+    for stay in old:
+        last = len(clock) - 1 if stay.ended is None else stay.ended - 1  # the last step it was seen parked
+        seen = (clock[last] - stay.since) / NS
+        if longest is None or seen > longest["seconds"]:
+            longest = {"step": stay.began, "pod": stay.pod, "seconds": seen}
+        long_at = bisect_left(clock, stay.since + WAIT * NS, stay.began, last + 1)
+        if long_at > last:
+            continue
+        theirs = [s for s in new if s.pod == stay.pod and s.began <= long_at]
+        evidence = dict(parked_at=stay.since / NS, seen_step=long_at, seen_at=clock[long_at] / NS,
+                        waited=(clock[long_at] - stay.since) / NS, left_step=stay.ended, threshold=WAIT,
+                        elsewhere=placed[stay.began][stay.pod][1],
+                        theirs=[{"began": s.began, "since": s.since / NS, "ended": s.ended,
+                                 "until": None if s.ended is None else clock[s.ended] / NS} for s in theirs])
+        if all(s.ended is not None and clock[s.ended] - s.since < WAIT * NS for s in theirs):
+            return verdict(True, "parked-long-on-old-only", stay.began, stay.pod, **evidence)
+        nearest = nearest or verdict(False, "parked-long-on-both", stay.began, stay.pod, **evidence)
+    if nearest:
+        return nearest
+    if longest:
+        return verdict(False, "not-long-enough", longest["step"], longest["pod"], seconds=longest["seconds"],
+                       threshold=WAIT)
+    return verdict(False, "never-parked", threshold=WAIT)
+
+
+# --- 3. grow v1.28.2's list without bound --------------------------------------------------------------------
+def check_unbounded_list(scenario) -> dict:
+    orphaned, first_broken, model = None, None, None
+    for i, _step, [(_result, record)], models in lockstep(scenario, ("v1.28.2",)):
+        model = models[0]
+        if record.get("orphaned") and orphaned is None:
+            orphaned = {"step": i, **record["orphaned"]}
+        if first_broken is None and any(b["name"] == "pod_entries_in_flight" for b in record["invariants"]):
+            first_broken = i
+    entries = model.queue.tracker.entries() if model is not None else []
+    at = next((k for k, e in enumerate(entries) if e["kind"] == "pod" and e["orphaned"]), None)
+    events = len([e for e in entries if e["kind"] == "event"])
+    if at is None:
+        return verdict(False, "no-orphan", None, None, length=len(entries), events=events, growth=GROWTH,
+                       version="v1.28.2")
+    orphan = entries[at]
+    behind = [e["id"] for e in entries[at + 1:] if e["kind"] == "event"]
+    made = orphaned if orphaned and orphaned["id"] == orphan["id"] else {"step": first_broken}
+    evidence = dict(entry=orphan["id"], behind=behind, length=len(entries), growth=GROWTH,
+                    invariant="pod_entries_in_flight", broken_at=first_broken, version="v1.28.2")
+    if len(behind) < GROWTH:
+        return verdict(False, "too-little-growth", made["step"], orphan["pod"], **evidence)
+    return verdict(True, "orphan-holds-events", made["step"], orphan["pod"], **evidence)
+
+
+# --- 4. v1.28.1 retries sooner than v1.28.2 ------------------------------------------------------------------
+RETRY = (ACTIVE_Q, BACKOFF_Q)
+
+
+def check_sooner_retry(scenario) -> dict:
+    failures = 0
+    for i, _step, applied, models in lockstep(scenario, ("v1.28.1", "v1.28.2")):
+        if not all("failed" in record for _result, record in applied):
+            continue
+        failures += 1
+        pod = applied[0][1]["failed"]["pod"]
+        where = [m.queue.where(pod) for m in models]
+        if where[0] in RETRY and where[1] == UNSCHEDULABLE_PODS:
+            hints = [{"decision": r.get("hint", {}).get("decision"), "reason": r.get("hint", {}).get("reason"),
+                      "start": r.get("hint", {}).get("start", {}).get("rule"),
+                      "marker": r.get("hint", {}).get("start", {}).get("marker"),
+                      "rule": result.get("rule")} for result, r in applied]
+            retained = [e["id"] for e in models[0].queue.tracker.view()["entries"] if e.get("kind", "event") == "event"]
+            return verdict(True, "old-retries-new-parks", i, pod, where={"v1.28.1": where[0], "v1.28.2": where[1]},
+                           hints={"v1.28.1": hints[0], "v1.28.2": hints[1]},
+                           plugins=applied[0][1]["failed"]["plugins"], retained=retained)
+    return verdict(False, "no-such-failure", failures=failures)
+
+
+@dataclass(frozen=True)
+class Challenge:
+    id: str
+    title: str
+    goal: str
+    versions: tuple
+    start: str  # a built-in to start from (it does not solve the challenge by itself)
+    check: Callable[[object], dict]
+
+
+CHALLENGES = (
+    Challenge("lose-marker", "Lose B's marker with two pods",
+              f"With at most {MAX_PODS_LOSE} pods, make v1.28.1 remove the receivedEvents element an in-flight "
+              "pod's marker points at (the in_flight_boundary invariant breaks).",
+              ("v1.28.1",), "in-flight-basics", check_lose_marker),
+    Challenge("five-minutes", "Make a pod wait five minutes in v1.28.1 but not in v1.28.2",
+              f"Some pod stays in unschedulablePods for at least {WAIT} s of the model's clock on v1.28.1, while "
+              f"on v1.28.2 that pod is never parked that long (periodic_flushes may run).",
+              ("v1.28.1", "v1.28.2"), "lost-marker", check_five_minutes),
+    Challenge("unbounded-list", "Grow v1.28.2's list without bound",
+              f"End with an orphaned pod entry in v1.28.2's inFlightEvents (pod_entries_in_flight breaks) and at "
+              f"least {GROWTH} events behind it that the front cleanup can never drop.",
+              ("v1.28.2",), "front-cleanup", check_unbounded_list),
+    Challenge("sooner-retry", "Find a case where v1.28.1 retries sooner than v1.28.2",
+              "A failing pod goes to activeQ or backoffQ on v1.28.1 while on v1.28.2 the same failure parks it in "
+              "unschedulablePods.",
+              ("v1.28.1", "v1.28.2"), "queueing-hints", check_sooner_retry),
+)
+BY_ID = {c.id: c for c in CHALLENGES}
+
+
+def challenge(challenge_id: object) -> Challenge:
+    found = BY_ID.get(challenge_id) if isinstance(challenge_id, str) else None
+    if found is None:
+        shown = repr(challenge_id)[:60]
+        raise NotFound(f"no challenge {shown}; the challenges are {', '.join(BY_ID)}")
+    return found
+
+
+def check(challenge_id: str, scenario) -> dict:
+    """The verdict of ``scenario`` (a loaded Scenario) on the challenge: {id, solved, why, versions}."""
+    found = challenge(challenge_id)
+    return {"id": found.id, "versions": list(found.versions), **found.check(scenario)}
