@@ -43,8 +43,8 @@ def create_app(config: dict | None = None):
         app.config["ASYNC_MODE"] = os.environ["INFLIGHT_SCOPE_ASYNC_MODE"]
     if os.environ.get("INFLIGHT_SCOPE_MESSAGE_QUEUE"):
         app.config["MESSAGE_QUEUE"] = os.environ["INFLIGHT_SCOPE_MESSAGE_QUEUE"]
-    from .web import (answers, bodies, editor, export, find, hosts, limits, offload, plugins, routes, security,
-                      sockets, versions)
+    from .web import (answers, bodies, challenges, editor, export, find, hosts, limits, offload, plugins, routes,
+                      security, sockets, versions)
 
     limits.read_environment(app.config)
     hosts.read_environment(app.config)
@@ -57,6 +57,7 @@ def create_app(config: dict | None = None):
     app.register_blueprint(versions.bp)
     app.register_blueprint(plugins.bp)
     app.register_blueprint(find.bp)  # /api/operations, /api/find
+    app.register_blueprint(challenges.bp)  # /api/challenges
     answers.init_answers(app)
     bodies.init_bodies(app)  # chunked bodies under eventlet
     offload.init_offload(app)
