@@ -2,7 +2,8 @@
 // folds deltas and hands on whole models; the page that draws them; the driver that decides what is sent
 // and by whom; the version picker (which versions, side by side); the controls that turn keys and buttons into
 // actions; the flow around them (flow.js: the address bar, focus, Predict's stops, a room's polls and blank screen);
-// exploring (explore.js: acting on the diagram forks the scenario; undo, redo, Find a divergence).
+// exploring (explore.js: acting on the diagram forks the scenario; undo, redo, Find a divergence); the course's
+// challenges (challenges.js).
 import { readOptions } from "./options.js";
 import { openModel } from "./model.js";
 import { createPage } from "./page.js";
@@ -12,6 +13,7 @@ import { createPoll } from "./poll.js";
 import { createFlow } from "./flow.js";
 import { createVersionPicker } from "./versions.js";
 import { createExplore } from "./explore.js";
+import { createChallenges } from "./challenges.js";
 
 export function startViewer(transport) {
   const app = document.getElementById("app");
@@ -46,4 +48,5 @@ export function startViewer(transport) {
   const flow = createFlow(app, opts, driver, page, createPoll(opts, conn, page));
   const controls = bindControls(app, opts, driver, page);
   const explore = createExplore(app, opts, driver, page, controls.actions);
+  createChallenges(page, controls.pick); // the course's exercises: Check sends the scenario on screen
 }

@@ -1,0 +1,49 @@
+"""Challenges in a real browser, on one shared page: pick "lose B's marker with two pods", check the lesson it
+starts from (not yet, with what is missing), solve it by acting on the diagram (pop B while A is in flight, then
+finish A) and check again: solved, with the step, pod and invariant that make it count."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+
+def at(page, position, total):
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / {total}(\D|$)"))
+
+
+@pytest.fixture
+def page(desk_page):  # one page for the module (conftest.desk)
+    return desk_page
+
+
+def test_pick_the_first_challenge_and_check_its_starting_lesson(page):
+    page.goto("/?scenario=in-flight-basics&position=2")  # A in flight, NodeAdd recorded; B heads activeQ
+    at(page, 2, 16)
+    page.get_by_test_id("challenges-toggle").click()  # unfold the section
+    picker = page.get_by_test_id("challenge-picker")
+    expect(picker.locator("option")).to_have_count(4)
+    picker.select_option("lose-marker")
+    expect(page.locator("#challenge-goal")).to_contain_text("in_flight_boundary")
+    expect(page.locator("#challenge-start")).to_contain_text("In flight: the basics")
+    page.get_by_test_id("challenge-check").click()
+    verdict = page.get_by_test_id("challenge-verdict")
+    expect(verdict).to_have_attribute("data-solved", "false")
+    expect(verdict).to_contain_text("Not yet")
+    expect(verdict).to_contain_text("kept its marker")
+
+
+def test_solve_it_on_the_diagram_and_see_why_it_counts(page):
+    page.locator('[data-variant="v1.28.1"] [data-queue="activeQ"] [data-pod="B"]').click()  # fork: pop B
+    at(page, 3, 3)
+    page.locator("#explore-pod").select_option("A")
+    page.locator("#explore-done").click()  # fork: Done(A) removes e1, B's marker
+    at(page, 4, 4)
+    page.get_by_test_id("challenge-check").click()
+    verdict = page.get_by_test_id("challenge-verdict")
+    expect(verdict).to_have_attribute("data-solved", "true")
+    expect(verdict).to_contain_text("Solved")
+    expect(verdict).to_contain_text("step 3 (done A)")
+    expect(verdict).to_contain_text("B's marker e1")
+    expect(verdict).to_contain_text("in_flight_boundary")
+    expect(page.get_by_test_id("challenge-picker").locator("option[value=lose-marker]")).to_contain_text("✓")
