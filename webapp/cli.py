@@ -12,6 +12,7 @@ from dataclasses import asdict
 
 import yaml
 
+from .engine.challenges import BY_ID, check as check_challenge
 from .engine.find import TARGETS, Search, size
 from .engine.simulation import Simulation
 from .engine.trace import check_runs
@@ -19,6 +20,7 @@ from .model.operations import arguments
 from .model.variant import VARIANTS
 from .model.versions import VERSIONS
 from .presenter import state_message
+from .presenter.challenges import explain as explain_verdict
 from .presenter.findings import explain
 from .scenario import builtin
 from .errors import TooLarge
@@ -59,6 +61,11 @@ def main(argv=None) -> int:
     imp.add_argument("--name", help="the scenario's name (default: Imported from LOGFILE)")
     imp.add_argument("--format", choices=("yaml", "json"), default="yaml")
     imp.set_defaults(run=run_import)
+    check = commands.add_parser("check-challenge", help="check a scenario against one of the course's challenges "
+                                "(solved: status 0; not yet: 1)")
+    check.add_argument("challenge", metavar="ID", help=f"one of {', '.join(BY_ID)}")
+    check.add_argument("file", metavar="FILE", help="a JSON or YAML scenario, a built-in id, or - for stdin")
+    check.set_defaults(run=run_check_challenge)
     serve = commands.add_parser("serve", help="serve the visualizer (built-in demo) on localhost")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -232,6 +239,26 @@ def run_replay(args) -> int:
         for trace in traces:
             print(json.dumps(trace, separators=(",", ":")))
     return status
+
+
+def run_check_challenge(args) -> int:
+    """Prints solved / not yet with the why; status 0 solved, 1 not yet, 2 for a bad id or scenario."""
+    if args.challenge not in BY_ID:
+        print(f"error: no challenge {args.challenge[:60]!r}; the challenges are {', '.join(BY_ID)}", file=sys.stderr)
+        return 2
+    try:
+        scenario = _load(args.file)
+        verdict = check_challenge(args.challenge, scenario)
+    except ScenarioError as err:
+        for line in err.describe().splitlines():
+            print(f"error: {_label(args.file)}: {line}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"error: {_label(args.file)}: {err.strerror or err}", file=sys.stderr)
+        return 2
+    print(f"{args.challenge}: {'solved' if verdict['solved'] else 'not yet'} (on {', '.join(verdict['versions'])})")
+    print(explain_verdict(verdict, scenario.steps))
+    return 0 if verdict["solved"] else 1
 
 
 def _label(name: str) -> str:

@@ -131,3 +131,13 @@ def test_a_step_a_version_cannot_run_is_a_located_error():
     with pytest.raises(ScenarioError) as err:
         check("sooner-retry", scenario([POP("A"), POP("A")]))
     assert err.value.problems[0]["step"] == 1
+
+
+def test_the_command_line_says_solved_or_not_yet_with_its_status(capsys):
+    from webapp.cli import main
+
+    assert main(["check-challenge", "lose-marker", "lost-marker"]) == 0
+    assert "solved" in capsys.readouterr().out
+    assert main(["check-challenge", "five-minutes", "lost-marker"]) == 1
+    assert "not yet" in capsys.readouterr().out
+    assert main(["check-challenge", "nope", "lost-marker"]) == 2
