@@ -43,7 +43,7 @@ def test_solve_it_on_the_diagram_and_see_why_it_counts(page):
     verdict = page.get_by_test_id("challenge-verdict")
     expect(verdict).to_have_attribute("data-solved", "true")
     expect(verdict).to_contain_text("Solved")
-    expect(verdict).to_contain_text("step 3 (done A)")
+    expect(verdict).to_contain_text("step 4 (done A)")
     expect(verdict).to_contain_text("B's marker e1")
     expect(verdict).to_contain_text("in_flight_boundary")
     expect(page.get_by_test_id("challenge-picker").locator("option[value=lose-marker]")).to_contain_text("✓")

@@ -51,7 +51,7 @@ def test_lose_marker_in_four_steps():
     assert solved
     assert why["step"] == 3 and why["pod"] == "B" and why["invariant"] == "in_flight_boundary"
     assert why["marker"] == "e1" and why["pods"] == 2
-    assert "step 3 (done A)" in words and "B's marker e1" in words and "in_flight_boundary" in words
+    assert "step 4 (done A)" in words and "B's marker e1" in words and "in_flight_boundary" in words
 
 
 def test_lose_marker_near_miss_the_event_after_both_pops_marks_nothing():

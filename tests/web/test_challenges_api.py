@@ -25,7 +25,7 @@ def test_check_solved_with_the_why(client):
     body = answer.get_json()
     assert body["solved"] is True and body["id"] == "lose-marker" and body["versions"] == ["v1.28.1"]
     assert body["evidence"]["step"] == 4 and body["evidence"]["pod"] == "B"
-    assert "in_flight_boundary" in body["why"] and "step 4 (done A)" in body["why"]
+    assert "in_flight_boundary" in body["why"] and "step 5 (done A)" in body["why"]
 
 
 def test_check_not_yet(client):

@@ -10,7 +10,7 @@ def test_the_page_lists_every_version_and_marks_the_one_that_loses_the_marker(cl
     rows = re.findall(r'<tr data-version="([^"]+)" class="(lost|kept)">', html)
     assert rows == [("v1.28.1", "lost"), ("v1.28.2", "kept"), ("v1.28.4", "kept"), ("v1.28.5", "kept"),
                     ("v1.29.9", "kept"), ("v1.30.14", "kept"), ("v1.31.13", "kept")]
-    assert "yes (step 4)" in html and "only its own Done removes" in html
+    assert "yes (step 5)" in html and "only its own Done removes" in html
 
 
 def test_the_api_gives_the_same_verdicts(client):

@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from .narration import REASONS, START_RULES
-from .words import step_label
+from .words import step_label, step_number
 
 
 def _at(steps, index) -> str:
     if index is None or not 0 <= index < len(steps):
         return "at the end"
-    return f"at step {index} ({step_label(steps[index])})"
+    return f"at step {step_number(index)} ({step_label(steps[index])})"
 
 
 def _s(n: int, word: str) -> str:
@@ -44,9 +44,9 @@ def _their_stays(w) -> str:
     if not w["theirs"]:
         return f"on v1.28.2 the same step put {w['pod']} in {w['elsewhere'] or 'no queue'} and it was never parked"
     said = "; ".join(
-        f"parked at step {s['began']} (t = {_seconds(s['since'])}) "
+        f"parked at step {step_number(s['began'])} (t = {_seconds(s['since'])}) "
         + ("and still there at the end" if s["ended"] is None else
-           f"and out at step {s['ended']} (t = {_seconds(s['until'])}, "
+           f"and out at step {step_number(s['ended'])} (t = {_seconds(s['until'])}, "
            f"{_seconds(s['until'] - s['since'])} later)")
         for s in w["theirs"])
     return f"on v1.28.2 {w['pod']} was {said}"
@@ -54,9 +54,9 @@ def _their_stays(w) -> str:
 
 def _parked_long(w, steps) -> str:
     left = ("and was still there at the end" if w["left_step"] is None
-            else f"and left at step {w['left_step']}")
+            else f"and left at step {step_number(w['left_step'])}")
     return (f"On v1.28.1 {w['pod']} was parked in unschedulablePods {_at(steps, w['step'])}, t = "
-            f"{_seconds(w['parked_at'])}, was still parked after step {w['seen_step']} (t = "
+            f"{_seconds(w['parked_at'])}, was still parked after step {step_number(w['seen_step'])} (t = "
             f"{_seconds(w['seen_at'])}: {_seconds(w['waited'])} ≥ {w['threshold']} s) {left}; "
             f"{_their_stays(w)}.")
 

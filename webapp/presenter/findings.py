@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from .narration import describe_violation
-from .words import step_label
+from .words import step_label, step_number
 
 
 def explain(finding: dict, scenario: dict, versions) -> str:
     """``finding``: {target, step, variant, detail}; ``scenario``: the (shrunk) scenario object."""
     step = scenario["steps"][finding["step"]]
-    where = f"step {finding['step']} ({step_label(step)})"
+    where = f"step {step_number(finding['step'])} ({step_label(step)})"
     size = f"{len(scenario['steps'])} steps, {len(scenario['pods'])} pod{'s' * (len(scenario['pods']) != 1)}"
     detail, variant = finding["detail"], finding["variant"]
     if finding["target"] == "invariant":

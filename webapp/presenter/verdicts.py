@@ -3,6 +3,8 @@ the lost-marker case on every version (webapp/engine/verdicts.py)."""
 
 from __future__ import annotations
 
+from .words import step_number
+
 # why -> the answer to "can the lost marker happen?" and the reason, for any version the verdict is about
 ANSWERS = {
     "marker-removed": ("yes", "an in-flight pod's marker is an event element that Done can remove while the pod is "
@@ -20,7 +22,7 @@ def rows(verdicts) -> list[dict]:
     for v in verdicts:
         answer, reason = ANSWERS[v["why"]]
         if v["lost"]:
-            answer = f"{answer} (step {v['step']})"
+            answer = f"{answer} (step {step_number(v['step'])})"
         out.append({"version": v["version"], "lost": v["lost"],
                     "cells": (v["version"], v["releases"], answer, reason, v["where"],
                               f"{v['summary']} ({v['upstream']})")})

@@ -97,6 +97,12 @@ def entries(count: int) -> str:
     return f"{count} entr{'y' if count == 1 else 'ies'}"
 
 
+def step_number(index: int) -> int:
+    """A step as people count it: the page's caption "6. fail B", the CLI's table; ``index`` is its place in
+    ``steps[]`` (from 0, as traces and error messages give it)."""
+    return index + 1
+
+
 def step_label(step: dict) -> str:
     """A step in plain words from its declared parameters: the required ones bare, the optional ones named
     after a dash ("fail B — plugin P", "pop — expect A", "advance_clock 30 s")."""
