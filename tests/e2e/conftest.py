@@ -69,8 +69,8 @@ def make_page(browser, live_server):
 
     # Pages cut to each new picture unless a test asks for motion (MOTION): the suite's time goes to what it
     # checks, and the tests that are about motion say so (test_stage, test_browser's lost-marker stories).
-    def make(**options):
-        context, page = open_page(browser, live_server, problems, **options)
+    def make(width=1280, height=720, color_scheme="light", reduced_motion="reduce"):
+        context, page = open_page(browser, live_server, problems, width, height, color_scheme, reduced_motion)
         contexts.append(context)
         return page
 
