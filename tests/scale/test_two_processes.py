@@ -26,8 +26,8 @@ class Client:
 
     def _record(self, event):
         def on(data=None):
-            with self.changed:
-                self.received.append(self.folder.receive(event, data))
+            with self.changed:  # handled on threads of their own: folded in seq order
+                self.received.extend(self.folder.arrived(event, data))
                 self.changed.notify_all()
         return on
 

@@ -43,7 +43,6 @@ class Peer:
         self.inbox: queue.Queue = queue.Queue()
         self.folder = Folder()  # deltas arrive as the whole states they make
         self.arriving = threading.Lock()
-        self.early: dict[int, dict] = {}  # deltas handled before the one they follow, by seq
         self.client = socketio_client.Client(reconnection=False)
         for name in ("scenario", "state", "delta", "error"):
             self.client.on(name, self._keeper(name))
@@ -52,25 +51,10 @@ class Peer:
 
     def _keeper(self, name):
         def keep(data=None):
-            # The client handles each message on a thread of its own (python-engineio), so two messages can be
-            # handled out of the order they arrived in: fold and queue under one lock, in seq order (a delta
-            # ahead of the model waits for the one before it).
-            with self.arriving:
-                if name == "delta" and self._ahead(data):
-                    self.early[data["seq"]] = data
-                    return
-                self.inbox.put(self.folder.receive(name, data))
-                while name in ("delta", "state") and (nxt := self._next_early(data)) is not None:
-                    self.inbox.put(self.folder.receive("delta", nxt))
+            with self.arriving:  # handled on threads of their own: folded and queued in seq order
+                for message in self.folder.arrived(name, data):
+                    self.inbox.put(message)
         return keep
-
-    def _ahead(self, delta) -> bool:
-        model = self.folder.models.get(delta["room"])
-        return model is not None and delta["seq"] > model["seq"] + 1
-
-    def _next_early(self, data):
-        model = self.folder.models.get(data["room"]) if isinstance(data, dict) else None
-        return self.early.pop(model["seq"] + 1, None) if model is not None else None
 
     def emit(self, event, payload=None):
         self.client.emit(event, payload if payload is not None else {})

@@ -22,6 +22,7 @@ class Folder:
     def __init__(self):
         self.models: dict[str | None, dict] = {}  # room code (None: the connection's own session) -> model
         self.deltas: list[dict] = []  # every delta received, as sent
+        self.early: dict = {}  # (room, seq) -> a delta handled before the one it follows
 
     @property
     def model(self) -> dict | None:
@@ -34,6 +35,19 @@ class Folder:
         elif name == "delta":
             return "state", self.fold(payload)
         return name, payload
+
+    def arrived(self, name: str, payload) -> list:
+        """``receive`` for a client that handles messages on threads of their own (python-socketio's): a delta
+        ahead of its channel's model waits for the one before it; the messages that can be read now, in order.
+        Call it under one lock."""
+        if name == "delta" and (model := self.models.get(payload["room"])) and payload["seq"] > model["seq"] + 1:
+            self.early[(payload["room"], payload["seq"])] = payload
+            return []
+        out = [self.receive(name, payload)]
+        room = payload.get("room") if isinstance(payload, dict) else None
+        while (model := self.models.get(room)) and (nxt := self.early.pop((room, model["seq"] + 1), None)):
+            out.append(self.receive("delta", nxt))
+        return out
 
     def fold(self, delta: dict) -> dict:
         model = self.models.get(delta["room"])
