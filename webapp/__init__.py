@@ -21,7 +21,10 @@ DEFAULTS = {
     "MAX_MESSAGE_BYTES": 1024 * 1024,  # a larger Socket.IO message closes the connection
     "MAX_SESSION_BYTES": 32 * 1024 * 1024,  # memory one simulation may hold: source, checkpoints, live state; 0 = no bound
     "MAX_TRACE_ENTRIES": 250_000,  # list entries a whole trace (/api/replay, /api/trace) may hold, per variant
-    "MAX_LOADS_AT_ONCE": 2,  # loads, dry runs and exports run at once, off the event loop (webapp/web/offload.py)
+    # Loads, dry runs and exports run off the event loop (webapp/web/offload.py), one at a time: they are CPU-bound
+    # and share the GIL with the hub, so a second one at once starves the other viewers (bench/abuse.py: an honest
+    # viewer's step p99 654 ms with 2 while validations pile up, 93 ms with 1, and more of the heavy work done).
+    "MAX_LOADS_AT_ONCE": 1,
     "MAX_LOADS_WAITING": 16,  # more of them may wait; beyond that one is refused at once ("busy")
     "RATE_LIMIT_PER_SECOND": 30,  # Socket.IO messages per connection (token bucket); 0 = no limit
     "RATE_LIMIT_BURST": 60,  # messages a connection may send at once before the rate applies
