@@ -31,9 +31,10 @@ SETTLED_JS = "() => !document.querySelector('#panes .leaving') && document.getAn
 
 
 # --- helpers ----------------------------------------------------------------------------------------------
-def at(page, position):
-    """Wait until the page shows ``position`` (the position text is written after the panes are drawn)."""
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / {TOTAL}(\D|$)"))
+def at(page, position, total=TOTAL):
+    """Wait until the page shows ``position`` of ``total`` (the position text is written after the panes are
+    drawn; ``total``: the lost marker's unless given)."""
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / {total}(\D|$)"))
 
 
 def settle(page):

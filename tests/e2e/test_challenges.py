@@ -2,14 +2,11 @@
 starts from (not yet, with what is missing), solve it by acting on the diagram (pop B while A is in flight, then
 finish A) and check again: solved, with the step, pod and invariant that make it count."""
 
-import re
 
 import pytest
 from playwright.sync_api import expect
 
-
-def at(page, position, total):
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / {total}(\D|$)"))
+from tests.e2e.test_browser import at
 
 
 @pytest.fixture

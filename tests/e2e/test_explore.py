@@ -10,13 +10,11 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.test_browser import at
+
 
 V1, V2 = '[data-variant="v1.28.1"]', '[data-variant="v1.28.2"]'
 BASICS = "In flight: the basics"
-
-
-def at(page, position, total):
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / {total}(\D|$)"))
 
 
 def in_lane(page, pane, queue, pod):

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from .narration import REASONS, START_RULES
-from .words import step_label, step_number
+from .words import entries, named, step_label, step_number
 
 
 def _at(steps, index) -> str:
@@ -77,11 +77,11 @@ def _never_parked(w, steps) -> str:
 
 
 def _orphan(w, steps) -> str:
-    behind = ", ".join(w["behind"][:8]) + (" …" if len(w["behind"]) > 8 else "")
+    behind = named(w["behind"])
     return (f"{_at(steps, w['step'])} {w['pod']} was popped again while its first attempt was in flight: its "
             f"first entry {w['entry']} became an orphan that no Done removes (the invariant {w['invariant']} "
             f"breaks). At the end {_s(len(w['behind']), 'event')} sit behind it ({behind}), in a list of "
-            f"{_s(w['length'], 'entry').replace('entrys', 'entries')}; the front cleanup stops at {w['entry']} "
+            f"{entries(w['length'])}; the front cleanup stops at {w['entry']} "
             f"for ever, so every event recorded while any pod is in flight stays: the list grows without bound.")
 
 
@@ -91,7 +91,7 @@ def _little_growth(w, steps) -> str:
 
 
 def _no_orphan(w, steps) -> str:
-    return (f"v1.28.2's list ends with {_s(w['length'], 'entry').replace('entrys', 'entries')} and no orphaned "
+    return (f"v1.28.2's list ends with {entries(w['length'])} and no orphaned "
             f"pod entry, so the front cleanup can still drop every event. Hint: a pod must be popped a second time "
             f"while its first attempt is in flight (an update of an in-flight pod queues a copy).")
 
