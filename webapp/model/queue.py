@@ -330,18 +330,18 @@ class PriorityQueue:
         # Run's tickers fire at every grid time in (now, target]; only the ticks that move a pod are run (the
         # others find nothing to do), in time order, the backoff flush first when both fire at once.
         rec["calls"].append("clock")
+        tickers = (("flush_backoff", BACKOFF_Q, self.flush_backoff_q_completed),
+                   ("flush_unschedulable_leftover", UNSCHEDULABLE_PODS, self.flush_unschedulable_pods_leftover))
         flushes = []
         while True:
-            due = {op: at for op, at in (("flush_backoff", self._next_backoff_tick()),
-                                         ("flush_unschedulable_leftover", self._next_leftover_tick()))
-                   if at is not None and at <= target}
+            due = [(op, self._next_tick(where), flush) for op, where, flush in tickers]
+            due = [(op, at, flush) for op, at, flush in due if at is not None and at <= target]
             if not due:
                 break
-            self.now = at = min(due.values())
-            for op in (op for op in ("flush_backoff", "flush_unschedulable_leftover") if due.get(op) == at):
-                flush = (self.flush_backoff_q_completed if op == "flush_backoff"
-                         else self.flush_unschedulable_pods_leftover)
-                flushes.append({"at": at / NS, "op": op, "result": flush(rec)})
+            self.now = at = min(at for _, at, _ in due)
+            for op, when, flush in due:
+                if when == at:
+                    flushes.append({"at": at / NS, "op": op, "result": flush(rec)})
         self.now = target
         return {"now": self.now / NS, "flushes": flushes}
 
@@ -350,16 +350,10 @@ class PriorityQueue:
         phase = self.config.flush_phase
         return ((after + phase) // period + 1) * period - phase
 
-    def _next_backoff_tick(self) -> int | None:
-        """The first tick after now at which flushBackoffQCompleted moves a pod (its backoff has expired)."""
-        top = self.backoff_q.peek()
-        if top is None:
-            return None
-        expiry = self.backoff_expiry(top)  # moved at the first tick >= expiry
-        return self._tick_after(BACKOFF_PERIOD, max(self.now, expiry - 1))
-
     def _next_flush_of(self, record: QueuedPodInfo, where: str | None) -> int | None:
-        """When Run's tickers will move ``record`` out of backoffQ or unschedulablePods (None elsewhere)."""
+        """When Run's tickers will move ``record`` out of backoffQ (the first 1 s tick at or after its backoff
+        expiry) or unschedulablePods (the first 30 s tick when it has been parked longer than the limit); None
+        elsewhere. Never before now."""
         if where == BACKOFF_Q:
             return self._tick_after(BACKOFF_PERIOD, max(self.now, self.backoff_expiry(record) - 1))
         if where == UNSCHEDULABLE_PODS:
@@ -367,12 +361,13 @@ class PriorityQueue:
             return self._tick_after(LEFTOVER_PERIOD, max(self.now, record.timestamp + limit))
         return None
 
-    def _next_leftover_tick(self) -> int | None:
-        """The first tick after now at which flushUnschedulablePodsLeftover moves a pod (parked > the limit)."""
-        if not self.unschedulable_pods:
-            return None
-        oldest = min(p.timestamp for p in self.unschedulable_pods.values())
-        return self._tick_after(LEFTOVER_PERIOD, max(self.now, oldest + self.config.max_in_unschedulable))
+    def _next_tick(self, where: str) -> int | None:
+        """The first tick after now at which the flush of sub-queue ``where`` moves a pod: its first pod's."""
+        if where == BACKOFF_Q:
+            first = self.backoff_q.peek()  # the earliest expiry
+        else:
+            first = min(self.unschedulable_pods.values(), key=lambda p: p.timestamp, default=None)  # parked longest
+        return None if first is None else self._next_flush_of(first, where)
 
     def flush_backoff_q_completed(self, rec: dict) -> dict:
         rec["calls"].append("flushBackoffQCompleted")
