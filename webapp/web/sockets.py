@@ -127,10 +127,8 @@ class Hub:
         if room is not None:
             self.rooms.save(room)
         private = room is None
-        if loaded:  # built beside the simulation, off the event loop: a long scenario's summary is heavy
-            message = session.run_apart(scenario_of, session.sim, session.scenario_id, target.code,
-                                        small=session.scenario_id is not None)
-            self.send("scenario", message, target.channel, private)
+        if loaded:
+            self.send("scenario", self.scenario_of(target), target.channel, private)
         if session.sim is None:
             return
         message = self.state_of(session, room)
@@ -152,9 +150,14 @@ class Hub:
         message = self.current(target)
         seq = room.version if room else self.feeds.setdefault(sid, Feed()).seq
         if scenario:
-            self.send("scenario", scenario_message(session.sim.summary(), session.scenario_id, target.code), sid,
-                      True)
+            self.send("scenario", self.scenario_of(target), sid, True)
         self.send("state", {"seq": seq, **message}, sid, True)
+
+    def scenario_of(self, target: Target) -> dict:
+        """The target's scenario message, built off the event loop (a long scenario's summary is heavy)."""
+        session = target.session
+        return session.run_apart(scenario_of, session.sim, session.scenario_id, target.code,
+                                 small=session.scenario_id is not None)
 
     def current(self, target: Target) -> dict:
         """The target room's state message as last sent to it, if that is still where it stands; else made now."""
