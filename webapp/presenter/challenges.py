@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from .narration import REASONS, START_RULES
-from .words import entries, named, step_label, step_number
+from .words import entries, named, seconds, step_label, step_number
 
 
 def _at(steps, index) -> str:
@@ -17,12 +17,8 @@ def _s(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _seconds(value: float) -> str:
-    return f"{value:g} s"
-
-
 def _lost(w, steps) -> str:
-    unseen = ", ".join(w["unseen"]) or "none yet"
+    unseen = named(w["unseen"]) or "none yet"
     return (f"{_at(steps, w['step'])} on {w['version']}, {w['pod']}'s marker {w['marker']} was removed from "
             f"receivedEvents while {w['pod']} was in flight: its Next() is nil, so {w['pod']} can no longer see "
             f"the events after it (unseen: {unseen}). The invariant {w['invariant']} breaks, with "
@@ -44,10 +40,10 @@ def _their_stays(w) -> str:
     if not w["theirs"]:
         return f"on v1.28.2 the same step put {w['pod']} in {w['elsewhere'] or 'no queue'} and it was never parked"
     said = "; ".join(
-        f"parked at step {step_number(s['began'])} (t = {_seconds(s['since'])}) "
+        f"parked at step {step_number(s['began'])} (t = {seconds(s['since'])}) "
         + ("and still there at the end" if s["ended"] is None else
-           f"and out at step {step_number(s['ended'])} (t = {_seconds(s['until'])}, "
-           f"{_seconds(s['until'] - s['since'])} later)")
+           f"and out at step {step_number(s['ended'])} (t = {seconds(s['until'])}, "
+           f"{seconds(s['until'] - s['since'])} later)")
         for s in w["theirs"])
     return f"on v1.28.2 {w['pod']} was {said}"
 
@@ -56,8 +52,8 @@ def _parked_long(w, steps) -> str:
     left = ("and was still there at the end" if w["left_step"] is None
             else f"and left at step {step_number(w['left_step'])}")
     return (f"On v1.28.1 {w['pod']} was parked in unschedulablePods {_at(steps, w['step'])}, t = "
-            f"{_seconds(w['parked_at'])}, was still parked after step {step_number(w['seen_step'])} (t = "
-            f"{_seconds(w['seen_at'])}: {_seconds(w['waited'])} ≥ {w['threshold']} s) {left}; "
+            f"{seconds(w['parked_at'])}, was still parked after step {step_number(w['seen_step'])} (t = "
+            f"{seconds(w['seen_at'])}: {seconds(w['waited'])} ≥ {w['threshold']} s) {left}; "
             f"{_their_stays(w)}.")
 
 
@@ -68,7 +64,7 @@ def _parked_both(w, steps) -> str:
 
 def _not_long(w, steps) -> str:
     return (f"The longest stay in unschedulablePods on v1.28.1 is {w['pod']}'s, parked {_at(steps, w['step'])}: "
-            f"{_seconds(w['seconds'])} by the model's clock, short of {w['threshold']} s. Advance the clock "
+            f"{seconds(w['seconds'])} by the model's clock, short of {w['threshold']} s. Advance the clock "
             f"(advance_clock) while it is parked.")
 
 
