@@ -33,7 +33,14 @@ class QueueConfig:
     # are then exact. The scheduler started ``flush_phase`` before t = 0: ticks at k·period - flush_phase.
     periodic_flushes: bool = False
     flush_phase: int = 0
-    _fns_for: dict = field(default_factory=dict, compare=False, repr=False)
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)  # what the methods below worked out
+
+    def _cached(self, key, make):
+        """``make()``, worked out once per key (the configuration never changes)."""
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = make()
+        return found
 
     def registrations(self, rules) -> tuple:
         """((registered ClusterEvent, plugin, hint name), ...): the QueueingHintMap of the scenario's profile. With
@@ -41,11 +48,7 @@ class QueueConfig:
         return self._registrations(self.gate and not rules.gate_off)
 
     def _registrations(self, gate: bool) -> tuple:
-        key = ("registrations", gate)
-        found = self._fns_for.get(key)
-        if found is None:
-            found = self._fns_for[key] = registrations(self.hints, self.plugins, gate)
-        return found
+        return self._cached(("registrations", gate), lambda: registrations(self.hints, self.plugins, gate))
 
     def hint_fns_for(self, event, rules) -> list:
         """[(plugin, hint, registered label)] of the hint functions registered for an event that matches
@@ -53,17 +56,17 @@ class QueueConfig:
         QueueSkip: QueueAfterBackoff and Queue are Queue from the plugin itself, QueueImmediately is Queue from
         its pending twin "P#pending" (REAL-QUEUE.md); Queue is held as QUEUE_AFTER_BACKOFF."""
         key = (event, rules.pending_plugins, rules.wildcard_registration, rules.gate_off)
-        fns = self._fns_for.get(key)
-        if fns is None:
-            fns = []
-            for registered, plugin, hint in self.registrations(rules):
-                if not matches(registered, event, rules.wildcard_registration):
-                    continue
-                value = HINTS[hint]
-                if rules.pending_plugins and value == QUEUE_IMMEDIATELY:
-                    plugin, value = plugin + PENDING_SUFFIX, QUEUE_AFTER_BACKOFF
-                fns.append((plugin, value, registered.label))
-            self._fns_for[key] = fns
+        return self._cached(key, lambda: self._hint_fns(event, rules))
+
+    def _hint_fns(self, event, rules) -> list:
+        fns = []
+        for registered, plugin, hint in self.registrations(rules):
+            if not matches(registered, event, rules.wildcard_registration):
+                continue
+            value = HINTS[hint]
+            if rules.pending_plugins and value == QUEUE_IMMEDIATELY:
+                plugin, value = plugin + PENDING_SUFFIX, QUEUE_AFTER_BACKOFF
+            fns.append((plugin, value, registered.label))
         return fns
 
     def interested(self, event, rules) -> bool:
@@ -71,19 +74,14 @@ class QueueConfig:
         if event.is_wildcard:
             return True
         key = ("interested", event, rules.wildcard_registration, rules.gate_off)
-        found = self._fns_for.get(key)
-        if found is None:
-            found = self._fns_for[key] = self.hint_map and any(
-                matches(registered, event, rules.wildcard_registration) for registered, _, _ in self.registrations(rules))
-        return found
+        return self._cached(key, lambda: self.hint_map and any(
+            matches(registered, event, rules.wildcard_registration) for registered, _, _ in self.registrations(rules)))
 
     def pending_twins(self, plugins) -> frozenset:
         """1.29+: the pending plugins a pod gets with unschedulable ``plugins``: "P#pending" for each P that has a
         QueueImmediately hint (the 1.28 vocabulary, mapped as REAL-QUEUE.md says). Only 1.29+ asks, where the
         gate is the scenario's."""
-        immediate = self._fns_for.get("immediate")
-        if immediate is None:
-            immediate = self._fns_for["immediate"] = frozenset(  # none registered without a hint map
-                plugin for _, plugin, hint in self._registrations(self.gate)
-                if hint == "QueueImmediately" and self.hint_map)
+        immediate = self._cached("immediate", lambda: frozenset(  # none registered without a hint map
+            plugin for _, plugin, hint in self._registrations(self.gate)
+            if hint == "QueueImmediately" and self.hint_map))
         return frozenset(p + PENDING_SUFFIX for p in plugins if p in immediate)
