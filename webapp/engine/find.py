@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..errors import Invalid
 from ..model.errors import StepError
+from ..model.operations import OPERATIONS, POD, PODS
 from ..model.variant import VARIANTS
 from ..scenario.generate import generate
 from ..scenario.scenario import from_valid_dict
@@ -143,9 +144,17 @@ def _without_steps(raw: dict):
         yield {**raw, "initial_active": raw["initial_active"][:i] + raw["initial_active"][i + 1:]}
 
 
+def _pod_params(step: dict) -> list[tuple[str, bool]]:
+    """(name, is a list) of the parameters of ``step`` that name pods, from the operation registry."""
+    return [(p.name, p.type == PODS) for p in OPERATIONS[step["op"]].params if p.type in (POD, PODS) and p.name in step]
+
+
+def _pods_of(step: dict) -> list[str]:
+    return [n for name, many in _pod_params(step) for n in (step[name] if many else [step[name]])]
+
+
 def _mentions(step: dict, pod: str) -> bool:
-    return pod in (step.get("pod"), step.get("expect")) or pod in step.get("pods", ()) or \
-        pod in step.get("affinity_matching", ()) or pod in step.get("precheck_exclude", ())
+    return pod in _pods_of(step)
 
 
 def _without_pods(raw: dict):
@@ -185,12 +194,11 @@ def _with_step(raw: dict, i: int, step: dict) -> dict:
 
 
 def _tidy(raw: dict, search: Search) -> dict:
-    """Readable names (A, B, … in order of appearance), every pop naming the pod it takes, only the hints of
-    plugins a failure names; kept only where the finding survives."""
-    order = [p for p in raw.get("initial_active", ())]
-    order += [s.get("pod") or s.get("expect") for s in raw["steps"] if s.get("pod") or s.get("expect")]
-    names = {old: chr(ord("A") + i) for i, old in enumerate(dict.fromkeys(
-        [*order, *(p["name"] for p in raw["pods"])]))}
+    """Readable names (A, B, … in order of appearance) and every pop naming the pod it takes; each kept only
+    where the finding survives."""
+    order = [*raw.get("initial_active", ()), *(n for s in raw["steps"] for n in _pods_of(s)),
+             *(p["name"] for p in raw["pods"])]
+    names = {old: chr(ord("A") + i) for i, old in enumerate(dict.fromkeys(order))}
     renamed = _renamed(raw, names)
     if search.holds(renamed):
         raw = renamed
@@ -198,20 +206,16 @@ def _tidy(raw: dict, search: Search) -> dict:
     return named if search.holds(named) else raw
 
 
+def _step_renamed(step: dict, names: dict) -> dict:
+    return {**step, **{name: [names[n] for n in step[name]] if many else names[step[name]]
+                       for name, many in _pod_params(step)}}
+
+
 def _renamed(raw: dict, names: dict) -> dict:
-    def step_of(s):
-        s = dict(s)
-        for key in ("pod", "expect"):
-            if key in s:
-                s[key] = names[s[key]]
-        for key in ("pods", "affinity_matching", "precheck_exclude"):
-            if key in s:
-                s[key] = [names[n] for n in s[key]]
-        return s
     pods = sorted(({**p, "name": names[p["name"]]} for p in raw["pods"]), key=lambda p: p["name"])
     return {**raw, "pods": [{k: v for k, v in p.items() if k != "priority" or v} for p in pods],
             "initial_active": [names[n] for n in raw.get("initial_active", ())],
-            "steps": [step_of(s) for s in raw["steps"]]}
+            "steps": [_step_renamed(s, names) for s in raw["steps"]]}
 
 
 def _pops_named(raw: dict, variant: str) -> dict:
