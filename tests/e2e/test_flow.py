@@ -308,17 +308,27 @@ def test_editor_draft_survives_run_and_back(page):
 
 
 # --- 6. keyboard and focus -------------------------------------------------------------------------------------
-def test_skip_link_reaches_step_within_three_key_presses(page):
+def test_step_is_reachable_within_three_tabs_and_the_skip_link_leads_there(page):
     open_lost_marker(page)
     at(page, 0)
-    page.keyboard.press("Tab")
     link = page.locator("#skip-link")
+    step = page.locator("#btn-step")
+    page.keyboard.press("Tab")
     expect(link).to_be_focused()
     expect(link).to_be_in_viewport()
-    page.keyboard.press("Enter")
-    expect(page.locator("#btn-step")).to_be_focused()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # the third Tab of the page
+    expect(step).to_be_focused()
+    # the controls come first in the tab order but are still drawn at the bottom, under the diagrams
+    assert step.bounding_box()["y"] > page.locator(f"{V1} [data-testid=diagram]").bounding_box()["y"]
     page.keyboard.press("Enter")
     at(page, 1)
+    # the skip link goes there too, and leaves the address alone
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    expect(link).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(step).to_be_focused()
     assert urlsplit(page.url).fragment == ""
 
 
