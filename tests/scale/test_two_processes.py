@@ -149,6 +149,38 @@ def test_the_presenter_can_drive_from_the_other_process_too(two_servers, clients
     assert "token" in intruder.wait(lambda e, d: e == "error")["message"]
 
 
+def long_scenario(steps: int = 400) -> dict:
+    return {"schema": 1, "name": "long", "pods": [{"name": "A"}], "initial_active": ["A"],
+            "steps": [{"op": "pop", "expect": "A"}] + [{"op": "event", "event": "NodeAdd"}] * (steps - 1)}
+
+
+def test_autoplay_on_one_process_stops_once_nobody_watches_on_either(two_servers, clients):
+    """The room plays on process one; its presenter leaves, and it keeps playing for the follower on process
+    two; once that one leaves too, nobody is in it anywhere and process one's autoplay stops (it asks the
+    shared store before every step)."""
+    one, two = two_servers
+    presenter = clients(one.url)
+    ack = presenter.sio.call("create_room", {})
+    presenter.sio.emit("load", {"scenario": long_scenario(), **ack})
+    presenter.state_at(0)
+    follower = clients(two.url)
+    follower.sio.emit("join_room", {"room": ack["room"]})
+    follower.state_at(0)
+    presenter.sio.emit("play", {"speed": 20, **ack})
+    follower.state_at(3)
+    presenter.close()
+    reached = follower.state_at(3)["position"]
+    assert follower.wait(lambda e, d: e == "state" and d["position"] >= reached + 10)["playing"]  # still playing
+    follower.close()
+    time.sleep(1.0)  # 20 steps' worth: any step after the follower left has been taken by now
+    late = clients(two.url)
+    late.sio.emit("join_room", {"room": ack["room"]})
+    stopped = late.wait(lambda e, d: e == "state")
+    assert not stopped["playing"] and stopped["position"] < 400
+    time.sleep(0.5)
+    assert late.wait(lambda e, d: e == "state")["position"] == stopped["position"]  # nothing moved since
+
+
 def test_when_redis_goes_away_rooms_are_refused_and_private_sessions_keep_working(two_servers, redis_server,
                                                                                   clients):
     one, two = two_servers
