@@ -384,6 +384,38 @@ def test_embed_scrubber_spans_the_locked_range(make_page):
     assert page.locator("#ticks .tick:visible").count() == 4
 
 
+# The embed's bar and diagrams: the bar's height, the vertical extent of each visible control in it, and each
+# pane's diagram box.
+EMBED_LAYOUT_JS = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, height: r.height }; };
+  const bar = document.querySelector('.controls');
+  return { bar: box(bar), controls: [...bar.querySelectorAll('button, select, input, #position')]
+             .filter((el) => el.getClientRects().length).map((el) => ({ id: el.id, ...box(el) })),
+           diagrams: [...document.querySelectorAll('[data-testid=diagram]')].map(box) };
+}"""
+
+
+def test_embed_bar_is_one_slim_row_and_the_diagrams_fill_the_frame(make_page):
+    page = make_page(width=900, height=600)
+    for position in (2, 5, 6):
+        page.goto(f"/embed?scenario=lost-marker&from=2&to=6&position={position}")
+        at(page, position)
+        settle(page)
+        got = page.evaluate(EMBED_LAYOUT_JS)
+        label = f"embed 900x600 at {position}"
+        assert got["bar"]["height"] <= 48, f"{label}: the bar is {got['bar']['height']:.0f} px high"
+        ids = {c["id"] for c in got["controls"]}
+        assert {"btn-back", "btn-step", "btn-play", "scrubber", "position"} <= ids, ids
+        middle = (got["bar"]["top"] + got["bar"]["bottom"]) / 2
+        off_row = [c["id"] for c in got["controls"] if not c["top"] <= middle <= c["bottom"]]
+        assert not off_row, f"{label}: not on the bar's one row: {off_row}"
+        # the two diagrams side by side, each taking most of the frame's height (measured 63-70 %)
+        left, right = got["diagrams"]
+        assert abs(left["top"] - right["top"]) <= 1 and left["left"] < right["left"], got["diagrams"]
+        for diagram in got["diagrams"]:
+            assert diagram["height"] >= 0.6 * 600, f"{label}: a diagram is {diagram['height']:.0f} px of 600"
+
+
 def test_table_view_toggle_is_pressed_and_keeps_the_diagram(page):
     open_lost_marker(page, "&position=5")
     at(page, 5)
