@@ -1,19 +1,25 @@
 // The list scales to fill its area: each diagram's in-flight list gets the largest font size (between
 // --fit-min and --fit-max times its stylesheet size, app.css .list-area) at which its entries, wrapped onto
-// rows, fit the list's box, the same in both panes (the smaller of the two), so like is drawn like. Where the
-// area's height follows its content (one column, phones: --fit: width) only the width bounds it. Fitted on
-// every draw and whenever an area's size changes (pointers.js's ResizeObserver).
+// rows, fit the list's box, the same in both panes (the smaller of the two), so like is drawn like. A list
+// wraps onto more rows only when that buys real size: if keeping the fewest rows costs at most FEWER_ROWS_COST
+// of the type, the fewest it is. Wrapped, it narrows as far as its rows allow, so the rows come out even
+// (2 + 2, not 3 + 1 with a lone entry under the rest). Where the area's height follows its content (one column,
+// phones: --fit: width) only the width bounds it. Fitted on every draw and whenever an area's size changes
+// (pointers.js's ResizeObserver).
 const fitted = new WeakMap(); // list -> the area size it was fitted to
+const FEWER_ROWS_COST = 0.2;
 
 // Every diagram under `root` (both panes) gets the same size: the largest that fits them all. Unless
 // `force`, only when an area's size changed since it was fitted. Returns whether anything was fitted.
 export function fitAll(root = document, force = true) {
   const lists = [...root.querySelectorAll("[data-testid=diagram]")].map(measure).filter(Boolean);
   if (!lists.length || (!force && lists.every((l) => fitted.get(l.list) === l.key))) return false;
-  const sizes = lists.map(best);
-  const size = Math.min(...sizes);
+  const largest = Math.min(...lists.map((l) => best(l)));
+  const fewest = Math.min(...lists.map((l) => best(l, l.widthOnly ? Infinity : fewestRows(l)))); // by the width alone, rows are bounded already
+  const size = fewest >= (1 - FEWER_ROWS_COST) * largest ? fewest : largest;
   for (const l of lists) {
     l.list.style.fontSize = `${size.toFixed(2)}px`;
+    if (!l.widthOnly) balance(l.list);
     fitted.set(l.list, measure(l.diagram).key);
   }
   return true;
@@ -29,17 +35,14 @@ function measure(diagram) {
   return { diagram, area, list, style, widthOnly, key };
 }
 
-// The largest size (px) at which the list's entries fit.
-function best({ list, style, widthOnly }) {
-  list.style.fontSize = "";
-  const base = parseFloat(getComputedStyle(list).fontSize) || 16;
-  const lo = base * (parseFloat(style.getPropertyValue("--fit-min")) || 0.6);
-  const hi = base * (parseFloat(style.getPropertyValue("--fit-max")) || 1);
+// The largest size (px) at which the list's entries fit (on at most `most` rows).
+function best({ list, style, widthOnly }, most = Infinity) {
+  const [lo, hi] = bounds(list, style);
   // bounded by the width alone, growing must not wrap more rows than the stylesheet's size does
-  const most = widthOnly ? rows(list) : Infinity;
+  const limit = Math.min(most, widthOnly ? rows(list) : Infinity);
   const fits = (size) => {
     list.style.fontSize = `${size.toFixed(2)}px`;
-    return inside(list, widthOnly) && (!widthOnly || rows(list) <= most);
+    return inside(list, widthOnly) && rows(list) <= limit;
   };
   if (fits(hi)) return hi;
   let [a, b] = [lo, hi];
@@ -51,16 +54,50 @@ function best({ list, style, widthOnly }) {
   return a;
 }
 
+// [smallest, largest] size (px), from the stylesheet's size; leaves the list at the stylesheet's size.
+function bounds(list, style) {
+  list.style.fontSize = "";
+  list.style.paddingInline = "";
+  const base = parseFloat(getComputedStyle(list).fontSize) || 16;
+  return [base * (parseFloat(style.getPropertyValue("--fit-min")) || 0.6), base * (parseFloat(style.getPropertyValue("--fit-max")) || 1)];
+}
+
+// The fewest rows the entries take (at the smallest size).
+function fewestRows({ list, style }) {
+  list.style.fontSize = `${bounds(list, style)[0].toFixed(2)}px`;
+  return rows(list);
+}
+
+// Wrapped onto rows, the list's content narrows (inline padding, centred) to the least width that keeps as many
+// rows: the rows come out even.
+function balance(list) {
+  list.style.paddingInline = "";
+  const count = rows(list);
+  if (count < 2) return;
+  const width = list.getBoundingClientRect().width;
+  const keeps = (pad) => {
+    list.style.paddingInline = `${pad.toFixed(1)}px`;
+    return rows(list) === count && inside(list, false);
+  };
+  let [a, b] = [0, width / 2];
+  for (let i = 0; i < 9 && b - a > 1; i += 1) {
+    const mid = (a + b) / 2;
+    if (keeps(mid)) a = mid;
+    else b = mid;
+  }
+  list.style.paddingInline = `${a.toFixed(1)}px`;
+}
+
 // Do the list's children lie within its content box?
 function inside(list, widthOnly) {
   const r = list.getBoundingClientRect();
   const cs = getComputedStyle(list);
-  const top = r.top + parseFloat(cs.paddingTop);
-  const bottom = r.bottom - parseFloat(cs.paddingBottom);
+  const [left, right] = [r.left + parseFloat(cs.paddingLeft), r.right - parseFloat(cs.paddingRight)];
+  const [top, bottom] = [r.top + parseFloat(cs.paddingTop), r.bottom - parseFloat(cs.paddingBottom)];
   for (const el of list.children) {
     const c = el.getBoundingClientRect();
     if (c.width === 0 && c.height === 0) continue;
-    if (c.left < r.left - 0.5 || c.right > r.right + 0.5) return false;
+    if (c.left < left - 0.5 || c.right > right + 0.5) return false;
     if (!widthOnly && (c.top < top - 0.5 || c.bottom > bottom + 0.5)) return false;
     // an entry's own content wider than its box (a long name) counts too
     if (el.scrollWidth > el.clientWidth + 1) return false;

@@ -158,6 +158,40 @@ def picture_is_large(page, width, height, position):
         assert got["name"] >= NAME_PX[(width, height)], f"{label}: entry names are {got['name']:.1f} px"
 
 
+# Per pane: how many of the list's items (entries, the front, removed elements; not the arrows) sit on each row.
+ROWS_JS = """() => [...document.querySelectorAll('#panes > [data-variant]')].map((pane) => {
+  const rows = new Map();
+  for (const li of pane.querySelectorAll('.inflight-list > li:not(.arrow)')) {
+    const bottom = Math.round(li.getBoundingClientRect().bottom / 4);
+    rows.set(bottom, (rows.get(bottom) || 0) + 1);
+  }
+  return { variant: pane.dataset.variant, rows: [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n) };
+})"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_presentation_mode_list_wraps_into_even_rows(make_page, width, height):
+    """A list too long for one row at a large size wraps into even rows (before: 3 + 1 at 1280x720, a lone
+    entry under the rest, at position 4)."""
+    page = make_page(width=width, height=height)
+    for position in (4, 5, 6):
+        open_at(page, "lost-marker", position)
+        present_mode(page)
+        for got in settled_reading(page.locator("#panes"), ROWS_JS):
+            rows = got["rows"]
+            assert max(rows) - min(rows) <= 1, f"{width}x{height} at {position} {got['variant']}: items per row {rows}"
+
+
+def test_a_list_that_fits_one_row_at_much_the_same_size_stays_on_one(make_page):
+    """The embed at 900x600, position 2: v1.28.1's front and e1 fit one row at 81 % of the size two rows allow;
+    before, the front sat above e1 and A's arrow crossed e1's box."""
+    page = make_page(width=900, height=600)
+    page.goto("/embed?scenario=lost-marker&from=2&to=6")
+    at(page, 2)
+    settle(page)
+    assert [got["rows"] for got in settled_reading(page.locator("#panes"), ROWS_JS)] == [[2], [2]]
+
+
 # Each pane's lane row: top and height (the panes' lanes line up).
 LANES_JS = """() => [...document.querySelectorAll('#panes > [data-variant] .lanes')].map((l) => {
   const r = l.getBoundingClientRect(); return [r.top, r.height]; })"""
