@@ -1,7 +1,7 @@
 // Jargon explained where it appears: the scenario message's `glossary` {term: definition} (words.GLOSSARY)
 // marks the terms on the stage — lane names, "cycle" and "moveRequestCycle" in the clock, n= (inFlightPodsNum),
 // the hint values in the hint line and captions, backoff timers — as focusable `.term`s whose definition shows in
-// one tooltip on hover and on focus; the help dialog lists them all. The words are the server's.
+// one tooltip on hover and on focus; the help dialog and the course list them all. The words are the server's.
 import { h } from "./dom.js";
 
 let glossary = {};
@@ -107,5 +107,10 @@ function listInHelp(card) {
     list = h("dl", { id: "help-glossary", class: "glossary" });
     card.querySelector("#help-close").before(h("h2", { id: "help-glossary-title", text: "Words" }), list);
   }
-  list.replaceChildren(...Object.entries(glossary).flatMap(([term, text]) => [h("dt", { text: term }), h("dd", { text })]));
+  list.replaceChildren(...definitions(glossary));
+}
+
+// The words {term: definition} as a definition list's terms and definitions (the help dialog, the course).
+export function definitions(words) {
+  return Object.entries(words || {}).flatMap(([term, text]) => [h("dt", { text: term }), h("dd", { text })]);
 }

@@ -1,6 +1,7 @@
 // Draws the `scenario` message (what is loaded, sent once per load): its name and description, its entry in
-// the picker, the timeline's ticks, the returns line and the course of built-in lessons.
+// the picker, the timeline's ticks, the returns line and the course of built-in lessons with its words.
 import { h } from "./dom.js";
+import { definitions } from "./glossary.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderTicks } from "./timeline.js";
 
@@ -38,14 +39,20 @@ export function drawOutcomes(outcomes, variants) {
   );
 }
 
-// The built-in scenarios, in the picker's order, are a short course.
+// The built-in scenarios, in the picker's order, are a short course; its words (the scenario's glossary) go with
+// every scenario, behind a disclosure.
 function renderCourse(msg, pick) {
   const ids = [...$("scenario-picker").options].filter((o) => o.value).map((o) => o.value);
   const i = ids.indexOf(msg.id);
-  const course = $("course");
-  if (i < 0 || !pick) return course.replaceChildren();
   const go = (id) => h("button", { class: "btn", type: "button", text: id === ids[i - 1] ? "‹ Previous lesson" : "Next lesson ›",
     onclick: () => pick(id) });
-  course.replaceChildren(h("span", { class: "label", text: `Lesson ${i + 1} of ${ids.length}` }),
-    i > 0 ? go(ids[i - 1]) : "", i < ids.length - 1 ? go(ids[i + 1]) : "");
+  const lessons = i < 0 || !pick ? [] : [h("span", { class: "label", text: `Lesson ${i + 1} of ${ids.length}` }),
+    i > 0 ? go(ids[i - 1]) : "", i < ids.length - 1 ? go(ids[i + 1]) : ""];
+  $("course").replaceChildren(...lessons, courseWords(msg.glossary));
+}
+
+function courseWords(glossary) {
+  const words = definitions(glossary);
+  return words.length ? h("details", { class: "course-words", dataTestid: "course-words" },
+    h("summary", { text: "Words" }), h("dl", { class: "glossary" }, ...words)) : "";
 }

@@ -212,6 +212,34 @@ def test_jargon_is_defined_on_focus_and_listed_in_help(page):
     assert serious_violations(page) == []
 
 
+def test_the_course_lists_the_words_and_is_reached_by_keyboard(page):
+    open_lost_marker(page)
+    at(page, 0)
+    summary = page.locator("#course [data-testid=course-words] > summary")
+    expect(summary).to_have_text("Words")
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('#course [data-testid=course-words] > summary')"):
+            break
+    expect(summary).to_be_focused()
+    words = page.locator("#course [data-testid=course-words] dl")
+    expect(words).to_be_hidden()
+    page.keyboard.press("Enter")
+    expect(words).to_be_visible()
+    # the same words as the help dialog's list (the scenario's glossary), each with its definition
+    help_terms = page.locator("#help-glossary dt").all_text_contents()
+    assert len(help_terms) >= 5 and words.locator("dt").all_text_contents() == help_terms
+    term = words.locator("dt", has_text="moveRequestCycle")
+    definition = term.locator("xpath=following-sibling::dd[1]")
+    expect(definition).to_contain_text("The scheduling cycle when an event last asked to move pods")
+    # readable where it is: scrolled into the intro's view, the definition is drawn in the viewport, not clipped
+    definition.scroll_into_view_if_needed()
+    expect(definition).to_be_in_viewport()
+    box, intro = definition.bounding_box(), page.locator("#intro").bounding_box()
+    assert box["height"] >= 10 and intro["y"] <= box["y"] and box["y"] + box["height"] <= intro["y"] + intro["height"] + 1
+    assert serious_violations(page) == []
+
+
 # --- 5. your place is kept -----------------------------------------------------------------------------------
 def test_the_address_bar_keeps_your_place(page):
     open_lost_marker(page)
