@@ -46,6 +46,7 @@ class PriorityQueue:
         self.events_seen = 0  # numbers event ids e1, e2, ...
         self.updates_seen = 0  # 1.31: numbers the in-flight update entries u1, u2, ...
         self.records_created = 0
+        self._worth: dict = {}  # is_pod_worth_requeuing's answers, kept out of checkpoints
 
     # --- helpers -----------------------------------------------------------------------------
     def _backoff_order(self, r: QueuedPodInfo):
@@ -80,7 +81,15 @@ class PriorityQueue:
 
     # --- QueueingHint ------------------------------------------------------------------------
     def is_pod_worth_requeuing(self, pinfo: QueuedPodInfo, event) -> tuple[int, str, str | None]:
-        """isPodWorthRequeuing: (hint, why, deciding plugin)."""
+        """isPodWorthRequeuing: (hint, why, deciding plugin). The answer depends only on the event and the record's
+        two plugin sets (the configuration and the rules are fixed), so each combination is worked out once."""
+        key = (event, pinfo.plugins, pinfo.pending)
+        found = self._worth.get(key)
+        if found is None:
+            found = self._worth[key] = self._worth_of(pinfo, event)
+        return found
+
+    def _worth_of(self, pinfo: QueuedPodInfo, event) -> tuple[int, str, str | None]:
         rejectors = pinfo.rejectors()
         if not rejectors:
             return QUEUE_AFTER_BACKOFF, "no-unschedulable-plugins", None
@@ -447,6 +456,7 @@ class PriorityQueue:
     # --- checkpoints: pickled, with the heaps stored as their records --------------------------
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
+        del state["_worth"]
         state["active_q"] = list(self.active_q.records())
         state["backoff_q"] = list(self.backoff_q.records())
         return state
@@ -454,6 +464,7 @@ class PriorityQueue:
     def __setstate__(self, state: dict) -> None:
         active, backoff = state.pop("active_q"), state.pop("backoff_q")
         self.__dict__.update(state)
+        self._worth = {}
         self.active_q = KeyedHeap(_active_order)
         self.backoff_q = KeyedHeap(self._backoff_order)
         for r in active:
