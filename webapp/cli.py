@@ -14,7 +14,7 @@ import yaml
 
 from .engine.challenges import BY_ID, check as check_challenge
 from .engine.find import TARGETS, Search, size
-from .engine.simulation import Simulation
+from .engine.simulation import Simulation, versions_in
 from .engine.trace import check_runs
 from .model.operations import arguments
 from .model.variant import VARIANTS
@@ -23,7 +23,7 @@ from .presenter import state_message
 from .presenter.challenges import explain as explain_verdict
 from .presenter.findings import explain
 from .scenario import builtin
-from .errors import TooLarge
+from .errors import Invalid, TooLarge
 from .scenario.errors import ScenarioError
 from .scenario.logs import LogError, import_logs
 from .scenario.load import load_file, load_scenario, parse_text
@@ -86,15 +86,12 @@ def main(argv=None) -> int:
 
 
 def variant_list(text: str) -> tuple[str, ...]:
-    """``--variant``: "both" (the default pair), one version, or a comma-separated list of them."""
-    if text == "both":
-        return VARIANTS
-    names = tuple(dict.fromkeys(n.strip() for n in text.split(",")))
-    unknown = [n for n in names if n not in VERSIONS]
-    if unknown or not all(names):
-        raise argparse.ArgumentTypeError(
-            f"unknown version {(unknown or [''])[0][:40]!r}: expected both, or some of {', '.join(VERSIONS)}")
-    return names
+    """``--variant``: "both" (the default pair), one version, or a comma-separated list of them (any number:
+    a replay has no panes to fit)."""
+    try:
+        return versions_in(text, most=len(VERSIONS))
+    except Invalid as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run_find(args) -> int:

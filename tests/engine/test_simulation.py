@@ -1,7 +1,9 @@
 import pytest
 
 from tests.conftest import conformance_cases
-from webapp.engine.simulation import Simulation
+from webapp.engine.simulation import MAX_VARIANTS, Simulation, versions_in
+from webapp.model.variant import VARIANTS
+from webapp.model.versions import VERSIONS
 from webapp.engine.trace import replay
 from webapp.errors import Invalid
 from webapp.scenario.errors import ScenarioError
@@ -135,3 +137,29 @@ def test_replay_trace_shape():
     trace = replay(scenario("custom-lost-marker-01"), "v1.28.1")
     assert trace["schema"] == 1 and trace["variant"] == "v1.28.1"
     assert trace["final"] == trace["steps"][-1]["state"]
+
+
+# --- a list of versions as people write it (a link's ?versions=, the CLI's --variant, an export) ---------------
+@pytest.mark.parametrize("text, chosen", [
+    ("both", VARIANTS),
+    ("v1.30.14", ("v1.30.14",)),
+    ("v1.31.13, v1.28.1,v1.31.13", ("v1.31.13", "v1.28.1")),  # the order given, once each, spaces ignored
+])
+def test_versions_in_reads_a_comma_list(text, chosen):
+    assert versions_in(text) == chosen
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "1 to 4"),
+    ("v1.28.1,,v1.28.2", "unknown version: ''"),
+    ("v1.28.1,v1.28.3", "unknown version: 'v1.28.3'"),
+    (",".join(list(VERSIONS)[:MAX_VARIANTS + 1]), f"1 to {MAX_VARIANTS} of"),
+    ("v1.28.1," * 5000, "separated by commas"),  # refused before it is split
+])
+def test_versions_in_refuses_what_it_cannot_show(text, words):
+    with pytest.raises(Invalid, match=words.replace(".", r"\.")):
+        versions_in(text)
+
+
+def test_a_replay_may_ask_for_every_version():
+    assert versions_in(",".join(VERSIONS), most=len(VERSIONS)) == tuple(VERSIONS)

@@ -152,17 +152,27 @@ class Simulation:
                 "returns": {v: r.summary() for v, r in self.returns.items()}, "source": sc.raw}
 
 
-def check_variants(variants) -> tuple[str, ...]:
-    """One to MAX_VARIANTS distinct versions of VERSIONS, in the order given (repeats dropped)."""
+def check_variants(variants, most: int = MAX_VARIANTS) -> tuple[str, ...]:
+    """One to ``most`` distinct versions of VERSIONS, in the order given (repeats dropped)."""
     if not isinstance(variants, (list, tuple)) or not all(isinstance(v, str) for v in variants):
         raise Invalid(f"variants must be a list of version names, e.g. {list(VARIANTS)}")
     unknown = [v for v in variants if v not in VERSIONS]
     chosen = tuple(dict.fromkeys(variants))
-    if unknown or not chosen or len(chosen) > MAX_VARIANTS:
+    if unknown or not chosen or len(chosen) > most:
         shown = ", ".join(repr(v[:40]) for v in unknown[:3])
-        raise Invalid(f"variants must be 1 to {MAX_VARIANTS} of {', '.join(VERSIONS)}"
-                      + (f"; unknown: {shown}" if unknown else ""))
+        raise Invalid(f"variants must be 1 to {most} of {', '.join(VERSIONS)}"
+                      + (f"; unknown version: {shown}" if unknown else ""))
     return chosen
+
+
+def versions_in(text: str, most: int = MAX_VARIANTS) -> tuple[str, ...]:
+    """Versions as people write them in a link or on a command line: names separated by commas, or ``both``
+    (the default pair); checked as ``check_variants`` checks a list."""
+    if len(text) > 20 * len(VERSIONS):  # longer than every name and a comma each: never split it
+        raise Invalid(f"versions must be 1 to {most} of {', '.join(VERSIONS)}, separated by commas")
+    if text.strip() == "both":
+        return VARIANTS
+    return check_variants([name.strip() for name in text.split(",")], most)
 
 
 def placed_differently(queues, pods) -> list[str]:

@@ -7,7 +7,7 @@ import re
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 
-from ..engine.simulation import MAX_VARIANTS
+from ..engine.simulation import MAX_VARIANTS, versions_in
 from ..engine.trace import replay
 from ..errors import Invalid
 from ..model.variant import VARIANTS
@@ -51,18 +51,17 @@ def _view_args(mode: str) -> dict:
 
 
 def _versions_arg() -> list[str] | None:
-    """The versions shown side by side: ``versions=v1.28.1,v1.30.14`` (1 to MAX_VARIANTS known names, in the
-    table's order), or an old link's ``layout=both|<version>`` (both: the default pair). None (nothing given, or
-    nothing usable): the ones the scenario opens on."""
-    if "versions" in request.args:
-        wanted = set(request.args.get("versions", "").split(","))
-    elif "layout" in request.args:
-        layout = request.args.get("layout", "")
-        wanted = {layout} if layout in VERSIONS else set(VARIANTS) if layout == "both" else set()
-    else:
+    """The versions shown side by side: ``versions=v1.28.1,v1.30.14`` (read as everywhere, ``versions_in``; shown
+    in the table's order), or an old link's ``layout=both|<version>``. None (nothing given, or nothing usable:
+    a link is not refused, it opens on the scenario's own versions)."""
+    text = request.args.get("versions", request.args.get("layout"))
+    if text is None:
         return None
-    chosen = [name for name in VERSIONS if name in wanted]
-    return chosen if 0 < len(chosen) <= MAX_VARIANTS else None
+    try:
+        chosen = versions_in(text)
+    except Invalid:
+        return None
+    return [name for name in VERSIONS if name in chosen]
 
 
 @bp.get("/")
