@@ -128,7 +128,7 @@ def validate_text():
     fmt = body.get("format")
     if fmt not in (None, *FORMATS):
         raise Invalid(f"format must be \"yaml\", \"json\" or null, not {json.dumps(fmt)[:40]}")
-    return _json(apart(_checked_text, body["text"], fmt))
+    return _json(apart(_checked_text, body["text"], fmt, pure=True))
 
 
 def _checked_text(text: str, fmt: str | None) -> dict:
@@ -149,7 +149,8 @@ def _checked_text(text: str, fmt: str | None) -> dict:
 
 @bp.post("/api/trace")
 def trace_file():
-    return _json(apart(_trace_file_of, json_body("a scenario object"), current_app.config["MAX_TRACE_ENTRIES"]))
+    return _json(apart(_trace_file_of, json_body("a scenario object"), current_app.config["MAX_TRACE_ENTRIES"],
+                       pure=True))
 
 
 def _trace_file_of(raw, max_entries: int) -> dict:
@@ -160,7 +161,7 @@ def _trace_file_of(raw, max_entries: int) -> dict:
 def trace_check():
     doc = json_body("a trace file")
     try:
-        result = apart(tracefile.check, doc)
+        result = apart(tracefile.check, doc, pure=True)
     except tracefile.MalformedTraceFile as err:
         raise Invalid(f"not a trace file: {err}") from None
     except ScenarioError as err:
@@ -171,7 +172,7 @@ def trace_check():
 @bp.post("/api/import")
 def import_log():
     """A scenario from the kube-scheduler log in the body (klog text or JSON lines); 400 for what is not one."""
-    return _json(apart(_imported, body_bytes()))
+    return _json(apart(_imported, body_bytes(), pure=True))
 
 
 def _imported(data: bytes) -> dict:

@@ -36,24 +36,46 @@ def posted_scenario():
     raw = json_body("a scenario object")
     if not isinstance(raw, dict):
         raise Invalid("expected a scenario object as JSON in the request body")
-    return apart(resolve, raw)[0]
+    return raw
 
 
-def html_download(scenario, scenario_id: str | None, filename: str) -> Response:
-    html = apart(export_html, scenario, scenario_id, session_bytes(current_app.config), versions_arg())
+def html_download(source, filename: str | None) -> Response:
+    """source: a built-in's id or a posted scenario object; filename None: the scenario's name."""
+    name, html = apart(_exported_html, source, session_bytes(current_app.config), versions_arg(), pure=True)
     response = Response(html, mimetype="text/html")
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}.html"'
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename or slug(name)}.html"'
     return response
 
 
-def svg_response(scenario) -> Response:
-    position, total = index_arg("position"), len(scenario.steps)
-    if position is None or position > total:
-        raise Invalid(f"position must be an integer in 0..{total}, got {shown(request.args.get('position', ''))}")
-    svg = apart(export_svg, scenario, position, session_bytes(current_app.config), versions_arg())
+def svg_response(source) -> Response:
+    position, shown_position = index_arg("position"), shown(request.args.get("position", ""))
+    svg = apart(_exported_svg, source, position, shown_position, session_bytes(current_app.config), versions_arg(),
+                pure=True)
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = SVG_POLICY
     return response
+
+
+# The whole export, from the scenario's source on, in one piece of work (a worker process under eventlet,
+# offload.py): the parsed scenario never crosses back to the server process.
+def _exported_html(source, max_bytes, versions) -> tuple[str, str]:
+    """(the scenario's name, the HTML)."""
+    scenario, scenario_id = _resolved(source)
+    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions)
+
+
+def _exported_svg(source, position: int | None, shown_position: str, max_bytes, versions) -> str:
+    scenario, _ = _resolved(source)
+    total = len(scenario.steps)
+    if position is None or position > total:
+        raise Invalid(f"position must be an integer in 0..{total}, got {shown_position}")
+    return export_svg(scenario, position, max_bytes, versions)
+
+
+def _resolved(source):
+    if isinstance(source, str):
+        return builtin_scenario(source), source
+    return resolve(source)[0], None
 
 
 def versions_arg():
@@ -72,18 +94,19 @@ def slug(name: str) -> str:
 
 @bp.get("/<scenario_id>.html")
 def builtin_html(scenario_id: str):
-    return html_download(builtin_scenario(scenario_id), scenario_id, scenario_id)
+    builtin_scenario(scenario_id)  # an unknown id is answered 404 here, taking no heavy-work place
+    return html_download(scenario_id, scenario_id)
 
 
 @bp.get("/<scenario_id>.svg")
 def builtin_svg(scenario_id: str):
-    return svg_response(builtin_scenario(scenario_id))
+    builtin_scenario(scenario_id)
+    return svg_response(scenario_id)
 
 
 @bp.post("/html")
 def posted_html():
-    scenario = posted_scenario()
-    return html_download(scenario, None, slug(scenario.name))
+    return html_download(posted_scenario(), None)
 
 
 @bp.post("/svg")

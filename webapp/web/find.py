@@ -94,7 +94,7 @@ def _found(target: str, seed: int, versions: tuple[str, ...], budget: float) -> 
 def find():
     target, seed, versions = _request(json_body(BODY))
     budget = _budget()
-    answer = apart(_found, target, seed, versions, budget)
+    answer = apart(_found, target, seed, versions, budget, pure=True)
     if answer is None:
         raise NotFound(f"nothing found: no {target} on {', '.join(versions)} in {budget:g} s from seed {seed}; "
                        "try another seed")

@@ -3,7 +3,10 @@ the event loop.
 
 Under eventlet every connection shares one OS thread: a load that takes two seconds would stall every other
 viewer for two seconds. eventlet's ``tpool`` runs it on a native thread instead; the hub keeps serving while
-the GIL is shared. Under threading each handler already has its own thread, so the work runs where it is.
+the GIL is shared. Work marked ``pure=True`` (a module-level function of picklable data, its result plain data:
+parsing and validating a scenario, the editor's checks, an export, a search) runs in a worker process instead
+(webapp/web/workers.py), the tpool thread only waiting for its pipe: it shares no GIL with the hub. Under
+threading each handler already has its own thread, so the work runs where it is.
 """
 
 from __future__ import annotations
@@ -14,15 +17,20 @@ import threading
 from flask import current_app, request
 
 from ..errors import Busy
+from . import workers
 
 
 class Offload:
     """``offload(fn, *args)``: fn's result (or exception), computed apart from the event loop. At most
     ``at_once`` run together and ``waiting`` more wait; past that a call is refused at once with Busy.
     ``offload(fn, *args, small=True)``: work known to be small (a built-in scenario) runs here at once, never
-    queued behind heavy uploads nor refused because of them."""
+    queued behind heavy uploads nor refused because of them.
+    ``offload(fn, *args, pure=True)``: fn is a module-level function whose arguments and result pickle (it
+    changes nothing the caller sees): with ``processes`` (the default under eventlet) it runs in a worker
+    process, one per slot, started when first needed; its exceptions come back as raised there, a worker that
+    dies makes the call raise WorkerCrashed (Internal)."""
 
-    def __init__(self, async_mode: str, at_once: int, waiting: int):
+    def __init__(self, async_mode: str, at_once: int, waiting: int, processes: bool | None = None):
         # Bounds the work in progress: a build may hold up to MAX_SESSION_BYTES before it is refused.
         self._slots = threading.BoundedSemaphore(at_once)
         self._most = at_once + waiting  # calls running or waiting: beyond this, heavy requests are refused
@@ -37,13 +45,28 @@ class Offload:
             sys.setswitchinterval(0.001)
         else:
             self._run = _here
+        if processes is None:
+            processes = async_mode == "eventlet"
+        self._pool = workers.Pool() if processes and workers.available() else None
+        self._pool_lock = threading.Lock()
 
     @property
     def full(self) -> bool:
         """Whether heavy work would be refused now."""
         return self._pending >= self._most
 
-    def __call__(self, fn, *args, small: bool = False, **kwargs):
+    @property
+    def worker_pids(self) -> list[int]:
+        """The worker processes running now (none before the first pure call, nor without processes)."""
+        return self._pool.pids if self._pool else []
+
+    def close(self) -> None:
+        """End the worker processes (they also end at exit); a later pure call starts new ones."""
+        if self._pool:
+            with self._pool_lock:
+                self._pool.close()
+
+    def __call__(self, fn, *args, small: bool = False, pure: bool = False, **kwargs):
         if small:
             return fn(*args, **kwargs)
         with self._count_lock:
@@ -52,10 +75,21 @@ class Offload:
             self._pending += 1
         try:
             with self._slots:
+                if pure and self._pool is not None:
+                    return self._in_worker(fn, args, kwargs)
                 return self._run(fn, *args, **kwargs)
         finally:
             with self._count_lock:
                 self._pending -= 1
+
+    def _in_worker(self, fn, args, kwargs):
+        with self._pool_lock:  # taken and given back here, never in the tpool thread (a green lock)
+            worker = self._pool.take()
+        try:
+            return self._run(worker.call, fn, args, kwargs)
+        finally:
+            with self._pool_lock:
+                self._pool.give_back(worker)
 
 
 BUSY = "the server is busy with other large scenarios; try again in a moment"
@@ -87,6 +121,6 @@ def init_offload(app) -> Offload:
     return offload
 
 
-def apart(fn, *args, **kwargs):  # small=True: see Offload
+def apart(fn, *args, **kwargs):  # small=True, pure=True: see Offload
     """In a request: ``fn(*args)`` run by the app's Offload. There is no request context there: pass data."""
     return current_app.extensions["inflight_offload"](fn, *args, **kwargs)

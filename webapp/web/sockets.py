@@ -401,7 +401,8 @@ def init_socketio(app) -> SocketIO:
         return Session(max_bytes=max_bytes, run_apart=offload)
 
     def resolve_apart(source):
-        return offload(resolve, source, small=isinstance(source, str))  # a built-in id: small, cached
+        # a built-in id: small, cached; a scenario object is parsed and validated in a worker process
+        return offload(resolve, source, small=isinstance(source, str), pure=True)
 
     config = app.config
     rooms = Rooms(resolve_apart, store, new_session, room_secret(app),
