@@ -53,6 +53,15 @@ class Session:
         return sim, (lo, hi)
 
     @property
+    def same_everywhere(self) -> tuple | None:
+        """What the frame at the cursor depends on when every session that loaded the same shows the same: a
+        built-in scenario (one document for everyone), its versions and the position. None for a scenario of
+        the viewer's own (no other session shows it) or when nothing is loaded."""
+        if self.sim is None or self.scenario_id is None:
+            return None
+        return self.scenario_id, self.sim.variants, self.sim.position
+
+    @property
     def start(self) -> int:
         return self.range[0]
 

@@ -33,7 +33,8 @@ from ..engine.session import Session, parse_range, parse_speed
 from ..engine.simulation import check_variants
 from ..errors import Invalid, UserError
 from ..model.variant import VARIANTS
-from ..presenter import delta_message, scenario_message, state_message
+from ..presenter import scenario_message, state_message
+from ..presenter.memo import Shown
 from ..scenario.resolve import resolve
 from .answers import REFUSALS
 from .limits import Refusal, init_limits, session_bytes, socketio_options
@@ -68,6 +69,7 @@ class Feed:
     seq: int = 0
     last: dict | None = None  # the state message without its seq
     version: tuple | None = None  # a room's (epoch, record version) that ``last`` shows
+    key: tuple | None = None  # what ``last`` was made for (``Hub.shown``), if others are shown the same
 
 
 def scenario_of(sim, scenario_id: str | None, code: str | None) -> dict:
@@ -85,6 +87,7 @@ class Hub:
     resolve: object  # built-in id or scenario object -> (Scenario, id), built off the event loop
     sessions: dict = field(default_factory=dict)
     feeds: dict = field(default_factory=dict)
+    memo: Shown = field(default_factory=Shown)  # states and deltas that every viewer of a built-in shares
     releasing: bool = False  # a release of freed memory is on its way
 
     HEAVY_BYTES = 1024 * 1024  # a session this large, once gone, is worth giving its memory back for
@@ -112,7 +115,19 @@ class Hub:
     def send(self, event: str, message: dict, to: str, private: bool) -> None:
         self.socketio.emit(event, message, to=to, ignore_queue=private)
 
-    def state_of(self, session: Session, room: Room | None) -> dict:
+    def shown(self, session: Session, room: Room | None) -> tuple | None:
+        """What ``state_of`` depends on entirely, when other sessions may show the same (``memo``); else None."""
+        same = session.same_everywhere
+        if same is None:
+            return None
+        return *same, session.playing, session.speed, session.range, room.code if room else None
+
+    def state_of(self, session: Session, room: Room | None) -> tuple[dict, tuple | None]:
+        """The state message and what it was made for (``shown``)."""
+        key = self.shown(session, room)
+        return self.memo.state(key, lambda: self.make_state(session, room)), key
+
+    def make_state(self, session: Session, room: Room | None) -> dict:
         sim = session.sim
         settings = {"playing": session.playing, "speed": session.speed, "range": session.range,
                     "room": room.code if room else None}
@@ -131,15 +146,15 @@ class Hub:
             self.send("scenario", self.scenario_of(target), target.channel, private)
         if session.sim is None:
             return
-        message = self.state_of(session, room)
+        message, key = self.state_of(session, room)
         seq = room.version if room else feed.seq + 1
         if whole or loaded or feed.last is None or feed.version != base_version:
             self.send("state", {"seq": seq, **message}, target.channel, private)
         else:
-            delta = delta_message(seq, feed.last, message)
+            delta = self.memo.delta(seq, feed.last, message, feed.key, key)
             self.send("delta", {**delta, "playing": session.playing, "speed": session.speed, "room": target.code},
                       target.channel, private)
-        feed.seq, feed.last, feed.version = seq, message, room.seen if room else None
+        feed.seq, feed.last, feed.version, feed.key = seq, message, room.seen if room else None, key
 
     def whole_state(self, sid: str, target: Target, scenario: bool = True) -> None:
         """The target's current state (after its ``scenario``), to ``sid`` only: a joiner, or a client that
@@ -164,7 +179,7 @@ class Hub:
         feed, room = self.feeds.get(target.channel), target.room
         if feed and feed.last and room and feed.version == room.seen:
             return feed.last
-        return self.state_of(target.session, room)
+        return self.state_of(target.session, room)[0]
 
     def prune(self) -> None:
         """Forget what was sent to connections that closed and rooms that were forgotten."""

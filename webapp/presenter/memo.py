@@ -1,0 +1,53 @@
+"""What a viewer is sent, made once for everyone who is shown the same thing.
+
+A built-in scenario is the same document for every viewer, and a simulation is deterministic: at the same
+position, with the same versions and settings, every session shows the same state message, and the step from
+one such state to the next is the same delta. ``Shown`` keeps the most recent of them (a bounded LRU), so a
+class stepping through a lesson, or one viewer going back and forth, has them built once. A key names what a
+message depends on entirely (the caller's business: ``Hub.shown``); None means "only this viewer shows this"
+(a scenario of its own), and the message is made every time.
+
+Messages handed out are shared: they must not be changed (nothing does; a ``seq`` is added to a copy).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from .messages import delta_message
+
+ENTRIES = 256  # built-in states are about 35 kB each in memory (at most 53 kB): a few MB
+
+
+class Shown:
+    def __init__(self, entries: int = ENTRIES):
+        self.entries = entries
+        self._made: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()  # handlers run on several threads in threading mode
+
+    def state(self, key, make) -> dict:
+        """The state message ``make()`` makes, for the ``key`` it depends on."""
+        return make() if key is None else self._get(("state", key), make)
+
+    def delta(self, seq: int, old: dict, new: dict, old_key, new_key) -> dict:
+        """``delta_message(seq, old, new)``; ``old_key`` and ``new_key`` are the keys they were made for."""
+        if old_key is None or new_key is None:
+            return delta_message(seq, old, new)
+        made = self._get(("delta", old_key, new_key), lambda: delta_message(seq, old, new))
+        return made if made["seq"] == seq else {**made, "seq": seq}
+
+    def _get(self, key, make):
+        with self._lock:
+            if key in self._made:
+                self._made.move_to_end(key)
+                return self._made[key]
+        value = make()  # outside the lock: a build is not held up by another (two may build the same: harmless)
+        with self._lock:
+            self._made[key] = value
+            if len(self._made) > self.entries:
+                self._made.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._made)
