@@ -177,6 +177,22 @@ def test_the_same_position_gives_the_same_state_however_reached(sio):
     assert len(sio.deltas) == 2 * TOTAL
 
 
+def test_viewers_of_a_built_in_share_its_states_and_see_what_its_own_copy_shows(app, make_sio):
+    """A built-in's states and deltas are made once for every viewer (presenter/memo.py); a viewer stepping the
+    same scenario loaded as its own document (made every time) holds the same states."""
+    first, second, own = make_sio(), make_sio(), make_sio()
+    load(first)
+    load(second)
+    load(own, LOST)
+    hub = app.extensions["inflight_hub"]
+    for position in range(1, TOTAL + 1):
+        for c in (first, second, own):
+            c.emit("step")
+        states = [unnumbered(one(c, "state")) for c in (first, second, own)]
+        assert states[0] == states[1] == states[2] and states[0]["position"] == position
+    assert len(hub.memo) == 2 * TOTAL + 1  # each position's state and each step's delta, once
+
+
 def test_steps_travel_as_deltas_and_seeks_as_whole_states(sio):
     load(sio)
     seqs = []
