@@ -56,6 +56,20 @@ def test_one_frame_is_built_per_position_however_often_it_is_asked_for():
     assert sim.frames_built == built + 3 and sim.position == 3
 
 
+def test_moving_the_cursor_moves_no_model_until_a_frame_is_asked_for():
+    sim = Simulation(scenario("custom-lost-marker-01"), interval=2)
+    fresh = Simulation(scenario("custom-lost-marker-01"), interval=2)
+    lines = list(sim.timelines.values())
+    sim.seek(1)
+    before = [line.position for line in lines]
+    for position in (2, 3, 0, sim.total, 2):
+        sim.seek(position)
+        assert sim.position == position and [line.position for line in lines] == before
+    fresh.seek(2)
+    assert sim.frame() == fresh.frame() and sim.preview() == fresh.preview()
+    assert [line.position for line in lines] == [2] * len(lines)
+
+
 def test_preview_is_the_next_step_without_moving_the_cursor():
     sim = Simulation(scenario("custom-lost-marker-01"))
     for position in range(sim.total):

@@ -7,7 +7,9 @@
 
 Loading runs the whole scenario once (validating every step on every variant and laying
 checkpoints), so a Simulation that exists is valid end to end. A frame is built at most once per
-position: it is cached until the cursor moves (``frames_built`` counts them).
+position: it is cached until the cursor moves (``frames_built`` counts them). Moving the cursor moves no
+model: the timelines follow it when a frame or a preview is asked for (a viewer sent a message made earlier for
+the same position, ``presenter.memo``, needs neither).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ class Simulation:
         self.frames_built = 0
         self._frame: dict | None = None  # the frame at the cursor, once asked for
         self._load()
-        self.seek(0)
+        self._position = 0  # the cursor; the timelines are moved to it by _at_cursor()
 
     @property
     def source_bytes(self) -> int:
@@ -80,16 +82,20 @@ class Simulation:
     # --- commands: they move the cursor and return nothing ---------------------------------------
     @property
     def position(self) -> int:
-        return next(iter(self.timelines.values())).position
+        return self._position
 
     def seek(self, position: int) -> None:
         if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= self.total:
             raise Invalid(f"position must be an integer in 0..{self.total}, got {position!r}")
-        if self._frame is not None and self._frame["position"] == position:
-            return
-        self._frame = None
+        if position != self._position:
+            self._frame = None
+            self._position = position
+
+    def _at_cursor(self) -> dict:
+        """The timelines, moved to the cursor (a timeline already there does nothing)."""
         for line in self.timelines.values():
-            line.seek(position)
+            line.seek(self._position)
+        return self.timelines
 
     def step(self) -> None:
         self.seek(min(self.position + 1, self.total))
@@ -115,7 +121,7 @@ class Simulation:
     def _build_frame(self) -> dict:
         position = self.position
         variants = {}
-        for v, line in self.timelines.items():
+        for v, line in self._at_cursor().items():
             result, record = line.last if line.last is not None else (None, None)
             variants[v] = {
                 "state": line.model.state(),
@@ -139,7 +145,7 @@ class Simulation:
             return None
         position = self.position
         out = {}
-        for v, line in self.timelines.items():
+        for v, line in self._at_cursor().items():
             result, record = line.model.clone().apply(position, step)
             out[v] = {"result": result, "record": record}
         return out
