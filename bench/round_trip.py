@@ -2,9 +2,11 @@
 
 Starts `inflight-scope serve` as a subprocess (eventlet unless --async-mode threading), then with
 python-socketio's client: p50/p99 of `step` -> `delta` against `echo` -> `echo` on the same server
-(the ratio is what a step costs beyond the transport); bytes of the `delta` one step sends, and of a
-whole `state`, on a scenario whose v1.28.2 list holds 200 entries (the step appends one); bytes of the
-first page load (HTML + CSS + JS modules).
+(the ratio is what a step costs beyond the transport), stepping a built-in (whose states and deltas the
+server makes once for every viewer: after the first lap they are reused) and then the same scenario loaded
+as the viewer's own document (made at every step, as an uploaded scenario is); bytes of the `delta` one
+step sends, and of a whole `state`, on a scenario whose v1.28.2 list holds 200 entries (the step appends
+one); bytes of the first page load (HTML + CSS + JS modules).
     python bench/round_trip.py [--async-mode eventlet|threading] [--n 500]
 """
 
@@ -21,6 +23,10 @@ import requests
 import socketio
 from common import median, percentile
 from server import Server
+
+from webapp.scenario import builtin
+
+SCENARIO = "three-pod-cascade"
 
 def long_list_scenario(entries: int = 200) -> dict:
     """One pod in flight, then enough events to make the v1.28.2 list `entries` long."""
@@ -45,6 +51,20 @@ class Client:
             self.last = (event, data)
             self.got.set()
         return on
+
+    def laps(self, scenario, n: int) -> tuple[list[float], list[float]]:
+        """Milliseconds of n steps through ``scenario`` (from its start again at the end), each followed by an
+        echo: (steps, echoes)."""
+        self.call("load", {"scenario": scenario})
+        steps, echoes = [], []
+        total, position = self.last[1]["total"], 0
+        for i in range(n):
+            if position == total:
+                self.call("seek", {"position": 0})
+            steps.append(self.call("step"))
+            position = self.last[1]["position"]
+            echoes.append(self.call("echo", {"i": i}, expect=("echo",)))
+        return steps, echoes
 
     def call(self, event: str, payload=None, expect: tuple[str, ...] = ("state", "delta")) -> float:
         """Milliseconds from emitting ``event`` to the next message named in ``expect``."""
@@ -86,15 +106,8 @@ def main():
     base = server.url
     try:
         c = Client(base)
-        c.call("load", {"scenario": "three-pod-cascade"})
-        steps, echoes = [], []
-        total, position = c.last[1]["total"], 0
-        for i in range(args.n):
-            if position == total:
-                c.call("seek", {"position": 0})
-            steps.append(c.call("step"))
-            position = c.last[1]["position"]
-            echoes.append(c.call("echo", {"i": i}, expect=("echo",)))
+        steps, echoes = c.laps(SCENARIO, args.n)
+        own_steps, own_echoes = c.laps(builtin.get(SCENARIO), args.n)
         c.call("load", {"scenario": long_list_scenario(), "variants": ["v1.28.1", "v1.28.2"]})
         c.call("seek", {"position": 199})
         c.call("step")
@@ -109,9 +122,12 @@ def main():
     finally:
         server.stop()
     print(f"async mode {args.async_mode}, {args.n} round trips each, loopback websocket")
-    print(f"step -> state: p50 {median(steps):.2f} ms, p99 {percentile(steps, 0.99):.2f} ms")
-    print(f"echo -> echo : p50 {median(echoes):.2f} ms, p99 {percentile(echoes, 0.99):.2f} ms")
-    print(f"ratio (p50 step / p50 echo): {median(steps) / median(echoes):.1f}x")
+    for label, s, e in ((f"built-in {SCENARIO} (made once for every viewer)", steps, echoes),
+                        ("the same as the viewer's own document (made at every step)", own_steps, own_echoes)):
+        print(label)
+        print(f"    step -> delta: p50 {median(s):.2f} ms, p99 {percentile(s, 0.99):.2f} ms")
+        print(f"    echo -> echo : p50 {median(e):.2f} ms, p99 {percentile(e, 0.99):.2f} ms")
+        print(f"    ratio (p50 step / p50 echo): {median(s) / median(e):.2f}x")
     print(f"one step ({delta_name}) onto a {entries}-entry v1.28.2 list (both variants): {delta_size:,} bytes of JSON")
     print(f"one whole state message at that position (both variants): {size:,} bytes of JSON")
     print(f"first page load: {weight:,} bytes in {len(files) + 1} requests (no compression)")
