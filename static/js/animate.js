@@ -49,31 +49,40 @@ export function playHintWalk(root, panes, budgetMs) {
   });
 }
 
+// The climax's beats at a pace (1 for a step by hand, 1/speed while playing): `per` entry of the walk, the `hold`
+// before the deferred Done, its `fade`; scaled with the speed, never shorter than the eye can follow.
+export function climaxBeats(pace) {
+  return { per: Math.max(160, 450 * pace), hold: Math.max(300, 650 * pace), fade: Math.max(300, 700 * pace) };
+}
+
 // The climax of a forward step, played on the new view (the scene keeps what the step removed as ghosts):
 // beat (a) the walk sweeps the entries it visited (or flashes the removed element a detached marker names)
-// while the ghosts are still drawn solid; beat (b), at least `hold` ms later, the deferred Done: the ghosts
-// fade to their ghost style. Everything is a Web Animation (so "settled" means no animation runs); returns
-// when beat (a) ends, in ms, for the moves to start after the decision.
-export function playClimax(root, panes, { per = 450, hold = 650 } = {}) {
-  if (prefersReducedMotion()) return 0;
+// while the ghosts are still drawn solid; beat (b), `hold` ms later, the deferred Done: the ghosts fade to their
+// ghost style. Everything is a Web Animation (so "settled" means no animation runs). Returns when beat (a) ends,
+// in ms (`decided`: the moves start after the decision), and a promise of both beats' end (`finished`).
+export function playClimax(root, panes, { per, hold, fade }) {
+  if (prefersReducedMotion()) return { decided: 0, finished: Promise.resolve() };
+  const beats = [];
   let sweep = 0;
   for (const pane of Object.values(panes)) {
     const el = root.querySelector(`[data-variant="${CSS.escape(pane.variant)}"]`);
     if (!el) continue;
     const walked = [...el.querySelectorAll('.inflight-list [data-walked="true"]')];
     walked.forEach((entry, i) => {
-      entry.querySelector(".box")?.animate([
+      const box = entry.querySelector(".box");
+      if (box) beats.push(box.animate([
         { boxShadow: "0 0 0 0 transparent", transform: "none" },
         { boxShadow: "0 0 0 6px var(--visit)", transform: "translateY(-4px) scale(1.08)", offset: 0.4 },
         { boxShadow: "0 0 0 0 transparent", transform: "none" },
-      ], { duration: per * 1.6, delay: i * per, easing: "ease-in-out" });
+      ], { duration: per * 1.6, delay: i * per, easing: "ease-in-out" }));
     });
     let length = walked.length * per + (walked.length ? per : 0);
     if (pane.walk?.nil) {
-      el.querySelector(`[data-removed-id="${CSS.escape(pane.walk.nil)}"] .box`)?.animate([
+      const removed = el.querySelector(`[data-removed-id="${CSS.escape(pane.walk.nil)}"] .box`);
+      if (removed) beats.push(removed.animate([
         { backgroundColor: "transparent" }, { backgroundColor: "var(--bug-bg)", boxShadow: "0 0 0 6px var(--bug)" },
         { backgroundColor: "transparent" },
-      ], { duration: per * 2, iterations: 1 });
+      ], { duration: per * 2, iterations: 1 }));
       length = Math.max(length, per * 2);
     }
     sweep = Math.max(sweep, length);
@@ -81,16 +90,16 @@ export function playClimax(root, panes, { per = 450, hold = 650 } = {}) {
   const fadeAt = sweep + hold;
   for (const box of root.querySelectorAll('.inflight-list [data-ghost="true"] > .box')) {
     const rest = getComputedStyle(box);
-    box.animate([
+    beats.push(box.animate([
       { opacity: 1, borderStyle: "solid", filter: "none" },
       { opacity: 1, borderStyle: "solid", filter: "none", offset: 0.05 },
       { opacity: rest.opacity, borderStyle: rest.borderTopStyle, filter: rest.filter },
-    ], { duration: 700, delay: fadeAt, fill: "backwards", easing: "ease-in" });
+    ], { duration: fade, delay: fadeAt, fill: "backwards", easing: "ease-in" }));
   }
   for (const tag of root.querySelectorAll('.inflight-list [data-ghost="true"] > .gone-tag')) {
-    tag.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 500, delay: fadeAt + 200, fill: "backwards" });
+    beats.push(tag.animate([{ opacity: 0 }, { opacity: 1 }], { duration: fade * 0.7, delay: fadeAt + fade * 0.3, fill: "backwards" }));
   }
-  return sweep;
+  return { decided: sweep, finished: Promise.all(beats.map((a) => a.finished)).catch(() => {}) }; // cancelled: over too
 }
 
 // `delay`: the moves wait for the walk's decision (beat a) before the pods fly to their lanes; what enters

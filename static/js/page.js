@@ -4,7 +4,7 @@
 // (`latest`, what the controls act on) and the one on screen (`shown`).
 import { h } from "./dom.js";
 import { renderPane } from "./renderer.js";
-import { capture, playClimax, playHintWalk, playTransition } from "./animate.js";
+import { capture, climaxBeats, playClimax, playHintWalk, playTransition } from "./animate.js";
 import { attachPointers, follow, redrawAll } from "./pointers.js";
 import { fitAll } from "./fit.js";
 import { drawLegend } from "./legend.js";
@@ -23,6 +23,7 @@ export function createPage(app, opts, { pick }) {
   let guesses = null; // the viewer's predictions for the step on its way
   let introClosed = false;
   let narrationOpen = false; // the panes' narration disclosures: closed (the caption tells), `n` opens them all
+  let held = Promise.resolve(); // what the next model waits for (drawModel)
   addEventListener("resize", () => {
     fitAll($("panes"));
     redrawAll($("panes"));
@@ -111,6 +112,7 @@ export function createPage(app, opts, { pick }) {
   };
 
   async function drawModel(model) {
+    await held;
     const previous = page.shown;
     const scene = model.scene;
     page.shown = model;
@@ -137,9 +139,9 @@ export function createPage(app, opts, { pick }) {
       if (diagram) attachPointers(diagram, pane.pointers);
     }
     drawLegend(scene.legend);
+    const climax = forward && drawsGhosts ? playClimax(panes, scene.panes, climaxBeats(pace)) : { decided: 0, finished: null };
     if (forward) {
-      const sweep = drawsGhosts ? playClimax(panes, scene.panes, { per: 450 * pace, hold: Math.max(600, 650 * pace) }) : 0;
-      playTransition(panes, before, { delay: sweep });
+      playTransition(panes, before, { delay: climax.decided });
       follow(panes);
     }
     if (tables) $("tables").replaceChildren(...renderTables(scene));
@@ -157,6 +159,10 @@ export function createPage(app, opts, { pick }) {
     drawVerdict(scene);
     if ($("presenter-notes")) renderPresenterNotes($("presenter-notes"), scene);
     if (opts.mode === "embed") parent.postMessage({ type: "inflight-scope", event: "position", position: scene.position, total: scene.total }, "*");
+    // Playing, the next step is drawn a tick after this one at the soonest, and once both beats of the climax have
+    // played (at 8x a tick is 125 ms, shorter than the beats): the page may fall behind Play, never skip a beat
+    held = model.playing ? Promise.all([climax.finished, new Promise((resolve) => setTimeout(resolve, 1000 / (model.speed || 1)))])
+      : Promise.resolve();
   }
 
   // A step forward within one scenario (a new load starts over at its own position).

@@ -49,6 +49,8 @@ def present_mode(page):
     page.keyboard.press("p")
     expect(page.locator("#app.presenting")).to_have_count(1)
     settle(page)
+    # the lists refit when their areas' new size is observed, after the frame's layout: two frames on, it is done
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
 # Sum of each diagram's box clipped to the viewport, over the viewport's area.
@@ -584,3 +586,35 @@ def test_full_motion_does_animate_the_fail(make_page):
     at(page, 6)
     page.wait_for_timeout(60)
     assert page.evaluate(RUNNING_JS) > 0, "no animation plays the fail step"
+
+
+# Records, every frame, how far each beat of the climax has got: the walk's pulse on the walked entries (a) and
+# the deferred Done's fade of the ghosts (b), by their animations' progress in their active phase.
+RECORD_BEATS_JS = """() => {
+  window.beats = { walk: 0, ghost: 0 };
+  const kinds = [['walk', '.inflight-list [data-walked="true"] > .box'], ['ghost', '.inflight-list [data-ghost="true"] > .box']];
+  const frame = () => {
+    for (const a of document.getAnimations()) {
+      const kind = kinds.find(([, selector]) => a.effect && a.effect.target && a.effect.target.matches(selector));
+      const t = a.effect && a.effect.getComputedTiming();
+      if (!kind || !t || t.localTime === null || t.localTime < t.delay) continue;
+      window.beats[kind[0]] = Math.max(window.beats[kind[0]], Math.min(1, (t.localTime - t.delay) / t.activeDuration));
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}"""
+
+
+@pytest.mark.parametrize("speed", ["2", "4", "8"])
+def test_the_climax_plays_both_beats_at_play_speeds(make_page, speed):
+    """Playing five-minute-wait through its fail (step 6, followed by a clock step a tick later): the walk's
+    pulse and the ghosts' fade both play to their end (before: at 8x the next step replaced the frame first)."""
+    page = make_page(reduced_motion=MOTION)
+    open_at(page, "five-minute-wait", 5)
+    page.locator("#speed").select_option(speed)
+    page.evaluate(RECORD_BEATS_JS)
+    page.click("#btn-play")
+    at(page, 11)  # Play stops at the end
+    beats = page.evaluate("window.beats")
+    assert beats["walk"] >= 0.8 and beats["ghost"] >= 0.8, f"at {speed}x the climax's beats got to {beats}"
