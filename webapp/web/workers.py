@@ -186,7 +186,7 @@ class Pool:
         if os.getpid() != self._pid:
             return
         for worker in list(self._all):
-            worker.end()
+            worker.end(kill=True)  # nothing in a worker is worth waiting for (a search runs for seconds)
         self._idle, self._all = [], set()
 
 
