@@ -9,14 +9,16 @@ client its own websocket connection (connected in batches):
       Step -> own state p50/p99/max, steps/s over all clients, and messages lost: every emit must produce exactly
       one `state` with the expected position (missing, duplicated, out of order, timeouts: all must be 0).
   (b) fan-out: a presenter creates a room, loads a scenario into it and steps S times at --pace steps/s (0: as
-      fast as its own `state` comes back); M followers join the room. Every follower must receive every state, in
-      order, none twice. Presenter emit -> follower receipt p50/p99/max, the time until the last follower has a
-      step, and messages lost.
+      fast as its own `state` comes back); M followers join the room, shared among --client-processes processes
+      (4; one process receiving 500 followers' states in Python was itself the bottleneck). Every follower must
+      receive every state, in order, none twice. Presenter emit -> follower receipt p50/p99/max (perf_counter:
+      the system's monotonic clock, the same in every process), the time until the last follower has a step,
+      and messages lost.
   (c) --sweep: (a) for N in --sweep-sessions and (b) for M in --sweep-followers (each capped by --max) and where
       p99 crosses --p99-limit ms or losses appear.
 
-Server, client and other processes' CPU (share of one core) and the client's event-loop lag come with each figure:
-the client is one Python process too, and a lagging client loop adds to the latencies it measures.
+Server, client (all its processes) and other processes' CPU (share of one core) and the client's event-loop lag
+(every loop's samples) come with each figure: a lagging client loop adds to the latencies it measures.
 Bounded: --timeout seconds for the whole run (default 120, 300 with --sweep), then everything is disconnected and
 the server terminated. Figures, not assertions; the exit status is 1 if any message was lost or a run timed out.
     python bench/load.py [--async-mode eventlet|threading] [--sessions 200] [--followers 500] [--sweep]
@@ -28,6 +30,7 @@ import argparse
 import asyncio
 import difflib
 import json
+import multiprocessing
 import os
 import random
 import resource
@@ -38,7 +41,7 @@ from pathlib import Path
 
 import socketio
 from common import median, percentile
-from server import HOST, Server
+from server import HOST, Server, cpu_seconds
 
 import webapp
 
@@ -213,17 +216,21 @@ def machine_cpu() -> float:
         return 0.0
 
 
-async def measured(server: Server, result: Result, body) -> Result:
-    """Runs `body`, adding CPU shares (server, this client, everything else on the machine) and the
-    client's loop lag to `result`."""
+async def measured(server: Server, result: Result, body, helpers=()) -> Result:
+    """Runs `body`, adding CPU shares (server, the client: this process and its ``helpers`` pids, everything else
+    on the machine) and the client's loop lag to `result`."""
     lag_task = asyncio.create_task(loop_lag(result.lag))
-    s0, c0, m0, t0 = server.cpu(), time.process_time(), machine_cpu(), time.perf_counter()
+
+    def client() -> float:
+        return time.process_time() + sum(cpu_seconds(pid) for pid in helpers)
+
+    s0, c0, m0, t0 = server.cpu(), client(), machine_cpu(), time.perf_counter()
     try:
         await body
     finally:
         wall = max(time.perf_counter() - t0, 1e-9)
         result.server_cpu = (server.cpu() - s0) / wall
-        result.client_cpu = (time.process_time() - c0) / wall
+        result.client_cpu = (client() - c0) / wall
         result.other_cpu = max(0.0, (machine_cpu() - m0) / wall - result.server_cpu - result.client_cpu)
         lag_task.cancel()
     return result
@@ -302,8 +309,94 @@ async def sessions(server: Server, result: Result, opened: list[Conn], k: int, s
 
 
 # --- (b) fan-out -----------------------------------------------------------------------------------------
+@dataclass
+class Followed:
+    """What one follower received: (receipt time, position) of every state, its errors, whether it dropped."""
+
+    states: list
+    errors: list
+    dropped: bool
+
+
+async def join(followers: list[Conn], room: str, batch: int, timeout: float) -> int:
+    """The followers join ``room`` in batches of ``batch``; how many got no state for it."""
+    failed = 0
+    for start in range(0, len(followers), batch):
+        group = followers[start:start + batch]
+        for f in group:
+            await f.sio.emit("join_room", {"room": room})
+        joined = await asyncio.gather(*(f.state(0, timeout) for f in group), return_exceptions=True)
+        failed += sum(isinstance(j, BaseException) for j in joined)
+    return failed
+
+
+def follow(url: str, room: str, count: int, batch: int, state_timeout: float, pipe) -> None:
+    """A process of followers (``--client-processes``): ``count`` of them join ``room`` and report
+    ("ready", followers, connect/join failures, connect s, join s); given ("drain", n), each waits for its n states
+    after its join state, and the process answers ([Followed], its loop-lag samples) and disconnects them."""
+    asyncio.run(_follow(url, room, count, batch, state_timeout, pipe))
+
+
+async def _follow(url: str, room: str, count: int, batch: int, state_timeout: float, pipe) -> None:
+    loop, opened, lag = asyncio.get_running_loop(), [], []
+    try:
+        conns, failed, connect_s = await connect_all(url, count, batch, state_timeout, opened)
+        t = time.perf_counter()
+        failed += await join(conns, room, batch, state_timeout)
+        ready = [c for c in conns if c.states]
+        pipe.send(("ready", len(ready), failed, connect_s, time.perf_counter() - t))
+        lag_task = asyncio.create_task(loop_lag(lag))
+        _, n = await loop.run_in_executor(None, pipe.recv)
+        end = time.perf_counter() + state_timeout
+        while time.perf_counter() < end and any(len(c.states) <= n for c in ready):
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # duplicates would arrive here
+        lag_task.cancel()
+        pipe.send(([Followed(c.states, c.errors, c.dropped) for c in ready], lag))
+    finally:
+        await disconnect_all(opened)
+
+
+class Followers:
+    """``processes`` processes of followers (``follow``) sharing ``count`` among them; perf_counter is the
+    system's monotonic clock, so their receipt times compare with the presenter's emit times."""
+
+    def __init__(self, url: str, room: str, count: int, processes: int, batch: int, state_timeout: float):
+        ctx = multiprocessing.get_context("spawn")
+        shares = [count // processes + (i < count % processes) for i in range(processes)]
+        self.pipes, self.workers = [], []
+        for share in (n for n in shares if n):
+            mine, theirs = ctx.Pipe()
+            worker = ctx.Process(target=follow, args=(url, room, share, batch, state_timeout, theirs), daemon=True)
+            worker.start()
+            self.pipes.append(mine)
+            self.workers.append(worker)
+
+    @property
+    def pids(self) -> list[int]:
+        return [w.pid for w in self.workers]
+
+    async def answers(self) -> list:
+        loop = asyncio.get_running_loop()
+        return await asyncio.gather(*(loop.run_in_executor(None, pipe.recv) for pipe in self.pipes))
+
+    async def drain(self, n: int) -> tuple[list[Followed], list[float]]:
+        """Every follower's states once each has n after its join state (or the state timeout passed), and the
+        processes' loop-lag samples."""
+        for pipe in self.pipes:
+            pipe.send(("drain", n))
+        answers = await self.answers()
+        return [f for followed, _ in answers for f in followed], [x for _, lag in answers for x in lag]
+
+    def close(self) -> None:
+        for worker in self.workers:
+            worker.join(15)  # it disconnects its followers first
+            if worker.is_alive():
+                worker.terminate()
+
+
 async def fanout(server: Server, result: Result, opened: list[Conn], s: int, scenario: str, pace: float,
-                 batch: int, state_timeout: float) -> Result:
+                 batch: int, state_timeout: float, processes: int) -> Result:
     m = result.clients
     presenter = Conn(measure=True)
     opened.append(presenter)
@@ -316,48 +409,44 @@ async def fanout(server: Server, result: Result, opened: list[Conn], s: int, sce
     await presenter.state(0, state_timeout)
     total = presenter.scenario["total"]
 
-    followers, result.connect_failed, result.connect_s = await connect_all(server.url, m, batch, state_timeout,
-                                                                           opened)
-    t = time.perf_counter()
-    for start in range(0, len(followers), batch):
-        group = followers[start:start + batch]
-        for f in group:
-            await f.sio.emit("join_room", {"room": room["room"]})
-        joined = await asyncio.gather(*(f.state(0, state_timeout) for f in group), return_exceptions=True)
-        result.connect_failed += sum(isinstance(j, BaseException) for j in joined)
-    result.extra["join_s"] = time.perf_counter() - t
-    ready = [f for f in followers if f.states]
+    followers = Followers(server.url, room["room"], m, processes, batch, state_timeout)
+    try:
+        ready = await followers.answers()
+        result.connect_failed = sum(r[2] for r in ready)
+        result.connect_s = max(r[3] for r in ready)
+        result.extra["join_s"] = max(r[4] for r in ready)
+        followed: list[Followed] = []
+        emitted: list[tuple[float, int]] = []  # (presenter emit time, expected position)
+        acks: list[float] = []
 
-    emitted: list[tuple[float, int]] = []  # (presenter emit time, expected position)
-    acks: list[float] = []
+        async def body():
+            pacer, position = Pacer(pace), 0
+            start = time.perf_counter()
+            for _ in range(s):
+                event, payload = ("seek", {"position": 0, **drive}) if position == total else ("step", drive)
+                position = 0 if position == total else position + 1
+                await pacer.wait()
+                t = time.perf_counter()
+                emitted.append((t, position))
+                await presenter.sio.emit(event, payload)
+                try:
+                    got = await presenter.state(len(emitted), state_timeout)  # its own copy: the pace's ack
+                except TimeoutError:
+                    result.timeouts += 1
+                    break
+                acks.append((got[0] - t) * 1000)
+            result.seconds = time.perf_counter() - start
+            got, lag = await followers.drain(len(emitted))  # until every follower has every state
+            followed.extend(got)
+            result.lag += lag
 
-    async def body():
-        pacer, position = Pacer(pace), 0
-        start = time.perf_counter()
-        for _ in range(s):
-            event, payload = ("seek", {"position": 0, **drive}) if position == total else ("step", drive)
-            position = 0 if position == total else position + 1
-            await pacer.wait()
-            t = time.perf_counter()
-            emitted.append((t, position))
-            await presenter.sio.emit(event, payload)
-            try:
-                got = await presenter.state(len(emitted), state_timeout)  # its own copy: the pace's ack
-            except TimeoutError:
-                result.timeouts += 1
-                break
-            acks.append((got[0] - t) * 1000)
-        result.seconds = time.perf_counter() - start
-        end = time.perf_counter() + state_timeout  # drain: until every follower has every state
-        while time.perf_counter() < end and any(len(f.states) <= len(emitted) for f in ready):
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(0.2)  # duplicates would arrive here
-
-    await measured(server, result, body())
+        await measured(server, result, body(), followers.pids)
+    finally:
+        followers.close()
 
     positions = [p for _, p in emitted]
     last: dict[int, float] = {}  # expected index -> last follower receipt
-    for f in ready:
+    for f in followed:
         received = [pos for _, pos in f.states[1:]]  # the first is the join state
         pairs, missing, duplicated = align(positions, received)
         result.missing += missing
@@ -375,7 +464,7 @@ async def fanout(server: Server, result: Result, opened: list[Conn], s: int, sce
     result.actions = len(emitted)
     result.extra["acks"] = acks
     result.extra["all"] = [(last[i] - emitted[i][0]) * 1000 for i in sorted(last)]
-    result.extra["followers"] = len(ready)
+    result.extra["followers"] = len(followed)
     return result
 
 
@@ -450,7 +539,7 @@ async def run_point(kind: str, n: int, args, env: dict, timeout: float) -> Resul
                             args.state_timeout)
         else:
             work = fanout(server, result, opened, args.presenter_steps, args.scenario, args.pace, args.batch,
-                          args.state_timeout)
+                          args.state_timeout, args.client_processes)
         try:
             await asyncio.wait_for(work, max(timeout, 1))
         except asyncio.TimeoutError:
@@ -465,7 +554,8 @@ async def main_async(args) -> int:
     env = dict(item.split("=", 1) for item in args.server_env)
     deadline = time.monotonic() + args.timeout
     print(f"async mode {args.async_mode}, loopback {HOST}, scenario {args.scenario},"
-          f" client pacing <= {args.client_rate:g} events/s per connection")
+          f" client pacing <= {args.client_rate:g} events/s per connection,"
+          f" (b)'s followers in {args.client_processes} client processes")
     print(limit_setting(env))
     print(raise_open_files(2 * max(args.sessions, args.followers + 1, args.max if args.sweep else 0) + 256))
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
@@ -537,6 +627,8 @@ def main() -> int:
                     help="(b) presenter steps/s; 0: as fast as acknowledged (may pass the server's per-connection"
                          " rate limit: --server-env INFLIGHT_SCOPE_RATE_LIMIT_PER_SECOND=0 lifts it, where the"
                          " server has that setting)")
+    ap.add_argument("--client-processes", type=int, default=4,
+                    help="(b) processes the followers are shared among (the presenter has this one)")
     ap.add_argument("--sweep", action="store_true", help="(c) sweep N and M instead of one (a) and one (b)")
     ap.add_argument("--sweep-sessions", type=lambda s: [int(x) for x in s.split(",")], default=[50, 100, 200, 400])
     ap.add_argument("--sweep-followers", type=lambda s: [int(x) for x in s.split(",")],
