@@ -1,5 +1,5 @@
 // Explore: act on the diagram. At any position an operation applied here (pop the head of activeQ, deliver an
-// event, fail or finish an in-flight pod, advance the clock) FORKS the scenario: its steps up to here plus the new
+// event, fail, finish or update an in-flight pod, advance the clock) FORKS the scenario: its steps up to here plus the new
 // one, loaded inline at the next position, so every version shown recomputes in lockstep (a presenter's load
 // drives its room). The scenario before the fork stays in a small history (undo / redo); the new step says so in
 // its note, which the timeline marks (timeline.js), in a permalink, a room or the editor alike. "Find a divergence"
@@ -51,7 +51,7 @@ export function createExplore(app, opts, driver, page, actions) {
   Promise.all([getJSON("/api/operations"), getJSON("/api/plugins")]).then(([o, p]) => {
     ops = Object.fromEntries(o.operations.map((op) => [op.name, op]));
     wakes = p.events ?? {};
-    for (const [id, op] of [["explore-pop", "pop"], ["explore-fail", "fail"], ["explore-done", "done"], ["explore-advance", "advance_clock"], ["explore-send", "event"]]) {
+    for (const [id, op] of [["explore-pop", "pop"], ["explore-fail", "fail"], ["explore-done", "done"], ["explore-update", "update"], ["explore-advance", "advance_clock"], ["explore-send", "event"]]) {
       $(id).title = ops[op]?.summary ?? "";
     }
     const choices = ops.event?.params.find((param) => param.name === "event")?.choices ?? [];
@@ -128,10 +128,10 @@ export function createExplore(app, opts, driver, page, actions) {
     const plugins = [...$("explore-plugins").querySelectorAll("input:checked")].map((input) => input.value);
     fork({ op: "fail", pod: selected, unschedulable_plugins: plugins });
   }
-  function done() {
-    if (!selected) return say("No pod is in flight: pop one first.");
-    fork({ op: "done", pod: selected });
-  }
+  // Done and Update name only the selected pod (Update's `changed` is left at its default: relevant).
+  const onSelected = (op) => () => (selected ? fork({ op, pod: selected }) : say("No pod is in flight: pop one first."));
+  const done = onSelected("done");
+  const update = onSelected("update");
   function advance() {
     const seconds = Number($("explore-seconds").value);
     if (!Number.isFinite(seconds) || seconds < 0 || $("explore-seconds").value === "") return say("Advance by a number of seconds ≥ 0.");
@@ -200,7 +200,7 @@ export function createExplore(app, opts, driver, page, actions) {
     pick.replaceChildren(...(inFlight.length ? inFlight.map((pod) => h("option", { value: pod, text: pod })) : [h("option", { value: "", text: "—" })]));
     pick.value = selected ?? "";
     pick.disabled = !inFlight.length;
-    $("explore-fail").disabled = $("explore-done").disabled = !inFlight.length;
+    for (const id of ["explore-fail", "explore-done", "explore-update"]) $(id).disabled = !inFlight.length;
     $("explore-pop").disabled = !panes.some((pane) => lane(pane, "activeQ").length);
   }
 
@@ -216,7 +216,7 @@ export function createExplore(app, opts, driver, page, actions) {
       const popping = chip.closest("[data-queue]").dataset.queue === "activeQ";
       chip.setAttribute("role", "button");
       chip.tabIndex = 0;
-      chip.setAttribute("aria-label", popping ? `Pop ${chip.dataset.pod} (forks here)` : `Select ${chip.dataset.pod} for Fail or Done`);
+      chip.setAttribute("aria-label", popping ? `Pop ${chip.dataset.pod} (forks here)` : `Select ${chip.dataset.pod} for Fail, Done or Update`);
       chip.classList.toggle("picked", !popping && chip.dataset.pod === selected);
       if (!popping) chip.setAttribute("aria-pressed", String(chip.dataset.pod === selected));
     }
@@ -255,6 +255,7 @@ export function createExplore(app, opts, driver, page, actions) {
   on("explore-pod", "change", (ev) => select(ev.target.value));
   on("explore-fail", "click", fail);
   on("explore-done", "click", done);
+  on("explore-update", "click", update);
   on("explore-advance", "click", advance);
   on("explore-seconds", "keydown", (ev) => {
     if (ev.key === "Enter") advance();
@@ -274,6 +275,7 @@ export function createExplore(app, opts, driver, page, actions) {
     },
     fail,
     done,
+    update,
     advance,
     undo: () => move(at - 1),
     redo: () => move(at + 1),

@@ -28,6 +28,7 @@ export const KEYS = [
   { keys: ["i"], shown: "i", action: "nextInFlight", does: "act: select the next in-flight pod (or click its chip)" },
   { keys: ["f"], shown: "f", action: "fail", does: "act: fail the selected in-flight pod with the ticked plugins" },
   { keys: ["x"], shown: "x", action: "done", does: "act: finish the selected in-flight pod (Done)" },
+  { keys: ["u"], shown: "u", action: "update", does: "act: update the selected in-flight pod (before 1.31 a copy of it enters activeQ)" },
   { keys: ["a"], shown: "a", action: "advance", does: "act: advance the clock by the seconds set" },
   { keys: ["Ctrl+z"], shown: "Ctrl+Z", action: "undo", does: "undo the last fork (back to the scenario before it)" },
   { keys: ["Ctrl+Z", "Ctrl+y"], shown: "Ctrl+Shift+Z", action: "redo", does: "redo the fork undone" },

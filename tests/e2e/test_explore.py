@@ -77,6 +77,7 @@ def test_the_keyboard_forks_on_to_the_lost_marker(page):
     assert forks(page) == [3, 4, 5]
     page.keyboard.press("?")  # the help lists the explore keys (drawn from keys.js's one table)
     expect(page.locator("#help-keys tr[data-action=fail] th")).to_have_text("f")
+    expect(page.locator("#help-keys tr[data-action=update] th")).to_have_text("u")
     expect(page.locator("#help-keys tr[data-action=undo] th")).to_have_text("Ctrl+Z")
     page.keyboard.press("Escape")
 
