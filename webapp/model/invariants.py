@@ -14,19 +14,6 @@ DESCRIPTIONS = {
 }
 
 
-def queue_membership(queue, names) -> list[dict]:
-    active, backoff, unschedulable = queue.active_q.index, queue.backoff_q.index, queue.unschedulable_pods
-    out = []
-    for name in names:
-        if type(name) is dict:  # a move of the step record
-            name = name["pod"]
-        if (name in active) + (name in backoff) + (name in unschedulable) > 1:
-            queues = [q for q, index in (("activeQ", active), ("backoffQ", backoff),
-                                         ("unschedulablePods", unschedulable)) if name in index]
-            out.append({"pod": name, "queues": queues})
-    return out
-
-
 def names(tracker) -> list[str]:
     """The invariants checked for a variant's tracker, in report order."""
     return ["in_flight_boundary", "queue_membership", *tracker.structure_check_names]
@@ -37,9 +24,20 @@ def check(queue, touched=None) -> list[dict]:
     Queue membership is checked for the ``touched`` pods — names, or the step record's moves — (None: every
     declared pod)."""
     broken = queue.tracker.violations()
-    if touched is not None and not touched:
+    if touched is None:
+        touched = queue.pods
+    elif not touched:
         return broken
-    membership = queue_membership(queue, queue.pods if touched is None else touched)
+    # queue_membership: a pod is in at most one of activeQ, backoffQ and unschedulablePods.
+    active, backoff, unschedulable = queue.active_q.index, queue.backoff_q.index, queue.unschedulable_pods
+    membership = []
+    for name in touched:
+        if type(name) is dict:  # a move of the step record
+            name = name["pod"]
+        if (name in active) + (name in backoff) + (name in unschedulable) > 1:
+            queues = [q for q, index in (("activeQ", active), ("backoffQ", backoff),
+                                         ("unschedulablePods", unschedulable)) if name in index]
+            membership.append({"pod": name, "queues": queues})
     if membership:
         return [*broken, {"name": "queue_membership", "violations": membership}]
     return broken

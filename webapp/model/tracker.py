@@ -17,11 +17,10 @@ class Tracker:
         """[{name, violations}] of the tracker's broken invariants, recomputed only after a change."""
         version, broken = self._checked
         if version != self.version:
-            broken = []
+            broken = self.structure_violations()
             boundary = self.boundary_violations()
             if boundary:
-                broken.append({"name": "in_flight_boundary", "violations": boundary})
-            broken.extend(self.structure_violations())
+                broken.insert(0, {"name": "in_flight_boundary", "violations": boundary})
             self._checked = (self.version, broken)
         return broken
 
@@ -29,4 +28,5 @@ class Tracker:
         raise NotImplementedError
 
     def structure_violations(self) -> list[dict]:
+        """A new list (violations() adds to it)."""
         return []
