@@ -81,11 +81,10 @@ class GoList:
         """Go's ``l.Remove(e)``: a no-op unless e is in this list; afterwards e is detached."""
         if e.list is not self:
             return e.value
-        e._prev._next = e._next
-        e._next._prev = e._prev
-        e._next = None
-        e._prev = None
-        e.list = None
+        prev, nxt = e._prev, e._next
+        prev._next = nxt
+        nxt._prev = prev
+        e._next = e._prev = e.list = None
         self._len -= 1
         return e.value
 

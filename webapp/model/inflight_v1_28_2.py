@@ -29,6 +29,10 @@ class EventEntry:
         return {"event": self.event.label, "id": self.id}
 
 
+def _is_event(value) -> bool:
+    return type(value) is EventEntry
+
+
 class InFlightEvents(Tracker):
     variant = "v1.28.2"
 
@@ -74,20 +78,20 @@ class InFlightEvents(Tracker):
         if elem is None:
             return
         self.version += 1
-        self.in_flight_events.remove(elem)
+        entry = self.in_flight_events.remove(elem)
         self.pod_entries -= 1
-        rec["removed"].append({"kind": "pod", "id": elem.value.id, "pod": elem.value.name, "reason": "done"})
-        self.cleanup_front(rec)
+        removed = rec["removed"]
+        removed.append({"kind": "pod", "id": entry.id, "pod": entry.name, "reason": "done"})
+        self.cleanup_front(removed)
 
-    def cleanup_front(self, rec: dict) -> None:
-        """Drop event entries from the front: no remaining attempt was in flight when they arrived."""
+    def cleanup_front(self, removed: list) -> None:
+        """Drop event entries from the front: no remaining attempt was in flight when they arrived. Each is noted in
+        ``removed`` (the step record's)."""
         events = self.in_flight_events
         front = events.front()
         while front is not None and type(front.value) is EventEntry:
-            events.remove(front)
-            rec["removed"].append(
-                {"kind": "event", "id": front.value.id, "event": front.value.event.label, "reason": "cleanup_front"}
-            )
+            event = events.remove(front)
+            removed.append({"kind": "event", "id": event.id, "event": event.event.label, "reason": "cleanup_front"})
             front = events.front()
 
     def determine_hint(self, pinfo, worth, rules, rec: dict) -> int:
@@ -118,7 +122,7 @@ class InFlightEvents(Tracker):
             return decide(info, QUEUE_SKIP, "no-plugins-no-event")
         # 1.29+: without pending plugins nothing can say queueImmediately, so the first Queue ends the walk.
         enough = QUEUE_AFTER_BACKOFF if rules.pending_plugins and not pinfo.pending else None
-        hint = walk_events(pinfo, elem.next(), worth, info["walk"], lambda v: type(v) is EventEntry, enough)
+        hint = walk_events(pinfo, elem.next(), worth, info["walk"], _is_event, enough)
         return decide(info, hint, "events" if hint != QUEUE_SKIP else "no-event-worth-requeuing")
 
     # --- views -------------------------------------------------------------------------------

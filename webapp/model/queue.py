@@ -65,9 +65,9 @@ class PriorityQueue:
         return QueuedPodInfo(name, uid, priority, self.now, self.records_created, plugins)
 
     def where(self, name: str) -> str | None:
-        if name in self.active_q:
+        if name in self.active_q.index:
             return ACTIVE_Q
-        if name in self.backoff_q:
+        if name in self.backoff_q.index:
             return BACKOFF_Q
         if name in self.unschedulable_pods:
             return UNSCHEDULABLE_PODS
@@ -141,15 +141,15 @@ class PriorityQueue:
         top = self.active_q.peek()
         if top is None:
             raise StepError("op", "pop on an empty activeQ (Pop would block)")
-        if expect is not None and expect != top.name:
+        name = top.name
+        if expect is not None and expect != name:
             heads = self.active_q.heads(lambda r: (r.priority, r.timestamp))
             if expect not in {h.name for h in heads}:
                 raise StepError(
-                    "expect", f"expected {expect!r} at the head of activeQ, but the head is {top.name!r}"
+                    "expect", f"expected {expect!r} at the head of activeQ, but the head is {name!r}"
                 )
-            pinfo = self.active_q.delete(expect)
-        else:
-            pinfo = self.active_q.pop()
+            name = expect
+        pinfo = self.active_q.delete(name)
         pinfo.attempts += 1
         self.scheduling_cycle += 1
         entry_id = f"{pinfo.name}@{self.scheduling_cycle}"
@@ -186,20 +186,15 @@ class PriorityQueue:
                 pinfo.plugins = frozenset(plugins)
         self._reject(pinfo, plugins, pending)
         cycle = self.scheduling_cycle if pod_scheduling_cycle is None else pod_scheduling_cycle
-        rec["calls"].append("AddUnschedulableIfNotPresent")
-        rec["failed"] = {"pod": name, "plugins": sorted(pinfo.plugins), "attempts": pinfo.attempts}
+        calls = rec["calls"]
+        calls.append("AddUnschedulableIfNotPresent")
+        failed = rec["failed"] = {"pod": name, "plugins": sorted(pinfo.plugins), "attempts": pinfo.attempts}
         if self.rules.pending_plugins:
-            rec["failed"]["pending"] = sorted(pinfo.pending)
+            failed["pending"] = sorted(pinfo.pending)
         try:
-            # Upstream checks unschedulablePods, then activeQ, then podBackoffQ (not where()'s order): a pod
-            # in two sub-queues at once (after active_add_raw) is reported as in the unschedulable queue.
-            for queued, where in (
-                (self.unschedulable_pods, "unschedulable queue"),
-                (self.active_q, "the active queue"),
-                (self.backoff_q, "the backoff queue"),
-            ):
-                if name in queued:
-                    return {"error": f"Pod {name} is already present in {where}"}
+            present = self._present_in(name)
+            if present is not None:
+                return {"error": f"Pod {name} is already present in {present}"}
             pinfo.timestamp = self.now
             if not self.gate:
                 if self.move_request_cycle >= cycle:
@@ -214,17 +209,29 @@ class PriorityQueue:
                 rec["gate_off_rule"] = {"moveRequestCycle": self.move_request_cycle, "podSchedulingCycle": cycle}
                 rec["moves"].append({"pod": name, "from": IN_FLIGHT, "to": queue})
                 return {"queue": queue, "rule": rule}
-            rec["calls"].append("determineSchedulingHintForInFlightPod")
+            calls.append("determineSchedulingHintForInFlightPod")
             hint = self.tracker.determine_hint(pinfo, self.is_pod_worth_requeuing, self.rules, rec)
-            rec["calls"].append("requeuePodViaQueueingHint")
+            calls.append("requeuePodViaQueueingHint")
             queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
             rec["moves"].append({"pod": name, "from": IN_FLIGHT, "to": queue})
             return {"hint": HINT_NAMES[hint], "queue": queue}
         finally:
             self.attempting.pop(name, None)
             if self.gate:
-                rec["calls"].append("done")
+                calls.append("done")
                 self.tracker.done(pinfo.uid, rec)  # deferred in upstream: runs on every return path
+
+    def _present_in(self, name: str) -> str | None:
+        """Where AddUnschedulableIfNotPresent finds the pod already. Upstream checks unschedulablePods, then activeQ,
+        then podBackoffQ (not where()'s order): a pod in two sub-queues at once (after active_add_raw) is reported
+        as in the unschedulable queue."""
+        if name in self.unschedulable_pods:
+            return "unschedulable queue"
+        if name in self.active_q.index:
+            return "the active queue"
+        if name in self.backoff_q.index:
+            return "the backoff queue"
+        return None
 
     def _reject(self, pinfo: QueuedPodInfo, plugins, pending) -> None:
         """The failure's plugins: 1.29+ gives the pod the pending twins of ``plugins`` (REAL-QUEUE.md) plus the
@@ -242,15 +249,16 @@ class PriorityQueue:
             rec["ignored"] = {"event": event.label, "id": event_id}
             return {"event_id": event_id, "event": event.label, "recorded_in_flight": False, "moved": {}}
         moved = {}
-        evaluations = rec["evaluations"]
+        evaluations, moves, worth = rec["evaluations"], rec["moves"], self.is_pod_worth_requeuing
         for pinfo in pods:
-            hint, why, plugin = self.is_pod_worth_requeuing(pinfo, event)
-            evaluations.append({"pod": pinfo.name, "hint": HINT_NAMES[hint], "why": why, "plugin": plugin})
+            name = pinfo.name
+            hint, why, plugin = worth(pinfo, event)
+            evaluations.append({"pod": name, "hint": HINT_NAMES[hint], "why": why, "plugin": plugin})
             if hint == QUEUE_SKIP:
                 continue
-            del self.unschedulable_pods[pinfo.name]
-            moved[pinfo.name] = queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
-            rec["moves"].append({"pod": pinfo.name, "from": UNSCHEDULABLE_PODS, "to": queue})
+            del self.unschedulable_pods[name]
+            moved[name] = queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
+            moves.append({"pod": name, "from": UNSCHEDULABLE_PODS, "to": queue})
         self.move_request_cycle = self.scheduling_cycle
         # Recorded only while some pod is in flight (always empty with the gate off).
         recorded = self.tracker.record_event(event, event_id, ordinal, rec)

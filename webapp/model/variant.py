@@ -13,6 +13,8 @@ from .queue import PriorityQueue
 from .record import new_record
 from .versions import VERSIONS
 
+_APPLY = {name: op.apply for name, op in OPERATIONS.items()}  # dispatch: operation name -> how it drives the queue
+
 # The pair shown by default: the lost marker (v1.28.1) beside its fix (v1.28.2). Any of VERSIONS can be run.
 VARIANTS = ("v1.28.1", "v1.28.2")
 
@@ -31,9 +33,11 @@ class Model:
             self.queue.add(name, scratch)
 
     def apply(self, index: int, step: dict) -> tuple[dict, dict]:
-        rec = new_record(index, step["op"])
-        result = OPERATIONS[step["op"]].apply(self.queue, step, rec)
-        rec["invariants"] = invariants.check(self.queue, rec["moves"])
+        op = step["op"]
+        rec = new_record(index, op)
+        queue = self.queue
+        result = _APPLY[op](queue, step, rec)
+        rec["invariants"] = invariants.check(queue, rec["moves"])
         return result, rec
 
     def state(self) -> dict:
