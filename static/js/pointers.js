@@ -2,9 +2,11 @@
 // pod's chip (wherever the pod is now) to where it marks the list: an entry ([data-id]), the front slot
 // ("front") or the ghost of a removed element ([data-removed-id], a detached v1.28.1 marker: drawn broken).
 // Positions are measured, so the arrows are drawn again whenever the diagram's size changes and, while
-// elements move, on every frame (`follow`).
+// elements move, on every frame (`follow`). An arrow whose curve would run over another entry goes round the
+// entries instead (route.js).
 import { svg } from "./renderer.js";
 import { fitAll } from "./fit.js";
+import { detour } from "./route.js";
 
 const drawn = new WeakMap(); // diagram -> its pane's pointers
 const observed = new Set(); // diagrams (and their lists) under the ResizeObserver, let go once replaced
@@ -92,9 +94,14 @@ export function redraw(diagram) {
   const lanes = diagram.querySelector(".lanes");
   const lanesTop = lanes ? rel(lanes.getBoundingClientRect()).top : height;
   const gap = lanes ? parseFloat(getComputedStyle(lanes).columnGap) || 6 : 6;
+  const list = diagram.querySelector(".inflight-list");
+  const frame = list ? rel(list.getBoundingClientRect()) : { left: 0, right: width, top: 0, bottom: lanesTop };
+  const entries = [...diagram.querySelectorAll(".inflight-list > li:not(.empty)")]
+    .map((li) => ({ li, ...rel(li.getBoundingClientRect()) }));
   const arriving = new Map(); // target element -> how many arrows end there so far
   const channels = new Map(); // a channel's x -> how many arrows run up it so far
   const groups = [];
+  const arrows = [];
   for (const p of pointers) {
     const from = diagram.querySelector(`.chip[data-pod="${CSS.escape(p.pod)}"]`);
     const to = target(diagram, p.key);
@@ -111,10 +118,19 @@ export function redraw(diagram) {
       const end = { x: b.cx + (n % 2 ? 1 : -1) * Math.ceil(n / 2) * spread, y: b.bottom + 1.5 };
       const lane = from.closest("[data-queue]");
       const route = routeOf(from, a, lane ? rel(lane.getBoundingClientRect()) : a, end, { lanesTop, gap, width, channels, rel });
-      drawArrow(g, route, end, p);
+      arrows.push({ g, p, route, end, to, path: curve(route.up, end) });
     }
     groups.push(g);
   }
+  // An arrow whose curve would run over another entry goes round the entries (and off the other arrows); if there
+  // is no way round, the curve it is.
+  for (const arrow of arrows) {
+    if (!runsOver(arrow.path, entries, arrow.to)) continue;
+    const others = arrows.filter((other) => other !== arrow).flatMap((other) => other.path);
+    const corners = detour(arrow.route.up, arrow.end, entries, frame, others);
+    if (corners) arrow.path = rounded(corners);
+  }
+  for (const { g, p, route, path } of arrows) drawArrow(g, route, path, p);
   layer.replaceChildren(...groups);
 }
 
@@ -138,50 +154,93 @@ function routeOf(chip, a, lane, end, { lanesTop, gap, width, channels, rel }) {
   return { start: { x: side < 0 ? a.left - 1 : a.right + 1, y: a.cy }, turn: { x, y: a.cy }, up: { x, y } };
 }
 
-// The run out of the lanes (straight, its corner rounded), then a cubic up to the entry; a detached pointer
-// is cut in the middle of the curve with a break mark and a cross.
-function drawArrow(g, route, e, p) {
-  const { start: s, turn, up } = route;
-  const dy = Math.max(18, Math.abs(up.y - e.y) * 0.5);
-  const c1 = { x: up.x, y: up.y - dy };
-  const c2 = { x: e.x, y: e.y + dy };
-  const at = (t) => {
+// From the top of the channel up to the entry's box: a curve.
+function curve(up, end) {
+  const dy = Math.max(18, Math.abs(up.y - end.y) * 0.5);
+  return bezier(up, { x: up.x, y: up.y - dy }, { x: end.x, y: end.y + dy }, end, 64);
+}
+
+// Does the path come within 2 px of an entry other than its target?
+function runsOver(path, entries, target) {
+  const over = (q, b) => q.x > b.left - 2 && q.x < b.right + 2 && q.y > b.top - 2 && q.y < b.bottom + 2;
+  return entries.some((b) => b.li !== target && path.some((q) => over(q, b)));
+}
+
+// Points along a cubic Bézier.
+function bezier(p0, p1, p2, p3, n = 32) {
+  return Array.from({ length: n + 1 }, (_, i) => {
+    const t = i / n;
     const u = 1 - t;
-    return { x: u * u * u * up.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * e.x,
-      y: u * u * u * up.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * e.y };
-  };
-  const curve = (t0, t1) => {
-    const pts = [];
-    for (let i = 0; i <= 24; i += 1) pts.push(at(t0 + ((t1 - t0) * i) / 24));
-    return pts;
-  };
-  const r = Math.min(8, Math.abs(turn.x - s.x) / 2, Math.abs(turn.y - up.y) / 2);
-  const sx = Math.sign(turn.x - s.x) || 1;
-  const leg = [s, { x: turn.x - sx * r, y: turn.y }];
-  for (let i = 1; i <= 6; i += 1) { // the rounded corner, a quarter circle
-    const th = (Math.PI / 2) * (i / 6);
-    leg.push({ x: turn.x - sx * r + sx * r * Math.sin(th), y: turn.y - r + r * Math.cos(th) });
+    const [a, b, c, d] = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t];
+    return { x: a * p0.x + b * p1.x + c * p2.x + d * p3.x, y: a * p0.y + b * p1.y + c * p2.y + d * p3.y };
+  });
+}
+
+// Points along a run of straight lines, each corner rounded (a quarter of a circle, radius at most 8 px).
+function rounded(corners) {
+  const out = [corners[0]];
+  for (let k = 1; k < corners.length - 1; k += 1) {
+    const [a, c, b] = [corners[k - 1], corners[k], corners[k + 1]];
+    const [la, lb] = [Math.hypot(c.x - a.x, c.y - a.y), Math.hypot(b.x - c.x, b.y - c.y)];
+    if (!la || !lb) {
+      out.push(c);
+      continue;
+    }
+    const r = Math.min(8, la / 2, lb / 2);
+    const from = { x: c.x + ((a.x - c.x) / la) * r, y: c.y + ((a.y - c.y) / la) * r };
+    const to = { x: c.x + ((b.x - c.x) / lb) * r, y: c.y + ((b.y - c.y) / lb) * r };
+    out.push(...bezier(from, c, c, to, 6)); // near enough a circle's quarter
   }
+  out.push(corners[corners.length - 1]);
+  return out;
+}
+
+// A polyline measured along its length: the point at distance `d`, and the points between two distances.
+function measured(points) {
+  const at = [0];
+  for (let i = 1; i < points.length; i += 1) at.push(at[i - 1] + Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y));
+  const length = at[at.length - 1];
+  const point = (d) => {
+    const found = at.findIndex((v) => v >= d);
+    const i = found < 0 ? at.length - 1 : Math.max(1, found);
+    const [p, q] = [points[i - 1], points[i]];
+    const t = at[i] > at[i - 1] ? (d - at[i - 1]) / (at[i] - at[i - 1]) : 0;
+    return { x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t };
+  };
+  const between = (d0, d1) => [point(d0), ...points.filter((_, i) => at[i] > d0 && at[i] < d1), point(d1)];
+  return { length, point, between };
+}
+
+// The run out of the lanes (straight, its corner rounded), then the approach to the entry; a detached pointer is
+// cut in the middle of the approach with a break mark and a cross.
+function drawArrow(g, route, approach, p) {
+  const { start: s, turn, up } = route;
+  const leg = rounded([s, turn, up]);
+  const path = measured([...leg, ...approach.slice(1)]);
+  const from = measured(leg).length; // where the approach begins
+  const end = path.length - 4; // the line stops under the head
   const d = (pts) => pts.map((q, i) => `${i ? "L" : "M"}${q.x.toFixed(1)} ${q.y.toFixed(1)}`).join(" ");
   g.append(svg("circle", { class: "pointer-tail", cx: s.x.toFixed(1), cy: s.y.toFixed(1), r: 3.5 }));
   if (p.detached) {
-    g.append(svg("path", { class: "pointer-line", d: d([...leg, ...curve(0, 0.4)]) }), svg("path", { class: "pointer-line", d: d(curve(0.6, 0.97)) }));
-    const m = at(0.5);
-    const before = at(0.46);
-    const after = at(0.54);
+    const span = path.length - from;
+    const mid = from + span / 2;
+    g.append(svg("path", { class: "pointer-line", d: d(path.between(0, mid - span * 0.1)) }), svg("path", { class: "pointer-line", d: d(path.between(mid + span * 0.1, end)) }));
+    const before = path.point(mid - span * 0.04);
+    const after = path.point(mid + span * 0.04);
     const ang = Math.atan2(after.y - before.y, after.x - before.x);
     const nx = -Math.sin(ang) * 9;
     const ny = Math.cos(ang) * 9;
     for (const off of [-0.08, 0.08]) {
-      const q = at(0.5 + off);
+      const q = path.point(mid + span * off);
       g.append(svg("path", { class: "pointer-break", d: `M${(q.x - nx).toFixed(1)} ${(q.y - ny).toFixed(1)} L${(q.x + nx).toFixed(1)} ${(q.y + ny).toFixed(1)}` }));
     }
+    const m = path.point(mid);
     g.append(svg("text", { class: "pointer-cross", x: m.x.toFixed(1), y: (m.y + 6).toFixed(1), "text-anchor": "middle" }, document.createTextNode("✕")));
   } else {
-    g.append(svg("path", { class: "pointer-line", d: d([...leg, ...curve(0, 0.97)]) }));
+    g.append(svg("path", { class: "pointer-line", d: d(path.between(0, end)) }));
   }
-  const tip = e;
-  const back = at(0.9);
+  const tip = path.point(path.length);
+  const back = path.point(path.length - 10);
   const ang = Math.atan2(tip.y - back.y, tip.x - back.x);
   const size = 12;
   const wing = (da) => `${(tip.x - size * Math.cos(ang + da)).toFixed(1)} ${(tip.y - size * Math.sin(ang + da)).toFixed(1)}`;

@@ -1,0 +1,116 @@
+// A way around the list's entries for an arrow whose plain curve would run over one (pointers.js): the shortest
+// path with the fewest bends, made of vertical and horizontal runs, from `from` (reached going up) to just below
+// `to` (a point on the bottom edge of the target's box), then straight up to it. The runs lie midway between
+// the edges of the entries (the rows' gaps, the gaps between entries of a row), never nearer an entry than
+// CLEAR px, and keep off the other arrows where they can.
+
+const CLEAR = 4;
+const BEND = 40; // a bend costs as much as this many px of length
+const NEAR = 6; // a run this near another arrow's point…
+const CROWDED = 120; // …costs this much more
+const STEPS = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // up, right, down, left (index: the direction)
+
+// `boxes`: the entries' rects {left, right, top, bottom} (the target's too); `frame`: the rect the runs stay in;
+// `others`: points along the other arrows. Returns the corners [from, …, to], or null when there is no way.
+export function detour(from, to, boxes, frame, others = []) {
+  const xs = middles([frame.left, frame.right, ...boxes.flatMap((b) => [b.left, b.right])], [from.x, to.x]);
+  const ys = middles([frame.top, frame.bottom, ...boxes.flatMap((b) => [b.top, b.bottom])], [from.y])
+    .filter((y) => y <= from.y);
+  const blocked = (p, q) => boxes.some((b) => crosses(p, q, b));
+  // the last run comes straight up from a row gap below the target: only the boxes below its row are in the way
+  const below = boxes.filter((b) => b.bottom > to.y + CLEAR);
+  const goal = ys.filter((y) => y > to.y + CLEAR).map((y) => ({ x: to.x, y })).find((g) => !below.some((b) => crosses(g, to, b)));
+  if (!goal) return null;
+  const crowded = (p, q) => others.some((o) => o.x > Math.min(p.x, q.x) - NEAR && o.x < Math.max(p.x, q.x) + NEAR
+    && o.y > Math.min(p.y, q.y) - NEAR && o.y < Math.max(p.y, q.y) + NEAR);
+  const path = cheapest(xs, ys, from, goal, blocked, crowded);
+  return path && straighten([...path, to]);
+}
+
+// The sorted coordinates midway between neighbouring edges, and `fixed` ones.
+function middles(edges, fixed) {
+  const sorted = [...new Set(edges.map((v) => Math.round(v * 2) / 2))].sort((a, b) => a - b);
+  const mid = sorted.slice(1).map((v, i) => (v + sorted[i]) / 2);
+  return [...new Set([...mid, ...fixed])].sort((a, b) => a - b);
+}
+
+// Does the run p–q (vertical or horizontal) come within CLEAR of box b?
+function crosses(p, q, b) {
+  return Math.max(p.x, q.x) > b.left - CLEAR && Math.min(p.x, q.x) < b.right + CLEAR
+    && Math.max(p.y, q.y) > b.top - CLEAR && Math.min(p.y, q.y) < b.bottom + CLEAR;
+}
+
+// Dijkstra on the grid xs × ys, a state being a node and the direction it was reached in; `from` is reached going
+// up and left going up, and `goal` is left going up (a bend, unless it was reached going up). Returns the nodes of the path, or null.
+function cheapest(xs, ys, from, goal, blocked, crowded) {
+  const at = ([i, j]) => ({ x: xs[i], y: ys[j] });
+  const id = ([i, j, d]) => (j * xs.length + i) * 4 + d;
+  const start = [xs.indexOf(from.x), ys.indexOf(from.y), 0];
+  const [gi, gj] = [xs.indexOf(goal.x), ys.indexOf(goal.y)];
+  const cost = new Map([[id(start), 0]]);
+  const came = new Map(); // state id -> the state before it
+  const open = heap();
+  open.push(0, start);
+  for (let next = open.pop(); next; next = open.pop()) {
+    const [c, state, finished] = [next[0], next[1].slice(0, 3), next[1][3]];
+    const [i, j, d] = state;
+    if (finished) {
+      const nodes = [];
+      for (let s = state; s; s = came.get(id(s))) nodes.unshift(at(s));
+      return nodes;
+    }
+    if (c > cost.get(id(state))) continue;
+    if (i === gi && j === gj) open.push(c + (d === 0 ? 0 : BEND), [i, j, d, true]); // then up to the target
+    STEPS.forEach(([di, dj], nd) => {
+      const to = [i + di, j + dj, nd];
+      if (to[0] < 0 || to[1] < 0 || to[0] >= xs.length || to[1] >= ys.length || (nd + 2) % 4 === d) return;
+      if (c === 0 && nd !== 0) return; // up out of the channel first: no run along the lanes' tops
+      const [p, q] = [at(state), at(to)];
+      if (blocked(p, q)) return;
+      const nc = c + Math.abs(q.x - p.x) + Math.abs(q.y - p.y) + (nd === d ? 0 : BEND) + (crowded(p, q) ? CROWDED : 0);
+      if (nc >= (cost.get(id(to)) ?? Infinity)) return;
+      cost.set(id(to), nc);
+      came.set(id(to), state);
+      open.push(nc, to);
+    });
+  }
+  return null;
+}
+
+// The corners only: points in line with their neighbours go.
+function straighten(points) {
+  return points.filter((p, k) => {
+    const [a, b] = [points[k - 1], points[k + 1]];
+    return !a || !b || !((a.x === p.x && p.x === b.x) || (a.y === p.y && p.y === b.y));
+  });
+}
+
+// A binary min-heap of [cost, value].
+function heap() {
+  const items = [];
+  const swap = (a, b) => ([items[a], items[b]] = [items[b], items[a]]);
+  return {
+    push(c, value) {
+      items.push([c, value]);
+      for (let k = items.length - 1; k > 0 && items[(k - 1) >> 1][0] > items[k][0]; k = (k - 1) >> 1) swap(k, (k - 1) >> 1);
+    },
+    pop() {
+      if (!items.length) return null;
+      const top = items[0];
+      const last = items.pop();
+      if (items.length) {
+        items[0] = last;
+        for (let k = 0; ;) {
+          const [l, r] = [2 * k + 1, 2 * k + 2];
+          let m = k;
+          if (l < items.length && items[l][0] < items[m][0]) m = l;
+          if (r < items.length && items[r][0] < items[m][0]) m = r;
+          if (m === k) break;
+          swap(k, m);
+          k = m;
+        }
+      }
+      return top;
+    },
+  };
+}
