@@ -306,6 +306,38 @@ def test_nothing_clipped_at_1024x768(make_page, presenting):
         assert_nothing_clipped(page, f"1024x768 {'presenting' if presenting else 'normal'} position {position}")
 
 
+# --- tablets: 600-900 px, the panes stacked --------------------------------------------------------------
+# Per pane: the list area and the lanes (their boxes), and the list's items (entries, removed elements with their
+# labels) that leave the list area.
+LIST_OVER_LANES_JS = """() => [...document.querySelectorAll('#panes > [data-variant]')].map((pane) => {
+  const area = pane.querySelector('.list-area').getBoundingClientRect();
+  const lanes = pane.querySelector('.lanes').getBoundingClientRect();
+  const out = [...pane.querySelectorAll('.inflight-list > li')].map((li) => [li, li.getBoundingClientRect()])
+    .filter(([, r]) => r.left < area.left - 0.5 || r.right > area.right + 0.5 || r.top < area.top - 0.5 || r.bottom > area.bottom + 0.5)
+    .map(([li, r]) => `${li.dataset.id || li.dataset.removedId || li.className} [${Math.round(r.top)}..${Math.round(r.bottom)}]`);
+  return { variant: pane.dataset.variant, area: [area.top, area.bottom], lanes: [lanes.top, lanes.bottom], out };
+})"""
+
+
+@pytest.mark.parametrize("width,height", [(768, 1024), (900, 700), (600, 900)])
+def test_tablet_lists_keep_their_room_above_the_lanes(make_page, width, height):
+    """Stacked panes at tablet widths: each list area holds its whole list and ends above its lanes, nothing is
+    clipped, no horizontal scroll (before: in a screen-high box the list's row was squeezed to a line and its
+    entries were drawn over the lanes and the next pane)."""
+    page = make_page(width=width, height=height)
+    for position in (4, 5, 6):
+        open_at(page, "lost-marker", position)
+        label = f"{width}x{height} position {position}"
+        scroll, client = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
+        assert scroll <= client, f"{label}: horizontal scroll (scrollWidth {scroll} > clientWidth {client})"
+        for got in settled_reading(page.locator("#panes"), LIST_OVER_LANES_JS):
+            (area_top, area_bottom), (lanes_top, _) = got["area"], got["lanes"]
+            assert area_bottom <= lanes_top + 0.5, f"{label} {got['variant']}: the list area ends at {area_bottom:.0f}, below the lanes' top {lanes_top:.0f}"
+            assert area_bottom - area_top >= 100, f"{label} {got['variant']}: the list area is {area_bottom - area_top:.0f} px tall"
+            assert not got["out"], f"{label} {got['variant']}: items outside the list area: {got['out']}"
+        assert_nothing_clipped(page, label)
+
+
 # --- 2. phones ------------------------------------------------------------------------------------------
 ENTRY_JS = """(el) => { const r = el.getBoundingClientRect();
   return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height,
