@@ -5,14 +5,14 @@ from __future__ import annotations
 from .events import HINT_NAMES, QUEUE_IMMEDIATELY, QUEUE_SKIP
 
 
-def walk_events(pinfo, start, worth, walk: list, is_event, enough: int | None = None) -> int:
-    """Max of isPodWorthRequeuing over the event entries from ``start`` to the back;
+def walk_events(pinfo, start, worth, walk: list, event_type: type, enough: int | None = None) -> int:
+    """Max of isPodWorthRequeuing over the event entries (values of ``event_type``) from ``start`` to the back;
     stops at the first QueueImmediately (or at ``enough``). Each visited entry is appended to ``walk``."""
     result = QUEUE_SKIP
     e = start
     while e is not None:
         v = e.value
-        if not is_event(v):
+        if type(v) is not event_type:
             walk.append({"id": v.id, "pod": v.name, "why": "pod-entry-skipped"})
         else:
             hint, why, plugin = worth(pinfo, v.event)

@@ -113,7 +113,7 @@ class ReceivedEvents(Tracker):
             info["start"] = {"rule": "marker-next" if marker.in_list else "marker-detached", "marker": marker.value.id}
             if not marker.in_list:
                 info["start"]["unseen"] = self._unseen(marker)
-        hint = walk_events(pinfo, start, worth, info["walk"], lambda v: True)
+        hint = walk_events(pinfo, start, worth, info["walk"], ReceivedEvent)
         return decide(info, hint, "events" if hint != QUEUE_SKIP else "no-event-worth-requeuing")
 
     # --- views -------------------------------------------------------------------------------

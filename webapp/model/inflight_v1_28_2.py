@@ -29,10 +29,6 @@ class EventEntry:
         return {"event": self.event.label, "id": self.id}
 
 
-def _is_event(value) -> bool:
-    return type(value) is EventEntry
-
-
 class InFlightEvents(Tracker):
     variant = "v1.28.2"
 
@@ -50,14 +46,14 @@ class InFlightEvents(Tracker):
 
     def pop(self, pinfo, entry_id: str, rec: dict) -> None:
         self.version += 1
-        entry = PodEntry(pinfo.name, pinfo.uid, entry_id)
+        name, uid = pinfo.name, pinfo.uid
         # A second Pop of an in-flight uid overwrites the map value: the first entry is orphaned.
-        orphan = self.in_flight_pods.get(pinfo.uid)
-        self.in_flight_pods[pinfo.uid] = self.in_flight_events.push_back(entry)
+        orphan = self.in_flight_pods.get(uid)
+        self.in_flight_pods[uid] = self.in_flight_events.push_back(PodEntry(name, uid, entry_id))
         self.pod_entries += 1
-        rec["appended"].append({"kind": "pod", "id": entry_id, "pod": pinfo.name})
+        rec["appended"].append({"kind": "pod", "id": entry_id, "pod": name})
         if orphan is not None:
-            rec["orphaned"] = {"pod": pinfo.name, "id": orphan.value.id}
+            rec["orphaned"] = {"pod": name, "id": orphan.value.id}
 
     def record_event(self, event, event_id: str, ordinal: int, rec: dict) -> bool:
         if not self.in_flight_pods:
@@ -122,7 +118,7 @@ class InFlightEvents(Tracker):
             return decide(info, QUEUE_SKIP, "no-plugins-no-event")
         # 1.29+: without pending plugins nothing can say queueImmediately, so the first Queue ends the walk.
         enough = QUEUE_AFTER_BACKOFF if rules.pending_plugins and not pinfo.pending else None
-        hint = walk_events(pinfo, elem.next(), worth, info["walk"], _is_event, enough)
+        hint = walk_events(pinfo, elem.next(), worth, info["walk"], EventEntry, enough)
         return decide(info, hint, "events" if hint != QUEUE_SKIP else "no-event-worth-requeuing")
 
     # --- views -------------------------------------------------------------------------------

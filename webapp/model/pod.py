@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 
+NO_PLUGINS = frozenset()
+
+
 class QueuedPodInfo:
     # `seq` orders records created at the same Timestamp (creation order; see scenario-format.md).
     __slots__ = ("name", "uid", "priority", "timestamp", "attempts", "plugins", "pending", "seq")
@@ -14,7 +17,7 @@ class QueuedPodInfo:
         self.timestamp = timestamp  # nanoseconds on the fake clock
         self.attempts = 0
         self.plugins = frozenset(plugins)  # UnschedulablePlugins
-        self.pending = frozenset()  # PendingPlugins (1.29+)
+        self.pending = NO_PLUGINS  # PendingPlugins (1.29+)
         self.seq = seq
 
 

@@ -20,7 +20,7 @@ from .events import (
     UNSCHEDULED_POD_UPDATE,
     HINT_NAMES,
 )
-from .pod import QueuedPodInfo, backoff_duration
+from .pod import NO_PLUGINS, QueuedPodInfo, backoff_duration
 from .subqueues import KeyedHeap
 
 IN_FLIGHT = "inFlight"
@@ -141,28 +141,29 @@ class PriorityQueue:
         top = self.active_q.peek()
         if top is None:
             raise StepError("op", "pop on an empty activeQ (Pop would block)")
-        name = top.name
-        if expect is not None and expect != name:
+        if expect is not None and expect != top.name:
             heads = self.active_q.heads(lambda r: (r.priority, r.timestamp))
             if expect not in {h.name for h in heads}:
                 raise StepError(
-                    "expect", f"expected {expect!r} at the head of activeQ, but the head is {name!r}"
+                    "expect", f"expected {expect!r} at the head of activeQ, but the head is {top.name!r}"
                 )
-            name = expect
-        pinfo = self.active_q.delete(name)
+            pinfo = self.active_q.delete(expect)
+        else:
+            pinfo = self.active_q.pop()
         pinfo.attempts += 1
         self.scheduling_cycle += 1
-        entry_id = f"{pinfo.name}@{self.scheduling_cycle}"
+        name = pinfo.name
+        entry_id = f"{name}@{self.scheduling_cycle}"
         if self.gate:
             self.tracker.pop(pinfo, entry_id, rec)
         if self.rules.pop_clears_plugins or self.config.pop_clears_unschedulable_plugins:
-            pinfo.plugins = frozenset()
+            pinfo.plugins = NO_PLUGINS
         if self.rules.pending_plugins:
-            pinfo.pending = frozenset()
-        self.popped[pinfo.name] = pinfo
-        self.attempting[pinfo.name] = entry_id
-        rec["moves"].append({"pod": pinfo.name, "from": ACTIVE_Q, "to": IN_FLIGHT})
-        return {"popped": pinfo.name}
+            pinfo.pending = NO_PLUGINS
+        self.popped[name] = pinfo
+        self.attempting[name] = entry_id
+        rec["moves"].append({"pod": name, "from": ACTIVE_Q, "to": IN_FLIGHT})
+        return {"popped": name}
 
     def done(self, name: str, rec: dict) -> dict:
         rec["calls"].append("Done")
@@ -266,7 +267,8 @@ class PriorityQueue:
 
     def move_all_to_active_or_backoff_queue(self, event, exclude, rec: dict) -> dict:
         rec["calls"].append("MoveAllToActiveOrBackoffQueue")
-        pods = [p for p in self.unschedulable_pods.values() if p.name not in exclude]
+        pods = self.unschedulable_pods.values()
+        pods = [p for p in pods if p.name not in exclude] if exclude else list(pods)
         return self.move_pods_to_active_or_backoff_queue(pods, event, rec)
 
     def assigned_pod_added(self, event, affinity_matching, rec: dict) -> dict:

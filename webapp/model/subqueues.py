@@ -39,30 +39,29 @@ class KeyedHeap:
         entry = self.index.pop(name, None)
         return entry[-1] if entry is not None else None
 
-    def _top(self):
-        heap, index = self._heap, self.index
-        while heap and index.get(heap[0][-2]) is not heap[0]:
-            heapq.heappop(heap)
-        return heap[0] if heap else None
-
     def peek(self) -> QueuedPodInfo | None:
-        top = self._top()
-        return top[-1] if top is not None else None
+        """The first record; replaced or deleted entries met on the way are dropped from the heap."""
+        heap, index = self._heap, self.index
+        while heap:
+            top = heap[0]
+            if index.get(top[-2]) is top:
+                return top[-1]
+            heapq.heappop(heap)
+        return None
 
     def pop(self) -> QueuedPodInfo | None:
-        top = self._top()
-        if top is None:
-            return None
-        heapq.heappop(self._heap)
-        del self.index[top[-2]]
-        return top[-1]
+        record = self.peek()
+        if record is not None:
+            heapq.heappop(self._heap)
+            del self.index[record.name]
+        return record
 
     def heads(self, tie_key) -> list[QueuedPodInfo]:
         """Records tied with the top under ``tie_key`` (a prefix of the order), best first."""
-        top = self._top()
+        top = self.peek()
         if top is None:
             return []
-        want = tie_key(top[-1])
+        want = tie_key(top)
         tied = sorted((e for e in self.index.values() if tie_key(e[-1]) == want), key=lambda e: e[:-1])
         return [e[-1] for e in tied]
 
