@@ -156,11 +156,12 @@ class ReceivedEvents(Tracker):
         return sorted(out, key=lambda m: m["pod"])
 
     def boundary_violations(self) -> list[dict]:
-        return [
-            {"pod": p.name, "marker": p.previous_event.value.id, "unseen": self._unseen(p.previous_event)}
-            for p in self.in_flight_pods.values()
-            if p.previous_event is not None and p.previous_event.list is None
-        ]
+        out = []
+        for p in self.in_flight_pods.values():  # a loop, not a comprehension: no function made and called per step
+            m = p.previous_event
+            if m is not None and m.list is None:
+                out.append({"pod": p.name, "marker": m.value.id, "unseen": self._unseen(m)})
+        return out
 
     # --- checkpoints: a marker is stored as its position, or as its value when detached ---------
     def __getstate__(self) -> dict:

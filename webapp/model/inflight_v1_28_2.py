@@ -144,8 +144,11 @@ class InFlightEvents(Tracker):
         return out
 
     def boundary_violations(self) -> list[dict]:
-        return [{"pod": e.value.name, "id": e.value.id, "unseen": []} for e in self.in_flight_pods.values()
-                if e.list is None]
+        out = []
+        for e in self.in_flight_pods.values():  # a loop, not a comprehension: no function made and called per step
+            if e.list is None:
+                out.append({"pod": e.value.name, "id": e.value.id, "unseen": []})
+        return out
 
     structure_check_names = ("events_preceded_by_pod", "pod_entries_in_flight")
 
