@@ -8,23 +8,36 @@
 // any state, it asks for the whole state again (`sync`, with {room} on a room's channel) and ignores deltas
 // until a whole state arrives. It listens to one channel at a time: its own session (room null) or a room
 // (`follow(code)`); messages that name another channel (a follower that just detached) are dropped.
+// A state or delta names the scenario it belongs to (`key`, as its `scenario` message does): one that names
+// another (a follower whose process missed the room's new scenario, e.g. while Redis was down) asks for the
+// scenario and the whole state again, and nothing is drawn against the wrong scenario meanwhile.
 import { applyOps, copyAlong } from "./delta.js";
 
 const TRACED = ["position", "total", "variants", "scene"]; // what a delta's ops describe; the rest travels whole
-const ANSWERED_WHOLE = new Set(["load", "seek", "reset", "join_room", "claim_room", "sync"]);
+// What each request is answered with: a scenario and its whole state, or a whole state.
+const ANSWERED_WHOLE = { load: "scenario", join_room: "scenario", seek: "state", reset: "state", claim_room: "state", sync: "state" };
 
 // page: {connect(), disconnect(), scenario(msg), model(model), error(msg), room(event, msg)}; `room` hears the
 // room's own messages (poll, poll_tally, blank) on the channel followed.
 export function openModel(transport, page) {
   let model = null;
   let channel = null; // the room followed, or null for this connection's own session
-  let awaiting = false; // a whole state is on its way: a delta that does not follow needs no sync of its own
+  let awaiting = false; // "state" or "scenario" on its way (false: nothing): a delta that does not follow needs no sync of its own
+  let key = null; // the key of the scenario the page holds (null: none yet, or a transport without keys)
 
   const ours = (msg) => !("room" in msg) || (msg.room ?? null) === channel;
 
-  function resync() {
-    awaiting = true;
-    link.send("sync", channel ? { room: channel } : {});
+  function resync(scenario = false) {
+    awaiting = scenario ? "scenario" : "state";
+    link.send("sync", { ...(channel ? { room: channel } : {}), ...(scenario ? { scenario: true } : {}) });
+  }
+
+  // Whether `msg` belongs to another scenario than the one held; if so the scenario is asked for again.
+  function stale(msg) {
+    if (msg.key === undefined || msg.key === key) return false;
+    if (awaiting !== "scenario") resync(true);
+    model = null;
+    return true;
   }
 
   function fold(delta) {
@@ -43,16 +56,18 @@ export function openModel(transport, page) {
       page.disconnect(reason);
     },
     scenario(msg) {
-      if (ours(msg)) page.scenario(msg);
+      if (!ours(msg)) return;
+      key = msg.key ?? null;
+      page.scenario(msg);
     },
     state(msg) {
-      if (!ours(msg)) return;
+      if (!ours(msg) || stale(msg)) return;
       model = msg;
       awaiting = false;
       page.model(model);
     },
     delta(msg) {
-      if (!ours(msg)) return;
+      if (!ours(msg) || stale(msg)) return;
       if (!model || msg.seq !== model.seq + 1) {
         if (!awaiting) resync();
         return;
@@ -82,11 +97,11 @@ export function openModel(transport, page) {
 
   return {
     send(event, payload) {
-      if (ANSWERED_WHOLE.has(event)) awaiting = true;
+      awaiting = ANSWERED_WHOLE[event] ?? awaiting;
       link.send(event, payload);
     },
     request(event, payload) {
-      if (ANSWERED_WHOLE.has(event)) awaiting = true;
+      awaiting = ANSWERED_WHOLE[event] ?? awaiting;
       return link.request(event, payload);
     },
     // Listen to `room`'s channel (null: this connection's own session) from now on.

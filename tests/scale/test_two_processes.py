@@ -32,8 +32,8 @@ class Client:
                 self.changed.notify_all()
         return on
 
-    def ask_again(self, room):
-        self.sio.emit("sync", {"room": room})
+    def ask_again(self, room, scenario):
+        self.sio.emit("sync", {"room": room, "scenario": scenario})
 
     def wait(self, predicate, timeout=10.0):
         deadline = time.monotonic() + timeout
@@ -46,6 +46,10 @@ class Client:
                 if remaining <= 0:
                     raise AssertionError(f"not received within {timeout} s; got {[e for e, _ in self.received][-10:]}")
                 self.changed.wait(remaining)
+
+    def has(self, predicate) -> bool:
+        with self.changed:
+            return any(predicate(e, d) for e, d in self.received)
 
     def state_at(self, position, timeout=10.0):
         return self.wait(lambda e, d: e == "state" and d["position"] == position, timeout)
@@ -264,4 +268,13 @@ def test_a_room_made_again_after_redis_lost_its_data_is_not_served_from_an_old_c
         assert scenario["id"] == "five-minute-wait"
         state = late.state_at(3)
         assert state["seq"] == 4 and state["total"] == scenario["total"]
+    # The follower that was on process two all along missed the new room's scenario while process two's
+    # subscription was down; the next message it gets names another scenario, and it asks for both again.
+    deadline, position = time.monotonic() + 30, 3
+    while not early.has(lambda e, d: e == "scenario" and d["id"] == "five-minute-wait"):
+        assert time.monotonic() < deadline, "the follower on process two never caught up with the new room"
+        presenter.sio.call("step", ack, timeout=10)
+        position = min(position + 1, scenario["total"])
+        time.sleep(0.5)
+    assert presenter.state_at(position)["total"] == early.state_at(position)["total"] == scenario["total"]
 

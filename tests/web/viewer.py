@@ -1,10 +1,11 @@
 """Clients that see what a page sees: every ``delta`` is applied to the client's copy of the last ``state``
 (with ``webapp.presenter.apply``, the twin of static/js/delta.js) and handed on as the whole state it makes,
 so a test reads whole states whichever way they travelled. A delta that does not follow the copy held (a
-gap in ``seq``, or no state yet) fails the test: the server must never send one to a client in step. A client
-that can legitimately fall out of step (a follower whose process missed the room's messages while Redis was
-down) is given ``resync``: it then does what static/js/model.js does, asks for the whole state once and drops
-deltas until it arrives."""
+gap in ``seq``, or no state yet) fails the test: the server must never send one to a client in step; nor a
+state or delta whose ``key`` is not that of the channel's last ``scenario``. A client that can legitimately fall
+out of step (a follower whose process missed the room's messages while Redis was down) is given ``resync``: it
+then does what static/js/model.js does, asks once for the whole state (and the scenario, when a message names
+another) and drops what does not follow until it arrives."""
 
 from __future__ import annotations
 
@@ -15,8 +16,12 @@ from webapp.presenter.messages import traced
 
 
 def unnumbered(state: dict) -> dict:
-    """A state without its ``seq``: the same position reached twice is the same state."""
-    return {k: v for k, v in state.items() if k != "seq"}
+    """A state without its ``seq`` and ``key`` (which load it belongs to): the same position reached twice, or
+    in another session of the same scenario, is the same state."""
+    return {k: v for k, v in state.items() if k not in ("seq", "key")}
+
+
+LATE = 3  # deltas that may wait for an earlier one still on its way (the client's handler threads)
 
 
 class Folder:
@@ -24,8 +29,9 @@ class Folder:
 
     def __init__(self, resync=None):
         self.models: dict[str | None, dict] = {}  # room code (None: the connection's own session) -> model
-        self.resync = resync  # resync(room): ask for the whole state; None: a delta out of step fails the test
-        self.awaiting: set = set()  # channels whose whole state was asked for
+        self.resync = resync  # resync(room, scenario): ask for the whole state; None: out of step fails the test
+        self.awaiting: dict = {}  # channel -> what was asked for again: "state" or "scenario"
+        self.keys: dict = {}  # channel -> the key of its last scenario message
         self.resyncs = 0
         self.deltas: list[dict] = []  # every delta received, as sent
         self.early: dict = {}  # (room, seq) -> a delta handled before the one it follows
@@ -36,12 +42,18 @@ class Folder:
 
     def receive(self, name: str, payload):
         """(name, payload) as a test reads it: a delta comes out as the ``state`` it makes."""
+        if name == "scenario":
+            self.keys[payload["room"]] = payload["key"]
+        elif name in ("state", "delta") and payload["key"] != self.keys.get(payload["room"], payload["key"]):
+            assert self.resync, f"a {name} of another scenario than the last one sent: {payload['key']}"
+            self.models.pop(payload["room"], None)
+            return self.ask_again(payload["room"], "scenario")
         if name == "state":
             self.models[payload["room"]] = copy.deepcopy(payload)
-            self.awaiting.discard(payload["room"])
+            self.awaiting.pop(payload["room"], None)
         elif name == "delta":
             if self.resync and not self.follows(payload):
-                return self.ask_again(payload["room"])
+                return self.ask_again(payload["room"], "state")
             return "state", self.fold(payload)
         return name, payload
 
@@ -49,17 +61,29 @@ class Folder:
         model = self.models.get(delta["room"])
         return model is not None and delta["seq"] == model["seq"] + 1 and delta["room"] not in self.awaiting
 
-    def ask_again(self, room) -> None:
-        if room not in self.awaiting:
-            self.awaiting.add(room)
+    def ask_again(self, room, what: str) -> None:
+        """As the page does: a whole state (and the scenario) asked for once until it arrives."""
+        if self.awaiting.get(room) not in (what, "scenario"):
+            self.awaiting[room] = what
             self.resyncs += 1
-            self.resync(room)
+            self.resync(room, what == "scenario")
+
+    def ahead(self, delta: dict) -> bool:
+        """Whether ``delta`` should wait for the one before it (handled later on another thread). Not when it
+        names another scenario, nor (resyncing) when more than a few wait: those were lost, not late."""
+        model = self.models.get(delta["room"])
+        if model is None or delta["seq"] <= model["seq"] + 1 or delta["key"] != self.keys.get(delta["room"], delta["key"]):
+            return False
+        if self.resync and sum(room == delta["room"] for room, _ in self.early) >= LATE:
+            self.early = {k: v for k, v in self.early.items() if k[0] != delta["room"]}
+            return False  # receive() sees the gap and asks for the whole state
+        return True
 
     def arrived(self, name: str, payload) -> list:
         """``receive`` for a client that handles messages on threads of their own (python-socketio's): a delta
         ahead of its channel's model waits for the one before it; the messages that can be read now, in order.
         Call it under one lock."""
-        if name == "delta" and (model := self.models.get(payload["room"])) and payload["seq"] > model["seq"] + 1:
+        if name == "delta" and self.ahead(payload):
             self.early[(payload["room"], payload["seq"])] = payload
             return []
         out = [self.receive(name, payload)]

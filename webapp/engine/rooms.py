@@ -136,7 +136,8 @@ class Rooms:
             raise NotAllowed(f"room {room.code} was created again since; join it again")
         record.update(source=session.source, variants=list(session.sim.variants) if session.sim else None,
                       range=list(session.range) if session.sim else None,
-                      position=session.sim.position if session.sim else 0, version=record["version"] + 1)
+                      position=session.sim.position if session.sim else 0, key=session.key,
+                      version=record["version"] + 1)
         self._store.put(record)
         room.version = record["version"]
 
@@ -162,6 +163,7 @@ class Rooms:
                 session.load(scenario, record["variants"], scenario_id, tuple(record["range"]), record["position"])
             else:
                 session.seek(record["position"])
+            session.key = record.get("key")  # the presenter's load, whichever process its viewers are on
         room.version = record["version"]
         return room
 

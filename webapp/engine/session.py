@@ -5,6 +5,7 @@ Its commands (load, step, back, seek, play, pause) change the session and return
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 
@@ -26,6 +27,9 @@ class Session:
         self.sim: Simulation | None = None
         self.scenario_id: str | None = None
         self.source = None  # what was loaded: a built-in id or the scenario object
+        # Names this load: every message about it carries the key, so a viewer that missed a scenario message
+        # knows its state belongs to another. A room's copies on other processes take their presenter's.
+        self.key: str | None = None
         self.playing = False
         self.speed = 1.0
         self.play_token = 0  # bumped on every play/pause/load: an older autoplay task stops
@@ -41,6 +45,7 @@ class Session:
         self.sim, self.scenario_id, self.range = sim, scenario_id, (lo, hi)
         self.touched = time.monotonic()
         self.source = scenario_id if scenario_id is not None else scenario.raw
+        self.key = secrets.token_hex(4)
 
     def _build(self, scenario, variants, range_, position) -> tuple[Simulation, tuple[int, int]]:
         """A new simulation at ``position`` and its range; touches nothing of this session."""

@@ -149,11 +149,11 @@ class Hub:
         message, key = self.state_of(session, room)
         seq = room.version if room else feed.seq + 1
         if whole or loaded or feed.last is None or feed.version != base_version:
-            self.send("state", {"seq": seq, **message}, target.channel, private)
+            self.send("state", {"seq": seq, "key": session.key, **message}, target.channel, private)
         else:
             delta = self.memo.delta(seq, feed.last, message, feed.key, key)
-            self.send("delta", {**delta, "playing": session.playing, "speed": session.speed, "room": target.code},
-                      target.channel, private)
+            self.send("delta", {**delta, "key": session.key, "playing": session.playing, "speed": session.speed,
+                                "room": target.code}, target.channel, private)
         feed.seq, feed.last, feed.version, feed.key = seq, message, room.seen if room else None, key
 
     def whole_state(self, sid: str, target: Target, scenario: bool = True) -> None:
@@ -166,13 +166,15 @@ class Hub:
         seq = room.version if room else self.feeds.setdefault(sid, Feed()).seq
         if scenario:
             self.send("scenario", self.scenario_of(target), sid, True)
-        self.send("state", {"seq": seq, **message}, sid, True)
+        self.send("state", {"seq": seq, "key": session.key, **message}, sid, True)
 
     def scenario_of(self, target: Target) -> dict:
-        """The target's scenario message, built off the event loop (a long scenario's summary is heavy)."""
+        """The target's scenario message, built off the event loop (a long scenario's summary is heavy), with
+        the key of its load (every state and delta about it carries the same)."""
         session = target.session
-        return session.run_apart(scenario_of, session.sim, session.scenario_id, target.code,
-                                 small=session.scenario_id is not None)
+        message = session.run_apart(scenario_of, session.sim, session.scenario_id, target.code,
+                                    small=session.scenario_id is not None)
+        return {**message, "key": session.key}
 
     def current(self, target: Target) -> dict:
         """The target room's state message as last sent to it, if that is still where it stands; else made now."""
@@ -293,7 +295,8 @@ class Viewers(Namespace):
 
     def on_sync(self, payload):
         """A client that missed a delta (a gap in ``seq``) asks for the whole state again: of the room it
-        follows ({room}; no token needed), or of its own session."""
+        follows ({room}; no token needed), or of its own session; with ``scenario: true`` (its state names
+        another scenario than the one it holds) the scenario message first."""
         if "room" in payload:
             room = self.hub.rooms.find(payload["room"])
             target = Target(room.session, room.channel, room)
@@ -301,7 +304,7 @@ class Viewers(Namespace):
             target = Target(self.hub.sessions[request.sid], request.sid)
         with target.session.lock:
             target.session.require()
-            self.hub.whole_state(request.sid, target, scenario=False)
+            self.hub.whole_state(request.sid, target, scenario=payload.get("scenario") is True)
 
     def command(self, payload: dict, change, *args, whole: bool = False) -> None:
         """``change(session, *args)`` on the message's target, then send what changed."""
