@@ -57,3 +57,21 @@ def problem_of(call, *args, **kwargs) -> dict:
         call(*args, **kwargs)
     assert len(info.value.problems) == 1
     return info.value.problems[0]
+
+
+# --- the order files are handed out in ----------------------------------------------------------------------
+# pytest-xdist (--dist loadfile) gives each worker the next file in collection order, so a long file picked up
+# last runs alone at the end. The longest files (seconds of test time, `pytest --durations=0`, 2026-12-01) go
+# first; the rest follow in their usual order and fill the gaps. Only the order depends on these figures.
+LONGEST = {
+    "tests/e2e/test_flow.py": 139, "tests/e2e/test_stage.py": 130, "tests/e2e/test_talks.py": 100,
+    "tests/e2e/test_reconnect.py": 96, "tests/e2e/test_accessibility.py": 80, "tests/e2e/test_xss.py": 73,
+    "tests/e2e/test_browser.py": 72, "tests/model/test_properties.py": 65, "tests/scale/test_two_processes.py": 70,
+    "tests/e2e/test_editor.py": 56, "tests/e2e/test_screens.py": 50, "tests/web/test_origins.py": 43,
+    "tests/e2e/test_delta_property.py": 34, "tests/web/test_live_server.py": 32, "tests/web/test_stalls.py": 30,
+    "tests/web/test_procfile.py": 29, "tests/cli/test_import_cli.py": 28, "tests/web/test_fuzz_sockets.py": 26,
+}
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: -LONGEST.get(item.nodeid.split("::", 1)[0], 0))  # stable: files keep their order
