@@ -2,6 +2,7 @@
 WebSocket, and heavy loads built off the worker's event loop."""
 
 import shlex
+import signal
 import sys
 
 import pytest
@@ -22,6 +23,8 @@ def procfile_command(port: int) -> list[str]:
 def gunicorn():
     with LiveServer("eventlet", LOGS, command=procfile_command) as live:
         yield live
+        # gunicorn's quick shutdown: on TERM (graceful) it waits up to 30 s for open websockets to close
+        live.proc.send_signal(signal.SIGINT)
 
 
 @pytest.fixture
