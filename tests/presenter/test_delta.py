@@ -36,7 +36,7 @@ def _types(doc):
     return type(doc).__name__
 
 
-@settings(max_examples=90, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(documents, documents)
 def test_apply_of_diff_rebuilds_the_new_document(old, new):
     ops = diff(old, new)
@@ -44,13 +44,13 @@ def test_apply_of_diff_rebuilds_the_new_document(old, new):
     json.dumps(ops)  # what goes on the wire is JSON
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(flags, flags)
 def test_documents_of_booleans_are_rebuilt_exactly(old, new):
     assert exact(apply(copy.deepcopy(old), diff(old, new))) == exact(new)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.dictionaries(st.sampled_from("abcdef"), documents, min_size=1), st.sampled_from("abcdef"), scalars)
 def test_one_changed_value_is_one_small_operation(doc, key, value):
     new = {**doc, key: {"inner": [value]}}

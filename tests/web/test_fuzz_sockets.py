@@ -34,7 +34,7 @@ IDS = builtin.ids()
 TOTALS = {i: len(builtin.get(i)["steps"]) for i in IDS}
 SMALL = [i for i in IDS if TOTALS[i] <= 16]  # loads stay quick
 STEPS = 40  # messages per run
-RUNS = 20  # runs (hypothesis examples); the whole test takes a few seconds
+RUNS = 15  # runs (hypothesis examples); the whole test takes a few seconds
 
 
 # --- strategies -----------------------------------------------------------------------------------------------
