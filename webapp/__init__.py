@@ -46,8 +46,8 @@ def create_app(config: dict | None = None):
         app.config["ASYNC_MODE"] = os.environ["INFLIGHT_SCOPE_ASYNC_MODE"]
     if os.environ.get("INFLIGHT_SCOPE_MESSAGE_QUEUE"):
         app.config["MESSAGE_QUEUE"] = os.environ["INFLIGHT_SCOPE_MESSAGE_QUEUE"]
-    from .web import (answers, bodies, challenges, editor, export, find, hosts, limits, offload, plugins, routes,
-                      security, sockets, versions)
+    from .web import (answers, bodies, challenges, editor, export, find, hosts, limits, offload, plugins, preload,
+                      routes, security, sockets, versions)
 
     limits.read_environment(app.config)
     hosts.read_environment(app.config)
@@ -62,6 +62,7 @@ def create_app(config: dict | None = None):
     app.register_blueprint(find.bp)  # /api/operations, /api/find
     app.register_blueprint(challenges.bp)  # /api/challenges
     answers.init_answers(app)
+    preload.init_preload(app)  # <link rel="modulepreload"> for every module a page runs
     bodies.init_bodies(app)  # chunked bodies under eventlet
     offload.init_offload(app)
     sockets.init_socketio(app)

@@ -339,3 +339,23 @@ def test_the_system_theme_colours_the_page(make_page, color_scheme):
     at(page, 6)
     expected = "rgb(246, 247, 249)" if color_scheme == "light" else "rgb(15, 19, 24)"
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == expected
+
+
+MODULES_JS = """() => ({
+  fetched: performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js')),
+  preloaded: [...document.querySelectorAll('link[rel=modulepreload]')].map((l) => new URL(l.href).pathname),
+  entries: [...document.querySelectorAll('script[type=module]')].map((s) => new URL(s.src).pathname),
+})"""
+
+
+@pytest.mark.parametrize("path", ["/?scenario=lost-marker", "/present?scenario=lost-marker",
+                                  "/embed?scenario=lost-marker", "/editor"])
+def test_every_module_a_page_runs_is_preloaded_with_the_page(page, path):
+    """The whole module graph is named in the <head>, so the browser asks for it at once instead of one import
+    level per round trip; and nothing is preloaded that the page does not run."""
+    page.goto(path)
+    page.wait_for_load_state("load")
+    got = page.evaluate(MODULES_JS)
+    assert got["entries"] and not set(got["entries"]) & set(got["preloaded"])
+    assert len(got["preloaded"]) == len(set(got["preloaded"]))
+    assert set(got["fetched"]) - set(got["entries"]) == set(got["preloaded"]), got
