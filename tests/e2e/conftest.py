@@ -37,10 +37,9 @@ def browser():
         browser.close()
 
 
-def open_page(browser, live_server, problems: list, width=1280, height=720, color_scheme="light",
-              reduced_motion="reduce"):
-    """(context, page): a new page that reports into ``problems`` every console error, uncaught page error and
-    request (or websocket) to anything but the live server."""
+def open_page(browser, live_server, width=1280, height=720, color_scheme="light", reduced_motion="reduce"):
+    """(context, page): a new page that reports into ``page.problems`` every console error, uncaught page error,
+    native dialog (dismissed: the app opens none) and request (or websocket) to anything but the live server."""
     origin = urlsplit(live_server.url)
 
     def local(url: str) -> bool:
@@ -49,34 +48,72 @@ def open_page(browser, live_server, problems: list, width=1280, height=720, colo
 
     def watch_console(msg):
         if msg.type == "error":
-            problems.append(f"console.error: {msg.text} ({msg.location.get('url', '')})")
+            page.problems.append(f"console.error: {msg.text} ({msg.location.get('url', '')})")
+
+    def watch_dialog(dialog):
+        page.problems.append(f"dialog: {dialog.message}")
+        page.dialogs.append(dialog.message)
+        dialog.dismiss()
 
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme,
                                   reduced_motion=reduced_motion, base_url=live_server.url)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
+    page.problems, page.dialogs = [], []
     page.on("console", watch_console)
-    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
-    page.on("request", lambda req: local(req.url) or problems.append(f"request to another origin: {req.url}"))
-    page.on("websocket", lambda ws: local(ws.url.replace("ws", "http", 1)) or problems.append(f"websocket: {ws.url}"))
+    page.on("dialog", watch_dialog)
+    page.on("pageerror", lambda err: page.problems.append(f"page error: {err}"))
+    page.on("request", lambda req: local(req.url) or page.problems.append(f"request to another origin: {req.url}"))
+    page.on("websocket", lambda ws: local(ws.url.replace("ws", "http", 1)) or page.problems.append(f"websocket: {ws.url}"))
     return context, page
 
 
+def reuse_page(page, live_server, width, height, color_scheme, reduced_motion):
+    """A kept page made as good as new: the app it ran is unloaded (its sockets closed), the origin's storage and
+    cookies cleared, the viewport and media preferences set, the problems and dialogs it saw forgotten."""
+    page.goto(live_server.url + "/healthz")  # the origin, without the app
+    page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    page.context.clear_cookies()
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=color_scheme, reduced_motion=reduced_motion)
+    page.problems.clear()
+    page.dialogs.clear()
+    return page
+
+
+@pytest.fixture(scope="session")
+def kept_pages(browser, live_server):
+    """Pages kept open for the worker's whole run, each in a context of its own, handed out again test after
+    test: a new context costs Chromium about 1.4 s of CPU (a new renderer), a navigation in a kept page about
+    0.4 s, and the browser tests open some 250 pages on a 2-core machine."""
+    kept = []
+    yield kept
+    for page in kept:
+        page.context.close()
+
+
 @pytest.fixture
-def make_page(browser, live_server):
-    contexts = []
-    problems: list[str] = []
+def make_page(browser, live_server, kept_pages):
+    """``make_page(width, height, color_scheme, reduced_motion)``: the test's first, second, ... page is the
+    worker's first, second, ... kept page, as good as new; each in its own context, so a presenter and a follower
+    do not share storage."""
+    used = []
 
     # Pages cut to each new picture unless a test asks for motion (MOTION): the suite's time goes to what it
     # checks, and the tests that are about motion say so (test_stage, test_browser's lost-marker stories).
     def make(width=1280, height=720, color_scheme="light", reduced_motion="reduce"):
-        context, page = open_page(browser, live_server, problems, width, height, color_scheme, reduced_motion)
-        contexts.append(context)
+        if len(used) < len(kept_pages):
+            page = reuse_page(kept_pages[len(used)], live_server, width, height, color_scheme, reduced_motion)
+        else:
+            page = open_page(browser, live_server, width, height, color_scheme, reduced_motion)[1]
+            kept_pages.append(page)
+        used.append(page)
         return page
 
     yield make
-    for context in contexts:
-        context.close()
+    problems = [problem for page in used for problem in page.problems]
+    for page in used:
+        page.goto("about:blank")  # the app stops here (sockets, timers), not during the next test
     if problems:
         pytest.fail("the page reported problems:\n" + "\n".join(problems), pytrace=False)
 
@@ -84,9 +121,7 @@ def make_page(browser, live_server):
 @pytest.fixture(scope="module")
 def desk(browser, live_server):
     """One 1280x720 page for a whole module (its tests run in order on it, each picking up where the last left)."""
-    problems: list[str] = []
-    context, page = open_page(browser, live_server, problems)
-    page.problems = problems
+    context, page = open_page(browser, live_server)
     yield page
     context.close()
 

@@ -20,12 +20,10 @@ XSS = "<img src=x onerror=alert(1)>"
 @pytest.fixture
 def editor(page):
     """The editor opened on lost-marker, validated; any dialog (an alert from injected HTML) fails the test."""
-    dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto("/editor?scenario=lost-marker")
     expect(page.locator("#summary")).to_have_text("Valid: “The lost marker”, 6 steps; runs on v1.28.1 and v1.28.2.")
     yield page
-    assert dialogs == [], f"a dialog was opened: {dialogs}"
+    assert page.dialogs == [], f"a dialog was opened: {page.dialogs}"
 
 
 def error_lines(page):

@@ -70,7 +70,7 @@ def hostile():
 
 
 def watch(page):
-    """Every dialog is recorded (and dismissed)."""
+    """Every dialog is recorded (and dismissed); a page made by make_page records them already."""
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     return dialogs
@@ -121,7 +121,7 @@ def step_through_and_check(page, dialogs, frame=None):
 
 def open_inline(make_page, hostile, path="/", extra=""):
     page = make_page(width=1400, height=900)
-    dialogs = watch(page)
+    dialogs = page.dialogs
     page.goto("/healthz")
     encoded = inline_value(page, hostile)
     page.goto(f"{path}?inline={encoded}{extra}")
@@ -161,7 +161,7 @@ def test_the_presenter_page_shows_every_payload_as_text(make_page, hostile):
 
 def test_the_editor_validates_and_runs_the_payloads_as_text(make_page, hostile):
     page = make_page(width=1400, height=900)
-    dialogs = watch(page)
+    dialogs = page.dialogs
     page.goto("/editor")
     broken = copy.deepcopy(hostile)
     broken["steps"].append({"op": "event", "event": PLUGIN, "note": NOTE.format(i=99)})
