@@ -1,12 +1,15 @@
 // The twin of webapp/presenter/delta.py `apply`: the same operations, the same result (keep them in step).
-// An op is an array whose length says what it does (`path` is a list of keys and indices from the root):
+// An op is an array whose length says what it does (`path` leads from the root through keys and indices):
 //   [path]                        delete the key at path (an object key)
 //   [path, value]                 set the value at path (an object key or a list index)
 //   [path, start, count, items]   splice the list at path: remove `count` items at `start`, insert `items`
-// `doc` is changed in place; the result is returned, since [[], value] replaces the root itself.
+// A path is written as what it adds to the previous op's path: its first element counts the keys it shares
+// with that path (from its start), the rest follow them (see `paths`).
+// `doc` is changed in place; the result is returned, since [[0], value] replaces the root itself.
 export function applyOps(doc, ops) {
-  for (const op of ops) {
-    const path = op[0];
+  const whole = paths(ops);
+  for (const [i, op] of ops.entries()) {
+    const path = whole[i];
     if (op.length === 2 && !path.length) {
       doc = op[1];
       continue;
@@ -19,6 +22,16 @@ export function applyOps(doc, ops) {
     else splice(parent, op[1], op[2], op[3]);
   }
   return doc;
+}
+
+// The whole path of each op: [[0, "scene", "caption"], ...], [[1, "position"], ...] -> ["scene", "caption"],
+// ["scene", "position"].
+export function paths(ops) {
+  let path = [];
+  return ops.map((op) => {
+    path = [...path.slice(0, op[0][0]), ...op[0].slice(1)];
+    return path;
+  });
 }
 
 // list[start:start + count] = items, as Python's slice assignment; no spread, so any length is fine.
@@ -38,8 +51,9 @@ export function copyAlong(doc, ops) {
     return made;
   };
   const root = copy(doc);
-  for (const op of ops) {
-    const path = op[0];
+  const whole = paths(ops);
+  for (const [n, op] of ops.entries()) {
+    const path = whole[n];
     const depth = op.length === 4 ? path.length : path.length - 1;
     let node = root;
     for (let i = 0; i < depth; i += 1) {

@@ -10,7 +10,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webapp.presenter.delta import apply, diff
+from webapp.presenter.delta import apply, diff, paths
 
 
 def documents_of(scalars):
@@ -55,13 +55,24 @@ def test_documents_of_booleans_are_rebuilt_exactly(old, new):
 def test_one_changed_value_is_one_small_operation(doc, key, value):
     new = {**doc, key: {"inner": [value]}}
     old = {**doc, key: {"inner": [value, "x"]}}
-    assert diff(old, new) == [[[key, "inner"], 1, 1, []]]
+    assert diff(old, new) == [[[0, key, "inner"], 1, 1, []]]
     assert diff(new, new) == []
 
 
 def test_a_value_that_changes_type_where_it_is_compared_is_sent():
-    assert diff(1, True) == [[[], True]]
-    assert diff({"a": 1, "b": 2}, {"a": True, "b": 3}) == [[["a"], True], [["b"], 3]]
+    assert diff(1, True) == [[[0], True]]
+    assert diff({"a": 1, "b": 2}, {"a": True, "b": 3}) == [[[0, "a"], True], [[0, "b"], 3]]
+
+
+def test_a_path_is_written_as_what_it_adds_to_the_one_before():
+    old = {"scene": {"panes": {"v": {"caption": "a", "list": {"count": "1", "items": [1]}}}, "caption": "x"}, "gone": 1}
+    new = {"scene": {"panes": {"v": {"caption": "b", "list": {"count": "2", "items": [1, 2]}}}, "caption": "y"}}
+    ops = diff(old, new)
+    assert ops == [[[0, "scene", "panes", "v", "caption"], "b"], [[3, "list", "count"], "2"], [[4, "items"], 1, 0, [2]],
+                   [[1, "caption"], "y"], [[0, "gone"]]]
+    assert list(paths(ops)) == [["scene", "panes", "v", "caption"], ["scene", "panes", "v", "list", "count"],
+                                ["scene", "panes", "v", "list", "items"], ["scene", "caption"], ["gone"]]
+    assert apply(copy.deepcopy(old), ops) == new
 
 
 def test_the_scene_keeps_booleans_and_numbers_at_different_paths():

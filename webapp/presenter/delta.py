@@ -6,10 +6,14 @@ An operation is a JSON array whose length says what it does:
     [path]                          delete the key at path (a dict key)
     [path, value]                   set the value at path (a dict key or a list index)
     [path, start, count, items]     splice the list at path: remove ``count`` items at ``start``, insert ``items``
-``path`` is a list of keys and indices from the root. Lists are compared by their common front and back,
-so appending, dropping from the front or removing one entry costs one small splice, and a list whose
-changed middle keeps its length is compared item by item.
+A path leads from the root through keys and indices, and is written as what it adds to the previous operation's
+path: its first element counts the keys it shares with that path (from its start; 0 in the first operation),
+the rest follow them. ``[[0, "scene", "panes", "v1.28.1", "caption"], "…"], [[3, "list", "count"], "3 entries"]``
+set scene.panes.v1.28.1.caption, then scene.panes.v1.28.1.list.count: the ops of a step mostly change
+neighbouring parts, so most of their paths' bytes would repeat. ``[[0], value]`` replaces the root itself.
 
+Lists are compared by their common front and back, so appending, dropping from the front or removing one
+entry costs one small splice, and a list whose changed middle keeps its length is compared item by item.
 Unchanged parts are skipped with Python's ``==`` (done in C), which takes 1, 1.0 and True for equal inside a
 container: a message must not hold a boolean at a path where it holds a number at another time (the scene
 does not; tests/presenter/test_delta.py).
@@ -18,53 +22,78 @@ does not; tests/presenter/test_delta.py).
 from __future__ import annotations
 
 
-def diff(old, new, path: tuple = ()) -> list:
+def diff(old, new) -> list:
     ops: list = []
     if not _same(old, new):
-        _diff(old, new, list(path), ops)
+        _Diff(ops).walk(old, new, [])
     return ops
 
 
+_ABSENT = object()
+
+
 def _same(a, b) -> bool:
-    return a is b or (a == b and type(a) is type(b))
+    return a is b or (type(a) is type(b) and a == b)
 
 
-def _diff(old, new, path: list, ops: list) -> None:
-    """``old`` and ``new`` differ; ``path`` is a stack (pushed and popped here, copied into an op)."""
-    if type(old) is dict and type(new) is dict:
-        for key, value in new.items():
-            if key not in old:
-                ops.append([[*path, key], value])
-            elif not _same(old[key], value):
+class _Diff:
+    """Walks two documents that differ, appending ops; ``path`` is a stack (pushed and popped by ``walk``)."""
+
+    __slots__ = ("ops", "last")
+
+    def __init__(self, ops: list):
+        self.ops = ops
+        self.last: list = []  # the previous op's whole path
+
+    def op(self, path: list, *rest) -> None:
+        last, shared = self.last, 0
+        most = min(len(last), len(path))
+        while shared < most and last[shared] == path[shared]:  # one parent at each depth: keys of one kind
+            shared += 1
+        self.last = path[:]
+        self.ops.append([[shared, *path[shared:]], *rest])
+
+    def walk(self, old, new, path: list) -> None:
+        if type(old) is dict and type(new) is dict:
+            for key, value in new.items():
+                was = old.get(key, _ABSENT)
+                if was is value or (type(was) is type(value) and was == value):
+                    continue
                 path.append(key)
-                _diff(old[key], value, path, ops)
+                if was is _ABSENT:
+                    self.op(path, value)
+                else:
+                    self.walk(was, value, path)
                 path.pop()
-        ops.extend([[*path, key]] for key in old if key not in new)
-    elif type(old) is list and type(new) is list:
-        shortest = min(len(old), len(new))
-        front = 0
-        while front < shortest and _same(old[front], new[front]):
-            front += 1
-        back = 0
-        while back < shortest - front and _same(old[-1 - back], new[-1 - back]):
-            back += 1
-        removed, added = old[front:len(old) - back], new[front:len(new) - back]
-        if len(removed) == len(added):
-            for i, (a, b) in enumerate(zip(removed, added)):
-                if not _same(a, b):
-                    path.append(front + i)
-                    _diff(a, b, path, ops)
+            for key in old:
+                if key not in new:
+                    path.append(key)
+                    self.op(path)
                     path.pop()
+        elif type(old) is list and type(new) is list:
+            shortest = min(len(old), len(new))
+            front = 0
+            while front < shortest and _same(old[front], new[front]):
+                front += 1
+            back = 0
+            while back < shortest - front and _same(old[-1 - back], new[-1 - back]):
+                back += 1
+            removed, added = old[front:len(old) - back], new[front:len(new) - back]
+            if len(removed) == len(added):
+                for i, (a, b) in enumerate(zip(removed, added)):
+                    if not _same(a, b):
+                        path.append(front + i)
+                        self.walk(a, b, path)
+                        path.pop()
+            else:
+                self.op(path, front, len(removed), added)
         else:
-            ops.append([list(path), front, len(removed), added])
-    else:
-        ops.append([list(path), new])
+            self.op(path, new)
 
 
 def apply(doc, ops: list):
-    """``doc`` with ``ops`` applied (in place where it can be); the root itself can be replaced ([[], value])."""
-    for op in ops:
-        path = op[0]
+    """``doc`` with ``ops`` applied (in place where it can be); the root itself can be replaced ([[0], value])."""
+    for op, path in zip(ops, paths(ops)):
         if len(op) == 2 and not path:
             doc = op[1]
             continue
@@ -78,3 +107,11 @@ def apply(doc, ops: list):
         else:
             parent[op[1]:op[1] + op[2]] = op[3]
     return doc
+
+
+def paths(ops: list):
+    """The whole path of each op, in order."""
+    path: list = []
+    for op in ops:
+        path = path[:op[0][0]] + op[0][1:]
+        yield path
