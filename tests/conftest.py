@@ -61,15 +61,18 @@ def problem_of(call, *args, **kwargs) -> dict:
 
 # --- the order files are handed out in ----------------------------------------------------------------------
 # pytest-xdist (--dist loadfile) gives each worker the next file in collection order, so a long file picked up
-# last runs alone at the end. The longest files (seconds of test time, `pytest --durations=0`, 2026-12-01) go
-# first; the rest follow in their usual order and fill the gaps. Only the order depends on these figures.
+# last runs alone at the end. The longest files (seconds of test time, `pytest -v --durations=0` summed per file,
+# 2026-12-01) go first; the rest follow in their usual order and fill the gaps. Only the order depends on these
+# figures. (xdist would otherwise reorder the files by their number of tests, which puts the 1,450 real-queue
+# traces first and the few long browser files last: addopts has --no-loadscope-reorder.)
 LONGEST = {
-    "tests/e2e/test_flow.py": 139, "tests/e2e/test_stage.py": 130, "tests/e2e/test_talks.py": 100,
-    "tests/e2e/test_reconnect.py": 96, "tests/e2e/test_accessibility.py": 80, "tests/e2e/test_xss.py": 73,
-    "tests/e2e/test_browser.py": 72, "tests/model/test_properties.py": 65, "tests/scale/test_two_processes.py": 70,
-    "tests/e2e/test_editor.py": 56, "tests/e2e/test_screens.py": 50, "tests/web/test_origins.py": 43,
-    "tests/e2e/test_delta_property.py": 34, "tests/web/test_live_server.py": 32, "tests/web/test_stalls.py": 30,
-    "tests/web/test_procfile.py": 29, "tests/cli/test_import_cli.py": 28, "tests/web/test_fuzz_sockets.py": 26,
+    "tests/e2e/test_stage.py": 130, "tests/e2e/test_reconnect.py": 77, "tests/e2e/test_flow.py": 63,
+    "tests/e2e/test_browser.py": 63, "tests/e2e/test_talks.py": 53, "tests/scale/test_two_processes.py": 44,
+    "tests/e2e/test_screens.py": 34, "tests/e2e/test_xss.py": 32, "tests/e2e/test_editor.py": 30,
+    "tests/model/test_properties.py": 26, "tests/web/test_live_server.py": 25, "tests/e2e/test_accessibility.py": 25,
+    "tests/web/test_offload_processes.py": 22, "tests/e2e/test_offline_export.py": 21,
+    "tests/web/test_bad_input.py": 21, "tests/web/test_origins.py": 18, "tests/model/test_real_queue.py": 16,
+    "tests/cli/test_replay_cli.py": 14, "tests/e2e/test_editor_palette.py": 14, "tests/e2e/test_versions.py": 13,
 }
 
 
