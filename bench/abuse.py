@@ -15,10 +15,13 @@ round trips are the figures. In turn, each for --seconds, from separate processe
               similar 253-character pod names, 60 misspelled references; 284 kB) to /api/validate, again and
               again
 
-Reported per phase: the honest viewer's step p50 / p99 / max (ms) and what the attackers got done. The first
---settle seconds of each phase are not counted (the attackers connect). Goal: p99 <= 100 ms, max <= 250 ms.
+Reported per phase: the honest viewer's step p50 / p99 / max (ms), what the attackers got done, and the CPU
+seconds of the server's event-loop thread (the hub: what every viewer waits for; its tpool threads and worker
+processes not counted), a figure the other work on a shared machine hardly moves. The first --settle seconds
+of each phase are not counted (the attackers connect). Goal: p99 <= 100 ms, max <= 250 ms.
     python bench/abuse.py [--seconds 8] [--pace 20] [--phases quiet,frames,flood,loads,checks] [--url URL]
-(--url measures a server already running, e.g. an older commit served from a worktree; --verbose lists stalls)
+(--url measures a server already running, e.g. an older commit served from a worktree, --server-pid its
+process for the hub's CPU; --verbose lists stalls)
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from urllib.parse import urlsplit
 
 from common import median, percentile
 from round_trip import Client
-from server import Server
+from server import Server, cpu_seconds
 
 PHASES = ("quiet", "frames", "flood", "loads", "checks")
 FRAME_BYTES = 900_000  # under the 1 MiB MAX_MESSAGE_BYTES
@@ -247,12 +250,18 @@ def summed(reports: list) -> dict:
     return total
 
 
+def hub_cpu(pid: int | None) -> float:
+    """CPU seconds so far of the process's main thread, the one the event loop runs on (0 without a pid)."""
+    return cpu_seconds(f"{pid}/task/{pid}") if pid else 0.0
+
+
 class External:
-    def __init__(self, url: str):
+    def __init__(self, url: str, pid: int | None):
         self.url = url.rstrip("/")
+        self.pid = pid
 
     def cpu(self) -> float:
-        return 0.0
+        return cpu_seconds(self.pid) if self.pid else 0.0
 
     def stop(self) -> None:
         pass
@@ -272,18 +281,24 @@ def main():
     ap.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--verbose", action="store_true", help="list each step over 100 ms")
     ap.add_argument("--url", help="measure a server that is already running instead of starting one")
+    ap.add_argument("--server-pid", type=int, help="with --url: the server's process id (for its CPU figures)")
     args = ap.parse_args()
     phases = [p for p in args.phases.split(",") if p]
     load_before = f"{os.getloadavg()[0]:.1f}"
     ctx = multiprocessing.get_context("spawn")
-    server = External(args.url) if args.url else Server("eventlet", dict(i.split("=", 1) for i in args.server_env))
+    if args.url:
+        server = External(args.url, args.server_pid)
+    else:
+        server = Server("eventlet", dict(i.split("=", 1) for i in args.server_env))
+        server.pid = server.proc.pid
     rows = []
     try:
         viewer = Viewer(server.url, args.pace)
         viewer.start()
         for name in phases:
+            hub_before = hub_cpu(server.pid)
             start, end, reports = run_phase(name, server.url, args, ctx)
-            rows.append((name, viewer.between(start, end), summed(reports)))
+            rows.append((name, viewer.between(start, end), summed(reports), hub_cpu(server.pid) - hub_before))
             if args.verbose:
                 stalls = [(round(sent - start, 2), round(ms)) for sent, ms in viewer.samples
                           if start <= sent < end and ms > 100]
@@ -296,14 +311,11 @@ def main():
     print(f"eventlet, one server process, default limits; honest viewer steps {args.pace:g}/s; "
           f"{args.seconds:g} s counted per phase; server CPU {server_cpu:.1f} s; viewer timeouts {viewer.failures}; "
           f"load average {load_before} before, {os.getloadavg()[0]:.1f} after ({os.cpu_count()} CPUs)")
-    print("| phase | steps | p50 ms | p99 ms | max ms | attackers got |")
-    print("|---|---|---|---|---|---|")
-    for name, xs, report in rows:
-        if not xs:
-            print(f"| {name} | 0 | - | - | - | {report} |")
-            continue
-        print(f"| {name} | {len(xs)} | {median(xs):.1f} | {percentile(xs, 0.99):.1f} | {max(xs):.0f} | "
-              f"{json.dumps(report)} |")
+    print("| phase | steps | p50 ms | p99 ms | max ms | hub CPU s | attackers got |")
+    print("|---|---|---|---|---|---|---|")
+    for name, xs, report, hub in rows:
+        figures = f"{median(xs):.1f} | {percentile(xs, 0.99):.1f} | {max(xs):.0f}" if xs else "- | - | -"
+        print(f"| {name} | {len(xs)} | {figures} | {hub:.2f} | {json.dumps(report)} |")
 
 
 if __name__ == "__main__":
