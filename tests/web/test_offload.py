@@ -80,6 +80,44 @@ def test_past_running_and_waiting_a_call_is_refused_at_once():
     assert offload(divmod, 1, 1) == (1, 0)  # free again once the work is done
 
 
+def test_calls_made_during_a_turn_run_in_its_place():
+    """``turn`` holds one place for a run of calls (a load's parse, build and message): they neither wait for
+    another place nor are refused, while a call from elsewhere finds every place taken."""
+    offload = Offload("threading", 1, 0)
+    with offload.turn():
+        assert offload(divmod, 7, 2) == (3, 1) and offload(divmod, 9, 4) == (2, 1)
+        with offload.turn():  # nested: the same place
+            assert offload(divmod, 1, 1) == (1, 0)
+        refused = []
+        other = threading.Thread(target=lambda: refused.append(pytest.raises(Busy, offload, divmod, 1, 1)))
+        other.start()
+        other.join(10)
+        assert refused and offload.full
+    assert not offload.full and offload(divmod, 5, 5) == (1, 0)
+
+
+def test_an_uploads_load_takes_one_place_for_all_its_heavy_work(monkeypatch):
+    """An uploaded scenario is parsed, built and its message made in one place (before: three turns in the
+    queue, each load waiting between them holding its parsed scenario); a built-in takes none."""
+    app = create_app({"ASYNC_MODE": "threading", "TESTING": True})
+    offload = app.extensions["inflight_offload"]
+    places, place = [], Offload._place
+
+    def counted(self):
+        places.append(threading.get_ident())
+        return place(self)
+
+    monkeypatch.setattr(Offload, "_place", counted)
+    sio = Viewer(app.extensions["socketio"].test_client(app))
+    sio.emit("load", {"scenario": builtin.get("lost-marker")})
+    assert [m["name"] for m in sio.get_received()] == ["scenario", "state"] and len(places) == 1
+    sio.emit("load", {"scenario": "gate-off"})
+    assert [m["name"] for m in sio.get_received()] == ["scenario", "state"] and len(places) == 1
+    assert not offload.full
+    sio.disconnect()
+    app.extensions["inflight_guard"].sweeper.stop()
+
+
 @pytest.fixture
 def busy_app():
     app = create_app({"ASYNC_MODE": "threading", "TESTING": True, "MAX_LOADS_AT_ONCE": 1, "MAX_LOADS_WAITING": 0})

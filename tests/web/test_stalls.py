@@ -1,4 +1,5 @@
-"""The event loop is not stalled by one client's frames (webapp/web/wsframes.py; figures in bench/abuse.py).
+"""The event loop is not stalled by one client's frames (webapp/web/wsframes.py), nor by the hub's own work on a
+heavy load (webapp/web/limits.py, sockets.py; figures in bench/abuse.py).
 
 eventlet runs only in subprocesses (the pytest process never imports or monkey-patches it): a small script
 drives eventlet's own RFC6455WebSocket over a socket pair, and the real eventlet server echoes a large frame.
@@ -18,8 +19,13 @@ import pytest
 import websocket
 
 from tests.web.liveserver import LiveServer
-from webapp.web.limits import JsonPacket
+from webapp.engine.session import Session
+from webapp.presenter import scenario_message
+from webapp.scenario.generate import generate
+from webapp.scenario.resolve import resolve
 from webapp.web import wsframes
+from webapp.web.limits import ENCODE_PIECE, Encoded, JsonPacket, JsonText, encoded, packet_problem
+from webapp.web.sockets import Hub, Target
 from webapp.web.wsframes import apply_mask
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,3 +170,88 @@ def test_a_large_body_is_refused_before_it_is_read_while_heavy_work_is_full():
         holder.join(10)
     assert not offload.full
     assert client.post("/api/validate", data=broken, content_type="application/json").status_code == 400
+
+
+def test_a_json_payload_is_not_walked_for_bytes_only_one_with_binary_attachments():
+    """JSON text holds no bytes: only a packet rebuilt with binary attachments is walked for them (walking every
+    load's 0.3 MB scenario on the hub took 30-190 ms)."""
+
+    class Unwalkable(dict):
+        def values(self):
+            raise AssertionError("a JSON payload was walked")
+
+    assert packet_problem(["load", Unwalkable(scenario={"steps": []})]) is None
+    packet = JsonPacket(encoded_packet='51-["echo",{"a":[{"_placeholder":true,"num":0}]}]')
+    packet.add_attachment(b"\x00\xff")
+    assert packet_problem(packet.data) == "'echo' carries binary data; this server takes JSON only"
+    plain = JsonPacket(encoded_packet='51-["echo",{"a":1}]')
+    plain.add_attachment(b"\x00")
+    assert packet_problem(plain.data) is None
+
+
+@pytest.mark.parametrize("value", [{}, [], {"a": list(range(3 * ENCODE_PIECE + 7))}, {1: "x", "b": [None]},
+                                   [list(range(ENCODE_PIECE + 1)), (1, 2.5)], {"é": "ü\u2028\ud83d\ude00", "t": True},
+                                   {"a": {"b": {"c": tuple(range(ENCODE_PIECE * 2))}}}, "text", 7])
+def test_encoded_is_the_compact_json_of_the_message(value):
+    assert encoded(value) == json.dumps(value, separators=(",", ":"))
+    assert isinstance(encoded(value), Encoded)
+
+
+def test_an_encoded_message_is_spliced_into_its_packet_as_it_is():
+    message = {"steps": [{"i": i} for i in range(ENCODE_PIECE + 3)], "name": "n"}
+    packet = JsonPacket(data=["scenario", encoded(message)])
+    assert packet.encode() == "2" + json.dumps(["scenario", message], separators=(",", ":"))
+    assert JsonPacket(data=["state", {"a": 1}]).encode() == '2["state",{"a":1}]'
+
+
+def test_an_uploaded_scenarios_message_is_made_and_encoded_apart_from_the_hub():
+    """The scenario message of an upload (1.3 MB of JSON for 8,000 steps) comes out of the session's
+    ``run_apart`` encoded: the hub only sends it (json.dumps of it took 40-200 ms on the hub)."""
+    apart = []
+
+    def run_apart(fn, *args, small=False):
+        result = fn(*args)
+        apart.append((small, result))
+        return result
+
+    scenario, _ = resolve(generate(random.Random(3).choice, 1200, pods=6))
+    session = Session(run_apart=run_apart)
+    session.load(scenario, scenario.versions, None)
+    sent = Hub(None, None, None, None).scenario_of(Target(session, "sid"))
+    assert apart[-1] == (False, sent) and isinstance(sent, Encoded)
+    assert json.loads(sent) == {**scenario_message(session.sim.summary(), None, None), "key": session.key}
+
+
+def test_a_large_loads_scenario_waits_as_its_json_text():
+    """A large ``load`` packet keeps its scenario as JSON text (checked at the boundary first): a load waiting
+    for its turn holds one string, not the parsed scenario every full garbage collection walked. Smaller
+    packets and other events are parsed as before."""
+    raw = generate(random.Random(4).choice, 3000, pods=8)
+    payload = {"scenario": raw, "variants": ["v1.28.2"]}
+    large = JsonPacket(encoded_packet="2" + json.dumps(["load", payload]))
+    assert large.data[1]["variants"] == ["v1.28.2"] and isinstance(large.data[1]["scenario"], JsonText)
+    assert large.data[1]["scenario"].value() == raw
+    assert JsonPacket(encoded_packet="2" + json.dumps(["echo", payload])).data == ["echo", payload]
+    small = {"scenario": {"schema": 1, "steps": []}}
+    assert JsonPacket(encoded_packet="2" + json.dumps(["load", small])).data == ["load", small]
+    deep = "2" + json.dumps(["load", {"scenario": raw, "x": "y" * JsonPacket.LARGE_PACKET}])[:-2] + "[" * 100 + "]" * 100 + "}]"
+    refused = JsonPacket(encoded_packet=deep).data  # still refused at the boundary, with its field
+    assert refused.event == "load" and "nest" in refused.problem
+
+
+def test_a_large_upload_loads_and_is_refused_as_before_over_socketio():
+    from tests.web.viewer import Viewer
+    from webapp import create_app
+
+    app = create_app({"ASYNC_MODE": "threading", "TESTING": True})
+    sio = Viewer(app.extensions["socketio"].test_client(app))
+    raw = generate(random.Random(5).choice, 3000, pods=8)
+    assert len(json.dumps(raw)) > JsonPacket.LARGE_PACKET
+    sio.emit("load", {"scenario": raw})
+    scenario, state = sio.get_received()
+    assert (scenario["name"], state["name"]) == ("scenario", "state") and scenario["args"][0]["total"] == 3000
+    sio.emit("load", {"scenario": {**raw, "steps": raw["steps"] + [{"op": "popp"}]}})
+    [error] = sio.get_received()
+    assert error["args"][0]["kind"] == "ScenarioError" and "popp" in error["args"][0]["message"]
+    sio.disconnect()
+    app.extensions["inflight_guard"].sweeper.stop()

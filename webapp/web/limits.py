@@ -34,6 +34,7 @@ import os
 import re
 import threading
 import time
+from dataclasses import dataclass
 
 from socketio.packet import ACK, BINARY_ACK, BINARY_EVENT, CONNECT, DISCONNECT, EVENT, Packet
 
@@ -109,11 +110,53 @@ def socketio_options(config) -> dict:
             "serializer": JsonPacket}
 
 
+class Encoded(str):
+    """A message already encoded as compact JSON (``encoded``): JsonPacket puts it in its packet as it is."""
+
+
+ENCODE_PIECE = 500  # list items encoded in one call (about 1 ms for a scenario's steps)
+
+
+def encoded(message) -> Encoded:
+    """``json.dumps(message, separators=(",", ":"))`` made a piece at a time: dicts key by key, a list over
+    ENCODE_PIECE items in slices. Made on a native thread (Offload), the hub gets the GIL between two pieces
+    instead of waiting out one C call (a long scenario's 1.4 MB ``scenario`` message: 40-200 ms on the hub)."""
+    pieces: list[str] = []
+    _encode(message, pieces)
+    return Encoded("".join(pieces))
+
+
+def _encode(value, pieces: list) -> None:
+    if isinstance(value, dict) and all(type(key) is str for key in value):  # other keys: as json converts them
+        pieces.append("{")
+        for i, (key, item) in enumerate(value.items()):
+            pieces.append(("," if i else "") + json.dumps(key) + ":")
+            _encode(item, pieces)
+        pieces.append("}")
+    elif isinstance(value, (list, tuple)) and len(value) > ENCODE_PIECE:
+        pieces.append("[")
+        for start in range(0, len(value), ENCODE_PIECE):
+            pieces.append(("," if start else "") + _dumps(value[start:start + ENCODE_PIECE])[1:-1])
+        pieces.append("]")
+    else:
+        pieces.append(_dumps(value))
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 class BoundaryJson:
     """The ``json`` of JsonPacket: every incoming packet is parsed at the boundary (``parse_json``: nesting,
-    long integers, lone surrogates), never by a recursive parser left to raise RecursionError."""
+    long integers, lone surrogates), never by a recursive parser left to raise RecursionError. An outgoing
+    ``[event, message]`` whose message is ``Encoded`` is spliced, not encoded again."""
 
-    dumps = staticmethod(json.dumps)
+    @staticmethod
+    def dumps(data, **kwargs):
+        if isinstance(data, list) and any(isinstance(item, Encoded) for item in data):
+            return "[" + ",".join(item if isinstance(item, Encoded) else json.dumps(item, **kwargs)
+                                  for item in data) + "]"
+        return json.dumps(data, **kwargs)
 
     @staticmethod
     def loads(text, **_):
@@ -130,6 +173,22 @@ class Undecodable:
         self.problem = f"{where}: {err.reason}"
 
 
+@dataclass(frozen=True)
+class JsonText:
+    """A large value of an incoming packet kept as its JSON text (``KEPT_AS_TEXT``): a load waiting for its turn
+    holds one string instead of a parsed scenario, which every full garbage collection walked (twenty waiting
+    loads: 60-100 ms collections, on whichever thread made them, holding the GIL). ``value()`` parses it again
+    (where it is used: in a worker process)."""
+
+    text: str
+
+    def value(self):
+        return json.loads(self.text)
+
+
+KEPT_AS_TEXT = {"load": "scenario"}  # event -> the field of its object payload a large packet keeps as JsonText
+
+
 class JsonPacket(Packet):
     """The server speaks JSON only (python-socketio's documented ``serializer`` option). Outgoing packets are
     never scanned for bytes: the default Packet walks every value of every message in Python to look for
@@ -141,8 +200,10 @@ class JsonPacket(Packet):
     Decoding never raises: a packet that cannot be decoded at all, or of a type a client may not send
     (CONNECT_ERROR, unknown), becomes an event whose data is ``packets.Malformed`` (``screen_packets`` counts
     it against the rate limit, logs its kind once per connection and closes repeat offenders), where
-    python-socketio would log a traceback. ``parse_apart`` (set by the eventlet server, ``wsframes.install``):
-    how a packet over ``LARGE_PACKET`` characters is decoded off the event loop (eventlet's tpool)."""
+    python-socketio would log a traceback. A packet over ``LARGE_PACKET`` characters keeps the field
+    ``KEPT_AS_TEXT`` names as ``JsonText`` (checked at the boundary, then encoded again); ``parse_apart`` (set by
+    the eventlet server, ``wsframes.install``): how such a packet is decoded off the event loop (eventlet's
+    tpool)."""
 
     uses_binary_events = False
     json = BoundaryJson
@@ -151,10 +212,19 @@ class JsonPacket(Packet):
     parse_apart = None
 
     def decode(self, encoded_packet):
+        if len(encoded_packet) <= self.LARGE_PACKET:
+            return self._decode(encoded_packet)
         run = JsonPacket.parse_apart
-        if run is not None and len(encoded_packet) > self.LARGE_PACKET:
-            return run(self._decode, encoded_packet)
-        return self._decode(encoded_packet)
+        return self._decode_large(encoded_packet) if run is None else run(self._decode_large, encoded_packet)
+
+    def _decode_large(self, encoded_packet):
+        count = self._decode(encoded_packet)
+        data = self.data
+        if self.packet_type == EVENT and isinstance(data, list) and len(data) == 2 and isinstance(data[0], str):
+            field = KEPT_AS_TEXT.get(data[0])
+            if isinstance(data[1], dict) and isinstance(data[1].get(field), dict):
+                data[1][field] = JsonText(json.dumps(data[1][field], separators=(",", ":")))
+        return count
 
     def _decode(self, encoded_packet):
         try:
@@ -179,6 +249,17 @@ class JsonPacket(Packet):
 
     def _malformed(self, kind: str) -> None:
         self.packet_type, self.data, self.namespace, self.id = EVENT, Malformed(kind), None, None
+
+    @classmethod
+    def reconstruct_binary(cls, data, attachments):
+        """A packet's data with its binary attachments put back: marked ``Attached``, the only data in which
+        bytes can occur (JSON text holds none), so ``packet_problem`` walks no other payload."""
+        data = super().reconstruct_binary(data, attachments)
+        return Attached(data) if isinstance(data, list) else data
+
+
+class Attached(list):
+    """An event's ``[name, *args]`` rebuilt with binary attachments (``JsonPacket.reconstruct_binary``)."""
 
 
 _EVENT_NAME = re.compile(r'^[^\[]*\[\s*"([^"\\]{1,60})"')
@@ -387,7 +468,7 @@ def packet_problem(data) -> str | None:
         return f"'{data[0]}' is the name of a connection event; a client cannot send it"
     if len(data) > 2:
         return f"'{data[0][:60]}' takes one payload, not {len(data) - 1}"
-    if carries_binary(data[1:]):
+    if isinstance(data, Attached) and carries_binary(data[1:]):  # a 0.3 MB payload took 30-190 ms to walk
         return f"'{data[0][:60]}' carries binary data; this server takes JSON only"
     return None
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from contextlib import contextmanager
 
 from flask import current_app, request
 
@@ -28,7 +29,10 @@ class Offload:
     ``offload(fn, *args, pure=True)``: fn is a module-level function whose arguments and result pickle (it
     changes nothing the caller sees): with ``processes`` (the default under eventlet) it runs in a worker
     process, one per slot, started when first needed; its exceptions come back as raised there, a worker that
-    dies makes the call raise WorkerCrashed (Internal)."""
+    dies makes the call raise WorkerCrashed (Internal).
+    ``with offload.turn():`` one place held for a run of calls (an upload's parse, build and message): the
+    calls this thread (green thread) makes inside run in it, neither queued again nor refused, so no half-made
+    load waits between two of them holding its parsed scenario."""
 
     def __init__(self, async_mode: str, at_once: int, waiting: int, processes: bool | None = None):
         # Bounds the work in progress: a build may hold up to MAX_SESSION_BYTES before it is refused.
@@ -36,6 +40,7 @@ class Offload:
         self._most = at_once + waiting  # calls running or waiting: beyond this, heavy requests are refused
         self._pending = 0
         self._count_lock = threading.Lock()
+        self._turns: set[int] = set()  # the threads (green threads) holding a place through ``turn``
         if async_mode == "eventlet":
             from eventlet import tpool  # only in the eventlet server process, which is monkey-patched
 
@@ -69,18 +74,42 @@ class Offload:
     def __call__(self, fn, *args, small: bool = False, pure: bool = False, **kwargs):
         if small:
             return fn(*args, **kwargs)
+        if threading.get_ident() in self._turns:
+            return self._work(fn, args, kwargs, pure)
+        with self._place():
+            return self._work(fn, args, kwargs, pure)
+
+    @contextmanager
+    def turn(self):
+        ident = threading.get_ident()
+        if ident in self._turns:  # already holding one
+            yield
+            return
+        with self._place():
+            self._turns.add(ident)
+            try:
+                yield
+            finally:
+                self._turns.discard(ident)
+
+    @contextmanager
+    def _place(self):
+        """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken."""
         with self._count_lock:
             if self._pending >= self._most:
                 raise Busy(BUSY)
             self._pending += 1
         try:
             with self._slots:
-                if pure and self._pool is not None:
-                    return self._in_worker(fn, args, kwargs)
-                return self._run(fn, *args, **kwargs)
+                yield
         finally:
             with self._count_lock:
                 self._pending -= 1
+
+    def _work(self, fn, args, kwargs, pure: bool):
+        if pure and self._pool is not None:
+            return self._in_worker(fn, args, kwargs)
+        return self._run(fn, *args, **kwargs)
 
     def _in_worker(self, fn, args, kwargs):
         with self._pool_lock:  # taken and given back here, never in the tpool thread (a green lock)

@@ -21,6 +21,7 @@ connection's own messages stay in its process (``ignore_queue``), so they surviv
 from __future__ import annotations
 
 import logging
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from flask import request
@@ -37,7 +38,7 @@ from ..presenter import scenario_message, state_message
 from ..presenter.memo import Shown
 from ..scenario.resolve import resolve
 from .answers import REFUSALS
-from .limits import Refusal, init_limits, session_bytes, socketio_options
+from .limits import Encoded, JsonText, Refusal, encoded, init_limits, session_bytes, socketio_options
 from .secret import room_secret
 
 log = logging.getLogger(__name__)
@@ -72,9 +73,16 @@ class Feed:
     key: tuple | None = None  # what ``last`` was made for (``Hub.shown``), if others are shown the same
 
 
-def scenario_of(sim, scenario_id: str | None, code: str | None) -> dict:
-    """The scenario message of a loaded simulation (what a viewer needs once per load)."""
-    return scenario_message(sim.summary(), scenario_id, code)
+def resolve_source(source):
+    """``resolve`` a built-in id, a scenario object, or one a large packet kept as its JSON text (parsed here:
+    in a worker process)."""
+    return resolve(source.value() if isinstance(source, JsonText) else source)
+
+
+def scenario_of(sim, scenario_id: str | None, code: str | None, key: str) -> Encoded:
+    """The scenario message of a loaded simulation (what a viewer needs once per load), with the key of its
+    load, encoded where it is made (a long scenario's is over 1 MB of JSON: ``encoded``)."""
+    return encoded({**scenario_message(sim.summary(), scenario_id, code), "key": key})
 
 
 @dataclass
@@ -85,6 +93,7 @@ class Hub:
     rooms: Rooms
     new_session: object  # () -> Session
     resolve: object  # built-in id or scenario object -> (Scenario, id), built off the event loop
+    turn: object = nullcontext  # scenario source -> a context holding one heavy-work place for a whole load
     sessions: dict = field(default_factory=dict)
     feeds: dict = field(default_factory=dict)
     memo: Shown = field(default_factory=Shown)  # states and deltas that every viewer of a built-in shares
@@ -168,13 +177,12 @@ class Hub:
             self.send("scenario", self.scenario_of(target), sid, True)
         self.send("state", {"seq": seq, "key": session.key, **message}, sid, True)
 
-    def scenario_of(self, target: Target) -> dict:
-        """The target's scenario message, built off the event loop (a long scenario's summary is heavy), with
-        the key of its load (every state and delta about it carries the same)."""
+    def scenario_of(self, target: Target) -> Encoded:
+        """The target's scenario message, built and encoded off the event loop (a long scenario's summary is
+        heavy), with the key of its load (every state and delta about it carries the same)."""
         session = target.session
-        message = session.run_apart(scenario_of, session.sim, session.scenario_id, target.code,
-                                    small=session.scenario_id is not None)
-        return {**message, "key": session.key}
+        return session.run_apart(scenario_of, session.sim, session.scenario_id, target.code, session.key,
+                                 small=session.scenario_id is not None)
 
     def current(self, target: Target) -> dict:
         """The target room's state message as last sent to it, if that is still where it stands; else made now."""
@@ -262,10 +270,13 @@ class Viewers(Namespace):
     # --- commands: each changes one session, then the hub sends what changed -------------------
     def on_load(self, payload):
         target = self.hub.target(request.sid, payload)
-        scenario, scenario_id = self.hub.resolve(payload.get("scenario"))
-        # The versions asked for, else the ones the scenario opens on (default: v1.28.1 beside v1.28.2).
-        variants = check_variants(payload["variants"] if "variants" in payload else scenario.versions)
-        with target.session.lock:
+        source = payload.get("scenario")
+        # An upload is parsed, built and sent in one heavy-work place: the next waits as the text it came as.
+        # The session's lock first, as every handler takes them (it may wait for a place holding its lock).
+        with target.session.lock, self.hub.turn(source):
+            scenario, scenario_id = self.hub.resolve(source)
+            # The versions asked for, else the ones the scenario opens on (default: v1.28.1 beside v1.28.2).
+            variants = check_variants(payload["variants"] if "variants" in payload else scenario.versions)
             target.session.load(scenario, variants, scenario_id,
                                 parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))
             self.hub.publish(target, loaded=True)
@@ -420,13 +431,16 @@ def init_socketio(app) -> SocketIO:
 
     def resolve_apart(source):
         # a built-in id: small, cached; a scenario object is parsed and validated in a worker process
-        return offload(resolve, source, small=isinstance(source, str), pure=True)
+        return offload(resolve_source, source, small=isinstance(source, str), pure=True)
+
+    def turn(source):
+        return nullcontext() if isinstance(source, str) else offload.turn()  # a built-in waits for nothing
 
     config = app.config
     rooms = Rooms(resolve_apart, store, new_session, room_secret(app),
                   empty_grace=float(config["ROOM_EMPTY_GRACE_SECONDS"]),
                   max_rooms=int(config["MAX_ROOMS"]) or None, max_per_owner=int(config["MAX_ROOMS_PER_ADDRESS"]) or None)
-    hub = Hub(socketio, rooms, new_session, resolve_apart)
+    hub = Hub(socketio, rooms, new_session, resolve_apart, turn)
     app.extensions["inflight_sessions"] = hub.sessions
     app.extensions["inflight_rooms"] = rooms
     app.extensions["inflight_hub"] = hub
