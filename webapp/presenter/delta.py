@@ -37,23 +37,24 @@ def _same(a, b) -> bool:
 
 
 class _Diff:
-    """Walks two documents that differ, appending ops; ``path`` is a stack (pushed and popped by ``walk``)."""
+    """Walks two documents that differ, appending ops; ``path`` is a stack (pushed and popped by ``walk``).
+    ``shared``: how many keys at the bottom of the stack have stayed there since the previous op was made
+    (the keys the next op's path shares with it: a parent's keys are distinct, so a key pushed again after a
+    pop is another key)."""
 
-    __slots__ = ("ops", "last")
+    __slots__ = ("ops", "shared")
 
     def __init__(self, ops: list):
         self.ops = ops
-        self.last: list = []  # the previous op's whole path
+        self.shared = 0
 
     def op(self, path: list, *rest) -> None:
-        last, shared = self.last, 0
-        most = min(len(last), len(path))
-        while shared < most and last[shared] == path[shared]:  # one parent at each depth: keys of one kind
-            shared += 1
-        self.last = path[:]
+        shared = self.shared
         self.ops.append([[shared, *path[shared:]], *rest])
+        self.shared = len(path)
 
     def walk(self, old, new, path: list) -> None:
+        depth = len(path)
         if type(old) is dict and type(new) is dict:
             for key, value in new.items():
                 was = old.get(key, _ABSENT)
@@ -65,11 +66,14 @@ class _Diff:
                 else:
                     self.walk(was, value, path)
                 path.pop()
+                if depth < self.shared:
+                    self.shared = depth
             for key in old:
                 if key not in new:
                     path.append(key)
                     self.op(path)
                     path.pop()
+                    self.shared = depth
         elif type(old) is list and type(new) is list:
             shortest = min(len(old), len(new))
             front = 0
@@ -85,6 +89,8 @@ class _Diff:
                         path.append(front + i)
                         self.walk(a, b, path)
                         path.pop()
+                        if depth < self.shared:
+                            self.shared = depth
             else:
                 self.op(path, front, len(removed), added)
         else:
