@@ -3,8 +3,10 @@
 Starts `inflight-scope serve` as a subprocess (eventlet unless --async-mode threading), then with
 python-socketio's client: p50/p99 of `step` -> `delta` against `echo` -> `echo` on the same server
 (the ratio is what a step costs beyond the transport), stepping a built-in (whose states and deltas the
-server makes once for every viewer: after the first lap they are reused) and then the same scenario loaded
-as the viewer's own document (made at every step, as an uploaded scenario is); bytes of the `delta` one
+server makes once for every viewer: after the first lap they are reused), the same scenario loaded as the
+viewer's own document (kept under its load while it is as small as a built-in: after the first lap reused
+too, as when a viewer goes back and forth), and that document loaded again at every lap (every step made
+anew, as on a viewer's first way through an upload); bytes of the `delta` one
 step sends, and of a whole `state`, on a scenario whose v1.28.2 list holds 200 entries (the step appends
 one); bytes of the first page load (HTML + CSS + JS modules).
     python bench/round_trip.py [--async-mode eventlet|threading] [--n 500]
@@ -52,15 +54,15 @@ class Client:
             self.got.set()
         return on
 
-    def laps(self, scenario, n: int) -> tuple[list[float], list[float]]:
-        """Milliseconds of n steps through ``scenario`` (from its start again at the end), each followed by an
-        echo: (steps, echoes)."""
+    def laps(self, scenario, n: int, reload: bool = False) -> tuple[list[float], list[float]]:
+        """Milliseconds of n steps through ``scenario`` (from its start again at the end: sought, or loaded
+        again with ``reload``), each followed by an echo: (steps, echoes)."""
         self.call("load", {"scenario": scenario})
         steps, echoes = [], []
         total, position = self.last[1]["total"], 0
         for i in range(n):
             if position == total:
-                self.call("seek", {"position": 0})
+                self.call(*(("load", {"scenario": scenario}) if reload else ("seek", {"position": 0})))
             steps.append(self.call("step"))
             position = self.last[1]["position"]
             echoes.append(self.call("echo", {"i": i}, expect=("echo",)))
@@ -108,6 +110,7 @@ def main():
         c = Client(base)
         steps, echoes = c.laps(SCENARIO, args.n)
         own_steps, own_echoes = c.laps(builtin.get(SCENARIO), args.n)
+        new_steps, new_echoes = c.laps(builtin.get(SCENARIO), args.n, reload=True)
         c.call("load", {"scenario": long_list_scenario(), "variants": ["v1.28.1", "v1.28.2"]})
         c.call("seek", {"position": 199})
         c.call("step")
@@ -123,7 +126,8 @@ def main():
         server.stop()
     print(f"async mode {args.async_mode}, {args.n} round trips each, loopback websocket")
     for label, s, e in ((f"built-in {SCENARIO} (made once for every viewer)", steps, echoes),
-                        ("the same as the viewer's own document (made at every step)", own_steps, own_echoes)):
+                        ("the same as the viewer's own document (kept under its load)", own_steps, own_echoes),
+                        ("the same loaded again at every lap (every step made anew)", new_steps, new_echoes)):
         print(label)
         print(f"    step -> delta: p50 {median(s):.2f} ms, p99 {percentile(s, 0.99):.2f} ms")
         print(f"    echo -> echo : p50 {median(e):.2f} ms, p99 {percentile(e, 0.99):.2f} ms")

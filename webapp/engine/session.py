@@ -8,11 +8,14 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from itertools import count
 
 from ..errors import Invalid, NotLoaded
 from .simulation import Simulation
 
 MIN_SPEED, MAX_SPEED = 0.25, 20.0  # steps per second
+SHOWN_LIVE_BYTES = 96 * 1024  # the largest own simulation whose messages are kept (built-ins: 52 to 72 kB live)
+_LOADS = count(1)
 
 
 class Session:
@@ -30,6 +33,7 @@ class Session:
         # Names this load: every message about it carries the key, so a viewer that missed a scenario message
         # knows its state belongs to another. A room's copies on other processes take their presenter's.
         self.key: str | None = None
+        self.serial = 0  # names the load in this process (never reused, unlike a random key or an id())
         self.playing = False
         self.speed = 1.0
         self.play_token = 0  # bumped on every play/pause/load: an older autoplay task stops
@@ -46,6 +50,7 @@ class Session:
         self.touched = time.monotonic()
         self.source = scenario_id if scenario_id is not None else scenario.raw
         self.key = secrets.token_hex(4)
+        self.serial = next(_LOADS)
 
     def _build(self, scenario, variants, range_, position) -> tuple[Simulation, tuple[int, int]]:
         """A new simulation at ``position`` and its range; touches nothing of this session."""
@@ -59,12 +64,20 @@ class Session:
 
     @property
     def same_everywhere(self) -> tuple | None:
-        """What the frame at the cursor depends on when every session that loaded the same shows the same: a
-        built-in scenario (one document for everyone), its versions and the position. None for a scenario of
-        the viewer's own (no other session shows it) or when nothing is loaded."""
-        if self.sim is None or self.scenario_id is None:
+        """What the frame at the cursor depends on entirely, as the key under which the messages made from it
+        are kept (presenter/memo.py): the scenario with its versions and the position. A built-in is named by
+        its id (one document for everyone: every session that loads it shows the same); a scenario of the
+        viewer's own by the serial of its load (only this session shows it, but a viewer going back and forth
+        has each message made once), while the simulation is as small as a built-in's. None when nothing is
+        loaded, or for a larger scenario of the viewer's own (its messages are made every time: kept, each
+        would cost more memory than a built-in's)."""
+        if self.sim is None:
             return None
-        return self.scenario_id, self.sim.variants, self.sim.position
+        if self.scenario_id is not None:
+            return self.scenario_id, self.sim.variants, self.sim.position
+        if self.sim.live_bytes <= SHOWN_LIVE_BYTES:
+            return self.serial, self.sim.variants, self.sim.position
+        return None
 
     @property
     def start(self) -> int:

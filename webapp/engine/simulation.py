@@ -53,8 +53,12 @@ class Simulation:
     def bytes(self) -> int:
         """The memory this simulation holds, as counted against ``max_bytes``: the scenario's source and steps,
         every checkpoint, and the live models with their frame (memory.py)."""
-        lines = self.timelines.values()
-        return self.source_bytes + sum(x.bytes for x in lines) + LIVE_FACTOR * sum(x.largest for x in lines)
+        return self.source_bytes + sum(x.bytes for x in self.timelines.values()) + self.live_bytes
+
+    @property
+    def live_bytes(self) -> int:
+        """The live models with their frame, estimated from the largest checkpoints (memory.py)."""
+        return LIVE_FACTOR * sum(x.largest for x in self.timelines.values())
 
     def _load(self) -> None:
         lines = list(self.timelines.values())
@@ -72,8 +76,7 @@ class Simulation:
     def _check_bytes(self, position: int) -> None:
         if self.max_bytes is None or self.bytes <= self.max_bytes:
             return
-        lines = self.timelines.values()
-        checkpoints, live = sum(x.bytes for x in lines), LIVE_FACTOR * sum(x.largest for x in lines)
+        checkpoints, live = sum(x.bytes for x in self.timelines.values()), self.live_bytes
         raise TooLarge(f"this scenario is too large to step through here: by step {position} of {self.total} the "
                        f"memory it needs passes {self.max_bytes:,} bytes ({self.source_bytes:,} for its source and "
                        f"steps, {checkpoints:,} for checkpoints, about {live:,} for the live state; its in-flight "

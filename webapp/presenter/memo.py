@@ -3,9 +3,10 @@
 A built-in scenario is the same document for every viewer, and a simulation is deterministic: at the same
 position, with the same versions and settings, every session shows the same state message, and the step from
 one such state to the next is the same delta. ``Shown`` keeps the most recent of them (a bounded LRU), so a
-class stepping through a lesson, or one viewer going back and forth, has them built once. A key names what a
-message depends on entirely (the caller's business: ``Hub.shown``); None means "only this viewer shows this"
-(a scenario of its own), and the message is made every time.
+class stepping through a lesson, or one viewer going back and forth (in a built-in, or in a scenario of its
+own: keyed by its load), has them built once. A key names what a message depends on entirely (the caller's
+business: ``Hub.shown``, ``Session.same_everywhere``); None means "not kept" (a scenario of the viewer's own
+larger than a built-in), and the message is made every time.
 
 Messages handed out are shared: they must not be changed (nothing does; a ``seq`` is added to a copy).
 """
@@ -17,7 +18,7 @@ from collections import OrderedDict
 
 from .messages import delta_message
 
-ENTRIES = 256  # built-in states are about 35 kB each in memory (at most 53 kB): a few MB
+ENTRIES = 256  # built-in states are about 35 kB each in memory (at most 53 kB), kept own ones at most ~80 kB
 
 
 class Shown:
