@@ -255,3 +255,20 @@ def test_a_large_upload_loads_and_is_refused_as_before_over_socketio():
     assert error["args"][0]["kind"] == "ScenarioError" and "popp" in error["args"][0]["message"]
     sio.disconnect()
     app.extensions["inflight_guard"].sweeper.stop()
+
+
+def test_memory_is_trimmed_where_the_event_loop_need_not_wait(monkeypatch):
+    """After heavy sessions end the hub collects garbage, and hands malloc_trim (tens of ms with the GIL
+    released, the hub blocked in it) to ``native``: a native thread under eventlet."""
+    from webapp.engine import memory
+
+    handed = []
+
+    class Loop:
+        sleep = staticmethod(lambda seconds: None)
+        start_background_task = staticmethod(lambda fn: fn())
+
+    monkeypatch.setattr(memory, "_TRIM", lambda pad: handed.append(("trimmed", pad)))
+    hub = Hub(Loop(), None, None, None, native=lambda fn, *args: handed.append(("native", fn(*args))))
+    hub.release_soon()
+    assert handed == [("trimmed", 0), ("native", None)] and not hub.releasing

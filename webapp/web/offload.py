@@ -92,6 +92,11 @@ class Offload:
             finally:
                 self._turns.discard(ident)
 
+    def native(self, fn, *args):
+        """``fn(*args)`` on a native thread under eventlet, here otherwise, taking no place: for a call that
+        works in C with the GIL released (malloc_trim), which the event loop need not wait for."""
+        return self._run(fn, *args)
+
     @contextmanager
     def _place(self):
         """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken."""

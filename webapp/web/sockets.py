@@ -94,6 +94,7 @@ class Hub:
     new_session: object  # () -> Session
     resolve: object  # built-in id or scenario object -> (Scenario, id), built off the event loop
     turn: object = nullcontext  # scenario source -> a context holding one heavy-work place for a whole load
+    native: object = None  # (fn, *args) -> fn(*args) where the event loop need not wait for it (Offload.native)
     sessions: dict = field(default_factory=dict)
     feeds: dict = field(default_factory=dict)
     memo: Shown = field(default_factory=Shown)  # states and deltas that every viewer of a built-in shares
@@ -110,7 +111,7 @@ class Hub:
         def release():
             self.socketio.sleep(0.5)  # let whatever else is ending end too
             self.releasing = False
-            release_memory()
+            release_memory(self.native)  # malloc_trim off the event loop: 40-60 ms it went on serving
 
         self.socketio.start_background_task(release)
 
@@ -440,7 +441,7 @@ def init_socketio(app) -> SocketIO:
     rooms = Rooms(resolve_apart, store, new_session, room_secret(app),
                   empty_grace=float(config["ROOM_EMPTY_GRACE_SECONDS"]),
                   max_rooms=int(config["MAX_ROOMS"]) or None, max_per_owner=int(config["MAX_ROOMS_PER_ADDRESS"]) or None)
-    hub = Hub(socketio, rooms, new_session, resolve_apart, turn)
+    hub = Hub(socketio, rooms, new_session, resolve_apart, turn, offload.native)
     app.extensions["inflight_sessions"] = hub.sessions
     app.extensions["inflight_rooms"] = rooms
     app.extensions["inflight_hub"] = hub
