@@ -43,29 +43,33 @@ def present(frame: dict, preview: dict | None = None, settings: dict | None = No
     settings = {**SETTINGS, **(settings or {})}
     position, total, step = frame["position"], frame["total"], frame["step"]
     upcoming = frame["next"]
+    now, after = step_of(position - 1, step), step_of(position, upcoming)
     return {
         "position": position,
         "total": total,
         "divergence": frame["divergence"],
         "positionText": f"{position} / {total}" + (" · variants differ here" if frame["divergence"] == position else ""),
         "counter": f"{position} / {total}",
-        "caption": caption(position, step, upcoming),
-        "step": step_of(position - 1, step),
-        "next": step_of(position, upcoming),
+        "caption": caption(position, now, after),
+        "step": now,
+        "next": after,
         "predict": {"pod": upcoming["pod"], "choices": list(PREDICT_CHOICES)}
         if upcoming and upcoming["op"] == "fail" and frame["gate"] else None,
         "upcoming": {v: narrate(v, upcoming, p["result"], p["record"]) for v, p in preview.items()}
         if preview else None,
-        "notes": presenter_notes(position, step, upcoming) if preview else None,
+        "notes": presenter_notes(position, now, after) if preview else None,
         "playing": settings["playing"],
         "speed": settings["speed"],
         "range": list(settings["range"]) if settings["range"] else [0, total],
         "room": settings["room"],
         "panes": {v: pane(v, payload, step, frame["gate"], frame.get("unschedulableLimit", 300.0))
                   for v, payload in frame["variants"].items()},
-        "legend": [{"key": key, "label": label, "text": text} for key, (label, text) in LEGEND.items()],
+        "legend": LEGEND_ITEMS,
         "outcomes": outcomes({v: p["returns"] for v, p in frame["variants"].items() if "returns" in p}),
     }
+
+
+LEGEND_ITEMS = [{"key": key, "label": label, "text": text} for key, (label, text) in LEGEND.items()]  # shared, unchanged
 
 
 def outcomes(returns: dict) -> dict:
@@ -99,18 +103,18 @@ def step_of(index: int, step: dict | None) -> dict | None:
     return {"index": index, "op": step["op"], "label": step_label(step), "note": step.get("note", "")}
 
 
-def caption(position: int, step: dict | None, upcoming: dict | None) -> str:
-    if step is not None:
-        note = step.get("note", "")
-        return f"{position}. {step_label(step)}" + (f" — {note}" if note else "")
-    return "Press → to apply the first step." if upcoming is not None else ""
+def caption(position: int, now: dict | None, after: dict | None) -> str:
+    """``now`` and ``after``: the step that led here and the next one, as ``step_of`` gives them."""
+    if now is not None:
+        return f"{position}. {now['label']}" + (f" — {now['note']}" if now["note"] else "")
+    return "Press → to apply the first step." if after is not None else ""
 
 
-def presenter_notes(position: int, step: dict | None, upcoming: dict | None) -> dict:
+def presenter_notes(position: int, now: dict | None, after: dict | None) -> dict:
     def line(number: int, s: dict) -> str:
-        return f"{number}. {s.get('note') or step_label(s)}"
-    return {"now": line(position, step) if step else BEFORE_FIRST,
-            "next": line(position + 1, upcoming) if upcoming else AT_END}
+        return f"{number}. {s['note'] or s['label']}"
+    return {"now": line(position, now) if now else BEFORE_FIRST,
+            "next": line(position + 1, after) if after else AT_END}
 
 
 def pane(variant: str, payload: dict, step: dict | None, gate: bool, limit: float) -> dict:
