@@ -61,10 +61,10 @@ class _Diff:
                 if was is value or (type(was) is type(value) and was == value):
                     continue
                 path.append(key)
-                if was is _ABSENT:
-                    self.op(path, value)
-                else:
+                if type(was) is type(value) and (type(value) is dict or type(value) is list):
                     self.walk(was, value, path)
+                else:  # a value added, or another one at the same place: set (without a walk to find that)
+                    self.op(path, value)
                 path.pop()
                 if depth < self.shared:
                     self.shared = depth
@@ -87,7 +87,10 @@ class _Diff:
                 for i, (a, b) in enumerate(zip(removed, added)):
                     if not _same(a, b):
                         path.append(front + i)
-                        self.walk(a, b, path)
+                        if type(a) is type(b) and (type(b) is dict or type(b) is list):
+                            self.walk(a, b, path)
+                        else:
+                            self.op(path, b)
                         path.pop()
                         if depth < self.shared:
                             self.shared = depth
