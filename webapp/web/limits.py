@@ -189,6 +189,14 @@ class JsonText:
 KEPT_AS_TEXT = {"load": "scenario"}  # event -> the field of its object payload a large packet keeps as JsonText
 
 
+@dataclass(frozen=True)
+class Unread:
+    """The payload of a large packet refused before it was parsed (``JsonPacket.refuse_large``): the handler
+    answers ``refusal`` as it would have after parsing it."""
+
+    refusal: Exception
+
+
 class JsonPacket(Packet):
     """The server speaks JSON only (python-socketio's documented ``serializer`` option). Outgoing packets are
     never scanned for bytes: the default Packet walks every value of every message in Python to look for
@@ -203,17 +211,26 @@ class JsonPacket(Packet):
     python-socketio would log a traceback. A packet over ``LARGE_PACKET`` characters keeps the field
     ``KEPT_AS_TEXT`` names as ``JsonText`` (checked at the boundary, then encoded again); ``parse_apart`` (set by
     the eventlet server, ``wsframes.install``): how such a packet is decoded off the event loop (eventlet's
-    tpool)."""
+    tpool). ``refuse_large`` (set by the eventlet server, ``offload.init_offload``): () -> the refusal (Busy) a
+    large ``KEPT_AS_TEXT`` event would get now, or None; such a packet is then not parsed at all (clients that
+    retried a refused load at once kept native threads parsing 0.3 MB packets, each holding the GIL for 10-40 ms,
+    only to be refused)."""
 
     uses_binary_events = False
     json = BoundaryJson
     LARGE_PACKET = 64 * 1024
     MAX_ATTACHMENTS = 16  # binary attachments are refused anyway (screen_packets); more are not even awaited
     parse_apart = None
+    refuse_large = None
 
     def decode(self, encoded_packet):
         if len(encoded_packet) <= self.LARGE_PACKET:
             return self._decode(encoded_packet)
+        refuse = JsonPacket.refuse_large
+        refusal = refuse and (named := _KEPT_EVENT.match(encoded_packet)) and refuse()
+        if refusal:
+            self.packet_type, self.data, self.namespace, self.id = EVENT, [named[1], Unread(refusal)], None, None
+            return 0
         run = JsonPacket.parse_apart
         return self._decode_large(encoded_packet) if run is None else run(self._decode_large, encoded_packet)
 
@@ -263,6 +280,7 @@ class Attached(list):
 
 
 _EVENT_NAME = re.compile(r'^[^\[]*\[\s*"([^"\\]{1,60})"')
+_KEPT_EVENT = re.compile(r'^2\[\s*"(' + "|".join(KEPT_AS_TEXT) + r')"\s*,')  # 2["load",{...: no namespace, no id
 
 
 # --- rate limit -------------------------------------------------------------------------------------------

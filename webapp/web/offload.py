@@ -140,9 +140,11 @@ def init_offload(app) -> Offload:
     app.extensions["inflight_offload"] = offload
     if app.config["ASYNC_MODE"] == "eventlet":  # the eventlet server process (serve, gunicorn's worker)
         from . import wsframes
+        from .limits import JsonPacket
 
         # websocket frames unmasked at C speed, each connection read within a budget, the hub yielded to
         wsframes.install(read_bytes_per_second=int(app.config["MAX_MESSAGE_BYTES"]))
+        JsonPacket.refuse_large = staticmethod(lambda: Busy(BUSY) if offload.full else None)  # a load, unparsed
 
     @app.before_request
     def refuse_before_reading():

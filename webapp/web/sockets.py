@@ -38,7 +38,7 @@ from ..presenter import scenario_message, state_message
 from ..presenter.memo import Shown
 from ..scenario.resolve import resolve
 from .answers import REFUSALS
-from .limits import Encoded, JsonText, Refusal, encoded, init_limits, session_bytes, socketio_options
+from .limits import Encoded, JsonText, Refusal, Unread, encoded, init_limits, session_bytes, socketio_options
 from .secret import room_secret
 
 log = logging.getLogger(__name__)
@@ -226,6 +226,8 @@ class Viewers(Namespace):
             if not hasattr(self, f"on_{event}") or event in CONNECTION_EVENTS:
                 raise Invalid(f"unknown event {event[:60]!r}; expected one of {', '.join(self.events())}")
             payload = payloads[0] if payloads else None
+            if isinstance(payload, Unread):  # refused before it was parsed
+                raise payload.refusal
             if event in ANY_PAYLOAD:
                 return super().trigger_event(event, sid, payload)
             if not isinstance(payload, dict) and (event in NEEDS_PAYLOAD or payload is not None):
