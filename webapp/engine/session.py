@@ -63,7 +63,7 @@ class Session:
         return sim, (lo, hi)
 
     @property
-    def same_everywhere(self) -> tuple | None:
+    def memo_key(self) -> tuple | None:
         """What the frame at the cursor depends on entirely, as the key under which the messages made from it
         are kept (presenter/memo.py): the scenario with its versions and the position. A built-in is named by
         its id (one document for everyone: every session that loads it shows the same); a scenario of the

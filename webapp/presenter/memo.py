@@ -5,7 +5,7 @@ position, with the same versions and settings, every session shows the same stat
 one such state to the next is the same delta. ``Shown`` keeps the most recent of them (a bounded LRU), so a
 class stepping through a lesson, or one viewer going back and forth (in a built-in, or in a scenario of its
 own: keyed by its load), has them built once. A key names what a message depends on entirely (the caller's
-business: ``Hub.shown``, ``Session.same_everywhere``); None means "not kept" (a scenario of the viewer's own
+business: ``Hub.shown``, ``Session.memo_key``); None means "not kept" (a scenario of the viewer's own
 larger than a built-in), and the message is made every time.
 
 Messages handed out are shared: they must not be changed (nothing does; a ``seq`` is added to a copy).

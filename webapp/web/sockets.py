@@ -97,7 +97,7 @@ class Hub:
     native: object = None  # (fn, *args) -> fn(*args) where the event loop need not wait for it (Offload.native)
     sessions: dict = field(default_factory=dict)
     feeds: dict = field(default_factory=dict)
-    memo: Shown = field(default_factory=Shown)  # states and deltas that every viewer of a built-in shares
+    memo: Shown = field(default_factory=Shown)  # messages kept under Session.memo_key (a built-in's: shared by all)
     releasing: bool = False  # a release of freed memory is on its way
 
     HEAVY_BYTES = 1024 * 1024  # a session this large, once gone, is worth giving its memory back for
@@ -126,8 +126,9 @@ class Hub:
         self.socketio.emit(event, message, to=to, ignore_queue=private)
 
     def shown(self, session: Session, room: Room | None) -> tuple | None:
-        """What ``state_of`` depends on entirely, when other sessions may show the same (``memo``); else None."""
-        same = session.same_everywhere
+        """What ``state_of`` depends on entirely, the key its message is kept under in ``memo``; None when the
+        session's messages are not kept (Session.memo_key)."""
+        same = session.memo_key
         if same is None:
             return None
         return *same, session.playing, session.speed, session.range, room.code if room else None
