@@ -93,14 +93,14 @@ def test_audience_rejoins_the_room_at_the_presenters_step_after_a_restart(own_se
 
 
 def test_viewer_reloads_after_its_idle_session_was_evicted(browser):
-    env = {"INFLIGHT_SCOPE_SESSION_IDLE_SECONDS": "3", "INFLIGHT_SCOPE_SWEEP_SECONDS": "1"}
+    env = {"INFLIGHT_SCOPE_SESSION_IDLE_SECONDS": "1", "INFLIGHT_SCOPE_SWEEP_SECONDS": "1"}
     with LiveServer("threading", ROOT / "test-artifacts" / "server-logs", env=env) as server:
         context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=server.url)
         try:
             page = context.new_page()
             page.goto("/?scenario=lost-marker&position=3")
             at(page, 3)
-            page.wait_for_timeout(6000)  # idle for longer than the limit: the sweeper drops the simulation
+            page.wait_for_timeout(3000)  # idle for longer than the limit and a sweep: the simulation is dropped
             page.keyboard.press("ArrowRight")  # answered "no scenario loaded": the page loads it again
             page.wait_for_timeout(800)  # a session that was not evicted would be at 4 by now
             at(page, 3)

@@ -45,12 +45,34 @@ def scene(scenario: str, position: int) -> dict:
     return present(sim.frame(), sim.preview())
 
 
+def stepped_through(page, scenario, positions, presenting=False):
+    """Opens ``scenario`` at the first of ``positions`` (its permalink; in presentation mode if asked) and steps on
+    to each next one with the arrow key, as a speaker does (a load costs the browser about five times a step);
+    yields each position once it is drawn, settled and refitted."""
+    for i, position in enumerate(positions):
+        if i == 0:
+            open_at(page, scenario, position)
+            if presenting:
+                present_mode(page)
+        else:
+            for here in range(positions[i - 1] + 1, position + 1):
+                page.keyboard.press("ArrowRight")
+                at(page, here)
+            settle(page)
+            refitted(page)
+        yield position
+
+
+def refitted(page):
+    # the lists refit when their areas' new size is observed, after the frame's layout: two frames on, it is done
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def present_mode(page):
     page.keyboard.press("p")
     expect(page.locator("#app.presenting")).to_have_count(1)
     settle(page)
-    # the lists refit when their areas' new size is observed, after the frame's layout: two frames on, it is done
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    refitted(page)
 
 
 # Sum of each diagram's box clipped to the viewport, over the viewport's area.
@@ -140,9 +162,7 @@ NAME_PX = {(1280, 720): 24, (1920, 1080): 36}
 def test_presentation_mode_draws_the_picture_large(make_page, width, height):
     """The diagrams take most of the screen, and the list fills its own frame with large names."""
     page = make_page(width=width, height=height)
-    for position in (4, 6):  # one page per size: a new page costs more than the checks
-        open_at(page, "lost-marker", position)
-        present_mode(page)
+    for position in stepped_through(page, "lost-marker", (4, 6), presenting=True):
         picture_is_large(page, width, height, position)
 
 
@@ -176,9 +196,7 @@ def test_presentation_mode_list_wraps_into_even_rows(make_page, width, height):
     """A list too long for one row at a large size wraps into even rows (before: 3 + 1 at 1280x720, a lone
     entry under the rest, at position 4)."""
     page = make_page(width=width, height=height)
-    for position in (4, 5, 6):
-        open_at(page, "lost-marker", position)
-        present_mode(page)
+    for position in stepped_through(page, "lost-marker", (4, 5, 6), presenting=True):
         for got in settled_reading(page.locator("#panes"), ROWS_JS):
             rows = got["rows"]
             assert max(rows) - min(rows) <= 1, f"{width}x{height} at {position} {got['variant']}: items per row {rows}"
@@ -201,9 +219,7 @@ LANES_JS = """() => [...document.querySelectorAll('#panes > [data-variant] .lane
 
 def test_presentation_mode_panes_lanes_line_up(make_page):
     page = make_page(width=1280, height=720)
-    for position in (4, 5, 6):
-        open_at(page, "lost-marker", position)
-        present_mode(page)
+    for position in stepped_through(page, "lost-marker", (4, 5, 6), presenting=True):
         (top1, h1), (top2, h2) = page.evaluate(LANES_JS)
         assert abs(top1 - top2) <= 1 and abs(h1 - h2) <= 1, f"position {position}: lanes at {top1:.0f}+{h1:.0f} and {top2:.0f}+{h2:.0f}"
 
@@ -267,10 +283,7 @@ def test_arrows_end_on_boxes_and_cross_no_lane_title_and_no_other_box(make_page,
     """Each arrow ends on its target's box and runs over no lane title and no other entry's box (before: in
     presentation mode at 1280x720, position 4, v1.28.2's A arrow crossed [B]'s box on its way to [A])."""
     page = make_page(width=width, height=height)
-    for position in (4, 5, 6):
-        open_at(page, "lost-marker", position)
-        if presenting:
-            present_mode(page)
+    for position in stepped_through(page, "lost-marker", (4, 5, 6), presenting):
         arrows_end_on_boxes(page, width, height, position)
 
 
@@ -298,10 +311,7 @@ def test_ghost_names_are_not_struck_through_and_walked_ghost_is_gold(page):
 @pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
 def test_nothing_clipped_at_1024x768(make_page, presenting):
     page = make_page(width=1024, height=768)
-    for position in (4, 5, 6):
-        open_at(page, "lost-marker", position)
-        if presenting:
-            present_mode(page)
+    for position in stepped_through(page, "lost-marker", (4, 5, 6), presenting):
         assert_nothing_clipped(page, f"1024x768 {'presenting' if presenting else 'normal'} position {position}")
 
 
@@ -324,8 +334,7 @@ def test_tablet_lists_keep_their_room_above_the_lanes(make_page, width, height):
     clipped, no horizontal scroll (before: in a screen-high box the list's row was squeezed to a line and its
     entries were drawn over the lanes and the next pane)."""
     page = make_page(width=width, height=height)
-    for position in (4, 5, 6):
-        open_at(page, "lost-marker", position)
+    for position in stepped_through(page, "lost-marker", (4, 5, 6)):
         label = f"{width}x{height} position {position}"
         scroll, client = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
         assert scroll <= client, f"{label}: horizontal scroll (scrollWidth {scroll} > clientWidth {client})"
@@ -353,8 +362,7 @@ ENTRY_ON_TOP_JS = """(el) => { const r = el.getBoundingClientRect();
 
 def test_phone_each_list_fully_visible_and_no_horizontal_scroll(make_page):
     page = make_page(width=390, height=844)
-    for position in (4, 5, 6):
-        open_at(page, "lost-marker", position)
+    for position in stepped_through(page, "lost-marker", (4, 5, 6)):
         page.evaluate("window.scrollTo(0, 0)")
         each_list_fully_visible(page, position)
 
@@ -395,8 +403,7 @@ def each_list_fully_visible(page, position):
 
 def test_phone_labels_readable_bar_one_line_and_nothing_under_the_bar(make_page):
     page = make_page(width=390, height=844)
-    for position in (5, 6):
-        open_at(page, "lost-marker", position)
+    for position in stepped_through(page, "lost-marker", (5, 6)):
         labels_readable_and_nothing_under_the_bar(page)
 
 
