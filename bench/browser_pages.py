@@ -10,14 +10,13 @@ shows position 0. The browser tests hand out kept pages (tests/e2e/conftest.py) 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import time
 from pathlib import Path
 
 from common import median
 from playwright.sync_api import expect, sync_playwright
-from server import Server
+from server import Server, cpu_seconds
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -28,14 +27,13 @@ PAGE = "/?scenario=lost-marker"
 def chromium_cpu() -> float:
     """CPU seconds of every chromium process so far, with the children they reaped (closed renderers)."""
     total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    for comm in Path("/proc").glob("[0-9]*/comm"):
         try:
-            text = stat.read_text()
+            chromium = comm.read_text().startswith("chrom")
         except OSError:
             continue
-        name, fields = text[text.index("(") + 1:text.rindex(")")], text.rsplit(")", 1)[1].split()
-        if name.startswith("chrom"):
-            total += sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+        if chromium:
+            total += cpu_seconds(int(comm.parent.name), reaped=True)
     return total
 
 

@@ -22,11 +22,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of process ``pid`` so far (Linux /proc; 0 elsewhere)."""
+def cpu_seconds(pid: int, reaped: bool = False) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux /proc; 0 elsewhere); ``reaped``: with those of
+    the children it has waited for."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return sum(int(f) for f in fields[11:15 if reaped else 13]) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return 0.0
 

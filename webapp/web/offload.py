@@ -74,9 +74,7 @@ class Offload:
     def __call__(self, fn, *args, small: bool = False, pure: bool = False, **kwargs):
         if small:
             return fn(*args, **kwargs)
-        if threading.get_ident() in self._turns:
-            return self._work(fn, args, kwargs, pure)
-        with self._place():
+        with self.turn():  # a place of its own, or the one this thread's turn holds
             return self._work(fn, args, kwargs, pure)
 
     @contextmanager

@@ -128,10 +128,10 @@ class Hub:
     def shown(self, session: Session, room: Room | None) -> tuple | None:
         """What ``state_of`` depends on entirely, the key its message is kept under in ``memo``; None when the
         session's messages are not kept (Session.memo_key)."""
-        same = session.memo_key
-        if same is None:
+        key = session.memo_key
+        if key is None:
             return None
-        return *same, session.playing, session.speed, session.range, room.code if room else None
+        return *key, session.playing, session.speed, session.range, room.code if room else None
 
     def state_of(self, session: Session, room: Room | None) -> tuple[dict, tuple | None]:
         """The state message and what it was made for (``shown``)."""
