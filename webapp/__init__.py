@@ -46,7 +46,7 @@ def create_app(config: dict | None = None):
         app.config["ASYNC_MODE"] = os.environ["INFLIGHT_SCOPE_ASYNC_MODE"]
     if os.environ.get("INFLIGHT_SCOPE_MESSAGE_QUEUE"):
         app.config["MESSAGE_QUEUE"] = os.environ["INFLIGHT_SCOPE_MESSAGE_QUEUE"]
-    from .web import (answers, bodies, challenges, editor, export, find, hosts, limits, offload, plugins, preload,
+    from .web import (answers, assets, bodies, challenges, editor, export, find, hosts, limits, offload, plugins, preload,
                       routes, security, sockets, versions)
 
     limits.read_environment(app.config)
@@ -62,6 +62,7 @@ def create_app(config: dict | None = None):
     app.register_blueprint(find.bp)  # /api/operations, /api/find
     app.register_blueprint(challenges.bp)  # /api/challenges
     answers.init_answers(app)
+    assets.init_assets(app)  # /static/v/<version>/...: the pages' files, kept by browsers for good
     preload.init_preload(app)  # <link rel="modulepreload"> for every module a page runs
     bodies.init_bodies(app)  # chunked bodies under eventlet
     offload.init_offload(app)

@@ -359,3 +359,23 @@ def test_every_module_a_page_runs_is_preloaded_with_the_page(page, path):
     assert got["entries"] and not set(got["entries"]) & set(got["preloaded"])
     assert len(got["preloaded"]) == len(set(got["preloaded"]))
     assert set(got["fetched"]) - set(got["entries"]) == set(got["preloaded"]), got
+
+
+STATIC_ENTRIES_JS = """() => performance.getEntriesByType('resource')
+  .filter((e) => new URL(e.name).pathname.startsWith('/static/'))
+  .map((e) => ({ path: new URL(e.name).pathname, transferred: e.transferSize }))"""
+
+
+def test_a_second_visit_takes_every_file_from_the_browsers_cache(page):
+    """The page's files have versioned addresses the browser keeps (webapp/web/assets.py): opened again, the page
+    asks the server for none of them, not even to revalidate (a 304 would transfer its headers)."""
+    page.context.new_cdp_session(page).send("Network.clearBrowserCache")  # a kept page has been here before
+    open_lost_marker(page)
+    first = page.evaluate(STATIC_ENTRIES_JS)
+    assert len(first) > 20 and all(e["path"].startswith("/static/v/") for e in first), first
+    assert all(e["transferred"] > 0 for e in first)  # the first visit fetched them
+    page.goto("/healthz")
+    open_lost_marker(page)
+    again = page.evaluate(STATIC_ENTRIES_JS)
+    assert {e["path"] for e in again} == {e["path"] for e in first}
+    assert [e for e in again if e["transferred"] != 0] == []

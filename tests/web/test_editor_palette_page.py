@@ -30,6 +30,7 @@ def test_the_empty_scenario_is_on_the_page_and_valid(client):
 
 def test_the_viewer_page_loads_the_catalogue_dialog(client):
     page = client.get("/?scenario=lost-marker").get_data(as_text=True)
-    assert "/static/js/catalogue-view.js" in page
-    assert client.get("/static/js/catalogue-view.js").status_code == 200
-    assert client.get("/static/css/catalogue.css").status_code == 200
+    module = re.search(r'"(/static/v/\w+/)js/catalogue-view\.js"', page)
+    assert module, "the page names no versioned catalogue-view.js"
+    assert client.get(module.group(1) + "js/catalogue-view.js").status_code == 200
+    assert client.get(module.group(1) + "css/catalogue.css").status_code == 200  # beside it, as the module finds it
