@@ -6,6 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.installed-bench
 
 # Debian packages the tests drive for real (browser tests, scale-out tests).
 SYSTEM_PACKAGES := chromium redis-server
@@ -23,6 +24,10 @@ $(STAMP): $(APP_STAMP)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test,bench]'
+	touch $(BENCH_STAMP)
+
 run: $(APP_STAMP)
 	$(BIN)/inflight-scope serve
 
@@ -37,7 +42,7 @@ system-deps:
 test: $(STAMP) system-deps
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(BENCH_STAMP)
 	$(BIN)/python bench/model_throughput.py
 	$(BIN)/python bench/seek.py
 	$(BIN)/python bench/round_trip.py
