@@ -73,10 +73,8 @@ def clients():
         return c
 
     yield make
-    # Closed in the background: a threading-mode server never answers the client's close frame, so each close
-    # waits out websocket-client's 3 s timeout; nothing after a test needs the old connections gone.
     for c in made:
-        threading.Thread(target=c.close, daemon=True).start()
+        c.close()
 
 
 def test_presenter_on_one_process_drives_followers_on_the_other(two_servers, clients):

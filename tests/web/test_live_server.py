@@ -260,3 +260,33 @@ def test_polling_transport_works_too(peers):
     load(peer, "gate-off")
     peer.emit("step")
     assert peer.expect("state")["position"] == 1
+
+
+@pytest.mark.parametrize("who_closes", ["server", "client"])
+def test_a_websocket_ends_its_tcp_connection_when_it_closes(server, who_closes):
+    """RFC 6455 7.1.1: once the closing handshake is done the server closes the TCP connection, whoever began
+    it. Under Werkzeug (threading) the connection used to stay open until the client gave up (python-socketio's
+    client waited 3 s on a disconnect, one in two): webapp/web/wsclose.py."""
+    import websocket  # websocket-client, the transport python-socketio's client uses
+
+    ws = websocket.create_connection(server.url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket",
+                                     timeout=TIMEOUT)
+    assert ws.recv().startswith("0{")  # Engine.IO's open packet
+    if who_closes == "server":
+        ws.send("1")  # Engine.IO's close packet: the server ends the websocket
+        while True:
+            opcode, _ = ws.recv_data_frame(True)
+            if opcode == websocket.ABNF.OPCODE_CLOSE:
+                break  # websocket-client answered the server's close frame with its own
+    else:
+        ws.send_close()
+        opcode, _ = ws.recv_data_frame(True)
+        assert opcode == websocket.ABNF.OPCODE_CLOSE  # the server's answer
+    ws.sock.settimeout(TIMEOUT)
+    try:
+        rest = ws.sock.recv(1)
+    except ConnectionResetError:
+        rest = b""
+    finally:
+        ws.sock.close()
+    assert rest == b"", "the server kept the TCP connection open after the closing handshake"

@@ -37,6 +37,7 @@ from ..model.variant import VARIANTS
 from ..presenter import scenario_message, state_message
 from ..presenter.memo import Shown
 from ..scenario.resolve import resolve
+from . import wsclose
 from .answers import REFUSALS
 from .limits import Encoded, JsonText, Refusal, Unread, encoded, init_limits, session_bytes, socketio_options
 from .secret import room_secret
@@ -426,6 +427,8 @@ class Viewers(Namespace):
 def init_socketio(app) -> SocketIO:
     queue = app.config.get("MESSAGE_QUEUE")
     socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], message_queue=queue, **socketio_options(app.config))
+    if socketio.server.eio.async_mode == "threading":
+        wsclose.install(socketio.server.eio)  # a websocket's connection ends with it (Werkzeug keeps it open)
     store = RedisRoomStore(queue, app.config["ROOM_IDLE_SECONDS"]) if queue else MemoryRoomStore()
     max_bytes = session_bytes(app.config)
     offload = app.extensions["inflight_offload"]
