@@ -3,8 +3,13 @@
 // and `connect` fires every time; model.js holds what was received and asks for it again when needed.
 import { io } from "../vendor/socket.io/socket.io.esm.min.js";
 
+// Tried again after 0.5 s, then twice as long each time up to 3 s, each wait spread by half (Socket.IO's defaults
+// are 1 s and 5 s): a speaker's server restarted mid-talk is back on every screen within a few seconds of
+// starting, and a room's few hundred phones still come back spread out, not at once.
+const RECONNECT = { reconnectionDelay: 500, reconnectionDelayMax: 3000, randomizationFactor: 0.5 };
+
 export function connect(handlers) {
-  const socket = io({ transports: ["websocket", "polling"] });
+  const socket = io({ transports: ["websocket", "polling"], ...RECONNECT });
   for (const [event, fn] of Object.entries(handlers)) socket.on(event, fn);
   return {
     send(event, payload) {
