@@ -71,7 +71,8 @@ def open_page(browser, live_server, width=1280, height=720, color_scheme="light"
 def reuse_page(page, live_server, width, height, color_scheme, reduced_motion):
     """A kept page made as good as new: the app it ran is unloaded (its sockets closed), the origin's storage and
     cookies cleared, the viewport and media preferences set, the problems and dialogs it saw forgotten."""
-    page.goto(live_server.url + "/healthz")  # the origin, without the app
+    if not page.url.startswith(live_server.url + "/"):
+        page.goto(live_server.url + "/healthz")  # the origin, without the app (make_page leaves its pages there)
     page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     page.context.clear_cookies()
     page.set_viewport_size({"width": width, "height": height})
@@ -113,7 +114,8 @@ def make_page(browser, live_server, kept_pages):
     yield make
     problems = [problem for page in used for problem in page.problems]
     for page in used:
-        page.goto("about:blank")  # the app stops here (sockets, timers), not during the next test
+        # the app stops here (sockets, timers), not during the next test; on the origin, ready to be cleared
+        page.goto(live_server.url + "/healthz")
     if problems:
         pytest.fail("the page reported problems:\n" + "\n".join(problems), pytrace=False)
 
