@@ -44,10 +44,15 @@ class Version:
             if time.monotonic() - self.checked >= self.check_seconds:
                 self.checked = time.monotonic()
                 files = self.files()
-                signature = tuple((str(p.relative_to(self.root)), p.stat().st_size, p.stat().st_mtime_ns) for p in files)
+                signature = tuple((str(p.relative_to(self.root)), *self.size_and_time(p)) for p in files)
                 if signature != self.signature:
                     self.signature, self.digest = signature, self.content_digest(files)
             return self.digest
+
+    @staticmethod
+    def size_and_time(path: Path) -> tuple[int, int]:
+        stat = path.stat()
+        return stat.st_size, stat.st_mtime_ns
 
     def content_digest(self, files: list[Path]) -> str:
         digest = hashlib.sha256()
