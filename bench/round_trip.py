@@ -8,7 +8,7 @@ viewer's own document (kept under its load while it is as small as a built-in: a
 too, as when a viewer goes back and forth), and that document loaded again at every lap (every step made
 anew, as on a viewer's first way through an upload); bytes of the `delta` one
 step sends, and of a whole `state`, on a scenario whose v1.28.2 list holds 200 entries (the step appends
-one); bytes of the first page load (HTML + CSS + JS modules).
+one); bytes of the first page load (HTML + CSS + JS modules), as files and as sent with gzip accepted.
     python bench/round_trip.py [--async-mode eventlet|threading] [--n 500]
 """
 
@@ -81,21 +81,25 @@ class Client:
             self.got.clear()
 
 
-def page_weight(base: str) -> tuple[int, list[str]]:
+def page_weight(base: str) -> tuple[int, int, list[str]]:
+    """Bytes of the first page load as files and as sent (gzip accepted, as by every browser), and the files."""
     html = requests.get(base + "/").text
     urls = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
     seen, total, queue = set(), len(html.encode()), list(urls)
+    sent = total
     while queue:
         url = queue.pop()
         if url in seen:
             continue
         seen.add(url)
-        body = requests.get(base + url).content
+        answer = requests.get(base + url, headers={"Accept-Encoding": "gzip"})
+        body = answer.content
         total += len(body)
+        sent += int(answer.headers.get("Content-Length", len(body)))
         if url.endswith(".js"):
             for dep in re.findall(r'from\s*"(\.{1,2}/[^"]+)"', body.decode()):
                 queue.append(posixpath.normpath(posixpath.join(posixpath.dirname(url), dep)))
-    return total, sorted(seen)
+    return total, sent, sorted(seen)
 
 
 def main():
@@ -121,7 +125,7 @@ def main():
         size = len(json.dumps(state, separators=(",", ":")).encode())
         entries = len(state["variants"]["v1.28.2"]["state"]["inFlightEvents"])
         c.sio.disconnect()
-        weight, files = page_weight(base)
+        weight, sent, files = page_weight(base)
     finally:
         server.stop()
     print(f"async mode {args.async_mode}, {args.n} round trips each, loopback websocket")
@@ -134,7 +138,7 @@ def main():
         print(f"    ratio (p50 step / p50 echo): {median(s) / median(e):.2f}x")
     print(f"one step ({delta_name}) onto a {entries}-entry v1.28.2 list (both variants): {delta_size:,} bytes of JSON")
     print(f"one whole state message at that position (both variants): {size:,} bytes of JSON")
-    print(f"first page load: {weight:,} bytes in {len(files) + 1} requests (no compression)")
+    print(f"first page load: {weight:,} bytes in {len(files) + 1} requests, {sent:,} sent (gzip accepted)")
 
 
 if __name__ == "__main__":

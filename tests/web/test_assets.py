@@ -1,12 +1,13 @@
 """The pages' static files under a versioned address (webapp/web/assets.py): kept by browsers for good, a new
 address whenever a file's content changes, and nothing reachable outside the static folder."""
 
+import gzip
 import os
 import re
 
 import pytest
 
-from webapp.web.assets import KEPT_SECONDS, Version
+from webapp.web.assets import KEPT_SECONDS, Gzipped, Version
 
 PAGES = ["/?scenario=lost-marker", "/present?scenario=lost-marker", "/editor", "/embed?scenario=lost-marker"]
 
@@ -73,3 +74,42 @@ def test_a_changed_file_is_seen_only_after_the_check_interval(tmp_path):
     first = version.current()
     (tmp_path / "a.js").write_text("2")
     assert version.current() == first  # within the interval nothing is looked at
+
+
+def test_text_files_are_sent_gzipped_to_a_browser_that_accepts_it(client):
+    files = named_files(client, "/?scenario=lost-marker")
+    plain_total = sent_total = 0
+    for url in files:
+        plain = client.get(url)
+        packed = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+        assert plain.headers.get("Content-Encoding") is None, url  # asked for nothing: the file as it is
+        assert packed.headers["Content-Encoding"] == "gzip", url  # every page file is text
+        assert gzip.decompress(packed.data) == plain.data, url
+        assert packed.headers["Content-Type"] == plain.headers["Content-Type"], url
+        assert "Accept-Encoding" in packed.headers["Vary"] and "Accept-Encoding" in plain.headers["Vary"], url
+        assert packed.cache_control.immutable and packed.cache_control.max_age == KEPT_SECONDS, url
+        plain_total += len(plain.data)
+        sent_total += len(packed.data)
+    assert sent_total < plain_total / 2
+
+
+def test_gzip_refused_by_quality_zero_and_missing_files_stay_404(client):
+    url = named_files(client, "/?scenario=lost-marker")[0]
+    assert "Content-Encoding" not in client.get(url, headers={"Accept-Encoding": "gzip;q=0"}).headers
+    prefix = re.match(r"/static/v/\w+/", url).group(0)
+    assert client.get(prefix + "js/no-such.js", headers={"Accept-Encoding": "gzip"}).status_code == 404
+    assert client.get(prefix + "../pyproject.toml", headers={"Accept-Encoding": "gzip"}).status_code == 404
+
+
+def test_a_gzipped_file_follows_its_content(tmp_path):
+    (tmp_path / "a.js").write_text("export const a = 1;\n" * 50)
+    gzipped = Gzipped()
+    first = gzipped.get("v1", str(tmp_path / "a.js"))
+    assert gzip.decompress(first) == (tmp_path / "a.js").read_bytes()
+    (tmp_path / "a.js").write_text("export const a = 2;\n" * 50)
+    assert gzipped.get("v1", str(tmp_path / "a.js")) == first  # made once per version
+    assert gzip.decompress(gzipped.get("v2", str(tmp_path / "a.js"))) == (tmp_path / "a.js").read_bytes()
+    (tmp_path / "tiny.css").write_text("a{}")
+    assert gzipped.get("v2", str(tmp_path / "tiny.css")) is None  # gzip would make it larger
+    (tmp_path / "b.png").write_bytes(b"\x89PNG" + b"\0" * 500)
+    assert gzipped.get("v2", str(tmp_path / "b.png")) is None  # not text

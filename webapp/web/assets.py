@@ -11,16 +11,20 @@ stays as Flask serves it (asked again each time), for anything that names a file
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import mimetypes
 import os
 import threading
 import time
 from pathlib import Path
 
-from flask import Blueprint, Flask, current_app, send_from_directory, url_for
+from flask import Blueprint, Flask, current_app, request, send_from_directory, url_for
+from werkzeug.security import safe_join
 
 KEPT_SECONDS = 365 * 24 * 3600  # what `immutable` means to a browser: no revalidation while it is kept
 CHECK_SECONDS = 1.0  # how stale the version may be after a file changes under a running server
+COMPRESSED = frozenset({".js", ".css", ".svg", ".json", ".txt", ".html", ".map"})  # text: gzip pays
 
 bp = Blueprint("assets", __name__)
 
@@ -61,15 +65,52 @@ class Version:
         return digest.hexdigest()[:12]
 
 
+class Gzipped:
+    """The gzip form of the current version's text files, each made once (dropped when the version changes);
+    None for a file gzip does not make smaller or that is not text."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.version = ""
+        self.made: dict[str, bytes | None] = {}
+
+    def get(self, version: str, path: str) -> bytes | None:
+        if os.path.splitext(path)[1] not in COMPRESSED:
+            return None
+        with self.lock:
+            if version != self.version:
+                self.version, self.made = version, {}
+            if path in self.made:
+                return self.made[path]
+        with open(path, "rb") as file:
+            data = file.read()
+        packed = gzip.compress(data, compresslevel=9, mtime=0)
+        packed = packed if len(packed) < len(data) else None
+        with self.lock:
+            if version == self.version:
+                self.made[path] = packed
+        return packed
+
+
 @bp.get("/static/v/<version>/<path:filename>")
 def versioned(version: str, filename: str):
     current = current_app.extensions["asset_version"].current()
-    response = send_from_directory(current_app.static_folder, filename)
-    if version == current:
-        response.cache_control.no_cache = None
-        response.cache_control.public = True
-        response.cache_control.max_age = KEPT_SECONDS
-        response.cache_control.immutable = True
+    if version != current:
+        return send_from_directory(current_app.static_folder, filename)  # the current file, not kept
+    path = safe_join(current_app.static_folder, filename)
+    packed = None
+    if path and os.path.isfile(path) and request.accept_encodings["gzip"]:
+        packed = current_app.extensions["asset_gzipped"].get(current, path)
+    if packed is None:
+        response = send_from_directory(current_app.static_folder, filename)
+    else:
+        response = current_app.response_class(packed, mimetype=mimetypes.guess_type(filename)[0])
+        response.content_encoding = "gzip"
+    response.vary.add("Accept-Encoding")
+    response.cache_control.no_cache = None
+    response.cache_control.public = True
+    response.cache_control.max_age = KEPT_SECONDS
+    response.cache_control.immutable = True
     return response
 
 
@@ -80,5 +121,6 @@ def asset(path: str) -> str:
 
 def init_assets(app: Flask) -> None:
     app.extensions["asset_version"] = Version(Path(app.static_folder))
+    app.extensions["asset_gzipped"] = Gzipped()
     app.register_blueprint(bp)
     app.jinja_env.globals["asset"] = asset
