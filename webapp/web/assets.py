@@ -7,6 +7,9 @@ new tab) costs the server none of its some fifty files and the browser no round 
 imports resolve inside the same version, so the whole module graph is covered. An address with another
 version (a page from before an upgrade) is still answered, with the current file, but not kept. ``/static/<path>``
 stays as Flask serves it (asked again each time), for anything that names a file directly.
+
+A browser that accepts gzip gets the text files (modules, stylesheets) gzipped, each compressed once per version
+(``Gzipped``): a first visit over a venue's Wi-Fi or a phone's network moves about two fifths of the bytes.
 """
 
 from __future__ import annotations

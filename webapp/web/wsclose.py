@@ -8,13 +8,20 @@ every disconnect, about one in two. ``ClosingWebSocket`` shuts the connection do
 websocket has ended, so the client sees the end at once and the handler's thread is freed.
 
 Only the threading mode uses it (``install``): eventlet's own websocket server closes its connections itself.
+python-engineio offers no public hook for its websocket class, so ``install`` replaces it in the one server's
+driver table, and only where that table holds the class this subclasses (else it warns and changes nothing);
+tests/web/test_live_server.py's ``test_a_websocket_ends_its_tcp_connection_when_it_closes`` fails if a new
+release stops it working.
 """
 
 from __future__ import annotations
 
+import logging
 import socket
 
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+
+log = logging.getLogger(__name__)
 
 
 class ClosingWebSocket(SimpleWebSocketWSGI):
@@ -32,4 +39,8 @@ class ClosingWebSocket(SimpleWebSocketWSGI):
 
 def install(eio_server) -> None:
     """This Engine.IO server (threading mode) serves its websockets through ``ClosingWebSocket``."""
-    eio_server._async = {**eio_server._async, "websocket": ClosingWebSocket}
+    drivers = getattr(eio_server, "_async", None)
+    if not isinstance(drivers, dict) or drivers.get("websocket") is not SimpleWebSocketWSGI:
+        log.warning("python-engineio's threading websocket is not the one wsclose.py knows: left as it is")
+        return
+    eio_server._async = {**drivers, "websocket": ClosingWebSocket}
