@@ -3,6 +3,7 @@ WebSocket, and heavy loads built off the worker's event loop."""
 
 import shlex
 import signal
+import subprocess
 import sys
 
 import pytest
@@ -23,7 +24,7 @@ def procfile_command(port: int) -> list[str]:
 def gunicorn():
     with LiveServer("eventlet", LOGS, command=procfile_command) as live:
         yield live
-        # gunicorn's quick shutdown: on TERM (graceful) it waits up to 30 s for open websockets to close
+        # gunicorn's quick shutdown (the last test has stopped it already; TERM would wait out the grace)
         live.proc.send_signal(signal.SIGINT)
 
 
@@ -50,3 +51,16 @@ def test_the_procfile_steps_over_a_websocket(peer_pair):
 
 def test_the_procfile_builds_heavy_loads_off_the_event_loop(peer_pair):
     assert_a_heavy_load_does_not_hold_up(*peer_pair)
+
+
+def test_a_restart_with_viewers_connected_is_over_within_the_procfiles_grace(gunicorn, peer_pair):
+    """Last in this module (it stops the server): gunicorn's TERM waits for open connections, websockets
+    included, up to --graceful-timeout; the Procfile's 5 s, not gunicorn's default 30 s, then cuts them."""
+    peer, _ = peer_pair
+    load(peer)
+    gunicorn.proc.send_signal(signal.SIGTERM)
+    try:
+        code = gunicorn.proc.wait(timeout=15)  # 5 s of grace and the worker's own shutdown; 30 s without it
+    except subprocess.TimeoutExpired:
+        pytest.fail("gunicorn still running 15 s after TERM with a viewer connected")
+    assert code == 0, gunicorn.log()
