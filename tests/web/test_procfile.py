@@ -1,6 +1,7 @@
 """The Procfile's own command (gunicorn, one eventlet worker) serves the app: the page, Socket.IO over a real
 WebSocket, and heavy loads built off the worker's event loop."""
 
+import gc
 import shlex
 import signal
 import subprocess
@@ -64,3 +65,17 @@ def test_a_restart_with_viewers_connected_is_over_within_the_procfiles_grace(gun
     except subprocess.TimeoutExpired:
         pytest.fail("gunicorn still running 15 s after TERM with a viewer connected")
     assert code == 0, gunicorn.log()
+
+
+def test_the_procfiles_worker_freezes_its_start_up_objects():
+    """The hook gunicorn runs once the worker has loaded the app (the Procfile's --config): start-up objects
+    leave the collector's reach, as under `serve`. (The live tests above start gunicorn with that config.)"""
+    from webapp.web import gunicorn_conf
+
+    assert "--config python:webapp.web.gunicorn_conf" in (ROOT / "Procfile").read_text()
+    gc.unfreeze()
+    try:
+        gunicorn_conf.post_worker_init(worker=None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()  # this test process collects as before
