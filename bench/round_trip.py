@@ -83,10 +83,11 @@ class Client:
 
 def page_weight(base: str) -> tuple[int, int, list[str]]:
     """Bytes of the first page load as files and as sent (gzip accepted, as by every browser), and the files."""
-    html = requests.get(base + "/").text
+    page = requests.get(base + "/", headers={"Accept-Encoding": "gzip"})
+    html = page.text
     urls = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
-    seen, total, queue = set(), len(html.encode()), list(urls)
-    sent = total
+    seen, total, queue = set(), len(page.content), list(urls)
+    sent = int(page.headers.get("Content-Length", total))
     while queue:
         url = queue.pop()
         if url in seen:

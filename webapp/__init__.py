@@ -46,8 +46,8 @@ def create_app(config: dict | None = None):
         app.config["ASYNC_MODE"] = os.environ["INFLIGHT_SCOPE_ASYNC_MODE"]
     if os.environ.get("INFLIGHT_SCOPE_MESSAGE_QUEUE"):
         app.config["MESSAGE_QUEUE"] = os.environ["INFLIGHT_SCOPE_MESSAGE_QUEUE"]
-    from .web import (answers, assets, bodies, challenges, editor, export, find, hosts, limits, offload, plugins, preload,
-                      routes, security, sockets, versions)
+    from .web import (answers, assets, bodies, challenges, compress, editor, export, find, hosts, limits, offload, plugins,
+                      preload, routes, security, sockets, versions)
 
     limits.read_environment(app.config)
     hosts.read_environment(app.config)
@@ -64,6 +64,7 @@ def create_app(config: dict | None = None):
     answers.init_answers(app)
     assets.init_assets(app)  # /static/v/<version>/...: the pages' files, kept by browsers for good
     preload.init_preload(app)  # <link rel="modulepreload"> for every module a page runs
+    compress.init_compress(app)  # pages gzipped for browsers that accept it
     bodies.init_bodies(app)  # chunked bodies under eventlet
     offload.init_offload(app)
     sockets.init_socketio(app)
