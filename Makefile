@@ -8,8 +8,8 @@ APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-# Debian packages the tests drive for real (browser tests, scale-out tests).
-SYSTEM_PACKAGES := chromium redis-server
+# Debian packages the tests drive for real (browser tests, scale-out tests, the page's modules in node).
+SYSTEM_PACKAGES := chromium redis-server nodejs
 
 .PHONY: run test bench clean system-deps
 

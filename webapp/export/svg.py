@@ -7,8 +7,9 @@ removed elements, the entries: walked ones highlighted, ghosts of entries this s
 with the scene's ``gone`` words, unseen ones shaded and labelled, markers under their items), the walk's hint,
 the four lanes side by side with their chips and timers (a ring and its seconds) and one arrow per pointer
 from the pod's chip to its list item (a detached one dashed, broken and in the bug colour, ending at the
-ghost) — then the caption line and the invariants; under the panes, the legend. Every word comes from the
-scene; only the layout and the colours (the light theme of app.css) are decided here.
+ghost; one whose curve would run over another entry goes round the entries instead, by the corners the page's
+route.js finds: route.py) — then the caption line and the invariants; under the panes, the legend. Every word
+comes from the scene; only the layout and the colours (the light theme of app.css) are decided here.
 
 Built with ElementTree, so every text and attribute is escaped; characters XML cannot hold become U+FFFD. No
 script, no reference outside the document (shapes, not markers or patterns). The groups carry the page's
@@ -25,6 +26,7 @@ import xml.etree.ElementTree as ET
 
 from ..engine.simulation import Simulation
 from ..presenter import state_message
+from .route import detour
 
 MARGIN, GAP, PANE_WIDTH, PAD = 20, 20, 640, 14
 CHAR_WIDTH = 7.0  # of the 12 px sans-serif text, for layout
@@ -117,6 +119,8 @@ class Pane:
              fill=COLOURS["muted"], data_testid="clock")
         diagram = node(group, "g", data_testid="diagram")
         self.places: dict[str, tuple] = {}  # list item key -> (box x, y, width, height, stack bottom)
+        self.entries: list[tuple] = []  # the list's items and "→"s as the page's <li>s: (rect, item key or None)
+        self.list_frame: tuple | None = None  # the rect a pointer's detour stays in (the page's .inflight-list)
         self.chips: list[tuple] = []  # (pod, queue, x, y, width, height)
         self.lane_boxes: dict[str, tuple] = {}  # queue -> (x, top, width) of its lane
         bottom = self.listing(diagram, left, y + 62, right)
@@ -166,7 +170,8 @@ class Pane:
             node(line, "tspan", f"{hint['pod']}: ", font_weight="bold")
             node(line, "tspan", hint["walked"])
             node(line, "tspan", hint["decision"], x=at, font_weight="bold", fill=COLOURS[fg])
-        flow = Flow(left + 12, right - 12, y + 14)
+        items_top = y + 14
+        flow = Flow(left + 12, right - 12, items_top)
         if not listing["items"]:
             node(area, "text", listing["empty"], x=left + 12, y=y + 30, font_style="italic", fill=COLOURS["muted"])
             bottom = y + 42
@@ -179,6 +184,9 @@ class Pane:
                 self.item(area, flow, it, reach.get(it["key"]), follows)
             bottom = flow.bottom() + 8
         frame.set("height", str(bottom - top))
+        # the runs round the entries stay in the list, but for a way under its last row (the page's list has room
+        # there, this one's frame hugs its entries): in the gap down to the lanes, 12 px under the frame
+        self.list_frame = (left, items_top - 8, right, bottom + 32)
         return bottom
 
     def item(self, area, flow, it: dict, reached_by: list | None, follows: bool = False) -> None:
@@ -202,6 +210,7 @@ class Pane:
         x, y = flow.place(lead + width, stack_h)
         if follows:  # the arrow from the previous entry stays with this one when the row wraps
             node(area, "text", "→", x=x + 9, y=y + 22, text_anchor="middle", font_size=16, fill=COLOURS["muted"])
+            self.entries.append(((x + 2, y + 8, x + 16, y + 26), None))  # the glyph's line box
             x += lead
         g = node(area, "g", **hooks(it))
         if it.get("title") or it.get("gone"):
@@ -232,6 +241,7 @@ class Pane:
             node(marker, "title", m["title"])
             top += 21
         self.places[it["key"]] = (x, y, width, box_h, y + stack_h)
+        self.entries.append(((x, y, x + width, y + stack_h), it["key"]))
 
     def box(self, g, it: dict, x, y, width, height, lines, reached_by) -> None:
         """An entry's box in its styles (app.css .entry.*): event / pod, walked, unseen, ghost (removed)."""
@@ -326,8 +336,10 @@ class Pane:
     # --- the pointers ---------------------------------------------------------------------------------
     def pointers(self, layer) -> None:
         """One arrow per pointer, from its pod's chip (the in-flight one for a live pointer, where the pod went
-        for a decided one) to the bottom of its list item's stack, drawn as pointers.js draws it."""
+        for a decided one) to the bottom of its list item's stack, drawn as pointers.js draws it: a curve, or
+        where the curve would run over another entry, the way round the entries (route.py)."""
         arriving: dict[str, int] = {}
+        arrows: list[dict] = []
         for p in self.scene.get("pointers", []):
             g = node(layer, "g", data_pointer=p["pod"], data_pod=p["pod"], data_target=p["target"], data_key=p["key"],
                      data_detached=str(p["detached"]).lower(), data_decided=str(p["decided"]).lower())
@@ -344,10 +356,28 @@ class Pane:
             n = arriving.get(p["key"], 0)
             arriving[p["key"]] = n + 1
             spread = min(14.0, width / 4)
-            end = (x + width / 2 + (1 if n % 2 else -1) * math.ceil(n / 2) * spread, stack_bottom + 3)
+            # 1.5 px under the stack (the page: under the box), so a detour can come up to it out of a row gap
+            end = (x + width / 2 + (1 if n % 2 else -1) * math.ceil(n / 2) * spread, stack_bottom + 1.5)
             # out of the chip's right side into the lane's channel, up out of the lane, then on to the item
-            arrow(g, (cx + cw + 1, cy + ch / 2), [(channel, cy + ch / 2)], (channel, lane_top - 6), end,
-                  p["detached"], p["decided"])
+            s = (channel, lane_top - 6)
+            arrows.append({"g": g, "p": p, "tail": (cx + cw + 1, cy + ch / 2), "via": [(channel, cy + ch / 2)], "s": s,
+                           "end": end, "path": Curve(s, end).points(64), "corners": None})
+        # As pointers.js: an arrow whose curve would run over another entry goes round the entries (and off the
+        # other arrows, as drawn so far); if there is no way round, the curve it is.
+        for a in arrows:
+            if not self.runs_over(a["path"], a["p"]["key"]):
+                continue
+            others = [q for b in arrows if b is not a for q in b["path"]]
+            corners = detour(a["s"], a["end"], [rect for rect, _ in self.entries], self.list_frame, others)
+            if corners:
+                a["corners"], a["path"] = corners, bends(corners)
+        for a in arrows:
+            arrow(a["g"], a["tail"], a["via"], a["s"], a["end"], a["p"]["detached"], a["p"]["decided"], a["corners"])
+
+    def runs_over(self, path: list, key: str) -> bool:
+        """Does the path come within 2 px of an entry other than its target (pointers.js runsOver)?"""
+        return any(k != key and any(b[0] - 2 < x < b[2] + 2 and b[1] - 2 < y < b[3] + 2 for x, y in path)
+                   for b, k in self.entries)
 
     def chip_of(self, pod: str, decided: bool):
         mine = [c for c in self.chips if c[0] == pod]
@@ -367,21 +397,17 @@ def hooks(it: dict) -> dict:
             "data_unseen_by": " ".join(it["unseenBy"]) if it.get("unseenBy") else None}
 
 
-def arrow(g, tail: tuple, via: list, s: tuple, e: tuple, detached: bool, decided: bool) -> None:
-    """From the chip (``tail``, then straight through ``via`` to ``s``) a cubic up to the item and its head; a
-    detached one dashed, cut in the middle with a break mark and a cross (pointers.js drawArrow)."""
+def arrow(g, tail: tuple, via: list, s: tuple, e: tuple, detached: bool, decided: bool,
+          corners: list | None = None) -> None:
+    """From the chip (``tail``, then straight through ``via`` to ``s``) a cubic up to the item, or the runs through
+    ``corners`` (a detour, its corners rounded), and its head; a detached one dashed, cut in the middle with a
+    break mark and a cross (pointers.js drawArrow)."""
     lead = f"M{tail[0]:.1f} {tail[1]:.1f} " + " ".join(f"L{x:.1f} {y:.1f}" for x, y in [*via, s]) + " "
-    dy = max(28.0, abs(s[1] - e[1]) * 0.5)
-    c1, c2 = (s[0], s[1] - dy), (e[0], e[1] + dy)
-
-    def at(t: float) -> tuple:
-        u = 1 - t
-        return (u ** 3 * s[0] + 3 * u * u * t * c1[0] + 3 * u * t * t * c2[0] + t ** 3 * e[0],
-                u ** 3 * s[1] + 3 * u * u * t * c1[1] + 3 * u * t * t * c2[1] + t ** 3 * e[1])
+    approach = Polyline(bends(corners)) if corners else Curve(s, e)
+    at = approach.at
 
     def line(t0: float, t1: float) -> str:
-        points = [at(t0 + (t1 - t0) * i / 24) for i in range(25)]
-        path = " ".join(f"L{x:.1f} {y:.1f}" for x, y in points)
+        path = " ".join(f"L{x:.1f} {y:.1f}" for x, y in approach.between(t0, t1))
         return lead + path if t0 == 0 else "M" + path[1:]  # the first piece starts at the chip
 
     colour = COLOURS["bug" if detached else "marker"]
@@ -403,11 +429,89 @@ def arrow(g, tail: tuple, via: list, s: tuple, e: tuple, detached: bool, decided
              fill=colour)
     else:
         node(g, "path", d=line(0, 0.985), **style)
-    bx, by = at(0.93)
+    bx, by = approach.back()
     angle = math.atan2(e[1] - by, e[0] - bx)
     wing = [(e[0] - 10 * math.cos(angle + da), e[1] - 10 * math.sin(angle + da)) for da in (0.45, -0.45)]
     node(g, "path", d=f"M{e[0]:.1f} {e[1]:.1f} " + " ".join(f"L{x:.1f} {y:.1f}" for x, y in wing) + " Z", fill=colour,
          data_head="true")
+
+
+def bezier(p0: tuple, p1: tuple, p2: tuple, p3: tuple, t: float) -> tuple:
+    """The point at ``t`` of a cubic Bézier."""
+    u = 1 - t
+    return (u ** 3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t ** 3 * p3[0],
+            u ** 3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t ** 3 * p3[1])
+
+
+class Curve:
+    """An arrow's plain approach: a cubic from the top of its channel (``s``) up to the item (``e``), t in 0..1."""
+
+    def __init__(self, s: tuple, e: tuple):
+        dy = max(28.0, abs(s[1] - e[1]) * 0.5)
+        self.controls = (s, (s[0], s[1] - dy), (e[0], e[1] + dy), e)
+
+    def at(self, t: float) -> tuple:
+        return bezier(*self.controls, t)
+
+    def points(self, n: int) -> list:
+        """``n`` + 1 points along it (pointers.js samples its curve at 64 steps to find entries it runs over)."""
+        return [self.at(i / n) for i in range(n + 1)]
+
+    def between(self, t0: float, t1: float) -> list:
+        return [self.at(t0 + (t1 - t0) * i / 24) for i in range(25)]
+
+    def back(self) -> tuple:
+        """Where the head's direction is taken from."""
+        return self.at(0.93)
+
+
+class Polyline:
+    """A detour's approach: points along runs, t the fraction of its length (pointers.js measured)."""
+
+    def __init__(self, points: list):
+        self.points = points
+        self.along = [0.0]
+        for p, q in zip(points, points[1:]):
+            self.along.append(self.along[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
+        self.length = self.along[-1]
+
+    def point(self, d: float) -> tuple:
+        """The point at distance ``d`` along it."""
+        found = next((i for i, v in enumerate(self.along) if v >= d), len(self.along) - 1)
+        i = max(1, found)
+        (px, py), (qx, qy), a, b = self.points[i - 1], self.points[i], self.along[i - 1], self.along[i]
+        t = (d - a) / (b - a) if b > a else 0
+        return (px + (qx - px) * t, py + (qy - py) * t)
+
+    def at(self, t: float) -> tuple:
+        return self.point(t * self.length)
+
+    def between(self, t0: float, t1: float) -> list:
+        """Its points from fraction ``t0`` to ``t1``: the two ends and the points between them (its corners)."""
+        d0, d1 = t0 * self.length, t1 * self.length
+        return [self.point(d0), *(p for p, d in zip(self.points, self.along) if d0 < d < d1), self.point(d1)]
+
+    def back(self) -> tuple:
+        """Where the head's direction is taken from: the last run, straight up into the item (pointers.js takes
+        the point 10 px back, which a short last run puts on the corner before it: a head askew)."""
+        return self.points[-2]
+
+
+def bends(corners: list) -> list:
+    """Points along a run of straight lines, each corner rounded: a quarter of a circle, radius at most 8 px
+    (pointers.js rounded)."""
+    out = [corners[0]]
+    for a, c, b in zip(corners, corners[1:], corners[2:]):
+        la, lb = math.hypot(c[0] - a[0], c[1] - a[1]), math.hypot(b[0] - c[0], b[1] - c[1])
+        if not la or not lb:
+            out.append(c)
+            continue
+        r = min(8, la / 2, lb / 2)
+        start = (c[0] + (a[0] - c[0]) / la * r, c[1] + (a[1] - c[1]) / la * r)
+        stop = (c[0] + (b[0] - c[0]) / lb * r, c[1] + (b[1] - c[1]) / lb * r)
+        out += [bezier(start, c, c, stop, i / 6) for i in range(7)]  # near enough a circle's quarter
+    out.append(corners[-1])
+    return out
 
 
 def stripes(g, x: float, y: float, width: float, height: float, step: float = 17.0) -> None:

@@ -1,0 +1,251 @@
+"""webapp/export/route.py is static/js/route.js in Python: on the same inputs (seeded random lists of entries and
+hand-made cases) ``detour`` gives exactly the corners node gives, or None where it gives null. And the SVG export
+goes round the entries where the page does: its arrows' runs keep off the entries they would have crossed."""
+
+import json
+import math
+import random
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from webapp import ROOT
+from webapp.export import svg
+from webapp.export.route import CLEAR, detour
+from webapp.scenario.resolve import resolve
+
+NODE = shutil.which("node")
+ROUTE_JS = (ROOT / "static" / "js" / "route.js").as_uri()
+SVG = "{http://www.w3.org/2000/svg}"
+
+# Reads [[from, to, boxes, frame, others], …] (points [x, y], rects [left, top, right, bottom]) from stdin and prints
+# route.js's corners for each, as [[x, y], …] or null.
+HARNESS = """
+import { detour } from "%s";
+import { readFileSync } from "node:fs";
+const point = ([x, y]) => ({ x, y });
+const rect = ([left, top, right, bottom]) => ({ left, top, right, bottom });
+const cases = JSON.parse(readFileSync(0, "utf8"));
+const got = cases.map(([from, to, boxes, frame, others]) => {
+  const corners = detour(point(from), point(to), boxes.map(rect), rect(frame), others.map(point));
+  return corners && corners.map((p) => [p.x, p.y]);
+});
+console.log(JSON.stringify(got));
+""" % ROUTE_JS
+
+
+def in_node(cases: list) -> list:
+    """route.js's answers: node is needed (`make system-deps` installs Debian's nodejs), so it fails, not skips."""
+    assert NODE, "node is missing: this test runs static/js/route.js (`make system-deps` installs Debian's nodejs)"
+    done = subprocess.run([NODE, "--input-type=module", "-e", HARNESS], input=json.dumps(cases), capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def in_python(cases: list) -> list:
+    """route.py's answers, in the harness's form."""
+    out = []
+    for start, end, boxes, frame, others in cases:
+        corners = detour(tuple(start), tuple(end), [tuple(b) for b in boxes], tuple(frame), [tuple(o) for o in others])
+        out.append(corners and [list(p) for p in corners])
+    return out
+
+
+# --- inputs ---------------------------------------------------------------------------------------------------
+ROW = [[20, 40, 80, 80], [100, 40, 160, 80], [180, 40, 240, 80]]  # three entries in a row; the middle one the target
+FRAME = [0, 0, 300, 100]
+
+
+def shifted(case: list, dx: float, dy: float) -> list:
+    start, end, boxes, frame, others = case
+    move = lambda p: [p[0] + dx, p[1] + dy]  # noqa: E731
+    rect = lambda r: [r[0] + dx, r[1] + dy, r[2] + dx, r[3] + dy]  # noqa: E731
+    return [move(start), move(end), [rect(b) for b in boxes], rect(frame), [move(o) for o in others]]
+
+
+PLAIN = [[200, 130], [130, 81.5], ROW, FRAME, []]
+TIE = [[150, 180], [150, 81.5], [[120, 40, 180, 80], [110, 100, 190, 140]], [0, 0, 300, 200], []]
+HAND = {
+    # up out of the channel under the third entry, left under the row, up to the middle one
+    "plain": PLAIN,
+    # the same in negative, quarter-pixel coordinates: the edges round to half pixels as Math.round does
+    "shifted": shifted(PLAIN, -100.25, -0.75),
+    # the target with another entry right under it: left and right round it cost the same (the heap decides)
+    "tie": TIE,
+    # the same with another arrow up the left way: the right one it is
+    "crowded": [*TIE[:4], [[55, y] for y in range(100, 170, 5)]],
+    # …but points exactly NEAR px off its runs (beside the climb, under the bottom run, over the top one) do not
+    "just clear": [*TIE[:4], [[x, y] for y in range(100, 160, 5) for x in (49, 61)] + [[100, 176], [100, 84]]],
+    # the channel comes up under the target itself: no bend at all
+    "straight": [[130, 130], [130, 81.5], ROW, FRAME, []],
+    # no way: an entry right under the target, so no run can come up to it
+    "no goal": [[150, 180], [150, 81.5], [[120, 40, 180, 80], [110, 86, 190, 140]], [0, 0, 300, 200], []],
+    # no way: the channel comes up under a wall of entries
+    "walled in": [[150, 230], [150, 81.5], [[120, 40, 180, 80], [20, 100, 280, 196]], [0, 0, 300, 200], []],
+}
+
+
+def random_case(rng: random.Random, rows: tuple = (1, 3)) -> list:
+    """Rows of entries with gaps (bottom-aligned as on the page, or top-aligned as in the SVG), a target and its
+    end under it, a channel below the list, and points along other arrows; coordinates whole, half, quarter,
+    tenth or any."""
+    grain = rng.choice([1, 0.5, 0.25, 0.1, None])
+    q = (lambda v: v) if grain is None else (lambda v: round(v / grain) * grain)
+    left, top = q(rng.uniform(-60, 60)), q(rng.uniform(-40, 40))
+    right = left + q(rng.uniform(160, 520))
+    boxes, y, bottom_aligned = [], top + q(rng.uniform(4, 30)), rng.random() < 0.5
+    for _ in range(rng.randint(*rows)):
+        x, tallest, row = left + q(rng.uniform(4, 20)), 0.0, []
+        while True:
+            w, h = q(rng.uniform(12, 110)), q(rng.uniform(12, 60))
+            if x + w > right - 4 and row:
+                break
+            row.append((x, w, h))
+            tallest = max(tallest, h)
+            x += w + q(rng.choice([2, 4, 6, 8, 8, 10, 14, 20, 30]) + rng.uniform(0, 3))
+        boxes += [[bx, y + (tallest - h if bottom_aligned else 0), bx + w, y + (tallest if bottom_aligned else h)]
+                  for bx, w, h in row]
+        y += tallest + q(rng.uniform(6, 30))
+    frame = [left, top, right, y + q(rng.uniform(0, 30))]
+    target = rng.choice(boxes)
+    spread = min(14, (target[2] - target[0]) / 4)
+    end = [(target[0] + target[2]) / 2 + rng.choice([0, -1, 1, 2]) * spread, target[3] + rng.choice([1.5, 3])]
+    start = [q(rng.uniform(left - 40, right + 40)), frame[3] + q(rng.uniform(4, 60))]
+    if rng.random() < 0.2:
+        start[0] = rng.choice([end[0], boxes[0][0], boxes[-1][2]])  # on a fixed coordinate or an edge
+    others = []
+    for _ in range(rng.choice([0, 0, 1, 2, 3]) * (1 + rows[1] // 8)):  # other arrows: curves from below the list up to an entry
+        b = rng.choice(boxes)
+        p0, p3 = (rng.uniform(left, right), frame[3] + 20), ((b[0] + b[2]) / 2, b[3] + 1.5)
+        dy = max(18, abs(p0[1] - p3[1]) / 2)
+        others += [list(svg.bezier(p0, (p0[0], p0[1] - dy), (p3[0], p3[1] + dy), p3, i / 64)) for i in range(65)]
+    if rng.random() < 0.5:  # on the grain too: points exactly NEAR px off a run
+        others = [[q(x), q(y)] for x, y in others]
+    return [start, end, boxes, frame, others]
+
+
+RANDOM = [random_case(random.Random(seed)) for seed in range(300)]
+LONG = [random_case(random.Random(seed), (6, 15)) for seed in range(1000, 1010)]  # long lists, many arrows
+
+
+# --- the two implementations agree -----------------------------------------------------------------------------
+def test_hand_made_cases_give_the_same_corners_in_both():
+    names, cases = list(HAND), list(HAND.values())
+    js, py = in_node(cases), in_python(cases)
+    assert dict(zip(names, py)) == dict(zip(names, js))
+    got = dict(zip(names, py))
+    assert got["plain"] == [[200, 130], [200, 90], [130, 90], [130, 81.5]]
+    # the row's bottom edge, 79.25, and the frame's, 99.25, round up to 79.5 and 99.5 (Python's round: 79, 99)
+    assert got["shifted"] == [[99.75, 129.25], [99.75, 89.5], [29.75, 89.5], [29.75, 80.75]]
+    assert got["tie"] == [[150, 180], [150, 170], [55, 170], [55, 90], [150, 90], [150, 81.5]]
+    assert got["crowded"] == [[150, 180], [150, 170], [245, 170], [245, 90], [150, 90], [150, 81.5]]
+    assert got["just clear"] == got["tie"]
+    assert got["straight"] == [[130, 130], [130, 81.5]]
+    assert got["no goal"] is None and got["walled in"] is None
+
+
+def test_seeded_random_lists_give_the_same_corners_in_both():
+    js, py = in_node(RANDOM + LONG), in_python(RANDOM + LONG)
+    for k, (a, b) in enumerate(zip(py, js)):
+        assert a == b, f"case {k}: route.py {a}, route.js {b}"
+    ways = sum(corners is not None for corners in py)
+    assert 0.3 * len(py) < ways < len(py)  # both kinds of answer are exercised
+    assert any(corners and len(corners) >= 5 for corners in py)  # and ways with several bends
+
+
+def test_the_exports_own_inputs_give_the_same_corners_in_both(monkeypatch):
+    """What the SVG export asks of detour at the positions below, route.js answers the same."""
+    asked = []
+    monkeypatch.setattr(svg, "detour", lambda *args: asked.append([list(args[0]), list(args[1]),
+                                                                   [list(b) for b in args[2]], list(args[3]),
+                                                                   [list(o) for o in args[4]]]))
+    for name, position in dict.fromkeys((name, position) for name, position, _, _ in DETOURS):
+        svg.export_svg(resolve(name)[0], position)
+    assert len(asked) >= len(DETOURS)
+    assert in_python(asked) == in_node(asked)
+
+
+# --- the export goes round the entries -------------------------------------------------------------------------
+def points(d: str) -> list[list[tuple]]:
+    """The pieces (M x y L x y …) of a path's d as lists of points (a closing Z left out)."""
+    words = d.replace("M", " M ").replace("L", " L ").replace("Z", " ").split()
+    pieces: list[list[tuple]] = []
+    for i in range(0, len(words), 3):
+        command, x, y = words[i:i + 3]
+        if command == "M":
+            pieces.append([])
+        pieces[-1].append((float(x), float(y)))
+    return pieces
+
+
+def item_rects(pane) -> dict:
+    """Each list item's extent as drawn (its box, tags and markers, not the walk's or reach's halo), by data-key."""
+    out = {}
+    for g in pane.iter(f"{SVG}g"):
+        key = g.get("data-key")
+        if not key or g.get("data-pointer") is not None:
+            continue
+        rects = [(float(r.get("x")), float(r.get("y")), float(r.get("x")) + float(r.get("width")),
+                  float(r.get("y")) + float(r.get("height"))) for r in g.iter(f"{SVG}rect")
+                 if r.get("data-walk") is None and r.get("data-reach-by") is None]
+        rects += [(float(c.get("cx")) - float(c.get("r")), float(c.get("cy")) - float(c.get("r")),
+                   float(c.get("cx")) + float(c.get("r")), float(c.get("cy")) + float(c.get("r")))
+                  for c in g.iter(f"{SVG}circle")]
+        out[key] = (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects),
+                    max(r[3] for r in rects))
+    return out
+
+
+def near(p: tuple, q: tuple, b: tuple, clear: float) -> bool:
+    """Does the segment p–q come within ``clear`` of rect b (its bounding box, as route.py's crosses)?"""
+    return (max(p[0], q[0]) > b[0] - clear and min(p[0], q[0]) < b[2] + clear
+            and max(p[1], q[1]) > b[1] - clear and min(p[1], q[1]) < b[3] + clear)
+
+
+# (scenario, position, variant, pod): arrows whose curve would run over another entry, drawn round them
+DETOURS = [("front-cleanup", 9, "v1.28.1", "A"), ("front-cleanup", 9, "v1.28.2", "A"),
+           ("front-cleanup", 9, "v1.28.2", "B"), ("queueing-hints", 7, "v1.28.2", "B"),
+           ("three-pod-cascade", 8, "v1.28.1", "B")]
+
+
+@pytest.mark.parametrize("name, position, variant, pod", DETOURS)
+def test_the_export_draws_an_arrow_round_the_entries_it_would_cross(name, position, variant, pod):
+    root = ET.fromstring(svg.export_svg(resolve(name)[0], position).encode("utf-8"))
+    [pane] = [g for g in root.iter(f"{SVG}g") if g.get("data-variant") == variant]
+    [arrow] = [g for g in pane.iter(f"{SVG}g") if g.get("data-pointer") == pod]
+    rects = item_rects(pane)
+    others = [r for key, r in rects.items() if key != arrow.get("data-key")]
+    pieces = [piece for line in arrow.iter(f"{SVG}path") if line.get("data-line") for piece in points(line.get("d"))]
+    tail, _, start = pieces[0][:3]
+    pieces[0] = pieces[0][2:]  # the approach: from the top of the channel (the run in the lane is not routed)
+    [head] = [h for h in arrow.iter(f"{SVG}path") if h.get("data-head")]
+    tip, *wings = points(head.get("d"))[0]
+    # the plain curve would have run over another entry (pointers.js runsOver)…
+    assert any(near(p, p, r, 2) for p in svg.Curve(start, tip).points(64) for r in others)
+    # …the drawn one is orthogonal runs joined by corners rounded within 8 px, at least two bends
+    runs = [(p, q) for piece in pieces for p, q in zip(piece, piece[1:]) if math.dist(p, q) > 8.5]
+    assert all(abs(p[0] - q[0]) < 0.15 or abs(p[1] - q[1]) < 0.15 for p, q in runs), runs
+    assert {abs(p[0] - q[0]) < 0.15 for p, q in runs} == {True, False}
+    # the runs keep CLEAR px off every other entry (0.1 px: the path's rounding), the corners off them all
+    assert not [(p, q, r) for p, q in runs for r in others if near(p, q, r, CLEAR - 0.1)]
+    assert not [(p, r) for piece in pieces for p in piece for r in others if near(p, p, r, 0)]
+    # the head lands on the bottom of the target's stack, pointing straight up; the line stops under it
+    target = rects[arrow.get("data-key")]
+    assert target[0] < tip[0] < target[2] and tip[1] == pytest.approx(target[3] + 1.5, abs=0.6)
+    assert all(w[1] > tip[1] + 8 for w in wings) and sum(w[0] for w in wings) / 2 == pytest.approx(tip[0], abs=0.15)
+    last = pieces[-1][-1]
+    assert last[1] > tip[1] and math.dist(last, tip) < 10
+
+
+def test_an_arrow_whose_curve_runs_over_nothing_keeps_its_curve():
+    """front-cleanup position 9, v1.28.1: D's curve to e3 passes between the entries: a curve, no runs."""
+    root = ET.fromstring(svg.export_svg(resolve("front-cleanup")[0], 9).encode("utf-8"))
+    [pane] = [g for g in root.iter(f"{SVG}g") if g.get("data-variant") == "v1.28.1"]
+    [arrow] = [g for g in pane.iter(f"{SVG}g") if g.get("data-pointer") == "D"]
+    [line] = [p for p in arrow.iter(f"{SVG}path") if p.get("data-line")]
+    approach = points(line.get("d"))[0][3:]
+    assert len(approach) == 25  # the cubic's samples
+    assert sum(abs(p[0] - q[0]) > 0.15 and abs(p[1] - q[1]) > 0.15 for p, q in zip(approach, approach[1:])) > 12
