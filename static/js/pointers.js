@@ -6,7 +6,7 @@
 // entries instead (route.js).
 import { svg } from "./renderer.js";
 import { fitAll } from "./fit.js";
-import { detour } from "./route.js";
+import { budget, detour } from "./route.js";
 
 const drawn = new WeakMap(); // diagram -> its pane's pointers
 const observed = new Set(); // diagrams (and their lists) under the ResizeObserver, let go once replaced
@@ -124,10 +124,11 @@ export function redraw(diagram) {
   }
   // An arrow whose curve would run over another entry goes round the entries (and off the other arrows); if there
   // is no way round, the curve it is.
+  const spend = budget();
   for (const arrow of arrows) {
     if (!runsOver(arrow.path, entries, arrow.to)) continue;
     const others = arrows.filter((other) => other !== arrow).flatMap((other) => other.path);
-    const corners = detour(arrow.route.up, arrow.end, entries, frame, others);
+    const corners = detour(arrow.route.up, arrow.end, entries, frame, others, spend);
     if (corners) arrow.path = rounded(corners);
   }
   for (const { g, p, route, path } of arrows) drawArrow(g, route, path, p);

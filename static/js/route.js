@@ -9,10 +9,20 @@ const BEND = 40; // a bend costs as much as this many px of length
 const NEAR = 6; // a run this near another arrow's point…
 const CROWDED = 120; // …costs this much more
 const STEPS = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // up, right, down, left (index: the direction)
+// The search states one drawing's detours may take between them (`budget()`; the built-ins' detours take at most
+// about 550 each): past it, the arrows left keep their curves. A list of hundreds of entries otherwise costs tens
+// of thousands a detour, in the browser and in the SVG export (webapp/export/route.py, which keeps the same count).
+export const BUDGET = 20000;
+
+// A budget for one drawing's detours, shared by them in the order they are asked.
+export function budget() {
+  return { left: BUDGET };
+}
 
 // `boxes`: the entries' rects {left, right, top, bottom} (the target's too); `frame`: the rect the runs stay in;
-// `others`: points along the other arrows. Returns the corners [from, …, to], or null when there is no way.
-export function detour(from, to, boxes, frame, others = []) {
+// `others`: points along the other arrows; `spend`: the drawing's budget (what this search takes is deducted).
+// Returns the corners [from, …, to], or null when there is no way (or the budget ran out first).
+export function detour(from, to, boxes, frame, others = [], spend = budget()) {
   const xs = middles([frame.left, frame.right, ...boxes.flatMap((b) => [b.left, b.right])], [from.x, to.x]);
   const ys = middles([frame.top, frame.bottom, ...boxes.flatMap((b) => [b.top, b.bottom])], [from.y])
     .filter((y) => y <= from.y);
@@ -23,7 +33,7 @@ export function detour(from, to, boxes, frame, others = []) {
   if (!goal) return null;
   const crowded = (p, q) => others.some((o) => o.x > Math.min(p.x, q.x) - NEAR && o.x < Math.max(p.x, q.x) + NEAR
     && o.y > Math.min(p.y, q.y) - NEAR && o.y < Math.max(p.y, q.y) + NEAR);
-  const path = cheapest(xs, ys, from, goal, blocked, crowded);
+  const path = cheapest(xs, ys, from, goal, blocked, crowded, spend);
   return path && straighten([...path, to]);
 }
 
@@ -42,7 +52,7 @@ function crosses(p, q, b) {
 
 // Dijkstra on the grid xs × ys, a state being a node and the direction it was reached in; `from` is reached going
 // up and left going up, and `goal` is left going up (a bend, unless it was reached going up). Returns the nodes of the path, or null.
-function cheapest(xs, ys, from, goal, blocked, crowded) {
+function cheapest(xs, ys, from, goal, blocked, crowded, spend) {
   const at = ([i, j]) => ({ x: xs[i], y: ys[j] });
   const id = ([i, j, d]) => (j * xs.length + i) * 4 + d;
   const start = [xs.indexOf(from.x), ys.indexOf(from.y), 0];
@@ -52,6 +62,8 @@ function cheapest(xs, ys, from, goal, blocked, crowded) {
   const open = heap();
   open.push(0, start);
   for (let next = open.pop(); next; next = open.pop()) {
+    if (spend.left <= 0) return null;
+    spend.left -= 1;
     const [c, state, finished] = [next[0], next[1].slice(0, 3), next[1][3]];
     const [i, j, d] = state;
     if (finished) {

@@ -1,6 +1,7 @@
 """webapp/export/route.py is static/js/route.js in Python: on the same inputs (seeded random lists of entries and
-hand-made cases) ``detour`` gives exactly the corners node gives, or None where it gives null. And the SVG export
-goes round the entries where the page does: its arrows' runs keep off the entries they would have crossed."""
+hand-made cases) ``detour`` gives exactly the corners node gives, or None where it gives null, and takes as much
+of a drawing's search budget. And the SVG export goes round the entries where the page does: its arrows' runs keep
+off the entries they would have crossed, and its work is bounded on a list of hundreds of entries."""
 
 import json
 import math
@@ -13,31 +14,33 @@ import pytest
 
 from webapp import ROOT
 from webapp.export import svg
-from webapp.export.route import CLEAR, detour
+from webapp.export.route import BUDGET, CLEAR, Budget, detour
 from webapp.scenario.resolve import resolve
 
 NODE = shutil.which("node")
 ROUTE_JS = (ROOT / "static" / "js" / "route.js").as_uri()
 SVG = "{http://www.w3.org/2000/svg}"
 
-# Reads [[from, to, boxes, frame, others], …] (points [x, y], rects [left, top, right, bottom]) from stdin and prints
-# route.js's corners for each, as [[x, y], …] or null.
+# Reads [[from, to, boxes, frame, others, budget?], …] (points [x, y], rects [left, top, right, bottom]; budget: what
+# the search may take, route.js's own BUDGET when left out) from stdin and prints route.js's answer for each:
+# [corners as [[x, y], …] or null, what is left of the budget].
 HARNESS = """
-import { detour } from "%s";
+import { BUDGET, detour } from "%s";
 import { readFileSync } from "node:fs";
 const point = ([x, y]) => ({ x, y });
 const rect = ([left, top, right, bottom]) => ({ left, top, right, bottom });
 const cases = JSON.parse(readFileSync(0, "utf8"));
-const got = cases.map(([from, to, boxes, frame, others]) => {
-  const corners = detour(point(from), point(to), boxes.map(rect), rect(frame), others.map(point));
-  return corners && corners.map((p) => [p.x, p.y]);
+const got = cases.map(([from, to, boxes, frame, others, left = BUDGET]) => {
+  const spend = { left };
+  const corners = detour(point(from), point(to), boxes.map(rect), rect(frame), others.map(point), spend);
+  return [corners && corners.map((p) => [p.x, p.y]), spend.left];
 });
 console.log(JSON.stringify(got));
 """ % ROUTE_JS
 
 
 def in_node(cases: list) -> list:
-    """route.js's answers: node is needed (`make system-deps` installs Debian's nodejs), so it fails, not skips."""
+    """route.js's answers, [corners or None, budget left] per case: node is needed (`make system-deps` installs Debian's nodejs), so it fails, not skips."""
     assert NODE, "node is missing: this test runs static/js/route.js (`make system-deps` installs Debian's nodejs)"
     done = subprocess.run([NODE, "--input-type=module", "-e", HARNESS], input=json.dumps(cases), capture_output=True,
                           text=True, timeout=120)
@@ -48,9 +51,11 @@ def in_node(cases: list) -> list:
 def in_python(cases: list) -> list:
     """route.py's answers, in the harness's form."""
     out = []
-    for start, end, boxes, frame, others in cases:
-        corners = detour(tuple(start), tuple(end), [tuple(b) for b in boxes], tuple(frame), [tuple(o) for o in others])
-        out.append(corners and [list(p) for p in corners])
+    for start, end, boxes, frame, others, *left in cases:
+        spend = Budget(*left)
+        corners = detour(tuple(start), tuple(end), [tuple(b) for b in boxes], tuple(frame), [tuple(o) for o in others],
+                         spend)
+        out.append([corners and [list(p) for p in corners], spend.left])
     return out
 
 
@@ -136,7 +141,7 @@ def test_hand_made_cases_give_the_same_corners_in_both():
     names, cases = list(HAND), list(HAND.values())
     js, py = in_node(cases), in_python(cases)
     assert dict(zip(names, py)) == dict(zip(names, js))
-    got = dict(zip(names, py))
+    got = {name: corners for name, (corners, _) in zip(names, py)}
     assert got["plain"] == [[200, 130], [200, 90], [130, 90], [130, 81.5]]
     # the row's bottom edge, 79.25, and the frame's, 99.25, round up to 79.5 and 99.5 (Python's round: 79, 99)
     assert got["shifted"] == [[99.75, 129.25], [99.75, 89.5], [29.75, 89.5], [29.75, 80.75]]
@@ -151,9 +156,10 @@ def test_seeded_random_lists_give_the_same_corners_in_both():
     js, py = in_node(RANDOM + LONG), in_python(RANDOM + LONG)
     for k, (a, b) in enumerate(zip(py, js)):
         assert a == b, f"case {k}: route.py {a}, route.js {b}"
-    ways = sum(corners is not None for corners in py)
+    ways = sum(corners is not None for corners, _ in py)
     assert 0.3 * len(py) < ways < len(py)  # both kinds of answer are exercised
-    assert any(corners and len(corners) >= 5 for corners in py)  # and ways with several bends
+    assert any(corners and len(corners) >= 5 for corners, _ in py)  # and ways with several bends
+    assert all(left < BUDGET for _, left in py if _ is not None)  # every search takes some of the budget
 
 
 def test_the_exports_own_inputs_give_the_same_corners_in_both(monkeypatch):
@@ -249,3 +255,55 @@ def test_an_arrow_whose_curve_runs_over_nothing_keeps_its_curve():
     approach = points(line.get("d"))[0][3:]
     assert len(approach) == 25  # the cubic's samples
     assert sum(abs(p[0] - q[0]) > 0.15 and abs(p[1] - q[1]) > 0.15 for p, q in zip(approach, approach[1:])) > 12
+
+
+# --- the search is bounded -------------------------------------------------------------------------------------
+def long_list_case(rows: int = 40) -> list:
+    """A list of ``rows`` rows of six entries, the target in the first row, the channel coming up under the last:
+    the way round has to climb through every row gap."""
+    boxes = [[20 + 70 * k, 40 + 54 * r, 80 + 70 * k, 80 + 54 * r] for r in range(rows) for k in range(6)]
+    frame = [0, 0, 450, 90 + 54 * rows]
+    return [[225, frame[3] + 20], [190, 81.5], boxes, frame, []]
+
+
+def test_a_search_stops_when_the_drawings_budget_is_spent_in_both():
+    case = long_list_case()
+    (corners, left), = in_python([case])
+    assert corners is not None and 0 < BUDGET - left  # with the whole budget: a way round
+    taken = BUDGET - left
+    # the same search with one state less than it takes: no way, nothing left; with exactly enough: the same way
+    short, enough = [*case, taken - 1], [*case, taken]
+    assert in_python([short, enough]) == in_node([short, enough]) == [[None, 0], [corners, 0]]
+
+
+def test_one_budget_is_shared_by_a_drawings_detours():
+    case = long_list_case()
+    (_, left), = in_python([case])
+    taken = BUDGET - left
+    spend = Budget(2 * taken - 1)
+    first = detour(*map(tuple, case[:2]), [tuple(b) for b in case[2]], tuple(case[3]), (), spend)
+    second = detour(*map(tuple, case[:2]), [tuple(b) for b in case[2]], tuple(case[3]), (), spend)
+    assert first is not None and second is None and spend.left == 0
+
+
+def test_an_export_of_a_list_of_hundreds_of_entries_is_bounded(monkeypatch):
+    """Three pods in flight over a 600-entry v1.28.2 list: each pane's detours stop at the budget (unbounded,
+    they took 20,000 to 68,000 search states each, 2 s for the export) and the export still draws every arrow."""
+    steps = ([{"op": "pop", "expect": "A"}] + [{"op": "event", "event": "NodeAdd"}] * 300
+             + [{"op": "pop", "expect": "B"}, {"op": "pop", "expect": "C"}] + [{"op": "event", "event": "NodeAdd"}] * 300)
+    scenario = {"schema": 1, "name": "600 entries", "pods": [{"name": n} for n in "ABC"], "initial_active": list("ABC"),
+                "steps": steps}
+    spent: dict = {}  # the drawing's budget -> what its detours took
+
+    def counted(*args):
+        spend = args[5]
+        before = spend.left
+        corners = detour(*args)
+        spent[spend] = spent.get(spend, 0) + before - spend.left
+        return corners
+
+    monkeypatch.setattr(svg, "detour", counted)
+    root = ET.fromstring(svg.export_svg(resolve(scenario)[0], len(steps)).encode("utf-8"))
+    assert max(spent.values()) == BUDGET  # a pane's search ran into the budget…
+    assert all(taken <= BUDGET for taken in spent.values())  # …and none went past it
+    assert len([g for g in root.iter(f"{SVG}g") if g.get("data-pointer")]) == 6  # every arrow still drawn

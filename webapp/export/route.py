@@ -24,11 +24,26 @@ BEND = 40  # a bend costs as much as this many px of length
 NEAR = 6  # a run this near another arrow's point…
 CROWDED = 120  # …costs this much more
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # up, right, down, left (index: the direction)
+# The search states one drawing's detours may take between them (``Budget``; the built-ins' detours take at most
+# about 550 each): past it, the arrows left keep their curves. A list of hundreds of entries otherwise costs tens
+# of thousands a detour (0.3-1 s each here), so an export's work is bounded whatever the scenario.
+BUDGET = 20000
 
 
-def detour(start: tuple, end: tuple, boxes: list, frame: tuple, others=()) -> list[tuple] | None:
-    """The corners [start, …, end], or None when there is no way. ``boxes``: the entries' rects (the target's
-    too); ``frame``: the rect the runs stay in; ``others``: points along the other arrows."""
+class Budget:
+    """route.js's ``budget()``: what one drawing's detours may still take, shared in the order they are asked."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int = BUDGET):
+        self.left = left
+
+
+def detour(start: tuple, end: tuple, boxes: list, frame: tuple, others=(), spend: Budget | None = None
+           ) -> list[tuple] | None:
+    """The corners [start, …, end], or None when there is no way (or ``spend``, the drawing's budget, ran out
+    first; what the search takes is deducted from it). ``boxes``: the entries' rects (the target's too); ``frame``:
+    the rect the runs stay in; ``others``: points along the other arrows."""
     xs = middles([frame[0], frame[2], *(v for b in boxes for v in (b[0], b[2]))], [start[0], end[0]])
     ys = [y for y in middles([frame[1], frame[3], *(v for b in boxes for v in (b[1], b[3]))], [start[1]])
           if y <= start[1]]
@@ -44,7 +59,7 @@ def detour(start: tuple, end: tuple, boxes: list, frame: tuple, others=()) -> li
     ys_less, ys_more = [y - NEAR for y in ys], [y + NEAR for y in ys]
     crowded = grid_test(xs, ys, [((bisect_right(xs_more, o[0]), bisect_left(xs_less, o[0])),
                                   (bisect_right(ys_more, o[1]), bisect_left(ys_less, o[1]))) for o in others])
-    path = cheapest(xs, ys, start, goal, blocked, crowded)
+    path = cheapest(xs, ys, start, goal, blocked, crowded, Budget() if spend is None else spend)
     return path and straighten([*path, end])
 
 
@@ -99,7 +114,7 @@ def crosses(p: tuple, q: tuple, b: tuple) -> bool:
             and max(p[1], q[1]) > b[1] - CLEAR and min(p[1], q[1]) < b[3] + CLEAR)
 
 
-def cheapest(xs, ys, start, goal, blocked, crowded) -> list[tuple] | None:
+def cheapest(xs, ys, start, goal, blocked, crowded, spend: Budget) -> list[tuple] | None:
     """Dijkstra on the grid xs × ys, a state being a node and the direction it was reached in; ``start`` is reached
     going up and left going up, and ``goal`` is left going up (a bend, unless it was reached going up). Returns
     the nodes of the path, or None. (A state is the integer route.js makes its id; ``blocked`` and ``crowded``
@@ -112,6 +127,9 @@ def cheapest(xs, ys, start, goal, blocked, crowded) -> list[tuple] | None:
     open_ = Heap()
     open_.push(0, (first, False))
     while (item := open_.pop()) is not None:
+        if spend.left <= 0:
+            return None
+        spend.left -= 1
         c, (state, finished) = item
         cell, d = divmod(state, 4)
         j, i = divmod(cell, nx)

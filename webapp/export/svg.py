@@ -26,7 +26,7 @@ import xml.etree.ElementTree as ET
 
 from ..engine.simulation import Simulation
 from ..presenter import state_message
-from .route import detour
+from .route import Budget, detour
 
 MARGIN, GAP, PANE_WIDTH, PAD = 20, 20, 640, 14
 CHAR_WIDTH = 7.0  # of the 12 px sans-serif text, for layout
@@ -364,11 +364,12 @@ class Pane:
                            "end": end, "path": Curve(s, end).points(64), "corners": None})
         # As pointers.js: an arrow whose curve would run over another entry goes round the entries (and off the
         # other arrows, as drawn so far); if there is no way round, the curve it is.
+        spend = Budget()
         for a in arrows:
             if not self.runs_over(a["path"], a["p"]["key"]):
                 continue
             others = [q for b in arrows if b is not a for q in b["path"]]
-            corners = detour(a["s"], a["end"], [rect for rect, _ in self.entries], self.list_frame, others)
+            corners = detour(a["s"], a["end"], [rect for rect, _ in self.entries], self.list_frame, others, spend)
             if corners:
                 a["corners"], a["path"] = corners, bends(corners)
         for a in arrows:
