@@ -281,3 +281,30 @@ def test_the_readmes_picture_is_what_the_export_draws_today():
 
     picture = Path(__file__).resolve().parents[2] / "docs" / "lost-marker.svg"
     assert picture.read_text(encoding="utf-8") == export_svg(resolve("lost-marker")[0], 6), "regenerate docs/lost-marker.svg"
+
+
+def test_a_long_walk_wraps_inside_the_list_and_reads_as_one_line():
+    """three-pod-cascade position 8, v1.28.2: B walked two entries, a line longer than the pane; as the page, it
+    wraps, the decision's badge on a line of its own, every line inside the list's frame."""
+    from webapp.export.svg import BOLD_WIDTH, CHAR_WIDTH
+    from webapp.scenario.resolve import resolve
+
+    scenario = resolve("three-pod-cascade")[0]
+    sim = Simulation(scenario)
+    sim.seek(8)
+    hint = state_message(sim.frame())["scene"]["panes"]["v1.28.2"]["hint"]
+    group = pane(parse(export_svg(scenario, 8)), "v1.28.2")
+    [line] = [t for t in group.iter(f"{SVG}text") if t.get("data-hint-pod") == "B"]
+    assert "".join(line.itertext()) == f"B: {hint['walked']}{hint['decision']}"
+    [frame] = [r for r in group.iter(f"{SVG}rect") if r.get("stroke-dasharray") == "4 3"]
+    right = float(frame.get("x")) + float(frame.get("width"))
+    x, baselines, ends = float(line.get("x")), [float(line.get("y"))], []
+    for span in line.iter(f"{SVG}tspan"):
+        if span.get("dy"):
+            baselines.append(baselines[-1] + float(span.get("dy")))
+        x = float(span.get("x") or x)
+        x += len(span.text) * (BOLD_WIDTH if span.get("font-weight") == "bold" else CHAR_WIDTH)
+        ends.append(x)
+    assert len(baselines) >= 2 and max(ends) <= right  # wrapped, and nothing runs past the frame
+    [badge] = [r for r in group.iter(f"{SVG}rect") if float(r.get("y")) == baselines[-1] - 13]
+    assert float(badge.get("x")) + float(badge.get("width")) <= right

@@ -161,15 +161,7 @@ class Pane:
                      fill=COLOURS["muted"])
         y = top + 22
         if hint:
-            y += 18
-            bg, fg = DECISION_COLOURS.get(hint["decision"], ("panel", "fg"))
-            at = left + 10 + (len(hint["pod"]) + 2) * BOLD_WIDTH + len(hint["walked"]) * CHAR_WIDTH
-            node(area, "rect", x=at - 4, y=y - 13, width=len(hint["decision"]) * BOLD_WIDTH + 8, height=18, rx=4,
-                 fill=COLOURS[bg])
-            line = node(area, "text", None, x=left + 10, y=y, data_hint_pod=hint["pod"], fill=COLOURS["fg"])
-            node(line, "tspan", f"{hint['pod']}: ", font_weight="bold")
-            node(line, "tspan", hint["walked"])
-            node(line, "tspan", hint["decision"], x=at, font_weight="bold", fill=COLOURS[fg])
+            y = self.hint(area, hint, left + 10, right - 10, y + 18)
         items_top = y + 14
         flow = Flow(left + 12, right - 12, items_top)
         if not listing["items"]:
@@ -188,6 +180,27 @@ class Pane:
         # there, this one's frame hugs its entries): in the gap down to the lanes, 12 px under the frame
         self.list_frame = (left, items_top - 8, right, bottom + 32)
         return bottom
+
+    def hint(self, area, hint: dict, left: float, right: float, y: float) -> float:
+        """The walk's line, "B: walked … → Decision", wrapped within left..right as the page wraps it (a long walk
+        takes several lines; the decision's badge goes to a line of its own when it does not fit after the walk);
+        one text element, so it reads as one line. Returns the baseline of its last line."""
+        indent = left + (len(hint["pod"]) + 2) * BOLD_WIDTH
+        lines = wrap(hint["walked"], (right - indent) / CHAR_WIDTH)
+        badge = len(hint["decision"]) * BOLD_WIDTH + 8
+        at, last = indent + (len(lines[-1]) + 1) * CHAR_WIDTH, y + 18 * (len(lines) - 1)
+        below = at + badge > right
+        if below:
+            at, last = indent, last + 18
+        bg, fg = DECISION_COLOURS.get(hint["decision"], ("panel", "fg"))
+        node(area, "rect", x=at - 4, y=last - 13, width=badge, height=18, rx=4, fill=COLOURS[bg])
+        line = node(area, "text", None, x=left, y=y, data_hint_pod=hint["pod"], fill=COLOURS["fg"])
+        node(line, "tspan", f"{hint['pod']}: ", font_weight="bold")
+        for k, words in enumerate(lines):
+            space = " " if k < len(lines) - 1 or hint["walked"].endswith(" ") else ""
+            node(line, "tspan", words + space, x=indent if k else None, dy=18 if k else None)
+        node(line, "tspan", hint["decision"], x=at, dy=18 if below else None, font_weight="bold", fill=COLOURS[fg])
+        return last
 
     def item(self, area, flow, it: dict, reached_by: list | None, follows: bool = False) -> None:
         kind = it["kind"]
