@@ -5,7 +5,8 @@ holds no value that a later step could choke on:
 * nesting: at most ``MAX_DEPTH`` arrays and objects inside each other. JSON is measured on the text, before the
   parser (which recurses) sees it, without recursion; a deeper document never reaches ``json.loads``;
 * numbers: an integer of more than ``MAX_DIGITS`` digits is refused (Python converts at most 4,300 digits, and
-  every limit here is far below 100); NaN and Infinity are not JSON;
+  every limit here is far below 100); NaN and Infinity are not JSON, nor is a number too large for a float
+  (``1e309`` would be read as infinity, and sent back as ``Infinity``, which no JSON parser reads);
 * text: a lone surrogate (``"\\ud800"`` without its pair) cannot be encoded as UTF-8 (the HTML export, the
   page, the log); it is refused, naming the field it is in.
 
@@ -15,6 +16,7 @@ Each refusal is a ``DocumentError`` (an ``Invalid``) naming the field (``steps[3
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from ..errors import Invalid
@@ -27,6 +29,7 @@ _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')  # bytes.tran
 _ONE_KIND = bytes.maketrans(b"{}", b"[]")  # an object nests like an array; mismatched pairs are the parser's
 _STRING = re.compile(rb'"[^"]*"')  # once escapes are gone
 _DIGITS_AS_ZERO = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))  # "a12" -> " 00"
+_LONG_EXPONENT = re.compile(rb"[eE][-+]?[0-9]{3}")  # a float literal can overflow only with one (or long digits)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # paired or not: the parsed strings tell
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
@@ -57,6 +60,14 @@ def _integer(text: str):
     return int(text)
 
 
+def _float(text: str):
+    value = float(text)
+    if math.isinf(value):
+        shown = text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
+        return _Refused(f"the number {shown} is too large for a float (at most about 1.8e308)")
+    return value
+
+
 def too_deep(data: bytes, max_depth: int = MAX_DEPTH) -> bool:
     """Whether arrays and objects nest more than ``max_depth`` levels in JSON ``data`` (UTF-8), measured without
     parsing or recursion: strings are cut out (escapes first, so every quote left delimits one), braces become
@@ -83,9 +94,12 @@ def may_hold_surrogates(text: str) -> bool:
         not text.isascii() and _SURROGATE.search(text) is not None)
 
 
-def parse_json(data: str | bytes, where: str = "the document", max_depth: int = MAX_DEPTH) -> object:
+def parse_json(data: str | bytes, where: str = "the document", max_depth: int = MAX_DEPTH,
+               finite: bool = True) -> object:
     """The JSON value in ``data``, checked; raises DocumentError (naming ``where`` and the field) otherwise.
-    ``max_depth`` may only be lower than MAX_DEPTH (a scenario's text: ``Limits.max_depth``)."""
+    ``max_depth`` may only be lower than MAX_DEPTH (a scenario's text: ``Limits.max_depth``). ``finite`` False:
+    a float literal too large is read as infinity (a scenario's text, whose every number the validator checks
+    against its field's range)."""
     max_depth = min(max_depth, MAX_DEPTH)
     deep = f"nested deeper than {max_depth} levels"
     if isinstance(data, str):
@@ -100,20 +114,24 @@ def parse_json(data: str | bytes, where: str = "the document", max_depth: int = 
         raise DocumentError(where, "document", deep)
     refused = []
 
-    def integer(literal):
-        value = _integer(literal)
-        if isinstance(value, _Refused):
-            refused.append(value)
-        return value
+    def checked(convert):
+        def hook(literal):
+            value = convert(literal)
+            if isinstance(value, _Refused):
+                refused.append(value)
+            return value
+        return hook
 
     def constant(name):
         refused.append(_Refused(f"{name} is not a JSON value"))
         return refused[-1]
 
-    # Integers are looked at only when a run of digits is long enough to matter (the hook halves the speed).
+    # Numbers are looked at only when a literal may be long enough to matter (a hook halves the speed).
     long_digits = b"0" * (MAX_DIGITS + 1) in raw.translate(_DIGITS_AS_ZERO)
+    long_floats = finite and (long_digits or _LONG_EXPONENT.search(raw) is not None)
     try:
-        value = json.loads(text, parse_int=integer if long_digits else None, parse_constant=constant)
+        value = json.loads(text, parse_int=checked(_integer) if long_digits else None,
+                           parse_float=checked(_float) if long_floats else None, parse_constant=constant)
     except json.JSONDecodeError as err:
         raise DocumentError(where, "document", f"invalid JSON at line {err.lineno}, column {err.colno}: "
                                                f"{err.msg}") from None

@@ -61,7 +61,8 @@ def _too_big(text: str | bytes, max_bytes: int) -> bool:
 
 
 def _parse_json(text: str, max_depth: int) -> object:
-    return parse_json(text, "the document", max_depth)  # the boundary every JSON document passes
+    # the boundary every JSON document passes; a number too large for a float is left to validate() (its field's range)
+    return parse_json(text, "the document", max_depth, finite=False)
 
 
 def _parse_yaml(text: str, max_depth: int) -> object:
