@@ -1,7 +1,9 @@
 """POST /api/import: the log importer over HTTP (the editor's Import log button)."""
 
+import logging
 from pathlib import Path
 
+import pytest
 import yaml
 
 LOG = Path(__file__).resolve().parents[1] / "data" / "logs" / "five-minute-incident.json.log"
@@ -24,3 +26,40 @@ def test_what_is_not_a_log_is_a_400(client):
         assert response.status_code == 400
         body = response.get_json()
         assert body["kind"] == "LogError" and "log" in body["message"]
+
+
+# --- bad input in a log: a line that cannot be read is not a log line, never a 500 --------------------------------
+START = '{"ts": 1701345575000.0, "caller": "app/server.go:154", "msg": "Starting Kubernetes Scheduler", "v": 0}\n'
+ADD = '{"ts": %s, "msg": "Add event for unscheduled pod", "v": 3, "pod": {"name": "a", "namespace": "default"}}\n'
+
+
+def imported(client, log: str):
+    return client.post("/api/import", data=log.encode("utf-8", "surrogatepass"), content_type="text/plain")
+
+
+def test_a_json_line_nested_thousands_deep_is_not_a_log_line(client, caplog):
+    """json.loads raised RecursionError on a line 5,000 levels deep (a 500); the boundary refuses it."""
+    deep = ADD.replace('"v": 3', '"v": 3, "x": ' + '{"a":' * 5000 + "1" + "}" * 5000)
+    response = imported(client, START + deep + ADD % 1701345600000.1)
+    assert response.status_code == 200
+    assert response.get_json()["counts"]["used"] == 1 and response.get_json()["counts"]["unknown"] == 1
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize("ts", ["1e309", "NaN", "1e300", "-1e300", '"0001-01-01T00:00:00+14:00"',
+                                '"9999-12-31T23:59:59-14:00"', "9" * 100])
+def test_a_time_no_clock_shows_is_not_a_log_line(client, caplog, ts):
+    """1e309 and NaN were read as numbers, and a time outside a datetime's years made an OverflowError: 500s."""
+    response = imported(client, START + ADD % ts)
+    assert response.status_code == 400
+    body = response.get_json()
+    assert body["kind"] == "LogError" and "none of its 1 log lines is a kube-scheduler message" in body["message"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_a_lone_surrogate_in_a_klog_value_is_kept_as_written(client):
+    """A Go-quoted value never holds one; decoded, it made a pod name the editor then refused as not UTF-8."""
+    log = LOG.with_name("five-minute-incident.log").read_text().replace('pod="default/a"', 'pod="default/x\\ud800"')
+    body = imported(client, log).get_json()
+    assert {"name": "x\\ud800"} in body["scenario"]["pods"]
+    assert client.post("/api/validate", json={"text": body["text"], "format": "yaml"}).get_json()["ok"]

@@ -5,13 +5,13 @@ into a scenario."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import BinaryIO, Callable, Iterable
 
 from ..errors import Invalid
+from .document import DocumentError, parse_json
 
 MAX_LINE = 64 * 1024  # bytes: a longer line is counted as unknown and skipped
 
@@ -55,9 +55,9 @@ def _go_string(text: str, start: int) -> tuple[str, int]:
             break
         i = j + 1
     quoted = text[start:j + 1]
-    try:
-        return json.loads(quoted), j + 1
-    except ValueError:
+    try:  # the boundary: Go never writes a lone surrogate (\\ud800), kept as written like its other escapes
+        return parse_json(quoted, "a log value"), j + 1
+    except DocumentError:
         return quoted[1:-1].replace('\\"', '"').replace("\\\\", "\\"), j + 1
 
 
@@ -89,11 +89,19 @@ def _klog_micros(month: int, day: int, h: int, mi: int, s: int, us: int) -> int 
     return int(moment.timestamp()) * 1_000_000 + us
 
 
+# The seconds since the epoch a log's time may be: a datetime holds years 1 to 9999 (a day's margin each way).
+_EARLIEST = datetime(1, 1, 2, tzinfo=timezone.utc).timestamp()
+_LATEST = datetime(9999, 12, 30, tzinfo=timezone.utc).timestamp()
+
+
 def _json_micros(ts) -> int | None:
+    """A JSON line's time in microseconds since the epoch; None for a time no clock shows (so no log line)."""
     if isinstance(ts, bool):
         return None
     if isinstance(ts, (int, float)):
         # component-base's JSON format writes milliseconds since the epoch; seconds are accepted too.
+        if not _EARLIEST <= (ts / 1000 if ts > 1e11 else ts) <= _LATEST:
+            return None
         return round(ts * 1000) if ts > 1e11 else round(ts * 1_000_000)
     if isinstance(ts, str):
         try:
@@ -102,6 +110,8 @@ def _json_micros(ts) -> int | None:
             return None
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=timezone.utc)
+        if not _EARLIEST <= moment.timestamp() <= _LATEST:
+            return None
         return int(moment.timestamp()) * 1_000_000 + moment.microsecond
     return None
 
@@ -122,9 +132,9 @@ def parse_line(text: str, number: int = 0) -> Line | None:
     if m := _PREFIX.match(text):
         text = text[m.end():]
     if text.startswith("{"):
-        try:
-            obj = json.loads(text)
-        except ValueError:
+        try:  # the boundary: nesting, long numbers, NaN and lone surrogates are no log line's
+            obj = parse_json(text, "a log line")
+        except DocumentError:
             if text.startswith('{"') and not text.endswith("}"):
                 raise Truncated() from None
             return None
