@@ -143,6 +143,16 @@ class TestHttp:
         assert len(message) < 120  # the value is shown cut, with its length
         assert errors_logged() == []
 
+    @pytest.mark.parametrize("value", ["", "null", "%00", "v1.28.1,v9", "%ed%a0%80"])
+    @pytest.mark.parametrize("path", ["/export/lost-marker.svg", "/export/lost-marker.html", "/export/svg"])
+    def test_export_versions_are_named_as_the_query_parameter(self, client, errors_logged, path, value):
+        """The message said 'variants must be ...' for the query parameter 'versions'."""
+        url = f"{path}?versions={value}"
+        response = client.get(url) if "." in path else client.post(url, json=LOST_MARKER)
+        assert response.status_code == 400
+        assert response.get_json()["message"].startswith("versions: variants must be ")
+        assert errors_logged() == []
+
     @pytest.mark.parametrize("query", ["position", "from", "to"])
     @pytest.mark.parametrize("page", ["/", "/embed", "/present"])
     def test_page_numbers_too_long_fall_back(self, client, page, query):

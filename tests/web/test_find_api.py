@@ -100,6 +100,13 @@ def test_bad_bodies_are_answered_4xx_with_message_and_kind(client, body):
     assert len(error["message"]) < 400  # a huge value is not echoed back
 
 
+@pytest.mark.parametrize("versions", ["v1.28.1", {"x": {}}, [V1, "v9.99.9"], [], [1, 2]])
+def test_bad_versions_are_named_as_the_field_they_came_in(client, versions):
+    """The message said 'variants must be ...' for the body's field 'versions'."""
+    answer = client.post("/api/find", json={"target": "invariant", "versions": versions})
+    assert answer.status_code == 400 and answer.get_json()["message"].startswith("versions: variants must be ")
+
+
 def test_a_body_over_the_upload_limit_is_413(client):
     answer = client.post("/api/find", data=b'{"seed": "' + b"1" * (3 * 1024 * 1024) + b'"}',
                          content_type="application/json")

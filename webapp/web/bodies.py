@@ -1,5 +1,6 @@
 """What HTTP reads from a request, in one place: a JSON body through the parsing boundary
-(``scenario.document.parse_json``), and numbers from query parameters with their length checked first.
+(``scenario.document.parse_json``), numbers from query parameters with their length checked first, and versions
+named by the field they came in.
 
 Chunked bodies: eventlet's server de-chunks a ``Transfer-Encoding: chunked`` body (and ends every body at its
 Content-Length) but does not set ``wsgi.input_terminated``, so Werkzeug read such a body as empty.
@@ -13,6 +14,8 @@ from __future__ import annotations
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from ..engine.simulation import check_variants
+from ..errors import Invalid
 from ..scenario.document import DocumentError, parse_json
 
 MAX_INDEX_DIGITS = 9  # a position or a range end in a query string: no scenario has a billion steps
@@ -47,6 +50,15 @@ def index_arg(name: str, default: str = "0") -> int | None:
     if 0 < len(text) <= MAX_INDEX_DIGITS and text.isascii() and text.isdigit():
         return int(text)
     return None
+
+
+def versions_field(value, field: str = "versions") -> tuple[str, ...]:
+    """``check_variants`` of what a client sends as ``field`` (a body's field, a query parameter): its refusal
+    names that field."""
+    try:
+        return check_variants(value)
+    except Invalid as err:
+        raise Invalid(f"{field}: {err}") from None
 
 
 def shown(text: str, limit: int = 40) -> str:

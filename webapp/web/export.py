@@ -11,12 +11,12 @@ import re
 
 from flask import Blueprint, Response, current_app, request
 
-from ..engine.simulation import MAX_VARIANTS, check_variants
+from ..engine.simulation import MAX_VARIANTS
 from ..errors import Invalid, NotFound
 from ..export.offline import export_html
 from ..export.svg import export_svg
 from ..scenario.resolve import resolve
-from .bodies import index_arg, json_body, shown
+from .bodies import index_arg, json_body, shown, versions_field
 from .limits import session_bytes
 from .offload import apart
 
@@ -85,7 +85,7 @@ def versions_arg():
         return None
     if len(text) > 200:
         raise Invalid(f"versions must be 1 to {MAX_VARIANTS} version names separated by commas")
-    return check_variants(text.split(","))
+    return versions_field(text.split(","))
 
 
 def slug(name: str) -> str:

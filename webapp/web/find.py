@@ -18,12 +18,11 @@ from functools import cache
 from flask import Blueprint, current_app, jsonify
 
 from ..engine.find import TARGETS, Search, size
-from ..engine.simulation import check_variants
 from ..errors import Invalid, NotFound
 from ..model.operations import OPERATIONS, TYPES
 from ..model.variant import VARIANTS
 from ..presenter.findings import explain
-from .bodies import json_body
+from .bodies import json_body, versions_field
 from .offload import apart
 
 bp = Blueprint("find", __name__)
@@ -62,7 +61,7 @@ def _request(body: object) -> tuple[str, int, tuple[str, ...]]:
     seed = body.get("seed", 1)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise Invalid(f"seed must be an integer from 0 to {MAX_SEED}, not {json.dumps(seed)[:40]}")
-    versions = check_variants(body.get("versions", list(VARIANTS)))
+    versions = versions_field(body.get("versions", list(VARIANTS)))
     if target == "divergence" and len(versions) < 2:
         raise Invalid("a divergence needs at least two versions to compare")
     return target, seed, versions
