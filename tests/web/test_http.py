@@ -234,6 +234,30 @@ def test_api_scenario_unknown_is_404(client, scenario_id):
     assert client.get(f"/api/scenarios/{scenario_id}").status_code == 404
 
 
+@pytest.mark.parametrize("method, path, status, words", [
+    ("get", "/api/scenarios/no-such%00", 404, "unknown built-in scenario 'no-such\\x00'; expected one of "),
+    ("get", "/api/scenarios/%ed%a0%80", 404, "unknown built-in scenario"),
+    ("get", "/api/no-such-route", 404, "not found"),
+    ("get", "/export/..%2f..%2fetc%2fpasswd.html", 404, "not found"),
+    ("post", "/api/challenges/a%2fb/check", 404, "not found"),
+    ("get", "/api/replay", 405, "not allowed"),
+    ("delete", "/export/html", 405, "not allowed"),
+])
+def test_api_errors_are_json_for_unknown_ids_routes_and_methods(client, method, path, status, words):
+    """A path parameter, a route or a method the API does not have was answered with Werkzeug's HTML page."""
+    response = client.open(path, method=method.upper())
+    assert response.status_code == status and response.mimetype == "application/json"
+    body = response.get_json()
+    assert body["kind"] in ("NotFound", "MethodNotAllowed") and words in body["message"], body
+    if status == 405:
+        assert "POST" in response.headers["Allow"] or "GET" in response.headers["Allow"]
+
+
+def test_pages_keep_werkzeugs_own_404(client):
+    response = client.get("/no-such-page")
+    assert response.status_code == 404 and response.mimetype == "text/html"
+
+
 # --- POST /api/replay --------------------------------------------------------------------------------
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_replay_matches_conformance_case(client, case):

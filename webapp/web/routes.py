@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 
 from ..engine.simulation import MAX_VARIANTS, versions_in
 from ..engine.trace import replay
@@ -15,6 +15,7 @@ from ..model.versions import VERSIONS
 from ..scenario import builtin
 from ..scenario.resolve import resolve
 from .bodies import index_arg, json_body
+from .export import builtin_scenario
 from .offload import apart
 
 bp = Blueprint("main", __name__)
@@ -108,8 +109,7 @@ def scenarios():
 
 @bp.get("/api/scenarios/<scenario_id>")
 def scenario(scenario_id: str):
-    if scenario_id not in builtin.ids():
-        abort(404)
+    builtin_scenario(scenario_id)  # an unknown id: 404 naming the ones there are
     return jsonify(builtin.get(scenario_id))
 
 
