@@ -207,6 +207,20 @@ def test_answers_never_move_the_room_and_bad_ones_are_refused(poll_room):
     assert drain(followers[1], "error")[-1]["message"] == "this poll has closed: the room has moved on"
 
 
+@pytest.mark.parametrize("answers", [None, 0, "backoffQ", ["backoffQ"], {}, "\u202e" * 1000])
+def test_an_answer_that_is_not_an_object_is_refused_naming_answers(poll_room, answers):
+    """The refusal said 'an answer is an object ...', never naming the field 'answers' it was about."""
+    presenter, ack, followers = poll_room
+    presenter.emit("poll_open", ack)
+    for c in (presenter, *followers):
+        c.get_received()
+    payload = {"room": ack["room"]} if answers is None else {"room": ack["room"], "answers": answers}
+    followers[0].emit("poll_answer", payload)
+    [error] = drain(followers[0], "error")
+    assert error["kind"] == "Invalid" and error["message"].startswith("answers must be an object {variant: choice}")
+    assert drain(presenter, "poll_tally") == []  # nothing counted
+
+
 def test_only_the_presenter_opens_reveals_and_blanks(poll_room):
     presenter, ack, followers = poll_room
     for event in ("poll_open", "poll_reveal", "poll_cancel", "blank"):
