@@ -129,9 +129,9 @@ export function redraw(diagram) {
     if (!runsOver(arrow.path, entries, arrow.to)) continue;
     const others = arrows.filter((other) => other !== arrow).flatMap((other) => other.path);
     const corners = detour(arrow.route.up, arrow.end, entries, frame, others, spend);
-    if (corners) arrow.path = rounded(corners);
+    if (corners) Object.assign(arrow, { path: rounded(corners), detoured: true });
   }
-  for (const { g, p, route, path } of arrows) drawArrow(g, route, path, p);
+  for (const { g, p, route, path, detoured } of arrows) drawArrow(g, route, path, p, detoured);
   layer.replaceChildren(...groups);
 }
 
@@ -214,8 +214,11 @@ function measured(points) {
 
 // The run out of the lanes (straight, its corner rounded), then the approach to the entry; a detached pointer is
 // cut in the middle of the approach with a break mark and a cross.
-function drawArrow(g, route, approach, p) {
+// `detoured`: the approach ends with a straight run up to the entry (route.js), so the head points straight up
+// (aimed from 10 px back along the path, a short last run would tilt it into the corner before).
+function drawArrow(g, route, approach, p, detoured = false) {
   const { start: s, turn, up } = route;
+  g.dataset.route = detoured ? "detour" : "curve";
   const leg = rounded([s, turn, up]);
   const path = measured([...leg, ...approach.slice(1)]);
   const from = measured(leg).length; // where the approach begins
@@ -241,7 +244,7 @@ function drawArrow(g, route, approach, p) {
     g.append(svg("path", { class: "pointer-line", d: d(path.between(0, end)) }));
   }
   const tip = path.point(path.length);
-  const back = path.point(path.length - 10);
+  const back = detoured ? { x: tip.x, y: tip.y + 10 } : path.point(path.length - 10);
   const ang = Math.atan2(tip.y - back.y, tip.x - back.x);
   const size = 12;
   const wing = (da) => `${(tip.x - size * Math.cos(ang + da)).toFixed(1)} ${(tip.y - size * Math.sin(ang + da)).toFixed(1)}`;

@@ -295,6 +295,34 @@ def arrows_end_on_boxes(page, width, height, position):
         assert not crossing, f"{pane} {width}x{height} at {position}: arrows run over {crossing}"
 
 
+# Each detoured arrow's head: its tip and the middle of its wings' base (a head pointing straight up has them one
+# above the other), and the last piece of its line (a detour ends with a straight run up to the entry).
+DETOUR_HEADS_JS = """(pane) => [...pane.querySelectorAll('[data-pointer][data-route="detour"]')].map((g) => {
+  const numbers = (d) => d.replace(/[MLZ]/g, ' ').trim().split(/\\s+/).map(Number);
+  const [tx, ty, ax, ay, bx, by] = numbers(g.querySelector('.pointer-head').getAttribute('d'));
+  const lines = [...g.querySelectorAll('.pointer-line')];
+  const line = numbers(lines[lines.length - 1].getAttribute('d'));
+  const [px, py, qx, qy] = line.slice(-4);
+  return { pod: g.dataset.pod, tilt: (ax + bx) / 2 - tx, below: Math.min(ay, by) - ty, lastRun: [qx - px, qy - py] };
+})"""
+
+
+@pytest.mark.parametrize("width,height,scenario,position", [(1920, 1080, "three-pod-cascade", 6),
+                                                             (390, 844, "queueing-hints", 7)])
+def test_a_detoured_arrow_goes_round_the_entries_and_lands_pointing_up(make_page, width, height, scenario, position):
+    """Where arrows' curves would run over other entries, they go round them (data-route="detour"), cross no other
+    box, end on their own, and each head points straight up (before: aimed from 10 px back along the path, so a
+    short last run tilted it into the corner before it: 4.5 px off at 390x844, queueing-hints 7, B)."""
+    page = make_page(width=width, height=height)
+    open_at(page, scenario, position)
+    heads = [got for pane in (V1, V2) for got in settled_reading(page.locator(pane), DETOUR_HEADS_JS)]
+    assert heads, "no arrow went round the entries at this size and position"
+    for got in heads:
+        assert abs(got["tilt"]) < 0.15 and got["below"] > 8, got
+        assert abs(got["lastRun"][0]) < 0.15 and got["lastRun"][1] < 0, got  # the line ends going straight up
+    arrows_end_on_boxes(page, width, height, position)
+
+
 def test_ghost_names_are_not_struck_through_and_walked_ghost_is_gold(page):
     open_at(page, "lost-marker", 6)
     struck = page.evaluate("""() => [...document.querySelectorAll('.inflight-list *')]

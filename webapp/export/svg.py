@@ -15,7 +15,7 @@ Built with ElementTree, so every text and attribute is escaped; characters XML c
 script, no reference outside the document (shapes, not markers or patterns). The groups carry the page's
 data-* hooks: data-variant, data-testid (diagram, pane-time, caption, …), data-entry/data-id/data-key,
 data-walked="true", data-ghost="true", data-removed-id, data-unseen-by, data-marker/data-detached,
-data-queue with data-pod chips and data-timer, data-pointer/data-pod/data-target/data-key, data-legend.
+data-queue with data-pod chips and data-timer, data-pointer/data-pod/data-target/data-key/data-route, data-legend.
 """
 
 from __future__ import annotations
@@ -386,6 +386,7 @@ class Pane:
             if corners:
                 a["corners"], a["path"] = corners, bends(corners)
         for a in arrows:
+            a["g"].set("data-route", "curve" if a["corners"] is None else "detour")
             arrow(a["g"], a["tail"], a["via"], a["s"], a["end"], a["p"]["detached"], a["p"]["decided"], a["corners"])
 
     def runs_over(self, path: list, key: str) -> bool:
