@@ -9,6 +9,7 @@ import http.client
 import json
 import logging
 import queue
+import socket
 import time
 from pathlib import Path
 
@@ -151,6 +152,19 @@ class TestHttp:
         response = client.get(url) if "." in path else client.post(url, json=LOST_MARKER)
         assert response.status_code == 400
         assert response.get_json()["message"].startswith("versions: variants must be ")
+        assert errors_logged() == []
+
+    @pytest.mark.parametrize("path", ["/", "/embed", "/present", "/editor", "/export/lost-marker.svg"])
+    def test_raw_bytes_in_a_query_are_read_as_if_percent_encoded(self, client, errors_logged, path):
+        """Bytes over 0x7F sent as they are (not UTF-8): Werkzeug's request.args raised UnicodeDecodeError, a 500 on
+        every page and export. Now they are read as their %XX: a page falls back, a number is refused naming it."""
+        query = b"scenario=lost-marker&theme=\xff&versions=v1.28.1\xed\xa0\x80&position=\xff&from=\xc0\xaf&x=\xc3\xa9"
+        response = client.get(path, environ_overrides={"QUERY_STRING": query.decode("latin-1")})
+        if path.startswith("/export/"):
+            assert response.status_code == 400
+            assert response.get_json()["message"].startswith("versions: variants must be ")
+        else:
+            assert response.status_code == 200
         assert errors_logged() == []
 
     @pytest.mark.parametrize("query", ["position", "from", "to"])
@@ -297,6 +311,14 @@ class TestLive:
         status, answer = post_chunked(server, "/api/replay", in_chunks(BAD["arrays 100,000 deep"][0].encode(), 4096))
         assert status == 400
         assert f"nested deeper than {MAX_DEPTH} levels" in json.loads(answer)["message"]
+
+    def test_raw_bytes_in_a_query_are_answered_not_a_500(self, server):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT) as connection:
+            connection.sendall(b"GET /export/lost-marker.svg?position=\xff\xfe HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                               b"Connection: close\r\n\r\n")
+            answer = b"".join(iter(lambda: connection.recv(65536), b""))
+        assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]  # eventlet's server: a 500 before
+        assert b"position must be an integer in 0..6, got " in answer  # '%FF%FE' (eventlet), Werkzeug's: as latin-1
 
     def test_a_packet_100000_deep_gets_an_error_and_the_connection_lives(self, server):
         inbox: queue.Queue = queue.Queue()

@@ -7,9 +7,16 @@ Content-Length) but does not set ``wsgi.input_terminated``, so Werkzeug read suc
 ``init_bodies`` sets it for eventlet's input; Werkzeug then reads the body up to ``MAX_CONTENT_LENGTH``
 (= MAX_UPLOAD_BYTES) and answers 413 past it, as for a Content-Length over it. Werkzeug's own server and
 gunicorn set it themselves.
+
+Query strings: a byte over 0x7F that a client sent as it is (a browser percent-encodes it) made Werkzeug's
+``request.args`` raise UnicodeDecodeError (a 500 on every page and export) when the bytes were not UTF-8.
+``init_bodies`` percent-encodes such bytes before Werkzeug reads them: it then reads them as it reads ``%ff``
+(valid UTF-8 as its characters, other bytes kept as ``%FF`` text), and each route checks the value as any other.
 """
 
 from __future__ import annotations
+
+import re
 
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -18,6 +25,7 @@ from ..engine.simulation import check_variants
 from ..errors import Invalid
 from ..scenario.document import DocumentError, parse_json
 
+_RAW_BYTE = re.compile("[\x80-\xff]")  # QUERY_STRING holds the bytes as sent, one latin-1 character each
 MAX_INDEX_DIGITS = 9  # a position or a range end in a query string: no scenario has a billion steps
 
 
@@ -69,10 +77,13 @@ def shown(text: str, limit: int = 40) -> str:
 def init_bodies(app) -> None:
     wsgi_app = app.wsgi_app
 
-    def terminated_input(environ, start_response):
+    def readable(environ, start_response):
         if "eventlet.input" in environ:  # eventlet's Input ends at Content-Length, or at the last chunk
             environ["wsgi.input_terminated"] = True
+        query = environ.get("QUERY_STRING", "")
+        if not query.isascii():
+            environ["QUERY_STRING"] = _RAW_BYTE.sub(lambda byte: f"%{ord(byte[0]):02X}", query)
         return wsgi_app(environ, start_response)
 
-    app.wsgi_app = terminated_input
+    app.wsgi_app = readable
 
