@@ -130,6 +130,18 @@ def test_parse_errors_are_reported_where_the_parser_stopped(client, text, fmt, l
     assert (problem["line"], problem["column"]) == (line, column)
 
 
+@pytest.mark.parametrize("text, key, line, column", [
+    (LOST_MARKER + "name: again\n", "name", len(LOST_MARKER.splitlines()) + 1, 1),
+    ("schema: 1\nname: x\nconfig:\n  max_backoff: 10\n  max_backoff: 1\npods: []\nsteps: []\n", "max_backoff", 5, 3),
+    ("schema: 1\nname: x\npods: [{name: A, 'name': B}]\nsteps: []\n", "name", 3, 18),
+])
+def test_a_key_twice_in_a_yaml_mapping_is_a_located_problem(client, text, key, line, column):
+    """YAML requires each key once in a mapping; the loader kept the last and dropped the first without a word."""
+    [problem] = check_validate(client, text, "yaml")["problems"]
+    assert problem["field"] == "document" and f"the key {key!r} is already in this mapping" in problem["message"]
+    assert (problem["line"], problem["column"]) == (line, column)
+
+
 @pytest.mark.parametrize("body, message", [
     (b"not json", "expected {text, format} as JSON"),
     (b"[1, 2]", "expected {text: string"),

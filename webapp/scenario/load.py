@@ -26,9 +26,12 @@ _STEP_FIELD = re.compile(r"steps\[(\d{1,9})\]")
 
 
 def _check_events(text: str, max_depth: int) -> None:
-    """Reject anchors and aliases (an alias may expand exponentially: billion laughs), deep nesting and
-    integers too long to convert (document.MAX_DIGITS) from the parser's events, before any node is composed."""
-    depth = 0
+    """Reject anchors and aliases (an alias may expand exponentially: billion laughs), deep nesting, integers
+    too long to convert (document.MAX_DIGITS) and a key twice in one mapping (YAML requires keys to be unique;
+    the loader kept the last, dropping the first without a word) from the parser's events, before any node is
+    composed."""
+    # Per open collection: None for a sequence; for a mapping, [the scalar keys seen, whether a key comes next].
+    open_: list = []
     for event in yaml.parse(text, Loader=_SAFE_LOADER):
         if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS and not event.style \
                 and _DECIMAL.fullmatch(event.value) and (digits := _digits(event.value)) > MAX_DIGITS:
@@ -37,13 +40,25 @@ def _check_events(text: str, max_depth: int) -> None:
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
             problem = "anchors and aliases (&name, *name) are not allowed"
             raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
+        if isinstance(event, _CLOSE):
+            open_.pop()
+            continue
+        if not isinstance(event, (yaml.ScalarEvent, *_OPEN)):  # stream and document events
+            continue
+        mapping = open_[-1] if open_ else None
+        if mapping is not None:  # a node in a mapping: its key, then its value
+            keys, at_key = mapping
+            if at_key and isinstance(event, yaml.ScalarEvent):
+                if event.value in keys:
+                    problem = f"the key {event.value[:40]!r} is already in this mapping: each key once"
+                    raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
+                keys.add(event.value)
+            mapping[1] = not at_key
         if isinstance(event, _OPEN):
-            depth += 1
-            if depth > max_depth:
+            open_.append([set(), True] if isinstance(event, yaml.MappingStartEvent) else None)
+            if len(open_) > max_depth:
                 problem = f"nested deeper than {max_depth} levels"
                 raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
-        elif isinstance(event, _CLOSE):
-            depth -= 1
 
 
 def _digits(literal: str) -> int:
