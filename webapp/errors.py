@@ -7,6 +7,8 @@ Every layer may raise these; this module imports nothing.
 
 from __future__ import annotations
 
+MAX_REPLY = 10_000  # characters of the message a client is answered with (50 problems of a scenario fit)
+
 
 class UserError(Exception):
     """A request that cannot be carried out as asked; the session it was sent to is left as it was."""
@@ -17,8 +19,14 @@ class UserError(Exception):
     def kind(self) -> str:
         return type(self).__name__
 
+    def reply(self) -> str:
+        """The message a client is answered with: cut at MAX_REPLY characters, its length said (a message may
+        quote the value refused, which can be as long as the request: a speed of 300,000 characters)."""
+        message = str(self)
+        return message if len(message) <= MAX_REPLY else f"{message[:MAX_REPLY]}... ({len(message)} characters)"
+
     def as_json(self) -> dict:
-        return {"message": str(self), "kind": self.kind}
+        return {"message": self.reply(), "kind": self.kind}
 
 
 class Invalid(UserError):

@@ -17,6 +17,7 @@ import pytest
 import socketio as socketio_client
 
 from tests.web.liveserver import checked_server
+from webapp.errors import MAX_REPLY
 from webapp.scenario import builtin
 from webapp.scenario.document import MAX_DEPTH, MAX_DIGITS
 
@@ -230,6 +231,20 @@ class TestSocketIO:
         assert_named(error["message"], words, None if field is None else f"scenario.{field}")
         assert loaded.is_connected() and self.position(loaded) == 2
         assert other.get_received() == []  # nobody else heard of it
+        assert errors_logged() == []
+
+    @pytest.mark.parametrize("event, payload", [
+        ("play", {"speed": "x" * 300_000}), ("seek", {"position": [0] * 100_000}),
+        ("load", {"scenario": "lost-marker", "range": ["x" * 300_000, 1]}), ("join_room", {"room": "x" * 300_000}),
+        ("step", {"room": "x" * 300_000, "token": "t"}),
+    ])
+    def test_a_huge_value_is_not_answered_back_whole(self, app, loaded, errors_logged, event, payload):
+        """The refusal quoted the value whole: a speed of 300,000 characters came back as a 300 kB message."""
+        loaded.emit(event, payload)
+        [error] = [m["args"][0] for m in loaded.get_received() if m["name"] == "error"]
+        assert error["event"] == event and len(error["message"]) <= MAX_REPLY + 40
+        assert error["message"].endswith(" characters)")
+        assert self.position(loaded) == 2
         assert errors_logged() == []
 
     def test_a_float_too_large_is_not_echoed_as_infinity(self, app, loaded, errors_logged):

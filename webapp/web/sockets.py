@@ -246,9 +246,9 @@ class Viewers(Namespace):
         if isinstance(err, REFUSALS):  # one line each, no traceback (answers.py logs HTTP's)
             log.warning("refused %r from %s: %s: %s", event[:60], sid, err.kind, str(err)[:300])
         if not isinstance(err, Refusal) or err.tell:
-            self.hub.send("error", {"message": str(err) if user else INTERNAL, "event": event[:60],
+            self.hub.send("error", {"message": err.reply() if user else INTERNAL, "event": event[:60],
                                     "kind": err.kind if user else "Internal"}, sid, True)
-        return {"error": str(err) if user else INTERNAL} if event in ACK_EVENTS else None
+        return {"error": err.reply() if user else INTERNAL} if event in ACK_EVENTS else None
 
     @classmethod
     def events(cls) -> list[str]:
