@@ -76,7 +76,9 @@ function cheapest(xs, ys, from, goal, blocked, crowded, spend) {
     STEPS.forEach(([di, dj], nd) => {
       const to = [i + di, j + dj, nd];
       if (to[0] < 0 || to[1] < 0 || to[0] >= xs.length || to[1] >= ys.length || (nd + 2) % 4 === d) return;
-      if (c === 0 && nd !== 0) return; // up out of the channel first: no run along the lanes' tops
+      if (c === 0 && nd !== 0) return; // up out of the channel first…
+      if (to[1] === start[1] && !(to[0] === gi && to[1] === gj)) return; // …and never back down to its top
+      // (no run along the lanes' tops), unless the goal is there
       const [p, q] = [at(state), at(to)];
       if (blocked(p, q)) return;
       const nc = c + Math.abs(q.x - p.x) + Math.abs(q.y - p.y) + (nd === d ? 0 : BEND) + (crowded(p, q) ? CROWDED : 0);

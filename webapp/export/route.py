@@ -120,7 +120,8 @@ def cheapest(xs, ys, start, goal, blocked, crowded, spend: Budget) -> list[tuple
     the nodes of the path, or None. (A state is the integer route.js makes its id; ``blocked`` and ``crowded``
     are asked of grid steps, by index.)"""
     nx, ny = len(xs), len(ys)
-    first = (ys.index(start[1]) * nx + xs.index(start[0])) * 4
+    start_row = ys.index(start[1])
+    first = (start_row * nx + xs.index(start[0])) * 4
     gi, gj = xs.index(goal[0]), ys.index(goal[1])
     cost = {first: 0}
     came: dict = {}  # state -> the state before it
@@ -148,8 +149,10 @@ def cheapest(xs, ys, start, goal, blocked, crowded, spend: Budget) -> list[tuple
             ni, nj = i + di, j + dj
             if ni < 0 or nj < 0 or ni >= nx or nj >= ny or (nd + 2) % 4 == d:
                 continue
-            if c == 0 and nd != 0:  # up out of the channel first: no run along the lanes' tops
+            if c == 0 and nd != 0:  # up out of the channel first…
                 continue
+            if nj == start_row and (ni, nj) != (gi, gj):  # …and never back down to its top (no run along the
+                continue  # lanes' tops), unless the goal is there
             if blocked(i, j, ni, nj):
                 continue
             nc = (c + abs(xs[ni] - xs[i]) + abs(ys[nj] - ys[j]) + (0 if nd == d else BEND)
