@@ -307,3 +307,17 @@ def test_an_export_of_a_list_of_hundreds_of_entries_is_bounded(monkeypatch):
     assert max(spent.values()) == BUDGET  # a pane's search ran into the budget…
     assert all(taken <= BUDGET for taken in spent.values())  # …and none went past it
     assert len([g for g in root.iter(f"{SVG}g") if g.get("data-pointer")]) == 6  # every arrow still drawn
+
+
+def test_no_way_round_runs_along_the_top_of_the_lanes_it_leaves():
+    """The start is the top of the arrow's channel, just above the lanes: a route goes up from it and never comes
+    back to run along that line (over the lanes' titles), unless the target's row gap is there."""
+    runs = 0
+    for (corners, _), (start, end, *_) in zip(in_python(RANDOM + LONG), RANDOM + LONG):
+        if corners is None or len(corners) < 3:
+            continue
+        assert corners[1][0] == start[0] and corners[1][1] < start[1]  # up first
+        along = [(p, q) for p, q in zip(corners[1:], corners[2:]) if p[1] == q[1] == start[1]]
+        assert all(q[0] == end[0] for _, q in along), (start, corners)  # only a last run to the goal below the target
+        runs += len(corners) - 1
+    assert runs > 300
