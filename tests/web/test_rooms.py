@@ -240,6 +240,21 @@ def test_the_presenters_blank_reaches_every_follower(poll_room):
         assert drain(f, "blank") == [{"room": ack["room"], "on": True}, {"room": ack["room"], "on": False}]
 
 
+@pytest.mark.parametrize("event, payload", [("blank", {"on": "yes"}), ("blank", {"on": 1}), ("blank", {}),
+                                            ("blank", {"on": None}), ("sync", {"scenario": "true"}),
+                                            ("sync", {"scenario": [True]})])
+def test_a_true_or_false_field_of_another_type_is_refused(poll_room, event, payload):
+    """blank's 'on' and sync's 'scenario' were read as ``is True``: 'yes', 1, a list or nothing unblanked every
+    follower's screen (or sent no scenario) without a word."""
+    presenter, ack, followers = poll_room
+    sender = presenter if event == "blank" else followers[0]
+    sender.emit(event, {**(ack if event == "blank" else {"room": ack["room"]}), **payload})
+    [error] = drain(sender, "error")
+    field = next(iter(payload), "on")
+    assert error["kind"] == "Invalid" and error["message"].startswith(f"{field} must be true or false, got ")
+    assert all(f.get_received() == [] for f in followers if f is not sender)
+
+
 def test_a_follower_who_joins_during_a_poll_gets_it_and_can_answer(poll_room, make_sio):
     presenter, ack, followers = poll_room
     presenter.emit("poll_open", ack)

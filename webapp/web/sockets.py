@@ -74,6 +74,14 @@ class Feed:
     key: tuple | None = None  # what ``last`` was made for (``Hub.shown``), if others are shown the same
 
 
+def boolean(payload: dict, name: str, default: bool | None = None) -> bool:
+    """The field ``name``, true or false (``default`` when absent, if it has one); any other value is refused."""
+    value = payload.get(name, default)
+    if not isinstance(value, bool):
+        raise Invalid(f"{name} must be true or false, got {value!r:.40}")
+    return value
+
+
 def resolve_source(source):
     """``resolve`` a built-in id, a scenario object, or one a large packet kept as its JSON text (parsed here:
     in a worker process)."""
@@ -320,7 +328,7 @@ class Viewers(Namespace):
             target = Target(self.hub.sessions[request.sid], request.sid)
         with target.session.lock:
             target.session.require()
-            self.hub.whole_state(request.sid, target, scenario=payload.get("scenario") is True)
+            self.hub.whole_state(request.sid, target, scenario=boolean(payload, "scenario", False))
 
     def command(self, payload: dict, change, *args, whole: bool = False) -> None:
         """``change(session, *args)`` on the message's target, then send what changed."""
@@ -404,7 +412,7 @@ class Viewers(Namespace):
     def on_blank(self, payload):
         """The presenter blanks (``on`` true) or unblanks every follower's screen."""
         target = self.presenter_target(payload)
-        self.hub.send("blank", {"room": target.code, "on": payload.get("on") is True}, target.channel, False)
+        self.hub.send("blank", {"room": target.code, "on": boolean(payload, "on")}, target.channel, False)
 
     def presenter_target(self, payload: dict) -> Target:
         if "room" not in payload:
