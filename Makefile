@@ -8,8 +8,9 @@ APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-# Debian packages the tests drive for real (browser tests, scale-out tests, the page's modules in node).
-SYSTEM_PACKAGES := chromium redis-server nodejs
+# Debian packages the tests drive for real (browser tests, scale-out tests, the page's modules in node), each as
+# package:command; a package is installed only when its command is missing (this kind of machine has node).
+SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node
 
 .PHONY: run test bench clean system-deps
 
@@ -32,11 +33,12 @@ run: $(APP_STAMP)
 	$(BIN)/inflight-scope serve
 
 system-deps:
-	@missing=""; for cmd in $(SYSTEM_PACKAGES); do command -v $$cmd >/dev/null || missing="$$missing $$cmd"; done; \
+	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
+		command -v $${pair#*:} >/dev/null || missing="$$missing $${pair%%:*}"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(SYSTEM_PACKAGES) >/dev/null; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
 test: $(STAMP) system-deps
