@@ -2,7 +2,8 @@
 
 The "did you mean" suggestions compare a misspelled value with every choice (difflib: up to len * len
 character comparisons each). Adversarial scenarios, each under 300 kB: a thousand long, similar pod names and
-fifty-odd misspelled references to them (in `expect`, in pod lists), and long misspelled keys and ops.
+fifty-odd misspelled references to them (in `expect`, in pod lists), and long misspelled keys and ops; and a 1.8 MB
+one whose steps are 600,000 numbers (its one problem located in the text: locate.py walks at most MAX_EVENTS).
 "before" is the old rule (difflib.get_close_matches over every choice, for every problem), run in the same
 process by swapping the suggestion method; "after" is the bounded one (validate.py: SUGGESTED_PROBLEMS,
 SUGGESTION_CANDIDATES, SUGGESTION_WORK). Both are reported as the median CPU ms of validate() and of the
@@ -69,6 +70,11 @@ def long_keys_and_ops(seed=3) -> dict:
     return {"schema": 1, "name": "long keys", "pods": [{"name": "A"}], "steps": steps}
 
 
+def numbers() -> dict:
+    """Steps that are 600,000 numbers (1.8 MB): one problem, whose place is looked up in the text."""
+    return {"schema": 1, "name": "numbers", "pods": [{"name": "A"}], "steps": [1] * 600_000}
+
+
 def normal(steps=2000) -> dict:
     return generate(random.Random(1).choice, steps, pods=12)
 
@@ -105,7 +111,8 @@ def main():
     cases = {"normal (generated, 2,000 steps)": normal(), "lost-marker with 2 typos": ordinary_typos(),
              "1,000 long names, 60 misspelled expects": long_names_expect(),
              "900 long names, 80 misspelled in lists": long_names_lists(),
-             "300 long misspelled ops, keys, events": long_keys_and_ops()}
+             "300 long misspelled ops, keys, events": long_keys_and_ops(),
+             "600,000 numbers as steps": numbers()}
     bounded = validation._Checker.did_you_mean
     rows = []
     for name, raw in cases.items():

@@ -152,3 +152,38 @@ def test_parse_errors_are_located_where_their_message_says(text, fmt, expected):
 
 def test_document_problems_without_a_position_are_at_line_1():
     assert located("x" * 10, field="document", message="larger than 5 bytes") == (1, 1)
+
+
+# --- bounded work ----------------------------------------------------------------------------------------------
+MILLION = '{"schema": 1, "name": "x", "pods": [{"name": "A"}], "steps": [' + ",".join(["1"] * 1_000_000) + "]}"
+
+
+def test_a_document_of_a_million_items_is_walked_only_so_far(monkeypatch):
+    """A 2 MB text holding a million items (composed into nodes, 15 s of CPU in the editor's one place for heavy
+    work): at most MAX_EVENTS of its events are walked; what lies beyond is located at its nearest ancestor
+    reached, what lies within exactly."""
+    import yaml
+
+    from webapp.scenario import locate as module
+
+    walked = []
+    real = yaml.parse
+
+    def counted(*args, **kwargs):
+        for n, event in enumerate(real(*args, **kwargs), 1):
+            walked.append(n)
+            yield event
+
+    monkeypatch.setattr(module.yaml, "parse", counted)
+    fields = module.locate_fields(MILLION, ["steps", "steps[5]", "steps[999999]", "pods[0].name"])
+    assert max(walked) <= module.MAX_EVENTS < 1_000_000
+    steps_at = (1, MILLION.index("[1,1") + 1)
+    assert fields == {"steps": steps_at, "steps[5]": (1, steps_at[1] + 1 + 2 * 5),
+                      "steps[999999]": steps_at, "pods[0].name": (1, MILLION.index('"A"') + 1)}
+
+
+def test_a_long_scenario_is_located_to_its_last_step():
+    """An 8,000-step scenario (about 60,000 events, within MAX_EVENTS) is located exactly to its last step."""
+    steps = [{"op": "event", "event": "NodeAdd"}] * 7999 + [{"op": "evnt"}]
+    text = json.dumps({"schema": 1, "name": "x", "pods": [{"name": "A"}], "steps": steps}, indent=1)
+    assert locate(text, "steps[7999].op") == position_of(text, '"evnt"')

@@ -1,52 +1,33 @@
 """Where a problem is in the source text: its field path (``steps[3].event``, ``pods[1]``,
 ``config.max_backoff``, ``document``) -> a 1-based (line, column), for YAML and JSON sources alike.
 
-The text is composed (not constructed) into YAML nodes, which carry their marks; JSON is YAML for this
-purpose. A path that does not exist in the text is located at its nearest existing ancestor, and text
-that does not compose at all at line 1. Columns count Unicode code points.
+The text's YAML events are walked once, not composed into nodes, and only for the paths asked (JSON is YAML for
+this purpose): a 2 MB document of a million items took 15 s to locate one field by composing it, holding the
+editor's one place for heavy work. At most MAX_EVENTS events are walked; a path not reached by then, or that does
+not exist in the text, is located at its nearest ancestor that is, and a text that does not parse at line 1.
+Columns count Unicode code points.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from itertools import islice
 
 import yaml
 
-from .load import _SAFE_LOADER, _check_events
+from .load import _CLOSE, _OPEN, _SAFE_LOADER
 from .validate import Limits
+
+MAX_EVENTS = 100_000  # events walked (an 8,000-step scenario has about 60,000; a million cost libyaml 1-2 s)
+PURE_EVENTS = 10_000  # the same with the pure-Python parser, about ten times slower an event
+_NODE = frozenset({yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent})
 
 # "invalid YAML at line 3, column 7: ..." / "invalid JSON at line 3, column 7: ..." (load.py)
 _MESSAGE_AT = re.compile(r"\bat line (\d+), column (\d+)")
 # One path token: .name, [3], ['quoted key'] (validate's repr of a key that is not an identifier), [raw]
 _TOKEN = re.compile(r"""\.?(?:\[(?P<index>\d+)\]|\[(?P<quoted>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\]"""
                     r"""|\[(?P<raw>[^\]]*)\]|(?P<name>[^.\[\]]+))""")
-
-
-class _NoAliases(yaml.SafeLoader):
-    """The pure-Python composer, refusing aliases as load.py does. Used when libyaml refuses the text:
-    JSON's surrogate-pair escapes (``\\ud83d\\ude00``) are valid JSON but not valid to libyaml."""
-
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            raise yaml.composer.ComposerError(None, None, "aliases are not allowed", self.peek_event().start_mark)
-        return super().compose_node(parent, index)
-
-
-def _compose(text: str) -> yaml.Node | None:
-    """The root node of ``text``, or None when it is empty or does not compose."""
-    try:
-        _check_events(text, Limits().max_depth)  # anchors, aliases, depth: exactly what load.py refuses
-        return yaml.compose(text, Loader=_SAFE_LOADER)
-    except yaml.YAMLError:
-        pass
-    try:
-        # The pure-Python scanner refuses tabs where libyaml takes them. This path serves JSON (YAML text
-        # that libyaml refuses never got as far as located fields), where a tab outside a string is
-        # whitespace and one inside must be escaped: a space in its place keeps every position.
-        return yaml.compose(text.replace("\t", " "), Loader=_NoAliases)
-    except (yaml.YAMLError, RecursionError):
-        return None
 
 
 def _tokens(field: str) -> list[str | int]:
@@ -66,62 +47,105 @@ def _tokens(field: str) -> list[str | int]:
     return tokens
 
 
-def _child(node: yaml.Node, token: str | int) -> tuple[yaml.Node, yaml.Mark] | None:
-    """The child ``token`` names and where to point at it: a sequence item at its start; a mapping value
-    at its start if it begins on its key's line, else at the key (``config:`` for a block mapping)."""
-    if isinstance(node, yaml.SequenceNode) and isinstance(token, int):
-        return (node.value[token], node.value[token].start_mark) if token < len(node.value) else None
-    if isinstance(node, yaml.MappingNode):
-        for key, value in reversed(node.value):  # a repeated key: the last one wins, as when loading
-            if isinstance(key, yaml.ScalarNode) and key.value == str(token):
-                same_line = value.start_mark.line == key.start_mark.line
-                return value, value.start_mark if same_line else key.start_mark
-    return None
+class _Open:
+    """An open collection while the events are walked: its path (None: no field asked for is inside it), whether it
+    is a mapping, and where it is: a sequence's last index, a mapping's pending key and whether a key comes next."""
+
+    __slots__ = ("path", "mapping", "index", "key", "at_key")
+
+    def __init__(self, path: tuple | None, mapping: bool):
+        self.path, self.mapping, self.index, self.key, self.at_key = path, mapping, -1, None, True
 
 
-class Locator:
-    """Locates any number of field paths in one text; the text is composed once, on first use."""
+def _walk(events, wanted: set, limit: int) -> dict | None:
+    """path -> the mark to point at, for each node whose path (a tuple of keys and indices, as str) is in
+    ``wanted``: a sequence item at its start; a mapping value at its start if it begins on its key's line, else at
+    the key (``config:`` for a block mapping); a repeated key: the last one, as when loading. At most ``limit``
+    events are walked: paths not reached by then are not marked. None for a text with anchors or aliases, or
+    nested deeper than a scenario may be (exactly what load.py refuses)."""
+    marks: dict = {}
+    stack: list[_Open] = []
+    max_depth = Limits().max_depth
+    for event in islice(events, limit):
+        kind = type(event)
+        if kind in _CLOSE:
+            stack.pop()
+            continue
+        if kind not in _NODE:  # the stream's and the document's start and end
+            continue
+        if kind is yaml.AliasEvent or event.anchor is not None:
+            return None
+        path, mark = (), event.start_mark
+        if stack:
+            parent = stack[-1]
+            if parent.mapping and parent.at_key:  # a key (a collection as a key is walked through, never asked for)
+                parent.key, parent.at_key = event if kind is yaml.ScalarEvent else None, False
+                if kind in _OPEN:
+                    stack.append(_Open(None, False))
+                continue
+            if parent.mapping:
+                key, parent.at_key = parent.key, True
+                path = None if parent.path is None or key is None else (*parent.path, key.value)
+                if key is not None and key.start_mark.line != mark.line:
+                    mark = key.start_mark
+            else:
+                parent.index += 1
+                path = None if parent.path is None else (*parent.path, str(parent.index))
+        if path is not None and path in wanted:
+            marks[path] = mark
+        else:
+            path = None
+        if kind in _OPEN:
+            if len(stack) == max_depth:
+                return None
+            stack.append(_Open(path, kind is yaml.MappingStartEvent))
+    return marks
 
-    def __init__(self, text: str):
-        self.text = text
-        self._root: yaml.Node | None = None
-        self._composed = False
 
-    def root(self) -> yaml.Node | None:
-        if not self._composed:
-            self._root, self._composed = _compose(self.text), True
-        return self._root
+def _marks(text: str, wanted: set) -> dict | None:
+    """``_walk`` over ``text``'s events (None when it does not parse)."""
+    try:
+        return _walk(yaml.parse(text, Loader=_SAFE_LOADER), wanted, MAX_EVENTS)
+    except yaml.YAMLError:
+        pass
+    try:
+        # The pure-Python scanner refuses tabs where libyaml takes them, and takes the JSON surrogate-pair escapes
+        # (``\\ud83d\\ude00``) libyaml refuses. This path serves JSON (YAML text that libyaml refuses never got as
+        # far as located fields), where a tab outside a string is whitespace and one inside must be escaped: a
+        # space in its place keeps every position.
+        return _walk(yaml.parse(text.replace("\t", " "), Loader=yaml.SafeLoader), wanted, PURE_EVENTS)
+    except (yaml.YAMLError, RecursionError):
+        return None
 
-    def field(self, field: str) -> tuple[int, int]:
-        node = self.root()
-        if node is None:
-            return 1, 1
-        mark = node.start_mark
-        for token in _tokens(field):
-            found = _child(node, token)
-            if found is None:
-                break
-            node, mark = found
-        return mark.line + 1, mark.column + 1
 
-    def problem(self, problem: dict) -> tuple[int, int]:
-        """A validation problem's position; a ``document`` problem where its message says, else line 1."""
-        if problem["field"] == "document":
-            at = _MESSAGE_AT.search(problem["message"])
-            return (int(at[1]), int(at[2])) if at else (1, 1)
-        return self.field(problem["field"])
+def locate_fields(text: str, fields) -> dict[str, tuple[int, int]]:
+    """field path -> its 1-based (line, column) in ``text``, for each of ``fields``; a path the text does not hold
+    (or not within the events walked) at its nearest ancestor that it does, and every one at line 1 when the text
+    does not parse."""
+    tokens = {field: tuple(str(t) for t in _tokens(field)) for field in fields}
+    wanted = {path[:k] for path in tokens.values() for k in range(len(path) + 1)}
+    marks = _marks(text, wanted) if tokens else None
+    out = {}
+    for field, path in tokens.items():
+        found = next((marks[path[:k]] for k in range(len(path), -1, -1) if path[:k] in marks), None) if marks else None
+        out[field] = (1, 1) if found is None else (found.line + 1, found.column + 1)
+    return out
+
+
+def _position(problem: dict, fields: dict) -> tuple[int, int]:
+    """A validation problem's position; a ``document`` problem where its message says, else line 1."""
+    if problem["field"] == "document":
+        at = _MESSAGE_AT.search(problem["message"])
+        return (int(at[1]), int(at[2])) if at else (1, 1)
+    return fields[problem["field"]]
+
+
+def locate_problems(text: str, problems: list[dict]) -> list[dict]:
+    """Each problem with its ``line`` and ``column`` added (new dicts); the text is walked once for them all."""
+    fields = locate_fields(text, {p["field"] for p in problems if p["field"] != "document"})
+    return [{**p, "line": line, "column": column} for p in problems for line, column in [_position(p, fields)]]
 
 
 def locate(text: str, field: str) -> tuple[int, int]:
     """The 1-based (line, column) of ``field`` in ``text``."""
-    return Locator(text).field(field)
-
-
-def locate_problems(text: str, problems: list[dict]) -> list[dict]:
-    """Each problem with its ``line`` and ``column`` added (new dicts)."""
-    locator = Locator(text)
-    out = []
-    for p in problems:
-        line, column = locator.problem(p)
-        out.append({**p, "line": line, "column": column})
-    return out
+    return locate_fields(text, [field])[field]

@@ -100,17 +100,19 @@ def _show(v) -> str:
     return f"a {type(v).__name__}"
 
 
+_CONTAINERS = (dict, list)  # what a parsed document nests
+
+
 def _too_deep(raw, max_depth: int) -> bool:
-    """Iterative, so any depth is safe to ask about; an object that contains itself is too deep."""
-    stack = [(raw, 1)]
-    while stack:
-        value, depth = stack.pop()
-        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
-        if children is None:
-            continue
+    """Level by level, so any depth is safe to ask about, and only containers are kept from one level to the next
+    (a list of a million numbers is one pass of a comprehension, not a million pushes and pops: 0.5 s before);
+    each container once per level, so an object that contains itself is too deep, not endless."""
+    level, depth = ([raw] if type(raw) in _CONTAINERS else []), 1
+    while level:
         if depth > max_depth:
             return True
-        stack.extend((child, depth + 1) for child in children)
+        inner = {id(c): c for v in level for c in (v.values() if type(v) is dict else v) if type(c) in _CONTAINERS}
+        level, depth = list(inner.values()), depth + 1
     return False
 
 
