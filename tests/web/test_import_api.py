@@ -63,3 +63,14 @@ def test_a_lone_surrogate_in_a_klog_value_is_kept_as_written(client):
     body = imported(client, log).get_json()
     assert {"name": "x\\ud800"} in body["scenario"]["pods"]
     assert client.post("/api/validate", json={"text": body["text"], "format": "yaml"}).get_json()["ok"]
+
+
+def test_lines_centuries_apart_are_refused_naming_the_line(client):
+    """Two lines 500 years apart (timestamps in milliseconds, 1e13 ms later): the importer made an advance_clock of
+    1.6e10 s, and the answer named the field of a step the user never wrote ('steps[1].seconds'); now the line."""
+    log = START + ADD % 1701345600000.1 + ADD.replace('"a"', '"b"') % (1701345600000.1 + 1.6e13)
+    response = imported(client, log)
+    assert response.status_code == 400
+    body = response.get_json()
+    assert body["kind"] == "LogError" and "steps[" not in body["message"]
+    assert "line 3 is 16,000,000,000 s after the line before it" in body["message"]

@@ -62,7 +62,7 @@ from ..model.plugins import PLUGINS, registered_event
 from ..model.variant import VARIANTS
 from .load import load_scenario
 from .loglines import Counts, Line, LogError, Truncated, object_ref, parse_line, read_lines
-from .validate import Limits
+from .validate import MAX_SECONDS, Limits
 
 MAX_ASSUMPTIONS = 200
 SOURCE = "kubernetes/autoscaler@cb95d464 cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/"
@@ -211,10 +211,7 @@ class _Builder:
         if len(self.steps) + 2 > self.limits.max_steps:
             raise TooLarge(f"{self.source}: the log makes more than {self.limits.max_steps:,} steps; "
                            "import a shorter stretch of it")
-        at = self.at(line)
-        if at > self.clock:
-            self.steps.append({"op": "advance_clock", "seconds": (at - self.clock) / 1e6})
-            self.clock = at
+        self.advance(self.at(line), {}, line.number)
         step.setdefault("note", f"line {line.number}: {line.msg}")
         self.steps.append(step)
         self.open_event = None
@@ -409,10 +406,20 @@ class _Builder:
                 self.evidence.setdefault((label, pod.plugins[0]), (hint, line.number))
 
     def finish_clock(self) -> None:
-        if self.last > self.clock:
-            self.steps.append({"op": "advance_clock", "seconds": (self.last - self.clock) / 1e6,
-                               "note": "to the time of the log's last used line"})
-            self.clock = self.last
+        self.advance(self.last, {"note": "to the time of the log's last used line"}, None)
+
+    def advance(self, at: int, extra: dict, number: int | None) -> None:
+        """An advance_clock step to ``at`` (µs since the start), if it is later; one longer than a scenario's clock
+        may move in a step (validate.MAX_SECONDS) is the log's fault, named by its line."""
+        if at <= self.clock:
+            return
+        seconds = (at - self.clock) / 1e6
+        if seconds > MAX_SECONDS:
+            where = f"line {number}" if number is not None else "its last used line"
+            raise LogError(f"{self.source}: {where} is {seconds:,.0f} s after the line before it; a scenario's clock "
+                           f"moves at most {MAX_SECONDS:,.0f} s (about 31 years) in a step: are its timestamps right?")
+        self.steps.append({"op": "advance_clock", "seconds": seconds, **extra})
+        self.clock = at
 
 
 def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits(),
