@@ -6,6 +6,7 @@
 
 const CLEAR = 4;
 const BEND = 40; // a bend costs as much as this many px of length
+const DOWN = 3; // a px down costs as much as this many: an arrow climbs to its entry, it does not dip on the way
 const NEAR = 6; // a run this near another arrow's point…
 const CROWDED = 120; // …costs this much more
 const STEPS = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // up, right, down, left (index: the direction)
@@ -81,7 +82,8 @@ function cheapest(xs, ys, from, goal, blocked, crowded, spend) {
       // (no run along the lanes' tops), unless the goal is there
       const [p, q] = [at(state), at(to)];
       if (blocked(p, q)) return;
-      const nc = c + Math.abs(q.x - p.x) + Math.abs(q.y - p.y) + (nd === d ? 0 : BEND) + (crowded(p, q) ? CROWDED : 0);
+      const nc = c + Math.abs(q.x - p.x) + Math.abs(q.y - p.y) * (nd === 2 ? DOWN : 1) + (nd === d ? 0 : BEND)
+        + (crowded(p, q) ? CROWDED : 0);
       if (nc >= (cost.get(id(to)) ?? Infinity)) return;
       cost.set(id(to), nc);
       came.set(id(to), state);

@@ -321,3 +321,12 @@ def test_no_way_round_runs_along_the_top_of_the_lanes_it_leaves():
         assert all(q[0] == end[0] for _, q in along), (start, corners)  # only a last run to the goal below the target
         runs += len(corners) - 1
     assert runs > 300
+
+
+def test_a_way_that_dips_costs_more_than_one_that_climbs():
+    """Seeded list 30: a way across under the target's row (through other arrows' points) or one over the top of
+    the list and back down to it; a px down costs DOWN times a px otherwise, so the arrow climbs straight across
+    (4 corners; before, 8, over the list's top and back down)."""
+    (corners, _), = in_python([RANDOM[30]])
+    assert len(corners) == 4 and all(q[1] <= p[1] for p, q in zip(corners, corners[1:]))
+    assert in_node([RANDOM[30]]) == in_python([RANDOM[30]])

@@ -21,6 +21,7 @@ from itertools import accumulate
 
 CLEAR = 4
 BEND = 40  # a bend costs as much as this many px of length
+DOWN = 3  # a px down costs as much as this many: an arrow climbs to its entry, it does not dip on the way
 NEAR = 6  # a run this near another arrow's point…
 CROWDED = 120  # …costs this much more
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # up, right, down, left (index: the direction)
@@ -155,7 +156,7 @@ def cheapest(xs, ys, start, goal, blocked, crowded, spend: Budget) -> list[tuple
                 continue  # lanes' tops), unless the goal is there
             if blocked(i, j, ni, nj):
                 continue
-            nc = (c + abs(xs[ni] - xs[i]) + abs(ys[nj] - ys[j]) + (0 if nd == d else BEND)
+            nc = (c + abs(xs[ni] - xs[i]) + abs(ys[nj] - ys[j]) * (DOWN if nd == 2 else 1) + (0 if nd == d else BEND)
                   + (CROWDED if crowded(i, j, ni, nj) else 0))
             to = (nj * nx + ni) * 4 + nd
             if nc >= cost.get(to, math.inf):
