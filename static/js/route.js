@@ -10,8 +10,8 @@ const DOWN = 3; // a px down costs as much as this many: an arrow climbs to its 
 const NEAR = 6; // a run this near another arrow's point…
 const CROWDED = 120; // …costs this much more
 const STEPS = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // up, right, down, left (index: the direction)
-// The search states one drawing's detours may take between them (`budget()`; the built-ins' detours take at most
-// about 550 each): past it, the arrows left keep their curves. A list of hundreds of entries otherwise costs tens
+// The search states one drawing's detours may take between them (`budget()`; the built-ins' drawings take at most
+// about 600, bench/export_cost.py): past it, the arrows left keep their curves. A list of hundreds of entries costs tens
 // of thousands a detour, in the browser and in the SVG export (webapp/export/route.py, which keeps the same count).
 export const BUDGET = 20000;
 

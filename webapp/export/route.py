@@ -25,8 +25,8 @@ DOWN = 3  # a px down costs as much as this many: an arrow climbs to its entry, 
 NEAR = 6  # a run this near another arrow's point…
 CROWDED = 120  # …costs this much more
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # up, right, down, left (index: the direction)
-# The search states one drawing's detours may take between them (``Budget``; the built-ins' detours take at most
-# about 550 each): past it, the arrows left keep their curves. A list of hundreds of entries otherwise costs tens
+# The search states one drawing's detours may take between them (``Budget``; the built-ins' drawings take at most
+# about 600, bench/export_cost.py): past it, the arrows left keep their curves. A list of hundreds of entries costs tens
 # of thousands a detour (0.3-1 s each here), so an export's work is bounded whatever the scenario.
 BUDGET = 20000
 
@@ -36,8 +36,8 @@ class Budget:
 
     __slots__ = ("left",)
 
-    def __init__(self, left: int = BUDGET):
-        self.left = left
+    def __init__(self, left: int | None = None):
+        self.left = BUDGET if left is None else left
 
 
 def detour(start: tuple, end: tuple, boxes: list, frame: tuple, others=(), spend: Budget | None = None
