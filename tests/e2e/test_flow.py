@@ -380,12 +380,25 @@ def test_help_is_a_modal(page):
 
 
 # --- 7. rooms and embeds -----------------------------------------------------------------------------------------
+# On a phone the banner's sentence is laid out as one: its words inline (they were flex items of their own, each
+# blockified and squeezed: "following" in one column, "the / presenter" wrapped in the next), and a line it wraps
+# onto starts where the sentence does.
+BANNER_WRAPS_AS_A_SENTENCE_JS = """() => {
+  const banner = document.querySelector('#room-banner');
+  const range = document.createRange();
+  range.selectNodeContents(banner);
+  const start = range.getClientRects()[0].left;  // where "Room" begins
+  const lines = [...banner.querySelector('.room-follows').getClientRects()];
+  const inline = ['#room-status', '.room-follows'].every((s) => getComputedStyle(banner.querySelector(s)).display === 'inline');
+  return inline && (lines.length === 1 || Math.abs(lines[lines.length - 1].left - start) < 1);
+}"""
 def test_blank_reaches_followers_and_the_audience_is_locked(make_page):
     presenter, room, token = start_presenter(make_page)
     audience = make_page(width=390, height=844)
     audience.goto(f"/r/{room}")
     at(audience, 0)
     expect(audience.locator("#room-banner")).to_contain_text("following the presenter")
+    assert audience.evaluate(BANNER_WRAPS_AS_A_SENTENCE_JS), "the room banner's words wrap in columns of their own"
     for control in ("#btn-play", "#btn-step", "#btn-back", "#btn-reset", "#scrubber"):
         expect(audience.locator(control)).to_be_hidden()
     expect(audience.locator("#scenario-picker")).to_be_disabled()
