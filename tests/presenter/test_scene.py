@@ -127,3 +127,17 @@ def test_with_periodic_flushes_each_parked_chip_says_when_the_flush_moves_it():
     chips = [c for pane in present(sim.frame(), sim.preview())["panes"].values() for lane in pane["lanes"]
              for c in lane["chips"] if c["timer"]]
     assert chips and all("next" not in c["timer"] and "flush" not in c["timer"]["text"] for c in chips)
+
+
+def test_a_rooms_scene_has_presenter_notes_at_every_position_the_last_included():
+    """At the last step there is no next step to preview: the notes said nothing (null), so the presenter's page
+    kept the previous step's lines ("5. …" at 6 / 6), or none after a load there. A scene outside a room has none."""
+    sim = Simulation(resolve("lost-marker")[0], list(VARIANTS))
+    for position in range(sim.total + 1):
+        sim.seek(position)
+        scene = present(sim.frame(), sim.preview(), {"room": "ABCDEF"})
+        step = sim.frame()["step"]
+        assert scene["notes"]["now"] == (f"{position}. {step['note']}" if position else "Before the first step.")
+        assert scene["notes"]["next"].startswith(f"{position + 1}. ") or position == sim.total
+        assert present(sim.frame())["notes"] is None
+    assert scene["notes"]["next"] == "End of the scenario." and scene["upcoming"] is None

@@ -8,7 +8,8 @@ preview (``Simulation.frame()`` / ``.preview()``) are plain data.
              playing, speed, range, room, panes: {variant: pane}}
 
 ``counter`` is positionText without the divergence note (what a one-variant view of these panes shows);
-``notes`` {now, next} are the presenter's lines for this step and the next (with ``upcoming``; else null).
+``notes`` {now, next} are the presenter's lines for this step and the next, in a room's scene (else null); ``upcoming``
+what the next step will do on each variant, in a room's scene before the end (else null).
     pane  = {variant, title, tag, tone, time, clock, caption, list: {name, count, note, items, markerNotes, empty},
              pointers, hint, walk, lanes: [{queue, label, icon, help, chips}], invariants, narration, outcome}
     legend = [{key, label, text}]  (words.LEGEND: one shape and colour per key wherever the picture is drawn)
@@ -57,7 +58,7 @@ def present(frame: dict, preview: dict | None = None, settings: dict | None = No
         if upcoming and upcoming["op"] == "fail" and frame["gate"] else None,
         "upcoming": {v: narrate(v, upcoming, p["result"], p["record"]) for v, p in preview.items()}
         if preview else None,
-        "notes": presenter_notes(position, now, after) if preview else None,
+        "notes": presenter_notes(position, now, after) if settings["room"] else None,  # preview is None at the end
         "playing": settings["playing"],
         "speed": settings["speed"],
         "range": list(settings["range"]) if settings["range"] else [0, total],
