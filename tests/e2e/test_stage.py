@@ -323,6 +323,37 @@ def test_a_detoured_arrow_goes_round_the_entries_and_lands_pointing_up(make_page
     arrows_end_on_boxes(page, width, height, position)
 
 
+# On a short screen: how large the lists' text is drawn (the smallest of the panes), whether any entry (with its
+# tags) runs below its list's area into the lanes, and whether the Step button is on screen.
+READABLE_JS = """() => {
+  const panes = [...document.querySelectorAll('#panes > [data-variant]')];
+  const step = document.querySelector('#btn-step').getBoundingClientRect();
+  return {
+    font: Math.min(...panes.map((p) => parseFloat(getComputedStyle(p.querySelector('.inflight-list')).fontSize))),
+    spills: panes.flatMap((p) => {
+      const bottom = p.querySelector('.list-area').getBoundingClientRect().bottom;
+      return [...p.querySelectorAll('.inflight-list > li')].filter((li) => li.getBoundingClientRect().bottom > bottom + 1)
+        .map((li) => li.dataset.id || li.textContent.trim().slice(0, 20));
+    }),
+    stepOnScreen: step.top >= 0 && step.bottom <= innerHeight,
+  };
+}"""
+
+
+@pytest.mark.parametrize("query", ["scenario=three-pod-cascade&position=8",
+                                   "scenario=lost-marker&versions=v1.28.1,v1.28.2,v1.31.13&position=6"])
+def test_a_laptops_short_screen_keeps_the_lists_readable(make_page, query):
+    """1280x720 with the page's chrome: a frame with many tags (three-pod-cascade 8) or three versions drew its
+    lists at fit.js's floor, 6.3 px, the tags keeping their readable size; now the panes keep their room and the
+    page scrolls, the controls pinned at its bottom (14.6 and 16.3 px here)."""
+    page = make_page(width=1280, height=720)
+    page.goto(f"/?{query}")
+    at(page, int(query.rsplit("=", 1)[1]))
+    settle(page)
+    got = settled_reading(page.locator("body"), READABLE_JS)
+    assert got["font"] >= 12 and got["spills"] == [] and got["stepOnScreen"], got
+
+
 def test_ghost_names_are_not_struck_through_and_walked_ghost_is_gold(page):
     open_at(page, "lost-marker", 6)
     struck = page.evaluate("""() => [...document.querySelectorAll('.inflight-list *')]

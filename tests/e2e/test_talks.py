@@ -6,6 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 from playwright.sync_api import expect
 
 from tests.e2e.test_browser import B_MARKER, SETTLED_JS, V1, V2, assert_b_placed_differently, at, built_in_json, inline_value, open_lost_marker, settle
+from tests.e2e.test_stage import READABLE_JS
 
 POSITION = "[data-testid=position]"
 
@@ -256,22 +257,6 @@ def test_offline_file_and_svg_download_from_the_toolbar(page, tmp_path):
     assert 'data-marker="B"' in svg.read_text() and 'data-detached="true"' in svg.read_text()
 
 
-# On the presenter's own screen: how large the list's text is drawn, whether any entry (with its tags) runs below its
-# list's area into the lanes, and whether the Step button is on screen.
-PRESENTER_SCREEN_JS = """() => {
-  const panes = [...document.querySelectorAll('#panes > [data-variant]')];
-  const step = document.querySelector('#btn-step').getBoundingClientRect();
-  return {
-    font: Math.min(...panes.map((p) => parseFloat(getComputedStyle(p.querySelector('.inflight-list')).fontSize))),
-    spills: panes.flatMap((p) => {
-      const bottom = p.querySelector('.list-area').getBoundingClientRect().bottom;
-      return [...p.querySelectorAll('.inflight-list > li')].filter((li) => li.getBoundingClientRect().bottom > bottom + 1)
-        .map((li) => li.dataset.id || li.textContent.trim().slice(0, 20));
-    }),
-    stepOnScreen: step.top >= 0 && step.bottom <= innerHeight,
-  };
-}"""
-
 
 def test_the_presenters_laptop_screen_keeps_the_picture_readable_and_the_controls_in_reach(make_page):
     """/present at 1280x720, beside the notes, at the lost marker's last step: the lists were squeezed to 6 px text
@@ -282,7 +267,7 @@ def test_the_presenters_laptop_screen_keeps_the_picture_readable_and_the_control
     expect(presenter.locator("#audience-link a")).to_be_visible()
     at(presenter, 6)
     settle(presenter)
-    got = presenter.evaluate(PRESENTER_SCREEN_JS)
+    got = presenter.evaluate(READABLE_JS)
     assert got["font"] >= 12 and got["spills"] == [] and got["stepOnScreen"], got
     expect(presenter.locator('#presenter-notes [data-notes="now"]')).to_contain_text("6. B fails")
     expect(presenter.locator('#presenter-notes [data-notes="next"]')).to_have_text("End of the scenario.")
