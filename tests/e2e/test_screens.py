@@ -5,7 +5,8 @@ and a phone's sizes, light and dark, for people to look at:
     test-artifacts/screens/<id>/<position>-<width>x<height>-<theme>.png
 
 One browser page per size and theme goes from position to position (a permalink each: the page under test is
-what a link to that position opens). A phone's shot is the whole page (its panes stack and scroll).
+what a link to that position opens). A phone's shot is the whole page (its panes stack and scroll). On the
+larger screens each shot must also be readable: the lists drawn at 11 px or more, no entry spilling out of its list.
 
 The full matrix (every built-in x 3 sizes x 2 themes, ~140 shots) takes minutes, so by default the lost marker
 gets every size, each in one theme (1280x720 light, 1920x1080 dark, 390x844 dark), the other built-ins only their
@@ -24,6 +25,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_browser import settle
+from tests.e2e.test_stage import READABLE_JS
 from webapp.engine.simulation import Simulation
 from webapp.model.variant import VARIANTS
 from webapp.presenter.messages import key_positions
@@ -112,6 +114,9 @@ def test_screens_of_every_built_in(make_page, artifacts_dir, width, height, them
             w, h = png_size(data)
             assert w == width and (h >= height if phone else h == height), f"{path.name}: {w}x{h}"
             assert len(data) > 15_000, f"{path}: only {len(data)} bytes, a blank page?"
+            if not phone:  # what the shot shows can be read: the lists are not squeezed below 11 px nor spill
+                got = page.evaluate(READABLE_JS)
+                assert got["font"] >= 11 and got["spills"] == [], f"{path.name}: {got}"
             shots += 1
             if scenario_id in ALL_SIZES and position in key_positions_of(scenario_id):
                 shots += extra_shots(page, out, position, width, height, theme, phone)
