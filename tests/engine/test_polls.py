@@ -17,7 +17,7 @@ def test_a_poll_asks_what_the_scene_asks():
 
 
 @pytest.mark.parametrize("answer,message", [
-    (None, "an answer is an object"), ({}, "an answer is an object"), ("backoffQ", "an answer is an object"),
+    (None, "answers must be an object"), ({}, "answers must be an object"), ("backoffQ", "answers must be an object"),
     ({"v9": "backoffQ"}, "'v9' is not a variant of this poll"),
     ({"v1.28.1": "nowhere"}, r"answers.v1.28.1: expected one of"),
     ({"v1.28.1": ["backoffQ"]}, r"answers.v1.28.1: expected one of"),

@@ -23,7 +23,8 @@ def checked_answer(poll: dict | None, answer) -> dict:
     if poll is None or not poll["open"]:
         raise Invalid("no poll is open in this room")
     if not isinstance(answer, dict) or not answer:
-        raise Invalid(f"an answer is an object {{variant: choice}} for the variants {poll['variants']}")
+        raise Invalid(f"answers must be an object {{variant: choice}} answering at least one of the poll's variants "
+                      f"{poll['variants']}")
     for variant, choice in answer.items():
         if variant not in poll["variants"]:
             raise Invalid(f"answers: {str(variant)[:40]!r} is not a variant of this poll; expected one of "

@@ -391,10 +391,7 @@ class Viewers(Namespace):
     def on_poll_answer(self, payload):
         """A follower's answer {room, answers: {variant: choice}}: counted for the presenter, never driving."""
         room = self.hub.rooms.find(payload.get("room"))
-        answers = payload.get("answers")
-        if not isinstance(answers, dict) or not answers:
-            raise Invalid("answers must be an object {variant: choice} answering at least one of the poll's variants")
-        poll = self.hub.rooms.answer_poll(room, request.sid, answers)
+        poll = self.hub.rooms.answer_poll(room, request.sid, payload.get("answers"))
         self.hub.send("poll_tally", {"room": room.code, "position": poll["position"], **self.hub.rooms.tally(room, poll)},
                       room.presenter_channel, False)
 
