@@ -1,6 +1,6 @@
 """What HTTP reads from a request, in one place: a JSON body through the parsing boundary
-(``scenario.document.parse_json``), numbers from query parameters with their length checked first, and versions
-named by the field they came in.
+(``scenario.document.parse_json``), numbers from query parameters with their length checked first, versions
+named by the field they came in, and built-in scenarios named in a path.
 
 Chunked bodies: eventlet's server de-chunks a ``Transfer-Encoding: chunked`` body (and ends every body at its
 Content-Length) but does not set ``wsgi.input_terminated``, so Werkzeug read such a body as empty.
@@ -22,8 +22,9 @@ from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..engine.simulation import check_variants
-from ..errors import Invalid
+from ..errors import Invalid, NotFound
 from ..scenario.document import DocumentError, parse_json
+from ..scenario.resolve import resolve
 
 _RAW_BYTE = re.compile("[\x80-\xff]")  # QUERY_STRING holds the bytes as sent, one latin-1 character each
 MAX_INDEX_DIGITS = 9  # a position or a range end in a query string: no scenario has a billion steps
@@ -58,6 +59,15 @@ def index_arg(name: str, default: str = "0") -> int | None:
     if 0 < len(text) <= MAX_INDEX_DIGITS and text.isascii() and text.isdigit():
         return int(text)
     return None
+
+
+def builtin_scenario(scenario_id: str):
+    """The built-in scenario a path names (``/export/<id>.svg``, ``/api/scenarios/<id>``); an unknown id is answered
+    404 with resolve's message."""
+    try:
+        return resolve(scenario_id)[0]
+    except Invalid as err:  # the built-ins themselves are valid: only an unknown id gets here
+        raise NotFound(str(err)) from None
 
 
 def versions_field(value, field: str = "versions") -> tuple[str, ...]:

@@ -12,24 +12,16 @@ import re
 from flask import Blueprint, Response, current_app, request
 
 from ..engine.simulation import MAX_VARIANTS
-from ..errors import Invalid, NotFound
+from ..errors import Invalid
 from ..export.offline import export_html
 from ..export.svg import export_svg
 from ..scenario.resolve import resolve
-from .bodies import index_arg, json_body, shown, versions_field
+from .bodies import builtin_scenario, index_arg, json_body, shown, versions_field
 from .limits import session_bytes
 from .offload import apart
 
 bp = Blueprint("export", __name__, url_prefix="/export")
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"  # a served SVG may never run or fetch anything
-
-
-def builtin_scenario(scenario_id: str):
-    """The built-in scenario; an unknown id is answered 404 with resolve's message."""
-    try:
-        return resolve(scenario_id)[0]
-    except Invalid as err:  # the built-ins themselves are valid: only an unknown id gets here
-        raise NotFound(str(err)) from None
 
 
 def posted_scenario():

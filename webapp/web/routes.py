@@ -14,8 +14,7 @@ from ..model.variant import VARIANTS
 from ..model.versions import VERSIONS
 from ..scenario import builtin
 from ..scenario.resolve import resolve
-from .bodies import index_arg, json_body
-from .export import builtin_scenario
+from .bodies import builtin_scenario, index_arg, json_body
 from .offload import apart
 
 bp = Blueprint("main", __name__)
