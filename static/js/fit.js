@@ -4,25 +4,49 @@
 // wraps onto more rows only when that buys real size: if keeping the fewest rows costs at most FEWER_ROWS_COST
 // of the type, the fewest it is. Wrapped, it narrows as far as its rows allow, so the rows come out even
 // (2 + 2, not 3 + 1 with a lone entry under the rest). Where the area's height follows its content (one column,
-// phones: --fit: width) only the width bounds it. Fitted on every draw and whenever an area's size changes
-// (pointers.js's ResizeObserver).
+// phones: --fit: width) only the width bounds it. The labels above the entries (gone, unseen, markers) keep a
+// readable size of their own, so in a narrow list they take the width and the entries wrap onto rows of tall
+// label stacks: where the entries come out smaller than the stylesheet's size, the labels are also tried narrower
+// (more lines each: the .narrow-labels list, app.css), and kept so if that buys NARROW_GAIN or more. Fitted on
+// every draw and whenever an area's size changes (pointers.js's ResizeObserver).
 const fitted = new WeakMap(); // list -> the area size it was fitted to
 const FEWER_ROWS_COST = 0.2;
+const NARROW_GAIN = 0.1;
+const LABELS = ".gone-tag, .unseen-tag, .marker";
 
 // Every diagram under `root` (both panes) gets the same size: the largest that fits them all. Unless
 // `force`, only when an area's size changed since it was fitted. Returns whether anything was fitted.
 export function fitAll(root = document, force = true) {
   const lists = [...root.querySelectorAll("[data-testid=diagram]")].map(measure).filter(Boolean);
   if (!lists.length || (!force && lists.every((l) => fitted.get(l.list) === l.key))) return false;
-  const largest = Math.min(...lists.map((l) => best(l)));
-  const fewest = Math.min(...lists.map((l) => best(l, l.widthOnly ? Infinity : fewestRows(l)))); // by the width alone, rows are bounded already
-  const size = fewest >= (1 - FEWER_ROWS_COST) * largest ? fewest : largest;
+  narrow(lists, false);
+  let size = fit(lists);
+  // narrower labels, where the entries come out smaller than the stylesheet draws them (not in one column: there
+  // the rows follow the stylesheet's size)
+  const short = size < Math.min(...lists.map((l) => natural(l.list))) - 0.01;
+  if (short && !lists.some((l) => l.widthOnly) && lists.some((l) => l.list.querySelector(LABELS))) {
+    narrow(lists, true);
+    const narrower = fit(lists);
+    if (narrower >= (1 + NARROW_GAIN) * size) size = narrower;
+    else narrow(lists, false);
+  }
   for (const l of lists) {
     l.list.style.fontSize = `${size.toFixed(2)}px`;
     if (!l.widthOnly) balance(l.list);
     fitted.set(l.list, measure(l.diagram).key);
   }
   return true;
+}
+
+// The size (px) all `lists` get: the largest that fits them all, or fewer rows if that costs little.
+function fit(lists) {
+  const largest = Math.min(...lists.map((l) => best(l)));
+  const fewest = Math.min(...lists.map((l) => best(l, l.widthOnly ? Infinity : fewestRows(l)))); // by the width alone, rows are bounded already
+  return fewest >= (1 - FEWER_ROWS_COST) * largest ? fewest : largest;
+}
+
+function narrow(lists, on) {
+  for (const l of lists) l.list.classList.toggle("narrow-labels", on);
 }
 
 function measure(diagram) {
@@ -56,10 +80,15 @@ function best({ list, style, widthOnly }, most = Infinity) {
 
 // [smallest, largest] size (px), from the stylesheet's size; leaves the list at the stylesheet's size.
 function bounds(list, style) {
+  const base = natural(list);
+  return [base * (parseFloat(style.getPropertyValue("--fit-min")) || 0.6), base * (parseFloat(style.getPropertyValue("--fit-max")) || 1)];
+}
+
+// The stylesheet's size (px); leaves the list at it.
+function natural(list) {
   list.style.fontSize = "";
   list.style.paddingInline = "";
-  const base = parseFloat(getComputedStyle(list).fontSize) || 16;
-  return [base * (parseFloat(style.getPropertyValue("--fit-min")) || 0.6), base * (parseFloat(style.getPropertyValue("--fit-max")) || 1)];
+  return parseFloat(getComputedStyle(list).fontSize) || 16;
 }
 
 // The fewest rows the entries take (at the smallest size).
