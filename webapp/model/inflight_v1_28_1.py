@@ -155,13 +155,13 @@ class ReceivedEvents(Tracker):
             })
         return sorted(out, key=lambda m: m["pod"])
 
-    def boundary_violations(self) -> list[dict]:
-        out = []
+    def check(self) -> list[dict]:
+        detached = []
         for p in self.in_flight_pods.values():  # a loop, not a comprehension: no function made and called per step
             m = p.previous_event
             if m is not None and m.list is None:
-                out.append({"pod": p.name, "marker": m.value.id, "unseen": self._unseen(m)})
-        return out
+                detached.append({"pod": p.name, "marker": m.value.id, "unseen": self._unseen(m)})
+        return [{"name": "in_flight_boundary", "violations": detached}] if detached else []
 
     # --- checkpoints: a marker is stored as its position, or as its value when detached ---------
     def __getstate__(self) -> dict:

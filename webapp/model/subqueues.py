@@ -50,11 +50,14 @@ class KeyedHeap:
         return None
 
     def pop(self) -> QueuedPodInfo | None:
-        record = self.peek()
-        if record is not None:
-            heapq.heappop(self._heap)
-            del self.index[record.name]
-        return record
+        """Take the first record (replaced or deleted entries met on the way are dropped, as in peek)."""
+        heap, index = self._heap, self.index
+        while heap:
+            top = heapq.heappop(heap)
+            if index.get(top[-2]) is top:
+                del index[top[-2]]
+                return top[-1]
+        return None
 
     def heads(self, tie_key) -> list[QueuedPodInfo]:
         """Records tied with the top under ``tie_key`` (a prefix of the order), best first."""

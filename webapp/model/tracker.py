@@ -8,25 +8,18 @@ class Tracker:
 
     def __init__(self):
         self.version = 0  # bumped by every change to the list or the in-flight map
-        self._checked = (-1, [])
+        self.checked = -1  # the version ``broken`` was found at
+        self.broken: list[dict] = []
 
     def in_flight(self, uid: str) -> bool:
         return uid in self.in_flight_pods
 
     def violations(self) -> list[dict]:
-        """[{name, violations}] of the tracker's broken invariants, recomputed only after a change."""
-        version, broken = self._checked
-        if version != self.version:
-            broken = self.structure_violations()
-            boundary = self.boundary_violations()
-            if boundary:
-                broken.insert(0, {"name": "in_flight_boundary", "violations": boundary})
-            self._checked = (self.version, broken)
-        return broken
+        """[{name, violations}] of the tracker's broken invariants (in_flight_boundary first, then the structure
+        checks), found again only after a change."""
+        if self.checked != self.version:
+            self.checked, self.broken = self.version, self.check()
+        return self.broken
 
-    def boundary_violations(self) -> list[dict]:
+    def check(self) -> list[dict]:
         raise NotImplementedError
-
-    def structure_violations(self) -> list[dict]:
-        """A new list (violations() adds to it)."""
-        return []
