@@ -2,10 +2,11 @@
 
 Opens each built-in at each of its key positions (messages.key_positions: where the variants first differ, each
 failure, the end) in Debian's Chromium, reduced motion, light theme, and reads the lists' font size (the smaller of
-the panes, after fit.js) and the entries spilling below their list's area. Prints every position under --floor px or
-with a spill, then the smallest size per screen. The tags above the entries keep a readable 12 px, so on a screen
-with little room the entries are what shrinks (fit.js's floor is 0.4 of the stylesheet's 15.7 px: 6.3 px).
-    python bench/readability.py [--sizes 1280x720,1366x768,1920x1080,1024x768] [--floor 11]
+the panes, after fit.js) and the entries spilling below their list's area; on the --presenting screens the same again
+in presentation mode (the `p` key), as a speaker shows it. Prints every position under --floor px or with a spill,
+then the smallest size per screen. The tags above the entries keep a readable 12 px, so on a screen with little room
+the entries are what shrinks (fit.js's floor is 0.4 of the stylesheet's size: 6.3 px at 1024x768).
+    python bench/readability.py [--sizes 1280x720,1366x768,1920x1080,1024x768] [--presenting 1024x768] [--floor 11]
 """
 
 from __future__ import annotations
@@ -32,28 +33,35 @@ LISTS_JS = """() => [...document.querySelectorAll('#panes > [data-variant]')].ma
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default="1280x720,1366x768,1920x1080,1024x768")
+    ap.add_argument("--presenting", default="1024x768", help="screens also measured in presentation mode ('' for none)")
     ap.add_argument("--floor", type=float, default=11.0)
     args = ap.parse_args()
+    screens = [(size, False) for size in args.sizes.split(",") if size]
+    screens += [(size, True) for size in args.presenting.split(",") if size]
     positions = [(sid, p) for sid in builtin.ids() for p in key_positions(Simulation(resolve(sid)[0]).summary())]
     server = Server("threading", {})
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            for size in args.sizes.split(","):
+            for size, presenting in screens:
                 width, height = map(int, size.split("x"))
+                screen = f"{size} presenting" if presenting else size
                 page = browser.new_page(viewport={"width": width, "height": height}, reduced_motion="reduce")
                 smallest = []
                 for sid, position in positions:
                     page.goto(f"{server.url}/?scenario={sid}&position={position}")
                     page.locator(f'#app[data-position="{position}"][data-scenario="{sid}"]').wait_for(state="attached")
-                    page.wait_for_timeout(400)  # fit.js refits a frame or two after the draw
+                    if presenting:
+                        page.keyboard.press("p")
+                        page.locator("#app.presenting").wait_for(state="attached")
+                    page.wait_for_timeout(400)  # fit.js refits a frame or two after the draw (or the resize)
                     lists = page.evaluate(LISTS_JS)
                     font, spills = min(f for f, _ in lists), sum(s for _, s in lists)
                     smallest.append((font, sid, position))
                     if font < args.floor or spills:
-                        print(f"{size} {sid} {position}: lists at {font:.1f} px, {spills} entries spilling")
+                        print(f"{screen} {sid} {position}: lists at {font:.1f} px, {spills} entries spilling")
                 font, sid, position = min(smallest)
-                print(f"{size}: {len(positions)} key positions, smallest lists {font:.1f} px ({sid} {position})")
+                print(f"{screen}: {len(positions)} key positions, smallest lists {font:.1f} px ({sid} {position})")
                 page.close()
             browser.close()
     finally:

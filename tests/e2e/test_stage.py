@@ -358,13 +358,21 @@ def test_an_old_projectors_screen_keeps_the_lists_readable(make_page):
     """1024x768, a speaker's old projector: each pane under 500 px wide, the frames with the most labels wrapped
     their entries onto rows of 12-px label stacks and drew them at fit.js's floor, 6.3 px (queueing-hints 7) and
     9.2 px (three-pod-cascade 8); now the labels wrap narrower where that buys the entries size (fit.js) and the
-    panes take the room down to the pinned controls (17.5 and 13.3 px here)."""
+    panes take the room down to the pinned controls (17.5 and 13.3 px here). In presentation mode, in a 16:9 band
+    across the screen, they were at 7 px, queueing-hints 7's spilling over the lanes; now it takes the screen's
+    height (19.4 and 22.2 px), the controls still on it."""
     page = make_page(width=1024, height=768)
     for scenario, position in (("queueing-hints", 7), ("three-pod-cascade", 8)):
         open_at(page, scenario, position)
         got = settled_reading(page.locator("body"), READABLE_JS)
         assert got["font"] >= 11 and got["spills"] == [] and got["stepOnScreen"], f"{scenario} {position}: {got}"
         assert_nothing_clipped(page, f"1024x768 {scenario} {position}")
+        present_mode(page)
+        got = settled_reading(page.locator("body"), READABLE_JS)
+        assert got["font"] >= 11 and got["spills"] == [], f"{scenario} {position} presenting: {got}"
+        assert_nothing_clipped(page, f"1024x768 {scenario} {position} presenting")
+        controls = page.locator(".controls").bounding_box()
+        assert controls["y"] + controls["height"] <= 768 + 0.5, controls
 
 
 def test_ghost_names_are_not_struck_through_and_walked_ghost_is_gold(page):
