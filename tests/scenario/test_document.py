@@ -55,9 +55,11 @@ def test_what_passes_parses_as_json_loads_would(doc):
 
 
 @pytest.mark.parametrize("text, field, words", [
-    ("[" * 1_000_000, "document", f"nested deeper than {MAX_DEPTH} levels"),
-    ("[" * 500 + "}" * 500, "document", f"nested deeper than {MAX_DEPTH} levels"),
-    ('{"a": ' * 65 + "1" + "}" * 65, "document", f"nested deeper than {MAX_DEPTH} levels"),
+    ("[" * 1_000_000, "[0][0][0][0][0][0]...", f"nested deeper than {MAX_DEPTH} levels (line 1, column 65)"),
+    ("[" * 500 + "}" * 500, "[0][0][0][0][0][0]...", f"nested deeper than {MAX_DEPTH} levels (line 1, column 65)"),
+    ('{"a": ' * 65 + "1" + "}" * 65, "a.a.a.a.a.a...", f"nested deeper than {MAX_DEPTH} levels (line 1, column 385)"),
+    ('{"s": [1,\n  {"é b": ' + "[" * 64 + "]" * 64 + "}]}", "s[1]['é b'][0][0][0]...",
+     f"nested deeper than {MAX_DEPTH} levels (line 2, column 72)"),  # characters: é is two bytes
     ('{"steps": [{"op": "pop", "n": ' + "1" * 4301 + "}]}", "steps[0].n", "an integer of 4301 digits"),
     ('{"a b": [0, -' + "2" * 101 + "]}", "['a b'][1]", "an integer of 101 digits"),
     ('{"x": [Infinity]}', "x[0]", "Infinity is not a JSON value"),

@@ -105,9 +105,16 @@ def test_not_utf8_is_a_document_problem():
     assert "not UTF-8" in problem_of(parse_text, b'{"a": "\xff"}')["message"]
 
 
-@pytest.mark.parametrize("text", ["[" * 100_000, "[" * 100_000 + "]" * 100_000, '{"a":' * 30 + "1" + "}" * 30])
-def test_absurd_json_nesting_is_a_document_problem(text):
-    assert problem_of(parse_text, text)["message"] == "nested deeper than 20 levels"
+@pytest.mark.parametrize("text, field, column", [
+    ("[" * 100_000, "[0][0][0][0][0][0]...", 21),
+    ("[" * 100_000 + "]" * 100_000, "[0][0][0][0][0][0]...", 21),
+    ('{"a":' * 30 + "1" + "}" * 30, "a.a.a.a.a.a...", 101),
+])
+def test_absurd_json_nesting_is_a_problem_at_its_place(text, field, column):
+    """The field where the too-deep value starts (its first levels) and the bracket that goes too deep."""
+    problem = problem_of(parse_text, text)
+    assert problem["message"] == f"nested deeper than 20 levels (line 1, column {column})"
+    assert problem["field"] == field
 
 
 @pytest.mark.parametrize("text", ["- " * 100_000 + "x", "[[[1]]]", "a:\n  b:\n    c: 1\n"])

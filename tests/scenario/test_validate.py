@@ -204,13 +204,15 @@ def test_too_deep_nesting_is_one_problem():
     for _ in range(30):
         deep = [deep]
     problems = validate(scenario(description=deep))
-    assert problems == [{"step": None, "field": "document", "message": "nested deeper than 20 levels"}]
+    assert problems == [{"step": None, "field": "description[0][0][0][0][0]...",
+                         "message": "nested deeper than 20 levels"}]
 
 
 def test_self_referencing_object_is_rejected_not_looped():
     raw = scenario()
     raw["steps"].append(raw)
-    assert where(validate(raw)) == [(None, "document")]
+    step = len(raw["steps"]) - 1
+    assert where(validate(raw)) == [(step, f"steps[{step}].steps[{step}].steps[{step}]...")]
 
 
 # --- the cost of "did you mean" ------------------------------------------------------------------------------

@@ -43,10 +43,13 @@ def with_priority(digits: int) -> str:
 
 
 BAD = {  # class -> (JSON text, words the answer must hold, field)
-    "arrays 100,000 deep": (nested(100_000), f"nested deeper than {MAX_DEPTH} levels", None),
-    "objects 1,000 deep": ('{"a":' * 1000 + "1" + "}" * 1000, f"nested deeper than {MAX_DEPTH} levels", None),
-    "unclosed 200,000 deep": ("[" * 200_000, f"nested deeper than {MAX_DEPTH} levels", None),
-    "one level too deep": (with_name(nested(MAX_DEPTH)), f"nested deeper than {MAX_DEPTH} levels", None),
+    # nesting: the field is where the too-deep value starts (its first levels: enough to find it)
+    "arrays 100,000 deep": (nested(100_000), f"nested deeper than {MAX_DEPTH} levels", "[0][0][0][0][0][0]..."),
+    "objects 1,000 deep": ('{"a":' * 1000 + "1" + "}" * 1000, f"nested deeper than {MAX_DEPTH} levels",
+                           "a.a.a.a.a.a..."),
+    "unclosed 200,000 deep": ("[" * 200_000, f"nested deeper than {MAX_DEPTH} levels", "[0][0][0][0][0][0]..."),
+    "one level too deep": (with_name(nested(MAX_DEPTH)), f"nested deeper than {MAX_DEPTH} levels",
+                           "name[0][0][0][0][0]..."),
     "5,000 digits": (with_priority(5000), "an integer of 5000 digits", "pods[0].priority"),
     "101 digits": (with_priority(MAX_DIGITS + 1), f"an integer of {MAX_DIGITS + 1} digits", "pods[0].priority"),
     "lone high surrogate": (with_name('"x\\ud800"'), "lone surrogate (U+D800)", "name"),
@@ -228,7 +231,11 @@ class TestSocketIO:
         assert [name for name, _ in received] == ["error"], received
         error = received[0][1]
         assert error["kind"] == "Invalid" and error["event"] == event
-        assert_named(error["message"], words, None if field is None else f"scenario.{field}")
+        if "deeper" in words:  # the path's first levels are shown, counted from the packet: fewer of the field's
+            assert words in error["message"] and "field 'scenario" in error["message"], error["message"]
+            assert "...': " in error["message"] and "(line 1, column " in error["message"], error["message"]
+        else:
+            assert_named(error["message"], words, f"scenario.{field}")
         assert loaded.is_connected() and self.position(loaded) == 2
         assert other.get_received() == []  # nobody else heard of it
         assert errors_logged() == []
@@ -255,8 +262,8 @@ class TestSocketIO:
 
     def test_a_packet_100000_deep_without_an_event_name(self, app, loaded, errors_logged):
         received = self.raw(app, loaded, "2" + nested(100_000))
-        assert received == [("error", {"message": f"the message: nested deeper than {MAX_DEPTH} levels",
-                                       "event": "", "kind": "Invalid"})]
+        message = f"the message, field '[0][0][0][0][0][0]...': nested deeper than {MAX_DEPTH} levels (line 1, column 65)"
+        assert received == [("error", {"message": message, "event": "", "kind": "Invalid"})]
         assert self.position(loaded) == 2
         assert errors_logged() == []
 

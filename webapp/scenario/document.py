@@ -32,6 +32,10 @@ _DIGITS_AS_ZERO = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))  # "a12
 _LONG_EXPONENT = re.compile(rb"[eE][-+]?[0-9]{3}")  # a float literal can overflow only with one (or long digits)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # paired or not: the parsed strings tell
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+_STEP_FIELD = re.compile(r"steps\[(\d{1,9})\]")
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[][{},:]', re.DOTALL)  # a string, or a byte of structure
+SHOWN_LEVELS = 6  # the start of a nesting refusal's path, enough to find it (steps[3].hints[0][0][0]...)
+LOCATE_TOKENS = 200_000  # how far a nesting refusal's place is looked for (beyond: the whole document is named)
 
 
 class DocumentError(Invalid):
@@ -88,6 +92,49 @@ def too_deep(data: bytes, max_depth: int = MAX_DEPTH) -> bool:
     return True
 
 
+def deep_place(data: bytes, max_depth: int) -> tuple[str, int] | None:
+    """Where JSON ``data`` first opens an array or object deeper than ``max_depth``: (the field path, the byte
+    offset of its bracket); None when not met within LOCATE_TOKENS strings and bytes of structure (the work is
+    bounded: it is asked only once ``too_deep`` has said yes)."""
+    levels: list = []  # per open container: [its key or index now, whether a key comes next (objects)]
+    for n, token in enumerate(_TOKEN.finditer(data)):
+        if n == LOCATE_TOKENS:
+            return None
+        c = token[0][0]
+        if c == 0x22:  # a string: an object's key when one comes next
+            if levels and levels[-1][1]:
+                levels[-1][0] = token[0]
+        elif c == 0x5B or c == 0x7B:  # [ {
+            if len(levels) == max_depth:
+                path = ""
+                for key, _ in levels[:SHOWN_LEVELS]:
+                    path = join_path(path, key if type(key) is int else json.loads(key) if key else "?")
+                return (path + ("..." if max_depth > SHOWN_LEVELS else "")) or "document", token.start()
+            levels.append([0, False] if c == 0x5B else [None, True])
+        elif c == 0x2C and levels:  # , the next item or key
+            top = levels[-1]
+            if type(top[0]) is int:
+                top[0] += 1
+            else:
+                top[1] = True
+        elif c == 0x3A and levels:  # : the key's value comes next
+            levels[-1][1] = False
+        elif levels:  # ] }
+            levels.pop()
+    return None
+
+
+def _too_deep_error(where: str, raw: bytes, max_depth: int) -> DocumentError:
+    deep = f"nested deeper than {max_depth} levels"
+    place = deep_place(raw, max_depth)
+    if place is None:
+        return DocumentError(where, "document", deep)
+    path, offset = place
+    line = raw.count(b"\n", 0, offset) + 1
+    column = len(raw[raw.rfind(b"\n", 0, offset) + 1:offset].decode("utf-8", "replace")) + 1
+    return DocumentError(where, path, f"{deep} (line {line}, column {column})")
+
+
 def may_hold_surrogates(text: str) -> bool:
     """Whether ``text`` (JSON, or YAML with its escapes) may parse to a string with a lone surrogate."""
     return ("\\u" in text and _SURROGATE_ESCAPE.search(text) is not None) or (
@@ -111,7 +158,7 @@ def parse_json(data: str | bytes, where: str = "the document", max_depth: int = 
         except UnicodeDecodeError as err:
             raise DocumentError(where, "document", f"not UTF-8 text (byte {err.start}: {err.reason})") from None
     if too_deep(raw, max_depth):
-        raise DocumentError(where, "document", deep)
+        raise _too_deep_error(where, raw, max_depth)
     refused = []
 
     def checked(convert):
@@ -136,7 +183,7 @@ def parse_json(data: str | bytes, where: str = "the document", max_depth: int = 
         raise DocumentError(where, "document", f"invalid JSON at line {err.lineno}, column {err.colno}: "
                                                f"{err.msg}") from None
     except RecursionError:  # the brackets did not pair up: the parser went deep before it found out
-        raise DocumentError(where, "document", deep) from None
+        raise _too_deep_error(where, raw, max_depth) from None
     if refused or may_hold_surrogates(text):
         check_values(value, where)
     return value
@@ -160,7 +207,7 @@ def check_values(value, where: str = "the document") -> None:
             for key, child in pairs:
                 if isinstance(key, str):
                     _check_text(key, path, where, key=True)
-                children.append((child, _join(path, key), level + 1))
+                children.append((child, join_path(path, key), level + 1))
             stack.extend(reversed(children))  # the first problem in document order is reported
 
 
@@ -173,7 +220,13 @@ def _check_text(text: str, path: str, where: str, key: bool = False) -> None:
                             "which cannot be encoded as UTF-8")
 
 
-def _join(path: str, key) -> str:
+def step_of(field: str) -> int | None:
+    """The step a field path is in (``steps[3].event`` -> 3), or None."""
+    found = _STEP_FIELD.match(field)
+    return int(found[1]) if found else None
+
+
+def join_path(path: str, key) -> str:
     """validate.py's field paths: ``steps[3].event``; a key that is not an identifier as ``['a b']``."""
     if isinstance(key, int):
         return f"{path}[{key}]"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from .document import MAX_DIGITS, DocumentError, check_values, may_hold_surrogates, parse_json
+from .document import MAX_DIGITS, DocumentError, check_values, may_hold_surrogates, parse_json, step_of
 from .errors import ScenarioError
 from .scenario import Scenario, from_valid_dict
 from .validate import Limits, validate
@@ -22,7 +22,6 @@ _CLOSE = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 # A plain scalar YAML 1.1 reads as a base-10 (or sexagesimal) integer: int() refuses more than 4,300 digits.
 _DECIMAL = re.compile(r"[-+]?[0-9][0-9_:]*")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-_STEP_FIELD = re.compile(r"steps\[(\d{1,9})\]")
 
 
 def _check_events(text: str, max_depth: int) -> None:
@@ -132,8 +131,7 @@ def parse_text(text: str | bytes, fmt: str | None = None, limits: Limits = Limit
     try:
         return _parse_json(text, limits.max_depth) if fmt == "json" else _parse_yaml(text, limits.max_depth)
     except DocumentError as err:  # named by field path: a scenario problem like any other
-        step = _STEP_FIELD.match(err.field)
-        raise ScenarioError([{"step": int(step[1]) if step else None, "field": err.field,
+        raise ScenarioError([{"step": step_of(err.field), "field": err.field,
                               "message": err.reason}]) from None
 
 

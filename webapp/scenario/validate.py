@@ -10,6 +10,7 @@ from ..model import operations as ops
 from ..model.events import CATALOGUE, HINTS
 from ..model.versions import VERSIONS
 from ..model.operations import OPERATIONS
+from .document import SHOWN_LEVELS, join_path, step_of
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,22 @@ def _show(v) -> str:
 
 
 _CONTAINERS = (dict, list)  # what a parsed document nests
+
+
+def _deep_field(raw, max_depth: int) -> str:
+    """The path of the first container (level by level, each level in document order) nested deeper than
+    ``max_depth``, its start as document.deep_place shows it; asked only once _too_deep has said yes."""
+    level, depth = [(raw, "", 0)], 1
+    while depth <= max_depth:
+        inner, seen = [], set()
+        for v, path, shown in level:
+            for key, c in (v.items() if type(v) is dict else enumerate(v)):
+                if type(c) in _CONTAINERS and id(c) not in seen:
+                    seen.add(id(c))
+                    inner.append((c, join_path(path, key) if shown < SHOWN_LEVELS else path, shown + 1))
+        level, depth = inner, depth + 1
+    path = level[0][1]
+    return (path + ("..." if max_depth > SHOWN_LEVELS else "")) or "document"
 
 
 def _too_deep(raw, max_depth: int) -> bool:
@@ -225,7 +242,8 @@ class _Checker:
     # --- the document ------------------------------------------------------------------------
     def document(self, raw) -> None:
         if _too_deep(raw, self.limits.max_depth):
-            self.problem(None, "document", f"nested deeper than {self.limits.max_depth} levels")
+            field = _deep_field(raw, self.limits.max_depth)
+            self.problem(step_of(field), field, f"nested deeper than {self.limits.max_depth} levels")
             return
         if not isinstance(raw, dict):
             self.problem(None, "document", f"expected a mapping (the scenario object), got {_show(raw)}")
