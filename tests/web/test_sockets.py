@@ -5,6 +5,7 @@ Server -> client: scenario (on load), state (after every change), error {message
 """
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from tests.conftest import conformance_cases
 from tests.web.viewer import unnumbered
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
+from webapp.web.sockets import DRIVE, PAYLOADS, Viewers
 
 CASES = conformance_cases()
 LOST = builtin.get("lost-marker")
@@ -321,6 +323,12 @@ REJECTED = [
     ("play", {"speed": True}, ["speed"]),
     ("play", {"speed": None}, ["speed"]),
     ("play", {"speed": float("inf")}, ["speed"]),
+    # a field the event does not take is named (a misspelt one was ignored: play went on at the old speed)
+    ("play", {"sped": 8}, ["takes no field 'sped'", "did you mean 'speed'", "speed, room, token"]),
+    ("seek", {"position": 5, "positon": 6}, ["'positon'", "did you mean 'position'"]),
+    ("load", {"scenario": "gate-off", "varaints": ["v1.28.4"]}, ["'varaints'", "did you mean 'variants'"]),
+    ("step", {"x" * 300: 1}, ["takes no field '" + "x" * 60 + "...'", "room, token"]),
+    ("pause", {"room": None, "unknown": 1}, ["'unknown'"]),
 ]
 
 
@@ -347,6 +355,17 @@ def test_rejected_message_answers_error_and_changes_nothing(sio, event, payload,
     sio.emit("step")  # the same scenario is still loaded and moves on from where it was
     after = one(sio, "state")
     assert (after["position"], after["total"]) == (4, TOTAL)
+
+
+def test_every_event_declares_the_fields_it_takes():
+    """One table (sockets.PAYLOADS) says what each handler reads; the README's table documents each field."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    table = readme.split("Client → server:")[1].split("Server → client:")[0].splitlines()
+    assert sorted(PAYLOADS) == Viewers.events()
+    for event, fields in PAYLOADS.items():
+        row = next(line for line in table if line.startswith("| ") and f"`{event}`" in line)
+        for name in [f for f in fields or () if f not in DRIVE]:
+            assert name in row, (event, name, row)
 
 
 def test_rejected_load_keeps_the_previous_scenario(sio):

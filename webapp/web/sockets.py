@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 
 from flask import request
 from flask_socketio import Namespace, SocketIO, join_room, leave_room
@@ -45,10 +46,33 @@ from .secret import room_secret
 log = logging.getLogger(__name__)
 
 CONNECTION_EVENTS = ("connect", "disconnect")
-NEEDS_PAYLOAD = frozenset({"load", "seek"})  # an object is required; the others take an optional object ...
-ANY_PAYLOAD = frozenset({"echo", "create_room", "leave_room"})  # ... but these, which take what comes
+DRIVE = ("room", "token")  # a message that may act on a room carries its code and the presenter's token
+# event -> the fields its payload object may hold (any other is refused by name: a misspelt field would
+# otherwise be ignored without a word); None: the handler takes whatever comes.
+PAYLOADS = {
+    "load": ("scenario", "variants", "position", "range", *DRIVE),
+    "step": DRIVE, "back": DRIVE, "reset": DRIVE, "pause": DRIVE,
+    "seek": ("position", *DRIVE),
+    "play": ("speed", *DRIVE),
+    "sync": ("scenario", *DRIVE),
+    "claim_room": DRIVE, "join_room": DRIVE, "poll_open": DRIVE, "poll_reveal": DRIVE, "poll_cancel": DRIVE,
+    "poll_answer": ("answers", *DRIVE),
+    "blank": ("on", *DRIVE),
+    "echo": None, "create_room": None, "leave_room": None,
+}
+NEEDS_PAYLOAD = frozenset({"load", "seek"})  # an object is required; the others take an optional object
 ACK_EVENTS = frozenset({"create_room", "claim_room"})  # answered through the acknowledgement too
 INTERNAL = "internal error: the server failed to handle this message (it was logged)"
+
+
+def check_fields(event: str, payload: dict, fields: tuple) -> None:
+    """Invalid naming the first field ``event`` does not take (and the one it may have meant)."""
+    for name in payload:
+        if name not in fields:
+            shown = name if len(name) <= 60 else name[:60] + "..."
+            meant = get_close_matches(name[:60], fields, n=1)
+            hint = f" (did you mean {meant[0]!r}?)" if meant else ""
+            raise Invalid(f"'{event}' takes no field {shown!r}{hint}; it takes {', '.join(fields)}")
 
 
 @dataclass
@@ -238,10 +262,12 @@ class Viewers(Namespace):
             payload = payloads[0] if payloads else None
             if isinstance(payload, Unread):  # refused before it was parsed
                 raise payload.refusal
-            if event in ANY_PAYLOAD:
+            fields = PAYLOADS[event]
+            if fields is None:
                 return super().trigger_event(event, sid, payload)
             if not isinstance(payload, dict) and (event in NEEDS_PAYLOAD or payload is not None):
                 raise Invalid(f"'{event}' expects an object payload")
+            check_fields(event, payload or {}, fields)
             return super().trigger_event(event, sid, payload or {})
         except UserError as err:
             return self.refuse(sid, event, err)
