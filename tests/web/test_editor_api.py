@@ -150,6 +150,8 @@ def test_a_key_twice_in_a_yaml_mapping_is_a_located_problem(client, text, key, l
     (b'{"text": "a: 1", "format": "xml"}', 'format must be "yaml", "json" or null'),
     (b'{"text": NaN}', "NaN is not a JSON value"),
     (b"\xff\xfe{", "expected {text, format} as JSON"),
+    (b'{"text": "a: 1", "formt": "json"}',  # was read as YAML without a word
+     "the request body takes no field 'formt' (did you mean 'format'?); it takes text, format"),
 ])
 def test_malformed_validate_bodies_are_400_with_a_message(client, body, message):
     response = client.post("/api/validate", data=body, content_type="application/json")

@@ -35,6 +35,7 @@ from ..scenario.logs import import_logs
 from ..scenario.scenario import from_valid_dict
 from ..scenario.validate import Limits, validate
 from .bodies import body_bytes, json_body
+from .fields import check_fields
 from .offload import apart
 
 bp = Blueprint("editor", __name__)
@@ -125,6 +126,7 @@ def validate_text():
     body = json_body("{text, format}")
     if not isinstance(body, dict) or not isinstance(body.get("text"), str):
         raise Invalid("expected {text: string, format: \"yaml\" | \"json\" | null}")
+    check_fields("the request body", body, ("text", "format"))
     fmt = body.get("format")
     if fmt not in (None, *FORMATS):
         raise Invalid(f"format must be \"yaml\", \"json\" or null, not {json.dumps(fmt)[:40]}")

@@ -23,6 +23,7 @@ from ..model.operations import OPERATIONS, TYPES
 from ..model.variant import VARIANTS
 from ..presenter.findings import explain
 from .bodies import json_body, versions_field
+from .fields import check_fields
 from .offload import apart
 
 bp = Blueprint("find", __name__)
@@ -52,9 +53,7 @@ def _request(body: object) -> tuple[str, int, tuple[str, ...]]:
     """(target, seed, versions) of a /api/find body, checked."""
     if not isinstance(body, dict):
         raise Invalid(f"expected {BODY} as JSON in the request body")
-    unknown = sorted(set(body) - {"target", "seed", "versions"})
-    if unknown:
-        raise Invalid(f"unknown field {json.dumps(unknown[0])[:60]}; expected {BODY}")
+    check_fields("the request body", body, ("target", "seed", "versions"))
     target = body.get("target", "divergence")
     if not isinstance(target, str) or target not in TARGETS:
         raise Invalid(f"target must be one of {', '.join(TARGETS)}, not {json.dumps(target)[:40]}")

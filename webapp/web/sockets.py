@@ -23,7 +23,6 @@ from __future__ import annotations
 import logging
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from difflib import get_close_matches
 
 from flask import request
 from flask_socketio import Namespace, SocketIO, join_room, leave_room
@@ -40,6 +39,7 @@ from ..presenter.memo import Shown
 from ..scenario.resolve import resolve
 from . import wsclose
 from .answers import REFUSALS
+from .fields import check_fields
 from .limits import Encoded, JsonText, Refusal, Unread, encoded, init_limits, session_bytes, socketio_options
 from .secret import room_secret
 
@@ -63,16 +63,6 @@ PAYLOADS = {
 NEEDS_PAYLOAD = frozenset({"load", "seek"})  # an object is required; the others take an optional object
 ACK_EVENTS = frozenset({"create_room", "claim_room"})  # answered through the acknowledgement too
 INTERNAL = "internal error: the server failed to handle this message (it was logged)"
-
-
-def check_fields(event: str, payload: dict, fields: tuple) -> None:
-    """Invalid naming the first field ``event`` does not take (and the one it may have meant)."""
-    for name in payload:
-        if name not in fields:
-            shown = name if len(name) <= 60 else name[:60] + "..."
-            meant = get_close_matches(name[:60], fields, n=1)
-            hint = f" (did you mean {meant[0]!r}?)" if meant else ""
-            raise Invalid(f"'{event}' takes no field {shown!r}{hint}; it takes {', '.join(fields)}")
 
 
 @dataclass
@@ -267,7 +257,7 @@ class Viewers(Namespace):
                 return super().trigger_event(event, sid, payload)
             if not isinstance(payload, dict) and (event in NEEDS_PAYLOAD or payload is not None):
                 raise Invalid(f"'{event}' expects an object payload")
-            check_fields(event, payload or {}, fields)
+            check_fields(f"'{event}'", payload or {}, fields)
             return super().trigger_event(event, sid, payload or {})
         except UserError as err:
             return self.refuse(sid, event, err)
