@@ -130,13 +130,12 @@ class Hub:
         if self.releasing:
             return
         self.releasing = True
+        self.socketio.start_background_task(self._release)
 
-        def release():
-            self.socketio.sleep(0.5)  # let whatever else is ending end too
-            self.releasing = False
-            release_memory(self.native)  # malloc_trim off the event loop: 40-60 ms it went on serving
-
-        self.socketio.start_background_task(release)
+    def _release(self) -> None:
+        self.socketio.sleep(0.5)  # let whatever else is ending end too
+        self.releasing = False
+        release_memory(self.native)  # malloc_trim off the event loop: 40-60 ms it went on serving
 
     def target(self, sid: str, payload: dict) -> Target:
         if "room" in payload:
