@@ -3,10 +3,12 @@
 Opens each built-in at each of its key positions (messages.key_positions: where the variants first differ, each
 failure, the end) in Debian's Chromium, reduced motion, light theme, and reads the lists' font size (the smaller of
 the panes, after fit.js) and the entries spilling below their list's area; on the --presenting screens the same again
-in presentation mode (the `p` key), as a speaker shows it. Prints every position under --floor px or with a spill,
+in presentation mode (the `p` key), as a speaker shows it; on the --present screens on the presenter's page
+(/present: the viewer beside its notes; each opens a room). Prints every position under --floor px or with a spill,
 then the smallest size per screen. The tags above the entries keep a readable 12 px, so on a screen with little room
 the entries are what shrinks (fit.js's floor is 0.4 of the stylesheet's size: 6.3 px at 1024x768).
-    python bench/readability.py [--sizes 1280x720,1366x768,1920x1080,1024x768] [--presenting 1024x768] [--floor 11]
+    python bench/readability.py [--sizes 1280x720,1366x768,1920x1080,1024x768] [--presenting 1024x768]
+        [--present 1024x768] [--floor 11]
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from webapp.presenter.messages import key_positions
 from webapp.scenario import builtin
 from webapp.scenario.resolve import resolve
 
+AT_JS = "(p) => document.querySelector('#position').textContent.startsWith(`${p} / `)"  # the position is drawn
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 LISTS_JS = """() => [...document.querySelectorAll('#panes > [data-variant]')].map((pane) => {
   const list = pane.querySelector('.inflight-list');
@@ -34,24 +37,32 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default="1280x720,1366x768,1920x1080,1024x768")
     ap.add_argument("--presenting", default="1024x768", help="screens also measured in presentation mode ('' for none)")
+    ap.add_argument("--present", default="1024x768", help="screens also measured on the presenter's page ('' for none)")
     ap.add_argument("--floor", type=float, default=11.0)
     args = ap.parse_args()
-    screens = [(size, False) for size in args.sizes.split(",") if size]
-    screens += [(size, True) for size in args.presenting.split(",") if size]
+    screens = [(size, "") for size in args.sizes.split(",") if size]
+    screens += [(size, "presenting") for size in args.presenting.split(",") if size]
+    screens += [(size, "present") for size in args.present.split(",") if size]
     positions = [(sid, p) for sid in builtin.ids() for p in key_positions(Simulation(resolve(sid)[0]).summary())]
-    server = Server("threading", {})
+    # each /present opens a room: more in a minute than one address may hold by default (a room is forgotten a
+    # minute after its presenter leaves)
+    server = Server("threading", {"INFLIGHT_SCOPE_MAX_ROOMS_PER_ADDRESS": "0", "INFLIGHT_SCOPE_MAX_ROOMS": "0"})
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            for size, presenting in screens:
+            for size, mode in screens:
                 width, height = map(int, size.split("x"))
-                screen = f"{size} presenting" if presenting else size
+                screen = f"{size} {mode}".strip()
                 page = browser.new_page(viewport={"width": width, "height": height}, reduced_motion="reduce")
                 smallest = []
                 for sid, position in positions:
-                    page.goto(f"{server.url}/?scenario={sid}&position={position}")
+                    path = "/present" if mode == "present" else "/"
+                    page.goto(f"{server.url}{path}?scenario={sid}&position={position}")
                     page.locator(f'#app[data-position="{position}"][data-scenario="{sid}"]').wait_for(state="attached")
-                    if presenting:
+                    page.wait_for_function(AT_JS, arg=position)
+                    if mode == "present":
+                        page.locator("#audience-link a").wait_for()  # the room is made, its notes drawn
+                    if mode == "presenting":
                         page.keyboard.press("p")
                         page.locator("#app.presenting").wait_for(state="attached")
                     page.wait_for_timeout(400)  # fit.js refits a frame or two after the draw (or the resize)
