@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 from playwright.sync_api import expect
 
 from tests.e2e.test_browser import B_MARKER, SETTLED_JS, V1, V2, assert_b_placed_differently, at, built_in_json, inline_value, open_lost_marker, settle
-from tests.e2e.test_stage import READABLE_JS
+from tests.e2e.test_stage import READABLE_JS, settled_reading
 
 POSITION = "[data-testid=position]"
 
@@ -274,3 +274,21 @@ def test_the_presenters_laptop_screen_keeps_the_picture_readable_and_the_control
     presenter.keyboard.press("ArrowLeft")  # the keys step it as before
     at(presenter, 5)
     expect(presenter.locator('#presenter-notes [data-notes="next"]')).to_contain_text("6. B fails")
+
+
+def test_the_presenters_page_on_an_old_projector_keeps_the_lists_readable(make_page):
+    """/present at 1024x768 (a speaker's old projector, the laptop mirrored): beside the 24rem notes column the two
+    panes had 688 px, the lists fell to fit.js's floor, 6.3 px, their tags spilling over the lanes (lost-marker 6:
+    1 entry, queueing-hints 7: 9). Now the notes go under the viewer and the panes take the width (29.2 and 17.5 px
+    here); the step note is back under the panes, the controls on screen."""
+    presenter = make_page(width=1024, height=768)
+    for scenario, position, total, note in (("lost-marker", 6, 6, "6. B fails"), ("queueing-hints", 7, 13, "7. B fails")):
+        presenter.goto(f"/present?scenario={scenario}&position={position}")
+        expect(presenter.locator("#audience-link a")).to_be_visible()
+        at(presenter, position, total)
+        got = settled_reading(presenter.locator("body"), READABLE_JS)
+        assert got["font"] >= 11 and got["spills"] == [] and got["stepOnScreen"], f"{scenario} {position}: {got}"
+        expect(presenter.locator('#presenter-notes [data-notes="now"]')).to_contain_text(note)
+        expect(presenter.get_by_test_id("step-note")).to_be_visible()
+        notes, panes = presenter.locator("#presenter-notes").bounding_box(), presenter.locator("#panes").bounding_box()
+        assert notes["y"] >= panes["y"] + panes["height"] and notes["width"] >= 1000, (notes, panes)
