@@ -7,8 +7,8 @@
 const CLEAR = 4;
 const BEND = 40; // a bend costs as much as this many px of length
 const DOWN = 3; // a px down costs as much as this many: an arrow climbs to its entry, it does not dip on the way
-const NEAR = 6; // a run this near another arrow's point…
-const CROWDED = 120; // …costs this much more
+const NEAR = 14; // a run this near another arrow's point… (6 px: two dashed lines that close read as one)
+const CROWDED = 80; // …costs this much more (120 with the wider berth sent 9 more routes over the list and back down)
 const STEPS = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // up, right, down, left (index: the direction)
 // The search states one drawing's detours may take between them (`budget()`; the built-ins' drawings take at most
 // about 600, bench/export_cost.py): past it, the arrows left keep their curves. A list of hundreds of entries costs tens

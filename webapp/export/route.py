@@ -22,8 +22,8 @@ from itertools import accumulate
 CLEAR = 4
 BEND = 40  # a bend costs as much as this many px of length
 DOWN = 3  # a px down costs as much as this many: an arrow climbs to its entry, it does not dip on the way
-NEAR = 6  # a run this near another arrow's point…
-CROWDED = 120  # …costs this much more
+NEAR = 14  # a run this near another arrow's point… (6 px: two dashed lines that close read as one)
+CROWDED = 80  # …costs this much more (120 with the wider berth sent 9 more routes over the list and back down)
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # up, right, down, left (index: the direction)
 # The search states one drawing's detours may take between them (``Budget``; the built-ins' drawings take at most
 # about 600, bench/export_cost.py): past it, the arrows left keep their curves. A list of hundreds of entries costs tens
