@@ -131,7 +131,15 @@ export function redraw(diagram) {
     const corners = detour(arrow.route.up, arrow.end, entries, frame, others, spend);
     if (corners) Object.assign(arrow, { path: rounded(corners), detoured: true });
   }
-  for (const { g, p, route, path, detoured } of arrows) drawArrow(g, route, path, p, detoured);
+  // A detached pointer's cut (its gap, two bars and cross) goes where it has room: off the entries, the other
+  // arrows and the cuts placed before it.
+  for (const arrow of arrows) arrow.line = lineOf(arrow.route, arrow.path, arrow.detoured);
+  const cuts = [];
+  for (const arrow of arrows.filter((a) => a.p.detached)) {
+    arrow.cut = placeCut(arrow.line, entries, arrows.filter((other) => other !== arrow).map((other) => other.line), cuts);
+    cuts.push(arrow.cut);
+  }
+  for (const { g, p, line, cut } of arrows) drawArrow(g, line, p, cut);
   layer.replaceChildren(...groups);
 }
 
@@ -212,33 +220,84 @@ function measured(points) {
   return { length, point, between };
 }
 
-// The run out of the lanes (straight, its corner rounded), then the approach to the entry; a detached pointer is
-// cut in the middle of the approach with a break mark and a cross.
-// `detoured`: the approach ends with a straight run up to the entry (route.js), so the head points straight up
-// (aimed from 10 px back along the path, a short last run would tilt it into the corner before).
-function drawArrow(g, route, approach, p, detoured = false) {
-  const { start: s, turn, up } = route;
+// An arrow's whole line: the run out of the lanes (straight, its corner rounded), then the approach to the entry.
+// `detoured`: the approach ends with a straight run up to the entry (route.js).
+function lineOf(route, approach, detoured) {
+  const leg = rounded([route.start, route.turn, route.up]);
+  const points = [...leg, ...approach.slice(1)];
+  return { points, path: measured(points), from: measured(leg).length, start: route.start, detoured };
+}
+
+// A detached pointer's cut, centred at `f` of its approach (0.5: the middle): the gap in the line (a tenth of the
+// approach each side, at most 20 px), two bars across it (at most 15 px from the middle) and the cross between
+// them; `bent`: the gap takes in a corner of the line (the cut would hide it).
+function cutAt({ path, from }, f) {
+  const span = path.length - from;
+  const mid = from + span * f;
+  const [half, bar] = [Math.min(span * 0.1, 20), Math.min(span * 0.08, 15)];
+  const heading = (d0, d1) => {
+    const [p, q] = [path.point(d0), path.point(d1)];
+    return Math.atan2(q.y - p.y, q.x - p.x);
+  };
+  const ang = heading(mid - bar / 2, mid + bar / 2);
+  const [nx, ny] = [-Math.sin(ang) * 9, Math.cos(ang) * 9];
+  const bars = [-bar, bar].map((off) => {
+    const q = path.point(mid + off);
+    return [{ x: q.x - nx, y: q.y - ny }, { x: q.x + nx, y: q.y + ny }];
+  });
+  const turn = (a, b) => Math.abs(Math.atan2(Math.sin(a - b), Math.cos(a - b)));
+  const ends = [heading(mid - half, mid - half + 3), heading(mid + half - 3, mid + half)];
+  const bent = Math.max(turn(ends[0], ang), turn(ends[1], ang)) > 0.45;
+  return { gap: [mid - half, mid + half], bars, cross: path.point(mid), bent };
+}
+
+// Where along its approach a detached pointer is cut: the middle, unless the cut's marks come nearer than ROOM px
+// to an entry (its box or labels), another arrow's line or another cut's cross, or the cut takes in a corner;
+// then the place nearest the middle (20-80 % of the approach) with the most room. (The middle always, before: on a
+// phone at three-pod-cascade 8 a bar of C's cut lay on B's line, beside e3.)
+const ROOM = 12;
+const CROSS = 9; // the cross's half size
+function placeCut(line, entries, others, cuts) {
+  const segments = others.flatMap((o) => o.points.slice(1).map((q, i) => [o.points[i], q]));
+  const crosses = cuts.map((c) => c.cross);
+  const room = (q) => Math.min(
+    ...entries.map((b) => Math.hypot(Math.max(b.left - q.x, 0, q.x - b.right), Math.max(b.top - q.y, 0, q.y - b.bottom))),
+    ...segments.map(([a, b]) => toSegment(q, a, b)),
+    ...crosses.map((c) => Math.hypot(q.x - c.x, q.y - c.y) - CROSS));
+  let best = null;
+  for (let k = 0; k <= 12; k += 1) {
+    const f = 0.5 + (k % 2 ? -1 : 1) * Math.ceil(k / 2) * 0.05;
+    const cut = cutAt(line, f);
+    const marks = cut.bars.flatMap(([a, b]) => [0, 0.25, 0.5, 0.75, 1].map((t) => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t })));
+    cut.room = cut.bent ? -Infinity : Math.min(ROOM, room(cut.cross) - CROSS, ...marks.map(room));
+    if (!best || cut.room > best.room + 0.5) best = cut;
+    if (best.room >= ROOM) break;
+  }
+  return best;
+}
+
+// The distance from point q to the segment a-b.
+function toSegment(q, a, b) {
+  const [dx, dy] = [b.x - a.x, b.y - a.y];
+  const t = dx || dy ? Math.max(0, Math.min(1, ((q.x - a.x) * dx + (q.y - a.y) * dy) / (dx * dx + dy * dy))) : 0;
+  return Math.hypot(q.x - a.x - t * dx, q.y - a.y - t * dy);
+}
+
+// The line (a detached pointer's broken by its cut), the tail on the chip, the head on the entry.
+// A detoured line's head points straight up (aimed from 10 px back along the path, a short last run would tilt it
+// into the corner before).
+function drawArrow(g, line, p, cut) {
+  const { path, start: s, detoured } = line;
   g.dataset.route = detoured ? "detour" : "curve";
-  const leg = rounded([s, turn, up]);
-  const path = measured([...leg, ...approach.slice(1)]);
-  const from = measured(leg).length; // where the approach begins
   const end = path.length - 4; // the line stops under the head
   const d = (pts) => pts.map((q, i) => `${i ? "L" : "M"}${q.x.toFixed(1)} ${q.y.toFixed(1)}`).join(" ");
   g.append(svg("circle", { class: "pointer-tail", cx: s.x.toFixed(1), cy: s.y.toFixed(1), r: 3.5 }));
-  if (p.detached) {
-    const span = path.length - from;
-    const mid = from + span / 2;
-    g.append(svg("path", { class: "pointer-line", d: d(path.between(0, mid - span * 0.1)) }), svg("path", { class: "pointer-line", d: d(path.between(mid + span * 0.1, end)) }));
-    const before = path.point(mid - span * 0.04);
-    const after = path.point(mid + span * 0.04);
-    const ang = Math.atan2(after.y - before.y, after.x - before.x);
-    const nx = -Math.sin(ang) * 9;
-    const ny = Math.cos(ang) * 9;
-    for (const off of [-0.08, 0.08]) {
-      const q = path.point(mid + span * off);
-      g.append(svg("path", { class: "pointer-break", d: `M${(q.x - nx).toFixed(1)} ${(q.y - ny).toFixed(1)} L${(q.x + nx).toFixed(1)} ${(q.y + ny).toFixed(1)}` }));
+  if (cut) {
+    g.append(svg("path", { class: "pointer-line", d: d(path.between(0, cut.gap[0])) }), svg("path", { class: "pointer-line", d: d(path.between(cut.gap[1], end)) }));
+    for (const [a, b] of cut.bars) {
+      g.append(svg("path", { class: "pointer-break", d: `M${a.x.toFixed(1)} ${a.y.toFixed(1)} L${b.x.toFixed(1)} ${b.y.toFixed(1)}` }));
     }
-    const m = path.point(mid);
+    const m = cut.cross;
     g.append(svg("text", { class: "pointer-cross", x: m.x.toFixed(1), y: (m.y + 6).toFixed(1), "text-anchor": "middle" }, document.createTextNode("✕")));
   } else {
     g.append(svg("path", { class: "pointer-line", d: d(path.between(0, end)) }));

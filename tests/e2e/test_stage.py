@@ -323,6 +323,48 @@ def test_a_detoured_arrow_goes_round_the_entries_and_lands_pointing_up(make_page
     arrows_end_on_boxes(page, width, height, position)
 
 
+# Each detached (broken) arrow of a pane: how near its cut's marks (the cross, the bars' ends and middles) come to
+# another arrow's line and to an entry (its box and labels), and how much of its line above the lanes runs within
+# 10 px of another arrow's (px, sampled every 2 px).
+CUTS_JS = """(pane) => {
+  const samples = (path) => { const r = path.ownerSVGElement.getBoundingClientRect(); const n = Math.ceil(path.getTotalLength() / 2);
+    return Array.from({ length: n + 1 }, (_, i) => { const p = path.getPointAtLength(path.getTotalLength() * i / n); return { x: r.left + p.x, y: r.top + p.y }; }); };
+  const ends = (path) => { const r = path.ownerSVGElement.getBoundingClientRect(); const L = path.getTotalLength();
+    return [0, 0.5, 1].map((t) => { const p = path.getPointAtLength(L * t); return { x: r.left + p.x, y: r.top + p.y }; }); };
+  const boxes = [...pane.querySelectorAll('.inflight-list > li')].map((li) => li.getBoundingClientRect());
+  const toRect = (q, b) => Math.hypot(Math.max(b.left - q.x, 0, q.x - b.right), Math.max(b.top - q.y, 0, q.y - b.bottom));
+  const gs = [...pane.querySelectorAll('[data-pointer]')];
+  const lines = new Map(gs.map((g) => [g, [...g.querySelectorAll('.pointer-line')].flatMap(samples)]));
+  const out = [];
+  for (const g of gs.filter((g) => g.classList.contains('detached'))) {
+    const t = g.querySelector('.pointer-cross').getBoundingClientRect();
+    const cross = { x: (t.left + t.right) / 2, y: (t.top + t.bottom) / 2 };
+    const marks = [cross, ...[...g.querySelectorAll('.pointer-break')].flatMap(ends)];
+    const others = gs.filter((o) => o !== g).flatMap((o) => lines.get(o));
+    const toLines = Math.min(...marks.flatMap((m) => others.map((o) => Math.hypot(m.x - o.x, m.y - o.y))));
+    const toBoxes = Math.min(...marks.flatMap((m) => boxes.map((b) => toRect(m, b))));
+    const top = pane.querySelector('.lanes').getBoundingClientRect().top;
+    const together = 2 * lines.get(g).filter((q) => q.y < top && others.some((o) => Math.hypot(q.x - o.x, q.y - o.y) < 10)).length;
+    out.push({ together, pod: g.dataset.pod, cross: [Math.round(cross.x), Math.round(cross.y)], toLines: +toLines.toFixed(1), toBoxes: +toBoxes.toFixed(1) });
+  }
+  return out;
+}"""
+
+
+def test_two_broken_arrows_on_a_phone_keep_apart(make_page):
+    """390x844, three-pod-cascade 8, v1.28.1: B's and C's broken arrows come up the one channel between the lanes.
+    B's line went on up beside C's curve and both were cut in their middles: C's bar touched B's line (0.8 px) and
+    the two ran within 10 px of each other for 76-80 px, beside e3. Now B keeps 14 px off C's line (route.js NEAR)
+    and each cut goes where it has room (pointers.js): 11.6 px or more, 42 px together (the channel's top)."""
+    page = make_page(width=390, height=844)
+    open_at(page, "three-pod-cascade", 8)
+    cuts = settled_reading(page.locator(V1), CUTS_JS)
+    assert sorted(c["pod"] for c in cuts) == ["B", "C"], cuts
+    for got in cuts:
+        assert got["toLines"] >= 8 and got["toBoxes"] >= 8 and got["together"] <= 50, got
+    arrows_end_on_boxes(page, 390, 844, 8)
+
+
 # On a short screen: how large the lists' text is drawn (the smallest of the panes), whether any entry (with its
 # tags) runs below its list's area into the lanes, and whether the Step button is on screen.
 READABLE_JS = """() => {
