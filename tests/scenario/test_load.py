@@ -123,6 +123,18 @@ def test_deep_yaml_is_rejected_before_composing(text):
     assert "nested deeper than 2 levels" in p["message"]
 
 
+@pytest.mark.parametrize("text, field, line, column", [
+    ("steps:\n- op: add\n  pod: " + "[" * 30 + "]" * 30 + "\n", "steps[0].pod[0][0][0]...", 3, 25),
+    ("steps:\n- {op: add, x: {a: {b: " + "[" * 20 + "1" + "]" * 20 + "}}}\n", "steps[0].x.a.b[0]...", 2, 39),
+    ("- " * 100_000 + "x", "[0][0][0][0][0][0]...", 1, 41),
+])
+def test_deep_yaml_names_the_field_and_where_it_goes_too_deep(text, field, line, column):
+    """As JSON: the field where the too-deep value starts (its first levels) and its step, then line and column."""
+    problem = problem_of(parse_text, text, "yaml")
+    assert problem == {"step": 0 if field.startswith("steps[0]") else None, "field": field,
+                       "message": f"nested deeper than 20 levels (line {line}, column {column})"}
+
+
 def test_absurd_yaml_flow_nesting_is_a_document_problem():
     assert problem_of(parse_text, "[" * 100_000, "yaml")["field"] == "document"
 

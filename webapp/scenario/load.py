@@ -7,7 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from .document import MAX_DIGITS, DocumentError, check_values, may_hold_surrogates, parse_json, step_of
+from .document import (MAX_DIGITS, SHOWN_LEVELS, DocumentError, check_values, join_path, may_hold_surrogates,
+                       parse_json, step_of)
 from .errors import ScenarioError
 from .scenario import Scenario, from_valid_dict
 from .validate import Limits, validate
@@ -29,7 +30,8 @@ def _check_events(text: str, max_depth: int) -> None:
     too long to convert (document.MAX_DIGITS) and a key twice in one mapping (YAML requires keys to be unique;
     the loader kept the last, dropping the first without a word) from the parser's events, before any node is
     composed."""
-    # Per open collection: None for a sequence; for a mapping, [the scalar keys seen, whether a key comes next].
+    # Per open collection: for a sequence [the index of its node now]; for a mapping [the scalar keys seen,
+    # whether a key comes next, the key of its node now].
     open_: list = []
     for event in yaml.parse(text, Loader=_SAFE_LOADER):
         if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS and not event.style \
@@ -44,20 +46,35 @@ def _check_events(text: str, max_depth: int) -> None:
             continue
         if not isinstance(event, (yaml.ScalarEvent, *_OPEN)):  # stream and document events
             continue
-        mapping = open_[-1] if open_ else None
-        if mapping is not None:  # a node in a mapping: its key, then its value
-            keys, at_key = mapping
-            if at_key and isinstance(event, yaml.ScalarEvent):
-                if event.value in keys:
+        parent = open_[-1] if open_ else None
+        if parent is not None and len(parent) == 1:  # a node in a sequence
+            parent[0] += 1
+        elif parent is not None:  # a node in a mapping: its key, then its value
+            keys, at_key, _ = parent
+            if at_key:
+                key = event.value if isinstance(event, yaml.ScalarEvent) else None
+                if key in keys:
                     problem = f"the key {event.value[:40]!r} is already in this mapping: each key once"
                     raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
-                keys.add(event.value)
-            mapping[1] = not at_key
+                if key is not None:
+                    keys.add(key)
+                parent[2] = key
+            parent[1] = not at_key
         if isinstance(event, _OPEN):
-            open_.append([set(), True] if isinstance(event, yaml.MappingStartEvent) else None)
-            if len(open_) > max_depth:
-                problem = f"nested deeper than {max_depth} levels"
-                raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
+            if len(open_) == max_depth:
+                raise _too_deep(open_, max_depth, event.start_mark)
+            open_.append([set(), True, None] if isinstance(event, yaml.MappingStartEvent) else [-1])
+
+
+def _too_deep(open_: list, max_depth: int, mark) -> DocumentError:
+    """The refusal of a collection opened inside ``open_`` (max_depth of them): where it starts (the path's first
+    levels, as document.deep_place shows a JSON one) and its line and column."""
+    path = ""
+    for level in open_[:SHOWN_LEVELS]:
+        path = join_path(path, level[0] if len(level) == 1 else "?" if level[2] is None else level[2])
+    path = (path + ("..." if max_depth > SHOWN_LEVELS else "")) or "document"
+    return DocumentError("the document", path, f"nested deeper than {max_depth} levels "
+                                               f"(line {mark.line + 1}, column {mark.column + 1})")
 
 
 def _digits(literal: str) -> int:
