@@ -274,6 +274,12 @@ def test_the_presenters_laptop_screen_keeps_the_picture_readable_and_the_control
     presenter.keyboard.press("ArrowLeft")  # the keys step it as before
     at(presenter, 5)
     expect(presenter.locator('#presenter-notes [data-notes="next"]')).to_contain_text("6. B fails")
+    # presentation mode takes the screen: the notes give way (they showed through beside the stage), and come back
+    presenter.keyboard.press("p")
+    expect(presenter.locator("#presenter-notes")).to_be_hidden()
+    assert presenter.locator("#app").bounding_box()["width"] >= 1280 - 1
+    presenter.keyboard.press("p")
+    expect(presenter.locator("#presenter-notes")).to_be_visible()
 
 
 def test_the_presenters_page_on_an_old_projector_keeps_the_lists_readable(make_page):
