@@ -26,6 +26,7 @@ import xml.etree.ElementTree as ET
 
 from ..engine.simulation import Simulation
 from ..presenter import state_message
+from .cut import Measured, place_cut
 from .route import Budget, detour
 
 MARGIN, GAP, PANE_WIDTH, PAD = 20, 20, 640, 14
@@ -385,9 +386,22 @@ class Pane:
             corners = detour(a["s"], a["end"], [rect for rect, _ in self.entries], self.list_frame, others, spend)
             if corners:
                 a["corners"], a["path"] = corners, bends(corners)
+        # As pointers.js: a detached arrow's cut (its gap, two bars and cross) goes where it has room, off the entries,
+        # the other arrows' lines and the cuts placed before it (cut.py).
+        for a in arrows:
+            a["line"] = [a["tail"], *a["via"], *a["path"]]  # the run out of the lane, then the approach
+        cuts = []
+        for a in arrows:
+            if a["p"]["detached"]:
+                line = Measured(a["line"])
+                others = [b["line"] for b in arrows if b is not a]
+                a["cut"] = (line, place_cut(line, line.along[len(a["via"]) + 1], [r for r, _ in self.entries],
+                                            others, cuts))
+                cuts.append(a["cut"][1])
         for a in arrows:
             a["g"].set("data-route", "curve" if a["corners"] is None else "detour")
-            arrow(a["g"], a["tail"], a["via"], a["s"], a["end"], a["p"]["detached"], a["p"]["decided"], a["corners"])
+            arrow(a["g"], a["tail"], a["via"], a["s"], a["end"], a["p"]["detached"], a["p"]["decided"], a["corners"],
+                  a.get("cut"))
 
     def runs_over(self, path: list, key: str) -> bool:
         """Does the path come within 2 px of an entry other than its target (pointers.js runsOver)?"""
@@ -413,13 +427,12 @@ def hooks(it: dict) -> dict:
 
 
 def arrow(g, tail: tuple, via: list, s: tuple, e: tuple, detached: bool, decided: bool,
-          corners: list | None = None) -> None:
+          corners: list | None = None, cut: tuple | None = None) -> None:
     """From the chip (``tail``, then straight through ``via`` to ``s``) a cubic up to the item, or the runs through
-    ``corners`` (a detour, its corners rounded), and its head; a detached one dashed, cut in the middle with a
-    break mark and a cross (pointers.js drawArrow)."""
+    ``corners`` (a detour, its corners rounded), and its head; a detached one dashed and cut where ``cut`` (its line,
+    measured, and its place: cut.py) says, a gap with two bars across it and a cross (pointers.js drawArrow)."""
     lead = f"M{tail[0]:.1f} {tail[1]:.1f} " + " ".join(f"L{x:.1f} {y:.1f}" for x, y in [*via, s]) + " "
     approach = Polyline(bends(corners)) if corners else Curve(s, e)
-    at = approach.at
 
     def line(t0: float, t1: float) -> str:
         path = " ".join(f"L{x:.1f} {y:.1f}" for x, y in approach.between(t0, t1))
@@ -429,17 +442,16 @@ def arrow(g, tail: tuple, via: list, s: tuple, e: tuple, detached: bool, decided
     style = {"fill": "none", "stroke": colour, "stroke_width": 3.5 if decided else 2.5, "stroke_linecap": "round",
              "stroke_dasharray": "7 5" if detached else None, "data_line": "true"}
     node(g, "circle", cx=f"{tail[0]:.1f}", cy=f"{tail[1]:.1f}", r=3.5, fill=colour)
-    if detached:
-        node(g, "path", d=line(0, 0.42), **style)
-        node(g, "path", d=line(0.58, 0.985), **style)
-        (bx, by), (ax, ay) = at(0.46), at(0.54)
-        angle = math.atan2(ay - by, ax - bx)
-        nx, ny = -math.sin(angle) * 9, math.cos(angle) * 9
-        for off in (-0.06, 0.06):
-            qx, qy = at(0.5 + off)
-            node(g, "path", d=f"M{qx - nx:.1f} {qy - ny:.1f} L{qx + nx:.1f} {qy + ny:.1f}", stroke=colour,
-                 stroke_width=3, stroke_linecap="round", data_break="true")
-        mx, my = at(0.5)
+    if cut:
+        measured, place = cut
+        # the two pieces of the line, either side of the gap (the second stops 4 px short of the tip, under the head)
+        for d0, d1 in ((0, place.gap[0]), (place.gap[1], measured.length - 4)):
+            pts = measured.between(d0, d1)
+            node(g, "path", d=" ".join(f"{'L' if i else 'M'}{x:.1f} {y:.1f}" for i, (x, y) in enumerate(pts)), **style)
+        for (ax, ay), (bx, by) in place.bars:
+            node(g, "path", d=f"M{ax:.1f} {ay:.1f} L{bx:.1f} {by:.1f}", stroke=colour, stroke_width=3,
+                 stroke_linecap="round", data_break="true")
+        mx, my = place.cross
         node(g, "text", "✕", x=f"{mx:.1f}", y=f"{my + 5:.1f}", text_anchor="middle", font_size=16, font_weight="bold",
              fill=colour)
     else:
