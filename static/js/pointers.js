@@ -205,7 +205,8 @@ function rounded(corners) {
 }
 
 // A polyline measured along its length: the point at distance `d`, and the points between two distances.
-function measured(points) {
+// (measured, cutAt and placeCut are exported for tests/export/test_cut.py, which holds webapp/export/cut.py to them.)
+export function measured(points) {
   const at = [0];
   for (let i = 1; i < points.length; i += 1) at.push(at[i - 1] + Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y));
   const length = at[at.length - 1];
@@ -231,7 +232,7 @@ function lineOf(route, approach, detoured) {
 // A detached pointer's cut, centred at `f` of its approach (0.5: the middle): the gap in the line (a tenth of the
 // approach each side, at most 20 px), two bars across it (at most 15 px from the middle) and the cross between
 // them; `bent`: the gap takes in a corner of the line (the cut would hide it).
-function cutAt({ path, from }, f) {
+export function cutAt({ path, from }, f) {
   const span = path.length - from;
   const mid = from + span * f;
   const [half, bar] = [Math.min(span * 0.1, 20), Math.min(span * 0.08, 15)];
@@ -257,7 +258,7 @@ function cutAt({ path, from }, f) {
 // phone at three-pod-cascade 8 a bar of C's cut lay on B's line, beside e3.)
 const ROOM = 12;
 const CROSS = 9; // the cross's half size
-function placeCut(line, entries, others, cuts) {
+export function placeCut(line, entries, others, cuts) {
   const segments = others.flatMap((o) => o.points.slice(1).map((q, i) => [o.points[i], q]));
   const crosses = cuts.map((c) => c.cross);
   const room = (q) => Math.min(
