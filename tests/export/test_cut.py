@@ -3,21 +3,19 @@ ones, and what the SVG export itself asks) ``place_cut`` puts a broken arrow's g
 ``placeCut`` puts them, with the same room. And the export's broken arrows keep their cuts off the other arrows and
 the entries as the page's do (tests/e2e/test_stage.py test_two_broken_arrows_on_a_phone_keep_apart)."""
 
-import json
 import math
 import random
-import shutil
-import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.export.drawn import path_pieces
+from tests.export.node import run_module
 from webapp import ROOT
 from webapp.export import svg
 from webapp.export.cut import ROOM, Cut, Measured, place_cut, to_segment
 from webapp.scenario.resolve import resolve
 
-NODE = shutil.which("node")
 POINTERS_JS = (ROOT / "static" / "js" / "pointers.js").as_uri()
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -42,12 +40,8 @@ console.log(JSON.stringify(got));
 
 
 def in_node(cases: list) -> list:
-    """pointers.js's cuts: node is needed (`make system-deps` installs Debian's nodejs), so it fails, not skips."""
-    assert NODE, "node is missing: this test runs static/js/pointers.js (`make system-deps` installs Debian's nodejs)"
-    done = subprocess.run([NODE, "--input-type=module", "-e", HARNESS], input=json.dumps(cases), capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    """pointers.js's cuts."""
+    return run_module(HARNESS, cases, "static/js/pointers.js")
 
 
 def answer(cut: Cut) -> list:
@@ -204,16 +198,6 @@ def test_the_exports_own_cuts_are_placed_as_the_page_places_them(monkeypatch):
 
 
 # --- the export's cuts keep off the other arrows -----------------------------------------------------------------
-def pieces(d: str) -> list[list[tuple]]:
-    """The pieces (M x y L x y …) of a path's d as lists of points."""
-    words = d.replace("M", " M ").replace("L", " L ").replace("Z", " ").split()
-    out: list[list[tuple]] = []
-    for i in range(0, len(words), 3):
-        command, x, y = words[i:i + 3]
-        if command == "M":
-            out.append([])
-        out[-1].append((float(x), float(y)))
-    return out
 
 
 def test_two_broken_arrows_keep_their_cuts_off_each_other(client):
@@ -237,10 +221,10 @@ def test_two_broken_arrows_keep_their_cuts_off_each_other(client):
         [text] = [t for t in g.iter(f"{SVG}text") if t.text == "✕"]
         marks = [(float(text.get("x")), float(text.get("y")) - 5)]  # the cross's centre (its baseline 5 px under)
         for bar in (p for p in g.iter(f"{SVG}path") if p.get("data-break")):
-            (a, b), = pieces(bar.get("d"))
+            (a, b), = path_pieces(bar.get("d"))
             marks += [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t) for t in (0, 0.25, 0.5, 0.75, 1)]
         lines = [piece for pod2, o in arrows.items() if pod2 != pod for p in o.iter(f"{SVG}path") if p.get("data-line")
-                 for piece in pieces(p.get("d"))]
+                 for piece in path_pieces(p.get("d"))]
         to_lines = min(to_segment(m, a, b) for m in marks for piece in lines for a, b in zip(piece, piece[1:]))
         to_boxes = min(math.hypot(max(b[0] - x, 0, x - b[2]), max(b[1] - y, 0, y - b[3])) for x, y in marks
                        for b in boxes)

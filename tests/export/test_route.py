@@ -3,21 +3,19 @@ hand-made cases) ``detour`` gives exactly the corners node gives, or None where 
 of a drawing's search budget. And the SVG export goes round the entries where the page does: its arrows' runs keep
 off the entries they would have crossed, and its work is bounded on a list of hundreds of entries."""
 
-import json
 import math
 import random
-import shutil
-import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.export.drawn import path_pieces
+from tests.export.node import run_module
 from webapp import ROOT
 from webapp.export import svg
 from webapp.export.route import BUDGET, CLEAR, NEAR, Budget, detour
 from webapp.scenario.resolve import resolve
 
-NODE = shutil.which("node")
 ROUTE_JS = (ROOT / "static" / "js" / "route.js").as_uri()
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -40,12 +38,8 @@ console.log(JSON.stringify(got));
 
 
 def in_node(cases: list) -> list:
-    """route.js's answers, [corners or None, budget left] per case: node is needed (`make system-deps` installs Debian's nodejs), so it fails, not skips."""
-    assert NODE, "node is missing: this test runs static/js/route.js (`make system-deps` installs Debian's nodejs)"
-    done = subprocess.run([NODE, "--input-type=module", "-e", HARNESS], input=json.dumps(cases), capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    """route.js's answers, [corners or None, budget left] per case."""
+    return run_module(HARNESS, cases, "static/js/route.js")
 
 
 def in_python(cases: list) -> list:
@@ -176,16 +170,6 @@ def test_the_exports_own_inputs_give_the_same_corners_in_both(monkeypatch):
 
 
 # --- the export goes round the entries -------------------------------------------------------------------------
-def points(d: str) -> list[list[tuple]]:
-    """The pieces (M x y L x y …) of a path's d as lists of points (a closing Z left out)."""
-    words = d.replace("M", " M ").replace("L", " L ").replace("Z", " ").split()
-    pieces: list[list[tuple]] = []
-    for i in range(0, len(words), 3):
-        command, x, y = words[i:i + 3]
-        if command == "M":
-            pieces.append([])
-        pieces[-1].append((float(x), float(y)))
-    return pieces
 
 
 def item_rects(pane) -> dict:
@@ -225,11 +209,11 @@ def test_the_export_draws_an_arrow_round_the_entries_it_would_cross(name, positi
     [arrow] = [g for g in pane.iter(f"{SVG}g") if g.get("data-pointer") == pod]
     rects = item_rects(pane)
     others = [r for key, r in rects.items() if key != arrow.get("data-key")]
-    pieces = [piece for line in arrow.iter(f"{SVG}path") if line.get("data-line") for piece in points(line.get("d"))]
+    pieces = [piece for line in arrow.iter(f"{SVG}path") if line.get("data-line") for piece in path_pieces(line.get("d"))]
     tail, _, start = pieces[0][:3]
     pieces[0] = pieces[0][2:]  # the approach: from the top of the channel (the run in the lane is not routed)
     [head] = [h for h in arrow.iter(f"{SVG}path") if h.get("data-head")]
-    tip, *wings = points(head.get("d"))[0]
+    tip, *wings = path_pieces(head.get("d"))[0]
     # the plain curve would have run over another entry (pointers.js runsOver)…
     assert any(near(p, p, r, 2) for p in svg.Curve(start, tip).points(64) for r in others)
     # …the drawn one is orthogonal runs joined by corners rounded within 8 px, at least two bends
@@ -253,7 +237,7 @@ def test_an_arrow_whose_curve_runs_over_nothing_keeps_its_curve():
     [pane] = [g for g in root.iter(f"{SVG}g") if g.get("data-variant") == "v1.28.1"]
     [arrow] = [g for g in pane.iter(f"{SVG}g") if g.get("data-pointer") == "D"]
     [line] = [p for p in arrow.iter(f"{SVG}path") if p.get("data-line")]
-    approach = points(line.get("d"))[0][3:]
+    approach = path_pieces(line.get("d"))[0][3:]
     assert len(approach) == 25  # the cubic's samples
     assert sum(abs(p[0] - q[0]) > 0.15 and abs(p[1] - q[1]) > 0.15 for p, q in zip(approach, approach[1:])) > 12
 

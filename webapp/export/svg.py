@@ -496,32 +496,17 @@ class Polyline:
     """A detour's approach: points along runs, t the fraction of its length (pointers.js measured)."""
 
     def __init__(self, points: list):
-        self.points = points
-        self.along = [0.0]
-        for p, q in zip(points, points[1:]):
-            self.along.append(self.along[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
-        self.length = self.along[-1]
-
-    def point(self, d: float) -> tuple:
-        """The point at distance ``d`` along it."""
-        found = next((i for i, v in enumerate(self.along) if v >= d), len(self.along) - 1)
-        i = max(1, found)
-        (px, py), (qx, qy), a, b = self.points[i - 1], self.points[i], self.along[i - 1], self.along[i]
-        t = (d - a) / (b - a) if b > a else 0
-        return (px + (qx - px) * t, py + (qy - py) * t)
-
-    def at(self, t: float) -> tuple:
-        return self.point(t * self.length)
+        self.measured = Measured(points)
 
     def between(self, t0: float, t1: float) -> list:
         """Its points from fraction ``t0`` to ``t1``: the two ends and the points between them (its corners)."""
-        d0, d1 = t0 * self.length, t1 * self.length
-        return [self.point(d0), *(p for p, d in zip(self.points, self.along) if d0 < d < d1), self.point(d1)]
+        length = self.measured.length
+        return self.measured.between(t0 * length, t1 * length)
 
     def back(self) -> tuple:
         """Where the head's direction is taken from: the last run, straight up into the item (pointers.js takes
         the point 10 px back, which a short last run puts on the corner before it: a head askew)."""
-        return self.points[-2]
+        return self.measured.points[-2]
 
 
 def bends(corners: list) -> list:
