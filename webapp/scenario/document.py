@@ -106,10 +106,8 @@ def deep_place(data: bytes, max_depth: int) -> tuple[str, int] | None:
                 levels[-1][0] = token[0]
         elif c == 0x5B or c == 0x7B:  # [ {
             if len(levels) == max_depth:
-                path = ""
-                for key, _ in levels[:SHOWN_LEVELS]:
-                    path = join_path(path, key if type(key) is int else json.loads(key) if key else "?")
-                return (path + ("..." if max_depth > SHOWN_LEVELS else "")) or "document", token.start()
+                keys = [key if type(key) is int else json.loads(key) if key else "?" for key, _ in levels]
+                return deep_field(keys), token.start()
             levels.append([0, False] if c == 0x5B else [None, True])
         elif c == 0x2C and levels:  # , the next item or key
             top = levels[-1]
@@ -218,6 +216,15 @@ def _check_text(text: str, path: str, where: str, key: bool = False) -> None:
         raise DocumentError(where, path or "document",
                             f"{what} with a lone surrogate (U+{ord(found[0]):04X}) at character {found.start() + 1}, "
                             "which cannot be encoded as UTF-8")
+
+
+def deep_field(keys: list) -> str:
+    """A nesting refusal's field: the path through ``keys`` (an index, or a key; "?" where a key is not a string)
+    to the value that goes too deep, its first SHOWN_LEVELS levels."""
+    path = ""
+    for key in keys[:SHOWN_LEVELS]:
+        path = join_path(path, key)
+    return (path + ("..." if len(keys) > SHOWN_LEVELS else "")) or "document"
 
 
 def step_of(field: str) -> int | None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from .document import (MAX_DIGITS, SHOWN_LEVELS, DocumentError, check_values, join_path, may_hold_surrogates,
-                       parse_json, step_of)
+from .document import (MAX_DIGITS, DocumentError, check_values, deep_field, may_hold_surrogates, parse_json,
+                       step_of)
 from .errors import ScenarioError
 from .scenario import Scenario, from_valid_dict
 from .validate import Limits, validate
@@ -69,11 +69,8 @@ def _check_events(text: str, max_depth: int) -> None:
 def _too_deep(open_: list, max_depth: int, mark) -> DocumentError:
     """The refusal of a collection opened inside ``open_`` (max_depth of them): where it starts (the path's first
     levels, as document.deep_place shows a JSON one) and its line and column."""
-    path = ""
-    for level in open_[:SHOWN_LEVELS]:
-        path = join_path(path, level[0] if len(level) == 1 else "?" if level[2] is None else level[2])
-    path = (path + ("..." if max_depth > SHOWN_LEVELS else "")) or "document"
-    return DocumentError("the document", path, f"nested deeper than {max_depth} levels "
+    keys = [level[0] if len(level) == 1 else "?" if level[2] is None else level[2] for level in open_]
+    return DocumentError("the document", deep_field(keys), f"nested deeper than {max_depth} levels "
                                                f"(line {mark.line + 1}, column {mark.column + 1})")
 
 

@@ -10,7 +10,7 @@ from ..model import operations as ops
 from ..model.events import CATALOGUE, HINTS
 from ..model.versions import VERSIONS
 from ..model.operations import OPERATIONS
-from .document import SHOWN_LEVELS, join_path, step_of
+from .document import SHOWN_LEVELS, deep_field, step_of
 
 
 @dataclass(frozen=True)
@@ -105,19 +105,18 @@ _CONTAINERS = (dict, list)  # what a parsed document nests
 
 
 def _deep_field(raw, max_depth: int) -> str:
-    """The path of the first container (level by level, each level in document order) nested deeper than
-    ``max_depth``, its start as document.deep_place shows it; asked only once _too_deep has said yes."""
-    level, depth = [(raw, "", 0)], 1
-    while depth <= max_depth:
+    """The field of the first container (level by level, each level in document order) nested deeper than
+    ``max_depth`` (document.deep_field); asked only once _too_deep has said yes."""
+    level = [(raw, ())]
+    for _ in range(max_depth):
         inner, seen = [], set()
-        for v, path, shown in level:
+        for v, keys in level:
             for key, c in (v.items() if type(v) is dict else enumerate(v)):
                 if type(c) in _CONTAINERS and id(c) not in seen:
                     seen.add(id(c))
-                    inner.append((c, join_path(path, key) if shown < SHOWN_LEVELS else path, shown + 1))
-        level, depth = inner, depth + 1
-    path = level[0][1]
-    return (path + ("..." if max_depth > SHOWN_LEVELS else "")) or "document"
+                    inner.append((c, (*keys, key) if len(keys) <= SHOWN_LEVELS else keys))  # one more: "..."
+        level = inner
+    return deep_field(list(level[0][1]))
 
 
 def _too_deep(raw, max_depth: int) -> bool:
