@@ -62,11 +62,11 @@ def _check_events(text: str, max_depth: int) -> None:
             parent[1] = not at_key
         if isinstance(event, _OPEN):
             if len(open_) == max_depth:
-                raise _too_deep(open_, max_depth, event.start_mark)
+                raise _too_deep_error(open_, max_depth, event.start_mark)
             open_.append([set(), True, None] if isinstance(event, yaml.MappingStartEvent) else [-1])
 
 
-def _too_deep(open_: list, max_depth: int, mark) -> DocumentError:
+def _too_deep_error(open_: list, max_depth: int, mark) -> DocumentError:
     """The refusal of a collection opened inside ``open_`` (max_depth of them): where it starts (the path's first
     levels, as document.deep_place shows a JSON one) and its line and column."""
     keys = [level[0] if len(level) == 1 else "?" if level[2] is None else level[2] for level in open_]

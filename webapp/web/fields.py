@@ -6,6 +6,7 @@ from __future__ import annotations
 from difflib import get_close_matches
 
 from ..errors import Invalid
+from .bodies import shown
 
 SHOWN = 60  # characters of an unknown field's name quoted back
 
@@ -14,7 +15,6 @@ def check_fields(what: str, payload: dict, fields: tuple[str, ...]) -> None:
     """Invalid naming the first field of ``payload`` that is not one of ``fields``."""
     for name in payload:
         if name not in fields:
-            shown = name if len(name) <= SHOWN else name[:SHOWN] + "..."
             meant = get_close_matches(name[:SHOWN], fields, n=1)
             hint = f" (did you mean {meant[0]!r}?)" if meant else ""
-            raise Invalid(f"{what} takes no field {shown!r}{hint}; it takes {', '.join(fields)}")
+            raise Invalid(f"{what} takes no field {shown(name, SHOWN)}{hint}; it takes {', '.join(fields)}")
