@@ -25,14 +25,41 @@ _DECIMAL = re.compile(r"[-+]?[0-9][0-9_:]*")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
+class OpenCollection:
+    """A collection open while a text's YAML events are walked (here, and by locate.py): where the node it takes
+    now goes. A sequence counts its nodes; a mapping takes a key (its event; None for one that is not a scalar),
+    then that key's value."""
+
+    __slots__ = ("mapping", "index", "key", "at_key", "keys")
+
+    def __init__(self, mapping: bool):
+        self.mapping, self.index, self.key, self.at_key = mapping, -1, None, True
+        self.keys: set = set()  # a mapping's scalar keys so far
+
+    def take(self, event) -> bool:
+        """Place the node ``event`` starts; whether it is a mapping's key."""
+        if not self.mapping:
+            self.index += 1
+            return False
+        if self.at_key:
+            self.key, self.at_key = (event if isinstance(event, yaml.ScalarEvent) else None), False
+            return True
+        self.at_key = True
+        return False
+
+    def position(self):
+        """Where its last node is: a sequence's index, a mapping's key ("?" for one that is not a scalar)."""
+        if not self.mapping:
+            return self.index
+        return "?" if self.key is None else self.key.value
+
+
 def _check_events(text: str, max_depth: int) -> None:
     """Reject anchors and aliases (an alias may expand exponentially: billion laughs), deep nesting, integers
     too long to convert (document.MAX_DIGITS) and a key twice in one mapping (YAML requires keys to be unique;
     the loader kept the last, dropping the first without a word) from the parser's events, before any node is
     composed."""
-    # Per open collection: for a sequence [the index of its node now]; for a mapping [the scalar keys seen,
-    # whether a key comes next, the key of its node now].
-    open_: list = []
+    open_: list[OpenCollection] = []
     for event in yaml.parse(text, Loader=_SAFE_LOADER):
         if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS and not event.style \
                 and _DECIMAL.fullmatch(event.value) and (digits := _digits(event.value)) > MAX_DIGITS:
@@ -46,32 +73,23 @@ def _check_events(text: str, max_depth: int) -> None:
             continue
         if not isinstance(event, (yaml.ScalarEvent, *_OPEN)):  # stream and document events
             continue
-        parent = open_[-1] if open_ else None
-        if parent is not None and len(parent) == 1:  # a node in a sequence
-            parent[0] += 1
-        elif parent is not None:  # a node in a mapping: its key, then its value
-            keys, at_key, _ = parent
-            if at_key:
-                key = event.value if isinstance(event, yaml.ScalarEvent) else None
-                if key in keys:
-                    problem = f"the key {event.value[:40]!r} is already in this mapping: each key once"
-                    raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
-                if key is not None:
-                    keys.add(key)
-                parent[2] = key
-            parent[1] = not at_key
+        if open_ and open_[-1].take(event) and open_[-1].key is not None:  # a scalar key
+            parent = open_[-1]
+            if event.value in parent.keys:
+                problem = f"the key {event.value[:40]!r} is already in this mapping: each key once"
+                raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
+            parent.keys.add(event.value)
         if isinstance(event, _OPEN):
             if len(open_) == max_depth:
                 raise _too_deep_error(open_, max_depth, event.start_mark)
-            open_.append([set(), True, None] if isinstance(event, yaml.MappingStartEvent) else [-1])
+            open_.append(OpenCollection(isinstance(event, yaml.MappingStartEvent)))
 
 
-def _too_deep_error(open_: list, max_depth: int, mark) -> DocumentError:
+def _too_deep_error(open_: list[OpenCollection], max_depth: int, mark) -> DocumentError:
     """The refusal of a collection opened inside ``open_`` (max_depth of them): where it starts (the path's first
     levels, as document.deep_place shows a JSON one) and its line and column."""
-    keys = [level[0] if len(level) == 1 else "?" if level[2] is None else level[2] for level in open_]
-    return DocumentError("the document", deep_field(keys), f"nested deeper than {max_depth} levels "
-                                               f"(line {mark.line + 1}, column {mark.column + 1})")
+    return DocumentError("the document", deep_field([level.position() for level in open_]),
+                         f"nested deeper than {max_depth} levels (line {mark.line + 1}, column {mark.column + 1})")
 
 
 def _digits(literal: str) -> int:

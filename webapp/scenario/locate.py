@@ -16,7 +16,7 @@ from itertools import islice
 
 import yaml
 
-from .load import _CLOSE, _OPEN, _SAFE_LOADER
+from .load import _CLOSE, _OPEN, _SAFE_LOADER, OpenCollection
 from .validate import Limits
 
 MAX_EVENTS = 100_000  # events walked (an 8,000-step scenario has about 60,000; a million cost libyaml 1-2 s)
@@ -47,14 +47,14 @@ def _tokens(field: str) -> list[str | int]:
     return tokens
 
 
-class _Open:
-    """An open collection while the events are walked: its path (None: no field asked for is inside it), whether it
-    is a mapping, and where it is: a sequence's last index, a mapping's pending key and whether a key comes next."""
+class _Open(OpenCollection):
+    """An open collection while the events are walked, with its path (None: no field asked for is inside it)."""
 
-    __slots__ = ("path", "mapping", "index", "key", "at_key")
+    __slots__ = ("path",)
 
     def __init__(self, path: tuple | None, mapping: bool):
-        self.path, self.mapping, self.index, self.key, self.at_key = path, mapping, -1, None, True
+        super().__init__(mapping)
+        self.path = path
 
 
 def _walk(events, wanted: set, limit: int) -> dict | None:
@@ -78,19 +78,15 @@ def _walk(events, wanted: set, limit: int) -> dict | None:
         path, mark = (), event.start_mark
         if stack:
             parent = stack[-1]
-            if parent.mapping and parent.at_key:  # a key (a collection as a key is walked through, never asked for)
-                parent.key, parent.at_key = event if kind is yaml.ScalarEvent else None, False
+            if parent.take(event):  # a key (a collection as a key is walked through, never asked for)
                 if kind in _OPEN:
-                    stack.append(_Open(None, False))
+                    stack.append(_Open(None, kind is yaml.MappingStartEvent))
                 continue
-            if parent.mapping:
-                key, parent.at_key = parent.key, True
-                path = None if parent.path is None or key is None else (*parent.path, key.value)
-                if key is not None and key.start_mark.line != mark.line:
-                    mark = key.start_mark
-            else:
-                parent.index += 1
-                path = None if parent.path is None else (*parent.path, str(parent.index))
+            key = parent.key if parent.mapping else None
+            if key is not None and key.start_mark.line != mark.line:
+                mark = key.start_mark
+            unnamed = parent.mapping and key is None  # the value of a key that is not a scalar
+            path = None if parent.path is None or unnamed else (*parent.path, str(parent.position()))
         if path is not None and path in wanted:
             marks[path] = mark
         else:
