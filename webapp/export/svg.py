@@ -433,11 +433,6 @@ def arrow(g, tail: tuple, via: list, s: tuple, e: tuple, detached: bool, decided
     measured, and its place: cut.py) says, a gap with two bars across it and a cross (pointers.js drawArrow)."""
     lead = f"M{tail[0]:.1f} {tail[1]:.1f} " + " ".join(f"L{x:.1f} {y:.1f}" for x, y in [*via, s]) + " "
     approach = Polyline(bends(corners)) if corners else Curve(s, e)
-
-    def line(t0: float, t1: float) -> str:
-        path = " ".join(f"L{x:.1f} {y:.1f}" for x, y in approach.between(t0, t1))
-        return lead + path if t0 == 0 else "M" + path[1:]  # the first piece starts at the chip
-
     colour = COLOURS["bug" if detached else "marker"]
     style = {"fill": "none", "stroke": colour, "stroke_width": 3.5 if decided else 2.5, "stroke_linecap": "round",
              "stroke_dasharray": "7 5" if detached else None, "data_line": "true"}
@@ -455,7 +450,7 @@ def arrow(g, tail: tuple, via: list, s: tuple, e: tuple, detached: bool, decided
         node(g, "text", "✕", x=f"{mx:.1f}", y=f"{my + 5:.1f}", text_anchor="middle", font_size=16, font_weight="bold",
              fill=colour)
     else:
-        node(g, "path", d=line(0, 0.985), **style)
+        node(g, "path", d=lead + " ".join(f"L{x:.1f} {y:.1f}" for x, y in approach.between(0, 0.985)), **style)
     bx, by = approach.back()
     angle = math.atan2(e[1] - by, e[0] - bx)
     wing = [(e[0] - 10 * math.cos(angle + da), e[1] - 10 * math.sin(angle + da)) for da in (0.45, -0.45)]
