@@ -232,7 +232,7 @@ function lineOf(route, approach, detoured) {
 // A detached pointer's cut, centred at `f` of its approach (0.5: the middle): the gap in the line (a tenth of the
 // approach each side, at most 20 px), two bars across it (at most 15 px from the middle) and the cross between
 // them; `bent`: the gap takes in a corner of the line (the cut would hide it).
-export function cutAt({ path, from }, f) {
+function cutAt({ path, from }, f) {
   const span = path.length - from;
   const mid = from + span * f;
   const [half, bar] = [Math.min(span * 0.1, 20), Math.min(span * 0.08, 15)];
