@@ -339,7 +339,9 @@ def test_rejected_message_answers_error_and_changes_nothing(sio, event, payload,
     one(sio, "state")
     sio.emit("play", {"speed": 4})  # remember a speed other than the default, then stop
     one(sio, "state")
-    sio.emit("pause")
+    sio.emit("pause")  # a tick may come first on a loaded machine: wait for the pause, then go back to 3
+    wait_states(sio, lambda s: not s["playing"])
+    sio.emit("seek", {"position": 3})
     one(sio, "state")
     before = probe(sio)
     assert (before["position"], before["speed"], before["playing"]) == (3, 4.0, False)
