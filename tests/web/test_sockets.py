@@ -46,9 +46,22 @@ def probe(c):
     return one(c, "state")
 
 
-def wait_states(c, until, timeout=10.0):
-    """Collect state messages until ``until(state)`` holds for one of them; fail after ``timeout`` seconds."""
-    seen = []
+def play(c, payload=None):
+    """Emit ``play``; its reply and any tick that came before this looked (a loaded machine can pause the test
+    for longer than a tick), all states."""
+    c.emit("play", *([payload] if payload is not None else []))
+    got = messages(c)
+    assert got and all(name == "state" for name, _ in got), got
+    return [state for _, state in got]
+
+
+def wait_states(c, until, timeout=10.0, seen=()):
+    """Collect state messages (after ``seen``, those already received) until ``until(state)`` holds for one of
+    them; fail after ``timeout`` seconds."""
+    seen = list(seen)
+    for i, state in enumerate(seen):
+        if until(state):
+            return seen[:i + 1]
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for name, payload in messages(c):
@@ -337,8 +350,7 @@ def test_rejected_message_answers_error_and_changes_nothing(sio, event, payload,
     load(sio, variants=["v1.28.1", "v1.28.2"])
     sio.emit("seek", {"position": 3})
     one(sio, "state")
-    sio.emit("play", {"speed": 4})  # remember a speed other than the default, then stop
-    one(sio, "state")
+    play(sio, {"speed": 4})  # remember a speed other than the default, then stop
     sio.emit("pause")  # a tick may come first on a loaded machine: wait for the pause, then go back to 3
     wait_states(sio, lambda s: not s["playing"])
     sio.emit("seek", {"position": 3})
@@ -419,10 +431,9 @@ def test_disconnect_forgets_the_session(app, make_sio):
 # --- autoplay ------------------------------------------------------------------------------------------------
 def test_play_reaches_the_end_and_stops(sio):
     load(sio)
-    sio.emit("play", {"speed": 20})
-    first = one(sio, "state")
+    first, *ticks = play(sio, {"speed": 20})
     assert (first["position"], first["playing"], first["speed"]) == (0, True, 20.0)
-    seen = wait_states(sio, lambda s: s["position"] == TOTAL and not s["playing"])
+    seen = wait_states(sio, lambda s: s["position"] == TOTAL and not s["playing"], seen=ticks)
     assert [s["position"] for s in seen] == list(range(1, TOTAL + 1))
     assert all(s["playing"] for s in seen[:-1])
     assert seen[-1]["playing"] is False
@@ -433,30 +444,25 @@ def test_play_from_the_middle(sio):
     load(sio)
     sio.emit("seek", {"position": 4})
     one(sio, "state")
-    sio.emit("play", {"speed": 20})
-    assert one(sio, "state")["playing"] is True
-    seen = wait_states(sio, lambda s: not s["playing"])
+    first, *ticks = play(sio, {"speed": 20})
+    assert first["playing"] is True
+    seen = wait_states(sio, lambda s: not s["playing"], seen=ticks)
     assert [s["position"] for s in seen] == [5, 6]
 
 
 def test_play_uses_the_remembered_speed_without_a_payload(sio):
     load(sio)
-    sio.emit("play", {"speed": 20})
-    one(sio, "state")
-    wait_states(sio, lambda s: not s["playing"])
+    wait_states(sio, lambda s: not s["playing"], seen=play(sio, {"speed": 20}))
     sio.emit("reset")
     one(sio, "state")
-    sio.emit("play")
-    state = one(sio, "state")
+    state, *ticks = play(sio)
     assert (state["playing"], state["speed"]) == (True, 20.0)
-    wait_states(sio, lambda s: not s["playing"])
+    wait_states(sio, lambda s: not s["playing"], seen=ticks)
 
 
 def test_pause_stops_autoplay(sio):
     load(sio)
-    sio.emit("play", {"speed": 4})
-    one(sio, "state")
-    wait_states(sio, lambda s: s["position"] >= 1)
+    wait_states(sio, lambda s: s["position"] >= 1, seen=play(sio, {"speed": 4}))
     sio.emit("pause")
     # the reply to pause is the last state that says playing=false (a tick under way may add an older one)
     paused = [p for n, p in messages(sio) if n == "state" and not p["playing"]][-1]
@@ -470,8 +476,7 @@ def test_pause_stops_autoplay(sio):
 
 def test_step_while_playing_keeps_playing_from_the_new_position(sio):
     load(sio)
-    sio.emit("play", {"speed": 2})
-    one(sio, "state")
+    play(sio, {"speed": 2})
     sio.emit("seek", {"position": 4})
     assert max(p["position"] for n, p in messages(sio) if n == "state") >= 4
     seen = wait_states(sio, lambda s: not s["playing"])
@@ -480,8 +485,7 @@ def test_step_while_playing_keeps_playing_from_the_new_position(sio):
 
 def test_load_stops_autoplay(sio):
     load(sio)
-    sio.emit("play", {"speed": 2})
-    one(sio, "state")
+    play(sio, {"speed": 2})
     _, state = load(sio, "gate-off")
     assert state["playing"] is False
     assert all(p["position"] == 0 for n, p in quiet_for(sio, 1.2)), "the old autoplay task kept stepping"
@@ -489,8 +493,7 @@ def test_load_stops_autoplay(sio):
 
 def test_reset_stops_autoplay(sio):
     load(sio)
-    sio.emit("play", {"speed": 4})
-    one(sio, "state")
+    play(sio, {"speed": 4})
     sio.emit("reset")
     state = [p for n, p in messages(sio) if n == "state"][-1]
     assert (state["position"], state["playing"]) == (0, False)
@@ -501,9 +504,7 @@ def test_autoplay_of_one_client_does_not_reach_another(make_sio):
     player, watcher = make_sio(), make_sio()
     load(player)
     load(watcher)
-    player.emit("play", {"speed": 20})
-    one(player, "state")
-    wait_states(player, lambda s: not s["playing"])
+    wait_states(player, lambda s: not s["playing"], seen=play(player, {"speed": 20}))
     assert watcher.get_received() == []
     assert probe(watcher)["position"] == 0
 
@@ -511,8 +512,7 @@ def test_autoplay_of_one_client_does_not_reach_another(make_sio):
 def test_disconnect_while_playing_stops_the_task(app, make_sio):
     c = make_sio()
     load(c)
-    c.emit("play", {"speed": 1})
-    one(c, "state")
+    play(c, {"speed": 1})
     session = next(iter(app.extensions["inflight_sessions"].values()))
     c.disconnect()
     assert session.playing is False
