@@ -30,6 +30,11 @@ HANDLED = ("load", "step", "back", "seek", "play", "pause", "reset", "echo", "cr
            "leave_room", "claim_room")
 DRIVE = ("load", "step", "back", "seek", "play", "pause", "reset")
 NEEDS_PAYLOAD = ("load", "seek")
+ROOM = {"room", "token"}
+# event -> the fields its payload may hold: a payload with any other field is refused, whatever else it holds
+FIELDS = {"load": {"scenario", "variants", "position", "range", *ROOM}, "seek": {"position", *ROOM},
+          "play": {"speed", *ROOM}, **{event: ROOM for event in ("step", "back", "reset", "pause", "join_room",
+                                                                 "claim_room")}}
 IDS = builtin.ids()
 TOTALS = {i: len(builtin.get(i)["steps"]) for i in IDS}
 SMALL = [i for i in IDS if TOTALS[i] <= 16]  # loads stay quick
@@ -109,6 +114,10 @@ def is_int(x) -> bool:
 
 def valid_speed(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and not math.isnan(x) and MIN_SPEED <= x <= MAX_SPEED
+
+
+def unknown_fields(event: str, payload) -> bool:
+    return event in FIELDS and isinstance(payload, dict) and not set(payload) <= FIELDS[event]
 
 
 ERROR, UNKNOWN = "error", "unknown"  # predictions besides a View: rejected; accepted or rejected (can't tell)
@@ -205,7 +214,7 @@ def run_fuzz(app):
                 return self.rejected(event, received)
             payload = payload or {}
             code, refused = self.target(payload)
-            if refused:
+            if refused or unknown_fields(event, payload):
                 return self.rejected(event, received)
             expected = predict_drive(event, payload, self.view_of(code), self.speed.get(code, 1.0))
             if expected == ERROR:
@@ -362,6 +371,8 @@ def run_fuzz(app):
             if event in ("connect", "disconnect") or len(args) > 1:
                 return self.rejected(event, received)
             payload = args[0] if args else None
+            if unknown_fields(event, payload):
+                return self.rejected(event, received)
             if event == "echo":
                 assert names == ["echo"]
             elif event == "leave_room":
