@@ -26,7 +26,7 @@ import xml.etree.ElementTree as ET
 
 from ..engine.simulation import Simulation
 from ..presenter import state_message
-from .cut import Measured, place_cut
+from .cut import Cut, Measured, place_cut
 from .route import Budget, detour
 
 MARGIN, GAP, PANE_WIDTH, PAD = 20, 20, 640, 14
@@ -388,19 +388,19 @@ class Pane:
                 a["corners"], a["path"] = corners, bends(corners)
         # As pointers.js: a detached arrow's cut (its gap, two bars and cross) goes where it has room, off the entries,
         # the other arrows' lines and the cuts placed before it (cut.py).
-        for a in arrows:
-            a["line"] = [a["tail"], *a["via"], *a["path"]]  # the run out of the lane, then the approach
+        for a in arrows:  # the run out of the lane (its corner rounded), then the approach (pointers.js lineOf)
+            a["leg"] = bends([a["tail"], *a["via"], a["s"]])
+            a["line"] = [*a["leg"], *a["path"][1:]]
         cuts = []
         for a in arrows:
             if a["p"]["detached"]:
                 line = Measured(a["line"])
                 others = [b["line"] for b in arrows if b is not a]
-                a["cut"] = (line, place_cut(line, line.along[len(a["via"]) + 1], [r for r, _ in self.entries],
-                                            others, cuts))
-                cuts.append(a["cut"][1])
+                a["cut"] = place_cut(line, Measured(a["leg"]).length, [r for r, _ in self.entries], others, cuts)
+                cuts.append(a["cut"])
         for a in arrows:
             a["g"].set("data-route", "curve" if a["corners"] is None else "detour")
-            arrow(a["g"], a["tail"], a["via"], a["s"], a["end"], a["p"]["detached"], a["p"]["decided"], a["corners"],
+            arrow(a["g"], Measured(a["line"]), a["corners"] is not None, a["p"]["detached"], a["p"]["decided"],
                   a.get("cut"))
 
     def runs_over(self, path: list, key: str) -> bool:
@@ -426,36 +426,32 @@ def hooks(it: dict) -> dict:
             "data_unseen_by": " ".join(it["unseenBy"]) if it.get("unseenBy") else None}
 
 
-def arrow(g, tail: tuple, via: list, s: tuple, e: tuple, detached: bool, decided: bool,
-          corners: list | None = None, cut: tuple | None = None) -> None:
-    """From the chip (``tail``, then straight through ``via`` to ``s``) a cubic up to the item, or the runs through
-    ``corners`` (a detour, its corners rounded), and its head; a detached one dashed and cut where ``cut`` (its line,
-    measured, and its place: cut.py) says, a gap with two bars across it and a cross (pointers.js drawArrow)."""
-    lead = f"M{tail[0]:.1f} {tail[1]:.1f} " + " ".join(f"L{x:.1f} {y:.1f}" for x, y in [*via, s]) + " "
-    approach = Polyline(bends(corners)) if corners else Curve(s, e)
+def arrow(g, line: Measured, detoured: bool, detached: bool, decided: bool, cut: Cut | None = None) -> None:
+    """The arrow along ``line`` (from the chip's side out of the lane, then the curve or the detour up to the item)
+    as pointers.js drawArrow draws it: the tail's dot, the line stopping 4 px short of the tip (under the head), a
+    detached one dashed and cut where ``cut`` says (cut.py: a gap with two bars across it and a cross), and a head
+    aimed from 10 px back along the line (a detour's straight up: its last run may be short)."""
     colour = COLOURS["bug" if detached else "marker"]
     style = {"fill": "none", "stroke": colour, "stroke_width": 3.5 if decided else 2.5, "stroke_linecap": "round",
              "stroke_dasharray": "7 5" if detached else None, "data_line": "true"}
+    tail, end = line.points[0], line.length - 4
     node(g, "circle", cx=f"{tail[0]:.1f}", cy=f"{tail[1]:.1f}", r=3.5, fill=colour)
+    for d0, d1 in ((0, cut.gap[0]), (cut.gap[1], end)) if cut else ((0, end),):
+        pts = line.between(d0, d1)
+        node(g, "path", d=" ".join(f"{'L' if i else 'M'}{x:.1f} {y:.1f}" for i, (x, y) in enumerate(pts)), **style)
     if cut:
-        measured, place = cut
-        # the two pieces of the line, either side of the gap (the second stops 4 px short of the tip, under the head)
-        for d0, d1 in ((0, place.gap[0]), (place.gap[1], measured.length - 4)):
-            pts = measured.between(d0, d1)
-            node(g, "path", d=" ".join(f"{'L' if i else 'M'}{x:.1f} {y:.1f}" for i, (x, y) in enumerate(pts)), **style)
-        for (ax, ay), (bx, by) in place.bars:
+        for (ax, ay), (bx, by) in cut.bars:
             node(g, "path", d=f"M{ax:.1f} {ay:.1f} L{bx:.1f} {by:.1f}", stroke=colour, stroke_width=3,
                  stroke_linecap="round", data_break="true")
-        mx, my = place.cross
+        mx, my = cut.cross
         node(g, "text", "✕", x=f"{mx:.1f}", y=f"{my + 5:.1f}", text_anchor="middle", font_size=16, font_weight="bold",
              fill=colour)
-    else:
-        node(g, "path", d=lead + " ".join(f"L{x:.1f} {y:.1f}" for x, y in approach.between(0, 0.985)), **style)
-    bx, by = approach.back()
-    angle = math.atan2(e[1] - by, e[0] - bx)
-    wing = [(e[0] - 10 * math.cos(angle + da), e[1] - 10 * math.sin(angle + da)) for da in (0.45, -0.45)]
-    node(g, "path", d=f"M{e[0]:.1f} {e[1]:.1f} " + " ".join(f"L{x:.1f} {y:.1f}" for x, y in wing) + " Z", fill=colour,
-         data_head="true")
+    tip = line.point(line.length)
+    back = (tip[0], tip[1] + 10) if detoured else line.point(line.length - 10)
+    angle = math.atan2(tip[1] - back[1], tip[0] - back[0])
+    wing = [(tip[0] - 12 * math.cos(angle + da), tip[1] - 12 * math.sin(angle + da)) for da in (0.42, -0.42)]
+    node(g, "path", d=f"M{tip[0]:.1f} {tip[1]:.1f} " + " ".join(f"L{x:.1f} {y:.1f}" for x, y in wing) + " Z",
+         fill=colour, data_head="true")
 
 
 def bezier(p0: tuple, p1: tuple, p2: tuple, p3: tuple, t: float) -> tuple:
@@ -478,30 +474,6 @@ class Curve:
     def points(self, n: int) -> list:
         """``n`` + 1 points along it (pointers.js samples its curve at 64 steps to find entries it runs over)."""
         return [self.at(i / n) for i in range(n + 1)]
-
-    def between(self, t0: float, t1: float) -> list:
-        return [self.at(t0 + (t1 - t0) * i / 24) for i in range(25)]
-
-    def back(self) -> tuple:
-        """Where the head's direction is taken from."""
-        return self.at(0.93)
-
-
-class Polyline:
-    """A detour's approach: points along runs, t the fraction of its length (pointers.js measured)."""
-
-    def __init__(self, points: list):
-        self.measured = Measured(points)
-
-    def between(self, t0: float, t1: float) -> list:
-        """Its points from fraction ``t0`` to ``t1``: the two ends and the points between them (its corners)."""
-        length = self.measured.length
-        return self.measured.between(t0 * length, t1 * length)
-
-    def back(self) -> tuple:
-        """Where the head's direction is taken from: the last run, straight up into the item (pointers.js takes
-        the point 10 px back, which a short last run puts on the corner before it: a head askew)."""
-        return self.measured.points[-2]
 
 
 def bends(corners: list) -> list:
