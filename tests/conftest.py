@@ -66,13 +66,13 @@ def problem_of(call, *args, **kwargs) -> dict:
 # figures. (xdist would otherwise reorder the files by their number of tests, which puts the 1,450 real-queue
 # traces first and the few long browser files last: addopts has --no-loadscope-reorder.)
 LONGEST = {
-    "tests/e2e/test_stage.py": 130, "tests/e2e/test_reconnect.py": 77, "tests/e2e/test_flow.py": 63,
-    "tests/e2e/test_browser.py": 63, "tests/e2e/test_talks.py": 53, "tests/scale/test_two_processes.py": 44,
-    "tests/e2e/test_screens.py": 34, "tests/e2e/test_xss.py": 32, "tests/e2e/test_editor.py": 30,
-    "tests/model/test_properties.py": 26, "tests/web/test_live_server.py": 25, "tests/e2e/test_accessibility.py": 25,
-    "tests/web/test_offload_processes.py": 22, "tests/e2e/test_offline_export.py": 21,
-    "tests/web/test_bad_input.py": 21, "tests/web/test_origins.py": 18, "tests/model/test_real_queue.py": 16,
-    "tests/cli/test_replay_cli.py": 14, "tests/e2e/test_editor_palette.py": 14, "tests/e2e/test_versions.py": 13,
+    "tests/e2e/test_stage.py": 76, "tests/e2e/test_flow.py": 53, "tests/e2e/test_reconnect.py": 42,
+    "tests/e2e/test_talks.py": 36, "tests/e2e/test_browser.py": 35, "tests/scale/test_two_processes.py": 31,
+    "tests/e2e/test_xss.py": 30, "tests/web/test_live_server.py": 15, "tests/e2e/test_offline_export.py": 15,
+    "tests/e2e/test_accessibility.py": 15, "tests/e2e/test_screens.py": 14, "tests/web/test_bad_input.py": 14,
+    "tests/e2e/test_editor.py": 14, "tests/web/test_sockets.py": 13, "tests/web/test_procfile.py": 12,
+    "tests/web/test_fuzz_entry_points.py": 10, "tests/web/test_limits.py": 9, "tests/e2e/test_delta_property.py": 9,
+    "tests/model/test_real_queue.py": 9, "tests/model/test_properties.py": 9,
 }
 
 
