@@ -8,7 +8,8 @@ in presentation mode (the `p` key), as a speaker shows it; on the --present scre
 then the smallest size per screen. The tags above the entries keep a readable 12 px, so on a screen with little room
 the entries are what shrinks (fit.js's floor is 0.4 of the stylesheet's size: 6.3 px at 1024x768).
     python bench/readability.py [--sizes 1280x720,1366x768,1920x1080,1024x768] [--presenting 1024x768]
-        [--present 1024x768] [--floor 11]
+        [--present 1024x768] [--floor 11] [--versions v1.28.1,v1.28.2,v1.29.9,v1.31.13]
+(--versions: the versions shown side by side, one to four; the scenario's own pair when not given.)
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from playwright.sync_api import sync_playwright
 from server import Server
 
 from webapp.engine.simulation import Simulation
+from webapp.errors import UserError
 from webapp.presenter.messages import key_positions
 from webapp.scenario import builtin
 from webapp.scenario.resolve import resolve
@@ -39,11 +41,13 @@ def main():
     ap.add_argument("--presenting", default="1024x768", help="screens also measured in presentation mode ('' for none)")
     ap.add_argument("--present", default="1024x768", help="screens also measured on the presenter's page ('' for none)")
     ap.add_argument("--floor", type=float, default=11.0)
+    ap.add_argument("--versions", default="", help="versions side by side (comma list); the scenario's own pair if ''")
     args = ap.parse_args()
     screens = [(size, "") for size in args.sizes.split(",") if size]
     screens += [(size, "presenting") for size in args.presenting.split(",") if size]
     screens += [(size, "present") for size in args.present.split(",") if size]
-    positions = [(sid, p) for sid in builtin.ids() for p in key_positions(Simulation(resolve(sid)[0]).summary())]
+    positions = [(sid, p) for sid in builtin.ids() if (sim := simulation(sid, args.versions))
+                 for p in key_positions(sim.summary())]
     # each /present opens a room: more in a minute than one address may hold by default (a room is forgotten a
     # minute after its presenter leaves)
     server = Server("threading", {"INFLIGHT_SCOPE_MAX_ROOMS_PER_ADDRESS": "0", "INFLIGHT_SCOPE_MAX_ROOMS": "0"})
@@ -57,7 +61,8 @@ def main():
                 smallest = []
                 for sid, position in positions:
                     path = "/present" if mode == "present" else "/"
-                    page.goto(f"{server.url}{path}?scenario={sid}&position={position}")
+                    versions = f"&versions={args.versions}" if args.versions else ""
+                    page.goto(f"{server.url}{path}?scenario={sid}&position={position}{versions}")
                     page.locator(f'#app[data-position="{position}"][data-scenario="{sid}"]').wait_for(state="attached")
                     page.wait_for_function(AT_JS, arg=position)
                     if mode == "present":
@@ -77,6 +82,16 @@ def main():
             browser.close()
     finally:
         server.stop()
+
+
+def simulation(sid: str, versions: str) -> Simulation | None:
+    """The built-in on the versions asked for (its own pair if none); None when it does not run as written on them
+    (a pop whose expected pod is no longer the head)."""
+    scenario = resolve(sid)[0]
+    try:
+        return Simulation(scenario, versions.split(",")) if versions else Simulation(scenario)
+    except UserError:
+        return None
 
 
 if __name__ == "__main__":
