@@ -383,13 +383,14 @@ READABLE_JS = """() => {
 
 
 @pytest.mark.parametrize("query", ["scenario=three-pod-cascade&position=8",
-                                   "scenario=lost-marker&versions=v1.28.1,v1.28.2,v1.31.13&position=6",
+                                   "scenario=queueing-hints&versions=v1.28.1,v1.28.2,v1.31.13&position=7",
                                    "scenario=lost-marker&versions=v1.28.1,v1.28.2,v1.29.9,v1.31.13&position=6"])
 def test_a_laptops_short_screen_keeps_the_lists_readable(make_page, query):
     """1280x720 with the page's chrome: a frame with many tags (three-pod-cascade 8) or three versions drew its
     lists at fit.js's floor, 6.3 px, the tags keeping their readable size; now the panes keep their room and the
-    page scrolls, the controls pinned at its bottom (14.6 and 16.3 px here). Four versions, two rows of two, were
-    at the floor on every screen under 1700 px wide (a row's list had 12rem); now 17rem: 20.9 px here."""
+    page scrolls, the controls pinned at its bottom (14.6 px here). Three versions in a row put queueing-hints 7 at
+    the floor, its entries spilling, and four in two rows of two (a row's list had 12rem) every list, on every screen
+    under 1700 px wide; now both are two rows of two, each list's row at least 17rem (16.3 and 20.9 px here)."""
     page = make_page(width=1280, height=720)
     page.goto(f"/?{query}")
     at(page, int(query.rsplit("=", 1)[1]))
