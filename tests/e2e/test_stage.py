@@ -382,16 +382,20 @@ READABLE_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("query", ["scenario=three-pod-cascade&position=8",
-                                   "scenario=queueing-hints&versions=v1.28.1,v1.28.2,v1.31.13&position=7",
-                                   "scenario=lost-marker&versions=v1.28.1,v1.28.2,v1.29.9,v1.31.13&position=6"])
-def test_a_laptops_short_screen_keeps_the_lists_readable(make_page, query):
+@pytest.mark.parametrize("size, query", [((1280, 720), "scenario=three-pod-cascade&position=8"),
+                                         ((1280, 720), "scenario=queueing-hints&versions=v1.28.1,v1.28.2,v1.31.13&position=7"),
+                                         ((1280, 720), "scenario=lost-marker&versions=v1.28.1,v1.28.2,v1.29.9,v1.31.13&position=6"),
+                                         ((1440, 820), "scenario=queueing-hints&position=11"),
+                                         ((1180, 820), "scenario=queueing-hints&position=11")])
+def test_a_laptops_short_screen_keeps_the_lists_readable(make_page, size, query):
     """1280x720 with the page's chrome: a frame with many tags (three-pod-cascade 8) or three versions drew its
     lists at fit.js's floor, 6.3 px, the tags keeping their readable size; now the panes keep their room and the
     page scrolls, the controls pinned at its bottom (14.6 px here). Three versions in a row put queueing-hints 7 at
     the floor, its entries spilling, and four in two rows of two (a row's list had 12rem) every list, on every screen
-    under 1700 px wide; now both are two rows of two, each list's row at least 17rem (16.3 and 20.9 px here)."""
-    page = make_page(width=1280, height=720)
+    under 1700 px wide; now both are two rows of two, each list's row at least 17rem (16.3 and 20.9 px here). Just
+    over 800 px tall the panes were squeezed as before (queueing-hints 11: 6.7 px at 1440x820, four entries spilling;
+    6.3 px at 1180x820, nine): the panes keep their room at any height (14.2 and 13.8 px)."""
+    page = make_page(width=size[0], height=size[1])
     page.goto(f"/?{query}")
     at(page, int(query.rsplit("=", 1)[1]))
     settle(page)
