@@ -387,7 +387,8 @@ READABLE_JS = """() => {
                                          ((1280, 720), "scenario=lost-marker&versions=v1.28.1,v1.28.2,v1.29.9,v1.31.13&position=6"),
                                          ((1440, 820), "scenario=queueing-hints&position=11"),
                                          ((1180, 820), "scenario=queueing-hints&position=11"),
-                                         ((1001, 768), "scenario=three-pod-cascade&position=8")],
+                                         ((1001, 768), "scenario=three-pod-cascade&position=8"),
+                                         ((905, 700), "scenario=queueing-hints&position=7")],
                          ids=lambda v: f"{v[0]}x{v[1]}" if isinstance(v, tuple) else v.split("&position")[0])
 def test_a_laptops_short_screen_keeps_the_lists_readable(make_page, size, query):
     """1280x720 with the page's chrome: a frame with many tags (three-pod-cascade 8) or three versions drew its
@@ -396,9 +397,9 @@ def test_a_laptops_short_screen_keeps_the_lists_readable(make_page, size, query)
     the floor, its entries spilling, and four in two rows of two (a row's list had 12rem) every list, on every screen
     under 1700 px wide; now both are two rows of two, each list's row at least 17rem (16.3 and 20.9 px here). Just
     over 800 px tall the panes were squeezed as before (queueing-hints 11: 6.7 px at 1440x820, four entries spilling;
-    6.3 px at 1180x820, nine): the panes keep their room at any height (14.2 and 13.8 px). Side by side at 901 to
-    1009 px wide the top bar and the pane heads wrap onto more lines and the lists fell to 6.3-8.3 px: the panes
-    stack up to 1000 px, as on a tablet, and from 1001 px the lists' row keeps 18rem (12.5 px at 1001x768)."""
+    6.3 px at 1180x820, nine): the panes keep their room at any height (14.2 and 13.8 px). At 901 to 1009 px wide
+    the top bar and the pane heads wrap onto more lines and the lists fell to 6.3-8.3 px: the lists' row keeps
+    18rem (12.5 px at 1001x768)."""
     page = make_page(width=size[0], height=size[1])
     page.goto(f"/?{query}")
     at(page, int(query.rsplit("=", 1)[1]))
@@ -448,7 +449,7 @@ def test_nothing_clipped_at_1024x768(make_page, presenting):
         assert_nothing_clipped(page, f"1024x768 {'presenting' if presenting else 'normal'} position {position}")
 
 
-# --- tablets: 600-1000 px, the panes stacked -------------------------------------------------------------
+# --- tablets: 600-900 px, the panes stacked --------------------------------------------------------------
 # Per pane: the list area and the lanes (their boxes), and the list's items (entries, removed elements with their
 # labels) that leave the list area.
 LIST_OVER_LANES_JS = """() => [...document.querySelectorAll('#panes > [data-variant]')].map((pane) => {
@@ -461,7 +462,7 @@ LIST_OVER_LANES_JS = """() => [...document.querySelectorAll('#panes > [data-vari
 })"""
 
 
-@pytest.mark.parametrize("width,height", [(1000, 700), (600, 900)])  # the two ends of the tablet widths
+@pytest.mark.parametrize("width,height", [(900, 700), (600, 900)])  # the two ends of the tablet widths
 def test_tablet_lists_keep_their_room_above_the_lanes(make_page, width, height):
     """Stacked panes at tablet widths: each list area holds its whole list and ends above its lanes, nothing is
     clipped, no horizontal scroll (before: in a screen-high box the list's row was squeezed to a line and its
