@@ -391,17 +391,17 @@ class Pane:
         for a in arrows:  # the run out of the lane (its corner rounded), then the approach (pointers.js lineOf)
             a["leg"] = bends([a["tail"], *a["via"], a["s"]])
             a["line"] = [*a["leg"], *a["path"][1:]]
+            a["measured"] = Measured(a["line"])
         cuts = []
         for a in arrows:
             if a["p"]["detached"]:
-                line = Measured(a["line"])
                 others = [b["line"] for b in arrows if b is not a]
-                a["cut"] = place_cut(line, Measured(a["leg"]).length, [r for r, _ in self.entries], others, cuts)
+                a["cut"] = place_cut(a["measured"], Measured(a["leg"]).length, [r for r, _ in self.entries], others,
+                                     cuts)
                 cuts.append(a["cut"])
         for a in arrows:
             a["g"].set("data-route", "curve" if a["corners"] is None else "detour")
-            arrow(a["g"], Measured(a["line"]), a["corners"] is not None, a["p"]["detached"], a["p"]["decided"],
-                  a.get("cut"))
+            arrow(a["g"], a["measured"], a["corners"] is not None, a["p"]["detached"], a["p"]["decided"], a.get("cut"))
 
     def runs_over(self, path: list, key: str) -> bool:
         """Does the path come within 2 px of an entry other than its target (pointers.js runsOver)?"""
