@@ -86,7 +86,8 @@ def outcomes(returns: dict) -> dict:
             texts = returned_texts(back.get(pod, []))
             if pod in waiting:
                 w = waiting[pod]
-                texts.append(OUTCOMES["waiting"].format(via=w["via"], since=seconds(w["failed_at"])))
+                texts.append(OUTCOMES["waiting" if w["where"] == w["via"] else "moved"].format(
+                    where=w["where"], via=w["via"], since=seconds(w["failed_at"])))
             by_pod.setdefault(pod, []).append({"variant": variant, "text": f"{variant}: {', '.join(texts)}"})
     return {"label": OUTCOMES["label"], "pods": [{"pod": pod, "parts": parts} for pod, parts in by_pod.items()]}
 

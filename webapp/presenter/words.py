@@ -65,7 +65,8 @@ OUTCOMES = {
     "label": "After failing, so far",
     "returned": "back in activeQ after {seconds} via {via}",
     "many": "back {count} times, longest {seconds} via {via}",
-    "waiting": "waiting in {via} since t = {since}",
+    "waiting": "waiting in {where} since t = {since}",
+    "moved": "waiting in {where} since t = {since}, via {via}",  # it has moved on from where it failed to
 }
 CHIP_PLUGINS = {"plugins": "plugins: {}", "pending": "pending plugins: {}"}  # a chip's title (pending: 1.29+)
 TIMER = {"wait": "{value} / {limit}", "backoff": "{value} left", "backoff-over": "backoff over",
