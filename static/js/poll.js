@@ -91,7 +91,9 @@ export function createPoll(opts, conn, page) {
   }
 
   // --- the presenter ---------------------------------------------------------------------------------------
-  function drawPresenter(scene = null) {
+  // Drawn from the scene on screen, whatever message asked for it: a tally or the reveal's poll message that came
+  // after the step's state (the room's messages can cross) drew the histograms without the truth again.
+  function drawPresenter(scene = page.latest?.scene ?? null) {
     const el = panel("poll-presenter", "Live poll");
     const stepped = scene && scene.position === poll.position + 1;
     const actions = poll.open
@@ -108,7 +110,7 @@ export function createPoll(opts, conn, page) {
   }
 
   // --- a follower ------------------------------------------------------------------------------------------
-  function drawFollower(scene = null) {
+  function drawFollower(scene = page.latest?.scene ?? null) {
     const el = panel("poll-follower", "Live poll");
     const stepped = scene && scene.position === poll.position + 1;
     const rows = poll.variants.map((variant) => h("fieldset", { class: "poll-row", dataVariant: variant },
