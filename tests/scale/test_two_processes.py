@@ -94,6 +94,22 @@ def test_presenter_on_one_process_drives_followers_on_the_other(two_servers, cli
     assert placements(followers[0].state_at(6)) == {"v1.28.1": "unschedulablePods", "v1.28.2": "backoffQ"}
 
 
+def test_a_scenario_loaded_in_the_room_reaches_followers_on_the_other_process_as_an_object(two_servers, clients):
+    """The scenario message is encoded once where it is made (limits.Encoded) and spliced into the packet; relayed
+    through the queue to the other process it must still arrive as the message, not as a JSON string of it."""
+    one, two = two_servers
+    presenter = clients(one.url)
+    ack = presenter.sio.call("create_room", {})
+    presenter.sio.emit("load", {"scenario": "lost-marker", **ack})
+    presenter.state_at(0)
+    follower = clients(two.url)
+    follower.sio.emit("join_room", {"room": ack["room"]})
+    follower.state_at(0)
+    presenter.sio.emit("load", {"scenario": "five-minute-wait", **ack})
+    scenario = follower.wait(lambda e, d: e == "scenario" and (not isinstance(d, dict) or d["id"] == "five-minute-wait"))
+    assert isinstance(scenario, dict) and scenario["room"] == ack["room"], scenario
+
+
 def test_answers_on_the_other_process_reach_the_presenters_poll(two_servers, clients):
     """The poll lives in the shared store: followers served by the other process are counted, and the
     reveal reaches them through the queue."""

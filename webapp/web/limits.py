@@ -146,6 +146,30 @@ def _dumps(value) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+class QueueJson:
+    """The message queue's ``json`` (``manager.json``: the manager takes the packets' own, BoundaryJson, when the
+    server is made, so it is set after): an emit relayed to the other processes crosses Redis as JSON, where an
+    ``Encoded`` message would become a plain string, sent on as a JSON string (followers on the other process got a
+    room's new scenario as text). It crosses as {MARK: text} and is ``Encoded`` again on the other side."""
+
+    MARK = "$encoded"
+
+    @staticmethod
+    def dumps(message, **kwargs):
+        if isinstance(message, dict) and isinstance(message.get("data"), list):
+            message = {**message, "data": [{QueueJson.MARK: str(v)} if isinstance(v, Encoded) else v
+                                           for v in message["data"]]}
+        return json.dumps(message, **kwargs)
+
+    @staticmethod
+    def loads(text, **kwargs):
+        message = json.loads(text, **kwargs)
+        if isinstance(message, dict) and isinstance(message.get("data"), list):
+            message["data"] = [Encoded(v[QueueJson.MARK]) if isinstance(v, dict) and list(v) == [QueueJson.MARK]
+                               and isinstance(v[QueueJson.MARK], str) else v for v in message["data"]]
+        return message
+
+
 class BoundaryJson:
     """The ``json`` of JsonPacket: every incoming packet is parsed at the boundary (``parse_json``: nesting,
     long integers, lone surrogates), never by a recursive parser left to raise RecursionError. An outgoing

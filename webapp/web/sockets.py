@@ -40,7 +40,8 @@ from ..scenario.resolve import resolve
 from . import wsclose
 from .answers import REFUSALS
 from .fields import check_fields
-from .limits import Encoded, JsonText, Refusal, Unread, encoded, init_limits, session_bytes, socketio_options
+from .limits import (Encoded, JsonText, QueueJson, Refusal, Unread, encoded, init_limits, session_bytes,
+                     socketio_options)
 from .secret import room_secret
 
 log = logging.getLogger(__name__)
@@ -450,6 +451,8 @@ class Viewers(Namespace):
 def init_socketio(app) -> SocketIO:
     queue = app.config.get("MESSAGE_QUEUE")
     socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], message_queue=queue, **socketio_options(app.config))
+    if queue:
+        socketio.server.manager.json = QueueJson  # an Encoded message crosses to the other processes as one
     if socketio.server.eio.async_mode == "threading":
         wsclose.install(socketio.server.eio)  # a websocket's connection ends with it (Werkzeug keeps it open)
     store = RedisRoomStore(queue, app.config["ROOM_IDLE_SECONDS"]) if queue else MemoryRoomStore()
