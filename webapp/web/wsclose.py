@@ -18,10 +18,17 @@ from __future__ import annotations
 
 import logging
 import socket
+import threading
 
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 
 log = logging.getLogger(__name__)
+
+
+# How long the end waits for simple-websocket's reader thread: when the client begins the closing handshake, that
+# thread wakes the websocket's reader (the handler returns) before it sends the server's close frame back, and a
+# shutdown in between cut the reply off (the client saw the connection lost, not closed: once in CI).
+REPLY_SECONDS = 1.0
 
 
 class ClosingWebSocket(SimpleWebSocketWSGI):
@@ -29,6 +36,9 @@ class ClosingWebSocket(SimpleWebSocketWSGI):
         try:
             return super().__call__(environ, start_response)
         finally:
+            reader = getattr(getattr(self, "ws", None), "thread", None)
+            if reader is not None and reader is not threading.current_thread():
+                reader.join(REPLY_SECONDS)  # its close frame is sent (or the client never answered ours)
             connection = environ.get("werkzeug.socket")
             if connection is not None:
                 try:
