@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import open_page
 from tests.e2e.test_accessibility import serious_violations
 from tests.e2e.test_browser import V1, V2, at, inline_value, open_lost_marker, settle
 from tests.e2e.test_talks import position_of, start_presenter
@@ -142,6 +143,79 @@ def test_live_poll_with_three_followers(make_page, artifacts_dir):
     settle(followers[0])
     followers[0].screenshot(path=str(screens / "poll-follower-verdict-390x844.png"))
     presenter.screenshot(path=str(screens / "poll-presenter-revealed-1600x900.png"))
+
+
+class Crossing:
+    """Routes a page's websocket to the real server, holding back the first server message ``held`` matches until
+    one ``then`` matches has been delivered: two of a room's messages arriving crossed, as they can when a
+    threading server handles a client's events on separate threads. ``delivered`` names the messages in the order
+    the page got them (the event of each Socket.IO message)."""
+
+    def __init__(self, page, held, then):
+        self.held, self.then, self.waiting, self.done = held, then, None, False
+        self.delivered: list[str] = []
+        page.route_web_socket(re.compile(r"/socket\.io/"), self.route)
+
+    def route(self, ws):
+        server = ws.connect_to_server()
+        server.on_message(lambda message: self.from_server(ws, message))
+        ws.on_message(server.send)
+
+    def from_server(self, ws, message):
+        if not self.done and self.waiting is None and isinstance(message, str) and self.held(message):
+            self.waiting = message
+            return
+        self.deliver(ws, message)
+        if self.waiting is not None and isinstance(message, str) and self.then(message):
+            self.deliver(ws, self.waiting)
+            self.waiting, self.done = None, True
+
+    def deliver(self, ws, message):
+        ws.send(message)
+        if isinstance(message, str) and message.startswith("42"):
+            self.delivered.append(json.loads(message[2:])[0])
+
+
+def test_the_reveal_arriving_after_the_step_still_shows_the_truth(browser, live_server):
+    """The poll message that closes the poll, delivered after the step's state (crossed on the wire): the
+    presenter's histograms and the follower's verdict are still drawn against the step that is on screen."""
+    revealed = lambda m: m.startswith('42["poll",') and '"open":false' in m  # noqa: E731
+    stepped = lambda m: m.startswith(('42["delta",', '42["state",'))  # noqa: E731
+    contexts = []
+    try:
+        pages = []
+        for width, height in ((1600, 900), (390, 844)):
+            context, page = open_page(browser, live_server, width, height)
+            contexts.append(context)
+            pages.append((page, Crossing(page, revealed, stepped)))
+        (presenter, on_presenter), (follower, on_follower) = pages
+        presenter.goto("/present?scenario=lost-marker&position=5")
+        expect(presenter.locator("#audience-link a")).to_be_visible()
+        room = parse_qs(urlsplit(presenter.url).fragment)["room"][0]
+        follower.goto(f"/r/{room}")
+        at(follower, 5)
+        presenter.check("#predict")
+        presenter.locator("#btn-step").click()
+        sheet = follower.get_by_test_id("poll-follower")
+        sheet.locator('[data-variant="v1.28.1"] button[data-choice="unschedulablePods"]').click()
+        panel = presenter.get_by_test_id("poll-presenter")
+        expect(panel.get_by_test_id("poll-answered")).to_have_text(re.compile(r"^1 answered"))
+        panel.get_by_test_id("poll-reveal").click()
+        at(presenter, 6)
+        at(follower, 6)
+        for crossing in (on_presenter, on_follower):
+            assert "poll" in crossing.delivered and crossing.done, crossing.delivered
+            last_poll = len(crossing.delivered) - 1 - crossing.delivered[::-1].index("poll")
+            assert crossing.delivered[last_poll - 1] in ("delta", "state"), crossing.delivered  # really crossed
+        truth = panel.locator('figure[data-variant="v1.28.1"] [data-choice="unschedulablePods"]')
+        expect(truth).to_have_class(re.compile("truth"))
+        expect(truth).to_have_attribute("data-count", "1")
+        expect(follower.get_by_test_id("poll-verdict")).to_contain_text(
+            "v1.28.1: you said unschedulablePods, it went to unschedulablePods ✓")
+        assert presenter.problems == [] and follower.problems == []
+    finally:
+        for context in contexts:
+            context.close()
 
 
 # --- 3. names whole, no dangling dash ------------------------------------------------------------------------
