@@ -1,5 +1,6 @@
 """ReturnTracker.at(position): the outcomes as they stood after the first ``position`` steps."""
 
+import json
 import random
 
 from webapp.engine.simulation import Simulation
@@ -9,20 +10,46 @@ from webapp.scenario.generate import generate
 from webapp.scenario.scenario import from_valid_dict
 
 
-def test_at_the_end_it_is_the_summary_and_before_it_only_what_happened_so_far():
-    sim = Simulation(from_valid_dict(generate(random.Random(7).choice, 400, pods=6)))
+def scanned(tracker, position):
+    """What ``tracker.at(position)`` must say, worked out the plain way: every return scanned at every position."""
+    end = float("inf") if position is None else position
+    every = sorted((r for rs in tracker.returns.values() for r in rs), key=lambda r: r["back_step"])
+    returned = {}
+    for r in every:
+        if r["back_step"] < end:
+            returned.setdefault(r["pod"], []).append(r)
+    back_later = [r for r in every if r["failed_step"] < end <= r["back_step"]]
+    waiting = [r for r in [*back_later, *tracker.waiting.values()] if r["failed_step"] < end]
+    return ({pod: (len(rs), rs[:2], max(rs, key=lambda r: r["seconds"])) for pod, rs in returned.items()},
+            [(r["pod"], r["failed_step"], r["via"]) for r in waiting])
+
+
+def test_the_outcomes_at_every_position_are_the_plain_scan_of_the_history():
+    sim = Simulation(from_valid_dict(generate(random.Random(7).choice, 1500, pods=6)))
     for tracker in sim.returns.values():
-        whole = tracker.summary()
-        assert tracker.at(sim.total)["returned"] == whole["returned"]
-        assert [r["pod"] for r in tracker.at(sim.total)["still_waiting"]] == [r["pod"] for r in whole["still_waiting"]]
-        assert whole["returned"], "the generated scenario should have returns"
-        for position in range(0, sim.total + 1, 37):
+        assert max(len(rs) for rs in tracker.returns.values()) > 3, "the generated scenario should have many returns"
+        for position in [*range(0, sim.total + 1, 7), None]:
             now = tracker.at(position)
-            assert all(r["back_step"] < position for r in now["returned"])
-            assert all(r["failed_step"] < position for r in now["still_waiting"])
-            # a failure so far is either back already or still waiting, never both, never lost
-            failed = [r for r in whole["returned"] + whole["still_waiting"] if r["failed_step"] < position]
-            assert len(now["returned"]) + len(now["still_waiting"]) == len(failed)
+            returned, waiting = scanned(tracker, position)
+            assert {r["pod"]: (r["count"], r["listed"], r["longest"]) for r in now["returned"]} == returned
+            assert list(returned) == [r["pod"] for r in now["returned"]]  # pods in the order they first got back
+            assert [(r["pod"], r["failed_step"], r["via"]) for r in now["still_waiting"]] == waiting
+        assert tracker.at(sim.total) == tracker.summary()
+
+
+def test_a_long_scenarios_outcomes_carry_the_pods_not_the_history():
+    """A frame carries the outcomes at its position: their size is bounded by the pods (a pod's count, first
+    returns and longest), not by the thousands of returns of a long history (2 MB of JSON a frame at 100,000
+    steps when every return was carried)."""
+    sim = Simulation(from_valid_dict(generate(random.Random(3).choice, 20_000, pods=4)))
+    tracker = sim.returns["v1.28.2"]
+    assert sum(len(rs) for rs in tracker.returns.values()) > 1000
+    middle = sim.total // 2
+    returned, waiting = scanned(tracker, middle)
+    now = tracker.at(middle)
+    assert {r["pod"]: r["count"] for r in now["returned"]} == {pod: v[0] for pod, v in returned.items()}
+    assert all(len(r["listed"]) <= 2 for r in now["returned"])
+    assert len(json.dumps(now)) < 1000 * len(tracker.returns)
 
 
 def test_a_pod_still_waiting_is_where_it_waits_then_not_where_it_failed_to():

@@ -112,8 +112,8 @@ def test_single_variant_has_no_divergence():
 
 def test_time_back_to_active_queue_per_variant():
     sim = Simulation(scenario("custom-lost-marker-06"))
-    (old,) = sim.returns["v1.28.1"].returns
-    (new,) = sim.returns["v1.28.2"].returns
+    (old,) = sim.returns["v1.28.1"].returns["B"]
+    (new,) = sim.returns["v1.28.2"].returns["B"]
     assert (old["pod"], old["via"], old["seconds"]) == ("B", "unschedulablePods", 330.0)
     assert (new["pod"], new["via"], new["seconds"]) == ("B", "backoffQ", 1.0)
 

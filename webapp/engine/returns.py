@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from ..model.config import NS
+
+LISTED = 2  # a pod's returns listed one by one up to this many; more are summed up (count and longest)
 
 
 class ReturnTracker:
+    """Kept per pod, so that the outcomes at any position cost as much as the pods, not the whole history: a
+    frame asks for them at every position, and a long scenario has thousands of returns."""
+
     def __init__(self):
         self.waiting: dict[str, dict] = {}  # pod -> the failure it has not yet recovered from
-        self.returns: list[dict] = []
+        self.returns: dict[str, list[dict]] = {}  # pod -> its returns, in order (pods in the order of their first)
+        self.backs: dict[str, list[int]] = {}  # pod -> the step of each of its returns (ascending: bisected)
+        self.longest: dict[str, list[int]] = {}  # pod -> for each return, the index of the longest up to it
         self.paths: dict[tuple, list] = {}  # (pod, failed step) -> [(step, queue it went to)]: where it waited
 
     def observe(self, record: dict, now: int) -> None:
@@ -22,17 +31,39 @@ class ReturnTracker:
             if dst == "activeQ" and pod in self.waiting:
                 entry = self.waiting.pop(pod)
                 entry.update(back_step=record["step"], back_at=now / NS, seconds=(now / NS) - entry["failed_at"])
-                self.returns.append(entry)
+                self._returned(pod, entry)
+
+    def _returned(self, pod: str, entry: dict) -> None:
+        returns = self.returns.setdefault(pod, [])
+        longest = self.longest.setdefault(pod, [])
+        best = longest[-1] if longest and returns[longest[-1]]["seconds"] >= entry["seconds"] else len(returns)
+        returns.append(entry)
+        self.backs.setdefault(pod, []).append(entry["back_step"])
+        longest.append(best)
 
     def summary(self) -> dict:
         return self.at(None)
 
     def at(self, position: int | None) -> dict:
-        """The summary as it stood after the first ``position`` steps (None: all of them): nothing from later steps
-        (no spoilers). A pod still waiting says where it waits then (``where``) besides where it failed to (``via``)."""
+        """The outcomes as they stood after the first ``position`` steps (None: all of them): nothing from later
+        steps (no spoilers).
+
+            {returned: [{pod, count, listed, longest}], still_waiting: [{pod, failed_step, failed_at, via, where}]}
+
+        ``returned``: per pod that got back at least once, how many times, its first returns (up to LISTED) and
+        the longest (the first of equals), each {pod, failed_step, failed_at, via, back_step, back_at, seconds}.
+        A pod still waiting says where it waits then (``where``) besides where it failed to (``via``)."""
         end = float("inf") if position is None else position
-        returned = [r for r in self.returns if r["back_step"] < end]
-        back_later = [r for r in self.returns if r["failed_step"] < end <= r["back_step"]]
+        returned, back_later = [], []
+        for pod, backs in self.backs.items():
+            count = bisect_left(backs, end)  # returns with back_step < end
+            returns = self.returns[pod]
+            if count:
+                returned.append({"pod": pod, "count": count, "listed": returns[:min(count, LISTED)],
+                                 "longest": returns[self.longest[pod][count - 1]]})
+            if count < len(returns) and returns[count]["failed_step"] < end:
+                back_later.append(returns[count])  # failed by then, back only later
+        back_later.sort(key=lambda r: r["back_step"])
         waiting = [{**{k: r[k] for k in ("pod", "failed_step", "failed_at", "via")},
                     "where": [queue for step, queue in self.paths[r["pod"], r["failed_step"]] if step < end][-1]}
                    for r in [*back_later, *self.waiting.values()] if r["failed_step"] < end]

@@ -75,15 +75,14 @@ LEGEND_ITEMS = [{"key": key, "label": label, "text": text} for key, (label, text
 
 def outcomes(returns: dict) -> dict:
     """{label, pods: [{pod, parts: [{variant, text}]}]}: per failed pod, per variant, how it got back to activeQ or where it still
-    waits, up to the cursor. Up to two returns are listed; more are summed up, so the line stays short."""
+    waits, up to the cursor. The returns the tracker lists (its first two) are listed; more are summed up (how
+    many, the longest), so the line stays short."""
     by_pod: dict[str, list] = {}
     for variant, summary in returns.items():
-        back: dict[str, list] = {}
-        for r in summary["returned"]:
-            back.setdefault(r["pod"], []).append(r)
+        back = {r["pod"]: r for r in summary["returned"]}
         waiting = {r["pod"]: r for r in summary["still_waiting"]}
         for pod in dict.fromkeys([*back, *waiting]):
-            texts = returned_texts(back.get(pod, []))
+            texts = returned_texts(back[pod]) if pod in back else []
             if pod in waiting:
                 w = waiting[pod]
                 texts.append(OUTCOMES["waiting" if w["where"] == w["via"] else "moved"].format(
@@ -92,11 +91,12 @@ def outcomes(returns: dict) -> dict:
     return {"label": OUTCOMES["label"], "pods": [{"pod": pod, "parts": parts} for pod, parts in by_pod.items()]}
 
 
-def returned_texts(returns: list) -> list[str]:
-    if len(returns) <= 2:
-        return [OUTCOMES["returned"].format(seconds=seconds(r["seconds"]), via=r["via"]) for r in returns]
-    longest = max(returns, key=lambda r: r["seconds"])
-    return [OUTCOMES["many"].format(count=len(returns), seconds=seconds(longest["seconds"]), via=longest["via"])]
+def returned_texts(back: dict) -> list[str]:
+    """``back``: a pod's returns so far, as ReturnTracker.at gives them (count, the listed ones, the longest)."""
+    if back["count"] <= len(back["listed"]):
+        return [OUTCOMES["returned"].format(seconds=seconds(r["seconds"]), via=r["via"]) for r in back["listed"]]
+    longest = back["longest"]
+    return [OUTCOMES["many"].format(count=back["count"], seconds=seconds(longest["seconds"]), via=longest["via"])]
 
 
 def step_of(index: int, step: dict | None) -> dict | None:
