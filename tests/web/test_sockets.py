@@ -193,19 +193,30 @@ def test_the_same_position_gives_the_same_state_however_reached(sio):
 
 
 def test_viewers_of_a_built_in_share_its_states_and_see_what_its_own_copy_shows(app, make_sio):
-    """A built-in's states and deltas are made once for every viewer (presenter/memo.py); a viewer stepping the
-    same scenario loaded as its own document (kept apart, under its own load) holds the same states."""
+    """A built-in's states and deltas are made for the first two viewers and kept for every later one
+    (presenter/memo.py); a viewer stepping the same scenario loaded as its own document (apart, under its own
+    load, asked for once: not kept) holds the same states."""
     first, second, own = make_sio(), make_sio(), make_sio()
     load(first)
     load(second)
     load(own, LOST)
     hub = app.extensions["inflight_hub"]
+    seen = []
     for position in range(1, TOTAL + 1):
         for c in (first, second, own):
             c.emit("step")
         states = [unnumbered(one(c, "state")) for c in (first, second, own)]
         assert states[0] == states[1] == states[2] and states[0]["position"] == position
-    assert len(hub.memo) == 2 * (2 * TOTAL + 1)  # each position's state and each step's delta, once per load
+        seen.append(states[0])
+    assert len(hub.memo) == 2 * TOTAL + 1  # each position's state and each step's delta of the built-in, once
+    third = make_sio()
+    load(third)
+    built = lambda: sum(s.sim.frames_built for s in hub.sessions.values() if s.sim)  # noqa: E731
+    before = built()
+    for position in range(1, TOTAL + 1):
+        third.emit("step")
+        assert unnumbered(one(third, "state")) == seen[position - 1]
+    assert built() == before  # a later viewer is served what was kept: no frame is built for it
 
 
 def test_steps_travel_as_deltas_and_seeks_as_whole_states(sio):
