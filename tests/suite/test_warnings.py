@@ -8,14 +8,11 @@ pytest_plugins = ["pytester"]
 CONFIG = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["tool"]["pytest"]
 
 
-def run_alone(pytester, source: str):
-    pytester.makeini("[pytest]\nfilterwarnings =\n" + "".join(f"    {f}\n" for f in CONFIG["ini_options"]["filterwarnings"]))
-    pytester.makepyfile(source)
-    return pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:xdist")
-
-
-def test_an_exception_in_a_thread_the_test_started_fails_the_test(pytester):
-    result = run_alone(pytester, """
+def test_an_exception_in_a_thread_or_an_unraisable_one_fails_the_test_that_caused_it(pytester):
+    filters = CONFIG["ini_options"]["filterwarnings"]
+    pytester.makeini("[pytest]\nfilterwarnings =\n" + "".join(f"    {f}\n" for f in filters))
+    pytester.makepyfile("""
+        import gc
         import threading
 
         def test_client_thread_raises():
@@ -25,14 +22,6 @@ def test_an_exception_in_a_thread_the_test_started_fails_the_test(pytester):
         def test_client_thread_is_fine():
             t = threading.Thread(target=lambda: None)
             t.start(); t.join()
-    """)
-    result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["*test_client_thread_raises*", "*ZeroDivisionError*"])
-
-
-def test_an_exception_python_can_only_report_as_unraisable_fails_the_test(pytester):
-    result = run_alone(pytester, """
-        import gc
 
         class Closes:
             def __del__(self):
@@ -42,5 +31,8 @@ def test_an_exception_python_can_only_report_as_unraisable_fails_the_test(pytest
             Closes()
             gc.collect()
     """)
-    result.assert_outcomes(failed=1)
+    result = pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:xdist", "-rf")
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(["FAILED *test_client_thread_raises*", "FAILED *test_finaliser_raises*"])
+    result.stdout.fnmatch_lines(["*ZeroDivisionError*"])
     result.stdout.fnmatch_lines(["*RuntimeError: closing failed*"])
