@@ -9,6 +9,10 @@ from ..model.config import NS
 LISTED = 2  # a pod's returns listed one by one up to this many; more are summed up (count and longest)
 
 
+def _back_step(entry: dict) -> int:
+    return entry["back_step"]
+
+
 class ReturnTracker:
     """Kept per pod, so that the outcomes at any position cost as much as the pods, not the whole history: a
     frame asks for them at every position, and a long scenario has thousands of returns."""
@@ -16,7 +20,6 @@ class ReturnTracker:
     def __init__(self):
         self.waiting: dict[str, dict] = {}  # pod -> the failure it has not yet recovered from
         self.returns: dict[str, list[dict]] = {}  # pod -> its returns, in order (pods in the order of their first)
-        self.backs: dict[str, list[int]] = {}  # pod -> the step of each of its returns (ascending: bisected)
         self.longest: dict[str, list[int]] = {}  # pod -> for each return, the index of the longest up to it
         self.paths: dict[tuple, list] = {}  # (pod, failed step) -> [(step, queue it went to)]: where it waited
 
@@ -38,7 +41,6 @@ class ReturnTracker:
         longest = self.longest.setdefault(pod, [])
         best = longest[-1] if longest and returns[longest[-1]]["seconds"] >= entry["seconds"] else len(returns)
         returns.append(entry)
-        self.backs.setdefault(pod, []).append(entry["back_step"])
         longest.append(best)
 
     def summary(self) -> dict:
@@ -55,9 +57,8 @@ class ReturnTracker:
         A pod still waiting says where it waits then (``where``) besides where it failed to (``via``)."""
         end = float("inf") if position is None else position
         returned, back_later = [], []
-        for pod, backs in self.backs.items():
-            count = bisect_left(backs, end)  # returns with back_step < end
-            returns = self.returns[pod]
+        for pod, returns in self.returns.items():
+            count = bisect_left(returns, end, key=_back_step)  # returns with back_step < end
             if count:
                 returned.append({"pod": pod, "count": count, "listed": returns[:min(count, LISTED)],
                                  "longest": returns[self.longest[pod][count - 1]]})
