@@ -34,7 +34,8 @@ class Folder:
         self.keys: dict = {}  # channel -> the key of its last scenario message
         self.resyncs = 0
         self.deltas: list[dict] = []  # every delta received, as sent
-        self.early: dict = {}  # (room, seq) -> a delta handled before the one it follows
+        self.early: dict = {}  # (room, None, seq) -> a delta handled before the one it follows; (room, key, seq) ->
+        # a state or delta handled before its load's scenario: (name, payload) each
 
     @property
     def model(self) -> dict | None:
@@ -72,24 +73,40 @@ class Folder:
         """Whether ``delta`` should wait for the one before it (handled later on another thread). Not when it
         names another scenario, nor (resyncing) when more than a few wait: those were lost, not late."""
         model = self.models.get(delta["room"])
-        if model is None or delta["seq"] <= model["seq"] + 1 or delta["key"] != self.keys.get(delta["room"], delta["key"]):
+        if delta["key"] != self.keys.get(delta["room"], delta["key"]):
             return False
-        if self.resync and sum(room == delta["room"] for room, _ in self.early) >= LATE:
+        if model is None:  # its channel's state is on its way: a strict client waits for it
+            return self.resync is None
+        if delta["seq"] <= model["seq"] + 1:
+            return False
+        if self.resync and sum(room == delta["room"] for room, _, _ in self.early) >= LATE:
             self.early = {k: v for k, v in self.early.items() if k[0] != delta["room"]}
             return False  # receive() sees the gap and asks for the whole state
         return True
 
+    def unannounced(self, name: str, payload) -> bool:
+        """Whether a state or delta names a load whose ``scenario`` this (strict) client has not handled yet: the
+        server sends the scenario first, but the two can be handled on threads of their own in either order."""
+        return (self.resync is None and name in ("state", "delta")
+                and payload["key"] != self.keys.get(payload["room"]))
+
     def arrived(self, name: str, payload) -> list:
         """``receive`` for a client that handles messages on threads of their own (python-socketio's): a delta
-        ahead of its channel's model waits for the one before it; the messages that can be read now, in order.
-        Call it under one lock."""
+        ahead of its channel's model waits for the one before it, and a strict client's state or delta waits for
+        the scenario of its load; the messages that can be read now, in order. Call it under one lock."""
+        if self.unannounced(name, payload):  # kept under its load's key until that scenario is handled
+            self.early[(payload["room"], payload["key"], payload["seq"])] = (name, payload)
+            return []
         if name == "delta" and self.ahead(payload):
-            self.early[(payload["room"], payload["seq"])] = payload
+            self.early[(payload["room"], None, payload["seq"])] = (name, payload)
             return []
         out = [self.receive(name, payload)]
         room = payload.get("room") if isinstance(payload, dict) else None
-        while (model := self.models.get(room)) and (nxt := self.early.pop((room, model["seq"] + 1), None)):
-            out.append(self.receive("delta", nxt))
+        if name == "scenario":  # what waited for it, in the order sent
+            for slot in sorted(k for k in self.early if k[:2] == (room, payload["key"])):
+                out.extend(self.arrived(*self.early.pop(slot)))
+        while (model := self.models.get(room)) and (nxt := self.early.pop((room, None, model["seq"] + 1), None)):
+            out.append(self.receive(*nxt))
         return [message for message in out if message is not None]  # None: a delta dropped while resyncing
 
     def fold(self, delta: dict) -> dict:
