@@ -84,6 +84,10 @@ export function redraw(diagram) {
   const pointers = drawn.get(diagram);
   if (!layer || !pointers || !diagram.isConnected) return;
   const box = diagram.getBoundingClientRect();
+  // The diagram's size without the layer's own: the layer is in the diagram's overflow, so measured with it in
+  // place it never shrank (a window made narrower, a phone turned upright, kept the old width: sideways scroll).
+  layer.setAttribute("width", 0);
+  layer.setAttribute("height", 0);
   const width = diagram.scrollWidth;
   const height = diagram.scrollHeight;
   layer.setAttribute("width", width);

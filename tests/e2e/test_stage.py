@@ -501,6 +501,22 @@ def test_phone_each_list_fully_visible_and_no_horizontal_scroll(make_page):
         each_list_fully_visible(page, position)
 
 
+def test_a_window_made_narrow_leaves_no_sideways_scroll_and_the_arrows_follow(make_page):
+    """A laptop window narrowed, a tablet or phone turned upright: the pointer layers take the diagrams' new size
+    (they sat in the diagrams' overflow and kept the old one: 620 px of sideways scroll at 390 px), and widen again."""
+    page = make_page(width=1280, height=844)
+    open_at(page, "lost-marker", 6)
+    for width in (390, 1280):
+        page.set_viewport_size({"width": width, "height": 844})
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        scrolls = page.evaluate("document.scrollingElement.scrollWidth")
+        assert scrolls <= width, f"at {width} px the page is {scrolls} px wide: sideways scroll"
+        for layer, diagram in page.evaluate("""() => [...document.querySelectorAll('[data-testid=diagram]')].map(
+            (d) => [+d.querySelector(':scope > svg.pointers').getAttribute('width'), d.clientWidth])"""):
+            assert layer <= diagram + 1 and layer >= diagram - 1, (width, layer, diagram)
+    assert_pointers_as_the_scene_says(page, "lost-marker", 6)
+
+
 def each_list_fully_visible(page, position):
     width = page.evaluate("document.scrollingElement.scrollWidth")
     client = page.evaluate("document.scrollingElement.clientWidth")

@@ -67,6 +67,21 @@ def start_presenter(make_page):
     return presenter, fragment["room"][0], fragment["token"][0]
 
 
+def test_the_presenters_banner_keeps_the_room_code_inside_on_a_phone(make_page):
+    """A speaker opening the room from a phone: the audience link and the code wrap within the banner (at 360 px
+    the code stuck 40 px out of it, past the screen's edge)."""
+    presenter = make_page(width=1280, height=844)
+    presenter.goto("/present?scenario=lost-marker")
+    expect(presenter.locator("#audience-link a")).to_be_visible()
+    for width in (1280, 390, 360):
+        presenter.set_viewport_size({"width": width, "height": 844})
+        banner = presenter.locator("#audience-link").bounding_box()
+        for part in ("a", ".code"):
+            box = presenter.locator(f"#audience-link {part}").bounding_box()
+            assert banner["x"] <= box["x"] and box["x"] + box["width"] <= banner["x"] + banner["width"], (width, part)
+        assert presenter.evaluate("document.documentElement.scrollWidth") <= width
+
+
 def test_audience_follows_and_a_late_joiner_lands_on_the_current_step(make_page):
     presenter, room, token = start_presenter(make_page)
     audience = make_page()
