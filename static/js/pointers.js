@@ -86,8 +86,11 @@ export function redraw(diagram) {
   const box = diagram.getBoundingClientRect();
   // The diagram's size without the layer's own: the layer is in the diagram's overflow, so measured with it in
   // place it never shrank (a window made narrower, a phone turned upright, kept the old width: sideways scroll).
-  layer.setAttribute("width", 0);
-  layer.setAttribute("height", 0);
+  // Only a layer larger than the diagram's box can be holding it open; else (every frame of a move) one layout.
+  if (+layer.getAttribute("width") > diagram.clientWidth || +layer.getAttribute("height") > diagram.clientHeight) {
+    layer.setAttribute("width", 0);
+    layer.setAttribute("height", 0);
+  }
   const width = diagram.scrollWidth;
   const height = diagram.scrollHeight;
   layer.setAttribute("width", width);
