@@ -79,6 +79,15 @@ function target(diagram, key) {
   return diagram.querySelector(`.inflight-list [data-id="${CSS.escape(key)}"]`);
 }
 
+// The chip an arrow leaves from: a pod in flight can also have a copy queued (an update while in flight puts one
+// in activeQ), so a live pointer leaves from the in-flight lane and a decided one from wherever the pod went
+// (export/svg.py chip_of says the same).
+function chipOf(diagram, pointer) {
+  const chips = [...diagram.querySelectorAll(`.chip[data-pod="${CSS.escape(pointer.pod)}"]`)];
+  const preferred = chips.filter((c) => !!c.closest('[data-queue="inFlight"]') !== pointer.decided);
+  return preferred[0] || chips[0] || null;
+}
+
 export function redraw(diagram) {
   const layer = diagram.querySelector(":scope > svg.pointers");
   const pointers = drawn.get(diagram);
@@ -110,7 +119,7 @@ export function redraw(diagram) {
   const groups = [];
   const arrows = [];
   for (const p of pointers) {
-    const from = diagram.querySelector(`.chip[data-pod="${CSS.escape(p.pod)}"]`);
+    const from = chipOf(diagram, p);
     const to = target(diagram, p.key);
     const g = svg("g", { class: `pointer${p.detached ? " detached" : ""}${p.decided ? " decided" : ""}`,
       "data-pointer": p.pod, "data-pod": p.pod, "data-target": p.target, "data-key": p.key || "" });

@@ -607,7 +607,11 @@ POINTER_GEOMETRY_JS = """(pane) => {
   for (const g of pane.querySelectorAll('[data-pointer]')) {
     const pod = g.dataset.pod, key = g.dataset.key, target = g.dataset.target;
     const tail = g.querySelector('.pointer-tail'), head = g.querySelector('.pointer-head');
-    const chip = pane.querySelector(`.chip[data-pod="${CSS.escape(pod)}"]`);
+    // a live pointer leaves the in-flight lane's chip (a pod in flight may also have a copy queued); a decided
+    // one leaves the chip of wherever the pod went
+    const chips = [...pane.querySelectorAll(`.chip[data-pod="${CSS.escape(pod)}"]`)];
+    const live = !g.classList.contains('decided');
+    const chip = chips.find((c) => !!c.closest('[data-queue="inFlight"]') === live);
     const to = key === 'front' ? pane.querySelector('.front-slot')
       : key && key.startsWith('ghost:') ? pane.querySelector(`[data-removed-id="${CSS.escape(key.slice(6))}"]`)
       : pane.querySelector(`.inflight-list [data-id="${CSS.escape(key || target)}"]`);
@@ -710,6 +714,15 @@ def test_lost_marker_done_a_leaves_ghosts_and_a_detached_pointer(page):
 def test_one_pointer_per_in_flight_pod_before_the_fail(page, position):
     open_at(page, "lost-marker", position)
     assert_pointers_as_the_scene_says(page, "lost-marker", position)
+
+
+@pytest.mark.parametrize("position", [2, 3])
+def test_a_pod_queued_again_while_in_flight_points_from_its_in_flight_chip(page, position):
+    """X is updated while in flight and its copy waits in (or is popped from) activeQ: X's arrow still leaves the
+    chip in the in-flight lane."""
+    open_at(page, "duplicate-pop-growth", position)
+    assert page.locator(f'{V2} .chip[data-pod="X"]').count() == 2, "X is not both in flight and queued here"
+    assert_pointers_as_the_scene_says(page, "duplicate-pop-growth", position)
 
 
 # --- 4. time you can see ---------------------------------------------------------------------------------
