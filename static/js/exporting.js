@@ -8,9 +8,12 @@ function save(blob, filename) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
-export async function downloadExport(kind, source, position) {
+// versions: the panes on screen when they are not the scenario's own (null: its own).
+export async function downloadExport(kind, source, position, versions) {
   const inline = typeof source !== "string";
-  const query = kind === "svg" ? `?position=${position}` : "";
+  const params = new URLSearchParams(kind === "svg" ? { position } : {});
+  if (versions) params.set("versions", versions.join());
+  const query = params.size ? `?${params}` : "";
   const url = inline ? `/export/${kind}${query}` : `/export/${encodeURIComponent(source)}.${kind}${query}`;
   const response = await fetch(url, inline
     ? { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(source) }

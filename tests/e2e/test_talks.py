@@ -272,6 +272,24 @@ def test_offline_file_and_svg_download_from_the_toolbar(page, tmp_path):
     assert 'data-marker="B"' in svg.read_text() and 'data-detached="true"' in svg.read_text()
 
 
+def test_the_exports_draw_the_versions_on_screen(page, tmp_path):
+    """Three versions chosen in the page: the SVG and the offline file have those three panes, not the pair the
+    scenario opens on."""
+    page.goto("/?scenario=lost-marker&position=6&versions=v1.28.1,v1.28.2,v1.30.14")
+    at(page, 6)
+    with page.expect_download() as download:
+        page.click("#btn-export-svg")
+    svg = download.value.path().read_text()
+    assert re.findall(r'<g[^>]* data-variant="([^"]+)"', svg) == ["v1.28.1", "v1.28.2", "v1.30.14"]
+    with page.expect_download() as download:
+        page.click("#btn-export-html")
+    offline = tmp_path / "offline.html"
+    download.value.save_as(offline)
+    page.goto(offline.as_uri())
+    expect(page.locator("#panes > [data-variant]")).to_have_count(3)
+    expect(page.locator('#panes > [data-variant="v1.30.14"]')).to_have_count(1)
+
+
 
 def test_the_presenters_laptop_screen_keeps_the_picture_readable_and_the_controls_in_reach(make_page):
     """/present at 1280x720, beside the notes, at the lost marker's last step: the lists were squeezed to 6 px text
