@@ -140,7 +140,7 @@ function timer(t) {
       "stroke-dasharray": `${(fraction * 100).toFixed(1)} 100` }),
   );
   return h("span", { class: `timer timer-${t.kind}`, dataTimer: t.kind, dataFraction: fraction.toFixed(3) },
-    ring, h("span", { class: "timer-text", text: t.text }));
+    ring, h("span", { class: "timer-text" }, (t.parts || [t.text]).flatMap((part, i) => [i ? " · " : null, h("span", { text: part })])));
 }
 
 function renderInvariants(invariants) {

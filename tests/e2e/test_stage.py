@@ -738,6 +738,14 @@ def assert_timer_readable(chip):
     assert box and box["width"] >= 8 and box["height"] >= 8, f"the timer's ring is not drawn: {box}"
     cut = chip.evaluate("c => [...c.querySelectorAll('*')].filter(e => !(e instanceof SVGElement) && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length")
     assert cut == 0, "the timer's text is cut off"
+    size = chip.locator(".timer").evaluate("t => parseFloat(getComputedStyle(t).fontSize)")
+    assert size >= 12, f"the timer's text is {size} px, under the 12 px floor"
+    broken = chip.locator(".timer-text > span").evaluate_all(
+        "ps => ps.filter(p => p.getClientRects().length > 1).map(p => p.textContent)")
+    assert not broken, f"a phrase of the timer broken over lines: {broken}"
+    lane = chip.locator("xpath=ancestor::*[@data-queue][1]")
+    spill = lane.evaluate("l => l.scrollWidth - l.clientWidth")
+    assert spill <= 1, f"the timer spills {spill} px out of its lane"
 
 
 @pytest.mark.parametrize("position,seconds", [(7, 1), (8, 300)])  # at 330 s the leftover flush has moved B
@@ -751,7 +759,9 @@ def test_unschedulable_chip_shows_its_wait_against_300_s(page, position, seconds
     expect(page.locator(f"{V1} [data-testid=pane-time]")).to_have_text(re.compile(rf"{seconds} s"))
 
 
-def test_backoff_chip_counts_down(page):
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)])
+def test_backoff_chip_counts_down(make_page, size):
+    page = make_page(width=size[0], height=size[1])
     open_at(page, "five-minute-wait", 6)
     chip = chip_timer(page, V2, "backoffQ", "B")
     expect(chip).to_contain_text(re.compile(r"\d+ s left"))

@@ -26,7 +26,7 @@ holds in flight (it starts at the pod's chip in the in-flight lane) plus, after 
 its walk saw it (``decided``; it starts at the chip wherever the pod went). ``target``: the entry id, "front"
 (a nil marker) or "detached"; ``key``: the list item to aim at; ``reach``: the entries its walk would visit
 (for a decided pointer: those it visited). Chips carry ``timer`` {kind wait|backoff, value, limit, fraction,
-text} in unschedulablePods (the wait against the flush limit) and backoffQ (the backoff left).
+text, and with periodic flushes next and parts} in unschedulablePods (the wait against the flush limit) and backoffQ (the backoff left).
 """
 
 from __future__ import annotations
@@ -355,11 +355,12 @@ def chip(pod: str, queue: str, info: dict | None, now: float = 0.0, limit: float
 
 def timer(queue: str, info: dict | None, now: float, limit: float) -> dict | None:
     """How long a parked pod has waited against the flush limit, or how much of its backoff is left, and with
-    periodic flushes when the tick that moves it comes (``next``)."""
+    periodic flushes when the tick that moves it comes (``next``). ``parts``: the phrases of ``text``, each kept
+    on one line where the chip is narrow."""
     shown = _timer(queue, info, now, limit)
     if shown is not None and "nextFlush" in info:
-        at = seconds(info["nextFlush"])
-        shown = {**shown, "next": info["nextFlush"], "text": TIMER["flush"].format(timer=shown["text"], at=at)}
+        parts = [shown["text"], TIMER["flush"].format(at=seconds(info["nextFlush"]))]
+        shown = {**shown, "next": info["nextFlush"], "parts": parts, "text": " · ".join(parts)}
     return shown
 
 

@@ -70,7 +70,7 @@ OUTCOMES = {
 }
 CHIP_PLUGINS = {"plugins": "plugins: {}", "pending": "pending plugins: {}"}  # a chip's title (pending: 1.29+)
 TIMER = {"wait": "{value} / {limit}", "backoff": "{value} left", "backoff-over": "backoff over",
-         "flush": "{timer} · flush at {at}"}  # with periodic flushes: when the tick that moves it comes
+         "flush": "flush at {at}"}  # with periodic flushes: when the tick that moves it comes, after the timer
 CAPTION_SAW = {  # how a failing pod's walk went, for the caption line under a pane's diagram
     "saw": "saw {events}",
     "nothing": "saw no event",
