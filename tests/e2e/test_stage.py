@@ -696,6 +696,44 @@ def test_lost_marker_fail_frame_and_again_after_back_and_forth(moving_page):
     assert_decisive_frame(page)
 
 
+# The lowest contrast of each list entry's text against every colour its box is painted with (a plain
+# background, or each stop of the unseen hatching), by WCAG 2's formula.
+ENTRY_TEXT_CONTRAST_JS = """(pane) => {
+  const rgb = (text) => [...text.matchAll(/rgba?\\(([^)]+)\\)/g)].map((m) => m[1].split(/[ ,\\/]+/).map(Number))
+    .filter((c) => c.length < 4 || c[3] > 0);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255).map((c) => c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
+  const out = [];
+  for (const box of pane.querySelectorAll('.inflight-list .entry .box')) {
+    const style = getComputedStyle(box);
+    let paints = rgb(style.backgroundImage);
+    if (!paints.length) paints = rgb(style.backgroundColor);
+    if (!paints.length) paints = rgb(getComputedStyle(pane.querySelector('.diagram') || pane).backgroundColor);
+    if (!paints.length) paints = rgb(getComputedStyle(document.body).backgroundColor);
+    for (const text of box.querySelectorAll('.ename, .eid, .name')) {
+      const ink = rgb(getComputedStyle(text).color)[0];
+      out.push({ text: text.textContent.trim(), entry: box.closest('.entry').className,
+        px: parseFloat(getComputedStyle(text).fontSize), ratio: Math.min(...paints.map((p) => ratio(ink, p))) });
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_decisive_frames_entries_read_at_aa_contrast_on_a_phone(make_page, theme):
+    """At lost-marker 6 the removed e2 is hatched as unseen (v1.28.1) or gold as walked (v1.28.2): its id was drawn
+    in the ghost grey on those paints, 3.75:1 and 4.49:1. Text under 24 px needs 4.5:1."""
+    page = make_page(width=390, height=844, color_scheme=theme)
+    open_at(page, "lost-marker", 6)
+    for pane in (V1, V2):
+        texts = page.locator(pane).evaluate(ENTRY_TEXT_CONTRAST_JS)
+        assert any("removed" in t["entry"] for t in texts), f"{pane}: no removed entry drawn"
+        low = [t for t in texts if t["px"] < 24 and t["ratio"] < 4.5]
+        assert not low, f"{pane} ({theme}): text under 4.5:1 against its box: {low}"
+
+
 def test_lost_marker_done_a_leaves_ghosts_and_a_detached_pointer(page):
     open_at(page, "lost-marker", 5)
     # Done(A) removed e1 (both) and [A] (v1.28.2): they stay as ghosts

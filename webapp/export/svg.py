@@ -284,7 +284,9 @@ class Pane:
             node(g, "rect", x=x, y=y, width=width, height=height, rx=radius, fill="none", stroke=COLOURS[stroke],
                  stroke_width=2, stroke_dasharray=dash)
         for i, (line, weight) in enumerate(lines):  # names are never struck through (the page's rule too)
-            colour = COLOURS[text if i == 0 else "bug" if kind == "ghost" else "ghost" if ghost else "muted"]
+            # a ghost's id in the ghost grey, but muted on gold or hatching (.entry.removed:is(.walked, .unseen) .eid)
+            colour = COLOURS[text if i == 0 else "bug" if kind == "ghost" else "ghost" if ghost and not (walked or unseen)
+                             else "muted"]
             ty = y + 19 + 16 * i
             node(g, "text", line, x=x + width / 2, y=ty, text_anchor="middle", font_weight=weight, fill=colour)
 
