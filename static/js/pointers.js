@@ -155,8 +155,8 @@ export function redraw(diagram) {
     arrow.cut = placeCut(arrow.line, entries, arrows.filter((other) => other !== arrow).map((other) => other.line), cuts);
     cuts.push(arrow.cut);
   }
-  for (const { g, p, line, cut } of arrows) drawArrow(g, line, p, cut);
   layer.replaceChildren(...groups);
+  for (const { g, line, cut } of arrows) drawArrow(g, line, cut);
 }
 
 // The way out of the lanes: from the chip's side (the one with no other chip of its row in the way, else the
@@ -300,15 +300,17 @@ function toSegment(q, a, b) {
   return Math.hypot(q.x - a.x - t * dx, q.y - a.y - t * dy);
 }
 
-// The line (a detached pointer's broken by its cut), the tail on the chip, the head on the entry.
-// A detoured line's head points straight up (aimed from 10 px back along the path, a short last run would tilt it
-// into the corner before).
-function drawArrow(g, line, p, cut) {
+// The line (a detached pointer's broken by its cut), the tail on the chip, the head on the entry; tail and head
+// are sized by the line's width (app.css .pointer-line, which grows with the type), so a projector's arrow keeps
+// its shape. A detoured line's head points straight up (aimed from 10 px back along the path, a short last run
+// would tilt it into the corner before).
+function drawArrow(g, line, cut) {
   const { path, start: s, detoured } = line;
   g.dataset.route = detoured ? "detour" : "curve";
   const end = path.length - 4; // the line stops under the head
   const d = (pts) => pts.map((q, i) => `${i ? "L" : "M"}${q.x.toFixed(1)} ${q.y.toFixed(1)}`).join(" ");
-  g.append(svg("circle", { class: "pointer-tail", cx: s.x.toFixed(1), cy: s.y.toFixed(1), r: 3.5 }));
+  const tail = svg("circle", { class: "pointer-tail", cx: s.x.toFixed(1), cy: s.y.toFixed(1) });
+  g.append(tail);
   if (cut) {
     g.append(svg("path", { class: "pointer-line", d: d(path.between(0, cut.gap[0])) }), svg("path", { class: "pointer-line", d: d(path.between(cut.gap[1], end)) }));
     for (const [a, b] of cut.bars) {
@@ -322,7 +324,9 @@ function drawArrow(g, line, p, cut) {
   const tip = path.point(path.length);
   const back = detoured ? { x: tip.x, y: tip.y + 10 } : path.point(path.length - 10);
   const ang = Math.atan2(tip.y - back.y, tip.x - back.x);
-  const size = 12;
+  const width = parseFloat(getComputedStyle(g.querySelector(".pointer-line")).strokeWidth) || 2.5;
+  tail.setAttribute("r", Math.max(3.5, 1.5 * width).toFixed(1));
+  const size = Math.max(12, 5 * width);
   const wing = (da) => `${(tip.x - size * Math.cos(ang + da)).toFixed(1)} ${(tip.y - size * Math.sin(ang + da)).toFixed(1)}`;
   g.append(svg("path", { class: "pointer-head", d: `M${tip.x.toFixed(1)} ${tip.y.toFixed(1)} L${wing(0.42)} L${wing(-0.42)} Z` }));
 }

@@ -178,6 +178,19 @@ def picture_is_large(page, width, height, position):
         assert got["width"] >= LIST_WIDTH_SHARE, f"{label}: the list spans {got['width']:.0%} of its area's width"
         assert got["area"] >= LIST_AREA_SHARE, f"{label}: the list covers {got['area']:.0%} of its area"
         assert got["name"] >= NAME_PX[(width, height)], f"{label}: entry names are {got['name']:.1f} px"
+    for got in page.evaluate(ARROW_SHAPE_JS):
+        assert got["head"] >= 4 * got["line"] and got["tail"] >= 2.5 * got["line"], (
+            f"{width}x{height} position {position}: {got['pod']}'s arrow is out of proportion with its line "
+            f"({got['line']:.1f} px): head {got['head']:.1f} px, tail {got['tail']:.1f} px")
+
+
+# Each arrow's line width, its head's larger side and its tail's diameter, in px.
+ARROW_SHAPE_JS = """() => [...document.querySelectorAll('[data-pointer]')].filter((g) => g.querySelector('.pointer-head'))
+  .map((g) => {
+    const head = g.querySelector('.pointer-head').getBoundingClientRect();
+    return { pod: g.dataset.pod, line: parseFloat(getComputedStyle(g.querySelector('.pointer-line')).strokeWidth),
+             head: Math.max(head.width, head.height), tail: g.querySelector('.pointer-tail').getBoundingClientRect().width };
+  })"""
 
 
 # Per pane: how many of the list's items (entries, the front, removed elements; not the arrows) sit on each row.
