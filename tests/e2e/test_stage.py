@@ -709,6 +709,24 @@ def test_lost_marker_fail_frame_and_again_after_back_and_forth(moving_page):
     assert_decisive_frame(page)
 
 
+def test_the_legend_draws_every_shape_of_the_picture_as_the_picture_does(page):
+    """l opens the legend: one item per key of the scene's legend, each with a drawn swatch; the marker tag's
+    swatch reads as the tags above the list do (the legend said "B →" while the tags read "B ↑")."""
+    open_at(page, "lost-marker", 5)
+    page.keyboard.press("l")
+    legend = page.locator("#legend-items")
+    expect(legend).to_be_visible()
+    keys = [it["key"] for it in scene("lost-marker", 5)["legend"]]
+    assert {"marker", "detached", "tag", "front", "reach", "walk", "unseen", "ghost"} <= set(keys)
+    assert legend.locator("[data-legend]").evaluate_all("items => items.map(i => i.dataset.legend)") == keys
+    for key in keys:
+        box = legend.locator(f'[data-legend="{key}"] .lg-swatch').bounding_box()
+        assert box and box["width"] > 10 and box["height"] > 8, f"the legend's {key} swatch is not drawn: {box}"
+    explained = legend.locator('[data-legend="tag"]').inner_text()
+    drawn = page.locator(f"{V1} .marker").first.inner_text().split()  # "B ⇡ …": B's detached marker at 5
+    assert drawn[0] == "B" and drawn[1] in explained, f"the tag {drawn} is not in the legend's {explained!r}"
+
+
 # The lowest contrast of each list entry's text against every colour its box is painted with (a plain
 # background, or each stop of the unseen hatching), by WCAG 2's formula.
 ENTRY_TEXT_CONTRAST_JS = """(pane) => {

@@ -571,10 +571,15 @@ def swatch(g, key: str, label: str, x: float, y: float) -> None:
     fill, stroke, dash, text, radius = {
         "event": ("event-bg", "event-border", None, "fg", 4), "pod-entry": ("pod-bg", "pod-border", None, "fg", 10),
         "walk": ("walk-bg", "walk", None, "fg", 4), "unseen": ("unseen-b", "bug", None, "bug", 4),
-        "ghost": ("panel", "ghost", "4 3", "ghost", 4)}.get(key, ("panel", "border", None, "fg", 4))
+        "ghost": ("panel", "ghost", "4 3", "ghost", 4), "tag": ("panel", "marker", None, "marker", 4),
+        "front": ("panel", "marker", "4 3", "marker", 10),
+        "reach": ("event-bg", "event-border", None, "fg", 4)}.get(key, ("panel", "border", None, "fg", 4))
     width = len(label) * BOLD_WIDTH * 0.92 + 14
     if key == "walk":
         node(g, "rect", x=x - 3, y=y - 1, width=width + 6, height=26, rx=6, fill=COLOURS["walk"])
+    if key == "reach":  # the dotted outline of an entry a walk would visit (app.css .entry.in-reach)
+        node(g, "rect", x=x - 3, y=y - 1, width=width + 6, height=26, rx=6, fill="none", stroke=COLOURS["marker"],
+             stroke_dasharray="2 2")
     node(g, "rect", x=x, y=y + 2, width=width, height=20, rx=radius, fill=COLOURS[fill], stroke=COLOURS[stroke],
          stroke_width=2, stroke_dasharray=dash)
     if key == "unseen":

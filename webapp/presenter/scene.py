@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from ..model.versions import VERSIONS
 from .narration import describe_violation, narrate
-from .words import (AT_END, BEFORE_FIRST, CAPTION_SAW, CHIP_PLUGINS, EMPTY_LIST, FRONT_NOTE, GHOST_NOTE, GONE, GONE_OTHER, LANES, LEGEND,
+from .words import (AT_END, BEFORE_FIRST, CAPTION_SAW, CHIP_PLUGINS, EMPTY_LIST, FRONT_NOTE, GHOST_NOTE, GONE, GONE_OTHER, LANES, LEGEND, MARK,
                     JUST_REMOVED, LIST_NAME, NAMED, OUTCOMES, PANES, PREDICT_CHOICES, TIMER, UNSEEN_BY, entries, named,
                     seconds, step_label)
 
@@ -299,7 +299,7 @@ def pointer(pod: str, target: str, key: str, detached: bool, reach: list, unseen
 
 
 def marker(m: dict, note: str = "") -> dict:
-    arrow = "⇡" if m["detached"] else "↑"
+    arrow = MARK["detached" if m["detached"] else "live"]
     unseen = named(m["unseen"]) or "later events"
     return {"pod": m["pod"], "detached": m["detached"], "text": f"{m['pod']} {arrow}" + (f" {note}" if note else ""),
             "title": f"{m['pod']}'s previousEvent {m['previousEvent']} was removed: it cannot see {unseen}"

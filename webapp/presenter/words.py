@@ -46,13 +46,19 @@ GONE = {
 GONE_OTHER = "removed by Done({pod})"
 JUST_REMOVED = " (+{count} just removed, drawn faint)"  # after a list's count when this step removed entries
 
+MARK = {"live": "↑", "detached": "⇡"}  # the glyph of a v1.28.1 marker tag above the element it names
+
 # The visual language, in the order a legend lists it: key -> (label, what it means). The page, the SVG
 # export and the offline file draw each key with one shape and one colour.
 LEGEND = {
     "event": ("e1 NodeAdd", "event entry: a cluster event recorded while pods were in flight"),
     "pod-entry": ("[B]", "pod entry: v1.28.2 gives every in-flight pod its own entry"),
-    "marker": ("B →", "pointer: where an in-flight pod's walk starts (v1.28.1: its previousEvent)"),
-    "detached": ("B ⇢ ✕", "detached pointer: its element was removed; Next() is nil, the walk sees nothing"),
+    "marker": ("B", "pointer: where an in-flight pod's walk starts (v1.28.1: its previousEvent)"),
+    "detached": ("B", "detached pointer: its element was removed; Next() is nil, the walk sees nothing"),
+    "tag": ("B " + MARK["live"], "v1.28.1: the element a pod's previousEvent names (" + MARK["detached"]
+            + ": removed, detached)"),
+    "front": ("nil", "a nil previousEvent: the pod's walk starts at the front of the list"),
+    "reach": ("will visit", "the entries an in-flight pod's walk would visit if it failed now"),
     "walk": ("walked", "entries the failing pod's walk visited"),
     "unseen": ("unseen", "an event the pod can no longer see"),
     "ghost": ("removed", "an entry this step removed, kept faint so the step can be read"),
