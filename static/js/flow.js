@@ -19,7 +19,8 @@ export function createFlow(app, opts, driver, page, poll) {
   $("scenario-picker")?.addEventListener("change", (ev) => ev.target.blur()); // → steps again, not the picker
   bindEditorLink(driver);
   if (opts.mode === "present") relayBlank(driver);
-  if (opts.mode === "audience") lockAudience(app, driver);
+  const screen = { blank: false }; // the room's blank screen, as its presenter last set it
+  if (opts.mode === "audience") lockAudience(app, driver, screen);
   keepStageSize(app);
   let asking = false;
   let stopped = null; // where Play stopped for a prompt
@@ -51,8 +52,10 @@ export function createFlow(app, opts, driver, page, poll) {
     },
 
     room(event, msg) {
-      if (event === "blank") {
-        if (opts.mode === "audience" && !driver.detached) $("blank").hidden = !msg.on;
+      if (event === "blank") { // followers, and a presenter back after a reload, see the room's screen
+        screen.blank = msg.on;
+        const shown = opts.mode === "present" || (opts.mode === "audience" && !driver.detached);
+        if (shown && $("blank").hidden === msg.on) $("blank").hidden = !msg.on; // unchanged: no relay
       } else {
         poll.heard(event, msg);
       }
@@ -199,14 +202,14 @@ function relayBlank(driver) {
 }
 
 // An audience member follows: no driving controls (until it detaches), the room's scenario only.
-function lockAudience(app, driver) {
+function lockAudience(app, driver, screen) {
   const sync = () => {
     app.classList.toggle("following", !driver.detached);
     $("scenario-picker").disabled = !driver.detached;
     $("scrubber").disabled = !driver.detached;
     $("versions-menu").disabled = !driver.detached; // the room shows the presenter's versions
     $("scenario-picker").title = driver.detached ? "" : "Locked to the room's scenario";
-    if (!driver.detached) $("blank").hidden = true;
+    $("blank").hidden = driver.detached || !screen.blank; // snapped back: the room's screen, blank or not
   };
   $("btn-detach")?.addEventListener("click", () => setTimeout(sync)); // after the driver has toggled
   sync();

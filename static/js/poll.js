@@ -8,6 +8,19 @@ import { askWith, verdict } from "./predict.js";
 
 const $ = (id) => document.getElementById(id);
 
+// This tab's voter id: kept for the tab's life, so a phone that locks and reconnects still answers once.
+// (getRandomValues, not randomUUID: an audience on the hall's network reaches the server over plain http.)
+const VOTER_KEY = "inflight-scope:voter";
+const newVoter = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+let pageVoter = null;
+function voter() {
+  try {
+    if (!sessionStorage.getItem(VOTER_KEY)) sessionStorage.setItem(VOTER_KEY, newVoter());
+    return sessionStorage.getItem(VOTER_KEY);
+  } catch { /* storage refused: one id for this page's life */ }
+  return (pageVoter ??= newVoter());
+}
+
 export function createPoll(opts, conn, page) {
   let poll = null; // {position, pod, choices, variants, open}
   let tally = { answered: 0, counts: {} };
@@ -135,7 +148,7 @@ export function createPoll(opts, conn, page) {
   function answer(variant, choice) {
     if (!poll?.open) return;
     mine = { ...mine, [variant]: choice };
-    conn.send("poll_answer", { room: opts.room, answers: mine });
+    conn.send("poll_answer", { room: opts.room, voter: voter(), answers: mine });
     drawFollower();
   }
 

@@ -489,6 +489,31 @@ def test_blank_reaches_followers_and_the_audience_is_locked(make_page):
     expect(audience.locator("#scenario-picker")).to_be_disabled()
 
 
+
+def test_the_blank_is_the_rooms_a_joiner_and_a_reloaded_presenter_see_it(make_page):
+    """The blank was relayed only as it changed: a phone joining while blank showed the slide, a follower
+    snapping back was unblanked, and a presenter reloading saw the slide while every phone stayed blank."""
+    presenter, room, _ = start_presenter(make_page)
+    audience = make_page(width=390, height=844)
+    audience.goto(f"/r/{room}")
+    at(audience, 0)
+    presenter.keyboard.press("b")
+    expect(audience.locator("#blank")).to_be_visible()
+    late = make_page(width=390, height=844)
+    late.goto(f"/r/{room}")
+    at(late, 0)
+    expect(late.locator("#blank")).to_be_visible()
+    late.evaluate("document.getElementById('btn-detach').click()")  # under the blank: by script, as a tap would
+    expect(late.locator("#blank")).to_be_hidden()  # exploring on its own: no blank
+    late.evaluate("document.getElementById('btn-detach').click()")  # snap back: the room is still blank
+    expect(late.locator("#blank")).to_be_visible()
+    presenter.reload()
+    expect(presenter.locator("#blank")).to_be_visible()
+    presenter.keyboard.press(".")  # one press unblanks the room again
+    for page in (presenter, audience, late):
+        expect(page.locator("#blank")).to_be_hidden()
+
+
 def test_embed_scrubber_spans_the_locked_range(make_page):
     page = make_page(width=900, height=600)
     page.goto("/embed?scenario=lost-marker&from=2&to=6")

@@ -21,7 +21,7 @@ class Client:
         self.changed = threading.Condition()
         # resyncs: a delta out of step asks for the whole state, as a page does; else it fails the test
         self.folder = Folder(self.ask_again if resyncs else None)
-        for event in ("scenario", "state", "delta", "error", "poll", "poll_tally"):
+        for event in ("scenario", "state", "delta", "error", "poll", "poll_tally", "blank"):
             self.sio.on(event, self._record(event))
         self.sio.connect(url, transports=["websocket"])
 
@@ -125,13 +125,24 @@ def test_answers_on_the_other_process_reach_the_presenters_poll(two_servers, cli
     presenter.sio.emit("poll_open", ack)
     for f in followers:
         f.wait(lambda e, d: e == "poll" and d["open"])
-    for f, choice in zip(followers, ("backoffQ", "backoffQ", "unschedulablePods")):
-        f.sio.emit("poll_answer", {"room": ack["room"], "answers": {"v1.28.1": choice}})
-    tally = presenter.wait(lambda e, d: e == "poll_tally" and d["answered"] == 3)
+    for i, (f, choice) in enumerate(zip(followers, ("activeQ", "backoffQ", "unschedulablePods"))):
+        f.sio.emit("poll_answer", {"room": ack["room"], "voter": f"tab-000{i}", "answers": {"v1.28.1": choice}})
+    presenter.wait(lambda e, d: e == "poll_tally" and d["answered"] == 3)
+    back = clients(one.url)  # follower 0's phone, back on the other process: its voter answers once
+    back.sio.emit("join_room", {"room": ack["room"]})
+    back.state_at(5)
+    back.sio.emit("poll_answer", {"room": ack["room"], "voter": "tab-0000", "answers": {"v1.28.1": "backoffQ"}})
+    tally = presenter.wait(lambda e, d: e == "poll_tally" and d["counts"]["v1.28.1"]["backoffQ"] == 2)
+    assert tally["answered"] == 3  # not 4
     assert tally["counts"]["v1.28.1"] == {"activeQ": 0, "backoffQ": 2, "unschedulablePods": 1}
     presenter.sio.emit("poll_reveal", ack)
     revealed = followers[0].wait(lambda e, d: e == "poll" and not d["open"])
     assert revealed["counts"] == tally["counts"]
+    presenter.sio.emit("blank", {**ack, "on": True})  # the blank is kept in the store: a joiner anywhere gets it
+    followers[0].wait(lambda e, d: e == "blank" and d["on"])
+    late = clients(two.url)
+    late.sio.emit("join_room", {"room": ack["room"]})
+    assert late.wait(lambda e, d: e == "blank") == {"room": ack["room"], "on": True}
 
 
 def test_a_late_joiner_on_any_process_gets_the_current_state_at_once(two_servers, clients):

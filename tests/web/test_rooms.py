@@ -240,6 +240,81 @@ def test_the_presenters_blank_reaches_every_follower(poll_room):
         assert drain(f, "blank") == [{"room": ack["room"], "on": True}, {"room": ack["room"], "on": False}]
 
 
+def test_a_follower_joining_a_blank_room_is_blank_too(poll_room, make_sio):
+    """The blank was only relayed as it changed: a phone joining (or coming back) while the presenter had
+    blanked the screens showed the slide."""
+    presenter, ack, followers = poll_room
+    presenter.emit("blank", {**ack, "on": True})
+    late = make_sio()
+    late.emit("join_room", {"room": ack["room"]})
+    assert drain(late, "blank") == [{"room": ack["room"], "on": True}]
+    presenter.emit("blank", {**ack, "on": False})
+    later = make_sio()
+    later.emit("join_room", {"room": ack["room"]})
+    assert drain(later, "blank") == []
+
+
+def opened(presenter, ack, followers):
+    presenter.emit("poll_open", ack)
+    for c in (presenter, *followers):
+        c.get_received()
+
+
+def test_a_voter_coming_back_on_a_new_connection_answers_once(poll_room, make_sio):
+    """Answers were kept per connection: a phone whose screen locked came back on a new one and, answering
+    again, was counted twice. Its tab's voter id now names its answer."""
+    presenter, ack, followers = poll_room
+    opened(presenter, ack, followers)
+    followers[0].emit("poll_answer", {"room": ack["room"], "voter": "tab-0001", "answers": {"v1.28.1": "backoffQ"}})
+    followers[0].disconnect()
+    back = make_sio()
+    back.emit("join_room", {"room": ack["room"]})
+    back.emit("poll_answer", {"room": ack["room"], "voter": "tab-0001", "answers": {"v1.28.1": "activeQ"}})
+    followers[1].emit("poll_answer", {"room": ack["room"], "voter": "tab-0002", "answers": {"v1.28.1": "activeQ"}})
+    tallies = drain(presenter, "poll_tally")
+    assert [t["answered"] for t in tallies] == [1, 1, 2]
+    assert tallies[-1]["counts"]["v1.28.1"] == {"activeQ": 2, "backoffQ": 0, "unschedulablePods": 0}
+
+
+def test_only_a_member_answers_and_as_one_voter(poll_room, make_sio):
+    """Anyone who knew the code could answer without joining, and one connection could answer as many
+    voters."""
+    presenter, ack, followers = poll_room
+    opened(presenter, ack, followers)
+    outsider = make_sio()
+    outsider.emit("poll_answer", {"room": ack["room"], "voter": "tab-outside", "answers": {"v1.28.1": "backoffQ"}})
+    [error] = drain(outsider, "error")
+    assert (error["kind"], error["message"]) == ("NotAllowed", "join the room before answering its poll")
+    f = followers[0]
+    f.emit("poll_answer", {"room": ack["room"], "voter": "tab-first", "answers": {"v1.28.1": "backoffQ"}})
+    f.emit("poll_answer", {"room": ack["room"], "voter": "tab-second", "answers": {"v1.28.1": "backoffQ"}})
+    [error] = drain(f, "error")
+    assert (error["kind"], error["message"]) == ("NotAllowed", "this connection already answers as another voter")
+    for bad in ("short", "x" * 65, "has space", 12345678, ["tab-0001"], "tab-\u00e9\u00e9\u00e9\u00e9"):
+        followers[1].emit("poll_answer", {"room": ack["room"], "voter": bad, "answers": {"v1.28.1": "backoffQ"}})
+    errors = drain(followers[1], "error")
+    assert [e["kind"] for e in errors] == ["Invalid"] * 6 and all(e["message"].startswith("voter: ") for e in errors)
+    assert [t["answered"] for t in drain(presenter, "poll_tally")] == [1]  # the one good answer only
+
+
+def test_a_poll_counts_a_bounded_number_of_voters(monkeypatch, poll_room):
+    from webapp.engine import polls
+
+    monkeypatch.setattr(polls, "MAX_ANSWERS", 3)
+    presenter, ack, followers = poll_room
+    opened(presenter, ack, followers)
+    for i, f in enumerate(followers):
+        f.emit("poll_answer", {"room": ack["room"], "voter": f"tab-000{i}", "answers": {"v1.28.1": "backoffQ"}})
+    assert [t["answered"] for t in drain(presenter, "poll_tally")] == [1, 2, 3]
+    presenter.emit("poll_answer", {"room": ack["room"], "voter": "tab-0009", "answers": {"v1.28.1": "backoffQ"}})
+    [error] = drain(presenter, "error")
+    assert error["kind"] == "Busy" and "3 answers" in error["message"]
+    followers[0].emit("poll_answer", {"room": ack["room"], "voter": "tab-0000", "answers": {"v1.28.1": "activeQ"}})
+    assert drain(followers[0], "error") == []  # a counted voter still changes its answer
+    [tally] = drain(presenter, "poll_tally")
+    assert tally["answered"] == 3 and tally["counts"]["v1.28.1"]["activeQ"] == 1
+
+
 @pytest.mark.parametrize("event, payload", [("blank", {"on": "yes"}), ("blank", {"on": 1}), ("blank", {}),
                                             ("blank", {"on": None}), ("sync", {"scenario": "true"}),
                                             ("sync", {"scenario": [True]})])

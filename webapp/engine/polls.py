@@ -1,14 +1,28 @@
 """A room's live poll: the presenter asks where a failing pod will go, followers answer on their phones,
 the presenter sees the answers come in and reveals. Plain data and rules; the store keeps it, the transport
-carries it. Answers are anonymous (counted, never listed), one per follower (a new one replaces it), and
-never move the room.
+carries it. Answers are anonymous (counted, never listed), one per follower (a new one replaces it), at most
+MAX_ANSWERS to a poll, and never move the room. A follower is its ``voter`` id, drawn by its browser tab and kept
+across reconnections (a phone whose screen locked comes back on a new connection and still answers once).
 
     poll = {position, pod, choices, variants, open}      answer = {variant: choice}
 """
 
 from __future__ import annotations
 
+import re
+
 from ..errors import Invalid
+
+MAX_ANSWERS = 5_000  # voters one poll counts: a large hall; beyond it a new voter is refused
+VOTER = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def checked_voter(voter) -> str:
+    """``voter`` if it is a voter id (8-64 letters, digits, - or _); Invalid otherwise."""
+    if not isinstance(voter, str) or not VOTER.fullmatch(voter):
+        raise Invalid(f"voter: expected an id of 8 to 64 letters, digits, '-' or '_', got {str(voter)[:40]!r}")
+    return voter
+
 
 def open_poll(position: int, prompt: dict | None, variants: list[str]) -> dict:
     """A poll about the step after ``position``; ``prompt`` is what the scene asks there (its ``predict``)."""

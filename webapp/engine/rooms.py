@@ -35,6 +35,7 @@ class Room:
         self.version = -1  # the store version this session reflects
         self.owner = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
         self.members: set[str] = set()  # connections of this process in the room (presenter and followers)
+        self.voters: dict[str, str] = {}  # connection -> the voter id it answers the room's polls as
         self.empty_since: float | None = None  # when this process last saw it with no member here
 
     @property
@@ -174,12 +175,20 @@ class Rooms:
         self._store.clear_answers(room.code)
         return poll
 
-    def answer_poll(self, room: Room, voter: str, answer) -> dict:
-        """Record ``voter``'s answer (replacing an earlier one); the poll as it stands."""
+    def answer_poll(self, room: Room, sid: str, voter, answer) -> dict:
+        """Record the answer of connection ``sid`` as ``voter`` (None: the connection itself), replacing that
+        voter's earlier one; the poll as it stands. Only a member of the room answers, and a connection answers
+        as one voter only."""
+        if sid not in room.members:
+            raise NotAllowed("join the room before answering its poll")
+        voter = sid if voter is None else polls.checked_voter(voter)
+        if room.voters.setdefault(sid, voter) != voter:
+            raise NotAllowed("this connection already answers as another voter")
         poll = self._store.poll(room.code)
         if poll is not None and room.session.sim is not None and room.session.sim.position != poll["position"]:
             raise Invalid("this poll has closed: the room has moved on")
-        self._store.answer(room.code, voter, polls.checked_answer(poll, answer))
+        if not self._store.answer(room.code, voter, polls.checked_answer(poll, answer), polls.MAX_ANSWERS):
+            raise Busy(f"this poll has counted {polls.MAX_ANSWERS} answers: no more are taken")
         return poll
 
     def close_poll(self, room: Room) -> dict:
@@ -208,6 +217,12 @@ class Rooms:
     def tally(self, room: Room, poll: dict) -> dict:
         return polls.tally(poll, self._store.answers(room.code))
 
+    def set_blank(self, room: Room, on: bool) -> None:
+        self._store.set_blank(room.code, on)
+
+    def blank(self, room: Room) -> bool:
+        return self._store.blank(room.code)
+
     # --- who is in a room: its presenter and followers, counted per process in the store ---------------
     def enter(self, room: Room, sid: str) -> None:
         """``sid`` follows or presents ``room``."""
@@ -224,6 +239,7 @@ class Rooms:
         if room is None or sid not in room.members:
             return False
         room.members.discard(sid)
+        room.voters.pop(sid, None)  # its answer stays counted; its voter may come back on a new connection
         if room.members:
             return False
         room.empty_since = self.clock()

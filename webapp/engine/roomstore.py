@@ -5,8 +5,10 @@ A record: {"code", "token", "source" (built-in id or scenario object, or None be
 drawn afresh each time a room is created, so a room created again under the same code (after its record was
 lost) is told apart from the old one even where their versions are equal.
 A room's live poll is kept beside its record (it does not change what the room shows, so no version):
-``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value)`` /
-``answers(code)``, ``clear_answers(code)`` (a new poll starts with none).
+``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value, limit)`` (False:
+the poll already has ``limit`` voters and this one is new) / ``answers(code)``, ``clear_answers(code)`` (a new poll
+starts with none); and whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` /
+``blank(code)`` (a follower joining then sees the blank, not the slide).
 Who is in a room is counted per process: ``set_members(code, process, n)`` records this process's count and
 answers the total over every process; ``members(code)`` is that total (0: nobody anywhere).
 MemoryRoomStore serves one process; RedisRoomStore shares rooms between processes.
@@ -29,6 +31,7 @@ class MemoryRoomStore:
         self._polls: dict[str, dict | None] = {}
         self._answers: dict[str, dict] = {}
         self._members: dict[str, dict[str, int]] = {}
+        self._blank: set[str] = set()
 
     def add(self, record: dict) -> bool:
         """Store a new room; False if the code is taken."""
@@ -49,6 +52,7 @@ class MemoryRoomStore:
         self._polls.pop(code, None)
         self._answers.pop(code, None)
         self._members.pop(code, None)
+        self._blank.discard(code)
 
     def codes(self) -> list[str]:
         return list(self._records)
@@ -73,11 +77,21 @@ class MemoryRoomStore:
     def poll(self, code: str) -> dict | None:
         return self._polls.get(code)
 
-    def answer(self, code: str, voter: str, value: dict) -> None:
-        self._answers.setdefault(code, {})[voter] = value
+    def answer(self, code: str, voter: str, value: dict, limit: int) -> bool:
+        answers = self._answers.setdefault(code, {})
+        if voter not in answers and len(answers) >= limit:
+            return False
+        answers[voter] = value
+        return True
 
     def answers(self, code: str) -> list[dict]:
         return list(self._answers.get(code, {}).values())
+
+    def set_blank(self, code: str, on: bool) -> None:
+        (self._blank.add if on else self._blank.discard)(code)
+
+    def blank(self, code: str) -> bool:
+        return code in self._blank
 
 
 class RedisRoomStore:
@@ -85,6 +99,7 @@ class RedisRoomStore:
     POLL = "inflight-scope:poll:"  # not under PREFIX: codes() lists rooms only
     ANSWERS = "inflight-scope:answers:"
     MEMBERS = "inflight-scope:members:"  # process -> connections in the room there
+    BLANK = "inflight-scope:blank:"  # present while the presenter has blanked the followers' screens
 
     def __init__(self, url: str, idle_seconds: int):
         import redis  # only needed when rooms are shared
@@ -113,7 +128,8 @@ class RedisRoomStore:
         self._call(self._redis.set, self.PREFIX + record["code"], json.dumps(record), ex=self._ttl)
 
     def drop(self, code: str) -> None:
-        self._call(self._redis.delete, self.PREFIX + code, self.POLL + code, self.ANSWERS + code, self.MEMBERS + code)
+        self._call(self._redis.delete, self.PREFIX + code, self.POLL + code, self.ANSWERS + code, self.MEMBERS + code,
+                   self.BLANK + code)
 
     def codes(self) -> list[str]:
         keys = self._call(self._redis.keys, self.PREFIX + "*")
@@ -142,11 +158,28 @@ class RedisRoomStore:
         raw = self._call(self._redis.get, self.POLL + code)
         return json.loads(raw) if raw is not None else None
 
-    def answer(self, code: str, voter: str, value: dict) -> None:
+    def answer(self, code: str, voter: str, value: dict, limit: int) -> bool:
+        key = self.ANSWERS + code
         pipe = self._redis.pipeline()
-        pipe.hset(self.ANSWERS + code, voter, json.dumps(value))
-        pipe.expire(self.ANSWERS + code, self._ttl)
+        pipe.hexists(key, voter)
+        pipe.hlen(key)
+        known, count = self._call(pipe.execute)
+        if not known and count >= limit:  # two answers racing for the last place may both get it: a bound still
+            return False
+        pipe = self._redis.pipeline()
+        pipe.hset(key, voter, json.dumps(value))
+        pipe.expire(key, self._ttl)
         self._call(pipe.execute)
+        return True
 
     def answers(self, code: str) -> list[dict]:
         return [json.loads(v) for v in self._call(self._redis.hvals, self.ANSWERS + code)]
+
+    def set_blank(self, code: str, on: bool) -> None:
+        if on:
+            self._call(self._redis.set, self.BLANK + code, b"1", ex=self._ttl)
+        else:
+            self._call(self._redis.delete, self.BLANK + code)
+
+    def blank(self, code: str) -> bool:
+        return bool(self._call(self._redis.exists, self.BLANK + code))

@@ -5,13 +5,14 @@ Client -> server: load {scenario, variants, range?, position?}, step, back, seek
 pause, reset, sync; each may carry {room, token} to drive a room instead of the connection's own session.
 Rooms: create_room (ack {room, token}), claim_room {room, token} (a returning presenter; ack {room, loaded}),
 join_room {room}, leave_room {room}. A room's presenter: poll_open, poll_reveal, blank {on} (each with {room,
-token}); a follower: poll_answer {room, answers: {variant: choice}}. Diagnostics: echo (answered with the same
+token}); a follower: poll_answer {room, voter?, answers: {variant: choice}} (voter: its tab's id, kept across
+reconnections; a follower must have joined the room). Diagnostics: echo (answered with the same
 payload).
 Server -> client: scenario (after load), state {seq, ...} (a whole state: after load, seek, reset, join, sync),
 delta {seq, position, playing, speed, room, ops} (after step, back and autoplay: what changed since state seq - 1),
 error {message, event, kind}. Rooms: poll {room, position, pod, choices, variants, open, answered, counts} (when
 a poll opens or is revealed, to the room), poll_tally {room, position, answered, counts} (each answer, to the
-presenter only), blank {room, on}.
+presenter only), blank {room, on} (to the room; a joiner gets it too while the screens are blank).
 
 With a message queue (several processes), a room's messages go through the queue to every process; a
 connection's own messages stay in its process (``ignore_queue``), so they survive a queue outage. A room's
@@ -57,7 +58,7 @@ PAYLOADS = {
     "play": ("speed", *DRIVE),
     "sync": ("scenario", *DRIVE),
     "claim_room": DRIVE, "join_room": DRIVE, "poll_open": DRIVE, "poll_reveal": DRIVE, "poll_cancel": DRIVE,
-    "poll_answer": ("answers", *DRIVE),
+    "poll_answer": ("answers", "voter", *DRIVE),
     "blank": ("on", *DRIVE),
     "echo": None, "create_room": None, "leave_room": None,
 }
@@ -407,7 +408,7 @@ class Viewers(Namespace):
     def on_poll_answer(self, payload):
         """A follower's answer {room, answers: {variant: choice}}: counted for the presenter, never driving."""
         room = self.hub.rooms.find(payload.get("room"))
-        poll = self.hub.rooms.answer_poll(room, request.sid, payload.get("answers"))
+        poll = self.hub.rooms.answer_poll(room, request.sid, payload.get("voter"), payload.get("answers"))
         self.hub.send("poll_tally", {"room": room.code, "position": poll["position"], **self.hub.rooms.tally(room, poll)},
                       room.presenter_channel, False)
 
@@ -425,7 +426,9 @@ class Viewers(Namespace):
     def on_blank(self, payload):
         """The presenter blanks (``on`` true) or unblanks every follower's screen."""
         target = self.presenter_target(payload)
-        self.hub.send("blank", {"room": target.code, "on": boolean(payload, "on")}, target.channel, False)
+        on = boolean(payload, "on")
+        self.hub.rooms.set_blank(target.room, on)  # a follower joining later sees it too
+        self.hub.send("blank", {"room": target.code, "on": on}, target.channel, False)
 
     def presenter_target(self, payload: dict) -> Target:
         if "room" not in payload:
@@ -446,6 +449,8 @@ class Viewers(Namespace):
             poll = self.hub.rooms.open_poll_here(room)
         if poll is not None:  # a joiner during a poll can answer it too
             self.send_poll(room, poll, request.sid)
+        if self.hub.rooms.blank(room):  # the presenter has blanked the screens: so is the joiner's
+            self.hub.send("blank", {"room": room.code, "on": True}, request.sid, True)
 
 
 def init_socketio(app) -> SocketIO:
