@@ -1,7 +1,7 @@
 // The controls: buttons, keys, the scrubber, the pickers and an embedding page's messages, each turned into
 // an action. Moving the cursor goes through the driver (which knows who may drive); the rest changes the page.
 import { bindKeys } from "./keys.js";
-import { permalink } from "./links.js";
+import { MAX_ADDRESS, permalink, tabAddress, tooLongForAnAddress } from "./links.js";
 import { askPrediction, wantsPrediction } from "./predict.js";
 import { downloadExport } from "./exporting.js";
 import { throttle } from "./throttle.js";
@@ -52,11 +52,15 @@ export function bindControls(app, opts, driver, page) {
     $("link-output").value = link;
     $("link-box").hidden = false;
     $("link-output").select();
+    const tooLong = tooLongForAnAddress(link)
+      ? ` It is ${link.length.toLocaleString("en")} characters: servers refuse addresses over ` +
+        `${MAX_ADDRESS.toLocaleString("en")}, so share this scenario as an Offline file instead.`
+      : "";
     try {
       await navigator.clipboard.writeText(link);
-      $("link-status").textContent = "Link copied.";
+      $("link-status").textContent = `Link copied.${tooLong}`;
     } catch {
-      $("link-status").textContent = "Copy the selected link.";
+      $("link-status").textContent = `Copy the selected link.${tooLong}`;
     }
   }
 
@@ -66,11 +70,11 @@ export function bindControls(app, opts, driver, page) {
     root.dataset.theme = dark ? "light" : "dark";
   }
 
-  // The scenario on screen, where it is: a built-in by its id, one of the viewer's own inline.
+  // The scenario on screen, where it is and as it looks: a built-in by its id, one of the viewer's own inline
+  // (or, too long for an address, handed over in this tab).
   async function present() {
-    const url = new URL(await permalink(driver.source, { position: position(), versions: driver.linkVersions() }));
-    url.pathname = "/present";
-    location.href = url.href;
+    const theme = document.documentElement.dataset.theme;
+    location.href = await tabAddress(driver.source, { position: position(), versions: driver.linkVersions(), theme }, "/present");
   }
 
   const actions = {

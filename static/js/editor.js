@@ -16,13 +16,11 @@ import { h } from "./dom.js";
 import { createPalette } from "./editor-palette.js";
 import { bindImport } from "./editor-import.js";
 import { drawCatalogue, loadCatalogue } from "./catalogue.js";
+import { DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY } from "./links.js";
 
-const INLINE_KEY = "inflight-scope:inline-scenario";
-// The local draft (localStorage, so it outlives the tab): {from: the page's starting scenario id ("" for none),
-// text, format, ran: the scenario object last run}. It is shown again when the editor is reached by Back, a
-// reload, or the viewer's "Editor" with its own scenario (?draft); choosing "Start from" starts afresh.
-const DRAFT_KEY = "inflight-scope:editor-draft";
-const INLINE_ID = "__inline__";
+// The local draft (localStorage under DRAFT_KEY, so it outlives the tab): {from: the page's starting scenario id
+// ("" for none), text, format, ran: the scenario object last run}. It is shown again when the editor is reached by
+// Back, a reload, or the viewer's "Editor" with its own scenario (?draft); choosing "Start from" starts afresh.
 const DEBOUNCE_MS = 400;
 
 const $ = (id) => document.getElementById(id);
@@ -267,11 +265,11 @@ async function run() {
   }
   saveDraft({ ran: answer.scenario });
   try {
-    sessionStorage.setItem(INLINE_KEY, json);
+    sessionStorage.setItem(HANDOFF_KEY, json);
   } catch (err) {
     return notice(`Could not hand the scenario to the viewer: ${err.message}`);
   }
-  location.assign(`/?scenario=${INLINE_ID}`);
+  location.assign(`/?scenario=${HANDOFF_ID}`);
 }
 
 // --- wiring ------------------------------------------------------------------------------------------------

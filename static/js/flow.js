@@ -1,14 +1,11 @@
 // The flow around the picture: your place kept in the address bar, keyboard and focus (the skip link, the help
 // dialog as a modal, the picker letting go of the keys), Predict stopping Play at every prompt, a room's blank
 // screen and polls, the audience's locked view, the embed's locked range, and the way to the editor.
-import { permalink, decodeScenario } from "./links.js";
+import { decodeScenario, DRAFT_KEY, tabAddress } from "./links.js";
 import { trapTab, wantsPrediction } from "./predict.js";
 import { useGlossary, watchTerms } from "./glossary.js";
-import { EDITOR_HANDOFF_KEY } from "./options.js";
 
 const $ = (id) => document.getElementById(id);
-export const DRAFT_KEY = "inflight-scope:editor-draft"; // the editor's local draft {from, text, format, ran}
-const MAX_INLINE = 200000; // what the server takes as ?inline= (routes.py INLINE_PATTERN)
 
 export function createFlow(app, opts, driver, page, poll) {
   const served = !document.getElementById("inflight-bundle"); // not the offline file
@@ -75,30 +72,14 @@ function keepStageSize(app) {
 
 // --- your place: the address bar is the view (scenario, position, versions, theme) ------------------------
 function keepPlace(driver, page) {
-  const encoded = new WeakMap(); // an inline scenario object -> its ?inline= text
   let shown = null; // the scenario on screen (its key)
   let newEntry = false; // the next address is a new history entry (another scenario)
   let restoring = false; // Back/Forward is loading a scenario: no new entry for it
   let writing = Promise.resolve();
-  let handedOff = null; // the long inline scenario last kept in sessionStorage for a reload
 
-  async function address(model) {
+  function address(model) {
     const theme = document.documentElement.dataset.theme;
-    const source = driver.source;
-    if (source && typeof source === "object" && !encoded.has(source)) {
-      const link = await permalink(source, {});
-      encoded.set(source, link.length - new URL(link).origin.length < MAX_INLINE ? null : "__inline__");
-    }
-    if (source && typeof source === "object" && encoded.get(source) === "__inline__") {
-      if (handedOff !== source) { // a fork of a long scenario: a reload finds it where the editor's hand-off is kept
-        handedOff = source;
-        try {
-          sessionStorage.setItem(EDITOR_HANDOFF_KEY, JSON.stringify(source));
-        } catch { /* storage full or refused: the link still names the hand-off */ }
-      }
-      return permalink("__inline__", { position: model.position, versions: driver.linkVersions(), theme }); // too long: the tab's hand-off
-    }
-    return permalink(source, { position: model.position, versions: driver.linkVersions(), theme });
+    return tabAddress(driver.source, { position: model.position, versions: driver.linkVersions(), theme });
   }
 
   function write(model) {

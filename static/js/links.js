@@ -1,4 +1,12 @@
-// Permalinks: every view state is a URL. Inline scenarios travel compressed (deflate-raw, base64url).
+// Permalinks: every view state is a URL. Inline scenarios travel compressed (deflate-raw, base64url); one too
+// long for an address is handed over in the tab's sessionStorage instead (as the editor's Run does).
+
+// The longest address (path and query) the page writes: gunicorn's default request line is 4,094 bytes
+// (eventlet.wsgi's 8,192): a longer address would be refused on a reload.
+export const MAX_ADDRESS = 4000;
+export const HANDOFF_KEY = "inflight-scope:inline-scenario"; // the scenario handed over, as JSON
+export const HANDOFF_ID = "__inline__"; // ?scenario=__inline__ names it
+export const DRAFT_KEY = "inflight-scope:editor-draft"; // the editor's local draft {from, text, format, ran}
 const b64url = {
   encode(bytes) {
     let s = "";
@@ -33,4 +41,32 @@ export async function permalink(source, { position, versions, theme }, base = lo
   if (versions?.length) url.searchParams.set("versions", versions.join(","));
   if (theme && theme !== "auto") url.searchParams.set("theme", theme);
   return url.href.replaceAll("%2C", ","); // version names need no escaping: a readable list
+}
+
+const tooLong = new WeakMap(); // a scenario object -> its permalink is over MAX_ADDRESS
+let handedOff = null; // the scenario last written to the hand-off
+
+// The address of this view in this tab, at `path`: its permalink, or for a scenario too long for one the
+// hand-off's (written to sessionStorage, so a reload finds it).
+export async function tabAddress(source, view, path = "/") {
+  if (source && typeof source === "object") {
+    if (!tooLong.has(source)) tooLong.set(source, tooLongForAnAddress(await permalink(source, {})));
+    if (tooLong.get(source)) {
+      if (handedOff !== source) {
+        try {
+          sessionStorage.setItem(HANDOFF_KEY, JSON.stringify(source));
+          handedOff = source;
+        } catch { /* storage full or refused: the address still names the hand-off */ }
+      }
+      source = HANDOFF_ID;
+    }
+  }
+  const url = new URL(await permalink(source, view));
+  url.pathname = path;
+  return url.href;
+}
+
+export function tooLongForAnAddress(link) {
+  const url = new URL(link);
+  return url.pathname.length + url.search.length > MAX_ADDRESS;
 }

@@ -1,8 +1,5 @@
 // What the page was opened with: the #app data attributes (set by the server from the URL) and the hash.
-import { decodeScenario } from "./links.js";
-
-// The editor's hand-off: it stores the scenario object here and opens /?scenario=__inline__.
-export const EDITOR_HANDOFF_KEY = "inflight-scope:inline-scenario";
+import { decodeScenario, HANDOFF_ID, HANDOFF_KEY } from "./links.js";
 
 export function readOptions(app) {
   const d = app.dataset;
@@ -25,8 +22,8 @@ const names = (text) => (text ? text.split(",") : null);
 // The scenario to load: an inline one from the URL or the editor, else the built-in id.
 export async function resolveSource(opts) {
   if (opts.inline) return decodeScenario(opts.inline);
-  if (opts.scenario === "__inline__") {
-    const stored = sessionStorage.getItem(EDITOR_HANDOFF_KEY);
+  if (opts.scenario === HANDOFF_ID) { // the editor's Run, or a view too long for its address
+    const stored = sessionStorage.getItem(HANDOFF_KEY);
     if (stored) return JSON.parse(stored);
   }
   return opts.scenario;
