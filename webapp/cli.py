@@ -16,7 +16,6 @@ from .engine.challenges import BY_ID, check as check_challenge
 from .engine.find import TARGETS, Search, size
 from .engine.simulation import Simulation, versions_in
 from .engine.trace import check_runs
-from .model.operations import arguments
 from .model.variant import VARIANTS
 from .model.versions import VERSIONS
 from .presenter import state_message
@@ -290,7 +289,7 @@ def render_text(label: str, sim: Simulation) -> str:
             chips = {lane["queue"]: [chip["pod"] for chip in lane["chips"]] for lane in pane["lanes"]}
             rows[variant].append((
                 str(scene["step"]["index"] + 1),  # numbered as the page numbers it ("6. fail B")
-                " ".join([step["op"], *(f"{k}={_value(v)}" for k, v in arguments(step))]),
+                scene["step"]["label"],  # the page's words ("fail B — plugin P")
                 _summary(msg["variants"][variant]["result"]),
                 *(_value(chips[queue]) for queue in TEXT_LANES),
                 in_flight(pane),

@@ -120,6 +120,7 @@ def test_text_rows_are_drawn_from_the_scene():
         for rows, (variant, pane) in zip(tables, scene["panes"].items()):
             row = rows[position - 1]
             assert row.startswith(f"{position} ")  # the page's number: step 6 is the one that leads to position 6
+            assert row.split("  ")[0] == f"{position}" and f"  {scene['step']['label']}  " in row  # and its words
             assert row.endswith(in_flight(pane))
             for lane in pane["lanes"][:3]:
                 assert ",".join(chip["pod"] for chip in lane["chips"]) in row
