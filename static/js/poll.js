@@ -30,7 +30,15 @@ export function createPoll(opts, conn, page) {
 
   const titleOf = (variant) => page.latest?.scene.panes[variant]?.title ?? variant;
 
-  if (opts.mode === "present") askWith((dialog, scene) => open(scene));
+  if (opts.mode === "present") {
+    askWith((dialog, scene) => open(scene));
+    document.addEventListener("keydown", withdrawOnEscape);
+  }
+
+  // Escape withdraws the open poll, as it closes the Predict prompt (the step is not taken).
+  function withdrawOnEscape(ev) {
+    if (ev.key === "Escape" && pending) close();
+  }
 
   // The presenter's prompt: open the room's poll; the step waits for Reveal (Reveal, or → again).
   function open(scene) {

@@ -497,6 +497,26 @@ BANNER_WRAPS_AS_A_SENTENCE_JS = """() => {
   const inline = ['#room-status', '.room-follows'].every((s) => getComputedStyle(banner.querySelector(s)).display === 'inline');
   return inline && (lines.length === 1 || Math.abs(lines[lines.length - 1].left - start) < 1);
 }"""
+def test_escape_withdraws_the_presenters_open_poll(make_page):
+    """Escape closes the Predict prompt without stepping; the presenter's poll, its room version, ignored it
+    (only the Cancel button withdrew it)."""
+    presenter, room, _ = start_presenter(make_page)
+    follower = make_page(width=390, height=844)
+    follower.goto(f"/r/{room}")
+    expect(follower.locator("#room-code")).to_have_text(room)
+    for _ in range(5):
+        presenter.keyboard.press("ArrowRight")
+    at(follower, 5)
+    presenter.check("#predict")
+    presenter.keyboard.press("ArrowRight")
+    expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
+    expect(follower.get_by_test_id("poll-follower")).to_be_visible()
+    presenter.keyboard.press("Escape")
+    expect(presenter.get_by_test_id("poll-presenter")).to_have_count(0)
+    expect(follower.get_by_test_id("poll-follower")).to_have_count(0)
+    assert position_of(presenter) == 5 and position_of(follower) == 5
+
+
 def test_blank_reaches_followers_and_the_audience_is_locked(make_page):
     presenter, room, token = start_presenter(make_page)
     audience = make_page(width=390, height=844)
