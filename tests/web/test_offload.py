@@ -1,6 +1,7 @@
 """Offload in threading mode (the eventlet path runs in the live-server tests): results, errors, the bounds,
 and what a client is told when heavy work is refused as busy."""
 
+import json
 import logging
 import threading
 import time
@@ -11,6 +12,7 @@ from tests.web.viewer import Viewer
 from webapp import create_app
 from webapp.scenario.errors import ScenarioError
 from webapp.errors import Busy
+from webapp.web.bodies import SMALL_BODY_BYTES
 from webapp.scenario import builtin
 from webapp.web.offload import Offload
 
@@ -135,6 +137,25 @@ def test_http_answers_503_while_busy(busy_app):
                                  "kind": "Busy"}
         assert client.post("/api/replay", json="lost-marker").status_code == 200  # a built-in is not queued
     assert client.post("/api/replay", json=uploaded).status_code == 200
+
+
+def test_cheap_requests_answer_while_heavy_work_fills_every_place(busy_app):
+    """Exports of a built-in, a small scenario's validation and a challenge checked on a small one were refused
+    503 Busy behind heavy uploads; a large body still is."""
+    client = busy_app.test_client()
+    small_text = json.dumps(builtin.get("lost-marker"))
+    large_text = json.dumps({**builtin.get("lost-marker"), "description": "x" * (SMALL_BODY_BYTES + 1)})
+    with Occupied(busy_app.extensions["inflight_offload"], 1):
+        svg = client.get("/export/lost-marker.svg?position=3")
+        assert (svg.status_code, svg.mimetype) == (200, "image/svg+xml")
+        assert client.get("/export/lost-marker.html").status_code == 200
+        checked = client.post("/api/validate", json={"text": small_text, "format": "json"})
+        assert checked.status_code == 200 and checked.json["ok"], checked.json
+        solved = client.post("/api/challenges/lose-marker/check", json=builtin.get("lost-marker"))
+        assert solved.status_code == 200 and solved.json["solved"] is True, solved.json
+        assert client.post("/api/validate", json={"text": large_text, "format": "json"}).status_code == 503
+        assert client.post("/export/svg?position=3", json=builtin.get("lost-marker")).status_code == 503
+    assert client.post("/api/validate", json={"text": large_text, "format": "json"}).status_code == 200
 
 
 def test_built_ins_load_at_once_while_heavy_work_fills_every_place(busy_app):

@@ -41,6 +41,14 @@ def json_body(what: str) -> object:
         raise
 
 
+SMALL_BODY_BYTES = 16 * 1024  # a body this small is cheap to parse and check: offloaded as small work
+
+
+def small_body() -> bool:
+    """Whether the request's body is declared small (a chunked body, of unknown length, is not)."""
+    return request.content_length is not None and request.content_length <= SMALL_BODY_BYTES
+
+
 def body_bytes() -> bytes:
     """The whole request body within MAX_UPLOAD_BYTES, with a Content-Length or chunked; 413 past it. (Werkzeug
     refuses a Content-Length over the limit, but cuts a streamed body at the limit without a word.)"""

@@ -16,7 +16,7 @@ from ..engine.challenges import CHALLENGES, challenge, check
 from ..presenter.challenges import explain
 from ..scenario.load import load_scenario
 from ..scenario.validate import Limits
-from .bodies import json_body
+from .bodies import json_body, small_body
 from .offload import apart
 
 bp = Blueprint("challenges", __name__)
@@ -39,4 +39,4 @@ def _checked(challenge_id: str, raw: object) -> dict:
 @bp.post("/api/challenges/<challenge_id>/check")
 def check_route(challenge_id: str):
     challenge(challenge_id)  # 404 before the body is read
-    return jsonify(apart(_checked, challenge_id, json_body("a scenario object")))
+    return jsonify(apart(_checked, challenge_id, json_body("a scenario object"), pure=True, small=small_body()))

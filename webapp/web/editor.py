@@ -34,7 +34,7 @@ from ..scenario.locate import locate_problems
 from ..scenario.logs import import_logs
 from ..scenario.scenario import from_valid_dict
 from ..scenario.validate import Limits, validate
-from .bodies import body_bytes, json_body
+from .bodies import body_bytes, json_body, small_body
 from .fields import check_fields
 from .offload import apart
 
@@ -130,7 +130,7 @@ def validate_text():
     fmt = body.get("format")
     if fmt not in (None, *FORMATS):
         raise Invalid(f"format must be \"yaml\", \"json\" or null, not {json.dumps(fmt)[:40]}")
-    return _json(apart(_checked_text, body["text"], fmt, pure=True))
+    return _json(apart(_checked_text, body["text"], fmt, pure=True, small=small_body()))
 
 
 def _checked_text(text: str, fmt: str | None) -> dict:

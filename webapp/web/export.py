@@ -33,7 +33,8 @@ def posted_scenario():
 
 def html_download(source, filename: str | None) -> Response:
     """source: a built-in's id or a posted scenario object; filename None: the scenario's name."""
-    name, html = apart(_exported_html, source, session_bytes(current_app.config), versions_arg(), pure=True)
+    name, html = apart(_exported_html, source, session_bytes(current_app.config), versions_arg(), pure=True,
+                       small=isinstance(source, str))  # a built-in: never behind heavy uploads
     response = Response(html, mimetype="text/html")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename or slug(name)}.html"'
     return response
@@ -42,7 +43,7 @@ def html_download(source, filename: str | None) -> Response:
 def svg_response(source) -> Response:
     position, shown_position = index_arg("position"), shown(request.args.get("position", ""))
     svg = apart(_exported_svg, source, position, shown_position, session_bytes(current_app.config), versions_arg(),
-                pure=True)
+                pure=True, small=isinstance(source, str))
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = SVG_POLICY
     return response

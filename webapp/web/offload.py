@@ -24,8 +24,9 @@ from . import workers
 class Offload:
     """``offload(fn, *args)``: fn's result (or exception), computed apart from the event loop. At most
     ``at_once`` run together and ``waiting`` more wait; past that a call is refused at once with Busy.
-    ``offload(fn, *args, small=True)``: work known to be small (a built-in scenario) runs here at once, never
-    queued behind heavy uploads nor refused because of them.
+    ``offload(fn, *args, small=True)``: work known to be small (a built-in scenario, a small request body) is
+    never queued behind heavy uploads nor refused because of them: it runs at once, here, or where it is also
+    pure on a native thread (under eventlet), so the event loop keeps serving meanwhile.
     ``offload(fn, *args, pure=True)``: fn is a module-level function whose arguments and result pickle (it
     changes nothing the caller sees): with ``processes`` (the default under eventlet) it runs in a worker
     process, one per slot, started when first needed; its exceptions come back as raised there, a worker that
@@ -73,7 +74,7 @@ class Offload:
 
     def __call__(self, fn, *args, small: bool = False, pure: bool = False, **kwargs):
         if small:
-            return fn(*args, **kwargs)
+            return self._run(fn, *args, **kwargs) if pure else fn(*args, **kwargs)
         with self.turn():  # a place of its own, or the one this thread's turn holds
             return self._work(fn, args, kwargs, pure)
 
