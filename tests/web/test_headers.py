@@ -146,6 +146,21 @@ def test_socketio_polling_answers_carry_the_headers(server):
     assert_secured(connected.headers)
 
 
+@pytest.mark.parametrize("length", [b"9" * 5000, b"abc", b"-5", b"\xd9\xa3"])
+def test_a_polling_post_whose_content_length_is_not_a_count_is_400(server, length):
+    """Werkzeug hands such a header on, and Engine.IO's int() raised on it (past int's digit limit, or not
+    digits): two tracebacks logged and a 200; a negative one reached read(-5). eventlet.wsgi refuses them
+    itself."""
+    opened = requests.get(server.url + POLLING, timeout=TIMEOUT)
+    sid = opened.text.split('"sid":"', 1)[1].split('"', 1)[0]
+    answer = raw_exchange(server, f"POST {POLLING}&sid={sid} HTTP/1.1\r\nHost: 127.0.0.1\r\n".encode()
+                          + b"Content-Length: " + length + b"\r\nConnection: close\r\n\r\n40")
+    assert answer.status == 400
+    assert_secured(answer)
+    assert "Traceback" not in server.log()
+    assert requests.get(server.url + POLLING, timeout=TIMEOUT).status_code == 200  # and it serves on
+
+
 @pytest.mark.parametrize("query,headers", [
     ("/socket.io/?EIO=4&transport=polling", {"Origin": "https://evil.example"}),  # a foreign Origin
     ("/socket.io/?EIO=4&transport=carrier-pigeon", {}),

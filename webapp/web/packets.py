@@ -166,6 +166,9 @@ def screen_polling(sio_server, malformed: MalformedPackets) -> None:
     eio.on("connect", connect)
 
 
+MAX_LENGTH_DIGITS = 12  # a Content-Length longer than this is refused before it is converted
+
+
 def _screened_post(socket, malformed: MalformedPackets):
     """``Socket.handle_post_request`` with each packet of the body screened (``engineio_problem``): a malformed one
     is reported and skipped; for a connection being closed, Engine.IO's own error path closes it (HTTP 400)."""
@@ -176,7 +179,11 @@ def _screened_post(socket, malformed: MalformedPackets):
         raise exceptions.EngineIOError()
 
     def handle_post_request(environ):
-        length = int(environ.get("CONTENT_LENGTH", "0"))
+        text = environ.get("CONTENT_LENGTH") or "0"  # checked before int(): Werkzeug passes the header on as sent
+        if not (text.isascii() and text.isdigit()) or len(text) > MAX_LENGTH_DIGITS:
+            malformed.report(socket.sid, "a polling body whose Content-Length is not a count of bytes")
+            close()  # its body cannot be told from the next request's: the connection ends
+        length = int(text)
         if length > socket.server.max_http_buffer_size:
             raise exceptions.ContentTooLongError()
         body = environ["wsgi.input"].read(length)
