@@ -13,7 +13,7 @@ from dataclasses import asdict
 import yaml
 
 from .engine.challenges import BY_ID, check as check_challenge
-from .engine.find import TARGETS, Search, size
+from .engine.find import MAX_SEED, PODS_RANGE, STEPS, TARGETS, Search, size
 from .engine.simulation import Simulation, versions_in
 from .engine.trace import check_runs
 from .model.variant import VARIANTS
@@ -45,10 +45,13 @@ def main(argv=None) -> int:
     replay.set_defaults(run=run_replay)
     find = commands.add_parser("find", help="search generated scenarios for a divergence, a broken invariant or a "
                                             "long wait, shrink the first found and print it as YAML")
-    find.add_argument("--seed", type=int, default=1)
-    find.add_argument("--budget-seconds", type=float, default=10.0, help="give up after this long (default 10)")
-    find.add_argument("--max-steps", type=int, default=12, help="steps of each generated scenario (default 12)")
-    find.add_argument("--pods", type=int, default=2, help="pods of each generated scenario (default 2)")
+    find.add_argument("--seed", type=within(int, 0, MAX_SEED), default=1, help="where the search starts (default 1)")
+    find.add_argument("--budget-seconds", type=within(float, 0.001, 3600), default=10.0,
+                      help="give up after this long (default 10)")
+    find.add_argument("--max-steps", type=within(int, *STEPS), default=12,
+                      help=f"steps of each generated scenario, {STEPS[0]}..{STEPS[1]} (default 12)")
+    find.add_argument("--pods", type=within(int, *PODS_RANGE), default=2,
+                      help=f"pods of each generated scenario, {PODS_RANGE[0]}..{PODS_RANGE[1]} (default 2)")
     find.add_argument("--target", choices=TARGETS, default="divergence")
     find.add_argument("--variant", type=variant_list, default=VARIANTS, metavar="VERSION[,VERSION...]",
                       help="the versions to compare (default: both, v1.28.1 and v1.28.2)")
@@ -93,11 +96,21 @@ def variant_list(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def within(kind, least, most):
+    """An argparse type: a ``kind`` number from ``least`` to ``most`` (its text checked for length before it is
+    converted); otherwise argparse's own error, naming the option, and status 2."""
+    def number(text: str):
+        value = kind(text) if len(text) <= 32 else None
+        if value is None or not least <= value <= most:  # (nan fails both comparisons)
+            raise argparse.ArgumentTypeError(f"expected {'an integer' if kind is int else 'a number'} from {least} "
+                                             f"to {most}, got {text[:40]!r}")
+        return value
+    number.__name__ = kind.__name__  # argparse says "invalid int value" when the text is not a number at all
+    return number
+
+
 def run_find(args) -> int:
     """Prints the shrunk scenario as YAML, its explanation as the description; status 1 if none was found."""
-    if not (1 <= args.max_steps <= 200 and 1 <= args.pods <= 26 and 0 < args.budget_seconds <= 3600):
-        print("error: --max-steps must be 1..200, --pods 1..26, --budget-seconds in (0, 3600]", file=sys.stderr)
-        return 2
     search = Search(args.target, args.variant, args.max_steps, args.pods)
     found = search.search(args.seed, args.budget_seconds)
     if found is None:

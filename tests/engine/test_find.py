@@ -74,3 +74,18 @@ def test_nothing_to_find_is_status_1_and_bad_arguments_status_2():
     assert run_cli("--target", "everything").returncode == 2
     bad = run_cli("--pods", "0")
     assert bad.returncode == 2 and "--pods" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("option,value,expected", [
+    ("--max-steps", "1", "an integer from 2 to 200"),  # a traceback (randint(2, 1)) and status 1, "nothing found"
+    ("--max-steps", "9" * 5000, "an integer from 2 to 200"),
+    ("--pods", "27", "an integer from 1 to 26"),
+    ("--seed", "-5", "an integer from 0 to 9007199254740991"),
+    ("--budget-seconds", "0", "a number from 0.001 to 3600"),
+    ("--budget-seconds", "nan", "a number from 0.001 to 3600"),
+    ("--budget-seconds", "inf", "a number from 0.001 to 3600"),
+])
+def test_each_nonsense_parameter_is_named_with_what_it_takes(option, value, expected):
+    out = run_cli(option, value)
+    assert out.returncode == 2 and not out.stdout and "Traceback" not in out.stderr
+    assert f"argument {option}: expected {expected}" in out.stderr

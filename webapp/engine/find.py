@@ -27,6 +27,9 @@ from ..scenario.validate import validate
 from .simulation import placed_differently
 
 TARGETS = ("divergence", "invariant", "wait")
+STEPS = (2, 200)  # the steps a generated scenario may be given at most: the least that can go wrong, the most
+PODS_RANGE = (1, 26)  # its pods (named A..Z)
+MAX_SEED = 2**53 - 1  # what a browser's number holds exactly
 WAIT_SECONDS = 60  # the `wait` target: longer than this in unschedulablePods
 QUEUED = "unschedulablePods"
 
@@ -92,7 +95,7 @@ class Search:
 
     # --- search --------------------------------------------------------------------------------------------
     def candidate(self, rng: random.Random) -> dict:
-        steps = rng.randint(2, self.max_steps)
+        steps = rng.randint(STEPS[0], self.max_steps)
         raw = generate(rng.choice, steps, pods=self.pods, variants=self.versions, updates=False,
                        settings={"periodic_flushes": self.target == "wait"})
         raw["name"] = "found"

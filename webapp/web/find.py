@@ -17,7 +17,7 @@ from functools import cache
 
 from flask import Blueprint, current_app, jsonify
 
-from ..engine.find import TARGETS, Search, size
+from ..engine.find import MAX_SEED, TARGETS, Search, size
 from ..errors import Invalid, NotFound
 from ..model.operations import OPERATIONS, TYPES
 from ..model.variant import VARIANTS
@@ -30,7 +30,6 @@ bp = Blueprint("find", __name__)
 
 MAX_BUDGET_SECONDS = 3.0  # a search holds one of the heavy-work slots (offload.py) at most this long
 DEFAULT_BUDGET_SECONDS = 2.0  # app.config["FIND_BUDGET_SECONDS"] overrides it, within the bound
-MAX_SEED = 2**53 - 1  # what a browser's number holds exactly
 MAX_STEPS, PODS = 12, 2  # the CLI's defaults: what the shrinker brings down to a handful of steps
 BODY = "{target: divergence|invariant|wait, seed: integer, versions: [version, ...]}"
 
