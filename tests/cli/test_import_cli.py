@@ -35,6 +35,10 @@ def test_import_then_replay(tmp_path, name):
     b_fails = [[s["result"]["queue"] for s in t["steps"] if s["op"] == "fail"][1] for t in traces]
     assert [t["variant"] for t in traces] == ["v1.28.1", "v1.28.2"]
     assert b_fails == ["unschedulablePods", "backoffQ"]
+    # docs/import.md's walk-through names the step as the page and the text table number it (it said 20)
+    numbers = [i + 1 for i, s in enumerate(traces[0]["steps"]) if s["op"] == "fail"]
+    told = " ".join((ROOT / "docs" / "import.md").read_text().split())
+    assert f"shows at step {numbers[1]} `QueueSkip -> unschedulablePods`" in told
 
 
 def test_stdin_to_stdout_as_json():

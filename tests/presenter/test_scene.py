@@ -129,6 +129,24 @@ def test_with_periodic_flushes_each_parked_chip_says_when_the_flush_moves_it():
     assert chips and all("next" not in c["timer"] and "flush" not in c["timer"]["text"] for c in chips)
 
 
+def test_a_flush_run_by_the_clock_is_said_in_the_caption_and_the_narration():
+    """The clock's periodic flushes ran inside advance_clock and nothing said so: v1.28.2's B went from backoffQ
+    to activeQ at t = 1 s under the caption "Clock +1 s"; v1.28.1's 30 s leftover flush likewise."""
+    sim = Simulation(resolve("five-minute-wait")[0], list(VARIANTS))
+    said = {}
+    for position in (7, 9):
+        sim.seek(position)
+        said[position] = {v: (p["caption"], p["narration"]["lines"]) for v, p in present(sim.frame())["panes"].items()}
+    assert said[7]["v1.28.2"] == ("Clock +1 s · backoff flush: B → activeQ", [
+        "The fake clock moves forward 1 s to t = 1 s.",
+        "At t = 1 s the 1 s backoff flush (flushBackoffQCompleted) moves B → activeQ."])
+    assert said[7]["v1.28.1"][0] == "Clock +1 s"  # nothing to flush there: B waits in unschedulablePods
+    assert said[9]["v1.28.1"] == ("Clock +30 s · leftover flush: B → activeQ", [
+        "The fake clock moves forward 30 s to t = 330 s.",
+        "At t = 330 s the 30 s leftover flush (flushUnschedulablePodsLeftover) moves B → activeQ "
+        "(event UnschedulableTimeout, e3)."])
+
+
 def test_a_rooms_scene_has_presenter_notes_at_every_position_the_last_included():
     """At the last step there is no next step to preview: the notes said nothing (null), so the presenter's page
     kept the previous step's lines ("5. …" at 6 / 6), or none after a load there. A scene outside a room has none."""

@@ -75,8 +75,10 @@ def _title(step: dict, result: dict, record: dict) -> str:
         return f"{step['pod']} fails → {result.get('queue', 'error')}"
     if op in ("event", "assigned_pod_added"):
         return f"Event {result['event']} ({result['event_id']})" + (" ignored" if record.get("ignored") else "")
-    if op == "advance_clock":
-        return f"Clock +{step['seconds']:g} s"
+    if op == "advance_clock":  # with periodic flushes, what they moved: the step's point
+        flushes = " + ".join(dict.fromkeys(FLUSHES[f["op"]][0] for f in result.get("flushes", ())))
+        moved = ", ".join(f"{m['pod']} → {m['to']}" for m in record["moves"])
+        return f"Clock +{step['seconds']:g} s" + (f" · {flushes}: {moved}" if flushes and moved else "")
     if op == "done":
         return f"Done({step['pod']})"
     target = step.get("pod") or ", ".join(step.get("pods", ()))
@@ -160,8 +162,25 @@ def _done(variant, step, result, record):
     return lines
 
 
+# The periodic flushes an advancing clock runs (queue.advance_clock: only the ticks that move a pod): op -> how a
+# title names it, how a line says it.
+FLUSHES = {
+    "flush_backoff": ("backoff flush", "the 1 s backoff flush (flushBackoffQCompleted)"),
+    "flush_unschedulable_leftover": ("leftover flush", "the 30 s leftover flush (flushUnschedulablePodsLeftover)"),
+}
+
+
 def _clock(variant, step, result, record):
-    return [f"The fake clock moves forward {step['seconds']:g} s to t = {result['now']:g} s."]
+    lines = [f"The fake clock moves forward {step['seconds']:g} s to t = {result['now']:g} s."]
+    for flush in result.get("flushes", ()):
+        lines.append(f"At t = {flush['at']:g} s {FLUSHES[flush['op']][1]} moves {_flushed(flush['result'])}.")
+    return lines
+
+
+def _flushed(result: dict) -> str:
+    moved = {pod: "activeQ" for pod in result["moved_to_activeQ"]} if "moved_to_activeQ" in result else result["moved"]
+    said = ", ".join(f"{pod} → {queue}" for pod, queue in moved.items()) or "no pod"
+    return said + (f" (event UnschedulableTimeout, {result['event_id']})" if result.get("event_id") else "")
 
 
 def _flush_backoff(variant, step, result, record):
