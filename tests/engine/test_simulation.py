@@ -1,7 +1,7 @@
 import pytest
 
 from tests.conftest import conformance_cases
-from webapp.engine.simulation import MAX_VARIANTS, Simulation, versions_in
+from webapp.engine.simulation import MAX_PANES, Simulation, versions_in
 from webapp.model.variant import VARIANTS
 from webapp.model.versions import VERSIONS
 from webapp.engine.trace import replay
@@ -167,12 +167,24 @@ def test_versions_in_reads_a_comma_list(text, chosen):
     ("", "1 to 4"),
     ("v1.28.1,,v1.28.2", "unknown version: ''"),
     ("v1.28.1,v1.28.3", "unknown version: 'v1.28.3'"),
-    (",".join(list(VERSIONS)[:MAX_VARIANTS + 1]), f"1 to {MAX_VARIANTS} of"),
+    (",".join(list(VERSIONS)[:MAX_PANES + 1]), f"1 to {MAX_PANES} of"),
     ("v1.28.1," * 5000, "separated by commas"),  # refused before it is split
 ])
 def test_versions_in_refuses_what_it_cannot_show(text, words):
     with pytest.raises(Invalid, match=words.replace(".", r"\.")):
         versions_in(text)
+
+
+def test_the_engine_runs_every_version_in_lockstep_the_panes_are_the_pages_bound():
+    """Four was the engine's bound; it is only how many panes a page shows (the transports check it)."""
+    sim = Simulation(scenario("custom-lost-marker-01"), list(VERSIONS))
+    assert sim.variants == tuple(VERSIONS) and len(VERSIONS) > MAX_PANES
+    sim.seek(sim.total)
+    frame = sim.frame()
+    for version in VERSIONS:  # each as it runs alone
+        alone = Simulation(scenario("custom-lost-marker-01"), [version])
+        alone.seek(alone.total)
+        assert frame["variants"][version]["state"] == alone.frame()["variants"][version]["state"], version
 
 
 def test_a_replay_may_ask_for_every_version():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.presenter.test_scene import check_position
-from webapp.engine.simulation import MAX_VARIANTS, Simulation
+from webapp.engine.simulation import MAX_PANES, Simulation
 from webapp.errors import UserError
 from webapp.model.versions import VERSIONS
 from webapp.presenter import scenario_message, state_message
@@ -19,7 +19,7 @@ from webapp.scenario.scenario import from_valid_dict
 NAMES = list(VERSIONS)
 # every version, in groups of at most four side by side (the last three with v1.28.1, so each group has a pair
 # that differs on the lost marker)
-GROUPS = [NAMES[:MAX_VARIANTS], ["v1.28.1", *NAMES[MAX_VARIANTS:]]]
+GROUPS = [NAMES[:MAX_PANES], ["v1.28.1", *NAMES[MAX_PANES:]]]
 
 
 def simulations(scenario_id: str):

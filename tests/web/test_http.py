@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import conformance_cases
-from webapp.engine.simulation import MAX_VARIANTS
+from webapp.engine.simulation import MAX_PANES
 from webapp.model.variant import VARIANTS
 from webapp.model.versions import VERSIONS
 from webapp.scenario import builtin
@@ -81,7 +81,7 @@ DEFAULT = None  # no versions asked for: the scenario opens on its own
 def test_index_defaults(client):
     page = get_page(client)
     assert view(page) == ("lost-marker", "0", DEFAULT)
-    assert page.by_id("app")["data-max-versions"] == str(MAX_VARIANTS)
+    assert page.by_id("app")["data-max-versions"] == str(MAX_PANES)
 
 
 @pytest.mark.parametrize("scenario_id", builtin.ids())

@@ -23,12 +23,12 @@ from .memory import LIVE_FACTOR, deep_size
 from .returns import ReturnTracker
 from .timeline import Timeline
 
-MAX_VARIANTS = 4  # panes side by side in lockstep
+MAX_PANES = 4  # the versions a page shows side by side: the transports' bound (the engine runs any of VERSIONS)
 
 
 class Simulation:
     def __init__(self, scenario, variants=VARIANTS, interval: int | None = None, max_bytes: int | None = None):
-        variants = check_variants(variants)
+        variants = check_variants(variants, most=len(VERSIONS))
         self.scenario = scenario
         self.variants = variants
         self.timelines = {v: Timeline(scenario, v, interval) for v in self.variants}
@@ -161,7 +161,7 @@ class Simulation:
                 "returns": {v: r.summary() for v, r in self.returns.items()}, "source": sc.raw}
 
 
-def check_variants(variants, most: int = MAX_VARIANTS) -> tuple[str, ...]:
+def check_variants(variants, most: int = MAX_PANES) -> tuple[str, ...]:
     """One to ``most`` distinct versions of VERSIONS, in the order given (repeats dropped)."""
     if not isinstance(variants, (list, tuple)) or not all(isinstance(v, str) for v in variants):
         raise Invalid(f"variants must be a list of version names, e.g. {list(VARIANTS)}")
@@ -174,7 +174,7 @@ def check_variants(variants, most: int = MAX_VARIANTS) -> tuple[str, ...]:
     return chosen
 
 
-def versions_in(text: str, most: int = MAX_VARIANTS) -> tuple[str, ...]:
+def versions_in(text: str, most: int = MAX_PANES) -> tuple[str, ...]:
     """Versions as people write them in a link or on a command line: names separated by commas, or ``both``
     (the default pair); checked as ``check_variants`` checks a list."""
     if len(text) > 20 * len(VERSIONS):  # longer than every name and a comma each: never split it

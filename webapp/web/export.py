@@ -11,7 +11,7 @@ import re
 
 from flask import Blueprint, Response, current_app, request
 
-from ..engine.simulation import MAX_VARIANTS
+from ..engine.simulation import MAX_PANES
 from ..errors import Invalid
 from ..export.offline import export_html
 from ..export.svg import export_svg
@@ -77,7 +77,7 @@ def versions_arg():
     if text is None:
         return None
     if len(text) > 200:
-        raise Invalid(f"versions must be 1 to {MAX_VARIANTS} version names separated by commas")
+        raise Invalid(f"versions must be 1 to {MAX_PANES} version names separated by commas")
     return versions_field(text.split(","))
 
 

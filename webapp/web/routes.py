@@ -7,7 +7,7 @@ import re
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 
-from ..engine.simulation import MAX_VARIANTS, versions_in
+from ..engine.simulation import MAX_PANES, versions_in
 from ..engine.trace import replay
 from ..errors import Invalid
 from ..model.variant import VARIANTS
@@ -45,7 +45,7 @@ def _view_args(mode: str) -> dict:
         "inline": inline if INLINE_PATTERN.fullmatch(inline) else "",
         "position": position if total is None else min(position, total),
         "versions": _versions_arg(),
-        "max_versions": MAX_VARIANTS,
+        "max_versions": MAX_PANES,
         "theme": theme if theme in ("light", "dark") else "",
     }
 
