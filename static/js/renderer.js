@@ -90,6 +90,7 @@ function entryItem(item) {
     dataWalked: item.walked ? "true" : null, dataGhost: item.ghost ? "true" : null, dataRemovedId: item.ghost ? item.id : null,
     dataUnseenBy: item.unseenBy?.length ? item.unseenBy.join(" ") : null, title: item.gone || null,
   },
+    item.walkHint ? h("span", { class: `walk-tag decision ${item.walkHint}`, dataWalkHint: item.walkHint, text: item.walkHint }) : null,
     item.ghost && item.gone ? h("span", { class: "gone-tag", text: item.gone }) : null,
     item.unseen ? h("span", { class: "unseen-tag", text: item.unseen }) : null,
     markerList(item.markers),

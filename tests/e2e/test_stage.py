@@ -678,8 +678,9 @@ def assert_decisive_frame(page):
     assert unseen, "v1.28.1: PvAdd (e2) is not marked as unseen by B"
     expect(e2).to_contain_text("unseen by B")
     expect(page.locator(f'{V1} [data-walked="true"]')).to_have_count(0)
-    # v1.28.2: B's walk visited PvAdd; B waits in backoffQ
+    # v1.28.2: B's walk visited PvAdd, whose hint it read is on the entry; B waits in backoffQ
     expect(page.locator(f'{V2} .inflight-list [data-id="e2"]')).to_have_attribute("data-walked", "true")
+    expect(page.locator(f'{V2} .inflight-list [data-id="e2"] .walk-tag')).to_have_text("QueueAfterBackoff")
     expect(page.locator(f'{V2} [data-queue="backoffQ"] [data-pod="B"].chip')).to_have_count(1)
     expect(page.locator(f'{V1} [data-queue="unschedulablePods"] [data-pod="B"].chip')).to_have_count(1)
     # what the deferred Done(B) removed stays drawn as ghosts, in both panes

@@ -140,6 +140,9 @@ def test_position_6_the_decisive_frame_tells_the_story_in_both_panes(lost_marker
     assert entries(fixed) == ["pod:B@2", "event:e2"]
     assert flagged(fixed, "data-ghost") == ["B@2", "e2"]
     assert flagged(fixed, "data-walked") == ["e2"]
+    [walked] = [g for g in items(fixed) if g.get("data-walked")]  # the hint the walk read there, as on the page
+    [tag] = [r for r in walked.iter(f"{SVG}rect") if r.get("data-tag") == "walk"]
+    assert "QueueAfterBackoff" in texts(walked) and tag.get("stroke") == COLOURS["backoff"]
     assert pointers(fixed) == [("B", "B@2", "B@2", "false", "true")]
     assert markers(fixed) == []
 

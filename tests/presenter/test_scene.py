@@ -129,6 +129,17 @@ def test_with_periodic_flushes_each_parked_chip_says_when_the_flush_moves_it():
     assert chips and all("next" not in c["timer"] and "flush" not in c["timer"]["text"] for c in chips)
 
 
+def test_each_walked_event_carries_the_hint_the_walk_read_there():
+    """queueing-hints position 7: B's walk read PvAdd's QueueAfterBackoff and NodeAdd's QueueSkip; the picture
+    only had them in the line above the list."""
+    sim = Simulation(resolve("queueing-hints")[0], list(VARIANTS))
+    sim.seek(7)
+    for variant, pane in present(sim.frame())["panes"].items():
+        walked = {i["label"]: i.get("walkHint") for i in pane["list"]["items"] if i.get("walked")}
+        assert walked == {"PvAdd": "QueueAfterBackoff", "NodeAdd": "QueueSkip"}, variant
+        assert all("walkHint" not in i for i in pane["list"]["items"] if not i.get("walked"))
+
+
 def test_a_flush_run_by_the_clock_is_said_in_the_caption_and_the_narration():
     """The clock's periodic flushes ran inside advance_clock and nothing said so: v1.28.2's B went from backoffQ
     to activeQ at t = 1 s under the caption "Clock +1 s"; v1.28.1's 30 s leftover flush likewise."""

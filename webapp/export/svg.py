@@ -51,7 +51,7 @@ QUEUE_COLOUR = {"activeQ": "active", "backoffQ": "backoff", "unschedulablePods":
 CHIP_CORNERS = {"activeQ": (11, 11, 11, 11), "backoffQ": (3, 3, 3, 3), "unschedulablePods": (0, 0, 0, 0),
                 "inFlight": (11, 0, 11, 0)}  # top-left, top-right, bottom-right, bottom-left (app.css .chip-*)
 DECISION_COLOURS = {"QueueSkip": ("bug-bg", "bug"), "QueueAfterBackoff": ("warn-bg", "backoff"),
-                    "QueueImmediately": ("fix-bg", "fix")}
+                    "QueueImmediately": ("fix-bg", "fix"), "Queue": ("fix-bg", "fix")}
 NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
@@ -214,7 +214,8 @@ class Pane:
             if sub:
                 lines.append((short(sub), "normal"))
             width = max([64.0, *(len(t) * (BOLD_WIDTH if w == "bold" else CHAR_WIDTH) + 20 for t, w in lines)])
-        tags = [(short(it["gone"]), "gone")] if it.get("ghost") and it.get("gone") else []
+        tags = [(it["walkHint"], "walk")] if it.get("walkHint") else []
+        tags += [(short(it["gone"]), "gone")] if it.get("ghost") and it.get("gone") else []
         tags += [(short(it["unseen"]), "unseen")] if it.get("unseen") else []
         markers = [(m, short(m["text"])) for m in it.get("markers", ())]
         width = max([width, *(len(t) * 6.7 + 12 for t, _ in tags), *(len(t) * BOLD_WIDTH + 12 for _, t in markers)])
@@ -238,9 +239,11 @@ class Pane:
         else:
             self.box(g, it, x, y, width, box_h, lines, reached_by)
         top = y + box_h + 4
-        for text, what in tags:
-            colour = COLOURS["bug" if what == "unseen" else "ghost"]
-            node(g, "rect", x=x + 2, y=top, width=width - 4, height=16, rx=3, fill=COLOURS["panel"], stroke=colour,
+        for text, what in tags:  # (app.css .walk-tag, .gone-tag, .unseen-tag)
+            fill, colour = (DECISION_COLOURS.get(text, ("panel", "fg")) if what == "walk"
+                            else ("panel", "bug" if what == "unseen" else "ghost"))
+            colour = COLOURS[colour]
+            node(g, "rect", x=x + 2, y=top, width=width - 4, height=16, rx=3, fill=COLOURS[fill], stroke=colour,
                  stroke_dasharray="3 2" if what == "gone" else None, data_tag=what)
             node(g, "text", text, x=x + width / 2, y=top + 12, text_anchor="middle", font_size=10.5, font_weight="bold",
                  fill=colour)

@@ -16,7 +16,7 @@ what the next step will do on each variant, in a room's scene before the end (el
 
 List items, front to back: the nil-marker slot ("front"), ghosts of elements removed earlier that detached
 markers still point at ("ghost"), then the entries ("event" / "pod"); each carries its markers and, only where
-they hold, ``walked`` (the step's hint walk visited it), ``ghost``/``gone`` (this step removed it, e.g. the
+they hold, ``walked`` (the step's hint walk visited it; ``walkHint``: the hint it read there), ``ghost``/``gone`` (this step removed it, e.g. the
 deferred Done of a ``fail``: it is drawn in its old place, faint, with ``gone`` saying why), ``unseen``/
 ``unseenBy`` and ``orphaned``.
 So the frame after a ``fail`` still shows what the walk saw.
@@ -199,7 +199,7 @@ def in_flight_list(variant: str, view: dict, before: dict | None, record: dict |
         for event_id in m["unseen"]:
             unseen_by.setdefault(event_id, []).append(m["pod"])
     hint = (record or {}).get("hint")
-    walked = {w["id"] for w in hint["walk"]} if hint else set()
+    walked = {w["id"]: w.get("hint") for w in hint["walk"]} if hint else {}  # entry id -> its hint (events)
     items = []
     if "front" in at:
         items.append({"key": "front", "kind": "front", "label": "nil", "markers": [marker(m, FRONT_NOTE) for m in at["front"]]})
@@ -210,7 +210,7 @@ def in_flight_list(variant: str, view: dict, before: dict | None, record: dict |
                       "markers": [marker(m, GHOST_NOTE) for m in at[key]]})
     for e, removal in listed_entries(view, before, record):
         gone = GONE.get(removal["reason"], GONE_OTHER).format(pod=done_by) if removal else None
-        items.append(entry(e, at.get(e["id"], []), unseen_by.get(e["id"]), e["id"] in walked, gone))
+        items.append(entry(e, at.get(e["id"], []), unseen_by.get(e["id"]), e["id"] in walked, gone, walked.get(e["id"])))
     ghosts = sum(1 for i in items if i.get("ghost"))
     return {
         "name": LIST_NAME[variant],
@@ -230,12 +230,15 @@ def marker_key(m: dict, removed_now: set) -> str:
     return m["previousEvent"] or "front"
 
 
-def entry(e: dict, markers: list, unseen_by: list | None, walked: bool = False, gone: str | None = None) -> dict:
-    # marks only where they hold (an entry of a long list is sent once per step: no false flags on the wire)
+def entry(e: dict, markers: list, unseen_by: list | None, walked: bool = False, gone: str | None = None,
+          hint: str | None = None) -> dict:
+    # marks only where they hold (an entry of a long list is sent once per step: no false flags on the wire);
+    # ``walkHint``: the hint the failing pod's walk read on this event
     item = {"key": e["id"], "kind": e["kind"], "id": e["id"], **({"markers": [marker(m) for m in markers]} if markers else {}),
             **({"orphaned": True} if e.get("orphaned") else {}),
             **({"unseen": UNSEEN_BY.format(pods=named(unseen_by)), "unseenBy": unseen_by[:NAMED]} if unseen_by else {}),
-            **({"walked": True} if walked else {}), **({"ghost": True, "gone": gone} if gone is not None else {})}
+            **({"walked": True} if walked else {}), **({"walkHint": hint} if walked and hint else {}),
+            **({"ghost": True, "gone": gone} if gone is not None else {})}
     if e["kind"] == "pod":
         sub = "orphaned" if e.get("orphaned") else "pod entry"
         return {**item, "label": f"[{e['pod']}]", "sub": sub,

@@ -59,7 +59,7 @@ LEGEND = {
             + ": removed, detached)"),
     "front": ("nil", "a nil previousEvent: the pod's walk starts at the front of the list"),
     "reach": ("will visit", "the entries an in-flight pod's walk would visit if it failed now"),
-    "walk": ("walked", "entries the failing pod's walk visited"),
+    "walk": ("walked", "entries the failing pod's walk visited, each tagged with the hint it read there"),
     "unseen": ("unseen", "an event the pod can no longer see"),
     "ghost": ("removed", "an entry this step removed, kept faint so the step can be read"),
     "wait": ("◴ 30 s / 300 s", "time in unschedulablePods against the 5-minute flush"),
