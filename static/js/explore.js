@@ -1,8 +1,9 @@
 // Explore: act on the diagram. At any position an operation applied here (pop the head of activeQ, deliver an
 // event, fail, finish or update an in-flight pod, advance the clock) FORKS the scenario: its steps up to here plus the new
 // one, loaded inline at the next position, so every version shown recomputes in lockstep (a presenter's load
-// drives its room). The scenario before the fork stays in a small history (undo / redo); the new step says so in
-// its note, which the timeline marks (timeline.js), in a permalink, a room or the editor alike. "Find a divergence"
+// drives its room). The rest of the scenario forked from is kept in the fork as its other branch (`branch`: s
+// switches to it), and the scenario before the fork stays in a small history (undo / redo); the new step says so
+// in its note, which the timeline marks (timeline.js), in a permalink, a room or the editor alike. "Find a divergence"
 // asks the server's search (POST /api/find) and opens what it found the same way, its explanation shown.
 // Every word about an operation is the server's (GET /api/operations); the events offered first are those the
 // scenario's hints and plugins care about (GET /api/plugins says which events wake which plugin).
@@ -67,14 +68,36 @@ export function createExplore(app, opts, driver, page, actions) {
     const here = page.latest?.position;
     if (!base || here == null || pending) return;
     const note = `${FORK_MARK} Forked from “${base.name}” after step ${here}.`;
+    // The other branch: the original's steps from here on; forking on at the end of a fork keeps the fork's own.
+    const rest = base.steps.slice(here);
     const forked = { ...base, name: forkedName(base.name), steps: [...base.steps.slice(0, here), { ...step, note }] };
+    if (rest.length) forked.branch = { at: here, name: base.name, steps: rest };
     const bytes = new TextEncoder().encode(JSON.stringify(forked)).length;
     if (bytes > MAX_FORK_BYTES) return say(`Too large to fork in the viewer (${bytes.toLocaleString("en")} bytes as JSON): edit it in the editor instead.`);
     open(forked, here + 1, here, (msg) => {
       const label = msg.steps[here]?.label ?? step.op;
-      const rest = base.steps.length - here;
-      return `Forked after step ${here}: ${label}.` + (rest > 0 ? ` The original's other ${rest === 1 ? "step is" : `${rest} steps are`} kept: ↶ Undo returns to it.` : " ↶ Undo returns to the scenario before.");
+      const kept = rest.length === 1 ? "step is" : `${rest.length} steps are`;
+      return `Forked after step ${here}: ${label}.` + (rest.length
+        ? ` The original's other ${kept} kept as the other branch: s switches to it, ↶ Undo returns to it.`
+        : " ↶ Undo returns to the scenario before.");
     });
+  }
+
+  // The fork's other branch (its `branch`, docs/scenario-format.md), opened at the same position; it keeps this
+  // one as its own other branch, so s switches back.
+  function switchBranch() {
+    if (driver.following()) return say("Following the room: press “Detach” to explore on your own.");
+    const source = page.scenario?.source;
+    if (pending) return;
+    if (!source?.branch) return say("This scenario has no other branch: act on the diagram to fork it.");
+    const { at: from, name, steps } = source.branch;
+    const other = { ...source, name: name ?? source.name, steps: [...source.steps.slice(0, from), ...steps],
+      branch: { at: from, name: source.name, steps: source.steps.slice(from) } };
+    if (!other.branch.steps.length) delete other.branch;
+    const here = page.latest?.position ?? 0;
+    const to = Math.min(here, other.steps.length);
+    open(other, to, here, (msg) => `On the other branch, “${msg.name}”, at step ${to}` +
+      (from < other.steps.length ? `: it parts from “${source.name}” after step ${from}.` : "."));
   }
 
   // Load `source` at `position` as a new entry of the history (`here`: where the one on screen was left).
@@ -183,11 +206,18 @@ export function createExplore(app, opts, driver, page, actions) {
       h("input", { type: "checkbox", value: plugin, checked: keep ? ticked.has(plugin) : i === 0 }), ` ${plugin}`)));
     $("explore-plugins").hidden = !plugins.length;
     drawHistory();
+    drawBranch(source);
   }
 
   function drawHistory() {
     $("explore-undo").disabled = at <= 0;
     $("explore-redo").disabled = at < 0 || at >= history.length - 1;
+  }
+
+  function drawBranch(source) {
+    const button = $("explore-branch");
+    button.hidden = !source.branch;
+    if (source.branch) button.title = `Switch to the other branch, “${source.branch.name ?? source.name}” (s)`;
   }
 
   const lane = (pane, queue) => pane.lanes.find((l) => l.queue === queue)?.chips.map((c) => c.pod) ?? [];
@@ -264,6 +294,7 @@ export function createExplore(app, opts, driver, page, actions) {
   on("explore-undo", "click", () => move(at - 1));
   on("explore-redo", "click", () => move(at + 1));
   on("explore-find", "click", find);
+  on("explore-branch", "click", switchBranch);
 
   Object.assign(actions, {
     pop: () => pop(),
@@ -279,6 +310,7 @@ export function createExplore(app, opts, driver, page, actions) {
     advance,
     undo: () => move(at - 1),
     redo: () => move(at + 1),
+    switchBranch,
     find,
   });
   drawKeyHelp(actions);

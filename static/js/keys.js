@@ -32,6 +32,7 @@ export const KEYS = [
   { keys: ["a"], shown: "a", action: "advance", does: "act: advance the clock by the seconds set" },
   { keys: ["Ctrl+z"], shown: "Ctrl+Z", action: "undo", does: "undo the last fork (back to the scenario before it)" },
   { keys: ["Ctrl+Z", "Ctrl+y"], shown: "Ctrl+Shift+Z", action: "redo", does: "redo the fork undone" },
+  { keys: ["s"], shown: "s", action: "switchBranch", does: "switch to the fork's other branch (the scenario it was forked from)" },
   { keys: ["F"], shown: "Shift+F", action: "find", does: "find a divergence: search, shrink and open it" },
   { keys: ["?"], shown: "?", action: "toggleHelp", does: "this help (Esc closes)" },
   { keys: ["Escape"], shown: "Esc", action: "closeHelp", does: null },

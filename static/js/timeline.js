@@ -17,6 +17,7 @@ function stepsPerTick(total) {
 
 export function renderTicks(container, scenario) {
   const per = stepsPerTick(scenario.steps.length);
+  const branch = scenario.source?.branch; // a fork's other branch parts from this one after step branch.at
   const ticks = [];
   for (let first = 0; first < scenario.steps.length; first += per) {
     const steps = scenario.steps.slice(first, first + per);
@@ -24,9 +25,11 @@ export function renderTicks(container, scenario) {
     const last = first + steps.length;
     const diverges = scenario.divergence !== null && scenario.divergence > first && scenario.divergence <= last;
     const fork = steps.some(isFork);
-    const title = (per === 1 ? `${last}: ${steps[0].label}` : `${first + 1}–${last}: ${steps.length} steps`) + (fork ? " (fork)" : "");
+    const parts = branch && branch.at >= first && branch.at < last; // the steps after the fork point start here
+    const title = (per === 1 ? `${last}: ${steps[0].label}` : `${first + 1}–${last}: ${steps.length} steps`) + (fork ? " (fork)" : "")
+      + (parts ? ` — the other branch, “${branch.name ?? scenario.name}”, goes on with ${branch.steps.length} other steps (s)` : "");
     ticks.push(h("span", { class: `tick kind-${kind}${diverges ? " divergence" : ""}${fork ? " fork" : ""}`, dataKind: kind, dataStep: last,
-      dataFork: fork ? "true" : null, title }));
+      dataFork: fork ? "true" : null, dataBranch: parts ? String(branch.steps.length) : null, title }));
   }
   container.dataset.stepsPerTick = String(per);
   container.replaceChildren(...ticks);

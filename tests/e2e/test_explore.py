@@ -1,6 +1,6 @@
 """Exploring in a real browser: clicking activeQ's head forks the scenario and pops it, the timeline marks the
 fork, undo and redo move between the original and the fork (keys and buttons), the keyboard forks on to the lost
-marker, the fork's permalink reopens it and the editor gets it, and "Find a divergence" opens what the server's
+marker, the fork keeps the original as its other branch (s switches), the fork's permalink reopens it and the editor gets it, and "Find a divergence" opens what the server's
 search found with its explanation. One page serves the module's tests, in order (the suite's time goes to what
 they check)."""
 
@@ -82,6 +82,27 @@ def test_the_keyboard_forks_on_to_the_lost_marker(page):
     page.keyboard.press("Escape")
 
 
+def test_the_fork_keeps_the_original_as_its_other_branch(page):
+    """A fork dropped the rest of the original (only the page's undo history held it, lost on a reload): it is
+    the fork's other branch now; s switches to it at the same position and back, each keeping the other."""
+    branch = page.locator("#explore-branch")
+    expect(branch).to_be_visible()
+    parts = page.locator("#ticks .tick[data-branch]")
+    expect(parts).to_have_count(1)
+    expect(parts).to_have_attribute("data-step", "3")  # the first step after the fork point
+    expect(parts).to_have_attribute("data-branch", "14")  # the original's 14 steps after step 2
+    page.keyboard.press("s")
+    at(page, 5, 16)
+    expect(page.locator("#scenario-name")).to_have_text(BASICS)
+    expect(page.get_by_test_id("explore-status")).to_contain_text(f"On the other branch, “{BASICS}”, at step 5")
+    expect(parts).to_have_attribute("data-branch", "3")  # the fork's three steps
+    assert forks(page) == []
+    branch.click()
+    at(page, 5, 5)
+    expect(page.locator("#scenario-name")).to_have_text(f"{BASICS} (fork)")
+    assert forks(page) == [3, 4, 5]
+
+
 def test_the_fork_has_a_permalink_and_opens_in_the_editor(page):
     page.wait_for_function("() => new URLSearchParams(location.search).get('position') === '5'")
     link = page.url
@@ -93,9 +114,11 @@ def test_the_fork_has_a_permalink_and_opens_in_the_editor(page):
     expect(page.locator("#scenario-name")).to_have_text(f"{BASICS} (fork)")
     expect(page.locator(f'{V1} [data-marker="B"]')).to_have_attribute("data-detached", "true")
     assert forks(page) == [3, 4, 5]
+    expect(page.locator("#explore-branch")).to_be_visible()  # the other branch travels with it
     page.locator("#btn-editor").click()
     page.wait_for_url(re.compile(r"/editor\?draft=1"))
-    expect(page.locator("#source")).to_have_value(re.compile(r"\(fork\)[\s\S]*Forked from"))
+    expect(page.locator("#source")).to_have_value(re.compile(r"\(fork\)[\s\S]*Forked from[\s\S]*\"branch\""))
+    expect(page.get_by_test_id("summary")).to_contain_text("Valid: “In flight: the basics (fork)”, 5 steps")
 
 
 def test_find_a_divergence_opens_what_the_search_found_with_its_explanation(page):

@@ -497,6 +497,23 @@ BANNER_WRAPS_AS_A_SENTENCE_JS = """() => {
   const inline = ['#room-status', '.room-follows'].every((s) => getComputedStyle(banner.querySelector(s)).display === 'inline');
   return inline && (lines.length === 1 || Math.abs(lines[lines.length - 1].left - start) < 1);
 }"""
+def test_followers_see_the_presenters_fork_and_its_other_branch(make_page):
+    """The presenter acts on the diagram: the room follows the fork, then the switch back to the original."""
+    presenter, room, _ = start_presenter(make_page)
+    follower = make_page(width=390, height=844)
+    follower.goto(f"/r/{room}")
+    expect(follower.locator("#room-code")).to_have_text(room)
+    for _ in range(2):
+        presenter.keyboard.press("ArrowRight")
+    at(follower, 2)  # A in flight, NodeAdd recorded
+    presenter.keyboard.press("x")  # Done(A) instead of popping B: a fork after step 2
+    expect(follower.locator("#scenario-name")).to_have_text("The lost marker (fork)")
+    expect(follower.get_by_test_id("position")).to_have_text(re.compile(r"^3 / 3"))
+    presenter.keyboard.press("s")  # back on the original branch, at the same position
+    expect(follower.locator("#scenario-name")).to_have_text("The lost marker")
+    at(follower, 3)
+
+
 def test_escape_withdraws_the_presenters_open_poll(make_page):
     """Escape closes the Predict prompt without stepping; the presenter's poll, its room version, ignored it
     (only the Cancel button withdrew it)."""

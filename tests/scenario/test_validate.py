@@ -148,10 +148,26 @@ def test_good_steps(step):
         ({"initial_active": ["A", "Z"]}, "initial_active[1]"),
         ({"steps": {"op": "pop"}}, "steps"),
         ({"intial_active": ["A"]}, "intial_active"),
+        ({"branch": []}, "branch"),
+        ({"branch": {"steps": []}}, "branch.at"),
+        ({"branch": {"at": 2, "steps": []}}, "branch.at"),  # past the scenario's one step
+        ({"branch": {"at": True, "steps": []}}, "branch.at"),
+        ({"branch": {"at": 1}}, "branch.steps"),
+        ({"branch": {"at": 1, "steps": [], "name": " "}}, "branch.name"),
+        ({"branch": {"at": 1, "steps": [], "when": 3}}, "branch.when"),
+        ({"branch": {"at": 0, "steps": [{"op": "pop", "expect": "Z"}]}}, "branch.steps[0].expect"),
+        ({"branch": {"at": 0, "steps": [{"op": "fial", "pod": "A"}]}}, "branch.steps[0].op"),
     ],
 )
 def test_bad_top_level_names_field(changes, field):
     assert where(validate(scenario(**changes))) == [(None, field)]
+
+
+def test_a_fork_keeps_its_other_branch():
+    """branch: the scenario a fork was made from, after the shared steps (explore.js); it changes nothing."""
+    raw = scenario(branch={"at": 1, "name": "the original", "steps": [{"op": "fail", "pod": "B", "note": "x"}]})
+    assert validate(raw) == []
+    assert validate(scenario(branch={"at": 0, "steps": []})) == []
 
 
 def test_pods_may_share_a_uid():

@@ -30,7 +30,10 @@ INT64_MAX = 2**63 - 1
 MAX_SECONDS = 1e9
 
 TOP_KEYS = ("schema", "name", "description", "assumptions", "versions", "gate", "hint_map", "periodic_flushes",
-            "hints", "config", "pods", "initial_active", "steps")
+            "hints", "config", "pods", "initial_active", "steps", "branch")
+# `branch`: a fork's other branch (the page's "act on the diagram"): the scenario it was forked from is this one's
+# steps before `at`, then `steps`, named `name`. It changes nothing this scenario does; the page switches to it.
+BRANCH_KEYS = ("at", "name", "steps")
 # `assumptions`: what a scenario assumes that its source did not say (the log importer lists them), as text.
 MAX_ASSUMPTIONS = 200
 MAX_ASSUMPTION_LENGTH = 2000
@@ -274,6 +277,28 @@ class _Checker:
             self.pod_list(None, "initial_active", raw["initial_active"])
         if "steps" in raw:
             self.steps(raw["steps"])
+        if "branch" in raw:
+            self.branch(raw["branch"], raw.get("steps"))
+
+    def branch(self, branch, steps) -> None:
+        """{at: a position of this scenario, name?, steps: valid steps}."""
+        like = "{at: 3, name: the original's, steps: [...]}"
+        if not isinstance(branch, dict):
+            self.problem(None, "branch", f"expected a mapping like {like}, got {_show(branch)}")
+            return
+        self.keys(None, "branch.", branch, BRANCH_KEYS, "branch key")
+        for key in ("at", "steps"):
+            if key not in branch:
+                self.problem(None, f"branch.{key}", "missing (required)")
+        total = len(steps) if isinstance(steps, list) else 0
+        if "at" in branch and not (_is_int(branch["at"]) and 0 <= branch["at"] <= total):
+            self.problem(None, "branch.at", f"expected an integer from 0 to {total} (a position of this scenario), "
+                                            f"got {_show(branch['at'])}")
+        if "name" in branch and (not isinstance(branch["name"], str) or not branch["name"].strip()):
+            self.problem(None, "branch.name", f"expected a non-empty string, got {_show(branch['name'])}")
+        if "steps" in branch and self.top_list("branch.steps", branch["steps"], "steps", self.limits.max_steps):
+            for i, step in enumerate(branch["steps"]):
+                self.step(i, step, "branch.steps")
 
     def mappings(self, top: str, items, like: str, limit: int, allowed, what: str) -> list | None:
         """``(field, item)`` for each mapping of a top-level list (others are reported); None if no usable list."""
@@ -371,27 +396,28 @@ class _Checker:
         for i, step in enumerate(steps):
             self.step(i, step)
 
-    def step(self, i: int, step) -> None:
-        field = f"steps[{i}]"
+    def step(self, i: int, step, where: str = "steps") -> None:
+        """steps[i]; or ``where``[i], another list of steps (a branch's), whose problems name no step index."""
+        field, n = f"{where}[{i}]", i if where == "steps" else None
         if not isinstance(step, dict):
-            self.problem(i, field, f"expected a mapping like {{op: pop}}, got {_show(step)}")
+            self.problem(n, field, f"expected a mapping like {{op: pop}}, got {_show(step)}")
             return
         if "op" not in step:
-            self.problem(i, f"{field}.op", f"missing{self.one_of(None, list(OPERATIONS))}")
+            self.problem(n, f"{field}.op", f"missing{self.one_of(None, list(OPERATIONS))}")
             return
         op = step["op"]
-        if not self.choice(i, f"{field}.op", op, OPERATIONS, "op"):
+        if not self.choice(n, f"{field}.op", op, OPERATIONS, "op"):
             return
         required, optional = STEP_PARAMS[op]
-        self.keys(i, f"{field}.", step, ("op", *required, *optional, "note"), "parameter", f" for op {op!r}")
+        self.keys(n, f"{field}.", step, ("op", *required, *optional, "note"), "parameter", f" for op {op!r}")
         for param in required:
             if param not in step:
-                self.problem(i, f"{field}.{param}", f"missing; op {op!r} requires {param!r}")
+                self.problem(n, f"{field}.{param}", f"missing; op {op!r} requires {param!r}")
         for param in OPERATIONS[op].params:  # required ones first
             if param.name in step:
-                TYPE_CHECKS[param.type](self, i, f"{field}.{param.name}", step[param.name], param)
+                TYPE_CHECKS[param.type](self, n, f"{field}.{param.name}", step[param.name], param)
         if "note" in step:
-            self.text(i, f"{field}.note", step["note"])
+            self.text(n, f"{field}.note", step["note"])
 
 
 def _plugins(c: _Checker, step, field: str, v) -> None:
