@@ -7,8 +7,9 @@
 // phones: --fit: width) only the width bounds it. The labels above the entries (gone, unseen, markers) keep a
 // readable size of their own, so in a narrow list they take the width and the entries wrap onto rows of tall
 // label stacks: where the entries come out smaller than the stylesheet's size, the labels are also tried narrower
-// (more lines each: the .narrow-labels list, app.css), and kept so if that buys NARROW_GAIN or more. Fitted on
-// every draw and whenever an area's size changes (pointers.js's ResizeObserver).
+// (more lines each: the .narrow-labels list, app.css), and kept so if that buys NARROW_GAIN or more. A walked
+// entry's hint badge takes no part in the fit: it is shown afterwards where it fits its entry. Fitted on every
+// draw and whenever an area's size changes (pointers.js's ResizeObserver).
 const fitted = new WeakMap(); // list -> the area size it was fitted to
 const FEWER_ROWS_COST = 0.2;
 const NARROW_GAIN = 0.1;
@@ -19,6 +20,7 @@ const LABELS = ".gone-tag, .unseen-tag, .marker";
 export function fitAll(root = document, force = true) {
   const lists = [...root.querySelectorAll("[data-testid=diagram]")].map(measure).filter(Boolean);
   if (!lists.length || (!force && lists.every((l) => fitted.get(l.list) === l.key))) return false;
+  for (const l of lists) l.list.classList.add("fitting"); // the walk's hint badges take no part in the fit
   narrow(lists, false);
   let size = fit(lists);
   // narrower labels, where the entries come out smaller than the stylesheet draws them (not in one column: there
@@ -34,8 +36,20 @@ export function fitAll(root = document, force = true) {
     l.list.style.fontSize = `${size.toFixed(2)}px`;
     if (!l.widthOnly) balance(l.list);
     fitted.set(l.list, measure(l.diagram).key);
+    l.list.classList.remove("fitting");
+    showBadges(l.list);
   }
   return true;
+}
+
+// A walked entry's hint badge (on its box's lower edge, readable size) is shown where it fits the entry's width;
+// where the list is drawn too small for it, the hint line above the list says the same.
+function showBadges(list) {
+  for (const badge of list.querySelectorAll(".walk-tag")) {
+    badge.hidden = false;
+    const entry = badge.closest("li").getBoundingClientRect();
+    badge.hidden = badge.getBoundingClientRect().width > entry.width + 2;
+  }
 }
 
 // The size (px) all `lists` get: the largest that fits them all, or fewer rows if that costs little.

@@ -84,13 +84,13 @@ function entryItem(item) {
   const box = item.kind === "pod"
     ? h("span", { class: "box" }, h("span", { class: "pod-name", text: item.label }), h("span", { class: "eid", text: item.sub }))
     : h("span", { class: "box" }, h("span", { class: "ename", text: item.label }), h("span", { class: "eid", text: item.sub }),
-        item.count ? h("span", { class: "count", title: "inFlightPodsNum", text: item.count }) : null);
+        item.count ? h("span", { class: "count", title: "inFlightPodsNum", text: item.count }) : null,
+        item.walkHint ? h("span", { class: `walk-tag decision ${item.walkHint}`, dataWalkHint: item.walkHint, text: item.walkHint }) : null);
   return h("li", {
     class: classes.join(" "), dataEntry: item.kind, dataId: item.id, dataKey: item.key,
     dataWalked: item.walked ? "true" : null, dataGhost: item.ghost ? "true" : null, dataRemovedId: item.ghost ? item.id : null,
     dataUnseenBy: item.unseenBy?.length ? item.unseenBy.join(" ") : null, title: item.gone || null,
   },
-    item.walkHint ? h("span", { class: `walk-tag decision ${item.walkHint}`, dataWalkHint: item.walkHint, text: item.walkHint }) : null,
     item.ghost && item.gone ? h("span", { class: "gone-tag", text: item.gone }) : null,
     item.unseen ? h("span", { class: "unseen-tag", text: item.unseen }) : null,
     markerList(item.markers),

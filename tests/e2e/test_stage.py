@@ -681,6 +681,7 @@ def assert_decisive_frame(page):
     # v1.28.2: B's walk visited PvAdd, whose hint it read is on the entry; B waits in backoffQ
     expect(page.locator(f'{V2} .inflight-list [data-id="e2"]')).to_have_attribute("data-walked", "true")
     expect(page.locator(f'{V2} .inflight-list [data-id="e2"] .walk-tag')).to_have_text("QueueAfterBackoff")
+    expect(page.locator(f'{V2} .inflight-list [data-id="e2"] .walk-tag')).to_be_visible()
     expect(page.locator(f'{V2} [data-queue="backoffQ"] [data-pod="B"].chip')).to_have_count(1)
     expect(page.locator(f'{V1} [data-queue="unschedulablePods"] [data-pod="B"].chip')).to_have_count(1)
     # what the deferred Done(B) removed stays drawn as ghosts, in both panes
