@@ -42,13 +42,20 @@ export function fitAll(root = document, force = true) {
   return true;
 }
 
-// A walked entry's hint badge (on its box's lower edge, readable size) is shown where it fits the entry's width;
-// where the list is drawn too small for it, the hint line above the list says the same.
+// A walked entry's hint badge (on its box's lower edge, readable size) is shown where it has room: within the
+// list, over no other item (an entry, an arrow between two); where the list is drawn too small for it, the hint
+// line above the list says the same.
 function showBadges(list) {
-  for (const badge of list.querySelectorAll(".walk-tag")) {
-    badge.hidden = false;
-    const entry = badge.closest("li").getBoundingClientRect();
-    badge.hidden = badge.getBoundingClientRect().width > entry.width + 2;
+  const badges = [...list.querySelectorAll(".walk-tag")];
+  for (const badge of badges) badge.hidden = false;
+  const frame = list.getBoundingClientRect();
+  const items = [...list.children].map((li) => [li, li.getBoundingClientRect()]);
+  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  for (const badge of badges) {
+    const r = badge.getBoundingClientRect();
+    const own = badge.closest("li");
+    const outside = r.left < frame.left || r.right > frame.right || r.bottom > frame.bottom;
+    badge.hidden = outside || items.some(([li, box]) => li !== own && meets(r, box));
   }
 }
 
