@@ -2,7 +2,7 @@
 // scene's), one model at a time and in order: the hint walk of a step forward plays on the old view, then the
 // panes are replaced and their elements move (animate.js). The page keeps the last model it was handed
 // (`latest`, what the controls act on) and the one on screen (`shown`).
-import { h } from "./dom.js";
+import { h, prefersReducedMotion } from "./dom.js";
 import { renderPane } from "./renderer.js";
 import { capture, climaxBeats, playClimax, playHintWalk, playTransition } from "./animate.js";
 import { attachPointers, follow, redrawAll } from "./pointers.js";
@@ -111,6 +111,13 @@ export function createPage(app, opts, { pick }) {
     },
   };
 
+  // The pods whose arrow is new in `now`, or aims elsewhere (another target, broken, decided) than `before`'s.
+  function repointed(before, now) {
+    const aim = (p) => `${p.target}|${p.key}|${p.detached}|${p.decided}`;
+    const was = new Map((before?.pointers ?? []).map((p) => [p.pod, aim(p)]));
+    return (now.pointers ?? []).filter((p) => was.get(p.pod) !== aim(p)).map((p) => p.pod);
+  }
+
   async function drawModel(model) {
     await held;
     const previous = page.shown;
@@ -136,7 +143,9 @@ export function createPage(app, opts, { pick }) {
     fitAll(panes);
     for (const pane of Object.values(scene.panes)) {
       const diagram = panes.querySelector(`[data-variant="${CSS.escape(pane.variant)}"] [data-testid=diagram]`);
-      if (diagram) attachPointers(diagram, pane.pointers);
+      const entering = forward && !prefersReducedMotion()
+        ? { fresh: repointed(previous.scene.panes[pane.variant], pane), ms: climaxBeats(pace).fade } : {};
+      if (diagram) attachPointers(diagram, pane.pointers, entering);
     }
     drawLegend(scene.legend);
     const climax = forward && drawsGhosts ? playClimax(panes, scene.panes, climaxBeats(pace)) : { decided: 0, finished: null };

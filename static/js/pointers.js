@@ -9,6 +9,7 @@ import { fitAll } from "./fit.js";
 import { budget, detour } from "./route.js";
 
 const drawn = new WeakMap(); // diagram -> its pane's pointers
+const entering = new WeakMap(); // diagram -> Map(pod -> {start, ms}): arrows that appear or re-point, fading in
 const observed = new Set(); // diagrams (and their lists) under the ResizeObserver, let go once replaced
 const observer = typeof ResizeObserver === "function" ? new ResizeObserver((items) => {
   const diagrams = new Set(items.map((item) => item.target.closest("[data-testid=diagram]") || item.target));
@@ -18,10 +19,14 @@ const observer = typeof ResizeObserver === "function" ? new ResizeObserver((item
   for (const d of diagrams) redraw(d);
 }) : null;
 
-// Hand a diagram its pointers (and mark the entries they reach or cannot see), then draw them.
-export function attachPointers(diagram, pointers) {
+// Hand a diagram its pointers (and mark the entries they reach or cannot see), then draw them. `fresh`: the pods
+// whose arrow appears or points elsewhere than in the frame before (a step forward): those fade in over `ms`,
+// so an arrow re-pointing, or breaking, is seen happening.
+export function attachPointers(diagram, pointers, { fresh = [], ms = 0 } = {}) {
   const list = pointers || [];
   drawn.set(diagram, list);
+  const start = performance.now();
+  entering.set(diagram, new Map(ms > 0 ? fresh.map((pod) => [pod, { start, ms }]) : []));
   for (const p of list) {
     for (const id of reachedIds(diagram, p.reach)) mark(diagram, id, "reach", p.pod);
     for (const id of p.unseen || []) mark(diagram, id, "unseen-by", p.pod);
@@ -157,6 +162,24 @@ export function redraw(diagram) {
   }
   layer.replaceChildren(...groups);
   for (const { g, line, cut } of arrows) drawArrow(g, line, cut);
+  fadeIn(diagram, groups);
+}
+
+// An entering arrow fades in; drawn again mid-way (every frame while chips fly), it goes on where it was.
+function fadeIn(diagram, groups) {
+  const fading = entering.get(diagram);
+  if (!fading?.size) return;
+  const now = performance.now();
+  for (const g of groups) {
+    const entry = fading.get(g.dataset.pod);
+    if (!entry) continue;
+    if (now - entry.start >= entry.ms) {
+      fading.delete(g.dataset.pod);
+      continue;
+    }
+    const fade = g.animate([{ opacity: 0 }, { opacity: 1 }], { duration: entry.ms, easing: "ease-out", fill: "backwards" });
+    fade.currentTime = now - entry.start;
+  }
 }
 
 // The way out of the lanes: from the chip's side (the one with no other chip of its row in the way, else the

@@ -873,6 +873,30 @@ def test_reduced_motion_cuts_to_the_final_frame(make_page):
     assert_decisive_frame(page)
 
 
+# Per pane, the pods whose arrow is fading in now (an opacity animation running on its group).
+ENTERING_JS = """() => Object.fromEntries([...document.querySelectorAll('#panes > [data-variant]')].map((pane) => [
+  pane.dataset.variant, [...pane.querySelectorAll('[data-pointer]')]
+    .filter((g) => g.getAnimations().some((a) => a.playState === 'running')).map((g) => g.dataset.pod)]))"""
+
+
+def test_an_arrow_that_breaks_or_appears_is_seen_happening(moving_page):
+    """Done(A) breaks B's v1.28.1 arrow (its element removed): the arrow was cut to the new picture at once; it
+    fades in broken now, while B's v1.28.2 arrow, aimed where it was, stays. Popping B draws its arrows in."""
+    page = moving_page
+    open_at(page, "lost-marker", 4)
+    page.keyboard.press("ArrowRight")
+    at(page, 5)
+    page.wait_for_timeout(60)
+    assert page.evaluate(ENTERING_JS) == {"v1.28.1": ["B"], "v1.28.2": []}
+    settle(page)
+    assert page.evaluate(ENTERING_JS) == {"v1.28.1": [], "v1.28.2": []}
+    open_at(page, "lost-marker", 2)
+    page.keyboard.press("ArrowRight")  # pop B: its arrows appear
+    at(page, 3)
+    page.wait_for_timeout(60)
+    assert page.evaluate(ENTERING_JS) == {"v1.28.1": ["B"], "v1.28.2": ["B"]}
+
+
 def test_full_motion_does_animate_the_fail(make_page):
     """The counter-check of the reduced-motion test: without the preference the same step does animate."""
     page = make_page(reduced_motion=MOTION)
