@@ -505,6 +505,7 @@ def test_followers_see_the_presenters_fork_and_its_other_branch(make_page):
     expect(follower.locator("#room-code")).to_have_text(room)
     for _ in range(2):
         presenter.keyboard.press("ArrowRight")
+    at(presenter, 2)
     at(follower, 2)  # A in flight, NodeAdd recorded
     presenter.keyboard.press("x")  # Done(A) instead of popping B: a fork after step 2
     expect(follower.locator("#scenario-name")).to_have_text("The lost marker (fork)")
