@@ -25,7 +25,7 @@ export function localConnection(bundle) {
     function scenarioMessage() {
       const msg = { ...bundle.scenario, versions: bundle.scenario.versions?.filter((v) => held.includes(v.name)) };
       if (!single()) return { ...msg, variants };
-      return { ...msg, variants, divergence: null, returns: { [variants[0]]: msg.returns[variants[0]] } };
+      return { ...msg, variants, divergence: null };
     }
 
     function stateMessage() {

@@ -34,7 +34,7 @@ def test_the_outcomes_at_every_position_are_the_plain_scan_of_the_history():
             assert {r["pod"]: (r["count"], r["listed"], r["longest"]) for r in now["returned"]} == returned
             assert list(returned) == [r["pod"] for r in now["returned"]]  # pods in the order they first got back
             assert [(r["pod"], r["failed_step"], r["via"]) for r in now["still_waiting"]] == waiting
-        assert tracker.at(sim.total) == tracker.summary()
+        assert tracker.at(sim.total) == tracker.at(None)
 
 
 def test_a_long_scenarios_outcomes_carry_the_pods_not_the_history():

@@ -43,9 +43,6 @@ class ReturnTracker:
         returns.append(entry)
         longest.append(best)
 
-    def summary(self) -> dict:
-        return self.at(None)
-
     def at(self, position: int | None) -> dict:
         """The outcomes as they stood after the first ``position`` steps (None: all of them): nothing from later
         steps (no spoilers).

@@ -158,7 +158,7 @@ class Simulation:
         sc = self.scenario
         return {"name": sc.name, "description": sc.description, "variants": list(self.variants), "total": self.total,
                 "divergence": self.divergence, "gate": sc.config.gate, "pods": list(sc.pods), "steps": sc.steps,
-                "returns": {v: r.summary() for v, r in self.returns.items()}, "source": sc.raw}
+                "source": sc.raw}
 
 
 def check_variants(variants, most: int = MAX_PANES) -> tuple[str, ...]:

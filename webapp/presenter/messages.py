@@ -29,7 +29,6 @@ def scenario_message(summary: dict, scenario_id: str | None, room: str | None = 
         "pods": summary["pods"],
         "steps": [{"index": i, "op": s["op"], "kind": kind_of(s["op"]), "label": step_label(s),
                    "note": s.get("note", "")} for i, s in enumerate(summary["steps"])],
-        "returns": summary["returns"],
         "keyPositions": key_positions(summary),
         "glossary": GLOSSARY,
         "versions": VERSION_TABLE,  # what the version picker offers: every version the model reproduces
