@@ -545,6 +545,10 @@ def test_blank_reaches_followers_and_the_audience_is_locked(make_page):
     for control in ("#btn-play", "#btn-step", "#btn-back", "#btn-reset", "#scrubber"):
         expect(audience.locator(control)).to_be_hidden()
     expect(audience.locator("#scenario-picker")).to_be_disabled()
+    # the introduction (which tells how the lost marker ends) is folded for the audience, open for the presenter
+    expect(audience.locator("#intro")).not_to_have_attribute("open", "")
+    expect(audience.locator("#scenario-name")).to_be_visible()
+    expect(presenter.locator("#intro")).to_have_attribute("open", "")
     presenter.keyboard.press("b")
     expect(presenter.locator("#blank")).to_be_visible()
     expect(audience.locator("#blank")).to_be_visible()
