@@ -97,6 +97,9 @@ function showReport(answer) {
     const ran = answer.variants_ok.length ? ` Runs on ${answer.variants_ok.join(" and ")} only.` : "";
     summary.textContent = `${problems.length} problem${problems.length === 1 ? "" : "s"}.${ran}`;
   }
+  const advice = answer.ok ? answer.advice ?? [] : [];
+  $("advice").replaceChildren(...advice.map((text) => h("li", { text })));
+  $("advice").hidden = !advice.length;
   $("problems").replaceChildren(...problems.map((p) => h("li", {},
     h("button", { type: "button", class: "problem", dataLine: p.line, dataColumn: p.column, onclick: () => goTo(p.line, p.column) },
       h("span", { class: "where", text: `line ${p.line}, col ${p.column}` }), " — ", h("code", { text: p.field }), `: ${p.message}`))));

@@ -47,6 +47,20 @@ def set_source(page, text):
     page.locator("#source").fill(text)
 
 
+def test_time_that_runs_no_flush_is_pointed_out_under_the_summary(editor):
+    raw = {**builtin.get("five-minute-wait"), "periodic_flushes": False}
+    raw["steps"] = raw["steps"][:6] + [{"op": "advance_clock", "seconds": 310}]
+    set_source(editor, json.dumps(raw, indent=2))
+    expect(editor.locator("#summary")).to_have_text(re.compile("^Valid: "))
+    advice = editor.get_by_test_id("advice")
+    expect(advice).to_be_visible()
+    expect(advice.locator("li")).to_have_count(2)
+    expect(advice).to_contain_text("v1.28.2 ends at t = 310 s with B still where a flush would have moved it")
+    set_source(editor, LOST_MARKER)  # nothing to say
+    expect(editor.locator("#summary")).to_have_text(re.compile("^Valid: “The lost marker”"))
+    expect(advice).to_be_hidden()
+
+
 def test_gutter_numbers_every_line(editor):
     expect(editor.locator("#gutter .ln")).to_have_count(LOST_MARKER.count("\n") + 1)
     assert error_lines(editor) == []

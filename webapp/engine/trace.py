@@ -27,11 +27,13 @@ def _applied(model, scenario, variant: str):
         yield i, step, result, record
 
 
-def run_through(scenario, variant: str) -> None:
-    """Apply every step, keeping no trace (time and memory linear in the steps); raises ScenarioError
-    naming the first step that cannot be applied."""
-    for _ in _applied(scenario.model(variant), scenario, variant):
+def run_through(scenario, variant: str):
+    """Apply every step, keeping no trace (time and memory linear in the steps): the model at the end; raises
+    ScenarioError naming the first step that cannot be applied."""
+    model = scenario.model(variant)
+    for _ in _applied(model, scenario, variant):
         pass
+    return model
 
 
 def _trace_steps(model, scenario, variant: str, records: bool, max_entries: int | None):

@@ -59,6 +59,16 @@ class PriorityQueue:
     def backing_off(self, r: QueuedPodInfo) -> bool:
         return self.backoff_expiry(r) > self.now  # strict, as isPodBackingoff
 
+    def overdue(self) -> list[dict]:
+        """Pods a flush would move now: in backoffQ with their backoff over, in unschedulablePods longer than
+        the limit: [{pod, where, due (s)}]. Without periodic flushes only explicit flush steps move them."""
+        limit = self.config.max_in_unschedulable
+        queued = [self.backoff_q.get(name) for name in self.backoff_q.index]
+        backed_off = [(r.name, BACKOFF_Q, self.backoff_expiry(r)) for r in queued if not self.backing_off(r)]
+        parked = [(r.name, UNSCHEDULABLE_PODS, r.timestamp + limit) for r in self.unschedulable_pods.values()
+                  if self.now - r.timestamp > limit]
+        return [{"pod": pod, "where": where, "due": due / NS} for pod, where, due in sorted(backed_off + parked)]
+
     def new_record(self, name: str, plugins=()) -> QueuedPodInfo:
         uid, priority = self.pods[name]
         self.records_created += 1

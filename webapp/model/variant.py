@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 
 from . import invariants
-from .config import QueueConfig
+from .config import NS, QueueConfig
 from .inflight_v1_28_1 import ReceivedEvents
 from .inflight_v1_28_2 import InFlightEvents
 from .operations import OPERATIONS  # also imported from here by tests/scenario/test_validate.py and bench/
@@ -45,6 +45,10 @@ class Model:
 
     def view(self) -> dict:
         return self.queue.view()
+
+    def overdue(self) -> dict:
+        """{now (s), pods: the pods a flush would move now, [{pod, where, due (s)}]}."""
+        return {"now": self.queue.now / NS, "pods": self.queue.overdue()}
 
     def snapshot(self) -> bytes:
         """A compact copy (bytes hold no references the garbage collector has to walk)."""

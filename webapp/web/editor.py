@@ -1,7 +1,7 @@
 """The scenario editor: its page, validation with line/column positions, trace files.
 
     POST /api/validate     {text, format: "yaml"|"json"|null}
-        -> {ok: true, scenario, total, variants_ok}
+        -> {ok: true, scenario, total, variants_ok, advice: [text]}  (advice: what it may not mean as written)
          | {ok: false, problems: [{step, field, message, line, column}], variants_ok}
     POST /api/trace        a scenario object -> a trace file {schema: 1, scenario_object, traces}
     POST /api/trace/check  a trace file -> {match, variants: {v: {match, first_mismatch}}, scenario_object}
@@ -27,6 +27,7 @@ from ..errors import Invalid
 from ..engine.trace import run_through
 from ..model.operations import OPERATIONS
 from ..model.variant import VARIANTS
+from ..presenter.advice import flush_advice
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
 from ..scenario.load import FORMATS, load_scenario, parse_text
@@ -107,18 +108,22 @@ def editor():
     )
 
 
-def _dry_run(raw: dict) -> tuple[list[dict], list[str]]:
-    """(problems, variants that ran): each variant replayed on its own, so a step that fails on one only
-    is reported with the variant it fails on."""
+def _dry_run(raw: dict) -> tuple[list[dict], list[str], list[str]]:
+    """(problems, variants that ran, advice): each variant replayed on its own, so a step that fails on one only
+    is reported with the variant it fails on; where the clock runs no flushes, the pods left where only a flush
+    would move them."""
     scenario = from_valid_dict(raw)
-    problems, ran = [], []
+    problems, ran, advice = [], [], []
     for variant in VARIANTS:
         try:
-            run_through(scenario, variant)
+            end = run_through(scenario, variant)
             ran.append(variant)
         except ScenarioError as err:
             problems.extend(err.problems)
-    return problems, ran
+            continue
+        if not scenario.config.periodic_flushes:
+            advice += flush_advice(variant, end.overdue())
+    return problems, ran, advice
 
 
 @bp.post("/api/validate")
@@ -135,7 +140,7 @@ def validate_text():
 
 def _checked_text(text: str, fmt: str | None) -> dict:
     """The answer of /api/validate: parse, validate, then a dry run of each variant."""
-    ran = []
+    ran, advice = [], []
     try:
         raw = parse_text(text, fmt, LIMITS)
     except ScenarioError as err:
@@ -143,10 +148,10 @@ def _checked_text(text: str, fmt: str | None) -> dict:
     else:
         problems = validate(raw, LIMITS)
         if not problems:
-            problems, ran = _dry_run(raw)
+            problems, ran, advice = _dry_run(raw)
     if problems:
         return {"ok": False, "problems": locate_problems(text, problems), "variants_ok": ran}
-    return {"ok": True, "scenario": raw, "total": len(raw["steps"]), "variants_ok": ran}
+    return {"ok": True, "scenario": raw, "total": len(raw["steps"]), "variants_ok": ran, "advice": advice}
 
 
 @bp.post("/api/trace")
