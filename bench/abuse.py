@@ -14,12 +14,14 @@ round trips are the figures. In turn, each for --seconds, from separate processe
   (d) checks  --check-conns HTTP clients posting the costly validation of bench/validation_cost.py (1,000
               similar 253-character pod names, 60 misspelled references; 284 kB) to /api/validate, again and
               again
+  (e) small   --check-conns HTTP clients posting a small validation (a built-in, ~2 kB: at most SMALL_BODY_BYTES,
+              so never queued behind heavy work nor refused Busy) again and again
 
 Reported per phase: the honest viewer's step p50 / p99 / max (ms), what the attackers got done, and the CPU
 seconds of the server's event-loop thread (the hub: what every viewer waits for; its tpool threads and worker
 processes not counted), a figure the other work on a shared machine hardly moves. The first --settle seconds
 of each phase are not counted (the attackers connect). Goal: p99 <= 100 ms, max <= 250 ms.
-    python bench/abuse.py [--seconds 8] [--pace 20] [--phases quiet,frames,flood,loads,checks] [--url URL]
+    python bench/abuse.py [--seconds 8] [--pace 20] [--phases quiet,frames,flood,loads,checks,small] [--url URL]
 (--url measures a server already running, e.g. an older commit served from a worktree, --server-pid its
 process for the hub's CPU; --verbose lists stalls)
 """
@@ -40,7 +42,7 @@ from common import median, percentile
 from round_trip import Client
 from server import Server, cpu_seconds
 
-PHASES = ("quiet", "frames", "flood", "loads", "checks")
+PHASES = ("quiet", "frames", "flood", "loads", "checks", "small")
 FRAME_BYTES = 900_000  # under the 1 MiB MAX_MESSAGE_BYTES
 
 
@@ -140,12 +142,15 @@ def loads_attack(url: str, seconds: float, out, steps: int) -> None:
     out.put({"loads answered": answers, "message bytes": len(frame)})
 
 
-def checks_attack(url: str, seconds: float, out) -> None:
-    """POST the costly validation again and again."""
+def checks_attack(url: str, seconds: float, out, small: bool = False) -> None:
+    """POST the costly validation (``small``: a built-in's) again and again."""
     import requests
     from validation_cost import long_names_expect
 
-    body = json.dumps({"text": json.dumps(long_names_expect()), "format": "json"})
+    from webapp.scenario import builtin
+
+    body = json.dumps({"text": json.dumps(builtin.get("three-pod-cascade") if small else long_names_expect()),
+                       "format": "json"})
     statuses: dict[int, int] = {}
     end = time.monotonic() + seconds
     with requests.Session() as http:
@@ -207,14 +212,14 @@ def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
     elif name == "loads":  # one process, many connections (threads): 20 processes would measure the machine
         procs = [ctx.Process(target=_many, args=(loads_attack, args.load_conns, url, seconds, out, args.load_steps))]
     else:
-        procs = [ctx.Process(target=_many, args=(checks_attack, args.check_conns, url, seconds, out))]
+        procs = [ctx.Process(target=_many, args=(checks_attack, args.check_conns, url, seconds, out, name == "small"))]
     for p in procs:
         p.start()
     start = time.perf_counter() + args.settle
     time.sleep(seconds)
     end = time.perf_counter()
     expected = {"quiet": 0, "frames": args.frame_conns, "flood": args.flood_conns, "loads": args.load_conns,
-                "checks": args.check_conns}[name]
+                "checks": args.check_conns, "small": args.check_conns}[name]
     reports = []
     try:
         while len(reports) < expected:

@@ -61,7 +61,7 @@ class Occupied:
 
     def __enter__(self):
         deadline = time.monotonic() + 10
-        while self.offload._pending < self.n:  # every call has entered: one runs, the others wait
+        while self.offload._heavy.pending < self.n:  # every call has entered: one runs, the others wait
             assert time.monotonic() < deadline, "the holding calls did not start"
             time.sleep(0.01)
         return self
@@ -103,13 +103,13 @@ def test_an_uploads_load_takes_one_place_for_all_its_heavy_work(monkeypatch):
     queue, each load waiting between them holding its parsed scenario); a built-in takes none."""
     app = create_app({"ASYNC_MODE": "threading", "TESTING": True})
     offload = app.extensions["inflight_offload"]
-    places, place = [], Offload._place
+    places, place = [], offload._heavy.place
 
-    def counted(self):
+    def counted():
         places.append(threading.get_ident())
-        return place(self)
+        return place()
 
-    monkeypatch.setattr(Offload, "_place", counted)
+    monkeypatch.setattr(offload._heavy, "place", counted)
     sio = Viewer(app.extensions["socketio"].test_client(app))
     sio.emit("load", {"scenario": builtin.get("lost-marker")})
     assert [m["name"] for m in sio.get_received()] == ["scenario", "state"] and len(places) == 1
@@ -137,6 +137,30 @@ def test_http_answers_503_while_busy(busy_app):
                                  "kind": "Busy"}
         assert client.post("/api/replay", json="lost-marker").status_code == 200  # a built-in is not queued
     assert client.post("/api/replay", json=uploaded).status_code == 200
+
+
+def test_small_work_has_a_lane_of_its_own_bounded_like_heavy_work():
+    """Small work does not wait for heavy work's places, and is not unbounded either: a flood of small requests
+    gets its own lane's places and waits, then Busy, as heavy work does."""
+    offload = Offload("threading", 1, 1, small_at_once=1)
+    with Occupied(offload, 2):  # heavy work: every place taken
+        assert offload(divmod, 7, 2, small=True, pure=True) == (3, 1)
+        release = threading.Event()
+        held = [threading.Thread(target=offload, args=(release.wait, 10), kwargs={"small": True, "pure": True})
+                for _ in range(2)]
+        for t in held:
+            t.start()
+        deadline = time.monotonic() + 10
+        while offload._small.pending < 2:
+            assert time.monotonic() < deadline, "the small calls did not start"
+            time.sleep(0.01)
+        with pytest.raises(Busy, match="busy"):
+            offload(divmod, 1, 1, small=True, pure=True)
+        assert offload(divmod, 9, 4, small=True) == (2, 1)  # small, not pure: here, taking no place at all
+        release.set()
+        for t in held:
+            t.join(10)
+    assert offload(divmod, 1, 1, small=True, pure=True) == (1, 0)
 
 
 def test_cheap_requests_answer_while_heavy_work_fills_every_place(busy_app):

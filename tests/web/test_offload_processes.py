@@ -32,7 +32,6 @@ from webapp.scenario.generate import generate
 from webapp.scenario.load import load_scenario
 from webapp.scenario.resolve import resolve
 from webapp.web import export, workers
-from webapp.web.bodies import SMALL_BODY_BYTES
 from webapp.web.editor import _checked_text
 from webapp.web.offload import Offload
 from webapp.web.workers import WorkerCrashed
@@ -195,9 +194,8 @@ def cpu_ticks(pid: int) -> int:
 
 
 def idle_worker(server) -> int:
-    """The server's one worker process, started if need be by a quick validation, and idle. (Its body is padded
-    past SMALL_BODY_BYTES: a small body is validated on a thread, never waiting for a worker.)"""
-    text = json.dumps(builtin.get("lost-marker")) + " " * SMALL_BODY_BYTES
+    """The server's one worker process, started if need be by a small validation, and idle."""
+    text = json.dumps(builtin.get("lost-marker"))
     assert requests.post(server.url + "/api/validate", json={"text": text}, timeout=60).status_code == 200
     [worker] = children(server.proc.pid)
     return worker

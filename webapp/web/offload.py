@@ -25,8 +25,10 @@ class Offload:
     """``offload(fn, *args)``: fn's result (or exception), computed apart from the event loop. At most
     ``at_once`` run together and ``waiting`` more wait; past that a call is refused at once with Busy.
     ``offload(fn, *args, small=True)``: work known to be small (a built-in scenario, a small request body) is
-    never queued behind heavy uploads nor refused because of them: it runs at once, here, or where it is also
-    pure on a native thread (under eventlet), so the event loop keeps serving meanwhile.
+    never queued behind heavy uploads nor refused because of them: it runs here at once, or where it is also
+    pure in a lane of its own (``small_at_once`` running, as many waiting as heavy work may, in worker processes
+    like heavy work: a flood of small requests shares no GIL with the event loop, and is refused Busy past its
+    lane's bounds as heavy work is past its own).
     ``offload(fn, *args, pure=True)``: fn is a module-level function whose arguments and result pickle (it
     changes nothing the caller sees): with ``processes`` (the default under eventlet) it runs in a worker
     process, one per slot, started when first needed; its exceptions come back as raised there, a worker that
@@ -35,12 +37,11 @@ class Offload:
     calls this thread (green thread) makes inside run in it, neither queued again nor refused, so no half-made
     load waits between two of them holding its parsed scenario."""
 
-    def __init__(self, async_mode: str, at_once: int, waiting: int, processes: bool | None = None):
+    def __init__(self, async_mode: str, at_once: int, waiting: int, processes: bool | None = None,
+                 small_at_once: int = 1):
         # Bounds the work in progress: a build may hold up to MAX_SESSION_BYTES before it is refused.
-        self._slots = threading.BoundedSemaphore(at_once)
-        self._most = at_once + waiting  # calls running or waiting: beyond this, heavy requests are refused
-        self._pending = 0
-        self._count_lock = threading.Lock()
+        self._heavy = Lane(at_once, waiting)
+        self._small = Lane(small_at_once, waiting)
         self._turns: set[int] = set()  # the threads (green threads) holding a place through ``turn``
         if async_mode == "eventlet":
             from eventlet import tpool  # only in the eventlet server process, which is monkey-patched
@@ -59,7 +60,7 @@ class Offload:
     @property
     def full(self) -> bool:
         """Whether heavy work would be refused now."""
-        return self._pending >= self._most
+        return self._heavy.full
 
     @property
     def worker_pids(self) -> list[int]:
@@ -73,8 +74,11 @@ class Offload:
                 self._pool.close()
 
     def __call__(self, fn, *args, small: bool = False, pure: bool = False, **kwargs):
+        if small and not pure:
+            return fn(*args, **kwargs)
         if small:
-            return self._run(fn, *args, **kwargs) if pure else fn(*args, **kwargs)
+            with self._small.place():
+                return self._work(fn, args, kwargs, pure)
         with self.turn():  # a place of its own, or the one this thread's turn holds
             return self._work(fn, args, kwargs, pure)
 
@@ -84,7 +88,7 @@ class Offload:
         if ident in self._turns:  # already holding one
             yield
             return
-        with self._place():
+        with self._heavy.place():
             self._turns.add(ident)
             try:
                 yield
@@ -95,20 +99,6 @@ class Offload:
         """``fn(*args)`` on a native thread under eventlet, here otherwise, taking no place: for a call that
         works in C with the GIL released (malloc_trim), which the event loop need not wait for."""
         return self._run(fn, *args)
-
-    @contextmanager
-    def _place(self):
-        """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken."""
-        with self._count_lock:
-            if self._pending >= self._most:
-                raise Busy(BUSY)
-            self._pending += 1
-        try:
-            with self._slots:
-                yield
-        finally:
-            with self._count_lock:
-                self._pending -= 1
 
     def _work(self, fn, args, kwargs, pure: bool):
         if pure and self._pool is not None:
@@ -123,6 +113,35 @@ class Offload:
         finally:
             with self._pool_lock:
                 self._pool.give_back(worker)
+
+
+class Lane:
+    """At most ``at_once`` calls run together and ``waiting`` more wait their turn; past that a call is refused at
+    once with Busy."""
+
+    def __init__(self, at_once: int, waiting: int):
+        self._slots = threading.BoundedSemaphore(at_once)
+        self._most = at_once + waiting
+        self.pending = 0  # calls running or waiting
+        self._count_lock = threading.Lock()
+
+    @property
+    def full(self) -> bool:
+        return self.pending >= self._most
+
+    @contextmanager
+    def place(self):
+        """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken."""
+        with self._count_lock:
+            if self.pending >= self._most:
+                raise Busy(BUSY)
+            self.pending += 1
+        try:
+            with self._slots:
+                yield
+        finally:
+            with self._count_lock:
+                self.pending -= 1
 
 
 BUSY = "the server is busy with other large scenarios; try again in a moment"
