@@ -54,8 +54,8 @@ def test_time_that_runs_no_flush_is_pointed_out_under_the_summary(editor):
     expect(editor.locator("#summary")).to_have_text(re.compile("^Valid: "))
     advice = editor.get_by_test_id("advice")
     expect(advice).to_be_visible()
-    expect(advice.locator("li")).to_have_count(2)
-    expect(advice).to_contain_text("v1.28.2 ends at t = 310 s with B still where a flush would have moved it")
+    expect(advice.locator("li")).to_have_count(3)
+    expect(advice).to_contain_text("v1.28.2 ends at t = 310 s with B still in backoffQ (its backoff ended at t = 1 s).")
     set_source(editor, LOST_MARKER)  # nothing to say
     expect(editor.locator("#summary")).to_have_text(re.compile("^Valid: “The lost marker”"))
     expect(advice).to_be_hidden()

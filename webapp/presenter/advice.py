@@ -1,22 +1,24 @@
-"""What a valid scenario may not mean as written, for the editor: a pod left where only a flush would move it,
+"""What a valid scenario may not mean as written, for the editor: pods left where only a flush would move them,
 in a scenario whose clock runs no flushes (``periodic_flushes`` off: time passes, nothing flushes)."""
 
 from __future__ import annotations
 
 from .words import named, seconds
 
-LEFT = {"backoffQ": "its backoff ended at t = {due}", "unschedulablePods": "its 5-minute wait ended at t = {due}"}
-FLUSHES_OFF = ("{variant} ends at t = {now} with {pods} still where a flush would have moved {them} ({why}): this "
-               "scenario runs no periodic flushes, so nothing did. Add `periodic_flushes: true` to run the scheduler's 1 s and "
-               "30 s flushes as the clock advances, or flush steps where they would run.")
+LEFT = {"backoffQ": "backoffQ (its backoff ended at t = {due})",
+        "unschedulablePods": "unschedulablePods (its 5-minute wait ended at t = {due})"}
+ENDS = "{variant} ends at t = {now} with {pods}."
+REMEDY = ("Nothing moved {them}: this scenario runs no periodic flushes. Add “periodic_flushes: true” to run the "
+          "scheduler's 1 s and 30 s flushes as the clock advances, or flush steps where they would run.")
 
 
-def flush_advice(variant: str, overdue: dict) -> list[str]:
-    """``overdue``: Model.overdue() at the end of the scenario ({now, pods: [{pod, where, due}]})."""
-    now, overdue = overdue["now"], overdue["pods"]
-    if not overdue:
-        return []
-    why = "; ".join(f"{o['pod']} in {o['where']}: " + LEFT[o["where"]].format(due=seconds(o["due"])) for o in overdue[:3])
-    them = "it" if len(overdue) == 1 else "them"
-    return [FLUSHES_OFF.format(variant=variant, now=seconds(now), pods=named([o["pod"] for o in overdue]), them=them,
-                               why=why)]
+def flush_advice(overdue: dict) -> list[str]:
+    """``overdue``: variant -> Model.overdue() at the end of the scenario ({now, pods: [{pod, where, due}]}).
+    A line per version that left pods where a flush would have moved them, then what to do; none if none did."""
+    lines = []
+    for variant, end in overdue.items():
+        if end["pods"]:
+            pods = [f"{o['pod']} still in " + LEFT[o["where"]].format(due=seconds(o["due"])) for o in end["pods"]]
+            lines.append(ENDS.format(variant=variant, now=seconds(end["now"]), pods=named(pods)))
+    pods = {o["pod"] for end in overdue.values() for o in end["pods"]}
+    return [*lines, REMEDY.format(them="it" if len(pods) == 1 else "them")] if lines else []

@@ -113,17 +113,14 @@ def _dry_run(raw: dict) -> tuple[list[dict], list[str], list[str]]:
     is reported with the variant it fails on; where the clock runs no flushes, the pods left where only a flush
     would move them."""
     scenario = from_valid_dict(raw)
-    problems, ran, advice = [], [], []
+    problems, ran, overdue = [], [], {}
     for variant in VARIANTS:
         try:
-            end = run_through(scenario, variant)
+            overdue[variant] = run_through(scenario, variant).overdue()
             ran.append(variant)
         except ScenarioError as err:
             problems.extend(err.problems)
-            continue
-        if not scenario.config.periodic_flushes:
-            advice += flush_advice(variant, end.overdue())
-    return problems, ran, advice
+    return problems, ran, [] if scenario.config.periodic_flushes else flush_advice(overdue)
 
 
 @bp.post("/api/validate")
