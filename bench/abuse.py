@@ -14,8 +14,8 @@ round trips are the figures. In turn, each for --seconds, from separate processe
   (d) checks  --check-conns HTTP clients posting the costly validation of bench/validation_cost.py (1,000
               similar 253-character pod names, 60 misspelled references; 284 kB) to /api/validate, again and
               again
-  (e) small   --check-conns HTTP clients posting a small validation (a built-in, ~2 kB: at most SMALL_BODY_BYTES,
-              so never queued behind heavy work nor refused Busy) again and again
+  (e) small   --check-conns HTTP clients posting a small validation (a built-in, ~3 kB: at most SMALL_BODY_BYTES,
+              so in the small lane, never behind heavy work; Busy past that lane's own bound) again and again
 
 Reported per phase: the honest viewer's step p50 / p99 / max (ms), what the attackers got done, and the CPU
 seconds of the server's event-loop thread (the hub: what every viewer waits for; its tpool threads and worker

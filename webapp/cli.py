@@ -297,7 +297,7 @@ def render_text(label: str, sim: Simulation) -> str:
         sim.step()
         frame = sim.frame()
         msg = state_message(frame)
-        step, scene = frame["step"], msg["scene"]
+        scene = msg["scene"]
         for variant, pane in scene["panes"].items():
             chips = {lane["queue"]: [chip["pod"] for chip in lane["chips"]] for lane in pane["lanes"]}
             rows[variant].append((

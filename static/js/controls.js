@@ -74,7 +74,7 @@ export function bindControls(app, opts, driver, page) {
   // (or, too long for an address, handed over in this tab).
   async function present() {
     const theme = document.documentElement.dataset.theme;
-    location.href = await tabAddress(driver.source, { position: position(), versions: driver.linkVersions(), theme }, "/present");
+    location.href = (await tabAddress(driver.source, { position: position(), versions: driver.linkVersions(), theme }, "/present")).href;
   }
 
   const actions = {

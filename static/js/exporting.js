@@ -13,7 +13,7 @@ export async function downloadExport(kind, source, position, versions) {
   const inline = typeof source !== "string";
   const params = new URLSearchParams(kind === "svg" ? { position } : {});
   if (versions) params.set("versions", versions.join());
-  const query = params.size ? `?${params}` : "";
+  const query = params.toString() ? `?${params}` : "";
   const url = inline ? `/export/${kind}${query}` : `/export/${encodeURIComponent(source)}.${kind}${query}`;
   const response = await fetch(url, inline
     ? { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(source) }

@@ -1,7 +1,7 @@
 // The flow around the picture: your place kept in the address bar, keyboard and focus (the skip link, the help
 // dialog as a modal, the picker letting go of the keys), Predict stopping Play at every prompt, a room's blank
 // screen and polls, the audience's locked view, the embed's locked range, and the way to the editor.
-import { decodeScenario, DRAFT_KEY, tabAddress } from "./links.js";
+import { decodeScenario, DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, tabAddress } from "./links.js";
 import { trapTab, wantsPrediction } from "./predict.js";
 import { useGlossary, watchTerms } from "./glossary.js";
 
@@ -49,9 +49,9 @@ export function createFlow(app, opts, driver, page, poll) {
     },
 
     room(event, msg) {
-      if (event === "blank") { // followers, and a presenter back after a reload, see the room's screen
-        screen.blank = msg.on;
-        const shown = opts.mode === "present" || (opts.mode === "audience" && !driver.detached);
+      if (event === "blank") { // followers see the room's screen; a presenter only on coming back (a reload):
+        screen.blank = msg.on; // the room's echoes of its own key presses would toggle it again
+        const shown = opts.mode === "audience" ? !driver.detached : opts.mode === "present" && msg.joined;
         if (shown && $("blank").hidden === msg.on) $("blank").hidden = !msg.on; // unchanged: no relay
       } else {
         poll.heard(event, msg);
@@ -76,21 +76,34 @@ function keepPlace(driver, page) {
   let newEntry = false; // the next address is a new history entry (another scenario)
   let restoring = false; // Back/Forward is loading a scenario: no new entry for it
   let writing = Promise.resolve();
+  let kept = null; // the scenario held in the current history entry's state (one handed over in the tab)
 
   function address(model) {
     const theme = document.documentElement.dataset.theme;
     return tabAddress(driver.source, { position: model.position, versions: driver.linkVersions(), theme });
   }
 
+  // A scenario handed over in the tab is also kept in its history entry: Back and Forward between two long
+  // scenarios find each its own (the tab's hand-off holds the latest only).
   function write(model) {
     writing = writing.then(async () => {
       if (!driver.source || !model) return;
-      const url = await address(model);
-      if (url === location.href) return;
-      if (newEntry) history.pushState(null, "", url);
-      else history.replaceState(null, "", url);
+      const { href, handedOff } = await address(model);
+      if (href === location.href && kept === handedOff) return;
+      const state = handedOff ? { handedOff } : null;
+      if (newEntry) history.pushState(state, "", href);
+      else history.replaceState(state, "", href);
+      kept = handedOff;
       newEntry = false;
     }).catch(() => {});
+  }
+
+  function handedOver() {
+    try {
+      return history.state?.handedOff ?? JSON.parse(sessionStorage.getItem(HANDOFF_KEY)) ?? driver.source;
+    } catch {
+      return driver.source;
+    }
   }
 
   new MutationObserver(() => write(page.latest)).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
@@ -100,8 +113,10 @@ function keepPlace(driver, page) {
     const theme = q.get("theme");
     document.documentElement.dataset.theme = theme === "light" || theme === "dark" ? theme : "auto";
     driver.versions = q.get("versions")?.split(",") ?? null; // the scenario message ticks the picker
-    const source = q.get("inline") ? await decodeScenario(q.get("inline")) : q.get("scenario") || driver.source;
+    const source = q.get("inline") ? await decodeScenario(q.get("inline"))
+      : q.get("scenario") === HANDOFF_ID ? handedOver() : q.get("scenario") || driver.source;
     restoring = true;
+    kept = q.get("scenario") === HANDOFF_ID ? source : null;
     driver.source = source; // an inline scenario is what the page now shows (a fork's Back goes to the one before)
     driver.load(source, Number(q.get("position")) || 0);
   });

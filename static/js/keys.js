@@ -38,7 +38,7 @@ export const KEYS = [
   { keys: ["Escape"], shown: "Esc", action: "closeHelp", does: null },
 ];
 
-const TYPING = "input[type=text], input[type=url], input[type=number], textarea, select, [contenteditable]";
+export const TYPING = "input[type=text], input[type=url], input[type=number], textarea, select, [contenteditable]";
 
 // `actions`: name -> fn(key); looked up at each key press, so actions added later (explore.js) work.
 export function bindKeys(actions) {

@@ -43,27 +43,21 @@ export async function permalink(source, { position, versions, theme }, base = lo
   return url.href.replaceAll("%2C", ","); // version names need no escaping: a readable list
 }
 
-const tooLong = new WeakMap(); // a scenario object -> its permalink is over MAX_ADDRESS
 let handedOff = null; // the scenario last written to the hand-off
 
-// The address of this view in this tab, at `path`: its permalink, or for a scenario too long for one the
-// hand-off's (written to sessionStorage, so a reload finds it).
+// The address of this view in this tab, at `path`: its permalink, or where that is too long the hand-off's
+// (the scenario written to sessionStorage, so a reload finds it). {href, handedOff: the scenario or null}.
 export async function tabAddress(source, view, path = "/") {
-  if (source && typeof source === "object") {
-    if (!tooLong.has(source)) tooLong.set(source, tooLongForAnAddress(await permalink(source, {})));
-    if (tooLong.get(source)) {
-      if (handedOff !== source) {
-        try {
-          sessionStorage.setItem(HANDOFF_KEY, JSON.stringify(source));
-          handedOff = source;
-        } catch { /* storage full or refused: the address still names the hand-off */ }
-      }
-      source = HANDOFF_ID;
-    }
+  const at = (link) => Object.assign(new URL(link), { pathname: path });
+  const url = at(await permalink(source, view));
+  if (!source || typeof source !== "object" || !tooLongForAnAddress(url.href)) return { href: url.href, handedOff: null };
+  if (handedOff !== source) {
+    try {
+      sessionStorage.setItem(HANDOFF_KEY, JSON.stringify(source));
+      handedOff = source;
+    } catch { /* storage full or refused: the address still names the hand-off */ }
   }
-  const url = new URL(await permalink(source, view));
-  url.pathname = path;
-  return url.href;
+  return { href: at(await permalink(HANDOFF_ID, view)).href, handedOff: source };
 }
 
 export function tooLongForAnAddress(link) {

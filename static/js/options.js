@@ -23,6 +23,7 @@ const names = (text) => (text ? text.split(",") : null);
 export async function resolveSource(opts) {
   if (opts.inline) return decodeScenario(opts.inline);
   if (opts.scenario === HANDOFF_ID) { // the editor's Run, or a view too long for its address
+    if (history.state?.handedOff) return history.state.handedOff; // this history entry's own (a reload of it)
     const stored = sessionStorage.getItem(HANDOFF_KEY);
     if (stored) return JSON.parse(stored);
   }

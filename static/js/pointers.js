@@ -161,7 +161,8 @@ export function redraw(diagram) {
     cuts.push(arrow.cut);
   }
   layer.replaceChildren(...groups);
-  for (const { g, line, cut } of arrows) drawArrow(g, line, cut);
+  const widths = new Map(); // a live / a decided arrow's line width, read once a redraw (a style recalculation)
+  for (const { g, line, cut } of arrows) drawArrow(g, line, cut, widths);
   fadeIn(diagram, groups);
 }
 
@@ -327,7 +328,7 @@ function toSegment(q, a, b) {
 // are sized by the line's width (app.css .pointer-line, which grows with the type), so a projector's arrow keeps
 // its shape. A detoured line's head points straight up (aimed from 10 px back along the path, a short last run
 // would tilt it into the corner before).
-function drawArrow(g, line, cut) {
+function drawArrow(g, line, cut, widths) {
   const { path, start: s, detoured } = line;
   g.dataset.route = detoured ? "detour" : "curve";
   const end = path.length - 4; // the line stops under the head
@@ -347,7 +348,9 @@ function drawArrow(g, line, cut) {
   const tip = path.point(path.length);
   const back = detoured ? { x: tip.x, y: tip.y + 10 } : path.point(path.length - 10);
   const ang = Math.atan2(tip.y - back.y, tip.x - back.x);
-  const width = parseFloat(getComputedStyle(g.querySelector(".pointer-line")).strokeWidth) || 2.5;
+  const kind = g.classList.contains("decided");
+  if (!widths.has(kind)) widths.set(kind, parseFloat(getComputedStyle(g.querySelector(".pointer-line")).strokeWidth) || 2.5);
+  const width = widths.get(kind);
   tail.setAttribute("r", Math.max(3.5, 1.5 * width).toFixed(1));
   const size = Math.max(12, 5 * width);
   const wing = (da) => `${(tip.x - size * Math.cos(ang + da)).toFixed(1)} ${(tip.y - size * Math.sin(ang + da)).toFixed(1)}`;

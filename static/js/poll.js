@@ -5,6 +5,7 @@
 // own answer. Every queue, pod and variant name is the server's; only the page's own words are spelled here.
 import { h } from "./dom.js";
 import { askWith, verdict } from "./predict.js";
+import { TYPING } from "./keys.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,9 +36,13 @@ export function createPoll(opts, conn, page) {
     document.addEventListener("keydown", withdrawOnEscape);
   }
 
-  // Escape withdraws the open poll, as it closes the Predict prompt (the step is not taken).
+  // Escape withdraws the open poll, as it closes the Predict prompt (the step is not taken); not while it closes
+  // something else (the help, a tip, a menu) or leaves a field.
   function withdrawOnEscape(ev) {
-    if (ev.key === "Escape" && pending) close();
+    if (ev.key !== "Escape" || !pending || ev.defaultPrevented) return;
+    if (document.querySelector(".help:not([hidden]), .term-tip:not([hidden]), details[open].versions-picker")) return;
+    if (ev.target.closest?.(TYPING)) return;
+    close();
   }
 
   // The presenter's prompt: open the room's poll; the step waits for Reveal (Reveal, or → again).

@@ -413,6 +413,19 @@ def test_a_scenario_too_long_for_an_address_keeps_its_place_through_reload_and_p
     expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^3 / 2000"))
     page.click("#btn-copy-link")
     expect(page.locator("#link-status")).to_contain_text("share this scenario as an Offline file")
+    # another long scenario, then Back and Forward: each history entry keeps its own (the tab's hand-off holds
+    # the latest only; Back sent "__inline__" to the server as a built-in's id)
+    other = {**generate(random.Random(3).choice, 2_000, pods=8), "name": "Long too"}
+    page.evaluate("text => sessionStorage.setItem('inflight-scope:inline-scenario', text)", json.dumps(other))
+    page.goto("/?scenario=__inline__&position=2")
+    expect(page.locator("#scenario-name")).to_have_text("Long too")
+    page.go_back()
+    expect(page.locator("#scenario-name")).to_have_text("Long enough")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^3 / 2000"))
+    page.go_forward()
+    expect(page.locator("#scenario-name")).to_have_text("Long too")
+    page.go_back()
+    expect(page.locator("#scenario-name")).to_have_text("Long enough")
     page.click("#btn-present")
     page.wait_for_url(re.compile(r"/present\?scenario=__inline__"))
     expect(page.locator("#scenario-name")).to_have_text("Long enough")
@@ -529,6 +542,11 @@ def test_escape_withdraws_the_presenters_open_poll(make_page):
     presenter.keyboard.press("ArrowRight")
     expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
     expect(follower.get_by_test_id("poll-follower")).to_be_visible()
+    presenter.keyboard.press("?")  # Escape closing the help leaves the poll open
+    expect(presenter.locator("#help")).to_be_visible()
+    presenter.keyboard.press("Escape")
+    expect(presenter.locator("#help")).to_be_hidden()
+    expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
     presenter.keyboard.press("Escape")
     expect(presenter.get_by_test_id("poll-presenter")).to_have_count(0)
     expect(follower.get_by_test_id("poll-follower")).to_have_count(0)
@@ -583,6 +601,17 @@ def test_the_blank_is_the_rooms_a_joiner_and_a_reloaded_presenter_see_it(make_pa
     presenter.reload()
     expect(presenter.locator("#blank")).to_be_visible()
     presenter.keyboard.press(".")  # one press unblanks the room again
+    for page in (presenter, audience, late):
+        expect(page.locator("#blank")).to_be_hidden()
+    presenter.keyboard.press("b")  # twice within a round trip: the room's echoes do not toggle it again
+    presenter.keyboard.press("b")
+    flips = presenter.evaluate("""() => new Promise((done) => {
+      const blank = document.getElementById('blank');
+      let flips = 0;
+      new MutationObserver(() => flips++).observe(blank, { attributes: true, attributeFilter: ['hidden'] });
+      setTimeout(() => done(flips), 1000);
+    })""")
+    assert flips == 0, f"the presenter's blank flipped {flips} times after the two presses"
     for page in (presenter, audience, late):
         expect(page.locator("#blank")).to_be_hidden()
 

@@ -84,10 +84,12 @@ def test_time_that_runs_no_flush_is_pointed_out(client):
     raw["steps"] = raw["steps"][:6] + [{"op": "advance_clock", "seconds": 310}]
     advice = check_validate(client, json.dumps(raw), "json")["advice"]
     assert advice[:2] == [
-        "v1.28.1 ends at t = 310 s with B still in unschedulablePods (its 5-minute wait ended at t = 300 s).",
+        "v1.28.1 ends at t = 310 s with B still in unschedulablePods (its wait of 300 s at most ended at t = 300 s).",
         "v1.28.2 ends at t = 310 s with B still in backoffQ (its backoff ended at t = 1 s)."]
     assert advice[2].startswith("Nothing moved it: this scenario runs no periodic flushes. Add “periodic_flushes: true”")
     assert check_validate(client, json.dumps({**raw, "periodic_flushes": True}), "json")["advice"] == []
+    raw["config"] = {**raw.get("config", {}), "max_in_unschedulable": 60}  # the scenario's own limit is said
+    assert "(its wait of 60 s at most ended at t = 60 s)" in check_validate(client, json.dumps(raw), "json")["advice"][0]
 
 
 @pytest.mark.parametrize("fmt", ["json", None])

@@ -19,11 +19,12 @@ from ..model import invariants
 from ..model.config import NS
 from ..model.variant import VARIANTS
 from ..model.versions import VERSIONS
+from ..scenario.validate import MAX_VERSIONS
 from .memory import LIVE_FACTOR, deep_size
 from .returns import ReturnTracker
 from .timeline import Timeline
 
-MAX_PANES = 4  # the versions a page shows side by side: the transports' bound (the engine runs any of VERSIONS)
+MAX_PANES = MAX_VERSIONS  # the versions a page shows side by side: the transports' bound (the engine runs any)
 
 
 class Simulation:

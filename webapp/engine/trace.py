@@ -27,6 +27,23 @@ def _applied(model, scenario, variant: str):
         yield i, step, result, record
 
 
+def dry_runs(scenario, variants) -> tuple[list[dict], list[str], dict]:
+    """(problems, variants that ran, overdue): each variant run on its own, so a step that fails on one only is
+    reported with the variant it fails on; ``overdue``, where the clock runs no flushes, is per variant that ran
+    Model.overdue() at its end (the pods left where only a flush would move them), else empty."""
+    problems, ran, overdue = [], [], {}
+    for variant in variants:
+        try:
+            end = run_through(scenario, variant)
+        except ScenarioError as err:
+            problems.extend(err.problems)
+            continue
+        ran.append(variant)
+        if not scenario.config.periodic_flushes:
+            overdue[variant] = end.overdue()
+    return problems, ran, overdue
+
+
 def run_through(scenario, variant: str):
     """Apply every step, keeping no trace (time and memory linear in the steps): the model at the end; raises
     ScenarioError naming the first step that cannot be applied."""

@@ -61,7 +61,8 @@ class PriorityQueue:
 
     def overdue(self) -> list[dict]:
         """Pods a flush would move now: in backoffQ with their backoff over, in unschedulablePods longer than
-        the limit: [{pod, where, due (s)}]. Without periodic flushes only explicit flush steps move them."""
+        the limit (``max_in_unschedulable``): [{pod, where, due (s)}]. Without periodic flushes only explicit
+        flush steps move them."""
         limit = self.config.max_in_unschedulable
         queued = [self.backoff_q.get(name) for name in self.backoff_q.index]
         backed_off = [(r.name, BACKOFF_Q, self.backoff_expiry(r)) for r in queued if not self.backing_off(r)]

@@ -47,8 +47,10 @@ class Model:
         return self.queue.view()
 
     def overdue(self) -> dict:
-        """{now (s), pods: the pods a flush would move now, [{pod, where, due (s)}]}."""
-        return {"now": self.queue.now / NS, "pods": self.queue.overdue()}
+        """{now (s), limit: the longest wait in unschedulablePods (s), pods: the pods a flush would move now,
+        [{pod, where, due (s)}]}."""
+        queue = self.queue
+        return {"now": queue.now / NS, "limit": queue.config.max_in_unschedulable / NS, "pods": queue.overdue()}
 
     def snapshot(self) -> bytes:
         """A compact copy (bytes hold no references the garbage collector has to walk)."""

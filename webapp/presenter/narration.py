@@ -177,25 +177,25 @@ def _clock(variant, step, result, record):
     return lines
 
 
+def _sentence(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
 def _flushed(result: dict) -> str:
     moved = {pod: "activeQ" for pod in result["moved_to_activeQ"]} if "moved_to_activeQ" in result else result["moved"]
     said = ", ".join(f"{pod} → {queue}" for pod, queue in moved.items()) or "no pod"
     return said + (f" (event UnschedulableTimeout, {result['event_id']})" if result.get("event_id") else "")
 
 
+# An explicit flush step, said as a flush the clock runs is (FLUSHES, _flushed): what it moved; the leftover
+# flush's event with how each parked pod was judged.
 def _flush_backoff(variant, step, result, record):
-    moved = result["moved_to_activeQ"]
-    return ["flushBackoffQCompleted (every second): " +
-            (f"{', '.join(moved)} finished backing off → activeQ." if moved else "no pod has finished backing off.")]
+    return [f"{_sentence(FLUSHES['flush_backoff'][1])} moves {_flushed(result)}."]
 
 
 def _flush_leftover(variant, step, result, record):
-    if not result["moved"]:
-        return ["flushUnschedulablePodsLeftover (every 30 s): no pod has waited more than the limit "
-                "(5 min by default) in unschedulablePods."]
-    return [f"flushUnschedulablePodsLeftover: {', '.join(result['moved'])} waited more than the limit in "
-            f"unschedulablePods; moved with event UnschedulableTimeout ({result['event_id']})."] + _event(
-        variant, step, result, record)[1:]
+    lines = [f"{_sentence(FLUSHES['flush_unschedulable_leftover'][1])} moves {_flushed(result)}."]
+    return lines + _event(variant, step, result, record)[1:] if result["moved"] else lines
 
 
 def _generic(variant, step, result, record):

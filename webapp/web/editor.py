@@ -24,7 +24,7 @@ from flask import Blueprint, current_app, render_template, request
 
 from ..engine import tracefile
 from ..errors import Invalid
-from ..engine.trace import run_through
+from ..engine.trace import dry_runs
 from ..model.operations import OPERATIONS
 from ..model.variant import VARIANTS
 from ..presenter.advice import flush_advice
@@ -109,18 +109,9 @@ def editor():
 
 
 def _dry_run(raw: dict) -> tuple[list[dict], list[str], list[str]]:
-    """(problems, variants that ran, advice): each variant replayed on its own, so a step that fails on one only
-    is reported with the variant it fails on; where the clock runs no flushes, the pods left where only a flush
-    would move them."""
-    scenario = from_valid_dict(raw)
-    problems, ran, overdue = [], [], {}
-    for variant in VARIANTS:
-        try:
-            overdue[variant] = run_through(scenario, variant).overdue()
-            ran.append(variant)
-        except ScenarioError as err:
-            problems.extend(err.problems)
-    return problems, ran, [] if scenario.config.periodic_flushes else flush_advice(overdue)
+    """(problems, variants that ran, advice): engine.trace.dry_runs, its overdue pods in words."""
+    problems, ran, overdue = dry_runs(from_valid_dict(raw), VARIANTS)
+    return problems, ran, flush_advice(overdue)
 
 
 @bp.post("/api/validate")

@@ -40,8 +40,8 @@ class Offload:
     def __init__(self, async_mode: str, at_once: int, waiting: int, processes: bool | None = None,
                  small_at_once: int = 1):
         # Bounds the work in progress: a build may hold up to MAX_SESSION_BYTES before it is refused.
-        self._heavy = Lane(at_once, waiting)
-        self._small = Lane(small_at_once, waiting)
+        self._heavy = Lane(at_once, waiting, BUSY)
+        self._small = Lane(small_at_once, waiting, BUSY_SMALL)
         self._turns: set[int] = set()  # the threads (green threads) holding a place through ``turn``
         if async_mode == "eventlet":
             from eventlet import tpool  # only in the eventlet server process, which is monkey-patched
@@ -119,8 +119,9 @@ class Lane:
     """At most ``at_once`` calls run together and ``waiting`` more wait their turn; past that a call is refused at
     once with Busy."""
 
-    def __init__(self, at_once: int, waiting: int):
+    def __init__(self, at_once: int, waiting: int, busy: str):
         self._slots = threading.BoundedSemaphore(at_once)
+        self._busy = busy  # what a refused call is told
         self._most = at_once + waiting
         self.pending = 0  # calls running or waiting
         self._count_lock = threading.Lock()
@@ -134,7 +135,7 @@ class Lane:
         """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken."""
         with self._count_lock:
             if self.pending >= self._most:
-                raise Busy(BUSY)
+                raise Busy(self._busy)
             self.pending += 1
         try:
             with self._slots:
@@ -145,6 +146,7 @@ class Lane:
 
 
 BUSY = "the server is busy with other large scenarios; try again in a moment"
+BUSY_SMALL = "the server is busy with many small requests; try again in a moment"
 EARLY_REFUSAL_BYTES = 64 * 1024  # a POST body over this is refused before it is read while the queue is full
 
 

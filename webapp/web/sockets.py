@@ -12,7 +12,8 @@ Server -> client: scenario (after load), state {seq, ...} (a whole state: after 
 delta {seq, position, playing, speed, room, ops} (after step, back and autoplay: what changed since state seq - 1),
 error {message, event, kind}. Rooms: poll {room, position, pod, choices, variants, open, answered, counts} (when
 a poll opens or is revealed, to the room), poll_tally {room, position, answered, counts} (each answer, to the
-presenter only), blank {room, on} (to the room; a joiner gets it too while the screens are blank).
+presenter only), blank {room, on} (to the room; a joiner, or a presenter back, gets it too while the screens
+are blank, with joined: true).
 
 With a message queue (several processes), a room's messages go through the queue to every process; a
 connection's own messages stay in its process (``ignore_queue``), so they survive a queue outage. A room's
@@ -406,7 +407,7 @@ class Viewers(Namespace):
         self.send_poll(target.room, poll)
 
     def on_poll_answer(self, payload):
-        """A follower's answer {room, answers: {variant: choice}}: counted for the presenter, never driving."""
+        """A follower's answer {room, voter, answers: {variant: choice}}: counted for the presenter, never driving."""
         room = self.hub.rooms.find(payload.get("room"))
         poll = self.hub.rooms.answer_poll(room, request.sid, payload.get("voter"), payload.get("answers"))
         self.hub.send("poll_tally", {"room": room.code, "position": poll["position"], **self.hub.rooms.tally(room, poll)},
@@ -450,7 +451,7 @@ class Viewers(Namespace):
         if poll is not None:  # a joiner during a poll can answer it too
             self.send_poll(room, poll, request.sid)
         if self.hub.rooms.blank(room):  # the presenter has blanked the screens: so is the joiner's
-            self.hub.send("blank", {"room": room.code, "on": True}, request.sid, True)
+            self.hub.send("blank", {"room": room.code, "on": True, "joined": True}, request.sid, True)
 
 
 def init_socketio(app) -> SocketIO:
@@ -468,8 +469,10 @@ def init_socketio(app) -> SocketIO:
         return Session(max_bytes=max_bytes, run_apart=offload)
 
     def resolve_apart(source):
-        # a built-in id: small, cached; a scenario object is parsed and validated in a worker process
-        return offload(resolve_source, source, small=isinstance(source, str), pure=True)
+        # a built-in id: small, cached, resolved here (it waits for no lane); a scenario object is parsed and
+        # validated in a worker process
+        builtin_id = isinstance(source, str)
+        return offload(resolve_source, source, small=builtin_id, pure=not builtin_id)
 
     def turn(source):
         return nullcontext() if isinstance(source, str) else offload.turn()  # a built-in waits for nothing
