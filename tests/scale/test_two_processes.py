@@ -142,7 +142,7 @@ def test_answers_on_the_other_process_reach_the_presenters_poll(two_servers, cli
     followers[0].wait(lambda e, d: e == "blank" and d["on"])
     late = clients(two.url)
     late.sio.emit("join_room", {"room": ack["room"]})
-    assert late.wait(lambda e, d: e == "blank") == {"room": ack["room"], "on": True}
+    assert late.wait(lambda e, d: e == "blank") == {"room": ack["room"], "on": True, "joined": True}
 
 
 def test_a_late_joiner_on_any_process_gets_the_current_state_at_once(two_servers, clients):

@@ -247,7 +247,7 @@ def test_a_follower_joining_a_blank_room_is_blank_too(poll_room, make_sio):
     presenter.emit("blank", {**ack, "on": True})
     late = make_sio()
     late.emit("join_room", {"room": ack["room"]})
-    assert drain(late, "blank") == [{"room": ack["room"], "on": True}]
+    assert drain(late, "blank") == [{"room": ack["room"], "on": True, "joined": True}]
     presenter.emit("blank", {**ack, "on": False})
     later = make_sio()
     later.emit("join_room", {"room": ack["room"]})
