@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import open_page
 from tests.e2e.test_accessibility import serious_violations
 from tests.e2e.test_browser import V1, V2, at, inline_value, open_lost_marker, settle
+from tests.e2e.test_stage import each_list_fully_visible
 from tests.e2e.test_talks import position_of, start_presenter
 from webapp.scenario.generate import generate
 
@@ -526,6 +527,41 @@ def test_followers_see_the_presenters_fork_and_its_other_branch(make_page):
     presenter.keyboard.press("s")  # back on the original branch, at the same position
     expect(follower.locator("#scenario-name")).to_have_text("The lost marker")
     at(follower, 3)
+
+
+def swipe(page, dx):
+    """A horizontal swipe across the stage (pointer down, move, up), ``dx`` px."""
+    box = page.locator("#panes").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 300)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx / 2, y + 4)
+    page.mouse.move(x + dx, y + 6)
+    page.mouse.up()
+
+
+def test_a_phone_swipes_to_step_and_an_audience_phone_sees_the_whole_picture(make_page):
+    """Swipe left steps, right steps back (a vertical move scrolls); on /r/CODE at 390x844 each pane's diagram and
+    list are in view, with no sideways scroll, and a swipe does not drive the room."""
+    page = make_page(width=390, height=844)
+    open_lost_marker(page, "&position=2")
+    at(page, 2)
+    swipe(page, -150)
+    at(page, 3)
+    swipe(page, 150)
+    at(page, 2)
+    presenter, room, _ = start_presenter(make_page)
+    audience = make_page(width=390, height=844)
+    audience.goto(f"/r/{room}")
+    expect(audience.locator("#room-code")).to_have_text(room)
+    for _ in range(4):
+        presenter.keyboard.press("ArrowRight")
+    at(audience, 4)
+    settle(audience)
+    each_list_fully_visible(audience, 4)
+    swipe(audience, -150)
+    audience.wait_for_timeout(300)
+    assert position_of(presenter) == 4 and position_of(audience) == 4
 
 
 def test_escape_withdraws_the_presenters_open_poll(make_page):
