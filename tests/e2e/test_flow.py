@@ -511,16 +511,22 @@ BANNER_WRAPS_AS_A_SENTENCE_JS = """() => {
   const inline = ['#room-status', '.room-follows'].every((s) => getComputedStyle(banner.querySelector(s)).display === 'inline');
   return inline && (lines.length === 1 || Math.abs(lines[lines.length - 1].left - start) < 1);
 }"""
+def presenter_and_phone(make_page, position: int):
+    """A presenter's room on the lost marker and a follower's phone on /r/CODE, both at ``position``."""
+    presenter, room, _ = start_presenter(make_page)
+    phone = make_page(width=390, height=844)
+    phone.goto(f"/r/{room}")
+    expect(phone.locator("#room-code")).to_have_text(room)
+    for _ in range(position):
+        presenter.keyboard.press("ArrowRight")
+    at(presenter, position)
+    at(phone, position)
+    return presenter, phone
+
+
 def test_followers_see_the_presenters_fork_and_its_other_branch(make_page):
     """The presenter acts on the diagram: the room follows the fork, then the switch back to the original."""
-    presenter, room, _ = start_presenter(make_page)
-    follower = make_page(width=390, height=844)
-    follower.goto(f"/r/{room}")
-    expect(follower.locator("#room-code")).to_have_text(room)
-    for _ in range(2):
-        presenter.keyboard.press("ArrowRight")
-    at(presenter, 2)
-    at(follower, 2)  # A in flight, NodeAdd recorded
+    presenter, follower = presenter_and_phone(make_page, 2)  # A in flight, NodeAdd recorded
     presenter.keyboard.press("x")  # Done(A) instead of popping B: a fork after step 2
     expect(follower.locator("#scenario-name")).to_have_text("The lost marker (fork)")
     expect(follower.get_by_test_id("position")).to_have_text(re.compile(r"^3 / 3"))
@@ -550,13 +556,7 @@ def test_a_phone_swipes_to_step_and_an_audience_phone_sees_the_whole_picture(mak
     at(page, 3)
     swipe(page, 150)
     at(page, 2)
-    presenter, room, _ = start_presenter(make_page)
-    audience = make_page(width=390, height=844)
-    audience.goto(f"/r/{room}")
-    expect(audience.locator("#room-code")).to_have_text(room)
-    for _ in range(4):
-        presenter.keyboard.press("ArrowRight")
-    at(audience, 4)
+    presenter, audience = presenter_and_phone(make_page, 4)
     settle(audience)
     each_list_fully_visible(audience, 4)
     swipe(audience, -150)
@@ -567,13 +567,7 @@ def test_a_phone_swipes_to_step_and_an_audience_phone_sees_the_whole_picture(mak
 def test_escape_withdraws_the_presenters_open_poll(make_page):
     """Escape closes the Predict prompt without stepping; the presenter's poll, its room version, ignored it
     (only the Cancel button withdrew it)."""
-    presenter, room, _ = start_presenter(make_page)
-    follower = make_page(width=390, height=844)
-    follower.goto(f"/r/{room}")
-    expect(follower.locator("#room-code")).to_have_text(room)
-    for _ in range(5):
-        presenter.keyboard.press("ArrowRight")
-    at(follower, 5)
+    presenter, follower = presenter_and_phone(make_page, 5)
     presenter.check("#predict")
     presenter.keyboard.press("ArrowRight")
     expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
