@@ -94,6 +94,18 @@ class MemoryRoomStore:
         return code in self._blank
 
 
+# KEYS[1] the answers of a poll; ARGV voter, answer, limit, ttl: 1 if recorded, 0 if the poll has ``limit``
+# voters and this one is new.
+ANSWER = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
+return 1
+"""
+
+
 class RedisRoomStore:
     PREFIX = "inflight-scope:room:"
     POLL = "inflight-scope:poll:"  # not under PREFIX: codes() lists rooms only
@@ -107,6 +119,7 @@ class RedisRoomStore:
         self._errors = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
         self._redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
         self._ttl = idle_seconds  # a room nobody touches for this long expires
+        self._answer = self._redis.register_script(ANSWER)
 
     def _call(self, fn, *args, **kwargs):
         try:
@@ -159,18 +172,10 @@ class RedisRoomStore:
         return json.loads(raw) if raw is not None else None
 
     def answer(self, code: str, voter: str, value: dict, limit: int) -> bool:
-        key = self.ANSWERS + code
-        pipe = self._redis.pipeline()
-        pipe.hexists(key, voter)
-        pipe.hlen(key)
-        known, count = self._call(pipe.execute)
-        if not known and count >= limit:  # two answers racing for the last place may both get it: a bound still
-            return False
-        pipe = self._redis.pipeline()
-        pipe.hset(key, voter, json.dumps(value))
-        pipe.expire(key, self._ttl)
-        self._call(pipe.execute)
-        return True
+        # one script: the count and the write at once, so answers racing for the last place (from any process)
+        # cannot both get it
+        return bool(self._call(self._answer, keys=[self.ANSWERS + code], args=[voter, json.dumps(value), limit,
+                                                                               self._ttl]))
 
     def answers(self, code: str) -> list[dict]:
         return [json.loads(v) for v in self._call(self._redis.hvals, self.ANSWERS + code)]
