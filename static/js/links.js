@@ -23,8 +23,14 @@ async function pipe(bytes, stream) {
   return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
 }
 
-export async function encodeScenario(obj) {
-  return b64url.encode(await pipe(new TextEncoder().encode(JSON.stringify(obj)), new CompressionStream("deflate-raw")));
+// A scenario object is encoded once (the address is written again at every step; a long scenario's deflate is
+// not free): the page never changes a scenario object, it makes a new one.
+const encodings = new WeakMap();
+export function encodeScenario(obj) {
+  if (!encodings.has(obj)) {
+    encodings.set(obj, pipe(new TextEncoder().encode(JSON.stringify(obj)), new CompressionStream("deflate-raw")).then(b64url.encode));
+  }
+  return encodings.get(obj);
 }
 
 export async function decodeScenario(text) {

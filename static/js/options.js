@@ -25,7 +25,11 @@ export async function resolveSource(opts) {
   if (opts.scenario === HANDOFF_ID) { // the editor's Run, or a view too long for its address
     if (history.state?.handedOff) return history.state.handedOff; // this history entry's own (a reload of it)
     const stored = sessionStorage.getItem(HANDOFF_KEY);
-    if (stored) return JSON.parse(stored);
+    if (stored) {
+      const source = JSON.parse(stored);
+      history.replaceState({ ...history.state, handedOff: source }, ""); // the entry keeps it from the start
+      return source;
+    }
   }
   return opts.scenario;
 }
