@@ -68,16 +68,15 @@ export function createExplore(app, opts, driver, page, actions) {
     const here = page.latest?.position;
     if (!base || here == null || pending) return;
     const note = `${FORK_MARK} Forked from “${base.name}” after step ${here}.`;
-    // The other branch: the original's steps from here on; forking on at the end of a fork keeps the fork's own.
-    const rest = base.steps.slice(here);
-    const forked = { ...base, name: forkedName(base.name), steps: [...base.steps.slice(0, here), { ...step, note }] };
-    if (rest.length) forked.branch = { at: here, name: base.name, steps: rest };
+    const forked = parted(base, here, forkedName(base.name), [{ ...step, note }]);
+    if (!forked.branch && base.branch) forked.branch = base.branch; // forked on at the end of a fork: the fork's own
+    const rest = base.steps.length - here; // the original's steps kept as the other branch
     const bytes = new TextEncoder().encode(JSON.stringify(forked)).length;
     if (bytes > MAX_FORK_BYTES) return say(`Too large to fork in the viewer (${bytes.toLocaleString("en")} bytes as JSON): edit it in the editor instead.`);
     open(forked, here + 1, here, (msg) => {
       const label = msg.steps[here]?.label ?? step.op;
-      const kept = rest.length === 1 ? "step is" : `${rest.length} steps are`;
-      return `Forked after step ${here}: ${label}.` + (rest.length
+      const kept = rest === 1 ? "step is" : `${rest} steps are`;
+      return `Forked after step ${here}: ${label}.` + (rest
         ? ` The original's other ${kept} kept as the other branch: s switches to it, ↶ Undo returns to it.`
         : " ↶ Undo returns to the scenario before.");
     });
@@ -91,9 +90,7 @@ export function createExplore(app, opts, driver, page, actions) {
     if (pending) return;
     if (!source?.branch) return say("This scenario has no other branch: act on the diagram to fork it.");
     const { at: from, name, steps } = source.branch;
-    const other = { ...source, name: name ?? source.name, steps: [...source.steps.slice(0, from), ...steps],
-      branch: { at: from, name: source.name, steps: source.steps.slice(from) } };
-    if (!other.branch.steps.length) delete other.branch;
+    const other = parted(source, from, name ?? source.name, steps);
     const here = page.latest?.position ?? 0;
     const to = Math.min(here, other.steps.length);
     open(other, to, here, (msg) => `On the other branch, “${msg.name}”, at step ${to}` +
@@ -351,6 +348,16 @@ export function createExplore(app, opts, driver, page, actions) {
 }
 
 // "Name (fork)": once, however often it is forked again.
+// `source`'s first `at` steps, then `steps`, named `name`; the rest of `source`, if any, kept as its other branch
+// (docs/scenario-format.md `branch`).
+function parted(source, at, name, steps) {
+  const out = { ...source, name, steps: [...source.steps.slice(0, at), ...steps] };
+  delete out.branch;
+  const rest = source.steps.slice(at);
+  if (rest.length) out.branch = { at, name: source.name, steps: rest };
+  return out;
+}
+
 function forkedName(name) {
   return name.endsWith(" (fork)") ? name : `${name} (fork)`;
 }

@@ -64,8 +64,8 @@ class PriorityQueue:
         the limit (``max_in_unschedulable``): [{pod, where, due (s)}]. Without periodic flushes only explicit
         flush steps move them."""
         limit = self.config.max_in_unschedulable
-        queued = [self.backoff_q.get(name) for name in self.backoff_q.index]
-        backed_off = [(r.name, BACKOFF_Q, self.backoff_expiry(r)) for r in queued if not self.backing_off(r)]
+        backed_off = [(r.name, BACKOFF_Q, self.backoff_expiry(r)) for r in self.backoff_q.records()
+                      if not self.backing_off(r)]
         parked = [(r.name, UNSCHEDULABLE_PODS, r.timestamp + limit) for r in self.unschedulable_pods.values()
                   if self.now - r.timestamp > limit]
         return [{"pod": pod, "where": where, "due": due / NS} for pod, where, due in sorted(backed_off + parked)]

@@ -173,12 +173,13 @@ FLUSHES = {
 def _clock(variant, step, result, record):
     lines = [f"The fake clock moves forward {step['seconds']:g} s to t = {result['now']:g} s."]
     for flush in result.get("flushes", ()):
-        lines.append(f"At t = {flush['at']:g} s {FLUSHES[flush['op']][1]} moves {_flushed(flush['result'])}.")
+        lines.append(f"At t = {flush['at']:g} s {_flush_said(flush['op'], flush['result'])}.")
     return lines
 
 
-def _sentence(words: str) -> str:
-    return words[:1].upper() + words[1:]
+def _flush_said(op: str, result: dict) -> str:
+    """"the 1 s backoff flush (flushBackoffQCompleted) moves B → activeQ": a flush and what it moved."""
+    return f"{FLUSHES[op][1]} moves {_flushed(result)}"
 
 
 def _flushed(result: dict) -> str:
@@ -187,15 +188,12 @@ def _flushed(result: dict) -> str:
     return said + (f" (event UnschedulableTimeout, {result['event_id']})" if result.get("event_id") else "")
 
 
-# An explicit flush step, said as a flush the clock runs is (FLUSHES, _flushed): what it moved; the leftover
+# An explicit flush step, said as a flush the clock runs is (_flush_said): what it moved; the leftover
 # flush's event with how each parked pod was judged.
-def _flush_backoff(variant, step, result, record):
-    return [f"{_sentence(FLUSHES['flush_backoff'][1])} moves {_flushed(result)}."]
-
-
-def _flush_leftover(variant, step, result, record):
-    lines = [f"{_sentence(FLUSHES['flush_unschedulable_leftover'][1])} moves {_flushed(result)}."]
-    return lines + _event(variant, step, result, record)[1:] if result["moved"] else lines
+def _flush(variant, step, result, record):
+    said = _flush_said(step["op"], result)
+    lines = [f"{said[:1].upper()}{said[1:]}."]
+    return lines + _event(variant, step, result, record)[1:] if result.get("moved") else lines
 
 
 def _generic(variant, step, result, record):
@@ -246,4 +244,4 @@ def _violation(broken: dict) -> str:
 
 
 _OPS = {"pop": _pop, "event": _event, "assigned_pod_added": _event, "fail": _fail, "done": _done,
-        "advance_clock": _clock, "flush_backoff": _flush_backoff, "flush_unschedulable_leftover": _flush_leftover}
+        "advance_clock": _clock, "flush_backoff": _flush, "flush_unschedulable_leftover": _flush}
