@@ -9,7 +9,11 @@ too, as when a viewer goes back and forth), and that document loaded again at ev
 anew, as on a viewer's first way through an upload); bytes of the `delta` one
 step sends, and of a whole `state`, on a scenario whose v1.28.2 list holds 200 entries (the step appends
 one); bytes of the first page load (HTML + CSS + JS modules), as files and as sent with gzip accepted.
-    python bench/round_trip.py [--async-mode eventlet|threading] [--n 500]
+
+Round trips are --gap-ms apart (default 10), as a viewer's steps are (a click, an autoplay beat: 50 ms and
+more): the server makes a private step's next messages after sending this one (``Hub.look_ahead``), which
+back to back (--gap-ms 0) is charged to whichever message comes next, the echo or the step.
+    python bench/round_trip.py [--async-mode eventlet|threading] [--n 500] [--gap-ms 10]
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ def long_list_scenario(entries: int = 200) -> dict:
 
 
 class Client:
-    def __init__(self, url: str):
+    def __init__(self, url: str, gap_ms: float = 0.0):
+        self.gap = gap_ms / 1000
         # websocket-client checks the UTF-8 of every text frame it receives in pure Python (~0.4 µs a byte: 2 ms
         # for a 5 kB delta), which a browser does natively: skipped, or this would measure its own client.
         self.sio = socketio.Client(websocket_extra_options={"skip_utf8_validation": True})
@@ -69,7 +74,9 @@ class Client:
         return steps, echoes
 
     def call(self, event: str, payload=None, expect: tuple[str, ...] = ("state", "delta")) -> float:
-        """Milliseconds from emitting ``event`` to the next message named in ``expect``."""
+        """Milliseconds from emitting ``event`` (``gap`` after the last message) to the next message named in
+        ``expect``."""
+        time.sleep(self.gap)
         self.got.clear()
         t = time.perf_counter()
         self.sio.emit(event, payload)
@@ -107,12 +114,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--async-mode", default="eventlet", choices=("eventlet", "threading"))
     ap.add_argument("--n", type=int, default=500)
+    ap.add_argument("--gap-ms", type=float, default=10.0)
     args = ap.parse_args()
     # n back-to-back round trips would trip the per-connection rate limit: this measures latency, so it is off
     server = Server(args.async_mode, {"INFLIGHT_SCOPE_RATE_LIMIT_PER_SECOND": "0"})
     base = server.url
     try:
-        c = Client(base)
+        c = Client(base, args.gap_ms)
         steps, echoes = c.laps(SCENARIO, args.n)
         own_steps, own_echoes = c.laps(builtin.get(SCENARIO), args.n)
         new_steps, new_echoes = c.laps(builtin.get(SCENARIO), args.n, reload=True)
@@ -129,7 +137,7 @@ def main():
         weight, sent, files = page_weight(base)
     finally:
         server.stop()
-    print(f"async mode {args.async_mode}, {args.n} round trips each, loopback websocket")
+    print(f"async mode {args.async_mode}, {args.n} round trips each, {args.gap_ms:g} ms apart, loopback websocket")
     for label, s, e in ((f"built-in {SCENARIO} (made once for every viewer)", steps, echoes),
                         ("the same as the viewer's own document (kept under its load)", own_steps, own_echoes),
                         ("the same loaded again at every lap (every step made anew)", new_steps, new_echoes)):

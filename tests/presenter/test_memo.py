@@ -52,9 +52,12 @@ def test_keys_asked_for_once_are_remembered_within_a_bound(monkeypatch):
 
 def test_a_delta_is_kept_per_pair_of_keys_and_carries_its_own_seq():
     shown, old, new = Shown(), state(1), state(2)
-    assert shown.delta(4, old, new, "a", "b") == delta_message(4, old, new) and len(shown) == 0
-    first = shown.delta(5, old, new, "a", "b")
+    make = lambda seq: lambda: delta_message(seq, old, new)  # noqa: E731
+    assert shown.delta(4, "a", "b", make(4)) == delta_message(4, old, new) and len(shown) == 0
+    first = shown.delta(5, "a", "b", make(5))
     assert first == delta_message(5, old, new) and len(shown) == 1
-    again = shown.delta(8, old, new, "a", "b")
+    again = shown.delta(8, "a", "b", make(8))
     assert again == {**first, "seq": 8} and again["ops"] is first["ops"] and first["seq"] == 5
-    assert shown.delta(3, old, new, None, "b") == delta_message(3, old, new) and len(shown) == 1
+    assert shown.delta(3, None, "b", make(3)) == delta_message(3, old, new) and len(shown) == 1
+    made_for_another_seq = shown.delta(6, "c", "d", make(0))  # a delta made ahead, before its seq was known
+    assert made_for_another_seq["seq"] == 6 and made_for_another_seq["ops"] == first["ops"]

@@ -219,6 +219,38 @@ def test_viewers_of_a_built_in_share_its_states_and_see_what_its_own_copy_shows(
     assert built() == before  # a later viewer is served what was kept: no frame is built for it
 
 
+def test_a_viewers_next_step_is_made_while_it_looks_at_this_one(app, make_sio):
+    """A scenario of the viewer's own, on its first way through (nothing kept): each step's frame was built
+    before the step was asked for, once, and what the step sends is what a viewer of the built-in is sent."""
+    own, builtin_viewer = make_sio(), make_sio()
+    load(own, LOST)
+    load(builtin_viewer)
+    hub = app.extensions["inflight_hub"]
+    session = next(s for s in hub.sessions.values() if s.scenario_id is None and s.sim)
+    assert session.sim.frames_built == 2  # position 0, and position 1 ahead
+    for position in range(1, TOTAL + 1):
+        own.emit("step")
+        builtin_viewer.emit("step")
+        assert unnumbered(one(own, "state")) == unnumbered(one(builtin_viewer, "state"))
+        assert session.sim.frames_built == min(position + 2, TOTAL + 1)  # one per position: the next one built
+
+
+def test_what_was_made_ahead_is_not_sent_once_the_viewer_shows_something_else(sio):
+    load(sio, LOST)
+    for position in (1, 2):  # at 2, with the step to 3 made ahead
+        sio.emit("step")
+        assert one(sio, "state")["position"] == position
+    sio.emit("back")
+    went_back = one(sio, "state")
+    sio.emit("seek", {"position": 1})
+    assert unnumbered(one(sio, "state")) == unnumbered(went_back)
+    load(sio, builtin.get("in-flight-basics"))  # another load: nothing made for lost-marker is sent for it
+    sio.emit("step")
+    stepped = one(sio, "state")
+    sio.emit("seek", {"position": 1})
+    assert unnumbered(stepped) == unnumbered(one(sio, "state")) and stepped["scene"]["caption"].startswith("1. pop")
+
+
 def test_steps_travel_as_deltas_and_seeks_as_whole_states(sio):
     load(sio)
     seqs = []

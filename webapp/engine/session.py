@@ -64,7 +64,11 @@ class Session:
 
     @property
     def memo_key(self) -> tuple | None:
-        """What the frame at the cursor depends on entirely, as the key under which the messages made from it
+        """``memo_key_at`` the cursor."""
+        return None if self.sim is None else self.memo_key_at(self.sim.position)
+
+    def memo_key_at(self, position: int) -> tuple | None:
+        """What the frame at ``position`` depends on entirely, as the key under which the messages made from it
         are kept (presenter/memo.py): the scenario with its versions and the position. A built-in is named by
         its id (one document for everyone: every session that loads it shows the same); a scenario of the
         viewer's own by the serial of its load (only this session shows it, but a viewer going back and forth
@@ -74,9 +78,9 @@ class Session:
         if self.sim is None:
             return None
         if self.scenario_id is not None:
-            return self.scenario_id, self.sim.variants, self.sim.position
+            return self.scenario_id, self.sim.variants, position
         if self.sim.live_bytes <= SHOWN_LIVE_BYTES:
-            return self.serial, self.sim.variants, self.sim.position
+            return self.serial, self.sim.variants, position
         return None
 
     @property
@@ -97,6 +101,11 @@ class Session:
     def back(self) -> None:
         sim = self.require()
         sim.seek(max(sim.position - 1, self.range[0]))
+
+    def ahead(self) -> dict | None:
+        """The frame ``step()`` will show, built now (``Simulation.ahead``); None at the end of the range."""
+        sim = self.require()
+        return sim.ahead() if sim.position < self.range[1] else None
 
     def reset(self) -> None:
         """Pause and go back to the start of this session's range."""

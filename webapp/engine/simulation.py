@@ -4,12 +4,14 @@
     sim.step(); sim.back(); sim.seek(n); sim.run(until=n)     # commands: move the cursor, return nothing
     sim.frame()                                               # the one query: what is true at the cursor
     sim.preview()                                             # what the next step would do (cursor unmoved)
+    sim.ahead()                                               # the next position's frame, built before it is asked for
 
 Loading runs the whole scenario once (validating every step on every variant and laying
 checkpoints), so a Simulation that exists is valid end to end. A frame is built at most once per
-position: it is cached until the cursor moves (``frames_built`` counts them). Moving the cursor moves no
-model: the timelines follow it when a frame or a preview is asked for (a viewer sent a message made earlier for
-the same position, ``presenter.memo``, needs neither).
+position: it is cached until the cursor moves (``frames_built`` counts them); the one ``ahead()`` built is kept
+until the cursor reaches it or moves elsewhere. Moving the cursor moves no model: the timelines follow it when a
+frame or a preview is asked for (a viewer sent a message made earlier for the same position, ``presenter.memo``,
+needs neither).
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ class Simulation:
         self._source_bytes: int | None = None
         self.frames_built = 0
         self._frame: dict | None = None  # the frame at the cursor, once asked for
+        self._ahead: dict | None = None  # the frame at the cursor + 1, if ahead() built it
         self._load()
-        self._position = 0  # the cursor; the timelines are moved to it by _at_cursor()
+        self._position = 0  # the cursor; the timelines are moved to it by _at() when a frame is built
 
     @property
     def source_bytes(self) -> int:
@@ -92,13 +95,15 @@ class Simulation:
         if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= self.total:
             raise Invalid(f"position must be an integer in 0..{self.total}, got {position!r}")
         if position != self._position:
-            self._frame = None
+            ahead = self._ahead
+            self._frame = ahead if ahead is not None and ahead["position"] == position else None
+            self._ahead = None
             self._position = position
 
-    def _at_cursor(self) -> dict:
-        """The timelines, moved to the cursor (a timeline already there does nothing)."""
+    def _at(self, position: int) -> dict:
+        """The timelines, moved to ``position`` (a timeline already there does nothing)."""
         for line in self.timelines.values():
-            line.seek(self._position)
+            line.seek(position)
         return self.timelines
 
     def step(self) -> None:
@@ -118,14 +123,23 @@ class Simulation:
     def frame(self) -> dict:
         """Everything true at the cursor, as plain data (built once per position)."""
         if self._frame is None:
-            self._frame = self._build_frame()
-            self.frames_built += 1
+            self._frame = self._build_frame(self._position)
         return self._frame
 
-    def _build_frame(self) -> dict:
-        position = self.position
+    def ahead(self) -> dict | None:
+        """The frame of the next position, built now (the cursor stays): ``step()`` then finds it built, so a
+        transport can make the next step's message while its viewer looks at this one. None at the end."""
+        position = self._position + 1
+        if position > self.total:
+            return None
+        if self._ahead is None:
+            self._ahead = self._build_frame(position)
+        return self._ahead
+
+    def _build_frame(self, position: int) -> dict:
+        self.frames_built += 1
         variants = {}
-        for v, line in self._at_cursor().items():
+        for v, line in self._at(position).items():
             result, record = line.last if line.last is not None else (None, None)
             variants[v] = {
                 "state": line.model.state(),
@@ -138,8 +152,8 @@ class Simulation:
             }
         return {"position": position, "total": self.total, "divergence": self.divergence,
                 "gate": self.scenario.config.gate, "unschedulableLimit": self.scenario.config.max_in_unschedulable / NS,
-                "step": self.scenario.steps[position - 1] if position else None, "next": self.peek(),
-                "variants": variants}
+                "step": self.scenario.steps[position - 1] if position else None,
+                "next": self.scenario.steps[position] if position < self.total else None, "variants": variants}
 
     def preview(self) -> dict | None:
         """{variant: {result, record}} of the step ``step()`` would apply, worked out on copies of the models
@@ -149,7 +163,7 @@ class Simulation:
             return None
         position = self.position
         out = {}
-        for v, line in self._at_cursor().items():
+        for v, line in self._at(position).items():
             result, record = line.model.clone().apply(position, step)
             out[v] = {"result": result, "record": record}
         return out

@@ -21,8 +21,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from .messages import delta_message
-
 ENTRIES = 256  # built-in states are about 35 kB each in memory (at most 53 kB), kept own ones at most ~80 kB
 ASKED = 4 * ENTRIES  # keys asked for once, remembered (a tuple of a few atoms each) until asked again
 
@@ -38,12 +36,16 @@ class Shown:
         """The state message ``make()`` makes, for the ``key`` it depends on."""
         return make() if key is None else self._get(("state", key), make)
 
-    def delta(self, seq: int, old: dict, new: dict, old_key, new_key) -> dict:
-        """``delta_message(seq, old, new)``; ``old_key`` and ``new_key`` are the keys they were made for."""
-        if old_key is None or new_key is None:
-            return delta_message(seq, old, new)
-        made = self._get(("delta", old_key, new_key), lambda: delta_message(seq, old, new))
+    def delta(self, seq: int, old_key, new_key, make) -> dict:
+        """The delta message ``make()`` makes (``messages.delta_message``) from the state made for ``old_key``
+        to the one made for ``new_key``, numbered ``seq``."""
+        made = make() if old_key is None or new_key is None else self._get(("delta", old_key, new_key), make)
         return made if made["seq"] == seq else {**made, "seq": seq}
+
+    def has_state(self, key) -> bool:
+        """Whether the state message for ``key`` is kept (asking for it makes nothing)."""
+        with self._lock:
+            return ("state", key) in self._made
 
     def _get(self, key, make):
         with self._lock:

@@ -36,7 +36,7 @@ from ..engine.session import Session, parse_range, parse_speed
 from ..engine.simulation import check_variants
 from ..errors import Invalid, UserError
 from ..model.variant import VARIANTS
-from ..presenter import scenario_message, state_message
+from ..presenter import delta_message, scenario_message, state_message
 from ..presenter.memo import Shown
 from ..scenario.resolve import resolve
 from . import wsclose
@@ -89,6 +89,17 @@ class Feed:
     last: dict | None = None  # the state message without its seq
     version: tuple | None = None  # a room's (epoch, record version) that ``last`` shows
     key: tuple | None = None  # what ``last`` was made for (``Hub.shown``), if others are shown the same
+    ahead: Ahead | None = None  # the next step's messages, made before it was asked for (``Hub.look_ahead``)
+
+
+@dataclass
+class Ahead:
+    """A private session's next messages, made while its viewer looked at the last one (``Hub.look_ahead``)."""
+
+    showing: tuple  # what they show (``Hub.showing``): used only if the session shows exactly that when it steps
+    base: dict  # the state message the delta was made from (the channel's ``last`` then)
+    message: dict
+    delta: dict
 
 
 def boolean(payload: dict, name: str, default: bool | None = None) -> bool:
@@ -127,6 +138,9 @@ class Hub:
     releasing: bool = False  # a release of freed memory is on its way
 
     HEAVY_BYTES = 1024 * 1024  # a session this large, once gone, is worth giving its memory back for
+    # Seconds look_ahead waits before it works: a message queued is sent by the connection's writer after a few
+    # turns of the event loop (one yield was not enough: the work went first and the step took 0.5 ms longer).
+    AHEAD_AFTER = 0.002
 
     def release_soon(self) -> None:
         """Give memory back to the system (engine/memory.py) shortly, once, however many sessions just went."""
@@ -150,24 +164,29 @@ class Hub:
     def send(self, event: str, message: dict, to: str, private: bool) -> None:
         self.socketio.emit(event, message, to=to, ignore_queue=private)
 
-    def shown(self, session: Session, room: Room | None) -> tuple | None:
-        """What ``state_of`` depends on entirely, the key its message is kept under in ``memo``; None when the
-        session's messages are not kept (Session.memo_key)."""
-        key = session.memo_key
+    def shown(self, session: Session, room: Room | None, position: int | None = None) -> tuple | None:
+        """What ``state_of`` depends on entirely (at the cursor, or at ``position``), the key its message is kept
+        under in ``memo``; None when the session's messages are not kept (Session.memo_key_at)."""
+        key = session.memo_key_at(session.sim.position if position is None else position)
         if key is None:
             return None
         return *key, session.playing, session.speed, session.range, room.code if room else None
 
-    def state_of(self, session: Session, room: Room | None) -> tuple[dict, tuple | None]:
-        """The state message and what it was made for (``shown``)."""
-        key = self.shown(session, room)
-        return self.memo.state(key, lambda: self.make_state(session, room)), key
+    @staticmethod
+    def showing(session: Session, position: int) -> tuple:
+        """What a private session's state message at ``position`` depends on, whether kept or not: its load
+        and settings."""
+        return session.serial, position, session.playing, session.speed, session.range
 
-    def make_state(self, session: Session, room: Room | None) -> dict:
-        sim = session.sim
+    def state_of(self, session: Session, room: Room | None, made: dict | None = None) -> tuple[dict, tuple | None]:
+        """The state message (``made`` already, or made now) and what it was made for (``shown``)."""
+        key = self.shown(session, room)
+        return self.memo.state(key, lambda: made or self.make_state(session, room, session.sim.frame())), key
+
+    def make_state(self, session: Session, room: Room | None, frame: dict) -> dict:
         settings = {"playing": session.playing, "speed": session.speed, "range": session.range,
                     "room": room.code if room else None}
-        message = state_message(sim.frame(), sim.preview() if room else None, settings)
+        message = state_message(frame, session.sim.preview() if room else None, settings)
         return {**message, **settings}
 
     def publish(self, target: Target, whole: bool = False, loaded: bool = False) -> None:
@@ -182,15 +201,38 @@ class Hub:
             self.send("scenario", self.scenario_of(target), target.channel, private)
         if session.sim is None:
             return
-        message, key = self.state_of(session, room)
+        ahead, feed.ahead = feed.ahead, None
+        if ahead is not None and (not private or ahead.showing != self.showing(session, session.sim.position)):
+            ahead = None
+        message, key = self.state_of(session, room, ahead and ahead.message)
         seq = room.version if room else feed.seq + 1
         if whole or loaded or feed.last is None or feed.version != base_version:
             self.send("state", {"seq": seq, "key": session.key, **message}, target.channel, private)
         else:
-            delta = self.memo.delta(seq, feed.last, message, feed.key, key)
+            made = ahead.delta if ahead and ahead.base is feed.last and ahead.message is message else None
+            delta = self.memo.delta(seq, feed.key, key, lambda: made or delta_message(seq, feed.last, message))
             self.send("delta", {**delta, "key": session.key, "playing": session.playing, "speed": session.speed,
                                 "room": target.code}, target.channel, private)
         feed.seq, feed.last, feed.version, feed.key = seq, message, room.seen if room else None, key
+
+    def look_ahead(self, target: Target) -> None:
+        """Make the messages of a private session's next step now, while its viewer looks at what was just sent
+        (once that has gone out: ``AHEAD_AFTER``), unless they are kept already (``memo``): its ``step`` then
+        only sends them. A first way through an upload has every step made anew; this takes that work off the
+        time between the click and the picture. Used only if the session shows the same when it steps."""
+        if target.room is not None:
+            return
+        self.socketio.sleep(self.AHEAD_AFTER)
+        session, feed = target.session, self.feeds.get(target.channel)
+        with session.lock:
+            if feed is None or feed.last is None or session.sim is None:
+                return
+            position = session.sim.position + 1
+            if position > session.range[1] or self.memo.has_state(self.shown(session, None, position)):
+                return
+            message = self.make_state(session, None, session.ahead())
+            feed.ahead = Ahead(self.showing(session, position), feed.last, message,
+                               delta_message(0, feed.last, message))
 
     def whole_state(self, sid: str, target: Target, scenario: bool = True) -> None:
         """The target's current state (after its ``scenario``), to ``sid`` only: a joiner, or a client that
@@ -311,6 +353,7 @@ class Viewers(Namespace):
             target.session.load(scenario, variants, scenario_id,
                                 parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))
             self.hub.publish(target, loaded=True)
+        self.hub.look_ahead(target)
 
     def on_step(self, payload):
         self.command(payload, Session.step)
@@ -355,6 +398,7 @@ class Viewers(Namespace):
             target.session.require()
             change(target.session, *args)
             self.hub.publish(target, whole=whole)
+        self.hub.look_ahead(target)
 
     def autoplay(self, target: Target, token: int) -> None:
         session = target.session
@@ -373,6 +417,7 @@ class Viewers(Namespace):
                     return
                 if not session.playing:
                     return
+            self.hub.look_ahead(target)
 
     # --- rooms ---------------------------------------------------------------------------------
     def on_create_room(self, payload):
