@@ -235,6 +235,16 @@ def test_a_viewers_next_step_is_made_while_it_looks_at_this_one(app, make_sio):
         assert session.sim.frames_built == min(position + 2, TOTAL + 1)  # one per position: the next one built
 
 
+def test_nothing_is_made_ahead_for_a_scenario_larger_than_a_built_in(app, sio):
+    steps = [{"op": "pop", "expect": "A"}] + [{"op": "event", "event": "NodeAdd"}] * 199
+    load(sio, {"schema": 1, "name": "200 entries", "pods": [{"name": "A"}], "initial_active": ["A"], "steps": steps})
+    session = next(iter(app.extensions["inflight_hub"].sessions.values()))
+    for position in (1, 2):
+        sio.emit("step")
+        assert one(sio, "state")["position"] == position
+        assert session.memo_key is None and session.sim.frames_built == position + 1  # none for the next
+
+
 def test_what_was_made_ahead_is_not_sent_once_the_viewer_shows_something_else(sio):
     load(sio, LOST)
     for position in (1, 2):  # at 2, with the step to 3 made ahead

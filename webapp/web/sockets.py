@@ -219,7 +219,9 @@ class Hub:
         """Make the messages of a private session's next step now, while its viewer looks at what was just sent
         (once that has gone out: ``AHEAD_AFTER``), unless they are kept already (``memo``): its ``step`` then
         only sends them. A first way through an upload has every step made anew; this takes that work off the
-        time between the click and the picture. Used only if the session shows the same when it steps."""
+        time between the click and the picture. Used only if the session shows the same when it steps. Not for a
+        session larger than a built-in (Session.memo_key_at is None): a second frame would double the live part
+        MAX_SESSION_BYTES counts once (memory.LIVE_FACTOR)."""
         if target.room is not None:
             return
         self.socketio.sleep(self.AHEAD_AFTER)
@@ -228,7 +230,8 @@ class Hub:
             if feed is None or feed.last is None or session.sim is None:
                 return
             position = session.sim.position + 1
-            if position > session.range[1] or self.memo.has_state(self.shown(session, None, position)):
+            key = self.shown(session, None, position)
+            if position > session.range[1] or key is None or self.memo.has_state(key):
                 return
             message = self.make_state(session, None, session.ahead())
             feed.ahead = Ahead(self.showing(session, position), feed.last, message,
