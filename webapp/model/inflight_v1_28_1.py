@@ -40,7 +40,7 @@ class ReceivedEvents(Tracker):
         return len(self.in_flight_pods)
 
     def pop(self, pinfo, entry_id: str, rec: dict) -> None:
-        self.version += 1
+        self.broken = None
         marker = self.received_events.back()
         self.in_flight_pods[pinfo.uid] = InFlightPod(pinfo.name, entry_id, marker)
         rec["marker"] = {"pod": pinfo.name, "previousEvent": marker.value.id if marker else None}
@@ -48,7 +48,7 @@ class ReceivedEvents(Tracker):
     def record_event(self, event, event_id: str, ordinal: int, rec: dict) -> bool:
         if not self.in_flight_pods:
             return False
-        self.version += 1
+        self.broken = None
         n = len(self.in_flight_pods)
         self.received_events.push_back(ReceivedEvent(event, event_id, ordinal, n))
         rec["appended"].append({"kind": "event", "id": event_id, "event": event.label, "inFlightPodsNum": n})
@@ -58,7 +58,7 @@ class ReceivedEvents(Tracker):
         pod = self.in_flight_pods.pop(uid, None)
         if pod is None:
             return
-        self.version += 1
+        self.broken = None
         events = self.received_events
         marker = pod.previous_event
         if marker is not None and marker.value.in_flight_pods_num != 0:

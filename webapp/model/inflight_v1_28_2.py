@@ -45,7 +45,7 @@ class InFlightEvents(Tracker):
         return len(self.in_flight_pods)
 
     def pop(self, pinfo, entry_id: str, rec: dict) -> None:
-        self.version += 1
+        self.broken = None
         name, uid = pinfo.name, pinfo.uid
         # A second Pop of an in-flight uid overwrites the map value: the first entry is orphaned.
         orphan = self.in_flight_pods.get(uid)
@@ -58,14 +58,14 @@ class InFlightEvents(Tracker):
     def record_event(self, event, event_id: str, ordinal: int, rec: dict) -> bool:
         if not self.in_flight_pods:
             return False
-        self.version += 1
+        self.broken = None
         self.in_flight_events.push_back(EventEntry(event, event_id, ordinal))
         rec["appended"].append({"kind": "event", "id": event_id, "event": event.label})
         return True
 
     def record_update(self, name: str, entry_id: str, rec: dict) -> None:
         """1.31 (#125578): an update of an in-flight pod is appended as an UnschedulablePodUpdate entry."""
-        self.version += 1
+        self.broken = None
         self.in_flight_events.push_back(EventEntry(UNSCHEDULED_POD_UPDATE, entry_id, 0))
         rec["appended"].append({"kind": "event", "id": entry_id, "event": UNSCHEDULED_POD_UPDATE.label, "pod": name})
 
@@ -73,7 +73,7 @@ class InFlightEvents(Tracker):
         elem = self.in_flight_pods.pop(uid, None)
         if elem is None:
             return
-        self.version += 1
+        self.broken = None
         entry = self.in_flight_events.remove(elem)
         self.pod_entries -= 1
         removed = rec["removed"]

@@ -23,7 +23,10 @@ def check(queue, touched=None) -> list[dict]:
     """The violated invariants as [{name, violations}] (empty: all hold).
     Queue membership is checked for the ``touched`` pods — names, or the step record's moves — (None: every
     declared pod)."""
-    broken = queue.tracker.violations()
+    tracker = queue.tracker
+    broken = tracker.broken
+    if broken is None:  # the tracker changed: found again, once
+        broken = tracker.broken = tracker.check()
     if touched is None:
         touched = queue.pods
     elif not touched:
@@ -34,7 +37,8 @@ def check(queue, touched=None) -> list[dict]:
     for name in touched:
         if type(name) is dict:  # a move of the step record
             name = name["pod"]
-        if (name in active) + (name in backoff) + (name in unschedulable) > 1:
+        # in two or three: in backoffQ and another, or in activeQ and unschedulablePods
+        if name in backoff and (name in active or name in unschedulable) or name in active and name in unschedulable:
             queues = [q for q, index in (("activeQ", active), ("backoffQ", backoff),
                                          ("unschedulablePods", unschedulable)) if name in index]
             membership.append({"pod": name, "queues": queues})
