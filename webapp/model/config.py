@@ -77,11 +77,10 @@ class QueueConfig:
         return self._cached(key, lambda: self.hint_map and any(
             matches(registered, event, rules.wildcard_registration) for registered, _, _ in self.registrations(rules)))
 
-    def pending_twins(self, plugins) -> frozenset:
+    def pending_twins(self, plugins: tuple) -> frozenset:
         """1.29+: the pending plugins a pod gets with unschedulable ``plugins``: "P#pending" for each P that has a
-        QueueImmediately hint (the 1.28 vocabulary, mapped as REAL-QUEUE.md says). Only 1.29+ asks, where the
-        gate is the scenario's."""
-        immediate = self._cached("immediate", lambda: frozenset(  # none registered without a hint map
-            plugin for _, plugin, hint in self._registrations(self.gate)
-            if hint == "QueueImmediately" and self.hint_map))
-        return frozenset(p + PENDING_SUFFIX for p in plugins if p in immediate)
+        QueueImmediately hint (the 1.28 vocabulary, mapped as REAL-QUEUE.md says), worked out once per tuple. Only
+        1.29+ asks, where the gate is the scenario's."""
+        return self._cached(("pending_twins", plugins), lambda: frozenset(  # none registered without a hint map
+            plugin + PENDING_SUFFIX for _, plugin, hint in self._registrations(self.gate)
+            if plugin in plugins and hint == "QueueImmediately" and self.hint_map))

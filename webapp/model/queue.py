@@ -252,7 +252,8 @@ class PriorityQueue:
             if pending:
                 pinfo.plugins = pinfo.plugins | frozenset(pending)
         elif pending is not None or plugins is not None:
-            pinfo.pending = self.config.pending_twins(plugins or ()) | frozenset(pending or ())
+            twins = self.config.pending_twins(tuple(plugins or ()))
+            pinfo.pending = twins | frozenset(pending) if pending else twins
 
     def move_pods_to_active_or_backoff_queue(self, pods: list, event, rec: dict) -> dict:
         rec["calls"].append("movePodsToActiveOrBackoffQueue")
