@@ -39,7 +39,7 @@ def bundle():
     from webapp.scenario import builtin
     from webapp.scenario.load import load_scenario
 
-    return messages(load_scenario(builtin.get("lost-marker")), "lost-marker")
+    return json.loads(json.dumps(messages(load_scenario(builtin.get("lost-marker")), "lost-marker")))  # as the file holds it
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from webapp.engine.trace import replay
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario, parse_text
-from webapp.scenario.scenario import from_valid_dict
+from webapp.scenario.scenario import from_valid_dict, frozen_step
 
 V1, V2 = "v1.28.1", "v1.28.2"
 QUEUES = ("activeQ", "backoffQ", "unschedulablePods", "schedulingCycle", "moveRequestCycle")
@@ -102,7 +102,7 @@ def test_get_returns_a_fresh_copy():
 def test_passes_validation_from_file_text(scenario_id):
     text = (resources.files("webapp.scenario") / "library" / f"{scenario_id}.yaml").read_text("utf-8")
     scenario = load_scenario(parse_text(text, "yaml"))
-    assert scenario.steps == tuple(builtin.get(scenario_id)["steps"])
+    assert scenario.steps == tuple(map(frozen_step, builtin.get(scenario_id)["steps"]))
 
 
 @pytest.mark.parametrize("scenario_id", builtin.ids())

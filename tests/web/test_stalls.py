@@ -219,7 +219,8 @@ def test_an_uploaded_scenarios_message_is_made_and_encoded_apart_from_the_hub():
     session.load(scenario, scenario.versions, None)
     sent = Hub(None, None, None, None).scenario_of(Target(session, "sid"))
     assert apart[-1] == (False, sent) and isinstance(sent, Encoded)
-    assert json.loads(sent) == {**scenario_message(session.sim.summary(), None, None), "key": session.key}
+    made = {**scenario_message(session.sim.summary(), None, None), "key": session.key}
+    assert json.loads(sent) == json.loads(json.dumps(made))
 
 
 def test_a_large_loads_scenario_waits_as_its_json_text():

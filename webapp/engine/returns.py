@@ -21,16 +21,18 @@ class ReturnTracker:
         self.waiting: dict[str, dict] = {}  # pod -> the failure it has not yet recovered from
         self.returns: dict[str, list[dict]] = {}  # pod -> its returns, in order (pods in the order of their first)
         self.longest: dict[str, list[int]] = {}  # pod -> for each return, the index of the longest up to it
-        self.paths: dict[tuple, list] = {}  # (pod, failed step) -> [(step, queue it went to)]: where it waited
+        # (pod, failed step) -> ((step, queue it went to), ...): where it waited. Tuples of atoms, like the entries'
+        # dicts of atoms: the garbage collector stops walking them (a long scenario keeps thousands for its session).
+        self.paths: dict[tuple, tuple] = {}
 
     def observe(self, record: dict, now: int) -> None:
         for move in record["moves"]:
             pod, src, dst = move["pod"], move["from"], move["to"]
             if src == "inFlight" and record["op"] == "fail":
                 self.waiting[pod] = {"pod": pod, "failed_step": record["step"], "failed_at": now / NS, "via": dst}
-                self.paths[pod, record["step"]] = [(record["step"], dst)]
+                self.paths[pod, record["step"]] = ((record["step"], dst),)
             elif pod in self.waiting and dst != "activeQ":  # on its way (unschedulablePods -> backoffQ, say)
-                self.paths[pod, self.waiting[pod]["failed_step"]].append((record["step"], dst))
+                self.paths[pod, self.waiting[pod]["failed_step"]] += ((record["step"], dst),)
             if dst == "activeQ" and pod in self.waiting:
                 entry = self.waiting.pop(pod)
                 entry.update(back_step=record["step"], back_at=now / NS, seconds=(now / NS) - entry["failed_at"])

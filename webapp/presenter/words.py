@@ -123,7 +123,7 @@ def step_label(step: dict) -> str:
 def _value(param, value) -> str:
     if param.type == SECONDS:
         return seconds(value)
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return ", ".join(map(str, value)) or "none"
     if isinstance(value, bool):
         return "yes" if value else "no"

@@ -15,8 +15,8 @@ class Scenario:
     config: QueueConfig
     pods: dict  # name -> (uid, priority), in declaration order
     initial_active: tuple
-    steps: tuple  # step dicts as validated (each may carry a "note")
-    raw: dict = field(compare=False, repr=False)  # the scenario object as given
+    steps: tuple  # step dicts as validated (each may carry a "note"), their lists as tuples (``frozen_step``)
+    raw: dict = field(compare=False, repr=False)  # the scenario object as given, with those steps
     versions: tuple = VARIANTS  # the versions it is shown on unless the viewer picks others
 
     def model(self, variant: str) -> Model:
@@ -38,8 +38,20 @@ def plugins_named(raw: dict) -> tuple:
     return tuple(names)
 
 
+def frozen_step(step: dict) -> dict:
+    """``step`` with its lists (a failure's plugins, say) as tuples: a tuple or a dict that holds only strings and
+    numbers is one the garbage collector stops walking, and a long scenario's thousands of steps stay in memory
+    for its session's lifetime (every full collection walked them: a stall of every viewer on the process). The
+    same step for everything else (JSON writes a tuple as a list; validate.py takes one as a list)."""
+    if not any(type(v) is list for v in step.values()):
+        return step
+    return {k: tuple(v) if type(v) is list else v for k, v in step.items()}
+
+
 def from_valid_dict(raw: dict) -> Scenario:
     """Build a Scenario from a dict that already passed validation (see validate.py)."""
+    steps = tuple(map(frozen_step, raw.get("steps") or ()))
+    raw = {**raw, "steps": list(steps)} if "steps" in raw else raw
     cfg = raw.get("config") or {}
     config = QueueConfig(
         gate=raw.get("gate", True),
@@ -60,7 +72,7 @@ def from_valid_dict(raw: dict) -> Scenario:
         config=config,
         pods=pods,
         initial_active=tuple(raw.get("initial_active") or ()),
-        steps=tuple(raw.get("steps") or ()),
+        steps=steps,
         versions=tuple(raw.get("versions") or VARIANTS),
         raw=raw,
     )

@@ -222,7 +222,7 @@ class _Checker:
             self.problem(step, field, f"pod {v!r} is not declared in pods{self.did_you_mean(v, self.declared)}")
 
     def a_list(self, step, field: str, v, of: str) -> bool:
-        if isinstance(v, list):
+        if isinstance(v, (list, tuple)):  # a tuple: a Scenario's own steps (scenario.frozen_step), checked again
             return True
         self.problem(step, field, f"expected a list of {of}, got {_show(v)}")
         return False
