@@ -69,3 +69,21 @@ def test_a_pod_still_waiting_is_where_it_waits_then_not_where_it_failed_to():
         f"{v}: waiting in backoffQ since t = 0 s, via unschedulablePods" for v in sim.variants]
     for variant in sim.variants:
         assert "A" in sim.frame()["variants"][variant]["state"]["backoffQ"]
+
+
+def test_a_pod_moved_by_a_flush_inside_a_long_advance_of_the_clock_is_back_at_that_flush():
+    """Backed off for 1 s, then the clock advances 40 s with the periodic flushes: the backoff flush at 1 s moved
+    it, so it was back after 1 s (not 40); B, parked in unschedulablePods at 40 s, was moved by the leftover flush at
+    360 s (its first 30 s tick after 300 s of waiting), in the middle of a 400 s advance (not at 440 s)."""
+    sim = Simulation(resolve({
+        "schema": 1, "name": "flushes inside an advance", "pods": [{"name": "A"}, {"name": "B"}],
+        "initial_active": ["A", "B"], "periodic_flushes": True,
+        "hints": [{"event": "NodeAdd", "plugin": "P", "hint": "QueueAfterBackoff"}],
+        "steps": [{"op": "pop", "expect": "A"}, {"op": "event", "event": "NodeAdd"},
+                  {"op": "fail", "pod": "A", "unschedulable_plugins": ["P"]}, {"op": "advance_clock", "seconds": 40},
+                  {"op": "pop", "expect": "B"}, {"op": "fail", "pod": "B", "unschedulable_plugins": ["Q"]},
+                  {"op": "advance_clock", "seconds": 400}]})[0])
+    for variant, tracker in sim.returns.items():
+        back = {r["pod"]: r for r in tracker.at(None)["returned"]}
+        assert (back["A"]["longest"]["back_at"], back["A"]["longest"]["seconds"]) == (1.0, 1.0), variant
+        assert back["B"]["longest"]["failed_at"] == 40.0 and back["B"]["longest"]["back_at"] == 360.0, variant

@@ -13,6 +13,17 @@ def _back_step(entry: dict) -> int:
     return entry["back_step"]
 
 
+def move_times(record: dict, result: dict | None, now: float) -> list[float]:
+    """When each of a step's moves happened (s). An advance of the clock with periodic flushes makes its moves at
+    its flushes' ticks, in order (each flush's result names the pods it moved, one move each): a pod backed off
+    for 1 s is back at 1 s, not at the end of a 300 s advance. Any other step moves pods at ``now``."""
+    moves = record["moves"]
+    flushes = (result or {}).get("flushes") or ()
+    times = [f["at"] for f in flushes for _ in range(len(f["result"].get("moved_to_activeQ", ()))
+                                                     + len(f["result"].get("moved", ())))]
+    return times if len(times) == len(moves) else [now] * len(moves)
+
+
 class ReturnTracker:
     """Kept per pod, so that the outcomes at any position cost as much as the pods, not the whole history: a
     frame asks for them at every position, and a long scenario has thousands of returns."""
@@ -25,17 +36,18 @@ class ReturnTracker:
         # dicts of atoms: the garbage collector stops walking them (a long scenario keeps thousands for its session).
         self.paths: dict[tuple, tuple] = {}
 
-    def observe(self, record: dict, now: int) -> None:
-        for move in record["moves"]:
+    def observe(self, record: dict, result: dict, now: int) -> None:
+        """``record`` and ``result`` of a step, whose queue's clock then read ``now`` (ns)."""
+        for move, at in zip(record["moves"], move_times(record, result, now / NS)):
             pod, src, dst = move["pod"], move["from"], move["to"]
             if src == "inFlight" and record["op"] == "fail":
-                self.waiting[pod] = {"pod": pod, "failed_step": record["step"], "failed_at": now / NS, "via": dst}
+                self.waiting[pod] = {"pod": pod, "failed_step": record["step"], "failed_at": at, "via": dst}
                 self.paths[pod, record["step"]] = ((record["step"], dst),)
             elif pod in self.waiting and dst != "activeQ":  # on its way (unschedulablePods -> backoffQ, say)
                 self.paths[pod, self.waiting[pod]["failed_step"]] += ((record["step"], dst),)
             if dst == "activeQ" and pod in self.waiting:
                 entry = self.waiting.pop(pod)
-                entry.update(back_step=record["step"], back_at=now / NS, seconds=(now / NS) - entry["failed_at"])
+                entry.update(back_step=record["step"], back_at=at, seconds=at - entry["failed_at"])
                 self._returned(pod, entry)
 
     def _returned(self, pod: str, entry: dict) -> None:

@@ -72,7 +72,7 @@ class Simulation:
             for line in lines:
                 result, record = line.apply_next()
                 self._check_bytes(line.position)
-                self.returns[line.variant].observe(record, line.model.queue.now)
+                self.returns[line.variant].observe(record, result, line.model.queue.now)
                 touched.update(m["pod"] for m in record["moves"])
             if self.divergence is None and placed_differently([line.model.queue for line in lines], touched):
                 self.divergence = lines[0].position
