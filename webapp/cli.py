@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import json
 import os
+import socket
 import sys
 import warnings
 from dataclasses import asdict
@@ -70,7 +72,7 @@ def main(argv=None) -> int:
     check.set_defaults(run=run_check_challenge)
     serve = commands.add_parser("serve", help="serve the visualizer (built-in demo) on localhost")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=within(int, 1, 65535), default=8000)
     serve.add_argument("--async-mode", choices=("eventlet", "threading"), default=None,
                        help="Socket.IO async mode (default: eventlet, or $INFLIGHT_SCOPE_ASYNC_MODE)")
     serve.add_argument("--message-queue", metavar="URL", default=None,
@@ -127,7 +129,28 @@ def run_find(args) -> int:
     return 0
 
 
+def unlistenable(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port``, or None. Asked with a socket of our own before the
+    server starts: eventlet's listening socket sets SO_REUSEPORT, so it would share a port another server already
+    listens on (each getting some of the connections), and a host that does not resolve ended in a traceback.
+    The address tried is the one the server takes (the first getaddrinfo gives)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a closed server's connections may linger
+            probe.bind(address)
+    except OSError as err:  # socket.gaierror (a name that does not resolve) is one too
+        if err.errno == errno.EADDRINUSE:
+            return "the port is in use (another server there?): choose another --port"
+        return err.strerror or str(err)
+    return None
+
+
 def run_serve(args) -> int:
+    refused = unlistenable(args.host, args.port)
+    if refused:
+        print(f"inflight-scope serve: cannot listen on {args.host}:{args.port}: {refused}", file=sys.stderr)
+        return 2
     mode = args.async_mode or os.environ.get("INFLIGHT_SCOPE_ASYNC_MODE", "eventlet")
     if mode == "eventlet":
         # eventlet announces its maintenance mode on import; a newcomer reads that as an error. The README
