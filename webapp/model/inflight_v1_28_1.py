@@ -40,7 +40,8 @@ class ReceivedEvents(Tracker):
         return len(self.in_flight_pods)
 
     def pop(self, pinfo, entry_id: str, rec: dict) -> None:
-        self.broken = None
+        if pinfo.uid in self.in_flight_pods:  # the Pop of a pod not in flight changes no result (Tracker.broken)
+            self.broken = None
         marker = self.received_events.back()
         self.in_flight_pods[pinfo.uid] = InFlightPod(pinfo.name, entry_id, marker)
         rec["marker"] = {"pod": pinfo.name, "previousEvent": marker.value.id if marker else None}

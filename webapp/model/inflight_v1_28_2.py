@@ -45,10 +45,11 @@ class InFlightEvents(Tracker):
         return len(self.in_flight_pods)
 
     def pop(self, pinfo, entry_id: str, rec: dict) -> None:
-        self.broken = None
         name, uid = pinfo.name, pinfo.uid
         # A second Pop of an in-flight uid overwrites the map value: the first entry is orphaned.
         orphan = self.in_flight_pods.get(uid)
+        if orphan is not None:  # the Pop of a pod not in flight changes no result (Tracker.broken)
+            self.broken = None
         self.in_flight_pods[uid] = self.in_flight_events.push_back(PodEntry(name, uid, entry_id))
         self.pod_entries += 1
         rec["appended"].append({"kind": "pod", "id": entry_id, "pod": name})
