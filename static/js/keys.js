@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 
 const DIGITS = ["1", "2", "3", "4", "5"]; // the palette's events (explore.js PALETTE)
 
-// `keys` are KeyboardEvent.key values, with "Ctrl+" when Ctrl (or ⌘) is held (Shift shows in the key itself).
+// `keys` are KeyboardEvent.key values, with "Ctrl+" when Ctrl (or ⌘) is held; a letter is upper case with Shift.
 export const KEYS = [
   { keys: ["ArrowRight", "PageDown"], shown: "→ / PageDown", action: "step", does: "step forward" },
   { keys: ["ArrowLeft", "PageUp"], shown: "← / PageUp", action: "back", does: "step back" },
@@ -45,7 +45,7 @@ export function bindKeys(actions) {
   const rows = new Map(KEYS.flatMap((row) => row.keys.map((key) => [key, row])));
   document.addEventListener("keydown", (ev) => {
     if (ev.target.closest(TYPING) || ev.altKey) return;
-    const chord = ev.ctrlKey || ev.metaKey ? `Ctrl+${ev.key}` : ev.key;
+    const chord = ev.ctrlKey || ev.metaKey ? `Ctrl+${letter(ev)}` : letter(ev);
     // A modal (help, the Predict prompt) owns the keys: only Escape and ? (help) reach the page meanwhile.
     if (document.querySelector(".help:not([hidden])") && chord !== "Escape" && chord !== "?") return;
     const fn = actions[rows.get(chord)?.action];
@@ -56,6 +56,12 @@ export function bindKeys(actions) {
     fn(ev.key);
   });
   drawKeyHelp(actions);
+}
+
+// A letter's case says whether Shift is held, not Caps Lock (Ctrl+Shift+Z may arrive as "z", "f" as "F").
+function letter(ev) {
+  if (!/^[a-z]$/i.test(ev.key)) return ev.key;
+  return ev.shiftKey ? ev.key.toUpperCase() : ev.key.toLowerCase();
 }
 
 // The help dialog's table: a row per key the page answers.

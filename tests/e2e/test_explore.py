@@ -61,6 +61,10 @@ def test_undo_returns_to_the_original_where_it_was_forked_and_redo_to_the_fork(p
     page.keyboard.press("Control+Shift+Z")
     at(page, 3, 3)
     assert forks(page) == [3]
+    page.locator("#explore-undo").click()
+    at(page, 2, 16)
+    page.keyboard.press("Control+Shift+z")  # Shift held, the letter lower case (as with Caps Lock): redo still
+    at(page, 3, 3)
 
 
 def test_the_keyboard_forks_on_to_the_lost_marker(page):
