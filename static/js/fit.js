@@ -138,17 +138,26 @@ function balance(list) {
   list.style.paddingInline = `${a.toFixed(1)}px`;
 }
 
+// Where a child of the list is laid out, in px from the list's border edge. Layout, not what is painted: an
+// entry sliding in or a pod flying (a transform, animate.js) is not where it will rest, and a fit measured
+// mid-flight (a resize during a step's animations) shrank the list to its smallest size until the next draw.
+function laidOut(el, list) {
+  const [dx, dy] = el.offsetParent === list ? [0, 0] : [list.offsetLeft + list.clientLeft, list.offsetTop + list.clientTop];
+  const left = el.offsetLeft - dx + list.clientLeft;
+  const top = el.offsetTop - dy + list.clientTop;
+  return { left, top, right: left + el.offsetWidth, bottom: top + el.offsetHeight };
+}
+
 // Do the list's children lie within its content box?
 function inside(list, widthOnly) {
-  const r = list.getBoundingClientRect();
   const cs = getComputedStyle(list);
-  const [left, right] = [r.left + parseFloat(cs.paddingLeft), r.right - parseFloat(cs.paddingRight)];
-  const [top, bottom] = [r.top + parseFloat(cs.paddingTop), r.bottom - parseFloat(cs.paddingBottom)];
+  const [left, right] = [list.clientLeft + parseFloat(cs.paddingLeft), list.clientLeft + list.clientWidth - parseFloat(cs.paddingRight)];
+  const [top, bottom] = [list.clientTop + parseFloat(cs.paddingTop), list.clientTop + list.clientHeight - parseFloat(cs.paddingBottom)];
   for (const el of list.children) {
-    const c = el.getBoundingClientRect();
-    if (c.width === 0 && c.height === 0) continue;
-    if (c.left < left - 0.5 || c.right > right + 0.5) return false;
-    if (!widthOnly && (c.top < top - 0.5 || c.bottom > bottom + 0.5)) return false;
+    if (!el.offsetWidth && !el.offsetHeight) continue;
+    const c = laidOut(el, list);
+    if (c.left < left - 1 || c.right > right + 1) return false;
+    if (!widthOnly && (c.top < top - 1 || c.bottom > bottom + 1)) return false;
     // an entry's own content wider than its box (a long name) counts too
     if (el.scrollWidth > el.clientWidth + 1) return false;
   }
@@ -159,8 +168,7 @@ function inside(list, widthOnly) {
 function rows(list) {
   const lines = new Set();
   for (const el of list.children) {
-    const c = el.getBoundingClientRect();
-    if (c.height) lines.add(Math.round(c.bottom / 4));
+    if (el.offsetHeight) lines.add(Math.round(laidOut(el, list).bottom / 4));
   }
   return lines.size;
 }

@@ -691,6 +691,47 @@ def assert_decisive_frame(page):
     assert_pointers_as_the_scene_says(page, "lost-marker", 6)
 
 
+LIST_SIZES_JS = "() => [...document.querySelectorAll('.inflight-list')].map((l) => parseFloat(getComputedStyle(l).fontSize))"
+
+
+def test_a_speaker_stepping_with_motion_gets_the_lists_at_the_size_a_direct_load_gets(moving_page):
+    """Stepped through with the full motion in presentation mode, each position's lists come out as large as when
+    that position is opened directly: the lists were refitted mid-animation (entries sliding in are transformed)
+    and came out at fit.js's floor, 7.6 px at 1280x720, on the lost marker's steps 3 to 5."""
+    page = moving_page
+    stepped = {}
+    for position in stepped_through(page, "lost-marker", (0, 1, 2, 3, 4, 5, 6), presenting=True):
+        page.wait_for_timeout(700)  # a resize observed while the step's animations run refits the lists
+        stepped[position] = page.evaluate(LIST_SIZES_JS)
+    for position, sizes in stepped.items():
+        open_at(page, "lost-marker", position)
+        present_mode(page)
+        direct = page.evaluate(LIST_SIZES_JS)
+        assert sizes == pytest.approx(direct, abs=1.0), f"position {position}: stepped {sizes}, loaded {direct}"
+
+
+def test_the_full_narration_in_presentation_mode_leaves_the_list_its_room(make_page):
+    """`n` in presentation mode: the narration scrolls in its own box under the caption; grown to its length it
+    squeezed the list's row to a strip (entries at fit.js's floor, their labels over the lane titles)."""
+    page = make_page()
+    open_at(page, "lost-marker", 6)
+    present_mode(page)
+    before = page.evaluate(LIST_SIZES_JS)
+    page.keyboard.press("n")
+    expect(page.locator(f"{V1} .narration[open]")).to_have_count(1)
+    settle(page)
+    refitted(page)
+    after = page.evaluate(LIST_SIZES_JS)
+    assert min(after) >= 0.5 * min(before) and min(after) >= 18, (before, after)
+    assert_nothing_clipped(page, "1280x720 presenting with the narration open")
+    spilled = page.evaluate("""() => [...document.querySelectorAll('.list-area')].flatMap((area) => {
+      const a = area.getBoundingClientRect();
+      return [...area.querySelectorAll('.inflight-list > li')].map((li) => li.getBoundingClientRect())
+        .filter((r) => r.height && (r.top < a.top - 1 || r.bottom > a.bottom + 1)).map((r) => [r.top, r.bottom, a.top, a.bottom]);
+    })""")
+    assert spilled == [], f"entries or their labels outside their list's frame: {spilled}"
+
+
 def test_lost_marker_fail_frame_and_again_after_back_and_forth(moving_page):
     page = moving_page
     open_at(page, "lost-marker", 6)
