@@ -252,6 +252,15 @@ def test_table_view_lists_queues_and_the_list(page):
     expect(tables).to_be_visible()
     expect(tables.locator('[data-table-variant="v1.28.1"]')).to_contain_text("previousEvent e1 (detached; cannot see e2)")
     expect(tables.locator('[data-table-variant="v1.28.2"] table').nth(1)).to_contain_text("pod B")
+    # what Done(A) removed at this step is listed where it was, unnumbered, with what removed it; the numbers
+    # count what the list holds (receivedEvents: e2 alone; the picture says "1 entry (+1 just removed)")
+    received = tables.locator('[data-table-variant="v1.28.1"] table').nth(1)
+    expect(received.locator("caption")).to_contain_text("1 entry (+1 just removed")
+    expect(received.locator('tr[data-ghost="true"]')).to_have_count(1)
+    expect(received.locator('tr[data-ghost="true"] td').nth(0)).to_have_text("removed")
+    expect(received.locator('tr[data-ghost="true"] td').nth(2)).to_have_text("e1")
+    expect(received.locator('tr[data-ghost="true"] td').nth(3)).to_contain_text("Done(A)")
+    expect(received.locator("tbody tr:not([data-ghost]) td:first-child")).to_have_text(["1"])
 
 
 # --- exports from the page ---------------------------------------------------------------------------------
