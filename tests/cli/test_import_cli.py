@@ -29,6 +29,7 @@ def test_import_then_replay(tmp_path, name):
     assert "3 pods, 35 steps" in err and "\r" not in err  # no progress bar when stderr is not a terminal
     scenario = yaml.safe_load(out.read_text())
     assert scenario["assumptions"] and scenario["periodic_flushes"] is True
+    assert scenario["name"] == f"Imported from {name}"  # the file's name, as the editor's import says it
     replayed = cli("replay", out)
     assert replayed.returncode == 0, replayed.stderr
     traces = [json.loads(line) for line in replayed.stdout.splitlines()]

@@ -119,7 +119,7 @@ def test_a_log_without_attempts_says_what_it_assumed():
     result = of(V2)
     text = " ".join(result.assumptions)
     assert "Attempts are not in the log" in text
-    assert "pod addition(s) not in the log" in text
+    assert "pod additions not in the log" in text
     assert "flush_phase 0" in text
     # c was retried after a PvAdd the -v=2 log does not show: an activate stands for it, and says so.
     steps = result.scenario["steps"]
@@ -168,11 +168,51 @@ def test_several_files_are_one_log():
     (b"schema: 1\nname: Lost marker\npods:\n  - {name: A}\nsteps:\n  - {op: pop}\n", "not a kube-scheduler log"),
     (b'{"schema": 1, "name": "x", "pods": [], "steps": []}\n', "not a kube-scheduler log"),
     (b'I1130 12:00:00.000100       1 kubelet.go:2200] "SyncLoop ADD" source="api" pods=["default/a"]\n',
-     "none of its 1 log lines is a kube-scheduler message"),
+     "a log, but its one log line is not a kube-scheduler message"),
+    (b'I1130 12:00:00.000100       1 kubelet.go:2200] "SyncLoop ADD" source="api" pods=["default/a"]\n' * 2,
+     "a log, but none of its 2 log lines is a kube-scheduler message"),
+    (b"hello\n", "not a kube-scheduler log: its one line is not a klog or JSON log line"),
 ])
 def test_what_is_not_a_scheduler_log_is_refused(data, says):
     with pytest.raises(LogError, match=says):
         imported(data)
+
+
+ONE_POD = (b'I1130 12:00:00.000100       1 eventhandlers.go:126] "Add event for unscheduled pod" pod="default/a"\n'
+           b'I1130 12:00:00.000200       1 leaderelection.go:260] successfully acquired lease\n'
+           b'I1130 12:00:00.000300       1 eventhandlers.go:171] "Delete event for unscheduled pod"\n'
+           b'I1130 12:00:00.000400       1 schedule_one.go:93] "Attempting to schedule pod" pod="default/a"\n'
+           b'I1130 12:00:00.002000       1 schedule_one.go:286] "Successfully bound pod to node" pod="default/a" '
+           b'node="n1"\n'
+           b'I1130 12:00:00.003000       1 schedule_one.go:286] "Successfully bound pod to node" pod="default/b" '
+           b'node="n1"\n')
+
+
+def test_counts_agree_with_their_nouns():
+    """"1 lines read", "1 other log lines", "1 attempt(s) not in the log", "1 pods, 1 steps": each count says its
+    noun in the singular or the plural as it needs."""
+    result = imported(ONE_POD[:ONE_POD.index(b"\n") + 1])
+    assert result.counts.summary().startswith("1 line read: 1 used, 0 scheduler lines ignored, 0 other log lines")
+    assert "1 pod, 1 step (0 failures) over 0 s" in result.scenario["description"]
+    result = imported(ONE_POD)
+    assert result.counts.summary().startswith("6 lines read: 4 used, 1 scheduler line ignored, 1 other log line,")
+    assert "2 pods, 9 steps (0 failures)" in result.scenario["description"]
+    said = " ".join(result.assumptions)
+    assert "1 attempt not in the log: the pod is assumed popped" in said
+    assert "1 pod addition not in the log" in said
+    assert not any("(s)" in a.replace("plugin(s)", "") for a in result.assumptions)
+
+
+def test_the_scenario_is_named_after_the_files():
+    """A path's directories are not part of the name (the CLI named it "Imported from /home/me/logs/my2.log"); a
+    label that names no file is kept, and --name wins."""
+    data = TEXT.read_bytes()
+    assert import_logs([("/home/me/logs/my2.log", io.BytesIO(data))]).scenario["name"] == "Imported from my2.log"
+    lines = data.splitlines(keepends=True)
+    two = import_logs([("logs/a.log", io.BytesIO(b"".join(lines[:15]))), ("b.log", io.BytesIO(b"".join(lines[15:])))])
+    assert two.scenario["name"] == "Imported from a.log, b.log"
+    assert import_logs([("<stdin>", io.BytesIO(data))]).scenario["name"] == "Imported from <stdin>"
+    assert import_logs([("x/my2.log", io.BytesIO(data))], name="Mine").scenario["name"] == "Mine"
 
 
 def test_the_limits_hold():

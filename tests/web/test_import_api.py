@@ -20,6 +20,22 @@ def test_a_log_becomes_a_scenario(client):
     assert check["ok"] and check["variants_ok"] == ["v1.28.1", "v1.28.2"]
 
 
+def test_the_file_name_names_the_scenario_and_the_messages(client):
+    """The page sends a file's name (?name=): the scenario was "Imported from the log" and an empty file "the log:
+    empty input, not a log", where the CLI says the file."""
+    response = client.post("/api/import?name=my2.log", data=LOG.read_bytes(), content_type="text/plain")
+    assert response.get_json()["scenario"]["name"] == "Imported from my2.log"
+    response = client.post("/api/import?name=my2.log", data=b"", content_type="text/plain")
+    assert response.status_code == 400 and response.get_json()["message"] == "my2.log: empty input, not a log"
+    response = client.post("/api/import?name=C%3A%2Flogs%2Fmy2.log", data=b"", content_type="text/plain")
+    assert response.get_json()["message"].startswith("my2.log: ")  # a file name, not the directories
+    unnamed = client.post("/api/import", data=LOG.read_bytes(), content_type="text/plain").get_json()
+    assert unnamed["scenario"]["name"] == "Imported from the log"  # a pasted log has no file name
+    for bad in ("a%0Ab.log", "x" * 256):
+        response = client.post(f"/api/import?name={bad}", data=LOG.read_bytes(), content_type="text/plain")
+        assert response.status_code == 400 and "name must be a file name" in response.get_json()["message"]
+
+
 def test_what_is_not_a_log_is_a_400(client):
     for data in (b"", b"schema: 1\nname: x\n", bytes(range(256))):
         response = client.post("/api/import", data=data, content_type="text/plain")
@@ -53,7 +69,7 @@ def test_a_time_no_clock_shows_is_not_a_log_line(client, caplog, ts):
     response = imported(client, START + ADD % ts)
     assert response.status_code == 400
     body = response.get_json()
-    assert body["kind"] == "LogError" and "none of its 1 log lines is a kube-scheduler message" in body["message"]
+    assert body["kind"] == "LogError" and "its one log line is not a kube-scheduler message" in body["message"]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 

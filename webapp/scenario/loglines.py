@@ -20,6 +20,11 @@ class LogError(Invalid):
     """The input is not a kube-scheduler log the importer can use (empty, binary, no scheduler message)."""
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` with the noun that agrees with it: "1 line", "2 lines"."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 _KLOG = re.compile(r"([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+\d+\s+([^\s:\]]+):(\d+)\] ?(.*)")
 # A container runtime's (CRI) prefix, or kubectl logs --timestamps'.
 _PREFIX = re.compile(r"\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)? (?:(?:stdout|stderr) [FP] )?")
@@ -173,8 +178,9 @@ class Counts:
     bytes: int = 0
 
     def summary(self) -> str:
-        return (f"{self.lines:,} lines read: {self.used:,} used, {self.ignored:,} scheduler lines ignored, "
-                f"{self.other:,} other log lines, {self.unknown:,} unknown, {self.truncated:,} truncated")
+        return (f"{counted(self.lines, 'line')} read: {self.used:,} used, {counted(self.ignored, 'scheduler line')} "
+                f"ignored, {counted(self.other, 'other log line')}, {self.unknown:,} unknown, "
+                f"{self.truncated:,} truncated")
 
 
 def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None] | None = None,

@@ -50,6 +50,7 @@ limits. This module is the scenario layer: it may use the model (to check that t
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -61,7 +62,7 @@ from ..model.events import CATALOGUE, matches
 from ..model.plugins import PLUGINS, registered_event
 from ..model.variant import VARIANTS
 from .load import load_scenario
-from .loglines import Counts, Line, LogError, Truncated, object_ref, parse_line, read_lines
+from .loglines import Counts, Line, LogError, Truncated, counted, object_ref, parse_line, read_lines
 from .validate import MAX_SECONDS, Limits
 
 MAX_ASSUMPTIONS = 200
@@ -457,17 +458,28 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
     if counts.bytes == 0 or counts.lines == 0:
         raise LogError(f"{source}: empty input, not a log")
     if log_lines == 0:
-        raise LogError(f"{source}: not a kube-scheduler log: none of its {counts.lines:,} lines is a klog or "
-                       "JSON log line")
+        raise LogError(f"{source}: not a kube-scheduler log: {_none_of(counts.lines, 'line')} a klog or JSON log "
+                       "line")
     if builder is None or builder.start is None:
-        raise LogError(f"{source}: a log, but none of its {log_lines:,} log lines is a kube-scheduler message "
-                       "the importer knows (docs/import.md lists them)")
+        raise LogError(f"{source}: a log, but {_none_of(log_lines, 'log line')} a kube-scheduler message the "
+                       "importer knows (docs/import.md lists them)")
     if not builder.steps and builder.last == 0:
         raise LogError(f"{source}: its kube-scheduler lines name no pod the importer could place")
-    return _finish(builder, source, counts, limits, name)
+    return _finish(builder, source, counts, limits, name or f"Imported from {', '.join(map(_file_name, labels))}")
 
 
-def _finish(b: _Builder, source: str, counts: Counts, limits: Limits, name: str | None) -> Imported:
+def _none_of(n: int, noun: str) -> str:
+    """The subject of "... is a <noun> the importer takes" said of all ``n`` lines, one or more."""
+    return f"its one {noun} is not" if n == 1 else f"none of its {n:,} {noun}s is"
+
+
+def _file_name(label: str) -> str:
+    """What the scenario's name calls an input: its file name without the directories (a label that names no
+    file, "<stdin>" or "the log", as it is)."""
+    return os.path.basename(label) or label
+
+
+def _finish(b: _Builder, source: str, counts: Counts, limits: Limits, name: str) -> Imported:
     b.finish_clock()
     counts.used -= b.unplaced
     counts.ignored += b.unplaced
@@ -502,7 +514,7 @@ def _finish(b: _Builder, source: str, counts: Counts, limits: Limits, name: str 
                 hints.append({"event": label, "plugin": plugin, "hint": "QueueAfterBackoff"})
     scenario = {
         "schema": 1,
-        "name": (name or f"Imported from {source}")[:200],
+        "name": name[:200],
         "description": "",
         "periodic_flushes": True,
         "hints": hints,
@@ -589,11 +601,11 @@ def _assumptions(b: _Builder, plugins: list, from_log: list, activated: list) ->
         out.append("Attempts are not in the log (they need -v=3): each pod is assumed popped just before its "
                    "failure or bind, so no two attempts overlap and a lost marker cannot show.")
     elif b.inferred_pops:
-        out.append(f"{b.inferred_pops} attempt(s) not in the log: the pod is assumed popped just before its "
-                   "failure or bind.")
+        out.append(f"{counted(b.inferred_pops, 'attempt')} not in the log: the pod is assumed popped just before "
+                   "its failure or bind.")
     if b.inferred_adds:
-        out.append(f"{b.inferred_adds} pod addition(s) not in the log (they need -v=3): each pod is assumed added "
-                   "just before its first attempt.")
+        out.append(f"{counted(b.inferred_adds, 'pod addition')} not in the log (-v=3 logs them): each pod is "
+                   "assumed added just before its first attempt.")
     if plugins:
         known = [p for p in plugins if p in PLUGINS]
         if known:
@@ -623,15 +635,16 @@ def _assumptions(b: _Builder, plugins: list, from_log: list, activated: list) ->
                "unschedulablePods; the SchedulerQueueingHints gate is on (1.28.0 to 1.28.4's default). The log "
                "says none of these.")
     if activated:
-        out.append(f"{len(activated)} attempt(s) of a pod that the model had parked on some version "
+        out.append(f"{counted(len(activated), 'attempt')} of a pod that the model had parked on some version "
                    f"({', '.join(dict.fromkeys(activated))}): an activate is inserted before each, standing for an "
                    "event the log does not show.")
     if b.unplaced:
-        out.append(f"{b.unplaced} queue move(s) of pods queued before the log starts are ignored.")
+        out.append(f"Queue moves of pods queued before the log starts are ignored ({counted(b.unplaced, 'line')}).")
     for label, n in sorted(b.unknown_events.items())[:10]:
-        out.append(f"Event {label[:60]!r} ({n} line(s)) is not a 1.28 queue event the model knows: ignored.")
+        out.append(f"Event {label[:60]!r} ({counted(n, 'line')}) is not a 1.28 queue event the model knows: "
+                   "ignored.")
     if b.backwards:
-        out.append(f"{b.backwards} line(s) earlier than a line before them are taken at the later time.")
+        out.append(f"A line earlier than one before it is taken at the later time ({counted(b.backwards, 'line')}).")
     out.extend(b.notes)
     return out[:MAX_ASSUMPTIONS]
 
@@ -641,8 +654,9 @@ def _description(source: str, counts: Counts, b: _Builder, scenario: dict, assum
     fails = sum(1 for s in steps if s["op"] == "fail")
     lines = [
         f"Imported by `inflight-scope import` from {source}: {counts.summary()}.",
-        f"{len(scenario['pods'])} pods, {len(steps)} steps ({fails} failures) over {b.clock / 1e6:g} s, with the "
-        "scheduler's periodic flushes running as the clock advances. Each step's note names its log line.",
+        f"{counted(len(scenario['pods']), 'pod')}, {counted(len(steps), 'step')} ({counted(fails, 'failure')}) "
+        f"over {b.clock / 1e6:g} s, with the scheduler's periodic flushes running as the clock advances. Each "
+        "step's note names its log line.",
         "",
         "**Assumptions** (what the log cannot tell):",
         "",

@@ -6,7 +6,8 @@
     POST /api/trace        a scenario object -> a trace file {schema: 1, scenario_object, traces}
     POST /api/trace/check  a trace file -> {match, variants: {v: {match, first_mismatch}}, scenario_object}
     GET  /editor           the page; its palette's first operations (PALETTE) in data-palette, EMPTY in data-empty
-    POST /api/import       a kube-scheduler log as the body (docs/import.md)
+    POST /api/import       a kube-scheduler log as the body (docs/import.md); ?name=FILE its file name, which the
+                           scenario's name and the messages give (else "the log")
         -> {scenario, text (the YAML, assumptions as comments), assumptions, counts}
 
 A body that is not what the route expects is answered 400 with {message} (and problems, for an invalid
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from dataclasses import asdict
 from importlib import resources
 
@@ -41,6 +43,7 @@ from .offload import apart
 
 bp = Blueprint("editor", __name__)
 LIMITS = Limits()
+MAX_FILE_NAME = 255  # characters of an imported log's ?name= (a file name's bytes on most file systems)
 
 HEAD = """\
 schema: 1
@@ -167,10 +170,18 @@ def trace_check():
 @bp.post("/api/import")
 def import_log():
     """A scenario from the kube-scheduler log in the body (klog text or JSON lines); 400 for what is not one."""
-    return _json(apart(_imported, body_bytes(), pure=True))
+    return _json(apart(_imported, body_bytes(), _log_name(), pure=True))
 
 
-def _imported(data: bytes) -> dict:
-    result = import_logs([("the log", io.BytesIO(data))], LIMITS)
+def _log_name() -> str:
+    """The log's file name (``?name=``, as the page's file input gives it) without directories, else "the log"."""
+    name = request.args.get("name", "")
+    if len(name) > MAX_FILE_NAME or not name.isprintable():
+        raise Invalid(f"name must be a file name of at most {MAX_FILE_NAME} printable characters")
+    return os.path.basename(name) or "the log"
+
+
+def _imported(data: bytes, name: str) -> dict:
+    result = import_logs([(name, io.BytesIO(data))], LIMITS)
     return {"scenario": result.scenario, "text": result.yaml, "assumptions": result.assumptions,
             "counts": asdict(result.counts)}
