@@ -40,7 +40,9 @@ class ReceivedEvents(Tracker):
         return len(self.in_flight_pods)
 
     def pop(self, pinfo, entry_id: str, rec: dict) -> None:
-        if pinfo.uid in self.in_flight_pods:  # the Pop of a pod not in flight changes no result (Tracker.broken)
+        # The new marker is in the list (or none): a new pod changes no check's result, a second Pop of one in
+        # flight can only drop its detached marker (Tracker.broken).
+        if self.broken and pinfo.uid in self.in_flight_pods:
             self.broken = None
         marker = self.received_events.back()
         self.in_flight_pods[pinfo.uid] = InFlightPod(pinfo.name, entry_id, marker)
@@ -49,7 +51,8 @@ class ReceivedEvents(Tracker):
     def record_event(self, event, event_id: str, ordinal: int, rec: dict) -> bool:
         if not self.in_flight_pods:
             return False
-        self.broken = None
+        if self.broken:  # a new event is unseen only by detached markers (Tracker.broken)
+            self.broken = None
         n = len(self.in_flight_pods)
         self.received_events.push_back(ReceivedEvent(event, event_id, ordinal, n))
         rec["appended"].append({"kind": "event", "id": event_id, "event": event.label, "inFlightPodsNum": n})
@@ -59,7 +62,7 @@ class ReceivedEvents(Tracker):
         pod = self.in_flight_pods.pop(uid, None)
         if pod is None:
             return
-        self.broken = None
+        self.broken = None  # removing exhausted events can detach markers
         events = self.received_events
         marker = pod.previous_event
         if marker is not None and marker.value.in_flight_pods_num != 0:

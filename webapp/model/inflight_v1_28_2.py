@@ -48,25 +48,28 @@ class InFlightEvents(Tracker):
         name, uid = pinfo.name, pinfo.uid
         # A second Pop of an in-flight uid overwrites the map value: the first entry is orphaned.
         orphan = self.in_flight_pods.get(uid)
-        if orphan is not None:  # the Pop of a pod not in flight changes no result (Tracker.broken)
-            self.broken = None
         self.in_flight_pods[uid] = self.in_flight_events.push_back(PodEntry(name, uid, entry_id))
         self.pod_entries += 1
         rec["appended"].append({"kind": "pod", "id": entry_id, "pod": name})
+        # An orphan breaks pod_entries_in_flight; without one no check's result changes: the new entry is in the list
+        # (the front, or behind it) and counted with its pod (Tracker.broken).
         if orphan is not None:
+            self.broken = None
             rec["orphaned"] = {"pod": name, "id": orphan.value.id}
 
     def record_event(self, event, event_id: str, ordinal: int, rec: dict) -> bool:
         if not self.in_flight_pods:
             return False
-        self.broken = None
+        if self.broken:  # after the in-flight pods' entries it breaks no invariant that holds (Tracker.broken)
+            self.broken = None
         self.in_flight_events.push_back(EventEntry(event, event_id, ordinal))
         rec["appended"].append({"kind": "event", "id": event_id, "event": event.label})
         return True
 
     def record_update(self, name: str, entry_id: str, rec: dict) -> None:
         """1.31 (#125578): an update of an in-flight pod is appended as an UnschedulablePodUpdate entry."""
-        self.broken = None
+        if self.broken:  # after the pod's own entry it breaks no invariant that holds (Tracker.broken)
+            self.broken = None
         self.in_flight_events.push_back(EventEntry(UNSCHEDULED_POD_UPDATE, entry_id, 0))
         rec["appended"].append({"kind": "event", "id": entry_id, "event": UNSCHEDULED_POD_UPDATE.label, "pod": name})
 
@@ -74,7 +77,8 @@ class InFlightEvents(Tracker):
         elem = self.in_flight_pods.pop(uid, None)
         if elem is None:
             return
-        self.broken = None
+        if self.broken:  # the pod, its entry and events at the front go: what holds still does (Tracker.broken)
+            self.broken = None
         entry = self.in_flight_events.remove(elem)
         self.pod_entries -= 1
         removed = rec["removed"]

@@ -8,10 +8,10 @@ class Tracker:
 
     def __init__(self):
         # [{name, violations}] of the tracker's broken invariants (in_flight_boundary first, then the structure
-        # checks) as check() found them; None after a change to the list or the in-flight map, until
-        # invariants.check finds them again. The Pop of a pod not in flight keeps them: its entry (v1.28.2) or marker
-        # (v1.28.1) is in the list, the list's front is unchanged or that entry, and pod entries grow with in-flight
-        # pods, so no check's result changes.
+        # checks) as check() found them, or None until invariants.check finds them again. Each change to the list
+        # or the in-flight map says what it can do to them: one that can break an invariant sets None; one that
+        # cannot break an invariant that holds sets None only when some invariant is broken (their violations may
+        # change), so "none broken" stays; one that changes no check's result leaves them.
         self.broken: list[dict] | None = None
 
     def in_flight(self, uid: str) -> bool:
