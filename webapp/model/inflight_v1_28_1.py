@@ -62,7 +62,8 @@ class ReceivedEvents(Tracker):
         pod = self.in_flight_pods.pop(uid, None)
         if pod is None:
             return
-        self.broken = None  # removing exhausted events can detach markers
+        if self.broken:  # it breaks an invariant that holds only by detaching a marker: _note_detached (Tracker.broken)
+            self.broken = None
         events = self.received_events
         marker = pod.previous_event
         if marker is not None and marker.value.in_flight_pods_num != 0:
@@ -88,6 +89,7 @@ class ReceivedEvents(Tracker):
         gone = {id(e) for e in removed}
         for p in self.in_flight_pods.values():
             if p.previous_event is not None and id(p.previous_event) in gone:
+                self.broken = None  # in_flight_boundary breaks
                 rec["detached"].append(
                     {"pod": p.name, "marker": p.previous_event.value.id, "unseen": self._unseen(p.previous_event)}
                 )
