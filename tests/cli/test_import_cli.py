@@ -42,6 +42,19 @@ def test_import_then_replay(tmp_path, name):
     assert f"shows at step {numbers[1]} `QueueSkip -> unschedulablePods`" in told
 
 
+def test_a_pod_attempted_ahead_of_one_added_before_it(tmp_path):
+    """It said "error: my.log: the log cannot be replayed as written: step 4 (pop): expected 'web-7f9c' at the head
+    of activeQ, but the head is 'db-0' (on v1.28.1)" and status 2; now web-7f9c has a higher priority, said."""
+    out = tmp_path / "out.yaml"
+    done = cli("import", LOGS / "attempted-out-of-order.log", "-o", out)
+    assert done.returncode == 0, done.stderr
+    scenario = yaml.safe_load(out.read_text())
+    assert {"name": "web-7f9c", "priority": 1} in scenario["pods"]
+    assert any(a.startswith("Priorities: ") for a in scenario["assumptions"])
+    replayed = cli("replay", out)
+    assert replayed.returncode == 0, replayed.stderr
+
+
 def test_stdin_to_stdout_as_json():
     done = cli("import", "-", "--format", "json", "--name", "My incident",
                stdin=(LOGS / "five-minute-incident.log").read_bytes())

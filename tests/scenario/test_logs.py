@@ -129,6 +129,96 @@ def test_a_log_without_attempts_says_what_it_assumed():
     assert any("an activate is inserted" in a for a in result.assumptions)
 
 
+# --- the log's order of attempts -----------------------------------------------------------------------------
+OUT_OF_ORDER = LOGS / "attempted-out-of-order.log"
+
+
+def klog(*lines) -> bytes:
+    """klog lines of (seconds after 12:00:00, message, key=values), one a millisecond apart at most."""
+    return b"".join(b'I1130 12:%02d:%09.6f       1 x.go:1] "%s" %s\n' % (int(at // 60), at % 60, msg.encode(),
+                                                                       kv.encode()) for at, msg, kv in lines)
+
+
+def attempts(*names, at: float = 10.0) -> list:
+    """Each pod attempted and bound, in this order."""
+    return [line for i, n in enumerate(names) for line in (
+        (at + i * 0.01, "Attempting to schedule pod", f'pod="shop/{n}"'),
+        (at + i * 0.01 + 0.005, "Successfully bound pod to node", f'pod="shop/{n}" node="n1"'))]
+
+
+def adds(*names) -> list:
+    return [(i * 0.001, "Add event for unscheduled pod", f'pod="shop/{n}"') for i, n in enumerate(names)]
+
+
+def popped(scenario: dict) -> list:
+    return [s["expect"] for s in scenario["steps"] if s["op"] == "pop"]
+
+
+def test_a_pod_added_later_and_attempted_first_is_given_a_higher_priority():
+    """db-0 is added, then web-7f9c, and web-7f9c is attempted first: the import failed ("step 4 (pop): expected
+    'web-7f9c' at the head of activeQ, but the head is 'db-0' (on v1.28.1)"). activeQ pops the highest priority
+    first, so web-7f9c gets priority 1, said as an assumption with the line that needs it."""
+    result = of(OUT_OF_ORDER)
+    sc = result.scenario
+    assert sc["pods"] == [{"name": "db-0"}, {"name": "web-7f9c", "priority": 1}]
+    assert popped(sc) == ["web-7f9c", "db-0"]  # the log's order
+    for variant in ("v1.28.1", "v1.28.2"):
+        assert len(replay(load_scenario(sc), variant)["steps"]) == len(sc["steps"])
+    said = next(a for a in result.assumptions if a.startswith("Priorities"))
+    assert "attempted-out-of-order.log:3 attempts web-7f9c ahead of db-0" in said
+    assert "PrioritySort" in said and "(web-7f9c 1)" in said
+    assert any("priority 0 unless given one below" in a for a in result.assumptions)
+    assert not any(s["op"] == "activate" for s in sc["steps"])  # no event the log does not show
+
+
+def test_a_pod_queued_before_the_log_starts_is_put_ahead_too():
+    """The log starts mid-way: old-0's Add is not in it, and it is attempted while new-1 (added in the log)
+    waits."""
+    sc = imported(klog(*adds("new-1"), *attempts("old-0", "new-1"))).scenario
+    assert popped(sc) == ["old-0", "new-1"]
+    assert {"name": "old-0", "priority": 1} in sc["pods"]
+
+
+def test_many_attempts_out_of_order_are_ordered_at_once():
+    """120 pods added in order and attempted in another: the orders among the pods waiting in activeQ are all
+    read at the first attempt out of order (one replay each), not one attempt per replay; the priorities are the
+    lowest that give them."""
+    names = [f"p{i}" for i in range(120)]
+    order = names[1::2][::-1] + names[::2]  # the odd ones last first, then the even ones in order
+    sc = imported(klog(*adds(*names), *attempts(*order))).scenario
+    assert popped(sc) == order
+    priority = {p["name"]: p.get("priority", 0) for p in sc["pods"]}
+    assert [priority[n] for n in order] == list(range(60, 0, -1)) + [0] * 60
+    for variant in ("v1.28.1", "v1.28.2"):
+        replay(load_scenario(sc), variant)
+
+
+CONTRARY = [  # b is attempted ahead of a; then, b waiting in activeQ again, a ahead of b
+    (0.0, "Add event for unscheduled pod", 'pod="shop/a"'),
+    (0.0001, "Add event for unscheduled pod", 'pod="shop/b"'),
+    (0.0002, "Attempting to schedule pod", 'pod="shop/b"'),
+    (0.0005, "Add event for node", 'node="n9"'),  # while b is in flight: b backs off, then goes back to activeQ
+    (0.001, "Error scheduling pod; retrying", 'pod="shop/b" err="boom"'),
+    (3.0, "Attempting to schedule pod", 'pod="shop/a"'),
+    (3.001, "Successfully bound pod to node", 'pod="shop/a" node="n1"'),
+]
+
+
+def test_orders_no_priorities_give_are_refused_naming_the_lines():
+    """No priorities put b ahead of a and then a ahead of b: the error names both lines as file:line (not a step
+    index) and what to do."""
+    with pytest.raises(LogError) as err:
+        import_logs([("my.log", io.BytesIO(klog(*CONTRARY)))])
+    message = str(err.value)
+    assert message.startswith("my.log:6: the log attempts a while b waits in activeQ (on v1.28.1), but other "
+                              "attempts put b ahead of a (my.log:3 attempts b while a waits, on v1.28.1)")
+    assert "one that ends before my.log:6, or one that starts after my.log:3" in message
+    assert "step" not in message
+    data = klog(*CONTRARY).splitlines(keepends=True)
+    with pytest.raises(LogError, match=r"^two\.log:2: the log attempts a .* \(one\.log:3 attempts b"):
+        import_logs([("one.log", io.BytesIO(b"".join(data[:4]))), ("two.log", io.BytesIO(b"".join(data[4:])))])
+
+
 # --- what is not a (whole) scheduler log ----------------------------------------------------------------------
 def test_a_truncated_last_line_is_counted_and_the_rest_imported():
     data = TEXT.read_bytes()

@@ -49,6 +49,7 @@ limits. This module is the scenario layer: it may use the model (to check that t
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import re
@@ -58,7 +59,7 @@ from typing import BinaryIO, Callable, Iterable
 
 from ..errors import TooLarge
 from ..model.errors import StepError
-from ..model.events import CATALOGUE, matches
+from ..model.events import ACTIVE_Q, BACKOFF_Q, CATALOGUE, UNSCHEDULABLE_PODS, matches
 from ..model.plugins import PLUGINS, registered_event
 from ..model.variant import VARIANTS
 from .load import load_scenario
@@ -200,6 +201,8 @@ class _Builder:
         self.last_attempt: str | None = None
         self.last_fail: dict | None = None
         self.notes: list[str] = []
+        self.files: list[tuple[int, str]] = []  # (lines before it, label) of each input, in order
+        self.origin: dict[int, int] = {}  # id(step) -> the number of the line it came from (steps live to the end)
 
     def assume(self, text: str) -> None:
         if text not in self.notes and len(self.notes) < MAX_ASSUMPTIONS:
@@ -208,6 +211,15 @@ class _Builder:
     def at(self, line: Line) -> int:
         return max(line.micros - self.start, self.clock)
 
+    def place(self, number: int) -> str:
+        """Line ``number`` (the notes count on through the files) as ``file:line``."""
+        before, label = self.files[bisect.bisect_left(self.files, number, key=lambda f: f[0]) - 1]
+        return f"{label}:{number - before}"
+
+    def line_of(self, step: dict) -> int:
+        """The number of the log line a step (not the clock's) came from."""
+        return self.origin[id(step)]
+
     def emit(self, step: dict, line: Line) -> dict:
         if len(self.steps) + 2 > self.limits.max_steps:
             raise TooLarge(f"{self.source}: the log makes more than {self.limits.max_steps:,} steps; "
@@ -215,6 +227,7 @@ class _Builder:
         self.advance(self.at(line), {}, line.number)
         step.setdefault("note", f"line {line.number}: {line.msg}")
         self.steps.append(step)
+        self.origin[id(step)] = line.number
         self.open_event = None
         if step["op"] == "pop":
             self.last_attempt = step["expect"]
@@ -436,6 +449,7 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
         labels.append(label)
         counts.files += 1
         builder = builder or _Builder(label, limits, counts)
+        builder.files.append((number, label))
         each = (lambda n, label=label: progress(label, n)) if progress else None
         for text, complete in read_lines(stream, counts, each, label):
             number += 1  # lines count on through the files, in the order given
@@ -522,8 +536,9 @@ def _finish(b: _Builder, source: str, counts: Counts, limits: Limits, name: str)
         "pods": [{"name": names[p]} for p in b.pods],
         "steps": b.steps,
     }
-    activated = _runnable(scenario, limits, source)
-    assumptions = _assumptions(b, plugins, from_log, activated)
+    mended = _Mender(scenario, limits, b)
+    mended.run()
+    assumptions = _assumptions(b, plugins, from_log, mended)
     scenario["description"] = _description(source, counts, b, scenario, assumptions)
     scenario["assumptions"] = assumptions
     load_scenario(scenario, limits)  # what it produced validates (else a bug: let it raise)
@@ -548,40 +563,203 @@ def _flush_phase(b: _Builder) -> float:
     return ((1 - at) % (period * 1_000_000)) / 1e6
 
 
-def _runnable(scenario: dict, limits: Limits, source: str, max_repairs: int = 50) -> list[str]:
-    """Make every ``pop`` run on v1.28.1 and v1.28.2: where a version has the popped pod parked (an event the log
-    does not show moved it in the cluster), an ``activate`` of it is inserted before the pop. Returns the pods
-    so activated."""
-    activated: list[str] = []
-    steps = scenario["steps"]
-    for _ in range(max_repairs + 1):
-        loaded = load_scenario(scenario, limits)
-        failed = None
-        for variant in VARIANTS:
-            model = loaded.model(variant)
-            for i, step in enumerate(loaded.steps):
-                try:
-                    model.apply(i, step)
-                except StepError as err:
-                    failed = (i, variant, err)
-                    break
-            if failed:
+# --- replaying it ----------------------------------------------------------------------------------------------
+MAX_MENDS = 50  # rounds of activates and priorities that may make one log replay
+
+
+class _Stuck(Exception):
+    """The first step a version cannot apply: its index, the version, the model's error."""
+
+    def __init__(self, index: int, variant: str, error: StepError):
+        super().__init__(error.message)
+        self.index, self.variant, self.error = index, variant, error
+
+
+def _applied(model, steps) -> Iterable[tuple[dict, dict, dict]]:
+    """(step, result, record) of each step applied to ``model`` in turn; _Stuck at the first it cannot apply."""
+    for i, step in enumerate(steps):
+        try:
+            result, record = model.apply(i, step)
+        except StepError as err:
+            raise _Stuck(i, model.variant, err) from None
+        yield step, result, record
+
+
+def _named(step: dict) -> set:
+    """The pods a step names."""
+    return {step[key] for key in ("pod", "expect") if key in step} | set(step.get("pods", ()))
+
+
+class _Priorities:
+    """Pod priorities that pop pods in the log's order. kube-scheduler's activeQ pops the highest priority first,
+    then the pod queued first (PrioritySort), and the log says no pod's priority: ``require(a, b, ...)`` says the
+    log pops ``a`` while ``b`` waits in activeQ, so a's priority must be at least b's, and higher if b was queued
+    first. Each pod gets the lowest priority from 0 that keeps every such order; one that contradicts the others is
+    a LogError naming the lines."""
+
+    def __init__(self, b: _Builder, pods: int):
+        self.b, self.most = b, pods  # no chain of orders is longer than the pods
+        self.over: dict[str, dict[str, tuple]] = {}  # a -> {b: (gap: 1 if higher else 0, line, version)}
+        self.under: dict[str, set[str]] = {}  # b -> the pods a that must not be below it
+        self.level: dict[str, int] = {}
+
+    def require(self, a: str, b: str, higher: bool, line: int, variant: str) -> None:
+        gap = int(higher)
+        if self.over.get(a, {}).get(b, (-1,))[0] >= gap:
+            return
+        self.over.setdefault(a, {})[b] = (gap, line, variant)
+        self.under.setdefault(b, set()).add(a)
+        work = [(a, self.level.get(b, 0) + gap)]
+        while work:
+            name, level = work.pop()
+            if self.level.get(name, 0) >= level:
+                continue
+            if level > self.most:  # the orders go round a loop that asks for a higher priority
+                self.contradiction(a, b, line, variant)
+            self.level[name] = level
+            work.extend((first, level + self.over[first][name][0]) for first in self.under.get(name, ()))
+
+    def assumption(self) -> str:
+        ahead: dict[tuple, list] = {}  # (line, pod) -> the pods queued before it that it is popped ahead of
+        for a, over in self.over.items():
+            for b, (higher, line, _) in over.items():
+                if higher:
+                    ahead.setdefault((line, a), []).append(b)
+        orders = [f"{self.b.place(line)} attempts {a} ahead of {_listed(others, 3)}"
+                  for (line, a), others in sorted(ahead.items())]
+        given = [f"{pod} {level}" for pod, level in sorted(self.level.items(), key=lambda p: (-p[1], p[0]))]
+        more = f"; {counted(len(orders), 'attempt')} in all" if len(orders) > 4 else ""
+        return (f"Priorities: the log attempts pods ahead of pods queued before them that wait in activeQ "
+                f"({'; '.join(orders[:4])}{more}). kube-scheduler's activeQ pops the highest priority first, then "
+                "the pod queued first (PrioritySort), and the log says no pod's priority: these pods are given the "
+                f"lowest priorities that pop them in the log's order ({_listed(given)}). (A pod queued before the "
+                "log starts, its Add not in the log, is ahead by its earlier Timestamp in the cluster; here it is "
+                "added just before its attempt, and its priority stands for that.) A priority changes nothing else "
+                "the model does, where an activate or a re-add would stand for events the log does not show.")
+
+    def contradiction(self, a: str, b: str, line: int, variant: str) -> None:
+        path = self.path(b, a)
+        said = "; ".join(f"{self.b.place(n)} attempts {x} while {y} waits, on {v}" for x, y, (_, n, v) in path)
+        lines = sorted(n for _, _, (_, n, _) in path)
+        raise LogError(
+            f"{self.b.place(line)}: the log attempts {a} while {b} waits in activeQ (on {variant}), but other "
+            f"attempts put {b} ahead of {a} ({said}): no pod priorities give all these orders, and the log shows "
+            "nothing else that would (is a line missing?). Import a stretch of the log that does not hold them all: "
+            f"one that ends before {self.b.place(max(lines[-1], line))}, or one that starts after "
+            f"{self.b.place(min(lines[0], line))}")
+
+    def path(self, first: str, last: str) -> list[tuple[str, str, tuple]]:
+        """The orders (a, b, (gap, line, version)) that keep ``first`` at or above ``last``, one of them higher."""
+        paths = [(first, [], False)]
+        seen = set()
+        while paths:
+            at, path, higher = paths.pop()
+            for b, order in self.over.get(at, {}).items():
+                state = (b, higher or order[0] == 1)
+                if b == last and state[1]:
+                    return path + [(at, b, order)]
+                if state not in seen:
+                    seen.add(state)
+                    paths.append((b, path + [(at, b, order)], state[1]))
+        return []
+
+
+class _Mender:
+    """Makes the scenario replay on the versions the import targets (VARIANTS), each attempt where the log has it,
+    by replaying it until every version runs every step:
+
+    * a pod that a version has parked when the log attempts it (an event the log does not show moved it in the
+      cluster) gets an ``activate`` just before the attempt;
+    * a pod that the log attempts while pods queued before it wait in activeQ gets a higher priority than theirs
+      (_Priorities): a priority changes nothing else the model does, where an activate, an update or a re-add of
+      the others would stand for events the log does not show. What a version's queue does, given that each pop
+      takes the pod the log names, does not depend on the priorities: the pods waiting in activeQ at a stuck pop
+      keep their records until a step names them, so the orders among them that the log's later attempts need
+      are all required at once.
+
+    A step a version cannot run for any other reason is the log's: a LogError names its line (``file:line``) and
+    what to do."""
+
+    def __init__(self, scenario: dict, limits: Limits, b: _Builder):
+        self.scenario, self.limits, self.b = scenario, limits, b
+        self.activated: list[str] = []
+        self.priorities = _Priorities(b, len(scenario["pods"]))
+
+    def run(self) -> None:
+        for mends in range(MAX_MENDS + 1):
+            stuck = self.stuck()
+            if stuck is None:
+                return
+            if mends == MAX_MENDS:
+                raise LogError(f"{self.here(stuck[1])}: the log needs more than {MAX_MENDS} rounds of activates and "
+                               "priorities to replay (the next one for this line): import a shorter stretch of it, "
+                               "around what you want to see")
+            self.mend(*stuck)
+
+    def stuck(self) -> tuple | None:
+        """(the scenario loaded, _Stuck) at the first step a version cannot run, or None when all run all."""
+        loaded = load_scenario(self.scenario, self.limits)
+        try:
+            for variant in VARIANTS:
+                for _ in _applied(loaded.model(variant), loaded.steps):
+                    pass
+        except _Stuck as stuck:
+            return loaded, stuck
+        return None
+
+    def here(self, stuck: _Stuck) -> str:
+        return self.b.place(self.b.line_of(self.scenario["steps"][stuck.index]))
+
+    def mend(self, loaded, stuck: _Stuck) -> None:
+        step = self.scenario["steps"][stuck.index]
+        pod = step.get("expect") if step["op"] == "pop" else None
+        model = loaded.model(stuck.variant)
+        for _ in _applied(model, loaded.steps[:stuck.index]):
+            pass
+        pods = model.view()["pods"]
+        where = pods[pod]["where"] if pod is not None else None
+        if where in (BACKOFF_Q, UNSCHEDULABLE_PODS):
+            self.activate(stuck, pod)
+        elif where == ACTIVE_Q:
+            self.order(stuck, pods)
+        else:
+            raise LogError(f"{self.here(stuck)}: the log cannot be replayed from here: {stuck.error.message} (on "
+                           f"{stuck.variant}); the lines before it do not lead there (is one missing, or out of "
+                           "order?). Import the stretch of the log after this line, or before it")
+
+    def activate(self, stuck: _Stuck, pod: str) -> None:
+        steps = self.scenario["steps"]
+        step = {"op": "activate", "pods": [pod], "note": (
+            f"assumed: {pod} was back in activeQ in the cluster (it was attempted next), but here on {stuck.variant} "
+            "it was not: an event the log does not show moved it")}
+        self.b.origin[id(step)] = self.b.line_of(steps[stuck.index])
+        steps.insert(stuck.index, step)
+        self.activated.append(pod)
+
+    def order(self, stuck: _Stuck, pods: dict) -> None:
+        """The orders among the pods waiting in activeQ that the log's attempts from the stuck one on need."""
+        waiting = {name: p["timestamp"] for name, p in pods.items() if p["where"] == ACTIVE_Q}
+        orders = []
+        for step in self.scenario["steps"][stuck.index:]:
+            if not waiting:
                 break
-        if failed is None:
-            return activated
-        i, variant, err = failed
-        step = steps[i]
-        previous = steps[i - 1] if i else {}
-        if step["op"] != "pop" or previous.get("op") == "activate":
-            raise LogError(f"{source}: the log cannot be replayed as written: step {i} ({step['op']}): "
-                           f"{err.message} (on {variant})")
-        pod = step["expect"]
-        steps.insert(i, {"op": "activate", "pods": [pod], "note": (
-            f"assumed: {pod} was back in activeQ in the cluster (it was attempted next), but here on {variant} "
-            "it was not: an event the log does not show moved it")})
-        activated.append(pod)
-    raise LogError(f"{source}: the log cannot be replayed: more than {max_repairs} attempts of pods the model "
-                   "had parked")
+            popped = step.get("expect") if step["op"] == "pop" else None
+            if popped in waiting:
+                queued = waiting.pop(popped)
+                orders += [(popped, other, since < queued, self.b.line_of(step)) for other, since in waiting.items()]
+            for name in _named(step):
+                waiting.pop(name, None)
+        for popped, other, higher, line in reversed(orders):  # the last first: each pod is raised once
+            self.priorities.require(popped, other, higher, line, stuck.variant)
+        for entry in self.scenario["pods"]:
+            if self.priorities.level.get(entry["name"]):
+                entry["priority"] = self.priorities.level[entry["name"]]
+
+
+def _listed(names: list, most: int = 8) -> str:
+    """At most ``most`` names, then how many more."""
+    more = len(names) - most
+    return ", ".join(names[:most]) + (f" and {more} more" if more > 0 else "")
 
 
 def _since(b: _Builder, micros: int) -> str:
@@ -589,7 +767,7 @@ def _since(b: _Builder, micros: int) -> str:
     return moment.strftime("%m-%d %H:%M:%S.%f")
 
 
-def _assumptions(b: _Builder, plugins: list, from_log: list, activated: list) -> list[str]:
+def _assumptions(b: _Builder, plugins: list, from_log: list, mended: _Mender) -> list[str]:
     out = [f"t = 0 s is the time of the first scheduler line ({_since(b, 0)} UTC); the clock advances to each "
            "line's time."]
     v = b.max_v
@@ -631,13 +809,16 @@ def _assumptions(b: _Builder, plugins: list, from_log: list, activated: list) ->
         out.append(f"The periodic flushes are placed so that the {period} s flush that moved a pod at line "
                    f"{number} (t = {at / 1e6:g} s) ticks at its time (flush_phase); the other flush is assumed to "
                    "share that phase (both start with the queue).")
-    out.append("Every pod has priority 0 and the default backoff (1 s initial, 10 s max) and 300 s maximum in "
-               "unschedulablePods; the SchedulerQueueingHints gate is on (1.28.0 to 1.28.4's default). The log "
-               "says none of these.")
-    if activated:
-        out.append(f"{counted(len(activated), 'attempt')} of a pod that the model had parked on some version "
-                   f"({', '.join(dict.fromkeys(activated))}): an activate is inserted before each, standing for an "
-                   "event the log does not show.")
+    given = mended.priorities.level
+    out.append(f"Every pod has priority 0{' unless given one below' if given else ''}, the default backoff (1 s "
+               "initial, 10 s max) and 300 s maximum in unschedulablePods; the SchedulerQueueingHints gate is on "
+               "(1.28.0 to 1.28.4's default). The log says none of these.")
+    if given:
+        out.append(mended.priorities.assumption())
+    if mended.activated:
+        out.append(f"{counted(len(mended.activated), 'attempt')} of a pod that the model had parked on some version "
+                   f"({_listed(list(dict.fromkeys(mended.activated)))}): an activate is inserted before each, "
+                   "standing for an event the log does not show.")
     if b.unplaced:
         out.append(f"Queue moves of pods queued before the log starts are ignored ({counted(b.unplaced, 'line')}).")
     for label, n in sorted(b.unknown_events.items())[:10]:
