@@ -149,18 +149,9 @@ class PriorityQueue:
         return {}
 
     def pop(self, expect: str | None, rec: dict) -> dict:
-        top = self.active_q.peek()
-        if top is None:
+        pinfo = self.active_q.pop() if expect is None else self._pop_expected(expect)
+        if pinfo is None:
             raise StepError("op", "pop on an empty activeQ (Pop would block)")
-        if expect is not None and expect != top.name:
-            heads = self.active_q.heads(lambda r: (r.priority, r.timestamp))
-            if expect not in {h.name for h in heads}:
-                raise StepError(
-                    "expect", f"expected {expect!r} at the head of activeQ, but the head is {top.name!r}"
-                )
-            pinfo = self.active_q.delete(expect)
-        else:
-            pinfo = self.active_q.pop()
         pinfo.attempts += 1
         self.scheduling_cycle += 1
         name = pinfo.name
@@ -175,6 +166,17 @@ class PriorityQueue:
         self.attempting[name] = entry_id
         rec["moves"].append({"pod": name, "from": ACTIVE_Q, "to": IN_FLIGHT})
         return {"popped": name}
+
+    def _pop_expected(self, expect: str) -> QueuedPodInfo | None:
+        """Pop's record when the step names it: ``expect`` must be (one of) the head(s) of activeQ, tied on priority
+        and Timestamp; None when activeQ is empty."""
+        top = self.active_q.peek()
+        if top is None or expect == top.name:
+            return self.active_q.pop()
+        heads = self.active_q.heads(lambda r: (r.priority, r.timestamp))
+        if expect not in {h.name for h in heads}:
+            raise StepError("expect", f"expected {expect!r} at the head of activeQ, but the head is {top.name!r}")
+        return self.active_q.delete(expect)
 
     def done(self, name: str, rec: dict) -> dict:
         rec["calls"].append("Done")
