@@ -27,6 +27,8 @@ def test_import_then_replay(tmp_path, name):
     err = done.stderr.decode()
     assert err.startswith(f"import: {LOGS / name}: 32 lines read: 27 used")
     assert "3 pods, 35 steps" in err and "\r" not in err  # no progress bar when stderr is not a terminal
+    assert "0 truncated, 1 disagreeing with the model's replay;" in err  # b's 30 s flush, v1.28.1's only
+    assert "# DISAGREEMENTS" in out.read_text().split("\nschema: 1")[0]
     scenario = yaml.safe_load(out.read_text())
     assert scenario["assumptions"] and scenario["periodic_flushes"] is True
     assert scenario["name"] == f"Imported from {name}"  # the file's name, as the editor's import says it

@@ -219,6 +219,63 @@ def test_orders_no_priorities_give_are_refused_naming_the_lines():
         import_logs([("one.log", io.BytesIO(b"".join(data[:4]))), ("two.log", io.BytesIO(b"".join(data[4:])))])
 
 
+# --- where the log and the model disagree -------------------------------------------------------------------
+TIMEOUT = LOGS / "unschedulable-timeout.log"
+
+
+def test_a_move_the_model_does_not_make_is_listed_with_what_it_did():
+    """The log moves x by UnschedulableTimeout at t = 300.5 s (it waited five minutes in unschedulablePods), while
+    the model, woken by the NodeAdd at 0.5 s, put it in backoffQ and moved it at 1.5 s: nothing said so."""
+    result = of(TIMEOUT)
+    assert result.disagreements == [
+        "unschedulable-timeout.log:5 (t = 300.5 s): the log moves x to activeQ by UnschedulableTimeout (the 30 s "
+        "flush of pods parked over 5 minutes); on v1.28.1 and v1.28.2 the model: to unschedulablePods by "
+        "ScheduleAttemptFailure at t = 0.002 s (unschedulable-timeout.log:3), then to backoffQ by NodeAdd at "
+        "t = 0.5 s (unschedulable-timeout.log:4), then to activeQ by BackoffComplete at t = 1.5 s; next: popped at "
+        "t = 300.5 s (unschedulable-timeout.log:6)."]
+    assert result.counts.disagreeing == 1
+    assert "0 truncated, 1 disagreeing with the model's replay" in result.counts.summary()
+    said = result.disagreements[0]
+    assert f"* {said}" in result.scenario["description"] and "**Disagreements**" in result.scenario["description"]
+    assert f"#  - {said}" in result.yaml.split("schema: 1")[0]
+    assert said not in result.assumptions  # the log contradicts the model: no assumption
+
+
+def test_the_incident_disagrees_with_v1_28_2_only():
+    """A 1.28.1 scheduler wrote it: b's five-minute wait is v1.28.1's; v1.28.2 backs b off for a second. c's move
+    by the PvAdd (line 15) is what both versions do."""
+    result = of(TEXT)
+    [said] = result.disagreements
+    assert said.startswith("five-minute-incident.log:27 (t = 335 s): the log moves b to activeQ by "
+                           "UnschedulableTimeout (the 30 s flush of pods parked over 5 minutes); on v1.28.2 the model: ")
+    assert ("then to backoffQ by ScheduleAttemptFailure at t = 5.0499 s (five-minute-incident.log:17), then to "
+            "activeQ by BackoffComplete at t = 7.00005 s") in said
+    assert result.counts.disagreeing == 1
+
+
+def test_a_failure_sent_where_the_model_does_not_send_it():
+    """-v=6 logs where a failure sends the pod (ScheduleAttemptFailure): b to unschedulablePods, where v1.28.2 sends
+    it to backoffQ."""
+    lines = TEXT.read_bytes().splitlines(keepends=True)
+    moved = (b'I1130 12:00:05.050050       1 scheduling_queue.go:734] "Pod moved to an internal scheduling queue" '
+             b'pod="default/b" event="ScheduleAttemptFailure" queue="Unschedulable"\n')
+    result = import_logs([("my.log", io.BytesIO(b"".join(lines[:17] + [moved] + lines[17:])))])
+    assert result.disagreements[0].startswith(
+        "my.log:18 (t = 5.04995 s): the log moves b to unschedulablePods by ScheduleAttemptFailure; on v1.28.2 the "
+        "model: popped at t = 5.0199 s (my.log:13), then to backoffQ by ScheduleAttemptFailure at t = 5.0499 s "
+        "(my.log:17); next: to activeQ by BackoffComplete")
+    assert result.counts.disagreeing == 2  # and line 28's timeout
+
+
+def test_when_nothing_disagrees_the_description_says_so():
+    agreeing = imported(b"".join(TEXT.read_bytes().splitlines(keepends=True)[:26]))
+    assert agreeing.disagreements == [] and agreeing.counts.disagreeing == 0
+    assert "The model's replay on v1.28.1 and v1.28.2 makes each queue move the log states (1 line)." in \
+        agreeing.scenario["description"]
+    assert "# DISAGREEMENTS" not in agreeing.yaml
+    assert "The log states no queue move" in of(V2).scenario["description"]
+
+
 # --- what is not a (whole) scheduler log ----------------------------------------------------------------------
 def test_a_truncated_last_line_is_counted_and_the_rest_imported():
     data = TEXT.read_bytes()

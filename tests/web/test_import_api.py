@@ -20,6 +20,15 @@ def test_a_log_becomes_a_scenario(client):
     assert check["ok"] and check["variants_ok"] == ["v1.28.1", "v1.28.2"]
 
 
+def test_the_disagreements_with_the_model_are_answered(client):
+    """The incident's 30 s flush of b (line 27) is v1.28.1's, not v1.28.2's: the answer lists it, and counts it."""
+    body = client.post("/api/import", data=LOG.read_bytes(), content_type="text/plain").get_json()
+    [said] = body["disagreements"]
+    assert said.startswith("the log:27 (t = 335 s): the log moves b to activeQ by UnschedulableTimeout")
+    assert "on v1.28.2 the model: " in said and said in body["text"] and said not in body["assumptions"]
+    assert body["counts"]["disagreeing"] == 1
+
+
 def test_the_file_name_names_the_scenario_and_the_messages(client):
     """The page sends a file's name (?name=): the scenario was "Imported from the log" and an empty file "the log:
     empty input, not a log", where the CLI says the file."""

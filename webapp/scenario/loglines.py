@@ -176,11 +176,12 @@ class Counts:
     ignored: int = 0  # scheduler messages that could not be placed (e.g. about a pod never seen)
     files: int = 0
     bytes: int = 0
+    disagreeing: int = 0  # lines stating a queue move that the model's replay does not make (logs.py)
 
     def summary(self) -> str:
         return (f"{counted(self.lines, 'line')} read: {self.used:,} used, {counted(self.ignored, 'scheduler line')} "
                 f"ignored, {counted(self.other, 'other log line')}, {self.unknown:,} unknown, "
-                f"{self.truncated:,} truncated")
+                f"{self.truncated:,} truncated, {self.disagreeing:,} disagreeing with the model's replay")
 
 
 def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None] | None = None,

@@ -41,7 +41,11 @@ What a log cannot tell is filled with assumptions, each listed in the result (``
 scenario's ``assumptions`` and description, and comments in the YAML): which events arrived that moved no parked pod,
 which events wake which plugin (1.28's EventsToRegister, the catalogue of webapp/model/plugins.py, with defaultQueueingHintFn's
 QueueAfterBackoff, scheduler.go l. 366, as none of the 1.28 in-tree plugins has a QueueingHintFn), priorities
-(0), the backoff settings (the defaults) and the phase of the periodic flushes.
+(0, but those that pop pods in the log's order: _Priorities), the backoff settings (the defaults) and the phase of
+the periodic flushes. The scenario is then replayed on the versions the import targets (VARIANTS): what stops it is
+mended (_Mender) or is the log's, named by its line; what the log says of a queue move that the replay does not do
+is a disagreement (``Imported.disagreements``, in the description and the YAML's comments, and counted), never an
+assumption.
 
 Lines are read one at a time (never the whole input), cut at MAX_LINE bytes; the steps are bounded by the scenario
 limits. This module is the scenario layer: it may use the model (to check that the scenario runs) but no engine.
@@ -53,13 +57,14 @@ import bisect
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import BinaryIO, Callable, Iterable
 
 from ..errors import TooLarge
 from ..model.errors import StepError
 from ..model.events import ACTIVE_Q, BACKOFF_Q, CATALOGUE, UNSCHEDULABLE_PODS, matches
+from ..model.queue import IN_FLIGHT
 from ..model.plugins import PLUGINS, registered_event
 from ..model.variant import VARIANTS
 from .load import load_scenario
@@ -160,7 +165,11 @@ def plugins_of(err: str) -> tuple[list[str], list[str]]:
 
 # --- one line ------------------------------------------------------------------------------------------------
 EVENT_WINDOW = 100_000  # micros: move lines of one event label this close, with no step between, are one event
-FLUSH_EVENTS = ("BackoffComplete", "UnschedulableTimeout")
+# The periodic flushes, by the event label of the moves they log: (the model's flush, period s, what it moves).
+FLUSHES = {
+    "BackoffComplete": ("flush_backoff", 1, "the 1 s flush of pods done backing off"),
+    "UnschedulableTimeout": ("flush_unschedulable_leftover", 30, "the 30 s flush of pods parked over 5 minutes"),
+}
 
 
 @dataclass
@@ -169,6 +178,17 @@ class Imported:
     assumptions: list
     counts: Counts
     yaml: str = ""
+    disagreements: list = field(default_factory=list)  # the log's queue moves the model's replay does not make
+
+
+@dataclass(frozen=True)
+class _Claim:
+    """A queue move a log line states: the pod, the event label and the queue, at scenario micros."""
+    line: int
+    pod: str
+    event: str
+    queue: str
+    at: int
 
 
 @dataclass
@@ -202,6 +222,7 @@ class _Builder:
         self.last_fail: dict | None = None
         self.notes: list[str] = []
         self.files: list[tuple[int, str]] = []  # (lines before it, label) of each input, in order
+        self.claims: list[_Claim] = []  # the queue moves the log states, to compare with the model's
         self.origin: dict[int, int] = {}  # id(step) -> the number of the line it came from (steps live to the end)
 
     def assume(self, text: str) -> None:
@@ -387,30 +408,37 @@ class _Builder:
             self.evidence.setdefault((label, plugin), ("QueueSkip", line.number))
 
     def _moved(self, name: str, line: Line) -> None:
-        label, queue = line.values.get("event"), line.values.get("queue")
+        label, queue = line.values.get("event"), QUEUES.get(line.values.get("queue"))
         if not isinstance(label, str):
             self.counts.used -= 1
             self.counts.ignored += 1
             return
+        if self._move(name, label, line) and queue is not None and (label in CATALOGUE or label in MOVED):
+            self.claims.append(_Claim(line.number, name, label, queue, self.at(line)))
+
+    def _move(self, name: str, label: str, line: Line) -> bool:
+        """What a queue move line becomes; whether the model has the pod there, to compare where it puts it."""
         if label == "PodAdd":
             self._added(name, line)
-            return
+            return True
         pod = self.pods.get(name)
         if label == "ScheduleAttemptFailure":
-            if self.last_fail is not None and self.last_fail["pod"] == name:
-                self.last_fail["note"] += f"; the log: to {QUEUES.get(queue, queue)}"
-            return
-        if label in FLUSH_EVENTS:  # the periodic flushes: they run as the clock advances
-            period = 30 if label == "UnschedulableTimeout" else 1
+            if self.last_fail is None or self.last_fail["pod"] != name:
+                return False
+            queue = line.values.get("queue")
+            self.last_fail["note"] += f"; the log: to {QUEUES.get(queue, queue)}"
+            return True
+        if label in FLUSHES:  # the periodic flushes: they run as the clock advances
+            period = FLUSHES[label][1]
             if self.flush is None or period > self.flush[1]:
                 self.flush = (line.micros - self.start, period, line.number)
-            return
+            return pod is not None
         if pod is None or pod.state != "queued":
             self.unplaced += 1  # queued before the log starts (or a line out of order): cannot be placed
-            return
+            return False
         if label == "PodUpdate":
             self.emit({"op": "update", "pod": name}, line)
-            return
+            return True
         self.event(label, line, name)
         hint = line.values.get("hint")
         hint = HINT_NUMBERS.get(str(hint), hint)
@@ -418,6 +446,7 @@ class _Builder:
             known = [p for p in pod.plugins if p in PLUGINS]
             if hint == "QueueImmediately" or not any(registers(p, label) for p in known) or not known:
                 self.evidence.setdefault((label, pod.plugins[0]), (hint, line.number))
+        return True
 
     def finish_clock(self) -> None:
         self.advance(self.last, {"note": "to the time of the log's last used line"}, None)
@@ -538,11 +567,12 @@ def _finish(b: _Builder, source: str, counts: Counts, limits: Limits, name: str)
     }
     mended = _Mender(scenario, limits, b)
     mended.run()
+    disagreements, counts.disagreeing = _disagreements(scenario, limits, b, names)
     assumptions = _assumptions(b, plugins, from_log, mended)
-    scenario["description"] = _description(source, counts, b, scenario, assumptions)
+    scenario["description"] = _description(source, counts, b, scenario, assumptions, disagreements)
     scenario["assumptions"] = assumptions
     load_scenario(scenario, limits)  # what it produced validates (else a bug: let it raise)
-    return Imported(scenario, assumptions, counts, to_yaml(scenario, assumptions))
+    return Imported(scenario, assumptions, counts, to_yaml(scenario, assumptions, disagreements), disagreements)
 
 
 def _short_names(pods: dict) -> dict:
@@ -762,6 +792,87 @@ def _listed(names: list, most: int = 8) -> str:
     return ", ".join(names[:most]) + (f" and {more} more" if more > 0 else "")
 
 
+# --- what the log says that the model does not ---------------------------------------------------------------
+MOVE_SLACK = 0.5  # s: a move the log states and one of the model's are the same this close (half the 1 s flush)
+MAX_DISAGREEMENTS = 50  # listed; the counts say how many lines disagree
+# The event label of the model's moves, by the step that made them (an event step's is its own; a flush's, FLUSHES).
+CAUSES = {"add": "PodAdd", "fail": "ScheduleAttemptFailure", "update": "PodUpdate",
+          "assigned_pod_added": "AssignedPodAdd", **{op: label for label, (op, _, _) in FLUSHES.items()}}
+
+
+@dataclass(frozen=True)
+class _Move:
+    """A move the model made: when (s), where to (a queue, IN_FLIGHT or None), by what, from which log line."""
+    at: float
+    to: str | None
+    cause: str
+    line: int | None
+
+
+def _model_moves(loaded, variant: str, scenario: dict, b: _Builder) -> dict[str, list[_Move]]:
+    """pod -> its moves on ``variant``, in time order (a periodic flush's at its tick)."""
+    moves: dict[str, list[_Move]] = {}
+    now = 0.0
+    for original, (step, result, record) in zip(scenario["steps"], _applied(loaded.model(variant), loaded.steps)):
+        if step["op"] == "advance_clock":
+            for flush in result["flushes"]:
+                moved = flush["result"].get("moved") or dict.fromkeys(flush["result"].get("moved_to_activeQ", ()),
+                                                                       ACTIVE_Q)
+                for pod, queue in moved.items():
+                    moves.setdefault(pod, []).append(_Move(flush["at"], queue, CAUSES[flush["op"]], None))
+            now = result["now"]
+            continue
+        cause = step.get("event") or CAUSES.get(step["op"], step["op"])
+        for move in record["moves"]:
+            moves.setdefault(move["pod"], []).append(_Move(now, move["to"], cause, b.line_of(original)))
+    return moves
+
+
+def _disagreements(scenario: dict, limits: Limits, b: _Builder, names: dict) -> tuple[list[str], int]:
+    """The queue moves the log states (``Pod moved to an internal scheduling queue``: the event and the queue) that
+    the model's replay on the versions the import targets does not make about then, each with what the model did;
+    and how many lines disagree."""
+    loaded = load_scenario(scenario, limits)
+    replays = {variant: _model_moves(loaded, variant, scenario, b) for variant in VARIANTS}
+    said, lines = [], 0
+    for claim in b.claims:
+        pod = names[claim.pod]
+        versions: dict[str, list[str]] = {}  # what the model did -> the versions that did it
+        for variant, moves in replays.items():
+            history = moves.get(pod, [])
+            if not _makes(history, claim):
+                versions.setdefault(_did(history, claim, pod, b), []).append(variant)
+        lines += bool(versions)
+        gloss = f" ({FLUSHES[claim.event][2]})" if claim.event in FLUSHES else ""
+        said += [f"{b.place(claim.line)} (t = {claim.at / 1e6:g} s): the log moves {pod} to {claim.queue} by "
+                 f"{claim.event}{gloss}; on {' and '.join(v)} the model: {did}." for did, v in versions.items()]
+    if len(said) > MAX_DISAGREEMENTS:
+        said[MAX_DISAGREEMENTS:] = [f"... and {len(said) - MAX_DISAGREEMENTS:,} more."]
+    return said, lines
+
+
+def _makes(history: list[_Move], claim: _Claim) -> bool:
+    """Whether the model makes the claimed move (the pod, its queue and event) within MOVE_SLACK of it."""
+    at = claim.at / 1e6
+    first = bisect.bisect_left(history, at - MOVE_SLACK, key=lambda m: m.at)
+    return any(m.to == claim.queue and m.cause == claim.event
+               for m in history[first:bisect.bisect_right(history, at + MOVE_SLACK, key=lambda m: m.at)])
+
+
+def _did(history: list[_Move], claim: _Claim, pod: str, b: _Builder) -> str:
+    """What the model did with the pod by the time of the claimed move, since its last attempt, and next."""
+    end = bisect.bisect_right(history, claim.at / 1e6, key=lambda m: m.at)
+    start = max((i for i in range(end) if history[i].to == IN_FLIGHT), default=0)
+    done = [_moved_words(m, b) for m in history[start:end][-3:]]
+    did = ", then ".join(done) if done else f"{pod} not queued yet"
+    return did + (f"; next: {_moved_words(history[end], b)}" if end < len(history) else "")
+
+
+def _moved_words(move: _Move, b: _Builder) -> str:
+    where = {IN_FLIGHT: "popped", None: move.cause}.get(move.to, f"to {move.to} by {move.cause}")
+    return f"{where} at t = {move.at:g} s" + (f" ({b.place(move.line)})" if move.line is not None else "")
+
+
 def _since(b: _Builder, micros: int) -> str:
     moment = datetime.fromtimestamp((b.start + micros) / 1e6, timezone.utc)
     return moment.strftime("%m-%d %H:%M:%S.%f")
@@ -830,7 +941,8 @@ def _assumptions(b: _Builder, plugins: list, from_log: list, mended: _Mender) ->
     return out[:MAX_ASSUMPTIONS]
 
 
-def _description(source: str, counts: Counts, b: _Builder, scenario: dict, assumptions: list) -> str:
+def _description(source: str, counts: Counts, b: _Builder, scenario: dict, assumptions: list,
+                 disagreements: list) -> str:
     steps = scenario["steps"]
     fails = sum(1 for s in steps if s["op"] == "fail")
     lines = [
@@ -842,8 +954,24 @@ def _description(source: str, counts: Counts, b: _Builder, scenario: dict, assum
         "**Assumptions** (what the log cannot tell):",
         "",
         *(f"* {a}" for a in assumptions),
+        "",
+        _compared(b, disagreements),
     ]
+    if disagreements:
+        lines += ["", *(f"* {d}" for d in disagreements)]
     return "\n".join(lines) + "\n"
+
+
+def _compared(b: _Builder, disagreements: list) -> str:
+    """What comparing the log's queue moves with the model's replay found, in a sentence."""
+    versions = " and ".join(VARIANTS)
+    if disagreements:
+        return (f"**Disagreements** (queue moves the log states that the model's replay on {versions} does not make "
+                "about then, with what the model did; also in the counts):")
+    if b.claims:
+        return (f"The model's replay on {versions} makes each queue move the log states "
+                f"({counted(len(b.claims), 'line')}).")
+    return "The log states no queue move (-v=4 logs them) to compare with the model's replay."
 
 
 # --- YAML ---------------------------------------------------------------------------------------------------
@@ -864,12 +992,16 @@ def _scalar(v) -> str:
     raise TypeError(type(v))
 
 
-def to_yaml(scenario: dict, assumptions: list) -> str:
-    """The scenario as YAML, laid out like the built-ins, with the assumptions also as comments at the top."""
+def to_yaml(scenario: dict, assumptions: list, disagreements: list) -> str:
+    """The scenario as YAML, laid out like the built-ins, with the assumptions and the disagreements also as
+    comments at the top."""
     out = ["# Imported from a kube-scheduler log by `inflight-scope import`.",
            "# ASSUMPTIONS (what the log cannot tell; also in `assumptions:` and the description):"]
-    for a in assumptions:
-        out.append("#  - " + a.replace("\n", " "))
+    out += ["#  - " + a.replace("\n", " ") for a in assumptions]
+    if disagreements:
+        out.append("# DISAGREEMENTS (queue moves the log states that the model's replay does not make; also in the "
+                   "description):")
+        out += ["#  - " + d.replace("\n", " ") for d in disagreements]
     out += ["schema: 1", f"name: {_scalar(scenario['name'])}", "description: |"]
     out += ["  " + line if line else "" for line in scenario["description"].splitlines()]
     out.append("assumptions:")

@@ -8,7 +8,8 @@
     GET  /editor           the page; its palette's first operations (PALETTE) in data-palette, EMPTY in data-empty
     POST /api/import       a kube-scheduler log as the body (docs/import.md); ?name=FILE its file name, which the
                            scenario's name and the messages give (else "the log")
-        -> {scenario, text (the YAML, assumptions as comments), assumptions, counts}
+        -> {scenario, text (the YAML, assumptions and disagreements as comments), assumptions, disagreements,
+            counts}
 
 A body that is not what the route expects is answered 400 with {message} (and problems, for an invalid
 scenario object); one over MAX_UPLOAD_BYTES 413 with {message}.
@@ -184,4 +185,4 @@ def _log_name() -> str:
 def _imported(data: bytes, name: str) -> dict:
     result = import_logs([(name, io.BytesIO(data))], LIMITS)
     return {"scenario": result.scenario, "text": result.yaml, "assumptions": result.assumptions,
-            "counts": asdict(result.counts)}
+            "disagreements": result.disagreements, "counts": asdict(result.counts)}
