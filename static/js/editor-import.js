@@ -1,18 +1,31 @@
 // "Import log…": a kube-scheduler log (a file, or pasted text) is sent as the body of POST /api/import, which answers
-// {scenario, text, assumptions, counts} or 400 {message, kind}. The YAML goes into the editor; the counts and the
-// assumptions (what the log could not tell) are listed beside it, to be read before running. A log over the
-// server's MAX_UPLOAD_BYTES (the page's data-max-bytes) is not sent: the dialog says so and how to import it.
+// {scenario, text, assumptions, disagreements, counts} or 400 {message, kind}; a file's name goes along (?name=), for
+// the scenario's name and the server's messages. The YAML goes into the editor; the counts, the disagreements (queue
+// moves the log states that the model's replay does not make) and the assumptions (what the log could not tell) are
+// listed beside it, to be read before running. A log over the server's MAX_UPLOAD_BYTES (the page's
+// data-max-bytes) is not sent: the dialog says so and how to import it.
 import { h } from "./dom.js";
 
-const COUNTS = [ // the importer's counts (webapp/scenario/logs.py), in the words shown
-  ["lines", "lines read"], ["used", "used"], ["ignored", "scheduler lines ignored"], ["other", "other log lines"],
-  ["unknown", "unknown"], ["truncated", "truncated"],
+// A noun that agrees with its count, and both: "1 step", "2 steps" (counted is editor.js's too).
+const plural = (n, noun) => (n === 1 ? noun : `${noun}s`);
+export const counted = (n, noun) => `${n.toLocaleString("en")} ${plural(n, noun)}`;
+
+const COUNTS = [ // the importer's counts (webapp/scenario/loglines.py Counts), in the words shown after each
+  ["lines", (n) => `${plural(n, "line")} read`], ["used", () => "used"],
+  ["ignored", (n) => `${plural(n, "scheduler line")} ignored`], ["other", (n) => plural(n, "other log line")],
+  ["unknown", () => "unknown"], ["truncated", () => "truncated"],
+  ["disagreeing", () => "disagreeing with the model's replay"],
 ];
+
+const LISTS = { // the answer's lists, each shown under its title and what it holds
+  disagreements: ["Disagreements", "queue moves the log states that the model's replay does not make"],
+  assumptions: ["Assumptions", "what the log could not tell"],
+};
 
 const size = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
   : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`);
 
-// ``dialog``: the <dialog> of editor.html; ``result``: where the counts and assumptions are shown;
+// ``dialog``: the <dialog> of editor.html; ``result``: where the counts, disagreements and assumptions are shown;
 // ``editor``: {write(text), validate(), notice(text)}.
 export function bindImport(dialog, result, editor, maxBytes) {
   const $ = (sel) => dialog.querySelector(sel);
@@ -24,12 +37,14 @@ export function bindImport(dialog, result, editor, maxBytes) {
     status.textContent = text;
   };
 
-  async function send(body, name) {
+  // ``name``: what the page calls the log; ``fileName``: its file's name, if it is a file.
+  async function send(body, name, fileName) {
     status.dataset.state = "busy";
     status.textContent = `Importing ${name}…`;
+    const url = fileName ? `/api/import?${new URLSearchParams({ name: fileName })}` : "/api/import";
     let answer;
     try {
-      const res = await fetch("/api/import", { method: "POST", headers: { "Content-Type": "text/plain" }, body });
+      const res = await fetch(url, { method: "POST", headers: { "Content-Type": "text/plain" }, body });
       answer = await res.json().catch(() => ({ message: `the server answered HTTP ${res.status}` }));
       if (!res.ok) return refuse(`Not imported: ${answer.message ?? `HTTP ${res.status}`}`);
     } catch (err) {
@@ -40,7 +55,9 @@ export function bindImport(dialog, result, editor, maxBytes) {
     dialog.close();
     show(answer, name);
     editor.write(answer.text, null, true);
-    editor.notice(`Imported ${name}: read its ${answer.assumptions.length} assumptions beside the text before running.`);
+    const odds = answer.disagreements.length;
+    editor.notice(`Imported ${name}: read its ${counted(answer.assumptions.length, "assumption")}` +
+      `${odds ? ` and ${counted(odds, "disagreement")} with the model` : ""} beside the text before running.`);
     await editor.validate();
     result.scrollIntoView({ block: "nearest" });
   }
@@ -50,20 +67,28 @@ export function bindImport(dialog, result, editor, maxBytes) {
       "(inflight-scope import LOGFILE -o scenario.yaml, which streams any size) or cut the log to the incident's minutes.");
   }
 
+  function listed(answer, key) {
+    const [title, what] = LISTS[key];
+    return [
+      h("h3", { id: `imp-${key}-title`, text: `${title} (${answer[key].length}): ${what}` }),
+      h("ol", { class: "imp-assumptions", dataTestid: `import-${key}`, ariaLabelledby: `imp-${key}-title` },
+        answer[key].map((text) => h("li", { text })))];
+  }
+
   function show(answer, name) {
     const c = answer.counts;
     const scenario = answer.scenario;
     result.hidden = false;
     result.replaceChildren(
-      h("h2", { text: "Imported from the log" }),
-      h("p", { class: "imp-what" }, h("strong", { text: name }), ` → ${scenario.pods.length} pods, ${scenario.steps.length} steps.`),
+      h("h2", { text: `Imported from ${name}` }),
+      h("p", { class: "imp-what" }, h("strong", { text: name }),
+        ` → ${counted(scenario.pods.length, "pod")}, ${counted(scenario.steps.length, "step")}.`),
       h("ul", { class: "imp-counts", dataTestid: "import-counts" },
         COUNTS.filter(([key]) => key in c).map(([key, words]) =>
-          h("li", { dataCount: key, dataZero: String(c[key] === 0) }, h("strong", { text: c[key].toLocaleString("en") }), ` ${words}`))),
-      h("h3", { id: "imp-assumptions-title", text: `Assumptions (${answer.assumptions.length}): what the log could not tell` }),
-      h("ol", { class: "imp-assumptions", dataTestid: "import-assumptions", ariaLabelledby: "imp-assumptions-title" },
-        answer.assumptions.map((a) => h("li", { text: a }))),
-      h("p", { class: "muted imp-foot", text: "They are in the text too (comments, description, assumptions:). Change the text where you know better, then Run." }));
+          h("li", { dataCount: key, dataZero: String(c[key] === 0) }, h("strong", { text: c[key].toLocaleString("en") }), ` ${words(c[key])}`))),
+      ...(answer.disagreements.length ? listed(answer, "disagreements") : []),
+      ...listed(answer, "assumptions"),
+      h("p", { class: "muted imp-foot", text: "They are in the text too (comments and description; the assumptions also under assumptions:). Change the text where you know better, then Run." }));
   }
 
   $("input[type=file]").addEventListener("change", (ev) => {
@@ -71,7 +96,7 @@ export function bindImport(dialog, result, editor, maxBytes) {
     ev.target.value = ""; // the same file again is a change too
     if (!file) return;
     if (file.size > maxBytes) return tooLarge(file.size, file.name);
-    send(file, file.name);
+    send(file, file.name, file.name);
   });
   $("[data-action=import-paste]").addEventListener("click", () => {
     const text = paste.value;

@@ -14,7 +14,7 @@
 // Everything shown from the user or the server is set as text (dom.js `h`), never parsed as HTML.
 import { h } from "./dom.js";
 import { createPalette } from "./editor-palette.js";
-import { bindImport } from "./editor-import.js";
+import { bindImport, counted } from "./editor-import.js";
 import { drawCatalogue, loadCatalogue } from "./catalogue.js";
 import { DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY } from "./links.js";
 
@@ -92,10 +92,10 @@ function showReport(answer) {
   summary.dataset.state = answer.ok ? "valid" : "invalid";
   if (answer.failed) summary.textContent = `Could not validate: ${answer.message}`;
   else if (answer.ok)
-    summary.textContent = `Valid: “${answer.scenario.name}”, ${answer.total} steps; runs on ${answer.variants_ok.join(" and ")}.`;
+    summary.textContent = `Valid: “${answer.scenario.name}”, ${counted(answer.total, "step")}; runs on ${answer.variants_ok.join(" and ")}.`;
   else {
     const ran = answer.variants_ok.length ? ` Runs on ${answer.variants_ok.join(" and ")} only.` : "";
-    summary.textContent = `${problems.length} problem${problems.length === 1 ? "" : "s"}.${ran}`;
+    summary.textContent = `${counted(problems.length, "problem")}.${ran}`;
   }
   const advice = answer.ok ? answer.advice ?? [] : [];
   $("advice").replaceChildren(...advice.map((text) => h("li", { text })));

@@ -166,7 +166,7 @@ def test_user_text_is_shown_as_text(editor):
     expect(editor.locator("#problems li")).to_contain_text(f"unknown event '{XSS}'")
     scenario["steps"].pop()
     set_source(editor, json.dumps(scenario, indent=2))
-    expect(editor.locator("#summary")).to_have_text(f"Valid: “{XSS}”, 1 steps; runs on v1.28.1 and v1.28.2.")
+    expect(editor.locator("#summary")).to_have_text(f"Valid: “{XSS}”, 1 step; runs on v1.28.1 and v1.28.2.")
     with editor.expect_download() as info:
         editor.get_by_role("button", name="Download trace").click()
     assert info.value.suggested_filename == "img-src-x-onerror-alert-1.trace.json"

@@ -23,8 +23,8 @@ def editor(browser, live_server):
                                   base_url=live_server.url)
     context.set_default_timeout(15_000)
     page = context.new_page()
-    # the refused pasted log (a 400 the page shows) is the one failed request expected
-    page.on("console", lambda m: m.type == "error" and not m.location.get("url", "").endswith("/api/import")
+    # the refused logs (400s the page shows) are the failed requests expected
+    page.on("console", lambda m: m.type == "error" and "/api/import" not in m.location.get("url", "")
             and problems.append(f"console.error: {m.text}"))
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
@@ -118,6 +118,16 @@ def test_a_log_over_the_limit_is_not_sent(editor, tmp_path):
     expect(editor.locator("#import-dialog")).not_to_be_visible()
 
 
+def test_a_refused_file_is_named(editor, tmp_path):
+    """The server said "the log: empty input, not a log" of any file: the page sends the file's name along."""
+    empty = tmp_path / "my2.log"
+    empty.write_bytes(b"")
+    editor.get_by_role("button", name="Import log…").click()
+    editor.locator("#import-file").set_input_files(str(empty))
+    expect(editor.get_by_test_id("import-status")).to_have_text("Not imported: my2.log: empty input, not a log")
+    editor.get_by_role("button", name="Cancel").click()
+
+
 def test_import_a_log_shows_its_assumptions_and_a_valid_scenario(editor):
     editor.get_by_role("button", name="Import log…").click()
     editor.locator("#import-file").set_input_files(str(LOGS / "five-minute-incident.log"))
@@ -125,10 +135,19 @@ def test_import_a_log_shows_its_assumptions_and_a_valid_scenario(editor):
     expect(result).to_be_visible()
     expect(result).to_contain_text("five-minute-incident.log → 3 pods, 35 steps.")
     expect(editor.locator('[data-testid=import-counts] [data-count="used"]')).to_have_text("27 used")
+    expect(editor.locator('[data-testid=import-counts] [data-count="disagreeing"]')).to_have_text(
+        "1 disagreeing with the model's replay")
+    disagreements = editor.get_by_test_id("import-disagreements").locator("li")
+    expect(disagreements).to_have_count(1)
+    expect(disagreements.first).to_contain_text("five-minute-incident.log:27 (t = 335 s): the log moves b to activeQ "
+                                                "by UnschedulableTimeout")
+    expect(editor.locator("#notice")).to_contain_text("read its 5 assumptions and 1 disagreement with the model")
     assumptions = editor.get_by_test_id("import-assumptions").locator("li")
     expect(assumptions).to_have_count(5)
     expect(assumptions.nth(2)).to_contain_text("VolumeBinding")
-    expect(editor.locator("#summary")).to_have_text("Valid: “Imported from the log”, 35 steps; runs on v1.28.1 and v1.28.2.")
+    expect(result.get_by_role("heading", level=2)).to_have_text("Imported from five-minute-incident.log")
+    expect(editor.locator("#summary")).to_have_text(
+        "Valid: “Imported from five-minute-incident.log”, 35 steps; runs on v1.28.1 and v1.28.2.")
     assert editor.locator("#source").input_value().startswith("# Imported from a kube-scheduler log")
     expect(editor.locator("#import-dialog")).not_to_be_visible()
 
