@@ -367,6 +367,11 @@ def test_the_limits_hold():
                      b'pod="default/p%d"\n' % (i % 60, i) for i in range(30))
     with pytest.raises(TooLarge, match="more than 10 pods"):
         imported(lines, limits=Limits(max_pods=10))
+    flushes = klog((0, "Add event for unscheduled pod", 'pod="shop/x"'), *(
+        (i, "Pod moved to an internal scheduling queue", 'pod="shop/x" event="BackoffComplete" queue="Active"')
+        for i in range(1, 30)))  # kept to compare with the model: as many as the steps may be
+    with pytest.raises(TooLarge, match="more than 20 queue moves"):
+        imported(flushes, limits=Limits(max_steps=20))
 
 
 # --- the pieces -----------------------------------------------------------------------------------------------

@@ -414,6 +414,9 @@ class _Builder:
             self.counts.ignored += 1
             return
         if self._move(name, label, line) and queue is not None and (label in CATALOGUE or label in MOVED):
+            if len(self.claims) >= self.limits.max_steps:
+                raise TooLarge(f"{self.source}: the log states more than {self.limits.max_steps:,} queue moves; "
+                               "import a shorter stretch of it")
             self.claims.append(_Claim(line.number, name, label, queue, self.at(line)))
 
     def _move(self, name: str, label: str, line: Line) -> bool:
@@ -862,8 +865,9 @@ def _makes(history: list[_Move], claim: _Claim) -> bool:
 def _did(history: list[_Move], claim: _Claim, pod: str, b: _Builder) -> str:
     """What the model did with the pod by the time of the claimed move, since its last attempt, and next."""
     end = bisect.bisect_right(history, claim.at / 1e6, key=lambda m: m.at)
-    start = max((i for i in range(end) if history[i].to == IN_FLIGHT), default=0)
-    done = [_moved_words(m, b) for m in history[start:end][-3:]]
+    recent = history[max(end - 3, 0):end]
+    attempts = [i for i, m in enumerate(recent) if m.to == IN_FLIGHT]
+    done = [_moved_words(m, b) for m in recent[attempts[-1] if attempts else 0:]]
     did = ", then ".join(done) if done else f"{pod} not queued yet"
     return did + (f"; next: {_moved_words(history[end], b)}" if end < len(history) else "")
 
