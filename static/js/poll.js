@@ -1,11 +1,13 @@
 // A room's live poll (webapp/web/sockets.py on_poll_*): where the scene asks to predict, the presenter's prompt
 // opens a poll instead of a dialog; followers answer on their phones ({variant: choice}, anonymous, one answer
-// each, never driving); the presenter watches a histogram per variant fill (poll_tally) and reveals (poll_reveal,
-// then the step); followers then see the room's answers and, once the step is drawn, the verdict against their
-// own answer. Every queue, pod and variant name is the server's; only the page's own words are spelled here.
+// each, never driving); the presenter watches a histogram per variant fill (poll_tally) and reveals by stepping:
+// the server ends a poll as the room moves off it (webapp/engine/polls.py ended_by_move), revealed by the step it
+// asks about, withdrawn by any other move. Followers then see the room's answers and, once the step is drawn, the
+// verdict against their own answer. A presenter coming back (a reload) is given the open poll and reveals it the
+// same way. Every queue, pod and variant name is the server's; only the page's own words are spelled here.
 import { h } from "./dom.js";
 import { askWith, verdict } from "./predict.js";
-import { TYPING } from "./keys.js";
+import { CLOSED_BY_ESCAPE, TYPING } from "./keys.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,7 +28,7 @@ export function createPoll(opts, conn, page) {
   let poll = null; // {position, pod, choices, variants, open}
   let tally = { answered: 0, counts: {} };
   let mine = {}; // a follower's answers
-  let pending = null; // the presenter's step, waiting for the reveal
+  let pending = null; // the presenter's step, waiting for the reveal: pending({}) takes it, pending(null) does not
   let box = null;
 
   const titleOf = (variant) => page.latest?.scene.panes[variant]?.title ?? variant;
@@ -37,12 +39,12 @@ export function createPoll(opts, conn, page) {
   }
 
   // Escape withdraws the open poll, as it closes the Predict prompt (the step is not taken); not while it closes
-  // something else (the help, a tip, a menu) or leaves a field.
+  // something else (the help, a tip, a menu, the legend, the link box, a notice, the blank screen) or leaves a field.
   function withdrawOnEscape(ev) {
     if (ev.key !== "Escape" || !pending || ev.defaultPrevented) return;
-    if (document.querySelector(".help:not([hidden]), .term-tip:not([hidden]), details[open].versions-picker")) return;
+    if (document.querySelector(CLOSED_BY_ESCAPE)) return;
     if (ev.target.closest?.(TYPING)) return;
-    close();
+    withdraw();
   }
 
   // The presenter's prompt: open the room's poll; the step waits for Reveal (Reveal, or → again).
@@ -58,26 +60,46 @@ export function createPoll(opts, conn, page) {
     return new Promise((resolve) => (pending = resolve));
   }
 
+  // The waiting step is taken, and taking it reveals the poll (the server closes it as the room moves onto the step
+  // it asks about, and tells the room before the step). Closed here at once: a second press steps no further.
   function reveal() {
     if (!pending) return;
-    conn.send("poll_reveal", { room: opts.room, token: opts.token });
-    const step = pending;
-    pending = null;
     poll.open = false;
     drawPresenter();
-    step({});
+    settle({});
   }
 
-  function close() {
-    if (pending) { // the presenter cancels an open poll: withdrawn for the whole room too
-      const step = pending;
-      pending = null;
-      if (poll?.open) conn.send("poll_cancel", { room: opts.room, token: opts.token });
-      step(null);
-    }
+  function settle(answer) {
+    const step = pending;
+    pending = null;
+    step?.(answer);
+  }
+
+  // The presenter cancels the open poll: withdrawn for the whole room too; nothing is stepped.
+  function withdraw() {
+    if (poll?.open) conn.send("poll_cancel", { room: opts.room, token: opts.token });
+    putAway();
+  }
+
+  // The poll leaves this page (withdrawn, left behind, or closed by its reader); a step waiting for it is not taken.
+  function putAway() {
+    settle(null);
     poll = null;
     box?.remove();
     box = null;
+  }
+
+  // The room's poll as the server tells the presenter: its own (drawn already), or, on a page without one, the open
+  // poll given back after a reload, which waits for its step as the prompt did (Predict ticked again, as it was);
+  // revealed, the room has taken its step, so no step waiting for it is taken.
+  function heardByPresenter() {
+    if (poll.open && !box) {
+      pending = (answer) => answer && conn.send("step", { room: opts.room, token: opts.token });
+      $("predict").checked = true;
+    } else if (!poll.open) {
+      settle(null);
+    }
+    if (box || poll.open) drawPresenter();
   }
 
   // Fills the panel with `parts` (nested lists and nulls allowed, as h() takes them).
@@ -124,8 +146,8 @@ export function createPoll(opts, conn, page) {
     const stepped = scene && scene.position === poll.position + 1;
     const actions = poll.open
       ? [h("button", { class: "btn primary", type: "button", text: "Reveal and step", dataTestid: "poll-reveal", onclick: reveal }),
-        h("button", { class: "btn", type: "button", text: "Cancel", onclick: close })]
-      : [h("button", { class: "btn", type: "button", text: "Close", onclick: close })];
+        h("button", { class: "btn", type: "button", text: "Cancel", onclick: withdraw })]
+      : [h("button", { class: "btn", type: "button", text: "Close", onclick: putAway })];
     fill(el,
       h("h2", { text: `Live poll: where will ${poll.pod} go?` }),
       h("p", { class: "answered", dataTestid: "poll-answered", text: `${tally.answered} answered${poll.open ? " so far" : ""}` }),
@@ -154,7 +176,7 @@ export function createPoll(opts, conn, page) {
           : stepped ? "" : `${tally.answered} answered · the presenter is stepping…` }),
       stepped && answered ? h("p", { class: "prediction poll-verdict", dataTestid: "poll-verdict", text: verdict(mine, scene) }) : null,
       stepped ? outcomeLines(scene, answered ? [] : poll.variants) : null,
-      poll.open ? null : h("div", { class: "poll-actions" }, h("button", { class: "btn", type: "button", text: "Close", onclick: close })),
+      poll.open ? null : h("div", { class: "poll-actions" }, h("button", { class: "btn", type: "button", text: "Close", onclick: putAway })),
     );
   }
 
@@ -175,19 +197,21 @@ export function createPoll(opts, conn, page) {
         tally = { answered: msg.answered, counts: msg.counts };
         drawPresenter();
       } else if (event === "poll") {
-        if (msg.cancelled) { // withdrawn by the presenter before the reveal
-          if (follower() && poll?.position === msg.position) close();
+        if (msg.cancelled) { // withdrawn before the reveal: by the presenter, or by the room moving elsewhere
+          if (poll?.position === msg.position) putAway();
           return;
         }
-        if (follower() && msg.open && poll?.position !== msg.position) mine = {};
+        // a new poll starts unanswered (even where a revealed one asked); the open one given again (a reconnection)
+        // keeps this phone's answer, as the server does
+        if (follower() && msg.open && !(poll?.open && poll.position === msg.position)) mine = {};
         poll = { position: msg.position, pod: msg.pod, choices: msg.choices, variants: msg.variants, open: msg.open };
         tally = { answered: msg.answered, counts: msg.counts };
         if (follower()) drawFollower();
-        else if (opts.mode === "present" && box) drawPresenter();
+        else if (opts.mode === "present") heardByPresenter();
       }
     },
 
-    // Each model drawn: the verdict once the poll's step is applied; a poll left behind closes.
+    // Each model drawn: the verdict once the poll's step is applied (and revealed); a poll left behind goes.
     model(model) {
       if (!poll || !box) return;
       const at = model.position;
@@ -195,7 +219,7 @@ export function createPoll(opts, conn, page) {
         if (follower()) drawFollower(model.scene);
         else drawPresenter(model.scene);
       } else if (at !== poll.position && at !== poll.position + 1) {
-        close();
+        putAway();
       }
     },
   };

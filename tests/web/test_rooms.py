@@ -345,3 +345,68 @@ def test_a_follower_who_joins_during_a_poll_gets_it_and_can_answer(poll_room, ma
     another = make_sio()
     another.emit("join_room", {"room": ack["room"]})
     assert [m["name"] for m in another.get_received()] == ["scenario", "state"]  # the room moved on: no poll
+
+
+def test_a_presenter_coming_back_gets_the_open_poll_and_its_step_reveals_it(poll_room, make_sio):
+    """The presenter reloaded during a poll: its page had no poll, the phones kept it, and after the next step
+    they still said 'Answer sent' at 6/6, never getting a reveal. A presenter coming back (claim_room) gets the
+    open poll with its tally, answers keep reaching it, and the step the poll asks about reveals it to everyone,
+    before the step itself."""
+    presenter, ack, followers = poll_room
+    opened(presenter, ack, followers)
+    followers[0].emit("poll_answer", {"room": ack["room"], "voter": "tab-0001",
+                                      "answers": {"v1.28.1": "unschedulablePods"}})
+    presenter.disconnect()  # the presenter's page reloads
+    back = make_sio()
+    assert back.emit("claim_room", ack, callback=True) == {"room": ack["room"], "loaded": True}
+    received = back.get_received()
+    assert [m["name"] for m in received] == ["scenario", "state", "poll"]
+    poll = received[2]["args"][0]
+    assert (poll["open"], poll["position"], poll["pod"], poll["answered"]) == (True, 5, "B", 1)
+    assert poll["counts"]["v1.28.1"]["unschedulablePods"] == 1
+    followers[1].emit("poll_answer", {"room": ack["room"], "voter": "tab-0002", "answers": {"v1.28.1": "backoffQ"}})
+    assert [t["answered"] for t in drain(back, "poll_tally")] == [2]
+    back.emit("pause", ack)  # not a move: the poll stays open
+    assert drain(followers[0], "poll") == []
+    for c in (back, *followers):
+        c.get_received()
+    back.emit("step", ack)
+    for c in (back, *followers):
+        received = c.get_received()
+        assert [m["name"] for m in received] == ["poll", "state"], "the reveal first, then the step showing the truth"
+        revealed = received[0]["args"][0]
+        assert (revealed["open"], revealed["position"], revealed["answered"]) == (False, 5, 2)
+        assert revealed["counts"]["v1.28.1"] == {"activeQ": 0, "backoffQ": 1, "unschedulablePods": 1}
+        assert received[1]["args"][0]["position"] == 6
+    followers[2].emit("poll_answer", {"room": ack["room"], "answers": {"v1.28.1": "backoffQ"}})
+    assert drain(followers[2], "error")[0]["message"] == "this poll has closed: the room has moved on"
+    back.emit("step", ack)  # a revealed poll is over: moving on sends nothing more about it
+    assert drain(followers[0], "poll") == []
+
+
+@pytest.mark.parametrize("event, payload", [
+    ("back", {}), ("seek", {"position": 2}), ("reset", {}),
+    ("load", {"scenario": "lost-marker", "position": 6}),  # another load, even at the step the poll asked about
+])
+def test_moving_anywhere_else_withdraws_the_open_poll_for_everyone(poll_room, make_sio, event, payload):
+    """Only the step a poll asks about can reveal it: after any other move it is withdrawn, so no phone keeps a
+    poll that can never be revealed."""
+    presenter, ack, followers = poll_room
+    opened(presenter, ack, followers)
+    followers[0].emit("poll_answer", {"room": ack["room"], "answers": {"v1.28.1": "backoffQ"}})
+    presenter.get_received()
+    presenter.emit(event, {**payload, **ack})
+    for c in (presenter, *followers):
+        received = c.get_received()
+        polls = [i for i, m in enumerate(received) if m["name"] == "poll"]
+        assert [received[i]["args"][0] for i in polls] == [
+            {"room": ack["room"], "position": 5, "open": False, "cancelled": True}]
+        assert "state" in [m["name"] for m in received[polls[0]:]], "withdrawn before the move is shown"
+    followers[1].emit("poll_answer", {"room": ack["room"], "answers": {"v1.28.1": "backoffQ"}})
+    assert drain(followers[1], "error")
+    presenter.emit("seek", {"position": 5, **ack})  # back where it asked: the withdrawn poll does not return
+    late = make_sio()
+    late.emit("join_room", {"room": ack["room"]})
+    assert drain(late, "poll") == [] and drain(followers[0], "poll") == []
+    presenter.emit("poll_cancel", ack)
+    assert drain(presenter, "error")[0]["message"] == "no poll is open in this room"

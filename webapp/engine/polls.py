@@ -4,7 +4,11 @@ carries it. Answers are anonymous (counted, never listed), one per follower (a n
 MAX_ANSWERS to a poll, and never move the room. A follower is its ``voter`` id, drawn by its browser tab and kept
 across reconnections (a phone whose screen locked comes back on a new connection and still answers once).
 
-    poll = {position, pod, choices, variants, open}      answer = {variant: choice}
+A poll asks about one step of one load (``key``: the session's, webapp/engine/session.py) and lives only while
+the room stands where it asks: the room's next move ends it (``ended_by_move``), so no follower is ever left
+holding a poll nobody can reveal.
+
+    poll = {position, key, pod, choices, variants, open}      answer = {variant: choice}
 """
 
 from __future__ import annotations
@@ -24,12 +28,27 @@ def checked_voter(voter) -> str:
     return voter
 
 
-def open_poll(position: int, prompt: dict | None, variants: list[str]) -> dict:
-    """A poll about the step after ``position``; ``prompt`` is what the scene asks there (its ``predict``)."""
+def open_poll(position: int, key: str | None, prompt: dict | None, variants: list[str]) -> dict:
+    """A poll about the step after ``position`` of the load ``key``; ``prompt`` is what the scene asks there (its
+    ``predict``)."""
     if prompt is None:
         raise Invalid("there is nothing to predict here: a poll opens just before a failure is evaluated")
-    return {"position": position, "pod": prompt["pod"], "choices": list(prompt["choices"]),
+    return {"position": position, "key": key, "pod": prompt["pod"], "choices": list(prompt["choices"]),
             "variants": list(variants), "open": True}
+
+
+def ended_by_move(poll: dict | None, key: str | None, position: int | None) -> str | None:
+    """What the room standing at ``position`` of the load ``key`` does to ``poll``: None while it still asks there
+    (or is not open); "reveal" once the room has taken the step it asks about (that step shows the truth: however
+    the presenter took it, followers see the room's answers and their verdict); "withdraw" after any other move
+    (back, a seek elsewhere, another load), where the poll can never be revealed. A poll stored before polls named
+    their load (no key) cannot tell which load it asks about: withdrawn."""
+    if poll is None or not poll["open"]:
+        return None
+    asked = poll.get("key"), poll["position"]
+    if (key, position) == asked:
+        return None
+    return "reveal" if (key, position) == (asked[0], asked[1] + 1) else "withdraw"
 
 
 def checked_answer(poll: dict | None, answer) -> dict:

@@ -170,7 +170,8 @@ class Rooms:
 
     # --- the room's live poll (polls.py): kept in the store, so every process counts the same answers ----
     def open_poll(self, room: Room, prompt: dict | None) -> dict:
-        poll = polls.open_poll(room.session.require().position, prompt, list(room.session.sim.variants))
+        session = room.session
+        poll = polls.open_poll(session.require().position, session.key, prompt, list(session.sim.variants))
         self._store.set_poll(room.code, poll)
         self._store.clear_answers(room.code)
         return poll
@@ -192,18 +193,34 @@ class Rooms:
         return poll
 
     def close_poll(self, room: Room) -> dict:
-        poll = self._store.poll(room.code)
-        if poll is None:
-            raise Invalid("no poll is open in this room")
-        poll["open"] = False  # answers are kept: the reveal shows them
-        self._store.set_poll(room.code, poll)
-        return poll
+        """The presenter reveals the poll: closed, its answers kept (the reveal shows them)."""
+        return self._reveal(room, self._poll(room))
 
     def cancel_poll(self, room: Room) -> dict:
         """The presenter withdraws the poll unrevealed: it and its answers are forgotten; what was withdrawn."""
+        return self._withdraw(room, self._poll(room))
+
+    def settle_poll(self, room: Room) -> dict | None:
+        """After the room moved (``save``): its open poll ended if the room has left where it asks
+        (``polls.ended_by_move``): the revealed poll, or what was withdrawn, to tell the room; None if nothing ended."""
+        poll, sim = self._store.poll(room.code), room.session.sim
+        ended = polls.ended_by_move(poll, room.session.key, sim.position if sim else None)
+        if ended is None:
+            return None
+        return self._reveal(room, poll) if ended == "reveal" else self._withdraw(room, poll)
+
+    def _poll(self, room: Room) -> dict:
         poll = self._store.poll(room.code)
         if poll is None:
             raise Invalid("no poll is open in this room")
+        return poll
+
+    def _reveal(self, room: Room, poll: dict) -> dict:
+        poll["open"] = False
+        self._store.set_poll(room.code, poll)
+        return poll
+
+    def _withdraw(self, room: Room, poll: dict) -> dict:
         self._store.set_poll(room.code, None)
         self._store.clear_answers(room.code)
         return {"position": poll["position"], "open": False, "cancelled": True}

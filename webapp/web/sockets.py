@@ -10,10 +10,12 @@ reconnections; a follower must have joined the room). Diagnostics: echo (answere
 payload).
 Server -> client: scenario (after load), state {seq, ...} (a whole state: after load, seek, reset, join, sync),
 delta {seq, position, playing, speed, room, ops} (after step, back and autoplay: what changed since state seq - 1),
-error {message, event, kind}. Rooms: poll {room, position, pod, choices, variants, open, answered, counts} (when
-a poll opens or is revealed, to the room), poll_tally {room, position, answered, counts} (each answer, to the
-presenter only), blank {room, on} (to the room; a joiner, or a presenter back, gets it too while the screens
-are blank, with joined: true).
+error {message, event, kind}. Rooms: poll {room, position, key, pod, choices, variants, open, answered, counts}
+(when a poll opens or is revealed, to the room; a joiner, or a presenter back, during a poll gets it too; the room
+moving off an open poll ends it first: the step it asks about reveals it, any other move withdraws it, {room,
+position, open: false, cancelled: true}, as poll_cancel does), poll_tally {room, position, answered, counts}
+(each answer, to the presenter only), blank {room, on} (to the room; a joiner, or a presenter back, gets it too
+while the screens are blank, with joined: true).
 
 With a message queue (several processes), a room's messages go through the queue to every process; a
 connection's own messages stay in its process (``ignore_queue``), so they survive a queue outage. A room's
@@ -196,6 +198,9 @@ class Hub:
         base_version = room.seen if room else None
         if room is not None:
             self.rooms.save(room)
+            ended = self.rooms.settle_poll(room)  # a move ends the poll it leaves, before the room sees the move
+            if ended is not None:
+                self.send_poll(room, ended)
         private = room is None
         if loaded:
             self.send("scenario", self.scenario_of(target), target.channel, private)
@@ -248,6 +253,13 @@ class Hub:
         if scenario:
             self.send("scenario", self.scenario_of(target), sid, True)
         self.send("state", {"seq": seq, "key": session.key, **message}, sid, True)
+
+    def send_poll(self, room: Room, poll: dict, sid: str | None = None) -> None:
+        """The poll and its tally (a withdrawn one has none), to the whole room (through the queue), or to one
+        connection here."""
+        to, private = (sid, True) if sid else (room.channel, False)
+        tally = {} if poll.get("cancelled") else self.rooms.tally(room, poll)
+        self.send("poll", {"room": room.code, **poll, **tally}, to, private)
 
     def scenario_of(self, target: Target) -> Encoded:
         """The target's scenario message, built and encoded off the event loop (a long scenario's summary is
@@ -452,7 +464,7 @@ class Viewers(Namespace):
             target.session.require()
             prompt = self.hub.current(target)["scene"]["predict"]
             poll = self.hub.rooms.open_poll(target.room, prompt)
-        self.send_poll(target.room, poll)
+        self.hub.send_poll(target.room, poll)
 
     def on_poll_answer(self, payload):
         """A follower's answer {room, voter, answers: {variant: choice}}: counted for the presenter, never driving."""
@@ -464,13 +476,12 @@ class Viewers(Namespace):
     def on_poll_reveal(self, payload):
         """The presenter closes the poll: everyone sees how the room answered (then the step shows the truth)."""
         target = self.presenter_target(payload)
-        self.send_poll(target.room, self.hub.rooms.close_poll(target.room))
+        self.hub.send_poll(target.room, self.hub.rooms.close_poll(target.room))
 
     def on_poll_cancel(self, payload):
         """The presenter withdraws the poll without revealing it: followers put it away, late answers are refused."""
         target = self.presenter_target(payload)
-        withdrawn = self.hub.rooms.cancel_poll(target.room)
-        self.hub.send("poll", {"room": target.code, **withdrawn}, target.channel, False)
+        self.hub.send_poll(target.room, self.hub.rooms.cancel_poll(target.room))
 
     def on_blank(self, payload):
         """The presenter blanks (``on`` true) or unblanks every follower's screen."""
@@ -484,11 +495,6 @@ class Viewers(Namespace):
             raise Invalid("this is for a room's presenter: send {room, token}")
         return self.hub.target(request.sid, payload)
 
-    def send_poll(self, room: Room, poll: dict, sid: str | None = None) -> None:
-        """The poll and its tally, to the whole room (through the queue), or to one connection here."""
-        to, private = (sid, True) if sid else (room.channel, False)
-        self.hub.send("poll", {"room": room.code, **poll, **self.hub.rooms.tally(room, poll)}, to, private)
-
     def enter(self, room: Room) -> None:
         """Follow ``room`` and receive where it is now."""
         self.hub.rooms.enter(room, request.sid)
@@ -496,8 +502,8 @@ class Viewers(Namespace):
         with room.session.lock:
             self.hub.whole_state(request.sid, Target(room.session, room.channel, room))
             poll = self.hub.rooms.open_poll_here(room)
-        if poll is not None:  # a joiner during a poll can answer it too
-            self.send_poll(room, poll, request.sid)
+        if poll is not None:  # a joiner during a poll can answer it too; a presenter back can reveal it
+            self.hub.send_poll(room, poll, request.sid)
         if self.hub.rooms.blank(room):  # the presenter has blanked the screens: so is the joiner's
             self.hub.send("blank", {"room": room.code, "on": True, "joined": True}, request.sid, True)
 
