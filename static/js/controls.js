@@ -1,7 +1,7 @@
 // The controls: buttons, keys, the scrubber, the pickers and an embedding page's messages, each turned into
 // an action. Moving the cursor goes through the driver (which knows who may drive); the rest changes the page.
 import { bindKeys } from "./keys.js";
-import { MAX_ADDRESS, permalink, tabAddress, tooLongForAnAddress } from "./links.js";
+import { MAX_ADDRESS, permalink, tabAddress, tooLongForAnAddress, viewOf } from "./links.js";
 import { askPrediction, wantsPrediction } from "./predict.js";
 import { downloadExport } from "./exporting.js";
 import { throttle } from "./throttle.js";
@@ -36,6 +36,16 @@ export function bindControls(app, opts, driver, page) {
     $("help").hidden = true;
   }
 
+  // Escape closes whatever of these is open (the Predict prompt, the versions menu and a term's tip close
+  // themselves): the help, the blank screen, the legend, the link box and the link's notice.
+  function close() {
+    closeHelp();
+    $("blank").hidden = true;
+    $("legend").open = false;
+    closeLinkBox();
+    page.hideLinkNotice();
+  }
+
   // The next step is a failure and the viewer asked to predict: ask first, reveal once the step is drawn.
   async function step() {
     if ($("predict").checked && wantsPrediction(page.latest?.scene) && !driver.following()) {
@@ -46,12 +56,12 @@ export function bindControls(app, opts, driver, page) {
     drive("step");
   }
 
+  // The link is shown and copied; focus stays where it was (→ and PageDown still step). Where the clipboard is
+  // refused, the link is selected to copy by hand (its field is read-only: the keys still act, keys.js TYPING).
   async function copyLink() {
-    const theme = document.documentElement.dataset.theme;
-    const link = await permalink(driver.source, { position: page.latest?.position, versions: driver.linkVersions(), theme });
+    const link = await permalink(driver.source, viewOf(driver, page.latest?.position));
     $("link-output").value = link;
     $("link-box").hidden = false;
-    $("link-output").select();
     const tooLong = tooLongForAnAddress(link)
       ? ` It is ${link.length.toLocaleString("en")} characters: servers refuse addresses over ` +
         `${MAX_ADDRESS.toLocaleString("en")}, so share this scenario as an Offline file instead.`
@@ -60,8 +70,18 @@ export function bindControls(app, opts, driver, page) {
       await navigator.clipboard.writeText(link);
       $("link-status").textContent = `Link copied.${tooLong}`;
     } catch {
+      $("link-output").select();
       $("link-status").textContent = `Copy the selected link.${tooLong}`;
     }
+  }
+
+  // Closed, the link box hands the focus it held back to its button.
+  function closeLinkBox() {
+    const box = $("link-box");
+    if (!box || box.hidden) return;
+    const held = box.contains(document.activeElement);
+    box.hidden = true;
+    if (held) $("btn-copy-link").focus();
   }
 
   function toggleTheme() {
@@ -73,8 +93,7 @@ export function bindControls(app, opts, driver, page) {
   // The scenario on screen, where it is and as it looks: a built-in by its id, one of the viewer's own inline
   // (or, too long for an address, handed over in this tab).
   async function present() {
-    const theme = document.documentElement.dataset.theme;
-    location.href = (await tabAddress(driver.source, { position: position(), versions: driver.linkVersions(), theme }, "/present")).href;
+    location.href = (await tabAddress(driver.source, viewOf(driver, position()), "/present")).href;
   }
 
   const actions = {
@@ -88,10 +107,7 @@ export function bindControls(app, opts, driver, page) {
     slower: () => setSpeed(Math.max(0, speedIndex() - 1)),
     toggleTheme,
     toggleHelp: () => ($("help").hidden ? openHelp() : closeHelp()),
-    closeHelp: () => {
-      closeHelp();
-      $("blank").hidden = true;
-    },
+    close,
     togglePresenting: () => app.classList.toggle("presenting"),
     toggleBlank: () => ($("blank").hidden = !$("blank").hidden),
     toggleTables: () => page.setTables(!page.tables),
@@ -113,6 +129,7 @@ export function bindControls(app, opts, driver, page) {
   on("help-toggle", "click", actions.toggleHelp);
   on("help-close", "click", closeHelp);
   on("btn-copy-link", "click", copyLink);
+  on("link-notice-close", "click", page.hideLinkNotice);
   on("btn-presenting", "click", actions.togglePresenting);
   on("btn-tables", "click", actions.toggleTables);
   on("btn-detach", "click", () => driver.toggleDetach());

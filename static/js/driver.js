@@ -51,6 +51,10 @@ export function createDriver(opts, conn, page) {
       if (msg.kind === "NotLoaded" && page.latest && opts.mode !== "present" && !driver.following()) {
         return driver.load(driver.source, page.latest.position);
       }
+      // The link's own scenario was refused before anything was shown: the default opens instead.
+      if (msg.event === "load" && !page.latest && opts.defaultScenario && driver.source !== opts.defaultScenario) {
+        return driver.load(instead(`This link's scenario cannot be opened: ${msg.message.replace(/\.?$/, ".")}`));
+      }
       page.showError(msg.message);
       // A follower whose room is not there (yet): the presenter may be reconnecting; try again.
       if (msg.event === "join_room" && driver.following()) setTimeout(() => conn.send("join_room", { room: opts.room }), 1500);
@@ -97,8 +101,20 @@ export function createDriver(opts, conn, page) {
       page.showAudienceLink(opts.room);
       if (ack.loaded) return; // the room still has its scenario: claim_room sent its state
     }
-    if (!resuming) driver.source = await resolveSource(opts);
-    driver.load(driver.source, resuming ? page.latest.position : opts.position || undefined);
+    if (resuming) return driver.load(driver.source, page.latest.position);
+    try {
+      driver.source = await resolveSource(opts);
+      driver.load(driver.source, opts.position || undefined);
+    } catch (err) {
+      driver.load(instead(err.message)); // from its start
+    }
+  }
+
+  // The link's scenario cannot be opened (`why`): the notice says so, and the default built-in is the source.
+  function instead(why) {
+    page.linkProblem(`${why} Showing ${page.builtInName(opts.defaultScenario)} instead.`);
+    driver.source = opts.defaultScenario;
+    return driver.source;
   }
 
   return driver;

@@ -1,7 +1,7 @@
 // The flow around the picture: your place kept in the address bar, keyboard and focus (the skip link, the help
 // dialog as a modal, the picker letting go of the keys), Predict stopping Play at every prompt, a room's blank
 // screen and polls, the audience's locked view, the embed's locked range, and the way to the editor.
-import { decodeScenario, DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, tabAddress } from "./links.js";
+import { decodeScenario, DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, tabAddress, viewOf } from "./links.js";
 import { trapTab, wantsPrediction } from "./predict.js";
 import { useGlossary, watchTerms } from "./glossary.js";
 
@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 
 export function createFlow(app, opts, driver, page, poll) {
   const served = !document.getElementById("inflight-bundle"); // not the offline file
-  const place = opts.mode === "main" && served ? keepPlace(driver, page) : null;
+  const place = (opts.mode === "main" || opts.mode === "present") && served ? keepPlace(app, driver, page) : null;
   watchTerms($("panes"));
   bindSkipLink();
   bindHelpModal();
@@ -70,17 +70,18 @@ function keepStageSize(app) {
   }).observe(panes);
 }
 
-// --- your place: the address bar is the view (scenario, position, versions, theme) ------------------------
-function keepPlace(driver, page) {
+// --- your place: the address bar is the view (scenario, position, versions, theme, presentation mode, Predict);
+// the presenter's keeps its room in the fragment ---------------------------------------------------------------
+function keepPlace(app, driver, page) {
   let shown = null; // the scenario on screen (its key)
   let newEntry = false; // the next address is a new history entry (another scenario)
   let restoring = false; // Back/Forward is loading a scenario: no new entry for it
   let writing = Promise.resolve();
   let kept = null; // the scenario held in the current history entry's state (one handed over in the tab)
 
-  function address(model) {
-    const theme = document.documentElement.dataset.theme;
-    return tabAddress(driver.source, { position: model.position, versions: driver.linkVersions(), theme });
+  async function address(model) {
+    const { href, handedOff } = await tabAddress(driver.source, viewOf(driver, model.position), location.pathname);
+    return { href: Object.assign(new URL(href), { hash: location.hash }).href, handedOff };
   }
 
   // A scenario handed over in the tab is also kept in its history entry: Back and Forward between two long
@@ -106,8 +107,14 @@ function keepPlace(driver, page) {
     }
   }
 
-  new MutationObserver(() => write(page.latest)).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  const rewrite = () => write(page.latest);
+  const changes = new MutationObserver(rewrite);
+  changes.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  changes.observe(app, { attributes: true, attributeFilter: ["class"] }); // presentation mode
+  $("predict").addEventListener("change", rewrite);
 
+  // Back and Forward: the entry's scenario, position, versions and theme (presentation mode and Predict stay as
+  // they are, and are written into it).
   addEventListener("popstate", async () => {
     const q = new URLSearchParams(location.search);
     const theme = q.get("theme");

@@ -35,10 +35,16 @@ export const KEYS = [
   { keys: ["s"], shown: "s", action: "switchBranch", does: "switch to the fork's other branch (the scenario it was forked from)" },
   { keys: ["F"], shown: "Shift+F", action: "find", does: "find a divergence: search, shrink and open it" },
   { keys: ["?"], shown: "?", action: "toggleHelp", does: "this help (Esc closes)" },
-  { keys: ["Escape"], shown: "Esc", action: "closeHelp", does: null },
+  { keys: ["Escape"], shown: "Esc", action: "close", does: "close what is open: the help, the legend, the link box, a notice, the blank screen" },
 ];
 
-export const TYPING = "input[type=text], input[type=url], input[type=number], textarea, select, [contenteditable]";
+// Where keys type (a read-only field, the copied link's, types nothing: the keys still step there).
+// What Escape closes while it is open (controls.js close(); the Predict prompt, a term's tip and the versions menu
+// close themselves): a key that closes one of these does nothing else (poll.js does not withdraw the poll then).
+export const CLOSED_BY_ESCAPE = ".help:not([hidden]), .term-tip:not([hidden]), details[open].versions-picker, "
+  + "#legend[open], #link-box:not([hidden]), #link-notice:not([hidden]), #blank:not([hidden])";
+
+export const TYPING = "input[type=text]:not([readonly]), input[type=url]:not([readonly]), input[type=number], textarea, select, [contenteditable]";
 
 // `actions`: name -> fn(key); looked up at each key press, so actions added later (explore.js) work.
 export function bindKeys(actions) {

@@ -37,16 +37,30 @@ export async function decodeScenario(text) {
   return JSON.parse(new TextDecoder().decode(await pipe(b64url.decode(text), new DecompressionStream("deflate-raw"))));
 }
 
-// `source` is a built-in id (string) or a scenario object.
+// `source` is a built-in id (string) or a scenario object; the view is `viewOf`'s.
 // `versions`: the versions side by side, written as `versions=a,b` (null or absent: the default pair).
-export async function permalink(source, { position, versions, theme }, base = location) {
+export async function permalink(source, { position, versions, theme, presenting, predict }, base = location) {
   const url = new URL("/", base.href);
   if (typeof source === "string") url.searchParams.set("scenario", source);
   else url.searchParams.set("inline", await encodeScenario(source));
   if (position) url.searchParams.set("position", String(position));
   if (versions?.length) url.searchParams.set("versions", versions.join(","));
   if (theme && theme !== "auto") url.searchParams.set("theme", theme);
+  if (presenting) url.searchParams.set("presenting", "1");
+  if (predict) url.searchParams.set("predict", "1");
   return url.href.replaceAll("%2C", ","); // version names need no escaping: a readable list
+}
+
+// The view a link keeps besides the scenario, as the page shows it: the position given, the versions side by side
+// (`driver.linkVersions()`), the theme, presentation mode (p) and Predict.
+export function viewOf(driver, position) {
+  return {
+    position,
+    versions: driver.linkVersions(),
+    theme: document.documentElement.dataset.theme,
+    presenting: document.getElementById("app").classList.contains("presenting"),
+    predict: Boolean(document.getElementById("predict")?.checked),
+  };
 }
 
 let handedOff = null; // the scenario last written to the hand-off

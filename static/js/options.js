@@ -7,6 +7,7 @@ export function readOptions(app) {
   return {
     mode: d.mode || "main",
     scenario: d.scenario,
+    defaultScenario: d.defaultScenario, // the built-in opened instead of a link's scenario that cannot be opened
     inline: d.inline || null,
     position: Number(d.position) || 0,
     versions: names(d.versions), // the versions side by side; null: the ones the scenario opens on
@@ -19,17 +20,25 @@ export function readOptions(app) {
 
 const names = (text) => (text ? text.split(",") : null);
 
-// The scenario to load: an inline one from the URL or the editor, else the built-in id.
+// The scenario to load: an inline one from the URL or the editor, else the built-in id. One that cannot be read
+// is refused with what was wrong, in the page's words (webapp/web/routes.py says the same of a link it refuses).
 export async function resolveSource(opts) {
-  if (opts.inline) return decodeScenario(opts.inline);
+  if (opts.inline) return decodeScenario(opts.inline).catch(() => refuse(DAMAGED));
   if (opts.scenario === HANDOFF_ID) { // the editor's Run, or a view too long for its address
     if (history.state?.handedOff) return history.state.handedOff; // this history entry's own (a reload of it)
     const stored = sessionStorage.getItem(HANDOFF_KEY);
-    if (stored) {
-      const source = JSON.parse(stored);
-      history.replaceState({ ...history.state, handedOff: source }, ""); // the entry keeps it from the start
-      return source;
-    }
+    if (!stored) refuse(NOT_HANDED_OVER);
+    const source = JSON.parse(stored);
+    history.replaceState({ ...history.state, handedOff: source }, ""); // the entry keeps it from the start
+    return source;
   }
   return opts.scenario;
+}
+
+const DAMAGED = "This link's scenario is incomplete or damaged (was the link cut short when it was copied?).";
+const NOT_HANDED_OVER = "This link's scenario was handed over in another tab (by the editor, or being too long for " +
+  "an address): this tab does not have it.";
+
+function refuse(words) {
+  throw new Error(words);
 }

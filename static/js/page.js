@@ -61,6 +61,22 @@ export function createPage(app, opts, { pick }) {
       $("error").hidden = true;
     },
 
+    // What was wrong with the link the page was opened with, and what is shown instead: a line of its notice
+    // (the server writes the ones it finds into the page).
+    linkProblem(text) {
+      $("link-problems").append(h("li", { text }));
+      $("link-notice").hidden = false;
+    },
+
+    hideLinkNotice() {
+      $("link-notice").hidden = true;
+    },
+
+    // A built-in's name, as the scenario picker lists it.
+    builtInName(id) {
+      return [...$("scenario-picker").options].find((option) => option.value === id)?.textContent ?? id;
+    },
+
     expectVerdict(predicted) {
       guesses = predicted;
     },

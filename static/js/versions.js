@@ -5,9 +5,11 @@
 import { h } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
+const MARGIN = 8; // px the open menu keeps from the window's right edge
 
 export function createVersionPicker(opts, driver, page) {
   const picker = $("versions-picker");
+  const menu = $("versions-menu");
   const box = $("versions-options");
   const status = $("versions-status");
   let offered = []; // the table's names, in its order
@@ -56,6 +58,17 @@ export function createVersionPicker(opts, driver, page) {
   document.addEventListener("pointerdown", (ev) => {
     if (picker.open && !picker.contains(ev.target)) picker.open = false;
   });
+
+  // The menu opens under its summary, moved left as far as it must be to end inside the window (on a phone it
+  // opens in place, as wide as the page: app.css).
+  function keepInView() {
+    menu.style.removeProperty("left");
+    if (!picker.open) return;
+    const over = menu.getBoundingClientRect().right - (document.documentElement.clientWidth - MARGIN);
+    if (over > 0) menu.style.left = `${-over}px`; // it is narrower than the window (app.css)
+  }
+  picker.addEventListener("toggle", keepInView);
+  addEventListener("resize", keepInView);
 
   return {
     // A scenario message: the table (built once) and what it shows.

@@ -9,12 +9,13 @@ import random
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import open_page
 from tests.e2e.test_accessibility import serious_violations
-from tests.e2e.test_browser import V1, V2, at, inline_value, open_lost_marker, settle
-from tests.e2e.test_stage import each_list_fully_visible
+from tests.e2e.test_browser import V1, V2, at, built_in_json, inline_value, open_lost_marker, settle
+from tests.e2e.test_stage import each_list_fully_visible, present_mode, refitted
 from tests.e2e.test_talks import position_of, start_presenter
 from webapp.scenario.generate import generate
 
@@ -357,6 +358,48 @@ def test_the_address_bar_keeps_your_place(page):
     expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^1 / "))
 
 
+PRESENTING_AND_PREDICT_JS = """(want) => { const q = new URLSearchParams(location.search);
+  return (q.get('presenting') === '1') === want && (q.get('predict') === '1') === want; }"""
+
+
+def assert_presenting_and_predicting(page, on):
+    assert page.evaluate("document.getElementById('app').classList.contains('presenting')") == on
+    assert page.is_checked("#predict") == on
+
+
+def test_presentation_mode_and_predict_are_kept_through_a_reload(make_page):
+    """A reload mid-talk dropped presentation mode (p) and Predict: the address holds them too, on the presenter's
+    page as well (its room kept in the fragment)."""
+    page = make_page()
+    open_lost_marker(page, "&position=2")
+    at(page, 2)
+    page.check("#predict")
+    page.keyboard.press("p")
+    page.wait_for_function(PRESENTING_AND_PREDICT_JS, arg=True)
+    page.reload()
+    at(page, 2)
+    assert_presenting_and_predicting(page, True)
+    page.keyboard.press("p")
+    page.uncheck("#predict")
+    page.wait_for_function(PRESENTING_AND_PREDICT_JS, arg=False)
+    page.reload()
+    at(page, 2)
+    assert_presenting_and_predicting(page, False)
+
+    presenter, room, token = start_presenter(make_page)
+    presenter.keyboard.press("ArrowRight")
+    at(presenter, 1)
+    presenter.check("#predict")
+    presenter.keyboard.press("p")
+    presenter.wait_for_function(PRESENTING_AND_PREDICT_JS, arg=True)
+    assert parse_qs(urlsplit(presenter.url).fragment) == {"room": [room], "token": [token]}
+    assert urlsplit(presenter.url).path == "/present"
+    presenter.reload()
+    at(presenter, 1)
+    assert_presenting_and_predicting(presenter, True)
+    expect(presenter.locator("#audience-link .code")).to_contain_text(room)  # the same room, reclaimed
+
+
 def inline_scenario(page, name="My own scenario"):
     scenario = page.evaluate("fetch('/api/scenarios/gate-off').then((r) => r.json())")
     scenario["name"] = name
@@ -498,6 +541,55 @@ def test_help_is_a_modal(page):
     assert position_of(page) == 0
 
 
+def test_copy_link_leaves_the_keys_to_the_talk_and_escape_closes_it(page):
+    """Copy link moved focus into the link's field: → and PageDown (a clicker) stepped no more, and Escape neither
+    closed the box nor gave focus back."""
+    open_lost_marker(page, "&position=1")
+    at(page, 1)
+    page.click("#btn-copy-link")
+    expect(page.locator("#link-status")).not_to_be_empty()
+    expect(page.locator("#link-box")).to_be_visible()
+    expect(page.locator("#btn-copy-link")).to_be_focused()  # focus stays where it was
+    page.keyboard.press("ArrowRight")
+    at(page, 2)
+    page.keyboard.press("PageDown")
+    at(page, 3)
+    page.keyboard.press("Escape")
+    expect(page.locator("#link-box")).to_be_hidden()
+    expect(page.locator("#btn-copy-link")).to_be_focused()
+    # where the clipboard is refused the link is selected in its field, to copy by hand: the keys still step, and
+    # Escape closes the box and gives focus back to its button
+    page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); }")
+    page.click("#btn-copy-link")
+    expect(page.locator("#link-status")).to_have_text("Copy the selected link.")
+    expect(page.locator("#link-output")).to_be_focused()
+    page.keyboard.press("PageDown")
+    at(page, 4)
+    page.keyboard.press("Escape")
+    expect(page.locator("#link-box")).to_be_hidden()
+    expect(page.locator("#btn-copy-link")).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    at(page, 5)
+
+
+def test_escape_closes_the_legend_as_it_closes_the_help(page):
+    open_lost_marker(page)
+    at(page, 0)
+    legend = page.locator("#legend-items")
+    page.keyboard.press("l")
+    expect(legend).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(legend).to_be_hidden()
+    page.keyboard.press("l")  # and with the help open over it, one Escape closes both
+    page.keyboard.press("?")
+    expect(page.locator("#help")).to_be_visible()
+    expect(page.locator("#help-keys tr[data-action=close] td")).to_contain_text("the legend")
+    page.keyboard.press("Escape")
+    expect(page.locator("#help")).to_be_hidden()
+    expect(legend).to_be_hidden()
+    at(page, 0)
+
+
 # --- 7. rooms and embeds -----------------------------------------------------------------------------------------
 # On a phone the banner's sentence is laid out as one: its words inline (they were flex items of their own, each
 # blockified and squeezed: "following" in one column, "the / presenter" wrapped in the next), and a line it wraps
@@ -577,10 +669,126 @@ def test_escape_withdraws_the_presenters_open_poll(make_page):
     presenter.keyboard.press("Escape")
     expect(presenter.locator("#help")).to_be_hidden()
     expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
+    presenter.keyboard.press("l")  # so does Escape closing the legend (keys.js CLOSED_BY_ESCAPE)
+    expect(presenter.locator("#legend")).to_have_attribute("open", "")
+    presenter.keyboard.press("Escape")
+    expect(presenter.locator("#legend")).not_to_have_attribute("open", "")
+    expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
     presenter.keyboard.press("Escape")
     expect(presenter.get_by_test_id("poll-presenter")).to_have_count(0)
     expect(follower.get_by_test_id("poll-follower")).to_have_count(0)
     assert position_of(presenter) == 5 and position_of(follower) == 5
+
+
+# The presenter's poll panel against what it must leave in view: every pane's diagram and the position counter
+# (boxes as [left, top, right, bottom]); and every list item inside its list area (the lists refitted to the room
+# the panel leaves them).
+POLL_OVER_STAGE_JS = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const meets = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+  const poll = box(document.querySelector('[data-testid=poll-presenter]'));
+  const covered = [...document.querySelectorAll('[data-testid=diagram]')]
+    .map((d) => [d.closest('[data-variant]').dataset.variant, box(d)])
+    .concat([['position counter', box(document.querySelector('[data-testid=position]'))]])
+    .filter(([, b]) => meets(poll, b)).map(([name, b]) => `${name} ${b.map(Math.round)}`);
+  const spills = [...document.querySelectorAll('[data-testid=diagram] .inflight-list > li')].filter((li) => {
+    const item = box(li), area = box(li.closest('.list-area'));
+    const out = item[0] < area[0] - 1 || item[1] < area[1] - 1 || item[2] > area[2] + 1 || item[3] > area[3] + 1;
+    return item[2] > item[0] && out;
+  }).map((li) => li.dataset.id ?? li.className);
+  return { poll: poll.map(Math.round), covered, spills, inView: poll[3] <= innerHeight && poll[2] <= innerWidth };
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_the_presenters_poll_in_presentation_mode_covers_no_diagram_and_not_the_counter(make_page, width, height):
+    """In presentation mode the poll panel was laid over the stage (at 1280x720 x 997-1272, y 363-712: v1.28.2's
+    in-flight lane with B's chip and pointer start, part of unschedulablePods, the counter, the timeline's end).
+    It is a bar of its own under the stage now, the diagrams sized to what it leaves: open, and revealed."""
+    presenter = make_page(width=width, height=height)
+    presenter.goto("/present?scenario=lost-marker&position=5")
+    expect(presenter.locator("#audience-link a")).to_be_visible()
+    at(presenter, 5)
+    presenter.check("#predict")
+    present_mode(presenter)
+    presenter.keyboard.press("ArrowRight")
+    panel = presenter.get_by_test_id("poll-presenter")
+    for state, position in (("open", 5), ("revealed", 6)):
+        expect(panel).to_be_visible()
+        at(presenter, position)
+        settle(presenter)
+        refitted(presenter)
+        got = presenter.evaluate(POLL_OVER_STAGE_JS)
+        label = f"{width}x{height} {state} (poll at {got['poll']})"
+        assert got["covered"] == [], f"{label}: the poll covers {got['covered']}"
+        assert got["spills"] == [], f"{label}: list items outside their area: {got['spills']}"
+        assert got["inView"], f"{label}: the poll runs off the screen"
+        if state == "open":
+            panel.get_by_test_id("poll-reveal").click()
+    truth = panel.locator('figure[data-variant="v1.28.1"] [data-choice="unschedulablePods"]')
+    expect(truth).to_have_class(re.compile("truth"))
+
+
+def test_a_presenter_reloading_during_a_poll_gets_it_back_and_the_step_reveals_it(make_page):
+    """After a reload during a poll the presenter had no panel (and Predict unticked) while the phone kept the poll;
+    after the next step both were at 6/6 and the phone still said 'Answer sent', never given the reveal. Now the
+    presenter gets the poll back with its tally (and Predict ticked, as it was), answers keep coming in, and → then
+    reveals it to the phone with the verdict."""
+    presenter, phone = presenter_and_phone(make_page, 5)
+    presenter.check("#predict")
+    presenter.keyboard.press("ArrowRight")
+    sheet = phone.get_by_test_id("poll-follower")
+    sheet.locator('[data-variant="v1.28.1"] button[data-choice="unschedulablePods"]').click()
+    panel = presenter.get_by_test_id("poll-presenter")
+    expect(panel.get_by_test_id("poll-answered")).to_have_text(re.compile(r"^1 answered"))
+    presenter.reload()
+    at(presenter, 5)
+    expect(panel.get_by_test_id("poll-answered")).to_have_text("1 answered so far")
+    bins = lambda v, c: panel.locator(f'figure[data-variant="{v}"] [data-choice="{c}"]')  # noqa: E731
+    expect(bins("v1.28.1", "unschedulablePods")).to_have_attribute("data-count", "1")
+    expect(presenter.locator("#predict")).to_be_checked()
+    sheet.locator('[data-variant="v1.28.2"] button[data-choice="backoffQ"]').click()  # the phone's answer, changed
+    expect(bins("v1.28.2", "backoffQ")).to_have_attribute("data-count", "1")
+    expect(panel.get_by_test_id("poll-answered")).to_have_text("1 answered so far")  # one voter, one answer
+    presenter.keyboard.press("ArrowRight")
+    at(presenter, 6)
+    at(phone, 6)
+    verdict = phone.get_by_test_id("poll-verdict")
+    expect(verdict).to_contain_text("v1.28.1: you said unschedulablePods, it went to unschedulablePods ✓")
+    expect(verdict).to_contain_text("v1.28.2: you said backoffQ, it went to backoffQ ✓")
+    expect(sheet.get_by_test_id("poll-status")).to_be_hidden()  # no longer 'Answer sent'
+    expect(sheet.locator("button[data-choice]")).to_have_count(0)
+    expect(panel.get_by_test_id("poll-answered")).to_have_text("1 answered")
+    expect(bins("v1.28.1", "unschedulablePods")).to_have_class(re.compile("truth"))
+    assert position_of(presenter) == 6  # the one press stepped once
+    presenter.keyboard.press("ArrowLeft")  # asked again where the first poll asked: the phone starts unanswered
+    at(phone, 5)
+    presenter.keyboard.press("ArrowRight")
+    expect(panel.get_by_test_id("poll-answered")).to_have_text("0 answered so far")
+    expect(sheet.get_by_test_id("poll-status")).to_have_text("Tap where you think it goes.")
+    expect(sheet.locator('button[aria-pressed="true"]')).to_have_count(0)
+
+
+def test_a_presenter_back_from_a_reload_who_moves_elsewhere_withdraws_the_poll(make_page):
+    """A poll the room moves away from can never be revealed: it is withdrawn from every phone (and from the
+    presenter's page) instead of staying open there for good."""
+    presenter, phone = presenter_and_phone(make_page, 5)
+    presenter.check("#predict")
+    presenter.keyboard.press("ArrowRight")
+    sheet = phone.get_by_test_id("poll-follower")
+    sheet.locator('[data-variant="v1.28.1"] button[data-choice="backoffQ"]').click()
+    presenter.reload()
+    expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
+    presenter.keyboard.press("ArrowLeft")
+    at(presenter, 4)
+    at(phone, 4)
+    expect(sheet).to_have_count(0)
+    expect(presenter.get_by_test_id("poll-presenter")).to_have_count(0)
+    presenter.keyboard.press("ArrowRight")  # a new poll at 5 starts afresh on the phone: nothing answered yet
+    at(phone, 5)
+    presenter.keyboard.press("ArrowRight")
+    expect(sheet.locator('button[aria-pressed="true"]')).to_have_count(0)
+    expect(presenter.get_by_test_id("poll-answered")).to_have_text("0 answered so far")
 
 
 def test_blank_reaches_followers_and_the_audience_is_locked(make_page):
@@ -656,6 +864,21 @@ def test_embed_scrubber_spans_the_locked_range(make_page):
     assert page.locator("#ticks .tick:visible").count() == 4
 
 
+def test_an_embed_whose_range_runs_backwards_says_so(make_page):
+    """from=5&to=2 was taken silently (locked at 5); the notice says the range runs backwards and the whole
+    scenario is shown."""
+    page = make_page(width=900, height=600)
+    page.goto("/embed?scenario=lost-marker&from=5&to=2")
+    at(page, 0)
+    notice = page.get_by_test_id("link-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("This link's range runs backwards, from step 5 to step 2")
+    expect(notice).to_contain_text("Showing the whole scenario instead.")
+    expect(page.locator("#scrubber")).to_have_attribute("max", "6")
+    page.keyboard.press("Escape")
+    expect(notice).to_be_hidden()
+
+
 # The embed's bar and diagrams: the bar's height, the vertical extent of each visible control in it, and each
 # pane's diagram box.
 EMBED_LAYOUT_JS = """() => {
@@ -704,3 +927,47 @@ def test_table_view_toggle_is_pressed_and_keeps_the_diagram(page):
     after = diagram.bounding_box()
     assert after["height"] >= 0.95 * before["height"], (before, after)
     assert after["width"] >= 0.95 * before["width"], (before, after)
+
+
+# --- 8. a link that cannot be opened says so ---------------------------------------------------------------------
+def bad_links(page):
+    """(link, what the notice says, the scenario then shown): each link QA found replaced silently, or hanging."""
+    fork = inline_value(page, {**built_in_json(page, "gate-off"), "name": "A fork"})
+    no_steps = inline_value(page, {"name": "no steps"})
+    default = "The lost marker"
+    damaged = ("This link's scenario is incomplete or damaged", f"Showing {default} instead.")
+    return [
+        ("/?scenario=nope", ("no built-in scenario “nope”", f"Showing {default} instead."), default),
+        ("/?inline=garbage!!", damaged, default),
+        (f"/?inline={fork[:len(fork) // 2]}", damaged, default),  # a fork's link cut in half
+        (f"/?inline={no_steps}", ("This link's scenario cannot be opened", "steps"), default),
+        ("/?scenario=gate-off&versions=v1.27.0", ("unknown version “v1.27.0”", "Showing the scenario's own versions"),
+         "Gate off: no in-flight lists at all"),
+        ("/?scenario=__inline__", ("handed over in another tab", f"Showing {default} instead."), default),
+    ]
+
+
+def test_a_bad_link_says_what_was_wrong_and_opens_what_it_can(make_page):
+    """A link naming no built-in, an inline scenario damaged or cut short, an unknown version: each was replaced
+    silently (a cut one hung at "Loading…"). A notice says what was wrong and what is shown; Dismiss or Escape
+    closes it."""
+    page = make_page()
+    open_lost_marker(page)
+    expect(page.get_by_test_id("link-notice")).to_be_hidden()  # a good link has none
+    for link, says, opens in bad_links(page):
+        page.goto(link)
+        expect(page.locator("#scenario-name")).to_have_text(opens)
+        expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^0 / "))
+        notice = page.get_by_test_id("link-notice")
+        expect(notice).to_be_visible()
+        for words in says:
+            expect(notice).to_contain_text(words)
+        assert page.locator("#link-problems li").count() == 1, (link, page.locator("#link-problems").inner_text())
+        expect(page.locator("#error")).to_be_hidden()
+    page.get_by_role("button", name="Dismiss").click()
+    expect(page.get_by_test_id("link-notice")).to_be_hidden()
+    page.goto("/present?scenario=nope")  # the presenter's page too
+    expect(page.locator("#audience-link a")).to_be_visible()
+    expect(page.get_by_test_id("link-notice")).to_contain_text("This link names no built-in scenario “nope”")
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("link-notice")).to_be_hidden()

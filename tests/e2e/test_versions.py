@@ -133,3 +133,32 @@ def test_phone_stacks_the_panes_with_each_diagram_in_view(make_page):
         assert box["width"] > 300 and box["height"] > 150, box
         assert box["y"] + box["height"] <= bar["y"] + 1, "the diagram is under the bottom bar"
         expect(pane.locator('[data-queue="backoffQ"], [data-queue="unschedulablePods"]').locator('[data-pod="B"]')).to_be_visible()
+
+
+MENU_OVERFLOW_JS = """() => {
+  const right = document.documentElement.clientWidth;
+  const boxes = [document.getElementById('versions-menu'), ...document.querySelectorAll('#versions-menu .vo-summary')]
+    .map((el) => el.getBoundingClientRect());
+  return boxes.filter((box) => box.left < 0 || box.right > right)
+    .map((box) => [Math.round(box.left), Math.round(box.right), right]);
+}"""
+
+
+def test_the_menu_stays_inside_the_window_at_every_size(make_page):
+    """At 1280x720 the menu, opened under its summary, ended at 1309 px, its descriptions cut by the window's edge;
+    it stays inside at every size, also when the window is resized while it is open."""
+    page = make_page()
+    page.goto("/?scenario=lost-marker")
+    at(page, 0)
+    menu = page.locator("#versions-menu")
+    for width, height in ((1280, 720), (1920, 1080), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.click("#versions-summary")
+        expect(menu).to_be_visible()
+        assert page.evaluate(MENU_OVERFLOW_JS) == [], f"{width}x{height}: past the window's edge"
+        page.keyboard.press("Escape")
+        expect(menu).to_be_hidden()
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.click("#versions-summary")
+    page.set_viewport_size({"width": 1280, "height": 720})  # resized while open
+    page.wait_for_function(f"() => ({MENU_OVERFLOW_JS})().length === 0")

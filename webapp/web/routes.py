@@ -30,11 +30,18 @@ def _int_arg(name: str, default: int) -> int:
 
 
 def _view_args(mode: str) -> dict:
-    """What every page of the viewer takes from the URL, checked: unknown values fall back."""
-    scenario_id = request.args.get("scenario", current_app.config["DEFAULT_SCENARIO"])
+    """What every page of the viewer takes from the URL, checked: what cannot be used falls back, and
+    ``link_problems`` tells the viewer so, in the page's words (a notice it can dismiss)."""
+    problems = []
+    default = current_app.config["DEFAULT_SCENARIO"]
+    scenario_id = request.args.get("scenario") or default
     if scenario_id not in builtin.ids() and scenario_id != INLINE_FROM_EDITOR:
-        scenario_id = current_app.config["DEFAULT_SCENARIO"]
+        problems.append(f"This link names no built-in scenario {_quoted(scenario_id)}. {_instead(default)}")
+        scenario_id = default
     inline = request.args.get("inline", "")
+    if inline and not INLINE_PATTERN.fullmatch(inline):
+        problems.append(f"{DAMAGED} {_instead(scenario_id)}")
+        inline = ""
     theme = request.args.get("theme")
     total = builtin.step_count(scenario_id) if scenario_id in builtin.ids() and not inline else None
     position = _int_arg("position", 0)
@@ -42,26 +49,57 @@ def _view_args(mode: str) -> dict:
         "mode": mode,
         "scenarios": builtin.index(),
         "scenario_id": scenario_id,
-        "inline": inline if INLINE_PATTERN.fullmatch(inline) else "",
+        "default_scenario": default,
+        "inline": inline,
         "position": position if total is None else min(position, total),
-        "versions": _versions_arg(),
+        "versions": _versions_arg(problems),
         "max_versions": MAX_PANES,
         "theme": theme if theme in ("light", "dark") else "",
+        "presenting": request.args.get("presenting") == "1",
+        "predict": request.args.get("predict") == "1",
+        "link_problems": problems,
     }
 
 
-def _versions_arg() -> list[str] | None:
+# What the page says of a link's inline scenario that cannot be read (static/js/options.js says it of one that
+# cannot be decoded).
+DAMAGED = "This link's scenario is incomplete or damaged (was the link cut short when it was copied?)."
+
+
+def _instead(scenario_id: str) -> str:
+    """What opens instead of what a link asked for: the built-in ``scenario_id`` (the editor's hand-off: itself)."""
+    name = next((s["name"] for s in builtin.index() if s["id"] == scenario_id), "the scenario handed over")
+    return f"Showing {name} instead."
+
+
+def _quoted(text: str, most: int = 40) -> str:
+    """A value from the link, quoted as the page shows it (a long one cut short)."""
+    return f"“{text[:most]}…”" if len(text) > most else f"“{text}”"
+
+
+def _versions_arg(problems: list[str]) -> list[str] | None:
     """The versions shown side by side: ``versions=v1.28.1,v1.30.14`` (read as everywhere, ``versions_in``; shown
     in the table's order), or an old link's ``layout=both|<version>``. None (nothing given, or nothing usable:
-    a link is not refused, it opens on the scenario's own versions)."""
+    the link opens on the scenario's own versions, and ``problems`` says why)."""
     text = request.args.get("versions", request.args.get("layout"))
     if text is None:
         return None
     try:
         chosen = versions_in(text)
     except Invalid:
+        problems.append(_versions_problem(text))
         return None
     return [name for name in VERSIONS if name in chosen]
+
+
+def _versions_problem(text: str) -> str:
+    """Why the versions a link asks for cannot be shown, and what is shown instead."""
+    unknown = [name.strip() for name in text.split(",")[:MAX_PANES + 1] if name.strip() not in VERSIONS]
+    named = ", ".join(_quoted(name, 20) for name in unknown)
+    asked = (f"{'an unknown version' if len(unknown) == 1 else 'unknown versions'} {named} (the versions are "
+             f"{', '.join(VERSIONS)})" if unknown
+             else f"{len(set(text.split(',')))} versions side by side, and at most {MAX_PANES} fit")
+    return f"This link asks for {asked}. Showing the scenario's own versions instead."
 
 
 @bp.get("/")
@@ -92,6 +130,10 @@ def embed():
     total = None if args["inline"] else builtin.step_count(args["scenario_id"])
     lo = _int_arg("from", 0)
     hi = _int_arg("to", -1 if total is None else total)
+    if index_arg("to", "") is not None and hi < lo:
+        args["link_problems"].append(f"This link's range runs backwards, from step {lo} to step {hi}. "
+                                     "Showing the whole scenario instead.")
+        return render_template("embed.html", **args, lock_range=None)
     if total is not None:
         lo, hi = min(lo, total), min(hi, total)
     if hi < 0:
