@@ -19,24 +19,22 @@ def names(tracker) -> list[str]:
     return ["in_flight_boundary", "queue_membership", *tracker.structure_check_names]
 
 
-def check(queue, touched=None) -> list[dict]:
+def check(queue, moves=None) -> list[dict]:
     """The violated invariants as [{name, violations}] (empty: all hold).
-    Queue membership is checked for the ``touched`` pods — names, or the step record's moves — (None: every
-    declared pod)."""
+    Queue membership is checked for the pods of ``moves``, a step record's (None: every declared pod)."""
     tracker = queue.tracker
     broken = tracker.broken
     if broken is None:  # the tracker changed: found again, once
         broken = tracker.broken = tracker.check()
-    if touched is None:
-        touched = queue.pods
-    elif not touched:
+    if moves is None:
+        moves = [{"pod": name} for name in queue.pods]
+    elif not moves:
         return broken
     # queue_membership: a pod is in at most one of activeQ, backoffQ and unschedulablePods.
     active, backoff, unschedulable = queue.active_q.index, queue.backoff_q.index, queue.unschedulable_pods
     membership = []
-    for name in touched:
-        if type(name) is dict:  # a move of the step record
-            name = name["pod"]
+    for move in moves:
+        name = move["pod"]
         # in two or three: in backoffQ and another, or in activeQ and unschedulablePods
         if name in backoff and (name in active or name in unschedulable) or name in active and name in unschedulable:
             queues = [q for q, index in (("activeQ", active), ("backoffQ", backoff),
