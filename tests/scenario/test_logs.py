@@ -129,6 +129,21 @@ def test_a_log_without_attempts_says_what_it_assumed():
     assert any("an activate is inserted" in a for a in result.assumptions)
 
 
+def test_an_attempt_with_no_logged_end_is_assumed_failed_with_its_previous_plugins():
+    """Two attempts of x with no end logged between: the assumed failure had no plugins key at all, and the import
+    ended in a KeyError (a 500 from the editor's import)."""
+    sc = imported(klog((0, "Attempting to schedule pod", 'pod="shop/x"'),
+                       (0.001, "Unable to schedule pod; no fit; waiting", 'pod="shop/x" err="0/1 nodes are available: '
+                                                                          '1 Insufficient cpu."'),
+                       (0.5, "Add event for node", 'node="n2"'),
+                       (2, "Attempting to schedule pod", 'pod="shop/x"'),
+                       (2.5, "Add event for node", 'node="n3"'),
+                       (3, "Attempting to schedule pod", 'pod="shop/x"'))).scenario
+    fails = [s for s in sc["steps"] if s["op"] == "fail"]
+    assert [f["unschedulable_plugins"] for f in fails] == [["NodeResourcesFit"], ["NodeResourcesFit"]]
+    assert fails[1]["note"].startswith("assumed: the previous attempt of shop/x failed")
+
+
 # --- the log's order of attempts -----------------------------------------------------------------------------
 OUT_OF_ORDER = LOGS / "attempted-out-of-order.log"
 

@@ -364,7 +364,7 @@ class _Builder:
         if pod.state == "in_flight":
             self.assume(f"{name}: an attempt began while the previous one had no logged end; that one is assumed "
                         "to have failed with its previous plugins")
-            self.emit({"op": "fail", "pod": name,
+            self.emit({"op": "fail", "pod": name, "unschedulable_plugins": list(pod.plugins),
                        "note": f"assumed: the previous attempt of {name} failed (line {line.number})"}, line)
             pod.state = "queued"
         self.pop(pod, line)
