@@ -26,6 +26,7 @@ from .presenter.findings import explain
 from .scenario import builtin
 from .errors import Invalid, TooLarge
 from .scenario.errors import ScenarioError
+from .scenario.loglines import counted
 from .scenario.logs import LogError, import_logs
 from .scenario.load import load_file, load_scenario, parse_text
 from .scenario.validate import Limits
@@ -200,8 +201,9 @@ def run_import(args) -> int:
     else:
         sys.stdout.write(text)
     scenario, counts = imported.scenario, imported.counts
-    print(f"import: {', '.join(map(_label, args.files))}: {counts.summary()}; {len(scenario['pods'])} pods, "
-          f"{len(scenario['steps'])} steps, {len(imported.assumptions)} assumptions", file=sys.stderr)
+    made = [counted(len(scenario["pods"]), "pod"), counted(len(scenario["steps"]), "step"),
+            counted(len(imported.assumptions), "assumption")]
+    print(f"import: {', '.join(map(_label, args.files))}: {counts.summary()}; {', '.join(made)}", file=sys.stderr)
     return 0
 
 

@@ -26,7 +26,7 @@ const size = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed
   : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`);
 
 // ``dialog``: the <dialog> of editor.html; ``result``: where the counts, disagreements and assumptions are shown;
-// ``editor``: {write(text), validate(), notice(text)}.
+// ``editor``: {replaceText(text, format), validate(), notice(text)}.
 export function bindImport(dialog, result, editor, maxBytes) {
   const $ = (sel) => dialog.querySelector(sel);
   const status = $("[data-testid=import-status]");
@@ -54,7 +54,7 @@ export function bindImport(dialog, result, editor, maxBytes) {
     delete status.dataset.state;
     dialog.close();
     show(answer, name);
-    editor.write(answer.text, null, true);
+    editor.replaceText(answer.text, "yaml");
     const odds = answer.disagreements.length;
     editor.notice(`Imported ${name}: read its ${counted(answer.assumptions.length, "assumption")}` +
       `${odds ? ` and ${counted(odds, "disagreement")} with the model` : ""} beside the text before running.`);

@@ -181,6 +181,12 @@ function write(text, line = null, whole = false) {
   validate();
 }
 
+// Replace the whole text with `text`, written in `fmt` ("yaml" or "json"): the Format follows what was written.
+function replaceText(text, fmt) {
+  format.value = fmt;
+  write(text, null, true);
+}
+
 function slug(name) {
   const s = String(name ?? "").toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").slice(0, 60).replace(/^-+|-+$/g, "");
   return s || "scenario";
@@ -334,10 +340,10 @@ onFile($("load-trace"), loadTrace);
 
 // --- the palette, the log import, the catalogue ---------------------------------------------------------------
 const palette = createPalette($("palette"), { text: () => source.value, write, notice });
-const importer = bindImport($("import-dialog"), $("import-result"), { write, validate, notice }, MAX_BYTES);
+const importer = bindImport($("import-dialog"), $("import-result"), { replaceText, validate, notice }, MAX_BYTES);
 $("btn-import").addEventListener("click", () => importer.open());
 $("btn-empty").addEventListener("click", () => {
-  write($("btn-empty").dataset.empty, null, true);
+  replaceText($("btn-empty").dataset.empty, "yaml");
   notice("Started an empty scenario (Ctrl+Z in the text brings the old one back).");
 });
 const catalogue = $("catalogue");

@@ -57,6 +57,12 @@ def test_a_pod_attempted_ahead_of_one_added_before_it(tmp_path):
     assert replayed.returncode == 0, replayed.stderr
 
 
+def test_the_summary_counts_agree_with_their_nouns(tmp_path):
+    done = cli("import", LOGS / "unschedulable-timeout.log", "-o", tmp_path / "out.yaml")
+    assert done.returncode == 0, done.stderr
+    assert "; 1 pod, " in done.stderr.decode()  # it said "1 pods"
+
+
 def test_stdin_to_stdout_as_json():
     done = cli("import", "-", "--format", "json", "--name", "My incident",
                stdin=(LOGS / "five-minute-incident.log").read_bytes())

@@ -8,6 +8,8 @@ from importlib import resources
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.test_browser import built_in_json, inline_value
+
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
 
@@ -186,6 +188,24 @@ def test_every_control_has_a_visible_label_and_takes_the_keyboard(editor):
     editor.keyboard.press("Tab")
     assert editor.evaluate("() => document.activeElement.id") == "load-trace"
     expect(editor.locator("#report")).to_have_attribute("aria-live", "polite")
+
+
+def test_start_empty_on_a_json_scenario_writes_yaml_and_says_so(page):
+    """The viewer's Editor on a fork opens its JSON under the Format JSON; Start empty wrote the YAML template and
+    left JSON chosen, so the fresh template was reported as invalid JSON. The Format follows what is written."""
+    page.goto("/?scenario=lost-marker")
+    expect(page.locator("#scenario-name")).to_have_text("The lost marker")
+    fork = {**built_in_json(page, "gate-off"), "name": "My fork"}
+    page.goto(f"/?inline={inline_value(page, fork)}")
+    expect(page.locator("#scenario-name")).to_have_text("My fork")
+    page.click("#btn-editor")
+    page.wait_for_url(re.compile(r"/editor"))
+    expect(page.locator("#format")).to_have_value("json")
+    expect(page.locator("#summary")).to_have_text(re.compile("^Valid: “My fork”"))
+    page.click("#btn-empty")
+    expect(page.locator("#source")).to_have_value(re.compile(r"^schema: 1\nname: My scenario\n"))
+    expect(page.locator("#format")).to_have_value("yaml")
+    expect(page.locator("#summary")).to_have_text(re.compile("^Valid: “My scenario”"))
 
 
 def test_start_from_opens_another_builtin(editor):
