@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 
 NO_PLUGINS = frozenset()
 
@@ -26,8 +28,10 @@ class QueuedPodInfo:
         return self.plugins | self.pending if self.pending else self.plugins
 
 
+@functools.lru_cache(maxsize=1024)
 def backoff_duration(attempts: int, initial: int, maximum: int) -> int:
-    """calculateBackoffDuration: initial, doubled attempts-1 times, capped at maximum."""
+    """calculateBackoffDuration: initial, doubled attempts-1 times, capped at maximum. A pure function: its recent
+    answers are kept."""
     d = initial
     for _ in range(1, attempts):
         if d > maximum - d:
