@@ -1,11 +1,15 @@
 """Both room stores, the one process's and the shared one on a real redis-server: a poll's answers bounded
-exactly, even when many answer at once, and the blank screen kept."""
+exactly, even when many answer at once, the blank screen kept, and a room followed by another process."""
 
 import threading
 
 import pytest
 
+from webapp.engine.rooms import Rooms
 from webapp.engine.roomstore import MemoryRoomStore, RedisRoomStore
+from webapp.model.variant import VARIANTS
+from webapp.scenario import builtin
+from webapp.scenario.resolve import resolve
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -49,3 +53,28 @@ def test_the_blank_screen_is_kept_and_dropped_with_the_room(store):
     store.set_blank("ROOMAA", True)
     store.drop("ROOMAA")
     assert store.blank("ROOMAA") is False
+
+
+def test_another_process_follows_a_rooms_moves_without_loading_its_scenario_again(store):
+    """A room of an uploaded scenario, its record in the store: another process loads it once and then only
+    moves. Through Redis the record's source comes back as JSON (lists where a Scenario holds tuples); compared
+    with its own, it never matched, and every move reloaded the whole scenario on every other process."""
+    resolved = []
+
+    def counting(source):
+        resolved.append(source)
+        return resolve(source)
+
+    here, there = Rooms(resolve, store=store), Rooms(counting, store=store)
+    room = here.create()
+    scenario, _ = resolve(builtin.get("lost-marker"))  # as an upload: a scenario object, not the built-in's id
+    room.session.load(scenario, VARIANTS, None)
+    for position in (1, 2, 3, 2):
+        room.session.seek(position)
+        here.save(room)
+        followed = there.find(room.code)
+        assert followed.session.sim.position == position and followed.session.key == room.session.key
+    assert len(resolved) == 1
+    room.session.load(scenario, VARIANTS, None)  # loaded again (a new key): the other process loads it too
+    here.save(room)
+    assert there.find(room.code).session.key == room.session.key and len(resolved) == 2

@@ -157,9 +157,10 @@ class Rooms:
             return room
         session = room.session
         if record["source"] is not None:
-            loaded = (session.source, list(session.sim.variants) if session.sim else None,
-                      list(session.range) if session.sim else None)
-            if loaded != (record["source"], record["variants"], record["range"]):
+            # A load is named by its key (a new one for every load, the presenter's on every process); its source
+            # is not compared: through a shared store it comes back as JSON (lists where a Scenario holds tuples,
+            # scenario.frozen_step), never equal, and every move reloaded the whole scenario.
+            if session.sim is None or session.key is None or session.key != record.get("key"):
                 scenario, scenario_id = self._resolve(record["source"])
                 session.load(scenario, record["variants"], scenario_id, tuple(record["range"]), record["position"])
             else:
