@@ -96,7 +96,8 @@ class ReceivedEvents(Tracker):
 
     def _unseen(self, marker) -> list[str]:
         """Retained events that arrived after ``marker``: a pod whose marker is detached cannot see them."""
-        return [e.value.id for e in self.received_events if e.value.ordinal > marker.value.ordinal]
+        after = marker.value.ordinal
+        return [e.value.id for e in self.received_events if e.value.ordinal > after]
 
     def determine_hint(self, pinfo, worth, rules, rec: dict) -> int:
         """determineSchedulingHintForInFlightPod (v1.28.0/1): note the unconditional previousEvent.Next()."""
@@ -116,9 +117,10 @@ class ReceivedEvents(Tracker):
             info["start"] = {"rule": "front"}
         else:
             start = marker.next()  # None if the marker was removed: the walk sees nothing
-            info["start"] = {"rule": "marker-next" if marker.in_list else "marker-detached", "marker": marker.value.id}
-            if not marker.in_list:
-                info["start"]["unseen"] = self._unseen(marker)
+            if marker.in_list:
+                info["start"] = {"rule": "marker-next", "marker": marker.value.id}
+            else:
+                info["start"] = {"rule": "marker-detached", "marker": marker.value.id, "unseen": self._unseen(marker)}
         hint = walk_events(pinfo, start, worth, info["walk"], ReceivedEvent)
         return decide(info, hint, "events" if hint != QUEUE_SKIP else "no-event-worth-requeuing")
 
