@@ -4,6 +4,10 @@
 // the view is loaded again where it was, a room is rejoined or reclaimed.
 import { resolveSource } from "./options.js";
 
+// The kinds of a refused load that say the scenario itself cannot be opened (webapp/errors.py and the scenario's
+// own errors), as opposed to a server that is busy or a rate limit: only these open the default instead.
+const UNOPENABLE = new Set(["ScenarioError", "Invalid", "TooLarge"]);
+
 const DRIVE = new Set(["load", "step", "back", "seek", "reset", "play", "pause"]);
 
 export function createDriver(opts, conn, page) {
@@ -51,8 +55,10 @@ export function createDriver(opts, conn, page) {
       if (msg.kind === "NotLoaded" && page.latest && opts.mode !== "present" && !driver.following()) {
         return driver.load(driver.source, page.latest.position);
       }
-      // The link's own scenario was refused before anything was shown: the default opens instead.
-      if (msg.event === "load" && !page.latest && opts.defaultScenario && driver.source !== opts.defaultScenario) {
+      // The link's own scenario was refused before anything was shown: the default opens instead. Not when the
+      // server is only busy or the connection sends too fast: the link stays as it is, to be tried again.
+      if (msg.event === "load" && UNOPENABLE.has(msg.kind) && !page.latest && opts.defaultScenario
+          && driver.source !== opts.defaultScenario) {
         return driver.load(instead(`This link's scenario cannot be opened: ${msg.message.replace(/\.?$/, ".")}`));
       }
       page.showError(msg.message);
@@ -112,7 +118,7 @@ export function createDriver(opts, conn, page) {
 
   // The link's scenario cannot be opened (`why`): the notice says so, and the default built-in is the source.
   function instead(why) {
-    page.linkProblem(`${why} Showing ${page.builtInName(opts.defaultScenario)} instead.`);
+    page.linkProblem(`${why} ${opts.insteadOfLink}`);
     driver.source = opts.defaultScenario;
     return driver.source;
   }

@@ -8,6 +8,8 @@ export function readOptions(app) {
     mode: d.mode || "main",
     scenario: d.scenario,
     defaultScenario: d.defaultScenario, // the built-in opened instead of a link's scenario that cannot be opened
+    insteadOfLink: d.insteadOfLink, // the server's sentences for that: "Showing <its name> instead."
+    damagedLink: d.damagedLink, // and of an inline scenario that cannot be decoded
     inline: d.inline || null,
     position: Number(d.position) || 0,
     versions: names(d.versions), // the versions side by side; null: the ones the scenario opens on
@@ -21,9 +23,9 @@ export function readOptions(app) {
 const names = (text) => (text ? text.split(",") : null);
 
 // The scenario to load: an inline one from the URL or the editor, else the built-in id. One that cannot be read
-// is refused with what was wrong, in the page's words (webapp/web/routes.py says the same of a link it refuses).
+// is refused with what was wrong, in the server's words (webapp/web/routes.py DAMAGED, as data-damaged-link).
 export async function resolveSource(opts) {
-  if (opts.inline) return decodeScenario(opts.inline).catch(() => refuse(DAMAGED));
+  if (opts.inline) return decodeScenario(opts.inline).catch(() => refuse(opts.damagedLink));
   if (opts.scenario === HANDOFF_ID) { // the editor's Run, or a view too long for its address
     if (history.state?.handedOff) return history.state.handedOff; // this history entry's own (a reload of it)
     const stored = sessionStorage.getItem(HANDOFF_KEY);
@@ -35,7 +37,6 @@ export async function resolveSource(opts) {
   return opts.scenario;
 }
 
-const DAMAGED = "This link's scenario is incomplete or damaged (was the link cut short when it was copied?).";
 const NOT_HANDED_OVER = "This link's scenario was handed over in another tab (by the editor, or being too long for " +
   "an address): this tab does not have it.";
 

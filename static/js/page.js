@@ -72,11 +72,6 @@ export function createPage(app, opts, { pick }) {
       $("link-notice").hidden = true;
     },
 
-    // A built-in's name, as the scenario picker lists it.
-    builtInName(id) {
-      return [...$("scenario-picker").options].find((option) => option.value === id)?.textContent ?? id;
-    },
-
     expectVerdict(predicted) {
       guesses = predicted;
     },

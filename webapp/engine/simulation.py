@@ -189,10 +189,13 @@ def check_variants(variants, most: int = MAX_PANES) -> tuple[str, ...]:
     return chosen
 
 
+VERSIONS_TEXT_MOST = 20 * len(VERSIONS)  # longer than every version's name and a comma each
+
+
 def versions_in(text: str, most: int = MAX_PANES) -> tuple[str, ...]:
     """Versions as people write them in a link or on a command line: names separated by commas, or ``both``
     (the default pair); checked as ``check_variants`` checks a list."""
-    if len(text) > 20 * len(VERSIONS):  # longer than every name and a comma each: never split it
+    if len(text) > VERSIONS_TEXT_MOST:  # never split it
         raise Invalid(f"versions must be 1 to {most} of {', '.join(VERSIONS)}, separated by commas")
     if text.strip() == "both":
         return VARIANTS

@@ -62,6 +62,7 @@ from datetime import datetime, timezone
 from typing import BinaryIO, Callable, Iterable
 
 from ..errors import TooLarge
+from ..model.config import BACKOFF_PERIOD, LEFTOVER_PERIOD, NS
 from ..model.errors import StepError
 from ..model.events import ACTIVE_Q, BACKOFF_Q, CATALOGUE, UNSCHEDULABLE_PODS, matches
 from ..model.queue import IN_FLIGHT
@@ -167,8 +168,9 @@ def plugins_of(err: str) -> tuple[list[str], list[str]]:
 EVENT_WINDOW = 100_000  # micros: move lines of one event label this close, with no step between, are one event
 # The periodic flushes, by the event label of the moves they log: (the model's flush, period s, what it moves).
 FLUSHES = {
-    "BackoffComplete": ("flush_backoff", 1, "the 1 s flush of pods done backing off"),
-    "UnschedulableTimeout": ("flush_unschedulable_leftover", 30, "the 30 s flush of pods parked over 5 minutes"),
+    "BackoffComplete": ("flush_backoff", BACKOFF_PERIOD // NS, "the 1 s flush of pods done backing off"),
+    "UnschedulableTimeout": ("flush_unschedulable_leftover", LEFTOVER_PERIOD // NS,
+                             "the 30 s flush of pods parked over 5 minutes"),
 }
 
 

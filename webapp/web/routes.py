@@ -7,7 +7,7 @@ import re
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 
-from ..engine.simulation import MAX_PANES, versions_in
+from ..engine.simulation import MAX_PANES, VERSIONS_TEXT_MOST, versions_in
 from ..engine.trace import replay
 from ..errors import Invalid
 from ..model.variant import VARIANTS
@@ -58,11 +58,14 @@ def _view_args(mode: str) -> dict:
         "presenting": request.args.get("presenting") == "1",
         "predict": request.args.get("predict") == "1",
         "link_problems": problems,
+        # the sentences the page says itself of a link it finds it cannot open (static/js/options.js, driver.js)
+        "damaged_link": DAMAGED,
+        "instead_of_link": _instead(default),
     }
 
 
-# What the page says of a link's inline scenario that cannot be read (static/js/options.js says it of one that
-# cannot be decoded).
+# What the page says of a link's inline scenario that cannot be read: here of one that is not base64url, by the
+# page (data-damaged-link) of one that does not decode.
 DAMAGED = "This link's scenario is incomplete or damaged (was the link cut short when it was copied?)."
 
 
@@ -93,12 +96,17 @@ def _versions_arg(problems: list[str]) -> list[str] | None:
 
 
 def _versions_problem(text: str) -> str:
-    """Why the versions a link asks for cannot be shown, and what is shown instead."""
-    unknown = [name.strip() for name in text.split(",")[:MAX_PANES + 1] if name.strip() not in VERSIONS]
-    named = ", ".join(_quoted(name, 20) for name in unknown)
-    asked = (f"{'an unknown version' if len(unknown) == 1 else 'unknown versions'} {named} (the versions are "
-             f"{', '.join(VERSIONS)})" if unknown
-             else f"{len(set(text.split(',')))} versions side by side, and at most {MAX_PANES} fit")
+    """Why ``versions_in`` refused the versions a link asks for (read as it reads them), and what is shown instead."""
+    names = list(dict.fromkeys(name.strip() for name in text.split(","))) if len(text) <= VERSIONS_TEXT_MOST else []
+    unknown = [name for name in names if name not in VERSIONS]
+    if len(text) > VERSIONS_TEXT_MOST:
+        asked = f"more versions than fit side by side (at most {MAX_PANES})"
+    elif unknown:
+        named = ", ".join(_quoted(name, 20) for name in unknown[:3])
+        asked = (f"{'an unknown version' if len(unknown) == 1 else 'unknown versions'} {named} (the versions are "
+                 f"{', '.join(VERSIONS)})")
+    else:
+        asked = f"{len(names)} versions side by side, and at most {MAX_PANES} fit"
     return f"This link asks for {asked}. Showing the scenario's own versions instead."
 
 

@@ -235,12 +235,13 @@ class Hub:
             if feed is None or feed.last is None or session.sim is None:
                 return
             position = session.sim.position + 1
-            key = self.shown(session, None, position)
+            key, showing = self.shown(session, None, position), self.showing(session, position)
             if position > session.range[1] or key is None or self.memo.has_state(key):
                 return
+            if feed.ahead is not None and feed.ahead.showing == showing and feed.ahead.base is feed.last:
+                return  # made already (two commands in quick succession, the second changing nothing)
             message = self.make_state(session, None, session.ahead())
-            feed.ahead = Ahead(self.showing(session, position), feed.last, message,
-                               delta_message(0, feed.last, message))
+            feed.ahead = Ahead(showing, feed.last, message, delta_message(0, feed.last, message))
 
     def whole_state(self, sid: str, target: Target, scenario: bool = True) -> None:
         """The target's current state (after its ``scenario``), to ``sid`` only: a joiner, or a client that
