@@ -70,7 +70,7 @@ class PriorityQueue:
                   if self.now - r.timestamp > limit]
         return [{"pod": pod, "where": where, "due": due / NS} for pod, where, due in sorted(backed_off + parked)]
 
-    def new_record(self, name: str, plugins=()) -> QueuedPodInfo:
+    def new_record(self, name: str, plugins=NO_PLUGINS) -> QueuedPodInfo:
         uid, priority = self.pods[name]
         self.records_created += 1
         return QueuedPodInfo(name, uid, priority, self.now, self.records_created, plugins)
