@@ -416,8 +416,11 @@ class PriorityQueue:
 
     def flush_unschedulable_pods_leftover(self, rec: dict) -> dict:
         rec["calls"].append("flushUnschedulablePodsLeftover")
-        limit = self.config.max_in_unschedulable
-        stale = [p for p in self.unschedulable_pods.values() if self.now - p.timestamp > limit]
+        now, limit = self.now, self.config.max_in_unschedulable
+        stale = []
+        for p in self.unschedulable_pods.values():  # a loop, not a comprehension: no function made and called per flush
+            if now - p.timestamp > limit:
+                stale.append(p)
         if not stale:
             return {"moved": {}}
         return self.move_pods_to_active_or_backoff_queue(stale, UNSCHEDULABLE_TIMEOUT, rec)
