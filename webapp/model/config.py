@@ -35,11 +35,11 @@ class QueueConfig:
     flush_phase: int = 0
     _memo: dict = field(default_factory=dict, compare=False, repr=False)  # what the methods below worked out
 
-    def _cached(self, key, make):
-        """``make()``, worked out once per key (the configuration never changes)."""
+    def _cached(self, key, make, *args):
+        """``make(*args)``, worked out once per key (the configuration never changes)."""
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = make()
+            found = self._memo[key] = make(*args)
         return found
 
     def registrations(self, rules) -> tuple:
@@ -48,7 +48,7 @@ class QueueConfig:
         return self._registrations(self.gate and not rules.gate_off)
 
     def _registrations(self, gate: bool) -> tuple:
-        return self._cached(("registrations", gate), lambda: registrations(self.hints, self.plugins, gate))
+        return self._cached(("registrations", gate), registrations, self.hints, self.plugins, gate)
 
     def hint_fns_for(self, event, rules) -> list:
         """[(plugin, hint, registered label)] of the hint functions registered for an event that matches
@@ -56,7 +56,7 @@ class QueueConfig:
         QueueSkip: QueueAfterBackoff and Queue are Queue from the plugin itself, QueueImmediately is Queue from
         its pending twin "P#pending" (REAL-QUEUE.md); Queue is held as QUEUE_AFTER_BACKOFF."""
         key = (event, rules.pending_plugins, rules.wildcard_registration, rules.gate_off)
-        return self._cached(key, lambda: self._hint_fns(event, rules))
+        return self._cached(key, self._hint_fns, event, rules)
 
     def _hint_fns(self, event, rules) -> list:
         fns = []
@@ -74,13 +74,19 @@ class QueueConfig:
         if event.is_wildcard:
             return True
         key = ("interested", event, rules.wildcard_registration, rules.gate_off)
-        return self._cached(key, lambda: self.hint_map and any(
-            matches(registered, event, rules.wildcard_registration) for registered, _, _ in self.registrations(rules)))
+        return self._cached(key, self._interested, event, rules)
+
+    def _interested(self, event, rules) -> bool:
+        return self.hint_map and any(
+            matches(registered, event, rules.wildcard_registration) for registered, _, _ in self.registrations(rules))
 
     def pending_twins(self, plugins: tuple) -> frozenset:
         """1.29+: the pending plugins a pod gets with unschedulable ``plugins``: "P#pending" for each P that has a
         QueueImmediately hint (the 1.28 vocabulary, mapped as REAL-QUEUE.md says), worked out once per tuple. Only
         1.29+ asks, where the gate is the scenario's."""
-        return self._cached(("pending_twins", plugins), lambda: frozenset(  # none registered without a hint map
+        return self._cached(("pending_twins", plugins), self._pending_twins, plugins)
+
+    def _pending_twins(self, plugins: tuple) -> frozenset:
+        return frozenset(  # none registered without a hint map
             plugin + PENDING_SUFFIX for _, plugin, hint in self._registrations(self.gate)
-            if plugin in plugins and hint == "QueueImmediately" and self.hint_map))
+            if plugin in plugins and hint == "QueueImmediately" and self.hint_map)
