@@ -24,7 +24,7 @@ def check(queue, moves=None) -> list[dict]:
     Queue membership is checked for the pods of ``moves``, a step record's (None: every declared pod)."""
     tracker = queue.tracker
     broken = tracker.broken
-    if broken is None:  # the tracker changed: found again, once
+    if broken is None:  # a change to the tracker may have altered them: found again, once
         broken = tracker.broken = tracker.check()
     if moves is None:
         moves = [{"pod": name} for name in queue.pods]

@@ -1,4 +1,4 @@
-"""What both in-flight trackers share: their invariant results, kept until the next change."""
+"""What both in-flight trackers share: their invariant results, kept while no change can alter them."""
 
 from __future__ import annotations
 
