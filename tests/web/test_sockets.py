@@ -227,12 +227,14 @@ def test_a_viewers_next_step_is_made_while_it_looks_at_this_one(app, make_sio):
     load(builtin_viewer)
     hub = app.extensions["inflight_hub"]
     session = next(s for s in hub.sessions.values() if s.scenario_id is None and s.sim)
+    shared = next(s for s in hub.sessions.values() if s.scenario_id is not None and s.sim)
     assert session.sim.frames_built == 2  # position 0, and position 1 ahead
     for position in range(1, TOTAL + 1):
         own.emit("step")
         builtin_viewer.emit("step")
         assert unnumbered(one(own, "state")) == unnumbered(one(builtin_viewer, "state"))
         assert session.sim.frames_built == min(position + 2, TOTAL + 1)  # one per position: the next one built
+        assert shared.sim.frames_built == position + 1  # a built-in's are kept for everyone: none made ahead
 
 
 def test_nothing_is_made_ahead_for_a_scenario_larger_than_a_built_in(app, sio):
