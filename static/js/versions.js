@@ -13,6 +13,7 @@ export function createVersionPicker(opts, driver, page) {
   const box = $("versions-options");
   const status = $("versions-status");
   let offered = []; // the table's names, in its order
+  let asked = null; // the versions of a load this picker sent that has not been answered yet
   const most = () => Math.min(opts.maxVersions, offered.length);
   const inputs = () => [...box.querySelectorAll("input[type=checkbox]")];
 
@@ -45,6 +46,7 @@ export function createVersionPicker(opts, driver, page) {
       return;
     }
     tick(chosen);
+    asked = chosen;
     driver.versions = chosen;
     driver.load(driver.source, page.latest?.position);
   }
@@ -71,14 +73,19 @@ export function createVersionPicker(opts, driver, page) {
   addEventListener("resize", keepInView);
 
   return {
-    // A scenario message: the table (built once) and what it shows.
+    // A scenario message: the table (built once) and what it shows. One answering an earlier load, while a later
+    // choice is on its way, leaves that choice ticked (two versions ticked quickly: the first's answer unticked the
+    // second).
     heard(msg) {
       if (msg.versions && msg.versions.map((v) => v.name).join() !== offered.join()) build(msg.versions);
+      if (asked && asked.join() !== msg.variants.join()) return;
+      asked = null;
       tick(msg.variants);
     },
 
     // A load was refused (e.g. a scenario that cannot run on a version as written): back to what is shown.
     refused() {
+      asked = null;
       const shown = page.scenario?.variants;
       if (!shown) return;
       driver.versions = shown;
