@@ -118,7 +118,11 @@ class Simulation:
     # --- queries ---------------------------------------------------------------------------------
     def peek(self) -> dict | None:
         """The step that ``step()`` would apply next, or None at the end."""
-        return self.scenario.steps[self.position] if self.position < self.total else None
+        return self._step_after(self.position)
+
+    def _step_after(self, position: int) -> dict | None:
+        """The step applied from ``position`` to the next, or None at the end."""
+        return self.scenario.steps[position] if position < self.total else None
 
     def frame(self) -> dict:
         """Everything true at the cursor, as plain data (built once per position)."""
@@ -153,7 +157,7 @@ class Simulation:
         return {"position": position, "total": self.total, "divergence": self.divergence,
                 "gate": self.scenario.config.gate, "unschedulableLimit": self.scenario.config.max_in_unschedulable / NS,
                 "step": self.scenario.steps[position - 1] if position else None,
-                "next": self.scenario.steps[position] if position < self.total else None, "variants": variants}
+                "next": self._step_after(position), "variants": variants}
 
     def preview(self) -> dict | None:
         """{variant: {result, record}} of the step ``step()`` would apply, worked out on copies of the models

@@ -229,10 +229,13 @@ class Hub:
         quarter of a busy server's steps, bench/load.py (a): 2,077 -> 1,523 steps/s), nor for a session larger
         than a built-in (Session.memo_key_at is None): a second frame would double the live part
         MAX_SESSION_BYTES counts once (memory.LIVE_FACTOR)."""
-        if target.room is not None or target.session.scenario_id is not None:
+        session = target.session
+        # What holds for the whole load is asked before the wait (the rest under the lock, once it is over): a
+        # scenario too large to keep messages for waited at every step to find nothing to do.
+        if target.room is not None or session.scenario_id is not None or session.memo_key is None:
             return
         self.socketio.sleep(self.AHEAD_AFTER)
-        session, feed = target.session, self.feeds.get(target.channel)
+        feed = self.feeds.get(target.channel)
         with session.lock:
             if feed is None or feed.last is None or session.sim is None:
                 return
