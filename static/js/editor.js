@@ -101,14 +101,14 @@ function showReport(answer) {
   $("advice").replaceChildren(...advice.map((text) => h("li", { text })));
   $("advice").hidden = !advice.length;
   $("problems").replaceChildren(...problems.map((p) => h("li", {},
-    h("button", { type: "button", class: "problem", dataLine: p.line, dataColumn: p.column, onclick: () => goTo(p.line, p.column) },
+    h("button", { type: "button", class: "problem", dataLine: p.line, dataColumn: p.column, onclick: () => goTo(p.line, p.column, p.at === "key") },
       h("span", { class: "where", text: `line ${p.line}, col ${p.column}` }), " — ", h("code", { text: p.field }), `: ${p.message}`))));
   markLines(problems);
 }
 
 // Put the cursor at (line, column) — columns count code points, as the server does — and select to the end
-// of that line, scrolled into view.
-function goTo(line, column) {
+// of that line (for a problem about a key, to the key's colon), scrolled into view.
+function goTo(line, column, key = false) {
   const text = source.value;
   let start = 0;
   for (let l = 1; l < line; l++) {
@@ -116,9 +116,11 @@ function goTo(line, column) {
     if (next < 0) break;
     start = next + 1;
   }
-  const end = text.indexOf("\n", start) < 0 ? text.length : text.indexOf("\n", start);
+  const lineEnd = text.indexOf("\n", start) < 0 ? text.length : text.indexOf("\n", start);
   let at = start;
-  for (let c = 1; c < column && at < end; c++) at += text.codePointAt(at) > 0xffff ? 2 : 1;
+  for (let c = 1; c < column && at < lineEnd; c++) at += text.codePointAt(at) > 0xffff ? 2 : 1;
+  const colon = key ? text.indexOf(":", at) : -1;
+  const end = colon > at && colon < lineEnd ? colon : lineEnd;
   source.focus();
   source.setSelectionRange(at < end ? at : start, end);
   const lineHeight = parseFloat(getComputedStyle(source).lineHeight);

@@ -92,6 +92,17 @@ def test_a_broken_step_is_shown_on_its_line_and_fixed_from_the_keyboard(editor):
     assert error_lines(editor) == []
 
 
+def test_a_misspelt_parameter_is_pointed_at_by_its_key_and_renamed_from_the_keyboard(editor):
+    set_source(editor, LOST_MARKER.replace("    event: PvAdd\n", "    evnt: PvAdd\n"))
+    entry = editor.get_by_role("button", name=re.compile(r"steps\[3\]\.evnt: unknown parameter 'evnt'"))
+    expect(entry).to_contain_text(f"line {EVENT_LINE}, col 5")  # the key, not its value at col 11
+    entry.click()
+    selected = editor.locator("#source").evaluate("(ta) => ta.value.slice(ta.selectionStart, ta.selectionEnd)")
+    assert selected == "evnt"
+    editor.keyboard.type("event")  # replaces the key alone
+    expect(editor.locator("#summary")).to_have_text(re.compile("^Valid: "))
+
+
 def test_a_runtime_error_from_an_uploaded_file_is_shown_on_its_steps_line(editor, tmp_path):
     path = tmp_path / "empty-pop.yaml"
     path.write_text(EMPTY_POP)

@@ -24,7 +24,7 @@ yamlish = st.text(alphabet="&*!:-?[]{},<>|'\"#%@` \n\tabAB019.~=", max_size=200)
 def assert_well_formed(err: ScenarioError) -> None:
     assert err.problems
     for p in err.problems:
-        assert set(p) == {"step", "field", "message"}
+        assert set(p) - {"at"} == {"step", "field", "message"} and p.get("at", "key") == "key"
         assert p["field"] and "\n" not in p["message"]
 
 

@@ -89,9 +89,21 @@ def test_fields_named_by_validate_for_keys_that_are_not_identifiers():
     text = "schema: 1\nname: x\npods: []\nsteps:\n  - op: pop\n    bad key: 1\n    7: seven\n'quo\"ted]': 2\n"
     problems = validate(parse_text(text, "yaml"))
     fields = {p["field"]: (p["line"], p["column"]) for p in locate_problems(text, problems)}
-    assert fields["steps[0]['bad key']"] == (6, 14)
-    assert fields["steps[0][7]"] == (7, 8)
-    assert fields["['quo\"ted]']"] == (8, 13)
+    assert fields["steps[0]['bad key']"] == (6, 5)   # a problem about a key: at the key, not its value
+    assert fields["steps[0][7]"] == (7, 5)
+    assert fields["['quo\"ted]']"] == (8, 1)
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_a_misspelt_key_is_located_at_the_key_and_a_bad_value_at_the_value(fmt):
+    text = LOST_MARKER.replace("    event: PvAdd\n", "    evnt: PvAdd\n").replace("  - op: pop\n", "  - op: popp\n", 1)
+    if fmt == "json":
+        text = json.dumps(parse_text(text, "yaml"), indent=2)
+    problems = {p["field"]: p for p in locate_problems(text, validate(parse_text(text, fmt)))}
+    misspelt, bad_value = problems["steps[3].evnt"], problems["steps[0].op"]
+    assert misspelt["at"] == "key" and "at" not in bad_value
+    assert (misspelt["line"], misspelt["column"]) == position_of(text, "evnt" if fmt == "yaml" else '"evnt"')
+    assert (bad_value["line"], bad_value["column"]) == position_of(text, "popp" if fmt == "yaml" else '"popp"')
 
 
 def test_a_misspelt_event_in_the_library_file_is_located_on_its_line():

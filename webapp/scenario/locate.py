@@ -58,9 +58,9 @@ class _Open(OpenCollection):
 
 
 def _walk(events, wanted: set, limit: int) -> dict | None:
-    """path -> the mark to point at, for each node whose path (a tuple of keys and indices, as str) is in
-    ``wanted``: a sequence item at its start; a mapping value at its start if it begins on its key's line, else at
-    the key (``config:`` for a block mapping); a repeated key: the last one, as when loading. At most ``limit``
+    """path -> (the mark to point at, its key's mark), for each node whose path (a tuple of keys and indices, as
+    str) is in ``wanted``: a sequence item at its start (no key); a mapping value at its start if it begins on its
+    key's line, else at the key (``config:`` for a block mapping); a repeated key: the last one, as when loading. At most ``limit``
     events are walked: paths not reached by then are not marked. None for a text with anchors or aliases, or
     nested deeper than a scenario may be (exactly what load.py refuses)."""
     marks: dict = {}
@@ -75,7 +75,7 @@ def _walk(events, wanted: set, limit: int) -> dict | None:
             continue
         if kind is yaml.AliasEvent or event.anchor is not None:
             return None
-        path, mark = (), event.start_mark
+        path, mark, key_mark = (), event.start_mark, None
         if stack:
             parent = stack[-1]
             if parent.take(event):  # a key (a collection as a key is walked through, never asked for)
@@ -83,12 +83,14 @@ def _walk(events, wanted: set, limit: int) -> dict | None:
                     stack.append(_Open(None, kind is yaml.MappingStartEvent))
                 continue
             key = parent.key if parent.mapping else None
-            if key is not None and key.start_mark.line != mark.line:
-                mark = key.start_mark
+            if key is not None:
+                key_mark = key.start_mark
+                if key_mark.line != mark.line:
+                    mark = key_mark
             unnamed = parent.mapping and key is None  # the value of a key that is not a scalar
             path = None if parent.path is None or unnamed else (*parent.path, str(parent.position()))
         if path is not None and path in wanted:
-            marks[path] = mark
+            marks[path] = (mark, key_mark)
         else:
             path = None
         if kind in _OPEN:
@@ -114,32 +116,53 @@ def _marks(text: str, wanted: set) -> dict | None:
         return None
 
 
-def locate_fields(text: str, fields) -> dict[str, tuple[int, int]]:
-    """field path -> its 1-based (line, column) in ``text``, for each of ``fields``; a path the text does not hold
-    (or not within the events walked) at its nearest ancestor that it does, and every one at line 1 when the text
-    does not parse."""
+def _found(marks: dict | None, path: tuple) -> tuple | None:
+    """The marks of ``path``, or of its nearest ancestor the text holds with its key's mark dropped (the key
+    asked for is not there); None when nothing is."""
+    if not marks:
+        return None
+    if path in marks:
+        return marks[path]
+    return next(((marks[path[:k]][0], None) for k in range(len(path) - 1, -1, -1) if path[:k] in marks), None)
+
+
+def _at(mark) -> tuple[int, int]:
+    return (1, 1) if mark is None else (mark.line + 1, mark.column + 1)
+
+
+def _places(text: str, fields) -> dict[str, tuple[tuple[int, int], tuple[int, int]]]:
+    """field path -> (its value's 1-based (line, column), its key's: the value's where it has none), for each of
+    ``fields``; a path the text does not hold (or not within the events walked) at its nearest ancestor that it
+    does, and every one at line 1 when the text does not parse."""
     tokens = {field: tuple(str(t) for t in _tokens(field)) for field in fields}
     wanted = {path[:k] for path in tokens.values() for k in range(len(path) + 1)}
     marks = _marks(text, wanted) if tokens else None
     out = {}
     for field, path in tokens.items():
-        found = next((marks[path[:k]] for k in range(len(path), -1, -1) if path[:k] in marks), None) if marks else None
-        out[field] = (1, 1) if found is None else (found.line + 1, found.column + 1)
+        value_mark, key_mark = _found(marks, path) or (None, None)
+        out[field] = (_at(value_mark), _at(key_mark or value_mark))
     return out
 
 
-def _position(problem: dict, fields: dict) -> tuple[int, int]:
-    """A validation problem's position; a ``document`` problem where its message says, else line 1."""
+def locate_fields(text: str, fields) -> dict[str, tuple[int, int]]:
+    """field path -> its value's 1-based (line, column) in ``text`` (as ``_places``)."""
+    return {field: value for field, (value, _key) in _places(text, fields).items()}
+
+
+def _position(problem: dict, places: dict) -> tuple[int, int]:
+    """A validation problem's position: its key's for a problem about a key (``"at": "key"``), else its value's;
+    a ``document`` problem where its message says, else line 1."""
     if problem["field"] == "document":
         at = _MESSAGE_AT.search(problem["message"])
         return (int(at[1]), int(at[2])) if at else (1, 1)
-    return fields[problem["field"]]
+    value, key = places[problem["field"]]
+    return key if problem.get("at") == "key" else value
 
 
 def locate_problems(text: str, problems: list[dict]) -> list[dict]:
     """Each problem with its ``line`` and ``column`` added (new dicts); the text is walked once for them all."""
-    fields = locate_fields(text, {p["field"] for p in problems if p["field"] != "document"})
-    return [{**p, "line": line, "column": column} for p in problems for line, column in [_position(p, fields)]]
+    places = _places(text, {p["field"] for p in problems if p["field"] != "document"})
+    return [{**p, "line": line, "column": column} for p in problems for line, column in [_position(p, places)]]
 
 
 def locate(text: str, field: str) -> tuple[int, int]:

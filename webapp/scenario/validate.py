@@ -143,10 +143,12 @@ class _Checker:
         self.suggestions_left = SUGGESTED_PROBLEMS
         self.work_left = SUGGESTION_WORK
 
-    def problem(self, step, field: str, message: str) -> None:
+    def problem(self, step, field: str, message: str, at_key: bool = False) -> None:
+        """Records one problem; ``at_key``: it is about the mapping key ``field`` names (a misspelled one), so an
+        editor points at the key rather than at its value."""
         if len(self.problems) >= self.limits.max_problems:
             raise _Full
-        self.problems.append({"step": step, "field": field, "message": message})
+        self.problems.append({"step": step, "field": field, "message": message, **({"at": "key"} if at_key else {})})
 
     def did_you_mean(self, value, choices) -> str:
         """`` (did you mean 'x'?)`` for the choice closest to ``value`` (as difflib.get_close_matches, n=1), or
@@ -182,7 +184,7 @@ class _Checker:
             if key not in allowed:
                 plain = isinstance(key, str) and key.isidentifier()
                 field = prefix + key if plain else f"{prefix.rstrip('.')}[{_show(key)}]"
-                self.problem(step, field, f"unknown {what} {_show(key)}{where}{self.one_of(key, allowed)}")
+                self.problem(step, field, f"unknown {what} {_show(key)}{where}{self.one_of(key, allowed)}", at_key=True)
 
     def name(self, step, field: str, v) -> bool:
         if not isinstance(v, str) or not v:
