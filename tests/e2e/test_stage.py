@@ -421,6 +421,23 @@ def test_a_laptops_short_screen_keeps_the_lists_readable(make_page, size, query)
     assert got["font"] >= 12 and got["spills"] == [] and got["stepOnScreen"], got
 
 
+STEP_INFO_UNDER_CONTROLS_JS = """() => {
+  const controls = document.querySelector('#app > .controls').getBoundingClientRect();
+  return [...document.querySelectorAll('.stepinfo > :not([hidden])')].filter((el) => el.getClientRects().length)
+    .filter((el) => el.getBoundingClientRect().bottom > controls.top + 0.5).map((el) => el.className || el.id);
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1366, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_laptops_short_screen_shows_the_step_note_and_outcomes_above_the_pinned_controls(make_page, size):
+    """At 1280x720 the step note's second line and the outcomes went under the pinned controls until the page was
+    scrolled: on a short screen the note is one line (its whole text on hover or focus)."""
+    page = make_page(width=size[0], height=size[1])
+    for scenario, position in (("lost-marker", 6), ("queueing-hints", 7), ("three-pod-cascade", 8)):
+        open_at(page, scenario, position)
+        assert page.evaluate("scrollY") == 0 and page.evaluate(STEP_INFO_UNDER_CONTROLS_JS) == [], scenario
+
+
 def test_an_old_projectors_screen_keeps_the_lists_readable(make_page):
     """1024x768, a speaker's old projector: each pane under 500 px wide, the frames with the most labels wrapped
     their entries onto rows of 12-px label stacks and drew them at fit.js's floor, 6.3 px (queueing-hints 7) and
