@@ -2,9 +2,11 @@
 
 from pathlib import Path
 
+from webapp.engine.trace import replay
 from webapp.engine.verdicts import lost_marker_verdicts
 from webapp.model.versions import VERSIONS
-from webapp.presenter.verdicts import markdown
+from webapp.presenter.verdicts import ANSWERS, markdown
+from webapp.scenario.load import load_scenario, parse_text
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -24,3 +26,28 @@ def test_the_readme_table_is_the_generated_one():
     text = README.read_text()
     table = markdown(lost_marker_verdicts())
     assert table in text, f"README.md: replace the versions table with\n\n{table}\n"
+
+
+def test_the_gate_off_reason_says_what_the_model_does():
+    """v1.28.5's reason once said a failure goes to backoffQ "whenever any event arrived during the attempt": the
+    scheduler passes the current cycle (schedule_one.go:1003 at v1.28.0), so an event during A's attempt that came
+    before B's Pop is forgotten and A is parked; one after the latest Pop sends it to backoffQ."""
+    reason = ANSWERS["gate-off"][1]
+    assert "since the latest Pop of any pod" in reason and "during the attempt" not in reason
+    text = """schema: 1
+name: gate off, the current cycle
+hints: [{event: NodeAdd, plugin: P, hint: QueueAfterBackoff}]
+pods: [{name: A}, {name: B}]
+initial_active: [A, B]
+steps:
+  - {op: pop, expect: A}
+  - {op: event, event: NodeAdd}
+  - {op: pop, expect: B}
+  - {op: fail, pod: A, unschedulable_plugins: [P]}
+"""
+    before_pop = load_scenario(parse_text(text, "yaml"))
+    after_pop = load_scenario(parse_text(text.replace("  - {op: event, event: NodeAdd}\n  - {op: pop, expect: B}\n",
+                                                      "  - {op: pop, expect: B}\n  - {op: event, event: NodeAdd}\n"),
+                                         "yaml"))
+    assert replay(before_pop, "v1.28.5")["final"]["unschedulablePods"] == ["A"]
+    assert replay(after_pop, "v1.28.5")["final"]["backoffQ"] == ["A"]

@@ -11,7 +11,9 @@ ANSWERS = {
                               "still in flight; Next() on it is nil, so the pod sees none of the later events"),
     "own-entry": ("no", "every in-flight pod marks the list with its own entry, which only its own Done removes"),
     "gate-off": ("no", "SchedulerQueueingHints is off by default: the queue keeps no in-flight list at all and a "
-                       "failure goes to backoffQ whenever any event arrived during the attempt"),
+                       "failure goes to backoffQ only if an event arrived since the latest Pop of any pod "
+                       "(moveRequestCycle >= the current scheduling cycle), so an event that came before another "
+                       "pod's Pop is forgotten"),
 }
 HEADER = ("version", "releases", "can the lost marker happen?", "why", "B after the lost-marker case", "what changed")
 
