@@ -92,6 +92,24 @@ def test_time_that_runs_no_flush_is_pointed_out(client):
     assert "(its wait of 60 s at most ended at t = 60 s)" in check_validate(client, json.dumps(raw), "json")["advice"][0]
 
 
+def test_a_plugin_name_like_a_catalogue_plugins_is_pointed_out(client):
+    """A misspelt in-tree plugin (NodeResourceFit) is a placeholder to the model: valid, registering no event, so
+    nothing ever wakes the pod it rejects. The editor says so, and which plugin it looks like; a placeholder far from
+    every name (P), a catalogue name and a name its own hints give are left alone."""
+    raw = builtin.get("lost-marker")
+    fail = next(i for i, step in enumerate(raw["steps"]) if step["op"] == "fail")
+    misspelt = copy.deepcopy(raw)
+    misspelt["steps"][fail]["unschedulable_plugins"] = ["NodeResourceFit", "P", "nodeaffinity", "NodeResourceFit"]
+    assert check_validate(client, json.dumps(misspelt), "json")["advice"] == [
+        f"steps[{fail}].unschedulable_plugins names plugin “NodeResourceFit”, which is not one of the in-tree plugins "
+        "this tool knows, and no hint names it: no event wakes a pod it rejects. Did you mean “NodeResourcesFit”?",
+        f"steps[{fail}].unschedulable_plugins names plugin “nodeaffinity”, which is not one of the in-tree plugins "
+        "this tool knows, and no hint names it: no event wakes a pod it rejects. Did you mean “NodeAffinity”?"]
+    misspelt["hints"] = [*raw["hints"], {"event": "NodeAdd", "plugin": "NodeResourceFit", "hint": "QueueAfterBackoff"},
+                         {"event": "NodeAdd", "plugin": "nodeaffinity", "hint": "QueueAfterBackoff"}]
+    assert check_validate(client, json.dumps(misspelt), "json")["advice"] == []
+
+
 @pytest.mark.parametrize("fmt", ["json", None])
 def test_valid_json_keeps_its_key_order(client, fmt):
     scenario = builtin.get("lost-marker")

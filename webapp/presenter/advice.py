@@ -1,8 +1,12 @@
 """What a valid scenario may not mean as written, for the editor: pods left where only a flush would move them,
-in a scenario whose clock runs no flushes (``periodic_flushes`` off: time passes, nothing flushes)."""
+in a scenario whose clock runs no flushes (``periodic_flushes`` off: time passes, nothing flushes); a plugin name
+that looks like a misspelt catalogue plugin (a placeholder no hint names registers no event)."""
 
 from __future__ import annotations
 
+from difflib import get_close_matches
+
+from ..model.plugins import PLUGINS
 from .words import named, seconds
 
 LEFT = {"backoffQ": "backoffQ (its backoff ended at t = {due})",
@@ -23,3 +27,37 @@ def flush_advice(overdue: dict) -> list[str]:
             lines.append(ENDS.format(variant=variant, now=seconds(end["now"]), pods=named(pods)))
     pods = {o["pod"] for end in overdue.values() for o in end["pods"]}
     return [*lines, REMEDY.format(them="it" if len(pods) == 1 else "them")] if lines else []
+
+
+MISSPELT = ("{where} names plugin “{name}”, which is not one of the in-tree plugins this tool knows, and no hint names "
+            "it: no event wakes a pod it rejects. Did you mean “{like}”?")
+MOST_PLUGIN_ADVICE = 5  # lines; the names looked at are as many (each compared with the catalogue's few names)
+_PLUGIN_LISTS = ("unschedulable_plugins", "pending_plugins")
+_FOLDED = {name.lower(): name for name in PLUGINS}  # case is no clue: nodeaffinity is NodeAffinity misspelt
+
+
+def _plugins_named(steps, prefix: str):
+    """(where, name) for each plugin name a step's plugin lists give, in order."""
+    for i, step in enumerate(steps):
+        for key in _PLUGIN_LISTS:
+            for name in step.get(key) or ():
+                yield f"{prefix}[{i}].{key}", name
+
+
+def plugin_advice(raw: dict) -> list[str]:
+    """A line for each plugin a valid scenario's steps name that is not in the catalogue, has no hint, and is close
+    to a catalogue name (``NodeResourceFit``): taken as a placeholder, it silently registers no event."""
+    hinted = {h["plugin"] for h in raw.get("hints") or ()}
+    named_in = [*_plugins_named(raw["steps"], "steps"), *_plugins_named((raw.get("branch") or {}).get("steps") or (),
+                                                                        "branch.steps")]
+    lines, seen = [], set()
+    for where, name in named_in:
+        if name in PLUGINS or name in hinted or name in seen:
+            continue
+        seen.add(name)
+        if len(seen) > MOST_PLUGIN_ADVICE:
+            break
+        like = get_close_matches(name.lower(), _FOLDED, n=1, cutoff=0.8)
+        if like:
+            lines.append(MISSPELT.format(where=where, name=name, like=_FOLDED[like[0]]))
+    return lines

@@ -30,7 +30,7 @@ from ..errors import Invalid
 from ..engine.trace import dry_runs
 from ..model.operations import OPERATIONS
 from ..model.variant import VARIANTS
-from ..presenter.advice import flush_advice
+from ..presenter.advice import flush_advice, plugin_advice
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
 from ..scenario.load import FORMATS, load_scenario, parse_text
@@ -113,9 +113,10 @@ def editor():
 
 
 def _dry_run(raw: dict) -> tuple[list[dict], list[str], list[str]]:
-    """(problems, variants that ran, advice): engine.trace.dry_runs, its overdue pods in words."""
+    """(problems, variants that ran, advice): engine.trace.dry_runs, its overdue pods in words, and plugin names
+    that look misspelt."""
     problems, ran, overdue = dry_runs(from_valid_dict(raw), VARIANTS)
-    return problems, ran, flush_advice(overdue)
+    return problems, ran, [*plugin_advice(raw), *flush_advice(overdue)]
 
 
 @bp.post("/api/validate")
