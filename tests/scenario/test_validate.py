@@ -295,3 +295,13 @@ def test_suggestions_stop_after_the_first_few_problems():
     suggested = ["did you mean" in p["message"] for p in problems]
     assert suggested == [True] * validate_module.SUGGESTED_PROBLEMS + [False] * 5
     assert all("expected one of" in p["message"] for p in problems)
+
+
+@pytest.mark.parametrize("versions, got", [
+    (["v1.28.1", "v1.28.2", "v1.28.4", "v1.29.9", "v1.30.14"], "a list of 5 items"),
+    ([], "a list of 0 items"),
+    ("v1.28.1", "'v1.28.1'"),
+])
+def test_a_list_of_the_wrong_length_says_how_long_it_is(versions, got):
+    [problem] = validate(scenario(versions=versions))
+    assert problem["field"] == "versions" and problem["message"] == f"expected a list of 1 to 4 versions, got {got}"

@@ -97,8 +97,8 @@ def _show(v) -> str:
         return repr(v)
     if isinstance(v, str):
         return repr(v[:40] + "..." if len(v) > 40 else v)
-    if isinstance(v, list):
-        return "a list"
+    if isinstance(v, list | tuple):
+        return f"a list of {len(v)} item{'' if len(v) == 1 else 's'}"
     if isinstance(v, dict):
         return "a mapping"
     return f"a {type(v).__name__}"
