@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from webapp.engine.simulation import Simulation
 from webapp.model.variant import VARIANTS
 from webapp.presenter.scene import present
+from webapp.presenter.words import step_label
 from webapp.scenario import builtin
 from webapp.scenario.generate import PLUGINS, generate
 from webapp.scenario.resolve import resolve
@@ -170,3 +171,17 @@ def test_a_rooms_scene_has_presenter_notes_at_every_position_the_last_included()
         assert scene["notes"]["next"].startswith(f"{position + 1}. ") or position == sim.total
         assert present(sim.frame())["notes"] is None
     assert scene["notes"]["next"] == "End of the scenario." and scene["upcoming"] is None
+
+
+@pytest.mark.parametrize("step, label", [
+    ({"op": "fail", "pod": "B", "unschedulable_plugins": ["P"]}, "fail B — plugin P"),
+    ({"op": "fail", "pod": "B", "unschedulable_plugins": ["P", "Q"]}, "fail B — plugins P, Q"),
+    ({"op": "fail", "pod": "B", "unschedulable_plugins": []}, "fail B — no plugins"),
+    ({"op": "fail", "pod": "A", "unschedulable_plugins": [], "pending_plugins": ["NodeAffinity"]},
+     "fail A — no plugins, pending plugin NodeAffinity"),  # was "no plugins, plugin NodeAffinity"
+    ({"op": "fail", "pod": "A", "pending_plugins": []}, "fail A — no pending plugins"),
+    ({"op": "advance_clock", "seconds": 30}, "advance_clock 30 s"),
+    ({"op": "pop", "expect": "A"}, "pop — expect A"),
+])
+def test_step_labels_name_each_plugin_list_for_what_it_is(step, label):
+    assert step_label(step) == label

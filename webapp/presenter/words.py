@@ -131,8 +131,9 @@ def _value(param, value) -> str:
 
 
 def _named(param, value) -> str:
-    if param.type == PLUGINS:
-        return f"plugin{'s' if len(value) != 1 else ''} {_value(param, value)}" if value else "no plugins"
+    if param.type == PLUGINS:  # "plugin P" (the rejecting ones), "pending plugin NodeAffinity"
+        kind = "" if param.name == "unschedulable_plugins" else param.name.removesuffix("_plugins") + " "
+        return f"{kind}plugin{'s' if len(value) != 1 else ''} {_value(param, value)}" if value else f"no {kind}plugins"
     return f"{param.name.replace('_', ' ')} {_value(param, value)}"
 
 
@@ -140,9 +141,9 @@ def _named(param, value) -> str:
 GLOSSARY = {
     "scheduling cycle": "One attempt to place one pod: Pop() starts it (schedulingCycle counts them); the pod is "
                         "in flight until its binding ends or it fails.",
-    "moveRequestCycle": "The scheduling cycle when an event last asked to move pods. With the gate off, a pod whose "
-                        "attempt began in this cycle or earlier goes to backoffQ when it fails (moveRequestCycle ≥ "
-                        "its cycle): something changed while it was tried.",
+    "moveRequestCycle": "The scheduling cycle when an event last asked to move pods. With the gate off, a failing "
+                        "pod goes to backoffQ if moveRequestCycle ≥ the cycle its failure is reported with; the "
+                        "scheduler reports the current one, so: if an event came since the latest Pop.",
     "inFlightPodsNum": "v1.28.1: how many in-flight pods still need this event (n=). Done counts it down; at 0 "
                        "the event is removed from receivedEvents.",
     "previousEvent": "v1.28.1: the newest event in receivedEvents when the pod was popped, its marker. On failure "
