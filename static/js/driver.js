@@ -3,6 +3,7 @@
 // session of their own connection. On every (re)connection the server holds a new, empty session for it:
 // the view is loaded again where it was, a room is rejoined or reclaimed.
 import { resolveSource } from "./options.js";
+import { voter } from "./voter.js";
 
 // The kinds of a refused load that say the scenario itself cannot be opened (webapp/errors.py and the scenario's
 // own errors), as opposed to a server that is busy or a rate limit: only these open the default instead.
@@ -11,6 +12,8 @@ const UNOPENABLE = new Set(["ScenarioError", "Invalid", "TooLarge"]);
 const DRIVE = new Set(["load", "step", "back", "seek", "reset", "play", "pause"]);
 
 export function createDriver(opts, conn, page) {
+  // A follower joins its room as its tab's voter: a poll open there comes with its own answer, after a reload too.
+  const join = () => conn.send("join_room", { room: opts.room, voter: voter() });
   const driver = {
     source: null, // what to load: a built-in id or a scenario object
     versions: opts.versions, // what `load` asks for (null: what the scenario opens on); a scenario message says what is shown
@@ -63,7 +66,7 @@ export function createDriver(opts, conn, page) {
       }
       page.showError(msg.message);
       // A follower whose room is not there (yet): the presenter may be reconnecting; try again.
-      if (msg.event === "join_room" && driver.following()) setTimeout(() => conn.send("join_room", { room: opts.room }), 1500);
+      if (msg.event === "join_room" && driver.following()) setTimeout(join, 1500);
     },
 
     // A follower leaves the room's channel to step through the same scenario on its own, from the same step;
@@ -79,7 +82,7 @@ export function createDriver(opts, conn, page) {
       } else {
         if (here?.playing) conn.send("pause");
         conn.follow(opts.room);
-        conn.send("join_room", { room: opts.room });
+        join();
       }
     },
   };
@@ -91,7 +94,7 @@ export function createDriver(opts, conn, page) {
       page.showRoom(opts.room);
       if (driver.detached) return driver.load(driver.source, page.latest.position);
       conn.follow(opts.room);
-      return conn.send("join_room", { room: opts.room });
+      return join();
     }
     if (opts.mode === "present") {
       if (opts.room) conn.follow(opts.room); // a claimed room sends its state before the acknowledgement

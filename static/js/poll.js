@@ -8,21 +8,9 @@
 import { h } from "./dom.js";
 import { askWith, verdict } from "./predict.js";
 import { CLOSED_BY_ESCAPE, TYPING } from "./keys.js";
+import { voter } from "./voter.js";
 
 const $ = (id) => document.getElementById(id);
-
-// This tab's voter id: kept for the tab's life, so a phone that locks and reconnects still answers once.
-// (getRandomValues, not randomUUID: an audience on the hall's network reaches the server over plain http.)
-const VOTER_KEY = "inflight-scope:voter";
-const newVoter = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
-let pageVoter = null;
-function voter() {
-  try {
-    if (!sessionStorage.getItem(VOTER_KEY)) sessionStorage.setItem(VOTER_KEY, newVoter());
-    return sessionStorage.getItem(VOTER_KEY);
-  } catch { /* storage refused: one id for this page's life */ }
-  return (pageVoter ??= newVoter());
-}
 
 export function createPoll(opts, conn, page) {
   let poll = null; // {position, pod, choices, variants, open}
@@ -202,8 +190,8 @@ export function createPoll(opts, conn, page) {
           return;
         }
         // a new poll starts unanswered (even where a revealed one asked); the open one given again (a reconnection)
-        // keeps this phone's answer, as the server does
-        if (follower() && msg.open && !(poll?.open && poll.position === msg.position)) mine = {};
+        // keeps this phone's answer, as the server does, and after a reload the server gives it back (yours)
+        if (follower() && msg.open && !(poll?.open && poll.position === msg.position)) mine = msg.yours ?? {};
         poll = { position: msg.position, pod: msg.pod, choices: msg.choices, variants: msg.variants, open: msg.open };
         tally = { answered: msg.answered, counts: msg.counts };
         if (follower()) drawFollower();

@@ -769,6 +769,34 @@ def test_a_presenter_reloading_during_a_poll_gets_it_back_and_the_step_reveals_i
     expect(sheet.locator('button[aria-pressed="true"]')).to_have_count(0)
 
 
+def test_a_phone_reloading_during_a_poll_is_shown_its_answer_and_gets_its_verdict(make_page):
+    """A phone that reloaded mid-poll showed the poll unanswered ('Tap where you think it goes.') though its
+    answer counted, and after the reveal had no verdict. It now rejoins as its tab's voter and is given its answer
+    back: the choice pressed, 'Answer sent', one voter still, and its verdict after the step."""
+    presenter, phone = presenter_and_phone(make_page, 5)
+    presenter.check("#predict")
+    presenter.keyboard.press("ArrowRight")
+    sheet = phone.get_by_test_id("poll-follower")
+    sheet.locator('[data-variant="v1.28.1"] button[data-choice="unschedulablePods"]').click()
+    panel = presenter.get_by_test_id("poll-presenter")
+    expect(panel.get_by_test_id("poll-answered")).to_have_text(re.compile(r"^1 answered"))
+    phone.reload()
+    at(phone, 5)
+    chosen = sheet.locator('[data-variant="v1.28.1"] button[data-choice="unschedulablePods"]')
+    expect(chosen).to_have_attribute("aria-pressed", "true")
+    expect(sheet.get_by_test_id("poll-status")).to_have_text(re.compile("^Answer sent"))
+    sheet.locator('[data-variant="v1.28.2"] button[data-choice="backoffQ"]').click()  # adds to it, one voter still
+    bins = lambda v, c: panel.locator(f'figure[data-variant="{v}"] [data-choice="{c}"]')  # noqa: E731
+    expect(bins("v1.28.2", "backoffQ")).to_have_attribute("data-count", "1")
+    expect(bins("v1.28.1", "unschedulablePods")).to_have_attribute("data-count", "1")
+    expect(panel.get_by_test_id("poll-answered")).to_have_text("1 answered so far")
+    presenter.keyboard.press("ArrowRight")
+    at(phone, 6)
+    verdict = phone.get_by_test_id("poll-verdict")
+    expect(verdict).to_contain_text("v1.28.1: you said unschedulablePods, it went to unschedulablePods ✓")
+    expect(verdict).to_contain_text("v1.28.2: you said backoffQ, it went to backoffQ ✓")
+
+
 def test_a_presenter_back_from_a_reload_who_moves_elsewhere_withdraws_the_poll(make_page):
     """A poll the room moves away from can never be revealed: it is withdrawn from every phone (and from the
     presenter's page) instead of staying open there for good."""

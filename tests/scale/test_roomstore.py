@@ -1,5 +1,5 @@
 """Both room stores, the one process's and the shared one on a real redis-server: a poll's answers bounded
-exactly, even when many answer at once, the blank screen kept, and a room followed by another process."""
+exactly, even when many answer at once, a voter's own read back, the blank screen kept, and a room followed by another process."""
 
 import threading
 
@@ -42,6 +42,16 @@ def test_a_poll_takes_its_limit_of_voters_exactly_when_they_answer_at_once(store
                if store.answer("ROOMAA", v, {"v1.28.1": "activeQ"}, 5)]
     assert len(counted) == 5  # a counted voter still changes its answer; the others are still refused
     assert [a["v1.28.1"] for a in store.answers("ROOMAA")] == ["activeQ"] * 5
+
+
+def test_a_voters_own_answer_is_read_back_and_forgotten_with_the_poll(store):
+    assert store.answer_of("ROOMAA", "voter-0001") is None
+    store.answer("ROOMAA", "voter-0001", {"v1.28.1": "backoffQ"}, 5)
+    store.answer("ROOMAA", "voter-0001", {"v1.28.1": "activeQ", "v1.28.2": "backoffQ"}, 5)
+    assert store.answer_of("ROOMAA", "voter-0001") == {"v1.28.1": "activeQ", "v1.28.2": "backoffQ"}
+    assert store.answer_of("ROOMAA", "voter-0002") is None and store.answer_of("ROOMBB", "voter-0001") is None
+    store.clear_answers("ROOMAA")
+    assert store.answer_of("ROOMAA", "voter-0001") is None
 
 
 def test_the_blank_screen_is_kept_and_dropped_with_the_room(store):

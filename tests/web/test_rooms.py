@@ -276,6 +276,34 @@ def test_a_voter_coming_back_on_a_new_connection_answers_once(poll_room, make_si
     assert tallies[-1]["counts"]["v1.28.1"] == {"activeQ": 2, "backoffQ": 0, "unschedulablePods": 0}
 
 
+def test_a_voter_back_after_a_reload_is_shown_its_own_answer_and_nobody_elses(poll_room, make_sio):
+    """A phone reloaded mid-poll showed the poll unanswered, though its answer counted: joining as its voter, it
+    now gets the poll with ``yours``; a joiner under another voter id, or none, gets no answer; a malformed id is
+    refused before anything is joined."""
+    presenter, ack, followers = poll_room
+    opened(presenter, ack, followers)
+    answer = {"v1.28.1": "unschedulablePods", "v1.28.2": "backoffQ"}
+    followers[0].emit("poll_answer", {"room": ack["room"], "voter": "tab-0001", "answers": answer})
+    followers[0].disconnect()
+
+    def joined_as(voter):
+        sio = make_sio()
+        sio.emit("join_room", {"room": ack["room"], **({"voter": voter} if voter else {})})
+        return sio, sio.get_received()
+
+    _, back = joined_as("tab-0001")
+    [poll] = [m["args"][0] for m in back if m["name"] == "poll"]
+    assert poll["open"] and poll["yours"] == answer and poll["answered"] == 1
+    for voter in ("tab-0002", None):
+        _, other = joined_as(voter)
+        [poll] = [m["args"][0] for m in other if m["name"] == "poll"]
+        assert "yours" not in poll and poll["answered"] == 1
+    bad, received = joined_as("no good")
+    assert [m["name"] for m in received] == ["error"] and received[0]["args"][0]["message"].startswith("voter: ")
+    bad.emit("poll_answer", {"room": ack["room"], "voter": "tab-0003", "answers": answer})
+    assert drain(bad, "error")[0]["message"] == "join the room before answering its poll"
+
+
 def test_only_a_member_answers_and_as_one_voter(poll_room, make_sio):
     """Anyone who knew the code could answer without joining, and one connection could answer as many
     voters."""

@@ -235,6 +235,11 @@ class Rooms:
     def tally(self, room: Room, poll: dict) -> dict:
         return polls.tally(poll, self._store.answers(room.code))
 
+    def answer_of(self, room: Room, voter) -> dict | None:
+        """``voter``'s answer to the room's poll (a follower back after a reload sees what it answered); None for
+        none, or no voter."""
+        return None if voter is None else self._store.answer_of(room.code, voter)
+
     def set_blank(self, room: Room, on: bool) -> None:
         self._store.set_blank(room.code, on)
 

@@ -6,8 +6,8 @@ drawn afresh each time a room is created, so a room created again under the same
 lost) is told apart from the old one even where their versions are equal.
 A room's live poll is kept beside its record (it does not change what the room shows, so no version):
 ``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value, limit)`` (False:
-the poll already has ``limit`` voters and this one is new) / ``answers(code)``, ``clear_answers(code)`` (a new poll
-starts with none); and whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` /
+the poll already has ``limit`` voters and this one is new) / ``answers(code)``, ``answer_of(code, voter)`` (a
+follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll starts with none); and whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` /
 ``blank(code)`` (a follower joining then sees the blank, not the slide).
 Who is in a room is counted per process: ``set_members(code, process, n)`` records this process's count and
 answers the total over every process; ``members(code)`` is that total (0: nobody anywhere).
@@ -86,6 +86,9 @@ class MemoryRoomStore:
 
     def answers(self, code: str) -> list[dict]:
         return list(self._answers.get(code, {}).values())
+
+    def answer_of(self, code: str, voter: str) -> dict | None:
+        return self._answers.get(code, {}).get(voter)
 
     def set_blank(self, code: str, on: bool) -> None:
         (self._blank.add if on else self._blank.discard)(code)
@@ -179,6 +182,10 @@ class RedisRoomStore:
 
     def answers(self, code: str) -> list[dict]:
         return [json.loads(v) for v in self._call(self._redis.hvals, self.ANSWERS + code)]
+
+    def answer_of(self, code: str, voter: str) -> dict | None:
+        raw = self._call(self._redis.hget, self.ANSWERS + code, voter)
+        return json.loads(raw) if raw is not None else None
 
     def set_blank(self, code: str, on: bool) -> None:
         if on:

@@ -4,14 +4,15 @@ sends what changed. No queue logic and no words here: the engine moves, the pres
 Client -> server: load {scenario, variants, range?, position?}, step, back, seek {position}, play {speed},
 pause, reset, sync; each may carry {room, token} to drive a room instead of the connection's own session.
 Rooms: create_room (ack {room, token}), claim_room {room, token} (a returning presenter; ack {room, loaded}),
-join_room {room}, leave_room {room}. A room's presenter: poll_open, poll_reveal, blank {on} (each with {room,
+join_room {room, voter?} (voter: a follower's id, see poll_answer), leave_room {room}. A room's presenter: poll_open, poll_reveal, blank {on} (each with {room,
 token}); a follower: poll_answer {room, voter?, answers: {variant: choice}} (voter: its tab's id, kept across
 reconnections; a follower must have joined the room). Diagnostics: echo (answered with the same
 payload).
 Server -> client: scenario (after load), state {seq, ...} (a whole state: after load, seek, reset, join, sync),
 delta {seq, position, playing, speed, room, ops} (after step, back and autoplay: what changed since state seq - 1),
 error {message, event, kind}. Rooms: poll {room, position, key, pod, choices, variants, open, answered, counts}
-(when a poll opens or is revealed, to the room; a joiner, or a presenter back, during a poll gets it too; the room
+(when a poll opens or is revealed, to the room; a joiner, or a presenter back, during a poll gets it too, a joiner
+with yours: {variant: choice} if its voter has answered it, as after a reload; the room
 moving off an open poll ends it first: the step it asks about reveals it, any other move withdraws it, {room,
 position, open: false, cancelled: true}, as poll_cancel does), poll_tally {room, position, answered, counts}
 (each answer, to the presenter only), blank {room, on} (to the room; a joiner, or a presenter back, gets it too
@@ -32,6 +33,7 @@ from flask import request
 from flask_socketio import Namespace, SocketIO, join_room, leave_room
 
 from ..engine.memory import release_memory
+from ..engine.polls import checked_voter
 from ..engine.rooms import Room, Rooms
 from ..engine.roomstore import MemoryRoomStore, RedisRoomStore
 from ..engine.session import Session, parse_range, parse_speed
@@ -60,7 +62,7 @@ PAYLOADS = {
     "seek": ("position", *DRIVE),
     "play": ("speed", *DRIVE),
     "sync": ("scenario", *DRIVE),
-    "claim_room": DRIVE, "join_room": DRIVE, "poll_open": DRIVE, "poll_reveal": DRIVE, "poll_cancel": DRIVE,
+    "claim_room": DRIVE, "join_room": ("voter", *DRIVE), "poll_open": DRIVE, "poll_reveal": DRIVE, "poll_cancel": DRIVE,
     "poll_answer": ("answers", "voter", *DRIVE),
     "blank": ("on", *DRIVE),
     "echo": None, "create_room": None, "leave_room": None,
@@ -260,12 +262,12 @@ class Hub:
             self.send("scenario", self.scenario_of(target), sid, True)
         self.send("state", {"seq": seq, "key": session.key, **message}, sid, True)
 
-    def send_poll(self, room: Room, poll: dict, sid: str | None = None) -> None:
+    def send_poll(self, room: Room, poll: dict, sid: str | None = None, yours: dict | None = None) -> None:
         """The poll and its tally (a withdrawn one has none), to the whole room (through the queue), or to one
-        connection here."""
+        connection here (with ``yours``, its voter's answer, if any)."""
         to, private = (sid, True) if sid else (room.channel, False)
         tally = {} if poll.get("cancelled") else self.rooms.tally(room, poll)
-        self.send("poll", {"room": room.code, **poll, **tally}, to, private)
+        self.send("poll", {"room": room.code, **poll, **tally, **({"yours": yours} if yours else {})}, to, private)
 
     def scenario_of(self, target: Target) -> Encoded:
         """The target's scenario message, built and encoded off the event loop (a long scenario's summary is
@@ -455,7 +457,7 @@ class Viewers(Namespace):
         return {"room": room.code, "loaded": room.session.sim is not None}
 
     def on_join_room(self, payload):
-        self.enter(self.hub.rooms.find(payload.get("room")))
+        self.enter(self.hub.rooms.find(payload.get("room")), payload.get("voter"))
 
     def on_leave_room(self, payload):
         if isinstance(payload, dict) and isinstance(payload.get("room"), str):
@@ -501,15 +503,17 @@ class Viewers(Namespace):
             raise Invalid("this is for a room's presenter: send {room, token}")
         return self.hub.target(request.sid, payload)
 
-    def enter(self, room: Room) -> None:
-        """Follow ``room`` and receive where it is now."""
+    def enter(self, room: Room, voter=None) -> None:
+        """Follow ``room`` and receive where it is now (as ``voter``, its open poll with that voter's answer)."""
+        if voter is not None:
+            checked_voter(voter)  # a malformed one is refused before anything is joined
         self.hub.rooms.enter(room, request.sid)
         join_room(room.channel)
         with room.session.lock:
             self.hub.whole_state(request.sid, Target(room.session, room.channel, room))
             poll = self.hub.rooms.open_poll_here(room)
         if poll is not None:  # a joiner during a poll can answer it too; a presenter back can reveal it
-            self.hub.send_poll(room, poll, request.sid)
+            self.hub.send_poll(room, poll, request.sid, self.hub.rooms.answer_of(room, voter))
         if self.hub.rooms.blank(room):  # the presenter has blanked the screens: so is the joiner's
             self.hub.send("blank", {"room": room.code, "on": True, "joined": True}, request.sid, True)
 
