@@ -130,6 +130,7 @@ export function bindControls(app, opts, driver, page) {
   on("help-close", "click", closeHelp);
   on("btn-copy-link", "click", copyLink);
   on("link-notice-close", "click", page.hideLinkNotice);
+  on("link-box-close", "click", closeLinkBox);
   on("btn-presenting", "click", actions.togglePresenting);
   on("btn-tables", "click", actions.toggleTables);
   on("btn-detach", "click", () => driver.toggleDetach());

@@ -572,6 +572,21 @@ def test_copy_link_leaves_the_keys_to_the_talk_and_escape_closes_it(page):
     at(page, 5)
 
 
+@pytest.mark.parametrize("width, height", [(1280, 720), (820, 1180)])
+def test_the_link_box_closes_without_a_keyboard(make_page, width, height):
+    """On a tablet (or with a mouse alone) the link box, once opened, could not be closed: only Escape closed it.
+    Its Close button is on screen and gives focus back to Copy link."""
+    page = make_page(width=width, height=height)
+    open_lost_marker(page, "&position=1")
+    at(page, 1)
+    page.click("#btn-copy-link")
+    close = page.locator("#link-box-close")
+    expect(close).to_be_in_viewport()
+    close.click()
+    expect(page.locator("#link-box")).to_be_hidden()
+    expect(page.locator("#btn-copy-link")).to_be_focused()
+
+
 def test_escape_closes_the_legend_as_it_closes_the_help(page):
     open_lost_marker(page)
     at(page, 0)
