@@ -146,8 +146,11 @@ def test_a_long_integer_literal_is_a_problem_of_its_field(digits):
     assert p["message"] == f"an integer of {digits} digits; at most 100 are accepted"
 
 
-@pytest.mark.parametrize("literal", ["9" * 5000, "-" + "1" * 101, "1_000" * 30, "1" * 60 + ":" + "2" * 60])
+@pytest.mark.parametrize("literal", ["9" * 5000, "-" + "1" * 101, "1_000" * 30, "1" * 60 + ":" + "2" * 60,
+                                     "0x" + "f" * 4000, "-0b" + "1" * 16000, "0x" + "f_" * 101])
 def test_a_long_yaml_integer_is_refused_where_it_is(literal):
+    """Hexadecimal and binary literals passed (int() converts them at any length) and failed later, as a 500,
+    where the value was put in words (str() refuses over 4,300 digits)."""
     p = problem_of(parse_text, f"schema: 1\npods:\n  - priority: {literal}\n", "yaml")
     assert p["field"] == "document"
     assert p["message"].startswith("invalid YAML at line 3, column 15: an integer of")
@@ -157,6 +160,8 @@ def test_long_digit_strings_and_floats_are_not_integers():
     text = '{"name": "' + "9" * 500 + '", "x": 1' + "0" * 500 + '.5, "y": "' + "9" * 500 + '"}'
     assert parse_text(text)["name"] == "9" * 500
     assert parse_text("name: '" + "9" * 500 + "'\n", "yaml")["name"] == "9" * 500
+    assert parse_text("name: 0X" + "f" * 200 + "\n", "yaml")["name"] == "0X" + "f" * 200  # no integer to YAML
+    assert parse_text("x: 0x" + "f" * 100 + "\n", "yaml")["x"] == 16 ** 100 - 1
 
 
 @pytest.mark.parametrize("text, fmt, field, line", [

@@ -20,8 +20,10 @@ SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _OPEN = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
 _CLOSE = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
-# A plain scalar YAML 1.1 reads as a base-10 (or sexagesimal) integer: int() refuses more than 4,300 digits.
-_DECIMAL = re.compile(r"[-+]?[0-9][0-9_:]*")
+# A plain scalar YAML 1.1 may read as an integer: base 10 (or 8, or sexagesimal), whose int() refuses more than
+# 4,300 digits, or base 16 or 2 (0x..., 0b...), whose str() does once it is converted (and validate names values).
+_INTEGER = re.compile(r"[-+]?(?:0x[0-9a-fA-F_]*|0b[01_]*|[0-9][0-9_:]*)")  # as the resolver's, lower-case 0x, 0b
+_NOT_DIGITS = re.compile(r"^[-+]?(?:0[xb])?|[_:]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -62,7 +64,7 @@ def _check_events(text: str, max_depth: int) -> None:
     open_: list[OpenCollection] = []
     for event in yaml.parse(text, Loader=_SAFE_LOADER):
         if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS and not event.style \
-                and _DECIMAL.fullmatch(event.value) and (digits := _digits(event.value)) > MAX_DIGITS:
+                and _INTEGER.fullmatch(event.value) and (digits := _digits(event.value)) > MAX_DIGITS:
             problem = f"an integer of {digits} digits; at most {MAX_DIGITS} are accepted"
             raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
@@ -93,7 +95,8 @@ def _too_deep_error(open_: list[OpenCollection], max_depth: int, mark) -> Docume
 
 
 def _digits(literal: str) -> int:
-    return len(literal) - literal.count("_") - literal.count(":") - (literal[0] in "+-")
+    """The digits of an integer literal (``_INTEGER``): no sign, base prefix, ``_`` or ``:``."""
+    return len(_NOT_DIGITS.sub("", literal))
 
 
 def _document_error(message: str) -> ScenarioError:

@@ -366,7 +366,7 @@ class _Checker:
         initial, maximum = cfg.get("initial_backoff", 1), cfg.get("max_backoff", 10)
         if _is_number(initial) and _is_number(maximum) and maximum < initial:
             field = "config.max_backoff" if "max_backoff" in cfg else "config.initial_backoff"
-            self.problem(None, field, f"max_backoff ({maximum}) must be >= initial_backoff ({initial})")
+            self.problem(None, field, f"max_backoff ({_show(maximum)}) must be >= initial_backoff ({_show(initial)})")
 
     def pods(self, pods) -> None:
         found = self.mappings("pods", pods, "{name: A}", self.limits.max_pods, POD_KEYS, "pod key")
