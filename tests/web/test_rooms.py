@@ -325,6 +325,21 @@ def test_only_a_member_answers_and_as_one_voter(poll_room, make_sio):
     assert [t["answered"] for t in drain(presenter, "poll_tally")] == [1]  # the one good answer only
 
 
+def test_leaving_and_joining_again_answers_as_the_same_voter(poll_room):
+    """Leaving unbound the connection's voter: join, answer, leave, join again answered as a new voter each time,
+    and one connection stuffed the poll (40 loops, 40 answers)."""
+    presenter, ack, followers = poll_room
+    opened(presenter, ack, followers)
+    f = followers[0]
+    for i in range(5):
+        f.emit("poll_answer", {"room": ack["room"], "voter": f"stuffer-{i:04}", "answers": {"v1.28.1": "activeQ"}})
+        f.emit("leave_room", {"room": ack["room"]})
+        f.emit("join_room", {"room": ack["room"]})
+    errors = drain(f, "error")
+    assert [e["message"] for e in errors] == ["this connection already answers as another voter"] * 4
+    assert [t["answered"] for t in drain(presenter, "poll_tally")] == [1]
+
+
 def test_a_poll_counts_a_bounded_number_of_voters(monkeypatch, poll_room):
     from webapp.engine import polls
 

@@ -35,7 +35,7 @@ class Room:
         self.version = -1  # the store version this session reflects
         self.owner = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
         self.members: set[str] = set()  # connections of this process in the room (presenter and followers)
-        self.voters: dict[str, str] = {}  # connection -> the voter id it answers the room's polls as
+        self.voters: dict[str, str] = {}  # connection -> the voter id it answers the room's polls as, while it lives
         self.empty_since: float | None = None  # when this process last saw it with no member here
 
     @property
@@ -261,8 +261,7 @@ class Rooms:
         room = self._local.get(code.upper()) if isinstance(code, str) else None
         if room is None or sid not in room.members:
             return False
-        room.members.discard(sid)
-        room.voters.pop(sid, None)  # its answer stays counted; its voter may come back on a new connection
+        room.members.discard(sid)  # its voter stays bound: leaving and joining again answers as the same one
         if room.members:
             return False
         room.empty_since = self.clock()
@@ -275,7 +274,10 @@ class Rooms:
         return True
 
     def leave_all(self, sid: str) -> list[str]:
-        """A connection closed: it leaves every room it was in here. The codes now empty everywhere."""
+        """A connection closed: it leaves every room it was in here, and its voter is unbound (its answers stay
+        counted; the voter may come back on a new connection). The codes now empty everywhere."""
+        for room in self._local.values():
+            room.voters.pop(sid, None)
         return [code for code, room in list(self._local.items()) if sid in room.members and self.leave(code, sid)]
 
     def occupied(self, room: Room) -> bool:
