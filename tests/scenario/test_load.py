@@ -203,3 +203,17 @@ def test_load_file_oversized(tmp_path):
 def test_load_file_missing_raises_oserror(tmp_path):
     with pytest.raises(OSError):
         load_file(tmp_path / "missing.yaml")
+
+
+def test_a_yaml_text_of_more_values_than_its_limit_is_refused_before_it_is_composed():
+    """130,000 steps of YAML (1.8 MB, under the 2 MiB limit) took 5.5 s to read, composed in Python; the same as
+    JSON 0.05 s. YAML stops at 50,000 values, where it says so and what to do; the JSON is read."""
+    steps = 130_000
+    text = "schema: 1\nname: x\npods: []\nsteps:\n" + "  - {op: pop}\n" * steps
+    p = problem_of(parse_text, text, "yaml")
+    assert p["field"] == "document" and "more than 50,000 values" in p["message"] and "as JSON" in p["message"]
+    line = 5 + (50_001 - 9 - 1) // 3  # 9 values before the steps (from line 5), 3 a step: the 50,001st's line
+    assert p["message"].startswith(f"invalid YAML at line {line}, column ")
+    assert len(parse_text(json.dumps({"steps": [{"op": "pop"}] * steps}))["steps"]) == steps
+    within = "schema: 1\nname: x\npods: []\nsteps:\n" + "  - {op: pop}\n" * 16_000  # 48,009 values
+    assert len(parse_text(within, "yaml")["steps"]) == 16_000

@@ -56,12 +56,13 @@ class OpenCollection:
         return "?" if self.key is None else self.key.value
 
 
-def _check_events(text: str, max_depth: int) -> None:
-    """Reject anchors and aliases (an alias may expand exponentially: billion laughs), deep nesting, integers
-    too long to convert (document.MAX_DIGITS) and a key twice in one mapping (YAML requires keys to be unique;
-    the loader kept the last, dropping the first without a word) from the parser's events, before any node is
-    composed."""
+def _check_events(text: str, max_depth: int, max_values: int) -> None:
+    """Reject anchors and aliases (an alias may expand exponentially: billion laughs), deep nesting, more than
+    ``max_values`` values (the reading's cost), integers too long to convert (document.MAX_DIGITS) and a key twice
+    in one mapping (YAML requires keys to be unique; the loader kept the last, dropping the first without a word)
+    from the parser's events, before any node is composed."""
     open_: list[OpenCollection] = []
+    values = 0
     for event in yaml.parse(text, Loader=_SAFE_LOADER):
         if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS and not event.style \
                 and _INTEGER.fullmatch(event.value) and (digits := _digits(event.value)) > MAX_DIGITS:
@@ -75,6 +76,12 @@ def _check_events(text: str, max_depth: int) -> None:
             continue
         if not isinstance(event, (yaml.ScalarEvent, *_OPEN)):  # stream and document events
             continue
+        values += 1
+        if values > max_values:
+            problem = (f"more than {max_values:,} values: a YAML scenario holds at most that many (an 8,000-step "
+                       "one has about 48,000); write a longer one as JSON, read a hundred times faster (inflight-scope "
+                       "import --format json)")
+            raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
         if open_ and open_[-1].take(event) and open_[-1].key is not None:  # a scalar key
             parent = open_[-1]
             if event.value in parent.keys:
@@ -114,9 +121,9 @@ def _parse_json(text: str, max_depth: int) -> object:
     return parse_json(text, "the document", max_depth, finite=False)
 
 
-def _parse_yaml(text: str, max_depth: int) -> object:
+def _parse_yaml(text: str, limits: Limits) -> object:
     try:
-        _check_events(text, max_depth)
+        _check_events(text, limits.max_depth, limits.max_yaml_values)
         loader = _SAFE_LOADER(text)
         try:
             value = loader.get_single_data()
@@ -164,7 +171,7 @@ def parse_text(text: str | bytes, fmt: str | None = None, limits: Limits = Limit
     if fmt is None:
         fmt = "json" if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") else "yaml"
     try:
-        return _parse_json(text, limits.max_depth) if fmt == "json" else _parse_yaml(text, limits.max_depth)
+        return _parse_json(text, limits.max_depth) if fmt == "json" else _parse_yaml(text, limits)
     except DocumentError as err:  # named by field path: a scenario problem like any other
         raise ScenarioError([{"step": step_of(err.field), "field": err.field,
                               "message": err.reason}]) from None
