@@ -15,7 +15,7 @@ from dataclasses import asdict
 import yaml
 
 from .engine.challenges import BY_ID, check as check_challenge
-from .engine.find import MAX_SEED, PODS_RANGE, STEPS, TARGETS, Search, size
+from .engine.find import MAX_SEED, PODS_RANGE, STEPS, TARGETS, Search, check_query, size
 from .engine.simulation import Simulation, versions_in
 from .engine.trace import check_runs
 from .model.variant import VARIANTS
@@ -57,7 +57,8 @@ def main(argv=None) -> int:
                       help=f"pods of each generated scenario, {PODS_RANGE[0]}..{PODS_RANGE[1]} (default 2)")
     find.add_argument("--target", choices=TARGETS, default="divergence")
     find.add_argument("--variant", type=variant_list, default=VARIANTS, metavar="VERSION[,VERSION...]",
-                      help="the versions to compare (default: both, v1.28.1 and v1.28.2)")
+                      help="the versions to compare (default: both, v1.28.1 and v1.28.2; a divergence needs two "
+                           "at least)")
     find.set_defaults(run=run_find)
     imp = commands.add_parser("import", help="build a scenario from kube-scheduler logs (docs/import.md)")
     imp.add_argument("files", nargs="+", metavar="LOGFILE",
@@ -82,6 +83,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.command == "replay" and args.records and args.format != "json":
         parser.error("--records needs --format json")
+    if args.command == "find":
+        try:
+            check_query(args.target, args.variant)
+        except Invalid as err:
+            find.error(f"argument --variant: {err}")  # status 2, as for every other nonsense argument
     try:
         return args.run(args)
     except BrokenPipeError:

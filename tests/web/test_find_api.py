@@ -7,7 +7,8 @@ import json
 import pytest
 
 from webapp import create_app
-from webapp.engine.find import Search
+from webapp.engine.find import Search, check_query
+from webapp.errors import Invalid
 from webapp.model.operations import OPERATIONS
 from webapp.scenario.load import load_scenario
 from webapp.web import find as find_module
@@ -98,6 +99,14 @@ def test_bad_bodies_are_answered_4xx_with_message_and_kind(client, body):
     error = answer.get_json()
     assert set(error) == {"message", "kind"} and error["kind"] != "Internal"
     assert len(error["message"]) < 400  # a huge value is not echoed back
+
+
+@pytest.mark.parametrize("versions", [[V2], [V2, V2]])
+def test_a_divergence_of_one_version_is_refused_by_the_engines_rule(client, versions):
+    with pytest.raises(Invalid) as refused:
+        check_query("divergence", versions)
+    answer = client.post("/api/find", json={"target": "divergence", "versions": versions})
+    assert answer.status_code == 400 and answer.get_json() == {"message": str(refused.value), "kind": "Invalid"}
 
 
 @pytest.mark.parametrize("versions", ["v1.28.1", {"x": {}}, [V1, "v9.99.9"], [], [1, 2]])

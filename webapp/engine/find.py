@@ -7,6 +7,10 @@ Targets (what "goes wrong" means), each a function of one run of the scenario on
 * ``invariant``: an invariant breaks on some version (the lost marker breaks ``in_flight_boundary``);
 * ``wait``: a pod waits in unschedulablePods longer than ``WAIT_SECONDS`` on some version.
 
+A divergence compares versions, so it needs two of them at least (``check_query``: the CLI and POST /api/find
+refuse anything else before searching). Generated scenarios update pods only when the versions compared handle
+Update differently (``PriorityQueue.UPDATE_RULES``): elsewhere an update adds nothing a pop, an add and a fail do not.
+
 Everything is deterministic for a given seed: the scenarios drawn, the one found and its shrunk form. The time
 budget only decides how many seeds' worth of scenarios are tried before giving up.
 """
@@ -20,7 +24,9 @@ from dataclasses import dataclass
 from ..errors import Invalid
 from ..model.errors import StepError
 from ..model.operations import OPERATIONS, POD, PODS
+from ..model.queue import PriorityQueue
 from ..model.variant import VARIANTS
+from ..model.versions import VERSIONS
 from ..scenario.generate import generate
 from ..scenario.scenario import from_valid_dict
 from ..scenario.validate import validate
@@ -32,6 +38,21 @@ PODS_RANGE = (1, 26)  # its pods (named A..Z)
 MAX_SEED = 2**53 - 1  # what a browser's number holds exactly
 WAIT_SECONDS = 60  # the `wait` target: longer than this in unschedulablePods
 QUEUED = "unschedulablePods"
+
+
+def check_query(target: object, versions) -> None:
+    """What makes a search askable, stated once for the CLI, POST /api/find and Search: a known target, and two
+    distinct versions at least for a divergence. Invalid (a user error) otherwise."""
+    if not isinstance(target, str) or target not in TARGETS:
+        raise Invalid(f"target must be one of {', '.join(TARGETS)}, not {repr(target)[:40]}")
+    distinct = tuple(dict.fromkeys(versions))
+    if target == "divergence" and len(distinct) < 2:
+        raise Invalid(f"a divergence needs at least two versions to compare, not only {', '.join(distinct) or 'none'}")
+
+
+def updates_differ(versions) -> bool:
+    """Whether ``versions`` handle Update differently (so generated scenarios should update pods)."""
+    return len({tuple(getattr(VERSIONS[v].rules, rule) for rule in PriorityQueue.UPDATE_RULES) for v in versions}) > 1
 
 
 @dataclass(frozen=True)
@@ -47,8 +68,7 @@ class Search:
     def __init__(self, target: str = "divergence", versions=VARIANTS, max_steps: int = 12, pods: int = 2,
                  invariant: str | None = None):
         """``invariant``: with the invariant target, only that one counts (None: any)."""
-        if target not in TARGETS:
-            raise Invalid(f"target must be one of {', '.join(TARGETS)}, got {str(target)[:40]!r}")
+        check_query(target, versions)
         self.target, self.versions, self.max_steps, self.pods = target, tuple(versions), max_steps, pods
         self.invariant = invariant
 
@@ -90,13 +110,15 @@ class Search:
         for name, record in queue.unschedulable_pods.items():
             since = parked.setdefault(name, record.timestamp)
             if queue.now - since > WAIT_SECONDS * 1_000_000_000:
-                return Finding("wait", step, variant, {"pod": name, "seconds": (queue.now - since) / 1e9})
+                return Finding("wait", step, variant, {"pod": name, "seconds": (queue.now - since) / 1e9,
+                                                       "threshold": WAIT_SECONDS})
         return None
 
     # --- search --------------------------------------------------------------------------------------------
     def candidate(self, rng: random.Random) -> dict:
         steps = rng.randint(STEPS[0], self.max_steps)
-        raw = generate(rng.choice, steps, pods=self.pods, variants=self.versions, updates=False,
+        raw = generate(rng.choice, steps, pods=self.pods, variants=self.versions,
+                       updates=updates_differ(self.versions),
                        settings={"periodic_flushes": self.target == "wait"})
         raw["name"] = "found"
         return raw
@@ -118,17 +140,27 @@ class Search:
 
     def shrink(self, raw: dict) -> dict:
         """The smallest variant of ``raw`` that still goes wrong: fewest steps, pods and hints, simplest values
-        (deterministic: candidates are tried in a fixed order until none helps)."""
+        (deterministic: candidates are tried in a fixed order until none helps).
+
+        Twice to a fixpoint: first with pops unnamed, so that a removal or a simpler value may change which pod a
+        pop takes; then with every pop naming the pod it took (``_tidy``), so that a value the first pass had to
+        keep because it decided the pop order (a pod's priority: pods tied on priority and timestamp are all heads
+        a named pop may take) is simplified too, and whatever that lets go goes."""
         raw = _cut_after(raw, self.first_finding(raw).step)
+        raw = _tidy(self._fixpoint(raw), self)
+        return _tidy(self._fixpoint(raw), self)
+
+    def _fixpoint(self, raw: dict) -> dict:
+        """``raw`` simplified, in rounds, by each simplifier's first candidate that still goes wrong, until a round
+        changes nothing. Each candidate is smaller in one measure and larger in none, so this ends."""
         changed = True
         while changed:
             changed = False
-            for simpler in (_without_steps, _without_pods, _without_hints, _simpler_values):
-                for candidate in simpler(raw):
-                    if self.holds(candidate):
-                        raw, changed = candidate, True
-                        break
-        return _tidy(raw, self)
+            for simpler in SIMPLIFIERS:
+                candidate = next((c for c in simpler(raw) if self.holds(c)), None)
+                if candidate is not None:
+                    raw, changed = candidate, True
+        return raw
 
 
 def _cut_after(raw: dict, step: int) -> dict:
@@ -177,7 +209,7 @@ def _simpler_values(raw: dict):
     steps = raw["steps"]
     for i, step in enumerate(steps):
         plugins = step.get("unschedulable_plugins")
-        if plugins and len(plugins) > 1:
+        if plugins:  # down to [], a failure no plugin rejected
             for j in range(len(plugins)):
                 yield _with_step(raw, i, {**step, "unschedulable_plugins": plugins[:j] + plugins[j + 1:]})
         if step["op"] == "advance_clock":
@@ -190,6 +222,9 @@ def _simpler_values(raw: dict):
     for k, pod in enumerate(raw["pods"]):
         if pod.get("priority"):
             yield {**raw, "pods": raw["pods"][:k] + [{**pod, "priority": 0}] + raw["pods"][k + 1:]}
+
+
+SIMPLIFIERS = (_without_steps, _without_pods, _without_hints, _simpler_values)  # in the order tried
 
 
 def _with_step(raw: dict, i: int, step: dict) -> dict:

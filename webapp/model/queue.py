@@ -307,6 +307,8 @@ class PriorityQueue:
             rec["moves"].append({"pod": name, "from": src, "to": ACTIVE_Q})
         return {}
 
+    UPDATE_RULES = ("in_flight_update_event", "unschedulable_update_by_hint")  # the Rules update() reads
+
     def update(self, name: str, changed: bool, rec: dict) -> dict:
         if self.rules.in_flight_update_event and self.gate and self.tracker.in_flight(self.pods[name][0]):
             self.updates_seen += 1

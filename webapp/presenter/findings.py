@@ -20,5 +20,5 @@ def explain(finding: dict, scenario: dict, versions) -> str:
         what = f"the versions first place a pod differently at {where}: {detail['pod']} is {places}"
     else:
         what = (f"on {variant} {detail['pod']} has waited {detail['seconds']:g} s in unschedulablePods by {where}, "
-                f"longer than the threshold")
+                f"longer than the threshold of {detail['threshold']:g} s")
     return f"Found and shrunk to {size} on {', '.join(versions)}: {what}."

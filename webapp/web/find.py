@@ -17,7 +17,7 @@ from functools import cache
 
 from flask import Blueprint, current_app, jsonify
 
-from ..engine.find import MAX_SEED, TARGETS, Search, size
+from ..engine.find import MAX_SEED, Search, check_query, size
 from ..errors import Invalid, NotFound
 from ..model.operations import OPERATIONS, TYPES
 from ..model.variant import VARIANTS
@@ -54,14 +54,11 @@ def _request(body: object) -> tuple[str, int, tuple[str, ...]]:
         raise Invalid(f"expected {BODY} as JSON in the request body")
     check_fields("the request body", body, ("target", "seed", "versions"))
     target = body.get("target", "divergence")
-    if not isinstance(target, str) or target not in TARGETS:
-        raise Invalid(f"target must be one of {', '.join(TARGETS)}, not {json.dumps(target)[:40]}")
     seed = body.get("seed", 1)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise Invalid(f"seed must be an integer from 0 to {MAX_SEED}, not {json.dumps(seed)[:40]}")
     versions = versions_field(body.get("versions", list(VARIANTS)))
-    if target == "divergence" and len(versions) < 2:
-        raise Invalid("a divergence needs at least two versions to compare")
+    check_query(target, versions)  # before a heavy-work slot is taken
     return target, seed, versions
 
 
