@@ -67,19 +67,51 @@ def test_lose_marker_near_miss_three_pods_do_not_count_even_if_the_marker_is_los
 
 # --- 2. five minutes on v1.28.1 but not on v1.28.2 ------------------------------------------------------------
 def test_five_minutes_after_the_lost_marker():
-    solved, why, words = verdict("five-minutes", scenario([*LOST, CLOCK(WAIT)]))
-    assert solved and why["pod"] == "B" and why["step"] == 5 and why["seen_step"] == 6
-    assert why["waited"] == WAIT and why["elsewhere"] == "backoffQ" and why["theirs"] == []
-    assert "300 s ≥ 300 s" in words and "put B in backoffQ and it was never parked" in words
+    solved, why, words = verdict("five-minutes", scenario([*LOST, CLOCK(WAIT)], periodic_flushes=True))
+    assert solved and why["reason"] == "waited-long-on-old-only" and why["pod"] == "B" and why["step"] == 5
+    assert why["seen_step"] == 6 and why["waited"] == WAIT and why["queues"] == ["unschedulablePods"]
+    # v1.28.2 backed B off for 1 s: the 1 s flush inside the same advance_clock step retried it, at t = 1 s
+    assert why["theirs"] == [{"began": 5, "since": 0, "queues": ["backoffQ"], "ended": 6, "until": 1,
+                              "to": "activeQ", "waited": 1}]
+    assert "300 s ≥ 300 s without a retry" in words and "B waited in backoffQ from t = 0 s" in words
+    assert "moved it to activeQ at t = 1 s" in words and "A retry is the pod reaching activeQ" in words
 
 
-def test_five_minutes_with_periodic_flushes_counts_the_stay_until_the_flush():
+def test_five_minutes_with_periodic_flushes_counts_the_wait_until_the_flush():
     solved, why, _ = verdict("five-minutes", scenario([*LOST, CLOCK(1), CLOCK(299), CLOCK(30)], periodic_flushes=True))
-    assert solved and why["seen_step"] == 7 and why["left_step"] == 8  # out at the 330 s flush
+    assert solved and why["seen_step"] == 7 and why["ended"] == 8 and why["to"] == "activeQ"  # out at the 330 s flush
+    assert why["until"] == why["waited"] == 330
+
+
+def test_five_minutes_times_a_retry_by_the_flush_inside_one_long_step():
+    # one 330 s step: v1.28.1's B is retried by the 330 s flush, v1.28.2's by the 1 s flush, not at the step's end
+    solved, why, _ = verdict("five-minutes", scenario([*LOST, CLOCK(330)], periodic_flushes=True))
+    assert solved and why["ended"] == 6 and why["waited"] == 330 and why["theirs"][0]["waited"] == 1
+
+
+def test_the_course_solution_counts():
+    assert check("five-minutes", load_scenario(builtin.get("five-minute-wait")))["solved"]
+
+
+def test_five_minutes_near_miss_waiting_in_backoff_q_is_no_retry():
+    # without periodic flushes nothing takes v1.28.2's B out of backoffQ: it waits the 301 s too (this counted)
+    solved, why, words = verdict("five-minutes", scenario([*LOST, CLOCK(WAIT + 1)]))
+    assert not solved and why["reason"] == "waited-long-on-both" and why["pod"] == "B"
+    assert why["theirs"] == [{"began": 5, "since": 0, "queues": ["backoffQ"], "ended": None, "until": None,
+                              "to": None, "waited": WAIT + 1}]
+    assert "B waited in backoffQ from t = 0 s, at step 6, and was still waiting at the end, 301 s later" in words
+    assert "does not count" in words and "without periodic_flushes" in words
+
+
+def test_five_minutes_one_wait_whatever_queue_it_is_in():
+    # PvAdd moves v1.28.1's parked B to backoffQ (still backing off): the same wait goes on, and nothing retries it
+    solved, why, _ = verdict("five-minutes", scenario([*LOST, EVENT("PvAdd"), CLOCK(WAIT)]))
+    assert not solved and why["reason"] == "waited-long-on-both"
+    assert why["queues"] == ["unschedulablePods", "backoffQ"] and why["waited"] == WAIT and why["ended"] is None
 
 
 def test_five_minutes_near_miss_one_second_short():
-    solved, why, words = verdict("five-minutes", scenario([*LOST, CLOCK(WAIT - 1)]))
+    solved, why, words = verdict("five-minutes", scenario([*LOST, CLOCK(WAIT - 1)], periodic_flushes=True))
     assert not solved and why["reason"] == "not-long-enough" and why["seconds"] == WAIT - 1
     assert "299 s" in words
 
@@ -87,8 +119,13 @@ def test_five_minutes_near_miss_one_second_short():
 def test_five_minutes_near_miss_parked_as_long_on_both_versions():
     # no event at all: B is parked on both versions, for five minutes on both
     solved, why, words = verdict("five-minutes", scenario([POP("B"), FAIL("B", "P"), CLOCK(WAIT)]))
-    assert not solved and why["reason"] == "parked-long-on-both" and why["pod"] == "B"
+    assert not solved and why["reason"] == "waited-long-on-both" and why["pod"] == "B"
     assert why["theirs"] and why["theirs"][0]["ended"] is None and "does not count" in words
+
+
+def test_five_minutes_never_waiting():
+    solved, why, words = verdict("five-minutes", scenario([POP("A"), DONE("A")]))
+    assert not solved and why["reason"] == "never-waited" and "No pod ever waited" in words
 
 
 # --- 3. v1.28.2's list without bound ---------------------------------------------------------------------------

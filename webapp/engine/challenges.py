@@ -12,10 +12,13 @@ The criteria, precisely (times are the model's clock, ``now`` after each step):
 
 * ``lose-marker``: on v1.28.1 the invariant in_flight_boundary breaks after some step (an in-flight pod's marker
   element was removed from receivedEvents), with at most MAX_PODS_LOSE pods declared.
-* ``five-minutes``: some pod P is parked in unschedulablePods on v1.28.1 (parked at its record's timestamp t0)
-  and is seen still parked, the same stay, after a step whose clock is >= t0 + WAIT; on v1.28.2 every stay of P
-  in unschedulablePods that began by that step was seen over (P elsewhere) at a clock < its start + WAIT (a
-  stay still open at the end does not count as short). Periodic flushes may run.
+* ``five-minutes``: some pod P waits for a retry on v1.28.1 for at least WAIT seconds: it is in backoffQ or
+  unschedulablePods (either: a pod backing off is no nearer a retry than a parked one while nothing moves it) from
+  the step that put it there (t0, that step's clock) and does not reach activeQ (from where Pop retries it) before
+  t0 + WAIT; the wait ends at the clock of the step that moved it, or of the periodic flush inside an advance_clock
+  step that did. On v1.28.2 no wait of P lasts WAIT seconds, and every wait of P begun by the step at which
+  v1.28.1's reached WAIT is over by the end (a wait still open at the end is not shown to be short). Periodic
+  flushes may run; without them nothing takes a pod out of backoffQ but a flush_backoff step.
 * ``unbounded-list``: at the end on v1.28.2 the list holds an orphaned pod entry (a pod popped again while its
   first attempt was in flight: pod_entries_in_flight breaks) and at least GROWTH event entries behind the first
   orphan. Done removes only the entry its pod's map points at and the front cleanup stops at the first pod
@@ -38,7 +41,7 @@ from .trace import step_error
 
 NS = 1_000_000_000
 MAX_PODS_LOSE = 2  # lose-marker: pods declared at most
-WAIT = 300  # five-minutes: seconds in unschedulablePods
+WAIT = 300  # five-minutes: seconds without a retry
 GROWTH = 5  # unbounded-list: event entries behind the orphan at the end
 
 
@@ -76,66 +79,88 @@ def check_lose_marker(scenario) -> dict:
 
 
 # --- 2. five minutes on v1.28.1, not on v1.28.2 --------------------------------------------------------------
+WAITING = (BACKOFF_Q, UNSCHEDULABLE_PODS)  # five-minutes: where a pod waits for a retry (activeQ, then a Pop)
+
+
 @dataclass
-class Stay:
-    """A pod's stay in unschedulablePods on one version: parked at ``since`` (ns, its record's timestamp)
-    by step ``began``; seen elsewhere after step ``ended`` (None: still parked at the end)."""
+class Wait:
+    """A pod's wait for a retry on one version: in ``queues`` (of WAITING, in the order it was in them) from
+    ``since`` (ns), the clock of step ``began`` that put it there, until ``until`` (ns), when step ``ended`` took
+    it to ``to`` (activeQ: its retry; None: deleted). ``ended`` None: still waiting at the end."""
     pod: str
     since: int
     began: int
+    queues: list
     ended: int | None = None
+    until: int | None = None
+    to: str | None = None
+
+    def length(self, end: int) -> int:
+        """ns waited: until it left, or until ``end`` (the clock after the last step) while it waits still."""
+        return (end if self.ended is None else self.until) - self.since
+
+    def evidence(self, end: int) -> dict:
+        return {"began": self.began, "since": self.since / NS, "queues": self.queues, "ended": self.ended,
+                "until": None if self.until is None else self.until / NS, "to": self.to,
+                "waited": self.length(end) / NS}
 
 
-def _stays(scenario, versions) -> tuple[list[list[Stay]], list[int], list[dict]]:
-    """Per version its stays; the clock after each step; where each moved pod is after its step, per version."""
-    stays = [[] for _ in versions]
-    open_ = [{} for _ in versions]  # pod -> its open Stay
+def _reached_active_at(result: dict, pod: str, now: int) -> int:
+    """When ``pod`` reached activeQ in a step: at the tick of the last periodic flush that moved it there (an
+    advance_clock step runs them on its way), else at the step's clock."""
+    ticks = [flush["at"] for flush in result.get("flushes", ())
+             if pod in flush["result"].get("moved_to_activeQ", ())
+             or flush["result"].get("moved", {}).get(pod) == ACTIVE_Q]
+    return round(ticks[-1] * NS) if ticks else now
+
+
+def _waits(scenario, versions) -> tuple[list[list[Wait]], list[int], list[dict]]:
+    """Per version its waits; the clock after each step; where each moved pod is after its step, per version."""
+    waits = [[] for _ in versions]
+    open_ = [{} for _ in versions]  # pod -> its open Wait
     clock, placed = [], []
     for i, _step, applied, models in lockstep(scenario, versions):
-        touched = {m["pod"] for _result, record in applied for m in record["moves"]}
+        touched = sorted({m["pod"] for _result, record in applied for m in record["moves"]})
         for k, model in enumerate(models):
-            parked = model.queue.unschedulable_pods
+            now = model.queue.now
             for pod in touched:
-                stay = open_[k].get(pod)
-                record = parked.get(pod)
-                if stay is not None and (record is None or record.timestamp != stay.since):
-                    stay.ended = i
+                where, wait = model.queue.where(pod), open_[k].get(pod)
+                if wait is not None and where not in WAITING:
+                    wait.ended, wait.until, wait.to = i, _reached_active_at(applied[k][0], pod, now), where
                     del open_[k][pod]
-                if record is not None and pod not in open_[k]:
-                    open_[k][pod] = Stay(pod, record.timestamp, i)
-                    stays[k].append(open_[k][pod])
+                    continue
+                if wait is None and where in WAITING:
+                    wait = open_[k][pod] = Wait(pod, now, i, [])
+                    waits[k].append(wait)
+                if wait is not None and wait.queues[-1:] != [where]:
+                    wait.queues.append(where)  # e.g. an event moved it from unschedulablePods to backoffQ
         clock.append(models[0].queue.now)
         placed.append({pod: [m.queue.where(pod) for m in models] for pod in touched})
-    return stays, clock, placed
+    return waits, clock, placed
 
 
 def check_five_minutes(scenario) -> dict:
-    (old, new), clock, placed = _stays(scenario, ("v1.28.1", "v1.28.2"))
-    nearest = None  # not solved: the first stay long on both versions, else the longest stay on v1.28.1
-    longest = None
-    for stay in old:
-        last = len(clock) - 1 if stay.ended is None else stay.ended - 1  # the last step it was seen parked
-        seen = (clock[last] - stay.since) / NS
-        if longest is None or seen > longest["seconds"]:
-            longest = {"step": stay.began, "pod": stay.pod, "seconds": seen}
-        long_at = bisect_left(clock, stay.since + WAIT * NS, stay.began, last + 1)
-        if long_at > last:
+    (old, new), clock, placed = _waits(scenario, ("v1.28.1", "v1.28.2"))
+    end, limit = (clock[-1] if clock else 0), WAIT * NS
+    nearest = None  # not solved: the first wait long on both versions
+    for wait in old:
+        if wait.length(end) < limit:
             continue
-        theirs = [s for s in new if s.pod == stay.pod and s.began <= long_at]
-        evidence = dict(parked_at=stay.since / NS, seen_step=long_at, seen_at=clock[long_at] / NS,
-                        waited=(clock[long_at] - stay.since) / NS, left_step=stay.ended, threshold=WAIT,
-                        elsewhere=placed[stay.began][stay.pod][1],
-                        theirs=[{"began": s.began, "since": s.since / NS, "ended": s.ended,
-                                 "until": None if s.ended is None else clock[s.ended] / NS} for s in theirs])
-        if all(s.ended is not None and clock[s.ended] - s.since < WAIT * NS for s in theirs):
-            return verdict(True, "parked-long-on-old-only", stay.began, stay.pod, **evidence)
-        nearest = nearest or verdict(False, "parked-long-on-both", stay.began, stay.pod, **evidence)
+        seen = bisect_left(clock, wait.since + limit, wait.began)  # the step by which it had waited WAIT
+        theirs = [w for w in new if w.pod == wait.pod]
+        evidence = dict(**wait.evidence(end), seen_step=seen, seen_at=clock[seen] / NS, threshold=WAIT,
+                        elsewhere=placed[wait.began][wait.pod][1], periodic_flushes=scenario.config.periodic_flushes,
+                        theirs=[w.evidence(end) for w in theirs])
+        if all(w.length(end) < limit and (w.ended is not None or w.began > seen) for w in theirs):
+            return verdict(True, "waited-long-on-old-only", wait.began, wait.pod, **evidence)
+        nearest = nearest or verdict(False, "waited-long-on-both", wait.began, wait.pod, **evidence)
     if nearest:
         return nearest
-    if longest:
-        return verdict(False, "not-long-enough", longest["step"], longest["pod"], seconds=longest["seconds"],
-                       threshold=WAIT)
-    return verdict(False, "never-parked", threshold=WAIT)
+    if old:
+        longest = max(old, key=lambda w: w.length(end))  # the first of the longest
+        return verdict(False, "not-long-enough", longest.began, longest.pod, seconds=longest.length(end) / NS,
+                       queues=longest.queues, threshold=WAIT)
+    return verdict(False, "never-waited", threshold=WAIT)
 
 
 # --- 3. grow v1.28.2's list without bound --------------------------------------------------------------------
@@ -203,8 +228,9 @@ CHALLENGES = (
               "pod's marker points at (the in_flight_boundary invariant breaks).",
               ("v1.28.1",), "in-flight-basics", check_lose_marker),
     Challenge("five-minutes", "Make a pod wait five minutes in v1.28.1 but not in v1.28.2",
-              f"Some pod stays in unschedulablePods for at least {WAIT} s of the model's clock on v1.28.1, while "
-              f"on v1.28.2 that pod is never parked that long (periodic_flushes may run).",
+              f"Some pod waits at least {WAIT} s of the model's clock on v1.28.1 without a retry (in backoffQ or "
+              f"unschedulablePods, never reaching activeQ), while on v1.28.2 that pod never waits that long "
+              f"(periodic_flushes may run).",
               ("v1.28.1", "v1.28.2"), "lost-marker", check_five_minutes),
     Challenge("unbounded-list", "Grow v1.28.2's list without bound",
               f"End with an orphaned pod entry in v1.28.2's inFlightEvents (pod_entries_in_flight breaks) and at "

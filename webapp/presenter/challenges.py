@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..model.queue import BACKOFF_Q
 from .narration import REASONS, START_RULES
 from .words import entries, named, seconds, step_label, step_number
 
@@ -36,40 +37,51 @@ def _no_marker_lost(w, steps) -> str:
             f"event between their Pops, and the first one finishing.")
 
 
-def _their_stays(w) -> str:
+def _wait(w, steps=()) -> str:
+    """One wait (engine/challenges.py, Wait.evidence): where, from when, until when and where to."""
+    begun = _at(steps, w["began"]) if steps else f"at step {step_number(w['began'])}"
+    said = f"waited in {' then '.join(w['queues'])} from t = {seconds(w['since'])}, {begun}, "
+    if w["ended"] is None:
+        return said + f"and was still waiting at the end, {seconds(w['waited'])} later"
+    return (said + f"until step {step_number(w['ended'])} moved it to {w['to'] or 'no queue'} at t = "
+            f"{seconds(w['until'])}, {seconds(w['waited'])} later")
+
+
+def _their_waits(w) -> str:
     if not w["theirs"]:
-        return f"on v1.28.2 the same step put {w['pod']} in {w['elsewhere'] or 'no queue'} and it was never parked"
-    said = "; ".join(
-        f"parked at step {step_number(s['began'])} (t = {seconds(s['since'])}) "
-        + ("and still there at the end" if s["ended"] is None else
-           f"and out at step {step_number(s['ended'])} (t = {seconds(s['until'])}, "
-           f"{seconds(s['until'] - s['since'])} later)")
-        for s in w["theirs"])
-    return f"on v1.28.2 {w['pod']} was {said}"
+        return f"on v1.28.2 the same step put {w['pod']} in {w['elsewhere'] or 'no queue'} and it never waited"
+    return f"on v1.28.2 {w['pod']} " + "; then ".join(_wait(s) for s in w["theirs"])
 
 
-def _parked_long(w, steps) -> str:
-    left = ("and was still there at the end" if w["left_step"] is None
-            else f"and left at step {step_number(w['left_step'])}")
-    return (f"On v1.28.1 {w['pod']} was parked in unschedulablePods {_at(steps, w['step'])}, t = "
-            f"{seconds(w['parked_at'])}, was still parked after step {step_number(w['seen_step'])} (t = "
-            f"{seconds(w['seen_at'])}: {seconds(w['waited'])} ≥ {w['threshold']} s) {left}; "
-            f"{_their_stays(w)}.")
+def _waited_long(w, steps) -> str:
+    return (f"On v1.28.1 {w['pod']} {_wait(w, steps)}: {seconds(w['waited'])} ≥ {w['threshold']} s without a retry "
+            f"(the {w['threshold']} s were up by step {step_number(w['seen_step'])}, t = {seconds(w['seen_at'])}); "
+            f"{_their_waits(w)}")
 
 
-def _parked_both(w, steps) -> str:
-    return (_parked_long(w, steps).rstrip(".")
-            + f" — not shown to be shorter than {w['threshold']} s there, so it does not count.")
+RETRY = ("A retry is the pod reaching activeQ, from where Pop takes it again: a pod waiting in backoffQ is no nearer "
+         "one than a parked pod while nothing moves it")
+
+
+def _waited_old_only(w, steps) -> str:
+    return f"{_waited_long(w, steps)}. {RETRY}, so only v1.28.1 made {w['pod']} wait five minutes."
+
+
+def _waited_both(w, steps) -> str:
+    stuck = "" if w["periodic_flushes"] or not any(BACKOFF_Q in s["queues"] for s in w["theirs"]) else (
+        " (without periodic_flushes only a flush_backoff step takes a pod out of backoffQ)")
+    return (f"{_waited_long(w, steps)} — not shown to be shorter than {w['threshold']} s there{stuck}, so it does "
+            f"not count. {RETRY}.")
 
 
 def _not_long(w, steps) -> str:
-    return (f"The longest stay in unschedulablePods on v1.28.1 is {w['pod']}'s, parked {_at(steps, w['step'])}: "
-            f"{seconds(w['seconds'])} by the model's clock, short of {w['threshold']} s. Advance the clock "
-            f"(advance_clock) while it is parked.")
+    return (f"The longest wait for a retry on v1.28.1 is {w['pod']}'s, in {' then '.join(w['queues'])}, begun "
+            f"{_at(steps, w['step'])}: {seconds(w['seconds'])} by the model's clock, short of {w['threshold']} s. "
+            f"Advance the clock (advance_clock) while it waits.")
 
 
-def _never_parked(w, steps) -> str:
-    return "No pod was ever parked in unschedulablePods on v1.28.1."
+def _never_waited(w, steps) -> str:
+    return "No pod ever waited for a retry (in backoffQ or unschedulablePods) on v1.28.1."
 
 
 def _orphan(w, steps) -> str:
@@ -118,10 +130,10 @@ WHY = {
     "marker-lost": _lost,
     "too-many-pods": _too_many,
     "no-marker-lost": _no_marker_lost,
-    "parked-long-on-old-only": _parked_long,
-    "parked-long-on-both": _parked_both,
+    "waited-long-on-old-only": _waited_old_only,
+    "waited-long-on-both": _waited_both,
     "not-long-enough": _not_long,
-    "never-parked": _never_parked,
+    "never-waited": _never_waited,
     "orphan-holds-events": _orphan,
     "too-little-growth": _little_growth,
     "no-orphan": _no_orphan,
