@@ -1,13 +1,14 @@
 """Reading a kube-scheduler log, one line at a time: klog text lines and JSON log lines (``ts``, ``caller``,
 ``msg`` and the keys), with a container runtime's or ``kubectl logs --timestamps`` prefix dropped; what each
-line says becomes a ``Line`` (time in microseconds, message, key/values). The importer (logs.py) turns lines
-into a scenario."""
+line says becomes a ``Line`` (time in microseconds, message, key/values, the file:line that logged it), and which
+of two calls logged a "Pod moved" line that two make (MOVE_CALLERS). The importer (logs.py) turns lines into a
+scenario."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import BinaryIO, Callable, Iterable
 
 from ..errors import Invalid
@@ -27,17 +28,18 @@ def counted(n: int, noun: str) -> str:
 
 _KLOG = re.compile(r"([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+\d+\s+([^\s:\]]+):(\d+)\] ?(.*)")
 # A container runtime's (CRI) prefix, or kubectl logs --timestamps'.
-_PREFIX = re.compile(r"\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)? (?:(?:stdout|stderr) [FP] )?")
+_PREFIX = re.compile(r"(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?) (?:(?:stdout|stderr) [FP] )?")
 _KEY = re.compile(r"\s*([A-Za-z_][\w.-]*)=")
 
 
 @dataclass
 class Line:
     number: int
-    micros: int  # microseconds since the epoch (klog text: of a year 2000, as it has none)
+    micros: int  # microseconds since the epoch (klog text has no year: see _klog_micros)
     msg: str
     values: dict
     verbosity: int | None = None  # JSON's "v"
+    caller: str | None = None  # the file:line that logged it (klog's header, JSON's "caller"): "schedule_one.go:80"
 
 
 class Truncated(Exception):
@@ -86,12 +88,36 @@ def _key_values(text: str) -> dict:
     return values
 
 
-def _klog_micros(month: int, day: int, h: int, mi: int, s: int, us: int) -> int | None:
-    try:
-        moment = datetime(2000, month, day, h, mi, s, us, tzinfo=timezone.utc)
-    except ValueError:
-        return None
-    return int(moment.timestamp()) * 1_000_000 + us
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MICRO = timedelta(microseconds=1)
+_HALF_YEAR = 182 * 86_400_000_000  # µs
+
+
+def _klog_micros(fields: tuple, near: int | None) -> int | None:
+    """A klog text header's time (month, day, hour, minute, second, µs) in µs since the epoch; None for a date no
+    calendar has. The header has no year: it is the year that puts the line nearest ``near``, the time of the line
+    before it (or of this line's runtime prefix, which has a year). So a log that crosses New Year (12-31, then
+    01-01) runs on into the next year, and a line slightly out of order (01-01 00:00:00.1, then 12-31 23:59:59.9)
+    stays slightly out of order. The first line, with nothing before it, gets a year whose next Feb 29 exists
+    (2000 up to Feb 29, else 1999), so that a Feb 29 in the log is a day like any other (the real year is
+    unknown)."""
+    month, day = fields[:2]
+    if near is None:
+        years = [2000 if (month, day) <= (2, 29) else 1999]
+    else:
+        year = (_EPOCH + near * _MICRO).year
+        years = [year, year + 1, year - 1]
+    best = None
+    for year in years:
+        try:
+            micros = (datetime(year, *fields, tzinfo=timezone.utc) - _EPOCH) // _MICRO
+        except ValueError:  # no such day that year (Feb 29), or past datetime's years
+            continue
+        if best is None or abs(micros - near) < abs(best - near):
+            best = micros
+        if near is None or abs(best - near) < _HALF_YEAR:  # no other year is nearer
+            break
+    return best
 
 
 # The seconds since the epoch a log's time may be: a datetime holds years 1 to 9999 (a day's margin each way).
@@ -131,11 +157,14 @@ def object_ref(v) -> str | None:
     return v if isinstance(v, str) and v else None
 
 
-def parse_line(text: str, number: int = 0) -> Line | None:
-    """A log line as a Line, or None when it is no klog or JSON log line; Truncated when it was cut short."""
+def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | None:
+    """A log line as a Line, or None when it is no klog or JSON log line; Truncated when it was cut short.
+    ``near`` is the time (µs since the epoch) of the log line before it, which gives a klog header its year."""
     text = text.strip()
     if m := _PREFIX.match(text):
         text = text[m.end():]
+        stamped = _json_micros(m[1])  # the runtime's time has a year
+        near = near if stamped is None else stamped
     if text.startswith("{"):
         try:  # the boundary: nesting, long numbers, NaN and lone surrogates are no log line's
             obj = parse_json(text, "a log line")
@@ -148,12 +177,13 @@ def parse_line(text: str, number: int = 0) -> Line | None:
         micros = _json_micros(obj["ts"])
         if micros is None:
             return None
-        v = obj.get("v")
-        return Line(number, micros, obj["msg"], obj, v if isinstance(v, int) and not isinstance(v, bool) else None)
+        v, caller = obj.get("v"), obj.get("caller")
+        return Line(number, micros, obj["msg"], obj, v if isinstance(v, int) and not isinstance(v, bool) else None,
+                    caller.rsplit("/", 1)[-1] if isinstance(caller, str) else None)
     m = _KLOG.fullmatch(text)
     if not m:
         return None
-    micros = _klog_micros(*(int(m[i]) for i in range(2, 8)))
+    micros = _klog_micros(tuple(int(m[i]) for i in range(2, 8)), near)
     if micros is None:
         return None
     rest = m[10]
@@ -162,7 +192,45 @@ def parse_line(text: str, number: int = 0) -> Line | None:
         values = _key_values(rest[end:])
     else:
         msg, values = rest, {}
-    return Line(number, micros, msg, values)
+    return Line(number, micros, msg, values, caller=f"{m[8].rsplit('/', 1)[-1]}:{m[9]}")
+
+
+# Two "Pod moved ..." events have two callers each, which the klog header (JSON: "caller") tells apart:
+# * BackoffComplete: flushBackoffQCompleted, the 1 s flush of backoffQ (v1.28.0 l. 765), and Update of a pod in
+#   unschedulablePods that is not backing off (l. 948; l. 931-950);
+# * ScheduleAttemptFailure: addUnschedulableWithoutQueueingHint, only with SchedulerQueueingHints off (l. 680, 684,
+#   -v=5: pod, event, queue), and AddUnschedulableIfNotPresent with it on (l. 734, -v=6, with GATE_ON_KEY; 1.29+
+#   at -v=3).
+# Their lines in scheduling_queue.go by release: v1.28.0 (cb95d464), v1.28.4 (a91025aa) and the heads of the
+# cluster-autoscaler-release-1.29, -1.30 and -1.31 branches (1.31 logs both BackoffCompletes from moveToActiveQ,
+# l. 635, which tells nothing). No line is two calls' in any of them. Other releases' lines are not known: then
+# the key tells the gate (on every release), and the log's queue for the pod and its time tell BackoffComplete's
+# caller (logs.py _Builder.by_update).
+FLUSH, UPDATE, GATE_OFF, GATE_ON = "the 1 s flush", "Update", "gate off", "gate on"
+MOVE_CALLERS = {
+    "v1.28.0": {765: FLUSH, 948: UPDATE, 680: GATE_OFF, 684: GATE_OFF, 734: GATE_ON},
+    "v1.28.4": {784: FLUSH, 957: UPDATE, 699: GATE_OFF, 703: GATE_OFF, 753: GATE_ON},
+    "1.29": {829: FLUSH, 1003: UPDATE, 743: GATE_OFF, 747: GATE_OFF, 798: GATE_ON},
+    "1.30": {850: FLUSH, 1024: UPDATE, 764: GATE_OFF, 768: GATE_OFF, 819: GATE_ON},
+    "1.31": {826: GATE_OFF, 830: GATE_OFF, 880: GATE_ON},
+}
+GATE_ON_KEY = "schedulingCycle"
+
+
+def move_caller(line: Line, calls: tuple) -> tuple[str, str] | None:
+    """(which of ``calls`` logged a "Pod moved ..." line, the release) when its header names one of MOVE_CALLERS'
+    lines of those calls."""
+    file, _, number = (line.caller or "").rpartition(":")
+    if file == "scheduling_queue.go" and number.isdigit():
+        for release, lines in MOVE_CALLERS.items():
+            if lines.get(int(number)) in calls:
+                return lines[int(number)], release
+    return None
+
+
+# SchedulerQueueingHints is off by default from 1.28.5 (#122291); the model's v1.28.5 runs with it off. A log that
+# shows it off (a failure's queue logged by the gate-off path) is also replayed there (logs.py _gate).
+GATE_OFF_VERSION = "v1.28.5"
 
 
 # --- reading -------------------------------------------------------------------------------------------------
@@ -177,11 +245,14 @@ class Counts:
     files: int = 0
     bytes: int = 0
     disagreeing: int = 0  # lines stating a queue move that the model's replay does not make (logs.py)
+    gate_off: int = 0  # lines showing SchedulerQueueingHints off (MOVE_CALLERS)
 
     def summary(self) -> str:
         return (f"{counted(self.lines, 'line')} read: {self.used:,} used, {counted(self.ignored, 'scheduler line')} "
                 f"ignored, {counted(self.other, 'other log line')}, {self.unknown:,} unknown, "
-                f"{self.truncated:,} truncated, {self.disagreeing:,} disagreeing with the model's replay")
+                f"{self.truncated:,} truncated, {self.disagreeing:,} disagreeing with the model's replay"
+                + (f"; {counted(self.gate_off, 'line')} showing the SchedulerQueueingHints gate off (the default "
+                   f"from {GATE_OFF_VERSION}): `gate: false`, replay on {GATE_OFF_VERSION}" if self.gate_off else ""))
 
 
 def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None] | None = None,

@@ -20,9 +20,10 @@ Successfully bound pod to node (pod, node)                                   2  
 Pod moved to an internal scheduling queue (pod, event, queue, hint)          4      internal/queue/                 a cluster event (``event``), or a
                                                                                     scheduling_queue.go:1101        30 s flush (UnschedulableTimeout)
 Pod moved ... event=PodAdd queue=Active                                      5      scheduling_queue.go:530         ``add``
-Pod moved ... event=ScheduleAttemptFailure (queue)                           5 / 6  scheduling_queue.go:680, 684,   a note on the ``fail``
-                                                                                    734
-Pod moved ... event=BackoffComplete queue=Active                             5      scheduling_queue.go:765, 948    the 1 s flush (evidence of its phase)
+Pod moved ... event=ScheduleAttemptFailure (queue)                           5 / 6  scheduling_queue.go:680, 684,   a note on the ``fail``; without
+                                                                                    734                             schedulingCycle: ``gate: false``
+Pod moved ... event=BackoffComplete queue=Active                             5      scheduling_queue.go:765         the 1 s flush (evidence of its phase)
+Pod moved ... event=BackoffComplete queue=Active (by Update)                 5      scheduling_queue.go:948         ``update`` (_Builder.by_update)
 Pod moved ... event=PodUpdate                                                5      scheduling_queue.go:942, 964    ``update``
 Event is not making pod schedulable (pod, event)                             5      scheduling_queue.go:1095        a cluster event (``event``)
 Add event for unscheduled pod (pod)                                          3      eventhandlers.go:126            ``add``
@@ -42,7 +43,9 @@ scenario's ``assumptions`` and description, and comments in the YAML): which eve
 which events wake which plugin (1.28's EventsToRegister, the catalogue of webapp/model/plugins.py, with defaultQueueingHintFn's
 QueueAfterBackoff, scheduler.go l. 366, as none of the 1.28 in-tree plugins has a QueueingHintFn), priorities
 (0, but those that pop pods in the log's order: _Priorities), the backoff settings (the defaults) and the phase of
-the periodic flushes. The scenario is then replayed on the versions the import targets (VARIANTS): what stops it is
+the periodic flushes; the SchedulerQueueingHints gate is read from the log where it shows it (_gate), and the
+plugin catalogue's hints are never written out (explicit_hints). The scenario is then replayed on the versions the
+import targets (``_Builder.variants``: VARIANTS, and v1.28.5 with the gate off): what stops it is
 mended (_Mender) or is the log's, named by its line; what the log says of a queue move that the replay does not do
 is a disagreement (``Imported.disagreements``, in the description and the YAML's comments, and counted), never an
 assumption.
@@ -62,14 +65,15 @@ from datetime import datetime, timezone
 from typing import BinaryIO, Callable, Iterable
 
 from ..errors import TooLarge
-from ..model.config import BACKOFF_PERIOD, LEFTOVER_PERIOD, NS
+from ..model.config import BACKOFF_PERIOD, LEFTOVER_PERIOD, NS, QueueConfig
 from ..model.errors import StepError
-from ..model.events import ACTIVE_Q, BACKOFF_Q, CATALOGUE, UNSCHEDULABLE_PODS, matches
+from ..model.events import ACTIVE_Q, BACKOFF_Q, CATALOGUE, HINTS, UNSCHEDULABLE_PODS
 from ..model.queue import IN_FLIGHT
-from ..model.plugins import PLUGINS, registered_event
+from ..model.plugins import PLUGINS, event_labels, hint_for
 from ..model.variant import VARIANTS
 from .load import load_scenario
-from .loglines import Counts, Line, LogError, Truncated, counted, object_ref, parse_line, read_lines
+from .loglines import (FLUSH, GATE_OFF, GATE_OFF_VERSION, GATE_ON, GATE_ON_KEY, UPDATE, Counts, Line, LogError,
+                       Truncated, counted, move_caller, object_ref, parse_line, read_lines)
 from .validate import MAX_SECONDS, Limits
 
 MAX_ASSUMPTIONS = 200
@@ -105,10 +109,15 @@ MESSAGES = {
 MOVED = {
     "PodAdd": (5, "internal/queue/scheduling_queue.go:530"),
     "ScheduleAttemptFailure": (5, "internal/queue/scheduling_queue.go:680, 684 (gate off); 734 at -v=6 (gate on)"),
-    "BackoffComplete": (5, "internal/queue/scheduling_queue.go:765, 948"),
+    "BackoffComplete": (5, "internal/queue/scheduling_queue.go:765 (the 1 s flush); 948 (Update)"),
     "PodUpdate": (5, "internal/queue/scheduling_queue.go:942, 964"),
 }
 QUEUES = {"Active": "activeQ", "Backoff": "backoffQ", "Unschedulable": "unschedulablePods"}
+# The longest a pod stays in backoffQ after its failure: it enters only while backing off (at its failure, or by
+# an event or Update that check isPodBackingoff: v1.28.0 l. 1057, 937), at most max_backoff (the default 10 s,
+# assumed) after its failure, and the 1 s flush takes it at its first tick after that.
+MAX_BACKOFF = QueueConfig().max_backoff
+LONGEST_IN_BACKOFF = (MAX_BACKOFF + BACKOFF_PERIOD + NS // 2) // 1000  # µs, with half a second to spare
 HINT_NUMBERS = {"0": "QueueSkip", "1": "QueueAfterBackoff", "2": "QueueImmediately"}
 
 # A failure's plugins from its message: each in-tree plugin's reason text at v1.28 (framework/plugins/...).
@@ -141,13 +150,47 @@ PLUGIN_REASONS = (
 )
 UNKNOWN_PLUGIN = "UnknownPlugin"
 
-def registers(plugin: str, label: str) -> bool:
-    """Whether ``plugin`` registered (at v1.28, webapp/model/plugins.py) an event that ``label`` matches; a plugin
-    outside the catalogue (the unknown plugin): every event."""
+EVENT_LABELS = tuple(label for label, event in CATALOGUE.items() if not event.is_wildcard)  # a hint's events
+
+
+def woken_by(plugin: str, gate: bool = True) -> dict[str, str]:
+    """event label -> the hint ``plugin`` gives it with no explicit hint: a catalogue plugin's 1.28 registrations
+    (webapp/model/plugins.py; with the gate off defaultQueueingHintFn's QueueAfterBackoff, scheduler.go:382); the
+    unknown plugin, which stands for whichever plugin rejected the pod, QueueAfterBackoff for every event. The
+    wildcard events (UnschedulableTimeout) move every pod without asking a plugin."""
     if plugin not in PLUGINS:
-        return True
-    incoming = CATALOGUE[label]
-    return any(matches(registered_event(r.resource, r.action), incoming) for r in PLUGINS[plugin].registrations)
+        return dict.fromkeys(EVENT_LABELS, "QueueAfterBackoff")
+    found: dict[str, str] = {}
+    for r in PLUGINS[plugin].registrations:
+        for label in event_labels(r.resource, r.action):
+            found[label] = max(found.get(label, "QueueSkip"), hint_for(r, gate), key=HINTS.__getitem__)
+    return found
+
+
+def explicit_hints(plugins: list, said: dict, gate: bool) -> tuple[list[dict], list[str]]:
+    """The scenario's ``hints`` for the failures' ``plugins``, given what the log ``said`` of hints ((event label,
+    the pod's plugins, hint) -> line number), and the hints read from the log, in words. A plugin with an explicit
+    hint uses only its explicit hints (scenario-format.md "Plugins by name"), so a catalogue plugin gets none,
+    unless the log shows a hint its registrations would not give: then all of them, with the log's; the unknown
+    plugin, outside the catalogue, always gets them all. An event the scenario does not have yet (a what-if edit)
+    then wakes each plugin as it registered."""
+    given = {p: woken_by(p, gate) for p in {*plugins, *(p for _, pod_plugins, _ in said for p in pod_plugins)}}
+    logged: dict[str, dict[str, tuple]] = {}  # plugin -> {label: (hint, line)} where the log differs
+    for (label, pod_plugins, hint), number in said.items():
+        if hint == "QueueSkip":  # every plugin of the pod skipped it
+            for p in pod_plugins:
+                if given[p].get(label, "QueueSkip") != "QueueSkip":
+                    logged.setdefault(p, {}).setdefault(label, (hint, number))
+        elif HINTS[hint] > max(HINTS[given[p].get(label, "QueueSkip")] for p in pod_plugins):
+            logged.setdefault(pod_plugins[0], {}).setdefault(label, (hint, number))
+    hints, from_log = [], []
+    for p in plugins:
+        if p in PLUGINS and p not in logged:
+            continue
+        own = {**given[p], **{label: hint for label, (hint, _) in logged.get(p, {}).items()}}
+        hints += [{"event": label, "plugin": p, "hint": hint} for label, hint in sorted(own.items())]
+        from_log += [f"{p} on {label}: {hint} (line {n})" for label, (hint, n) in logged.get(p, {}).items()]
+    return hints, from_log
 
 
 def plugins_of(err: str) -> tuple[list[str], list[str]]:
@@ -185,12 +228,14 @@ class Imported:
 
 @dataclass(frozen=True)
 class _Claim:
-    """A queue move a log line states: the pod, the event label and the queue, at scenario micros."""
+    """A queue move a log line states: the pod, the event label and the queue, at scenario micros; what made it, in
+    words, when its label does not say."""
     line: int
     pod: str
     event: str
     queue: str
     at: int
+    by: str = ""
 
 
 @dataclass
@@ -198,6 +243,8 @@ class _Pod:
     name: str
     state: str = "new"  # new | queued | in_flight | bound | gone
     plugins: tuple = ()
+    queue: tuple | None = None  # (queue, line number): where the log last said it went while queued
+    failed_at: int | None = None  # scenario micros of its last failure
 
 
 class _Builder:
@@ -213,8 +260,9 @@ class _Builder:
         self.seen: dict[str, int] = {}  # message (or "Pod moved ... event=E") -> lines
         self.max_v = 0
         self.open_event: dict | None = None
-        self.evidence: dict = {}  # (event, plugin) -> (hint, line number)
-        self.events: set[str] = set()
+        self.said: dict = {}  # (event label, the pod's plugins, hint) -> the first line the log shows it
+        self.gate_lines: dict[bool, int] = {}  # SchedulerQueueingHints -> the first line that shows it so
+        self.variants = VARIANTS  # the versions the import replays (and v1.28.5 with the gate off: _finish)
         self.flush: tuple | None = None  # (scenario micros, period seconds, line number) of a logged flush move
         self.inferred_pops = self.inferred_adds = self.unplaced = self.backwards = 0
         self.unknown_events: dict[str, int] = {}
@@ -281,7 +329,7 @@ class _Builder:
         if note:
             step["note"] = note
         self.emit(step, line)
-        pod.state = "in_flight"
+        pod.state, pod.queue = "in_flight", None
 
     def in_flight(self, pod: _Pod, line: Line) -> None:
         if pod.state != "in_flight":
@@ -302,7 +350,6 @@ class _Builder:
             open_["_pods"].append(pod)
             (open_["_moved"] if moved else open_["_skipped"]).append(pod)
             return
-        self.events.add(label)
         if label == "AssignedPodAdd":
             step = {"op": "assigned_pod_added", "affinity_matching": []}
         else:
@@ -388,7 +435,7 @@ class _Builder:
         note = f"line {line.number}: {line.msg}" + (f" ({err})" if err else "")
         self.last_fail = self.emit({"op": "fail", "pod": name, "unschedulable_plugins": plugins,
                                     "note": note[:1000]}, line)
-        pod.state = "queued"
+        pod.state, pod.failed_at = "queued", self.clock
 
     def _bound(self, name: str, line: Line) -> None:
         pod = self.pod(name)
@@ -406,8 +453,8 @@ class _Builder:
             self.unplaced += 1
             return
         self.event(label, line, name, moved=False)
-        for plugin in pod.plugins:
-            self.evidence.setdefault((label, plugin), ("QueueSkip", line.number))
+        pod.queue = (UNSCHEDULABLE_PODS, line.number)  # movePodsToActiveOrBackoffQueue left it there
+        self.hinted(label, pod, "QueueSkip", line.number)
 
     def _moved(self, name: str, line: Line) -> None:
         label, queue = line.values.get("event"), QUEUES.get(line.values.get("queue"))
@@ -415,43 +462,84 @@ class _Builder:
             self.counts.used -= 1
             self.counts.ignored += 1
             return
-        if self._move(name, label, line) and queue is not None and (label in CATALOGUE or label in MOVED):
+        by = self._move(name, label, line)
+        if by is not None and queue is not None and (label in CATALOGUE or label in MOVED):
             if len(self.claims) >= self.limits.max_steps:
                 raise TooLarge(f"{self.source}: the log states more than {self.limits.max_steps:,} queue moves; "
                                "import a shorter stretch of it")
-            self.claims.append(_Claim(line.number, name, label, queue, self.at(line)))
+            self.claims.append(_Claim(line.number, name, label, queue, self.at(line), by))
+        if name in self.pods and queue is not None:
+            self.pods[name].queue = (queue, line.number)
 
-    def _move(self, name: str, label: str, line: Line) -> bool:
-        """What a queue move line becomes; whether the model has the pod there, to compare where it puts it."""
+    def _move(self, name: str, label: str, line: Line) -> str | None:
+        """What a queue move line becomes. When the model has the pod there, to compare where it puts it: what made
+        the move, in words where its label does not say ("" where it does); else None."""
         if label == "PodAdd":
             self._added(name, line)
-            return True
+            return ""
         pod = self.pods.get(name)
         if label == "ScheduleAttemptFailure":
+            call = move_caller(line, (GATE_OFF, GATE_ON))
+            gate = call[0] == GATE_ON if call else GATE_ON_KEY in line.values
+            self.gate_lines.setdefault(gate, line.number)
+            self.counts.gate_off += not gate
+            self.max_v = max(self.max_v, 6 if gate else 5)
             if self.last_fail is None or self.last_fail["pod"] != name:
-                return False
+                return None
             queue = line.values.get("queue")
             self.last_fail["note"] += f"; the log: to {QUEUES.get(queue, queue)}"
-            return True
+            return ""
+        update = self.by_update(pod, line) if label == "BackoffComplete" else None
+        if update is not None:
+            self.emit({"op": "update", "pod": name, "note": f"line {line.number}: {line.msg} ({label}) by Update, "
+                                                            f"not the 1 s flush: {update}"}, line)
+            return "Update of a pod in unschedulablePods that is not backing off"
         if label in FLUSHES:  # the periodic flushes: they run as the clock advances
             period = FLUSHES[label][1]
             if self.flush is None or period > self.flush[1]:
                 self.flush = (line.micros - self.start, period, line.number)
-            return pod is not None
+            return None if pod is None else FLUSHES[label][2]
         if pod is None or pod.state != "queued":
             self.unplaced += 1  # queued before the log starts (or a line out of order): cannot be placed
-            return False
+            return None
         if label == "PodUpdate":
             self.emit({"op": "update", "pod": name}, line)
-            return True
+            return ""
         self.event(label, line, name)
         hint = line.values.get("hint")
-        hint = HINT_NUMBERS.get(str(hint), hint)
-        if isinstance(hint, str) and hint in ("QueueAfterBackoff", "QueueImmediately") and pod.plugins:
-            known = [p for p in pod.plugins if p in PLUGINS]
-            if hint == "QueueImmediately" or not any(registers(p, label) for p in known) or not known:
-                self.evidence.setdefault((label, pod.plugins[0]), (hint, line.number))
-        return True
+        self.hinted(label, pod, HINT_NUMBERS.get(str(hint), hint), line.number)
+        return ""
+
+    def hinted(self, label: str, pod: _Pod, hint, number: int) -> None:
+        """The log shows ``hint`` for ``label`` of a pod (that its plugins gave it: the queue asks them); kept for
+        explicit_hints when a plugin's hint can name the event."""
+        if pod.plugins and label in EVENT_LABELS and isinstance(hint, str) and hint in HINTS:
+            self.said.setdefault((label, pod.plugins, hint), number)
+
+    def by_update(self, pod: _Pod | None, line: Line) -> str | None:
+        """Why a BackoffComplete move of queued ``pod`` is Update's (scheduling_queue.go:948 at v1.28.0: the pod was
+        in unschedulablePods, not backing off) and not the 1 s flush's (l. 765, which only takes pods from
+        backoffQ), in words; None when the log points to the flush or says nothing either way. The evidence, first
+        that speaks: the queue the log last put the pod in; the line that logged it (MOVE_CALLERS);
+        the time since its failure, past which no pod is still in backoffQ (LONGEST_IN_BACKOFF)."""
+        if pod is None or pod.state != "queued":
+            return None
+        if pod.queue is not None:
+            queue, number = pod.queue
+            return None if queue != UNSCHEDULABLE_PODS else (
+                f"the log put {pod.name} in unschedulablePods (line {number}), where the 1 s flush never looks")
+        call = move_caller(line, (FLUSH, UPDATE))
+        if call is not None:
+            return f"{line.caller} is {UPDATE}'s line in {call[1]}" if call[0] == UPDATE else None
+        waited = self.at(line) - pod.failed_at if pod.failed_at is not None else 0
+        if waited > LONGEST_IN_BACKOFF:
+            self.assume(f"A BackoffComplete move of a pod over {LONGEST_IN_BACKOFF / 1e6:g} s after its failure, "
+                        "with no queue logged for it since, is taken as Update's (scheduling_queue.go:948 at v1.28.0), "
+                        f"not the 1 s flush's: with the default backoff (at most {MAX_BACKOFF // NS} s) no pod is "
+                        "still in backoffQ then.")
+            return (f"{waited / 1e6:g} s after its failure, when no pod is still in backoffQ (it enters only while "
+                    f"backing off, at most {MAX_BACKOFF // NS} s, and the 1 s flush takes it then)")
+        return None
 
     def finish_clock(self) -> None:
         self.advance(self.last, {"note": "to the time of the log's last used line"}, None)
@@ -479,6 +567,7 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
     labels: list[str] = []
     builder: _Builder | None = None
     log_lines = number = 0
+    previous: int | None = None  # the time of the last log line: a klog header's year is the one nearest it
     for label, stream in streams:
         labels.append(label)
         counts.files += 1
@@ -490,7 +579,7 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
             if not text.strip():
                 continue
             try:
-                line = parse_line(text, number)
+                line = parse_line(text, number, previous)
             except Truncated:
                 counts.truncated += 1
                 continue
@@ -501,6 +590,7 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
                     counts.truncated += 1
                 continue
             log_lines += 1
+            previous = line.micros
             builder.take(line)
     source = ", ".join(labels) or "<no input>"
     if counts.bytes == 0 or counts.lines == 0:
@@ -551,20 +641,16 @@ def _finish(b: _Builder, source: str, counts: Counts, limits: Limits, name: str)
         if "affinity_matching" in step:
             step["affinity_matching"] = [names[n] for n in step["affinity_matching"]]
     plugins = list(dict.fromkeys(p for s in b.steps if s["op"] == "fail" for p in s["unschedulable_plugins"]))
-    hints, from_log = [], []
-    for label in sorted(b.events):
-        for plugin in plugins:
-            if (label, plugin) in b.evidence:
-                hint, number = b.evidence[(label, plugin)]
-                hints.append({"event": label, "plugin": plugin, "hint": hint})
-                from_log.append(f"{plugin} on {label}: {hint} (line {number})")
-            elif registers(plugin, label):
-                hints.append({"event": label, "plugin": plugin, "hint": "QueueAfterBackoff"})
+    gate = _gate(b)
+    if not gate:
+        b.variants = VARIANTS + (GATE_OFF_VERSION,)
+    hints, from_log = explicit_hints(plugins, b.said, gate)
     scenario = {
         "schema": 1,
         "name": name[:200],
         "description": "",
         "periodic_flushes": True,
+        **({} if gate else {"gate": False, "versions": list(b.variants)}),
         "hints": hints,
         "config": {"flush_phase": _flush_phase(b)},
         "pods": [{"name": names[p]} for p in b.pods],
@@ -578,6 +664,37 @@ def _finish(b: _Builder, source: str, counts: Counts, limits: Limits, name: str)
     scenario["assumptions"] = assumptions
     load_scenario(scenario, limits)  # what it produced validates (else a bug: let it raise)
     return Imported(scenario, assumptions, counts, to_yaml(scenario, assumptions, disagreements), disagreements)
+
+
+def _gate(b: _Builder) -> bool:
+    """SchedulerQueueingHints as the log shows it (MOVE_CALLERS): off when a failure's queue is logged by the
+    gate-off path, else on (1.28.0-1.28.4's default; the assumptions say so when the log shows neither). A log that
+    shows both is refused."""
+    on, off = b.gate_lines.get(True), b.gate_lines.get(False)
+    if on is not None and off is not None:
+        first, later = sorted((on, off))
+        raise LogError(
+            f"{b.place(later)}: a failure's queue is logged by the {GATE_ON if later == on else GATE_OFF} path of "
+            f"SchedulerQueueingHints, but {b.place(first)} by the {GATE_ON if first == on else GATE_OFF} path: did "
+            f"the scheduler restart with the other setting? Import a stretch of the log that ends before "
+            f"{b.place(later)}, or one that starts after {b.place(first)}")
+    return off is None
+
+
+def _gate_said(b: _Builder) -> str:
+    """What the log shows of SchedulerQueueingHints, in a paragraph ("" when nothing)."""
+    on, off = b.gate_lines.get(True), b.gate_lines.get(False)
+    if off is not None:
+        return (f"**SchedulerQueueingHints off:** {b.place(off)} logs a failure's queue as only "
+                "addUnschedulableWithoutQueueingHint does (scheduling_queue.go:680, 684 at v1.28.0, -v=5, without "
+                f"{GATE_ON_KEY}): the gate-off path, kube-scheduler's default from {GATE_OFF_VERSION}. The scenario "
+                f"says `gate: false` (on {_and(VARIANTS)} the queue runs as 1.28.0-1.28.4's with the gate turned "
+                f"off) and opens on {GATE_OFF_VERSION} too, which runs with it off whatever `gate` says: replay it "
+                f"there (`inflight-scope replay --variant {GATE_OFF_VERSION}`).")
+    if on is not None:
+        return (f"SchedulerQueueingHints on: {b.place(on)} logs a failure's queue as AddUnschedulableIfNotPresent "
+                f"does with the gate on (scheduling_queue.go:734 at v1.28.0, -v=6, with {GATE_ON_KEY}).")
+    return ""
 
 
 def _short_names(pods: dict) -> dict:
@@ -700,7 +817,7 @@ class _Priorities:
 
 
 class _Mender:
-    """Makes the scenario replay on the versions the import targets (VARIANTS), each attempt where the log has it,
+    """Makes the scenario replay on the versions the import targets (b.variants), each attempt where the log has it,
     by replaying it until every version runs every step:
 
     * a pod that a version has parked when the log attempts it (an event the log does not show moved it in the
@@ -735,7 +852,7 @@ class _Mender:
         """(the scenario loaded, _Stuck) at the first step a version cannot run, or None when all run all."""
         loaded = load_scenario(self.scenario, self.limits)
         try:
-            for variant in VARIANTS:
+            for variant in self.b.variants:
                 for _ in _applied(loaded.model(variant), loaded.steps):
                     pass
         except _Stuck as stuck:
@@ -791,6 +908,12 @@ class _Mender:
                 entry["priority"] = self.priorities.level[entry["name"]]
 
 
+def _and(names) -> str:
+    """"a", "a and b", "a, b and c"."""
+    names = list(names)
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
 def _listed(names: list, most: int = 8) -> str:
     """At most ``most`` names, then how many more."""
     more = len(names) - most
@@ -803,6 +926,12 @@ MAX_DISAGREEMENTS = 50  # listed; the counts say how many lines disagree
 # The event label of the model's moves, by the step that made them (an event step's is its own; a flush's, FLUSHES).
 CAUSES = {"add": "PodAdd", "fail": "ScheduleAttemptFailure", "update": "PodUpdate",
           "assigned_pod_added": "AssignedPodAdd", **{op: label for label, (op, _, _) in FLUSHES.items()}}
+
+
+def _update_label(move: dict) -> str:
+    """The event label upstream logs for a move an Update makes: BackoffComplete from unschedulablePods to activeQ
+    (v1.28.0 scheduling_queue.go:948), PodUpdate otherwise (l. 942, 964)."""
+    return "BackoffComplete" if (move["from"], move["to"]) == (UNSCHEDULABLE_PODS, ACTIVE_Q) else "PodUpdate"
 
 
 @dataclass(frozen=True)
@@ -829,7 +958,8 @@ def _model_moves(loaded, variant: str, scenario: dict, b: _Builder) -> dict[str,
             continue
         cause = step.get("event") or CAUSES.get(step["op"], step["op"])
         for move in record["moves"]:
-            moves.setdefault(move["pod"], []).append(_Move(now, move["to"], cause, b.line_of(original)))
+            label = _update_label(move) if step["op"] == "update" else cause
+            moves.setdefault(move["pod"], []).append(_Move(now, move["to"], label, b.line_of(original)))
     return moves
 
 
@@ -838,7 +968,7 @@ def _disagreements(scenario: dict, limits: Limits, b: _Builder, names: dict) -> 
     the model's replay on the versions the import targets does not make about then, each with what the model did;
     and how many lines disagree."""
     loaded = load_scenario(scenario, limits)
-    replays = {variant: _model_moves(loaded, variant, scenario, b) for variant in VARIANTS}
+    replays = {variant: _model_moves(loaded, variant, scenario, b) for variant in b.variants}
     said, lines = [], 0
     for claim in b.claims:
         pod = names[claim.pod]
@@ -848,9 +978,9 @@ def _disagreements(scenario: dict, limits: Limits, b: _Builder, names: dict) -> 
             if not _makes(history, claim):
                 versions.setdefault(_did(history, claim, pod, b), []).append(variant)
         lines += bool(versions)
-        gloss = f" ({FLUSHES[claim.event][2]})" if claim.event in FLUSHES else ""
+        gloss = f" ({claim.by})" if claim.by else ""
         said += [f"{b.place(claim.line)} (t = {claim.at / 1e6:g} s): the log moves {pod} to {claim.queue} by "
-                 f"{claim.event}{gloss}; on {' and '.join(v)} the model: {did}." for did, v in versions.items()]
+                 f"{claim.event}{gloss}; on {_and(v)} the model: {did}." for did, v in versions.items()]
     if len(said) > MAX_DISAGREEMENTS:
         said[MAX_DISAGREEMENTS:] = [f"... and {len(said) - MAX_DISAGREEMENTS:,} more."]
     return said, lines
@@ -906,7 +1036,8 @@ def _assumptions(b: _Builder, plugins: list, from_log: list, mended: _Mender) ->
         if known:
             out.append("Plugins are read from each failure's reasons (the FitError message), and each plugin is "
                        "woken by the events it registers in 1.28 (EventsToRegister) with QueueAfterBackoff (1.28's "
-                       "in-tree plugins have no QueueingHint function): "
+                       "in-tree plugins have no QueueingHint function), as the model's catalogue gives them (no "
+                       "`hints` are written for them, so an event added to the scenario wakes them as it would): "
                        + "; ".join(f"{p} ({PLUGINS[p].source})" for p in known) + ".")
         if UNKNOWN_PLUGIN in plugins:
             out.append(f"{UNKNOWN_PLUGIN}: the failure of {', '.join(dict.fromkeys(b.unknown_plugin_pods))} names "
@@ -916,7 +1047,8 @@ def _assumptions(b: _Builder, plugins: list, from_log: list, mended: _Mender) ->
         out.append(f"An unknown failure reason ({n}x) is ignored: {reason[:200]!r}.")
     if from_log:
         out.append("Hints read from the log's queue moves (where the 1.28 registrations would not give them): "
-                   + "; ".join(from_log) + ".")
+                   + "; ".join(from_log) + ". An explicit hint replaces all of its plugin's registrations, so that "
+                   "plugin's other hints are written out too, as registered.")
     if b.flush is None:
         out.append("The periodic flushes (backoffQ every 1 s, unschedulablePods every 30 s) are assumed to tick at "
                    "whole seconds from t = 0 (flush_phase 0): the log shows no flush move (-v=4 shows the 30 s one "
@@ -927,9 +1059,10 @@ def _assumptions(b: _Builder, plugins: list, from_log: list, mended: _Mender) ->
                    f"{number} (t = {at / 1e6:g} s) ticks at its time (flush_phase); the other flush is assumed to "
                    "share that phase (both start with the queue).")
     given = mended.priorities.level
+    gate = "" if b.gate_lines else ("; the SchedulerQueueingHints gate is on (1.28.0 to 1.28.4's default; the log "
+                                    "shows no failure's queue, which -v=5 logs with the gate off and -v=6 with it on)")
     out.append(f"Every pod has priority 0{' unless given one below' if given else ''}, the default backoff (1 s "
-               "initial, 10 s max) and 300 s maximum in unschedulablePods; the SchedulerQueueingHints gate is on "
-               "(1.28.0 to 1.28.4's default). The log says none of these.")
+               f"initial, 10 s max) and 300 s maximum in unschedulablePods{gate}. The log says none of these.")
     if given:
         out.append(mended.priorities.assumption())
     if mended.activated:
@@ -961,6 +1094,7 @@ def _description(source: str, counts: Counts, b: _Builder, scenario: dict, assum
         "",
         *(f"* {a}" for a in assumptions),
         "",
+        *(f"{said}\n" for said in [_gate_said(b)] if said),
         _compared(b, disagreements),
     ]
     if disagreements:
@@ -970,7 +1104,7 @@ def _description(source: str, counts: Counts, b: _Builder, scenario: dict, assum
 
 def _compared(b: _Builder, disagreements: list) -> str:
     """What comparing the log's queue moves with the model's replay found, in a sentence."""
-    versions = " and ".join(VARIANTS)
+    versions = _and(b.variants)
     if disagreements:
         return (f"**Disagreements** (queue moves the log states that the model's replay on {versions} does not make "
                 "about then, with what the model did; also in the counts):")
@@ -1013,6 +1147,7 @@ def to_yaml(scenario: dict, assumptions: list, disagreements: list) -> str:
     out.append("assumptions:")
     out += [f"  - {_scalar(a)}" for a in assumptions]
     out.append(f"periodic_flushes: {_scalar(scenario['periodic_flushes'])}")
+    out += [f"{key}: {_scalar(scenario[key])}" for key in ("gate", "versions") if key in scenario]
     out.append("hints:" + ("" if scenario["hints"] else " []"))
     out += [f"  - {_scalar(h)}" for h in scenario["hints"]]
     out.append(f"config: {_scalar(scenario['config'])}")
