@@ -1,14 +1,14 @@
 """The 1.28 plugin catalogue (webapp/model/plugins.py): every registration against a table of facts written out
-here with its upstream reference, each reference read back from the upstream source when the mirror of
-kubernetes/autoscaler is on this machine, the docs table generated from the catalogue, and scenarios that name
+here with its upstream reference, each reference read back from the upstream source (tests/upstream.py: a
+copy of the files read, checked against the mirror of kubernetes/autoscaler where there is one), the docs table generated from the catalogue, and scenarios that name
 plugins getting 1.28's behaviour (explicit hints winning where given)."""
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.upstream import lines
 from webapp.model import plugins
 from webapp.model.events import CATALOGUE, action_name
 from webapp.model.versions import VERSIONS
@@ -16,7 +16,6 @@ from webapp.scenario.scenario import from_valid_dict
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "scenario-format.md"
-MIRROR = Path("/work/.mirror/kubernetes+autoscaler/repo")
 
 # Facts: (plugin, file under framework/plugins/, line, Go resource, Go action expression, QueueingHintFn or None).
 # Written from `git show cb95d464:<root>framework/plugins/<file>` (kube-scheduler v1.28.0, kubernetes/autoscaler).
@@ -122,11 +121,7 @@ def test_hints_and_assumptions(name):
 
 # --- the references, read back from the upstream source --------------------------------------------------------
 def upstream(path: str) -> list[str]:
-    if not (MIRROR / "HEAD").exists():
-        pytest.skip("no mirror of kubernetes/autoscaler on this machine")
-    text = subprocess.run(["git", "-C", str(MIRROR), "show", f"{plugins.SOURCE_COMMIT}:{plugins.SOURCE_ROOT}{path}"],
-                          check=True, capture_output=True, text=True).stdout
-    return text.splitlines()
+    return lines(plugins.SOURCE_COMMIT, plugins.SOURCE_ROOT + path)
 
 
 @pytest.mark.parametrize("fact", FACTS, ids=lambda f: f"{f[0]}:{f[2]}")

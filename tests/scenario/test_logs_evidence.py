@@ -3,11 +3,10 @@ a scenario needs beside the plugin catalogue's, the year a klog header leaves ou
 BackoffComplete move, and whether SchedulerQueueingHints was on. The logs are built here, line by line."""
 
 import io
-import subprocess
-from pathlib import Path
 
 import pytest
 
+from tests.upstream import lines
 from webapp.engine.trace import replay
 from webapp.model.variant import VARIANTS
 from webapp.scenario.load import load_scenario
@@ -309,20 +308,17 @@ def test_a_log_showing_both_paths_is_refused_naming_both_lines():
 
 
 # --- the upstream lines -----------------------------------------------------------------------------------------
-MIRROR = Path("/work/.mirror/kubernetes+autoscaler/repo")
-REVISIONS = {"v1.28.0": "cb95d464", "v1.28.4": "a91025aa", "1.29": "cluster-autoscaler-release-1.29",
-             "1.30": "cluster-autoscaler-release-1.30", "1.31": "cluster-autoscaler-release-1.31"}
+# kubernetes/autoscaler commits: v1.28.0, v1.28.4, and the heads of cluster-autoscaler-release-1.29, -1.30, -1.31
+REVISIONS = {"v1.28.0": "cb95d464", "v1.28.4": "a91025aa", "1.29": "4757ec679d486e3c1184264bd64782f0154aad8d",
+             "1.30": "8984706c2b7fac4f1436deee1b9c93b647167617", "1.31": "2b0c0761f57d0c0938a36daa0224236953b952ba"}
 EXPECTED = {"the 1 s flush": "BackoffComplete", "Update": "BackoffComplete", "gate off": "ScheduleAttemptFailure",
             "gate on": "ScheduleAttemptFailure"}
 
 
 @pytest.mark.parametrize("release", sorted(MOVE_CALLERS))
 def test_each_callers_line_is_upstreams(release):
-    if not MIRROR.exists():
-        pytest.skip("no mirror of kubernetes/autoscaler on this machine")
     path = "cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/internal/queue/scheduling_queue.go"
-    source = subprocess.run(["git", "-C", str(MIRROR), "show", f"{REVISIONS[release]}:{path}"],
-                            capture_output=True, text=True, check=True).stdout.splitlines()
+    source = lines(REVISIONS[release], path)
     for number, call in MOVE_CALLERS[release].items():
         text = source[number - 1]
         assert '"Pod moved to an internal scheduling queue"' in text and EXPECTED[call] in text, (number, text)
