@@ -1,6 +1,7 @@
 """The log importer (webapp/scenario/logs.py) on the sample logs of tests/data/logs/ and on inputs that are not
 (whole) scheduler logs."""
 
+import codecs
 import io
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import yaml
 
 from webapp.engine.trace import replay
 from webapp.errors import TooLarge
+from webapp.scenario import loglines
 from webapp.scenario.load import load_scenario, parse_text
 from webapp.scenario.logs import (LogError, MESSAGES, UNKNOWN_PLUGIN, import_logs, parse_line, plugins_of,
                                   woken_by)
@@ -322,6 +324,21 @@ def test_several_files_are_one_log():
     assert steps_of(result.scenario) == steps_of(of(TEXT).scenario)
     assert result.counts.files == 2
     assert result.scenario["steps"] == of(TEXT).scenario["steps"]  # lines count on through the files
+
+
+@pytest.mark.parametrize("encode", [
+    lambda text: codecs.BOM_UTF16_LE + text.encode("utf-16-le"),  # PowerShell's `>`
+    lambda text: text.encode("utf-16"),
+    lambda text: text.encode("utf-16-be"),
+    lambda text: text.encode("utf-16-le"),
+    lambda text: codecs.BOM_UTF8 + text.encode(),
+], ids=["utf-16-le-bom", "utf-16", "utf-16-be", "utf-16-le", "utf-8-bom"])
+def test_a_log_in_utf_16_or_with_a_byte_order_mark_imports_as_its_utf_8(encode, monkeypatch):
+    """A log saved by PowerShell (UTF-16LE with a byte order mark) was refused as "binary data"; it is read as
+    the same text, in chunks whatever their size (here 7 bytes, so characters and lines straddle them)."""
+    monkeypatch.setattr(loglines._Recoded, "CHUNK", 7)
+    text = TEXT.read_text(encoding="utf-8")
+    assert imported(encode(text)).scenario == imported(text.encode()).scenario
 
 
 @pytest.mark.parametrize("data, says", [

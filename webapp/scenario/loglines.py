@@ -6,8 +6,10 @@ scenario."""
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
+from itertools import chain
 from datetime import datetime, timedelta, timezone
 from typing import BinaryIO, Callable, Iterable
 
@@ -255,15 +257,54 @@ class Counts:
                    f"from {GATE_OFF_VERSION}): `gate: false`, replay on {GATE_OFF_VERSION}" if self.gate_off else ""))
 
 
+def _utf16(first: bytes) -> str | None:
+    """The UTF-16 codec a text whose first line is ``first`` is written in (PowerShell's ``>`` writes UTF-16LE with
+    a byte order mark), or None: by its byte order mark, else by every other byte of its ASCII being NUL."""
+    if first.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    sample = first[:4096]
+    if len(sample) >= 4 and sample.count(0) * 2 >= len(sample) - 1:
+        return "utf-16-le" if sample[1::2].count(0) > sample[0::2].count(0) else "utf-16-be"
+    return None
+
+
+class _Recoded:
+    """A UTF-16 stream, from its ``first`` bytes on, read back as UTF-8 lines (``readline(limit)`` as a binary
+    stream's): one chunk at a time, whatever its size."""
+
+    CHUNK = 64 * 1024
+
+    def __init__(self, first: bytes, stream: BinaryIO, codec: str):
+        self._chunks = chain([first], iter(lambda: stream.read(self.CHUNK), b""))
+        self._decoder = codecs.getincrementaldecoder(codec)("replace")
+        self._buffer, self._done = b"", False
+
+    def readline(self, limit: int) -> bytes:
+        while b"\n" not in self._buffer and len(self._buffer) < limit and not self._done:
+            chunk = next(self._chunks, None)
+            self._done = chunk is None
+            self._buffer += self._decoder.decode(chunk or b"", final=self._done).encode("utf-8")
+        end = self._buffer.find(b"\n", 0, limit)
+        cut = limit if end < 0 else end + 1
+        line, self._buffer = self._buffer[:cut], self._buffer[cut:]
+        return line
+
+
 def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None] | None = None,
                label: str = "<input>") -> Iterable[tuple[str, bool]]:
     """(text, ends with a newline) of each line of ``stream``, one at a time (a line over MAX_LINE bytes is counted
-    as unknown and skipped); LogError for binary input."""
+    as unknown and skipped), in UTF-8 or UTF-16 (then read back as UTF-8; the bytes counted are those); a byte
+    order mark dropped; LogError for binary input."""
     first = True
     while True:
         raw = stream.readline(MAX_LINE)
         if not raw:
             return
+        if first and (codec := _utf16(raw)):
+            stream = _Recoded(raw, stream, codec)
+            raw = stream.readline(MAX_LINE)
+        if first:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
         counts.bytes += len(raw)
         if first and b"\0" in raw[:4096]:
             raise LogError(f"{label}: binary data, not a log (a NUL byte in its first line)")
