@@ -99,10 +99,10 @@ def test_text_draws_the_in_flight_lists(lost_marker):
     assert "(v1.28.1) ==" in text and "(v1.28.2) ==" in text
     assert "[A] -> NodeAdd#e1 -> [B] -> PvAdd#e2   pointers: A->A@1, B->B@2" in text
     assert "NodeAdd#e1(n=1) -> PvAdd#e2(n=2)   pointers: A->nil, B->e1" in text  # the scene's counts
-    # Done(A) removes e1: drawn as removed, B's pointer detached, PvAdd unseen by B
-    assert "NodeAdd#e1(n=1){removed} -> PvAdd#e2(n=1){unseen by B}   pointers: B->e1 (detached!)" in text
+    # Done(A) counts e1 down to 0 and removes it: drawn as removed, n=0, B's pointer detached, PvAdd unseen by B
+    assert "NodeAdd#e1(n=0){removed} -> PvAdd#e2(n=1){unseen by B}   pointers: B->e1 (detached!)" in text
     # B's fail as its walk saw it: v1.28.1 saw nothing; v1.28.2 walked PvAdd (both removed by the deferred Done)
-    assert "PvAdd#e2(n=1){removed, unseen by B}   pointers: B->e1 (detached!, decided)" in text
+    assert "PvAdd#e2(n=0){removed, unseen by B}   pointers: B->e1 (detached!, decided)" in text
     assert "[B]{removed} -> PvAdd#e2{walked, removed}   pointers: B->B@2 (decided)" in text
     assert "(empty)   pointers: A->nil" in text
     assert "QueueSkip -> unschedulablePods" in text and "QueueAfterBackoff -> backoffQ" in text

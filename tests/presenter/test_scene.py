@@ -42,6 +42,9 @@ def check_position(sim: Simulation) -> None:
         removed = {r["id"] for r in record.get("removed", [])}
         ghosts = {i["key"] for i in pane["list"]["items"] if i.get("ghost")}
         assert ghosts == removed, (variant, frame["position"])
+        exhausted = {r["id"] for r in record.get("removed", []) if r["reason"] == "exhausted"}
+        # a ghost counted down to 0 says n=0, not the count it had before Done (beside entries drawn after it)
+        assert all(items[key]["count"] == "n=0" for key in exhausted), (variant, frame["position"])
         hint = record.get("hint")
         walked = {i["key"] for i in pane["list"]["items"] if i.get("walked")}
         assert walked == ({w["id"] for w in hint["walk"]} if hint else set())

@@ -210,6 +210,8 @@ def in_flight_list(variant: str, view: dict, before: dict | None, record: dict |
                       "markers": [marker(m, GHOST_NOTE) for m in at[key]]})
     for e, removal in listed_entries(view, before, record):
         gone = GONE.get(removal["reason"], GONE_OTHER).format(pod=done_by) if removal else None
+        if removal and removal["reason"] == "exhausted":  # drawn as Done left it, beside the entries it counted down
+            e = {**e, "inFlightPodsNum": 0}
         items.append(entry(e, at.get(e["id"], []), unseen_by.get(e["id"]), e["id"] in walked, gone, walked.get(e["id"])))
     ghosts = sum(1 for i in items if i.get("ghost"))
     return {
