@@ -27,9 +27,11 @@ export function bindControls(app, opts, driver, page) {
     driver.load(id);
   }
 
+  // Opened at its top (the keys first): focusing its Close button, the card's last thing, scrolled it to the end.
   function openHelp() {
     $("help").hidden = false;
-    $("help-close").focus();
+    $("help-close").focus({ preventScroll: true });
+    $("help").querySelector(".help-card").scrollTop = 0;
   }
 
   function closeHelp() {

@@ -45,12 +45,20 @@ export const CLOSED_BY_ESCAPE = ".help:not([hidden]), .term-tip:not([hidden]), d
   + "#legend[open], #link-box:not([hidden]), #link-notice:not([hidden]), #blank:not([hidden])";
 
 export const TYPING = "input[type=text]:not([readonly]), input[type=url]:not([readonly]), input[type=number], textarea, select, [contenteditable]";
+// A focused (closed) select keeps ↑/↓ and its letters, but the page's stepping keys step and play: ← and → changed
+// the speed (or the event chosen) instead, and Escape leaves it (it kept the keys after choosing a speed).
+const STEPPING = new Set(["ArrowLeft", "ArrowRight", "PageUp", "PageDown", " "]);
 
 // `actions`: name -> fn(key); looked up at each key press, so actions added later (explore.js) work.
 export function bindKeys(actions) {
   const rows = new Map(KEYS.flatMap((row) => row.keys.map((key) => [key, row])));
   document.addEventListener("keydown", (ev) => {
-    if (ev.target.closest(TYPING) || ev.altKey) return;
+    const select = ev.target.closest?.("select");
+    if (select && ev.key === "Escape" && !ev.altKey) {
+      select.blur();
+      return;
+    }
+    if ((ev.target.closest(TYPING) && !(select && STEPPING.has(ev.key))) || ev.altKey) return;
     const chord = ev.ctrlKey || ev.metaKey ? `Ctrl+${letter(ev)}` : letter(ev);
     // A modal (help, the Predict prompt) owns the keys: only Escape and ? (help) reach the page meanwhile.
     if (document.querySelector(".help:not([hidden])") && chord !== "Escape" && chord !== "?") return;

@@ -194,7 +194,9 @@ export function createPage(app, opts, { pick }) {
     const play = $("btn-play");
     play.textContent = model.playing ? "⏸ Pause" : "▶ Play";
     play.setAttribute("aria-label", model.playing ? "Pause" : "Play");
-    $("speed").value = String(model.speed);
+    // the speed playing (a room's: its presenter's); paused, the one chosen for the next Play stays (each step's
+    // message put back the speed of the last Play)
+    if (model.playing) $("speed").value = String(model.speed);
   }
 
   function drawVerdict(scene) {

@@ -587,6 +587,42 @@ def test_the_link_box_closes_without_a_keyboard(make_page, width, height):
     expect(page.locator("#btn-copy-link")).to_be_focused()
 
 
+def test_a_focused_speed_keeps_up_and_down_and_gives_the_page_its_stepping_keys(page):
+    """A keyboard-only learner who chose a speed was held by the select: → raised the speed (2x, 4x, 8x) instead of
+    stepping, ← lowered it, Space did not play, and Escape did not let go."""
+    open_lost_marker(page)
+    at(page, 0)
+    speed = page.locator("#speed")
+    speed.focus()
+    before = speed.input_value()
+    page.keyboard.press("ArrowDown")  # the select's own key: another speed
+    expect(speed).not_to_have_value(before)
+    chosen = speed.input_value()
+    page.keyboard.press("ArrowRight")
+    at(page, 1)
+    page.keyboard.press("PageDown")
+    at(page, 2)
+    page.keyboard.press("ArrowLeft")
+    at(page, 1)
+    expect(speed).to_have_value(chosen)  # the stepping keys changed no speed
+    expect(speed).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(speed).not_to_be_focused()
+
+
+def test_the_help_opens_at_its_top(make_page):
+    """The help opened scrolled to its end (the glossary, the Close button focused last in the card), the key table
+    out of view."""
+    for width, height in ((1280, 720), (390, 844)):
+        page = make_page(width=width, height=height)
+        open_lost_marker(page)
+        at(page, 0)
+        page.keyboard.press("?")
+        expect(page.locator("#help-close")).to_be_focused()
+        expect(page.locator("#help-title")).to_be_in_viewport()
+        assert page.locator("#help .help-card").evaluate("(card) => card.scrollTop") == 0
+
+
 def test_escape_closes_the_legend_as_it_closes_the_help(page):
     open_lost_marker(page)
     at(page, 0)
