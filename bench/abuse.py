@@ -16,12 +16,20 @@ round trips are the figures. In turn, each for --seconds, from separate processe
               again
   (e) small   --check-conns HTTP clients posting a small validation (a built-in, ~3 kB: at most SMALL_BODY_BYTES,
               so in the small lane, never behind heavy work; Busy past that lane's own bound) again and again
+  (f) deepbody --body-conns HTTP clients posting b"["*1_000_000 + b"]"*1_000_000 (2 MB, nested a million levels)
+              to /api/replay again and again (a 400 each)
+  (g) listbody --body-conns HTTP clients posting b"[" + b"1,"*1_000_000 + b"1]" (a list of a million items) to
+              /api/replay again and again
+  (h) deepframe --deep-conns raw websockets sending '42["echo",' + "["*32000 + "]"*32000 + "]" (64 kB, nested too
+              deep: answered with an error) back to back, reconnecting whenever the server closes them
+  (i) listframe --deep-conns raw websockets sending a ~1 MB echo of a list of 500,000 items back to back
 
 Reported per phase: the honest viewer's step p50 / p99 / max (ms), what the attackers got done, and the CPU
 seconds of the server's event-loop thread (the hub: what every viewer waits for; its tpool threads and worker
 processes not counted), a figure the other work on a shared machine hardly moves. The first --settle seconds
 of each phase are not counted (the attackers connect). Goal: p99 <= 100 ms, max <= 250 ms.
-    python bench/abuse.py [--seconds 8] [--pace 20] [--phases quiet,frames,flood,loads,checks,small] [--url URL]
+    python bench/abuse.py [--seconds 8] [--pace 20] [--phases quiet,frames,flood,loads,checks,small,deepbody,listbody,
+                            deepframe,listframe] [--url URL]
 (--url measures a server already running, e.g. an older commit served from a worktree, --server-pid its
 process for the hub's CPU; --verbose lists stalls)
 """
@@ -42,7 +50,10 @@ from common import median, percentile
 from round_trip import Client
 from server import Server, cpu_seconds
 
-PHASES = ("quiet", "frames", "flood", "loads", "checks", "small")
+PHASES = ("quiet", "frames", "flood", "loads", "checks", "small", "deepbody", "listbody", "deepframe", "listframe")
+BODIES = {"deepbody": b"[" * 1_000_000 + b"]" * 1_000_000, "listbody": b"[" + b"1," * 1_000_000 + b"1]"}
+FRAMES = {"deepframe": '42["echo",' + "[" * 32000 + "]" * 32000 + "]",
+          "listframe": '42["echo",[' + "1," * 499_999 + "1]]"}
 FRAME_BYTES = 900_000  # under the 1 MiB MAX_MESSAGE_BYTES
 
 
@@ -164,6 +175,43 @@ def checks_attack(url: str, seconds: float, out, small: bool = False) -> None:
     out.put({"statuses": statuses, "body bytes": len(body)})
 
 
+def bodies_attack(url: str, seconds: float, out, kind: str) -> None:
+    """POST one of BODIES to /api/replay again and again."""
+    import requests
+
+    body = BODIES[kind]
+    statuses: dict[int, int] = {}
+    end = time.monotonic() + seconds
+    with requests.Session() as http:
+        while time.monotonic() < end:
+            try:
+                status = http.post(url + "/api/replay", data=body, timeout=30,
+                                   headers={"Content-Type": "application/json"}).status_code
+            except requests.RequestException:
+                status = 0
+            statuses[status] = statuses.get(status, 0) + 1
+    out.put({"statuses": statuses, "body bytes": len(body)})
+
+
+def deep_frames_attack(url: str, seconds: float, out, kind: str) -> None:
+    """One of FRAMES back to back on a raw websocket; reconnects whenever the server closes the connection."""
+    frame = FRAMES[kind]
+    sent = connections = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            ws = ws_connect(url)
+            connections += 1
+            threading.Thread(target=_drain, args=(ws,), daemon=True).start()
+            while time.monotonic() < end:
+                ws.send(frame)
+                sent += 1
+            ws.close()
+        except Exception:  # noqa: BLE001 - closed by the server: connect again
+            time.sleep(0.01)
+    out.put({"frames sent": sent, "connections": connections})
+
+
 # --- the honest viewer ------------------------------------------------------------------------------------------
 class Viewer(threading.Thread):
     """Steps ``pace`` times a second (seeking back to 0 at the end); records (send time, round-trip ms)."""
@@ -211,6 +259,11 @@ def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
         procs = [ctx.Process(target=flood_attack, args=(url, seconds, out)) for _ in range(args.flood_conns)]
     elif name == "loads":  # one process, many connections (threads): 20 processes would measure the machine
         procs = [ctx.Process(target=_many, args=(loads_attack, args.load_conns, url, seconds, out, args.load_steps))]
+    elif name in BODIES:
+        procs = [ctx.Process(target=bodies_attack, args=(url, seconds, out, name)) for _ in range(args.body_conns)]
+    elif name in FRAMES:
+        procs = [ctx.Process(target=deep_frames_attack, args=(url, seconds, out, name))
+                 for _ in range(args.deep_conns)]
     else:
         procs = [ctx.Process(target=_many, args=(checks_attack, args.check_conns, url, seconds, out, name == "small"))]
     for p in procs:
@@ -219,7 +272,8 @@ def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
     time.sleep(seconds)
     end = time.perf_counter()
     expected = {"quiet": 0, "frames": args.frame_conns, "flood": args.flood_conns, "loads": args.load_conns,
-                "checks": args.check_conns, "small": args.check_conns}[name]
+                "checks": args.check_conns, "small": args.check_conns, "deepbody": args.body_conns,
+                "listbody": args.body_conns, "deepframe": args.deep_conns, "listframe": args.deep_conns}[name]
     reports = []
     try:
         while len(reports) < expected:
@@ -283,6 +337,8 @@ def main():
     ap.add_argument("--load-conns", type=int, default=20)
     ap.add_argument("--load-steps", type=int, default=8_000)
     ap.add_argument("--check-conns", type=int, default=20)
+    ap.add_argument("--body-conns", type=int, default=4, help="clients posting BODIES (deepbody, listbody)")
+    ap.add_argument("--deep-conns", type=int, default=4, help="websockets sending FRAMES (deepframe, listframe)")
     ap.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--verbose", action="store_true", help="list each step over 100 ms")
     ap.add_argument("--url", help="measure a server that is already running instead of starting one")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webapp.scenario.document import MAX_DEPTH, DocumentError, check_values, parse_json, too_deep
+from webapp.scenario.document import MAX_DEPTH, DocumentError, check_values, deepest, parse_json, too_deep
 
 # Strings full of what the depth measure must see through: brackets, quotes, backslashes, escapes.
 tricky = st.text(alphabet=st.sampled_from('[]{}"\\/ubn:,a\u00e9\U0001F600'), max_size=8)
@@ -84,3 +84,36 @@ def test_a_value_built_in_python_is_checked_without_recursion():
     with pytest.raises(DocumentError, match="nested deeper"):
         check_values(deep)
     check_values({"a": ["ok", {"b": "\U0001F600"}]})  # nothing to refuse
+
+
+def chains(depths: list[int], objects: bool) -> str:
+    """A list holding one chain per depth (``[[[]]]``, or ``{"a":{"a":{}}}``), side by side."""
+    def chain(d):
+        return '{"a":' * (d - 1) + "{}" + "}" * (d - 1) if objects and d else "[" * d + "]" * d
+    return "[" + ",".join(chain(d) if d else "0" for d in depths) + "]"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 140), min_size=1, max_size=40), st.sampled_from([5, 20, 64]), st.booleans(),
+       st.integers(0, 3))
+def test_depth_of_long_chains_side_by_side_is_measured_exactly(depths, limit, objects, wrap):
+    """Chains are what the pass-per-level measure was slow on (one pass removed one pair): past its first passes
+    the rest is measured in one scan of bracket runs, with the same answer."""
+    text = "[" * wrap + chains(depths, objects) + "]" * wrap
+    assert too_deep(text.encode(), limit) == (wrap + 1 + max(depths) > limit)
+    assert (json.loads(text) is not None) and (depth_of(json.loads(text)) == wrap + 1 + max(depths))
+
+
+@pytest.mark.parametrize("text, deepest_open", [
+    ("[" * 70, 70), ("]" + "[" * 70, 69), ("[[]" * 40, 41), ("[]" * 40 + "[" * 3, 3), ("]]]" + "[]" * 100, 0),
+])
+def test_brackets_that_do_not_pair_up_are_too_deep_only_if_they_open_too_many(text, deepest_open):
+    assert deepest(text.encode()) == deepest_open
+    assert too_deep(text.encode(), 64) == (deepest_open > 64)
+
+
+def test_a_chain_a_million_deep_is_refused_with_the_same_message_as_before():
+    with pytest.raises(DocumentError) as caught:
+        parse_json(b"[" * 1_000_000 + b"]" * 1_000_000, "the request body")
+    assert str(caught.value) == ("the request body, field '[0][0][0][0][0][0]...': nested deeper than 64 levels "
+                                 "(line 1, column 65)")

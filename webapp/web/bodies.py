@@ -23,8 +23,9 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..engine.simulation import check_variants
 from ..errors import Invalid, NotFound
-from ..scenario.document import DocumentError, parse_json
+from ..scenario.document import DocumentError, parse_json, too_deep
 from ..scenario.resolve import resolve
+from .offload import apart
 
 _RAW_BYTE = re.compile("[\x80-\xff]")  # QUERY_STRING holds the bytes as sent, one latin-1 character each
 MAX_INDEX_DIGITS = 9  # a position or a range end in a query string: no scenario has a billion steps
@@ -32,16 +33,28 @@ MAX_INDEX_DIGITS = 9  # a position or a range end in a query string: no scenario
 
 def json_body(what: str) -> object:
     """The request's body as JSON (whatever its Content-Type), checked at the boundary: 400 naming the field
-    for nesting, integers and text that may not pass; 413 over MAX_UPLOAD_BYTES."""
+    for nesting, integers and text that may not pass; 413 over MAX_UPLOAD_BYTES.
+
+    Parsed on the event loop only when it is cheap: a body of at most SMALL_BODY_BYTES that is not too deep.
+    Any other body is parsed (and checked, and a nesting refusal located) apart (``offload.apart``, pure: a
+    worker process under eventlet) -- a larger one as heavy work, a small deep one in the small lane. Parsing
+    2 MB on the hub (a list of a million items, or a million levels of brackets) stalled every other viewer for
+    the whole of it (bench/abuse.py, bodies)."""
+    data = body_bytes()
     try:
-        return parse_json(body_bytes(), "the request body")
+        if len(data) > SMALL_BODY_BYTES:
+            return apart(parse_json, data, BODY, pure=True)
+        if too_deep(data):  # cheap to tell; where it goes too deep is not (a walk over the tokens before)
+            return apart(parse_json, data, BODY, pure=True, small=True)
+        return parse_json(data, BODY)
     except DocumentError as err:
         if err.field == "document":
             raise DocumentError(f"expected {what} as JSON in the request body", err.field, err.reason) from None
         raise
 
 
-SMALL_BODY_BYTES = 16 * 1024  # a body this small is cheap to parse and check: offloaded as small work
+BODY = "the request body"  # how a body's refusals name it
+SMALL_BODY_BYTES = 16 * 1024  # a body this small is cheap to parse and check: parsed here, offloaded as small work
 
 
 def small_body() -> bool:

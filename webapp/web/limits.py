@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from socketio.packet import ACK, BINARY_ACK, BINARY_EVENT, CONNECT, DISCONNECT, EVENT, Packet
 
 from ..errors import UserError
-from ..scenario.document import DocumentError, parse_json
+from ..scenario.document import DocumentError, parse_json, too_deep
 from .packets import Malformed, MalformedPackets, describe, screen_engineio, screen_polling
 
 ENV_PREFIX = "INFLIGHT_SCOPE_"
@@ -235,7 +235,9 @@ class JsonPacket(Packet):
     python-socketio would log a traceback. A packet over ``LARGE_PACKET`` characters keeps the field
     ``KEPT_AS_TEXT`` names as ``JsonText`` (checked at the boundary, then encoded again); ``parse_apart`` (set by
     the eventlet server, ``wsframes.install``): how such a packet is decoded off the event loop (eventlet's
-    tpool). ``refuse_large`` (set by the eventlet server, ``offload.init_offload``): () -> the refusal (Busy) a
+    tpool); also how a smaller packet whose JSON nests too deep is decoded (``too_deep`` tells in one linear scan;
+    where it goes too deep is a walk over the tokens before it: up to 20 ms for 64 kB made to be slow to walk, on
+    the event loop). ``refuse_large`` (set by the eventlet server, ``offload.init_offload``): () -> the refusal (Busy) a
     large ``KEPT_AS_TEXT`` event would get now, or None; such a packet is then not parsed at all (clients that
     retried a refused load at once kept native threads parsing 0.3 MB packets, each holding the GIL for 10-40 ms,
     only to be refused)."""
@@ -249,6 +251,9 @@ class JsonPacket(Packet):
 
     def decode(self, encoded_packet):
         if len(encoded_packet) <= self.LARGE_PACKET:
+            run = JsonPacket.parse_apart
+            if run is not None and _too_deep_text(encoded_packet):  # to be refused: where, off the event loop
+                return run(self._decode, encoded_packet)
             return self._decode(encoded_packet)
         refuse = JsonPacket.refuse_large
         refusal = refuse and (named := _KEPT_EVENT.match(encoded_packet)) and refuse()
@@ -299,6 +304,11 @@ class JsonPacket(Packet):
         return Attached(data) if isinstance(data, list) else data
 
 
+def _too_deep_text(encoded_packet: str) -> bool:
+    """Whether a packet's JSON nests too deep (``too_deep``, one linear scan: about 1 ms for 64 kB of brackets)."""
+    return too_deep(encoded_packet.encode("utf-8", "surrogatepass"))
+
+
 class Attached(list):
     """An event's ``[name, *args]`` rebuilt with binary attachments (``JsonPacket.reconstruct_binary``)."""
 
@@ -323,8 +333,9 @@ class RateLimiter:
         self._buckets: dict[object, list] = {}  # key -> [tokens, last refill, last time a refusal was told]
         self._lock = threading.Lock()  # events of one connection may be handled on several threads
 
-    def check(self, key) -> str:
-        """ADMIT (and spend a token), REFUSE_AND_TELL (not told within ``tell_every``) or REFUSE."""
+    def check(self, key, spend: bool = True) -> str:
+        """ADMIT (and spend a token), REFUSE_AND_TELL (not told within ``tell_every``) or REFUSE. ``spend`` False:
+        ADMIT without spending (what a message would get now: asked before decoding it, whose handler spends)."""
         now = self.clock()
         with self._lock:
             bucket = self._buckets.get(key)
@@ -333,7 +344,7 @@ class RateLimiter:
             bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
             bucket[1] = now
             if bucket[0] >= 1:
-                bucket[0] -= 1
+                bucket[0] -= spend
                 return ADMIT
             if now - bucket[2] < self.tell_every:
                 return REFUSE
@@ -444,9 +455,15 @@ def screen_packets(server, limiter=None, rate_refusal="") -> MalformedPackets:
     Wraps ``Server._handle_event``, the one place every event packet passes (tests/web/test_limits.py and the
     fuzz test check that it still does). Screened packets count against the rate limit like any other.
 
-    Malformed packets (``packets.py``: frames Engine.IO or Socket.IO cannot decode) get no reply: each counts
-    against the rate limit, each kind is logged once per connection without a traceback, and a connection that
-    keeps sending them is closed. Returns the ``MalformedPackets`` that keeps that count."""
+    Malformed packets (``packets.py``: frames Engine.IO or Socket.IO cannot decode) get no reply; events whose
+    JSON the boundary refuses (``Undecodable``: nesting, long integers, lone surrogates) get an ``error``. Both
+    are offences (``MalformedPackets``, where the rule is): each counts against the rate limit, each kind is
+    logged once per connection without a traceback, and a connection that keeps sending them is closed. Returns
+    the ``MalformedPackets`` that keeps that count.
+
+    The rate limit is asked before an event packet is decoded: one over it is dropped unparsed (told as the guard
+    tells: one ``error`` a second at most), so a connection past its limit costs no parsing; an admitted packet
+    spends its token where it is handled (the guard, or here)."""
     malformed = MalformedPackets(server, limiter)
     screen_engineio(server, malformed)  # websocket frames that are not Engine.IO packets never reach Engine.IO
     screen_polling(server, malformed)  # nor do such packets in a long-polling POST
@@ -463,7 +480,13 @@ def screen_packets(server, limiter=None, rate_refusal="") -> MalformedPackets:
         sid = server.manager.sid_from_eio_sid(eio_sid, namespace or "/")
         if sid is None:
             return None
-        verdict = limiter.check(sid) if limiter is not None else ADMIT
+        if isinstance(data, Undecodable):  # an offence: spends the rate limit, closes a repeat offender
+            if malformed.report(eio_sid, UNDECODABLE):
+                malformed.close(eio_sid)
+                return None
+            verdict = ADMIT
+        else:
+            verdict = limiter.check(sid) if limiter is not None else ADMIT
         if verdict != REFUSE:
             if isinstance(data, Undecodable):
                 event = data.event
@@ -486,6 +509,8 @@ def screen_packets(server, limiter=None, rate_refusal="") -> MalformedPackets:
         if pending is not None and not isinstance(data, (bytes, bytearray)):
             server._binary_packet.pop(eio_sid, None)
             kind = "a text packet where a binary attachment was due"
+        elif over_limit(eio_sid, data):
+            return None
         else:
             try:
                 return original_message(eio_sid, data)
@@ -495,8 +520,24 @@ def screen_packets(server, limiter=None, rate_refusal="") -> MalformedPackets:
             malformed.close(eio_sid)
         return None
 
+    def over_limit(eio_sid, data) -> bool:
+        """Whether an event packet (``2["name",...``, default namespace) is over its connection's rate limit, asked
+        before it is decoded; if so it is dropped, and the sender told at most once a second."""
+        if limiter is None or not isinstance(data, str) or data[:1] != "2" or data[1:2] == "/":
+            return False
+        sid = server.manager.sid_from_eio_sid(eio_sid, "/")
+        verdict = limiter.check(sid, spend=False) if sid is not None else ADMIT
+        if verdict == REFUSE_AND_TELL:
+            named = _EVENT_NAME.search(data[:80])
+            server.emit("error", {"message": rate_refusal, "event": named[1] if named else "", "kind": "Refusal"},
+                        to=sid, namespace="/", ignore_queue=True)
+        return verdict != ADMIT
+
     server.eio.on("message", handle_message)  # registered by name when the server was made
     return malformed
+
+
+UNDECODABLE = "an event whose JSON was refused at the boundary (nesting, a long integer, a lone surrogate)"
 
 
 def packet_problem(data) -> str | None:

@@ -14,10 +14,14 @@ brackets makes Engine.IO's JSON parser raise RecursionError; a Socket.IO packet 
   types may carry a short payload (``2probe``).
 * ``limits.JsonPacket.decode`` never raises: a Socket.IO packet it cannot decode, or of a type a client may
   not send, becomes an event whose data is ``Malformed`` (``limits.screen_packets`` reports it here).
-* ``MalformedPackets.report(eio_sid, kind)``: each malformed packet counts against the connection's rate limit
-  (the same bucket as its messages); each kind is logged once per connection, as one WARNING line without a
-  traceback; a connection is closed at its first malformed packet over the rate limit, or its
-  ``MALFORMED_PER_CONNECTION + 1``-th (an honest client sends none).
+* ``MalformedPackets.report(eio_sid, kind)``: the one rule for offences. An offence is a malformed packet (the
+  above), or an event whose JSON the boundary refuses (``limits.Undecodable``: nested too deep, an integer too
+  long, a lone surrogate; it is also answered with an ``error``). Each offence counts against the connection's
+  rate limit (the same bucket as its messages); each kind is logged once per connection, as one WARNING line
+  without a traceback; a connection is closed at its first offence over the rate limit, or its
+  ``MALFORMED_PER_CONNECTION + 1``-th (an honest client sends none: a refused event was refused for good, and
+  sending it again changes nothing). A connection that kept sending packets nested too deep was never closed:
+  each one cost its parse and an ``error``, for as long as it kept within the rate limit.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import threading
 
 log = logging.getLogger(__name__)
 
-MALFORMED_PER_CONNECTION = 20  # malformed packets one connection may send; the next one closes it
+MALFORMED_PER_CONNECTION = 20  # offences one connection may commit (malformed or refused packets); the next closes it
 CLIENT_PACKET_TYPES = "123456"  # Engine.IO packets a client sends: close, ping, pong, message, upgrade, noop
 MAX_CONTROL_PAYLOAD = 64  # "2probe" / "3probe": a control packet's payload is a short word
 
@@ -67,7 +71,7 @@ def describe(err: BaseException) -> str:
 
 
 class MalformedPackets:
-    """Per connection (Engine.IO sid): counts, logs once per kind, closes repeat offenders."""
+    """Per connection (Engine.IO sid): counts offences, logs once per kind, closes repeat offenders."""
 
     def __init__(self, sio_server, limiter=None, allowed: int = MALFORMED_PER_CONNECTION):
         self.sio, self.limiter, self.allowed = sio_server, limiter, allowed
@@ -75,7 +79,8 @@ class MalformedPackets:
         self._lock = threading.Lock()
 
     def report(self, eio_sid, kind: str) -> bool:
-        """One malformed packet from ``eio_sid``; True if the connection is being closed for it."""
+        """One offence (a malformed or refused packet) from ``eio_sid``; True if the connection is being closed for
+        it."""
         eio = self.sio.eio
         with self._lock:
             if len(self._seen) > 1024:  # forget connections that are gone

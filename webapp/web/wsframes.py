@@ -12,6 +12,8 @@ Installed by the eventlet server process only (``install()``, from ``offload.ini
   the attack, even with fast unmasking). ``RFC6455WebSocket.wait`` now yields to the hub after each message, so
   the handler Engine.IO started for that message, and every other connection, run before the next one is
   read (which also bounds how far the reading gets ahead of the handling).
+* **Packets parsed apart, one at a time** (``one_at_a_time``): ``JsonPacket.parse_apart`` runs a large packet's
+  parse, or a small one's whose JSON nests too deep, on eventlet's tpool, one packet at a time.
 * **A read budget per connection.** Within the limits (30 messages a second of up to 1 MiB each) one client
   could still make the server read, decode and parse 30 MB a second. A connection is read at most
   ``read_bytes_per_second`` on average (``MAX_MESSAGE_BYTES``: a 1 MiB scenario a second), in bursts of two
@@ -98,5 +100,23 @@ def install(read_bytes_per_second: float = 0) -> bool:
 
     from .limits import JsonPacket
 
-    JsonPacket.parse_apart = staticmethod(tpool.execute)  # a large packet's JSON is parsed on a native thread
+    JsonPacket.parse_apart = staticmethod(one_at_a_time(tpool.execute))  # a packet's JSON, on a native thread
     return True
+
+
+def one_at_a_time(run):
+    """``run(fn, *args)`` for one caller at a time; the others wait on the hub (green threads), holding nothing.
+    Packets parsed apart were parsed on as many native threads as were free (20): four connections sending
+    packets nested too deep kept a dozen threads parsing, each wanting the GIL as the hub does, which then got
+    it one turn in a dozen (bench/abuse.py deepframe: another viewer's step p99 213 ms). One at a time, the hub
+    shares the GIL with one thread (a turn every millisecond, ``Offload``), and a connection's packets wait their
+    turn unparsed."""
+    from eventlet.semaphore import Semaphore
+
+    turn = Semaphore(1)
+
+    def run_in_turn(fn, *args):
+        with turn:
+            return run(fn, *args)
+
+    return run_in_turn
