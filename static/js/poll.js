@@ -163,7 +163,7 @@ export function createPoll(opts, conn, page) {
         text: poll.open ? (answered ? "Answer sent — you may change it until the presenter reveals." : "Tap where you think it goes.")
           : stepped ? "" : `${tally.answered} answered · the presenter is stepping…` }),
       stepped && answered ? h("p", { class: "prediction poll-verdict", dataTestid: "poll-verdict", text: verdict(mine, scene) }) : null,
-      stepped ? outcomeLines(scene, answered ? [] : poll.variants) : null,
+      stepped ? outcomeLines(scene, poll.variants.filter((v) => !(v in mine))) : null, // the verdict says the rest
       poll.open ? null : h("div", { class: "poll-actions" }, h("button", { class: "btn", type: "button", text: "Close", onclick: putAway })),
     );
   }
@@ -199,11 +199,15 @@ export function createPoll(opts, conn, page) {
       }
     },
 
-    // Each model drawn: the verdict once the poll's step is applied (and revealed); a poll left behind goes.
+    // Each model drawn: the verdict once the poll's step is applied (and revealed); a poll left behind goes, and so
+    // does an open one a follower's own view has left (detached, it could step to the answer and then answer):
+    // the reveal, or rejoining while it is open, gives it back.
     model(model) {
       if (!poll || !box) return;
       const at = model.position;
-      if (at === poll.position + 1 && !poll.open) {
+      if (follower() && poll.open && at !== poll.position) {
+        putAway();
+      } else if (at === poll.position + 1 && !poll.open) {
         if (follower()) drawFollower(model.scene);
         else drawPresenter(model.scene);
       } else if (at !== poll.position && at !== poll.position + 1) {

@@ -848,6 +848,30 @@ def test_a_phone_reloading_during_a_poll_is_shown_its_answer_and_gets_its_verdic
     expect(verdict).to_contain_text("v1.28.2: you said backoffQ, it went to backoffQ ✓")
 
 
+def test_a_follower_who_detaches_during_a_poll_cannot_answer_after_stepping_to_the_answer(make_page):
+    """A detached follower stepped to 6 on its own, saw where B went, and could still answer (and change) the room's
+    open poll ('Answer sent — you may change it' at 6 / 6). Its own view leaving the poll's position puts the poll
+    away; snapping back while it is open gives it back with the answer it had sent."""
+    presenter, phone = presenter_and_phone(make_page, 5)
+    presenter.check("#predict")
+    presenter.keyboard.press("ArrowRight")
+    sheet = phone.get_by_test_id("poll-follower")
+    sheet.locator('[data-variant="v1.28.1"] button[data-choice="backoffQ"]').click()
+    phone.click("#btn-detach")
+    phone.locator("#btn-step").click()
+    at(phone, 6)
+    expect(sheet).to_have_count(0)
+    phone.click("#btn-detach")  # snap back: the room is still at 5, its poll open
+    at(phone, 5)
+    expect(sheet.locator('[data-variant="v1.28.1"] button[data-choice="backoffQ"]')).to_have_attribute(
+        "aria-pressed", "true")
+    presenter.keyboard.press("ArrowRight")  # the reveal: the verdict for what it answered, the outcome for the rest
+    at(phone, 6)
+    expect(phone.get_by_test_id("poll-verdict")).to_contain_text("v1.28.1: you said backoffQ, it went to unschedulablePods ✗")
+    expect(sheet.locator('.truth-line[data-variant="v1.28.2"]')).to_contain_text("B → backoffQ")
+    expect(sheet.locator('.truth-line[data-variant="v1.28.1"]')).to_have_count(0)
+
+
 def test_a_presenter_back_from_a_reload_who_moves_elsewhere_withdraws_the_poll(make_page):
     """A poll the room moves away from can never be revealed: it is withdrawn from every phone (and from the
     presenter's page) instead of staying open there for good."""
