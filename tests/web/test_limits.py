@@ -196,6 +196,20 @@ def test_one_connection_creates_a_bounded_number_of_rooms(make_app):
     assert [m["event"] for name, m in names(c) if name == "error"] == ["create_room"]
     assert len(app.extensions["inflight_rooms"]) == 2
     assert "token" in connect(app).emit("create_room", {}, callback=True)  # per connection
+    assert "token" in connect(app).emit("create_room", {}, callback=True)  # per connection
+
+
+def test_refused_claims_use_up_no_rooms(make_app):
+    """Every claim_room counted toward the connection's rooms, refused ones too: after ten wrong claims the
+    connection could neither claim its own room nor create one ('room limit: one connection may create at most
+    10 rooms') though it had made none."""
+    app = make_app(MAX_ROOMS_PER_CONNECTION=2)
+    c = connect(app)
+    for _ in range(5):
+        ack = c.emit("claim_room", {"room": "ABCDEF", "token": "x" * 43}, callback=True)
+        assert ack["error"].startswith("only the presenter of room ABCDEF can claim it")
+    assert all("token" in c.emit("create_room", {}, callback=True) for _ in range(2))
+    assert c.emit("create_room", {}, callback=True)["error"].startswith("room limit")
 
 
 def test_unknown_events_are_answered_with_an_error(sio):

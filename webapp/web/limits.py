@@ -618,6 +618,14 @@ class Guard:
             return Refusal(self.rooms_refusal)
         return None
 
+    def refused(self, sid: str, event: str) -> None:
+        """An event ``check`` let through was refused by its handler: a room-creating one created no room, so it
+        does not count (ten failed claims used up a connection's rooms)."""
+        if event in ROOM_CREATING_EVENTS:
+            with self._lock:
+                if self._rooms_made.get(sid, 0) > 0:
+                    self._rooms_made[sid] -= 1
+
     def _forget_closed(self) -> None:
         open_now = set(self.sessions)
         if self.limiter is not None:

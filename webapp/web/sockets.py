@@ -310,10 +310,12 @@ class Viewers(Namespace):
         sid, payloads = args[0], args[1:]
         if sid not in self.hub.sessions:
             return None
+        admitted = False
         try:
             refusal = self.guard.check(sid, event)
             if refusal is not None:
                 raise refusal
+            admitted = True
             if not hasattr(self, f"on_{event}") or event in CONNECTION_EVENTS:
                 raise Invalid(f"unknown event {event[:60]!r}; expected one of {', '.join(self.events())}")
             payload = payloads[0] if payloads else None
@@ -327,6 +329,8 @@ class Viewers(Namespace):
             check_fields(f"'{event}'", payload or {}, fields)
             return super().trigger_event(event, sid, payload or {})
         except UserError as err:
+            if admitted:
+                self.guard.refused(sid, event)
             return self.refuse(sid, event, err)
         except Exception as err:  # a bug: logged once, answered without its details
             log.exception("handling %r failed", event[:60])
