@@ -26,6 +26,8 @@ DEFAULTS = {
     # viewer's step p99 654 ms with 2 while validations pile up, 93 ms with 1, and more of the heavy work done).
     "MAX_LOADS_AT_ONCE": 1,
     "MAX_LOADS_WAITING": 16,  # more of them may wait; beyond that one is refused at once ("busy")
+    "MAX_SEARCHES_AT_ONCE": 1,  # POST /api/find: searches run in a lane of their own, never ahead of loads
+    "MAX_SEARCHES_WAITING": 2,
     "RATE_LIMIT_PER_SECOND": 30,  # Socket.IO messages per connection (token bucket); 0 = no limit
     "RATE_LIMIT_BURST": 60,  # messages a connection may send at once before the rate applies
     "MAX_ROOMS_PER_CONNECTION": 10,  # create_room calls one connection may make (each room can hold a simulation)

@@ -28,7 +28,7 @@ from .offload import apart
 
 bp = Blueprint("find", __name__)
 
-MAX_BUDGET_SECONDS = 3.0  # a search holds one of the heavy-work slots (offload.py) at most this long
+MAX_BUDGET_SECONDS = 3.0  # a search holds its lane's place (offload.py, search=True) at most this long
 DEFAULT_BUDGET_SECONDS = 2.0  # app.config["FIND_BUDGET_SECONDS"] overrides it, within the bound
 MAX_STEPS, PODS = 12, 2  # the CLI's defaults: what the shrinker brings down to a handful of steps
 BODY = "{target: divergence|invariant|wait, seed: integer, versions: [version, ...]}"
@@ -88,7 +88,7 @@ def _found(target: str, seed: int, versions: tuple[str, ...], budget: float) -> 
 def find():
     target, seed, versions = _request(json_body(BODY))
     budget = _budget()
-    answer = apart(_found, target, seed, versions, budget, pure=True)
+    answer = apart(_found, target, seed, versions, budget, pure=True, search=True)
     if answer is None:
         raise NotFound(f"nothing found: no {target} on {', '.join(versions)} in {budget:g} s from seed {seed}; "
                        "try another seed")

@@ -45,8 +45,8 @@ from .packets import Malformed, MalformedPackets, describe, screen_engineio, scr
 ENV_PREFIX = "INFLIGHT_SCOPE_"
 NUMBER_KEYS = ("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", "MAX_ROOMS_PER_CONNECTION", "MAX_MESSAGE_BYTES",
                "MAX_SESSION_BYTES", "MAX_TRACE_ENTRIES", "MAX_LOADS_AT_ONCE", "MAX_LOADS_WAITING",
-               "SESSION_IDLE_SECONDS", "ROOM_IDLE_SECONDS", "SWEEP_SECONDS", "MAX_ROOMS", "MAX_ROOMS_PER_ADDRESS",
-               "ROOM_EMPTY_GRACE_SECONDS")
+               "MAX_SEARCHES_AT_ONCE", "MAX_SEARCHES_WAITING", "SESSION_IDLE_SECONDS", "ROOM_IDLE_SECONDS",
+               "SWEEP_SECONDS", "MAX_ROOMS", "MAX_ROOMS_PER_ADDRESS", "ROOM_EMPTY_GRACE_SECONDS")
 
 
 # --- configuration ----------------------------------------------------------------------------------------

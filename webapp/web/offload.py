@@ -29,6 +29,9 @@ class Offload:
     pure in a lane of its own (``small_at_once`` running, as many waiting as heavy work may, in worker processes
     like heavy work: a flood of small requests shares no GIL with the event loop, and is refused Busy past its
     lane's bounds as heavy work is past its own).
+    ``offload(fn, *args, search=True)``: a search (POST /api/find: seconds of work however small its request) runs
+    in a lane of its own (``search_at_once`` running, ``search_waiting`` waiting, refused Busy past them): a flood
+    of searches refused every other upload, export and replay while it filled the heavy lane.
     ``offload(fn, *args, pure=True)``: fn is a module-level function whose arguments and result pickle (it
     changes nothing the caller sees): with ``processes`` (the default under eventlet) it runs in a worker
     process, one per slot, started when first needed; its exceptions come back as raised there, a worker that
@@ -38,10 +41,11 @@ class Offload:
     load waits between two of them holding its parsed scenario."""
 
     def __init__(self, async_mode: str, at_once: int, waiting: int, processes: bool | None = None,
-                 small_at_once: int = 1):
+                 small_at_once: int = 1, search_at_once: int = 1, search_waiting: int = 2):
         # Bounds the work in progress: a build may hold up to MAX_SESSION_BYTES before it is refused.
         self._heavy = Lane(at_once, waiting, BUSY)
         self._small = Lane(small_at_once, waiting, BUSY_SMALL)
+        self._search = Lane(search_at_once, search_waiting, BUSY_SEARCH)
         self._turns: set[int] = set()  # the threads (green threads) holding a place through ``turn``
         if async_mode == "eventlet":
             from eventlet import tpool  # only in the eventlet server process, which is monkey-patched
@@ -73,7 +77,10 @@ class Offload:
             with self._pool_lock:
                 self._pool.close()
 
-    def __call__(self, fn, *args, small: bool = False, pure: bool = False, **kwargs):
+    def __call__(self, fn, *args, small: bool = False, pure: bool = False, search: bool = False, **kwargs):
+        if search:
+            with self._search.place():
+                return self._work(fn, args, kwargs, pure)
         if small and not pure:
             return fn(*args, **kwargs)
         if small:
@@ -147,6 +154,7 @@ class Lane:
 
 BUSY = "the server is busy with other large scenarios; try again in a moment"
 BUSY_SMALL = "the server is busy with many small requests; try again in a moment"
+BUSY_SEARCH = "the server is busy with other searches; try again in a moment"
 EARLY_REFUSAL_BYTES = 64 * 1024  # a POST body over this is refused before it is read while the queue is full
 
 
@@ -156,7 +164,8 @@ def _here(fn, *args, **kwargs):
 
 def init_offload(app) -> Offload:
     offload = Offload(app.config["ASYNC_MODE"], int(app.config["MAX_LOADS_AT_ONCE"]),
-                      int(app.config["MAX_LOADS_WAITING"]))
+                      int(app.config["MAX_LOADS_WAITING"]), search_at_once=int(app.config["MAX_SEARCHES_AT_ONCE"]),
+                      search_waiting=int(app.config["MAX_SEARCHES_WAITING"]))
     app.extensions["inflight_offload"] = offload
     if app.config["ASYNC_MODE"] == "eventlet":  # the eventlet server process (serve, gunicorn's worker)
         from . import wsframes
@@ -177,6 +186,6 @@ def init_offload(app) -> Offload:
     return offload
 
 
-def apart(fn, *args, **kwargs):  # small=True, pure=True: see Offload
+def apart(fn, *args, **kwargs):  # small=True, pure=True, search=True: see Offload
     """In a request: ``fn(*args)`` run by the app's Offload. There is no request context there: pass data."""
     return current_app.extensions["inflight_offload"](fn, *args, **kwargs)
