@@ -133,8 +133,8 @@ def test_http_answers_503_while_busy(busy_app):
     with Occupied(busy_app.extensions["inflight_offload"], 1):
         response = client.post("/api/replay", json=uploaded)
         assert response.status_code == 503
-        assert response.json == {"message": "the server is busy with other large scenarios; try again in a moment",
-                                 "kind": "Busy"}
+        assert response.json == {"kind": "Busy", "message": "the server is busy loading, checking or exporting other "
+                                                            "scenarios; try again in a moment"}
         assert client.post("/api/replay", json="lost-marker").status_code == 200  # a built-in is not queued
     assert client.post("/api/replay", json=uploaded).status_code == 200
 

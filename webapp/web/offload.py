@@ -152,7 +152,7 @@ class Lane:
                 self.pending -= 1
 
 
-BUSY = "the server is busy with other large scenarios; try again in a moment"
+BUSY = "the server is busy loading, checking or exporting other scenarios; try again in a moment"
 BUSY_SMALL = "the server is busy with many small requests; try again in a moment"
 BUSY_SEARCH = "the server is busy with other searches; try again in a moment"
 EARLY_REFUSAL_BYTES = 64 * 1024  # a POST body over this is refused before it is read while the queue is full
