@@ -187,6 +187,19 @@ def test_no_limit_when_the_rate_is_zero(make_app):
     assert [m for name, m in names(c) if name == "echo"] == list(range(300))
 
 
+def test_echo_answers_a_probe_not_a_payload_of_many_values(make_app):
+    """echo encoded its answer on the event loop whatever it held: a 1 MB list of 500,000 items held it for tens of
+    ms a frame (bench/abuse.py listframe). Up to 1,000 values (a long string is one) it answers as before."""
+    c = connect(make_app())
+    c.emit("echo", {"i": 1, "big": "x" * 100_000, "list": list(range(996))})  # 1,000 values
+    c.emit("echo", [[list(range(1_000))]])
+    got = names(c)
+    assert [name for name, _ in got] == ["echo", "error"]
+    assert got[0][1]["big"] == "x" * 100_000
+    assert got[1][1] == {"message": "echo answers a payload of at most 1,000 values (a latency probe)",
+                         "event": "echo", "kind": "Invalid"}
+
+
 def test_one_connection_creates_a_bounded_number_of_rooms(make_app):
     app = make_app(MAX_ROOMS_PER_CONNECTION=2)
     c = connect(app)

@@ -67,6 +67,7 @@ PAYLOADS = {
     "blank": ("on", *DRIVE),
     "echo": None, "create_room": None, "leave_room": None,
 }
+ECHO_VALUES = 1_000  # values an echo's payload may hold (its lists', objects' and scalars' count)
 NEEDS_PAYLOAD = frozenset({"load", "seek"})  # an object is required; the others take an optional object
 ACK_EVENTS = frozenset({"create_room", "claim_room"})  # answered through the acknowledgement too
 INTERNAL = "internal error: the server failed to handle this message (it was logged)"
@@ -364,7 +365,11 @@ class Viewers(Namespace):
         self.hub.rooms.leave_all(request.sid)  # a room left with nobody pauses now, and is forgotten soon
 
     def on_echo(self, payload=None):
-        """Answers with the same payload: a baseline for round-trip measurements."""
+        """Answers with the same payload: a baseline for round-trip measurements; at most ECHO_VALUES values (a
+        string is one), since encoding the answer runs on the event loop (a 500,000-item list, 1 MB, held it for
+        tens of ms a frame: bench/abuse.py listframe)."""
+        if _more_values_than(payload, ECHO_VALUES):
+            raise Invalid(f"echo answers a payload of at most {ECHO_VALUES:,} values (a latency probe)")
         self.hub.send("echo", payload, request.sid, True)
 
     # --- commands: each changes one session, then the hub sends what changed -------------------
@@ -520,6 +525,21 @@ class Viewers(Namespace):
             self.hub.send_poll(room, poll, request.sid, self.hub.rooms.answer_of(room, voter))
         if self.hub.rooms.blank(room):  # the presenter has blanked the screens: so is the joiner's
             self.hub.send("blank", {"room": room.code, "on": True, "joined": True}, request.sid, True)
+
+
+def _more_values_than(data, most: int) -> bool:
+    """Whether ``data`` holds more than ``most`` values, counted without recursion and no further than that."""
+    pending, seen = [data], 0
+    while pending:
+        item = pending.pop()
+        seen += 1
+        if seen > most:
+            return True
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
 
 
 def init_socketio(app) -> SocketIO:
