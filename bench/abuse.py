@@ -155,38 +155,30 @@ def loads_attack(url: str, seconds: float, out, steps: int) -> None:
 
 def checks_attack(url: str, seconds: float, out, small: bool = False) -> None:
     """POST the costly validation (``small``: a built-in's) again and again."""
-    import requests
     from validation_cost import long_names_expect
 
     from webapp.scenario import builtin
 
     body = json.dumps({"text": json.dumps(builtin.get("three-pod-cascade") if small else long_names_expect()),
                        "format": "json"})
-    statuses: dict[int, int] = {}
-    end = time.monotonic() + seconds
-    with requests.Session() as http:
-        while time.monotonic() < end:
-            try:
-                status = http.post(url + "/api/validate", data=body, timeout=30,
-                                   headers={"Content-Type": "application/json"}).status_code
-            except requests.RequestException:
-                status = 0
-            statuses[status] = statuses.get(status, 0) + 1
-    out.put({"statuses": statuses, "body bytes": len(body)})
+    post_again_and_again(url + "/api/validate", body, seconds, out)
 
 
 def bodies_attack(url: str, seconds: float, out, kind: str) -> None:
     """POST one of BODIES to /api/replay again and again."""
+    post_again_and_again(url + "/api/replay", BODIES[kind], seconds, out)
+
+
+def post_again_and_again(url: str, body: str | bytes, seconds: float, out) -> None:
+    """POST ``body`` (JSON) to ``url`` for ``seconds``, one request after another; each status counted."""
     import requests
 
-    body = BODIES[kind]
     statuses: dict[int, int] = {}
     end = time.monotonic() + seconds
     with requests.Session() as http:
         while time.monotonic() < end:
             try:
-                status = http.post(url + "/api/replay", data=body, timeout=30,
-                                   headers={"Content-Type": "application/json"}).status_code
+                status = http.post(url, data=body, timeout=30, headers={"Content-Type": "application/json"}).status_code
             except requests.RequestException:
                 status = 0
             statuses[status] = statuses.get(status, 0) + 1

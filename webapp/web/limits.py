@@ -556,18 +556,22 @@ def packet_problem(data) -> str | None:
     return None
 
 
-def carries_binary(data) -> bool:
-    """Whether bytes occur anywhere in ``data`` (iterative: nesting depth costs no recursion)."""
+def values_in(data):
+    """Every value of a decoded payload, ``data`` first, then its items', depth first (iterative: nesting depth
+    costs no recursion; a caller that stops early walks no further)."""
     pending = [data]
     while pending:
         item = pending.pop()
-        if isinstance(item, (bytes, bytearray)):
-            return True
+        yield item
         if isinstance(item, dict):
             pending.extend(item.values())
         elif isinstance(item, list):
             pending.extend(item)
-    return False
+
+
+def carries_binary(data) -> bool:
+    """Whether bytes occur anywhere in ``data``."""
+    return any(isinstance(item, (bytes, bytearray)) for item in values_in(data))
 
 
 # --- the app's guard ----------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import nullcontext
+from itertools import islice
 from dataclasses import dataclass, field
 
 from flask import request
@@ -47,7 +48,7 @@ from . import wsclose
 from .answers import REFUSALS
 from .fields import check_fields
 from .limits import (Encoded, JsonText, QueueJson, Refusal, Unread, encoded, init_limits, session_bytes,
-                     socketio_options)
+                     socketio_options, values_in)
 from .secret import room_secret
 
 log = logging.getLogger(__name__)
@@ -528,18 +529,11 @@ class Viewers(Namespace):
 
 
 def _more_values_than(data, most: int) -> bool:
-    """Whether ``data`` holds more than ``most`` values, counted without recursion and no further than that."""
-    pending, seen = [data], 0
-    while pending:
-        item = pending.pop()
-        seen += 1
-        if seen > most:
-            return True
-        if isinstance(item, dict):
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-    return False
+    """Whether ``data`` holds more than ``most`` values, counted no further than that."""
+    return next(islice(values_in(data), most, None), _NONE) is not _NONE
+
+
+_NONE = object()
 
 
 def init_socketio(app) -> SocketIO:
