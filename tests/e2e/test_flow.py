@@ -780,18 +780,25 @@ def test_the_presenters_poll_in_presentation_mode_covers_no_diagram_and_not_the_
     expect(truth).to_have_class(re.compile("truth"))
 
 
+def answered_poll(make_page, choice: str):
+    """A room's poll open at lost-marker 5 and a phone that has answered ``choice`` for v1.28.1, counted: (presenter,
+    phone, the phone's poll sheet, the presenter's poll panel)."""
+    presenter, phone = presenter_and_phone(make_page, 5)
+    presenter.check("#predict")
+    presenter.keyboard.press("ArrowRight")
+    sheet = phone.get_by_test_id("poll-follower")
+    sheet.locator(f'[data-variant="v1.28.1"] button[data-choice="{choice}"]').click()
+    panel = presenter.get_by_test_id("poll-presenter")
+    expect(panel.get_by_test_id("poll-answered")).to_have_text(re.compile(r"^1 answered"))
+    return presenter, phone, sheet, panel
+
+
 def test_a_presenter_reloading_during_a_poll_gets_it_back_and_the_step_reveals_it(make_page):
     """After a reload during a poll the presenter had no panel (and Predict unticked) while the phone kept the poll;
     after the next step both were at 6/6 and the phone still said 'Answer sent', never given the reveal. Now the
     presenter gets the poll back with its tally (and Predict ticked, as it was), answers keep coming in, and → then
     reveals it to the phone with the verdict."""
-    presenter, phone = presenter_and_phone(make_page, 5)
-    presenter.check("#predict")
-    presenter.keyboard.press("ArrowRight")
-    sheet = phone.get_by_test_id("poll-follower")
-    sheet.locator('[data-variant="v1.28.1"] button[data-choice="unschedulablePods"]').click()
-    panel = presenter.get_by_test_id("poll-presenter")
-    expect(panel.get_by_test_id("poll-answered")).to_have_text(re.compile(r"^1 answered"))
+    presenter, phone, sheet, panel = answered_poll(make_page, "unschedulablePods")
     presenter.reload()
     at(presenter, 5)
     expect(panel.get_by_test_id("poll-answered")).to_have_text("1 answered so far")
@@ -824,13 +831,7 @@ def test_a_phone_reloading_during_a_poll_is_shown_its_answer_and_gets_its_verdic
     """A phone that reloaded mid-poll showed the poll unanswered ('Tap where you think it goes.') though its
     answer counted, and after the reveal had no verdict. It now rejoins as its tab's voter and is given its answer
     back: the choice pressed, 'Answer sent', one voter still, and its verdict after the step."""
-    presenter, phone = presenter_and_phone(make_page, 5)
-    presenter.check("#predict")
-    presenter.keyboard.press("ArrowRight")
-    sheet = phone.get_by_test_id("poll-follower")
-    sheet.locator('[data-variant="v1.28.1"] button[data-choice="unschedulablePods"]').click()
-    panel = presenter.get_by_test_id("poll-presenter")
-    expect(panel.get_by_test_id("poll-answered")).to_have_text(re.compile(r"^1 answered"))
+    presenter, phone, sheet, panel = answered_poll(make_page, "unschedulablePods")
     phone.reload()
     at(phone, 5)
     chosen = sheet.locator('[data-variant="v1.28.1"] button[data-choice="unschedulablePods"]')
@@ -852,11 +853,7 @@ def test_a_follower_who_detaches_during_a_poll_cannot_answer_after_stepping_to_t
     """A detached follower stepped to 6 on its own, saw where B went, and could still answer (and change) the room's
     open poll ('Answer sent — you may change it' at 6 / 6). Its own view leaving the poll's position puts the poll
     away; snapping back while it is open gives it back with the answer it had sent."""
-    presenter, phone = presenter_and_phone(make_page, 5)
-    presenter.check("#predict")
-    presenter.keyboard.press("ArrowRight")
-    sheet = phone.get_by_test_id("poll-follower")
-    sheet.locator('[data-variant="v1.28.1"] button[data-choice="backoffQ"]').click()
+    presenter, phone, sheet, _ = answered_poll(make_page, "backoffQ")
     phone.click("#btn-detach")
     phone.locator("#btn-step").click()
     at(phone, 6)
@@ -875,11 +872,7 @@ def test_a_follower_who_detaches_during_a_poll_cannot_answer_after_stepping_to_t
 def test_a_presenter_back_from_a_reload_who_moves_elsewhere_withdraws_the_poll(make_page):
     """A poll the room moves away from can never be revealed: it is withdrawn from every phone (and from the
     presenter's page) instead of staying open there for good."""
-    presenter, phone = presenter_and_phone(make_page, 5)
-    presenter.check("#predict")
-    presenter.keyboard.press("ArrowRight")
-    sheet = phone.get_by_test_id("poll-follower")
-    sheet.locator('[data-variant="v1.28.1"] button[data-choice="backoffQ"]').click()
+    presenter, phone, sheet, _ = answered_poll(make_page, "backoffQ")
     presenter.reload()
     expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
     presenter.keyboard.press("ArrowLeft")
