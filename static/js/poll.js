@@ -199,18 +199,20 @@ export function createPoll(opts, conn, page) {
       }
     },
 
-    // Each model drawn: the verdict once the poll's step is applied (and revealed); a poll left behind goes, and so
+    // Each model drawn: the verdict once the poll's step is applied (and revealed); a poll left behind goes (a
+    // revealed one too when the view steps back to where it asked: its verdict is about the step after), and so
     // does an open one a follower's own view has left (detached, it could step to the answer and then answer):
     // the reveal, or rejoining while it is open, gives it back.
     model(model) {
       if (!poll || !box) return;
       const at = model.position;
-      if (follower() && poll.open && at !== poll.position) {
-        putAway();
-      } else if (at === poll.position + 1 && !poll.open) {
+      const asking = at === poll.position && poll.open;
+      // the presenter's poll the room stepped past: its reveal may come after the step (the server ends it then)
+      const revealing = at === poll.position + 1 && poll.open && !follower();
+      if (at === poll.position + 1 && !poll.open) {
         if (follower()) drawFollower(model.scene);
         else drawPresenter(model.scene);
-      } else if (at !== poll.position && at !== poll.position + 1) {
+      } else if (!asking && !revealing) {
         putAway();
       }
     },

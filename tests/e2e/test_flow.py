@@ -821,6 +821,8 @@ def test_a_presenter_reloading_during_a_poll_gets_it_back_and_the_step_reveals_i
     assert position_of(presenter) == 6  # the one press stepped once
     presenter.keyboard.press("ArrowLeft")  # asked again where the first poll asked: the phone starts unanswered
     at(phone, 5)
+    expect(sheet).to_have_count(0)  # the revealed poll went with the step it revealed, its verdict with it
+    expect(panel).to_have_count(0)
     presenter.keyboard.press("ArrowRight")
     expect(panel.get_by_test_id("poll-answered")).to_have_text("0 answered so far")
     expect(sheet.get_by_test_id("poll-status")).to_have_text("Tap where you think it goes.")
