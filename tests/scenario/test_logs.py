@@ -1,4 +1,4 @@
-"""The log importer (webapp/scenario/logs.py) on the sample logs of tests/data/logs/ and on inputs that are not
+"""The log importer (webapp/scenario/logs/) on the sample logs of tests/data/logs/ and on inputs that are not
 (whole) scheduler logs."""
 
 import codecs
@@ -10,10 +10,9 @@ import yaml
 
 from webapp.engine.trace import replay
 from webapp.errors import TooLarge
-from webapp.scenario import loglines
 from webapp.scenario.load import load_scenario, parse_text
-from webapp.scenario.logs import (LogError, MESSAGES, UNKNOWN_PLUGIN, import_logs, parse_line, plugins_of,
-                                  woken_by)
+from webapp.scenario.logs import (LogError, MESSAGES, UNKNOWN_PLUGIN, Recoded, import_logs, parse_line,
+                                  plugins_of, woken_by)
 from webapp.scenario.validate import Limits
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
@@ -336,7 +335,7 @@ def test_several_files_are_one_log():
 def test_a_log_in_utf_16_or_with_a_byte_order_mark_imports_as_its_utf_8(encode, monkeypatch):
     """A log saved by PowerShell (UTF-16LE with a byte order mark) was refused as "binary data"; it is read as
     the same text, in chunks whatever their size (here 7 bytes, so characters and lines straddle them)."""
-    monkeypatch.setattr(loglines._Recoded, "CHUNK", 7)
+    monkeypatch.setattr(Recoded, "CHUNK", 7)
     text = TEXT.read_text(encoding="utf-8")
     assert imported(encode(text)).scenario == imported(text.encode()).scenario
 

@@ -1,4 +1,4 @@
-"""The log importer (webapp/scenario/logs.py, loglines.py) reading what a log says beyond its messages: which hints
+"""The log importer (webapp/scenario/logs/) reading what a log says beyond its messages: which hints
 a scenario needs beside the plugin catalogue's, the year a klog header leaves out, which call logged a
 BackoffComplete move, and whether SchedulerQueueingHints was on. The logs are built here, line by line."""
 
@@ -10,8 +10,7 @@ from tests.upstream import lines
 from webapp.engine.trace import replay
 from webapp.model.variant import VARIANTS
 from webapp.scenario.load import load_scenario
-from webapp.scenario.loglines import MOVE_CALLERS, parse_line
-from webapp.scenario.logs import EVENT_LABELS, UNKNOWN_PLUGIN, LogError, import_logs, woken_by
+from webapp.scenario.logs import EVENT_LABELS, MOVE_CALLERS, UNKNOWN_PLUGIN, LogError, import_logs, parse_line, woken_by
 
 MOVED = "Pod moved to an internal scheduling queue"
 NO_FIT = "Unable to schedule pod; no fit; waiting"

@@ -1,8 +1,8 @@
 """Reading a kube-scheduler log, one line at a time: klog text lines and JSON log lines (``ts``, ``caller``,
 ``msg`` and the keys), with a container runtime's or ``kubectl logs --timestamps`` prefix dropped; what each
 line says becomes a ``Line`` (time in microseconds, message, key/values, the file:line that logged it), and which
-of two calls logged a "Pod moved" line that two make (MOVE_CALLERS). The importer (logs.py) turns lines into a
-scenario."""
+of two calls logged a "Pod moved" line that two make (MOVE_CALLERS). The builder (builder.py) turns lines into
+steps."""
 
 from __future__ import annotations
 
@@ -13,19 +13,15 @@ from itertools import chain
 from datetime import datetime, timedelta, timezone
 from typing import BinaryIO, Callable, Iterable
 
-from ..errors import Invalid
-from .document import DocumentError, parse_json
+from ...errors import Invalid
+from ..document import DocumentError, parse_json
+from .phrases import counted
 
 MAX_LINE = 64 * 1024  # bytes: a longer line is counted as unknown and skipped
 
 
 class LogError(Invalid):
     """The input is not a kube-scheduler log the importer can use (empty, binary, no scheduler message)."""
-
-
-def counted(n: int, noun: str) -> str:
-    """``n`` with the noun that agrees with it: "1 line", "2 lines"."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 _KLOG = re.compile(r"([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+\d+\s+([^\s:\]]+):(\d+)\] ?(.*)")
@@ -207,7 +203,7 @@ def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | No
 # cluster-autoscaler-release-1.29, -1.30 and -1.31 branches (1.31 logs both BackoffCompletes from moveToActiveQ,
 # l. 635, which tells nothing). No line is two calls' in any of them. Other releases' lines are not known: then
 # the key tells the gate (on every release), and the log's queue for the pod and its time tell BackoffComplete's
-# caller (logs.py _Builder.by_update).
+# caller (builder.py Builder.by_update).
 FLUSH, UPDATE, GATE_OFF, GATE_ON = "the 1 s flush", "Update", "gate off", "gate on"
 MOVE_CALLERS = {
     "v1.28.0": {765: FLUSH, 948: UPDATE, 680: GATE_OFF, 684: GATE_OFF, 734: GATE_ON},
@@ -231,7 +227,7 @@ def move_caller(line: Line, calls: tuple) -> tuple[str, str] | None:
 
 
 # SchedulerQueueingHints is off by default from 1.28.5 (#122291); the model's v1.28.5 runs with it off. A log that
-# shows it off (a failure's queue logged by the gate-off path) is also replayed there (logs.py _gate).
+# shows it off (a failure's queue logged by the gate-off path) is also replayed there (importer.py _gate).
 GATE_OFF_VERSION = "v1.28.5"
 
 
@@ -246,7 +242,7 @@ class Counts:
     ignored: int = 0  # scheduler messages that could not be placed (e.g. about a pod never seen)
     files: int = 0
     bytes: int = 0
-    disagreeing: int = 0  # lines stating a queue move that the model's replay does not make (logs.py)
+    disagreeing: int = 0  # lines stating a queue move that the model's replay does not make (compare.py)
     gate_off: int = 0  # lines showing SchedulerQueueingHints off (MOVE_CALLERS)
 
     def summary(self) -> str:
@@ -268,7 +264,7 @@ def _utf16(first: bytes) -> str | None:
     return None
 
 
-class _Recoded:
+class Recoded:
     """A UTF-16 stream, from its ``first`` bytes on, read back as UTF-8 lines (``readline(limit)`` as a binary
     stream's): one chunk at a time, whatever its size."""
 
@@ -301,7 +297,7 @@ def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None]
         if not raw:
             return
         if first and (codec := _utf16(raw)):
-            stream = _Recoded(raw, stream, codec)
+            stream = Recoded(raw, stream, codec)
             raw = stream.readline(MAX_LINE)
         if first:
             raw = raw.removeprefix(codecs.BOM_UTF8)

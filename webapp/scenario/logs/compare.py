@@ -1,0 +1,102 @@
+"""What the log says that the model does not: the queue moves the log states (``Claim``) that the model's
+replay on the versions the import targets does not make about then, each with what the model did."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from ...model.events import ACTIVE_Q, UNSCHEDULABLE_PODS
+from ...model.queue import IN_FLIGHT
+from ..load import load_scenario
+from ..validate import Limits
+from .builder import FLUSHES, Builder, Claim
+from .mend import applied
+from .phrases import joined
+
+MOVE_SLACK = 0.5  # s: a move the log states and one of the model's are the same this close (half the 1 s flush)
+MAX_DISAGREEMENTS = 50  # listed; the counts say how many lines disagree
+# The event label of the model's moves, by the step that made them (an event step's is its own; a flush's, FLUSHES).
+CAUSES = {"add": "PodAdd", "fail": "ScheduleAttemptFailure", "update": "PodUpdate",
+          "assigned_pod_added": "AssignedPodAdd", **{op: label for label, (op, _, _) in FLUSHES.items()}}
+
+
+def _update_label(move: dict) -> str:
+    """The event label upstream logs for a move an Update makes: BackoffComplete from unschedulablePods to activeQ
+    (v1.28.0 scheduling_queue.go:948), PodUpdate otherwise (l. 942, 964)."""
+    return "BackoffComplete" if (move["from"], move["to"]) == (UNSCHEDULABLE_PODS, ACTIVE_Q) else "PodUpdate"
+
+
+@dataclass(frozen=True)
+class _Move:
+    """A move the model made: when (s), where to (a queue, IN_FLIGHT or None), by what, from which log line."""
+    at: float
+    to: str | None
+    cause: str
+    line: int | None
+
+
+def _model_moves(loaded, variant: str, scenario: dict, b: Builder) -> dict[str, list[_Move]]:
+    """pod -> its moves on ``variant``, in time order (a periodic flush's at its tick)."""
+    moves: dict[str, list[_Move]] = {}
+    now = 0.0
+    for original, (step, result, record) in zip(scenario["steps"], applied(loaded.model(variant), loaded.steps)):
+        if step["op"] == "advance_clock":
+            for flush in result["flushes"]:
+                moved = flush["result"].get("moved") or dict.fromkeys(flush["result"].get("moved_to_activeQ", ()),
+                                                                       ACTIVE_Q)
+                for pod, queue in moved.items():
+                    moves.setdefault(pod, []).append(_Move(flush["at"], queue, CAUSES[flush["op"]], None))
+            now = result["now"]
+            continue
+        cause = step.get("event") or CAUSES.get(step["op"], step["op"])
+        for move in record["moves"]:
+            label = _update_label(move) if step["op"] == "update" else cause
+            moves.setdefault(move["pod"], []).append(_Move(now, move["to"], label, b.line_of(original)))
+    return moves
+
+
+def disagreements(scenario: dict, limits: Limits, b: Builder, names: dict) -> tuple[list[str], int]:
+    """The queue moves the log states (``Pod moved to an internal scheduling queue``: the event and the queue) that
+    the model's replay on the versions the import targets does not make about then, each with what the model did;
+    and how many lines disagree."""
+    loaded = load_scenario(scenario, limits)
+    replays = {variant: _model_moves(loaded, variant, scenario, b) for variant in b.variants}
+    said, lines = [], 0
+    for claim in b.claims:
+        pod = names[claim.pod]
+        versions: dict[str, list[str]] = {}  # what the model did -> the versions that did it
+        for variant, moves in replays.items():
+            history = moves.get(pod, [])
+            if not _makes(history, claim):
+                versions.setdefault(_did(history, claim, pod, b), []).append(variant)
+        lines += bool(versions)
+        gloss = f" ({claim.by})" if claim.by else ""
+        said += [f"{b.place(claim.line)} (t = {claim.at / 1e6:g} s): the log moves {pod} to {claim.queue} by "
+                 f"{claim.event}{gloss}; on {joined(v)} the model: {did}." for did, v in versions.items()]
+    if len(said) > MAX_DISAGREEMENTS:
+        said[MAX_DISAGREEMENTS:] = [f"... and {len(said) - MAX_DISAGREEMENTS:,} more."]
+    return said, lines
+
+
+def _makes(history: list[_Move], claim: Claim) -> bool:
+    """Whether the model makes the claimed move (the pod, its queue and event) within MOVE_SLACK of it."""
+    at = claim.at / 1e6
+    first = bisect.bisect_left(history, at - MOVE_SLACK, key=lambda m: m.at)
+    return any(m.to == claim.queue and m.cause == claim.event
+               for m in history[first:bisect.bisect_right(history, at + MOVE_SLACK, key=lambda m: m.at)])
+
+
+def _did(history: list[_Move], claim: Claim, pod: str, b: Builder) -> str:
+    """What the model did with the pod by the time of the claimed move, since its last attempt, and next."""
+    end = bisect.bisect_right(history, claim.at / 1e6, key=lambda m: m.at)
+    recent = history[max(end - 3, 0):end]
+    attempts = [i for i, m in enumerate(recent) if m.to == IN_FLIGHT]
+    done = [_moved_words(m, b) for m in recent[attempts[-1] if attempts else 0:]]
+    did = ", then ".join(done) if done else f"{pod} not queued yet"
+    return did + (f"; next: {_moved_words(history[end], b)}" if end < len(history) else "")
+
+
+def _moved_words(move: _Move, b: Builder) -> str:
+    where = {IN_FLIGHT: "popped", None: move.cause}.get(move.to, f"to {move.to} by {move.cause}")
+    return f"{where} at t = {move.at:g} s" + (f" ({b.place(move.line)})" if move.line is not None else "")

@@ -1,0 +1,19 @@
+"""Counts and lists in words, as the importer's counts, assumptions and errors say them: "1 line", "2 lines";
+"a, b and c"; "a, b and 3 more"."""
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` with the noun that agrees with it: "1 line", "2 lines"."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def joined(names) -> str:
+    """"a", "a and b", "a, b and c"."""
+    names = list(names)
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def listed(names: list, most: int = 8) -> str:
+    """At most ``most`` names, then how many more."""
+    more = len(names) - most
+    return ", ".join(names[:most]) + (f" and {more} more" if more > 0 else "")
