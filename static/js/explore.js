@@ -229,6 +229,7 @@ export function createExplore(app, opts, driver, page, actions) {
     pick.disabled = !inFlight.length;
     for (const id of ["explore-fail", "explore-done", "explore-update"]) $(id).disabled = !inFlight.length;
     $("explore-pop").disabled = !panes.some((pane) => lane(pane, "activeQ").length);
+    markChips();
   }
 
   function select(pod) {
@@ -237,9 +238,14 @@ export function createExplore(app, opts, driver, page, actions) {
     markChips();
   }
 
-  // The chips one can act on: activeQ's pop (it forks), in flight's select; reachable by Tab, Enter acts.
+  // The chips one can act on: a head of activeQ's pop (it forks; a pod behind the head cannot be popped), in
+  // flight's select; reachable by Tab, Enter acts.
+  const ACTING = "[data-queue=activeQ] .chip[data-head], [data-queue=inFlight] .chip[data-pod]";
   function markChips() {
-    for (const chip of $("panes").querySelectorAll("[data-queue=activeQ] .chip[data-pod], [data-queue=inFlight] .chip[data-pod]")) {
+    for (const chip of $("panes").querySelectorAll("[data-queue=activeQ] .chip:not([data-head])[role=button]")) {
+      for (const name of ["role", "tabindex", "aria-label"]) chip.removeAttribute(name);
+    }
+    for (const chip of $("panes").querySelectorAll(ACTING)) {
       const popping = chip.closest("[data-queue]").dataset.queue === "activeQ";
       chip.setAttribute("role", "button");
       chip.tabIndex = 0;
@@ -255,7 +261,7 @@ export function createExplore(app, opts, driver, page, actions) {
     if (queue === "activeQ") pop(chip.dataset.pod);
     else if (queue === "inFlight") select(chip.dataset.pod);
   }
-  const chipOf = (target) => target.closest?.("[data-queue=activeQ] .chip[data-pod], [data-queue=inFlight] .chip[data-pod]");
+  const chipOf = (target) => target.closest?.(ACTING);
   $("panes").addEventListener("click", (ev) => {
     const chip = chipOf(ev.target);
     if (chip) actOn(chip);

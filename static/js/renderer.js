@@ -127,7 +127,8 @@ function breakable(label) {
 }
 
 function chip(c, queue) {
-  return h("span", { class: `chip chip-${queue}`, dataPod: c.pod, title: c.title },
+  return h("span", { class: `chip chip-${queue}`, dataPod: c.pod, dataHead: c.head ? "true" : null,
+    title: c.head ? `${c.title} · at the head: the next pop takes it` : c.title },
     h("span", { class: "pod-name", text: c.pod }),
     c.timer ? timer(c.timer) : c.detail ? h("span", { class: "detail", text: c.detail }) : null);
 }

@@ -138,3 +138,22 @@ def test_find_a_divergence_opens_what_the_search_found_with_its_explanation(page
     page.keyboard.press("Control+z")  # and undo goes back to the lesson
     at(page, 0, 6)
     expect(page.locator("#scenario-name")).to_have_text("The lost marker")
+
+
+def test_activeq_lists_its_pods_in_pop_order_and_only_a_head_pops(page):
+    """At duplicate-pop-growth 3 activeQ read W1 W2 ... W6 X (by name) while X was the head: clicking W1, the chip
+    that looked first, was refused ('expected W1 at the head of activeQ, but the head is X'). The lane lists pods in
+    pop order, the head marked; a pod behind it is no button, and clicking it forks nothing."""
+    page.goto("/?scenario=duplicate-pop-growth&position=3")
+    at(page, 3, 29)
+    chips = page.locator(f'{V1} [data-queue="activeQ"] .chip')
+    expect(chips.first).to_have_attribute("data-pod", "X")
+    expect(chips.first).to_have_attribute("data-head", "true")
+    expect(chips.first).to_have_attribute("role", "button")
+    behind = in_lane(page, V1, "activeQ", "W1")
+    assert behind.get_attribute("data-head") is None and behind.get_attribute("role") is None
+    behind.click()
+    expect(page.get_by_test_id("explore-status")).to_be_hidden()
+    chips.first.click()
+    expect(page.get_by_test_id("explore-status")).to_contain_text("Forked after step 3")
+    expect(in_lane(page, V1, "inFlight", "X")).to_have_count(1)

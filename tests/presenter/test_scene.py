@@ -188,3 +188,26 @@ def test_a_rooms_scene_has_presenter_notes_at_every_position_the_last_included()
 ])
 def test_step_labels_name_each_plugin_list_for_what_it_is(step, label):
     assert step_label(step) == label
+
+
+def test_activeq_is_drawn_in_pop_order_with_its_heads_marked():
+    """The lanes drew a trace's state, which lists pods by name: at duplicate-pop-growth 3, activeQ read W1 W2 ... W6
+    X while X was the head, and clicking W1 to pop it was refused. A lane now lists its pods in the order pops (and
+    the backoff flush) take them, and marks the heads a pop may take; every position of every built-in agrees with
+    the model's next pop."""
+    for scenario_id in builtin.ids():
+        sim = Simulation(resolve(scenario_id)[0], list(VARIANTS))
+        for position in range(sim.total + 1):
+            sim.seek(position)
+            scene, step = present(sim.frame()), sim.scenario.steps[position] if position < sim.total else None
+            for variant, pane in scene["panes"].items():
+                [active] = [lane["chips"] for lane in pane["lanes"] if lane["queue"] == "activeQ"]
+                heads = [c["pod"] for c in active if c.get("head")]
+                assert heads == [c["pod"] for c in active[:len(heads)]] and bool(heads) == bool(active)
+                if step and step["op"] == "pop" and step.get("expect"):
+                    assert step["expect"] in heads, (scenario_id, position, variant)
+    sim = Simulation(resolve("duplicate-pop-growth")[0], list(VARIANTS))
+    sim.seek(3)
+    for pane in present(sim.frame())["panes"].values():
+        [active] = [lane["chips"] for lane in pane["lanes"] if lane["queue"] == "activeQ"]
+        assert active[0] == {**active[0], "pod": "X", "head": True} and not any(c.get("head") for c in active[1:])

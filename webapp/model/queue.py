@@ -173,7 +173,7 @@ class PriorityQueue:
         top = self.active_q.peek()
         if top is None or expect == top.name:
             return self.active_q.pop()
-        heads = self.active_q.heads(lambda r: (r.priority, r.timestamp))
+        heads = self.active_q.heads(_tie)
         if expect not in {h.name for h in heads}:
             raise StepError("expect", f"expected {expect!r} at the head of activeQ, but the head is {top.name!r}")
         return self.active_q.delete(expect)
@@ -471,7 +471,9 @@ class PriorityQueue:
             flush = self._next_flush_of(record, where) if self.config.periodic_flushes else None
             if flush is not None:
                 pods[name]["nextFlush"] = flush / NS  # the periodic flush that will move it, if nothing else does
-        return {"now": self.now / NS, "pods": pods, **self.tracker.view()}
+        order = {"activeQ": self.active_q.names_in_order(), "backoffQ": self.backoff_q.names_in_order()}
+        heads = [r.name for r in self.active_q.heads(_tie)]  # what a pop may take (a named pop: any of them)
+        return {"now": self.now / NS, "pods": pods, "order": order, "heads": heads, **self.tracker.view()}
 
     def _record_at(self, name: str, where: str | None) -> QueuedPodInfo | None:
         if where == ACTIVE_Q:
@@ -519,6 +521,11 @@ def _worth_by_queue(pinfo: QueuedPodInfo, rejectors: frozenset, fns: list) -> tu
             return QUEUE_AFTER_BACKOFF, "hint-fn", plugin
         hint, why, decider = QUEUE_AFTER_BACKOFF, "hint-fn", plugin
     return hint, why, decider
+
+
+def _tie(r: QueuedPodInfo):
+    """What pops tie on: pods equal in it are all heads of activeQ, and a pop that names its pod may take any."""
+    return (r.priority, r.timestamp)
 
 
 def _active_order(r: QueuedPodInfo):

@@ -70,3 +70,7 @@ class KeyedHeap:
 
     def records(self):
         return (e[-1] for e in self.index.values())
+
+    def names_in_order(self) -> list[str]:
+        """The keys in the order pops would take them."""
+        return [e[-2] for e in sorted(self.index.values(), key=lambda e: e[:-1])]

@@ -328,10 +328,14 @@ def hint_line(hint: dict | None) -> dict | None:
 
 
 def lanes(state: dict, view: dict, limit: float) -> list[dict]:
-    members = {"activeQ": state["activeQ"], "backoffQ": state["backoffQ"],
+    """Each lane's chips: activeQ and backoffQ in the order pops and the backoff flush take them (a trace's state
+    lists them by name: the lane drew the head anywhere), activeQ's heads marked."""
+    members = {"activeQ": view["order"]["activeQ"], "backoffQ": view["order"]["backoffQ"],
                "unschedulablePods": state["unschedulablePods"], "inFlight": in_flight_pods(state, view)}
+    heads = set(view["heads"])
     return [{"queue": queue, "label": label, "icon": icon, "help": help_,
-             "chips": [chip(pod, queue, view["pods"].get(pod), view["now"], limit) for pod in members[queue]]}
+             "chips": [chip(pod, queue, view["pods"].get(pod), view["now"], limit, queue == "activeQ" and pod in heads)
+                       for pod in members[queue]]}
             for queue, (label, icon, help_) in LANES.items()]
 
 
@@ -345,7 +349,7 @@ def in_flight_pods(state: dict, view: dict) -> list[str]:
 CHIP_DETAIL = {"backoffQ": ("backoffExpiry", "until {}"), "unschedulablePods": ("timestamp", "since {}")}
 
 
-def chip(pod: str, queue: str, info: dict | None, now: float = 0.0, limit: float = 300.0) -> dict:
+def chip(pod: str, queue: str, info: dict | None, now: float = 0.0, limit: float = 300.0, head: bool = False) -> dict:
     detail = ""
     if info and queue in CHIP_DETAIL:
         key, text = CHIP_DETAIL[queue]
@@ -355,7 +359,7 @@ def chip(pod: str, queue: str, info: dict | None, now: float = 0.0, limit: float
     plugins, pending = (info or {}).get("plugins"), (info or {}).get("pending")  # pending: 1.29+
     said = [CHIP_PLUGINS[key].format(", ".join(names)) for key, names in (("plugins", plugins), ("pending", pending)) if names]
     return {"pod": pod, "detail": detail, "title": " · ".join(said) or pod,
-            "timer": timer(queue, info, now, limit)}
+            "timer": timer(queue, info, now, limit), **({"head": True} if head else {})}
 
 
 def timer(queue: str, info: dict | None, now: float, limit: float) -> dict | None:
