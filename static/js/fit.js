@@ -42,6 +42,12 @@ export function fitAll(root = document, force = true) {
   return true;
 }
 
+// Every list's badges under `root` again, as the lists now lie: once a step's animations have ended (measured
+// while entries slid in, a badge was hidden for good: the offline file's decisive frame lost its hint badge).
+export function showAllBadges(root) {
+  for (const list of root.querySelectorAll(".inflight-list")) showBadges(list);
+}
+
 // A walked entry's hint badge (on its box's lower edge, readable size) is shown where it has room: within the
 // list, over no other item (an entry, an arrow between two); where the list is drawn too small for it, the hint
 // line above the list says the same.

@@ -6,7 +6,7 @@ import { h, prefersReducedMotion } from "./dom.js";
 import { renderPane } from "./renderer.js";
 import { capture, climaxBeats, playClimax, playHintWalk, playTransition } from "./animate.js";
 import { attachPointers, follow, redrawAll } from "./pointers.js";
-import { fitAll } from "./fit.js";
+import { fitAll, showAllBadges } from "./fit.js";
 import { drawLegend } from "./legend.js";
 import { markPosition } from "./timeline.js";
 import { renderTables } from "./tableview.js";
@@ -163,6 +163,8 @@ export function createPage(app, opts, { pick }) {
     if (forward) {
       playTransition(panes, before, { delay: climax.decided });
       follow(panes);
+      const moves = panes.getAnimations({ subtree: true }).map((a) => a.finished);
+      Promise.all(moves).catch(() => {}).then(() => showAllBadges(panes)); // cancelled by a later draw: its own lists
     }
     if (tables) $("tables").replaceChildren(...renderTables(scene));
     // the counter, and where the variants first differ a flag with its words (on a phone only the flag)

@@ -25,16 +25,7 @@ SNAPSHOT_JS = """() => [...document.querySelectorAll('#panes > [data-variant]')]
   lanes: Object.fromEntries([...pane.querySelectorAll('[data-queue]')].map((q) =>
     [q.dataset.queue, [...q.querySelectorAll('[data-pod]')].map((c) => c.dataset.pod)])),
   narration: pane.querySelector('[data-testid=narration]').innerText,
-  // a walked entry's hint badge shows where it fits the list as drawn, which the page's chrome around the panes
-  // decides (the offline file has less, its lists more room): its words are compared, not whether it shows
-  badges: [...pane.querySelectorAll('.walk-tag')].map((tag) => tag.textContent),
-  text: (() => {
-    const tags = [...pane.querySelectorAll('.walk-tag')], shown = tags.map((tag) => tag.hidden);
-    tags.forEach((tag) => { tag.hidden = true; });
-    const text = pane.innerText;
-    tags.forEach((tag, i) => { tag.hidden = shown[i]; });
-    return text;
-  })(),
+  text: pane.innerText,
 }))"""
 SETTLED_JS = "() => !document.querySelector('#panes .leaving') && document.getAnimations().length === 0"
 
