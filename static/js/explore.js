@@ -183,13 +183,17 @@ export function createExplore(app, opts, driver, page, actions) {
   }
 
   // --- drawing ----------------------------------------------------------------------------------------------
-  // The events the scenario cares about: its hints' and steps' events, then those that wake a plugin it names.
+  // The events the scenario cares about: its hints' and steps' events, then those that wake a plugin it names. A
+  // fork's steps are read as its original's (the steps before the fork, its other branch), then its own: the
+  // palette and its number keys stay as they were (after a pop, 2 was CSIDriverAdd where it had been NodeAdd).
   function drawScenario(msg) {
     const source = msg.source ?? { steps: [], hints: [] };
     const choices = ops.event?.params.find((param) => param.name === "event")?.choices ?? [];
     const hints = source.hints ?? [];
-    const named = new Set([...hints.map((hint) => hint.plugin), ...source.steps.flatMap((s) => s.unschedulable_plugins ?? [])]);
-    const events = [...hints.map((hint) => hint.event), ...source.steps.filter((s) => s.op === "event").map((s) => s.event),
+    const branch = source.branch;
+    const steps = branch ? [...source.steps.slice(0, branch.at), ...branch.steps, ...source.steps.slice(branch.at)] : source.steps;
+    const named = new Set([...hints.map((hint) => hint.plugin), ...steps.flatMap((s) => s.unschedulable_plugins ?? [])]);
+    const events = [...hints.map((hint) => hint.event), ...steps.filter((s) => s.op === "event").map((s) => s.event),
       ...Object.entries(wakes).filter(([, plugins]) => plugins.some((p) => named.has(p))).map(([label]) => label)];
     palette = unique(events).filter((label) => choices.includes(label)).slice(0, PALETTE);
     $("explore-events").replaceChildren(...palette.map((label, i) => h("button", {

@@ -157,3 +157,18 @@ def test_activeq_lists_its_pods_in_pop_order_and_only_a_head_pops(page):
     chips.first.click()
     expect(page.get_by_test_id("explore-status")).to_contain_text("Forked after step 3")
     expect(in_lane(page, V1, "inFlight", "X")).to_have_count(1)
+
+
+def test_the_event_palette_and_its_keys_stay_as_they_were_after_a_fork(page):
+    """The palette was built from the fork's own steps: after a pop, in-flight-basics' 2 (NodeAdd, the event the
+    lesson uses) became CSIDriverAdd and NodeAdd left the palette; pressing 2 delivered another event."""
+    page.goto("/?scenario=in-flight-basics&position=1")
+    at(page, 1, 16)
+    before = page.locator("#explore-events [data-event]").evaluate_all("els => els.map((e) => e.dataset.event)")
+    assert before[1] == "NodeAdd"
+    page.keyboard.press("o")  # fork: pop
+    expect(page.get_by_test_id("explore-status")).to_contain_text("Forked after step 1")
+    after = page.locator("#explore-events [data-event]").evaluate_all("els => els.map((e) => e.dataset.event)")
+    assert after == before
+    page.keyboard.press("2")
+    expect(page.get_by_test_id("explore-status")).to_contain_text("event NodeAdd")
