@@ -185,6 +185,8 @@ def test_a_rooms_scene_has_presenter_notes_at_every_position_the_last_included()
     ({"op": "fail", "pod": "A", "pending_plugins": []}, "fail A — no pending plugins"),
     ({"op": "advance_clock", "seconds": 30}, "advance_clock 30 s"),
     ({"op": "pop", "expect": "A"}, "pop — expect A"),
+    ({"op": "assigned_pod_added", "affinity_matching": ["A", "B"]}, "assigned_pod_added A, B"),
+    ({"op": "assigned_pod_added", "affinity_matching": []}, "assigned_pod_added — affinity matching none"),
 ])
 def test_step_labels_name_each_plugin_list_for_what_it_is(step, label):
     assert step_label(step) == label

@@ -115,8 +115,10 @@ def step_label(step: dict) -> str:
     after a dash ("fail B — plugin P", "pop — expect A", "advance_clock 30 s")."""
     given = dict(arguments(step))
     params = {p.name: p for p in OPERATIONS[step["op"]].params}
-    bare = [_value(params[name], value) for name, value in given.items() if params[name].required]
-    named = [_named(params[name], value) for name, value in given.items() if not params[name].required]
+    # an empty list is named even when required: "assigned_pod_added — affinity matching none", not "... none"
+    shown_bare = {name for name, value in given.items() if params[name].required and value != [] and value != ()}
+    bare = [_value(params[name], value) for name, value in given.items() if name in shown_bare]
+    named = [_named(params[name], value) for name, value in given.items() if name not in shown_bare]
     return " ".join([step["op"], *bare]) + (f" — {', '.join(named)}" if named else "")
 
 
