@@ -4,6 +4,7 @@ step, and shows what it claims to show (read from the traces)."""
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 from importlib import resources
 
 import pytest
@@ -275,3 +276,11 @@ def test_gate_off_identical_and_no_in_flight_state():
     rules = [e["result"]["rule"] for e in t1["steps"] if e["op"] == "fail"]
     assert rules == ["moveRequestCycle<podSchedulingCycle", "moveRequestCycle>=podSchedulingCycle",
                      "moveRequestCycle<podSchedulingCycle"]
+
+
+def test_the_readme_lists_the_course_as_the_picker_does():
+    """The README said 'lesson N of 9' when the course had 14: its table and its count follow builtin.index()."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = "\n".join(f"| `{s['id']}` | {s['name']} |" for s in builtin.index())
+    assert table in readme, f"README.md: the built-ins table should read\n{table}"
+    assert f"lesson N of {len(builtin.ids())}," in readme
