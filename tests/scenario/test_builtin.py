@@ -4,8 +4,8 @@ step, and shows what it claims to show (read from the traces)."""
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
