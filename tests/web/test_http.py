@@ -348,6 +348,14 @@ def test_embed_falls_back_to_a_built_in_scenario(client, query):
     assert 'data-scenario="lost-marker"' in html and 'data-range-from="1"' in html and "data-inline" not in html
 
 
+def test_an_embed_range_past_the_end_says_so(client):
+    """from=9&to=12 on the six-step lost marker was clamped to 6..6 without a word."""
+    html = client.get("/embed?scenario=lost-marker&from=9&to=12").get_data(as_text=True)
+    assert 'data-range-from="6" data-range-to="6"' in html
+    assert "This link&#39;s range runs to step 12, past the scenario&#39;s last, step 6. Showing steps 6 to 6." in html
+    assert "range runs to step" not in client.get("/embed?scenario=lost-marker&from=2&to=6").get_data(as_text=True)
+
+
 def test_embed_of_an_inline_scenario_keeps_it_and_its_range(client):
     html = client.get("/embed?inline=abc&from=1&to=30").get_data(as_text=True)
     assert 'data-inline="abc"' in html and 'data-range-from="1" data-range-to="30"' in html

@@ -143,6 +143,9 @@ def embed():
                                      "Showing the whole scenario instead.")
         return render_template("embed.html", **args, lock_range=None)
     if total is not None:
+        if hi > total:
+            args["link_problems"].append(f"This link's range runs to step {hi}, past the scenario's last, step "
+                                         f"{total}. Showing steps {min(lo, total)} to {total}.")
         lo, hi = min(lo, total), min(hi, total)
     if hi < 0:
         return render_template("embed.html", **args, lock_range=None)
