@@ -207,6 +207,13 @@ export function createPage(app, opts, { pick }) {
     if (!guesses) return;
     box.textContent = verdict(guesses, scene);
     guesses = null;
+    // Brought into view above the pinned (on a phone: fixed) controls: on a short screen it was drawn under them, on
+    // a phone far down the page. flow.css gives it a row and the scroll margins: the bar's height (--bar-h) is
+    // measured after the next frame's layout (controls.js; this step's counter may have made the bar taller), so
+    // two frames on.
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      if (!box.hidden) box.scrollIntoView({ block: "nearest", behavior: prefersReducedMotion() ? "auto" : "smooth" });
+    }));
   }
 
   return page;

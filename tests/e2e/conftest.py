@@ -23,7 +23,10 @@ MISSING = (f"{CHROMIUM} is missing: the browser tests need Debian's chromium pac
 
 @pytest.fixture(scope="session")
 def live_server():
-    with LiveServer("threading", ROOT / "test-artifacts" / "server-logs") as server:
+    # Every browser test's presenter opens a room from the one address: the per-address bound (20 open, each kept
+    # 60 s after its last member leaves; tests/web/test_limits.py checks it) refused the later ones of a worker.
+    with LiveServer("threading", ROOT / "test-artifacts" / "server-logs",
+                    env={"INFLIGHT_SCOPE_MAX_ROOMS_PER_ADDRESS": "0"}) as server:
         yield server
 
 

@@ -222,6 +222,63 @@ def test_the_reveal_arriving_after_the_step_still_shows_the_truth(browser, live_
             context.close()
 
 
+# Each bin of the presenter's poll: where its label ends, its bar's width and its count, and whether the count is
+# inside what the panel shows (its padding box: the panel scrolls what runs past it).
+POLL_BINS_JS = """() => {
+  const panel = document.querySelector('[data-testid=poll-presenter]');
+  const p = panel.getBoundingClientRect();
+  const [left, right] = [p.left + panel.clientLeft, p.left + panel.clientLeft + panel.clientWidth];
+  return [...panel.querySelectorAll('.bin')].map((bin) => {
+    const [label, track, n] = ['.choice', '.track', '.n'].map((s) => bin.querySelector(s).getBoundingClientRect());
+    return { bin: `${bin.closest('figure').dataset.variant} ${bin.dataset.choice}`, count: [Math.round(n.left), Math.round(n.right)],
+             shown: n.width > 0 && n.left >= left - 0.5 && n.right <= right + 0.5 && panel.scrollWidth <= panel.clientWidth,
+             overlaps: n.top < label.bottom && n.bottom > label.top && n.left < label.right - 0.5, bar: track.width };
+  });
+}"""
+
+
+# One room, its poll looked at on each screen (the presenter's window resized), the last in presentation mode.
+POLL_SCREENS = ((1280, 720, False), (1366, 768, False), (1920, 1080, False), (1280, 720, True))
+
+
+def test_the_presenters_poll_shows_every_count_inside_its_panel(make_page):
+    """The presenter's poll beside the notes (an 18rem column on a laptop): each bin's label, a bar of at least 4rem and
+    its count took 231 px of the panel's 205 at 1280x720, and the reveal's ✓ pushed the counts past its right edge
+    (content 246 px, 233 shown). Every count is inside the panel now, beside its label, open and revealed, at
+    1280x720, 1366x768 and 1920x1080; and in presentation mode, where the poll is a bar under the stage."""
+    presenter = make_page(width=1280, height=720)
+    presenter.goto("/present?scenario=lost-marker&predict=1&position=5")
+    expect(presenter.locator("#audience-link a")).to_be_visible()
+    at(presenter, 5)
+    room = parse_qs(urlsplit(presenter.url).fragment)["room"][0]
+    phone = make_page(width=390, height=844)
+    phone.goto(f"/r/{room}")
+    at(phone, 5)
+    presenter.keyboard.press("ArrowRight")
+    sheet = phone.get_by_test_id("poll-follower")
+    sheet.locator('[data-variant="v1.28.1"] button[data-choice="unschedulablePods"]').click()
+    sheet.locator('[data-variant="v1.28.2"] button[data-choice="backoffQ"]').click()
+    panel = presenter.get_by_test_id("poll-presenter")
+    expect(panel.get_by_test_id("poll-answered")).to_have_text(re.compile(r"^1 answered"))
+    for state in ("open", "revealed"):
+        if state == "revealed":
+            presenter.keyboard.press("ArrowRight")
+            at(presenter, 6)
+            expect(panel.locator(".bin.truth")).to_have_count(2)
+        for width, height, presenting in POLL_SCREENS:
+            presenter.set_viewport_size({"width": width, "height": height})
+            if presenting:
+                present_mode(presenter)
+            refitted(presenter)
+            for got in presenter.evaluate(POLL_BINS_JS):
+                label = f"{width}x{height}{' presenting' if presenting else ''} {state}, {got['bin']}"
+                assert got["shown"], f"{label}: the count at {got['count']} is not inside the panel"
+                assert not got["overlaps"] and got["bar"] >= 24, f"{label}: {got}"
+            if presenting:
+                presenter.keyboard.press("p")
+                expect(presenter.locator("#app.presenting")).to_have_count(0)
+
+
 # --- 3. names whole, no dangling dash ------------------------------------------------------------------------
 def renamed(value, old, new):
     if isinstance(value, dict):

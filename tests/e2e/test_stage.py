@@ -479,6 +479,82 @@ def test_nothing_clipped_at_1024x768(make_page, presenting):
         assert_nothing_clipped(page, f"1024x768 {'presenting' if presenting else 'normal'} position {position}")
 
 
+# The table view scrolled by ``dy`` (or to its end): every box that scrolls around it (the document, #app) moved by
+# as much, then the bottom bar, whether Play and the counter are inside it, and where the tables' last row ends.
+TABLES_SCROLLED_JS = """(dy) => {
+  for (let el = document.getElementById('tables').parentElement; el; el = el.parentElement)
+    el.scrollTop = dy === 'end' ? el.scrollHeight : el.scrollTop + dy;
+  const r = (el) => el.getBoundingClientRect();
+  const bar = r(document.querySelector('#app > .controls'));
+  const inBar = (id) => { const b = r(document.getElementById(id)); return b.height > 0 && b.top >= bar.top - 0.5 && b.bottom <= bar.bottom + 0.5; };
+  const rows = document.querySelectorAll('#tables tr');
+  return { bar: [bar.top, bar.bottom], play: inBar('btn-play'), position: inBar('position'), lastRow: r(rows[rows.length - 1]).bottom };
+}"""
+
+
+@pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_table_view_keeps_the_controls_pinned_on_the_screen(make_page, size, presenting):
+    """The table view (v) opens under the diagram, the controls pinned at the screen's bottom: the page grew to the
+    tables' length instead and the whole document scrolled, the bar going down with its end (its top at 1011 px in a
+    720 px window, 1369 px at 1920x1080; 711 after scrolling 300 px; in presentation mode at 1004 px, the counter
+    and Play off the screen until scrolled to the end). Now it stays where it was, scrolled or not, and the tables'
+    last row scrolls up above it."""
+    width, height = size
+    page = make_page(width=width, height=height)
+    open_at(page, "lost-marker", 3)
+    if presenting:
+        present_mode(page)
+    was = page.locator("#app > .controls").bounding_box()
+    page.keyboard.press("v")
+    expect(page.locator("#tables")).to_be_visible()
+    for dy in (0, 300, "end"):
+        got = page.evaluate(TABLES_SCROLLED_JS, dy)
+        label = f"{width}x{height} {'presenting' if presenting else 'normal'}, scrolled {dy}: bar {got['bar']}"
+        assert abs(got["bar"][0] - was["y"]) <= 1 and got["bar"][1] <= height + 0.5, f"{label}, {was['y']:.0f} before v"
+        assert got["play"] and got["position"], f"{label}: Play or the counter not in it"
+    assert got["lastRow"] <= got["bar"][0] + 0.5, f"{label}: the tables' last row ends at {got['lastRow']:.0f}, under the bar"
+
+
+# The Predict verdict and the bottom bar (a phone's is fixed, a laptop's pinned), the step info's own width, and the
+# widths of the step note and the outcomes.
+VERDICT_JS = """() => {
+  const r = (el) => el.getBoundingClientRect();
+  const verdict = r(document.getElementById('prediction')), info = r(document.querySelector('.stepinfo'));
+  const others = [...document.querySelectorAll('.stepinfo > :not(#prediction)')].filter((el) => el.getClientRects().length)
+    .filter((el) => r(el).bottom > verdict.top + 0.5 && r(el).top < verdict.bottom - 0.5).map((el) => el.className || el.id);
+  return { verdict: [verdict.left, verdict.top, verdict.right, verdict.bottom], info: [info.left, info.right],
+           barTop: r(document.querySelector('#app > .controls')).top, beside: others,
+           note: r(document.querySelector('.stepinfo .note')).width, returns: r(document.getElementById('returns')).width };
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1366, 768), (390, 844)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_predict_verdict_has_a_row_of_its_own_and_is_brought_into_view(make_page, size):
+    """The verdict (two lines, one per version) was put into the short screen's one row of step note and outcomes:
+    at 1280x720 it squeezed the note to 77 px and the outcomes to 115 px, its second line under the pinned controls;
+    on a phone it was drawn at y = 1611 with nothing scrolling to it. It has a row of its own now, the note and the
+    outcomes as wide as without it, and it is scrolled into view above the controls."""
+    width, height = size
+    page = make_page(width=width, height=height)
+    open_at(page, "lost-marker", 5, "&predict=1")
+    before = page.evaluate(VERDICT_JS)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#predict-dialog")).to_be_visible()
+    page.keyboard.press("Enter")  # each row's first choice
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="Step and reveal")).to_be_focused()
+    page.keyboard.press("Enter")
+    at(page, 6)
+    expect(page.locator("#prediction")).to_contain_text("v1.28.2: you said activeQ")
+    settle(page)
+    got = settled_reading(page.locator("body"), VERDICT_JS)
+    (left, top, right, bottom), label = got["verdict"], f"{width}x{height}: verdict {got['verdict']}"
+    assert top >= 0 and bottom <= got["barTop"] + 0.5, f"{label}, the controls' top at {got['barTop']:.0f}"
+    assert left <= got["info"][0] + 0.5 and right >= got["info"][1] - 0.5 and not got["beside"], f"{label}: beside it {got['beside']}"
+    assert got["note"] >= before["note"] - 0.5 and got["returns"] >= before["returns"] - 0.5, (before, got)
+
+
 # --- tablets: 600-900 px, the panes stacked --------------------------------------------------------------
 # Per pane: the list area and the lanes (their boxes), and the list's items (entries, removed elements with their
 # labels) that leave the list area.
