@@ -853,7 +853,7 @@ def test_the_legend_draws_every_shape_of_the_picture_as_the_picture_does(page):
     legend = page.locator("#legend-items")
     expect(legend).to_be_visible()
     keys = [it["key"] for it in scene("lost-marker", 5)["legend"]]
-    assert {"marker", "detached", "tag", "front", "reach", "walk", "unseen", "ghost"} <= set(keys)
+    assert {"marker", "detached", "tag", "front", "reach", "walk", "unseen", "ghost", "head"} <= set(keys)
     assert legend.locator("[data-legend]").evaluate_all("items => items.map(i => i.dataset.legend)") == keys
     for key in keys:
         box = legend.locator(f'[data-legend="{key}"] .lg-swatch').bounding_box()

@@ -41,7 +41,7 @@ CHANNEL = 16  # room on a lane's right, beside its chips, where pointers leave i
 # The light theme of static/css/app.css, by variable name (tests/export/test_svg.py compares them).
 COLOURS = {
     "bg": "#f6f7f9", "panel": "#ffffff", "fg": "#15191f", "muted": "#5a6472", "border": "#c9d0da",
-    "accent": "#1f5fd1", "active": "#1f5fd1", "backoff": "#a35c00", "unsched": "#b3261e", "inflight": "#00796b",
+    "accent": "#1f5fd1", "active": "#1f5fd1", "head-bg": "#dce8fb", "backoff": "#a35c00", "unsched": "#b3261e", "inflight": "#00796b",
     "event-bg": "#eef2f8", "event-border": "#55657d", "pod-bg": "#e3f4e8", "pod-border": "#1d7a3a",
     "bug": "#b3261e", "bug-bg": "#fdecea", "fix": "#1d7a3a", "fix-bg": "#e6f4ea", "visit": "#ffd54a",
     "ring-track": "#d3d9e1", "marker": "#1f5fd1", "walk": "#d49a00", "walk-bg": "#fff3c4",
@@ -327,10 +327,11 @@ class Pane:
         timer, detail = c.get("timer"), c.get("detail")
         height = 40.0 if timer or detail else 24.0
         colour = COLOURS[QUEUE_COLOUR.get(queue, "muted")]
-        chip = node(g, "g", data_pod=c["pod"], data_timer=timer["kind"] if timer else None)
+        chip = node(g, "g", data_pod=c["pod"], data_timer=timer["kind"] if timer else None,
+                    data_head="true" if c.get("head") else None)
         node(chip, "title", c["title"])
-        node(chip, "path", d=rounded(x, y, width, height, CHIP_CORNERS.get(queue, (11,) * 4)), fill=COLOURS["panel"],
-             stroke=colour, stroke_width=2)
+        node(chip, "path", d=rounded(x, y, width, height, CHIP_CORNERS.get(queue, (11,) * 4)),
+             fill=COLOURS["head-bg" if c.get("head") else "panel"], stroke=colour, stroke_width=2)
         if queue == "backoffQ":  # app.css: a double border
             node(chip, "path", d=rounded(x + 3, y + 3, width - 6, height - 6, (1, 1, 1, 1)), fill="none", stroke=colour,
                  stroke_width=1)
@@ -575,7 +576,7 @@ def swatch(g, key: str, label: str, x: float, y: float) -> None:
         "event": ("event-bg", "event-border", None, "fg", 4), "pod-entry": ("pod-bg", "pod-border", None, "fg", 10),
         "walk": ("walk-bg", "walk", None, "fg", 4), "unseen": ("unseen-b", "bug", None, "bug", 4),
         "ghost": ("panel", "ghost", "4 3", "ghost", 4), "tag": ("panel", "marker", None, "marker", 4),
-        "front": ("panel", "marker", "4 3", "marker", 10),
+        "front": ("panel", "marker", "4 3", "marker", 10), "head": ("head-bg", "active", None, "fg", 10),
         "reach": ("event-bg", "event-border", None, "fg", 4)}.get(key, ("panel", "border", None, "fg", 4))
     width = len(label) * BOLD_WIDTH * 0.92 + 14
     if key == "walk":

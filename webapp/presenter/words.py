@@ -62,6 +62,7 @@ LEGEND = {
     "walk": ("walked", "entries the failing pod's walk visited, each tagged with the hint it read there"),
     "unseen": ("unseen", "an event the pod can no longer see"),
     "ghost": ("removed", "an entry this step removed, kept faint so the step can be read"),
+    "head": ("A", "the head of activeQ: the next pop takes it (each lane lists its pods in the order they leave)"),
     "wait": ("◴ 30 s / 300 s", "time in unschedulablePods against the 5-minute flush"),
     "backoff": ("◔ 1 s left", "backoff still to run before backoffQ releases the pod"),
 }
