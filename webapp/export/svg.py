@@ -41,7 +41,7 @@ CHANNEL = 16  # room on a lane's right, beside its chips, where pointers leave i
 # The light theme of static/css/app.css, by variable name (tests/export/test_svg.py compares them).
 COLOURS = {
     "bg": "#f6f7f9", "panel": "#ffffff", "fg": "#15191f", "muted": "#5a6472", "border": "#c9d0da",
-    "accent": "#1f5fd1", "active": "#1f5fd1", "head-bg": "#dce8fb", "backoff": "#a35c00", "unsched": "#b3261e", "inflight": "#00796b",
+    "accent": "#1f5fd1", "active": "#1f5fd1", "head-bg": "#c5d9fb", "backoff": "#a35c00", "unsched": "#b3261e", "inflight": "#00796b",
     "event-bg": "#eef2f8", "event-border": "#55657d", "pod-bg": "#e3f4e8", "pod-border": "#1d7a3a",
     "bug": "#b3261e", "bug-bg": "#fdecea", "fix": "#1d7a3a", "fix-bg": "#e6f4ea", "visit": "#ffd54a",
     "ring-track": "#d3d9e1", "marker": "#1f5fd1", "walk": "#d49a00", "walk-bg": "#fff3c4",
