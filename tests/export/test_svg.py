@@ -9,7 +9,7 @@ import pytest
 
 from webapp.engine.simulation import Simulation
 from webapp.errors import Invalid
-from webapp.export.svg import COLOURS, export_svg, render
+from webapp.export.svg import COLOURS, DARK, export_svg, render
 from webapp.presenter import state_message
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
@@ -174,10 +174,20 @@ def test_every_pointer_of_every_builtin_is_drawn():
                 assert flagged(group, "data-ghost") == [it["id"] for it in listed if it.get("ghost")], where
 
 
-def test_colours_are_the_light_theme_of_the_stylesheet():
+def test_colours_are_the_themes_of_the_stylesheet():
     css = (Path(__file__).resolve().parents[2] / "static" / "css" / "app.css").read_text()
-    light = dict(re.findall(r"--([\w-]+):\s*light-dark\((#[0-9a-fA-F]{3,8})\s*,", css))
+    pairs = re.findall(r"--([\w-]+):\s*light-dark\((#[0-9a-fA-F]{3,8})\s*,\s*(#[0-9a-fA-F]{3,8})\)", css)
+    light, dark = {name: a for name, a, _ in pairs}, {name: b for name, _, b in pairs}
     assert {name: light.get(name) for name in COLOURS} == COLOURS
+    assert {name: dark.get(name) for name in DARK} == DARK and set(DARK) == set(COLOURS)
+
+
+def test_the_dark_theme_draws_the_same_picture_in_its_colours(lost_marker):
+    """The export was always light, even from a dark page: the same elements, every colour its dark twin's."""
+    light, dark = export_svg(lost_marker, 6), export_svg(lost_marker, 6, theme="dark")
+    assert f'fill="{DARK["bg"]}"' in dark and f'fill="{COLOURS["bg"]}"' not in dark
+    strip = lambda text: re.sub(r'"#[0-9a-fA-F]{6}"', '"#"', text)  # noqa: E731
+    assert strip(light) == strip(dark)
 
 
 def test_chip_timers_and_the_legend(lost_marker):

@@ -148,6 +148,20 @@ class TestHttp:
         assert len(message) < 120  # the value is shown cut, with its length
         assert errors_logged() == []
 
+    @pytest.mark.parametrize("value", ["", "Dark", "blue", "x" * 5000, "%00", "%ed%a0%80"])
+    @pytest.mark.parametrize("path", ["/export/lost-marker.svg", "/export/svg"])
+    def test_svg_theme_is_light_or_dark(self, client, errors_logged, path, value):
+        url = f"{path}?position=6&theme={value}"
+        response = client.get(url) if path.endswith(".svg") else client.post(url, json=LOST_MARKER)
+        assert response.status_code == 400
+        message = response.get_json()["message"]
+        assert message.startswith("theme must be one of light, dark, not ") and len(message) < 120
+        for theme in ("light", "dark"):
+            url = f"{path}?position=6&theme={theme}"
+            drawn = client.get(url) if path.endswith(".svg") else client.post(url, json=LOST_MARKER)
+            assert drawn.status_code == 200 and drawn.mimetype == "image/svg+xml"
+        assert errors_logged() == []
+
     @pytest.mark.parametrize("value", ["", "null", "%00", "v1.28.1,v9", "%ed%a0%80"])
     @pytest.mark.parametrize("path", ["/export/lost-marker.svg", "/export/lost-marker.html", "/export/svg"])
     def test_export_versions_are_named_as_the_query_parameter(self, client, errors_logged, path, value):

@@ -21,6 +21,7 @@ data-queue with data-pod chips and data-timer, data-pointer/data-pod/data-target
 from __future__ import annotations
 
 import math
+from contextvars import ContextVar
 import re
 import xml.etree.ElementTree as ET
 
@@ -47,6 +48,24 @@ COLOURS = {
     "ring-track": "#d3d9e1", "marker": "#1f5fd1", "walk": "#d49a00", "walk-bg": "#fff3c4",
     "unseen-a": "#f2dad7", "unseen-b": "#fbf1f0", "warn-bg": "#fff4e5", "ghost": "#677080",
 }
+# The dark theme of static/css/app.css, by the same names (light-dark()'s second colour).
+DARK = {
+    "bg": "#0f1318", "panel": "#171c23", "fg": "#e8edf3", "muted": "#a3aebb", "border": "#333d4a",
+    "accent": "#6ea8ff", "active": "#7fb0ff", "head-bg": "#24406e", "backoff": "#ffb74d", "unsched": "#ff8a80",
+    "inflight": "#4dd0c0", "event-bg": "#1f2833", "event-border": "#8aa0bd", "pod-bg": "#173323",
+    "pod-border": "#6fd08f", "bug": "#ff8a80", "bug-bg": "#3a1d1b", "fix": "#7ee29b", "fix-bg": "#16301f",
+    "visit": "#b8860b", "ring-track": "#3a4452", "marker": "#7fb0ff", "walk": "#ffcc33", "walk-bg": "#3d3000",
+    "unseen-a": "#3b2222", "unseen-b": "#291a1a", "warn-bg": "#3a2a10", "ghost": "#8f99a6",
+}
+THEMES = {"light": COLOURS, "dark": DARK}
+_palette: ContextVar[dict] = ContextVar("palette", default=COLOURS)  # the theme being drawn (a request's own)
+
+
+def paint(name: str) -> str:
+    """The colour ``name`` in the theme being drawn."""
+    return _palette.get()[name]
+
+
 QUEUE_COLOUR = {"activeQ": "active", "backoffQ": "backoff", "unschedulablePods": "unsched", "inFlight": "inflight"}
 CHIP_CORNERS = {"activeQ": (11, 11, 11, 11), "backoffQ": (3, 3, 3, 3), "unschedulablePods": (0, 0, 0, 0),
                 "inFlight": (11, 0, 11, 0)}  # top-left, top-right, bottom-right, bottom-left (app.css .chip-*)
@@ -55,24 +74,33 @@ DECISION_COLOURS = {"QueueSkip": ("bug-bg", "bug"), "QueueAfterBackoff": ("warn-
 NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def export_svg(scenario, position: int, max_bytes: int | None = None, versions=None) -> str:
+def export_svg(scenario, position: int, max_bytes: int | None = None, versions=None, theme: str = "light") -> str:
     """Raises Invalid for a position outside 0..len(scenario.steps); ``max_bytes`` bounds the simulation's
-    memory (as a session's); ``versions``: the panes (default: the ones the scenario opens on)."""
+    memory (as a session's); ``versions``: the panes (default: the ones the scenario opens on); ``theme``: a key
+    of THEMES."""
     sim = Simulation(scenario, versions or scenario.versions, max_bytes=max_bytes)
     sim.seek(position)
-    return render(scenario.name, state_message(sim.frame())["scene"])
+    return render(scenario.name, state_message(sim.frame())["scene"], theme)
 
 
-def render(name: str, scene: dict) -> str:
-    """The SVG of one scene (``state_message(frame)["scene"]``)."""
+def render(name: str, scene: dict, theme: str = "light") -> str:
+    """The SVG of one scene (``state_message(frame)["scene"]``) in ``theme``'s colours."""
+    token = _palette.set(THEMES[theme])
+    try:
+        return _render(name, scene)
+    finally:
+        _palette.reset(token)
+
+
+def _render(name: str, scene: dict) -> str:
     count = len(scene["panes"])
     width = 2 * MARGIN + count * PANE_WIDTH + (count - 1) * GAP
     svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "width": str(width),
                              "font-family": "system-ui, 'DejaVu Sans', sans-serif", "font-size": "12"})
-    background = node(svg, "rect", width="100%", height="100%", fill=COLOURS["bg"])
+    background = node(svg, "rect", width="100%", height="100%", fill=paint("bg"))
     node(svg, "title", f"{name}: {step_title(scene)}")
-    node(svg, "text", name, x=MARGIN, y=30, font_size=18, font_weight="bold", fill=COLOURS["fg"])
-    node(svg, "text", step_title(scene), x=MARGIN, y=52, fill=COLOURS["muted"], data_testid="step")
+    node(svg, "text", name, x=MARGIN, y=30, font_size=18, font_weight="bold", fill=paint("fg"))
+    node(svg, "text", step_title(scene), x=MARGIN, y=52, fill=paint("muted"), data_testid="step")
     top = 68
     panes = [Pane(svg, variant, p, MARGIN + i * (PANE_WIDTH + GAP), top)
              for i, (variant, p) in enumerate(scene["panes"].items())]
@@ -102,22 +130,22 @@ class Pane:
         self.scene, self.x, self.y = scene_pane, x, y
         tone = scene_pane["tone"]
         self.group = group = node(svg, "g", data_variant=variant)
-        self.frame = node(group, "rect", x=x, y=y, width=PANE_WIDTH, rx=8, fill=COLOURS["panel"],
-                          stroke=COLOURS["border"])
-        node(group, "rect", x=x, y=y, width=PANE_WIDTH, height=5, fill=COLOURS[tone])
+        self.frame = node(group, "rect", x=x, y=y, width=PANE_WIDTH, rx=8, fill=paint("panel"),
+                          stroke=paint("border"))
+        node(group, "rect", x=x, y=y, width=PANE_WIDTH, height=5, fill=paint(tone))
         left, right = x + PAD, x + PANE_WIDTH - PAD
         title = scene_pane["title"]
-        node(group, "text", title, x=left, y=y + 32, font_size=20, font_weight="bold", fill=COLOURS["fg"],
+        node(group, "text", title, x=left, y=y + 32, font_size=20, font_weight="bold", fill=paint("fg"),
              data_testid="title")
         tag_x, tag_w = left + len(title) * 12.5 + 12, len(scene_pane["tag"]) * 5.8 + 16
         tag = node(group, "g", data_testid="tag-pill")
-        node(tag, "rect", x=tag_x, y=y + 18, width=tag_w, height=19, rx=9.5, fill=COLOURS[f"{tone}-bg"])
+        node(tag, "rect", x=tag_x, y=y + 18, width=tag_w, height=19, rx=9.5, fill=paint(f"{tone}-bg"))
         node(tag, "text", scene_pane["tag"], x=tag_x + tag_w / 2, y=y + 31.5, font_size=11, text_anchor="middle",
-             fill=COLOURS[tone], data_testid="tag")
+             fill=paint(tone), data_testid="tag")
         node(group, "text", scene_pane.get("time") or scene_pane["clock"].split(" · ")[0], x=right, y=y + 34,
-             font_size=24, font_weight="bold", text_anchor="end", fill=COLOURS["fg"], data_testid="pane-time")
+             font_size=24, font_weight="bold", text_anchor="end", fill=paint("fg"), data_testid="pane-time")
         node(group, "text", scene_pane["clock"], x=right, y=y + 52, font_size=11, text_anchor="end",
-             fill=COLOURS["muted"], data_testid="clock")
+             fill=paint("muted"), data_testid="clock")
         diagram = node(group, "g", data_testid="diagram")
         self.places: dict[str, tuple] = {}  # list item key -> (box x, y, width, height, stack bottom)
         self.entries: list[tuple] = []  # the list's items and "→"s as the page's <li>s: (rect, item key or None)
@@ -134,17 +162,17 @@ class Pane:
         left, p = self.x + PAD, self.scene
         lines = wrap(p.get("caption") or p["narration"]["title"], (PANE_WIDTH - 2 * PAD) / 8.6)
         caption = node(self.group, "text", None, x=left, y=top + 24, font_size=15, font_weight="bold",
-                       fill=COLOURS["fg"], data_testid="caption")
+                       fill=paint("fg"), data_testid="caption")
         for i, line in enumerate(lines):
             node(caption, "tspan", line, x=left, dy=0 if i == 0 else 20)
         y = top + 24 + 20 * (len(lines) - 1) + 22
         inv = p["invariants"]
         node(self.group, "text", inv["summary"], x=self.x + PANE_WIDTH - PAD, y=y, font_size=11, text_anchor="end",
-             fill=COLOURS["fix" if inv["ok"] else "bug"], data_testid="invariants")
+             fill=paint("fix" if inv["ok"] else "bug"), data_testid="invariants")
         for broken in inv["broken"]:
             y += 16
             node(self.group, "text", short(f"{broken['title']}: {broken['detail']}", 90), x=left, y=y, font_size=11,
-                 fill=COLOURS["bug"])
+                 fill=paint("bug"))
         return y + PAD
 
     # --- the in-flight list -----------------------------------------------------------------------------
@@ -152,21 +180,21 @@ class Pane:
         """The list area: its heading, the walk's hint, then its items in a wrapping row."""
         listing, hint = self.scene["list"], self.scene.get("hint")
         area = node(diagram, "g", data_list=listing["name"])
-        frame = node(area, "rect", x=left, y=top, width=right - left, rx=8, fill="none", stroke=COLOURS["border"],
+        frame = node(area, "rect", x=left, y=top, width=right - left, rx=8, fill="none", stroke=paint("border"),
                      stroke_dasharray="4 3")
         heading = node(area, "text", listing["name"], x=left + 10, y=top + 18, font_family="monospace",
-                       fill=COLOURS["fg"])
+                       fill=paint("fg"))
         for text in (listing["count"], listing["note"]):
             if text:
                 node(heading, "tspan", f" · {text}", font_family="system-ui, 'DejaVu Sans', sans-serif",
-                     fill=COLOURS["muted"])
+                     fill=paint("muted"))
         y = top + 22
         if hint:
             y = self.hint(area, hint, left + 10, right - 10, y + 18)
         items_top = y + 14
         flow = Flow(left + 12, right - 12, items_top)
         if not listing["items"]:
-            node(area, "text", listing["empty"], x=left + 12, y=y + 30, font_style="italic", fill=COLOURS["muted"])
+            node(area, "text", listing["empty"], x=left + 12, y=y + 30, font_style="italic", fill=paint("muted"))
             bottom = y + 42
         else:
             reach = reached_by(listing["items"], self.scene.get("pointers", []))
@@ -194,13 +222,13 @@ class Pane:
         if below:
             at, last = indent, last + 18
         bg, fg = DECISION_COLOURS.get(hint["decision"], ("panel", "fg"))
-        node(area, "rect", x=at - 4, y=last - 13, width=badge, height=18, rx=4, fill=COLOURS[bg])
-        line = node(area, "text", None, x=left, y=y, data_hint_pod=hint["pod"], fill=COLOURS["fg"])
+        node(area, "rect", x=at - 4, y=last - 13, width=badge, height=18, rx=4, fill=paint(bg))
+        line = node(area, "text", None, x=left, y=y, data_hint_pod=hint["pod"], fill=paint("fg"))
         node(line, "tspan", f"{hint['pod']}: ", font_weight="bold")
         for k, words in enumerate(lines):
             space = " " if k < len(lines) - 1 or hint["walked"].endswith(" ") else ""
             node(line, "tspan", words + space, x=indent if k else None, dy=18 if k else None)
-        node(line, "tspan", hint["decision"], x=at, dy=18 if below else None, font_weight="bold", fill=COLOURS[fg])
+        node(line, "tspan", hint["decision"], x=at, dy=18 if below else None, font_weight="bold", fill=paint(fg))
         return last
 
     def item(self, area, flow, it: dict, reached_by: list | None, follows: bool = False) -> None:
@@ -224,7 +252,7 @@ class Pane:
         lead = 22 if follows else 0
         x, y = flow.place(lead + width, stack_h)
         if follows:  # the arrow from the previous entry stays with this one when the row wraps
-            node(area, "text", "→", x=x + 9, y=y + 22, text_anchor="middle", font_size=16, fill=COLOURS["muted"])
+            node(area, "text", "→", x=x + 9, y=y + 22, text_anchor="middle", font_size=16, fill=paint("muted"))
             self.entries.append(((x + 2, y + 8, x + 16, y + 26), None))  # the glyph's line box
             x += lead
         g = node(area, "g", **hooks(it))
@@ -232,26 +260,26 @@ class Pane:
             node(g, "title", it.get("title") or it["gone"])
         if kind == "front":
             cx = x + width / 2
-            node(g, "circle", cx=cx, cy=y + 18, r=17, fill=COLOURS["panel"], stroke=COLOURS["marker"], stroke_width=2,
+            node(g, "circle", cx=cx, cy=y + 18, r=17, fill=paint("panel"), stroke=paint("marker"), stroke_width=2,
                  stroke_dasharray="4 3")
             node(g, "text", it["label"], x=cx, y=y + 22, text_anchor="middle", font_size=11, font_weight="bold",
-                 fill=COLOURS["marker"])
+                 fill=paint("marker"))
         else:
             self.box(g, it, x, y, width, box_h, lines, reached_by)
         top = y + box_h + 4
         for text, what in tags:  # (app.css .walk-tag, .gone-tag, .unseen-tag)
             fill, colour = (DECISION_COLOURS.get(text, ("panel", "fg")) if what == "walk"
                             else ("panel", "bug" if what == "unseen" else "ghost"))
-            colour = COLOURS[colour]
-            node(g, "rect", x=x + 2, y=top, width=width - 4, height=16, rx=3, fill=COLOURS[fill], stroke=colour,
+            colour = paint(colour)
+            node(g, "rect", x=x + 2, y=top, width=width - 4, height=16, rx=3, fill=paint(fill), stroke=colour,
                  stroke_dasharray="3 2" if what == "gone" else None, data_tag=what)
             node(g, "text", text, x=x + width / 2, y=top + 12, text_anchor="middle", font_size=10.5, font_weight="bold",
                  fill=colour)
             top += 20
         for m, text in markers:
             marker = node(g, "g", data_marker=m["pod"], data_detached="true" if m["detached"] else "false")
-            colour = COLOURS["bug" if m["detached"] else "marker"]
-            node(marker, "rect", x=x, y=top, width=width, height=17, rx=4, fill=COLOURS["panel"], stroke=colour,
+            colour = paint("bug" if m["detached"] else "marker")
+            node(marker, "rect", x=x, y=top, width=width, height=17, rx=4, fill=paint("panel"), stroke=colour,
                  stroke_width=1.5, stroke_dasharray="4 2" if m["detached"] else None)
             node(marker, "text", text, x=x + width / 2, y=top + 12.5, text_anchor="middle", font_size=11,
                  font_weight="bold", fill=colour)
@@ -275,21 +303,21 @@ class Pane:
             fill, stroke, text = "unseen-b", "bug", "fg"
         if walked:
             fill, stroke, text = "walk-bg", "walk", "fg"
-            node(g, "rect", x=x - 5, y=y - 5, width=width + 10, height=height + 10, rx=radius + 4, fill=COLOURS["walk"],
+            node(g, "rect", x=x - 5, y=y - 5, width=width + 10, height=height + 10, rx=radius + 4, fill=paint("walk"),
                  data_walk="true")
         elif reached_by:
             node(g, "rect", x=x - 4, y=y - 4, width=width + 8, height=height + 8, rx=radius + 3, fill="none",
-                 stroke=COLOURS["marker"], stroke_dasharray="2 2", data_reach_by=" ".join(reached_by))
-        node(g, "rect", x=x, y=y, width=width, height=height, rx=radius, fill=COLOURS[fill], stroke=COLOURS[stroke],
+                 stroke=paint("marker"), stroke_dasharray="2 2", data_reach_by=" ".join(reached_by))
+        node(g, "rect", x=x, y=y, width=width, height=height, rx=radius, fill=paint(fill), stroke=paint(stroke),
              stroke_width=2, stroke_dasharray=dash)
         if unseen and not walked:  # the shading, then the border again over its ends
             stripes(g, x + 2, y + 2, width - 4, height - 4)
-            node(g, "rect", x=x, y=y, width=width, height=height, rx=radius, fill="none", stroke=COLOURS[stroke],
+            node(g, "rect", x=x, y=y, width=width, height=height, rx=radius, fill="none", stroke=paint(stroke),
                  stroke_width=2, stroke_dasharray=dash)
         for i, (line, weight) in enumerate(lines):  # names are never struck through (the page's rule too)
             # a ghost's id in the ghost grey, but muted on gold or hatching (.entry.removed:is(.walked, .unseen) .eid)
-            colour = COLOURS[text if i == 0 else "bug" if kind == "ghost" else "ghost" if ghost and not (walked or unseen)
-                             else "muted"]
+            colour = paint(text if i == 0 else "bug" if kind == "ghost" else "ghost" if ghost and not (walked or unseen)
+                             else "muted")
             ty = y + 19 + 16 * i
             node(g, "text", line, x=x + width / 2, y=ty, text_anchor="middle", font_weight=weight, fill=colour)
 
@@ -302,12 +330,12 @@ class Pane:
         for lane in lanes_:
             queue = lane["queue"]
             width = unit * LANE_SHARES.get(queue, 1.0)
-            colour = COLOURS[QUEUE_COLOUR.get(queue, "muted")]
+            colour = paint(QUEUE_COLOUR.get(queue, "muted"))
             g = node(diagram, "g", data_queue=queue)
             node(g, "title", lane["help"])
-            frame = node(g, "rect", x=x, y=top, width=width, rx=6, fill=COLOURS["panel"], stroke=COLOURS["border"])
+            frame = node(g, "rect", x=x, y=top, width=width, rx=6, fill=paint("panel"), stroke=paint("border"))
             bar = node(g, "rect", x=x, y=top, width=5, rx=2, fill=colour)
-            label = node(g, "text", None, x=x + 11, y=top + 17, font_size=11, font_weight="bold", fill=COLOURS["muted"])
+            label = node(g, "text", None, x=x + 11, y=top + 17, font_size=11, font_weight="bold", fill=paint("muted"))
             node(label, "tspan", lane["icon"], fill=colour)
             node(label, "tspan", f" {short(lane['label'], int((width - 30) / 6.8))}")
             y = top + 26
@@ -326,30 +354,30 @@ class Pane:
     def chip(self, g, c: dict, queue: str, x: float, y: float, width: float) -> float:
         timer, detail = c.get("timer"), c.get("detail")
         height = 40.0 if timer or detail else 24.0
-        colour = COLOURS[QUEUE_COLOUR.get(queue, "muted")]
+        colour = paint(QUEUE_COLOUR.get(queue, "muted"))
         chip = node(g, "g", data_pod=c["pod"], data_timer=timer["kind"] if timer else None,
                     data_head="true" if c.get("head") else None)
         node(chip, "title", c["title"])
         node(chip, "path", d=rounded(x, y, width, height, CHIP_CORNERS.get(queue, (11,) * 4)),
-             fill=COLOURS["head-bg" if c.get("head") else "panel"], stroke=colour, stroke_width=2)
+             fill=paint("head-bg" if c.get("head") else "panel"), stroke=colour, stroke_width=2)
         if queue == "backoffQ":  # app.css: a double border
             node(chip, "path", d=rounded(x + 3, y + 3, width - 6, height - 6, (1, 1, 1, 1)), fill="none", stroke=colour,
                  stroke_width=1)
         node(chip, "text", short(c["pod"], max(int((width - 16) / BOLD_WIDTH), 4)), x=x + 9, y=y + 17,
-             font_size=13, font_weight="bold", fill=COLOURS["fg"])
+             font_size=13, font_weight="bold", fill=paint("fg"))
         if timer:
             fraction = max(0.0, min(1.0, float(timer.get("fraction") or 0.0)))
             cx, cy, r = x + 17, y + 29, 6.0
             around = 2 * math.pi * r
             ring = node(chip, "g", data_fraction=f"{fraction:.3f}")
-            node(ring, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=COLOURS["ring-track"], stroke_width=3)
+            node(ring, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=paint("ring-track"), stroke_width=3)
             node(ring, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=colour, stroke_width=3,
                  stroke_dasharray=f"{fraction * around:.2f} {around:.2f}", transform=f"rotate(-90 {cx:g} {cy:g})")
             node(chip, "text", short(timer["text"], max(int((width - 34) / 6.2), 4)), x=x + 28, y=y + 33, font_size=11,
-                 font_weight="bold", fill=COLOURS["fg"])
+                 font_weight="bold", fill=paint("fg"))
         elif detail:
             node(chip, "text", short(detail, max(int((width - 16) / 6.2), 4)), x=x + 9, y=y + 33, font_size=11,
-                 fill=COLOURS["muted"])
+                 fill=paint("muted"))
         self.chips.append((c["pod"], queue, x, y, width, height))
         return y + height
 
@@ -437,7 +465,7 @@ def arrow(g, line: Measured, detoured: bool, detached: bool, decided: bool, cut:
     as pointers.js drawArrow draws it: the tail's dot, the line stopping 4 px short of the tip (under the head), a
     detached one dashed and cut where ``cut`` says (cut.py: a gap with two bars across it and a cross), and a head
     aimed from 10 px back along the line (a detour's straight up: its last run may be short)."""
-    colour = COLOURS["bug" if detached else "marker"]
+    colour = paint("bug" if detached else "marker")
     style = {"fill": "none", "stroke": colour, "stroke_width": 3.5 if decided else 2.5, "stroke_linecap": "round",
              "stroke_dasharray": "7 5" if detached else None, "data_line": "true"}
     tail, end = line.points[0], line.length - 4
@@ -508,7 +536,7 @@ def stripes(g, x: float, y: float, width: float, height: float, step: float = 17
         x0, y0 = min(c, width), c - min(c, width)
         x1, y1 = c - min(c, height), min(c, height)
         node(g, "line", x1=f"{x + x0:.1f}", y1=f"{y + y0:.1f}", x2=f"{x + x1:.1f}", y2=f"{y + y1:.1f}",
-             stroke=COLOURS["unseen-a"], stroke_width=f"{step / (2 * math.sqrt(2)):.1f}")
+             stroke=paint("unseen-a"), stroke_width=f"{step / (2 * math.sqrt(2)):.1f}")
         c += step
 
 
@@ -538,7 +566,7 @@ def legend(svg, items: list, left: float, top: float, width: float) -> float:
             entry = node(g, "g", data_legend=it["key"])
             swatch(entry, it["key"], it["label"], x, y)
             lines = wrap(it["text"], (column - 130) / 6.0)
-            text = node(entry, "text", None, x=x + 122, y=y + 15, font_size=11, fill=COLOURS["fg"])
+            text = node(entry, "text", None, x=x + 122, y=y + 15, font_size=11, fill=paint("fg"))
             for j, line in enumerate(lines):
                 node(text, "tspan", line, x=x + 122, dy=0 if j == 0 else 14)
             height = max(height, 14 * len(lines) + 10)
@@ -549,7 +577,7 @@ def legend(svg, items: list, left: float, top: float, width: float) -> float:
 def swatch(g, key: str, label: str, x: float, y: float) -> None:
     label = short(label, 14)
     if key in ("marker", "detached"):
-        colour = COLOURS["bug" if key == "detached" else "marker"]
+        colour = paint("bug" if key == "detached" else "marker")
         node(g, "circle", cx=x + 3, cy=y + 11, r=3, fill=colour)
         dash = "5 3" if key == "detached" else None
         parts = ("M3 11 L16 11", "M26 11 L38 11") if key == "detached" else ("M3 11 L38 11",)
@@ -563,14 +591,14 @@ def swatch(g, key: str, label: str, x: float, y: float) -> None:
         node(g, "text", label, x=x + 52, y=y + 15, font_size=11, font_weight="bold", fill=colour)
         return
     if key in ("wait", "backoff"):
-        colour = COLOURS["unsched" if key == "wait" else "backoff"]
+        colour = paint("unsched" if key == "wait" else "backoff")
         cx, cy, r = x + 9, y + 11, 6.0
         around = 2 * math.pi * r
-        node(g, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=COLOURS["ring-track"], stroke_width=3)
+        node(g, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=paint("ring-track"), stroke_width=3)
         node(g, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=colour, stroke_width=3,
              stroke_dasharray=f"{(0.35 if key == 'wait' else 0.65) * around:.2f} {around:.2f}",
              transform=f"rotate(-90 {cx:g} {cy:g})")
-        node(g, "text", label, x=x + 20, y=y + 15, font_size=11, font_weight="bold", fill=COLOURS["fg"])
+        node(g, "text", label, x=x + 20, y=y + 15, font_size=11, font_weight="bold", fill=paint("fg"))
         return
     fill, stroke, dash, text, radius = {
         "event": ("event-bg", "event-border", None, "fg", 4), "pod-entry": ("pod-bg", "pod-border", None, "fg", 10),
@@ -580,18 +608,18 @@ def swatch(g, key: str, label: str, x: float, y: float) -> None:
         "reach": ("event-bg", "event-border", None, "fg", 4)}.get(key, ("panel", "border", None, "fg", 4))
     width = len(label) * BOLD_WIDTH * 0.92 + 14
     if key == "walk":
-        node(g, "rect", x=x - 3, y=y - 1, width=width + 6, height=26, rx=6, fill=COLOURS["walk"])
+        node(g, "rect", x=x - 3, y=y - 1, width=width + 6, height=26, rx=6, fill=paint("walk"))
     if key == "reach":  # the dotted outline of an entry a walk would visit (app.css .entry.in-reach)
-        node(g, "rect", x=x - 3, y=y - 1, width=width + 6, height=26, rx=6, fill="none", stroke=COLOURS["marker"],
+        node(g, "rect", x=x - 3, y=y - 1, width=width + 6, height=26, rx=6, fill="none", stroke=paint("marker"),
              stroke_dasharray="2 2")
-    node(g, "rect", x=x, y=y + 2, width=width, height=20, rx=radius, fill=COLOURS[fill], stroke=COLOURS[stroke],
+    node(g, "rect", x=x, y=y + 2, width=width, height=20, rx=radius, fill=paint(fill), stroke=paint(stroke),
          stroke_width=2, stroke_dasharray=dash)
     if key == "unseen":
         stripes(g, x + 2, y + 4, width - 4, 16, 11.0)
-        node(g, "rect", x=x, y=y + 2, width=width, height=20, rx=radius, fill="none", stroke=COLOURS[stroke],
+        node(g, "rect", x=x, y=y + 2, width=width, height=20, rx=radius, fill="none", stroke=paint(stroke),
              stroke_width=2)
     node(g, "text", label, x=x + width / 2, y=y + 16, font_size=11, font_weight="bold", text_anchor="middle",
-         fill=COLOURS[text])
+         fill=paint(text))
 
 
 class Flow:

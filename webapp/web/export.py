@@ -1,7 +1,8 @@
 """HTTP: offline exports of a built-in scenario (by id) or of a scenario object posted as JSON (the editor's).
 
     GET  /export/<id>.html            the viewer as one self-contained HTML file (a download)
-    GET  /export/<id>.svg?position=n  one position as a standalone SVG (n defaults to 0)
+    GET  /export/<id>.svg?position=n&theme=dark  one position as a standalone SVG (n defaults to 0; theme light or
+                                      dark, light by default)
     POST /export/html, POST /export/svg?position=n   the same for the scenario object in the body
 """
 
@@ -14,7 +15,7 @@ from flask import Blueprint, Response, current_app, request
 from ..engine.simulation import MAX_PANES
 from ..errors import Invalid
 from ..export.offline import export_html
-from ..export.svg import export_svg
+from ..export.svg import THEMES, export_svg
 from ..scenario.resolve import resolve
 from .bodies import builtin_scenario, index_arg, json_body, shown, versions_field
 from .limits import session_bytes
@@ -42,7 +43,10 @@ def html_download(source, filename: str | None) -> Response:
 
 def svg_response(source) -> Response:
     position, shown_position = index_arg("position"), shown(request.args.get("position", ""))
-    svg = apart(_exported_svg, source, position, shown_position, session_bytes(current_app.config), versions_arg(),
+    versions, theme = versions_arg(), request.args.get("theme", "light")
+    if theme not in THEMES:
+        raise Invalid(f"theme must be one of {', '.join(THEMES)}, not {shown(theme)}")
+    svg = apart(_exported_svg, source, position, shown_position, session_bytes(current_app.config), versions, theme,
                 pure=True, small=isinstance(source, str))
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = SVG_POLICY
@@ -57,12 +61,12 @@ def _exported_html(source, max_bytes, versions) -> tuple[str, str]:
     return scenario.name, export_html(scenario, scenario_id, max_bytes, versions)
 
 
-def _exported_svg(source, position: int | None, shown_position: str, max_bytes, versions) -> str:
+def _exported_svg(source, position: int | None, shown_position: str, max_bytes, versions, theme: str) -> str:
     scenario, _ = _resolved(source)
     total = len(scenario.steps)
     if position is None or position > total:
         raise Invalid(f"position must be an integer in 0..{total}, got {shown_position}")
-    return export_svg(scenario, position, max_bytes, versions)
+    return export_svg(scenario, position, max_bytes, versions, theme)
 
 
 def _resolved(source):
