@@ -3,6 +3,7 @@
 // per item (`  - {op: pop, expect: A}`), a one-line flow list (`pods: [{name: A}]`) gets `, item` before its `]`,
 // an empty one (`steps: []`) becomes a block list; JSON text is parsed and written back with two-space indents.
 // Whatever cannot be edited this way is an Error whose message says why (the text is left as it was).
+// And the whole of a scenario object written as YAML in that same layout (`yamlDocument`: the editor's Format).
 
 const PLAIN = /^[A-Za-z_][A-Za-z0-9_./#-]*$/;
 const RESERVED = /^(true|false|yes|no|on|off|null|y|n)$/i; // YAML 1.1 would read these as bools or null
@@ -14,13 +15,76 @@ export function isJson(text) {
 // A value as YAML flow text: plain when it cannot be read as anything else, JSON-quoted otherwise (a JSON string
 // is a valid YAML double-quoted scalar).
 export function yamlValue(value) {
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value === null) return "null";
+  if (typeof value === "boolean") return String(value);
+  // YAML 1.1 (PyYAML) reads 1e-07 as a string: a float's exponent needs a dot before it and a sign after it
+  if (typeof value === "number") return String(value).replace(/^(-?\d+)(?:\.(\d+))?e([+-]?)/, (_, i, f, sign) => `${i}.${f ?? "0"}e${sign || "+"}`);
   if (Array.isArray(value)) return `[${value.map(yamlValue).join(", ")}]`;
   if (value && typeof value === "object") {
     return `{${Object.entries(value).map(([k, v]) => `${yamlValue(k)}: ${yamlValue(v)}`).join(", ")}}`;
   }
   const text = String(value);
-  return PLAIN.test(text) && !RESERVED.test(text) ? text : JSON.stringify(text);
+  return PLAIN.test(text) && !RESERVED.test(text) ? text : quoted(text);
+}
+
+// JSON's quoting is YAML's double-quoted style, but for what YAML takes as a line break (NEL, LS, PS: folded
+// inside quotes) or refuses as unprintable: those are escaped.
+function quoted(text) {
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+// --- a whole scenario as YAML ----------------------------------------------------------------------------------
+const WIDTH = 110; // a flow item longer than this is written as a block mapping, one key a line
+const isMap = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+// A string plain after `key: ` (block context, where `,[]{}` need no quotes; here only a few signs, no `: `, no
+// ` #`, no space at the end): `name: The lost marker`.
+const BLOCK_PLAIN = /^[A-Za-z_][\p{L}\p{N}_ ./,'"()!?&*+=@%$~-]*$/u;
+const blockValue = (value) =>
+  typeof value === "string" && BLOCK_PLAIN.test(value) && !/ $/.test(value) && !RESERVED.test(value) ? value : yamlValue(value);
+
+// A string of several lines as a literal block (`|`), where it reads back as the same string for sure: no carriage
+// return, tab, control or YAML line-break character, no space at a line's end, and a first line that does not begin
+// with a space (the block's indentation is found from it); any other string is quoted.
+function literal(text) {
+  return text.includes("\n") && !/[\r\t\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/.test(text) &&
+    !/ (\n|$)/.test(text) && !/^\n*( |$)/.test(text);
+}
+
+function entry(key, value, indent) {
+  const pad = " ".repeat(indent);
+  const head = `${pad}${yamlValue(key)}:`;
+  if (typeof value === "string" && literal(value)) {
+    const chomp = !value.endsWith("\n") ? "-" : value.endsWith("\n\n") ? "+" : "";
+    const body = chomp === "-" ? value : value.slice(0, -1);
+    return [`${head} |${chomp}`, ...body.split("\n").map((line) => (line ? `${pad}  ${line}` : ""))];
+  }
+  const flow = `${head} ${blockValue(value)}`;
+  if (Array.isArray(value) && value.length && (flow.length > WIDTH || value.some((item) => item && typeof item === "object"))) {
+    return [head, ...value.flatMap((item) => listItem(item, indent + 2))];
+  }
+  if (isMap(value) && Object.keys(value).length && flow.length > WIDTH) {
+    return [head, ...Object.entries(value).flatMap(([k, v]) => entry(k, v, indent + 2))];
+  }
+  return [flow];
+}
+
+function listItem(item, indent) {
+  const pad = " ".repeat(indent);
+  const flow = `${pad}- ${yamlValue(item)}`;
+  if (!isMap(item) || !Object.keys(item).length || (flow.length <= WIDTH && !Object.values(item).some((v) => typeof v === "string" && literal(v)))) {
+    return [flow];
+  }
+  const lines = Object.entries(item).flatMap(([k, v]) => entry(k, v, indent + 2));
+  lines[0] = `${pad}- ${lines[0].slice(indent + 2)}`;
+  return lines;
+}
+
+// ``scenario`` (a parsed scenario object) as YAML text, in the library's layout: a key a line, a several-line
+// string as a literal block, a list of scalars in brackets, a list of mappings one item a line (`  - {op: pop}`,
+// what the palette appends to; a long one as a block mapping). Comments are not kept: the object has none.
+export function yamlDocument(scenario) {
+  return `${Object.entries(scenario).flatMap(([key, value]) => entry(key, value, 0)).join("\n")}\n`;
 }
 
 const keyLine = (key) => new RegExp(`^${key}[ \\t]*:(.*)$`);

@@ -16,12 +16,21 @@ import { h } from "./dom.js";
 import { createPalette } from "./editor-palette.js";
 import { bindImport, counted } from "./editor-import.js";
 import { drawCatalogue, loadCatalogue } from "./catalogue.js";
+import { isJson, yamlDocument } from "./editor-yaml.js";
+import { slug } from "./exporting.js";
 import { DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY } from "./links.js";
 
-// The local draft (localStorage under DRAFT_KEY, so it outlives the tab): {from: the page's starting scenario id
-// ("" for none), text, format, ran: the scenario object last run}. It is shown again when the editor is reached by
-// Back, a reload, or the viewer's "Editor" with its own scenario (?draft); choosing "Start from" starts afresh.
+// The local drafts (see "the local drafts" below): each page of the editor keeps its own, shown again when that
+// page is reached by Back or Forward or reloaded; the viewer's "Editor" opens the newest (?draft); choosing
+// "Start from" starts afresh.
+//
+// Format says what the text is written in ("Auto": as it looks: JSON when it starts with { or [). Choosing YAML or
+// JSON converts a valid scenario to it (one edit, which Ctrl+Z takes back); a text with problems is not converted
+// and the notice says so. A Format the text cannot be written in follows the text when it is next validated
+// (YAML pasted under JSON, a conversion undone), so the text is never read in the wrong language, and Download
+// saves it under the Format's name.
 const DEBOUNCE_MS = 400;
+const FORMAT_NAMES = { yaml: "YAML", json: "JSON" };
 
 const $ = (id) => document.getElementById(id);
 const source = $("source");
@@ -30,7 +39,8 @@ const format = $("format");
 const MAX_BYTES = Number($("editor").dataset.maxBytes);
 let validations = 0; // only the answer to the newest request is shown
 let timer = 0;
-let latest = null; // the newest /api/validate answer shown
+let shownFormat = format.value; // the Format as the text was last validated (a change event comes after the choice)
+let formatChange = Promise.resolve(); // a conversion under way (Download waits for it)
 
 // --- gutter ------------------------------------------------------------------------------------------------
 function renderGutter() {
@@ -70,13 +80,56 @@ async function post(url, body) {
   }
 }
 
-async function validate() {
+// The format ``text`` is written in, ``chosen`` being what the Format says: JSON is not chosen for a text that
+// cannot be a JSON object, nor YAML for one that is JSON ("" stays Auto).
+function writtenIn(text, chosen) {
+  if (chosen === "json" && !isJson(text)) return "yaml";
+  if (chosen === "yaml" && isJson(text)) {
+    try {
+      JSON.parse(text);
+      return "json";
+    } catch { /* YAML's own flow style, or not valid yet */ }
+  }
+  return chosen;
+}
+
+// Validate the text, read as ``as`` ("yaml", "json"; null: as the Format says, once it follows the text).
+async function validate(as = null) {
   clearTimeout(timer);
   const mine = ++validations;
-  const answer = await post("/api/validate", JSON.stringify({ text: source.value, format: format.value || null }));
+  if (as === null) {
+    format.value = writtenIn(source.value, format.value);
+    shownFormat = format.value;
+  }
+  const answer = await post("/api/validate", JSON.stringify({ text: source.value, format: as ?? (format.value || null) }));
   if (mine === validations) showReport(answer);
   palette.textChanged();
   return answer;
+}
+
+// The Format was changed: convert the text to it when it is a valid scenario, else say why not.
+async function changeFormat() {
+  const wanted = format.value;
+  const text = source.value;
+  const was = shownFormat || (isJson(text) ? "json" : "yaml"); // how the text has been read
+  if (!wanted || wanted === was) return validate();
+  const answer = await validate(was);
+  if (source.value !== text || format.value !== wanted) return answer; // changed meanwhile: the newer change decides
+  if (answer.ok) {
+    replaceText(wanted === "json" ? `${JSON.stringify(answer.scenario, null, 2)}\n` : yamlDocument(answer.scenario), wanted);
+    return notice(`Converted to ${FORMAT_NAMES[wanted]} (Ctrl+Z in the text brings the ${FORMAT_NAMES[was]} back as it was written).`);
+  }
+  if (answer.failed) {
+    format.value = shownFormat;
+    return notice(`Not converted to ${FORMAT_NAMES[wanted]}: could not validate the text (${answer.message}).`);
+  }
+  // Not valid: read as chosen where the text may be written so (YAML's flow style looks like JSON), else the
+  // Format goes back to what the text is written in.
+  const again = await validate();
+  if (again.ok) return notice(`Read as ${FORMAT_NAMES[wanted]}.`);
+  notice(format.value === wanted
+    ? `Not converted to ${FORMAT_NAMES[wanted]}: the text is not a valid scenario; it is read as ${FORMAT_NAMES[wanted]} as it stands.`
+    : `Not converted to ${FORMAT_NAMES[wanted]}: the text is not a valid scenario yet; fix its problems first.`);
 }
 
 function scheduleValidation() {
@@ -86,7 +139,6 @@ function scheduleValidation() {
 
 
 function showReport(answer) {
-  latest = answer;
   const problems = answer.problems ?? [];
   const summary = $("summary");
   summary.dataset.state = answer.ok ? "valid" : "invalid";
@@ -189,11 +241,6 @@ function replaceText(text, fmt) {
   write(text, null, true);
 }
 
-function slug(name) {
-  const s = String(name ?? "").toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").slice(0, 60).replace(/^-+|-+$/g, "");
-  return s || "scenario";
-}
-
 function save(filename, blob) {
   const url = URL.createObjectURL(blob);
   const link = h("a", { href: url, download: filename, hidden: true });
@@ -204,11 +251,15 @@ function save(filename, blob) {
   notice(`Saved ${filename}.`);
 }
 
-function downloadScenario() {
+// The text as written, named after the scenario (when valid) and the Format: by then the Format says what the
+// text is written in (a conversion chosen is finished first, and validate() makes the Format follow the text).
+async function downloadScenario() {
+  await formatChange;
+  const answer = await validate();
   const text = source.value;
-  const fmt = format.value || (/^[\ufeff\s]*[{[]/.test(text) ? "json" : "yaml");
-  const name = latest?.ok ? latest.scenario.name : "";
-  save(`${slug(name)}.${fmt}`, new Blob([text], { type: fmt === "json" ? "application/json" : "application/yaml" }));
+  const fmt = format.value || (isJson(text) ? "json" : "yaml");
+  save(`${slug(answer.ok ? answer.scenario.name : "")}.${fmt}`,
+    new Blob([text], { type: fmt === "json" ? "application/json" : "application/yaml" }));
 }
 
 async function uploadScenario(file) {
@@ -292,34 +343,88 @@ function onFile(input, handle) {
   });
 }
 
-// --- the local draft ---------------------------------------------------------------------------------------
+// --- the local drafts --------------------------------------------------------------------------------------
+// Each page of the editor (an entry of the tab's history) keeps its own draft, so Back and Forward between
+// editor pages, and a reload, show each page as it was left even when the browser did not keep the page itself
+// (no back/forward cache: Chrome evicts pages, Playwright's Chromium keeps none). A page is named by an id in its
+// history.state, which the browser keeps through Back, Forward, a reload and a restored tab; its draft is
+// {id, from: the scenario it started from ("" for none), text, format, ran: the scenario object it last ran,
+// saved: when}, shown only on the page of that id that started from the same scenario.
+//
+// They are in localStorage, as the single draft was: a draft outlives the tab (a closed tab brought back keeps
+// it), and the viewer's "Editor" reads and writes the newest one there (DRAFT_KEY, links.js; flow.js). That
+// storage is shared by every tab and kept for good, so the drafts are few: DRAFTS_KEY holds the newest MAX_DRAFTS,
+// newest first, the oldest dropped (and more while storage is full); a page left as it opened keeps none.
+// DRAFT_KEY holds the newest again ({from, text, format, ran}), the hand-over ?draft opens.
+const DRAFTS_KEY = "inflight-scope:editor-drafts";
+const MAX_DRAFTS = 6;
 const startedFrom = $("start-from")?.value ?? "";
+const pageId = draftId();
+let ran; // the scenario this page last ran (the viewer's "Editor" hands over the newest draft if it shows that)
 let draftTimer = 0;
 
-function readDraft() {
+function draftId() {
+  const state = history.state && typeof history.state === "object" ? history.state : {};
+  if (typeof state.editorDraft === "string" && state.editorDraft) return state.editorDraft;
+  const id = globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   try {
-    return JSON.parse(localStorage.getItem(DRAFT_KEY));
+    history.replaceState({ ...state, editorDraft: id }, "");
+  } catch { /* no state kept: Back to this page will find no draft */ }
+  return id;
+}
+
+function readStored(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key));
   } catch {
     return null;
   }
 }
 
-function saveDraft(extra = {}) {
-  clearTimeout(draftTimer);
-  const kept = readDraft();
-  const ran = kept && kept.from === startedFrom ? kept.ran : undefined;
-  try {
-    localStorage.setItem(DRAFT_KEY, JSON.stringify({ from: startedFrom, text: source.value, format: format.value, ran, ...extra }));
-  } catch { /* storage refused or full: the text stays on the page */ }
+function readDrafts() {
+  const drafts = readStored(DRAFTS_KEY);
+  return Array.isArray(drafts) ? drafts.filter((d) => d && typeof d.id === "string" && typeof d.text === "string") : [];
 }
 
+function store(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+    return true;
+  } catch {
+    return false; // storage refused or full
+  }
+}
+
+function saveDraft(extra = {}) {
+  clearTimeout(draftTimer);
+  if ("ran" in extra) ran = extra.ran;
+  const draft = { id: pageId, from: startedFrom, text: source.value, format: format.value, ran, saved: Date.now() };
+  const untouched = draft.text === source.defaultValue && !draft.format && ran === undefined;
+  const drafts = [...(untouched ? [] : [draft]), ...readDrafts().filter((d) => d.id !== pageId)].slice(0, MAX_DRAFTS);
+  while (!store(DRAFTS_KEY, drafts) && drafts.length) drafts.pop(); // full: the oldest go first
+  if (untouched) return; // the newest draft stays the hand-over
+  if (!store(DRAFT_KEY, { from: draft.from, text: draft.text, format: draft.format, ran })) {
+    try {
+      localStorage.removeItem(DRAFT_KEY); // not an older page's text as the newest
+    } catch { /* storage refused */ }
+  }
+}
+
+// This page's own draft when it is reached again (Back, Forward, a reload); the newest draft when the viewer's
+// "Editor" opens it (?draft); else nothing: the page shows what it started from.
 function restoreDraft() {
-  const draft = readDraft();
   const how = performance.getEntriesByType("navigation")[0]?.type;
-  const wanted = new URLSearchParams(location.search).has("draft") || how === "back_forward" || how === "reload";
-  if (!draft || typeof draft.text !== "string" || draft.from !== startedFrom || !wanted) return;
+  let draft = null;
+  if (how === "back_forward" || how === "reload") {
+    draft = readDrafts().find((d) => d.id === pageId && d.from === startedFrom);
+  } else if (new URLSearchParams(location.search).has("draft")) {
+    const newest = readStored(DRAFT_KEY);
+    if (newest?.from === startedFrom) draft = newest;
+  }
+  if (!draft || typeof draft.text !== "string") return;
   setText(draft.text);
   if ([...format.options].some((o) => o.value === draft.format)) format.value = draft.format;
+  ran = draft.ran;
 }
 
 source.addEventListener("input", () => {
@@ -332,13 +437,20 @@ addEventListener("pagehide", () => saveDraft());
 source.addEventListener("scroll", () => {
   gutter.scrollTop = source.scrollTop;
 });
-format.addEventListener("change", validate);
-$("btn-validate").addEventListener("click", validate);
+format.addEventListener("change", () => {
+  formatChange = changeFormat();
+});
+$("btn-validate").addEventListener("click", () => validate());
 $("btn-run").addEventListener("click", run);
 $("btn-download").addEventListener("click", downloadScenario);
 $("btn-trace").addEventListener("click", downloadTrace);
 onFile($("upload"), uploadScenario);
 onFile($("load-trace"), loadTrace);
+// the notice of a link naming no built-in (the server writes it, as the viewer's)
+$("link-notice-close").addEventListener("click", () => {
+  $("link-notice").hidden = true;
+  source.focus();
+});
 
 // --- the palette, the log import, the catalogue ---------------------------------------------------------------
 const palette = createPalette($("palette"), { text: () => source.value, write, notice });

@@ -1,5 +1,15 @@
 // Downloads: the offline HTML file of the scenario, and the current view as SVG.
 // Built-in scenarios are fetched by id; an inline one is posted to the same exporter.
+
+// The name of every file the pages save (the exports here; the editor's scenario and trace) made from a scenario's
+// name: lower case, accents dropped, every run of other characters one dash, at most 60 characters, no dash at
+// either end ("In flight: the basics (fork)" -> "in-flight-the-basics-fork"); "scenario" when nothing is left.
+export function slug(name) {
+  const s = String(name ?? "").normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-").replace(/^-+/, "").slice(0, 60).replace(/-+$/, "");
+  return s || "scenario";
+}
+
 function save(blob, filename) {
   const a = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: filename });
   document.body.append(a);
@@ -19,6 +29,6 @@ export async function downloadExport(kind, source, position, versions) {
     ? { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(source) }
     : {});
   if (!response.ok) throw new Error((await response.json()).message);
-  const name = inline ? (source.name || "scenario").replace(/[^A-Za-z0-9]+/g, "-").toLowerCase() : source;
+  const name = inline ? slug(source.name) : source;
   save(await response.blob(), kind === "svg" ? `${name}-${position}.svg` : `${name}.html`);
 }

@@ -6,17 +6,20 @@ import re
 from importlib import resources
 
 import pytest
+import yaml
 from playwright.sync_api import expect
 
 from tests.e2e.test_browser import built_in_json, inline_value
 
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
+from webapp.web.editor import STARTER
 
 LOST_MARKER = (resources.files("webapp.scenario") / "library" / "lost-marker.yaml").read_text(encoding="utf-8")
 EVENT_LINE = 40  # "    event: PvAdd" in lost-marker.yaml, step 3
 EMPTY_POP = "schema: 1\nname: empty pop\npods:\n  - {name: A}\ninitial_active: [A]\nsteps:\n  - op: pop\n  - op: pop\n"
 XSS = "<img src=x onerror=alert(1)>"
+DRAFTS_KEY = "inflight-scope:editor-drafts"  # editor.js: each page's draft
 
 
 @pytest.fixture
@@ -224,6 +227,224 @@ def test_start_from_opens_another_builtin(editor):
     editor.get_by_role("button", name="Open").click()
     editor.wait_for_url(re.compile(r"/editor\?scenario=gate-off$"))
     expect(editor.locator("#summary")).to_have_text(re.compile("^Valid: "))
+
+
+def start_from(page, scenario_id):
+    page.get_by_label("Start from").select_option(scenario_id)
+    page.get_by_role("button", name="Open").click()
+    page.wait_for_url(re.compile(rf"/editor\?scenario={scenario_id}$"))
+
+
+# --- each page keeps its own draft -----------------------------------------------------------------------------
+def test_back_and_forward_after_start_from_keep_each_pages_edits(page):
+    """QA: with the back/forward cache off (Playwright's Chromium; Chrome when it evicts a page) the editor kept one
+    draft: Back after "Start from" showed the template (the first page's edits lost, a reload too), and Forward
+    lost the second page's edits as well. Each page now keeps its own draft."""
+    page.goto("/editor")
+    source = page.locator("#source")
+    expect(source).to_have_value(STARTER)
+    first = STARTER.replace("name: My scenario", "name: First edits")
+    set_source(page, first)
+    start_from(page, "lost-marker")
+    expect(source).to_have_value(LOST_MARKER)
+    second = LOST_MARKER.replace("name: The lost marker", "name: Second edits")
+    set_source(page, second)
+    page.go_back()
+    page.wait_for_url(re.compile(r"/editor$"))
+    expect(source).to_have_value(first)
+    expect(page.locator("#summary")).to_have_text(re.compile("^Valid: “First edits”"))
+    page.reload()
+    expect(source).to_have_value(first)
+    page.go_forward()
+    page.wait_for_url(re.compile(r"/editor\?scenario=lost-marker$"))
+    expect(source).to_have_value(second)
+    page.reload()
+    expect(source).to_have_value(second)
+    # two pages started from the same scenario keep their own drafts too
+    start_from(page, "lost-marker")
+    expect(source).to_have_value(LOST_MARKER)  # "Start from" starts afresh
+    third = LOST_MARKER.replace("name: The lost marker", "name: Third edits")
+    set_source(page, third)
+    page.go_back()
+    expect(source).to_have_value(second)
+    page.go_forward()
+    expect(source).to_have_value(third)
+
+
+def test_drafts_are_bounded_the_oldest_dropped(page):
+    page.goto("/editor?scenario=lost-marker")
+    expect(page.locator("#summary")).to_have_text(re.compile("^Valid: "))
+    old = [{"id": f"old-{i}", "from": "", "text": f"name: old {i}\n", "format": "", "saved": i} for i in range(10, 0, -1)]
+    page.evaluate("([key, drafts]) => localStorage.setItem(key, JSON.stringify(drafts))", [DRAFTS_KEY, old])
+    set_source(page, LOST_MARKER.replace("name: The lost marker", "name: Mine"))
+    page.wait_for_function("key => localStorage.getItem(key).includes('name: Mine')", arg=DRAFTS_KEY)
+    drafts = json.loads(page.evaluate("key => localStorage.getItem(key)", DRAFTS_KEY))
+    assert 1 < len(drafts) <= 8
+    assert drafts[0]["from"] == "lost-marker" and "name: Mine" in drafts[0]["text"]  # the newest first
+    assert [d["id"] for d in drafts[1:]] == [d["id"] for d in old[:len(drafts) - 1]]  # the oldest dropped
+    # a page left as it opened keeps no draft (it would only push out the others)
+    start_from(page, "gate-off")
+    page.go_back()
+    expect(page.locator("#source")).to_have_value(re.compile("name: Mine"))
+    ids = [d["id"] for d in json.loads(page.evaluate("key => localStorage.getItem(key)", DRAFTS_KEY))]
+    assert len(ids) == len(drafts) and ids[0] == drafts[0]["id"]
+
+
+def test_the_viewers_editor_link_still_opens_its_scenario_after_another_pages_draft(page):
+    """The viewer's "Editor" hands its scenario over as the newest draft (flow.js, ?draft): another editor page's
+    draft saved in between does not take its place, and Back to the hand-over shows what it was edited to."""
+    page.goto("/editor?scenario=gate-off")
+    set_source(page, LOST_MARKER.replace("name: The lost marker", "name: Ran from the editor"))
+    page.click("#btn-run")
+    expect(page.locator("#scenario-name")).to_have_text("Ran from the editor")
+    page.click("#btn-editor")
+    page.wait_for_url(re.compile(r"/editor\?draft=1&scenario=gate-off$"))
+    expect(page.locator("#source")).to_have_value(re.compile("name: Ran from the editor"))
+    set_source(page, LOST_MARKER.replace("name: The lost marker", "name: Edited again"))
+    start_from(page, "lost-marker")
+    set_source(page, LOST_MARKER.replace("name: The lost marker", "name: Elsewhere"))
+    page.go_back()
+    expect(page.locator("#source")).to_have_value(re.compile("name: Edited again"))
+
+
+# --- Format and Download -----------------------------------------------------------------------------------------
+def download_scenario(page):
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download scenario").click()
+    return info.value.suggested_filename, open(info.value.path(), encoding="utf-8").read()
+
+
+def test_choosing_json_converts_the_text_and_download_saves_json(editor):
+    """QA: Format = JSON then Download saved the YAML text as scenario.json, the summary saying "1 problem" (the
+    YAML read as JSON). Choosing a Format now converts a valid text to it (one edit: Ctrl+Z takes it back), and the
+    download is what the Format says."""
+    editor.locator("#format").select_option("json")
+    source = editor.locator("#source")
+    expect(source).to_have_value(re.compile(r"^\{\n  \"schema\": 1,"))
+    assert json.loads(source.input_value()) == builtin.get("lost-marker")
+    expect(editor.locator("#summary")).to_have_text(re.compile("^Valid: “The lost marker”"))
+    expect(editor.locator("#notice")).to_have_text(re.compile(r"^Converted to JSON \(Ctrl\+Z"))
+    name, text = download_scenario(editor)
+    assert name == "the-lost-marker.json" and json.loads(text) == builtin.get("lost-marker")
+
+    # Ctrl+Z in the text brings the YAML back, and the Format follows it (not "1 problem")
+    source.focus()
+    editor.keyboard.press("Control+z")
+    expect(source).to_have_value(LOST_MARKER)
+    expect(editor.locator("#summary")).to_have_text(re.compile("^Valid: “The lost marker”"))
+    expect(editor.locator("#format")).to_have_value("yaml")
+    assert download_scenario(editor) == ("the-lost-marker.yaml", LOST_MARKER)
+
+    # and back to YAML from JSON: the palette's style, one flow item per line, read as the same scenario
+    editor.locator("#format").select_option("json")
+    expect(editor.locator("#notice")).to_have_text(re.compile(r"^Converted to JSON"))
+    editor.locator("#format").select_option("yaml")
+    expect(editor.locator("#notice")).to_have_text(re.compile(r"^Converted to YAML"))
+    expect(source).to_have_value(re.compile(r"^schema: 1\nname: The lost marker\ndescription: \|\n"))
+    expect(source).to_have_value(re.compile(r"\npods:\n  - \{name: A\}\n  - \{name: B\}\ninitial_active: \[A, B\]\n"))
+    expect(editor.locator("#summary")).to_have_text(re.compile("^Valid: “The lost marker”"))
+    name, text = download_scenario(editor)
+    assert name == "the-lost-marker.yaml"
+    assert check_validate(editor, text, "yaml")["scenario"] == builtin.get("lost-marker")
+
+
+def test_a_format_the_text_cannot_be_converted_to_is_said_and_nothing_mislabelled_is_saved(editor):
+    set_source(editor, EMPTY_POP)
+    expect(editor.locator("#summary")).to_have_text("2 problems.")
+    editor.locator("#format").select_option("json")
+    expect(editor.locator("#notice")).to_have_text(re.compile(r"^Not converted to JSON: the text is not a valid scenario"))
+    expect(editor.locator("#format")).to_have_value("yaml")  # back to what the text is written in
+    expect(editor.locator("#source")).to_have_value(EMPTY_POP)
+    expect(editor.locator("#summary")).to_have_text("2 problems.")  # its own problems, not "1 problem" of JSON
+    assert download_scenario(editor) == ("scenario.yaml", EMPTY_POP)
+    # YAML pasted over JSON under Format JSON: the Format follows the text, the download is YAML
+    editor.locator("#format").select_option("json")  # (an invalid text: stays YAML)
+    set_source(editor, json.dumps(builtin.get("gate-off")))
+    expect(editor.locator("#format")).to_have_value("json")
+    set_source(editor, LOST_MARKER)
+    assert download_scenario(editor) == ("the-lost-marker.yaml", LOST_MARKER)
+    expect(editor.locator("#format")).to_have_value("yaml")
+
+
+def check_validate(page, text, fmt=None):
+    return page.evaluate("""([text, format]) => fetch("/api/validate", {method: "POST",
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify({text, format})}).then((r) => r.json())""",
+                         [text, fmt])
+
+
+def test_the_yaml_written_from_json_reads_back_as_the_same_scenario(editor):
+    """editor-yaml.js yamlDocument, the YAML a valid scenario is converted to: every built-in, and strings YAML
+    would read as something else (or not at all) unquoted."""
+    tricky = {**builtin.get("lost-marker"), "name": "null", "description": "  leading spaces\nand two\n\n",
+              "gate": False}
+    tricky["steps"] = [{**step, "note": note} for step, note in zip(tricky["steps"], [
+        "yes", "a: b # not a comment", "line one\nline two\n", "\u2028 a line separator \u0085 and NEL",
+        "- a dash", "tab\tand \"quotes\" and 'single' and é ✓ 🙂"])]
+    scenarios = [builtin.get(s["id"]) for s in builtin.index()] + [tricky]
+    texts = editor.evaluate("""async (scenarios) => {
+        const { yamlDocument } = await import("/static/js/editor-yaml.js");
+        return scenarios.map(yamlDocument);
+    }""", scenarios)
+    for scenario, text in zip(scenarios, texts):
+        answer = check_validate(editor, text, "yaml")
+        assert answer["ok"], (scenario["name"], answer, text)
+        assert answer["scenario"] == scenario
+    values = [1e-07, 1.5e21, -2.5e-10, 3, 0.5, None, True, "null", "yes", "No", "1e3", "a b", "\u0085\u2028", "é"]
+    flow = editor.evaluate("""async (values) => {
+        const { yamlValue } = await import("/static/js/editor-yaml.js");
+        return yamlValue(values);
+    }""", values)
+    assert yaml.safe_load(flow) == values, flow  # what the server's YAML reader (PyYAML, YAML 1.1) reads back
+
+
+# --- names of what is saved --------------------------------------------------------------------------------------
+def test_exported_file_names_are_trimmed_slugs(page):
+    """QA: a fork's offline file and SVG were named "…-fork-.html" and "…-fork--9.svg": every name saved (the
+    viewer's exports, the editor's scenario and trace) now comes from one slug, trimmed of dashes."""
+    page.goto("/?scenario=lost-marker")
+    expect(page.locator("#scenario-name")).to_have_text("The lost marker")
+    fork = {**built_in_json(page, "lost-marker"), "name": "In flight: the basics (fork)"}
+    page.goto(f"/?inline={inline_value(page, fork)}&position=5")
+    expect(page.locator("#scenario-name")).to_have_text("In flight: the basics (fork)")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^5 / 6"))
+    with page.expect_download() as info:
+        page.click("#btn-export-html")
+    assert info.value.suggested_filename == "in-flight-the-basics-fork.html"
+    with page.expect_download() as info:
+        page.click("#btn-export-svg")
+    assert info.value.suggested_filename == "in-flight-the-basics-fork-5.svg"
+    names = page.evaluate("""async (names) => {
+        const { slug } = await import("/static/js/exporting.js");
+        return names.map(slug);
+    }""", ["--Ça va? (fork)--", "", None, "!!!", "Résumé  -  été", "a" * 59 + " b", "x" * 80])
+    assert names == ["ca-va-fork", "scenario", "scenario", "scenario", "resume-ete", "a" * 59, "x" * 60]
+
+
+def test_the_editor_saves_under_the_same_slug(editor):
+    set_source(editor, LOST_MARKER.replace("name: The lost marker", "name: \"  Été: the marker (fork)  \""))
+    expect(editor.locator("#summary")).to_have_text(re.compile("^Valid: "))
+    assert download_scenario(editor)[0] == "ete-the-marker-fork.yaml"
+    with editor.expect_download() as info:
+        editor.get_by_role("button", name="Download trace").click()
+    assert info.value.suggested_filename == "ete-the-marker-fork.trace.json"
+
+
+# --- a link naming no built-in -----------------------------------------------------------------------------------
+def test_a_link_naming_no_builtin_says_so(page):
+    """QA: /editor?scenario=nope opened the starter with no word; it says so as the viewer does of its links."""
+    page.goto("/editor?scenario=nope")
+    notice = page.get_by_test_id("link-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_have_attribute("role", "alert")
+    expect(notice).to_contain_text("This link names no built-in scenario “nope”. Starting from a blank scenario instead.")
+    expect(page.locator("#source")).to_have_value(STARTER)
+    expect(page.get_by_label("Start from")).to_have_value("")
+    notice.get_by_role("button", name="Dismiss").click()
+    expect(notice).to_be_hidden()
+    for link in ("/editor", "/editor?scenario=", "/editor?scenario=gate-off"):
+        page.goto(link)
+        expect(page.locator("#summary")).to_have_text(re.compile("^Valid: "))
+        expect(page.get_by_test_id("link-notice")).to_be_hidden()
 
 
 # --- screenshots for review ----------------------------------------------------------------------------------

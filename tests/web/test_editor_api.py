@@ -65,6 +65,31 @@ def test_editor_page_without_a_known_builtin_starts_from_the_starter(client, que
     assert "<script>alert" not in page
 
 
+@pytest.mark.parametrize("name, quoted", [
+    ("nope", "“nope”"),
+    ("<script>alert(1)</script>", "“<script>alert(1)</script>”"),
+    ("x" * 50, f"“{'x' * 40}…”"),  # cut short, as the viewer quotes a link's value
+])
+def test_editor_page_says_when_its_link_names_no_builtin(client, name, quoted):
+    """QA: /editor?scenario=nope fell back to the starter without a word. It says so, in the viewer's words for its
+    own links (routes.py), in the same notice (#link-notice, role alert, Dismiss)."""
+    page = client.get("/editor", query_string={"scenario": name}).get_data(as_text=True)
+    assert textarea(page) == STARTER
+    notice = re.search(r'<div id="link-notice"[^>]*>.*?</div>', page, re.S)[0]
+    assert 'role="alert"' in notice and " hidden" not in notice.split(">")[0]
+    assert html.unescape(notice).count("<li>") == 1
+    assert f"<li>This link names no built-in scenario {html.escape(quoted, quote=False)}. Starting from a blank " \
+           "scenario instead.</li>" in notice.replace("&#34;", '"').replace("&#39;", "'")
+    assert "<script>alert" not in page
+
+
+@pytest.mark.parametrize("query", ["", "?scenario=", "?scenario=lost-marker", "?draft=1&scenario=gate-off"])
+def test_editor_page_without_a_bad_link_has_its_notice_hidden(client, query):
+    page = client.get("/editor" + query).get_data(as_text=True)
+    notice = re.search(r'<div id="link-notice"[^>]*>', page)[0]
+    assert " hidden" in notice and "<li>" not in page.split('id="link-notice"')[1].split("</div>")[0]
+
+
 def test_the_starter_is_a_valid_scenario(client):
     assert check_validate(client, STARTER)["ok"]
 

@@ -5,7 +5,9 @@
          | {ok: false, problems: [{step, field, message, line, column}], variants_ok}
     POST /api/trace        a scenario object -> a trace file {schema: 1, scenario_object, traces}
     POST /api/trace/check  a trace file -> {match, variants: {v: {match, first_mismatch}}, scenario_object}
-    GET  /editor           the page; its palette's first operations (PALETTE) in data-palette, EMPTY in data-empty
+    GET  /editor           the page; its palette's first operations (PALETTE) in data-palette, EMPTY in data-empty;
+                           ?scenario=<id> starts from a built-in's file (one it does not know: from STARTER, and
+                           the page's link notice says so, as the viewer's does)
     POST /api/import       a kube-scheduler log as the body (docs/import.md); ?name=FILE its file name, which the
                            scenario's name and the messages give (else "the log")
         -> {scenario, text (the YAML, assumptions and disagreements as comments), assumptions, disagreements,
@@ -41,6 +43,7 @@ from ..scenario.validate import Limits, validate
 from .bodies import body_bytes, json_body, small_body
 from .fields import check_fields
 from .offload import apart
+from .routes import names_no_builtin
 
 bp = Blueprint("editor", __name__)
 LIMITS = Limits()
@@ -99,6 +102,9 @@ def editor():
     scenario_id = request.args.get("scenario", "")
     known = scenario_id in builtin.ids()
     theme = request.args.get("theme")
+    # in the words the viewer uses of its own links (routes.py _view_args), shown in the same notice
+    link_problems = [] if known or not scenario_id else [
+        f"{names_no_builtin(scenario_id)} Starting from a blank scenario instead."]
     return render_template(
         "editor.html",
         text=_library_text(scenario_id) if known else STARTER,
@@ -109,6 +115,7 @@ def editor():
         empty_text=EMPTY,
         max_message_bytes=current_app.config["MAX_MESSAGE_BYTES"],  # what Run can hand to the viewer
         theme=theme if theme in ("light", "dark") else "",
+        link_problems=link_problems,
     )
 
 

@@ -36,7 +36,7 @@ def _view_args(mode: str) -> dict:
     default = current_app.config["DEFAULT_SCENARIO"]
     scenario_id = request.args.get("scenario") or default
     if scenario_id not in builtin.ids() and scenario_id != INLINE_FROM_EDITOR:
-        problems.append(f"This link names no built-in scenario {_quoted(scenario_id)}. {_instead(default)}")
+        problems.append(f"{names_no_builtin(scenario_id)} {_instead(default)}")
         scenario_id = default
     inline = request.args.get("inline", "")
     if inline and not INLINE_PATTERN.fullmatch(inline):
@@ -73,6 +73,11 @@ def _instead(scenario_id: str) -> str:
     """What opens instead of what a link asked for: the built-in ``scenario_id`` (the editor's hand-off: itself)."""
     name = next((s["name"] for s in builtin.index() if s["id"] == scenario_id), "the scenario handed over")
     return f"Showing {name} instead."
+
+
+def names_no_builtin(scenario_id: str) -> str:
+    """What a page (the viewer's, the editor's) says of a link naming a scenario that is no built-in."""
+    return f"This link names no built-in scenario {_quoted(scenario_id)}."
 
 
 def _quoted(text: str, most: int = 40) -> str:
