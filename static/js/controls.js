@@ -1,5 +1,6 @@
 // The controls: buttons, keys, the scrubber, the pickers and an embedding page's messages, each turned into
 // an action. Moving the cursor goes through the driver (which knows who may drive); the rest changes the page.
+import { drawnDark } from "./dom.js";
 import { bindKeys } from "./keys.js";
 import { MAX_ADDRESS, permalink, tabAddress, tooLongForAnAddress, viewOf } from "./links.js";
 import { askPrediction, wantsPrediction } from "./predict.js";
@@ -87,9 +88,7 @@ export function bindControls(app, opts, driver, page) {
   }
 
   function toggleTheme() {
-    const root = document.documentElement;
-    const dark = root.dataset.theme === "dark" || (root.dataset.theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
-    root.dataset.theme = dark ? "light" : "dark";
+    document.documentElement.dataset.theme = drawnDark() ? "light" : "dark";
   }
 
   // The scenario on screen, where it is and as it looks: a built-in by its id, one of the viewer's own inline

@@ -19,3 +19,9 @@ export function h(tag, attrs = {}, ...children) {
 export function prefersReducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
+
+// Whether the page is drawn dark: chosen (data-theme on <html>), or "auto" and the system's preference.
+export function drawnDark() {
+  const theme = document.documentElement.dataset.theme;
+  return theme === "dark" || (theme === "auto" && window.matchMedia("(prefers-color-scheme: dark)").matches);
+}

@@ -1,5 +1,6 @@
-// Downloads: the offline HTML file of the scenario, and the current view as SVG.
+// Downloads: the offline HTML file of the scenario, and the current view as SVG (in the page's theme).
 // Built-in scenarios are fetched by id; an inline one is posted to the same exporter.
+import { drawnDark } from "./dom.js";
 
 // The name of every file the pages save (the exports here; the editor's scenario and trace) made from a scenario's
 // name: lower case, accents dropped, every run of other characters one dash, at most 60 characters, no dash at
@@ -21,7 +22,7 @@ function save(blob, filename) {
 // versions: the panes on screen when they are not the scenario's own (null: its own).
 export async function downloadExport(kind, source, position, versions) {
   const inline = typeof source !== "string";
-  const params = new URLSearchParams(kind === "svg" ? { position } : {});
+  const params = new URLSearchParams(kind === "svg" ? { position, theme: drawnDark() ? "dark" : "light" } : {});
   if (versions) params.set("versions", versions.join());
   const query = params.toString() ? `?${params}` : "";
   const url = inline ? `/export/${kind}${query}` : `/export/${encodeURIComponent(source)}.${kind}${query}`;

@@ -4,6 +4,7 @@ trace files, Run's hand-over to the viewer, user text shown as text; screenshots
 import json
 import re
 from importlib import resources
+from pathlib import Path
 
 import pytest
 import yaml
@@ -418,6 +419,22 @@ def test_exported_file_names_are_trimmed_slugs(page):
         return names.map(slug);
     }""", ["--Ça va? (fork)--", "", None, "!!!", "Résumé  -  été", "a" * 59 + " b", "x" * 80])
     assert names == ["ca-va-fork", "scenario", "scenario", "scenario", "resume-ete", "a" * 59, "x" * 60]
+
+
+@pytest.mark.parametrize("color_scheme, background", [("dark", "#0f1318"), ("light", "#f6f7f9")])
+def test_the_svg_is_exported_in_the_pages_theme(make_page, color_scheme, background):
+    """The SVG export was always light, even from a dark page."""
+    page = make_page(color_scheme=color_scheme)
+    page.goto("/?scenario=lost-marker&position=6")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^6 / 6"))
+    with page.expect_download() as info:
+        page.click("#btn-export-svg")
+    svg = Path(info.value.path()).read_text(encoding="utf-8")
+    assert re.search(rf'<rect width="100%" height="\d+" fill="{background}"', svg)
+    page.keyboard.press("t")  # the other theme, chosen on the page
+    with page.expect_download() as info:
+        page.click("#btn-export-svg")
+    assert f'fill="{background}"' not in Path(info.value.path()).read_text(encoding="utf-8")
 
 
 def test_the_editor_saves_under_the_same_slug(editor):
