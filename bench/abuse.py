@@ -108,6 +108,13 @@ MALFORMED = ("", "x", "9", "4", "49", "4{", "4[" * 2000, "42[", "42{\"a\":1}", "
 
 def flood_attack(url: str, seconds: float, out) -> None:
     """Undecodable frames back to back; reconnects whenever the server closes the connection."""
+    sent, connections = frames_again_and_again(url, MALFORMED, seconds)
+    out.put({"malformed frames sent": sent, "connections": connections})
+
+
+def frames_again_and_again(url: str, frames, seconds: float) -> tuple[int, int]:
+    """``frames``, in turn, back to back on raw websockets for ``seconds``, connecting again whenever the server
+    closes one: (frames sent, connections made)."""
     sent = connections = 0
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -116,13 +123,13 @@ def flood_attack(url: str, seconds: float, out) -> None:
             connections += 1
             threading.Thread(target=_drain, args=(ws,), daemon=True).start()
             while time.monotonic() < end:
-                for frame in MALFORMED:
+                for frame in frames:
                     ws.send(frame)
                     sent += 1
             ws.close()
         except Exception:  # noqa: BLE001 - closed by the server: connect again
             time.sleep(0.01)
-    out.put({"malformed frames sent": sent, "connections": connections})
+    return sent, connections
 
 
 def loads_attack(url: str, seconds: float, out, steps: int) -> None:
@@ -187,20 +194,7 @@ def post_again_and_again(url: str, body: str | bytes, seconds: float, out) -> No
 
 def deep_frames_attack(url: str, seconds: float, out, kind: str) -> None:
     """One of FRAMES back to back on a raw websocket; reconnects whenever the server closes the connection."""
-    frame = FRAMES[kind]
-    sent = connections = 0
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            ws = ws_connect(url)
-            connections += 1
-            threading.Thread(target=_drain, args=(ws,), daemon=True).start()
-            while time.monotonic() < end:
-                ws.send(frame)
-                sent += 1
-            ws.close()
-        except Exception:  # noqa: BLE001 - closed by the server: connect again
-            time.sleep(0.01)
+    sent, connections = frames_again_and_again(url, (FRAMES[kind],), seconds)
     out.put({"frames sent": sent, "connections": connections})
 
 

@@ -21,7 +21,7 @@ import requests
 
 from tests.web.liveserver import LiveServer
 from tests.web.test_offload_processes import children
-from tests.web.test_packets import LOGS, closed_by_server, connect, echo, wait_for_log
+from tests.web.test_packets import LOGS, closed_by_server, connect, echo, server, wait_for_log  # noqa: F401 (server: a fixture)
 from webapp import create_app
 from webapp.web import limits
 from webapp.web.bodies import SMALL_BODY_BYTES
@@ -144,12 +144,6 @@ def test_events_over_the_rate_limit_are_dropped_before_they_are_decoded(monkeypa
         app.extensions["inflight_guard"].sweeper.stop()
 
 
-@pytest.fixture(scope="module", params=["eventlet", "threading"])
-def server(request):
-    env = {"INFLIGHT_SCOPE_RATE_LIMIT_PER_SECOND": "1", "INFLIGHT_SCOPE_RATE_LIMIT_BURST": "40"}
-    with LiveServer(request.param, LOGS, env=env) as live:
-        yield live
-        assert live.proc.poll() is None, f"the server died during the tests:\n{live.log()}"
 
 
 def echo_after_errors(ws, payload) -> tuple[object, list]:
