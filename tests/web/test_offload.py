@@ -51,17 +51,19 @@ def test_at_most_at_once_run_together(at_once):
 
 
 class Occupied:
-    """Holds ``n`` calls of an Offload (running or waiting) until released."""
+    """Holds ``n`` calls of an Offload (running or waiting) until released: heavy work, or with ``lane`` (the
+    Offload's lane attribute) and ``kwargs`` (how the calls ask for it) another lane's."""
 
-    def __init__(self, offload, n: int):
-        self.offload, self.n, self.release = offload, n, threading.Event()
-        self.threads = [threading.Thread(target=offload, args=(self.release.wait, 10)) for _ in range(n)]
+    def __init__(self, offload, n: int, lane: str = "_heavy", **kwargs):
+        self.lane, self.n, self.release = getattr(offload, lane), n, threading.Event()
+        self.threads = [threading.Thread(target=offload, args=(self.release.wait, 10), kwargs=kwargs)
+                        for _ in range(n)]
         for t in self.threads:
             t.start()
 
     def __enter__(self):
         deadline = time.monotonic() + 10
-        while self.offload._heavy.pending < self.n:  # every call has entered: one runs, the others wait
+        while self.lane.pending < self.n:  # every call has entered: one runs, the others wait
             assert time.monotonic() < deadline, "the holding calls did not start"
             time.sleep(0.01)
         return self
@@ -145,21 +147,10 @@ def test_small_work_has_a_lane_of_its_own_bounded_like_heavy_work():
     offload = Offload("threading", 1, 1, small_at_once=1)
     with Occupied(offload, 2):  # heavy work: every place taken
         assert offload(divmod, 7, 2, small=True, pure=True) == (3, 1)
-        release = threading.Event()
-        held = [threading.Thread(target=offload, args=(release.wait, 10), kwargs={"small": True, "pure": True})
-                for _ in range(2)]
-        for t in held:
-            t.start()
-        deadline = time.monotonic() + 10
-        while offload._small.pending < 2:
-            assert time.monotonic() < deadline, "the small calls did not start"
-            time.sleep(0.01)
-        with pytest.raises(Busy, match="busy"):
-            offload(divmod, 1, 1, small=True, pure=True)
-        assert offload(divmod, 9, 4, small=True) == (2, 1)  # small, not pure: here, taking no place at all
-        release.set()
-        for t in held:
-            t.join(10)
+        with Occupied(offload, 2, "_small", small=True, pure=True):
+            with pytest.raises(Busy, match="busy"):
+                offload(divmod, 1, 1, small=True, pure=True)
+            assert offload(divmod, 9, 4, small=True) == (2, 1)  # small, not pure: here, taking no place at all
     assert offload(divmod, 1, 1, small=True, pure=True) == (1, 0)
 
 
@@ -168,20 +159,10 @@ def test_searches_have_a_lane_of_their_own_and_fill_no_other():
     custom load, export and replay (2,062 of 2,125 answers 503). Searches now wait and are refused in their own
     lane; heavy work runs beside them, and a full heavy lane refuses no search."""
     offload = Offload("threading", 1, 0, search_at_once=1, search_waiting=1)
-    release = threading.Event()
-    held = [threading.Thread(target=offload, args=(release.wait, 10), kwargs={"search": True}) for _ in range(2)]
-    for t in held:
-        t.start()
-    deadline = time.monotonic() + 10
-    while offload._search.pending < 2:
-        assert time.monotonic() < deadline, "the searches did not start"
-        time.sleep(0.01)
-    with pytest.raises(Busy, match="other searches"):
-        offload(divmod, 1, 1, search=True)
-    assert not offload.full and offload(divmod, 7, 2) == (3, 1)  # heavy work: its own place, at once
-    release.set()
-    for t in held:
-        t.join(10)
+    with Occupied(offload, 2, "_search", search=True):
+        with pytest.raises(Busy, match="other searches"):
+            offload(divmod, 1, 1, search=True)
+        assert not offload.full and offload(divmod, 7, 2) == (3, 1)  # heavy work: its own place, at once
     with Occupied(offload, 1):  # heavy work: every place taken
         assert offload(divmod, 9, 4, search=True) == (2, 1)
 

@@ -70,16 +70,26 @@ def connect(url: str):
 
 
 def echo(ws, payload) -> object:
-    """Send an echo event; the payload of the echo answer (pings are answered on the way)."""
+    """Send an echo event; the payload of the echo answer (pings are answered on the way; no error before it)."""
+    data, errors = echo_after_errors(ws, payload)
+    assert errors == [], errors
+    return data
+
+
+def echo_after_errors(ws, payload) -> tuple[object, list]:
+    """Send an echo event; (the payload of its answer, the ``error`` answers that came before it)."""
     ws.send("42" + json.dumps(["echo", payload]))
+    errors = []
     while True:
         message = ws.recv()
         if message == "2":
             ws.send("3")
         elif message.startswith("42"):
             name, data = json.loads(message[2:])
-            assert name == "echo", data
-            return data
+            if name != "error":
+                assert name == "echo", data
+                return data, errors
+            errors.append(data)
 
 
 def closed_by_server(ws, limit: int = 200) -> bool:

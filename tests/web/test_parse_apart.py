@@ -21,7 +21,8 @@ import requests
 
 from tests.web.liveserver import LiveServer
 from tests.web.test_offload_processes import children
-from tests.web.test_packets import LOGS, closed_by_server, connect, echo, server, wait_for_log  # noqa: F401 (server: a fixture)
+from tests.web.test_packets import (LOGS, closed_by_server, connect, echo, echo_after_errors,  # noqa: F401
+                                    server, wait_for_log)  # (server: a fixture)
 from webapp import create_app
 from webapp.web import limits
 from webapp.web.bodies import SMALL_BODY_BYTES
@@ -146,20 +147,6 @@ def test_events_over_the_rate_limit_are_dropped_before_they_are_decoded(monkeypa
 
 
 
-def echo_after_errors(ws, payload) -> tuple[object, list]:
-    """Send an echo event; (the payload of its answer, the ``error`` answers that came before it)."""
-    ws.send("42" + json.dumps(["echo", payload]))
-    errors = []
-    while True:
-        message = ws.recv()
-        if message == "2":
-            ws.send("3")
-        elif message.startswith("42"):
-            name, data = json.loads(message[2:])
-            if name != "error":
-                assert name == "echo", data
-                return data, errors
-            errors.append(data)
 
 
 def test_a_connection_that_keeps_sending_packets_nested_too_deep_is_closed(server):
