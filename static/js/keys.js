@@ -22,7 +22,7 @@ export const KEYS = [
   { keys: ["v"], shown: "v", action: "toggleTables", does: "table view" },
   { keys: ["t"], shown: "t", action: "toggleTheme", does: "toggle theme" },
   // Acting on the diagram forks the scenario at this position (explore.js).
-  { keys: ["o"], shown: "o", action: "pop", does: "act: pop the head of activeQ (or click a chip in activeQ)" },
+  { keys: ["o"], shown: "o", action: "pop", does: "act: pop the head of activeQ (or click the head's chip, tinted, first in activeQ)" },
   { keys: DIGITS, shown: "1 … 5", action: "event", does: "act: deliver the palette's 1st … 5th event" },
   { keys: ["e"], shown: "e", action: "chooseEvent", does: "act: choose any event (Enter delivers it)" },
   { keys: ["i"], shown: "i", action: "nextInFlight", does: "act: select the next in-flight pod (or click its chip)" },

@@ -37,6 +37,7 @@ export function drawOutcomes(outcomes, variants) {
     ...pods.map(([pod, parts]) => h("span", { class: "return", dataReturnPod: pod }, h("strong", { text: pod }),
       ` ${parts.map((p) => p.text).join(" · ")}`)),
   );
+  $("returns").hidden = !pods.length; // nothing to say yet: the step note has the row (and no empty tab stop)
 }
 
 // The built-in scenarios, in the picker's order, are a short course; its words (the scenario's glossary) go with

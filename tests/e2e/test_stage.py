@@ -438,6 +438,28 @@ def test_a_laptops_short_screen_shows_the_step_note_and_outcomes_above_the_pinne
         assert page.evaluate("scrollY") == 0 and page.evaluate(STEP_INFO_UNDER_CONTROLS_JS) == [], scenario
 
 
+@pytest.mark.parametrize("size", [(1280, 720), (1366, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_short_screens_step_note_shows_whole_above_the_controls_and_has_the_row_when_nothing_failed(make_page, size):
+    """Hovered or focused, the one-line note grew downward under the pinned controls (1.5 of its 7 lines showed at
+    1280x720); it now opens over its row and upward, whole on the screen. Before any failure the outcomes strip,
+    empty, still took 60% of the row and cut the note at 465 px: it is hidden, the note has the row."""
+    page = make_page(width=size[0], height=size[1])
+    open_at(page, "lost-marker", 5)
+    note, controls = page.locator(".stepinfo .note"), page.locator("#app > .controls")
+    expect(page.get_by_test_id("returns")).to_be_hidden()
+    row = page.locator(".stepinfo").bounding_box()
+    assert note.bounding_box()["width"] > 0.8 * row["width"]
+    open_at(page, "lost-marker", 6)
+    for reveal in (note.hover, note.focus):
+        reveal()
+        box, bar = note.bounding_box(), controls.bounding_box()
+        full = note.evaluate("(el) => el.scrollHeight <= el.clientHeight + 1")
+        assert full and box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 0.5, (box, bar)
+        page.mouse.move(0, 0)
+        page.locator("#btn-step").focus()
+    expect(page.get_by_test_id("returns")).to_be_visible()
+
+
 def test_an_old_projectors_screen_keeps_the_lists_readable(make_page):
     """1024x768, a speaker's old projector: each pane under 500 px wide, the frames with the most labels wrapped
     their entries onto rows of 12-px label stacks and drew them at fit.js's floor, 6.3 px (queueing-hints 7) and
