@@ -358,7 +358,10 @@ function onFile(input, handle) {
 // DRAFT_KEY holds the newest again ({from, text, format, ran}), the hand-over ?draft opens.
 const DRAFTS_KEY = "inflight-scope:editor-drafts";
 const MAX_DRAFTS = 6;
-const startedFrom = $("start-from")?.value ?? "";
+// What the page started from, as the server rendered it (the option it selected): a browser going Back may restore
+// the select to the choice made after (the next page's), which Open would then load.
+const startedFrom = $("start-from")?.querySelector("option[selected]")?.value ?? "";
+if ($("start-from")) $("start-from").value = startedFrom;
 const pageId = draftId();
 let ran; // the scenario this page last ran (the viewer's "Editor" hands over the newest draft if it shows that)
 let draftTimer = 0;

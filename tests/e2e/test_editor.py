@@ -254,11 +254,13 @@ def test_back_and_forward_after_start_from_keep_each_pages_edits(page):
     page.wait_for_url(re.compile(r"/editor$"))
     expect(source).to_have_value(first)
     expect(page.locator("#summary")).to_have_text(re.compile("^Valid: “First edits”"))
+    expect(page.locator("#start-from")).to_have_value("")  # Back restored the select to the later page's choice
     page.reload()
     expect(source).to_have_value(first)
     page.go_forward()
     page.wait_for_url(re.compile(r"/editor\?scenario=lost-marker$"))
     expect(source).to_have_value(second)
+    expect(page.locator("#start-from")).to_have_value("lost-marker")
     page.reload()
     expect(source).to_have_value(second)
     # two pages started from the same scenario keep their own drafts too
