@@ -45,9 +45,10 @@ export const CLOSED_BY_ESCAPE = ".help:not([hidden]), .term-tip:not([hidden]), d
   + "#legend[open], #link-box:not([hidden]), #link-notice:not([hidden]), #blank:not([hidden])";
 
 export const TYPING = "input[type=text]:not([readonly]), input[type=url]:not([readonly]), input[type=number], textarea, select, [contenteditable]";
-// A focused (closed) select keeps ↑/↓ and its letters, but the page's stepping keys step and play: ← and → changed
-// the speed (or the event chosen) instead, and Escape leaves it (it kept the keys after choosing a speed).
-const STEPPING = new Set(["ArrowLeft", "ArrowRight", "PageUp", "PageDown", " "]);
+// A focused (closed) select keeps ↑/↓ and its letters, but the page's stepping keys step and play, and ? opens the
+// help: ← and → changed the speed (or the event chosen) instead, and Escape leaves it (it kept the keys after
+// choosing a speed).
+const STEPPING = new Set(["ArrowLeft", "ArrowRight", "PageUp", "PageDown", " ", "?"]);
 
 // `actions`: name -> fn(key); looked up at each key press, so actions added later (explore.js) work.
 export function bindKeys(actions) {

@@ -663,6 +663,10 @@ def test_a_focused_speed_keeps_up_and_down_and_gives_the_page_its_stepping_keys(
     at(page, 1)
     expect(speed).to_have_value(chosen)  # the stepping keys changed no speed
     expect(speed).to_be_focused()
+    page.keyboard.press("?")  # the help too
+    expect(page.locator("#help")).to_be_visible()
+    page.keyboard.press("Escape")
+    speed.focus()
     page.keyboard.press("Escape")
     expect(speed).not_to_be_focused()
 
