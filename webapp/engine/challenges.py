@@ -37,6 +37,7 @@ from typing import Callable
 from ..errors import NotFound
 from ..model.errors import StepError
 from ..model.queue import ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_PODS
+from .returns import move_times
 from .trace import step_error
 
 NS = 1_000_000_000
@@ -105,12 +106,12 @@ class Wait:
                 "waited": self.length(end) / NS}
 
 
-def _reached_active_at(result: dict, pod: str, now: int) -> int:
-    """When ``pod`` reached activeQ in a step: at the tick of the last periodic flush that moved it there (an
-    advance_clock step runs them on its way), else at the step's clock."""
-    ticks = [flush["at"] for flush in result.get("flushes", ())
-             if pod in flush["result"].get("moved_to_activeQ", ())
-             or flush["result"].get("moved", {}).get(pod) == ACTIVE_Q]
+def _reached_active_at(applied: tuple, pod: str, now: int) -> int:
+    """When ``pod`` reached activeQ in a step (``applied``: its result and record): at the time of its last move
+    there (returns.move_times: a periodic flush's tick inside an advance_clock step), else at the step's clock."""
+    result, record = applied
+    times = move_times(record, result, now / NS)
+    ticks = [at for move, at in zip(record["moves"], times) if move["pod"] == pod and move["to"] == ACTIVE_Q]
     return round(ticks[-1] * NS) if ticks else now
 
 
@@ -126,7 +127,7 @@ def _waits(scenario, versions) -> tuple[list[list[Wait]], list[int], list[dict]]
             for pod in touched:
                 where, wait = model.queue.where(pod), open_[k].get(pod)
                 if wait is not None and where not in WAITING:
-                    wait.ended, wait.until, wait.to = i, _reached_active_at(applied[k][0], pod, now), where
+                    wait.ended, wait.until, wait.to = i, _reached_active_at(applied[k], pod, now), where
                     del open_[k][pod]
                     continue
                 if wait is None and where in WAITING:
