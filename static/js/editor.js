@@ -17,7 +17,7 @@ import { createPalette } from "./editor-palette.js";
 import { bindImport, counted } from "./editor-import.js";
 import { drawCatalogue, loadCatalogue } from "./catalogue.js";
 import { isJson, yamlDocument } from "./editor-yaml.js";
-import { slug } from "./exporting.js";
+import { saveFile, slug } from "./exporting.js";
 import { DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY } from "./links.js";
 
 // The local drafts (see "the local drafts" below): each page of the editor keeps its own, shown again when that
@@ -242,12 +242,7 @@ function replaceText(text, fmt) {
 }
 
 function save(filename, blob) {
-  const url = URL.createObjectURL(blob);
-  const link = h("a", { href: url, download: filename, hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(blob, filename);
   notice(`Saved ${filename}.`);
 }
 

@@ -11,7 +11,8 @@ export function slug(name) {
   return s || "scenario";
 }
 
-function save(blob, filename) {
+// A blob saved as a download named ``filename`` (the exports here, the editor's scenario and trace).
+export function saveFile(blob, filename) {
   const a = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: filename });
   document.body.append(a);
   a.click();
@@ -31,5 +32,5 @@ export async function downloadExport(kind, source, position, versions) {
     : {});
   if (!response.ok) throw new Error((await response.json()).message);
   const name = inline ? slug(source.name) : source;
-  save(await response.blob(), kind === "svg" ? `${name}-${position}.svg` : `${name}.html`);
+  saveFile(await response.blob(), kind === "svg" ? `${name}-${position}.svg` : `${name}.html`);
 }
