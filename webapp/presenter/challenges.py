@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..model.queue import BACKOFF_Q
+from ..phrases import counted
 from .narration import REASONS, START_RULES
 from .words import entries, named, seconds, step_label, step_number
 
@@ -14,25 +15,21 @@ def _at(steps, index) -> str:
     return f"at step {step_number(index)} ({step_label(steps[index])})"
 
 
-def _s(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _lost(w, steps) -> str:
     unseen = named(w["unseen"]) or "none yet"
     return (f"{_at(steps, w['step'])} on {w['version']}, {w['pod']}'s marker {w['marker']} was removed from "
             f"receivedEvents while {w['pod']} was in flight: its Next() is nil, so {w['pod']} can no longer see "
             f"the events after it (unseen: {unseen}). The invariant {w['invariant']} breaks, with "
-            f"{_s(w['pods'], 'pod')} declared.")
+            f"{counted(w['pods'], 'pod')} declared.")
 
 
 def _too_many(w, steps) -> str:
     return (f"{w['pod']}'s marker is lost {_at(steps, w['step'])}, but the scenario declares "
-            f"{_s(w['pods'], 'pod')}: the challenge allows at most {w['most']}.")
+            f"{counted(w['pods'], 'pod')}: the challenge allows at most {w['most']}.")
 
 
 def _no_marker_lost(w, steps) -> str:
-    return (f"Every in-flight pod kept its marker on {w['version']} through all {_s(w['steps'], 'step')}: "
+    return (f"Every in-flight pod kept its marker on {w['version']} through all {counted(w['steps'], 'step')}: "
             f"no Done removed an element a pod still in flight points at. Hint: two pods in flight at once, an "
             f"event between their Pops, and the first one finishing.")
 
@@ -88,14 +85,14 @@ def _orphan(w, steps) -> str:
     behind = named(w["behind"])
     return (f"{_at(steps, w['step'])} {w['pod']} was popped again while its first attempt was in flight: its "
             f"first entry {w['entry']} became an orphan that no Done removes (the invariant {w['invariant']} "
-            f"breaks). At the end {_s(len(w['behind']), 'event')} sit behind it ({behind}), in a list of "
+            f"breaks). At the end {counted(len(w['behind']), 'event')} sit behind it ({behind}), in a list of "
             f"{entries(w['length'])}; the front cleanup stops at {w['entry']} "
             f"for ever, so every event recorded while any pod is in flight stays: the list grows without bound.")
 
 
 def _little_growth(w, steps) -> str:
     return (f"{w['pod']}'s orphaned entry {w['entry']} (made {_at(steps, w['step'])}) is the cause, but only "
-            f"{_s(len(w['behind']), 'event')} sit behind it at the end; show the growth: at least {w['growth']}.")
+            f"{counted(len(w['behind']), 'event')} sit behind it at the end; show the growth: at least {w['growth']}.")
 
 
 def _no_orphan(w, steps) -> str:
@@ -122,7 +119,7 @@ def _sooner(w, steps) -> str:
 
 def _no_failure(w, steps) -> str:
     return (f"No failure put its pod in activeQ or backoffQ on v1.28.1 while v1.28.2 parked it "
-            f"({_s(w['failures'], 'failure')} looked at). Hint: a failure without plugins while an event from an "
+            f"({counted(w['failures'], 'failure')} looked at). Hint: a failure without plugins while an event from an "
             f"earlier attempt is still retained.")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..model.operations import OPERATIONS, PLUGINS, SECONDS, arguments
 from ..model.versions import VERSIONS
+from ..phrases import listed
 
 # version -> what its pane's tag line says after the releases it stands for (the picker shows its summary)
 TAG_LINES = {
@@ -97,8 +98,7 @@ NAMED = 8  # names a view lists in one place (pods that cannot see an event, eve
 
 def named(names: list) -> str:
     """At most NAMED names, then how many more: a message stays bounded however many pods are in flight."""
-    more = len(names) - NAMED
-    return ", ".join(names[:NAMED]) + (f" and {more} more" if more > 0 else "")
+    return listed(names, NAMED)
 
 
 def entries(count: int) -> str:

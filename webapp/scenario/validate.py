@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ..model import operations as ops
+from ..phrases import counted
 from ..model.events import CATALOGUE, HINTS
 from ..model.versions import VERSIONS
 from ..model.operations import OPERATIONS
@@ -101,7 +102,7 @@ def _show(v) -> str:
     if isinstance(v, str):
         return repr(v[:40] + "..." if len(v) > 40 else v)
     if isinstance(v, list | tuple):
-        return f"a list of {len(v)} item{'' if len(v) == 1 else 's'}"
+        return f"a list of {counted(len(v), 'item')}"
     if isinstance(v, dict):
         return "a mapping"
     return f"a {type(v).__name__}"

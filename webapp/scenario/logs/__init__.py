@@ -24,7 +24,6 @@ limits. This package is in the scenario layer: it may use the model (to check th
 
 Its modules, each using only those above it:
 
-* phrases.py: counts and lists in words;
 * lines.py: reading one line (klog text or JSON) into a ``Line``, and the input's lines and counts;
 * messages.py: the scheduler messages the importer uses; a failure's plugins, and the hints they give;
 * builder.py: the used lines, in the log's order, into steps (``Builder``);
@@ -38,7 +37,7 @@ Its modules, each using only those above it:
 from .importer import import_logs
 from .lines import MOVE_CALLERS, LogError, Recoded, parse_line
 from .messages import EVENT_LABELS, MESSAGES, UNKNOWN_PLUGIN, plugins_of, woken_by
-from .phrases import counted
+from ...phrases import counted
 
 __all__ = ["EVENT_LABELS", "MESSAGES", "MOVE_CALLERS", "UNKNOWN_PLUGIN", "LogError", "Recoded", "counted",
            "import_logs", "parse_line", "plugins_of", "woken_by"]

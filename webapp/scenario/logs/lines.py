@@ -15,7 +15,7 @@ from typing import BinaryIO, Callable, Iterable
 
 from ...errors import Invalid
 from ..document import DocumentError, parse_json
-from .phrases import counted
+from ...phrases import counted
 
 MAX_LINE = 64 * 1024  # bytes: a longer line is counted as unknown and skipped
 

@@ -12,7 +12,7 @@ from ..load import load_scenario
 from ..validate import Limits
 from .builder import Builder
 from .lines import LogError
-from .phrases import counted, listed
+from ...phrases import counted, listed
 
 MAX_MENDS = 50  # rounds of activates and priorities that may make one log replay
 

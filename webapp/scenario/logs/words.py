@@ -11,7 +11,7 @@ from .builder import MAX_ASSUMPTIONS, Builder
 from .lines import GATE_OFF_VERSION, GATE_ON_KEY, Counts
 from .mend import Mender
 from .messages import UNKNOWN_PLUGIN
-from .phrases import counted, joined, listed
+from ...phrases import counted, joined, listed
 
 
 def _since(b: Builder, micros: int) -> str:

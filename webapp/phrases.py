@@ -1,5 +1,5 @@
-"""Counts and lists in words, as the importer's counts, assumptions and errors say them: "1 line", "2 lines";
-"a, b and c"; "a, b and 3 more"."""
+"""Counts and lists in words, said one way by every layer (the importer's counts, the validator's list lengths,
+the presenter's names): "1 line", "2 lines"; "a, b and c"; "a, b and 3 more". Pure: the standard library only."""
 
 
 def counted(n: int, noun: str) -> str:
