@@ -39,9 +39,9 @@ def main(argv=None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="replay scenario files on the queue variants")
     replay.add_argument("files", nargs="+", metavar="FILE", help="scenario file (JSON or YAML), built-in scenario id, or - for stdin")
-    replay.add_argument("--variant", type=variant_list, default=VARIANTS, metavar="VERSION[,VERSION...]",
-                        help=f"the versions to replay on, any of {', '.join(VERSIONS)}, or both "
-                             f"(the default: {' and '.join(VARIANTS)})")
+    replay.add_argument("--variant", type=variant_list, default=None, metavar="VERSION[,VERSION...]",
+                        help=f"the versions to replay on, any of {', '.join(VERSIONS)}, or both ({' and '.join(VARIANTS)}); "
+                             f"the default: the scenario's own versions (its 'versions', else both)")
     replay.add_argument("--format", choices=("json", "text"), default="json")
     replay.add_argument("--records", action="store_true", help="include each step's record (JSON output)")
     replay.set_defaults(run=run_replay)
@@ -254,11 +254,11 @@ class _Progress:
 
 
 def run_replay(args) -> int:
-    variants = args.variant
     status = 0
     for name in args.files:
         try:
             scenario = _load(name)
+            variants = args.variant or scenario.versions
             if args.format == "text":  # drawn from the scene, position by position
                 sim = Simulation(scenario, variants)
             else:

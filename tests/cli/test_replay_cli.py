@@ -181,6 +181,14 @@ def test_variant_takes_any_version_or_a_comma_list():
     assert "UnschedulablePodUpdate#u1 recorded" in text
 
 
+def test_without_variant_a_scenario_replays_on_its_own_versions():
+    """in-flight-update is the 1.31 lesson (versions: [v1.30.14, v1.31.13]); the lost marker names none: both."""
+    traces = [json.loads(line) for line in run("in-flight-update", "lost-marker").stdout.splitlines()]
+    assert [t["variant"] for t in traces] == ["v1.30.14", "v1.31.13", "v1.28.1", "v1.28.2"]
+    both = [json.loads(line)["variant"] for line in run("in-flight-update", "--variant", "both").stdout.splitlines()]
+    assert both == ["v1.28.1", "v1.28.2"]
+
+
 @pytest.mark.parametrize("bad", ["v1.27", "v1.28.1,nope", "v1.28.1,,v1.28.2"])
 def test_an_unknown_version_is_a_usage_error_naming_the_versions(bad):
     out = run("lost-marker", "--variant", bad)

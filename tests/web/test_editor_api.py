@@ -179,6 +179,18 @@ def test_a_step_that_fails_on_one_variant_names_it_and_the_other_runs(client):
     assert problem["line"] == len(POP_B_AGAIN.splitlines())
 
 
+def test_validation_runs_the_scenarios_own_versions(client):
+    """A scenario that names its versions is checked on them: a pop that only 1.31 cannot make is located there
+    (it was checked on v1.28.1 and v1.28.2 only, and said ok)."""
+    raw = builtin.get("in-flight-update")
+    assert check_validate(client, json.dumps(raw), "json")["variants_ok"] == ["v1.30.14", "v1.31.13"]
+    pop_the_copy = {**raw, "steps": [*raw["steps"][:2], {"op": "pop", "expect": "A"}]}
+    answer = check_validate(client, json.dumps(pop_the_copy), "json")
+    assert answer["ok"] is False and answer["variants_ok"] == ["v1.30.14"]
+    [problem] = answer["problems"]
+    assert problem["step"] == 2 and problem["message"].endswith("(on v1.31.13)"), problem
+
+
 @pytest.mark.parametrize("text, fmt, line, column", [
     ("schema: 1\nname: [x\n", None, 3, 1),
     ('{"schema": 1,\n "name": }', None, 2, 10),

@@ -283,6 +283,12 @@ def test_replay_accepts_a_builtin_id(client):
     assert body["v1.28.2"]["steps"][5]["state"]["backoffQ"] == ["B"]
 
 
+def test_replay_runs_a_scenario_on_its_own_versions(client):
+    body = client.post("/api/replay", json="in-flight-update").get_json()
+    assert list(body) == ["v1.30.14", "v1.31.13"]
+    assert body["v1.31.13"]["steps"][-1]["result"] == {"hint": "QueueAfterBackoff", "queue": "backoffQ"}
+
+
 def broken(step_index, change):
     scenario = builtin.get("lost-marker")
     change(scenario["steps"][step_index])

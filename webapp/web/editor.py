@@ -31,7 +31,6 @@ from ..engine import tracefile
 from ..errors import Invalid
 from ..engine.trace import dry_runs
 from ..model.operations import OPERATIONS
-from ..model.variant import VARIANTS
 from ..presenter.advice import flush_advice, plugin_advice
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
@@ -122,7 +121,8 @@ def editor():
 def _dry_run(raw: dict) -> tuple[list[dict], list[str], list[str]]:
     """(problems, variants that ran, advice): engine.trace.dry_runs, its overdue pods in words, and plugin names
     that look misspelt."""
-    problems, ran, overdue = dry_runs(from_valid_dict(raw), VARIANTS)
+    scenario = from_valid_dict(raw)
+    problems, ran, overdue = dry_runs(scenario, scenario.versions)
     return problems, ran, [*plugin_advice(raw), *flush_advice(overdue)]
 
 

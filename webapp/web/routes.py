@@ -10,7 +10,6 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from ..engine.simulation import MAX_PANES, VERSIONS_TEXT_MOST, versions_in
 from ..engine.trace import replay
 from ..errors import Invalid
-from ..model.variant import VARIANTS
 from ..model.versions import VERSIONS
 from ..scenario import builtin
 from ..scenario.resolve import resolve
@@ -180,9 +179,10 @@ def replay_scenario():
 
 
 def _replayed(raw, max_entries: int) -> str:
-    """The trace of every variant, as JSON text, for a built-in id or a scenario object."""
+    """The trace of each of the scenario's versions (its ``versions``, else both), as JSON text, for a built-in id
+    or a scenario object."""
     scenario, _ = resolve(raw)
-    return json.dumps({v: replay(scenario, v, max_entries=max_entries) for v in VARIANTS})
+    return json.dumps({v: replay(scenario, v, max_entries=max_entries) for v in scenario.versions})
 
 
 @bp.get("/favicon.ico")
