@@ -80,6 +80,67 @@ def test_versions_compose_row_by_row():
         assert all(getattr(after, n) for n in differ), f"{name} only adds behaviour"
 
 
+def _raw(steps, **fields) -> dict:
+    return {"schema": 1, "name": "t", "pods": [{"name": "A"}], "initial_active": ["A"], "steps": steps, **fields}
+
+
+_POP_FAIL_A = [{"op": "pop", "expect": "A"}, {"op": "event", "event": "NodeAdd"},
+               {"op": "fail", "pod": "A", "unschedulable_plugins": ["P"]}]
+_PARKED_A = [{"op": "pop", "expect": "A"}, {"op": "fail", "pod": "A", "unschedulable_plugins": ["P"]},
+             {"op": "done", "pod": "A"}]
+# rule -> (the version that brought it, the smallest scenario we found where it alone decides, where the pods end:
+# with the rule, and with only this rule switched off). A rule no scenario tells apart is one no test checks.
+RULE_CASES = {
+    "pod_entries": ("v1.28.2", builtin.get("lost-marker"), {"backoffQ": ["B"]}, {"unschedulablePods": ["B"]}),
+    "pop_clears_plugins": ("v1.28.4", builtin.get("pop-clears-plugins"), {"backoffQ": ["A"]},
+                           {"unschedulablePods": ["A"]}),
+    "gate_off": ("v1.28.5", builtin.get("gate-default-off"), {"backoffQ": ["A"]}, {"unschedulablePods": ["A"]}),
+    "pending_plugins": ("v1.29.9", _raw([*_POP_FAIL_A[:2], {"op": "fail", "pod": "A", "unschedulable_plugins": [],
+                                                            "pending_plugins": ["P"]}],
+                                        hints=[{"event": "NodeAdd", "plugin": "P", "hint": "Queue"}]),
+                        {"activeQ": ["A"]}, {"backoffQ": ["A"]}),
+    "no_rejector_backoff": ("v1.29.9", builtin.get("no-rejector-backoff"), {"backoffQ": ["A"]},
+                            {"unschedulablePods": ["A"]}),
+    "events_of_interest": ("v1.30.14", _raw(_POP_FAIL_A, gate=False,
+                                            hints=[{"event": "PvAdd", "plugin": "P", "hint": "Queue"}]),
+                           {"unschedulablePods": ["A"]}, {"backoffQ": ["A"]}),
+    "wildcard_registration": ("v1.30.14", _raw(_POP_FAIL_A, gate=False,
+                                               hints=[{"event": "PvAdd", "plugin": "P", "hint": "Queue"},
+                                                      {"event": "WildCardEvent", "plugin": "Q", "hint": "QueueSkip"}]),
+                              {"backoffQ": ["A"]}, {"unschedulablePods": ["A"]}),
+    "in_flight_update_event": ("v1.31.13", builtin.get("in-flight-update"), {"backoffQ": ["A"]}, {"activeQ": ["A"]}),
+    "unschedulable_update_by_hint": ("v1.31.13", _raw([*_PARKED_A, {"op": "update", "pod": "A", "changed": True}],
+                                                      hints=[{"event": "AssignedPodUpdate", "plugin": "P",
+                                                              "hint": "QueueSkip"}]),
+                                     {"unschedulablePods": ["A"]}, {"backoffQ": ["A"]}),
+    "not_in_flight_backoff": ("v1.31.13", _raw([{"op": "fail", "pod": "A", "unschedulable_plugins": [],
+                                                 "pod_info": "fresh"}], initial_active=[]),
+                              {"backoffQ": ["A"]}, {"unschedulablePods": ["A"]}),
+    # 1.30 returns early for a pod in activeQ, so its record parked in unschedulablePods (raw ops) stays there.
+    "activate_in_active_q": ("v1.31.13", _raw([*_PARKED_A, {"op": "active_add_raw", "pod": "A"},
+                                               {"op": "activate", "pods": ["A"]}]),
+                             {"activeQ": ["A"]}, {"activeQ": ["A"], "unschedulablePods": ["A"]}),
+}
+QUEUES = ("activeQ", "backoffQ", "unschedulablePods")
+
+
+def test_every_rule_has_a_case():
+    assert set(RULE_CASES) == {f.name for f in fields(Rules)}
+
+
+@pytest.mark.parametrize("rule", RULE_CASES)
+def test_each_rule_alone_decides_its_case(rule):
+    """Each rule checked on its own (a row's test switches the row's rules together): on the version that brought
+    it, switching only this rule off changes where the pods end."""
+    version, raw, with_rule, without = RULE_CASES[rule]
+    scenario = from_valid_dict(raw)
+    rules = VERSIONS[version].rules
+    assert getattr(rules, rule), f"{version} has {rule}"
+    for switched_rules, expected in ((rules, with_rule), (replace(rules, **{rule: False}), without)):
+        state = run(scenario, version, switched_rules)[-1][1]
+        assert {q: state[q] for q in QUEUES if state[q]} == expected
+
+
 def test_every_lesson_is_in_the_course():
     assert set(ROWS) <= set(builtin.ids())
     assert builtin.ids()[-len(ROWS):] == list(ROWS)
