@@ -107,7 +107,7 @@ def test_queue_from_a_pending_plugin_and_the_pending_set_on_a_chip():
     steps = [{"op": "pop", "expect": "A"}, {"op": "fail", "pod": "A", "unschedulable_plugins": ["VolumeBinding"]},
              {"op": "event", "event": "PvcAdd"}]
     panes = panes_at({"steps": steps}, ["v1.28.2", "v1.29.9"], 3)
-    assert "A: QueueImmediately (VolumeBinding#pending was pending: Queue means at once)." in said(panes["v1.29.9"])
+    assert "A: QueueImmediately (VolumeBinding#pending was pending: Queue means at once (1.29+, #119517))." in said(panes["v1.29.9"])
     parked = panes_at({"steps": steps}, ["v1.28.2", "v1.29.9"], 2)
     [chip] = [c for lane in parked["v1.29.9"]["lanes"] for c in lane["chips"] if c["pod"] == "A"]
     assert chip["title"] == "plugins: VolumeBinding · pending plugins: VolumeBinding#pending"
@@ -150,3 +150,42 @@ def test_gate_off_by_default_shows_no_list_on_1_28_5():
     assert panes["v1.28.5"]["list"]["note"] == "gate off: nothing is tracked"
     assert panes["v1.28.4"]["list"]["note"] == ""
     assert panes["v1.28.5"]["pointers"] == [] and len(panes["v1.28.4"]["pointers"]) == 1
+
+
+def test_pop_clearing_the_plugins_is_said_by_the_version_that_clears_them():
+    steps = [{"op": "pop", "expect": "A"}, {"op": "fail", "pod": "A", "unschedulable_plugins": ["VolumeBinding"]},
+             {"op": "event", "event": "PvAdd"}, {"op": "flush_backoff"}, {"op": "advance_clock", "seconds": 20},
+             {"op": "flush_backoff"}, {"op": "pop", "expect": "A"}]
+    panes = panes_at({"periodic_flushes": False, "steps": steps}, ["v1.28.2", "v1.28.4", "v1.29.9"], 7)
+    assert "Pop clears A's plugins (VolumeBinding): on v1.28.4 a later failure without new plugins is judged afresh " \
+           "(1.28.3+, #120334)." in said(panes["v1.28.4"])
+    assert "Pop clears A's plugins (VolumeBinding, VolumeBinding (pending)): on v1.29.9" in said(panes["v1.29.9"])
+    assert "clears" not in said(panes["v1.28.2"])
+    first_pop = panes_at({"steps": steps}, ["v1.28.4"], 1)  # nothing to clear: nothing said
+    assert "clears" not in said(first_pop["v1.28.4"])
+
+
+def test_the_gate_default_of_1_28_5_is_said_where_it_decides():
+    steps = [{"op": "pop", "expect": "A"}, {"op": "fail", "pod": "A", "unschedulable_plugins": ["VolumeBinding"]}]
+    panes = panes_at({"steps": steps}, ["v1.28.4", "v1.28.5"], 2)
+    assert "Gate off (on v1.28.5 SchedulerQueueingHints is off by default (1.28.5+, #122291)): moveRequestCycle" \
+           in said(panes["v1.28.5"])
+    off = panes_at({"gate": False, "steps": steps}, ["v1.28.4"], 2)  # the scenario's gate, not the version's
+    assert "Gate off: moveRequestCycle" in said(off["v1.28.4"]) and "by default" not in said(off["v1.28.4"])
+
+
+def test_an_update_of_a_parked_pod_is_judged_by_hints_on_1_31():
+    steps = [{"op": "pop", "expect": "A"}, {"op": "fail", "pod": "A", "unschedulable_plugins": ["VolumeBinding"]},
+             {"op": "update", "pod": "A", "changed": True}]
+    panes = panes_at({"steps": steps}, ["v1.30.14", "v1.31.13"], 3)
+    assert "A is in unschedulablePods: on v1.31.13 its update is judged by its plugins' Pod/Update hints " \
+           "(1.31+, #122234)." in said(panes["v1.31.13"])
+    assert "Pod/Update" not in said(panes["v1.30.14"])
+
+
+def test_activate_returning_early_before_1_31_is_said():
+    steps = [{"op": "pop", "expect": "A"}, {"op": "fail", "pod": "A", "unschedulable_plugins": ["VolumeBinding"]},
+             {"op": "active_add_raw", "pod": "A"}, {"op": "activate", "pods": ["A"]}]
+    panes = panes_at({"steps": steps}, ["v1.30.14", "v1.31.13"], 4)
+    assert "A: in activeQ already, so Activate returns early (before 1.31, #126222)." in said(panes["v1.30.14"])
+    assert "returns early" not in said(panes["v1.31.13"])

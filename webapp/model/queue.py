@@ -159,6 +159,8 @@ class PriorityQueue:
         if self.gate:
             self.tracker.pop(pinfo, entry_id, rec)
         if self.rules.pop_clears_plugins or self.config.pop_clears_unschedulable_plugins:
+            if pinfo.plugins or pinfo.pending:
+                rec["cleared"] = sorted(pinfo.rejectors())
             pinfo.plugins = NO_PLUGINS
         if self.rules.pending_plugins:
             pinfo.pending = NO_PLUGINS
@@ -293,6 +295,8 @@ class PriorityQueue:
     def activate(self, names, rec: dict) -> dict:
         for name in names:
             if name in self.active_q and not self.rules.activate_in_active_q:
+                rec["skipped"].append({"pod": name, "why": "in activeQ already, so Activate returns early (before "
+                                                           "1.31, #126222)"})
                 continue
             src = self.where(name)
             pinfo = self.unschedulable_pods.get(name) or self.backoff_q.get(name)

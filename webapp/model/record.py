@@ -11,6 +11,7 @@ Keys (lists are empty when nothing of that kind happened):
   detached          v1.28.1: [{pod, marker, unseen}] markers removed from the list during this step
   evaluations       [{pod, hint, why, plugin}] isPodWorthRequeuing per unschedulable pod for an event
   skipped           [{pod, why}] pods an operation left where they were
+  cleared           pop, 1.28.3+: the plugins (unschedulable, and pending from 1.29) Pop cleared (absent: none)
   hint              determineSchedulingHintForInFlightPod: {pod, start, walk: [...], decision, reason}
   invariants        [{name, violations}] the invariants violated after the step (empty: all hold)
 """

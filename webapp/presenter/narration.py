@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..model.events import PENDING_SUFFIX
 from ..model.operations import functions_of
 from ..model.versions import VERSIONS
 from .words import LIST_NAME
@@ -42,6 +43,13 @@ GATE_OFF_RULES = {
 }
 IGNORED = ("{variant} ignores {event}: no registered hint matches it (1.30+, #122629), so it is not recorded, "
            "moveRequestCycle is not bumped and no pod is moved.")
+# A version's rule said where it acts, {variant} the version whose rule it is.
+POP_CLEARS = ("Pop clears {pod}'s plugins ({plugins}): on {variant} a later failure without new plugins is judged "
+              "afresh (1.28.3+, #120334).")
+POP_CLEARS_SETTING = "Pop clears {pod}'s plugins ({plugins}): the scenario sets pop_clears_unschedulable_plugins."
+GATE_OFF_DEFAULT = "on {variant} SchedulerQueueingHints is off by default (1.28.5+, #122291)"
+UPDATE_BY_HINT = ("{pod} is in unschedulablePods: on {variant} its update is judged by its plugins' Pod/Update "
+                  "hints (1.31+, #122234).")
 UPDATE_IN_FLIGHT = ("{pod} is in flight: on {variant} its update is appended to inFlightEvents as {event} ({id}) "
                     "instead of queueing a copy (1.31+, #125578); its failure will judge it like an event.")
 WHY = {
@@ -51,7 +59,7 @@ WHY = {
     "hint-fn": "hint of {plugin}",
     "hint-fn-skip": "{plugin} says skip",
     "no-registered-hint": "no plugin of the pod registered for it",
-    "hint-fn-pending": "{plugin} was pending: Queue means at once",
+    "hint-fn-pending": "{plugin} was pending: Queue means at once (1.29+, #119517)",
 }
 
 
@@ -96,6 +104,10 @@ def _pop(variant, step, result, record):
     if VERSIONS[variant].rules.pod_entries and record["appended"]:
         lines.append(f"Its own pod entry [{pod}] is appended to inFlightEvents: on failure it will look only at "
                      "what comes after it.")
+    if record.get("cleared"):
+        said = POP_CLEARS if VERSIONS[variant].rules.pop_clears_plugins else POP_CLEARS_SETTING
+        plugins = ", ".join(p.replace(PENDING_SUFFIX, " (pending)") for p in record["cleared"])
+        lines.append(said.format(pod=pod, plugins=plugins, variant=variant))
     marker = record.get("marker")
     if marker:
         at = marker["previousEvent"]
@@ -134,7 +146,9 @@ def _fail(variant, step, result, record):
     if "rule" in result:
         r = record["gate_off_rule"]
         why = GATE_OFF_RULES.get(result["rule"], result["rule"]).format(variant=variant)
-        return lines + [f"Gate off: moveRequestCycle {r['moveRequestCycle']} vs podSchedulingCycle "
+        gate = f"Gate off ({GATE_OFF_DEFAULT.format(variant=variant)})" if VERSIONS[variant].rules.gate_off else \
+            "Gate off"
+        return lines + [f"{gate}: moveRequestCycle {r['moveRequestCycle']} vs podSchedulingCycle "
                         f"{r['podSchedulingCycle']}: {why} → {result['queue']}."]
     hint = record["hint"]
     start = START_RULES.get(hint["start"]["rule"], hint["start"]["rule"])
@@ -198,6 +212,8 @@ def _flush(variant, step, result, record):
 
 def _generic(variant, step, result, record):
     lines = [UPDATE_IN_FLIGHT.format(variant=variant, **entry) for entry in record["appended"] if "pod" in entry]
+    if record["op"] == "update" and record["evaluations"]:
+        lines.append(UPDATE_BY_HINT.format(pod=step["pod"], variant=variant))
     lines += [_evaluation(e) for e in record["evaluations"]]  # 1.31: an update judged by the pod's hints
     lines.append(_moves(record))
     lines += [f"{s['pod']}: {s['why']}." for s in record["skipped"]]
