@@ -589,3 +589,26 @@ def test_play_with_a_non_object_payload_is_an_error(sio, payload):
     load(sio)
     sio.emit("play", payload)
     assert one(sio, "error")["event"] == "play"
+
+
+def test_a_room_step_builds_one_frame_and_followers_get_it_as_a_delta(app, make_sio):
+    """A room of a scenario of the presenter's own (nothing kept for everyone): each step builds one frame in
+    all, whatever the followers, and each follower receives that step as a delta, the presenter's narration
+    of the next step (worked out on copies) moving no cursor."""
+    presenter, followers = make_sio(), [make_sio() for _ in range(2)]
+    ack = presenter.emit("create_room", {}, callback=True)
+    presenter.emit("load", {"scenario": LOST, **ack})
+    for f in followers:
+        f.emit("join_room", {"room": ack["room"]})
+    for c in (presenter, *followers):
+        c.get_received()
+    sim = app.extensions["inflight_hub"].rooms.find(ack["room"]).session.sim
+    built = sim.frames_built
+    for position in range(1, TOTAL + 1):
+        presenter.emit("step", ack)
+        for f in followers:
+            [(name, state)] = messages(f)  # the delta, folded into the state it makes (tests/web/viewer.py)
+            assert state["position"] == position and len(f.deltas) == position
+            assert f.deltas[-1]["seq"] == state["seq"]
+        presenter.get_received()
+        assert sim.frames_built - built == position and sim.position == position
