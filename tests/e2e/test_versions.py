@@ -113,7 +113,25 @@ def test_old_layout_links_and_a_refused_version(page):
     assert shown(page) == ["v1.28.1", "v1.28.2"]
 
 
-def test_phone_stacks_the_panes_with_each_diagram_in_view(make_page):
+def test_three_versions_side_by_side_on_a_projector(make_page, artifacts_dir):
+    """1920x1080: three panes in one row, each diagram whole and wide enough to read; the picture kept in
+    test-artifacts/screens/versions-three-1920x1080.png."""
+    page = make_page(width=1920, height=1080)
+    page.goto("/?scenario=lost-marker&position=6&versions=" + ",".join(THREE))
+    at(page, 6)
+    diagrams = [pane.get_by_test_id("diagram").bounding_box() for pane in page.locator(PANES).all()]
+    assert len({round(box["y"]) for box in diagrams}) == 1, diagrams  # one row
+    for left, right in zip(diagrams, diagrams[1:]):
+        assert right["x"] >= left["x"] + left["width"] - 1, diagrams  # side by side, no overlap
+    for box in diagrams:
+        assert box["width"] > 500 and box["x"] + box["width"] <= 1920 and box["y"] + box["height"] <= 1080, box
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 1920
+    screens = artifacts_dir / "screens"
+    screens.mkdir(exist_ok=True)
+    page.screenshot(path=str(screens / "versions-three-1920x1080.png"))
+
+
+def test_phone_stacks_the_panes_with_each_diagram_in_view(make_page, artifacts_dir):
     page = make_page(width=390, height=844)
     page.goto("/?scenario=lost-marker&position=6&versions=" + ",".join(THREE))
     at(page, 6)
@@ -133,6 +151,9 @@ def test_phone_stacks_the_panes_with_each_diagram_in_view(make_page):
         assert box["width"] > 300 and box["height"] > 150, box
         assert box["y"] + box["height"] <= bar["y"] + 1, "the diagram is under the bottom bar"
         expect(pane.locator('[data-queue="backoffQ"], [data-queue="unschedulablePods"]').locator('[data-pod="B"]')).to_be_visible()
+    screens = artifacts_dir / "screens"
+    screens.mkdir(exist_ok=True)
+    page.screenshot(path=str(screens / "versions-three-stacked-390x844.png"), full_page=True)
 
 
 MENU_OVERFLOW_JS = """() => {
