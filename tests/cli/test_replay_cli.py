@@ -108,6 +108,18 @@ def test_text_draws_the_in_flight_lists(lost_marker):
     assert "QueueSkip -> unschedulablePods" in text and "QueueAfterBackoff -> backoffQ" in text
 
 
+def test_the_readmes_text_sample_is_what_replay_prints():
+    """Each line of the README's ``replay lost-marker --variant v1.28.1 --format text`` sample (columns cut at
+    "...") is a line the command prints."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    sample = readme.split("--format text`, cut):\n\n```\n", 1)[1].split("```", 1)[0].splitlines()
+    printed = run("lost-marker", "--variant", "v1.28.1", "--format", "text").stdout.splitlines()
+    assert len(sample) >= 3
+    for line in sample:
+        head, _, tail = line.partition("  ...  ")
+        assert any(p.startswith(head.rstrip()) and p.rstrip().endswith(tail) for p in printed), line
+
+
 def test_text_rows_are_drawn_from_the_scene():
     """Each row's lanes and in-flight list are the scene's at that position (the page's words)."""
     scenario = load_scenario(LOST_MARKER["scenario"])
