@@ -26,7 +26,8 @@ from .presenter.findings import explain
 from .scenario import builtin
 from .errors import Invalid, TooLarge
 from .scenario.errors import ScenarioError
-from .scenario.logs import LogError, counted, import_logs
+from .phrases import counted
+from .scenario.logs import LogError, import_logs
 from .scenario.load import load_file, load_scenario, parse_text
 from .scenario.validate import Limits
 

@@ -2,9 +2,14 @@
 the presenter's names): "1 line", "2 lines"; "a, b and c"; "a, b and 3 more". Pure: the standard library only."""
 
 
+def agreeing(n: int, noun: str) -> str:
+    """The noun that agrees with ``n``: "line", "lines"."""
+    return f"{noun}{'' if n == 1 else 's'}"
+
+
 def counted(n: int, noun: str) -> str:
     """``n`` with the noun that agrees with it: "1 line", "2 lines"."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+    return f"{n:,} {agreeing(n, noun)}"
 
 
 def joined(names) -> str:

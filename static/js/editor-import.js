@@ -10,18 +10,6 @@ import { h } from "./dom.js";
 const plural = (n, noun) => (n === 1 ? noun : `${noun}s`);
 export const counted = (n, noun) => `${n.toLocaleString("en")} ${plural(n, noun)}`;
 
-const COUNTS = [ // the importer's counts (webapp/scenario/loglines.py Counts), in the words shown after each
-  ["lines", (n) => `${plural(n, "line")} read`], ["used", () => "used"],
-  ["ignored", (n) => `${plural(n, "scheduler line")} ignored`], ["other", (n) => plural(n, "other log line")],
-  ["unknown", () => "unknown"], ["truncated", () => "truncated"],
-  ["disagreeing", () => "disagreeing with the model's replay"],
-];
-
-const LISTS = { // the answer's lists, each shown under its title and what it holds
-  disagreements: ["Disagreements", "queue moves the log states that the model's replay does not make"],
-  assumptions: ["Assumptions", "what the log could not tell"],
-};
-
 const size = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
   : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`);
 
@@ -68,7 +56,7 @@ export function bindImport(dialog, result, editor, maxBytes) {
   }
 
   function listed(answer, key) {
-    const [title, what] = LISTS[key];
+    const { title, what } = answer.lists[key]; // the answer's lists, each under its title and what it holds
     return [
       h("h3", { id: `imp-${key}-title`, text: `${title} (${answer[key].length}): ${what}` }),
       h("ol", { class: "imp-assumptions", dataTestid: `import-${key}`, ariaLabelledby: `imp-${key}-title` },
@@ -76,7 +64,6 @@ export function bindImport(dialog, result, editor, maxBytes) {
   }
 
   function show(answer, name) {
-    const c = answer.counts;
     const scenario = answer.scenario;
     result.hidden = false;
     result.replaceChildren(
@@ -84,8 +71,8 @@ export function bindImport(dialog, result, editor, maxBytes) {
       h("p", { class: "imp-what" }, h("strong", { text: name }),
         ` → ${counted(scenario.pods.length, "pod")}, ${counted(scenario.steps.length, "step")}.`),
       h("ul", { class: "imp-counts", dataTestid: "import-counts" },
-        COUNTS.filter(([key]) => key in c).map(([key, words]) =>
-          h("li", { dataCount: key, dataZero: String(c[key] === 0) }, h("strong", { text: c[key].toLocaleString("en") }), ` ${words(c[key])}`))),
+        answer.said.map(({ key, count, words }) => // the importer's counts, in its words (logs/lines.py COUNT_WORDS)
+          h("li", { dataCount: key, dataZero: String(count === 0) }, h("strong", { text: count.toLocaleString("en") }), ` ${words}`))),
       ...(answer.disagreements.length ? listed(answer, "disagreements") : []),
       ...listed(answer, "assumptions"),
       h("p", { class: "muted imp-foot", text: "They are in the text too (comments and description; the assumptions also under assumptions:). Change the text where you know better, then Run." }));

@@ -6,7 +6,7 @@
 // verdict against their own answer. A presenter coming back (a reload) is given the open poll and reveals it the
 // same way. Every queue, pod and variant name is the server's; only the page's own words are spelled here.
 import { h } from "./dom.js";
-import { askWith, verdict } from "./predict.js";
+import { askWith, question, verdict } from "./predict.js";
 import { CLOSED_BY_ESCAPE, TYPING } from "./keys.js";
 import { voter } from "./voter.js";
 
@@ -150,7 +150,7 @@ export function createPoll(opts, conn, page) {
     const el = panel("poll-follower", "Live poll");
     const stepped = scene && scene.position === poll.position + 1;
     const rows = poll.variants.map((variant) => h("fieldset", { class: "poll-row", dataVariant: variant },
-      h("legend", { text: `Where will ${poll.pod} go on ${titleOf(variant)}?` }),
+      h("legend", { text: question(poll.pod, titleOf(variant)) }),
       h("div", { class: "poll-choices" }, poll.choices.map((choice) => h("button", {
         class: "btn choice name", type: "button", text: choice, dataChoice: choice, disabled: !poll.open,
         ariaPressed: String(mine[variant] === choice), onclick: () => answer(variant, choice),

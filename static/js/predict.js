@@ -7,6 +7,9 @@
 // (resolving null: nothing is stepped). Keys never reach the page's own bindings (keys.js) meanwhile.
 import { h } from "./dom.js";
 
+// The question asked of each pane, in the prompt and in a room's live poll (poll.js).
+export const question = (pod, title) => `Where will ${pod} go on ${title}?`;
+
 export function wantsPrediction(scene) {
   return Boolean(scene?.predict);
 }
@@ -29,7 +32,7 @@ export function askPrediction(dialog, scene) {
     const close = h("button", { class: "btn", type: "button", text: "Close", ariaKeyshortcuts: "Escape" });
     const panes = Object.values(scene.panes);
     const rows = panes.map((pane) =>
-      h("fieldset", { class: "predict-row", dataVariant: pane.variant }, h("legend", { text: `Where will ${pod} go on ${pane.title}?` }),
+      h("fieldset", { class: "predict-row", dataVariant: pane.variant }, h("legend", { text: question(pod, pane.title) }),
         choices.map((queue) => h("label", { class: "predict-choice" },
           h("input", { type: "radio", name: `guess-${pane.variant}`, value: queue, onchange: () => answered(pane.variant, queue) }),
           ` ${queue}`))));

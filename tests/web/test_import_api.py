@@ -29,6 +29,19 @@ def test_the_disagreements_with_the_model_are_answered(client):
     assert body["counts"]["disagreeing"] == 1
 
 
+def test_the_counts_and_lists_come_in_the_importers_words(client):
+    """The editor shows the importer's words (it had its own copies of them): each count with the words said after
+    it, as the scenario's description says them, and each list's title and what it holds, as the YAML's comments."""
+    body = client.post("/api/import", data=LOG.read_bytes(), content_type="text/plain").get_json()
+    said = body["said"]
+    assert [c["key"] for c in said] == ["lines", "used", "ignored", "other", "unknown", "truncated", "disagreeing"]
+    assert all(c["count"] == body["counts"][c["key"]] for c in said)
+    first, *rest = (f"{c['count']:,} {c['words']}" for c in said)
+    assert f"{first}: {', '.join(rest)}" in body["scenario"]["description"]
+    for key, shown in body["lists"].items():
+        assert f"# {key.upper()} ({shown['what']};" in body["text"] and shown["title"] == key.capitalize()
+
+
 def test_the_file_name_names_the_scenario_and_the_messages(client):
     """The page sends a file's name (?name=): the scenario was "Imported from the log" and an empty file "the log:
     empty input, not a log", where the CLI says the file."""

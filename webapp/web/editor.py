@@ -36,7 +36,7 @@ from ..scenario import builtin
 from ..scenario.errors import ScenarioError
 from ..scenario.load import FORMATS, load_scenario, parse_text
 from ..scenario.locate import locate_problems
-from ..scenario.logs import import_logs
+from ..scenario.logs import LISTS, import_logs
 from ..scenario.scenario import from_valid_dict
 from ..scenario.validate import Limits, validate
 from .bodies import body_bytes, json_body, small_body
@@ -193,4 +193,5 @@ def _log_name() -> str:
 def _imported(data: bytes, name: str) -> dict:
     result = import_logs([(name, io.BytesIO(data))], LIMITS)
     return {"scenario": result.scenario, "text": result.yaml, "assumptions": result.assumptions,
-            "disagreements": result.disagreements, "counts": asdict(result.counts)}
+            "disagreements": result.disagreements, "counts": asdict(result.counts), "said": result.counts.said(),
+            "lists": {key: {"title": title, "what": what} for key, (title, what) in LISTS.items()}}

@@ -37,7 +37,7 @@ Its modules, each using only those above it:
 from .importer import import_logs
 from .lines import MOVE_CALLERS, LogError, Recoded, parse_line
 from .messages import EVENT_LABELS, MESSAGES, UNKNOWN_PLUGIN, plugins_of, woken_by
-from ...phrases import counted
+from .words import LISTS
 
-__all__ = ["EVENT_LABELS", "MESSAGES", "MOVE_CALLERS", "UNKNOWN_PLUGIN", "LogError", "Recoded", "counted",
+__all__ = ["EVENT_LABELS", "LISTS", "MESSAGES", "MOVE_CALLERS", "UNKNOWN_PLUGIN", "LogError", "Recoded",
            "import_logs", "parse_line", "plugins_of", "woken_by"]

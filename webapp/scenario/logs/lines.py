@@ -15,7 +15,7 @@ from typing import BinaryIO, Callable, Iterable
 
 from ...errors import Invalid
 from ..document import DocumentError, parse_json
-from ...phrases import counted
+from ...phrases import agreeing, counted
 
 MAX_LINE = 64 * 1024  # bytes: a longer line is counted as unknown and skipped
 
@@ -245,12 +245,29 @@ class Counts:
     disagreeing: int = 0  # lines stating a queue move that the model's replay does not make (compare.py)
     gate_off: int = 0  # lines showing SchedulerQueueingHints off (MOVE_CALLERS)
 
+    def said(self) -> list[dict]:
+        """Each count with the words said after it ({key, count, words}), in COUNT_WORDS' order: the editor lists
+        them, the summary joins them."""
+        return [{"key": key, "count": getattr(self, key), "words": words(getattr(self, key))}
+                for key, words in COUNT_WORDS]
+
     def summary(self) -> str:
-        return (f"{counted(self.lines, 'line')} read: {self.used:,} used, {counted(self.ignored, 'scheduler line')} "
-                f"ignored, {counted(self.other, 'other log line')}, {self.unknown:,} unknown, "
-                f"{self.truncated:,} truncated, {self.disagreeing:,} disagreeing with the model's replay"
+        first, *rest = (f"{c['count']:,} {c['words']}" for c in self.said())
+        return (f"{first}: {', '.join(rest)}"
                 + (f"; {counted(self.gate_off, 'line')} showing the SchedulerQueueingHints gate off (the default "
                    f"from {GATE_OFF_VERSION}): `gate: false`, replay on {GATE_OFF_VERSION}" if self.gate_off else ""))
+
+
+# The counts an import reports, each with the words said after its number ("12 lines read", "3 used").
+COUNT_WORDS = (
+    ("lines", lambda n: f"{agreeing(n, 'line')} read"),
+    ("used", lambda n: "used"),
+    ("ignored", lambda n: f"{agreeing(n, 'scheduler line')} ignored"),
+    ("other", lambda n: agreeing(n, "other log line")),
+    ("unknown", lambda n: "unknown"),
+    ("truncated", lambda n: "truncated"),
+    ("disagreeing", lambda n: "disagreeing with the model's replay"),
+)
 
 
 def _utf16(first: bytes) -> str | None:

@@ -14,6 +14,13 @@ from .messages import UNKNOWN_PLUGIN
 from ...phrases import counted, joined, listed
 
 
+# The result's two lists: key -> (title, what it holds); the YAML's comments and the editor say them so.
+LISTS = {
+    "disagreements": ("Disagreements", "queue moves the log states that the model's replay does not make"),
+    "assumptions": ("Assumptions", "what the log cannot tell"),
+}
+
+
 def _since(b: Builder, micros: int) -> str:
     moment = datetime.fromtimestamp((b.start + micros) / 1e6, timezone.utc)
     return moment.strftime("%m-%d %H:%M:%S.%f")

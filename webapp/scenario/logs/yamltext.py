@@ -3,6 +3,8 @@ as comments at the top."""
 
 import json
 
+from .words import LISTS
+
 
 def _scalar(v) -> str:
     if isinstance(v, bool):
@@ -25,11 +27,10 @@ def to_yaml(scenario: dict, assumptions: list, disagreements: list) -> str:
     """The scenario as YAML, laid out like the built-ins, with the assumptions and the disagreements also as
     comments at the top."""
     out = ["# Imported from a kube-scheduler log by `inflight-scope import`.",
-           "# ASSUMPTIONS (what the log cannot tell; also in `assumptions:` and the description):"]
+           f"# ASSUMPTIONS ({LISTS['assumptions'][1]}; also in `assumptions:` and the description):"]
     out += ["#  - " + a.replace("\n", " ") for a in assumptions]
     if disagreements:
-        out.append("# DISAGREEMENTS (queue moves the log states that the model's replay does not make; also in the "
-                   "description):")
+        out.append(f"# DISAGREEMENTS ({LISTS['disagreements'][1]}; also in the description):")
         out += ["#  - " + d.replace("\n", " ") for d in disagreements]
     out += ["schema: 1", f"name: {_scalar(scenario['name'])}", "description: |"]
     out += ["  " + line if line else "" for line in scenario["description"].splitlines()]
