@@ -155,6 +155,22 @@ def test_a_text_frame_where_an_attachment_is_due_is_malformed(server):
     assert "attachment was due" in log and "Traceback" not in log
 
 
+@pytest.mark.parametrize("frame", [b"\x00binary", b"4" + b"[" * (70 * 1024)])  # small, and over LARGE_PACKET
+def test_binary_frames_where_no_attachment_is_due_are_malformed(server, frame):
+    """Binary frames with no attachment due reached the JSON decoder: under eventlet each logged a traceback and
+    none counted (the connection stayed open after hundreds)."""
+    start = len(server.log_path.read_text(errors="replace"))
+    ws = connect(server.url)
+    ws.send_binary(frame)
+    assert echo(ws, 1) == 1
+    for _ in range(MALFORMED_PER_CONNECTION):
+        ws.send_binary(frame)
+    assert closed_by_server(ws)
+    log = wait_for_log(server, start, "closed")
+    assert "Traceback" not in log and "handler error" not in log
+    assert log.count("a binary frame where no attachment was due") == 1, log
+
+
 def test_malformed_packets_spend_the_rate_limit():
     """With a burst of 4 and a refill of one a minute: three malformed packets and one echo spend it all; the
     next malformed packet is over the limit and closes the connection."""

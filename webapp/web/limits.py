@@ -503,12 +503,16 @@ def screen_packets(server, limiter=None, rate_refusal="") -> MalformedPackets:
     original_message = server._handle_eio_message
 
     def handle_message(eio_sid, data):
-        """Engine.IO's "message" handler: a text packet where a binary attachment is due, or a packet
+        """Engine.IO's "message" handler: a text packet where a binary attachment is due, a binary frame where
+        none is (it reached the JSON decoder, whose eventlet path logged a traceback for each), or a packet
         ``_handle_eio_message`` itself refuses (a binary one before connecting), is malformed."""
         pending = server._binary_packet.get(eio_sid)
-        if pending is not None and not isinstance(data, (bytes, bytearray)):
+        binary = isinstance(data, (bytes, bytearray))
+        if pending is not None and not binary:
             server._binary_packet.pop(eio_sid, None)
             kind = "a text packet where a binary attachment was due"
+        elif pending is None and binary:
+            kind = "a binary frame where no attachment was due"
         elif over_limit(eio_sid, data):
             return None
         else:
