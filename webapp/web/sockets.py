@@ -39,7 +39,7 @@ from ..engine.rooms import Room, Rooms
 from ..engine.roomstore import MemoryRoomStore, RedisRoomStore
 from ..engine.session import Session, parse_range, parse_speed
 from ..engine.simulation import check_variants
-from ..errors import Invalid, UserError
+from ..errors import Invalid, TooLarge, UserError
 from ..model.variant import VARIANTS
 from ..presenter import delta_message, scenario_message, state_message
 from ..presenter.memo import Shown
@@ -379,13 +379,17 @@ class Viewers(Namespace):
         source = payload.get("scenario")
         # An upload is parsed, built and sent in one heavy-work place: the next waits as the text it came as.
         # The session's lock first, as every handler takes them (it may wait for a place holding its lock).
-        with target.session.lock, self.hub.turn(source):
-            scenario, scenario_id = self.hub.resolve(source)
-            # The versions asked for, else the ones the scenario opens on (default: v1.28.1 beside v1.28.2).
-            variants = check_variants(payload["variants"] if "variants" in payload else scenario.versions)
-            target.session.load(scenario, variants, scenario_id,
-                                parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))
-            self.hub.publish(target, loaded=True)
+        try:
+            with target.session.lock, self.hub.turn(source):
+                scenario, scenario_id = self.hub.resolve(source)
+                # The versions asked for, else the ones the scenario opens on (default: v1.28.1 beside v1.28.2).
+                variants = check_variants(payload["variants"] if "variants" in payload else scenario.versions)
+                target.session.load(scenario, variants, scenario_id,
+                                    parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))
+                self.hub.publish(target, loaded=True)
+        except TooLarge:  # what was built up to the bound is garbage now: the process gives it back (it kept it)
+            self.hub.release_soon()
+            raise
         self.hub.look_ahead(target)
 
     def on_step(self, payload):
