@@ -16,7 +16,7 @@ from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
 from webapp.scenario.resolve import resolve
 from webapp.web import limits
-from webapp.web.limits import ADMIT, REFUSE, REFUSE_AND_TELL, OriginCheck, RateLimiter, Sweeper
+from webapp.web.limits import ADMIT, REFUSE, REFUSE_AND_TELL, JsonPacket, OriginCheck, RateLimiter, Sweeper
 
 
 class FakeClock:
@@ -471,6 +471,24 @@ def test_load_over_the_session_budget_is_answered_with_an_error_and_changes_noth
     ack = c.emit("create_room", {}, callback=True)
     c.emit("load", {"scenario": growing(3000), **ack})  # a room is bounded the same way
     assert [n for n, _ in names(c)] == ["error"]
+
+
+def test_a_large_upload_refused_as_too_large_is_refused_again_without_being_built(make_app):
+    """The same large upload sent again (a client retrying) is refused with the same words from what the first
+    refusal left (Hub.refused), not simulated again up to the bound; another upload is judged on its own."""
+    app = make_app(MAX_SESSION_BYTES=200_000)
+    hub, c = app.extensions["inflight_hub"], connect(app)
+    too_large = growing(3000)
+    assert len(json.dumps(too_large)) > JsonPacket.LARGE_PACKET  # kept as its text by the packet
+    c.emit("load", {"scenario": too_large})
+    [(name, first)] = names(c)
+    assert name == "error" and first["kind"] == "TooLarge" and len(hub.refused) == 1
+    c.emit("load", {"scenario": too_large})
+    assert names(c) == [("error", first)]
+    assert len(hub.refused) == 1
+    fits = {**growing(3000), "steps": [{"op": "pop", "note": "x" * 70_000}, {"op": "done", "pod": "A"}]}
+    c.emit("load", {"scenario": fits})
+    assert [n for n, _ in names(c)] == ["scenario", "state"]
 
 
 # --- rooms nobody is in, and how many rooms there may be -----------------------------------------------------

@@ -25,6 +25,7 @@ connection's own messages stay in its process (``ignore_queue``), so they surviv
 
 from __future__ import annotations
 
+import json
 import logging
 from contextlib import nullcontext
 from itertools import islice
@@ -142,11 +143,30 @@ class Hub:
     feeds: dict = field(default_factory=dict)
     memo: Shown = field(default_factory=Shown)  # messages kept under Session.memo_key (a built-in's: shared by all)
     releasing: bool = False  # a release of freed memory is on its way
+    refused: dict = field(default_factory=dict)  # refusal_key -> the TooLarge message a large upload got (REFUSALS_KEPT)
 
     HEAVY_BYTES = 1024 * 1024  # a session this large, once gone, is worth giving its memory back for
     # Seconds look_ahead waits before it works: a message queued is sent by the connection's writer after a few
     # turns of the event loop (one yield was not enough: the work went first and the step took 0.5 ms longer).
     AHEAD_AFTER = 0.002
+
+    REFUSALS_KEPT = 32  # large uploads whose refusal is remembered: the same one sent again is refused at once
+
+    @staticmethod
+    def refusal_key(source, payload: dict) -> tuple | None:
+        """What a large upload's TooLarge depends on (its text, hashed where the packet kept it, and how it is to
+        be loaded), or None for anything else. Two connections sending a 1 MB scenario again and again each had
+        it simulated up to the bound before it was refused again (another viewer's step p99 150-165 ms)."""
+        if not isinstance(source, JsonText):
+            return None
+        return hash(source.text), len(source.text), *(json.dumps(payload.get(name)) for name in ("variants", "range", "position"))
+
+    def remember_refusal(self, key: tuple | None, refusal: TooLarge) -> None:
+        if key is None:
+            return
+        self.refused[key] = str(refusal)
+        while len(self.refused) > self.REFUSALS_KEPT:
+            del self.refused[next(iter(self.refused))]
 
     def release_soon(self) -> None:
         """Give memory back to the system (engine/memory.py) shortly, once, however many sessions just went."""
@@ -379,6 +399,9 @@ class Viewers(Namespace):
         source = payload.get("scenario")
         # An upload is parsed, built and sent in one heavy-work place: the next waits as the text it came as.
         # The session's lock first, as every handler takes them (it may wait for a place holding its lock).
+        key = self.hub.refusal_key(source, payload)
+        if key in self.hub.refused:
+            raise TooLarge(self.hub.refused[key])
         try:
             with target.session.lock, self.hub.turn(source):
                 scenario, scenario_id = self.hub.resolve(source)
@@ -387,7 +410,8 @@ class Viewers(Namespace):
                 target.session.load(scenario, variants, scenario_id,
                                     parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))
                 self.hub.publish(target, loaded=True)
-        except TooLarge:  # what was built up to the bound is garbage now: the process gives it back (it kept it)
+        except TooLarge as refusal:  # what was built up to the bound is garbage now: given back (the process kept it)
+            self.hub.remember_refusal(key, refusal)
             self.hub.release_soon()
             raise
         self.hub.look_ahead(target)
