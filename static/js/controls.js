@@ -41,12 +41,17 @@ export function bindControls(app, opts, driver, page) {
 
   // Escape closes whatever of these is open (the Predict prompt, the versions menu and a term's tip close
   // themselves): the help, the blank screen, the legend, the link box and the link's notice.
-  function close() {
+  // Escape (``foundOpen``: whether it found something open, keys.js): closes what is open; with nothing open it
+  // clears an error and leaves presentation mode.
+  function close(key, foundOpen = true) {
     closeHelp();
     $("blank").hidden = true;
     $("legend").open = false;
     closeLinkBox();
     page.hideLinkNotice();
+    if (foundOpen) return;
+    page.hideError();
+    if (app.classList.contains("presenting")) actions.togglePresenting();
   }
 
   // The next step is a failure and the viewer asked to predict: ask first, reveal once the step is drawn.
@@ -133,6 +138,7 @@ export function bindControls(app, opts, driver, page) {
   on("link-notice-close", "click", page.hideLinkNotice);
   on("link-box-close", "click", closeLinkBox);
   on("btn-presenting", "click", actions.togglePresenting);
+  on("btn-exit-presenting", "click", actions.togglePresenting);
   on("btn-tables", "click", actions.toggleTables);
   on("btn-detach", "click", () => driver.toggleDetach());
   const exportAs = (kind) => downloadExport(kind, driver.source, position(), driver.linkVersions()).catch((e) => page.showError(e.message));

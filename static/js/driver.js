@@ -64,15 +64,20 @@ export function createDriver(opts, conn, page) {
           && driver.source !== opts.defaultScenario) {
         return driver.load(instead(`This link's scenario cannot be opened: ${msg.message.replace(/\.?$/, ".")}`));
       }
+      // A follower whose room is not there (yet): the presenter may be reconnecting; try again, and say so.
+      if (msg.event === "join_room" && driver.following()) {
+        page.showError(`No room ${opts.room} is open here (yet): check the code on the presenter's screen. This page ` +
+          "joins it as soon as it opens; Detach explores on your own meanwhile.");
+        return setTimeout(join, 1500);
+      }
       page.showError(msg.message);
-      // A follower whose room is not there (yet): the presenter may be reconnecting; try again.
-      if (msg.event === "join_room" && driver.following()) setTimeout(join, 1500);
     },
 
     // A follower leaves the room's channel to step through the same scenario on its own, from the same step;
     // snapping back pauses its own session and rejoins the room (which answers with its whole state).
     toggleDetach() {
       const here = page.latest;
+      if (!here) return location.assign("/"); // no room was ever shown: on your own is the viewer itself
       driver.detached = !driver.detached;
       page.showDetached(driver.detached);
       if (driver.detached) {

@@ -18,7 +18,7 @@ import { bindImport, counted } from "./editor-import.js";
 import { drawCatalogue, loadCatalogue } from "./catalogue.js";
 import { isJson, yamlDocument } from "./editor-yaml.js";
 import { saveFile, slug } from "./exporting.js";
-import { DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY } from "./links.js";
+import { DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, VIEWER_KEY } from "./links.js";
 
 // The local drafts (see "the local drafts" below): each page of the editor keeps its own, shown again when that
 // page is reached by Back or Forward or reloaded; the viewer's "Editor" opens the newest (?draft); choosing
@@ -38,6 +38,10 @@ const gutter = $("gutter");
 const format = $("format");
 const MAX_BYTES = Number($("editor").dataset.maxBytes);
 let validations = 0; // only the answer to the newest request is shown
+
+// "Viewer" goes back to the view this tab's "Editor" was pressed in (its scenario, position, versions and theme).
+const viewedFrom = URL.canParse(sessionStorage.getItem(VIEWER_KEY)) ? new URL(sessionStorage.getItem(VIEWER_KEY)) : null;
+if (viewedFrom?.origin === location.origin && viewedFrom.pathname === "/") $("viewer-link").href = viewedFrom.href;
 let timer = 0;
 let shownFormat = format.value; // the Format as the text was last validated (a change event comes after the choice)
 let formatChange = Promise.resolve(); // a conversion under way (Download waits for it)

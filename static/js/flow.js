@@ -1,7 +1,7 @@
 // The flow around the picture: your place kept in the address bar, keyboard and focus (the skip link, the help
 // dialog as a modal, the picker letting go of the keys), Predict stopping Play at every prompt, a room's blank
 // screen and polls, the audience's locked view, the embed's locked range, and the way to the editor.
-import { decodeScenario, DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, tabAddress, viewOf } from "./links.js";
+import { decodeScenario, DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, tabAddress, viewOf, VIEWER_KEY } from "./links.js";
 import { trapTab, wantsPrediction } from "./predict.js";
 import { useGlossary, watchTerms } from "./glossary.js";
 
@@ -43,6 +43,7 @@ export function createFlow(app, opts, driver, page, poll) {
         asking = true;
         stopped = model.position;
         driver.drive("pause");
+        page.showPaused();
         $("btn-step").click();
         setTimeout(() => (asking = false), 0);
       }
@@ -111,6 +112,7 @@ function keepPlace(app, driver, page) {
   const changes = new MutationObserver(rewrite);
   changes.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
   changes.observe(app, { attributes: true, attributeFilter: ["class"] }); // presentation mode
+  changes.observe($("tables"), { attributes: true, attributeFilter: ["hidden"] }); // the table view
   $("predict").addEventListener("change", rewrite);
 
   // Back and Forward: the entry's scenario, position, versions and theme (presentation mode and Predict stay as
@@ -178,6 +180,7 @@ function bindEditorLink(driver) {
     const source = driver.source;
     if (!source) return;
     ev.preventDefault();
+    sessionStorage.setItem(VIEWER_KEY, location.href);
     if (typeof source === "string") {
       location.href = `/editor?scenario=${encodeURIComponent(source)}`;
       return;

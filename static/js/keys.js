@@ -35,7 +35,7 @@ export const KEYS = [
   { keys: ["s"], shown: "s", action: "switchBranch", does: "switch to the fork's other branch (the scenario it was forked from)" },
   { keys: ["F"], shown: "Shift+F", action: "find", does: "find a divergence: search, shrink and open it" },
   { keys: ["?"], shown: "?", action: "toggleHelp", does: "this help (Esc closes)" },
-  { keys: ["Escape"], shown: "Esc", action: "close", does: "close what is open: the help, the legend, the link box, a notice, the blank screen" },
+  { keys: ["Escape"], shown: "Esc", action: "close", does: "close what is open: the help, the legend, the link box, a notice, the blank screen; with nothing open, leave presentation mode" },
 ];
 
 // Where keys type (a read-only field, the copied link's, types nothing: the keys still step there).
@@ -48,11 +48,23 @@ export const TYPING = "input[type=text]:not([readonly]), input[type=url]:not([re
 // A focused (closed) select keeps ↑/↓ and its letters, but the page's stepping keys step and play, and ? opens the
 // help: ← and → changed the speed (or the event chosen) instead, and Escape leaves it (it kept the keys after
 // choosing a speed).
+const PRESSABLE = "button, summary, input[type=checkbox]"; // what Space presses or ticks
 const STEPPING = new Set(["ArrowLeft", "ArrowRight", "PageUp", "PageDown", " ", "?"]);
 
 // `actions`: name -> fn(key); looked up at each key press, so actions added later (explore.js) work.
 export function bindKeys(actions) {
   const rows = new Map(KEYS.flatMap((row) => row.keys.map((key) => [key, row])));
+  // Whether Escape found something open, asked before anything closes itself on it (a tip, the Predict prompt, the
+  // versions menu): such an Escape closes only that (it must not also leave presentation mode).
+  let foundOpen = false;
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") foundOpen = Boolean(document.querySelector(`${CLOSED_BY_ESCAPE}, #predict-dialog:not([hidden])`));
+  }, true);
+  // The control the pointer last pressed, while it keeps the focus (a key press makes it :focus-visible, so that
+  // cannot tell).
+  let clicked = null;
+  document.addEventListener("pointerdown", (ev) => (clicked = ev.target.closest?.(PRESSABLE) ?? null), true);
+  document.addEventListener("focusout", (ev) => ev.target === clicked && (clicked = null), true);
   document.addEventListener("keydown", (ev) => {
     const select = ev.target.closest?.("select");
     if (select && ev.key === "Escape" && !ev.altKey) {
@@ -65,10 +77,12 @@ export function bindKeys(actions) {
     if (document.querySelector(".help:not([hidden])") && chord !== "Escape" && chord !== "?") return;
     const fn = actions[rows.get(chord)?.action];
     if (!fn) return;
-    // Space on a focused button or disclosure clicks it, on a checkbox ticks it
-    if (chord === " " && ev.target.closest("button, summary, input[type=checkbox]")) return;
+    // Space on a button or disclosure focused from the keyboard clicks it, on such a checkbox ticks it; focused by a
+    // click, Space plays (it clicked the control again: Theme back, Predict off, Reset again).
+    const pressable = chord === " " && ev.target.closest(PRESSABLE);
+    if (pressable && pressable !== clicked) return;
     ev.preventDefault();
-    fn(ev.key);
+    fn(ev.key, foundOpen);
   });
   drawKeyHelp(actions);
 }

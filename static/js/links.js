@@ -7,6 +7,7 @@ export const MAX_ADDRESS = 4000;
 export const HANDOFF_KEY = "inflight-scope:inline-scenario"; // the scenario handed over, as JSON
 export const HANDOFF_ID = "__inline__"; // ?scenario=__inline__ names it
 export const DRAFT_KEY = "inflight-scope:editor-draft"; // the editor's local draft {from, text, format, ran}
+export const VIEWER_KEY = "inflight-scope:viewer-place"; // the view "Editor" was pressed in: the editor's "Viewer" returns there
 const b64url = {
   encode(bytes) {
     let s = "";
@@ -39,7 +40,7 @@ export async function decodeScenario(text) {
 
 // `source` is a built-in id (string) or a scenario object; the view is `viewOf`'s.
 // `versions`: the versions side by side, written as `versions=a,b` (null or absent: the default pair).
-export async function permalink(source, { position, versions, theme, presenting, predict }, base = location) {
+export async function permalink(source, { position, versions, theme, presenting, predict, tables }, base = location) {
   const url = new URL("/", base.href);
   if (typeof source === "string") url.searchParams.set("scenario", source);
   else url.searchParams.set("inline", await encodeScenario(source));
@@ -48,11 +49,12 @@ export async function permalink(source, { position, versions, theme, presenting,
   if (theme && theme !== "auto") url.searchParams.set("theme", theme);
   if (presenting) url.searchParams.set("presenting", "1");
   if (predict) url.searchParams.set("predict", "1");
+  if (tables) url.searchParams.set("tables", "1");
   return url.href.replaceAll("%2C", ","); // version names need no escaping: a readable list
 }
 
 // The view a link keeps besides the scenario, as the page shows it: the position given, the versions side by side
-// (`driver.linkVersions()`), the theme, presentation mode (p) and Predict.
+// (`driver.linkVersions()`), the theme, presentation mode (p), Predict and the table view (v).
 export function viewOf(driver, position) {
   return {
     position,
@@ -60,6 +62,7 @@ export function viewOf(driver, position) {
     theme: document.documentElement.dataset.theme,
     presenting: document.getElementById("app").classList.contains("presenting"),
     predict: Boolean(document.getElementById("predict")?.checked),
+    tables: document.getElementById("tables")?.hidden === false,
   };
 }
 

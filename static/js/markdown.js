@@ -12,13 +12,22 @@ function inline(text) {
   });
 }
 
+const BULLET = /^\s*[-*] /;
+
+// A block whose first line is a bullet is a list; a line that is not a bullet continues the item above it (an
+// item wrapped over lines, as the built-ins' descriptions wrap them).
 export function renderMarkdown(text) {
   const out = [];
   for (const block of String(text || "").split(/\n\s*\n/)) {
     const lines = block.split("\n").filter((l) => l.trim());
     if (!lines.length) continue;
-    if (lines.every((l) => /^\s*[-*] /.test(l))) {
-      out.push(h("ul", {}, lines.map((l) => h("li", {}, inline(l.replace(/^\s*[-*] /, ""))))));
+    if (BULLET.test(lines[0])) {
+      const items = [];
+      for (const line of lines) {
+        if (BULLET.test(line)) items.push(line.replace(BULLET, ""));
+        else items[items.length - 1] += ` ${line.trim()}`;
+      }
+      out.push(h("ul", {}, items.map((item) => h("li", {}, inline(item)))));
     } else {
       out.push(h("p", {}, inline(lines.join(" "))));
     }

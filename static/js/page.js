@@ -19,8 +19,9 @@ const $ = (id) => document.getElementById(id);
 // `pick(id)`: what the course's buttons do (load a built-in).
 export function createPage(app, opts, { pick }) {
   let queue = Promise.resolve();
-  let tables = false;
+  let tables = $("tables").hidden === false; // the link's (?tables=1)
   let guesses = null; // the viewer's predictions for the step on its way
+  let stoppedForPrompt = false; // Play stopped for a prompt, its pause not yet drawn (showPaused)
   let introClosed = false;
   let narrationOpen = false; // the panes' narration disclosures: closed (the caption tells), `n` opens them all
   let held = Promise.resolve(); // what the next model waits for (drawModel)
@@ -49,6 +50,7 @@ export function createPage(app, opts, { pick }) {
 
     draw(model) {
       page.latest = model;
+      if (!model.playing) stoppedForPrompt = false; // the pause Play stopped with has arrived
       queue = queue.then(() => drawModel(model));
     },
 
@@ -70,6 +72,13 @@ export function createPage(app, opts, { pick }) {
 
     hideLinkNotice() {
       $("link-notice").hidden = true;
+    },
+
+    // Play stopped for a prompt (flow.js): the button says so at once, not when the paused state is drawn (the
+    // step before may still be playing its walk).
+    showPaused() {
+      stoppedForPrompt = true;
+      drawPlayback();
     },
 
     expectVerdict(predicted) {
@@ -149,6 +158,7 @@ export function createPage(app, opts, { pick }) {
       await playHintWalk(panes, scene.panes, model.playing ? (1000 / (model.speed || 1)) * 0.45 : 1400);
     }
     const before = forward ? capture(panes) : null;
+    const focused = focusedIn(panes);
     panes.replaceChildren(...Object.values(scene.panes).map((pane) => renderPane(pane, { narrationOpen })));
     panes.dataset.count = String(Object.keys(scene.panes).length); // 1 to 4 columns (app.css)
     fitAll(panes);
@@ -158,6 +168,7 @@ export function createPage(app, opts, { pick }) {
         ? { fresh: repointed(previous.scene.panes[pane.variant], pane), ms: climaxBeats(pace).fade } : {};
       if (diagram) attachPointers(diagram, pane.pointers, entering);
     }
+    if (focused) queueMicrotask(() => refocus(panes, focused)); // after glossary.js has marked the new terms
     drawLegend(scene.legend);
     const climax = forward && drawsGhosts ? playClimax(panes, scene.panes, climaxBeats(pace)) : { decided: 0, finished: null };
     if (forward) {
@@ -177,7 +188,7 @@ export function createPage(app, opts, { pick }) {
     $("step-note").textContent = scene.caption;
     drawOutcomes(scene.outcomes, Object.keys(scene.panes));
     markPosition($("ticks"), scene.position);
-    drawPlayback(model);
+    drawPlayback();
     drawVerdict(scene);
     if ($("presenter-notes")) renderPresenterNotes($("presenter-notes"), scene);
     if (opts.mode === "embed") parent.postMessage({ type: "inflight-scope", event: "position", position: scene.position, total: scene.total }, "*");
@@ -187,18 +198,37 @@ export function createPage(app, opts, { pick }) {
       : Promise.resolve();
   }
 
+  // Focus inside a pane survives its redrawing: on the same term of the same pane if it is still drawn, else on
+  // the pane (it fell to the page's body, and the next Tab started from the top).
+  function focusedIn(panes) {
+    const el = document.activeElement;
+    if (!el || !panes.contains(el)) return null;
+    return { variant: el.closest("[data-variant]")?.dataset.variant, term: el.dataset.term, text: el.textContent };
+  }
+
+  function refocus(panes, { variant, term, text }) {
+    const pane = [...panes.querySelectorAll(":scope > [data-variant]")].find((p) => p.dataset.variant === variant);
+    if (!pane) return;
+    const same = term && [...pane.querySelectorAll(".term")].find((t) => t.dataset.term === term && t.textContent === text);
+    (same || pane).focus({ preventScroll: true });
+  }
+
   // A step forward within one scenario (a new load starts over at its own position).
   function sameScenario(previous, model) {
     return previous.scene.total === model.scene.total && Object.keys(previous.scene.panes).join() === Object.keys(model.scene.panes).join();
   }
 
-  function drawPlayback(model) {
+  // The button says what the newest message says (the one drawn may be a tick behind it), or paused once Play has
+  // stopped for a prompt (its pause on its way).
+  function drawPlayback() {
+    const { playing, speed } = page.latest;
+    const shown = playing && !stoppedForPrompt;
     const play = $("btn-play");
-    play.textContent = model.playing ? "⏸ Pause" : "▶ Play";
-    play.setAttribute("aria-label", model.playing ? "Pause" : "Play");
+    play.textContent = shown ? "⏸ Pause" : "▶ Play";
+    play.setAttribute("aria-label", shown ? "Pause" : "Play");
     // the speed playing (a room's: its presenter's); paused, the one chosen for the next Play stays (each step's
     // message put back the speed of the last Play)
-    if (model.playing) $("speed").value = String(model.speed);
+    if (playing) $("speed").value = String(speed);
   }
 
   function drawVerdict(scene) {

@@ -70,11 +70,17 @@ export function createPoll(opts, conn, page) {
   }
 
   // The poll leaves this page (withdrawn, left behind, or closed by its reader); a step waiting for it is not taken.
+  // Put away with the focus in it (its Close), the focus goes to Step, or on the audience's page to the first pane
+  // (it fell to the page's body).
   function putAway() {
+    const hadFocus = box?.contains(document.activeElement);
     settle(null);
     poll = null;
     box?.remove();
     box = null;
+    if (!hadFocus) return;
+    const step = document.getElementById("btn-step");
+    (step?.offsetParent ? step : document.querySelector("#panes > [data-variant]"))?.focus();
   }
 
   // The room's poll as the server tells the presenter: its own (drawn already), or, on a page without one, the open

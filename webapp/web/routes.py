@@ -56,6 +56,7 @@ def _view_args(mode: str) -> dict:
         "theme": theme if theme in ("light", "dark") else "",
         "presenting": request.args.get("presenting") == "1",
         "predict": request.args.get("predict") == "1",
+        "tables": request.args.get("tables") == "1",
         "link_problems": problems,
         # the sentences the page says itself of a link it finds it cannot open (static/js/options.js, driver.js)
         "damaged_link": DAMAGED,
@@ -119,7 +120,11 @@ def index():
     room = request.args.get("room", "")
     if ROOM_PATTERN.fullmatch(room.upper()):
         return render_template("index.html", **_view_args("audience"), room=room.upper())
-    return render_template("index.html", **_view_args("main"))
+    args = _view_args("main")
+    if room:
+        args["link_problems"].append(f"There is no room {_quoted(room, 20)}: a room's code is 4 to 12 letters and "
+                                     "digits, as the presenter's screen shows it. This is the viewer, on your own.")
+    return render_template("index.html", **args)
 
 
 @bp.get("/r/<code>")

@@ -1,0 +1,158 @@
+"""Traps a speaker, a follower or a learner fell into with mouse, touch or keyboard (issue 10, found by using the
+product as its people do), each with the browser test that would have caught it: presentation mode with no way
+out but a key, Space clicking again the control just clicked, a wrong room code leaving a phone on a blank stage,
+a course text's list drawn as a paragraph, the editor's Viewer losing your place, the table view not kept in the
+address, focus falling to the page's body, Play looking as if it still played at a prompt."""
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_browser import at, open_lost_marker, settle
+from tests.e2e.test_talks import start_presenter
+
+PRESENTING_JS = "() => document.getElementById('app').classList.contains('presenting')"
+
+
+def presenting(page) -> bool:
+    return page.evaluate(PRESENTING_JS)
+
+
+def test_presentation_mode_is_left_by_a_click_or_escape(make_page):
+    """In presentation mode every button but Play was hidden and only the p key led out: a speaker with a mouse, a
+    clicker or a phone was stuck in it, a reload too (the address keeps it)."""
+    page = make_page()
+    open_lost_marker(page, "&position=2&presenting=1")
+    at(page, 2)
+    assert presenting(page)
+    leave = page.get_by_role("button", name="Leave presentation mode")
+    expect(leave).to_be_visible()
+    leave.click()
+    page.wait_for_function(f"() => !({PRESENTING_JS})()")
+    expect(leave).to_be_hidden()
+    expect(page.locator("#btn-presenting")).to_be_visible()
+    page.keyboard.press("p")
+    page.wait_for_function(PRESENTING_JS)
+    page.keyboard.press("l")  # the legend open: Escape closes it, and only it
+    expect(page.locator("#legend")).to_have_attribute("open", "")
+    page.keyboard.press("Escape")
+    expect(page.locator("#legend")).not_to_have_attribute("open", "")
+    assert presenting(page)
+    page.keyboard.press("Escape")  # nothing open: Escape leaves presentation mode
+    page.wait_for_function(f"() => !({PRESENTING_JS})()")
+    assert "presenting" not in parse_qs(urlsplit(page.url).query)
+
+
+def test_space_after_a_click_plays_instead_of_clicking_again(page):
+    """Clicking Theme (or Predict, Table view, Reset) and then pressing Space clicked it again: the theme went back,
+    Predict was unticked. Focused by a click, Space plays; focused from the keyboard, it still clicks."""
+    open_lost_marker(page)
+    at(page, 0)
+    theme = page.evaluate("document.documentElement.dataset.theme")
+    page.locator("#theme-toggle").click()
+    changed = page.evaluate("document.documentElement.dataset.theme")
+    assert changed != theme
+    page.keyboard.press(" ")
+    expect(page.locator("#btn-play")).to_have_text("⏸ Pause")
+    assert page.evaluate("document.documentElement.dataset.theme") == changed
+    page.keyboard.press(" ")
+    expect(page.locator("#btn-play")).to_have_text("▶ Play")
+    page.locator("#predict").click()
+    page.keyboard.press(" ")
+    expect(page.locator("#btn-play")).to_have_text("⏸ Pause")
+    assert page.is_checked("#predict")
+    page.keyboard.press(" ")
+    expect(page.locator("#btn-play")).to_have_text("▶ Play")
+    page.locator("#btn-tables").focus()  # from the keyboard (focus() is :focus-visible): Space presses it
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.press(" ")
+    expect(page.locator("#btn-tables")).to_have_attribute("aria-pressed", "true")
+
+
+def test_a_wrong_room_code_says_so_and_leads_to_the_viewer(make_page):
+    """/r/CODE of no open room showed "following the presenter" over a blank stage, retrying silently, and Detach
+    there threw; a code that cannot be one opened the viewer without a word."""
+    phone = make_page(width=390, height=844)
+    phone.goto("/r/ZZZZZZ")
+    expect(phone.locator("#error")).to_contain_text("No room ZZZZZZ is open here (yet)")
+    phone.get_by_role("button", name="Detach").click()
+    expect(phone).to_have_url(re.compile(r"/$"))
+    expect(phone.locator("#panes > [data-variant]")).to_have_count(2)
+    phone.goto("/r/a!")
+    expect(phone.get_by_test_id("link-notice")).to_contain_text("There is no room")
+    expect(phone.locator("#panes > [data-variant]")).to_have_count(2)
+
+
+def test_a_course_text_lists_its_wrapped_bullets(page):
+    """In-flight basics' two version bullets wrap over lines: they were drawn as one paragraph with stray '*'."""
+    page.goto("/?scenario=in-flight-basics")
+    items = page.locator("#scenario-description ul > li")
+    expect(items).to_have_count(2)
+    expect(items.nth(0)).to_contain_text(re.compile(r"^v1\.28\.1 keeps receivedEvents .* the last event before its Pop\.$"))
+    expect(page.locator("#scenario-description")).not_to_contain_text("* ")
+
+
+def test_the_editors_viewer_link_returns_to_your_place(page):
+    page.goto("/?scenario=three-pod-cascade&position=4&theme=dark")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^4 / "))
+    page.locator("#btn-editor").click()
+    expect(page).to_have_url(re.compile(r"/editor\?scenario=three-pod-cascade"))
+    page.locator("#viewer-link").click()
+    expect(page).to_have_url(re.compile(r"/\?scenario=three-pod-cascade&position=4&theme=dark"))
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^4 / "))
+
+
+def test_the_table_view_is_kept_in_the_address_and_through_a_reload(page):
+    open_lost_marker(page, "&position=3")
+    at(page, 3)
+    page.keyboard.press("v")
+    expect(page).to_have_url(re.compile(r"[?&]tables=1(&|$)"))
+    page.reload()
+    at(page, 3)
+    expect(page.locator("#tables")).to_be_visible()
+    expect(page.locator("#btn-tables")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("v")
+    expect(page).not_to_have_url(re.compile(r"tables="))
+
+
+def test_focus_stays_in_the_pane_it_was_in_when_the_pane_is_drawn_again(page):
+    """→ with a term of the diagram focused redrew the pane and the focus fell to the body (the next Tab started at
+    the top of the page)."""
+    open_lost_marker(page, "&position=2")
+    at(page, 2)
+    settle(page)
+    term = page.locator("#panes > [data-variant='v1.28.2'] .term").first
+    term.focus()
+    page.keyboard.press("ArrowRight")
+    at(page, 3)
+    page.wait_for_function("() => document.activeElement !== document.body")
+    assert page.evaluate("document.activeElement.closest('[data-variant]')?.dataset.variant") == "v1.28.2"
+
+
+def test_play_says_paused_as_soon_as_it_stops_at_a_prompt(make_page):
+    page = make_page(reduced_motion="no-preference")  # the walk of the step before plays while the prompt opens
+    open_lost_marker(page, "&position=4")
+    at(page, 4)
+    page.check("#predict")
+    page.locator("#btn-play").click()
+    expect(page.locator("#predict-dialog")).to_be_visible()
+    expect(page.locator("#btn-play")).to_have_text("▶ Play", timeout=300)
+    page.keyboard.press("Escape")
+
+
+def test_closing_the_poll_puts_the_focus_on_step(make_page):
+    """The revealed poll's Close removed the panel with the focus in it: the focus fell to the page's body."""
+    presenter, _, _ = start_presenter(make_page)
+    for _ in range(5):
+        presenter.keyboard.press("ArrowRight")
+    at(presenter, 5)
+    presenter.check("#predict")
+    presenter.locator("#btn-step").click()
+    panel = presenter.get_by_test_id("poll-presenter")
+    panel.get_by_test_id("poll-reveal").click()
+    at(presenter, 6)
+    panel.get_by_role("button", name="Close").click()
+    expect(panel).to_have_count(0)
+    expect(presenter.locator("#btn-step")).to_be_focused()
