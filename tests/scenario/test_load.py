@@ -156,6 +156,15 @@ def test_a_long_yaml_integer_is_refused_where_it_is(literal):
     assert p["message"].startswith("invalid YAML at line 3, column 15: an integer of")
 
 
+@pytest.mark.parametrize("literal", ['!!int "' + "9" * 5000 + '"', "!!int '0x" + "f" * 4000 + "'"])
+def test_a_quoted_integer_tagged_int_is_refused_where_it_is(literal):
+    """A quoted scalar tagged !!int is read as an integer all the same: 5,000 digits were refused in Python's
+    words ("Exceeds the limit (4300 digits)..."), 4,000 hex digits converted to a 16,000-bit integer."""
+    p = problem_of(parse_text, f"schema: 1\npods:\n  - priority: {literal}\n", "yaml")
+    assert p["field"] == "document"
+    assert p["message"].startswith("invalid YAML at line 3, column 15: an integer of")
+
+
 def test_long_digit_strings_and_floats_are_not_integers():
     text = '{"name": "' + "9" * 500 + '", "x": 1' + "0" * 500 + '.5, "y": "' + "9" * 500 + '"}'
     assert parse_text(text)["name"] == "9" * 500

@@ -23,6 +23,7 @@ _CLOSE = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 # A plain scalar YAML 1.1 may read as an integer: base 10 (or 8, or sexagesimal), whose int() refuses more than
 # 4,300 digits, or base 16 or 2 (0x..., 0b...), whose str() does once it is converted (and validate names values).
 _INTEGER = re.compile(r"[-+]?(?:0x[0-9a-fA-F_]*|0b[01_]*|[0-9][0-9_:]*)")  # as the resolver's, lower-case 0x, 0b
+_INT_TAG = "tag:yaml.org,2002:int"  # !!int: a quoted scalar read as an integer all the same
 _NOT_DIGITS = re.compile(r"^[-+]?(?:0[xb])?|[_:]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
@@ -64,8 +65,8 @@ def _check_events(text: str, max_depth: int, max_values: int) -> None:
     open_: list[OpenCollection] = []
     values = 0
     for event in yaml.parse(text, Loader=_SAFE_LOADER):
-        if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS and not event.style \
-                and _INTEGER.fullmatch(event.value) and (digits := _digits(event.value)) > MAX_DIGITS:
+        if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS \
+                and (not event.style or event.tag == _INT_TAG) and _INTEGER.fullmatch(event.value) and (digits := _digits(event.value)) > MAX_DIGITS:
             problem = f"an integer of {digits} digits; at most {MAX_DIGITS} are accepted"
             raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
