@@ -22,3 +22,23 @@ def listed(names: list, most: int = 8) -> str:
     """At most ``most`` names, then how many more."""
     more = len(names) - most
     return ", ".join(names[:most]) + (f" and {more} more" if more > 0 else "")
+
+
+def shown(value) -> str:
+    """A value a user sent, said short and in the words of JSON (never the whole value, never Python's repr: "null",
+    "true", "a list of 3 items")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
+        return str(value) if abs(value) < 10**18 else "a very large integer"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value[:40] + "..." if len(value) > 40 else value)
+    if isinstance(value, list | tuple):
+        return f"a list of {counted(len(value), 'item')}"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"a {type(value).__name__}"

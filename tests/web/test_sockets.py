@@ -612,3 +612,17 @@ def test_a_room_step_builds_one_frame_and_followers_get_it_as_a_delta(app, make_
             assert f.deltas[-1]["seq"] == state["seq"]
         presenter.get_received()
         assert sim.frames_built - built == position and sim.position == position
+
+
+@pytest.mark.parametrize("event, payload, said", [
+    ("seek", {"position": None}, "position must be an integer in 0..6, got null"),
+    ("seek", {"position": True}, "position must be an integer in 0..6, got true"),
+    ("seek", {"position": list(range(5000))}, "position must be an integer in 0..6, got a list of 5,000 items"),
+    ("play", {"speed": None}, "got null"),
+])
+def test_a_refused_value_is_said_in_the_words_of_json(sio, event, payload, said):
+    """Values a client sent are named as JSON says them ("got null", not Python's "got None"), and short."""
+    load(sio)
+    sio.emit(event, payload)
+    [(name, error)] = messages(sio)
+    assert name == "error" and said in error["message"] and len(error["message"]) < 200, error

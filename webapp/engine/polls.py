@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ..errors import Invalid
+from ..phrases import shown
 
 MAX_ANSWERS = 5_000  # voters one poll counts: a large hall; beyond it a new voter is refused
 VOTER = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -24,7 +25,7 @@ VOTER = re.compile(r"[A-Za-z0-9_-]{8,64}")
 def checked_voter(voter) -> str:
     """``voter`` if it is a voter id (8-64 letters, digits, - or _); Invalid otherwise."""
     if not isinstance(voter, str) or not VOTER.fullmatch(voter):
-        raise Invalid(f"voter: expected an id of 8 to 64 letters, digits, '-' or '_', got {str(voter)[:40]!r}")
+        raise Invalid(f"voter: expected an id of 8 to 64 letters, digits, '-' or '_', got {shown(voter)}")
     return voter
 
 
@@ -60,10 +61,10 @@ def checked_answer(poll: dict | None, answer) -> dict:
                       f"{poll['variants']}")
     for variant, choice in answer.items():
         if variant not in poll["variants"]:
-            raise Invalid(f"answers: {str(variant)[:40]!r} is not a variant of this poll; expected one of "
+            raise Invalid(f"answers: {shown(variant)} is not a variant of this poll; expected one of "
                           f"{poll['variants']}")
         if choice not in poll["choices"]:
-            raise Invalid(f"answers.{variant}: expected one of {poll['choices']}, got {str(choice)[:40]!r}")
+            raise Invalid(f"answers.{variant}: expected one of {poll['choices']}, got {shown(choice)}")
     return {variant: answer[variant] for variant in poll["variants"] if variant in answer}
 
 

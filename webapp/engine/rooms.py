@@ -14,6 +14,7 @@ import secrets
 import time
 
 from ..errors import Busy, Invalid, NotAllowed
+from ..phrases import shown
 from . import polls
 from .roomstore import MemoryRoomStore, RoomsUnavailable
 from .session import Session
@@ -100,7 +101,7 @@ class Rooms:
     def find(self, code) -> Room:
         record = self._store.get(code.upper()) if isinstance(code, str) else None
         if record is None:
-            raise NotAllowed(f"no room {code!r}")
+            raise NotAllowed(f"no room {shown(code)}")
         room = self._sync(record)
         room.session.touched = time.monotonic()  # driven or joined: not idle
         return room

@@ -11,6 +11,7 @@ import time
 from itertools import count
 
 from ..errors import Invalid, NotLoaded
+from ..phrases import shown
 from .simulation import Simulation
 
 MIN_SPEED, MAX_SPEED = 0.25, 20.0  # steps per second
@@ -58,7 +59,7 @@ class Session:
         lo, hi = range_ or (0, sim.total)
         start = lo if position is None else position
         if isinstance(start, bool) or not isinstance(start, int) or not lo <= start <= hi:
-            raise Invalid(f"position must be an integer in {lo}..{hi}, got {position!r}")
+            raise Invalid(f"position must be an integer in {lo}..{hi}, got {shown(position)}")
         sim.seek(start)
         return sim, (lo, hi)
 
@@ -145,7 +146,7 @@ class Session:
 
 def parse_speed(value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not MIN_SPEED <= value <= MAX_SPEED:
-        raise Invalid(f"speed must be a number of steps per second in {MIN_SPEED}..{MAX_SPEED}, got {value!r}")
+        raise Invalid(f"speed must be a number of steps per second in {MIN_SPEED}..{MAX_SPEED}, got {shown(value)}")
     return float(value)
 
 
@@ -156,5 +157,5 @@ def parse_range(value, total: int) -> tuple[int, int] | None:
     ok = isinstance(value, list) and len(value) == 2 and all(
         isinstance(v, int) and not isinstance(v, bool) for v in value)
     if not ok or not 0 <= value[0] <= value[1] <= total:
-        raise Invalid(f"range must be [from, to] with 0 <= from <= to <= {total}, got {value!r}")
+        raise Invalid(f"range must be [from, to] with 0 <= from <= to <= {total}, got {shown(value)}")
     return value[0], value[1]

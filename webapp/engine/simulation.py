@@ -17,6 +17,7 @@ needs neither).
 from __future__ import annotations
 
 from ..errors import Invalid, TooLarge
+from ..phrases import shown
 from ..model import invariants
 from ..model.config import NS
 from ..model.variant import VARIANTS
@@ -93,7 +94,7 @@ class Simulation:
 
     def seek(self, position: int) -> None:
         if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= self.total:
-            raise Invalid(f"position must be an integer in 0..{self.total}, got {position!r}")
+            raise Invalid(f"position must be an integer in 0..{self.total}, got {shown(position)}")
         if position != self._position:
             ahead = self._ahead
             self._frame = ahead if ahead is not None and ahead["position"] == position else None

@@ -7,6 +7,7 @@ that replaying the scenario still produces the recorded traces.
 from __future__ import annotations
 
 from ..errors import Invalid
+from ..phrases import shown
 from ..model.variant import VARIANTS
 from ..scenario.errors import ScenarioError
 from ..scenario.load import load_scenario
@@ -35,7 +36,7 @@ def check(doc) -> dict:
     if not isinstance(doc, dict):
         raise MalformedTraceFile("expected a trace file: an object {schema, scenario_object, traces}")
     if doc.get("schema") != SCHEMA or isinstance(doc.get("schema"), bool):
-        raise MalformedTraceFile(f"expected schema {SCHEMA}, got {doc.get('schema')!r}"[:200])
+        raise MalformedTraceFile(f"expected schema {SCHEMA}, got {shown(doc.get('schema'))}")
     if not isinstance(doc.get("scenario_object"), dict):
         raise MalformedTraceFile("expected scenario_object to be the scenario object")
     traces = doc.get("traces")

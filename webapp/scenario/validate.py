@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ..model import operations as ops
-from ..phrases import counted
+from ..phrases import shown
 from ..model.events import CATALOGUE, HINTS
 from ..model.versions import VERSIONS
 from ..model.operations import OPERATIONS
@@ -89,25 +89,6 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _show(v) -> str:
-    """A short rendering of a value for messages (never the whole value)."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return str(v).lower()
-    if _is_int(v):
-        return str(v) if abs(v) < 10**18 else "a very large integer"
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, str):
-        return repr(v[:40] + "..." if len(v) > 40 else v)
-    if isinstance(v, list | tuple):
-        return f"a list of {counted(len(v), 'item')}"
-    if isinstance(v, dict):
-        return "a mapping"
-    return f"a {type(v).__name__}"
-
-
 _CONTAINERS = (dict, list)  # what a parsed document nests
 
 
@@ -187,12 +168,12 @@ class _Checker:
         for key in obj:
             if key not in allowed:
                 plain = isinstance(key, str) and key.isidentifier()
-                field = prefix + key if plain else f"{prefix.rstrip('.')}[{_show(key)}]"
-                self.problem(step, field, f"unknown {what} {_show(key)}{where}{self.one_of(key, allowed)}", at_key=True)
+                field = prefix + key if plain else f"{prefix.rstrip('.')}[{shown(key)}]"
+                self.problem(step, field, f"unknown {what} {shown(key)}{where}{self.one_of(key, allowed)}", at_key=True)
 
     def name(self, step, field: str, v) -> bool:
         if not isinstance(v, str) or not v:
-            self.problem(step, field, f"expected a non-empty string, got {_show(v)}")
+            self.problem(step, field, f"expected a non-empty string, got {shown(v)}")
         elif len(v) > self.limits.max_name_length:
             self.problem(step, field, f"longer than {self.limits.max_name_length} characters")
         else:
@@ -201,18 +182,18 @@ class _Checker:
 
     def boolean(self, step, field: str, v) -> None:
         if not isinstance(v, bool):
-            self.problem(step, field, f"expected true or false, got {_show(v)}")
+            self.problem(step, field, f"expected true or false, got {shown(v)}")
 
     def text(self, step, field: str, v) -> None:
         if not isinstance(v, str):
-            self.problem(step, field, f"expected a string, got {_show(v)}")
+            self.problem(step, field, f"expected a string, got {shown(v)}")
 
     def seconds(self, step, field: str, v, allow_zero: bool) -> None:
         # Comparisons reject NaN and infinities, and compare huge ints without float conversion.
         ok = _is_number(v) and (0 <= v if allow_zero else 0 < v) and v <= MAX_SECONDS
         if not ok:
             low = ">= 0" if allow_zero else "> 0"
-            self.problem(step, field, f"expected a number of seconds {low} and <= {MAX_SECONDS:g}, got {_show(v)}")
+            self.problem(step, field, f"expected a number of seconds {low} and <= {MAX_SECONDS:g}, got {shown(v)}")
 
     def choice(self, step, field: str, v, choices, what: str) -> bool:
         if isinstance(v, str) and v in choices:
@@ -220,7 +201,7 @@ class _Checker:
         if isinstance(v, str):
             self.problem(step, field, f"unknown {what} {v!r}{self.one_of(v, list(choices))}")
         else:
-            self.problem(step, field, f"expected the {what} as a string, one of {', '.join(choices)}; got {_show(v)}")
+            self.problem(step, field, f"expected the {what} as a string, one of {', '.join(choices)}; got {shown(v)}")
         return False
 
     def pod_ref(self, step, field: str, v) -> None:
@@ -230,7 +211,7 @@ class _Checker:
     def a_list(self, step, field: str, v, of: str) -> bool:
         if isinstance(v, (list, tuple)):  # a tuple: a Scenario's own steps (scenario.frozen_step), checked again
             return True
-        self.problem(step, field, f"expected a list of {of}, got {_show(v)}")
+        self.problem(step, field, f"expected a list of {of}, got {shown(v)}")
         return False
 
     def top_list(self, field: str, v, of: str, limit: int) -> bool:
@@ -254,16 +235,16 @@ class _Checker:
             self.problem(step_of(field), field, f"nested deeper than {self.limits.max_depth} levels")
             return
         if not isinstance(raw, dict):
-            self.problem(None, "document", f"expected a mapping (the scenario object), got {_show(raw)}")
+            self.problem(None, "document", f"expected a mapping (the scenario object), got {shown(raw)}")
             return
         self.keys(None, "", raw, TOP_KEYS, "top-level key")
         for key in REQUIRED_TOP:
             if key not in raw:
                 self.problem(None, key, "missing (required)")
         if "schema" in raw and not (_is_int(raw["schema"]) and raw["schema"] == 1):
-            self.problem(None, "schema", f"expected 1, got {_show(raw['schema'])}")
+            self.problem(None, "schema", f"expected 1, got {shown(raw['schema'])}")
         if "name" in raw and (not isinstance(raw["name"], str) or not raw["name"].strip()):
-            self.problem(None, "name", f"expected a non-empty string, got {_show(raw['name'])}")
+            self.problem(None, "name", f"expected a non-empty string, got {shown(raw['name'])}")
         if "description" in raw:
             self.text(None, "description", raw["description"])
         if "assumptions" in raw:
@@ -290,7 +271,7 @@ class _Checker:
         """{at: a position of this scenario, name?, steps: valid steps}."""
         like = "{at: 3, name: the original's, steps: [...]}"
         if not isinstance(branch, dict):
-            self.problem(None, "branch", f"expected a mapping like {like}, got {_show(branch)}")
+            self.problem(None, "branch", f"expected a mapping like {like}, got {shown(branch)}")
             return
         self.keys(None, "branch.", branch, BRANCH_KEYS, "branch key")
         for key in ("at", "steps"):
@@ -299,9 +280,9 @@ class _Checker:
         total = len(steps) if isinstance(steps, list) else 0
         if "at" in branch and not (_is_int(branch["at"]) and 0 <= branch["at"] <= total):
             self.problem(None, "branch.at", f"expected an integer from 0 to {total} (a position of this scenario), "
-                                            f"got {_show(branch['at'])}")
+                                            f"got {shown(branch['at'])}")
         if "name" in branch and (not isinstance(branch["name"], str) or not branch["name"].strip()):
-            self.problem(None, "branch.name", f"expected a non-empty string, got {_show(branch['name'])}")
+            self.problem(None, "branch.name", f"expected a non-empty string, got {shown(branch['name'])}")
         if "steps" in branch and self.top_list("branch.steps", branch["steps"], "steps", self.limits.max_steps):
             for i, step in enumerate(branch["steps"]):
                 self.step(i, step, "branch.steps")
@@ -314,7 +295,7 @@ class _Checker:
         for i, item in enumerate(items):
             field = f"{top}[{i}]"
             if not isinstance(item, dict):
-                self.problem(None, field, f"expected a mapping like {like}, got {_show(item)}")
+                self.problem(None, field, f"expected a mapping like {like}, got {shown(item)}")
                 continue
             self.keys(None, f"{field}.", item, allowed, what)
             found.append((field, item))
@@ -326,14 +307,14 @@ class _Checker:
             return
         for i, item in enumerate(items):
             if not isinstance(item, str):
-                self.problem(None, f"assumptions[{i}]", f"expected a string, got {_show(item)}")
+                self.problem(None, f"assumptions[{i}]", f"expected a string, got {shown(item)}")
             elif len(item) > MAX_ASSUMPTION_LENGTH:
                 self.problem(None, f"assumptions[{i}]", f"longer than {MAX_ASSUMPTION_LENGTH} characters")
 
     def versions(self, versions) -> None:
         """The versions a scenario is shown on by default: 1 to MAX_VERSIONS distinct names of VERSIONS."""
         if not isinstance(versions, list) or not 1 <= len(versions) <= MAX_VERSIONS:
-            self.problem(None, "versions", f"expected a list of 1 to {MAX_VERSIONS} versions, got {_show(versions)}")
+            self.problem(None, "versions", f"expected a list of 1 to {MAX_VERSIONS} versions, got {shown(versions)}")
             return
         for i, v in enumerate(versions):
             self.choice(None, f"versions[{i}]", v, tuple(VERSIONS), "version")
@@ -354,7 +335,7 @@ class _Checker:
 
     def config(self, cfg) -> None:
         if not isinstance(cfg, dict):
-            self.problem(None, "config", f"expected a mapping, got {_show(cfg)}")
+            self.problem(None, "config", f"expected a mapping, got {shown(cfg)}")
             return
         self.keys(None, "config.", cfg, CONFIG_KEYS, "config key")
         for key in CONFIG_SECONDS:
@@ -366,11 +347,11 @@ class _Checker:
             phase = cfg["flush_phase"]
             if not (_is_number(phase) and 0 <= phase < LEFTOVER_PERIOD):
                 self.problem(None, "config.flush_phase",
-                             f"expected seconds >= 0 and < {LEFTOVER_PERIOD}, got {_show(phase)}")
+                             f"expected seconds >= 0 and < {LEFTOVER_PERIOD}, got {shown(phase)}")
         initial, maximum = cfg.get("initial_backoff", 1), cfg.get("max_backoff", 10)
         if _is_number(initial) and _is_number(maximum) and maximum < initial:
             field = "config.max_backoff" if "max_backoff" in cfg else "config.initial_backoff"
-            self.problem(None, field, f"max_backoff ({_show(maximum)}) must be >= initial_backoff ({_show(initial)})")
+            self.problem(None, field, f"max_backoff ({shown(maximum)}) must be >= initial_backoff ({shown(initial)})")
 
     def pods(self, pods) -> None:
         found = self.mappings("pods", pods, "{name: A}", self.limits.max_pods, POD_KEYS, "pod key")
@@ -394,7 +375,7 @@ class _Checker:
             if "priority" in pod:
                 p = pod["priority"]
                 if not (_is_int(p) and INT32_MIN <= p <= INT32_MAX):
-                    self.problem(None, f"{field}.priority", f"expected an int32 integer, got {_show(p)}")
+                    self.problem(None, f"{field}.priority", f"expected an int32 integer, got {shown(p)}")
 
     def steps(self, steps) -> None:
         if not self.top_list("steps", steps, "steps", self.limits.max_steps):
@@ -406,7 +387,7 @@ class _Checker:
         """steps[i]; or ``where``[i], another list of steps (a branch's), whose problems name no step index."""
         field, n = f"{where}[{i}]", i if where == "steps" else None
         if not isinstance(step, dict):
-            self.problem(n, field, f"expected a mapping like {{op: pop}}, got {_show(step)}")
+            self.problem(n, field, f"expected a mapping like {{op: pop}}, got {shown(step)}")
             return
         if "op" not in step:
             self.problem(n, f"{field}.op", f"missing{self.one_of(None, list(OPERATIONS))}")
@@ -434,7 +415,7 @@ def _plugins(c: _Checker, step, field: str, v) -> None:
 
 def _cycle(c: _Checker, step, field: str, v) -> None:
     if not (_is_int(v) and 0 <= v <= INT64_MAX):
-        c.problem(step, field, f"expected a non-negative integer (a scheduling cycle), got {_show(v)}")
+        c.problem(step, field, f"expected a non-negative integer (a scheduling cycle), got {shown(v)}")
 
 
 def _choice(c: _Checker, step, field: str, v, param) -> None:

@@ -41,6 +41,7 @@ from ..engine.roomstore import MemoryRoomStore, RedisRoomStore
 from ..engine.session import Session, parse_range, parse_speed
 from ..engine.simulation import check_variants
 from ..errors import Invalid, TooLarge, UserError
+from ..phrases import shown
 from ..model.variant import VARIANTS
 from ..presenter import delta_message, scenario_message, state_message
 from ..presenter.memo import Shown
@@ -113,7 +114,7 @@ def boolean(payload: dict, name: str, default: bool | None = None) -> bool:
     """The field ``name``, true or false (``default`` when absent, if it has one); any other value is refused."""
     value = payload.get(name, default)
     if not isinstance(value, bool):
-        raise Invalid(f"{name} must be true or false, got {value!r:.40}")
+        raise Invalid(f"{name} must be true or false, got {shown(value)}")
     return value
 
 
