@@ -354,7 +354,7 @@ def _valid_doc():
     (b"{", "expected a trace file as JSON"),
     (b"[]", "not a trace file: expected a trace file"),
     (json.dumps({**_valid_doc(), "schema": 2}).encode(), "expected schema 1, got 2"),
-    (json.dumps({**_valid_doc(), "schema": True}).encode(), "expected schema 1, got True"),
+    (json.dumps({**_valid_doc(), "schema": True}).encode(), "expected schema 1, got true"),
     (json.dumps({**_valid_doc(), "scenario_object": "lost-marker"}).encode(), "expected scenario_object"),
     (json.dumps({**_valid_doc(), "traces": {}}).encode(), "expected traces to be an object"),
     (json.dumps({**_valid_doc(), "traces": [1]}).encode(), "expected traces to be an object"),
