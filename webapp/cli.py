@@ -17,10 +17,11 @@ import yaml
 from .engine.challenges import BY_ID, check as check_challenge
 from .engine.find import MAX_SEED, PODS_RANGE, STEPS, TARGETS, Search, check_query, size
 from .engine.simulation import Simulation, versions_in
-from .engine.trace import check_runs
+from .engine.trace import check_runs, dry_runs
 from .model.variant import VARIANTS
 from .model.versions import VERSIONS
 from .presenter import state_message
+from .presenter.advice import advised
 from .presenter.challenges import explain as explain_verdict
 from .presenter.findings import explain
 from .scenario import builtin
@@ -206,6 +207,8 @@ def run_import(args) -> int:
             f.write(text)
     else:
         sys.stdout.write(text)
+    for warning in imported.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     scenario, counts = imported.scenario, imported.counts
     made = [counted(len(scenario["pods"]), "pod"), counted(len(scenario["steps"]), "step"),
             counted(len(imported.assumptions), "assumption")]
@@ -225,7 +228,8 @@ def _log_streams(names, bar):
 
 
 class _Progress:
-    """A one-line progress bar on a terminal: the file, its share read, the bytes read."""
+    """A one-line progress bar on a terminal (``out``): the file, its share read, the bytes read. ``update`` takes
+    the bytes read of the file ``start`` named (import_logs' progress)."""
 
     WIDTH = 30
 
@@ -233,7 +237,7 @@ class _Progress:
         self.out, self.name, self.total, self.shown = out, "", None, -1
 
     def start(self, name: str, total: int | None) -> None:
-        self.name, self.total, self.shown, self.base = name, total or None, -1, 0
+        self.name, self.total, self.shown = name, total or None, -1
 
     def update(self, name: str, done: int) -> None:
         step = done * 100 // self.total if self.total else done >> 20
@@ -275,10 +279,20 @@ def run_replay(args) -> int:
             continue
         if args.format == "text":
             print(render_text(_label(name), sim))
-            continue
-        for trace in traces:
-            print(json.dumps(trace, separators=(",", ":")))
+        else:
+            for trace in traces:
+                print(json.dumps(trace, separators=(",", ":")))
+        for line in advice(scenario, variants):  # advice only: the status stays 0
+            print(f"warning: {_label(name)}: {line}", file=sys.stderr)
     return status
+
+
+def advice(scenario, variants) -> list[str]:
+    """What the editor advises of a scenario that runs (web/editor.py's dry run, the same functions): plugin names
+    that look misspelt, and pods left where only a flush would move them (each version run through again, only
+    when the clock runs no flushes: else none are)."""
+    overdue = {} if scenario.config.periodic_flushes else dry_runs(scenario, variants)[2]
+    return advised(scenario.raw, overdue)
 
 
 def run_check_challenge(args) -> int:

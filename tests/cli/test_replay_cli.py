@@ -206,3 +206,44 @@ def test_an_unknown_version_is_a_usage_error_naming_the_versions(bad):
     out = run("lost-marker", "--variant", bad)
     assert out.returncode == 2 and not out.stdout
     assert "unknown version" in out.stderr and "v1.31.13" in out.stderr and "Traceback" not in out.stderr
+
+
+TYPO = """schema: 1
+name: lost marker by names
+periodic_flushes: true
+pods: [{name: A}, {name: B}]
+initial_active: [A, B]
+steps:
+  - {op: pop, expect: A}
+  - {op: event, event: AssignedPodDelete}
+  - {op: pop, expect: B}
+  - {op: event, event: NodeAdd}
+  - {op: done, pod: A}
+  - {op: fail, pod: B, unschedulable_plugins: [NodeResourceFit]}
+  - {op: advance_clock, seconds: 400}
+"""
+
+
+@pytest.mark.parametrize("output", ["json", "text"])
+def test_a_misspelt_plugin_is_advised_as_the_editor_does(tmp_path, output):
+    """NodeResourceFit became a placeholder nothing wakes, silently; the editor said "Did you mean
+    NodeResourcesFit?". The replay runs (status 0) and says it on stderr."""
+    path = tmp_path / "typo.yaml"
+    path.write_text(TYPO)
+    out = run(path, "--format", output)
+    assert out.returncode == 0 and out.stdout
+    assert out.stderr.splitlines() == [
+        f"warning: {path}: steps[5].unschedulable_plugins names plugin “NodeResourceFit”, which is not one of the "
+        "in-tree plugins this tool knows, and no hint names it: no event wakes a pod it rejects. Did you mean "
+        "“NodeResourcesFit”?"]
+
+
+def test_pods_only_a_flush_would_move_are_advised(tmp_path):
+    path = tmp_path / "noflush.yaml"
+    path.write_text(TYPO.replace("periodic_flushes: true", "periodic_flushes: false")
+                    .replace("NodeResourceFit", "NodeResourcesFit"))
+    out = run(path, "--variant", "v1.28.2")
+    assert out.returncode == 0 and json.loads(out.stdout)["variant"] == "v1.28.2"
+    ends, remedy = out.stderr.splitlines()
+    assert ends.startswith(f"warning: {path}: v1.28.2 ends at t = 400 s with B still in backoffQ")
+    assert remedy.startswith(f"warning: {path}: Nothing moved it: this scenario runs no periodic flushes.")

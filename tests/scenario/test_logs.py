@@ -2,6 +2,7 @@
 (whole) scheduler logs."""
 
 import codecs
+import gzip
 import io
 from pathlib import Path
 
@@ -267,6 +268,18 @@ def test_the_incident_disagrees_with_v1_28_2_only():
     assert ("then to backoffQ by ScheduleAttemptFailure at t = 5.0499 s (five-minute-incident.log:17), then to "
             "activeQ by BackoffComplete at t = 7.00005 s") in said
     assert result.counts.disagreeing == 1
+    # the finding, said as one: which version behaves as the cluster did (docs/import.md promised it)
+    assert said.endswith("; next: popped at t = 335 s (five-minute-incident.log:28). On v1.28.1 the model makes "
+                         "it, as the cluster did.")
+    verdict = "v1.28.1 behaves as the cluster did: its replay makes every queue move the log states"
+    assert result.counts.agreeing == ["v1.28.1"]
+    assert f"1 disagreeing with the model's replay ({verdict})" in result.counts.summary()
+    assert f"**{verdict}**, where that on v1.28.2 does not." in result.scenario["description"]
+
+
+def test_a_move_no_version_makes_names_no_version_as_the_clusters():
+    result = of(TIMEOUT)
+    assert result.counts.agreeing == [] and "as the cluster did" not in result.scenario["description"]
 
 
 def test_a_failure_sent_where_the_model_does_not_send_it():
@@ -350,6 +363,8 @@ def test_a_log_in_utf_16_or_with_a_byte_order_mark_imports_as_its_utf_8(encode, 
     (b'I1130 12:00:00.000100       1 kubelet.go:2200] "SyncLoop ADD" source="api" pods=["default/a"]\n' * 2,
      "a log, but none of its 2 log lines is a kube-scheduler message"),
     (b"hello\n", "not a kube-scheduler log: its one line is not a klog or JSON log line"),
+    (gzip.compress(TEXT.read_bytes()),  # it said "binary data, not a log (a NUL byte in its first line)"
+     r"^log0: gzip-compressed: decompress it first \(zcat log0 \| inflight-scope import -\)$"),
 ])
 def test_what_is_not_a_scheduler_log_is_refused(data, says):
     with pytest.raises(LogError, match=says):
@@ -420,6 +435,15 @@ def test_klog_and_json_lines_parse_alike():
                      '"About to try and schedule pod" pod="default/c"')
     assert cri.values == {"pod": "default/c"}
     assert parse_line("not a log") is None
+
+
+@pytest.mark.parametrize("prefix", [b"[pod/kube-scheduler-x/kube-scheduler] ",
+                                    b"[pod/kube-scheduler-x/kube-scheduler] 2023-11-30T12:00:00.000100000Z "],
+                         ids=["--prefix", "--prefix --timestamps"])
+def test_kubectl_logs_prefix_is_dropped(prefix):
+    """``kubectl logs --prefix`` output was refused as not a kube-scheduler log."""
+    lines = TEXT.read_bytes().splitlines(keepends=True)
+    assert imported(b"".join(prefix + line for line in lines)).scenario == imported(b"".join(lines)).scenario
 
 
 def test_every_message_says_its_verbosity_and_source():

@@ -3,6 +3,7 @@ a scenario needs beside the plugin catalogue's, the year a klog header leaves ou
 BackoffComplete move, and whether SchedulerQueueingHints was on. The logs are built here, line by line."""
 
 import io
+import json
 
 import pytest
 
@@ -185,6 +186,50 @@ def test_a_klog_headers_year_is_the_one_nearest_the_line_before():
     assert feb is not None and feb.micros > jan.micros
 
 
+def json_line(ts_ms: float, msg: str, pod: str, **more) -> bytes:
+    return (json.dumps({"ts": ts_ms, "caller": "scheduler/x.go:1", "msg": msg, "v": 2,
+                        "pod": {"name": pod, "namespace": "default"}, **more}) + "\n").encode()
+
+
+MIXED = (  # klog first (no year), then JSON (2023-11-30 23:59:58.001 on)
+    b'I1130 23:59:58.000000       1 eventhandlers.go:126] "Add event for unscheduled pod" pod="default/x"\n'
+    + json_line(1701388798001.0, "Add event for unscheduled pod", "y")
+    + b'I1130 23:59:58.002000       1 schedule_one.go:80] "About to try and schedule pod" pod="default/x"\n'
+    + json_line(1701388798003.0, "Successfully bound pod to node", "x", node={"name": "n1"}))
+
+
+def clock(scenario: dict) -> float:
+    return sum(s["seconds"] for s in scenario["steps"] if s["op"] == "advance_clock")
+
+
+@pytest.mark.parametrize("first", [
+    MIXED.splitlines(keepends=True)[0],
+    # a line the runtime stamped has the year too
+    b'2023-11-30T23:59:58.000500Z stderr F I1130 23:59:58.000500       1 eventhandlers.go:126] "Add event for '
+    b'unscheduled pod" pod="default/z"\n',
+], ids=["json", "runtime prefix"])
+def test_klog_lines_before_the_first_line_with_a_year_are_dated_by_it(first):
+    """A klog line first got a guessed year (1999), the JSON line after it 2023: advance_clock 757382400.001. The
+    lines before the first with a year are re-dated by it: milliseconds apart, as the log has them."""
+    lines = MIXED.splitlines(keepends=True)
+    result = imported(MIXED if first == lines[0] else lines[0] + first + b"".join(lines[1:]))
+    assert clock(result.scenario) == pytest.approx(0.003)
+    assert "11-30 23:59:58.000000 UTC" in result.assumptions[0] and result.warnings == []
+
+
+def test_a_gap_of_days_between_lines_is_said_with_both_lines():
+    """The clock advances across it as the timestamps say, but never silently: an assumption and a warning name
+    both lines."""
+    day = 86_400_000.0
+    data = (json_line(1701345600000.0, "Add event for unscheduled pod", "x")
+            + json_line(1701345600000.0 + 10 * day, "Attempting to schedule pod", "x"))
+    result = imported(data)
+    said = "my.log:2 is 10.0 days after my.log:1: the clock advances across the gap as the timestamps say."
+    assert [w.split(" Were ")[0] for w in result.warnings] == [said]
+    assert result.warnings[0] in result.assumptions and clock(result.scenario) == 864_000
+    assert imported(data.splitlines(keepends=True)[0] * 2).warnings == []
+
+
 # --- 3. BackoffComplete by Update -------------------------------------------------------------------------------
 def backoff_complete(at: float, where: str) -> tuple:
     return (at, where, MOVED, 'pod="default/x" event="BackoffComplete" queue="Active"')
@@ -325,3 +370,43 @@ def test_each_callers_line_is_upstreams(release):
         function = next(line for line in reversed(source[:number]) if line.startswith("func "))
         assert {"the 1 s flush": "flushBackoffQCompleted", "Update": ") Update(", "gate off":
                 "addUnschedulableWithoutQueueingHint", "gate on": "AddUnschedulableIfNotPresent"}[call] in function
+
+
+# --- 5. the flushes' phase from the attempts of long-parked pods ----------------------------------------------------
+def v2(*pods) -> bytes:
+    """A -v=2 log: each (pod, failed at, bound at) as its failure and its bind (seconds after 12:00:00)."""
+    return klog(*sorted(line for pod, failure, bind in pods for line in (
+        (failure, "schedule_one.go:967", NO_FIT, f'pod="default/{pod}" {CPU}'),
+        (bind, "schedule_one.go:286", "Successfully bound pod to node", f'pod="default/{pod}" node="n1"'))))
+
+
+@pytest.mark.parametrize("pods", [
+    [("x", 0.003, 300.51)],  # the tester's: bound 300.5 s after its failure
+    [("x", 0.003, 315.0)],
+    [("a", 0.0, 310.0), ("b", 5.0, 320.0)],  # one phase puts a tick in both windows
+], ids=["300.5 s", "315 s", "two pods"])
+def test_a_pod_bound_300_to_330_s_after_its_failure_was_moved_by_the_30_s_flush(pods):
+    """At -v=2 (no "Pod moved" lines) the bind was explained by an assumed activate ("an event the log does not
+    show"), the phase left at 0 (first tick past the limit at 330 s). The 30 s flush of pods parked over 300 s is
+    what moved them: the phase puts its tick just before each bind, said among the assumptions."""
+    result = imported(v2(*pods))
+    sc = result.scenario
+    assert "activate" not in ops(sc) and sc["config"]["flush_phase"] > 0
+    [said] = [a for a in result.assumptions if a.startswith("The periodic flushes are placed (flush_phase)")]
+    assert "the 30 s flush of pods parked over 300 s ticks just before each attempt" in said
+    assert f"my.log:{len(pods) * 2} at t = {pods[-1][2] - 0.003 * (len(pods) == 1):g} s" in said
+    for variant in VARIANTS:
+        steps = replay(load_scenario(sc), variant)["steps"]
+        flushed = [f for s in steps if s["op"] == "advance_clock" for f in s["result"]["flushes"]
+                   if f["op"] == "flush_unschedulable_leftover"]
+        assert sorted(pod for f in flushed for pod in f["result"]["moved"]) == sorted(p for p, _, _ in pods)
+
+
+def test_when_no_phase_fits_every_parked_pod_the_flushes_stay_at_whole_seconds():
+    """a's tick must fall 300-301 s after t = 0, b's 310-311 s: no 30 s ticker has both, so the phase stays 0 and
+    both are activated, as before."""
+    result = imported(v2(("a", 0.0, 301.0), ("b", 10.0, 311.0)))
+    assert result.scenario["config"]["flush_phase"] == 0
+    assert ops(result.scenario).count("activate") == 2
+    assert any(a.startswith("The periodic flushes (backoffQ every 1 s, unschedulablePods every 30 s) are assumed "
+                            "to tick at whole seconds") for a in result.assumptions)

@@ -61,3 +61,9 @@ def plugin_advice(raw: dict) -> list[str]:
         if like:
             lines.append(MISSPELT.format(where=where, name=name, like=_FOLDED[like[0]]))
     return lines
+
+
+def advised(raw: dict, overdue: dict) -> list[str]:
+    """All that is advised on a scenario that runs (the editor's Validate, ``replay``'s warnings): plugin names that
+    look misspelt, then the pods ``overdue`` (engine.trace.dry_runs) leaves where only a flush would move them."""
+    return [*plugin_advice(raw), *flush_advice(overdue)]

@@ -31,7 +31,7 @@ from ..engine import tracefile
 from ..errors import Invalid
 from ..engine.trace import dry_runs
 from ..model.operations import OPERATIONS
-from ..presenter.advice import flush_advice, plugin_advice
+from ..presenter.advice import advised
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
 from ..scenario.load import FORMATS, load_scenario, parse_text
@@ -123,7 +123,7 @@ def _dry_run(raw: dict) -> tuple[list[dict], list[str], list[str]]:
     that look misspelt."""
     scenario = from_valid_dict(raw)
     problems, ran, overdue = dry_runs(scenario, scenario.versions)
-    return problems, ran, [*plugin_advice(raw), *flush_advice(overdue)]
+    return problems, ran, advised(raw, overdue)
 
 
 @bp.post("/api/validate")

@@ -12,7 +12,8 @@ scenario's ``assumptions`` and description, and comments in the YAML): which eve
 which events wake which plugin (1.28's EventsToRegister, the catalogue of webapp/model/plugins.py, with defaultQueueingHintFn's
 QueueAfterBackoff, scheduler.go l. 366, as none of the 1.28 in-tree plugins has a QueueingHintFn), priorities
 (0, but those that pop pods in the log's order: mend.py), the backoff settings (the defaults) and the phase of
-the periodic flushes; the SchedulerQueueingHints gate is read from the log where it shows it (importer.py), and the
+the periodic flushes (phase.py); a gap of over a day between lines is said (``Imported.warnings`` too); the
+SchedulerQueueingHints gate is read from the log where it shows it (importer.py), and the
 plugin catalogue's hints are never written out (messages.explicit_hints). The scenario is then replayed on the
 versions the import targets (``Builder.variants``: VARIANTS, and v1.28.5 with the gate off): what stops it is
 mended (mend.Mender) or is the log's, named by its line; what the log says of a queue move that the replay does not
@@ -27,6 +28,8 @@ Its modules, each using only those above it:
 * lines.py: reading one line (klog text or JSON) into a ``Line``, and the input's lines and counts;
 * messages.py: the scheduler messages the importer uses; a failure's plugins, and the hints they give;
 * builder.py: the used lines, in the log's order, into steps (``Builder``);
+* phase.py: the periodic flushes' phase: a logged flush move's, else the one that puts a 30 s tick just before the
+  attempts of pods parked 300 to 330 s;
 * mend.py: replaying the steps on each version, and mending what stops them (``Mender``);
 * compare.py: the queue moves the log states that the model's replay does not make (the disagreements);
 * words.py: the assumptions and the description;

@@ -1,6 +1,7 @@
 """The scheduler's lines, in the log's order, into scenario steps (``Builder``), keeping what the assumptions,
 the mending and the comparison with the model's replay need: the queue moves the log states (``Claim``), the
-hints it shows, the SchedulerQueueingHints gate it shows, the flush move that gives the flushes' phase."""
+hints it shows, the SchedulerQueueingHints gate it shows, the flush move or the attempts of long-parked pods
+(``Parked``) that give the flushes' phase (phase.py), the gaps of over a day between lines (LONG_GAP)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,14 @@ MAX_ASSUMPTIONS = 200
 MAX_BACKOFF = QueueConfig().max_backoff
 LONGEST_IN_BACKOFF = (MAX_BACKOFF + BACKOFF_PERIOD + NS // 2) // 1000  # µs, with half a second to spare
 
+# The longest a pod stays in unschedulablePods unless an event moves it: the 30 s flush takes it at its first tick
+# past max_in_unschedulable (the default 300 s, assumed) after its failure.
+MAX_IN_UNSCHEDULABLE = QueueConfig().max_in_unschedulable // 1000  # µs
+# A gap between two lines longer than this is said (with both lines) rather than taken silently: a scheduler's
+# queue changes nothing after its flushes' 5.5 minutes, so such a gap is most likely files joined with a stretch
+# missing, or a clock that jumped.
+LONG_GAP = 86_400_000_000  # µs: a day
+
 EVENT_WINDOW = 100_000  # micros: move lines of one event label this close, with no step between, are one event
 # The periodic flushes, by the event label of the moves they log: (the model's flush, period s, what it moves).
 FLUSHES = {
@@ -43,6 +52,15 @@ class Claim:
     queue: str
     at: int
     by: str = ""
+
+
+@dataclass(frozen=True)
+class Parked:
+    """An attempt of a pod over MAX_IN_UNSCHEDULABLE after its failure, the log stating no move of it to another
+    queue since: the 30 s flush of pods parked that long may be what moved it (phase.py). Scenario micros."""
+    failed: int
+    attempt: int
+    line: int
 
 
 @dataclass
@@ -71,6 +89,9 @@ class Builder:
         self.gate_lines: dict[bool, int] = {}  # SchedulerQueueingHints -> the first line that shows it so
         self.variants = VARIANTS  # the versions the import replays (and v1.28.5 with the gate off: importer.py)
         self.flush: tuple | None = None  # (scenario micros, period seconds, line number) of a logged flush move
+        self.parked: list[Parked] = []  # attempts of pods parked over MAX_IN_UNSCHEDULABLE, in the log's order
+        self.clock_line: int | None = None  # the number of the line whose time the clock is at
+        self.gaps: list[tuple] = []  # (line number or None: the last used line, the line before, seconds) > LONG_GAP
         self.inferred_pops = self.inferred_adds = self.unplaced = self.backwards = 0
         self.unknown_events: dict[str, int] = {}
         self.unmatched: dict[str, int] = {}
@@ -88,6 +109,12 @@ class Builder:
 
     def at(self, line: Line) -> int:
         return max(line.micros - self.start, self.clock)
+
+    def redate(self, shift: int) -> None:
+        """The lines taken so far, their klog years guessed, are ``shift`` µs later: a line with a year showed when
+        they were (lines.redated). Their times from t = 0 stay."""
+        if self.start is not None:
+            self.start += shift
 
     def place(self, number: int) -> str:
         """Line ``number`` (the notes count on through the files) as ``file:line``."""
@@ -135,8 +162,12 @@ class Builder:
         step = {"op": "pop", "expect": pod.name}
         if note:
             step["note"] = note
+        at = self.at(line)
+        if pod.failed_at is not None and at - pod.failed_at > MAX_IN_UNSCHEDULABLE and (
+                pod.queue is None or pod.queue[0] == UNSCHEDULABLE_PODS):
+            self.parked.append(Parked(pod.failed_at, at, line.number))
         self.emit(step, line)
-        pod.state, pod.queue = "in_flight", None
+        pod.state, pod.queue, pod.failed_at = "in_flight", None, None
 
     def in_flight(self, pod: _Pod, line: Line) -> None:
         if pod.state != "in_flight":
@@ -175,7 +206,7 @@ class Builder:
             self.counts.other += 1
             return
         if self.start is None:
-            self.start = line.micros
+            self.start, self.clock_line = line.micros, line.number
         if line.micros - self.start < self.clock:
             self.backwards += 1
         self.last = max(self.last, line.micros - self.start)
@@ -361,5 +392,7 @@ class Builder:
             where = f"line {number}" if number is not None else "its last used line"
             raise LogError(f"{self.source}: {where} is {seconds:,.0f} s after the line before it; a scenario's clock "
                            f"moves at most {MAX_SECONDS:,.0f} s (about 31 years) in a step: are its timestamps right?")
+        if at - self.clock > LONG_GAP and len(self.gaps) < MAX_ASSUMPTIONS:
+            self.gaps.append((number, self.clock_line, seconds))
         self.steps.append({"op": "advance_clock", "seconds": seconds, **extra})
-        self.clock = at
+        self.clock, self.clock_line = at, number

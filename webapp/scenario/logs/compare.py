@@ -1,5 +1,6 @@
 """What the log says that the model does not: the queue moves the log states (``Claim``) that the model's
-replay on the versions the import targets does not make about then, each with what the model did."""
+replay on the versions the import targets does not make about then, each with what the model did, and which
+versions make it: a move one version makes and another does not is the cluster behaving as that version does."""
 
 from __future__ import annotations
 
@@ -56,13 +57,14 @@ def _model_moves(loaded, variant: str, scenario: dict, b: Builder) -> dict[str, 
     return moves
 
 
-def disagreements(scenario: dict, limits: Limits, b: Builder, names: dict) -> tuple[list[str], int]:
+def disagreements(scenario: dict, limits: Limits, b: Builder, names: dict) -> tuple[list[str], int, list[str]]:
     """The queue moves the log states (``Pod moved to an internal scheduling queue``: the event and the queue) that
-    the model's replay on the versions the import targets does not make about then, each with what the model did;
-    and how many lines disagree."""
+    the model's replay on the versions the import targets does not make about then, each with what the model did
+    and the versions that make it (as the cluster did); how many lines disagree; and the versions that make every
+    move the log states when another does not (they behave as the cluster did), else none."""
     loaded = load_scenario(scenario, limits)
     replays = {variant: _model_moves(loaded, variant, scenario, b) for variant in b.variants}
-    said, lines = [], 0
+    said, lines, wrong = [], 0, set()  # wrong: the versions that do not make some move
     for claim in b.claims:
         pod = names[claim.pod]
         versions: dict[str, list[str]] = {}  # what the model did -> the versions that did it
@@ -71,12 +73,21 @@ def disagreements(scenario: dict, limits: Limits, b: Builder, names: dict) -> tu
             if not _makes(history, claim):
                 versions.setdefault(_did(history, claim, pod, b), []).append(variant)
         lines += bool(versions)
-        gloss = f" ({claim.by})" if claim.by else ""
-        said += [f"{b.place(claim.line)} (t = {claim.at / 1e6:g} s): the log moves {pod} to {claim.queue} by "
-                 f"{claim.event}{gloss}; on {joined(v)} the model: {did}." for did, v in versions.items()]
+        missed = {v for vs in versions.values() for v in vs}
+        wrong |= missed
+        said += _said(claim, pod, versions, [v for v in replays if v not in missed], b)
     if len(said) > MAX_DISAGREEMENTS:
         said[MAX_DISAGREEMENTS:] = [f"... and {len(said) - MAX_DISAGREEMENTS:,} more."]
-    return said, lines
+    return said, lines, [v for v in replays if v not in wrong] if wrong else []
+
+
+def _said(claim: Claim, pod: str, versions: dict[str, list[str]], makers: list[str], b: Builder) -> list[str]:
+    """A claimed move's disagreements: one per thing the model did instead, each with the versions that make the
+    move (the cluster behaved as they do)."""
+    gloss = f" ({claim.by})" if claim.by else ""
+    agree = f" On {joined(makers)} the model makes it, as the cluster did." if makers else ""
+    return [f"{b.place(claim.line)} (t = {claim.at / 1e6:g} s): the log moves {pod} to {claim.queue} by "
+            f"{claim.event}{gloss}; on {joined(v)} the model: {did}.{agree}" for did, v in versions.items()]
 
 
 def _makes(history: list[_Move], claim: Claim) -> bool:

@@ -1,6 +1,7 @@
 """``import_logs``: the input's lines, read one at a time, through the builder into a scenario, which is then
-finished: its pods' short names, the SchedulerQueueingHints gate and the flushes' phase the log shows, the plugins'
-explicit hints, mended to replay, compared with the model's replay, described, checked and written as YAML."""
+finished: its pods' short names, the SchedulerQueueingHints gate the log shows, the flushes' phase (phase.py), the
+plugins' explicit hints, mended to replay, compared with the model's replay, described, checked and written as YAML.
+The klog lines before the first line with a year (JSON's, a runtime prefix's) are re-dated by it."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from ..load import load_scenario
 from ..validate import Limits
 from . import compare, words
 from .builder import Builder
-from .lines import GATE_OFF, GATE_OFF_VERSION, GATE_ON, Counts, LogError, Truncated, parse_line, read_lines
+from .lines import GATE_OFF, GATE_OFF_VERSION, GATE_ON, Counts, LogError, Truncated, parse_line, read_lines, redated
 from .mend import Mender
 from .messages import explicit_hints
+from .phase import flush_phase
 from .yamltext import to_yaml
 
 
@@ -26,24 +28,27 @@ class Imported:
     counts: Counts
     yaml: str = ""
     disagreements: list = field(default_factory=list)  # the log's queue moves the model's replay does not make
+    warnings: list = field(default_factory=list)  # what the log's timestamps make doubtful (also in assumptions)
 
 
 def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits(),
                 progress: Callable[[str, int], None] | None = None, name: str | None = None) -> Imported:
     """Read kube-scheduler logs (``(label, binary stream)`` pairs, in order, as one log) into a scenario that
-    validates and runs on v1.28.1 and v1.28.2. Raises LogError when the input is no scheduler log (empty, binary,
-    no log line, no scheduler message), TooLarge past the scenario limits."""
+    validates and runs on v1.28.1 and v1.28.2. ``progress(label, bytes read of that input)`` as it reads. Raises
+    LogError when the input is no scheduler log (empty, binary, no log line, no scheduler message), TooLarge past
+    the scenario limits."""
     counts = Counts()
     labels: list[str] = []
     builder: Builder | None = None
     log_lines = number = 0
     previous: int | None = None  # the time of the last log line: a klog header's year is the one nearest it
+    dated = False  # whether a line with a year was read (before it, klog headers' years are guessed)
     for label, stream in streams:
         labels.append(label)
         counts.files += 1
         builder = builder or Builder(label, limits, counts)
         builder.files.append((number, label))
-        each = (lambda n, label=label: progress(label, n)) if progress else None
+        each = (lambda n, label=label, before=counts.bytes: progress(label, n - before)) if progress else None
         for text, complete in read_lines(stream, counts, each, label):
             number += 1  # lines count on through the files, in the order given
             if not text.strip():
@@ -59,6 +64,9 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
                 else:  # the input's last line, cut short (or a stray unfinished line)
                     counts.truncated += 1
                 continue
+            if line.dated and not dated and previous is not None:
+                builder.redate(redated(previous, line.micros) - previous)
+            dated = dated or line.dated
             log_lines += 1
             previous = line.micros
             builder.take(line)
@@ -115,6 +123,7 @@ def _finish(b: Builder, source: str, counts: Counts, limits: Limits, name: str) 
     if not gate:
         b.variants = VARIANTS + (GATE_OFF_VERSION,)
     hints, from_log = explicit_hints(plugins, b.said, gate)
+    phase, phased = flush_phase(b)
     scenario = {
         "schema": 1,
         "name": name[:200],
@@ -122,18 +131,19 @@ def _finish(b: Builder, source: str, counts: Counts, limits: Limits, name: str) 
         "periodic_flushes": True,
         **({} if gate else {"gate": False, "versions": list(b.variants)}),
         "hints": hints,
-        "config": {"flush_phase": _flush_phase(b)},
+        "config": {"flush_phase": phase},
         "pods": [{"name": names[p]} for p in b.pods],
         "steps": b.steps,
     }
     mended = Mender(scenario, limits, b)
     mended.run()
-    disagreements, counts.disagreeing = compare.disagreements(scenario, limits, b, names)
-    assumptions = words.assumptions(b, plugins, from_log, mended)
+    disagreements, counts.disagreeing, counts.agreeing = compare.disagreements(scenario, limits, b, names)
+    assumptions = words.assumptions(b, plugins, from_log, mended, phased)
     scenario["description"] = words.description(source, counts, b, scenario, assumptions, disagreements)
     scenario["assumptions"] = assumptions
     load_scenario(scenario, limits)  # what it produced validates (else a bug: let it raise)
-    return Imported(scenario, assumptions, counts, to_yaml(scenario, assumptions, disagreements), disagreements)
+    return Imported(scenario, assumptions, counts, to_yaml(scenario, assumptions, disagreements), disagreements,
+                    words.gaps(b))
 
 
 def _gate(b: Builder) -> bool:
@@ -160,10 +170,3 @@ def _short_names(pods: dict) -> dict:
             return short
     return {name: name for name in pods}
 
-
-def _flush_phase(b: Builder) -> float:
-    """flush_phase so that a logged flush move falls on a tick (1 µs before its line); 0 without one."""
-    if b.flush is None:
-        return 0
-    at, period, _ = b.flush
-    return ((1 - at) % (period * 1_000_000)) / 1e6

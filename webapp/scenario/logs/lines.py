@@ -1,21 +1,21 @@
 """Reading a kube-scheduler log, one line at a time: klog text lines and JSON log lines (``ts``, ``caller``,
-``msg`` and the keys), with a container runtime's or ``kubectl logs --timestamps`` prefix dropped; what each
-line says becomes a ``Line`` (time in microseconds, message, key/values, the file:line that logged it), and which
-of two calls logged a "Pod moved" line that two make (MOVE_CALLERS). The builder (builder.py) turns lines into
-steps."""
+``msg`` and the keys), with a container runtime's, ``kubectl logs --timestamps``' or ``--prefix``' prefix dropped;
+what each line says becomes a ``Line`` (time in microseconds, message, key/values, the file:line that logged it,
+whether its time has a year), and which of two calls logged a "Pod moved" line that two make (MOVE_CALLERS). The
+builder (builder.py) turns lines into steps."""
 
 from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 from datetime import datetime, timedelta, timezone
 from typing import BinaryIO, Callable, Iterable
 
 from ...errors import Invalid
 from ..document import DocumentError, parse_json
-from ...phrases import agreeing, counted
+from ...phrases import agreeing, counted, joined
 
 MAX_LINE = 64 * 1024  # bytes: a longer line is counted as unknown and skipped
 
@@ -25,8 +25,10 @@ class LogError(Invalid):
 
 
 _KLOG = re.compile(r"([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+\d+\s+([^\s:\]]+):(\d+)\] ?(.*)")
-# A container runtime's (CRI) prefix, or kubectl logs --timestamps'.
-_PREFIX = re.compile(r"(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?) (?:(?:stdout|stderr) [FP] )?")
+# What may come before the log line: kubectl logs --prefix' "[pod/NAME/CONTAINER] ", then a container runtime's
+# (CRI) time and stream or kubectl logs --timestamps' time (group 1: a time with a year).
+_PREFIX = re.compile(r"(?:\[pod/[^\s/\]]+/[^\s\]]+\] )?"
+                     r"(?:(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?) (?:(?:stdout|stderr) [FP] )?)?")
 _KEY = re.compile(r"\s*([A-Za-z_][\w.-]*)=")
 
 
@@ -38,6 +40,7 @@ class Line:
     values: dict
     verbosity: int | None = None  # JSON's "v"
     caller: str | None = None  # the file:line that logged it (klog's header, JSON's "caller"): "schedule_one.go:80"
+    dated: bool = True  # its time has a year (JSON's, a runtime prefix's); False: a klog header's, its year inferred
 
 
 class Truncated(Exception):
@@ -97,8 +100,8 @@ def _klog_micros(fields: tuple, near: int | None) -> int | None:
     before it (or of this line's runtime prefix, which has a year). So a log that crosses New Year (12-31, then
     01-01) runs on into the next year, and a line slightly out of order (01-01 00:00:00.1, then 12-31 23:59:59.9)
     stays slightly out of order. The first line, with nothing before it, gets a year whose next Feb 29 exists
-    (2000 up to Feb 29, else 1999), so that a Feb 29 in the log is a day like any other (the real year is
-    unknown)."""
+    (2000 up to Feb 29, else 1999), so that a Feb 29 in the log is a day like any other, until a line with a year
+    follows: the lines before it are then re-dated (``redated``; importer.py)."""
     month, day = fields[:2]
     if near is None:
         years = [2000 if (month, day) <= (2, 29) else 1999]
@@ -116,6 +119,16 @@ def _klog_micros(fields: tuple, near: int | None) -> int | None:
         if near is None or abs(best - near) < _HALF_YEAR:  # no other year is nearer
             break
     return best
+
+
+def redated(micros: int, near: int) -> int:
+    """``micros``, a klog line's time whose year was guessed (no line before it had a year), in the year that puts
+    it nearest ``near``: the time of the first line that has a year, after it. Its month, day and time of day stay;
+    ``micros`` as it is when that day is in no year near (a Feb 29)."""
+    moment = _EPOCH + micros * _MICRO
+    fields = (moment.month, moment.day, moment.hour, moment.minute, moment.second, moment.microsecond)
+    again = _klog_micros(fields, near)
+    return micros if again is None else again
 
 
 # The seconds since the epoch a log's time may be: a datetime holds years 1 to 9999 (a day's margin each way).
@@ -159,10 +172,10 @@ def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | No
     """A log line as a Line, or None when it is no klog or JSON log line; Truncated when it was cut short.
     ``near`` is the time (µs since the epoch) of the log line before it, which gives a klog header its year."""
     text = text.strip()
-    if m := _PREFIX.match(text):
-        text = text[m.end():]
-        stamped = _json_micros(m[1])  # the runtime's time has a year
-        near = near if stamped is None else stamped
+    m = _PREFIX.match(text)
+    text = text[m.end():]
+    stamped = _json_micros(m[1]) if m[1] else None  # the runtime's time has a year
+    near = near if stamped is None else stamped
     if text.startswith("{"):
         try:  # the boundary: nesting, long numbers, NaN and lone surrogates are no log line's
             obj = parse_json(text, "a log line")
@@ -190,7 +203,7 @@ def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | No
         values = _key_values(rest[end:])
     else:
         msg, values = rest, {}
-    return Line(number, micros, msg, values, caller=f"{m[8].rsplit('/', 1)[-1]}:{m[9]}")
+    return Line(number, micros, msg, values, caller=f"{m[8].rsplit('/', 1)[-1]}:{m[9]}", dated=stamped is not None)
 
 
 # Two "Pod moved ..." events have two callers each, which the klog header (JSON: "caller") tells apart:
@@ -244,6 +257,8 @@ class Counts:
     bytes: int = 0
     disagreeing: int = 0  # lines stating a queue move that the model's replay does not make (compare.py)
     gate_off: int = 0  # lines showing SchedulerQueueingHints off (MOVE_CALLERS)
+    agreeing: list = field(default_factory=list)  # versions making every queue move the log states, when some
+    # other does not: they behave as the cluster did (compare.py)
 
     def said(self) -> list[dict]:
         """Each count with the words said after it ({key, count, words}), in COUNT_WORDS' order: the editor lists
@@ -253,9 +268,15 @@ class Counts:
 
     def summary(self) -> str:
         first, *rest = (f"{c['count']:,} {c['words']}" for c in self.said())
-        return (f"{first}: {', '.join(rest)}"
+        return (f"{first}: {', '.join(rest)}" + (f" ({self.verdict()})" if self.agreeing else "")
                 + (f"; {counted(self.gate_off, 'line')} showing the SchedulerQueueingHints gate off (the default "
                    f"from {GATE_OFF_VERSION}): `gate: false`, replay on {GATE_OFF_VERSION}" if self.gate_off else ""))
+
+    def verdict(self) -> str:
+        """Which versions behave as the cluster did, when the log's queue moves tell (``agreeing``)."""
+        one = len(self.agreeing) == 1
+        return (f"{joined(self.agreeing)} {'behaves' if one else 'behave'} as the cluster did: "
+                f"{'its replay makes' if one else 'their replays make'} every queue move the log states")
 
 
 # The counts an import reports, each with the words said after its number ("12 lines read", "3 used").
@@ -303,16 +324,21 @@ class Recoded:
         return line
 
 
+GZIP_MAGIC = b"\x1f\x8b"  # the first bytes of a gzip file (RFC 1952): a rotated log, compressed
+
+
 def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None] | None = None,
                label: str = "<input>") -> Iterable[tuple[str, bool]]:
     """(text, ends with a newline) of each line of ``stream``, one at a time (a line over MAX_LINE bytes is counted
     as unknown and skipped), in UTF-8 or UTF-16 (then read back as UTF-8; the bytes counted are those); a byte
-    order mark dropped; LogError for binary input."""
+    order mark dropped; LogError for binary or gzip-compressed input."""
     first = True
     while True:
         raw = stream.readline(MAX_LINE)
         if not raw:
             return
+        if first and raw.startswith(GZIP_MAGIC):
+            raise LogError(f"{label}: gzip-compressed: decompress it first (zcat {label} | inflight-scope import -)")
         if first and (codec := _utf16(raw)):
             stream = Recoded(raw, stream, codec)
             raw = stream.readline(MAX_LINE)

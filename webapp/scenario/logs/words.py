@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 from ...model.plugins import PLUGINS
 from ...model.variant import VARIANTS
-from .builder import MAX_ASSUMPTIONS, Builder
+from .builder import MAX_ASSUMPTIONS, MAX_IN_UNSCHEDULABLE, Builder, Parked
 from .lines import GATE_OFF_VERSION, GATE_ON_KEY, Counts
 from .mend import Mender
 from .messages import UNKNOWN_PLUGIN
@@ -26,7 +26,8 @@ def _since(b: Builder, micros: int) -> str:
     return moment.strftime("%m-%d %H:%M:%S.%f")
 
 
-def assumptions(b: Builder, plugins: list, from_log: list, mended: Mender) -> list[str]:
+def assumptions(b: Builder, plugins: list, from_log: list, mended: Mender, phased: list[Parked]) -> list[str]:
+    """What the log cannot tell, in sentences; ``phased``: the attempts the flushes' phase was chosen for."""
     out = [f"t = 0 s is the time of the first scheduler line ({_since(b, 0)} UTC); the clock advances to each "
            "line's time."]
     v = b.max_v
@@ -61,7 +62,9 @@ def assumptions(b: Builder, plugins: list, from_log: list, mended: Mender) -> li
         out.append("Hints read from the log's queue moves (where the 1.28 registrations would not give them): "
                    + "; ".join(from_log) + ". An explicit hint replaces all of its plugin's registrations, so that "
                    "plugin's other hints are written out too, as registered.")
-    if b.flush is None:
+    if phased:
+        out.append(_phased(b, phased))
+    elif b.flush is None:
         out.append("The periodic flushes (backoffQ every 1 s, unschedulablePods every 30 s) are assumed to tick at "
                    "whole seconds from t = 0 (flush_phase 0): the log shows no flush move (-v=4 shows the 30 s one "
                    "when it moves a pod, -v=5 the 1 s one).")
@@ -86,10 +89,31 @@ def assumptions(b: Builder, plugins: list, from_log: list, mended: Mender) -> li
     for label, n in sorted(b.unknown_events.items())[:10]:
         out.append(f"Event {label[:60]!r} ({counted(n, 'line')}) is not a 1.28 queue event the model knows: "
                    "ignored.")
+    out.extend(gaps(b))
     if b.backwards:
         out.append(f"A line earlier than one before it is taken at the later time ({counted(b.backwards, 'line')}).")
     out.extend(b.notes)
     return out[:MAX_ASSUMPTIONS]
+
+
+def _phased(b: Builder, phased: list[Parked]) -> str:
+    limit = MAX_IN_UNSCHEDULABLE / 1e6
+    attempts = [f"{b.place(p.line)} at t = {p.attempt / 1e6:g} s, {(p.attempt - p.failed) / 1e6:g} s after the "
+                "pod's failure" for p in phased]
+    more = f"; {counted(len(attempts), 'attempt')} in all" if len(attempts) > 4 else ""
+    return (f"The periodic flushes are placed (flush_phase) so that the 30 s flush of pods parked over {limit:g} s "
+            f"ticks just before each attempt of a pod parked {limit:g} to {limit + 30:g} s ({'; '.join(attempts[:4])}"
+            f"{more}): the log shows no flush move, and that flush is what moves such a pod in the cluster when no "
+            "event does. It is chosen over an activate standing for an event the log does not show; the other flush "
+            "is assumed to share that phase (both start with the queue).")
+
+
+def gaps(b: Builder) -> list[str]:
+    """Each gap of over a day between two lines (builder.LONG_GAP), in a sentence: the clock runs across it."""
+    return [f"{b.place(n) if n is not None else 'The last used line'} is {seconds / 86_400:,.1f} days after "
+            f"{b.place(before)}: the clock advances across the gap as the timestamps say. Were files joined with a "
+            "stretch missing, or did the clock jump? Check them, or import the stretch on either side of it."
+            for n, before, seconds in b.gaps]
 
 
 def description(source: str, counts: Counts, b: Builder, scenario: dict, assumptions: list,
@@ -118,8 +142,10 @@ def _compared(b: Builder, disagreements: list) -> str:
     """What comparing the log's queue moves with the model's replay found, in a sentence."""
     versions = joined(b.variants)
     if disagreements:
-        return (f"**Disagreements** (queue moves the log states that the model's replay on {versions} does not make "
-                "about then, with what the model did; also in the counts):")
+        others = [v for v in b.variants if v not in b.counts.agreeing]
+        verdict = f"**{b.counts.verdict()}**, where that on {joined(others)} does not.\n\n" if b.counts.agreeing else ""
+        return (f"{verdict}**Disagreements** (queue moves the log states that the model's replay on {versions} "
+                "does not make about then, with what the model did; also in the counts):")
     if b.claims:
         return (f"The model's replay on {versions} makes each queue move the log states "
                 f"({counted(len(b.claims), 'line')}).")
