@@ -165,6 +165,13 @@ def test_a_quoted_integer_tagged_int_is_refused_where_it_is(literal):
     assert p["message"].startswith("invalid YAML at line 3, column 15: an integer of")
 
 
+@pytest.mark.parametrize("fmt", [None, "json", "yaml"])
+def test_a_text_may_start_with_a_byte_order_mark(fmt):
+    """As a body's bytes may (decoded as utf-8-sig): the editor's JSON text starting with U+FEFF was refused
+    ("Unexpected UTF-8 BOM")."""
+    assert parse_text('\ufeff{"schema": 1, "name": "x"}', fmt)["name"] == "x"
+
+
 def test_long_digit_strings_and_floats_are_not_integers():
     text = '{"name": "' + "9" * 500 + '", "x": 1' + "0" * 500 + '.5, "y": "' + "9" * 500 + '"}'
     assert parse_text(text)["name"] == "9" * 500

@@ -171,6 +171,8 @@ def parse_text(text: str | bytes, fmt: str | None = None, limits: Limits = Limit
         raise _document_error(surrogate)
     if fmt is None:
         fmt = "json" if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") else "yaml"
+    if fmt == "json":  # a byte order mark, as a body's bytes may start with (utf-8-sig above); YAML reads one itself
+        text = text.removeprefix("\ufeff")
     try:
         return _parse_json(text, limits.max_depth) if fmt == "json" else _parse_yaml(text, limits)
     except DocumentError as err:  # named by field path: a scenario problem like any other
