@@ -545,7 +545,7 @@ def test_a_room_someone_comes_back_to_within_its_grace_is_kept(make_app):
 
 
 def test_reconnecting_does_not_reset_the_rooms_one_address_may_hold(make_app):
-    app = make_app(MAX_ROOMS_PER_CONNECTION=10, MAX_ROOMS_PER_ADDRESS=3, ROOM_EMPTY_GRACE_SECONDS=60)
+    app = make_app(MAX_ROOMS_PER_CONNECTION=10, MAX_ROOMS_PER_ADDRESS=3, ROOM_EMPTY_GRACE_SECONDS=45)
     clock, sweeper = fake_room_clock(app), app.extensions["inflight_guard"].sweeper
     first = connect_from(app)
     assert all("token" in first.emit("create_room", {}, callback=True) for _ in range(2))
@@ -553,8 +553,9 @@ def test_reconnecting_does_not_reset_the_rooms_one_address_may_hold(make_app):
     again = connect_from(app)  # the same address
     acks = [again.emit("create_room", {}, callback=True) for _ in range(2)]
     assert "token" in acks[0] and acks[1]["error"].startswith("room limit: your address has 3 rooms open")
+    assert acks[1]["error"].endswith("a room is forgotten 45 s after everyone has left it")  # the grace set
     assert [m["kind"] for n, m in names(again) if n == "error"] == ["NotAllowed"]
-    sweeper.sweep(clock.now + 60)  # the first connection's rooms, empty for their grace, are forgotten
+    sweeper.sweep(clock.now + 45)  # the first connection's rooms, empty for their grace, are forgotten
     assert "token" in again.emit("create_room", {}, callback=True)
 
 

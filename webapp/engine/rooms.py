@@ -82,8 +82,10 @@ class Rooms:
                        "try again in a few minutes, once rooms nobody is in have been forgotten")
         owned = sum(1 for room in self._local.values() if owner is not None and room.owner == owner)
         if owner is not None and self.max_per_owner is not None and owned >= self.max_per_owner:
+            forgotten = "once it has been idle" if self.empty_grace is None else \
+                f"{self.empty_grace:g} s after everyone has left it"
             raise NotAllowed(f"room limit: your address has {owned} rooms open here (at most "
-                             f"{self.max_per_owner}); a room is forgotten a minute after everyone has left it")
+                             f"{self.max_per_owner}); a room is forgotten {forgotten}")
         record = {"code": code, "token": None, "source": None, "variants": None, "range": None, "position": 0,
                   "version": 0, "epoch": secrets.token_hex(8)}
         while True:
