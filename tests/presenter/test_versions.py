@@ -189,3 +189,15 @@ def test_activate_returning_early_before_1_31_is_said():
     panes = panes_at({"steps": steps}, ["v1.30.14", "v1.31.13"], 4)
     assert "A: in activeQ already, so Activate returns early (before 1.31, #126222)." in said(panes["v1.30.14"])
     assert "returns early" not in said(panes["v1.31.13"])
+
+
+def test_a_hint_registered_on_every_event_is_said_as_1_30s_match():
+    """1.30 (#123117): a hint registered on the wildcard resource matches every event; the walk says so where it
+    decides (on 1.29 the same registration matches no NodeAdd, and A is parked)."""
+    raw = {"hints": [{"event": "WildCardEvent", "plugin": "VolumeBinding", "hint": "QueueAfterBackoff"}],
+           "steps": [{"op": "pop", "expect": "A"}, {"op": "event", "event": "NodeAdd"},
+                     {"op": "fail", "pod": "A", "unschedulable_plugins": ["VolumeBinding"]}]}
+    panes = panes_at(raw, ["v1.29.9", "v1.30.14"], 3)
+    assert "NodeAdd: QueueAfterBackoff (hint of VolumeBinding, registered on every event: 1.30 matches it to this " \
+           "one (#123117))." in said(panes["v1.30.14"])
+    assert (panes["v1.29.9"]["outcome"], panes["v1.30.14"]["outcome"]) == ("unschedulablePods", "backoffQ")

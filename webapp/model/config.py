@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .events import HINTS, PENDING_SUFFIX, QUEUE_AFTER_BACKOFF, QUEUE_IMMEDIATELY, matches
+from .events import HINTS, PENDING_SUFFIX, QUEUE_AFTER_BACKOFF, QUEUE_IMMEDIATELY, WILDCARD_RESOURCE, matches
 from .plugins import registrations
 
 NS = 1_000_000_000  # the fake clock counts nanoseconds, like Go's time.Duration
@@ -51,10 +51,11 @@ class QueueConfig:
         return self._cached(("registrations", gate), registrations, self.hints, self.plugins, gate)
 
     def hint_fns_for(self, event, rules) -> list:
-        """[(plugin, hint, registered label)] of the hint functions registered for an event that matches
+        """[(plugin, hint, by wildcard)] of the hint functions registered for an event that matches
         ``event`` on a version with ``rules``. From 1.29 (``rules.pending_plugins``) a function returns Queue or
         QueueSkip: QueueAfterBackoff and Queue are Queue from the plugin itself, QueueImmediately is Queue from
-        its pending twin "P#pending" (REAL-QUEUE.md); Queue is held as QUEUE_AFTER_BACKOFF."""
+        its pending twin "P#pending" (REAL-QUEUE.md); Queue is held as QUEUE_AFTER_BACKOFF. ``by wildcard``: the
+        function is registered on resource '*' and matches this event only by 1.30's ``ClusterEvent.Match``."""
         key = (event, rules.pending_plugins, rules.wildcard_registration, rules.gate_off)
         return self._cached(key, self._hint_fns, event, rules)
 
@@ -66,7 +67,7 @@ class QueueConfig:
             value = HINTS[hint]
             if rules.pending_plugins and value == QUEUE_IMMEDIATELY:
                 plugin, value = plugin + PENDING_SUFFIX, QUEUE_AFTER_BACKOFF
-            fns.append((plugin, value, registered.label))
+            fns.append((plugin, value, registered.resource == WILDCARD_RESOURCE != event.resource))
         return fns
 
     def interested(self, event, rules) -> bool:

@@ -112,7 +112,7 @@ class PriorityQueue:
         if self.rules.pending_plugins:
             return _worth_by_queue(pinfo, rejectors, fns)
         hint, why, decider = QUEUE_SKIP, "no-registered-hint", None
-        for plugin, h, _label in fns:
+        for plugin, h, _by_wildcard in fns:  # 1.28 and 1.29 match no registration by wildcard
             if plugin not in pinfo.plugins:
                 continue
             if h == QUEUE_IMMEDIATELY:
@@ -512,7 +512,7 @@ def _worth_by_queue(pinfo: QueuedPodInfo, rejectors: frozenset, fns: list) -> tu
     """isPodWorthRequeuing's hint loop from 1.29: Queue from a pending plugin is queueImmediately; from an
     unschedulable plugin queueAfterBackoff, final unless the pod has pending plugins that might still say Queue."""
     hint, why, decider = QUEUE_SKIP, "no-registered-hint", None
-    for plugin, h, _label in fns:
+    for plugin, h, by_wildcard in fns:
         if plugin not in rejectors:
             continue
         if h == QUEUE_SKIP:
@@ -521,9 +521,10 @@ def _worth_by_queue(pinfo: QueuedPodInfo, rejectors: frozenset, fns: list) -> tu
             continue
         if plugin in pinfo.pending:
             return QUEUE_IMMEDIATELY, "hint-fn-pending", plugin
+        queued = "hint-fn-wildcard" if by_wildcard else "hint-fn"  # 1.30: registered on '*', matching every event
         if not pinfo.pending:
-            return QUEUE_AFTER_BACKOFF, "hint-fn", plugin
-        hint, why, decider = QUEUE_AFTER_BACKOFF, "hint-fn", plugin
+            return QUEUE_AFTER_BACKOFF, queued, plugin
+        hint, why, decider = QUEUE_AFTER_BACKOFF, queued, plugin
     return hint, why, decider
 
 

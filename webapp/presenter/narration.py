@@ -60,6 +60,7 @@ WHY = {
     "hint-fn-skip": "{plugin} says skip",
     "no-registered-hint": "no plugin of the pod registered for it",
     "hint-fn-pending": "{plugin} was pending: Queue means at once (1.29+, #119517)",
+    "hint-fn-wildcard": "hint of {plugin}, registered on every event: 1.30 matches it to this one (#123117)",
 }
 
 
