@@ -162,6 +162,17 @@ def test_a_flush_run_by_the_clock_is_said_in_the_caption_and_the_narration():
         "(event UnschedulableTimeout, e3)."])
 
 
+def test_a_flush_long_before_the_clock_stops_says_when_it_ran():
+    """Advancing 330 s, v1.28.2's backoff flush moved A at t = 1 s: the caption said "Clock +330 s · backoff flush:
+    A → activeQ", as if at 330 s."""
+    raw = {"schema": 1, "name": "t", "periodic_flushes": True, "pods": [{"name": "A"}], "initial_active": ["A"],
+           "steps": [{"op": "pop", "expect": "A"}, {"op": "event", "event": "NodeAdd"},
+                     {"op": "fail", "pod": "A", "unschedulable_plugins": []}, {"op": "advance_clock", "seconds": 330}]}
+    sim = Simulation(from_valid_dict(raw), ["v1.28.2"])
+    sim.seek(4)
+    assert present(sim.frame())["panes"]["v1.28.2"]["caption"] == "Clock +330 s · backoff flush at t = 1 s: A → activeQ"
+
+
 def test_a_rooms_scene_has_presenter_notes_at_every_position_the_last_included():
     """At the last step there is no next step to preview: the notes said nothing (null), so the presenter's page
     kept the previous step's lines ("5. …" at 6 / 6), or none after a load there. A scene outside a room has none."""

@@ -84,10 +84,10 @@ def _title(step: dict, result: dict, record: dict) -> str:
         return f"{step['pod']} fails → {result.get('queue', 'error')}"
     if op in ("event", "assigned_pod_added"):
         return f"Event {result['event']} ({result['event_id']})" + (" ignored" if record.get("ignored") else "")
-    if op == "advance_clock":  # with periodic flushes, what they moved: the step's point
-        flushes = " + ".join(dict.fromkeys(FLUSHES[f["op"]][0] for f in result.get("flushes", ())))
-        moved = ", ".join(f"{m['pod']} → {m['to']}" for m in record["moves"])
-        return f"Clock +{step['seconds']:g} s" + (f" · {flushes}: {moved}" if flushes and moved else "")
+    if op == "advance_clock":  # with periodic flushes, what they moved (and when, if before the end): the point
+        said = [_flush_titled(f, result["now"]) for f in result.get("flushes", ())]
+        more = f"; {len(said) - TITLED_FLUSHES} more flushes" if len(said) > TITLED_FLUSHES else ""
+        return f"Clock +{step['seconds']:g} s" + (f" · {'; '.join(said[:TITLED_FLUSHES])}{more}" if said else "")
     if op == "done":
         return f"Done({step['pod']})"
     target = step.get("pod") or ", ".join(step.get("pods", ()))
@@ -197,9 +197,23 @@ def _flush_said(op: str, result: dict) -> str:
     return f"{FLUSHES[op][1]} moves {_flushed(result)}"
 
 
-def _flushed(result: dict) -> str:
+TITLED_FLUSHES = 2  # flushes a clock step's title names; the narration says every one
+
+
+def _flush_titled(flush: dict, now: float) -> str:
+    """"backoff flush: B → activeQ", with "at t = 2 s" when it ran before the clock stopped (a long advance: the
+    pod moved long before the time the pane shows)."""
+    when = "" if flush["at"] == now else f" at t = {flush['at']:g} s"
+    return f"{FLUSHES[flush['op']][0]}{when}: {_moves_said(flush['result'])}"
+
+
+def _moves_said(result: dict) -> str:
     moved = {pod: "activeQ" for pod in result["moved_to_activeQ"]} if "moved_to_activeQ" in result else result["moved"]
-    said = ", ".join(f"{pod} → {queue}" for pod, queue in moved.items()) or "no pod"
+    return ", ".join(f"{pod} → {queue}" for pod, queue in moved.items()) or "no pod"
+
+
+def _flushed(result: dict) -> str:
+    said = _moves_said(result)
     return said + (f" (event UnschedulableTimeout, {result['event_id']})" if result.get("event_id") else "")
 
 
