@@ -57,6 +57,7 @@ class Plugin(NamedTuple):
     registrations: tuple
     note: str = ""  # feature gates and conditions the registrations assume
     later: str = ""  # how 1.29-1.31 changed the registrations (not modelled: the table is 1.28's)
+    rejects: bool = True  # a real pod may carry it (it rejects at PreEnqueue, PreFilter or Filter)
 
 
 def _reg(path: str, line: int, resource: str, action: int, **kw) -> Registration:
@@ -73,6 +74,7 @@ def _unrolled(name: str) -> Plugin:
              "real pod never carries it): registered for every resource with All",
         later="UnrollWildCardResource adds the DRA resources: 1.30 ResourceClaim, ResourceClass and their Parameters; "
               "1.31 ResourceClaim and DeviceClass",
+        rejects=False,
     )
 
 
@@ -196,9 +198,11 @@ def registrations(hints, plugins, gate: bool = True) -> tuple:
 
 
 def wakes(event: ClusterEvent) -> list[str]:
-    """The plugins of the catalogue that have a registration matching ``event`` (1.28: resource and action bits)."""
+    """The plugins of the catalogue that have a registration matching ``event`` (1.28: resource and action bits)
+    and that a real pod may carry: one that never rejects (PrioritySort, DefaultBinder, a score plugin) is
+    registered for every event, and woke nothing a user could ask about."""
     return [name for name, p in PLUGINS.items()
-            if any(matches(registered_event(r.resource, r.action), event) for r in p.registrations)]
+            if p.rejects and any(matches(registered_event(r.resource, r.action), event) for r in p.registrations)]
 
 
 def event_labels(resource: str, action: int) -> list[str]:
