@@ -1,7 +1,7 @@
 // The controls: buttons, keys, the scrubber, the pickers and an embedding page's messages, each turned into
 // an action. Moving the cursor goes through the driver (which knows who may drive); the rest changes the page.
 import { drawnDark } from "./dom.js";
-import { bindKeys } from "./keys.js";
+import { bindKeys, drawKeyHelp } from "./keys.js";
 import { MAX_ADDRESS, permalink, tabAddress, tooLongForAnAddress, viewOf } from "./links.js";
 import { askPrediction, wantsPrediction } from "./predict.js";
 import { downloadExport } from "./exporting.js";
@@ -30,6 +30,7 @@ export function bindControls(app, opts, driver, page) {
 
   // Opened at its top (the keys first): focusing its Close button, the card's last thing, scrolled it to the end.
   function openHelp() {
+    drawKeyHelp(actions, driver.following()); // a follower's keys are not a driver's
     $("help").hidden = false;
     $("help-close").focus({ preventScroll: true });
     $("help").querySelector(".help-card").scrollTop = 0;

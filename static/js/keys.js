@@ -7,14 +7,14 @@ const DIGITS = ["1", "2", "3", "4", "5"]; // the palette's events (explore.js PA
 
 // `keys` are KeyboardEvent.key values, with "Ctrl+" when Ctrl (or ⌘) is held; a letter is upper case with Shift.
 export const KEYS = [
-  { keys: ["ArrowRight", "PageDown"], shown: "→ / PageDown", action: "step", does: "step forward" },
-  { keys: ["ArrowLeft", "PageUp"], shown: "← / PageUp", action: "back", does: "step back" },
-  { keys: [" "], shown: "Space", action: "togglePlay", does: "play / pause" },
-  { keys: ["Home"], shown: "Home", action: "start", does: "jump to the start" },
-  { keys: ["End"], shown: "End", action: "end", does: "jump to the end" },
-  { keys: ["d"], shown: "d", action: "divergence", does: "jump to the first step where the variants differ" },
-  { keys: ["+", "="], shown: "+", action: "faster", does: "faster" },
-  { keys: ["-"], shown: "−", action: "slower", does: "slower" },
+  { keys: ["ArrowRight", "PageDown"], shown: "→ / PageDown", action: "step", drives: true, does: "step forward" },
+  { keys: ["ArrowLeft", "PageUp"], shown: "← / PageUp", action: "back", drives: true, does: "step back" },
+  { keys: [" "], shown: "Space", action: "togglePlay", drives: true, does: "play / pause" },
+  { keys: ["Home"], shown: "Home", action: "start", drives: true, does: "jump to the start" },
+  { keys: ["End"], shown: "End", action: "end", drives: true, does: "jump to the end" },
+  { keys: ["d"], shown: "d", action: "divergence", drives: true, does: "jump to the first step where the variants differ" },
+  { keys: ["+", "="], shown: "+", action: "faster", drives: true, does: "faster" },
+  { keys: ["-"], shown: "−", action: "slower", drives: true, does: "slower" },
   { keys: ["p"], shown: "p", action: "togglePresenting", does: "presentation mode (large type, no chrome)" },
   { keys: ["n"], shown: "n", action: "toggleNarration", does: "show / hide the full narration under each diagram" },
   { keys: ["l"], shown: "l", action: "toggleLegend", does: "show / hide the legend" },
@@ -93,10 +93,14 @@ function letter(ev) {
   return ev.shiftKey ? ev.key.toUpperCase() : ev.key.toLowerCase();
 }
 
-// The help dialog's table: a row per key the page answers.
-export function drawKeyHelp(actions) {
+// The help dialog's table: a row per key the page answers; a follower of a room (`following`) is shown no key that
+// drives (they only said "press Detach"), and how to drive.
+export function drawKeyHelp(actions, following = false) {
   const table = document.getElementById("help-keys");
   if (!table) return;
-  table.replaceChildren(...KEYS.filter((row) => row.does && actions[row.action]).map((row) =>
-    h("tr", { dataAction: row.action }, h("th", { text: row.shown }), h("td", { text: row.does }))));
+  const rows = KEYS.filter((row) => row.does && actions[row.action] && !(following && row.drives));
+  table.replaceChildren(
+    ...(following ? [h("tr", { dataAction: "detach" }, h("th", { text: "Detach" }),
+      h("td", { text: "you follow the presenter: Detach (the button) to step, play and seek on your own" }))] : []),
+    ...rows.map((row) => h("tr", { dataAction: row.action }, h("th", { text: row.shown }), h("td", { text: row.does }))));
 }

@@ -156,3 +156,22 @@ def test_closing_the_poll_puts_the_focus_on_step(make_page):
     panel.get_by_role("button", name="Close").click()
     expect(panel).to_have_count(0)
     expect(presenter.locator("#btn-step")).to_be_focused()
+
+
+def test_a_followers_help_lists_the_keys_a_follower_has(make_page):
+    """A follower's help listed →, Space, Home, End, d and +/−, which only said "press Detach"; detached, they are
+    its keys again."""
+    _, room, _ = start_presenter(make_page)
+    phone = make_page(width=390, height=844)
+    phone.goto(f"/r/{room}")
+    expect(phone.locator("#room-code")).to_have_text(room)
+    phone.keyboard.press("?")
+    help_keys = phone.locator("#help-keys tr")
+    expect(phone.locator("#help-keys tr[data-action=detach]")).to_have_count(1)
+    expect(phone.locator("#help-keys tr[data-action=step]")).to_have_count(0)
+    expect(help_keys.filter(has_text="toggle theme")).to_have_count(1)
+    phone.keyboard.press("Escape")
+    phone.get_by_role("button", name="Detach").click()
+    phone.keyboard.press("?")
+    expect(phone.locator("#help-keys tr[data-action=step]")).to_have_count(1)
+    expect(phone.locator("#help-keys tr[data-action=detach]")).to_have_count(0)
