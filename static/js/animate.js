@@ -102,6 +102,15 @@ export function playClimax(root, panes, { per, hold, fade }) {
   return { decided: sweep, finished: Promise.all(beats.map((a) => a.finished)).catch(() => {}) }; // cancelled: over too
 }
 
+// A chip drawn in its new lane's style (a failed pod's gains its timer) starts its flight at the size it had in the
+// lane it leaves, and grows on the way: at its new size from the start it stuck out of the in-flight lane and
+// the pane while it waited for the walk's decision (a fail step's first beat).
+function sizedAs(was, now) {
+  if (!now.width || !now.height) return "";
+  const [sx, sy] = [was.width / now.width, was.height / now.height];
+  return Math.abs(sx - 1) < 0.01 && Math.abs(sy - 1) < 0.01 ? "" : ` scale(${sx.toFixed(3)}, ${sy.toFixed(3)})`;
+}
+
 // `delay`: the moves wait for the walk's decision (beat a) before the pods fly to their lanes; what enters
 // or leaves does so at once (what the deferred Done removes stays, as a ghost: playClimax fades it).
 export function playTransition(root, before, { delay = 0 } = {}) {
@@ -123,8 +132,10 @@ export function playTransition(root, before, { delay = 0 } = {}) {
     const dx = old.rect.left - now.left;
     const dy = old.rect.top - now.top;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
-    const wait = el.matches(".chip") ? delay : 0; // a pod flies once the walk has decided where it goes
-    el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 650, delay: wait, fill: "backwards", easing: "ease-in-out" });
+    const chip = el.matches(".chip");
+    const wait = chip ? delay : 0; // a pod flies once the walk has decided where it goes
+    el.animate([{ transform: `translate(${dx}px, ${dy}px)${chip ? sizedAs(old.rect, now) : ""}`, transformOrigin: "0 0" },
+      { transform: "none", transformOrigin: "0 0" }], { duration: 650, delay: wait, fill: "backwards", easing: "ease-in-out" });
   }
   for (const [key, old] of before) {
     if (seen.has(key)) continue;

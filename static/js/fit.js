@@ -9,7 +9,8 @@
 // label stacks: where the entries come out smaller than the stylesheet's size, the labels are also tried narrower
 // (more lines each: the .narrow-labels list, app.css), and kept so if that buys NARROW_GAIN or more. A walked
 // entry's hint badge takes no part in the fit: it is shown afterwards where it fits its entry. Fitted on every
-// draw and whenever an area's size changes (pointers.js's ResizeObserver).
+// draw and whenever an area's size changes (pointers.js's ResizeObserver). Before the lists, the lanes: one row of
+// four, or two rows of two where one row leaves a lane too narrow (fitLanes).
 const fitted = new WeakMap(); // list -> the area size it was fitted to
 const FEWER_ROWS_COST = 0.2;
 const NARROW_GAIN = 0.1;
@@ -18,6 +19,7 @@ const LABELS = ".gone-tag, .unseen-tag, .marker";
 // Every diagram under `root` (both panes) gets the same size: the largest that fits them all. Unless
 // `force`, only when an area's size changed since it was fitted. Returns whether anything was fitted.
 export function fitAll(root = document, force = true) {
+  fitLanes(root);
   const lists = [...root.querySelectorAll("[data-testid=diagram]")].map(measure).filter(Boolean);
   if (!lists.length || (!force && lists.every((l) => fitted.get(l.list) === l.key))) return false;
   for (const l of lists) l.list.classList.add("fitting"); // the walk's hint badges take no part in the fit
@@ -40,6 +42,29 @@ export function fitAll(root = document, force = true) {
     showBadges(l.list);
   }
   return true;
+}
+
+// The lanes of every diagram under `root` in one row of four, unless that leaves a lane too narrow in any of them
+// (its heading, a name that never breaks, sticking out into the next lane; narrower than --lane-min, app.css: a
+// chip's timer stuck out of its chip and lane, four panes in presentation mode at 1920x1080): then all of them
+// in two rows of two (.two-rows, app.css), like drawn like. Measured at one row, so the answer depends on the
+// pane's width and type only, not on the chips of the moment: a step does not reshuffle the lanes.
+function fitLanes(root) {
+  const all = [...root.querySelectorAll("[data-testid=diagram] > .lanes")];
+  for (const lanes of all) lanes.classList.remove("two-rows");
+  const cramped = all.some(crampedLanes);
+  for (const lanes of all) lanes.classList.toggle("two-rows", cramped);
+}
+
+function crampedLanes(lanes) {
+  const least = parseFloat(getComputedStyle(lanes).getPropertyValue("--lane-min")) || 0; // in the lane's ems
+  return [...lanes.children].some((lane) => {
+    const style = getComputedStyle(lane);
+    const heading = lane.querySelector(".lane-name");
+    // the heading may take the lane's inner padding, not its border (3 px of it at 1920x1080, four panes)
+    const room = lane.clientWidth - parseFloat(style.paddingLeft);
+    return lane.clientWidth < least * parseFloat(style.fontSize) || (heading && heading.scrollWidth > room + 0.5);
+  });
 }
 
 // Every list's badges under `root` again, as the lists now lie: once a step's animations have ended (measured

@@ -61,16 +61,21 @@ export function createVersionPicker(opts, driver, page) {
     if (picker.open && !picker.contains(ev.target)) picker.open = false;
   });
 
-  // The menu opens under its summary, moved left as far as it must be to end inside the window (on a phone it
-  // opens in place, as wide as the page: app.css).
+  // The menu opens under its summary, moved left as far as it must be to end inside the window, never past its
+  // left edge (on a phone it opens in place, as wide as the page: app.css). Placed again whenever the summary's
+  // box or the top bar's changes: a third version ticked lengthens the summary, the top bar wraps and the
+  // summary moves to the left edge (the menu kept its old offset, -280 px at 1024x768: half of it off-screen).
   function keepInView() {
     menu.style.removeProperty("left");
     if (!picker.open) return;
-    const over = menu.getBoundingClientRect().right - (document.documentElement.clientWidth - MARGIN);
-    if (over > 0) menu.style.left = `${-over}px`; // it is narrower than the window (app.css)
+    const { left, right } = menu.getBoundingClientRect();
+    const over = right - (document.documentElement.clientWidth - MARGIN);
+    const room = Math.max(0, left - MARGIN); // how far left it may go
+    if (over > 0) menu.style.left = `${-Math.min(over, room)}px`; // it is narrower than the window (app.css)
   }
-  picker.addEventListener("toggle", keepInView);
+  new MutationObserver(keepInView).observe(picker, { attributes: true, attributeFilter: ["open"] }); // as it opens
   addEventListener("resize", keepInView);
+  watchPlace(keepInView, $("versions-summary"), picker.parentElement);
 
   return {
     // A scenario message: the table (built once) and what it shows. One answering an earlier load, while a later
@@ -92,4 +97,11 @@ export function createVersionPicker(opts, driver, page) {
       tick(shown);
     },
   };
+}
+
+// `place()` whenever one of `boxes` changes size (a ResizeObserver; where there is none, the resize event does).
+function watchPlace(place, ...boxes) {
+  if (typeof ResizeObserver !== "function") return;
+  const observer = new ResizeObserver(place);
+  for (const box of boxes) if (box) observer.observe(box);
 }

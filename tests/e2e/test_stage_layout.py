@@ -1,0 +1,151 @@
+"""The stage's layout where it was cut or crowded, measured in a real browser (bounding boxes): the versions menu
+kept on screen when the top bar wraps, four panes in presentation mode (lane headings apart, chip timers inside
+their chips and lanes), three or four panes in presentation mode all on the screen at once, the full narration in
+presentation mode read whole, the legend on a phone opened on the screen."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_stage import PANES, at, present_mode, refitted, settle
+
+FOUR = ["v1.28.1", "v1.28.2", "v1.30.14", "v1.31.13"]
+
+
+def open_presenting(page, versions, position=6):
+    page.goto(f"/?scenario=lost-marker&position={position}&versions={','.join(versions)}")
+    expect(page.locator(PANES)).to_have_count(len(versions))
+    at(page, position)
+    present_mode(page)
+
+
+# Each element's box clipped by nothing: inside the viewport and inside every ancestor that clips (overflow other
+# than visible). Returns what is not, with the boxes.
+OUTSIDE_JS = """(selector) => [...document.querySelectorAll(selector)].flatMap((el) => {
+  const r = el.getBoundingClientRect();
+  const box = (b) => [b.left, b.top, b.right, b.bottom].map(Math.round);
+  const out = [];
+  if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
+    out.push(`${selector} "${el.textContent.trim().slice(0, 30)}" ${box(r)} outside the viewport ${innerWidth}x${innerHeight}`);
+  for (let a = el.parentElement; a; a = a.parentElement) {
+    const s = getComputedStyle(a);
+    if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+    const c = a.getBoundingClientRect();
+    const [top, left] = [c.top + a.clientTop, c.left + a.clientLeft];
+    if (r.left < left - 0.5 || r.top < top - 0.5 || r.right > left + a.clientWidth + 0.5 || r.bottom > top + a.clientHeight + 0.5)
+      out.push(`${selector} "${el.textContent.trim().slice(0, 30)}" ${box(r)} clipped by ${a.tagName}.${a.className} ${box(c)}`);
+  }
+  return out;
+})"""
+
+
+def clipped(page, selector):
+    return page.evaluate(OUTSIDE_JS, selector)
+
+
+# --- 1. the versions menu on a 1024x768 screen --------------------------------------------------------------
+def test_the_versions_menu_stays_on_screen_when_the_top_bar_wraps(make_page):
+    page = make_page(width=1024, height=768)
+    page.goto("/?scenario=lost-marker&position=6")
+    expect(page.locator(PANES)).to_have_count(2)
+    page.click("#versions-summary")
+    expect(page.locator("#versions-menu")).to_be_visible()
+    before = page.locator("#versions-summary").bounding_box()
+    for count, name in ((3, "v1.30.14"), (4, "v1.31.13")):
+        page.locator(f'#versions-options input[value="{name}"]').check()
+        expect(page.locator(PANES)).to_have_count(count)
+        at(page, 6)
+        refitted(page)
+        problems = clipped(page, "#versions-menu") + clipped(page, "#versions-options input")
+        assert not problems, f"{count} versions ticked:\n" + "\n".join(problems)
+    after = page.locator("#versions-summary").bounding_box()
+    assert after["y"] > before["y"] + 10, f"the top bar did not wrap: summary at {before} then {after}"
+
+
+# --- 2. four panes in presentation mode on a projector --------------------------------------------------------
+# Per pane: each lane heading's text box (a Range: a name that never breaks sticks out of its element's box) and
+# each chip timer's text box, against their lane, chip and the other headings.
+CROWDED_JS = """() => {
+  const text = (el) => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect(); };
+  const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const out = [];
+  for (const pane of document.querySelectorAll('#panes > [data-variant]')) {
+    const v = pane.dataset.variant;
+    const heads = [...pane.querySelectorAll('.lane')].map((lane) => [lane, text(lane.querySelector('.lane-name'))]);
+    for (const [lane, h] of heads) {
+      if (!inside(h, lane.getBoundingClientRect())) out.push(`${v}: heading ${lane.dataset.queue} [${Math.round(h.left)}..${Math.round(h.right)}] outside its lane`);
+      for (const [other, g] of heads) if (other !== lane && meet(h, g)) out.push(`${v}: heading ${lane.dataset.queue} overlaps ${other.dataset.queue}`);
+    }
+    for (const chip of pane.querySelectorAll('.chip')) {
+      const lane = chip.closest('.lane');
+      for (const timer of chip.querySelectorAll('.timer-text')) {
+        const t = text(timer);
+        if (!inside(t, chip.getBoundingClientRect())) out.push(`${v}: ${chip.dataset.pod}'s timer "${timer.textContent}" [${Math.round(t.left)}..${Math.round(t.right)}] outside its chip`);
+        if (!inside(t, lane.getBoundingClientRect())) out.push(`${v}: ${chip.dataset.pod}'s timer "${timer.textContent}" outside lane ${lane.dataset.queue}`);
+      }
+    }
+  }
+  return { problems: out, timers: document.querySelectorAll('#panes .timer-text').length };
+}"""
+
+
+def test_four_panes_presenting_on_a_projector_keep_lane_headings_apart_and_timers_in_their_chips(make_page):
+    page = make_page(width=1920, height=1080)
+    open_presenting(page, FOUR)
+    got = page.evaluate(CROWDED_JS)
+    assert got["timers"] == 4, got  # "0 s / 300 s" in unschedulablePods, "1 s left" in backoffQ
+    assert not got["problems"], "\n".join(got["problems"])
+
+
+# --- 3. three or four panes in presentation mode on a laptop's screen ----------------------------------------
+@pytest.mark.parametrize("versions", [FOUR[:3], FOUR], ids=["three", "four"])
+def test_three_or_four_panes_presenting_at_1280x720_are_all_on_the_screen(make_page, versions):
+    page = make_page()
+    open_presenting(page, versions)
+    problems = clipped(page, PANES) + clipped(page, f"{PANES} [data-testid=diagram]")
+    assert not problems, "\n".join(problems)
+    # each diagram still readable: its entries drawn inside their list's frame, at 11 px or more, its lane headings
+    # apart and its timers in their chips
+    lists = page.evaluate("""() => [...document.querySelectorAll('.list-area')].map((area) => {
+      const a = area.getBoundingClientRect();
+      const spilled = [...area.querySelectorAll('.inflight-list > li')].map((li) => li.getBoundingClientRect())
+        .filter((r) => r.height && (r.top < a.top - 1 || r.bottom > a.bottom + 1)).length;
+      return { font: parseFloat(getComputedStyle(area.querySelector('.inflight-list')).fontSize), spilled };
+    })""")
+    assert all(got["font"] >= 11 and not got["spilled"] for got in lists), lists
+    assert not page.evaluate(CROWDED_JS)["problems"]
+
+
+# --- 4. the full narration in presentation mode --------------------------------------------------------------
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_the_full_narration_presenting_is_read_whole(make_page, width, height):
+    page = make_page(width=width, height=height)
+    open_presenting(page, ["v1.28.1", "v1.28.2"])
+    page.keyboard.press("n")
+    expect(page.locator(f"{PANES} .narration[open]")).to_have_count(2)
+    settle(page)
+    refitted(page)
+    last = f"{PANES} .narration[open] > :last-child"
+    expect(page.locator(last)).to_have_count(2)
+    problems = clipped(page, last) + clipped(page, f"{PANES} .narration[open] li")
+    assert not problems, "\n".join(problems)
+    # the bullets take the pane's width, not half of it
+    widths = page.evaluate("""() => [...document.querySelectorAll('#panes > [data-variant]')].map((pane) =>
+      pane.querySelector('.narration ul').getBoundingClientRect().width / pane.clientWidth)""")
+    assert min(widths) > 0.8, widths
+
+
+# --- 7. the legend on a phone --------------------------------------------------------------------------------
+def test_the_legend_on_a_phone_opens_on_the_screen(make_page):
+    page = make_page(width=390, height=844)
+    page.goto("/?scenario=lost-marker&position=6")
+    at(page, 6)
+    page.keyboard.press("l")
+    expect(page.locator("#legend-items")).to_be_visible()
+    page.locator("#legend-items").scroll_into_view_if_needed()
+    got = page.evaluate("""() => {
+      const r = document.getElementById('legend-items').getBoundingClientRect();
+      const s = document.querySelector('#legend > summary').getBoundingClientRect();
+      return { top: r.top + scrollY, left: r.left, right: r.right, below: r.top >= s.bottom - 1, width: innerWidth };
+    }""")
+    assert got["top"] >= 0 and got["below"] and got["left"] >= 0 and got["right"] <= got["width"], got
