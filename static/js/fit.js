@@ -37,6 +37,7 @@ export function fitAll(root = document, force = true) {
   for (const l of lists) {
     l.list.style.fontSize = `${size.toFixed(2)}px`;
     if (!l.widthOnly) balance(l.list);
+    markRowEnds(l.list);
     fitted.set(l.list, measure(l.diagram).key);
     l.list.classList.remove("fitting");
     showBadges(l.list);
@@ -69,6 +70,15 @@ function crampedLanes(lanes) {
 
 // Every list's badges under `root` again, as the lists now lie: once a step's animations have ended (measured
 // while entries slid in, a badge was hidden for good: the offline file's decisive frame lost its hint badge).
+// An arrow between two entries that ends a row (the entry after it wrapped to the next) points at nothing: hidden
+// (its place kept), the next row starting with that entry.
+function markRowEnds(list) {
+  for (const arrow of list.querySelectorAll(":scope > .arrow")) {
+    const next = arrow.nextElementSibling;
+    arrow.classList.toggle("row-end", Boolean(next) && next.offsetTop >= arrow.offsetTop + arrow.offsetHeight);
+  }
+}
+
 export function showAllBadges(root) {
   for (const list of root.querySelectorAll(".inflight-list")) showBadges(list);
 }
