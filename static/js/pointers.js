@@ -183,9 +183,11 @@ function fadeIn(diagram, groups) {
   }
 }
 
-// The way out of the lanes: from the chip's side (the one with no other chip of its row in the way, else the
-// one nearer the target) across to the gap beside its lane, then up that gap above the lanes, so no arrow
-// runs over a lane's title or another chip; from there a curve to the entry's box.
+// The way out of the lanes: from the chip's side (the one with no other chip of its row in the way, then the one
+// whose gap no arrow runs up yet, then the one nearer the target) across to the gap beside its lane, then up that
+// gap above the lanes, so no arrow runs over a lane's title or another chip; from there a curve to the entry's
+// box. (Two chips facing each other across one gap sent their arrows up it together: one line from chip to chip,
+// as if one pod had two arrows.)
 function routeOf(chip, a, lane, end, { lanesTop, gap, width, channels, rel }) {
   const others = [...(chip.parentElement?.children || [])].filter((c) => c !== chip)
     .map((c) => rel(c.getBoundingClientRect())).filter((c) => c.bottom > a.top + 1 && c.top < a.bottom - 1);
@@ -193,7 +195,9 @@ function routeOf(chip, a, lane, end, { lanesTop, gap, width, channels, rel }) {
   const half = Math.max(3, gap / 2);
   const channel = (side) => (side < 0 ? lane.left - half : lane.right + half);
   const sides = [-1, 1].filter((side) => channel(side) > 1 && channel(side) < width - 1);
-  const order = (sides.length ? sides : [-1, 1]).sort((s, t) => (blocked(s) - blocked(t)) || (Math.abs(channel(s) - end.x) - Math.abs(channel(t) - end.x)));
+  const used = (side) => (channels.get(Math.round(channel(side))) ? 1 : 0);
+  const order = (sides.length ? sides : [-1, 1]).sort((s, t) => (blocked(s) - blocked(t)) || (used(s) - used(t))
+    || (Math.abs(channel(s) - end.x) - Math.abs(channel(t) - end.x)));
   const side = order[0];
   const base = channel(side);
   const k = channels.get(Math.round(base)) || 0;

@@ -3,6 +3,8 @@ kept on screen when the top bar wraps, four panes in presentation mode (lane hea
 their chips and lanes), three or four panes in presentation mode all on the screen at once, the full narration in
 presentation mode read whole, the legend on a phone opened on the screen."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -171,3 +173,35 @@ def test_no_arrow_is_left_at_the_end_of_a_wrapped_row(make_page, width, height, 
     wrapped = page.locator("[data-variant='v1.28.2'] .inflight-list > .arrow.row-end")
     expect(wrapped).to_have_count(1)  # the list does wrap here: the case is the one seen
     assert page.evaluate(ARROWS_AT_ROW_ENDS_JS) == 0
+
+
+# --- 5. two arrows never run together -------------------------------------------------------------------------
+TWO_ARROWS = {"schema": 1, "name": "two arrows", "pods": [{"name": "A"}, {"name": "B"}], "initial_active": ["A", "B"],
+              "steps": [{"op": "pop", "expect": "A"}, {"op": "event", "event": "NodeAdd"}, {"op": "pop", "expect": "B"},
+                        {"op": "fail", "pod": "B", "unschedulable_plugins": []}]}
+# The share of one arrow's way out of the lanes (its line up to the top of the lanes, sampled every 2 px) lying within
+# 6 px of another's line (two lines a few px apart read as one); above the lanes arrows may cross.
+SHARED_JS = """([one, other]) => {
+  const pane = document.querySelector('[data-variant="v1.28.2"]');
+  const line = (pod) => pane.querySelector(`[data-pointer="${pod}"] .pointer-line`);
+  const svgTop = pane.querySelector('svg.pointers').getBoundingClientRect().top;
+  const lanesTop = pane.querySelector('.lanes').getBoundingClientRect().top - svgTop - 8;
+  const points = (path) => Array.from({ length: Math.floor(path.getTotalLength() / 2) }, (_, i) => path.getPointAtLength(2 * i));
+  const out = points(line(one)).filter((p) => p.y >= lanesTop);
+  const b = points(line(other));
+  return out.filter((p) => b.some((q) => Math.hypot(p.x - q.x, p.y - q.y) < 6)).length / out.length;
+}"""
+
+
+def test_two_chips_facing_across_a_gap_send_their_arrows_apart(make_page):
+    """B's chip (unschedulablePods) and A's (in flight) face each other across one gap: both arrows went up it,
+    one line from chip to chip, as if A had two arrows and B none (found by "Find a divergence", seed 1)."""
+    page = make_page()
+    page.goto("/editor")
+    page.evaluate("(s) => sessionStorage.setItem('inflight-scope:inline-scenario', JSON.stringify(s))", TWO_ARROWS)
+    page.goto("/?scenario=__inline__&position=4")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^4 / 4"))
+    settle(page)
+    expect(page.locator('[data-variant="v1.28.2"] [data-pointer]')).to_have_count(2)
+    shared = [page.evaluate(SHARED_JS, pods) for pods in (["B", "A"], ["A", "B"])]
+    assert max(shared) < 0.1, shared
