@@ -232,12 +232,14 @@ class _Progress:
     the bytes read of the file ``start`` named (import_logs' progress)."""
 
     WIDTH = 30
+    NAME_MOST = 60  # characters of the file's name shown (its end: a long path's start went, not the bar)
 
     def __init__(self, out):
         self.out, self.name, self.total, self.shown = out, "", None, -1
 
     def start(self, name: str, total: int | None) -> None:
-        self.name, self.total, self.shown = name, total or None, -1
+        self.name = name if len(name) <= self.NAME_MOST else "…" + name[1 - self.NAME_MOST:]
+        self.total, self.shown = total or None, -1
 
     def update(self, name: str, done: int) -> None:
         step = done * 100 // self.total if self.total else done >> 20
@@ -249,7 +251,7 @@ class _Progress:
             text = f"importing {self.name} [{'#' * filled}{' ' * (self.WIDTH - filled)}] {step:3d}%"
         else:
             text = f"importing {self.name} {done >> 20} MiB"
-        self.out.write("\r" + text[:120])
+        self.out.write("\r" + text)
         self.out.flush()
 
     def clear(self) -> None:
