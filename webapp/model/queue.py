@@ -160,7 +160,7 @@ class PriorityQueue:
             self.tracker.pop(pinfo, entry_id, rec)
         if self.rules.pop_clears_plugins or self.config.pop_clears_unschedulable_plugins:
             if pinfo.plugins or pinfo.pending:
-                rec["cleared"] = sorted(pinfo.rejectors())
+                rec["cleared"] = [*pinfo.plugins, *pinfo.pending]  # in no order: narration sorts them
             pinfo.plugins = NO_PLUGINS
         if self.rules.pending_plugins:
             pinfo.pending = NO_PLUGINS

@@ -107,7 +107,7 @@ def _pop(variant, step, result, record):
                      "what comes after it.")
     if record.get("cleared"):
         said = POP_CLEARS if VERSIONS[variant].rules.pop_clears_plugins else POP_CLEARS_SETTING
-        plugins = ", ".join(p.replace(PENDING_SUFFIX, " (pending)") for p in record["cleared"])
+        plugins = ", ".join(p.replace(PENDING_SUFFIX, " (pending)") for p in sorted(record["cleared"]))
         lines.append(said.format(pod=pod, plugins=plugins, variant=variant))
     marker = record.get("marker")
     if marker:
