@@ -945,6 +945,7 @@ def test_a_presenter_back_from_a_reload_who_moves_elsewhere_withdraws_the_poll(m
     expect(presenter.get_by_test_id("poll-presenter")).to_have_count(0)
     presenter.keyboard.press("ArrowRight")  # a new poll at 5 starts afresh on the phone: nothing answered yet
     at(phone, 5)
+    at(presenter, 5)  # its page knows the next step is the failure (pressed before, → stepped on to 6)
     presenter.keyboard.press("ArrowRight")
     expect(sheet.locator('button[aria-pressed="true"]')).to_have_count(0)
     expect(presenter.get_by_test_id("poll-answered")).to_have_text("0 answered so far")
