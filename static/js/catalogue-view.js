@@ -1,5 +1,6 @@
 // The viewer's way to the plugin catalogue (which events wake which plugin): a "Plugin catalogue…" button in the
-// help dialog opens a modal <dialog> drawn by catalogue.js. On its own (index.html loads it beside app.js): it
+// help dialog, and a "Plugins…" one beside the Act bar's events (where a user picks an event to deliver), open a
+// modal <dialog> drawn by catalogue.js. On its own (index.html loads it beside app.js): it
 // only adds the button, the dialog and their stylesheet. While the dialog is open its keys stay in it (the
 // viewer's shortcuts do not fire while one searches), and Escape closes it alone, back to the help.
 import { h } from "./dom.js";
@@ -30,16 +31,19 @@ function mount() {
   document.body.append(dialog);
 
   let search = null;
-  const open = h("button", { class: "btn", id: "btn-catalogue", type: "button", ariaHaspopup: "dialog",
-    text: "Plugin catalogue…", title: "kube-scheduler 1.28's plugins and the events that wake each" });
-  open.addEventListener("click", () => {
+  function show() {
     dialog.showModal();
     loadCatalogue().then((data) => {
       search ??= drawCatalogue(body, data, "catalogue-view-search");
       search.focus();
     }).catch((err) => body.replaceChildren(h("p", { class: "bad", text: `Could not load the catalogue: ${err.message}` })));
-  });
+  }
+  const title = "kube-scheduler 1.28's plugins and the events that wake each";
+  const open = h("button", { class: "btn", id: "btn-catalogue", type: "button", ariaHaspopup: "dialog",
+    text: "Plugin catalogue…", title, onclick: show });
   close.before(open, " ");
+  document.getElementById("explore-send")?.after(" ", h("button", { class: "btn", id: "explore-catalogue",
+    type: "button", ariaHaspopup: "dialog", text: "Plugins…", title, onclick: show }));
 }
 
 mount();

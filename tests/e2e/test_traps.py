@@ -176,3 +176,15 @@ def test_a_followers_help_lists_the_keys_a_follower_has(make_page):
     phone.keyboard.press("?")
     expect(phone.locator("#help-keys tr[data-action=step]")).to_have_count(1)
     expect(phone.locator("#help-keys tr[data-action=detach]")).to_have_count(0)
+
+
+def test_the_plugin_catalogue_opens_from_the_act_bar(page):
+    """The catalogue (which events wake which plugin) was reached only through the key help; it opens beside the
+    events one delivers too, and Escape closes it."""
+    open_lost_marker(page)
+    page.locator("#explore").get_by_role("button", name="Plugins…").click()
+    dialog = page.get_by_test_id("catalogue-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("VolumeBinding")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
