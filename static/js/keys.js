@@ -49,6 +49,8 @@ export const TYPING = "input[type=text]:not([readonly]), input[type=url]:not([re
 // help: ← and → changed the speed (or the event chosen) instead, and Escape leaves it (it kept the keys after
 // choosing a speed).
 const PRESSABLE = "button, summary, input[type=checkbox]"; // what Space presses or ticks
+// What else Escape closes, by itself: the Predict prompt, a presenter's open poll (poll.js withdraws it)
+const CLOSE_THEMSELVES = "#predict-dialog:not([hidden]), [data-testid=poll-reveal]";
 const STEPPING = new Set(["ArrowLeft", "ArrowRight", "PageUp", "PageDown", " ", "?"]);
 
 // `actions`: name -> fn(key); looked up at each key press, so actions added later (explore.js) work.
@@ -58,12 +60,15 @@ export function bindKeys(actions) {
   // versions menu): such an Escape closes only that (it must not also leave presentation mode).
   let foundOpen = false;
   document.addEventListener("keydown", (ev) => {
-    if (ev.key === "Escape") foundOpen = Boolean(document.querySelector(`${CLOSED_BY_ESCAPE}, #predict-dialog:not([hidden])`));
+    if (ev.key === "Escape") foundOpen = Boolean(document.querySelector(`${CLOSED_BY_ESCAPE}, ${CLOSE_THEMSELVES}`));
   }, true);
   // The control the pointer last pressed, while it keeps the focus (a key press makes it :focus-visible, so that
   // cannot tell).
   let clicked = null;
-  document.addEventListener("pointerdown", (ev) => (clicked = ev.target.closest?.(PRESSABLE) ?? null), true);
+  document.addEventListener("pointerdown", (ev) => {
+    const label = ev.target.closest?.("label")?.control; // a control's label clicked: that control
+    clicked = ev.target.closest?.(PRESSABLE) ?? (label?.matches(PRESSABLE) ? label : null);
+  }, true);
   document.addEventListener("focusout", (ev) => ev.target === clicked && (clicked = null), true);
   document.addEventListener("keydown", (ev) => {
     const select = ev.target.closest?.("select");

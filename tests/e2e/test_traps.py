@@ -188,3 +188,40 @@ def test_the_plugin_catalogue_opens_from_the_act_bar(page):
     expect(dialog).to_contain_text("VolumeBinding")
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
+
+
+def test_escape_on_an_open_poll_withdraws_it_and_keeps_presentation_mode(make_page):
+    presenter, _, _ = start_presenter(make_page)
+    for _ in range(5):
+        presenter.keyboard.press("ArrowRight")
+    at(presenter, 5)
+    presenter.check("#predict")
+    presenter.keyboard.press("p")
+    presenter.wait_for_function(PRESENTING_JS)
+    presenter.keyboard.press("ArrowRight")
+    expect(presenter.get_by_test_id("poll-reveal")).to_be_visible()
+    presenter.keyboard.press("Escape")
+    expect(presenter.get_by_test_id("poll-reveal")).to_have_count(0)
+    assert presenting(presenter)
+
+
+def test_space_after_clicking_a_checkboxs_label_plays(page):
+    open_lost_marker(page)
+    at(page, 0)
+    page.locator("label.field", has_text="Predict").click(position={"x": 40, "y": 8})  # the word, not the box
+    assert page.is_checked("#predict")
+    page.keyboard.press(" ")
+    expect(page.locator("#btn-play")).to_have_text("⏸ Pause")
+    assert page.is_checked("#predict")
+    page.keyboard.press(" ")
+
+
+def test_a_follower_in_presentation_mode_has_the_way_out(make_page):
+    _, room, _ = start_presenter(make_page)
+    follower = make_page()
+    follower.goto(f"/r/{room}")
+    expect(follower.locator("#room-code")).to_have_text(room)
+    follower.locator("#btn-presenting").click()
+    follower.wait_for_function(PRESENTING_JS)
+    follower.get_by_role("button", name="Leave presentation mode").click()
+    follower.wait_for_function(f"() => !({PRESENTING_JS})()")
