@@ -143,13 +143,19 @@ def test_play_says_paused_as_soon_as_it_stops_at_a_prompt(make_page):
     page.keyboard.press("Escape")
 
 
-def test_closing_the_poll_puts_the_focus_on_step(make_page):
-    """The revealed poll's Close removed the panel with the focus in it: the focus fell to the page's body."""
+def before_the_poll(make_page):
+    """A presenter's room at the lost marker's step 5, Predict ticked: the next step opens the poll."""
     presenter, _, _ = start_presenter(make_page)
     for _ in range(5):
         presenter.keyboard.press("ArrowRight")
     at(presenter, 5)
     presenter.check("#predict")
+    return presenter
+
+
+def test_closing_the_poll_puts_the_focus_on_step(make_page):
+    """The revealed poll's Close removed the panel with the focus in it: the focus fell to the page's body."""
+    presenter = before_the_poll(make_page)
     presenter.locator("#btn-step").click()
     panel = presenter.get_by_test_id("poll-presenter")
     panel.get_by_test_id("poll-reveal").click()
@@ -191,11 +197,7 @@ def test_the_plugin_catalogue_opens_from_the_act_bar(page):
 
 
 def test_escape_on_an_open_poll_withdraws_it_and_keeps_presentation_mode(make_page):
-    presenter, _, _ = start_presenter(make_page)
-    for _ in range(5):
-        presenter.keyboard.press("ArrowRight")
-    at(presenter, 5)
-    presenter.check("#predict")
+    presenter = before_the_poll(make_page)
     presenter.keyboard.press("p")
     presenter.wait_for_function(PRESENTING_JS)
     presenter.keyboard.press("ArrowRight")
