@@ -64,6 +64,19 @@ BODY_ROUTES = ["/api/replay", "/export/html", "/export/svg?position=1", "/api/tr
                "/api/validate"]
 
 
+def exported(client, url: str):
+    """An export route's answer to ``url``: a built-in's (``/export/lost-marker.svg``: GET), or the lost marker
+    posted (``/export/svg``)."""
+    return client.get(url) if "." in url.split("?")[0] else client.post(url, json=LOST_MARKER)
+
+
+def svg_refusal(client, url: str) -> str:
+    """The message of the 400 an export answers ``url`` with."""
+    response = exported(client, url)
+    assert response.status_code == 400
+    return response.get_json()["message"]
+
+
 def assert_named(message: str, words: str, field: str | None):
     assert words in message, message
     if field is not None:
@@ -140,10 +153,7 @@ class TestHttp:
     @pytest.mark.parametrize("value", ["9" * 5000, "9" * 10, "1e3", "-1", "٣", "", "0x1", "7"])
     @pytest.mark.parametrize("path", ["/export/lost-marker.svg", "/export/svg"])
     def test_svg_position_is_checked_before_it_is_converted(self, client, errors_logged, path, value):
-        url = f"{path}?position={value}"
-        response = client.get(url) if path.endswith(".svg") else client.post(url, json=LOST_MARKER)
-        assert response.status_code == 400
-        message = response.get_json()["message"]
+        message = svg_refusal(client, f"{path}?position={value}")
         assert message.startswith("position must be an integer in 0..6, got ")
         assert len(message) < 120  # the value is shown cut, with its length
         assert errors_logged() == []
@@ -151,14 +161,11 @@ class TestHttp:
     @pytest.mark.parametrize("value", ["", "Dark", "blue", "x" * 5000, "%00", "%ed%a0%80"])
     @pytest.mark.parametrize("path", ["/export/lost-marker.svg", "/export/svg"])
     def test_svg_theme_is_light_or_dark(self, client, errors_logged, path, value):
-        url = f"{path}?position=6&theme={value}"
-        response = client.get(url) if path.endswith(".svg") else client.post(url, json=LOST_MARKER)
-        assert response.status_code == 400
-        message = response.get_json()["message"]
+        message = svg_refusal(client, f"{path}?position=6&theme={value}")
         assert message.startswith("theme must be one of light, dark, not ") and len(message) < 120
         for theme in ("light", "dark"):
             url = f"{path}?position=6&theme={theme}"
-            drawn = client.get(url) if path.endswith(".svg") else client.post(url, json=LOST_MARKER)
+            drawn = exported(client, url)
             assert drawn.status_code == 200 and drawn.mimetype == "image/svg+xml"
         assert errors_logged() == []
 
@@ -167,7 +174,7 @@ class TestHttp:
     def test_export_versions_are_named_as_the_query_parameter(self, client, errors_logged, path, value):
         """The message said 'variants must be ...' for the query parameter 'versions'."""
         url = f"{path}?versions={value}"
-        response = client.get(url) if "." in path else client.post(url, json=LOST_MARKER)
+        response = exported(client, url)
         assert response.status_code == 400
         assert response.get_json()["message"].startswith("versions: variants must be ")
         assert errors_logged() == []
