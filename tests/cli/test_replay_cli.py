@@ -108,10 +108,10 @@ def test_text_draws_the_in_flight_lists(lost_marker):
     assert "QueueSkip -> unschedulablePods" in text and "QueueAfterBackoff -> backoffQ" in text
 
 
-def test_the_readmes_text_sample_is_what_replay_prints():
-    """Each line of the README's ``replay lost-marker --variant v1.28.1 --format text`` sample (columns cut at
+def test_the_cli_docs_text_sample_is_what_replay_prints():
+    """Each line of docs/cli.md's ``replay lost-marker --variant v1.28.1 --format text`` sample (columns cut at
     "...") is a line the command prints."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
     sample = readme.split("--format text`, cut):\n\n```\n", 1)[1].split("```", 1)[0].splitlines()
     printed = run("lost-marker", "--variant", "v1.28.1", "--format", "text").stdout.splitlines()
     assert len(sample) >= 3

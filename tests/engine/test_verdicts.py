@@ -1,4 +1,4 @@
-"""The versions verdicts are computed by running the model; the README's table is the generated one."""
+"""The versions verdicts are computed by running the model; docs/versions.md's table is the generated one."""
 
 from pathlib import Path
 
@@ -8,7 +8,7 @@ from webapp.model.versions import VERSIONS
 from webapp.presenter.verdicts import ANSWERS, markdown
 from webapp.scenario.load import load_scenario, parse_text
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+VERSIONS_DOC = Path(__file__).resolve().parents[2] / "docs" / "versions.md"
 
 
 def test_only_v1_28_1_loses_the_marker_and_each_answer_has_its_reason():
@@ -22,10 +22,10 @@ def test_only_v1_28_1_loses_the_marker_and_each_answer_has_its_reason():
         assert v["why"] == ("gate-off" if VERSIONS[name].rules.gate_off else "own-entry"), name
 
 
-def test_the_readme_table_is_the_generated_one():
-    text = README.read_text()
+def test_the_documented_table_is_the_generated_one():
+    text = VERSIONS_DOC.read_text()
     table = markdown(lost_marker_verdicts())
-    assert table in text, f"README.md: replace the versions table with\n\n{table}\n"
+    assert table in text, f"docs/versions.md: replace the versions table with\n\n{table}\n"
 
 
 def test_the_gate_off_reason_says_what_the_model_does():

@@ -427,8 +427,8 @@ def test_rejected_message_answers_error_and_changes_nothing(sio, event, payload,
 
 
 def test_every_event_declares_the_fields_it_takes():
-    """One table (sockets.PAYLOADS) says what each handler reads; the README's table documents each field."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    """One table (sockets.PAYLOADS) says what each handler reads; docs/protocol.md's table documents each field."""
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
     table = readme.split("Client → server:")[1].split("Server → client:")[0].splitlines()
     assert sorted(PAYLOADS) == Viewers.events()
     for event, fields in PAYLOADS.items():
