@@ -172,3 +172,11 @@ def test_every_relative_link_reaches_a_file(document):
     relative = [t for t in targets if t and not re.match(r"^[a-z][a-z0-9+.-]*:", t)]
     broken = [t for t in relative if not (document.parent / t).exists()]
     assert not broken, f"{document.name} links to what is not there: {broken}"
+
+
+def test_the_readme_names_the_command_ci_runs():
+    """The README says `.ci/run` calls exactly `make test`: so it does, and the README still says so."""
+    commands = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.lstrip().startswith("#")]
+    assert commands[-1] == "make test"
+    assert "`.ci/run` calls exactly `make test`" in (ROOT / "README.md").read_text(encoding="utf-8")
