@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from webapp.engine.session import Session
 from webapp.errors import Invalid
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
 from webapp.scenario.resolve import resolve
-from webapp.engine.session import Session
 
 
 def loaded(source) -> Session:

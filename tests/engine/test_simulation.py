@@ -2,10 +2,10 @@ import pytest
 
 from tests.conftest import conformance_cases
 from webapp.engine.simulation import MAX_PANES, Simulation, versions_in
-from webapp.model.variant import VARIANTS
-from webapp.model.versions import VERSIONS
 from webapp.engine.trace import replay
 from webapp.errors import Invalid
+from webapp.model.variant import VARIANTS
+from webapp.model.versions import VERSIONS
 from webapp.scenario.errors import ScenarioError
 from webapp.scenario.scenario import from_valid_dict
 

@@ -72,7 +72,10 @@ def test_views_asked_for_once_are_remembered_within_a_bound(monkeypatch):
 
 def test_a_delta_is_kept_per_pair_of_views_and_carries_its_own_seq():
     cache, old, new = MessageCache(), state(1), state(2)
-    make = lambda seq: lambda: delta_message(seq, old, new)  # noqa: E731
+
+    def make(seq: int):
+        return lambda: delta_message(seq, old, new)
+
     a, b, c, d = (view(n) for n in range(4))
     assert cache.delta(4, a, b, make(4)) == delta_message(4, old, new) and len(cache) == 0
     first = cache.delta(5, a, b, make(5))

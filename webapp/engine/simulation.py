@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import Invalid, TooLarge
-from ..phrases import shown
 from ..model import invariants
 from ..model.config import NS
 from ..model.queue import PriorityQueue
 from ..model.variant import VARIANTS
 from ..model.versions import VERSIONS
+from ..phrases import shown
 from ..scenario.scenario import Scenario
 from ..scenario.validate import MAX_VERSIONS
 from .memory import LIVE_FACTOR, deep_size
