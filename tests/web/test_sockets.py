@@ -248,6 +248,17 @@ def test_nothing_is_made_ahead_for_a_scenario_larger_than_a_built_in(app, sio):
         assert view_of(session, None) is None and session.sim.frames_built == position + 1  # none for the next
 
 
+def test_what_was_made_ahead_for_a_connection_goes_with_it(app, make_sio):
+    own = make_sio()
+    load(own, LOST)
+    hub = app.extensions["inflight_hub"]
+    [(sid, session)] = [(sid, s) for sid, s in hub.sessions.items() if s.sim]
+    here, next_step = view_of(session, None), view_of(session, None, 1)
+    assert hub.cache.holds(sid, here, next_step) and len(hub.cache) == 0  # made while the viewer looks at 0
+    own.disconnect()
+    assert sid not in hub.sent and not hub.cache.holds(sid, here, next_step)
+
+
 def test_what_was_made_ahead_is_not_sent_once_the_viewer_shows_something_else(sio):
     load(sio, LOST)
     for position in (1, 2):  # at 2, with the step to 3 made ahead
