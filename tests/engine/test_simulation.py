@@ -2,10 +2,10 @@ import pytest
 
 from tests.conftest import conformance_cases
 from webapp.engine.simulation import MAX_PANES, Simulation, versions_in
-from webapp.model.variant import VARIANTS
-from webapp.model.versions import VERSIONS
 from webapp.engine.trace import replay
 from webapp.errors import Invalid
+from webapp.model.variant import VARIANTS
+from webapp.model.versions import VERSIONS
 from webapp.scenario.errors import ScenarioError
 from webapp.scenario.scenario import from_valid_dict
 
@@ -56,29 +56,20 @@ def test_one_frame_is_built_per_position_however_often_it_is_asked_for():
     assert sim.frames_built == built + 3 and sim.position == 3
 
 
-def test_the_frame_built_ahead_is_the_next_positions_and_is_built_once():
+def test_a_frame_at_another_position_moves_no_cursor_and_is_not_kept():
     sim, fresh = Simulation(scenario("custom-lost-marker-01")), Simulation(scenario("custom-lost-marker-01"))
     for position in range(sim.total):
-        sim.frame()
+        here = sim.frame()
         built = sim.frames_built
-        ahead = sim.ahead()
-        assert sim.ahead() is ahead and sim.frames_built == built + 1 and sim.position == position
-        assert sim.frame()["position"] == position  # the cursor's frame stays what it was
-        sim.step()
+        ahead = sim.frame_at(position + 1)
+        assert sim.frame_at(position + 1) is not ahead and sim.frames_built == built + 2
+        assert sim.position == position and sim.frame() is here  # the cursor and its frame stay what they were
         fresh.seek(position + 1)
-        assert sim.frame() is ahead and sim.frames_built == built + 1  # found built: none made for the step
         assert ahead == fresh.frame()  # the same as a frame built at that position the usual way
-    assert sim.ahead() is None  # at the end
-
-
-def test_a_frame_built_ahead_is_dropped_when_the_cursor_goes_elsewhere():
-    sim = Simulation(scenario("custom-lost-marker-01"))
-    sim.seek(2)
-    ahead = sim.ahead()
-    sim.back()
-    assert sim.frame()["position"] == 1 and sim.frame() is not ahead
-    sim.seek(3)
-    assert sim.frame() is not ahead and sim.frame()["position"] == 3 and sim.frame() == ahead
+        sim.step()
+        assert sim.frame() == ahead and sim.frames_built == built + 3  # the cursor's own, built when asked for
+    with pytest.raises(Invalid):
+        sim.frame_at(sim.total + 1)
 
 
 def test_moving_the_cursor_moves_no_model_until_a_frame_is_asked_for():

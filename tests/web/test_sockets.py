@@ -13,6 +13,7 @@ from tests.conftest import conformance_cases
 from tests.web.viewer import unnumbered
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
+from webapp.web.message_cache import view_of
 from webapp.web.sockets import DRIVE, PAYLOADS, Viewers
 
 CASES = conformance_cases()
@@ -194,7 +195,7 @@ def test_the_same_position_gives_the_same_state_however_reached(sio):
 
 def test_viewers_of_a_built_in_share_its_states_and_see_what_its_own_copy_shows(app, make_sio):
     """A built-in's states and deltas are made for the first two viewers and kept for every later one
-    (presenter/memo.py); a viewer stepping the same scenario loaded as its own document (apart, under its own
+    (web/message_cache.py); a viewer stepping the same scenario loaded as its own document (apart, under its own
     load, asked for once: not kept) holds the same states."""
     first, second, own = make_sio(), make_sio(), make_sio()
     load(first)
@@ -208,7 +209,7 @@ def test_viewers_of_a_built_in_share_its_states_and_see_what_its_own_copy_shows(
         states = [unnumbered(one(c, "state")) for c in (first, second, own)]
         assert states[0] == states[1] == states[2] and states[0]["position"] == position
         seen.append(states[0])
-    assert len(hub.memo) == 2 * TOTAL + 1  # each position's state and each step's delta of the built-in, once
+    assert len(hub.cache) == 2 * TOTAL + 1  # each position's state and each step's delta of the built-in, once
     third = make_sio()
     load(third)
     built = lambda: sum(s.sim.frames_built for s in hub.sessions.values() if s.sim)  # noqa: E731
@@ -244,7 +245,18 @@ def test_nothing_is_made_ahead_for_a_scenario_larger_than_a_built_in(app, sio):
     for position in (1, 2):
         sio.emit("step")
         assert one(sio, "state")["position"] == position
-        assert session.memo_key is None and session.sim.frames_built == position + 1  # none for the next
+        assert view_of(session, None) is None and session.sim.frames_built == position + 1  # none for the next
+
+
+def test_what_was_made_ahead_for_a_connection_goes_with_it(app, make_sio):
+    own = make_sio()
+    load(own, LOST)
+    hub = app.extensions["inflight_hub"]
+    [(sid, session)] = [(sid, s) for sid, s in hub.sessions.items() if s.sim]
+    here, next_step = view_of(session, None), view_of(session, None, 1)
+    assert hub.cache.holds(sid, here, next_step) and len(hub.cache) == 0  # made while the viewer looks at 0
+    own.disconnect()
+    assert sid not in hub.sent and not hub.cache.holds(sid, here, next_step)
 
 
 def test_what_was_made_ahead_is_not_sent_once_the_viewer_shows_something_else(sio):

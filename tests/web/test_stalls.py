@@ -25,7 +25,7 @@ from webapp.scenario.generate import generate
 from webapp.scenario.resolve import resolve
 from webapp.web import wsframes
 from webapp.web.limits import ENCODE_PIECE, Encoded, JsonPacket, JsonText, encoded, packet_problem
-from webapp.web.sockets import Hub, Target
+from webapp.web.hub import Hub, Target
 from webapp.web.wsframes import apply_mask
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,7 +219,7 @@ def test_an_uploaded_scenarios_message_is_made_and_encoded_apart_from_the_hub():
     session.load(scenario, scenario.versions, None)
     sent = Hub(None, None, None, None).scenario_of(Target(session, "sid"))
     assert apart[-1] == (False, sent) and isinstance(sent, Encoded)
-    made = {**scenario_message(session.sim.summary(), None, None), "key": session.key}
+    made = {**scenario_message(session.sim.summary(), None, None), "key": session.load_id}
     assert json.loads(sent) == json.loads(json.dumps(made))
 
 

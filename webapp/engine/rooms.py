@@ -12,12 +12,17 @@ import hmac
 import re
 import secrets
 import time
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import Busy, Invalid, NotAllowed
 from ..phrases import shown
 from . import polls
-from .roomstore import MemoryRoomStore, RoomsUnavailable
+from .roomstore import MemoryRoomStore, RedisRoomStore, RoomsUnavailable
 from .session import Session
+
+Record = dict[str, Any]  # a room's record in the store (roomstore.py)
+Resolve = Callable[[Any], tuple[Any, str | None]]  # built-in id or scenario object -> (Scenario, id)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed from a slide
 CODE_LENGTH = 6
@@ -26,21 +31,21 @@ MIN_TOKEN_LENGTH = 32
 
 
 class Room:
-    def __init__(self, record: dict, session: Session):
-        self.code = record["code"]
-        self.token = record["token"]  # HMAC(secret, code): 256 bits, compared in constant time
+    def __init__(self, record: Record, session: Session):
+        self.code: str = record["code"]
+        self.token: str = record["token"]  # HMAC(secret, code): 256 bits, compared in constant time
         # Which incarnation of the room this is: a room re-created under the same code (its record lost, e.g.
         # Redis restarted empty) gets a new epoch, and counts its versions from 0 again.
-        self.epoch = record.get("epoch")
+        self.epoch: str | None = record.get("epoch")
         self.session = session
         self.version = -1  # the store version this session reflects
-        self.owner = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
+        self.owner: str | None = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
         self.members: set[str] = set()  # connections of this process in the room (presenter and followers)
         self.voters: dict[str, str] = {}  # connection -> the voter id it answers the room's polls as, while it lives
         self.empty_since: float | None = None  # when this process last saw it with no member here
 
     @property
-    def seen(self) -> tuple:
+    def seen(self) -> tuple[str | None, int]:
         """What this copy shows, comparable across re-creations: (epoch, version)."""
         return self.epoch, self.version
 
@@ -55,9 +60,10 @@ class Room:
 
 
 class Rooms:
-    def __init__(self, resolve, store=None, new_session=Session, secret: bytes | None = None,
+    def __init__(self, resolve: Resolve, store: MemoryRoomStore | RedisRoomStore | None = None,
+                 new_session: Callable[[], Session] = Session, secret: bytes | None = None,
                  empty_grace: float | None = None, max_rooms: int | None = None, max_per_owner: int | None = None,
-                 clock=time.monotonic):
+                 clock: Callable[[], float] = time.monotonic):
         self._resolve = resolve  # built-in id or scenario object -> (Scenario, id)
         self._store = store or MemoryRoomStore()
         self._new_session = new_session
@@ -86,7 +92,7 @@ class Rooms:
                 f"{self.empty_grace:g} s after everyone has left it"
             raise NotAllowed(f"room limit: your address has {owned} rooms open here (at most "
                              f"{self.max_per_owner}); a room is forgotten {forgotten}")
-        record = {"code": code, "token": None, "source": None, "variants": None, "range": None, "position": 0,
+        record: Record = {"code": code, "token": None, "source": None, "variants": None, "range": None, "position": 0,
                   "version": 0, "epoch": secrets.token_hex(8)}
         while True:
             if record["code"] is None:
@@ -100,7 +106,7 @@ class Rooms:
                 raise NotAllowed(f"room {code} exists already")
             record["code"] = None
 
-    def find(self, code) -> Room:
+    def find(self, code: object) -> Room:
         record = self._store.get(code.upper()) if isinstance(code, str) else None
         if record is None:
             raise NotAllowed(f"no room {shown(code)}")
@@ -108,19 +114,18 @@ class Rooms:
         room.session.touched = time.monotonic()  # driven or joined: not idle
         return room
 
-    def authorize(self, code, token) -> Room:
+    def authorize(self, code: object, token: object) -> Room:
         """The room, if ``token`` is its presenter token; NotAllowed otherwise (same message either way)."""
         room = self.find(code)
         if not isinstance(token, str) or not hmac.compare_digest(token.encode(), room.token.encode()):
             raise NotAllowed(f"only the presenter of room {room.code} can drive it (missing or wrong token)")
         return room
 
-    def claim(self, code, token, owner: str | None = None) -> Room:
+    def claim(self, code: object, token: object, owner: str | None = None) -> Room:
         """A presenter coming back (reconnect, server restart): its room, re-created if it is gone, and only for
         the holder of the room's real token (knowing the code from the slide is not enough)."""
-        valid = isinstance(code, str) and CODE_PATTERN.fullmatch(code.upper()) and isinstance(token, str) \
-            and len(token) >= MIN_TOKEN_LENGTH
-        if not valid:
+        if not (isinstance(code, str) and CODE_PATTERN.fullmatch(code.upper()) and isinstance(token, str)
+                and len(token) >= MIN_TOKEN_LENGTH):
             raise NotAllowed("claim_room needs the room code and its presenter token")
         try:
             return self.authorize(code, token)
@@ -134,18 +139,18 @@ class Rooms:
     def save(self, room: Room) -> None:
         """Record the room's scenario and position after its presenter changed them."""
         session = room.session
-        record = self._store.get(room.code) or {"code": room.code, "token": room.token, "version": room.version,
+        record: Record = self._store.get(room.code) or {"code": room.code, "token": room.token, "version": room.version,
                                                  "epoch": room.epoch}
         if record.get("epoch") != room.epoch:  # re-created since this copy was made (autoplay holds one)
             raise NotAllowed(f"room {room.code} was created again since; join it again")
         record.update(source=session.source, variants=list(session.sim.variants) if session.sim else None,
                       range=list(session.range) if session.sim else None,
-                      position=session.sim.position if session.sim else 0, key=session.key,
+                      position=session.sim.position if session.sim else 0, load_id=session.load_id,
                       version=record["version"] + 1)
         self._store.put(record)
         room.version = record["version"]
 
-    def _sync(self, record: dict) -> Room:
+    def _sync(self, record: Record) -> Room:
         room = self._local.get(record["code"])
         if room is None or room.token != record["token"] or room.epoch != record.get("epoch"):
             old, room = room, Room(record, self._new_session())
@@ -160,27 +165,27 @@ class Rooms:
             return room
         session = room.session
         if record["source"] is not None:
-            # A load is named by its key (a new one for every load, the presenter's on every process); its source
-            # is not compared: through a shared store it comes back as JSON (lists where a Scenario holds tuples,
-            # scenario.frozen_step), never equal, and every move reloaded the whole scenario.
-            if session.sim is None or session.key is None or session.key != record.get("key"):
+            # A load is named by its load_id (a new one for every load, the presenter's on every process); its
+            # source is not compared: through a shared store it comes back as JSON (lists where a Scenario holds
+            # tuples, scenario.frozen_step), never equal, and every move reloaded the whole scenario.
+            if session.sim is None or session.load_id is None or session.load_id != record.get("load_id"):
                 scenario, scenario_id = self._resolve(record["source"])
                 session.load(scenario, record["variants"], scenario_id, tuple(record["range"]), record["position"])
             else:
                 session.seek(record["position"])
-            session.key = record.get("key")  # the presenter's load, whichever process its viewers are on
+            session.load_id = record.get("load_id")  # the presenter's load, whichever process its viewers are on
         room.version = record["version"]
         return room
 
     # --- the room's live poll (polls.py): kept in the store, so every process counts the same answers ----
-    def open_poll(self, room: Room, prompt: dict | None) -> dict:
-        session = room.session
-        poll = polls.open_poll(session.require().position, session.key, prompt, list(session.sim.variants))
+    def open_poll(self, room: Room, prompt: dict[str, Any] | None) -> dict[str, Any]:
+        sim = room.session.require()
+        poll = polls.open_poll(sim.position, room.session.load_id, prompt, list(sim.variants))
         self._store.set_poll(room.code, poll)
         self._store.clear_answers(room.code)
         return poll
 
-    def answer_poll(self, room: Room, sid: str, voter, answer) -> dict:
+    def answer_poll(self, room: Room, sid: str, voter: object, answer: object) -> dict[str, Any]:
         """Record the answer of connection ``sid`` as ``voter`` (None: the connection itself), replacing that
         voter's earlier one; the poll as it stands. Only a member of the room answers, and a connection answers
         as one voter only."""
@@ -189,56 +194,57 @@ class Rooms:
         voter = sid if voter is None else polls.checked_voter(voter)
         if room.voters.setdefault(sid, voter) != voter:
             raise NotAllowed("this connection already answers as another voter")
-        poll = self._store.poll(room.code)
-        if poll is not None and room.session.sim is not None and room.session.sim.position != poll["position"]:
+        poll = self._poll(room)
+        if room.session.sim is not None and room.session.sim.position != poll["position"]:
             raise Invalid("this poll has closed: the room has moved on")
         if not self._store.answer(room.code, voter, polls.checked_answer(poll, answer), polls.MAX_ANSWERS):
             raise Busy(f"this poll has counted {polls.MAX_ANSWERS} answers: no more are taken")
         return poll
 
-    def close_poll(self, room: Room) -> dict:
+    def close_poll(self, room: Room) -> dict[str, Any]:
         """The presenter reveals the poll: closed, its answers kept (the reveal shows them)."""
         return self._reveal(room, self._poll(room))
 
-    def cancel_poll(self, room: Room) -> dict:
+    def cancel_poll(self, room: Room) -> dict[str, Any]:
         """The presenter withdraws the poll unrevealed: it and its answers are forgotten; what was withdrawn."""
         return self._withdraw(room, self._poll(room))
 
-    def settle_poll(self, room: Room) -> dict | None:
+    def settle_poll(self, room: Room) -> dict[str, Any] | None:
         """After the room moved (``save``): its open poll ended if the room has left where it asks
         (``polls.ended_by_move``): the revealed poll, or what was withdrawn, to tell the room; None if nothing ended."""
         poll, sim = self._store.poll(room.code), room.session.sim
-        ended = polls.ended_by_move(poll, room.session.key, sim.position if sim else None)
-        if ended is None:
+        ended = polls.ended_by_move(poll, room.session.load_id, sim.position if sim else None)
+        if poll is None or ended is None:
             return None
         return self._reveal(room, poll) if ended == "reveal" else self._withdraw(room, poll)
 
-    def _poll(self, room: Room) -> dict:
+    def _poll(self, room: Room) -> dict[str, Any]:
         poll = self._store.poll(room.code)
         if poll is None:
             raise Invalid("no poll is open in this room")
         return poll
 
-    def _reveal(self, room: Room, poll: dict) -> dict:
+    def _reveal(self, room: Room, poll: dict[str, Any]) -> dict[str, Any]:
         poll["open"] = False
         self._store.set_poll(room.code, poll)
         return poll
 
-    def _withdraw(self, room: Room, poll: dict) -> dict:
+    def _withdraw(self, room: Room, poll: dict[str, Any]) -> dict[str, Any]:
         self._store.set_poll(room.code, None)
         self._store.clear_answers(room.code)
         return {"position": poll["position"], "open": False, "cancelled": True}
 
-    def open_poll_here(self, room: Room) -> dict | None:
+    def open_poll_here(self, room: Room) -> dict[str, Any] | None:
         """The poll open at the room's current position, if any (what a joiner is shown)."""
-        poll = self._store.poll(room.code)
-        here = room.session.sim is not None and poll is not None and poll["position"] == room.session.sim.position
-        return poll if here and poll["open"] else None
+        poll, sim = self._store.poll(room.code), room.session.sim
+        if poll is None or sim is None or poll["position"] != sim.position or not poll["open"]:
+            return None
+        return poll
 
-    def tally(self, room: Room, poll: dict) -> dict:
+    def tally(self, room: Room, poll: dict[str, Any]) -> dict[str, Any]:
         return polls.tally(poll, self._store.answers(room.code))
 
-    def answer_of(self, room: Room, voter) -> dict | None:
+    def answer_of(self, room: Room, voter: str | None) -> dict[str, Any] | None:
         """``voter``'s answer to the room's poll (a follower back after a reload sees what it answered); None for
         none, or no voter."""
         return None if voter is None else self._store.answer_of(room.code, voter)
@@ -258,7 +264,7 @@ class Rooms:
         room.empty_since = None
         self._store.set_members(room.code, self.process, len(room.members))
 
-    def leave(self, code, sid: str) -> bool:
+    def leave(self, code: object, sid: str) -> bool:
         """``sid`` left ``code``; True if nobody is left in it anywhere (then its autoplay here is paused at
         once, and it is forgotten after ``empty_grace``)."""
         room = self._local.get(code.upper()) if isinstance(code, str) else None

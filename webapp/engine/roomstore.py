@@ -1,14 +1,16 @@
 """Where a room lives: what it *is* — its scenario and position — kept so that any process can serve it.
 
 A record: {"code", "token", "source" (built-in id or scenario object, or None before the first load),
-"variants", "range", "position", "version", "epoch"}; ``version`` grows with every change; ``epoch`` is
-drawn afresh each time a room is created, so a room created again under the same code (after its record was
-lost) is told apart from the old one even where their versions are equal.
+"variants", "range", "position", "load_id" (the presenter's ``Session.load_id``), "version", "epoch"};
+``version`` grows with every change; ``epoch`` is drawn afresh each time a room is created, so a room created
+again under the same code (after its record was lost) is told apart from the old one even where their versions
+are equal.
 A room's live poll is kept beside its record (it does not change what the room shows, so no version):
 ``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value, limit)`` (False:
 the poll already has ``limit`` voters and this one is new) / ``answers(code)``, ``answer_of(code, voter)`` (a
-follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll starts with none); and whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` /
-``blank(code)`` (a follower joining then sees the blank, not the slide).
+follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll starts with none); and
+whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` / ``blank(code)`` (a follower
+joining then sees the blank, not the slide).
 Who is in a room is counted per process: ``set_members(code, process, n)`` records this process's count and
 answers the total over every process; ``members(code)`` is that total (0: nobody anywhere).
 MemoryRoomStore serves one process; RedisRoomStore shares rooms between processes.
@@ -17,6 +19,8 @@ MemoryRoomStore serves one process; RedisRoomStore shares rooms between processe
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import Unavailable
 
@@ -26,7 +30,7 @@ class RoomsUnavailable(Unavailable):
 
 
 class MemoryRoomStore:
-    def __init__(self):
+    def __init__(self) -> None:
         self._records: dict[str, dict] = {}
         self._polls: dict[str, dict | None] = {}
         self._answers: dict[str, dict] = {}
@@ -124,7 +128,7 @@ class RedisRoomStore:
         self._ttl = idle_seconds  # a room nobody touches for this long expires
         self._answer = self._redis.register_script(ANSWER)
 
-    def _call(self, fn, *args, **kwargs):
+    def _call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
         except self._errors as err:

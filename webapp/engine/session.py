@@ -8,41 +8,50 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from itertools import count
+from typing import Any
 
 from ..errors import Invalid, NotLoaded
 from ..phrases import shown
+from ..scenario.scenario import Scenario
 from .simulation import Simulation
 
 MIN_SPEED, MAX_SPEED = 0.25, 20.0  # steps per second
-SHOWN_LIVE_BYTES = 96 * 1024  # the largest own simulation whose messages are kept (built-ins: 52 to 72 kB live)
 _LOADS = count(1)
+
+RunApart = Callable[..., Any]  # run_apart(fn, *args, small=...) -> fn(*args), wherever the transport runs it
+
+
+def run_here(fn: Callable[..., Any], *args: Any, small: bool = False) -> Any:
+    return fn(*args)
 
 
 class Session:
-    def __init__(self, max_bytes: int | None = None, run_apart=None):
+    def __init__(self, max_bytes: int | None = None, run_apart: RunApart | None = None):
         # The most checkpoint bytes one simulation may hold (None: no bound); a scenario over it is refused
         # at load, as an invalid one is.
         self.max_bytes = max_bytes
         # run_apart(fn, *args, small=...) runs the CPU-heavy build of a simulation (the transport may move it
         # off its event loop unless it is small: a built-in); by default it runs here.
-        self.run_apart = run_apart or (lambda fn, *args, small=False: fn(*args))
+        self.run_apart = run_apart or run_here
         self.lock = threading.RLock()  # handlers and the autoplay task both move the cursor
         self.sim: Simulation | None = None
         self.scenario_id: str | None = None
-        self.source = None  # what was loaded: a built-in id or the scenario object
-        # Names this load: every message about it carries the key, so a viewer that missed a scenario message
-        # knows its state belongs to another. A room's copies on other processes take their presenter's.
-        self.key: str | None = None
-        self.serial = 0  # names the load in this process (never reused, unlike a random key or an id())
+        self.source: str | dict[str, Any] | None = None  # what was loaded: a built-in id or the scenario object
+        # Names this load to its viewers: every message about it carries it (as "key"), so a viewer that missed
+        # a scenario message knows its state belongs to another. A room's copies on other processes take their
+        # presenter's.
+        self.load_id: str | None = None
+        self.serial = 0  # names the load in this process (never reused, unlike a random load_id or an id())
         self.playing = False
         self.speed = 1.0
         self.play_token = 0  # bumped on every play/pause/load: an older autoplay task stops
-        self.range = (0, 0)  # the positions this session may visit (an embed can be locked to a part)
+        self.range: tuple[int, int] = (0, 0)  # the positions this session may visit (an embed can be locked to a part)
         self.touched = time.monotonic()
 
-    def load(self, scenario, variants, scenario_id: str | None, range_: tuple | None = None,
-             position: int | None = None) -> None:
+    def load(self, scenario: Scenario, variants: object, scenario_id: str | None,
+             range_: tuple[int, int] | None = None, position: object = None) -> None:
         """Replace the simulation only once the new one has loaded (and reached ``position``) completely."""
         sim, (lo, hi) = self.run_apart(self._build, scenario, variants, range_, position,
                                        small=scenario_id is not None)
@@ -50,10 +59,11 @@ class Session:
         self.sim, self.scenario_id, self.range = sim, scenario_id, (lo, hi)
         self.touched = time.monotonic()
         self.source = scenario_id if scenario_id is not None else scenario.raw
-        self.key = secrets.token_hex(4)
+        self.load_id = secrets.token_hex(4)
         self.serial = next(_LOADS)
 
-    def _build(self, scenario, variants, range_, position) -> tuple[Simulation, tuple[int, int]]:
+    def _build(self, scenario: Scenario, variants: object, range_: tuple[int, int] | None,
+               position: object) -> tuple[Simulation, tuple[int, int]]:
         """A new simulation at ``position`` and its range; touches nothing of this session."""
         sim = Simulation(scenario, variants, max_bytes=self.max_bytes)
         lo, hi = range_ or (0, sim.total)
@@ -64,31 +74,10 @@ class Session:
         return sim, (lo, hi)
 
     @property
-    def memo_key(self) -> tuple | None:
-        """``memo_key_at`` the cursor."""
-        return None if self.sim is None else self.memo_key_at(self.sim.position)
-
-    def memo_key_at(self, position: int) -> tuple | None:
-        """What the frame at ``position`` depends on entirely, as the key under which the messages made from it
-        are kept (presenter/memo.py): the scenario with its versions and the position. A built-in is named by
-        its id (one document for everyone: every session that loads it shows the same); a scenario of the
-        viewer's own by the serial of its load (only this session shows it, but a viewer going back and forth
-        has each message made once), while the simulation is as small as a built-in's. None when nothing is
-        loaded, or for a larger scenario of the viewer's own (its messages are made every time: kept, each
-        would cost more memory than a built-in's)."""
-        if self.sim is None:
-            return None
-        if self.scenario_id is not None:
-            return self.scenario_id, self.sim.variants, position
-        if self.sim.live_bytes <= SHOWN_LIVE_BYTES:
-            return self.serial, self.sim.variants, position
-        return None
-
-    @property
     def start(self) -> int:
         return self.range[0]
 
-    def seek(self, position) -> None:
+    def seek(self, position: object) -> None:
         sim = self.require()
         lo, hi = self.range
         if (lo, hi) != (0, sim.total) and isinstance(position, int) and not lo <= position <= hi:
@@ -102,11 +91,6 @@ class Session:
     def back(self) -> None:
         sim = self.require()
         sim.seek(max(sim.position - 1, self.range[0]))
-
-    def ahead(self) -> dict | None:
-        """The frame ``step()`` will show, built now (``Simulation.ahead``); None at the end of the range."""
-        sim = self.require()
-        return sim.ahead() if sim.position < self.range[1] else None
 
     def reset(self) -> None:
         """Pause and go back to the start of this session's range."""
@@ -144,18 +128,18 @@ class Session:
         return True
 
 
-def parse_speed(value) -> float:
+def parse_speed(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not MIN_SPEED <= value <= MAX_SPEED:
         raise Invalid(f"speed must be a number of steps per second in {MIN_SPEED}..{MAX_SPEED}, got {shown(value)}")
     return float(value)
 
 
-def parse_range(value, total: int) -> tuple[int, int] | None:
+def parse_range(value: object, total: int) -> tuple[int, int] | None:
     """``[from, to]`` with 0 <= from <= to <= total, or None for the whole scenario."""
     if value is None:
         return None
-    ok = isinstance(value, list) and len(value) == 2 and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value)
-    if not ok or not 0 <= value[0] <= value[1] <= total:
+    if not (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            and 0 <= value[0] <= value[1] <= total):
         raise Invalid(f"range must be [from, to] with 0 <= from <= to <= {total}, got {shown(value)}")
     return value[0], value[1]

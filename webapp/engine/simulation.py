@@ -4,24 +4,28 @@
     sim.step(); sim.back(); sim.seek(n); sim.run(until=n)     # commands: move the cursor, return nothing
     sim.frame()                                               # the one query: what is true at the cursor
     sim.preview()                                             # what the next step would do (cursor unmoved)
-    sim.ahead()                                               # the next position's frame, built before it is asked for
+    sim.frame_at(n)                                           # what is true at n (cursor unmoved, nothing kept)
 
 Loading runs the whole scenario once (validating every step on every variant and laying
-checkpoints), so a Simulation that exists is valid end to end. A frame is built at most once per
-position: it is cached until the cursor moves (``frames_built`` counts them); the one ``ahead()`` built is kept
-until the cursor reaches it or moves elsewhere. Moving the cursor moves no model: the timelines follow it when a
-frame or a preview is asked for (a viewer sent a message made earlier for the same position, ``presenter.memo``,
-needs neither).
+checkpoints), so a Simulation that exists is valid end to end. The frame at the cursor is part of the cursor:
+built once when first asked for and dropped when the cursor moves (``frames_built`` counts the frames built).
+Moving the cursor moves no model: the timelines follow it when a frame or a preview is asked for (a viewer sent a
+message made earlier for the same view, web/message_cache.py, needs neither).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from ..errors import Invalid, TooLarge
-from ..phrases import shown
 from ..model import invariants
 from ..model.config import NS
+from ..model.queue import PriorityQueue
 from ..model.variant import VARIANTS
 from ..model.versions import VERSIONS
+from ..phrases import shown
+from ..scenario.scenario import Scenario
 from ..scenario.validate import MAX_VERSIONS
 from .memory import LIVE_FACTOR, deep_size
 from .returns import ReturnTracker
@@ -31,7 +35,8 @@ MAX_PANES = MAX_VERSIONS  # the versions a page shows side by side: the transpor
 
 
 class Simulation:
-    def __init__(self, scenario, variants=VARIANTS, interval: int | None = None, max_bytes: int | None = None):
+    def __init__(self, scenario: Scenario, variants: object = VARIANTS, interval: int | None = None,
+                 max_bytes: int | None = None):
         variants = check_variants(variants, most=len(VERSIONS))
         self.scenario = scenario
         self.variants = variants
@@ -42,8 +47,7 @@ class Simulation:
         self.max_bytes = max_bytes  # None: no bound (the command line, benchmarks); sessions set one
         self._source_bytes: int | None = None
         self.frames_built = 0
-        self._frame: dict | None = None  # the frame at the cursor, once asked for
-        self._ahead: dict | None = None  # the frame at the cursor + 1, if ahead() built it
+        self._frame: dict[str, Any] | None = None  # the frame at the cursor, once asked for
         self._load()
         self._position = 0  # the cursor; the timelines are moved to it by _at() when a frame is built
 
@@ -69,7 +73,7 @@ class Simulation:
         lines = list(self.timelines.values())
         self._check_bytes(0)  # a source too large on its own is refused before any step
         for _ in range(self.total):
-            touched = set()
+            touched: set[str] = set()
             for line in lines:
                 result, record = line.apply_next()
                 self._check_bytes(line.position)
@@ -92,16 +96,14 @@ class Simulation:
     def position(self) -> int:
         return self._position
 
-    def seek(self, position: int) -> None:
+    def seek(self, position: object) -> None:
         if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= self.total:
             raise Invalid(f"position must be an integer in 0..{self.total}, got {shown(position)}")
         if position != self._position:
-            ahead = self._ahead
-            self._frame = ahead if ahead is not None and ahead["position"] == position else None
-            self._ahead = None
+            self._frame = None
             self._position = position
 
-    def _at(self, position: int) -> dict:
+    def _at(self, position: int) -> dict[str, Timeline]:
         """The timelines, moved to ``position`` (a timeline already there does nothing)."""
         for line in self.timelines.values():
             line.seek(position)
@@ -117,31 +119,25 @@ class Simulation:
         self.seek(self.total if until is None else until)
 
     # --- queries ---------------------------------------------------------------------------------
-    def peek(self) -> dict | None:
+    def peek(self) -> dict[str, Any] | None:
         """The step that ``step()`` would apply next, or None at the end."""
         return self._step_after(self.position)
 
-    def _step_after(self, position: int) -> dict | None:
+    def _step_after(self, position: int) -> dict[str, Any] | None:
         """The step applied from ``position`` to the next, or None at the end."""
         return self.scenario.steps[position] if position < self.total else None
 
-    def frame(self) -> dict:
-        """Everything true at the cursor, as plain data (built once per position)."""
+    def frame(self) -> dict[str, Any]:
+        """Everything true at the cursor, as plain data (built once per position of the cursor)."""
         if self._frame is None:
-            self._frame = self._build_frame(self._position)
+            self._frame = self.frame_at(self._position)
         return self._frame
 
-    def ahead(self) -> dict | None:
-        """The frame of the next position, built now (the cursor stays): ``step()`` then finds it built, so a
-        transport can make the next step's message while its viewer looks at this one. None at the end."""
-        position = self._position + 1
-        if position > self.total:
-            return None
-        if self._ahead is None:
-            self._ahead = self._build_frame(position)
-        return self._ahead
-
-    def _build_frame(self, position: int) -> dict:
+    def frame_at(self, position: int) -> dict[str, Any]:
+        """Everything true at ``position``, built now and not kept (the cursor stays): a transport makes the next
+        step's message with it while its viewer looks at this one."""
+        if not 0 <= position <= self.total:
+            raise Invalid(f"position must be an integer in 0..{self.total}, got {shown(position)}")
         self.frames_built += 1
         variants = {}
         for v, line in self._at(position).items():
@@ -160,7 +156,7 @@ class Simulation:
                 "step": self.scenario.steps[position - 1] if position else None,
                 "next": self._step_after(position), "variants": variants}
 
-    def preview(self) -> dict | None:
+    def preview(self) -> dict[str, dict[str, Any]] | None:
         """{variant: {result, record}} of the step ``step()`` would apply, worked out on copies of the models
         (the cursor and its frame stay where they are); None at the end."""
         step = self.peek()
@@ -173,7 +169,7 @@ class Simulation:
             out[v] = {"result": result, "record": record}
         return out
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """What the whole scenario is, for its summary message: no position in it."""
         sc = self.scenario
         return {"name": sc.name, "description": sc.description, "variants": list(self.variants), "total": self.total,
@@ -181,16 +177,16 @@ class Simulation:
                 "source": sc.raw}
 
 
-def check_variants(variants, most: int = MAX_PANES) -> tuple[str, ...]:
+def check_variants(variants: object, most: int = MAX_PANES) -> tuple[str, ...]:
     """One to ``most`` distinct versions of VERSIONS, in the order given (repeats dropped)."""
     if not isinstance(variants, (list, tuple)) or not all(isinstance(v, str) for v in variants):
         raise Invalid(f"variants must be a list of version names, e.g. {list(VARIANTS)}")
     unknown = [v for v in variants if v not in VERSIONS]
     chosen = tuple(dict.fromkeys(variants))
     if unknown or not chosen or len(chosen) > most:
-        shown = ", ".join(repr(v[:40]) for v in unknown[:3])
+        named = ", ".join(repr(v[:40]) for v in unknown[:3])
         raise Invalid(f"variants must be 1 to {most} of {', '.join(VERSIONS)}"
-                      + (f"; unknown version: {shown}" if unknown else ""))
+                      + (f"; unknown version: {named}" if unknown else ""))
     return chosen
 
 
@@ -207,7 +203,7 @@ def versions_in(text: str, most: int = MAX_PANES) -> tuple[str, ...]:
     return check_variants([name.strip() for name in text.split(",")], most)
 
 
-def placed_differently(queues, pods) -> list[str]:
+def placed_differently(queues: Sequence[PriorityQueue], pods: set[str]) -> list[str]:
     """The ``pods`` the queues (one per variant, same position) place in different sub-queues."""
     first, others = queues[0], queues[1:]
     return [p for p in pods if any(first.where(p) != q.where(p) for q in others)]

@@ -18,23 +18,18 @@ position, open: false, cancelled: true}, as poll_cancel does), poll_tally {room,
 (each answer, to the presenter only), blank {room, on} (to the room; a joiner, or a presenter back, gets it too
 while the screens are blank, with joined: true).
 
-With a message queue (several processes), a room's messages go through the queue to every process; a
-connection's own messages stay in its process (``ignore_queue``), so they survive a queue outage. A room's
-``seq`` is its record's version in the store, the same in every process.
+The hub (hub.py) sends what changed: to which channel, through which queue, numbered how.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from contextlib import nullcontext
 from itertools import islice
-from dataclasses import dataclass, field
 
 from flask import request
 from flask_socketio import Namespace, SocketIO, join_room, leave_room
 
-from ..engine.memory import release_memory
 from ..engine.polls import checked_voter
 from ..engine.rooms import Room, Rooms
 from ..engine.roomstore import MemoryRoomStore, RedisRoomStore
@@ -43,14 +38,12 @@ from ..engine.simulation import check_variants
 from ..errors import Invalid, TooLarge, UserError
 from ..phrases import shown
 from ..model.variant import VARIANTS
-from ..presenter import delta_message, scenario_message, state_message
-from ..presenter.memo import Shown
 from ..scenario.resolve import resolve
 from . import wsclose
 from .answers import REFUSALS
 from .fields import check_fields
-from .limits import (Encoded, JsonText, QueueJson, Refusal, Unread, encoded, init_limits, session_bytes,
-                     socketio_options, values_in)
+from .hub import Hub, Target
+from .limits import JsonText, QueueJson, Refusal, Unread, init_limits, session_bytes, socketio_options, values_in
 from .secret import room_secret
 
 log = logging.getLogger(__name__)
@@ -76,40 +69,6 @@ ACK_EVENTS = frozenset({"create_room", "claim_room"})  # answered through the ac
 INTERNAL = "internal error: the server failed to handle this message (it was logged)"
 
 
-@dataclass
-class Target:
-    """What a message acts on: the caller's own session, or a room's (then ``room`` is set)."""
-
-    session: Session
-    channel: str
-    room: Room | None = None
-
-    @property
-    def code(self) -> str | None:
-        return self.room.code if self.room else None
-
-
-@dataclass
-class Feed:
-    """What one channel (a connection, or a room) was last sent: deltas are made against it."""
-
-    seq: int = 0
-    last: dict | None = None  # the state message without its seq
-    version: tuple | None = None  # a room's (epoch, record version) that ``last`` shows
-    key: tuple | None = None  # what ``last`` was made for (``Hub.shown``), if others are shown the same
-    ahead: Ahead | None = None  # the next step's messages, made before it was asked for (``Hub.look_ahead``)
-
-
-@dataclass
-class Ahead:
-    """A private session's next messages, made while its viewer looked at the last one (``Hub.look_ahead``)."""
-
-    showing: tuple  # what they show (``Hub.showing``): used only if the session shows exactly that when it steps
-    base: dict  # the state message the delta was made from (the channel's ``last`` then)
-    message: dict
-    delta: dict
-
-
 def boolean(payload: dict, name: str, default: bool | None = None) -> bool:
     """The field ``name``, true or false (``default`` when absent, if it has one); any other value is refused."""
     value = payload.get(name, default)
@@ -122,198 +81,6 @@ def resolve_source(source):
     """``resolve`` a built-in id, a scenario object, or one a large packet kept as its JSON text (parsed here:
     in a worker process)."""
     return resolve(source.value() if isinstance(source, JsonText) else source)
-
-
-def scenario_of(sim, scenario_id: str | None, code: str | None, key: str) -> Encoded:
-    """The scenario message of a loaded simulation (what a viewer needs once per load), with the key of its
-    load, encoded where it is made (a long scenario's is over 1 MB of JSON: ``encoded``)."""
-    return encoded({**scenario_message(sim.summary(), scenario_id, code), "key": key})
-
-
-@dataclass
-class Hub:
-    """Sessions, rooms and what each channel was last sent."""
-
-    socketio: SocketIO
-    rooms: Rooms
-    new_session: object  # () -> Session
-    resolve: object  # built-in id or scenario object -> (Scenario, id), built off the event loop
-    turn: object = nullcontext  # scenario source -> a context holding one heavy-work place for a whole load
-    native: object = None  # (fn, *args) -> fn(*args) where the event loop need not wait for it (Offload.native)
-    sessions: dict = field(default_factory=dict)
-    feeds: dict = field(default_factory=dict)
-    memo: Shown = field(default_factory=Shown)  # messages kept under Session.memo_key (a built-in's: shared by all)
-    releasing: bool = False  # a release of freed memory is on its way
-    refused: dict = field(default_factory=dict)  # refusal_key -> the TooLarge message a large upload got (REFUSALS_KEPT)
-
-    HEAVY_BYTES = 1024 * 1024  # a session this large, once gone, is worth giving its memory back for
-    # Seconds look_ahead waits before it works: a message queued is sent by the connection's writer after a few
-    # turns of the event loop (one yield was not enough: the work went first and the step took 0.5 ms longer).
-    AHEAD_AFTER = 0.002
-
-    REFUSALS_KEPT = 32  # large uploads whose refusal is remembered: the same one sent again is refused at once
-
-    @staticmethod
-    def refusal_key(source, payload: dict) -> tuple | None:
-        """What a large upload's TooLarge depends on (its text, hashed where the packet kept it, and how it is to
-        be loaded), or None for anything else. Two connections sending a 1 MB scenario again and again each had
-        it simulated up to the bound before it was refused again (another viewer's step p99 150-165 ms)."""
-        if not isinstance(source, JsonText):
-            return None
-        return hash(source.text), len(source.text), *(json.dumps(payload.get(name)) for name in ("variants", "range", "position"))
-
-    def remember_refusal(self, key: tuple | None, refusal: TooLarge) -> None:
-        if key is None:
-            return
-        self.refused[key] = str(refusal)
-        while len(self.refused) > self.REFUSALS_KEPT:
-            del self.refused[next(iter(self.refused))]
-
-    def release_soon(self) -> None:
-        """Give memory back to the system (engine/memory.py) shortly, once, however many sessions just went."""
-        if self.releasing:
-            return
-        self.releasing = True
-        self.socketio.start_background_task(self._release)
-
-    def _release(self) -> None:
-        self.socketio.sleep(0.5)  # let whatever else is ending end too
-        self.releasing = False
-        release_memory(self.native)  # malloc_trim off the event loop: 40-60 ms it went on serving
-
-    def target(self, sid: str, payload: dict) -> Target:
-        if "room" in payload:
-            room = self.rooms.authorize(payload["room"], payload.get("token"))
-            self.rooms.enter(room, sid)  # whoever drives a room is in it
-            return Target(room.session, room.channel, room)
-        return Target(self.sessions[sid], sid)
-
-    def send(self, event: str, message: dict, to: str, private: bool) -> None:
-        self.socketio.emit(event, message, to=to, ignore_queue=private)
-
-    def shown(self, session: Session, room: Room | None, position: int | None = None) -> tuple | None:
-        """What ``state_of`` depends on entirely (at the cursor, or at ``position``), the key its message is kept
-        under in ``memo``; None when the session's messages are not kept (Session.memo_key_at)."""
-        key = session.memo_key_at(session.sim.position if position is None else position)
-        if key is None:
-            return None
-        return *key, session.playing, session.speed, session.range, room.code if room else None
-
-    @staticmethod
-    def showing(session: Session, position: int) -> tuple:
-        """What a private session's state message at ``position`` depends on, whether kept or not: its load
-        and settings."""
-        return session.serial, position, session.playing, session.speed, session.range
-
-    def state_of(self, session: Session, room: Room | None, made: dict | None = None) -> tuple[dict, tuple | None]:
-        """The state message (``made`` already, or made now) and what it was made for (``shown``)."""
-        key = self.shown(session, room)
-        return self.memo.state(key, lambda: made or self.make_state(session, room, session.sim.frame())), key
-
-    def make_state(self, session: Session, room: Room | None, frame: dict) -> dict:
-        settings = {"playing": session.playing, "speed": session.speed, "range": session.range,
-                    "room": room.code if room else None}
-        message = state_message(frame, session.sim.preview() if room else None, settings)
-        return {**message, **settings}
-
-    def publish(self, target: Target, whole: bool = False, loaded: bool = False) -> None:
-        """Send the target's channel what changed: its scenario (``loaded``), then a whole state or a delta."""
-        session, room = target.session, target.room
-        feed = self.feeds.setdefault(target.channel, Feed())
-        base_version = room.seen if room else None
-        if room is not None:
-            self.rooms.save(room)
-            ended = self.rooms.settle_poll(room)  # a move ends the poll it leaves, before the room sees the move
-            if ended is not None:
-                self.send_poll(room, ended)
-        private = room is None
-        if loaded:
-            self.send("scenario", self.scenario_of(target), target.channel, private)
-        if session.sim is None:
-            return
-        ahead, feed.ahead = feed.ahead, None
-        if ahead is not None and (not private or ahead.showing != self.showing(session, session.sim.position)):
-            ahead = None
-        message, key = self.state_of(session, room, ahead and ahead.message)
-        seq = room.version if room else feed.seq + 1
-        if whole or loaded or feed.last is None or feed.version != base_version:
-            self.send("state", {"seq": seq, "key": session.key, **message}, target.channel, private)
-        else:
-            made = ahead.delta if ahead and ahead.base is feed.last and ahead.message is message else None
-            delta = self.memo.delta(seq, feed.key, key, lambda: made or delta_message(seq, feed.last, message))
-            self.send("delta", {**delta, "key": session.key, "playing": session.playing, "speed": session.speed,
-                                "room": target.code}, target.channel, private)
-        feed.seq, feed.last, feed.version, feed.key = seq, message, room.seen if room else None, key
-
-    def look_ahead(self, target: Target) -> None:
-        """Make the messages of a private session's next step now, while its viewer looks at what was just sent
-        (once that has gone out: ``AHEAD_AFTER``), unless they are kept already (``memo``): its ``step`` then
-        only sends them. A first way through an upload has every step made anew; this takes that work off the
-        time between the click and the picture. Used only if the session shows the same when it steps. Not for a
-        built-in (its messages are kept for every viewer after its first two; waiting here at every step cost a
-        quarter of a busy server's steps, bench/load.py (a): 2,077 -> 1,523 steps/s), nor for a session larger
-        than a built-in (Session.memo_key_at is None): a second frame would double the live part
-        MAX_SESSION_BYTES counts once (memory.LIVE_FACTOR)."""
-        session = target.session
-        # What holds for the whole load is asked before the wait (the rest under the lock, once it is over): a
-        # scenario too large to keep messages for waited at every step to find nothing to do.
-        if target.room is not None or session.scenario_id is not None or session.memo_key is None:
-            return
-        self.socketio.sleep(self.AHEAD_AFTER)
-        feed = self.feeds.get(target.channel)
-        with session.lock:
-            if feed is None or feed.last is None or session.sim is None:
-                return
-            position = session.sim.position + 1
-            key, showing = self.shown(session, None, position), self.showing(session, position)
-            if position > session.range[1] or key is None or self.memo.has_state(key):
-                return
-            if feed.ahead is not None and feed.ahead.showing == showing and feed.ahead.base is feed.last:
-                return  # made already (two commands in quick succession, the second changing nothing)
-            message = self.make_state(session, None, session.ahead())
-            feed.ahead = Ahead(showing, feed.last, message, delta_message(0, feed.last, message))
-
-    def whole_state(self, sid: str, target: Target, scenario: bool = True) -> None:
-        """The target's current state (after its ``scenario``), to ``sid`` only: a joiner, or a client that
-        lost its place."""
-        session, room = target.session, target.room
-        if session.sim is None:
-            return
-        message = self.current(target)
-        seq = room.version if room else self.feeds.setdefault(sid, Feed()).seq
-        if scenario:
-            self.send("scenario", self.scenario_of(target), sid, True)
-        self.send("state", {"seq": seq, "key": session.key, **message}, sid, True)
-
-    def send_poll(self, room: Room, poll: dict, sid: str | None = None, yours: dict | None = None) -> None:
-        """The poll and its tally (a withdrawn one has none), to the whole room (through the queue), or to one
-        connection here (with ``yours``, its voter's answer, if any)."""
-        to, private = (sid, True) if sid else (room.channel, False)
-        tally = {} if poll.get("cancelled") else self.rooms.tally(room, poll)
-        self.send("poll", {"room": room.code, **poll, **tally, **({"yours": yours} if yours else {})}, to, private)
-
-    def scenario_of(self, target: Target) -> Encoded:
-        """The target's scenario message, built and encoded off the event loop (a long scenario's summary is
-        heavy), with the key of its load (every state and delta about it carries the same)."""
-        session = target.session
-        return session.run_apart(scenario_of, session.sim, session.scenario_id, target.code, session.key,
-                                 small=session.scenario_id is not None)
-
-    def current(self, target: Target) -> dict:
-        """The target room's state message as last sent to it, if that is still where it stands; else made now."""
-        feed, room = self.feeds.get(target.channel), target.room
-        if feed and feed.last and room and feed.version == room.seen:
-            return feed.last
-        return self.state_of(target.session, room)[0]
-
-    def prune(self) -> None:
-        """Forget what was sent to connections that closed and rooms that were forgotten."""
-        live = set(self.sessions) | {f"room:{code}" for code in self.rooms.local_codes()}
-        gone = [c for c in self.feeds if c not in live]
-        for channel in gone:
-            self.feeds.pop(channel, None)
-        if gone:
-            self.release_soon()
 
 
 class Viewers(Namespace):
@@ -378,7 +145,7 @@ class Viewers(Namespace):
 
     def on_disconnect(self, reason=None):
         session = self.hub.sessions.pop(request.sid, None)
-        self.hub.feeds.pop(request.sid, None)
+        self.hub.forget(request.sid)
         if session is not None:
             session.pause()
             sim = session.sim
@@ -400,9 +167,7 @@ class Viewers(Namespace):
         source = payload.get("scenario")
         # An upload is parsed, built and sent in one heavy-work place: the next waits as the text it came as.
         # The session's lock first, as every handler takes them (it may wait for a place holding its lock).
-        key = self.hub.refusal_key(source, payload)
-        if key in self.hub.refused:
-            raise TooLarge(self.hub.refused[key])
+        self.hub.refused.check(source, payload)
         try:
             with target.session.lock, self.hub.turn(source):
                 scenario, scenario_id = self.hub.resolve(source)
@@ -412,7 +177,7 @@ class Viewers(Namespace):
                                     parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))
                 self.hub.publish(target, loaded=True)
         except TooLarge as refusal:  # what was built up to the bound is garbage now: given back (the process kept it)
-            self.hub.remember_refusal(key, refusal)
+            self.hub.refused.remember(source, payload, refusal)
             self.hub.release_soon()
             raise
         self.hub.look_ahead(target)
