@@ -222,7 +222,7 @@ class TestHttp:
 
 
 class TestSocketIO:
-    """Packets are decoded by python-socketio with the server's JSON (limits.BoundaryJson); each raw packet
+    """Packets are decoded by python-socketio with the server's JSON (codec.BoundaryJson); each raw packet
     here is what a client could put on the wire."""
 
     @pytest.fixture
