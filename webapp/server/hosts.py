@@ -13,7 +13,7 @@
     (``127.0.0.1``, ``192.168.1.20``, ``[::1]``): a phone in the room can still open ``http://<laptop's
     address>:8000/r/CODE``, while a DNS-rebinding page (whose Host is always the attacker's DNS name) is refused.
     A request without a Host header (not a browser) passes.
-  - a list (comma-separated in ``INFLIGHT_SCOPE_ALLOWED_HOSTS``, settings.py): exactly these; ``.example.org`` also allows
+  - a list (comma-separated in ``INFLIGHT_SCOPE_ALLOWED_HOSTS``): exactly these; ``.example.org`` also allows
     every subdomain of example.org. Nothing else, not even localhost, and a Host is then required.
   - ``"*"``: any Host (no protection against DNS rebinding).
 

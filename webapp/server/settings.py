@@ -2,7 +2,7 @@
 defaults below, every ``INFLIGHT_SCOPE_<NAME>`` variable of the environment, then the ``create_app(config)``
 keys (``<NAME>``, upper case), in that order of precedence. Every other module takes its values from it
 (``settings_of(app)``); nothing else reads the environment. docs/server.md lists each variable, its default
-and what it means (tests/web/test_settings.py checks the list against this class).
+and what it means (``table``; tests/web/test_settings.py checks the document against this class).
 
 Standard library only: ``serve`` reads the async mode here before eventlet patches the standard library.
 """
@@ -98,6 +98,15 @@ def names() -> list[str]:
 def variables() -> list[tuple[str, Any, str]]:
     """(environment variable, default, meaning) of every setting, in order."""
     return [(ENV_PREFIX + f.name.upper(), f.default, f.metadata["meaning"]) for f in fields(Settings)]
+
+
+def table() -> str:
+    """The settings as the Markdown table docs/server.md holds."""
+    rows = ["| Variable | Default | Meaning |", "| --- | --- | --- |"]
+    for variable, default, meaning in variables():
+        shown = "unset" if default is None else f"{default:,}" if isinstance(default, int) else str(default)
+        rows.append(f"| `{variable}` | {shown} | {meaning} |")
+    return "\n".join(rows)
 
 
 def read_settings(config: Mapping | None = None, environ: Mapping = os.environ) -> Settings:

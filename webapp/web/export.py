@@ -46,8 +46,8 @@ def svg_response(source) -> Response:
     versions, theme = versions_arg(), request.args.get("theme", "light")
     if theme not in THEMES:
         raise Invalid(f"theme must be one of {', '.join(THEMES)}, not {shown(theme)}")
-    svg = apart(_exported_svg, source, position, shown_position, settings_of(current_app).session_bytes, versions, theme,
-                pure=True, small=isinstance(source, str))
+    svg = apart(_exported_svg, source, position, shown_position, settings_of(current_app).session_bytes, versions,
+                theme, pure=True, small=isinstance(source, str))
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = SVG_POLICY
     return response
