@@ -14,6 +14,7 @@ from socketio.packet import ACK, BINARY_ACK, BINARY_EVENT, CONNECT, DISCONNECT, 
 from ..scenario.document import DocumentError, parse_json, too_deep
 from .offences import Malformed, describe
 
+
 class Encoded(str):
     """A message already encoded as compact JSON (``encoded``): JsonPacket puts it in its packet as it is."""
 
@@ -119,8 +120,8 @@ KEPT_AS_TEXT = {"load": "scenario"}  # event -> the field of its object payload 
 
 @dataclass(frozen=True)
 class Unread:
-    """The payload of a large packet refused before it was parsed (``JsonPacket.refuse_large``): the handler
-    answers ``refusal`` as it would have after parsing it."""
+    """The payload of a large packet refused before it was parsed (``JsonPacket.refuse_large``): the guard
+    answers ``refusal`` as the handler would have after parsing it."""
 
     refusal: Exception
 
