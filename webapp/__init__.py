@@ -9,7 +9,7 @@ from .server.settings import Settings
 ROOT = Path(__file__).resolve().parent.parent
 
 # The defaults of every setting by its config key (server/settings.py owns them).
-DEFAULTS = {key: value for key, value in Settings().as_config().items()}
+DEFAULTS = Settings().as_config()
 
 
 def create_app(config: dict | None = None):
@@ -18,14 +18,14 @@ def create_app(config: dict | None = None):
     from flask import Flask  # imported here so `serve` can monkey-patch for eventlet first
 
     from .server import hosts, offload, security
-    from .server.settings import names, read_settings
+    from .server.settings import read_settings
     from .web import (answers, assets, bodies, challenges, compress, editor, export, find, plugins, preload, routes,
                       sockets, versions)
 
     app = Flask(__name__, static_folder=str(ROOT / "static"), template_folder=str(ROOT / "templates"))
     settings = app.extensions["inflight_settings"] = read_settings(config)
-    app.config.update({key: value for key, value in (config or {}).items() if key.lower() not in names()})
-    app.config.update(settings.as_config())  # a view for Flask and for reading; the settings object is the source
+    app.config.update(config or {})  # Flask's own keys (TESTING, ...)
+    app.config.update(settings.as_config())  # a view of the settings, for Flask and tests; code reads the settings
     app.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes
 
     app.register_blueprint(routes.bp)
