@@ -32,7 +32,7 @@ from ..errors import Invalid, UserError
 from . import privates
 from .codec import Attached, Undecodable, Unread, carries_binary, event_name
 from .offences import Malformed, MalformedPackets
-from .ratelimit import ADMIT, REFUSE, REFUSE_AND_TELL, RateLimiter, rate_limit_message
+from .ratelimit import ADMIT, REFUSE_AND_TELL, RateLimiter, rate_limit_message
 from .sweeper import Sweeper
 
 RESERVED_EVENTS = ("connect", "disconnect")
