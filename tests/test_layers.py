@@ -1,6 +1,9 @@
 """The packages depend on each other one way: model <- scenario <- engine <- presenter <- export/web/cli, and
-errors (and phrases, words every layer above the model says alike) under all of them. The model imports nothing outside the standard library; the presenter knows no
-engine; only web/ knows Socket.IO."""
+errors (and phrases, words every layer above the model says alike) under all of them. The model imports nothing
+outside the standard library; the presenter knows no engine. server/ (settings, codec, the screen, limits,
+offloaded work, hosts, headers) stands beside the app and knows nothing of it: it imports only errors and the
+parsing boundary (scenario/document.py); web/ (the app's routes and Socket.IO namespace), the package's
+create_app and the CLI import it. Only server/ and web/ know Socket.IO."""
 
 import ast
 import sys
@@ -18,13 +21,17 @@ MAY_IMPORT = {
     "engine": {"errors", "phrases", "model", "scenario", "engine"},
     "presenter": {"errors", "phrases", "model", "presenter"},  # plain data in, plain data out: no engine, no cursor
     "export": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "export"},
-    "web": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "export", "web"},
-    "cli": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "cli"},
+    "server": {"errors", "scenario", "server"},  # scenario: only document.py, the parsing boundary (below)
+    "web": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "export", "server", "web"},
+    "cli": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "server", "cli"},
+    "": {"", "server", "web"},  # webapp/__init__.py: create_app
 }
+SERVER_FROM_SCENARIO = {"document"}  # the one module of scenario/ that server/ reads documents with
 
 
 def layer_of(path: Path) -> str:
-    return path.relative_to(WEBAPP).parts[0].removesuffix(".py")
+    first = path.relative_to(WEBAPP).parts[0].removesuffix(".py")
+    return "" if first == "__init__" else first
 
 
 def webapp_imports(source: str, relative: str) -> set[str]:
@@ -46,7 +53,7 @@ def webapp_imports(source: str, relative: str) -> set[str]:
     return found
 
 
-SOURCES = sorted(p for p in WEBAPP.rglob("*.py") if p.parent != WEBAPP or p.name != "__init__.py")
+SOURCES = sorted(WEBAPP.rglob("*.py"))
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(WEBAPP)))
@@ -75,14 +82,22 @@ def test_the_checker_sees_each_kind_of_import(source, where, expected):
     assert webapp_imports(source, where) == expected
 
 
+@pytest.mark.parametrize("path", [p for p in SOURCES if layer_of(p) == "server"], ids=lambda p: p.name)
+def test_the_server_reads_only_the_parsing_boundary_of_scenario(path):
+    tree = ast.parse(path.read_text())
+    modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 2 and n.module}
+    assert {m.split(".")[1] for m in modules if m.startswith("scenario.")} <= SERVER_FROM_SCENARIO
+
+
 def third_party_imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text())
     found = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     return found | {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level}
 
 
-@pytest.mark.parametrize("path", [p for p in SOURCES if layer_of(p) != "web"], ids=lambda p: str(p.relative_to(WEBAPP)))
-def test_only_web_knows_socketio(path):
+@pytest.mark.parametrize("path", [p for p in SOURCES if layer_of(p) not in ("server", "web")],
+                         ids=lambda p: str(p.relative_to(WEBAPP)))
+def test_only_the_server_and_web_know_socketio(path):
     assert not third_party_imports(path) & {"socketio", "flask_socketio", "engineio"}
 
 

@@ -31,6 +31,7 @@ from .phrases import counted
 from .scenario.logs import LogError, import_logs
 from .scenario.load import load_file, load_scenario, parse_text
 from .scenario.validate import Limits
+from .server.settings import read_settings
 
 STDIN = "-"
 MAX_CONNECTIONS = 10_000
@@ -159,7 +160,7 @@ def run_serve(args) -> int:
     if refused:
         print(f"inflight-scope serve: cannot listen on {args.host}:{args.port}: {refused}", file=sys.stderr)
         return 2
-    mode = args.async_mode or os.environ.get("INFLIGHT_SCOPE_ASYNC_MODE", "eventlet")
+    mode = args.async_mode or read_settings().async_mode
     if mode == "eventlet":
         # eventlet announces its maintenance mode on import; a newcomer reads that as an error. The README
         # says why eventlet is still the default and what the alternative is (--async-mode threading).

@@ -106,14 +106,14 @@ def test_not_utf8_is_a_document_problem():
 
 
 @pytest.mark.parametrize("text, field, column", [
-    ("[" * 100_000, "[0][0][0][0][0][0]...", 21),
-    ("[" * 100_000 + "]" * 100_000, "[0][0][0][0][0][0]...", 21),
-    ('{"a":' * 30 + "1" + "}" * 30, "a.a.a.a.a.a...", 101),
+    ("[" * 100_000, "[0][0][0][0][0][0]...", 65),
+    ("[" * 100_000 + "]" * 100_000, "[0][0][0][0][0][0]...", 65),
+    ('{"a":' * 70 + "1" + "}" * 70, "a.a.a.a.a.a...", 321),
 ])
 def test_absurd_json_nesting_is_a_problem_at_its_place(text, field, column):
     """The field where the too-deep value starts (its first levels) and the bracket that goes too deep."""
     problem = problem_of(parse_text, text)
-    assert problem["message"] == f"nested deeper than 20 levels (line 1, column {column})"
+    assert problem["message"] == f"nested deeper than 64 levels (line 1, column {column})"
     assert problem["field"] == field
 
 
@@ -124,15 +124,15 @@ def test_deep_yaml_is_rejected_before_composing(text):
 
 
 @pytest.mark.parametrize("text, field, line, column", [
-    ("steps:\n- op: add\n  pod: " + "[" * 30 + "]" * 30 + "\n", "steps[0].pod[0][0][0]...", 3, 25),
-    ("steps:\n- {op: add, x: {a: {b: " + "[" * 20 + "1" + "]" * 20 + "}}}\n", "steps[0].x.a.b[0]...", 2, 39),
-    ("- " * 100_000 + "x", "[0][0][0][0][0][0]...", 1, 41),
+    ("steps:\n- op: add\n  pod: " + "[" * 70 + "]" * 70 + "\n", "steps[0].pod[0][0][0]...", 3, 69),
+    ("steps:\n- {op: add, x: {a: {b: " + "[" * 70 + "1" + "]" * 70 + "}}}\n", "steps[0].x.a.b[0]...", 2, 83),
+    ("- " * 100_000 + "x", "[0][0][0][0][0][0]...", 1, 129),
 ])
 def test_deep_yaml_names_the_field_and_where_it_goes_too_deep(text, field, line, column):
     """As JSON: the field where the too-deep value starts (its first levels) and its step, then line and column."""
     problem = problem_of(parse_text, text, "yaml")
     assert problem == {"step": 0 if field.startswith("steps[0]") else None, "field": field,
-                       "message": f"nested deeper than 20 levels (line {line}, column {column})"}
+                       "message": f"nested deeper than 64 levels (line {line}, column {column})"}
 
 
 def test_absurd_yaml_flow_nesting_is_a_document_problem():

@@ -217,11 +217,11 @@ def test_limits(changes, limits, field):
 
 def test_too_deep_nesting_is_one_problem():
     deep = []
-    for _ in range(30):
+    for _ in range(70):
         deep = [deep]
     problems = validate(scenario(description=deep))
     assert problems == [{"step": None, "field": "description[0][0][0][0][0]...",
-                         "message": "nested deeper than 20 levels"}]
+                         "message": "nested deeper than 64 levels"}]
 
 
 def test_self_referencing_object_is_rejected_not_looped():

@@ -25,7 +25,7 @@ from webapp.engine.rooms import CODE_PATTERN, MIN_TOKEN_LENGTH
 from webapp.engine.session import MAX_SPEED, MIN_SPEED
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
-from webapp.web.packets import MALFORMED_PER_CONNECTION
+from webapp.server.offences import MALFORMED_PER_CONNECTION
 
 HANDLED = ("load", "step", "back", "seek", "play", "pause", "reset", "echo", "create_room", "join_room",
            "leave_room", "claim_room")

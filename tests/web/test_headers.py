@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from tests.web.liveserver import checked_server
-from webapp.web import security
+from webapp.server import security
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "server-logs"

@@ -1,5 +1,5 @@
 """Which Host a request may name (DNS rebinding) and which proxies are believed about where it came from:
-``webapp/web/hosts.py``. The rules, in process; then the real server (eventlet, a subprocess) with the defaults
+``webapp/server/hosts.py``. The rules, in process; then the real server (eventlet, a subprocess) with the defaults
 and one configured from the environment as behind nginx (``PROXY_COUNT=1``, ``ALLOWED_HOSTS``)."""
 
 import re
@@ -12,7 +12,8 @@ from flask import request
 import webapp
 from tests.web.liveserver import LiveServer
 from webapp import create_app
-from webapp.web import hosts, security
+from webapp.server import hosts, security
+from webapp.server.settings import read_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "server-logs"
@@ -60,13 +61,11 @@ def test_a_star_allows_any_host():
 
 
 def test_the_environment_sets_hosts_and_proxies():
-    config = dict(webapp.DEFAULTS)
-    hosts.read_environment(config, {"INFLIGHT_SCOPE_ALLOWED_HOSTS": "scope.example.org,.example.net",
-                                    "INFLIGHT_SCOPE_PROXY_COUNT": "2"})
-    assert config["ALLOWED_HOSTS"] == ("scope.example.org", ".example.net") and config["PROXY_COUNT"] == 2
-    unset = dict(webapp.DEFAULTS)
-    hosts.read_environment(unset, {})
-    assert unset["ALLOWED_HOSTS"] is None and unset["PROXY_COUNT"] == 0
+    config = read_settings(None, {"INFLIGHT_SCOPE_ALLOWED_HOSTS": "scope.example.org,.example.net",
+                                  "INFLIGHT_SCOPE_PROXY_COUNT": "2"})
+    assert config.allowed_hosts == ("scope.example.org", ".example.net") and config.proxy_count == 2
+    unset = read_settings(None, {})
+    assert unset.allowed_hosts is None and unset.proxy_count == 0
 
 
 def test_a_negative_proxy_count_is_a_configuration_error():

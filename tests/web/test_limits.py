@@ -1,5 +1,6 @@
-"""Abuse limits (webapp/web/limits.py): the per-connection rate limit, the room cap, unknown events, the
-Engine.IO options (message size, origins), configuration from the environment, and the idle sweeper."""
+"""Abuse limits (webapp/server: guard.py, ratelimit.py, sweeper.py, origins.py, settings.py): the per-connection
+rate limit, the room cap, unknown events, the Engine.IO options (message size, origins), configuration from the
+environment, and the idle sweeper."""
 
 import json
 import time
@@ -15,8 +16,11 @@ from webapp.engine.session import Session
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
 from webapp.scenario.resolve import resolve
-from webapp.web import limits
-from webapp.web.limits import ADMIT, REFUSE, REFUSE_AND_TELL, JsonPacket, OriginCheck, RateLimiter, Sweeper
+from webapp.server.codec import JsonPacket
+from webapp.server.origins import OriginCheck, parse_origins
+from webapp.server.ratelimit import ADMIT, REFUSE, REFUSE_AND_TELL, RateLimiter
+from webapp.server.settings import read_settings
+from webapp.server.sweeper import Sweeper
 
 
 class FakeClock:
@@ -71,7 +75,7 @@ def test_socketio_gets_the_message_size_cap_and_same_origin_only(make_app):
     environ = {"wsgi.url_scheme": "http", "HTTP_HOST": "127.0.0.1:8000"}
     assert check("http://127.0.0.1:8000", environ) and not check("https://evil.example", environ)
     forged = {**environ, "HTTP_X_FORWARDED_PROTO": "https", "HTTP_X_FORWARDED_HOST": "evil.example"}
-    assert not check("https://evil.example", forged)  # Engine.IO's rule believes these (webapp/web/hosts.py)
+    assert not check("https://evil.example", forged)  # Engine.IO's rule believes these (webapp/server/hosts.py)
 
 
 def test_configured_origins_are_allowed_besides_the_pages_own(make_app):
@@ -97,15 +101,14 @@ def test_configured_origins_are_allowed_besides_the_pages_own(make_app):
     (["https://a.example", "*"], "*"), ("", None), ([], None),
 ])
 def test_parse_origins(value, expected):
-    assert limits.parse_origins(value) == expected
+    assert parse_origins(value) == expected
 
 
 def test_the_environment_sets_the_limits():
-    config = dict(webapp.DEFAULTS)
-    limits.read_environment(config, {"INFLIGHT_SCOPE_ALLOWED_ORIGINS": "https://a.example,https://b.example",
-                                     "INFLIGHT_SCOPE_RATE_LIMIT_PER_SECOND": "0",
-                                     "INFLIGHT_SCOPE_SESSION_IDLE_SECONDS": "2.5",
-                                     "INFLIGHT_SCOPE_MAX_MESSAGE_BYTES": "65536"})
+    config = read_settings(None, {"INFLIGHT_SCOPE_ALLOWED_ORIGINS": "https://a.example,https://b.example",
+                                  "INFLIGHT_SCOPE_RATE_LIMIT_PER_SECOND": "0",
+                                  "INFLIGHT_SCOPE_SESSION_IDLE_SECONDS": "2.5",
+                                  "INFLIGHT_SCOPE_MAX_MESSAGE_BYTES": "65536"}).as_config()
     assert config["ALLOWED_ORIGINS"] == ["https://a.example", "https://b.example"]
     assert config["RATE_LIMIT_PER_SECOND"] == 0 and config["SESSION_IDLE_SECONDS"] == 2.5
     assert config["MAX_MESSAGE_BYTES"] == 65536
@@ -356,7 +359,8 @@ def test_extra_arguments_are_refused_instead_of_raising(sio):
     errors = [m for name, m in names(sio) if name == "error"]
     assert [e["event"] for e in errors] == ["step", "echo", "join_room", "leave_room", "bogus"]
     assert errors[0]["message"] == "'step' takes one payload, not 2"
-    assert sio.emit("create_room", 1, 2, callback=True) is None  # no acknowledgement: refused before the handler
+    # one screen answers every refusal alike: an acknowledgement asked for carries the error
+    assert sio.emit("create_room", 1, 2, callback=True) == {"error": "'create_room' takes one payload, not 2"}
     sio.emit("step")
     assert [m["position"] for name, m in names(sio) if name == "state"] == [1]
 
@@ -377,7 +381,6 @@ def test_binary_payloads_are_refused_and_change_nothing(sio):
 
 
 def test_the_server_sends_json_only_packets(app):
-    from webapp.web.limits import JsonPacket
 
     assert app.extensions["socketio"].server.packet_class is JsonPacket
 
@@ -570,4 +573,7 @@ def test_one_process_holds_a_bounded_number_of_rooms(make_app):
 def test_the_room_limits_are_documented_defaults():
     d = webapp.DEFAULTS
     assert (d["MAX_ROOMS"], d["MAX_ROOMS_PER_ADDRESS"], d["ROOM_EMPTY_GRACE_SECONDS"]) == (200, 20, 60)
-    assert {"MAX_ROOMS", "MAX_ROOMS_PER_ADDRESS", "ROOM_EMPTY_GRACE_SECONDS"} <= set(limits.NUMBER_KEYS)
+    environ = {"INFLIGHT_SCOPE_MAX_ROOMS": "3", "INFLIGHT_SCOPE_MAX_ROOMS_PER_ADDRESS": "4",
+               "INFLIGHT_SCOPE_ROOM_EMPTY_GRACE_SECONDS": "5"}
+    settings = read_settings(None, environ)  # each can be set from the environment
+    assert (settings.max_rooms, settings.max_rooms_per_address, settings.room_empty_grace_seconds) == (3, 4, 5)

@@ -266,7 +266,7 @@ def test_polling_transport_works_too(peers):
 def test_a_websocket_ends_its_tcp_connection_when_it_closes(server, who_closes):
     """RFC 6455 7.1.1: once the closing handshake is done the server closes the TCP connection, whoever began
     it. Under Werkzeug (threading) the connection used to stay open until the client gave up (python-socketio's
-    client waited 3 s on a disconnect, one in two): webapp/web/wsclose.py."""
+    client waited 3 s on a disconnect, one in two): webapp/server/privates.py ClosingWebSocket."""
     import websocket  # websocket-client, the transport python-socketio's client uses
 
     ws = websocket.create_connection(server.url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket",

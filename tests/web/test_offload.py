@@ -14,7 +14,7 @@ from webapp.scenario.errors import ScenarioError
 from webapp.errors import Busy
 from webapp.web.bodies import SMALL_BODY_BYTES
 from webapp.scenario import builtin
-from webapp.web.offload import Offload
+from webapp.server.offload import Offload
 
 
 def test_returns_the_result_and_raises_the_error():

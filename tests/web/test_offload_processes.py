@@ -1,4 +1,4 @@
-"""Pure heavy work in worker processes (webapp/web/workers.py, ``Offload(..., pure=True)``).
+"""Pure heavy work in worker processes (webapp/server/workers.py, ``Offload(..., pure=True)``).
 
 In the pytest process (never monkey-patched) an Offload is built with ``processes=True``: results, the user
 errors a worker raises (same class, message and problems), a bug's exception, a worker that dies. Then the real
@@ -31,10 +31,11 @@ from webapp.scenario.errors import ScenarioError
 from webapp.scenario.generate import generate
 from webapp.scenario.load import load_scenario
 from webapp.scenario.resolve import resolve
-from webapp.web import export, workers
+from webapp.server import workers
+from webapp.web import export
 from webapp.web.editor import _checked_text
-from webapp.web.offload import Offload
-from webapp.web.workers import WorkerCrashed
+from webapp.server.offload import Offload
+from webapp.server.workers import WorkerCrashed
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "server-logs"

@@ -1,4 +1,4 @@
-"""Malformed packets (webapp/web/packets.py, limits.JsonPacket / screen_packets): frames that are not Engine.IO or
+"""Malformed packets (webapp/server/offences.py, codec.JsonPacket, guard.py): frames that are not Engine.IO or
 Socket.IO are counted against the connection's rate limit, each kind is logged once per connection without a
 traceback, and a connection that keeps sending them is closed. The live tests send raw websocket frames
 (websocket-client) to the real server in both async modes and read its log."""
@@ -13,8 +13,8 @@ import pytest
 import websocket
 
 from tests.web.liveserver import LiveServer
-from webapp.web.limits import JsonPacket, Undecodable
-from webapp.web.packets import MALFORMED_PER_CONNECTION, Malformed, engineio_problem
+from webapp.server.codec import JsonPacket, Undecodable
+from webapp.server.offences import MALFORMED_PER_CONNECTION, Malformed, engineio_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "server-logs"

@@ -1,6 +1,6 @@
 """What a client sends is parsed where it cannot stall the event loop, and what is refused costs little
-(webapp/web/bodies.py ``json_body``, webapp/web/limits.py ``JsonPacket`` / ``screen_packets``,
-webapp/web/packets.py's offences; figures in bench/abuse.py, phases deepbody, listbody, deepframe, listframe).
+(webapp/web/bodies.py ``json_body``, webapp/server/codec.py ``JsonPacket``, guard.py,
+webapp/server/offences.py; figures in bench/abuse.py, phases deepbody, listbody, deepframe, listframe).
 
 * An HTTP body larger than SMALL_BODY_BYTES, or a small one nested too deep, is parsed by the Offload (a worker
   process under eventlet), not in the request handler on the hub: a 2 MB body nested a million levels deep (or a
@@ -24,10 +24,10 @@ from tests.web.test_offload_processes import children
 from tests.web.test_packets import (LOGS, closed_by_server, connect, echo, echo_after_errors,  # noqa: F401
                                     server, wait_for_log)  # (server: a fixture)
 from webapp import create_app
-from webapp.web import limits
+from webapp.server import codec
 from webapp.web.bodies import SMALL_BODY_BYTES
-from webapp.web.limits import JsonPacket, Undecodable
-from webapp.web.packets import MALFORMED_PER_CONNECTION
+from webapp.server.codec import JsonPacket, Undecodable
+from webapp.server.offences import MALFORMED_PER_CONNECTION
 
 DEEP_BODY = b"[" * 1_000_000 + b"]" * 1_000_000
 LIST_BODY = b"[" + b"1," * 1_000_000 + b"1]"
@@ -126,7 +126,7 @@ def test_events_over_the_rate_limit_are_dropped_before_they_are_decoded(monkeypa
     socketio = app.extensions["socketio"]
     client = socketio.test_client(app)
     parsed = []
-    monkeypatch.setattr(limits, "parse_json", lambda text, where: parsed.append(text) or json.loads(text))
+    monkeypatch.setattr(codec, "parse_json", lambda text, where: parsed.append(text) or json.loads(text))
     message = socketio.server.eio.handlers["message"]  # screen_packets' handle_message
     try:
         for n in range(2):

@@ -70,9 +70,9 @@ def test_a_restart_with_viewers_connected_is_over_within_the_procfiles_grace(gun
 def test_the_procfiles_worker_freezes_its_start_up_objects():
     """The hook gunicorn runs once the worker has loaded the app (the Procfile's --config): start-up objects
     leave the collector's reach, as under `serve`. (The live tests above start gunicorn with that config.)"""
-    from webapp.web import gunicorn_conf
+    from webapp.server import gunicorn_conf
 
-    assert "--config python:webapp.web.gunicorn_conf" in (ROOT / "Procfile").read_text()
+    assert "--config python:webapp.server.gunicorn_conf" in (ROOT / "Procfile").read_text()
     gc.unfreeze()
     try:
         gunicorn_conf.post_worker_init(worker=None)

@@ -6,7 +6,9 @@ import stat
 import pytest
 
 from webapp import create_app
-from webapp.web.secret import ENV, FILE, kept_secret, room_secret
+from webapp.web.secret import FILE, kept_secret, room_secret
+
+ENV = "INFLIGHT_SCOPE_SECRET_KEY"
 
 
 def app_in(tmp_path):

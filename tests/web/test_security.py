@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from webapp.scenario import builtin
-from webapp.web import export, security
+from webapp.server import security
+from webapp.web import export
 
 ROOT = Path(__file__).resolve().parents[2]
 BRIEF_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "

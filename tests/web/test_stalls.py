@@ -1,5 +1,5 @@
-"""The event loop is not stalled by one client's frames (webapp/web/wsframes.py), nor by the hub's own work on a
-heavy load (webapp/web/limits.py, sockets.py; figures in bench/abuse.py).
+"""The event loop is not stalled by one client's frames (webapp/server/frames.py, privates.py), nor by the hub's own
+work on a heavy load (webapp/server/codec.py, guard.py, web/sockets.py; figures in bench/abuse.py).
 
 eventlet runs only in subprocesses (the pytest process never imports or monkey-patches it): a small script
 drives eventlet's own RFC6455WebSocket over a socket pair, and the real eventlet server echoes a large frame.
@@ -23,10 +23,11 @@ from webapp.engine.session import Session
 from webapp.presenter import scenario_message
 from webapp.scenario.generate import generate
 from webapp.scenario.resolve import resolve
-from webapp.web import wsframes
-from webapp.web.limits import ENCODE_PIECE, Encoded, JsonPacket, JsonText, encoded, packet_problem
+from webapp.server import frames
+from webapp.server.codec import ENCODE_PIECE, Encoded, JsonPacket, JsonText, encoded
+from webapp.server.guard import packet_problem
 from webapp.web.hub import Hub, Target
-from webapp.web.wsframes import apply_mask
+from webapp.server.frames import apply_mask
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "server-logs"
@@ -50,19 +51,19 @@ def test_apply_mask_is_the_xor_of_rfc_6455(length, offset):
 def test_a_connection_reading_past_its_budget_owes_time_the_others_do_not(monkeypatch):
     """The read budget (``_owed_seconds``, bytes a second per connection, two seconds' worth of burst): a
     connection within it is not held; one past it is held for what it read beyond; another connection is not."""
-    monkeypatch.setitem(wsframes._read, "rate", 1_000_000.0)
+    monkeypatch.setitem(frames.read_budget, "rate", 1_000_000.0)
 
     class Connection:
         pass
 
     greedy, honest = Connection(), Connection()
-    assert wsframes._owed_seconds(honest, "x" * 1_000_000) == 0  # the largest message, at once
-    assert wsframes._owed_seconds(greedy, "x" * 1_900_000) == 0
-    owed = wsframes._owed_seconds(greedy, "x" * 600_000)  # 2.5 MB within a moment: 0.5 MB beyond the burst
+    assert frames.owed_seconds(honest, "x" * 1_000_000) == 0  # the largest message, at once
+    assert frames.owed_seconds(greedy, "x" * 1_900_000) == 0
+    owed = frames.owed_seconds(greedy, "x" * 600_000)  # 2.5 MB within a moment: 0.5 MB beyond the burst
     assert 0.45 < owed <= 0.5
-    assert wsframes._owed_seconds(honest, "x" * 900_000) == 0
-    monkeypatch.setitem(wsframes._read, "rate", 0.0)
-    assert wsframes._owed_seconds(greedy, "x" * 5_000_000) == 0  # no bound
+    assert frames.owed_seconds(honest, "x" * 900_000) == 0
+    monkeypatch.setitem(frames.read_budget, "rate", 0.0)
+    assert frames.owed_seconds(greedy, "x" * 5_000_000) == 0  # no bound
 
 
 def test_the_pytest_process_has_no_eventlet_patch():
@@ -76,11 +77,11 @@ import json, os, struct, sys
 import eventlet
 from eventlet.green import socket
 from eventlet import websocket
-from webapp.web import wsframes
+from webapp.server import privates
 
 before = websocket.RFC6455WebSocket._apply_mask
-installed = wsframes.install()
-again = wsframes.install()
+installed = privates.install_eventlet_frames()
+again = privates.install_eventlet_frames()
 
 def frame(text, mask=(1, 2, 3, 4)):
     body = text.encode()
@@ -284,10 +285,10 @@ def test_a_large_load_that_would_be_refused_busy_is_refused_before_it_is_parsed(
     from tests.web.viewer import Viewer
     from webapp import create_app
     from webapp.errors import Busy
-    from webapp.web import limits
+    from webapp.server import codec
 
     parsed = []
-    monkeypatch.setattr(limits, "parse_json", lambda text, where: parsed.append(len(text)) or json.loads(text))
+    monkeypatch.setattr(codec, "parse_json", lambda text, where: parsed.append(len(text)) or json.loads(text))
     full = [True]
     monkeypatch.setattr(JsonPacket, "refuse_large", staticmethod(lambda: Busy("busy, try again") if full[0] else None))
     app = create_app({"ASYNC_MODE": "threading", "TESTING": True})

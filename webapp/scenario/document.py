@@ -2,8 +2,11 @@
 text) is read by ``parse_json``, and every loaded YAML scenario is checked by ``check_values``. What passes
 holds no value that a later step could choke on:
 
-* nesting: at most ``MAX_DEPTH`` arrays and objects inside each other. JSON is measured on the text, before the
-  parser (which recurses) sees it, without recursion; a deeper document never reaches ``json.loads``;
+* nesting: at most ``MAX_DEPTH`` arrays and objects inside each other, the one nesting limit of every document
+  (a Socket.IO packet, an HTTP body, a scenario's JSON or YAML text, a log line) and of a value built in Python.
+  It is measured where each is read, before anything recursive sees it: JSON on the text (``too_deep``), YAML on
+  the parser's events (load.py), a value level by level (``check_depth``); each refusal is ``depth_error``'s,
+  naming the field where the value that goes too deep starts and, on a text, its line and column;
 * numbers: an integer of more than ``MAX_DIGITS`` digits is refused (Python converts at most 4,300 digits, and
   every limit here is far below 100); NaN and Infinity are not JSON, nor is a number too large for a float
   (``1e309`` would be read as infinity, and sent back as ``Infinity``, which no JSON parser reads);
@@ -23,7 +26,7 @@ from operator import sub
 
 from ..errors import Invalid
 
-MAX_DEPTH = 64  # arrays/objects inside each other in any document; a scenario needs 4 (scenario limit: 20)
+MAX_DEPTH = 64  # arrays/objects inside each other in any document: a scenario needs 4, a packet carrying one 6
 MAX_DIGITS = 100  # digits of an integer literal (int64 has 19)
 
 _ESCAPE = re.compile(rb"\\.", re.DOTALL)  # inside a JSON string: \" \\ \n \u...
@@ -144,15 +147,60 @@ def deep_place(data: bytes, max_depth: int) -> tuple[str, int] | None:
     return None
 
 
+def depth_error(where: str, field: str, max_depth: int, line: int | None = None,
+                column: int | None = None) -> DocumentError:
+    """The refusal of a value nested deeper than ``max_depth``: where it starts (``deep_field``), and on a text
+    the line and column of the bracket (or YAML node) that goes too deep."""
+    at = f" (line {line}, column {column})" if line is not None else ""
+    return DocumentError(where, field, f"nested deeper than {max_depth} levels{at}")
+
+
 def _too_deep_error(where: str, raw: bytes, max_depth: int) -> DocumentError:
-    deep = f"nested deeper than {max_depth} levels"
     place = deep_place(raw, max_depth)
     if place is None:
-        return DocumentError(where, "document", deep)
+        return depth_error(where, "document", max_depth)
     path, offset = place
     line = raw.count(b"\n", 0, offset) + 1
     column = len(raw[raw.rfind(b"\n", 0, offset) + 1:offset].decode("utf-8", "replace")) + 1
-    return DocumentError(where, path, f"{deep} (line {line}, column {column})")
+    return depth_error(where, path, max_depth, line, column)
+
+
+_CONTAINERS = (dict, list)  # what a parsed document nests
+
+
+def check_depth(value, where: str = "the document", max_depth: int = MAX_DEPTH) -> None:
+    """``depth_error`` for a value (built in Python) nested deeper than ``max_depth``, naming the first container
+    too deep (level by level, each level in document order)."""
+    if _too_deep_value(value, max_depth):
+        raise depth_error(where, _deep_field(value, max_depth), max_depth)
+
+
+def _too_deep_value(value, max_depth: int) -> bool:
+    """Level by level, so any depth is safe to ask about, and only containers are kept from one level to the next
+    (a list of a million numbers is one pass of a comprehension, not a million pushes and pops: 0.5 s before);
+    each container once per level, so an object that contains itself is too deep, not endless."""
+    level, depth = ([value] if type(value) in _CONTAINERS else []), 1
+    while level:
+        if depth > max_depth:
+            return True
+        inner = {id(c): c for v in level for c in (v.values() if type(v) is dict else v) if type(c) in _CONTAINERS}
+        level, depth = list(inner.values()), depth + 1
+    return False
+
+
+def _deep_field(value, max_depth: int) -> str:
+    """The field of the first container (level by level, each level in document order) nested deeper than
+    ``max_depth`` (``deep_field``); asked only once _too_deep_value has said yes."""
+    level = [(value, ())]
+    for _ in range(max_depth):
+        inner, seen = [], set()
+        for v, keys in level:
+            for key, c in (v.items() if type(v) is dict else enumerate(v)):
+                if type(c) in _CONTAINERS and id(c) not in seen:
+                    seen.add(id(c))
+                    inner.append((c, (*keys, key) if len(keys) <= SHOWN_LEVELS else keys))  # one more: "..."
+        level = inner
+    return deep_field(list(level[0][1]))
 
 
 def may_hold_surrogates(text: str) -> bool:
@@ -210,24 +258,23 @@ def parse_json(data: str | bytes, where: str = "the document", max_depth: int = 
 
 
 def check_values(value, where: str = "the document") -> None:
-    """Raise DocumentError for the first value that may not pass: a refused number or constant, a string or key
-    with a lone surrogate, nesting deeper than MAX_DEPTH. Iterative (a stack, no recursion)."""
-    stack = [(value, "", 0)]
+    """Raise DocumentError for the first value that may not pass: nesting deeper than MAX_DEPTH (``check_depth``),
+    then a refused number or constant, a string or key with a lone surrogate. Iterative (a stack, no recursion)."""
+    check_depth(value, where)
+    stack = [(value, "")]
     while stack:
-        item, path, level = stack.pop()
+        item, path = stack.pop()
         if isinstance(item, str):
             _check_text(item, path, where)
         elif isinstance(item, _Refused):
             raise DocumentError(where, path or "document", item.reason)
         elif isinstance(item, (dict, list)):
-            if level >= MAX_DEPTH:
-                raise DocumentError(where, path or "document", f"nested deeper than {MAX_DEPTH} levels")
             pairs = item.items() if isinstance(item, dict) else enumerate(item)
             children = []
             for key, child in pairs:
                 if isinstance(key, str):
                     _check_text(key, path, where, key=True)
-                children.append((child, join_path(path, key), level + 1))
+                children.append((child, join_path(path, key)))
             stack.extend(reversed(children))  # the first problem in document order is reported
 
 

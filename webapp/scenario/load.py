@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from .document import (MAX_DIGITS, DocumentError, check_values, deep_field, may_hold_surrogates, parse_json,
-                       step_of)
+from .document import (MAX_DIGITS, DocumentError, check_values, deep_field, depth_error, may_hold_surrogates,
+                       parse_json, step_of)
 from .errors import ScenarioError
 from .scenario import Scenario, from_valid_dict
 from .validate import Limits, validate
@@ -98,8 +98,8 @@ def _check_events(text: str, max_depth: int, max_values: int) -> None:
 def _too_deep_error(open_: list[OpenCollection], max_depth: int, mark) -> DocumentError:
     """The refusal of a collection opened inside ``open_`` (max_depth of them): where it starts (the path's first
     levels, as document.deep_place shows a JSON one) and its line and column."""
-    return DocumentError("the document", deep_field([level.position() for level in open_]),
-                         f"nested deeper than {max_depth} levels (line {mark.line + 1}, column {mark.column + 1})")
+    return depth_error("the document", deep_field([level.position() for level in open_]), max_depth,
+                       mark.line + 1, mark.column + 1)
 
 
 def _digits(literal: str) -> int:

@@ -11,7 +11,7 @@ from ..phrases import shown
 from ..model.events import CATALOGUE, HINTS
 from ..model.versions import VERSIONS
 from ..model.operations import OPERATIONS
-from .document import SHOWN_LEVELS, deep_field, step_of
+from .document import MAX_DEPTH, DocumentError, check_depth, step_of
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Limits:
     max_pods: int = 1_000
     max_name_length: int = 253
     max_hints: int = 500
-    max_depth: int = 20
+    max_depth: int = MAX_DEPTH  # the one nesting limit (document.py); lower only in tests
     max_problems: int = 50
     # values (scalars, lists, mappings) of a YAML text: composed in Python at about 12 us each, 2 MB of YAML took
     # 5.5 s to read, where JSON's parser in C reads 2 MB in 0.05 s (an 8,000-step generated scenario has 47,553)
@@ -87,37 +87,6 @@ def _is_int(v) -> bool:
 
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-_CONTAINERS = (dict, list)  # what a parsed document nests
-
-
-def _deep_field(raw, max_depth: int) -> str:
-    """The field of the first container (level by level, each level in document order) nested deeper than
-    ``max_depth`` (document.deep_field); asked only once _too_deep has said yes."""
-    level = [(raw, ())]
-    for _ in range(max_depth):
-        inner, seen = [], set()
-        for v, keys in level:
-            for key, c in (v.items() if type(v) is dict else enumerate(v)):
-                if type(c) in _CONTAINERS and id(c) not in seen:
-                    seen.add(id(c))
-                    inner.append((c, (*keys, key) if len(keys) <= SHOWN_LEVELS else keys))  # one more: "..."
-        level = inner
-    return deep_field(list(level[0][1]))
-
-
-def _too_deep(raw, max_depth: int) -> bool:
-    """Level by level, so any depth is safe to ask about, and only containers are kept from one level to the next
-    (a list of a million numbers is one pass of a comprehension, not a million pushes and pops: 0.5 s before);
-    each container once per level, so an object that contains itself is too deep, not endless."""
-    level, depth = ([raw] if type(raw) in _CONTAINERS else []), 1
-    while level:
-        if depth > max_depth:
-            return True
-        inner = {id(c): c for v in level for c in (v.values() if type(v) is dict else v) if type(c) in _CONTAINERS}
-        level, depth = list(inner.values()), depth + 1
-    return False
 
 
 class _Checker:
@@ -230,9 +199,10 @@ class _Checker:
 
     # --- the document ------------------------------------------------------------------------
     def document(self, raw) -> None:
-        if _too_deep(raw, self.limits.max_depth):
-            field = _deep_field(raw, self.limits.max_depth)
-            self.problem(step_of(field), field, f"nested deeper than {self.limits.max_depth} levels")
+        try:
+            check_depth(raw, "the document", self.limits.max_depth)
+        except DocumentError as err:
+            self.problem(step_of(err.field), err.field, err.reason)
             return
         if not isinstance(raw, dict):
             self.problem(None, "document", f"expected a mapping (the scenario object), got {shown(raw)}")

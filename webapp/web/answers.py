@@ -14,6 +14,7 @@ from flask import current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..errors import Busy, TooLarge, UserError
+from ..server.settings import settings_of
 
 log = logging.getLogger(__name__)
 REFUSALS = (Busy, TooLarge)  # logged: an operator wants to know when the server turns work away
@@ -29,7 +30,7 @@ def user_error(err: UserError):
 
 
 def too_large(_err):
-    limit = current_app.config["MAX_UPLOAD_BYTES"]
+    limit = settings_of(current_app).max_upload_bytes
     log.warning("refused %s %s: TooLarge: a body over %d bytes", request.method, request.path[:200], limit)
     return jsonify({"message": f"the request body is larger than {limit} bytes", "kind": "TooLarge"}), 413
 

@@ -25,7 +25,7 @@ from ..engine.simulation import check_variants
 from ..errors import Invalid, NotFound
 from ..scenario.document import DocumentError, parse_json, too_deep
 from ..scenario.resolve import resolve
-from .offload import apart
+from ..server.offload import apart
 
 _RAW_BYTE = re.compile("[\x80-\xff]")  # QUERY_STRING holds the bytes as sent, one latin-1 character each
 MAX_INDEX_DIGITS = 9  # a position or a range end in a query string: no scenario has a billion steps

@@ -16,8 +16,8 @@ from ..engine.challenges import CHALLENGES, challenge, check
 from ..presenter.challenges import explain
 from ..scenario.load import load_scenario
 from ..scenario.validate import Limits
+from ..server.offload import apart
 from .bodies import json_body, small_body
-from .offload import apart
 
 bp = Blueprint("challenges", __name__)
 LIMITS = Limits()

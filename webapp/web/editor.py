@@ -39,9 +39,10 @@ from ..scenario.locate import locate_problems
 from ..scenario.logs import LISTS, import_logs
 from ..scenario.scenario import from_valid_dict
 from ..scenario.validate import Limits, validate
+from ..server.offload import apart
+from ..server.settings import settings_of
 from .bodies import body_bytes, json_body, small_body
 from .fields import check_fields
-from .offload import apart
 from .routes import names_no_builtin
 
 bp = Blueprint("editor", __name__)
@@ -112,7 +113,7 @@ def editor():
         max_bytes=LIMITS.max_bytes,
         palette=" ".join(PALETTE),
         empty_text=EMPTY,
-        max_message_bytes=current_app.config["MAX_MESSAGE_BYTES"],  # what Run can hand to the viewer
+        max_message_bytes=settings_of(current_app).max_message_bytes,  # what Run can hand to the viewer
         theme=theme if theme in ("light", "dark") else "",
         link_problems=link_problems,
     )
@@ -156,7 +157,7 @@ def _checked_text(text: str, fmt: str | None) -> dict:
 
 @bp.post("/api/trace")
 def trace_file():
-    return _json(apart(_trace_file_of, json_body("a scenario object"), current_app.config["MAX_TRACE_ENTRIES"],
+    return _json(apart(_trace_file_of, json_body("a scenario object"), settings_of(current_app).max_trace_entries,
                        pure=True))
 
 

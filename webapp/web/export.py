@@ -17,9 +17,9 @@ from ..errors import Invalid
 from ..export.offline import export_html
 from ..export.svg import THEMES, export_svg
 from ..scenario.resolve import resolve
+from ..server.offload import apart
+from ..server.settings import settings_of
 from .bodies import builtin_scenario, index_arg, json_body, shown, versions_field
-from .limits import session_bytes
-from .offload import apart
 
 bp = Blueprint("export", __name__, url_prefix="/export")
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"  # a served SVG may never run or fetch anything
@@ -34,7 +34,7 @@ def posted_scenario():
 
 def html_download(source, filename: str | None) -> Response:
     """source: a built-in's id or a posted scenario object; filename None: the scenario's name."""
-    name, html = apart(_exported_html, source, session_bytes(current_app.config), versions_arg(), pure=True,
+    name, html = apart(_exported_html, source, settings_of(current_app).session_bytes, versions_arg(), pure=True,
                        small=isinstance(source, str))  # a built-in: never behind heavy uploads
     response = Response(html, mimetype="text/html")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename or slug(name)}.html"'
@@ -46,8 +46,8 @@ def svg_response(source) -> Response:
     versions, theme = versions_arg(), request.args.get("theme", "light")
     if theme not in THEMES:
         raise Invalid(f"theme must be one of {', '.join(THEMES)}, not {shown(theme)}")
-    svg = apart(_exported_svg, source, position, shown_position, session_bytes(current_app.config), versions, theme,
-                pure=True, small=isinstance(source, str))
+    svg = apart(_exported_svg, source, position, shown_position, settings_of(current_app).session_bytes, versions,
+                theme, pure=True, small=isinstance(source, str))
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = SVG_POLICY
     return response

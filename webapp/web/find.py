@@ -22,14 +22,14 @@ from ..errors import Invalid, NotFound
 from ..model.operations import OPERATIONS, TYPES
 from ..model.variant import VARIANTS
 from ..presenter.findings import explain
+from ..server.offload import apart
+from ..server.settings import settings_of
 from .bodies import json_body, versions_field
 from .fields import check_fields
-from .offload import apart
 
 bp = Blueprint("find", __name__)
 
 MAX_BUDGET_SECONDS = 3.0  # a search holds its lane's place (offload.py, search=True) at most this long
-DEFAULT_BUDGET_SECONDS = 2.0  # app.config["FIND_BUDGET_SECONDS"] overrides it, within the bound
 MAX_STEPS, PODS = 12, 2  # the CLI's defaults: what the shrinker brings down to a handful of steps
 BODY = "{target: divergence|invariant|wait, seed: integer, versions: [version, ...]}"
 
@@ -63,8 +63,8 @@ def _request(body: object) -> tuple[str, int, tuple[str, ...]]:
 
 
 def _budget() -> float:
-    wanted = current_app.config.get("FIND_BUDGET_SECONDS", DEFAULT_BUDGET_SECONDS)
-    return max(0.0, min(float(wanted), MAX_BUDGET_SECONDS))
+    """The FIND_BUDGET_SECONDS setting, within MAX_BUDGET_SECONDS."""
+    return max(0.0, min(float(settings_of(current_app).find_budget_seconds), MAX_BUDGET_SECONDS))
 
 
 def _found(target: str, seed: int, versions: tuple[str, ...], budget: float) -> dict | None:

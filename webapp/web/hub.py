@@ -24,7 +24,7 @@ from ..engine.session import Session
 from ..engine.simulation import Simulation
 from ..errors import TooLarge
 from ..presenter import delta_message, scenario_message, state_message
-from .limits import Encoded, JsonText, encoded
+from ..server.codec import Encoded, JsonText, encoded
 from .message_cache import Message, MessageCache, View, view_of
 
 RoomVersion = tuple[str | None, int]  # Room.seen: (epoch, record version)

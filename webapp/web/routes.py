@@ -13,8 +13,9 @@ from ..errors import Invalid
 from ..model.versions import VERSIONS
 from ..scenario import builtin
 from ..scenario.resolve import resolve
+from ..server.offload import apart
+from ..server.settings import settings_of
 from .bodies import builtin_scenario, index_arg, json_body
-from .offload import apart
 
 bp = Blueprint("main", __name__)
 
@@ -32,7 +33,7 @@ def _view_args(mode: str) -> dict:
     """What every page of the viewer takes from the URL, checked: what cannot be used falls back, and
     ``link_problems`` tells the viewer so, in the page's words (a notice it can dismiss)."""
     problems = []
-    default = current_app.config["DEFAULT_SCENARIO"]
+    default = settings_of(current_app).default_scenario
     scenario_id = request.args.get("scenario") or default
     if scenario_id not in builtin.ids() and scenario_id != INLINE_FROM_EDITOR:
         problems.append(f"{names_no_builtin(scenario_id)} {_instead(default)}")
@@ -142,7 +143,7 @@ def present():
 def embed():
     args = _view_args("embed")
     if not args["inline"] and args["scenario_id"] not in builtin.ids():  # the editor's hand-off is not embeddable
-        args["scenario_id"] = current_app.config["DEFAULT_SCENARIO"]
+        args["scenario_id"] = settings_of(current_app).default_scenario
     # An inline scenario's length is known only once loaded: the server checks its range then.
     total = None if args["inline"] else builtin.step_count(args["scenario_id"])
     lo = _int_arg("from", 0)
@@ -179,7 +180,7 @@ def replay_scenario():
     raw = json_body("a scenario object or a built-in id")
     if not isinstance(raw, (dict, str)):
         raise Invalid("expected a scenario object or a built-in id as JSON in the request body")
-    replayed = apart(_replayed, raw, current_app.config["MAX_TRACE_ENTRIES"], small=isinstance(raw, str))
+    replayed = apart(_replayed, raw, settings_of(current_app).max_trace_entries, small=isinstance(raw, str))
     return current_app.response_class(replayed, mimetype="application/json")
 
 
@@ -197,4 +198,4 @@ def favicon():
 
 @bp.get("/healthz")
 def healthz():
-    return jsonify({"status": "ok", "async_mode": current_app.config["ASYNC_MODE"]})
+    return jsonify({"status": "ok", "async_mode": settings_of(current_app).async_mode})

@@ -2,7 +2,7 @@
 shares the secret verifies a token without state, and after a restart only the real presenter can re-create
 its room (``Rooms.claim``).
 
-Where it comes from: ``INFLIGHT_SCOPE_SECRET_KEY`` (or the app's ``ROOM_SECRET`` config), else a random one
+Where it comes from: the ``SECRET_KEY`` setting (``INFLIGHT_SCOPE_SECRET_KEY``, server/settings.py), else a random one
 generated once and kept in the app's instance folder (``room-secret``, mode 0600), so a restart keeps rooms
 claimable by their presenters and processes on one host agree. Several hosts: set the variable on each.
 """
@@ -14,12 +14,13 @@ import secrets
 import time
 from pathlib import Path
 
-ENV = "INFLIGHT_SCOPE_SECRET_KEY"
+from ..server.settings import settings_of
+
 FILE = "room-secret"
 
 
 def room_secret(app) -> bytes:
-    given = os.environ.get(ENV) or app.config.get("ROOM_SECRET")
+    given = settings_of(app).secret_key
     if given:
         return given.encode() if isinstance(given, str) else given
     return kept_secret(Path(app.instance_path) / FILE)
@@ -45,4 +46,5 @@ def kept_secret(path: Path) -> bytes:
     try:
         return bytes.fromhex(text)
     except ValueError:
-        raise RuntimeError(f"{path} does not hold a hex secret: remove it (a new one is made) or set {ENV}") from None
+        raise RuntimeError(f"{path} does not hold a hex secret: remove it (a new one is made) or set "
+                           "INFLIGHT_SCOPE_SECRET_KEY") from None

@@ -37,13 +37,14 @@ from ..engine.session import Session, parse_range, parse_speed
 from ..engine.simulation import check_variants
 from ..errors import Invalid, TooLarge, UserError
 from ..phrases import shown
-from ..model.variant import VARIANTS
 from ..scenario.resolve import resolve
-from . import wsclose
+from ..server import privates
+from ..server.codec import JsonPacket, JsonText, QueueJson, values_in
+from ..server.guard import Guard, Refusal
+from ..server.origins import cors_allowed_origins
 from .answers import REFUSALS
 from .fields import check_fields
 from .hub import Hub, Target
-from .limits import JsonText, QueueJson, Refusal, Unread, init_limits, session_bytes, socketio_options, values_in
 from .secret import room_secret
 
 log = logging.getLogger(__name__)
@@ -84,43 +85,38 @@ def resolve_source(source):
 
 
 class Viewers(Namespace):
-    """The default namespace. ``trigger_event`` (Flask-SocketIO's documented dispatch hook) checks every
-    message once: the guard, the payload's shape, an event that has no handler; then runs ``on_<event>``
-    and answers a UserError with an ``error`` (and the acknowledgement); anything else is logged with its
-    traceback and answered as ``Internal``."""
+    """The default namespace. Every message is screened once before it gets here (``server/guard.py``), which
+    asks ``checked`` for this app's part: an event it has no handler for, the fields a payload may hold.
+    ``trigger_event`` (Flask-SocketIO's documented dispatch hook) runs ``on_<event>`` and answers a UserError
+    with an ``error`` (and the acknowledgement); anything else is logged with its traceback and answered as
+    ``Internal``; ``refuse`` answers the guard's refusals the same way."""
 
-    def __init__(self, hub: Hub, guard):
+    def __init__(self, hub: Hub, guard: Guard):
         super().__init__("/")
         self.hub, self.guard = hub, guard
 
     # --- dispatch ------------------------------------------------------------------------------
+    def checked(self, event: str, payload):
+        """The payload ``on_<event>`` gets (an object, or {} for none, where the event takes fields); Invalid for
+        an event without a handler or a payload of another shape."""
+        if not hasattr(self, f"on_{event}") or event in CONNECTION_EVENTS:
+            raise Invalid(f"unknown event {event[:60]!r}; expected one of {', '.join(self.events())}")
+        fields = PAYLOADS[event]
+        if fields is None:
+            return payload
+        if not isinstance(payload, dict) and (event in NEEDS_PAYLOAD or payload is not None):
+            raise Invalid(f"'{event}' expects an object payload")
+        check_fields(f"'{event}'", payload or {}, fields)
+        return payload or {}
+
     def trigger_event(self, event, *args):
         if event in CONNECTION_EVENTS:
             return super().trigger_event(event, *args)
-        sid, payloads = args[0], args[1:]
-        if sid not in self.hub.sessions:
-            return None
-        admitted = False
+        sid = args[0]
         try:
-            refusal = self.guard.check(sid, event)
-            if refusal is not None:
-                raise refusal
-            admitted = True
-            if not hasattr(self, f"on_{event}") or event in CONNECTION_EVENTS:
-                raise Invalid(f"unknown event {event[:60]!r}; expected one of {', '.join(self.events())}")
-            payload = payloads[0] if payloads else None
-            if isinstance(payload, Unread):  # refused before it was parsed
-                raise payload.refusal
-            fields = PAYLOADS[event]
-            if fields is None:
-                return super().trigger_event(event, sid, payload)
-            if not isinstance(payload, dict) and (event in NEEDS_PAYLOAD or payload is not None):
-                raise Invalid(f"'{event}' expects an object payload")
-            check_fields(f"'{event}'", payload or {}, fields)
-            return super().trigger_event(event, sid, payload or {})
+            return super().trigger_event(event, *args)
         except UserError as err:
-            if admitted:
-                self.guard.refused(sid, event)
+            self.guard.refused(sid, event)
             return self.refuse(sid, event, err)
         except Exception as err:  # a bug: logged once, answered without its details
             log.exception("handling %r failed", event[:60])
@@ -330,15 +326,17 @@ def _more_values_than(data, most: int) -> bool:
 _NONE = object()
 
 
-def init_socketio(app) -> SocketIO:
-    queue = app.config.get("MESSAGE_QUEUE")
-    socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], message_queue=queue, **socketio_options(app.config))
+def init_socketio(app, settings) -> SocketIO:
+    queue = settings.message_queue
+    socketio = SocketIO(app, async_mode=settings.async_mode, message_queue=queue,
+                        max_http_buffer_size=int(settings.max_message_bytes),
+                        cors_allowed_origins=cors_allowed_origins(settings.allowed_origins), serializer=JsonPacket)
     if queue:
         socketio.server.manager.json = QueueJson  # an Encoded message crosses to the other processes as one
     if socketio.server.eio.async_mode == "threading":
-        wsclose.install(socketio.server.eio)  # a websocket's connection ends with it (Werkzeug keeps it open)
-    store = RedisRoomStore(queue, app.config["ROOM_IDLE_SECONDS"]) if queue else MemoryRoomStore()
-    max_bytes = session_bytes(app.config)
+        privates.close_websockets_with_connection(socketio.server.eio)  # Werkzeug keeps a websocket's connection
+    store = RedisRoomStore(queue, settings.room_idle_seconds) if queue else MemoryRoomStore()
+    max_bytes = settings.session_bytes
     offload = app.extensions["inflight_offload"]
 
     def new_session() -> Session:
@@ -353,14 +351,15 @@ def init_socketio(app) -> SocketIO:
     def turn(source):
         return nullcontext() if isinstance(source, str) else offload.turn()  # a built-in waits for nothing
 
-    config = app.config
     rooms = Rooms(resolve_apart, store, new_session, room_secret(app),
-                  empty_grace=float(config["ROOM_EMPTY_GRACE_SECONDS"]),
-                  max_rooms=int(config["MAX_ROOMS"]) or None, max_per_owner=int(config["MAX_ROOMS_PER_ADDRESS"]) or None)
+                  empty_grace=float(settings.room_empty_grace_seconds), max_rooms=int(settings.max_rooms) or None,
+                  max_per_owner=int(settings.max_rooms_per_address) or None)
     hub = Hub(socketio, rooms, new_session, resolve_apart, turn, offload.native)
     app.extensions["inflight_sessions"] = hub.sessions
     app.extensions["inflight_rooms"] = rooms
     app.extensions["inflight_hub"] = hub
-    guard = init_limits(app, socketio, hub.sessions, rooms, hub.prune)  # rate limit, idle sweeper, bad packets
-    socketio.on_namespace(Viewers(hub, guard))
+    guard = app.extensions["inflight_guard"] = Guard(settings, socketio, hub.sessions, rooms, hub.prune)
+    viewers = Viewers(hub, guard)
+    guard.serve(viewers.checked, viewers.refuse)  # every message screened once, before any handler
+    socketio.on_namespace(viewers)
     return socketio

@@ -30,30 +30,16 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
-import os
 import threading
-
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 log = logging.getLogger(__name__)
 
-ENV_PREFIX = "INFLIGHT_SCOPE_"
 FORWARDED_KEYS = ("HTTP_FORWARDED", "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
                   "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX")
 LOGGED_HOSTS = 100
 
 
 # --- configuration ----------------------------------------------------------------------------------------
-def read_environment(config: dict, environ=os.environ) -> None:
-    """``INFLIGHT_SCOPE_ALLOWED_HOSTS`` (comma-separated, or *) and ``INFLIGHT_SCOPE_PROXY_COUNT``, when set."""
-    hosts = environ.get(ENV_PREFIX + "ALLOWED_HOSTS")
-    if hosts:
-        config["ALLOWED_HOSTS"] = parse_hosts(hosts)
-    count = environ.get(ENV_PREFIX + "PROXY_COUNT")
-    if count:
-        config["PROXY_COUNT"] = int(count)
-
-
 def parse_hosts(value):
     """None (local names only), "*" (any), or a tuple of lower-case names (a comma-separated string is split;
     ports and a trailing dot are dropped; ``.example.org`` stands for example.org and its subdomains)."""
@@ -72,8 +58,8 @@ def parse_hosts(value):
     return tuple(names) or None
 
 
-def proxy_count(config) -> int:
-    count = int(config["PROXY_COUNT"] or 0)
+def proxy_count(settings) -> int:
+    count = int(settings.proxy_count or 0)
     if count < 0:
         raise ValueError(f"PROXY_COUNT must be 0 or more, got {count}")
     return count
@@ -169,10 +155,10 @@ class HostGuard:
                     None if host is None else host[:100])
 
 
-def init_hosts(app) -> None:
-    config = app.config
-    allowed = config["ALLOWED_HOSTS"] = parse_hosts(config["ALLOWED_HOSTS"])
-    app.wsgi_app = HostGuard(app.wsgi_app, allowed)
-    count = proxy_count(config)
+def init_hosts(app, settings) -> None:
+    from werkzeug.middleware.proxy_fix import ProxyFix  # not at import: settings.py is read before eventlet patches
+
+    app.wsgi_app = HostGuard(app.wsgi_app, settings.allowed_hosts)
+    count = proxy_count(settings)
     if count:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)

@@ -5,7 +5,7 @@ Under eventlet every connection shares one OS thread: a load that takes two seco
 viewer for two seconds. eventlet's ``tpool`` runs it on a native thread instead; the hub keeps serving while
 the GIL is shared. Work marked ``pure=True`` (a module-level function of picklable data, its result plain data:
 parsing and validating a scenario, the editor's checks, an export, a search) runs in a worker process instead
-(webapp/web/workers.py), the tpool thread only waiting for its pipe: it shares no GIL with the hub. Under
+(webapp/server/workers.py), the tpool thread only waiting for its pipe: it shares no GIL with the hub. Under
 threading each handler already has its own thread, so the work runs where it is.
 """
 
@@ -18,7 +18,9 @@ from contextlib import contextmanager
 from flask import current_app, request
 
 from ..errors import Busy
-from . import workers
+from . import privates, workers
+from .codec import JsonPacket
+from .frames import one_at_a_time
 
 
 class Offload:
@@ -162,17 +164,17 @@ def _here(fn, *args, **kwargs):
     return fn(*args, **kwargs)
 
 
-def init_offload(app) -> Offload:
-    offload = Offload(app.config["ASYNC_MODE"], int(app.config["MAX_LOADS_AT_ONCE"]),
-                      int(app.config["MAX_LOADS_WAITING"]), search_at_once=int(app.config["MAX_SEARCHES_AT_ONCE"]),
-                      search_waiting=int(app.config["MAX_SEARCHES_WAITING"]))
+def init_offload(app, settings) -> Offload:
+    offload = Offload(settings.async_mode, int(settings.max_loads_at_once), int(settings.max_loads_waiting),
+                      search_at_once=int(settings.max_searches_at_once),
+                      search_waiting=int(settings.max_searches_waiting))
     app.extensions["inflight_offload"] = offload
-    if app.config["ASYNC_MODE"] == "eventlet":  # the eventlet server process (serve, gunicorn's worker)
-        from . import wsframes
-        from .limits import JsonPacket
+    if settings.async_mode == "eventlet":  # the eventlet server process (serve, gunicorn's worker)
+        from eventlet import tpool
 
         # websocket frames unmasked at C speed, each connection read within a budget, the hub yielded to
-        wsframes.install(read_bytes_per_second=int(app.config["MAX_MESSAGE_BYTES"]))
+        privates.install_eventlet_frames(read_bytes_per_second=int(settings.max_message_bytes))
+        JsonPacket.parse_apart = staticmethod(one_at_a_time(tpool.execute))  # a packet's JSON, on a native thread
         JsonPacket.refuse_large = staticmethod(lambda: Busy(BUSY) if offload.full else None)  # a load, unparsed
 
     @app.before_request

@@ -1,4 +1,4 @@
-"""gunicorn's hooks for the Procfile (``--config python:webapp.web.gunicorn_conf``); its flags stay in the Procfile.
+"""gunicorn's hooks for the Procfile (``--config python:webapp.server.gunicorn_conf``); its flags stay in the Procfile.
 
 ``post_worker_init``: once the worker has loaded the app, its start-up objects (Flask, Socket.IO, eventlet, the
 built-in scenarios: some 80,000 containers) are moved out of the garbage collector's reach, as ``inflight-scope

@@ -5,7 +5,7 @@ large scenario the hub gets a fraction of the interpreter and waits for the GIL 
 (bench/abuse.py, README "Abuse"). A worker process shares nothing with it: the hub only waits for a pipe.
 
 A ``Pool`` starts its workers lazily, one per call running at once (the Offload's slots bound how many), each
-``python -m webapp.web.workers``: a fresh interpreter (never eventlet-monkey-patched, nothing of the server
+``python -m webapp.server.workers``: a fresh interpreter (never eventlet-monkey-patched, nothing of the server
 inherited but its environment) started with ``os.posix_spawn``, talking over two pipes. A call sends
 ``(fn, args, kwargs)`` pickled (fn by reference: a module-level function) and reads back the result or the
 exception, which is raised again in the caller as the same class with the same arguments and attributes (a

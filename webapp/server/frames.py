@@ -1,0 +1,65 @@
+"""What the eventlet server does with a client's websocket frames so that one client cannot stall the hub
+(``privates.install_eventlet_frames`` puts these in eventlet's websocket class; figures in bench/abuse.py):
+
+* **Unmasking.** Every frame a client sends is masked with four bytes (RFC 6455, 5.3). eventlet (0.41) unmasks
+  it in Python one byte at a time: about 0.4 s for one 0.9 MiB frame, on the hub. ``apply_mask`` does the same
+  XOR over the whole chunk at once as one big integer (``int.from_bytes``): about 5 ms, the same bytes.
+* **A read budget per connection** (``owed_seconds``). Within the limits (30 messages a second of up to 1 MiB
+  each) one client could still make the server read, decode and parse 30 MB a second. A connection is read at
+  most ``read_bytes_per_second`` on average (``MAX_MESSAGE_BYTES``: a 1 MiB scenario a second), in bursts of two
+  seconds' worth; past that its next message is read only once the excess is paid back. An honest viewer's
+  ``load`` of the largest scenario is read at once.
+* **Packets parsed apart, one at a time** (``one_at_a_time``): ``codec.JsonPacket.parse_apart`` runs a large
+  packet's parse, or a small one's whose JSON nests too deep, on eventlet's tpool, one packet at a time.
+"""
+
+from __future__ import annotations
+
+from time import monotonic
+
+
+def apply_mask(data, mask, length=None, offset=0) -> bytes:
+    """``data[:length]`` XOR the four-byte ``mask`` repeated, starting at mask byte ``offset % 4``: what
+    eventlet's ``RFC6455WebSocket._apply_mask(data, mask, length, offset)`` returns."""
+    if length is None:
+        length = len(data)
+    if length <= 0:
+        return b""
+    key = bytes(mask[(offset + i) % 4] for i in range(4))
+    stream = (key * (length // 4 + 1))[:length]
+    return (int.from_bytes(data[:length], "little") ^ int.from_bytes(stream, "little")).to_bytes(length, "little")
+
+
+read_budget = {"rate": 0.0}  # bytes a connection is read per second on average (0: no bound)
+
+
+def owed_seconds(ws, message) -> float:
+    """How long this connection is not read any further: 0 within its budget (``read_budget["rate"]`` bytes a
+    second, bursts of two seconds' worth), else until what it read beyond is paid back. Only one connection is
+    held back (TCP pushes back on its sender); the others are read as before."""
+    rate = read_budget["rate"]
+    if not rate or not message:
+        return 0.0
+    now = monotonic()
+    tokens, last = getattr(ws, "_read_budget", (2 * rate, now))
+    tokens = min(2 * rate, tokens + (now - last) * rate) - len(message)
+    ws._read_budget = (tokens, now)
+    return -tokens / rate if tokens < 0 else 0.0
+
+
+def one_at_a_time(run):
+    """``run(fn, *args)`` for one caller at a time; the others wait on the hub (green threads), holding nothing.
+    Packets parsed apart were parsed on as many native threads as were free (20): four connections sending
+    packets nested too deep kept a dozen threads parsing, each wanting the GIL as the hub does, which then got
+    it one turn in a dozen (bench/abuse.py deepframe: another viewer's step p99 213 ms). One at a time, the hub
+    shares the GIL with one thread (a turn every millisecond, ``Offload``), and a connection's packets wait their
+    turn unparsed."""
+    from eventlet.semaphore import Semaphore
+
+    turn = Semaphore(1)
+
+    def run_in_turn(fn, *args):
+        with turn:
+            return run(fn, *args)
+
+    return run_in_turn

@@ -1,0 +1,266 @@
+"""The one module of webapp that touches private parts of python-socketio, python-engineio and eventlet. Each
+is pinned by name and signature in tests/web/test_library_hooks.py (which also checks that no other module
+names them), and pyproject.toml pins the three libraries to exact versions. None has a public hook:
+
+* ``socketio.Server._handle_event`` (``screen_socketio``): the one place every event packet passes before
+  python-socketio dispatches it; ``Guard.screen`` runs there. Flask-SocketIO's ``Namespace.trigger_event`` is
+  too late: a client's event named "connect" has already reached the connection handler by then, and a name
+  that is not a string has already made the handler lookup raise.
+* ``socketio.Server._send_packet``: the acknowledgement of a packet the screen refused (python-socketio sends
+  one only for an event its handler ran).
+* ``socketio.Server._handle_eio_message`` and ``_binary_packet`` (``screen_socketio``): Engine.IO's "message"
+  handler, registered with the public ``eio.on``, still has to call python-socketio's; a packet over the rate
+  limit is dropped before it is decoded there, and a text packet where a binary attachment is due (or the
+  reverse), which python-socketio would mishandle, is an offence.
+* ``engineio.Server._async["websocket"]``, the driver table's websocket class, and ``Socket._websocket_handler``
+  (bound: its ``__self__.sid`` names the connection): a websocket's frames screened before Engine.IO decodes
+  them (``_ScreenedSocket``); under threading, a websocket whose TCP connection ends with it
+  (``ClosingWebSocket``, a subclass of ``engineio.async_drivers._websocket_wsgi.SimpleWebSocketWSGI``: Werkzeug
+  keeps the connection open after the handshake is done; the client waited 3 s on every other disconnect).
+  Engine.IO takes no websocket class or frame filter as an option.
+* ``engineio.socket.Socket.handle_post_request``: the packets of a long-polling POST screened the same way.
+* ``eventlet.websocket.RFC6455WebSocket._apply_mask`` and ``.wait`` (``install_eventlet_frames``): frames
+  unmasked at C speed, each connection read within a budget, the hub yielded to after each message
+  (``frames.py``). eventlet's websocket server has no option for either; a server in front (nginx) cannot
+  unmask for it (RFC 6455 has a proxy forward frames masked).
+
+Every installer checks that what it replaces is the thing it knows, and otherwise leaves the library as it is
+with a warning in the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+
+from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+from socketio.packet import ACK
+
+from .frames import apply_mask, owed_seconds, read_budget
+from .offences import describe, engineio_problem
+
+log = logging.getLogger(__name__)
+
+
+# --- python-socketio: the screen in front of every handler -------------------------------------------------------
+def screen_socketio(server, guard) -> None:
+    """Put ``guard`` (``guard.Guard``) in front of this Socket.IO server's handlers, and screen its Engine.IO
+    transports (``screen_engineio``, ``screen_polling``)."""
+    screen_engineio(server, guard)
+    screen_polling(server, guard)
+    original_event, original_message = server._handle_event, server._handle_eio_message
+
+    def handle_event(eio_sid, namespace, id, data):
+        screened = guard.screen(eio_sid, namespace, data)
+        if screened.data is not None:
+            return original_event(eio_sid, namespace, id, screened.data)
+        if screened.refusal is not None:
+            ack = guard.answer(screened.sid, screened.event, screened.refusal)
+            if id is not None:
+                server._send_packet(eio_sid, server.packet_class(ACK, namespace=namespace or "/", id=id,
+                                                                 data=[] if ack is None else [ack]))
+        return None
+
+    def handle_message(eio_sid, data):
+        """Engine.IO's "message" handler: a text packet where a binary attachment is due, a binary frame where
+        none is (it reached the JSON decoder, whose eventlet path logged a traceback for each), or a packet
+        python-socketio itself refuses (a binary one before connecting), is an offence."""
+        pending = server._binary_packet.get(eio_sid)
+        binary = isinstance(data, (bytes, bytearray))
+        if pending is not None and not binary:
+            server._binary_packet.pop(eio_sid, None)
+            kind = "a text packet where a binary attachment was due"
+        elif pending is None and binary:
+            kind = "a binary frame where no attachment was due"
+        elif guard.over_limit(eio_sid, data):
+            return None
+        else:
+            try:
+                return original_message(eio_sid, data)
+            except ValueError as err:  # raised by python-socketio's dispatch (handlers run apart from it)
+                kind = f"an unexpected Socket.IO packet ({describe(err)})"
+        guard.offence(eio_sid, kind)
+        return None
+
+    server._handle_event = handle_event
+    server.eio.on("message", handle_message)  # registered by name when the server was made
+
+
+# --- python-engineio: both transports' packets screened before Engine.IO decodes them ----------------------------
+class _ScreenedSocket:
+    """A websocket whose ``wait()`` never returns a frame Engine.IO cannot decode: it is reported and skipped,
+    or, for a connection being closed, ``wait()`` returns None (Engine.IO's "closed by the client")."""
+
+    def __init__(self, ws, eio_sid, guard):
+        self._ws, self._eio_sid, self._guard = ws, eio_sid, guard
+
+    def wait(self):
+        while True:
+            frame = self._ws.wait()
+            problem = engineio_problem(frame)
+            if problem is None:
+                return frame
+            if self._guard.malformed.report(self._eio_sid, problem):
+                return None
+
+    def __getattr__(self, name):
+        return getattr(self._ws, name)
+
+
+def screen_engineio(sio_server, guard) -> None:
+    """Give this server's Engine.IO a websocket class whose sockets are ``_ScreenedSocket`` (this server only:
+    Engine.IO's driver table is copied, not changed)."""
+    eio = sio_server.eio
+    websocket_class = (getattr(eio, "_async", None) or {}).get("websocket")
+    if websocket_class is None:
+        log.warning("python-engineio has no websocket driver where privates.screen_engineio expects one: websocket "
+                    "frames are not screened")
+        return
+
+    class ScreenedWebSocket:
+        def __init__(self, handler, server):
+            eio_sid = getattr(getattr(handler, "__self__", None), "sid", None)  # Socket._websocket_handler
+            self._inner = websocket_class(lambda ws: handler(_ScreenedSocket(ws, eio_sid, guard)), server)
+
+        def __call__(self, environ, start_response):
+            return self._inner(environ, start_response)
+
+    eio._async = {**eio._async, "websocket": ScreenedWebSocket}
+
+
+def screen_polling(sio_server, guard) -> None:
+    """The same screen for the long-polling transport: each Engine.IO socket of this server, once made, reads its
+    POST bodies with ``_screened_post`` (Engine.IO would log a traceback for a bad packet and answer 200)."""
+    eio = sio_server.eio
+    original_connect = eio.handlers.get("connect")
+    if original_connect is None:
+        return
+
+    def connect(eio_sid, environ, *args):
+        socket = eio.sockets.get(eio_sid)
+        if socket is not None:
+            socket.handle_post_request = _screened_post(socket, guard.malformed)
+        return original_connect(eio_sid, environ, *args)
+
+    eio.on("connect", connect)
+
+
+MAX_LENGTH_DIGITS = 12  # a Content-Length longer than this is refused before it is converted
+
+
+def _screened_post(socket, malformed):
+    """``Socket.handle_post_request`` with each packet of the body screened (``engineio_problem``): a malformed one
+    is reported and skipped; for a connection being closed, Engine.IO's own error path closes it (HTTP 400)."""
+    from engineio import exceptions, packet, payload
+
+    def close():  # at once (a polite close would wait for the client to poll for it), then Engine.IO's 400
+        socket.close(wait=False, abort=True)
+        raise exceptions.EngineIOError()
+
+    def handle_post_request(environ):
+        text = environ.get("CONTENT_LENGTH") or "0"  # checked before int(): Werkzeug passes the header on as sent
+        if not (text.isascii() and text.isdigit()) or len(text) > MAX_LENGTH_DIGITS:
+            malformed.report(socket.sid, "a polling body whose Content-Length is not a count of bytes")
+            close()  # its body cannot be told from the next request's: the connection ends
+        length = int(text)
+        if length > socket.server.max_http_buffer_size:
+            raise exceptions.ContentTooLongError()
+        body = environ["wsgi.input"].read(length)
+        try:
+            frames = body.decode("utf-8").split("\x1e") if body else []
+        except UnicodeDecodeError:
+            frames, problem = [], "a polling body that is not UTF-8"
+        else:
+            problem = "more than 16 packets in one polling body" if len(frames) > payload.Payload.max_decode_packets \
+                else None
+        if problem is not None:
+            frames = []
+            if malformed.report(socket.sid, problem):
+                close()
+        for frame in frames:
+            problem = engineio_problem(frame)  # "b…" (base64 binary) too: this server takes JSON only
+            if problem is not None:
+                if malformed.report(socket.sid, problem):
+                    close()
+                continue
+            socket.receive(packet.Packet(encoded_packet=frame))
+
+    return handle_post_request
+
+
+# --- the threading server: a websocket's TCP connection ends with it ---------------------------------------------
+REPLY_SECONDS = 1.0  # how long the end waits for simple-websocket's reader to send the server's close frame back
+
+
+class ClosingWebSocket(SimpleWebSocketWSGI):
+    """``SimpleWebSocketWSGI`` that, once the websocket has ended, shuts its connection down (both directions):
+    RFC 6455 (7.1.1) has the server close the TCP connection first, and Werkzeug's request handler would wait on
+    it for a next request that never comes. Before that it waits (``REPLY_SECONDS`` at most) for
+    simple-websocket's reader thread, which wakes the handler before it has sent the reply to a client's close."""
+
+    def __call__(self, environ, start_response):
+        try:
+            return super().__call__(environ, start_response)
+        finally:
+            reader = getattr(getattr(self, "ws", None), "thread", None)
+            if reader is not None and reader is not threading.current_thread():
+                reader.join(REPLY_SECONDS)  # its close frame is sent (or the client never answered ours)
+            connection = environ.get("werkzeug.socket")
+            if connection is not None:
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:  # already gone
+                    pass
+
+
+def close_websockets_with_connection(eio_server) -> None:
+    """This Engine.IO server (threading mode) serves its websockets through ``ClosingWebSocket``, where its
+    driver table holds the class that subclasses (else it warns and changes nothing)."""
+    drivers = getattr(eio_server, "_async", None)
+    if not isinstance(drivers, dict) or drivers.get("websocket") is not SimpleWebSocketWSGI:
+        log.warning("python-engineio's threading websocket is not the one privates.py knows: left as it is")
+        return
+    eio_server._async = {**drivers, "websocket": ClosingWebSocket}
+
+
+# --- eventlet's websocket server --------------------------------------------------------------------------------
+_SAMPLE = (bytes(range(256)) * 5 + b"\x00\xff" * 7, (0x12, 0xAB, 0x00, 0xFF))
+
+
+def unmasks_as_apply_mask(original) -> bool:
+    """Whether ``original`` (eventlet's unmasking) gives the bytes ``frames.apply_mask`` gives, on a sample."""
+    data, mask = _SAMPLE
+    try:
+        return all(original(data, mask, length, offset) == apply_mask(data, mask, length, offset)
+                   for length, offset in ((len(data), 0), (1001, 3), (4, 1), (0, 2), (77, 6)))
+    except Exception:  # noqa: BLE001 - another signature: not the method this replaces
+        return False
+
+
+def install_eventlet_frames(read_bytes_per_second: float = 0) -> bool:
+    """eventlet's websocket unmasks with ``frames.apply_mask`` and, after each message, sleeps what the read
+    budget owes (``frames.owed_seconds``; at least one turn of the hub), once per process; a later call only
+    changes the read rate. True if the patches are in place. Only the eventlet server process calls it."""
+    from eventlet import sleep, websocket
+
+    read_budget["rate"] = float(read_bytes_per_second)
+    cls = websocket.RFC6455WebSocket
+    if getattr(cls.wait, "yields_to_hub", False):
+        return True
+    if not unmasks_as_apply_mask(cls._apply_mask):
+        log.warning("eventlet's websocket unmasking is not the one webapp/server/frames.py replaces; eventlet is "
+                    "left as it is (large frames will stall the server while they are read)")
+        return False
+    original_wait = cls.wait
+
+    def wait(self):
+        message = original_wait(self)
+        sleep(owed_seconds(self, message))  # at least let this message's handler and every other greenlet run
+        return message
+
+    wait.yields_to_hub = True
+    wait.__doc__ = original_wait.__doc__
+    cls._apply_mask = staticmethod(apply_mask)
+    cls.wait = wait
+    return True

@@ -1,0 +1,56 @@
+"""The rate limit: a token bucket per connection over every message it sends (``RATE_LIMIT_PER_SECOND``,
+``RATE_LIMIT_BURST``; 0 turns it off). A message over the limit is dropped; the sender is told with one
+``error`` {message: "rate limit: …", event} at most once a second, the other drops are silent (``guard.py``).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+ADMIT, REFUSE_AND_TELL, REFUSE = "admit", "refuse-and-tell", "refuse"
+
+
+class RateLimiter:
+    """One token bucket per key: ``rate`` tokens per second, at most ``burst`` saved up; a message costs one.
+    A refused message is to be answered at most once per ``tell_every`` seconds per key (events of one
+    connection are handled on several threads, so "once per run of refusals" would still be many)."""
+
+    def __init__(self, rate: float, burst: float, clock=time.monotonic, tell_every: float = 1.0):
+        if rate <= 0 or burst < 1:
+            raise ValueError(f"a rate limit needs rate > 0 and burst >= 1, got {rate!r}, {burst!r}")
+        self.rate, self.burst, self.clock, self.tell_every = float(rate), float(burst), clock, tell_every
+        self._buckets: dict[object, list] = {}  # key -> [tokens, last refill, last time a refusal was told]
+        self._lock = threading.Lock()  # events of one connection may be handled on several threads
+
+    def check(self, key, spend: bool = True) -> str:
+        """ADMIT (and spend a token), REFUSE_AND_TELL (not told within ``tell_every``) or REFUSE. ``spend`` False:
+        ADMIT without spending (what a message would get now: asked before decoding it, whose handler spends)."""
+        now = self.clock()
+        with self._lock:
+            bucket = self._buckets.get(key)
+            if bucket is None:
+                bucket = self._buckets[key] = [self.burst, now, -float("inf")]
+            bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
+            bucket[1] = now
+            if bucket[0] >= 1:
+                bucket[0] -= spend
+                return ADMIT
+            if now - bucket[2] < self.tell_every:
+                return REFUSE
+            bucket[2] = now
+            return REFUSE_AND_TELL
+
+    def keep_only(self, keys) -> None:
+        """Forget the buckets of every key not in ``keys`` (connections that went away)."""
+        with self._lock:
+            for key in [k for k in self._buckets if k not in keys]:
+                del self._buckets[key]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+def rate_limit_message(rate: float, burst: float) -> str:
+    return (f"rate limit: more than {rate:g} messages per second (bursts of {burst:g}); this message was dropped, "
+            "and so are the next ones over the limit")

@@ -1,0 +1,133 @@
+"""The server's settings: one frozen ``Settings``, built once when the app is made (``read_settings``) from the
+defaults below, every ``INFLIGHT_SCOPE_<NAME>`` variable of the environment, then the ``create_app(config)``
+keys (``<NAME>``, upper case), in that order of precedence. Every other module takes its values from it
+(``settings_of(app)``); nothing else reads the environment. docs/server.md lists each variable, its default
+and what it means (``table``; tests/web/test_settings.py checks the document against this class).
+
+Standard library only: ``serve`` reads the async mode here before eventlet patches the standard library.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from .hosts import parse_hosts
+from .origins import parse_origins
+
+ENV_PREFIX = "INFLIGHT_SCOPE_"
+
+
+def setting(default: Any, meaning: str, parse=None) -> Any:
+    """A field of Settings: its default, what it means (docs/server.md), and how a value given as text or in the
+    config is read (``parse``; numbers: an integer, or a float when written with a dot)."""
+    return field(default=default, metadata={"meaning": meaning, "parse": parse})
+
+
+def number(value) -> int | float:
+    if isinstance(value, str):
+        return float(value) if "." in value else int(value)
+    return value
+
+
+def text(value) -> str | None:
+    return value if value is None else str(value)
+
+
+@dataclass(frozen=True)
+class Settings:
+    async_mode: str = setting("eventlet", "Socket.IO's async mode: eventlet, or threading (eventlet is in "
+                                          "maintenance mode)", text)
+    default_scenario: str = setting("lost-marker", "the built-in scenario the viewer opens on", text)
+    message_queue: str | None = setting(None, "e.g. redis://127.0.0.1:6379/0: rooms shared by several processes",
+                                        text)
+    secret_key: str | None = setting(None, "the secret of rooms' presenter tokens; unset: one made once and kept "
+                                           "in the instance folder (web/secret.py)", text)
+    allowed_hosts: tuple[str, ...] | str | None = setting(
+        None, "Host names answered, comma-separated (.x.org: its subdomains too), or *; unset: localhost and IP "
+              "literals only", parse_hosts)
+    proxy_count: int = setting(0, "reverse proxies in front whose X-Forwarded-For/Proto/Host are believed "
+                                  "(ProxyFix); 0: none")
+    allowed_origins: list[str] | str | None = setting(
+        None, "browser Origins allowed to open Socket.IO besides the page's own, comma-separated, or *",
+        parse_origins)
+    max_upload_bytes: int = setting(2 * 1024 * 1024, "the largest HTTP request body (413 beyond)")
+    max_message_bytes: int = setting(1024 * 1024, "the largest Socket.IO message: a larger one closes the "
+                                                  "connection; also the bytes a connection is read per second")
+    max_session_bytes: int = setting(32 * 1024 * 1024, "memory one simulation may hold (source, checkpoints, "
+                                                       "live state); 0: no bound")
+    max_trace_entries: int = setting(250_000, "list entries a whole trace (/api/replay, /api/trace) may hold, "
+                                              "per variant")
+    # Heavy work (loads, dry runs, exports) runs off the event loop one at a time: it is CPU-bound and shares the
+    # GIL with the hub, so a second one at once starves the other viewers (bench/abuse.py: an honest viewer's step
+    # p99 654 ms with 2 while validations pile up, 93 ms with 1, and more of the heavy work done).
+    max_loads_at_once: int = setting(1, "heavy work (a load, a dry run, an export) run at the same time")
+    max_loads_waiting: int = setting(16, "heavy work that may wait; beyond, a request is refused Busy at once")
+    max_searches_at_once: int = setting(1, "searches (POST /api/find) run at the same time, in a lane of their own")
+    max_searches_waiting: int = setting(2, "searches that may wait; beyond, one is refused Busy at once")
+    find_budget_seconds: float = setting(2.0, "the seconds one search may run (within find.py's bound)")
+    rate_limit_per_second: float = setting(30, "Socket.IO messages per second per connection (a token bucket); "
+                                               "0: no limit")
+    rate_limit_burst: float = setting(60, "messages a connection may send at once before the rate applies")
+    max_rooms_per_connection: int = setting(10, "rooms one connection may create (each can hold a simulation)")
+    max_rooms_per_address: int = setting(20, "rooms one client address may have open in a process; 0: no bound")
+    max_rooms: int = setting(200, "rooms one process may hold at once (made or followed here); 0: no bound")
+    room_idle_seconds: float = setting(4 * 3600, "a room nobody drives or joins for this long is forgotten")
+    room_empty_grace_seconds: float = setting(60, "a room with nobody in it (paused at once) is forgotten after "
+                                                  "this long")
+    session_idle_seconds: float = setting(1800, "a connection nobody drives for this long loses its simulation")
+    sweep_seconds: float = setting(60, "how often idle sessions and rooms are looked for")
+
+    @property
+    def session_bytes(self) -> int | None:
+        """The checkpoint bytes one simulation may hold (None: no bound): a connection's, a room's, or the one an
+        export builds."""
+        return int(self.max_session_bytes) or None
+
+    def as_config(self) -> dict:
+        """The settings as Flask config keys (upper case)."""
+        return {name.upper(): getattr(self, name) for name in names()}
+
+
+def names() -> list[str]:
+    return [f.name for f in fields(Settings)]
+
+
+def variables() -> list[tuple[str, Any, str]]:
+    """(environment variable, default, meaning) of every setting, in order."""
+    return [(ENV_PREFIX + f.name.upper(), f.default, f.metadata["meaning"]) for f in fields(Settings)]
+
+
+def table() -> str:
+    """The settings as the Markdown table docs/server.md holds."""
+    rows = ["| Variable | Default | Meaning |", "| --- | --- | --- |"]
+    for variable, default, meaning in variables():
+        shown = "unset" if default is None else f"{default:,}" if isinstance(default, int) else str(default)
+        rows.append(f"| `{variable}` | {shown} | {meaning} |")
+    return "\n".join(rows)
+
+
+def read_settings(config: Mapping | None = None, environ: Mapping = os.environ) -> Settings:
+    """The defaults, then ``INFLIGHT_SCOPE_<NAME>`` variables that are set (not empty), then ``config``'s upper-case
+    keys that name a setting; every value read by its field's parse."""
+    given: dict[str, Any] = {}
+    for f in fields(Settings):
+        key = f.name.upper()
+        if environ.get(ENV_PREFIX + key):
+            given[f.name] = environ[ENV_PREFIX + key]
+        if config is not None and key in config:
+            given[f.name] = config[key]
+    parsed = {name: (_parser(name))(value) for name, value in given.items()}
+    return replace(Settings(), **parsed)
+
+
+def _parser(name: str):
+    f = next(f for f in fields(Settings) if f.name == name)
+    return f.metadata["parse"] or number
+
+
+def settings_of(app) -> Settings:
+    """The app's settings (``create_app`` reads them once)."""
+    return app.extensions["inflight_settings"]
