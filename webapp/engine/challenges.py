@@ -31,8 +31,8 @@ The criteria, precisely (times are the model's clock, ``now`` after each step):
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import NotFound
 from ..model.errors import StepError

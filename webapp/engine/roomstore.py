@@ -7,8 +7,9 @@ lost) is told apart from the old one even where their versions are equal.
 A room's live poll is kept beside its record (it does not change what the room shows, so no version):
 ``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value, limit)`` (False:
 the poll already has ``limit`` voters and this one is new) / ``answers(code)``, ``answer_of(code, voter)`` (a
-follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll starts with none); and whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` /
-``blank(code)`` (a follower joining then sees the blank, not the slide).
+follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll starts with none); and whether
+the presenter has blanked the followers' screens, ``set_blank(code, on)`` / ``blank(code)`` (a follower joining then
+sees the blank, not the slide).
 Who is in a room is counted per process: ``set_members(code, process, n)`` records this process's count and
 answers the total over every process; ``members(code)`` is that total (0: nobody anywhere).
 MemoryRoomStore serves one process; RedisRoomStore shares rooms between processes.

@@ -7,8 +7,8 @@ that replaying the scenario still produces the recorded traces.
 from __future__ import annotations
 
 from ..errors import Invalid
-from ..phrases import shown
 from ..model.variant import VARIANTS
+from ..phrases import shown
 from ..scenario.errors import ScenarioError
 from ..scenario.load import load_scenario
 from .trace import check_runs, trace_object, trace_steps

@@ -11,13 +11,13 @@ from __future__ import annotations
 class Element:
     __slots__ = ("value", "_next", "_prev", "list")
 
-    def __init__(self, value, owner: "GoList | None" = None):
+    def __init__(self, value, owner: GoList | None = None):
         self.value = value
         self._next: Element | None = None
         self._prev: Element | None = None
         self.list: GoList | None = owner
 
-    def next(self) -> "Element | None":
+    def next(self) -> Element | None:
         """Go's ``e.Next()``: the next element, or None at the back *or when e was removed*."""
         nxt = self._next
         if self.list is not None and nxt is not self.list._root:

@@ -19,7 +19,7 @@ def walk_events(pinfo, start, worth, walk: list, event_type: type, enough: int |
             walk.append({"id": v.id, "event": v.event.label, "hint": HINT_NAMES[hint], "why": why, "plugin": plugin})
             if hint > result:
                 result = hint
-                if hint == QUEUE_IMMEDIATELY or hint == enough:
+                if hint in (QUEUE_IMMEDIATELY, enough):
                     break
         e = e.next()
     return result

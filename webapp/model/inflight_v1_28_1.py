@@ -146,7 +146,8 @@ class ReceivedEvents(Tracker):
 
     def entries(self) -> list[dict]:
         return [
-            {"kind": "event", "id": e.value.id, "event": e.value.event.label, "inFlightPodsNum": e.value.in_flight_pods_num}
+            {"kind": "event", "id": e.value.id, "event": e.value.event.label,
+             "inFlightPodsNum": e.value.in_flight_pods_num}
             for e in self.received_events
         ]
 

@@ -5,8 +5,8 @@ stands for, a one-line summary, and how it drives the queue. Dispatch (variant.M
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .events import ASSIGNED_POD_ADD, CATALOGUE
 

@@ -23,8 +23,18 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .events import (ADD, ALL, CATALOGUE, DELETE, UPDATE, UPDATE_NODE_LABEL, UPDATE_NODE_TAINT, ClusterEvent,
-                     action_name, matches)
+from .events import (
+    ADD,
+    ALL,
+    CATALOGUE,
+    DELETE,
+    UPDATE,
+    UPDATE_NODE_LABEL,
+    UPDATE_NODE_TAINT,
+    ClusterEvent,
+    action_name,
+    matches,
+)
 
 SOURCE_REPO = "kubernetes/autoscaler"
 SOURCE_COMMIT = "cb95d464"

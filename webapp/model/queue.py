@@ -11,14 +11,14 @@ from .errors import StepError
 from .events import (
     ACTIVE_Q,
     BACKOFF_Q,
+    HINT_NAMES,
+    POD_OTHER_UPDATE,
     QUEUE_AFTER_BACKOFF,
     QUEUE_IMMEDIATELY,
     QUEUE_SKIP,
     UNSCHEDULABLE_PODS,
     UNSCHEDULABLE_TIMEOUT,
-    POD_OTHER_UPDATE,
     UNSCHEDULED_POD_UPDATE,
-    HINT_NAMES,
 )
 from .pod import NO_PLUGINS, QueuedPodInfo, backoff_duration
 from .subqueues import KeyedHeap

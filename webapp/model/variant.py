@@ -57,8 +57,8 @@ class Model:
         return pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
 
     @staticmethod
-    def from_snapshot(snapshot: bytes) -> "Model":
+    def from_snapshot(snapshot: bytes) -> Model:
         return pickle.loads(snapshot)
 
-    def clone(self) -> "Model":
+    def clone(self) -> Model:
         return Model.from_snapshot(self.snapshot())

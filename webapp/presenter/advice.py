@@ -22,7 +22,8 @@ def flush_advice(overdue: dict) -> list[str]:
     lines = []
     for variant, end in overdue.items():
         if end["pods"]:
-            pods = [f"{o['pod']} still in " + LEFT[o["where"]].format(due=seconds(o["due"]), limit=seconds(end["limit"]))
+            pods = [f"{o['pod']} still in "
+                    + LEFT[o["where"]].format(due=seconds(o["due"]), limit=seconds(end["limit"]))
                     for o in end["pods"]]
             lines.append(ENDS.format(variant=variant, now=seconds(end["now"]), pods=named(pods)))
     pods = {o["pod"] for end in overdue.values() for o in end["pods"]}

@@ -113,7 +113,8 @@ def _sooner(w, steps) -> str:
     retained = ", ".join(w["retained"]) or "none"
     old, new = w["hints"]["v1.28.1"], w["hints"]["v1.28.2"]
     return (f"{_at(steps, w['step'])} {w['pod']} fails ({plugins}): v1.28.1 puts it in {w['where']['v1.28.1']}, "
-            f"v1.28.2 parks it in {w['where']['v1.28.2']}. {_hint('v1.28.1', old, w['pod'])}; {_hint('v1.28.2', new, w['pod'])}. "
+            f"v1.28.2 parks it in {w['where']['v1.28.2']}. "
+            f"{_hint('v1.28.1', old, w['pod'])}; {_hint('v1.28.2', new, w['pod'])}. "
             f"(receivedEvents on v1.28.1 still held: {retained}.)")
 
 

@@ -16,6 +16,7 @@ from .delta import diff
 from .scene import present
 from .words import GLOSSARY, step_label
 
+
 def scenario_message(summary: dict, scenario_id: str | None, room: str | None = None) -> dict:
     """``summary`` is ``Simulation.summary()``."""
     return {

@@ -72,8 +72,8 @@ def narrate(variant: str, step: dict | None, result: dict | None, record: dict |
     lines = _OPS.get(record["op"], _generic)(variant, step, result, record)
     lines += _list_changes(variant, record)
     lines += [_violation(v) for v in record["invariants"]]
-    return {"title": _title(step, result, record), "lines": [ln for ln in lines if ln], "functions": list(record["calls"]) or
-            list(functions_of(record["op"])), "note": step.get("note", "")}
+    return {"title": _title(step, result, record), "lines": [ln for ln in lines if ln],
+            "functions": list(record["calls"]) or list(functions_of(record["op"])), "note": step.get("note", "")}
 
 
 def _title(step: dict, result: dict, record: dict) -> str:
@@ -157,7 +157,8 @@ def _fail(variant, step, result, record):
         pod=step["pod"], marker=hint["start"].get("marker")) + ".")
     for w in hint["walk"]:
         if "event" in w and "hint" in w:
-            lines.append(f"  {w['id']} {w['event']}: {w['hint']} ({WHY.get(w['why'], w['why']).format(plugin=w['plugin'])}).")
+            because = WHY.get(w["why"], w["why"]).format(plugin=w["plugin"])
+            lines.append(f"  {w['id']} {w['event']}: {w['hint']} ({because}).")
     unseen = hint["start"].get("unseen")
     if unseen:
         lines.append(f"Events it can no longer see: {', '.join(unseen)}.")

@@ -16,9 +16,9 @@ what the next step will do on each variant, in a room's scene before the end (el
 
 List items, front to back: the nil-marker slot ("front"), ghosts of elements removed earlier that detached
 markers still point at ("ghost"), then the entries ("event" / "pod"); each carries its markers and, only where
-they hold, ``walked`` (the step's hint walk visited it; ``walkHint``: the hint it read there), ``ghost``/``gone`` (this step removed it, e.g. the
-deferred Done of a ``fail``: it is drawn in its old place, faint, with ``gone`` saying why), ``unseen``/
-``unseenBy`` and ``orphaned``.
+they hold, ``walked`` (the step's hint walk visited it; ``walkHint``: the hint it read there), ``ghost``/``gone``
+(this step removed it, e.g. the deferred Done of a ``fail``: it is drawn in its old place, faint, with ``gone`` saying
+why), ``unseen``/``unseenBy`` and ``orphaned``.
 So the frame after a ``fail`` still shows what the walk saw.
 
 ``pointers``: [{pod, target, key, detached, reach, unseen, decided, text, title}], one per pod the tracker
@@ -26,16 +26,40 @@ holds in flight (it starts at the pod's chip in the in-flight lane) plus, after 
 its walk saw it (``decided``; it starts at the chip wherever the pod went). ``target``: the entry id, "front"
 (a nil marker) or "detached"; ``key``: the list item to aim at; ``reach``: the entries its walk would visit
 (for a decided pointer: those it visited). Chips carry ``timer`` {kind wait|backoff, value, limit, fraction,
-text, and with periodic flushes next and parts} in unschedulablePods (the wait against the flush limit) and backoffQ (the backoff left).
+text, and with periodic flushes next and parts} in unschedulablePods (the wait against the flush limit) and backoffQ
+(the backoff left).
 """
 
 from __future__ import annotations
 
 from ..model.versions import VERSIONS
 from .narration import describe_violation, narrate
-from .words import (AT_END, BEFORE_FIRST, CAPTION_SAW, CHIP_PLUGINS, EMPTY_LIST, FRONT_NOTE, GHOST_NOTE, GONE, GONE_OTHER, LANES, LEGEND, MARK,
-                    JUST_REMOVED, LIST_NAME, NAMED, OUTCOMES, PANES, PREDICT_CHOICES, TIMER, UNSEEN_BY, entries, named,
-                    seconds, step_label)
+from .words import (
+    AT_END,
+    BEFORE_FIRST,
+    CAPTION_SAW,
+    CHIP_PLUGINS,
+    EMPTY_LIST,
+    FRONT_NOTE,
+    GHOST_NOTE,
+    GONE,
+    GONE_OTHER,
+    JUST_REMOVED,
+    LANES,
+    LEGEND,
+    LIST_NAME,
+    MARK,
+    NAMED,
+    OUTCOMES,
+    PANES,
+    PREDICT_CHOICES,
+    TIMER,
+    UNSEEN_BY,
+    entries,
+    named,
+    seconds,
+    step_label,
+)
 
 SETTINGS = {"playing": False, "speed": 1.0, "range": None, "room": None}
 
@@ -49,7 +73,8 @@ def present(frame: dict, preview: dict | None = None, settings: dict | None = No
         "position": position,
         "total": total,
         "divergence": frame["divergence"],
-        "positionText": f"{position} / {total}" + (" · variants differ here" if frame["divergence"] == position else ""),
+        "positionText": f"{position} / {total}"
+                        + (" · variants differ here" if frame["divergence"] == position else ""),
         "counter": f"{position} / {total}",
         "caption": caption(position, now, after),
         "step": now,
@@ -70,13 +95,14 @@ def present(frame: dict, preview: dict | None = None, settings: dict | None = No
     }
 
 
-LEGEND_ITEMS = [{"key": key, "label": label, "text": text} for key, (label, text) in LEGEND.items()]  # shared, unchanged
+# shared by every scene, unchanged
+LEGEND_ITEMS = [{"key": key, "label": label, "text": text} for key, (label, text) in LEGEND.items()]
 
 
 def outcomes(returns: dict) -> dict:
-    """{label, pods: [{pod, parts: [{variant, text}]}]}: per failed pod, per variant, how it got back to activeQ or where it still
-    waits, up to the cursor. The returns the tracker lists (its first two) are listed; more are summed up (how
-    many, the longest), so the line stays short."""
+    """{label, pods: [{pod, parts: [{variant, text}]}]}: per failed pod, per variant, how it got back to activeQ or
+    where it still waits, up to the cursor. The returns the tracker lists (its first two) are listed; more are summed
+    up (how many, the longest), so the line stays short."""
     by_pod: dict[str, list] = {}
     for variant, summary in returns.items():
         back = {r["pod"]: r for r in summary["returned"]}
@@ -184,7 +210,8 @@ def listed_entries(view: dict, before: dict | None, record: dict | None) -> list
     if not removed or before is None:
         return [(e, None) for e in view["entries"]]
     now = {e["id"]: e for e in view["entries"]}
-    out = [(now.get(e["id"], e), removed.get(e["id"])) for e in before["entries"] if e["id"] in now or e["id"] in removed]
+    out = [(now.get(e["id"], e), removed.get(e["id"])) for e in before["entries"]
+           if e["id"] in now or e["id"] in removed]
     seen = {e["id"] for e, _ in out}
     return out + [(e, None) for e in view["entries"] if e["id"] not in seen]
 
@@ -202,7 +229,8 @@ def in_flight_list(variant: str, view: dict, before: dict | None, record: dict |
     walked = {w["id"]: w.get("hint") for w in hint["walk"]} if hint else {}  # entry id -> its hint (events)
     items = []
     if "front" in at:
-        items.append({"key": "front", "kind": "front", "label": "nil", "markers": [marker(m, FRONT_NOTE) for m in at["front"]]})
+        items.append({"key": "front", "kind": "front", "label": "nil",
+                      "markers": [marker(m, FRONT_NOTE) for m in at["front"]]})
     for key in (k for k in at if k.startswith("ghost:")):
         removed = key.removeprefix("ghost:")
         items.append({"key": key, "kind": "ghost", "id": removed, "label": removed, "sub": "removed",
@@ -212,7 +240,8 @@ def in_flight_list(variant: str, view: dict, before: dict | None, record: dict |
         gone = GONE.get(removal["reason"], GONE_OTHER).format(pod=done_by) if removal else None
         if removal and removal["reason"] == "exhausted":  # drawn as Done left it, beside the entries it counted down
             e = {**e, "inFlightPodsNum": 0}
-        items.append(entry(e, at.get(e["id"], []), unseen_by.get(e["id"]), e["id"] in walked, gone, walked.get(e["id"])))
+        items.append(entry(e, at.get(e["id"], []), unseen_by.get(e["id"]), e["id"] in walked, gone,
+                           walked.get(e["id"])))
     ghosts = sum(1 for i in items if i.get("ghost"))
     return {
         "name": LIST_NAME[variant],
@@ -236,7 +265,8 @@ def entry(e: dict, markers: list, unseen_by: list | None, walked: bool = False, 
           hint: str | None = None) -> dict:
     # marks only where they hold (an entry of a long list is sent once per step: no false flags on the wire);
     # ``walkHint``: the hint the failing pod's walk read on this event
-    item = {"key": e["id"], "kind": e["kind"], "id": e["id"], **({"markers": [marker(m) for m in markers]} if markers else {}),
+    item = {"key": e["id"], "kind": e["kind"], "id": e["id"],
+            **({"markers": [marker(m) for m in markers]} if markers else {}),
             **({"orphaned": True} if e.get("orphaned") else {}),
             **({"unseen": UNSEEN_BY.format(pods=named(unseen_by)), "unseenBy": unseen_by[:NAMED]} if unseen_by else {}),
             **({"walked": True} if walked else {}), **({"walkHint": hint} if walked and hint else {}),
@@ -357,7 +387,8 @@ def chip(pod: str, queue: str, info: dict | None, now: float = 0.0, limit: float
     elif info and queue == "inFlight" and "attempts" in info:
         detail = f"attempt {info['attempts']}"
     plugins, pending = (info or {}).get("plugins"), (info or {}).get("pending")  # pending: 1.29+
-    said = [CHIP_PLUGINS[key].format(", ".join(names)) for key, names in (("plugins", plugins), ("pending", pending)) if names]
+    said = [CHIP_PLUGINS[key].format(", ".join(names))
+            for key, names in (("plugins", plugins), ("pending", pending)) if names]
     return {"pod": pod, "detail": detail, "title": " · ".join(said) or pod,
             "timer": timer(queue, info, now, limit), **({"head": True} if head else {})}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from . import builtin
 from .errors import ScenarioError
@@ -23,7 +23,7 @@ def resolve(spec) -> tuple[object, str | None]:
                           "message": "expected a built-in scenario id (string) or a scenario object"}])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _builtin(scenario_id: str):
     """A built-in, parsed once per process (a Scenario is immutable; the built-ins are few and small)."""
     return load_scenario(builtin.get(scenario_id))
