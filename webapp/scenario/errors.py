@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from ..errors import Invalid
+from ..errors import SCENARIO_ERROR, Invalid
 
 
 class ScenarioError(Invalid):
+    kind = SCENARIO_ERROR
+
     def __init__(self, problems: list[dict], message: str | None = None):
         # problems: [{"step": int | None, "field": "steps[3].event", "message": "..."}]
         self.problems = problems
