@@ -104,6 +104,21 @@ class Violated(TypedDict):
     violations: list[dict[str, Any]]  # each invariant says what breaks it in its own words (narration.py)
 
 
+class MarkerAt(TypedDict):
+    """v1.28.1: the marker a pop gives the pod (the newest retained event, or None)."""
+
+    pod: str
+    previousEvent: str | None
+
+
+class DoneStart(TypedDict):
+    """v1.28.1: where Done starts counting down (``rule``: marker-next, front, front-marker-removed)."""
+
+    pod: str
+    rule: str
+    id: str | None
+
+
 class Record(TypedDict):
     step: int
     op: str
@@ -121,8 +136,8 @@ class Record(TypedDict):
     failed: NotRequired[Failed]  # fail: the failed pod's record
     gate_off_rule: NotRequired[dict[str, int]]  # fail with the gate off: {moveRequestCycle, podSchedulingCycle}
     ignored: NotRequired[dict[str, str]]  # 1.30+: an event no hint matches {event, id}
-    marker: NotRequired[dict[str, str | None]]  # v1.28.1 pop: {pod, previousEvent}
-    done_start: NotRequired[dict[str, str | None]]  # v1.28.1 Done: {pod, rule, id} where its countdown starts
+    marker: NotRequired[MarkerAt]  # v1.28.1 pop
+    done_start: NotRequired[DoneStart]  # v1.28.1 Done
     orphaned: NotRequired[dict[str, str]]  # v1.28.2 pop of a pod in flight: {pod, id} of the entry orphaned
 
 
