@@ -5,7 +5,8 @@ layer under both, because the presenter knows no engine (tests/test_layers.py); 
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from collections.abc import Sequence
+from typing import Any, NotRequired, TypedDict
 
 from .invariants import Invariant
 from .record import Record, Result, Step
@@ -67,6 +68,20 @@ class Frame(TypedDict):
     step: Step | None  # the step that led here
     next: Step | None  # the step after, None at the end
     variants: dict[str, VariantFrame]
+
+
+class Summary(TypedDict):
+    """What a whole scenario is, with no position in it (``Simulation.summary()``)."""
+
+    name: str
+    description: str
+    variants: list[str]
+    total: int
+    divergence: int | None
+    gate: bool
+    pods: list[str]
+    steps: Sequence[Step]
+    source: dict[str, Any]  # the scenario object as given
 
 
 class Preview(TypedDict):
