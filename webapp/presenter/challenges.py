@@ -112,7 +112,7 @@ def _hint(version: str, h: Why, pod: str) -> str:
         return f"{version} decided by its gate-off rule ({h['rule']})"
     named_rule: str = h["start"] or ""
     rule = START_RULES.get(named_rule, named_rule)
-    reason: str = REASONS.get(h["reason"], h["reason"])
+    reason: str = REASONS[h["reason"]] if h["reason"] in REASONS else h["reason"]
     start = rule.split(",")[0].format(pod=pod, marker=h.get("marker"))
     return f"{version}: {start}; {reason.format(variant=version)} → {h['decision']}"
 
