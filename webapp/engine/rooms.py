@@ -12,11 +12,15 @@ import hmac
 import re
 import secrets
 import time
+from collections.abc import Callable, Mapping
+from typing import Any, TypedDict
 
 from ..errors import Busy, Invalid, NotAllowed
 from ..phrases import shown
+from ..scenario.scenario import Scenario
 from . import polls
-from .roomstore import MemoryRoomStore, RoomsUnavailable
+from .polls import Answer, Poll, Tally
+from .roomstore import MemoryRoomStore, RedisRoomStore, RoomRecord, RoomsUnavailable
 from .session import Session
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed from a slide
@@ -25,8 +29,16 @@ CODE_PATTERN = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 MIN_TOKEN_LENGTH = 32
 
 
+class Withdrawn(TypedDict):
+    """A poll the presenter withdrew, or that the room left unrevealed."""
+
+    position: int
+    open: bool
+    cancelled: bool
+
+
 class Room:
-    def __init__(self, record: dict, session: Session):
+    def __init__(self, record: RoomRecord, session: Session):
         self.code = record["code"]
         self.token = record["token"]  # HMAC(secret, code): 256 bits, compared in constant time
         # Which incarnation of the room this is: a room re-created under the same code (its record lost, e.g.
@@ -34,13 +46,13 @@ class Room:
         self.epoch = record.get("epoch")
         self.session = session
         self.version = -1  # the store version this session reflects
-        self.owner = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
+        self.owner: str | None = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
         self.members: set[str] = set()  # connections of this process in the room (presenter and followers)
         self.voters: dict[str, str] = {}  # connection -> the voter id it answers the room's polls as, while it lives
         self.empty_since: float | None = None  # when this process last saw it with no member here
 
     @property
-    def seen(self) -> tuple:
+    def seen(self) -> tuple[str | None, int]:
         """What this copy shows, comparable across re-creations: (epoch, version)."""
         return self.epoch, self.version
 
@@ -55,9 +67,10 @@ class Room:
 
 
 class Rooms:
-    def __init__(self, resolve, store=None, new_session=Session, secret: bytes | None = None,
-                 empty_grace: float | None = None, max_rooms: int | None = None, max_per_owner: int | None = None,
-                 clock=time.monotonic):
+    def __init__(self, resolve: Callable[[object], tuple[Scenario, str | None]],
+                 store: MemoryRoomStore | RedisRoomStore | None = None, new_session: Callable[[], Session] = Session,
+                 secret: bytes | None = None, empty_grace: float | None = None, max_rooms: int | None = None,
+                 max_per_owner: int | None = None, clock: Callable[[], float] = time.monotonic):
         self._resolve = resolve  # built-in id or scenario object -> (Scenario, id)
         self._store = store or MemoryRoomStore()
         self._new_session = new_session
@@ -86,8 +99,8 @@ class Rooms:
                 f"{self.empty_grace:g} s after everyone has left it"
             raise NotAllowed(f"room limit: your address has {owned} rooms open here (at most "
                              f"{self.max_per_owner}); a room is forgotten {forgotten}")
-        record = {"code": code, "token": None, "source": None, "variants": None, "range": None, "position": 0,
-                  "version": 0, "epoch": secrets.token_hex(8)}
+        record: RoomRecord = {"code": code, "token": None, "source": None, "variants": None, "range": None,
+                              "position": 0, "version": 0, "epoch": secrets.token_hex(8)}
         while True:
             if record["code"] is None:
                 record["code"] = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -100,7 +113,7 @@ class Rooms:
                 raise NotAllowed(f"room {code} exists already")
             record["code"] = None
 
-    def find(self, code) -> Room:
+    def find(self, code: object) -> Room:
         record = self._store.get(code.upper()) if isinstance(code, str) else None
         if record is None:
             raise NotAllowed(f"no room {shown(code)}")
@@ -108,19 +121,19 @@ class Rooms:
         room.session.touched = time.monotonic()  # driven or joined: not idle
         return room
 
-    def authorize(self, code, token) -> Room:
+    def authorize(self, code: object, token: object) -> Room:
         """The room, if ``token`` is its presenter token; NotAllowed otherwise (same message either way)."""
         room = self.find(code)
         if not isinstance(token, str) or not hmac.compare_digest(token.encode(), room.token.encode()):
             raise NotAllowed(f"only the presenter of room {room.code} can drive it (missing or wrong token)")
         return room
 
-    def claim(self, code, token, owner: str | None = None) -> Room:
+    def claim(self, code: object, token: object, owner: str | None = None) -> Room:
         """A presenter coming back (reconnect, server restart): its room, re-created if it is gone, and only for
         the holder of the room's real token (knowing the code from the slide is not enough)."""
         valid = isinstance(code, str) and CODE_PATTERN.fullmatch(code.upper()) and isinstance(token, str) \
             and len(token) >= MIN_TOKEN_LENGTH
-        if not valid:
+        if not valid or not isinstance(code, str) or not isinstance(token, str):
             raise NotAllowed("claim_room needs the room code and its presenter token")
         try:
             return self.authorize(code, token)
@@ -145,7 +158,7 @@ class Rooms:
         self._store.put(record)
         room.version = record["version"]
 
-    def _sync(self, record: dict) -> Room:
+    def _sync(self, record: RoomRecord) -> Room:
         room = self._local.get(record["code"])
         if room is None or room.token != record["token"] or room.epoch != record.get("epoch"):
             old, room = room, Room(record, self._new_session())
@@ -173,14 +186,15 @@ class Rooms:
         return room
 
     # --- the room's live poll (polls.py): kept in the store, so every process counts the same answers ----
-    def open_poll(self, room: Room, prompt: dict | None) -> dict:
+    def open_poll(self, room: Room, prompt: Mapping[str, Any] | None) -> Poll:
         session = room.session
-        poll = polls.open_poll(session.require().position, session.key, prompt, list(session.sim.variants))
+        sim = session.require()
+        poll = polls.open_poll(sim.position, session.key, prompt, list(sim.variants))
         self._store.set_poll(room.code, poll)
         self._store.clear_answers(room.code)
         return poll
 
-    def answer_poll(self, room: Room, sid: str, voter, answer) -> dict:
+    def answer_poll(self, room: Room, sid: str, voter: object, answer: object) -> Poll | None:
         """Record the answer of connection ``sid`` as ``voter`` (None: the connection itself), replacing that
         voter's earlier one; the poll as it stands. Only a member of the room answers, and a connection answers
         as one voter only."""
@@ -196,49 +210,49 @@ class Rooms:
             raise Busy(f"this poll has counted {polls.MAX_ANSWERS} answers: no more are taken")
         return poll
 
-    def close_poll(self, room: Room) -> dict:
+    def close_poll(self, room: Room) -> Poll:
         """The presenter reveals the poll: closed, its answers kept (the reveal shows them)."""
         return self._reveal(room, self._poll(room))
 
-    def cancel_poll(self, room: Room) -> dict:
+    def cancel_poll(self, room: Room) -> Withdrawn:
         """The presenter withdraws the poll unrevealed: it and its answers are forgotten; what was withdrawn."""
         return self._withdraw(room, self._poll(room))
 
-    def settle_poll(self, room: Room) -> dict | None:
+    def settle_poll(self, room: Room) -> Poll | Withdrawn | None:
         """After the room moved (``save``): its open poll ended if the room has left where it asks
         (``polls.ended_by_move``): the revealed poll, or what was withdrawn, to tell the room; None if nothing ended."""
         poll, sim = self._store.poll(room.code), room.session.sim
         ended = polls.ended_by_move(poll, room.session.key, sim.position if sim else None)
-        if ended is None:
+        if ended is None or poll is None:
             return None
         return self._reveal(room, poll) if ended == "reveal" else self._withdraw(room, poll)
 
-    def _poll(self, room: Room) -> dict:
+    def _poll(self, room: Room) -> Poll:
         poll = self._store.poll(room.code)
         if poll is None:
             raise Invalid("no poll is open in this room")
         return poll
 
-    def _reveal(self, room: Room, poll: dict) -> dict:
+    def _reveal(self, room: Room, poll: Poll) -> Poll:
         poll["open"] = False
         self._store.set_poll(room.code, poll)
         return poll
 
-    def _withdraw(self, room: Room, poll: dict) -> dict:
+    def _withdraw(self, room: Room, poll: Poll) -> Withdrawn:
         self._store.set_poll(room.code, None)
         self._store.clear_answers(room.code)
         return {"position": poll["position"], "open": False, "cancelled": True}
 
-    def open_poll_here(self, room: Room) -> dict | None:
+    def open_poll_here(self, room: Room) -> Poll | None:
         """The poll open at the room's current position, if any (what a joiner is shown)."""
         poll = self._store.poll(room.code)
         here = room.session.sim is not None and poll is not None and poll["position"] == room.session.sim.position
-        return poll if here and poll["open"] else None
+        return poll if here and poll is not None and poll["open"] else None
 
-    def tally(self, room: Room, poll: dict) -> dict:
+    def tally(self, room: Room, poll: Poll) -> Tally:
         return polls.tally(poll, self._store.answers(room.code))
 
-    def answer_of(self, room: Room, voter) -> dict | None:
+    def answer_of(self, room: Room, voter: str | None) -> Answer | None:
         """``voter``'s answer to the room's poll (a follower back after a reload sees what it answered); None for
         none, or no voter."""
         return None if voter is None else self._store.answer_of(room.code, voter)
@@ -258,7 +272,7 @@ class Rooms:
         room.empty_since = None
         self._store.set_members(room.code, self.process, len(room.members))
 
-    def leave(self, code, sid: str) -> bool:
+    def leave(self, code: object, sid: str) -> bool:
         """``sid`` left ``code``; True if nobody is left in it anywhere (then its autoplay here is paused at
         once, and it is forgotten after ``empty_grace``)."""
         room = self._local.get(code.upper()) if isinstance(code, str) else None
