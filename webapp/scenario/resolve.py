@@ -7,9 +7,10 @@ from functools import cache
 from . import builtin
 from .errors import ScenarioError
 from .load import load_scenario
+from .scenario import Scenario
 
 
-def resolve(spec) -> tuple[object, str | None]:
+def resolve(spec: object) -> tuple[Scenario, str | None]:
     """(Scenario, builtin id or None); raises ScenarioError with a clear message."""
     if isinstance(spec, str):
         if spec not in builtin.ids():
@@ -24,6 +25,6 @@ def resolve(spec) -> tuple[object, str | None]:
 
 
 @cache
-def _builtin(scenario_id: str):
+def _builtin(scenario_id: str) -> Scenario:
     """A built-in, parsed once per process (a Scenario is immutable; the built-ins are few and small)."""
     return load_scenario(builtin.get(scenario_id))
