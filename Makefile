@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine:
 #   make run    -> installs into .venv and serves the app with the built-in demo
 #   make test   -> installs into .venv (with test tools) and runs the whole suite
+#   make check  -> lint, types and the fast unit tests (no browser, no server, no Redis): a minute or so
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,7 +13,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # package:command; a package is installed only when its command is missing (this kind of machine has node).
 SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node
 
-.PHONY: run test bench clean system-deps
+.PHONY: run test check bench clean system-deps
 
 # `make run` installs what the app needs; `make test` adds the test tools on top.
 $(APP_STAMP): pyproject.toml
@@ -43,6 +44,19 @@ system-deps:
 
 test: $(STAMP) system-deps
 	$(BIN)/python -m pytest
+
+# What `make check` lints and type-checks (mypy's files are in pyproject.toml), and its tests: the layers below
+# the web, in process. The goal is `ruff check` on the whole tree.
+LINTED := webapp/model webapp/engine webapp/presenter webapp/scenario webapp/errors.py webapp/phrases.py bench \
+	tests/model tests/engine tests/presenter tests/scenario tests/test_error_kinds.py
+NOT_YET_LINTED := webapp/engine/simulation.py webapp/engine/session.py webapp/presenter/memo.py \
+	webapp/scenario/load.py webapp/scenario/validate.py tests/engine/test_simulation.py tests/engine/test_session.py
+UNIT_TESTS := tests/model tests/scenario tests/engine tests/presenter tests/test_layers.py
+
+check: $(STAMP)
+	$(BIN)/ruff check $(addprefix --extend-exclude ,$(NOT_YET_LINTED)) $(LINTED)
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q $(UNIT_TESTS)
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/model_throughput.py

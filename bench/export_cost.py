@@ -21,8 +21,9 @@ from webapp.scenario.resolve import resolve
 
 
 def long_list(events: int = 300) -> dict:
-    steps = ([{"op": "pop", "expect": "A"}] + [{"op": "event", "event": "NodeAdd"}] * events
-             + [{"op": "pop", "expect": "B"}, {"op": "pop", "expect": "C"}] + [{"op": "event", "event": "NodeAdd"}] * events)
+    events_ = [{"op": "event", "event": "NodeAdd"}] * events
+    steps = ([{"op": "pop", "expect": "A"}] + events_
+             + [{"op": "pop", "expect": "B"}, {"op": "pop", "expect": "C"}] + events_)
     return {"schema": 1, "name": f"{2 * events} entries", "pods": [{"name": n} for n in "ABC"],
             "initial_active": list("ABC"), "steps": steps}
 

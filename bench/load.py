@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import difflib
 import json
 import multiprocessing
@@ -96,10 +97,8 @@ class Conn:
             if left <= 0 or self.dropped or self.closing:
                 raise TimeoutError
             self._arrived.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._arrived.wait(), left)
-            except asyncio.TimeoutError:
-                pass
         return self.states[index]
 
 
@@ -126,10 +125,8 @@ async def connect_all(url: str, count: int, batch: int, timeout: float,
 async def disconnect_all(conns: list[Conn]) -> None:
     async def one(c: Conn):
         c.closing = True
-        try:
+        with contextlib.suppress(Exception):
             await asyncio.wait_for(c.sio.disconnect(), 10)
-        except Exception:
-            pass
         http = c.sio.eio.http  # a connect that failed or was cancelled leaves its aiohttp session open
         if http is not None and not http.closed:
             await http.close()
@@ -542,7 +539,7 @@ async def run_point(kind: str, n: int, args, env: dict, timeout: float) -> Resul
                           args.state_timeout, args.client_processes)
         try:
             await asyncio.wait_for(work, max(timeout, 1))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             result.timed_out = True
         return result
     finally:

@@ -38,7 +38,7 @@ class Server:
     def __init__(self, mode: str, env: dict[str, str]):
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
-        self.log = tempfile.TemporaryFile()
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop())
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "webapp.cli", "serve", "--host", HOST, "--port", str(self.port),
              "--async-mode", mode],
@@ -53,7 +53,7 @@ class Server:
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError("server did not start:\n" + self.output())
+                    raise RuntimeError("server did not start:\n" + self.output()) from None
                 time.sleep(0.1)
 
     def cpu(self) -> float:

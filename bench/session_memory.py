@@ -73,9 +73,8 @@ def server_rss_mib(pid: int) -> float:
 
 
 def measure_server(args) -> None:
-    import socketio
-
     import server as bench_server
+    import socketio
 
     if args.root:
         bench_server.ROOT = Path(args.root).resolve()
@@ -108,7 +107,8 @@ def measure_server(args) -> None:
         time.sleep(args.settle)
         after = server_rss_mib(pid)
         kind = "rooms" if args.rooms else "sessions"
-        print(f"{args.sessions} {kind} of a {limit / 2**20:g} MiB scenario (1 pod in flight; loaded in {seconds:.0f} s): "
+        print(f"{args.sessions} {kind} of a {limit / 2**20:g} MiB scenario "
+              f"(1 pod in flight; loaded in {seconds:.0f} s): "
               f"server RSS before {before:.0f} MiB, during {during:.0f} MiB, {args.settle:g} s after the last "
               f"disconnect {after:.0f} MiB ({args.root or 'this checkout'})")
     finally:

@@ -21,7 +21,8 @@ import time
 
 from common import median
 
-from webapp.scenario import builtin, validate as validation
+from webapp.scenario import builtin
+from webapp.scenario import validate as validation
 from webapp.scenario.generate import generate
 from webapp.web.editor import _checked_text
 
@@ -121,8 +122,8 @@ def main():
         for rule, runs in ((unbounded, args.before_runs), (bounded, args.runs)):
             validation._Checker.did_you_mean = rule
             try:
-                row.append(cpu_ms(lambda: validation.validate(raw), runs))
-                row.append(cpu_ms(lambda: _checked_text(text, "json"), runs))
+                row.append(cpu_ms(lambda raw=raw: validation.validate(raw), runs))
+                row.append(cpu_ms(lambda text=text: _checked_text(text, "json"), runs))
             finally:
                 validation._Checker.did_you_mean = bounded
         rows.append(row)

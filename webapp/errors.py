@@ -2,22 +2,35 @@
 react to and the HTTP status it is answered with. Anything that is not a UserError is a bug: the transports
 answer it as ``Internal`` and log its traceback once.
 
-Every layer may raise these; this module imports nothing.
+Every layer may raise these; this module imports nothing of the app. The kinds the page tells apart are named
+here once (CLIENT_KINDS); static/js/kinds.js is made from them (``python -m webapp.errors``).
 """
 
 from __future__ import annotations
 
+import json
+from typing import ClassVar, TypedDict
+
 MAX_REPLY = 10_000  # characters of the message a client is answered with (50 problems of a scenario fit)
+
+
+class Reply(TypedDict):
+    """What a refused request is answered with (a socket's ``error`` message adds the event it answers)."""
+
+    message: str
+    kind: str
 
 
 class UserError(Exception):
     """A request that cannot be carried out as asked; the session it was sent to is left as it was."""
 
-    status = 400
+    status: ClassVar[int] = 400
+    kind: ClassVar[str] = "UserError"  # the name a client knows it by: its class's, unless the class names one
 
-    @property
-    def kind(self) -> str:
-        return type(self).__name__
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if "kind" not in vars(cls):
+            cls.kind = cls.__name__
 
     def reply(self) -> str:
         """The message a client is answered with: cut at MAX_REPLY characters, its length said (a message may
@@ -25,7 +38,7 @@ class UserError(Exception):
         message = str(self)
         return message if len(message) <= MAX_REPLY else f"{message[:MAX_REPLY]}... ({len(message)} characters)"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> Reply:
         return {"message": self.reply(), "kind": self.kind}
 
 
@@ -61,3 +74,25 @@ class Unavailable(UserError):
     """A backing service (the room store) is out of reach."""
 
     status = 503
+
+
+SCENARIO_ERROR = "ScenarioError"  # the kind of a scenario refused with its problems (scenario/errors.py)
+
+# The kinds the page tells apart: a session the server no longer holds (the page loads it again), and the kinds of
+# a refused load that say the scenario itself cannot be opened, as opposed to a busy server or a rate limit (the
+# page opens the default scenario instead).
+CLIENT_KINDS = {
+    "NOT_LOADED": NotLoaded.kind,
+    "UNOPENABLE": [SCENARIO_ERROR, Invalid.kind, TooLarge.kind],
+}
+
+
+def client_module() -> str:
+    """static/js/kinds.js: CLIENT_KINDS as an ES module."""
+    return ("// The error kinds the page tells apart, made from webapp/errors.py (CLIENT_KINDS) by\n"
+            "// `python -m webapp.errors > static/js/kinds.js`: edit them there.\n"
+            f"export const KINDS = {json.dumps(CLIENT_KINDS, indent=2)};\n")
+
+
+if __name__ == "__main__":
+    print(client_module(), end="")

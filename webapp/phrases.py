@@ -1,6 +1,10 @@
 """Counts and lists in words, said one way by every layer (the importer's counts, the validator's list lengths,
 the presenter's names): "1 line", "2 lines"; "a, b and c"; "a, b and 3 more". Pure: the standard library only."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
 
 def agreeing(n: int, noun: str) -> str:
     """The noun that agrees with ``n``: "line", "lines"."""
@@ -12,19 +16,19 @@ def counted(n: int, noun: str) -> str:
     return f"{n:,} {agreeing(n, noun)}"
 
 
-def joined(names) -> str:
+def joined(names: Iterable[str]) -> str:
     """"a", "a and b", "a, b and c"."""
     names = list(names)
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
-def listed(names: list, most: int = 8) -> str:
+def listed(names: Sequence[str], most: int = 8) -> str:
     """At most ``most`` names, then how many more."""
     more = len(names) - most
     return ", ".join(names[:most]) + (f" and {more} more" if more > 0 else "")
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     """A value a user sent, said short and in the words of JSON (never the whole value, never Python's repr: "null",
     "true", "a list of 3 items")."""
     if value is None:

@@ -2,12 +2,13 @@
 // member watches the room until it detaches, then drives a session of its own; everyone else drives the
 // session of their own connection. On every (re)connection the server holds a new, empty session for it:
 // the view is loaded again where it was, a room is rejoined or reclaimed.
+import { KINDS } from "./kinds.js";
 import { resolveSource } from "./options.js";
 import { voter } from "./voter.js";
 
-// The kinds of a refused load that say the scenario itself cannot be opened (webapp/errors.py and the scenario's
-// own errors), as opposed to a server that is busy or a rate limit: only these open the default instead.
-const UNOPENABLE = new Set(["ScenarioError", "Invalid", "TooLarge"]);
+// The kinds of a refused load that say the scenario itself cannot be opened, as opposed to a server that is busy
+// or a rate limit: only these open the default instead.
+const UNOPENABLE = new Set(KINDS.UNOPENABLE);
 
 const DRIVE = new Set(["load", "step", "back", "seek", "reset", "play", "pause"]);
 
@@ -55,7 +56,7 @@ export function createDriver(opts, conn, page) {
 
     error(msg) {
       // The server evicted this idle session (or restarted without this page noticing): load it again.
-      if (msg.kind === "NotLoaded" && page.latest && opts.mode !== "present" && !driver.following()) {
+      if (msg.kind === KINDS.NOT_LOADED && page.latest && opts.mode !== "present" && !driver.following()) {
         return driver.load(driver.source, page.latest.position);
       }
       // The link's own scenario was refused before anything was shown: the default opens instead. Not when the

@@ -59,7 +59,8 @@ def test_a_closed_poll_takes_no_answer():
 
 def test_tally_is_a_histogram_per_variant():
     poll = polls.open_poll(5, "load1", PROMPT, ["v1.28.1", "v1.28.2"])
-    answers = [{"v1.28.1": "backoffQ", "v1.28.2": "backoffQ"}, {"v1.28.1": "unschedulablePods"}, {"v1.28.2": "backoffQ"}]
+    answers = [{"v1.28.1": "backoffQ", "v1.28.2": "backoffQ"}, {"v1.28.1": "unschedulablePods"},
+               {"v1.28.2": "backoffQ"}]
     assert polls.tally(poll, answers) == {"answered": 3, "counts": {
         "v1.28.1": {"activeQ": 0, "backoffQ": 1, "unschedulablePods": 1},
         "v1.28.2": {"activeQ": 0, "backoffQ": 2, "unschedulablePods": 0}}}

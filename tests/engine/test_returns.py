@@ -5,8 +5,8 @@ import random
 
 from webapp.engine.simulation import Simulation
 from webapp.presenter import state_message
-from webapp.scenario.resolve import resolve
 from webapp.scenario.generate import generate
+from webapp.scenario.resolve import resolve
 from webapp.scenario.scenario import from_valid_dict
 
 

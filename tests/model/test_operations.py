@@ -223,7 +223,8 @@ def test_source_tables_name_only_registered_ops(path):
 def test_the_source_scan_finds_op_tables():
     found = ops_named_in('KINDS = {"pop": 1, "event": 2, "pause": 3}\nif step["op"] == "skip": pass\n'
                          'x = {"op": "wait"}\nif op in ("fail", "retry"): pass\nif s.get("op") != "halt": pass\n'
-                         'COLOURS = {"pop": 1, "clock": 2, "other": 3}\nif "op" in step and k not in ("op", "note"): pass\n'
+                         'COLOURS = {"pop": 1, "clock": 2, "other": 3}\n'
+                         'if "op" in step and k not in ("op", "note"): pass\n'
                          'step = {"op": "event", "event": "NodeAdd"}\n')
     assert found - set(OPERATIONS) == {"pause", "skip", "wait", "retry", "halt"}
 

@@ -112,7 +112,8 @@ def test_running_only_the_ticks_that_move_a_pod_equals_running_every_tick(seed):
             fast.apply(i, step)
             assert fast.state() == slow_states[ends[i]], (seed, variant, i, step)
         # The records agree too (the fast view also says when the next flush moves each parked pod).
-        records = {name: {k: v for k, v in pod.items() if k != "nextFlush"} for name, pod in fast.view()["pods"].items()}
+        records = {name: {k: v for k, v in pod.items() if k != "nextFlush"}
+                   for name, pod in fast.view()["pods"].items()}
         assert records == slow.view()["pods"], (seed, variant)
 
 

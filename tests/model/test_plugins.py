@@ -1,7 +1,8 @@
 """The 1.28 plugin catalogue (webapp/model/plugins.py): every registration against a table of facts written out
 here with its upstream reference, each reference read back from the upstream source (tests/upstream.py: a
-copy of the files read, checked against the mirror of kubernetes/autoscaler where there is one), the docs table generated from the catalogue, and scenarios that name
-plugins getting 1.28's behaviour (explicit hints winning where given)."""
+copy of the files read, checked against the mirror of kubernetes/autoscaler where there is one), the docs table
+generated from the catalogue, and scenarios that name plugins getting 1.28's behaviour (explicit hints winning where
+given)."""
 
 import re
 from pathlib import Path
@@ -37,7 +38,8 @@ FACTS = [
     ("VolumeBinding", "volumebinding/volume_binding.go", 108, "CSIStorageCapacity", "Add | Update", None),
     ("VolumeRestrictions", "volumerestrictions/volume_restrictions.go", 341, "Pod", "Delete", None),
     ("VolumeRestrictions", "volumerestrictions/volume_restrictions.go", 343, "Node", "Add", None),
-    ("VolumeRestrictions", "volumerestrictions/volume_restrictions.go", 346, "PersistentVolumeClaim", "Add | Update", None),
+    ("VolumeRestrictions", "volumerestrictions/volume_restrictions.go", 346, "PersistentVolumeClaim", "Add | Update",
+     None),
     ("VolumeZone", "volumezone/volume_zone.go", 267, "StorageClass", "Add", None),
     ("VolumeZone", "volumezone/volume_zone.go", 269, "Node", "Add | UpdateNodeLabel", None),
     ("VolumeZone", "volumezone/volume_zone.go", 272, "PersistentVolumeClaim", "Add", None),
@@ -219,7 +221,8 @@ def test_an_event_no_failed_plugin_registered_for():
 def test_explicit_hints_win_per_plugin():
     """A plugin with an explicit hint uses only its explicit hints: VolumeBinding hinted on PvcAdd alone no longer
     registers PvAdd, so v1.28.2's B walks past PvAdd and is parked."""
-    raw = lost_marker("VolumeBinding", hints=[{"event": "PvcAdd", "plugin": "VolumeBinding", "hint": "QueueImmediately"}])
+    raw = lost_marker("VolumeBinding",
+                      hints=[{"event": "PvcAdd", "plugin": "VolumeBinding", "hint": "QueueImmediately"}])
     assert run(raw, "v1.28.2")[-1][0] == {"hint": "QueueSkip", "queue": "unschedulablePods"}
     config = from_valid_dict({"schema": 1, "name": "t", **raw}).config
     assert config.plugins == ("VolumeBinding",)
@@ -263,7 +266,8 @@ def test_dynamic_resources_hint_follows_the_gate():
 
 def test_wakes_lists_the_plugins_an_event_wakes():
     """Only plugins a real pod may carry: those that never reject (registered for every event, UNROLLED) were
-    listed as woken by every event (the editor's palette said AssignedPodAdd "wakes ... PrioritySort, DefaultBinder")."""
+    listed as woken by every event (the editor's palette said AssignedPodAdd "wakes ... PrioritySort,
+    DefaultBinder")."""
     assert plugins.wakes(CATALOGUE["PvAdd"]) == ["VolumeBinding", "VolumeZone"]
     assert plugins.wakes(CATALOGUE["AssignedPodUpdate"]) == ["InterPodAffinity", "PodTopologySpread", "SchedulingGates"]
     assert not any(plugins.PLUGINS[name].rejects for name in UNROLLED)
@@ -288,7 +292,8 @@ def catalogue_table() -> str:
 
 
 def plugins_table() -> str:
-    rows = ["| plugin | EventsToRegister (`pkg/scheduler/`) | conditions | 1.29–1.31 (not modelled) |", "|---|---|---|---|"]
+    rows = ["| plugin | EventsToRegister (`pkg/scheduler/`) | conditions | 1.29–1.31 (not modelled) |",
+            "|---|---|---|---|"]
     for p in plugins.catalogue()["plugins"]:
         cells = (p["name"], f"`{p['source']}`", p["note"] or "—", p["later"])
         rows.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")

@@ -28,7 +28,7 @@ def check_position(sim: Simulation) -> None:
     failed_so_far = {s["pod"] for s in sim.scenario.steps[:frame["position"]] if s["op"] == "fail"}
     assert {p["pod"] for p in scene["outcomes"]["pods"]} <= failed_so_far
     for variant, payload in frame["variants"].items():
-        pane, view, record = scene["panes"][variant], payload["view"], payload["record"] or {}
+        pane, record = scene["panes"][variant], payload["record"] or {}
         items = {i["key"]: i for i in pane["list"]["items"]}
         tracked = sorted(payload["state"].get("inFlightPods") or ())  # the tracker's in-flight pods
         live = [p for p in pane["pointers"] if not p["decided"]]

@@ -48,7 +48,8 @@ def test_every_built_in_presents_on_every_version(scenario_id):
             for name, pane in scene["panes"].items():
                 assert pane["title"] == name and VERSIONS[name].releases in pane["tag"]
                 assert pane["tone"] == ("fix" if VERSIONS[name].rules.pod_entries else "bug")
-                assert pane["list"]["name"] == ("inFlightEvents" if VERSIONS[name].rules.pod_entries else "receivedEvents")
+                listed = "inFlightEvents" if VERSIONS[name].rules.pod_entries else "receivedEvents"
+                assert pane["list"]["name"] == listed
             # the returns line names the version of each part, in the panes' order
             for pod in scene["outcomes"]["pods"]:
                 shown = [p["variant"] for p in pod["parts"]]
@@ -59,10 +60,12 @@ def test_every_built_in_presents_on_every_version(scenario_id):
 def test_the_scenario_message_carries_the_version_table():
     sim = Simulation(resolve("lost-marker")[0], ["v1.28.1", "v1.30.14", "v1.31.13"])
     message = scenario_message(sim.summary(), "lost-marker")
-    assert message["versions"] == [{"name": v.name, "releases": v.releases, "summary": v.summary} for v in VERSIONS.values()]
+    assert message["versions"] == [{"name": v.name, "releases": v.releases, "summary": v.summary}
+                                   for v in VERSIONS.values()]
     assert message["opensOn"] == ["v1.28.1", "v1.28.2"]
     lesson = Simulation(resolve("ignored-events")[0], ["v1.28.1"])
-    assert scenario_message(lesson.summary(), "ignored-events")["opensOn"] == list(resolve("ignored-events")[0].versions)
+    opens_on = list(resolve("ignored-events")[0].versions)
+    assert scenario_message(lesson.summary(), "ignored-events")["opensOn"] == opens_on
 
 
 def test_the_divergence_flag_holds_for_any_pair():
@@ -107,7 +110,8 @@ def test_queue_from_a_pending_plugin_and_the_pending_set_on_a_chip():
     steps = [{"op": "pop", "expect": "A"}, {"op": "fail", "pod": "A", "unschedulable_plugins": ["VolumeBinding"]},
              {"op": "event", "event": "PvcAdd"}]
     panes = panes_at({"steps": steps}, ["v1.28.2", "v1.29.9"], 3)
-    assert "A: QueueImmediately (VolumeBinding#pending was pending: Queue means at once (1.29+, #119517))." in said(panes["v1.29.9"])
+    assert ("A: QueueImmediately (VolumeBinding#pending was pending: Queue means at once (1.29+, #119517))."
+            in said(panes["v1.29.9"]))
     parked = panes_at({"steps": steps}, ["v1.28.2", "v1.29.9"], 2)
     [chip] = [c for lane in parked["v1.29.9"]["lanes"] for c in lane["chips"] if c["pod"] == "A"]
     assert chip["title"] == "plugins: VolumeBinding · pending plugins: VolumeBinding#pending"
@@ -116,7 +120,8 @@ def test_queue_from_a_pending_plugin_and_the_pending_set_on_a_chip():
 
 
 def test_no_rejector_plugins_goes_through_backoff_gate_on_and_off():
-    steps = [{"op": "pop", "expect": "A"}, {"op": "event", "event": "PvAdd"}, {"op": "fail", "pod": "A", "unschedulable_plugins": []}]
+    steps = [{"op": "pop", "expect": "A"}, {"op": "event", "event": "PvAdd"},
+             {"op": "fail", "pod": "A", "unschedulable_plugins": []}]
     panes = panes_at({"steps": steps}, ["v1.28.2", "v1.29.9"], 3)
     assert panes["v1.29.9"]["outcome"] == "backoffQ"
     assert "on v1.29.9 such a pod always goes through backoff" in said(panes["v1.29.9"])
@@ -146,7 +151,8 @@ def test_an_update_in_flight_becomes_an_entry_on_1_31():
 
 
 def test_gate_off_by_default_shows_no_list_on_1_28_5():
-    panes = panes_at({"steps": [{"op": "pop", "expect": "A"}, {"op": "event", "event": "PvAdd"}]}, ["v1.28.4", "v1.28.5"], 2)
+    panes = panes_at({"steps": [{"op": "pop", "expect": "A"}, {"op": "event", "event": "PvAdd"}]},
+                     ["v1.28.4", "v1.28.5"], 2)
     assert panes["v1.28.5"]["list"]["note"] == "gate off: nothing is tracked"
     assert panes["v1.28.4"]["list"]["note"] == ""
     assert panes["v1.28.5"]["pointers"] == [] and len(panes["v1.28.4"]["pointers"]) == 1

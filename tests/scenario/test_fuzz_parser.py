@@ -5,9 +5,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from webapp.engine.trace import check_runs
 from webapp.model.events import CATALOGUE, HINTS
 from webapp.scenario.errors import ScenarioError
-from webapp.engine.trace import check_runs
 from webapp.scenario.load import load_scenario, parse_text
 from webapp.scenario.validate import STEP_PARAMS
 

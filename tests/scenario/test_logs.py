@@ -12,8 +12,16 @@ import yaml
 from webapp.engine.trace import replay
 from webapp.errors import TooLarge
 from webapp.scenario.load import load_scenario, parse_text
-from webapp.scenario.logs import (LogError, MESSAGES, UNKNOWN_PLUGIN, Recoded, import_logs, parse_line,
-                                  plugins_of, woken_by)
+from webapp.scenario.logs import (
+    MESSAGES,
+    UNKNOWN_PLUGIN,
+    LogError,
+    Recoded,
+    import_logs,
+    parse_line,
+    plugins_of,
+    woken_by,
+)
 from webapp.scenario.validate import Limits
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
@@ -56,12 +64,13 @@ def fail_index(scenario: dict, pod: str, nth: int = 0) -> int:
 def test_the_incident_becomes_the_lost_marker(path):
     result = of(path)
     sc = result.scenario
-    ops = [(s["op"], s.get("expect") or s.get("pod") or s.get("event")) for s in sc["steps"] if s["op"] != "advance_clock"]
+    ops = [(s["op"], s.get("expect") or s.get("pod") or s.get("event")) for s in sc["steps"]
+           if s["op"] != "advance_clock"]
     assert ops[:12] == [
         ("add", "c"), ("pop", "c"), ("fail", "c"),
         ("add", "a"), ("add", "b"), ("pop", "a"), ("event", "AssignedPodUpdate"), ("pop", "b"), ("event", "PvAdd"),
         ("done", "a"), ("fail", "b"), ("pop", "c")]
-    assert ("pop", "b") == ops[-3] and ("done", "b") == ops[-2]
+    assert ops[-3] == ("pop", "b") and ops[-2] == ("done", "b")
     b_fail = sc["steps"][fail_index(sc, "b")]
     assert b_fail["unschedulable_plugins"] == ["VolumeBinding"]
     assert sc["hints"] == []  # VolumeBinding's PvAdd is the catalogue's
@@ -264,7 +273,8 @@ def test_the_incident_disagrees_with_v1_28_2_only():
     result = of(TEXT)
     [said] = result.disagreements
     assert said.startswith("five-minute-incident.log:27 (t = 335 s): the log moves b to activeQ by "
-                           "UnschedulableTimeout (the 30 s flush of pods parked over 5 minutes); on v1.28.2 the model: ")
+                           "UnschedulableTimeout (the 30 s flush of pods parked over 5 minutes); on v1.28.2 "
+                           "the model: ")
     assert ("then to backoffQ by ScheduleAttemptFailure at t = 5.0499 s (five-minute-incident.log:17), then to "
             "activeQ by BackoffComplete at t = 7.00005 s") in said
     assert result.counts.disagreeing == 1

@@ -31,14 +31,23 @@ The criteria, precisely (times are the model's clock, ``now`` after each step):
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 from ..errors import NotFound
 from ..model.errors import StepError
 from ..model.queue import ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_PODS
+from ..model.record import Record, Result, Step
+from ..model.variant import Model
+from ..scenario.scenario import Scenario
 from .returns import move_times
 from .trace import step_error
+
+# A verdict, {solved, why: {reason, step, pod, ...evidence}}, and its evidence: plain data the presenter words.
+Verdict = dict[str, Any]
+Evidence = dict[str, Any]
+Applied = tuple[Result, Record]
 
 NS = 1_000_000_000
 MAX_PODS_LOSE = 2  # lose-marker: pods declared at most
@@ -46,11 +55,12 @@ WAIT = 300  # five-minutes: seconds without a retry
 GROWTH = 5  # unbounded-list: event entries behind the orphan at the end
 
 
-def lockstep(scenario, versions):
+def lockstep(scenario: Scenario, versions: Sequence[str]
+             ) -> Iterator[tuple[int, Step, list[Applied], list[Model]]]:
     """(index, step, [(result, record)], models) after each step, every version having applied it."""
     models = [scenario.model(v) for v in versions]
     for i, step in enumerate(scenario.steps):
-        applied = []
+        applied: list[Applied] = []
         for version, model in zip(versions, models):
             try:
                 applied.append(model.apply(i, step))
@@ -59,12 +69,13 @@ def lockstep(scenario, versions):
         yield i, step, applied, models
 
 
-def verdict(solved: bool, reason: str, step: int | None = None, pod: str | None = None, **evidence) -> dict:
+def verdict(solved: bool, reason: str, step: int | None = None, pod: str | None = None, **evidence: Any
+            ) -> Verdict:
     return {"solved": solved, "why": {"reason": reason, "step": step, "pod": pod, **evidence}}
 
 
 # --- 1. lose B's marker with two pods ------------------------------------------------------------------------
-def check_lose_marker(scenario) -> dict:
+def check_lose_marker(scenario: Scenario) -> Verdict:
     pods = len(scenario.pods)
     for i, _step, [(_result, record)], _models in lockstep(scenario, ("v1.28.1",)):
         broken = next((b for b in record["invariants"] if b["name"] == "in_flight_boundary"), None)
@@ -91,22 +102,22 @@ class Wait:
     pod: str
     since: int
     began: int
-    queues: list
+    queues: list[str]
     ended: int | None = None
     until: int | None = None
     to: str | None = None
 
     def length(self, end: int) -> int:
         """ns waited: until it left, or until ``end`` (the clock after the last step) while it waits still."""
-        return (end if self.ended is None else self.until) - self.since
+        return (end if self.until is None else self.until) - self.since  # ``until`` is set with ``ended``
 
-    def evidence(self, end: int) -> dict:
+    def evidence(self, end: int) -> Evidence:
         return {"began": self.began, "since": self.since / NS, "queues": self.queues, "ended": self.ended,
                 "until": None if self.until is None else self.until / NS, "to": self.to,
                 "waited": self.length(end) / NS}
 
 
-def _reached_active_at(applied: tuple, pod: str, now: int) -> int:
+def _reached_active_at(applied: Applied, pod: str, now: int) -> int:
     """When ``pod`` reached activeQ in a step (``applied``: its result and record): at the time of its last move
     there (returns.move_times: a periodic flush's tick inside an advance_clock step), else at the step's clock."""
     result, record = applied
@@ -115,11 +126,13 @@ def _reached_active_at(applied: tuple, pod: str, now: int) -> int:
     return round(ticks[-1] * NS) if ticks else now
 
 
-def _waits(scenario, versions) -> tuple[list[list[Wait]], list[int], list[dict]]:
+def _waits(scenario: Scenario, versions: Sequence[str]
+           ) -> tuple[list[list[Wait]], list[int], list[dict[str, list[str | None]]]]:
     """Per version its waits; the clock after each step; where each moved pod is after its step, per version."""
-    waits = [[] for _ in versions]
-    open_ = [{} for _ in versions]  # pod -> its open Wait
-    clock, placed = [], []
+    waits: list[list[Wait]] = [[] for _ in versions]
+    open_: list[dict[str, Wait]] = [{} for _ in versions]  # pod -> its open Wait
+    clock: list[int] = []
+    placed: list[dict[str, list[str | None]]] = []
     for i, _step, applied, models in lockstep(scenario, versions):
         touched = sorted({m["pod"] for _result, record in applied for m in record["moves"]})
         for k, model in enumerate(models):
@@ -130,17 +143,17 @@ def _waits(scenario, versions) -> tuple[list[list[Wait]], list[int], list[dict]]
                     wait.ended, wait.until, wait.to = i, _reached_active_at(applied[k], pod, now), where
                     del open_[k][pod]
                     continue
-                if wait is None and where in WAITING:
+                if wait is None and where is not None and where in WAITING:
                     wait = open_[k][pod] = Wait(pod, now, i, [])
                     waits[k].append(wait)
-                if wait is not None and wait.queues[-1:] != [where]:
+                if wait is not None and where is not None and wait.queues[-1:] != [where]:
                     wait.queues.append(where)  # e.g. an event moved it from unschedulablePods to backoffQ
         clock.append(models[0].queue.now)
         placed.append({pod: [m.queue.where(pod) for m in models] for pod in touched})
     return waits, clock, placed
 
 
-def check_five_minutes(scenario) -> dict:
+def check_five_minutes(scenario: Scenario) -> Verdict:
     (old, new), clock, placed = _waits(scenario, ("v1.28.1", "v1.28.2"))
     end, limit = (clock[-1] if clock else 0), WAIT * NS
     nearest = None  # not solved: the first wait long on both versions
@@ -165,8 +178,10 @@ def check_five_minutes(scenario) -> dict:
 
 
 # --- 3. grow v1.28.2's list without bound --------------------------------------------------------------------
-def check_unbounded_list(scenario) -> dict:
-    orphaned, first_broken, model = None, None, None
+def check_unbounded_list(scenario: Scenario) -> Verdict:
+    orphaned: dict[str, Any] | None = None
+    first_broken: int | None = None
+    model: Model | None = None
     for i, _step, [(_result, record)], models in lockstep(scenario, ("v1.28.2",)):
         model = models[0]
         if record.get("orphaned") and orphaned is None:
@@ -181,7 +196,7 @@ def check_unbounded_list(scenario) -> dict:
                        version="v1.28.2")
     orphan = entries[at]
     behind = [e["id"] for e in entries[at + 1:] if e["kind"] == "event"]
-    made = orphaned if orphaned and orphaned["id"] == orphan["id"] else {"step": first_broken}
+    made: dict[str, Any] = orphaned if orphaned and orphaned["id"] == orphan["id"] else {"step": first_broken}
     evidence = dict(entry=orphan["id"], behind=behind, length=len(entries), growth=GROWTH,
                     invariant="pod_entries_in_flight", broken_at=first_broken, version="v1.28.2")
     if len(behind) < GROWTH:
@@ -193,7 +208,7 @@ def check_unbounded_list(scenario) -> dict:
 RETRY = (ACTIVE_Q, BACKOFF_Q)
 
 
-def check_sooner_retry(scenario) -> dict:
+def check_sooner_retry(scenario: Scenario) -> Verdict:
     failures = 0
     for i, _step, applied, models in lockstep(scenario, ("v1.28.1", "v1.28.2")):
         if not all("failed" in record for _result, record in applied):
@@ -202,10 +217,7 @@ def check_sooner_retry(scenario) -> dict:
         pod = applied[0][1]["failed"]["pod"]
         where = [m.queue.where(pod) for m in models]
         if where[0] in RETRY and where[1] == UNSCHEDULABLE_PODS:
-            hints = [{"decision": r.get("hint", {}).get("decision"), "reason": r.get("hint", {}).get("reason"),
-                      "start": r.get("hint", {}).get("start", {}).get("rule"),
-                      "marker": r.get("hint", {}).get("start", {}).get("marker"),
-                      "rule": result.get("rule")} for result, r in applied]
+            hints = [_hint_said(result, record) for result, record in applied]
             retained = [e["id"] for e in models[0].queue.tracker.view()["entries"] if e.get("kind", "event") == "event"]
             return verdict(True, "old-retries-new-parks", i, pod, where={"v1.28.1": where[0], "v1.28.2": where[1]},
                            hints={"v1.28.1": hints[0], "v1.28.2": hints[1]},
@@ -213,14 +225,23 @@ def check_sooner_retry(scenario) -> dict:
     return verdict(False, "no-such-failure", failures=failures)
 
 
+def _hint_said(result: Result, record: Record) -> dict[str, str | None]:
+    """How a version placed a failed pod: its hint's decision, reason and start, or its gate-off rule."""
+    hint = record.get("hint")
+    start = hint.get("start") if hint else None
+    return {"decision": hint.get("decision") if hint else None, "reason": hint.get("reason") if hint else None,
+            "start": start["rule"] if start else None, "marker": start.get("marker") if start else None,
+            "rule": result.get("rule")}
+
+
 @dataclass(frozen=True)
 class Challenge:
     id: str
     title: str
     goal: str
-    versions: tuple
+    versions: tuple[str, ...]
     start: str  # a built-in to start from (it does not solve the challenge by itself)
-    check: Callable[[object], dict]
+    check: Callable[[Scenario], Verdict]
 
 
 CHALLENGES = (
@@ -253,7 +274,7 @@ def challenge(challenge_id: object) -> Challenge:
     return found
 
 
-def check(challenge_id: str, scenario) -> dict:
+def check(challenge_id: str, scenario: Scenario) -> Verdict:
     """The verdict of ``scenario`` (a loaded Scenario) on the challenge: {id, solved, why, versions}."""
     found = challenge(challenge_id)
     return {"id": found.id, "versions": list(found.versions), **found.check(scenario)}

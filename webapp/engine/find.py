@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import Invalid
 from ..model.errors import StepError
@@ -38,9 +40,10 @@ PODS_RANGE = (1, 26)  # its pods (named A..Z)
 MAX_SEED = 2**53 - 1  # what a browser's number holds exactly
 WAIT_SECONDS = 60  # the `wait` target: longer than this in unschedulablePods
 QUEUED = "unschedulablePods"
+Raw = dict[str, Any]  # a scenario object, as generated and shrunk
 
 
-def check_query(target: object, versions) -> None:
+def check_query(target: object, versions: Iterable[str]) -> None:
     """What makes a search askable, stated once for the CLI, POST /api/find and Search: a known target, and two
     distinct versions at least for a divergence. Invalid (a user error) otherwise."""
     if not isinstance(target, str) or target not in TARGETS:
@@ -50,7 +53,7 @@ def check_query(target: object, versions) -> None:
         raise Invalid(f"a divergence needs at least two versions to compare, not only {', '.join(distinct) or 'none'}")
 
 
-def updates_differ(versions) -> bool:
+def updates_differ(versions: Iterable[str]) -> bool:
     """Whether ``versions`` handle Update differently (so generated scenarios should update pods)."""
     return len({tuple(getattr(VERSIONS[v].rules, rule) for rule in PriorityQueue.UPDATE_RULES) for v in versions}) > 1
 
@@ -61,27 +64,27 @@ class Finding:
     target: str
     step: int
     variant: str
-    detail: dict
+    detail: Mapping[str, Any]
 
 
 class Search:
-    def __init__(self, target: str = "divergence", versions=VARIANTS, max_steps: int = 12, pods: int = 2,
-                 invariant: str | None = None):
+    def __init__(self, target: str = "divergence", versions: Iterable[str] = VARIANTS, max_steps: int = 12,
+                 pods: int = 2, invariant: str | None = None):
         """``invariant``: with the invariant target, only that one counts (None: any)."""
         check_query(target, versions)
         self.target, self.versions, self.max_steps, self.pods = target, tuple(versions), max_steps, pods
         self.invariant = invariant
 
     # --- one run -------------------------------------------------------------------------------------------
-    def first_finding(self, raw: dict) -> Finding | None:
+    def first_finding(self, raw: Raw) -> Finding | None:
         """Run ``raw`` on the versions; the first thing that goes wrong, or None (also when it cannot run)."""
         if validate(raw):
             return None
         scenario = from_valid_dict(raw)
         models = [scenario.model(v) for v in self.versions]
-        parked = [{} for _ in models]  # per version: pod -> time it was parked
+        parked: list[dict[str, int]] = [{} for _ in models]  # per version: pod -> time it was parked
         for i, step in enumerate(scenario.steps):
-            touched = set()
+            touched: set[str] = set()
             for k, model in enumerate(models):
                 try:
                     _, record = model.apply(i, step)
@@ -103,7 +106,7 @@ class Search:
                     return Finding("divergence", i, self.versions[0], {"pod": pods[0], "where": where})
         return None
 
-    def _waited(self, queue, parked: dict, step: int, variant: str) -> Finding | None:
+    def _waited(self, queue: PriorityQueue, parked: dict[str, int], step: int, variant: str) -> Finding | None:
         for name in list(parked):
             if name not in queue.unschedulable_pods:
                 del parked[name]
@@ -115,7 +118,7 @@ class Search:
         return None
 
     # --- search --------------------------------------------------------------------------------------------
-    def candidate(self, rng: random.Random) -> dict:
+    def candidate(self, rng: random.Random) -> Raw:
         steps = rng.randint(STEPS[0], self.max_steps)
         raw = generate(rng.choice, steps, pods=self.pods, variants=self.versions,
                        updates=updates_differ(self.versions),
@@ -123,7 +126,8 @@ class Search:
         raw["name"] = "found"
         return raw
 
-    def search(self, seed: int, budget_seconds: float, clock=time.monotonic) -> tuple[dict, Finding, int] | None:
+    def search(self, seed: int, budget_seconds: float, clock: Callable[[], float] = time.monotonic
+               ) -> tuple[Raw, Finding, int] | None:
         """(scenario, finding, tries) of the first generated scenario that goes wrong, within the budget."""
         rng, deadline, tries = random.Random(seed), clock() + budget_seconds, 0
         while clock() < deadline:
@@ -135,10 +139,10 @@ class Search:
         return None
 
     # --- shrinking -----------------------------------------------------------------------------------------
-    def holds(self, raw: dict) -> bool:
+    def holds(self, raw: Raw) -> bool:
         return self.first_finding(raw) is not None
 
-    def shrink(self, raw: dict) -> dict:
+    def shrink(self, raw: Raw) -> Raw:
         """The smallest variant of ``raw`` that still goes wrong: fewest steps, pods and hints, simplest values
         (deterministic: candidates are tried in a fixed order until none helps).
 
@@ -146,11 +150,14 @@ class Search:
         pop takes; then with every pop naming the pod it took (``_tidy``), so that a value the first pass had to
         keep because it decided the pop order (a pod's priority: pods tied on priority and timestamp are all heads
         a named pop may take) is simplified too, and whatever that lets go goes."""
-        raw = _cut_after(raw, self.first_finding(raw).step)
+        found = self.first_finding(raw)
+        if found is None:
+            raise ValueError("only a scenario that goes wrong can be shrunk")
+        raw = _cut_after(raw, found.step)
         raw = _tidy(self._fixpoint(raw), self)
         return _tidy(self._fixpoint(raw), self)
 
-    def _fixpoint(self, raw: dict) -> dict:
+    def _fixpoint(self, raw: Raw) -> Raw:
         """``raw`` simplified, in rounds, by each simplifier's first candidate that still goes wrong, until a round
         changes nothing. Each candidate is smaller in one measure and larger in none, so this ends."""
         changed = True
@@ -163,11 +170,11 @@ class Search:
         return raw
 
 
-def _cut_after(raw: dict, step: int) -> dict:
+def _cut_after(raw: Raw, step: int) -> Raw:
     return {**raw, "steps": raw["steps"][: step + 1]}
 
 
-def _without_steps(raw: dict):
+def _without_steps(raw: Raw) -> Iterator[Raw]:
     steps = raw["steps"]
     # Halves and quarters first, then any run of three, two or one steps (ddmin-like; runs, because a pop and
     # the fail that ends its attempt often only go together).
@@ -179,33 +186,33 @@ def _without_steps(raw: dict):
         yield {**raw, "initial_active": raw["initial_active"][:i] + raw["initial_active"][i + 1:]}
 
 
-def _pod_params(step: dict) -> list[tuple[str, bool]]:
+def _pod_params(step: Raw) -> list[tuple[str, bool]]:
     """(name, is a list) of the parameters of ``step`` that name pods, from the operation registry."""
     return [(p.name, p.type == PODS) for p in OPERATIONS[step["op"]].params if p.type in (POD, PODS) and p.name in step]
 
 
-def _pods_of(step: dict) -> list[str]:
+def _pods_of(step: Raw) -> list[str]:
     return [n for name, many in _pod_params(step) for n in (step[name] if many else [step[name]])]
 
 
-def _mentions(step: dict, pod: str) -> bool:
+def _mentions(step: Raw, pod: str) -> bool:
     return pod in _pods_of(step)
 
 
-def _without_pods(raw: dict):
+def _without_pods(raw: Raw) -> Iterator[Raw]:
     for pod in [p["name"] for p in raw["pods"]]:
         yield {**raw, "pods": [p for p in raw["pods"] if p["name"] != pod],
                "initial_active": [n for n in raw.get("initial_active", ()) if n != pod],
                "steps": [s for s in raw["steps"] if not _mentions(s, pod)]}
 
 
-def _without_hints(raw: dict):
+def _without_hints(raw: Raw) -> Iterator[Raw]:
     hints = raw.get("hints", [])
     for i in range(len(hints)):
         yield {**raw, "hints": hints[:i] + hints[i + 1:]}
 
 
-def _simpler_values(raw: dict):
+def _simpler_values(raw: Raw) -> Iterator[Raw]:
     steps = raw["steps"]
     for i, step in enumerate(steps):
         plugins = step.get("unschedulable_plugins")
@@ -227,11 +234,11 @@ def _simpler_values(raw: dict):
 SIMPLIFIERS = (_without_steps, _without_pods, _without_hints, _simpler_values)  # in the order tried
 
 
-def _with_step(raw: dict, i: int, step: dict) -> dict:
+def _with_step(raw: Raw, i: int, step: Raw) -> Raw:
     return {**raw, "steps": raw["steps"][:i] + [step] + raw["steps"][i + 1:]}
 
 
-def _tidy(raw: dict, search: Search) -> dict:
+def _tidy(raw: Raw, search: Search) -> Raw:
     """Readable names (A, B, … in order of appearance) and every pop naming the pod it takes; each kept only
     where the finding survives."""
     order = [*raw.get("initial_active", ()), *(n for s in raw["steps"] for n in _pods_of(s)),
@@ -244,19 +251,19 @@ def _tidy(raw: dict, search: Search) -> dict:
     return named if search.holds(named) else raw
 
 
-def _step_renamed(step: dict, names: dict) -> dict:
+def _step_renamed(step: Raw, names: Raw) -> Raw:
     return {**step, **{name: [names[n] for n in step[name]] if many else names[step[name]]
                        for name, many in _pod_params(step)}}
 
 
-def _renamed(raw: dict, names: dict) -> dict:
+def _renamed(raw: Raw, names: Raw) -> Raw:
     pods = sorted(({**p, "name": names[p["name"]]} for p in raw["pods"]), key=lambda p: p["name"])
     return {**raw, "pods": [{k: v for k, v in p.items() if k != "priority" or v} for p in pods],
             "initial_active": [names[n] for n in raw.get("initial_active", ())],
             "steps": [_step_renamed(s, names) for s in raw["steps"]]}
 
 
-def _pops_named(raw: dict, variant: str) -> dict:
+def _pops_named(raw: Raw, variant: str) -> Raw:
     model = from_valid_dict(raw).model(variant)
     steps = []
     for i, step in enumerate(raw["steps"]):
@@ -265,7 +272,7 @@ def _pops_named(raw: dict, variant: str) -> dict:
     return {**raw, "steps": steps}
 
 
-def size(raw: dict) -> dict:
+def size(raw: Raw) -> Raw:
     """steps, pods, events and hints of a scenario (the shrinker's measure)."""
     return {"steps": len(raw["steps"]), "pods": len(raw["pods"]),
             "events": sum(s["op"] in ("event", "assigned_pod_added") for s in raw["steps"]),

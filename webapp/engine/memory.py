@@ -11,11 +11,12 @@ pickled model at its fullest, times LIVE_FACTOR (measured by ``bench/session_mem
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 LIVE_FACTOR = 24  # in-memory bytes of (live model + frame) per byte of the largest pickled checkpoint
 
 
-def deep_size(root) -> int:
+def deep_size(root: object) -> int:
     """Bytes held by ``root`` and everything it references (dicts, lists, tuples, sets, objects' attributes),
     each object counted once."""
     seen: set[int] = set()
@@ -44,13 +45,14 @@ def deep_size(root) -> int:
     return total
 
 
-def _malloc_trim():
+def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's malloc_trim, or None elsewhere (musl, macOS)."""
     try:
         import ctypes
 
         libc = ctypes.CDLL("libc.so.6")
-        return libc.malloc_trim
+        trim: Callable[[int], int] = libc.malloc_trim
+        return trim
     except (OSError, AttributeError):
         return None
 
@@ -58,7 +60,7 @@ def _malloc_trim():
 _TRIM = _malloc_trim()
 
 
-def release_memory(run=None) -> bool:
+def release_memory(run: Callable[..., object] | None = None) -> bool:
     """Give freed memory back to the system after heavy sessions ended: a full garbage collection (their
     models hold reference cycles), then glibc's malloc_trim(0), which returns the free pages of every arena;
     without it the process stays at its peak RSS. True if malloc_trim ran. ``run(fn, *args)`` calls malloc_trim
@@ -72,5 +74,5 @@ def release_memory(run=None) -> bool:
     return True
 
 
-def _call(fn, *args):
+def _call(fn: Callable[..., object], *args: object) -> object:
     return fn(*args)

@@ -14,6 +14,8 @@ holding a poll nobody can reveal.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any, NotRequired, TypedDict
 
 from ..errors import Invalid
 from ..phrases import shown
@@ -22,14 +24,31 @@ MAX_ANSWERS = 5_000  # voters one poll counts: a large hall; beyond it a new vot
 VOTER = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
-def checked_voter(voter) -> str:
+class Poll(TypedDict):
+    position: int
+    key: NotRequired[str | None]  # the load it asks about (absent in a poll stored before polls named it)
+    pod: str
+    choices: list[str]
+    variants: list[str]
+    open: bool
+
+
+Answer = dict[str, str]  # variant -> choice
+
+
+class Tally(TypedDict):
+    answered: int
+    counts: dict[str, dict[str, int]]
+
+
+def checked_voter(voter: object) -> str:
     """``voter`` if it is a voter id (8-64 letters, digits, - or _); Invalid otherwise."""
     if not isinstance(voter, str) or not VOTER.fullmatch(voter):
         raise Invalid(f"voter: expected an id of 8 to 64 letters, digits, '-' or '_', got {shown(voter)}")
     return voter
 
 
-def open_poll(position: int, key: str | None, prompt: dict | None, variants: list[str]) -> dict:
+def open_poll(position: int, key: str | None, prompt: Mapping[str, Any] | None, variants: list[str]) -> Poll:
     """A poll about the step after ``position`` of the load ``key``; ``prompt`` is what the scene asks there (its
     ``predict``)."""
     if prompt is None:
@@ -38,7 +57,7 @@ def open_poll(position: int, key: str | None, prompt: dict | None, variants: lis
             "variants": list(variants), "open": True}
 
 
-def ended_by_move(poll: dict | None, key: str | None, position: int | None) -> str | None:
+def ended_by_move(poll: Poll | None, key: str | None, position: int | None) -> str | None:
     """What the room standing at ``position`` of the load ``key`` does to ``poll``: None while it still asks there
     (or is not open); "reveal" once the room has taken the step it asks about (that step shows the truth: however
     the presenter took it, followers see the room's answers and their verdict); "withdraw" after any other move
@@ -52,7 +71,7 @@ def ended_by_move(poll: dict | None, key: str | None, position: int | None) -> s
     return "reveal" if (key, position) == (asked[0], asked[1] + 1) else "withdraw"
 
 
-def checked_answer(poll: dict | None, answer) -> dict:
+def checked_answer(poll: Poll | None, answer: object) -> Answer:
     """``answer`` if it answers the open ``poll``: a choice for some of its variants; Invalid otherwise."""
     if poll is None or not poll["open"]:
         raise Invalid("no poll is open in this room")
@@ -68,7 +87,7 @@ def checked_answer(poll: dict | None, answer) -> dict:
     return {variant: answer[variant] for variant in poll["variants"] if variant in answer}
 
 
-def tally(poll: dict, answers: list[dict]) -> dict:
+def tally(poll: Poll, answers: list[Answer]) -> Tally:
     """{answered, counts: {variant: {choice: n}}}: how many answered, and each variant's histogram."""
     counts = {v: {c: 0 for c in poll["choices"]} for v in poll["variants"]}
     for answer in answers:

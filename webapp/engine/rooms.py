@@ -12,17 +12,16 @@ import hmac
 import re
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypedDict
 
 from ..errors import Busy, Invalid, NotAllowed
 from ..phrases import shown
+from ..scenario.scenario import Scenario
 from . import polls
-from .roomstore import MemoryRoomStore, RedisRoomStore, RoomsUnavailable
+from .polls import Answer, Poll, Tally
+from .roomstore import MemoryRoomStore, RedisRoomStore, RoomRecord, RoomsUnavailable
 from .session import Session
-
-Record = dict[str, Any]  # a room's record in the store (roomstore.py)
-Resolve = Callable[[Any], tuple[Any, str | None]]  # built-in id or scenario object -> (Scenario, id)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed from a slide
 CODE_LENGTH = 6
@@ -30,13 +29,21 @@ CODE_PATTERN = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 MIN_TOKEN_LENGTH = 32
 
 
+class Withdrawn(TypedDict):
+    """A poll the presenter withdrew, or that the room left unrevealed."""
+
+    position: int
+    open: bool
+    cancelled: bool
+
+
 class Room:
-    def __init__(self, record: Record, session: Session):
-        self.code: str = record["code"]
-        self.token: str = record["token"]  # HMAC(secret, code): 256 bits, compared in constant time
+    def __init__(self, record: RoomRecord, session: Session):
+        self.code = record["code"]
+        self.token = record["token"]  # HMAC(secret, code): 256 bits, compared in constant time
         # Which incarnation of the room this is: a room re-created under the same code (its record lost, e.g.
         # Redis restarted empty) gets a new epoch, and counts its versions from 0 again.
-        self.epoch: str | None = record.get("epoch")
+        self.epoch = record.get("epoch")
         self.session = session
         self.version = -1  # the store version this session reflects
         self.owner: str | None = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
@@ -60,10 +67,10 @@ class Room:
 
 
 class Rooms:
-    def __init__(self, resolve: Resolve, store: MemoryRoomStore | RedisRoomStore | None = None,
-                 new_session: Callable[[], Session] = Session, secret: bytes | None = None,
-                 empty_grace: float | None = None, max_rooms: int | None = None, max_per_owner: int | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(self, resolve: Callable[[object], tuple[Scenario, str | None]],
+                 store: MemoryRoomStore | RedisRoomStore | None = None, new_session: Callable[[], Session] = Session,
+                 secret: bytes | None = None, empty_grace: float | None = None, max_rooms: int | None = None,
+                 max_per_owner: int | None = None, clock: Callable[[], float] = time.monotonic):
         self._resolve = resolve  # built-in id or scenario object -> (Scenario, id)
         self._store = store or MemoryRoomStore()
         self._new_session = new_session
@@ -92,8 +99,8 @@ class Rooms:
                 f"{self.empty_grace:g} s after everyone has left it"
             raise NotAllowed(f"room limit: your address has {owned} rooms open here (at most "
                              f"{self.max_per_owner}); a room is forgotten {forgotten}")
-        record: Record = {"code": code, "token": None, "source": None, "variants": None, "range": None, "position": 0,
-                  "version": 0, "epoch": secrets.token_hex(8)}
+        record: RoomRecord = {"code": code, "token": None, "source": None, "variants": None, "range": None,
+                              "position": 0, "version": 0, "epoch": secrets.token_hex(8)}
         while True:
             if record["code"] is None:
                 record["code"] = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -124,8 +131,9 @@ class Rooms:
     def claim(self, code: object, token: object, owner: str | None = None) -> Room:
         """A presenter coming back (reconnect, server restart): its room, re-created if it is gone, and only for
         the holder of the room's real token (knowing the code from the slide is not enough)."""
-        if not (isinstance(code, str) and CODE_PATTERN.fullmatch(code.upper()) and isinstance(token, str)
-                and len(token) >= MIN_TOKEN_LENGTH):
+        valid = isinstance(code, str) and CODE_PATTERN.fullmatch(code.upper()) and isinstance(token, str) \
+            and len(token) >= MIN_TOKEN_LENGTH
+        if not valid or not isinstance(code, str) or not isinstance(token, str):
             raise NotAllowed("claim_room needs the room code and its presenter token")
         try:
             return self.authorize(code, token)
@@ -139,7 +147,7 @@ class Rooms:
     def save(self, room: Room) -> None:
         """Record the room's scenario and position after its presenter changed them."""
         session = room.session
-        record: Record = self._store.get(room.code) or {"code": room.code, "token": room.token, "version": room.version,
+        record = self._store.get(room.code) or {"code": room.code, "token": room.token, "version": room.version,
                                                  "epoch": room.epoch}
         if record.get("epoch") != room.epoch:  # re-created since this copy was made (autoplay holds one)
             raise NotAllowed(f"room {room.code} was created again since; join it again")
@@ -150,7 +158,7 @@ class Rooms:
         self._store.put(record)
         room.version = record["version"]
 
-    def _sync(self, record: Record) -> Room:
+    def _sync(self, record: RoomRecord) -> Room:
         room = self._local.get(record["code"])
         if room is None or room.token != record["token"] or room.epoch != record.get("epoch"):
             old, room = room, Room(record, self._new_session())
@@ -165,9 +173,9 @@ class Rooms:
             return room
         session = room.session
         if record["source"] is not None:
-            # A load is named by its load_id (a new one for every load, the presenter's on every process); its
-            # source is not compared: through a shared store it comes back as JSON (lists where a Scenario holds
-            # tuples, scenario.frozen_step), never equal, and every move reloaded the whole scenario.
+            # A load is named by its load id (a new one for every load, the presenter's on every process); its source
+            # is not compared: through a shared store it comes back as JSON (lists where a Scenario holds tuples,
+            # scenario.frozen_step), never equal, and every move reloaded the whole scenario.
             if session.sim is None or session.load_id is None or session.load_id != record.get("load_id"):
                 scenario, scenario_id = self._resolve(record["source"])
                 session.load(scenario, record["variants"], scenario_id, tuple(record["range"]), record["position"])
@@ -178,14 +186,15 @@ class Rooms:
         return room
 
     # --- the room's live poll (polls.py): kept in the store, so every process counts the same answers ----
-    def open_poll(self, room: Room, prompt: dict[str, Any] | None) -> dict[str, Any]:
-        sim = room.session.require()
-        poll = polls.open_poll(sim.position, room.session.load_id, prompt, list(sim.variants))
+    def open_poll(self, room: Room, prompt: Mapping[str, Any] | None) -> Poll:
+        session = room.session
+        sim = session.require()
+        poll = polls.open_poll(sim.position, session.load_id, prompt, list(sim.variants))
         self._store.set_poll(room.code, poll)
         self._store.clear_answers(room.code)
         return poll
 
-    def answer_poll(self, room: Room, sid: str, voter: object, answer: object) -> dict[str, Any]:
+    def answer_poll(self, room: Room, sid: str, voter: object, answer: object) -> Poll | None:
         """Record the answer of connection ``sid`` as ``voter`` (None: the connection itself), replacing that
         voter's earlier one; the poll as it stands. Only a member of the room answers, and a connection answers
         as one voter only."""
@@ -194,57 +203,56 @@ class Rooms:
         voter = sid if voter is None else polls.checked_voter(voter)
         if room.voters.setdefault(sid, voter) != voter:
             raise NotAllowed("this connection already answers as another voter")
-        poll = self._poll(room)
-        if room.session.sim is not None and room.session.sim.position != poll["position"]:
+        poll = self._store.poll(room.code)
+        if poll is not None and room.session.sim is not None and room.session.sim.position != poll["position"]:
             raise Invalid("this poll has closed: the room has moved on")
         if not self._store.answer(room.code, voter, polls.checked_answer(poll, answer), polls.MAX_ANSWERS):
             raise Busy(f"this poll has counted {polls.MAX_ANSWERS} answers: no more are taken")
         return poll
 
-    def close_poll(self, room: Room) -> dict[str, Any]:
+    def close_poll(self, room: Room) -> Poll:
         """The presenter reveals the poll: closed, its answers kept (the reveal shows them)."""
         return self._reveal(room, self._poll(room))
 
-    def cancel_poll(self, room: Room) -> dict[str, Any]:
+    def cancel_poll(self, room: Room) -> Withdrawn:
         """The presenter withdraws the poll unrevealed: it and its answers are forgotten; what was withdrawn."""
         return self._withdraw(room, self._poll(room))
 
-    def settle_poll(self, room: Room) -> dict[str, Any] | None:
+    def settle_poll(self, room: Room) -> Poll | Withdrawn | None:
         """After the room moved (``save``): its open poll ended if the room has left where it asks
         (``polls.ended_by_move``): the revealed poll, or what was withdrawn, to tell the room; None if nothing ended."""
         poll, sim = self._store.poll(room.code), room.session.sim
         ended = polls.ended_by_move(poll, room.session.load_id, sim.position if sim else None)
-        if poll is None or ended is None:
+        if ended is None or poll is None:
             return None
         return self._reveal(room, poll) if ended == "reveal" else self._withdraw(room, poll)
 
-    def _poll(self, room: Room) -> dict[str, Any]:
+    def _poll(self, room: Room) -> Poll:
         poll = self._store.poll(room.code)
         if poll is None:
             raise Invalid("no poll is open in this room")
         return poll
 
-    def _reveal(self, room: Room, poll: dict[str, Any]) -> dict[str, Any]:
+    def _reveal(self, room: Room, poll: Poll) -> Poll:
         poll["open"] = False
         self._store.set_poll(room.code, poll)
         return poll
 
-    def _withdraw(self, room: Room, poll: dict[str, Any]) -> dict[str, Any]:
+    def _withdraw(self, room: Room, poll: Poll) -> Withdrawn:
         self._store.set_poll(room.code, None)
         self._store.clear_answers(room.code)
         return {"position": poll["position"], "open": False, "cancelled": True}
 
-    def open_poll_here(self, room: Room) -> dict[str, Any] | None:
+    def open_poll_here(self, room: Room) -> Poll | None:
         """The poll open at the room's current position, if any (what a joiner is shown)."""
-        poll, sim = self._store.poll(room.code), room.session.sim
-        if poll is None or sim is None or poll["position"] != sim.position or not poll["open"]:
-            return None
-        return poll
+        poll = self._store.poll(room.code)
+        here = room.session.sim is not None and poll is not None and poll["position"] == room.session.sim.position
+        return poll if here and poll is not None and poll["open"] else None
 
-    def tally(self, room: Room, poll: dict[str, Any]) -> dict[str, Any]:
+    def tally(self, room: Room, poll: Poll) -> Tally:
         return polls.tally(poll, self._store.answers(room.code))
 
-    def answer_of(self, room: Room, voter: str | None) -> dict[str, Any] | None:
+    def answer_of(self, room: Room, voter: str | None) -> Answer | None:
         """``voter``'s answer to the room's poll (a follower back after a reload sees what it answered); None for
         none, or no voter."""
         return None if voter is None else self._store.answer_of(room.code, voter)

@@ -1,16 +1,15 @@
 """Where a room lives: what it *is* — its scenario and position — kept so that any process can serve it.
 
 A record: {"code", "token", "source" (built-in id or scenario object, or None before the first load),
-"variants", "range", "position", "load_id" (the presenter's ``Session.load_id``), "version", "epoch"};
-``version`` grows with every change; ``epoch`` is drawn afresh each time a room is created, so a room created
-again under the same code (after its record was lost) is told apart from the old one even where their versions
-are equal.
+"variants", "range", "position", "version", "epoch"}; ``version`` grows with every change; ``epoch`` is
+drawn afresh each time a room is created, so a room created again under the same code (after its record was
+lost) is told apart from the old one even where their versions are equal.
 A room's live poll is kept beside its record (it does not change what the room shows, so no version):
 ``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value, limit)`` (False:
 the poll already has ``limit`` voters and this one is new) / ``answers(code)``, ``answer_of(code, voter)`` (a
-follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll starts with none); and
-whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` / ``blank(code)`` (a follower
-joining then sees the blank, not the slide).
+follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll starts with none); and whether
+the presenter has blanked the followers' screens, ``set_blank(code, on)`` / ``blank(code)`` (a follower joining then
+sees the blank, not the slide).
 Who is in a room is counted per process: ``set_members(code, process, n)`` records this process's count and
 answers the total over every process; ``members(code)`` is that total (0: nobody anywhere).
 MemoryRoomStore serves one process; RedisRoomStore shares rooms between processes.
@@ -23,6 +22,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import Unavailable
+from .polls import Answer, Poll
+
+# What the store holds of a room (rooms.py makes it): code, token, source, variants, range, position, version, epoch.
+RoomRecord = dict[str, Any]
 
 
 class RoomsUnavailable(Unavailable):
@@ -31,24 +34,24 @@ class RoomsUnavailable(Unavailable):
 
 class MemoryRoomStore:
     def __init__(self) -> None:
-        self._records: dict[str, dict] = {}
-        self._polls: dict[str, dict | None] = {}
-        self._answers: dict[str, dict] = {}
+        self._records: dict[str, RoomRecord] = {}
+        self._polls: dict[str, Poll | None] = {}
+        self._answers: dict[str, dict[str, Answer]] = {}
         self._members: dict[str, dict[str, int]] = {}
         self._blank: set[str] = set()
 
-    def add(self, record: dict) -> bool:
+    def add(self, record: RoomRecord) -> bool:
         """Store a new room; False if the code is taken."""
         if record["code"] in self._records:
             return False
         self._records[record["code"]] = dict(record)
         return True
 
-    def get(self, code: str) -> dict | None:
+    def get(self, code: str) -> RoomRecord | None:
         record = self._records.get(code)
         return dict(record) if record is not None else None
 
-    def put(self, record: dict) -> None:
+    def put(self, record: RoomRecord) -> None:
         self._records[record["code"]] = dict(record)
 
     def drop(self, code: str) -> None:
@@ -72,26 +75,26 @@ class MemoryRoomStore:
     def members(self, code: str) -> int:
         return sum(self._members.get(code, {}).values())
 
-    def set_poll(self, code: str, poll: dict | None) -> None:
+    def set_poll(self, code: str, poll: Poll | None) -> None:
         self._polls[code] = poll
 
     def clear_answers(self, code: str) -> None:
         self._answers.pop(code, None)
 
-    def poll(self, code: str) -> dict | None:
+    def poll(self, code: str) -> Poll | None:
         return self._polls.get(code)
 
-    def answer(self, code: str, voter: str, value: dict, limit: int) -> bool:
+    def answer(self, code: str, voter: str, value: Answer, limit: int) -> bool:
         answers = self._answers.setdefault(code, {})
         if voter not in answers and len(answers) >= limit:
             return False
         answers[voter] = value
         return True
 
-    def answers(self, code: str) -> list[dict]:
+    def answers(self, code: str) -> list[Answer]:
         return list(self._answers.get(code, {}).values())
 
-    def answer_of(self, code: str, voter: str) -> dict | None:
+    def answer_of(self, code: str, voter: str) -> Answer | None:
         return self._answers.get(code, {}).get(voter)
 
     def set_blank(self, code: str, on: bool) -> None:
@@ -136,15 +139,15 @@ class RedisRoomStore:
                 f"rooms are unavailable: the shared store (Redis) cannot be reached ({err.__class__.__name__}); "
                 "your own session still works") from None
 
-    def add(self, record: dict) -> bool:
+    def add(self, record: RoomRecord) -> bool:
         return bool(self._call(self._redis.set, self.PREFIX + record["code"], json.dumps(record), nx=True,
                                ex=self._ttl))
 
-    def get(self, code: str) -> dict | None:
+    def get(self, code: str) -> RoomRecord | None:
         raw = self._call(self._redis.get, self.PREFIX + code)
         return json.loads(raw) if raw is not None else None
 
-    def put(self, record: dict) -> None:
+    def put(self, record: RoomRecord) -> None:
         self._call(self._redis.set, self.PREFIX + record["code"], json.dumps(record), ex=self._ttl)
 
     def drop(self, code: str) -> None:
@@ -168,26 +171,26 @@ class RedisRoomStore:
     def members(self, code: str) -> int:
         return sum(int(v) for v in self._call(self._redis.hvals, self.MEMBERS + code))
 
-    def set_poll(self, code: str, poll: dict | None) -> None:
+    def set_poll(self, code: str, poll: Poll | None) -> None:
         self._call(self._redis.set, self.POLL + code, json.dumps(poll), ex=self._ttl)
 
     def clear_answers(self, code: str) -> None:
         self._call(self._redis.delete, self.ANSWERS + code)
 
-    def poll(self, code: str) -> dict | None:
+    def poll(self, code: str) -> Poll | None:
         raw = self._call(self._redis.get, self.POLL + code)
         return json.loads(raw) if raw is not None else None
 
-    def answer(self, code: str, voter: str, value: dict, limit: int) -> bool:
+    def answer(self, code: str, voter: str, value: Answer, limit: int) -> bool:
         # one script: the count and the write at once, so answers racing for the last place (from any process)
         # cannot both get it
         return bool(self._call(self._answer, keys=[self.ANSWERS + code], args=[voter, json.dumps(value), limit,
                                                                                self._ttl]))
 
-    def answers(self, code: str) -> list[dict]:
+    def answers(self, code: str) -> list[Answer]:
         return [json.loads(v) for v in self._call(self._redis.hvals, self.ANSWERS + code)]
 
-    def answer_of(self, code: str, voter: str) -> dict | None:
+    def answer_of(self, code: str, voter: str) -> Answer | None:
         raw = self._call(self._redis.hget, self.ANSWERS + code, voter)
         return json.loads(raw) if raw is not None else None
 

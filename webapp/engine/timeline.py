@@ -11,6 +11,10 @@ import pickle
 from math import isqrt
 
 from ..model.errors import StepError
+from ..model.record import Record, Result
+from ..model.variant import Model
+from ..model.views import View
+from ..scenario.scenario import Scenario
 from .trace import step_error
 
 
@@ -19,20 +23,20 @@ def checkpoint_interval(total: int) -> int:
 
 
 class Timeline:
-    def __init__(self, scenario, variant: str, interval: int | None = None):
+    def __init__(self, scenario: Scenario, variant: str, interval: int | None = None):
         self.steps = scenario.steps
         self.variant = variant
         self.total = len(self.steps)
         self.interval = interval or checkpoint_interval(self.total)
         self.model = scenario.model(variant)
         self.position = 0
-        self.last: tuple[dict, dict] | None = None  # (result, record) of step position-1
-        self.before: dict | None = None  # the model's view just before step position-1 (None at 0)
+        self.last: tuple[Result, Record] | None = None  # (result, record) of step position-1
+        self.before: View | None = None  # the model's view just before step position-1 (None at 0)
         self._checkpoints = {0: self._save()}  # position -> pickled (model, last): no live objects kept
         self.bytes = len(self._checkpoints[0])  # what the checkpoints hold
         self.largest = self.bytes  # the largest checkpoint: the model at its fullest so far (memory.LIVE_FACTOR)
 
-    def apply_next(self) -> tuple[dict, dict]:
+    def apply_next(self) -> tuple[Result, Record]:
         """Apply the step at the cursor (the load pass uses this; raises ScenarioError)."""
         i = self.position
         self.before = None  # the load pass keeps no views: seek() makes the one at its target
@@ -70,8 +74,9 @@ class Timeline:
     def _save(self) -> bytes:
         return pickle.dumps((self.model, self.last), pickle.HIGHEST_PROTOCOL)
 
-    def _restore(self, position: int):
-        return pickle.loads(self._checkpoints[position])
+    def _restore(self, position: int) -> tuple[Model, tuple[Result, Record] | None]:
+        restored: tuple[Model, tuple[Result, Record] | None] = pickle.loads(self._checkpoints[position])
+        return restored
 
     @property
     def checkpoints(self) -> int:

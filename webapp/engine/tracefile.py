@@ -6,12 +6,20 @@ that replaying the scenario still produces the recorded traces.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..errors import Invalid
-from ..phrases import shown
 from ..model.variant import VARIANTS
+from ..phrases import shown
 from ..scenario.errors import ScenarioError
 from ..scenario.load import load_scenario
+from ..scenario.scenario import Scenario
 from .trace import check_runs, trace_object, trace_steps
+
+# A document as JSON gives it, and a difference found in one: {step?, path, recorded?, replayed?, error?}.
+Document = dict[str, Any]
+Difference = dict[str, Any]
 
 SCHEMA = 1
 
@@ -20,14 +28,14 @@ class MalformedTraceFile(Invalid):
     """The document is not a trace file (its message says why)."""
 
 
-def build(scenario, max_entries: int | None = None) -> dict:
+def build(scenario: Scenario, max_entries: int | None = None) -> Document:
     """The trace file of a loaded scenario; raises ScenarioError if a variant cannot run it, or if a trace
     would hold more than ``max_entries`` entries."""
     traces = check_runs(scenario, max_entries=max_entries)
     return {"schema": SCHEMA, "scenario_object": scenario.raw, "traces": dict(zip(VARIANTS, traces))}
 
 
-def check(doc) -> dict:
+def check(doc: object) -> Document:
     """Replay ``doc["scenario_object"]`` on every variant in ``doc["traces"]`` and compare:
     ``{"match": bool, "variants": {variant: {"match": bool, "first_mismatch": None | {...}}}}``.
     A mismatch names its ``step`` (None past the steps), the ``path`` of the first differing value, and
@@ -60,7 +68,7 @@ def check(doc) -> dict:
 _MISSING = object()
 
 
-def _first_mismatch(recorded, scenario, variant: str) -> dict | None:
+def _first_mismatch(recorded: object, scenario: Scenario, variant: str) -> Difference | None:
     steps = recorded.get("steps") if isinstance(recorded, dict) else None
     if not isinstance(steps, list):  # no steps to compare: the replayed steps are summed up, not replayed
         summary = f"(a list of {len(scenario.steps)} steps)"
@@ -75,22 +83,24 @@ def _first_mismatch(recorded, scenario, variant: str) -> dict | None:
         last = replayed
     if len(steps) > len(scenario.steps):
         i = len(scenario.steps)
-        return {"step": i, **_difference(steps[i], _MISSING, f"steps[{i}]")}
+        extra = _difference(steps[i], _MISSING, f"steps[{i}]")
+        assert extra is not None  # a recorded step where none was replayed always differs
+        return {"step": i, **extra}
     final = last["state"] if last else scenario.model(variant).state()
     # every step matched: the recorded steps stand in for the replayed ones
     return _whole_difference(recorded, trace_object(scenario, variant, steps, final))
 
 
-def _whole_difference(recorded, replayed: dict) -> dict | None:
+def _whole_difference(recorded: object, replayed: Mapping[str, object]) -> Difference | None:
     got = _difference(recorded, replayed, "")
     return {"step": None, **got} if got else None
 
 
-def _at(items: list, i: int):
+def _at(items: list[Any], i: int) -> object:
     return items[i] if i < len(items) else _MISSING
 
 
-def _difference(recorded, replayed, path: str) -> dict | None:
+def _difference(recorded: object, replayed: object, path: str) -> Difference | None:
     """The first differing value, depth first: {path, recorded?, replayed?}. Types are compared too
     (JSON's 1, 1.0 and true are different values)."""
     if isinstance(recorded, dict) and isinstance(replayed, dict):

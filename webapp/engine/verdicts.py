@@ -6,6 +6,7 @@ an in-flight pod's boundary broke (its marker left the list while it was in flig
 from __future__ import annotations
 
 import functools
+from typing import TypedDict
 
 from ..model.versions import VERSIONS
 from ..scenario import builtin
@@ -15,15 +16,24 @@ CASE = "lost-marker"
 VICTIM = "B"  # the pod whose marker is lost on v1.28.1
 
 
-@functools.cache
-def lost_marker_verdicts() -> tuple[dict, ...]:
-    """Per version, in order: {version, releases, summary, upstream, lost, step, where, why}.
+class Verdict(TypedDict):
+    version: str
+    releases: str
+    summary: str
+    upstream: str
+    lost: bool
+    step: int | None
+    where: str | None
+    why: str
 
-    ``lost``: some step broke the in_flight_boundary invariant (``step``: the first); ``where``: the sub-queue
-    B ended in; ``why``: "marker-removed", "gate-off" (no in-flight state at all) or "own-entry" (every
-    in-flight pod marks the list with an entry only its own Done removes)."""
+
+@functools.cache
+def lost_marker_verdicts() -> tuple[Verdict, ...]:
+    """Per version, in order: ``lost``: some step broke the in_flight_boundary invariant (``step``: the first);
+    ``where``: the sub-queue B ended in; ``why``: "marker-removed", "gate-off" (no in-flight state at all) or
+    "own-entry" (every in-flight pod marks the list with an entry only its own Done removes)."""
     scenario = from_valid_dict(builtin.get(CASE))
-    out = []
+    out: list[Verdict] = []
     for name, version in VERSIONS.items():
         model = scenario.model(name)
         broken = None

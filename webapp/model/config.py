@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
-from .events import HINTS, PENDING_SUFFIX, QUEUE_AFTER_BACKOFF, QUEUE_IMMEDIATELY, WILDCARD_RESOURCE, matches
-from .plugins import registrations
+from .events import (
+    HINTS,
+    PENDING_SUFFIX,
+    QUEUE_AFTER_BACKOFF,
+    QUEUE_IMMEDIATELY,
+    WILDCARD_RESOURCE,
+    ClusterEvent,
+    matches,
+)
+from .plugins import HintFn, registrations
+from .versions import Rules
+
+T = TypeVar("T")
+# A hint function registered for an event: (plugin, hint, registered on '*' and matching only by 1.30's Match).
+Registered = tuple[str, int, bool]
 
 NS = 1_000_000_000  # the fake clock counts nanoseconds, like Go's time.Duration
 BACKOFF_PERIOD = 1 * NS  # wait.Until(p.flushBackoffQCompleted, 1.0*time.Second, ...)
@@ -20,10 +35,10 @@ def seconds_to_ns(seconds: float) -> int:
 class QueueConfig:
     gate: bool = True  # SchedulerQueueingHints
     hint_map: bool = True  # False: no QueueingHintMap for the profile (upstream error path)
-    hints: tuple = ()  # the scenario's explicit hints: ((event label, plugin, hint name), ...)
+    hints: tuple[tuple[str, str, str], ...] = ()  # the scenario's explicit (event label, plugin, hint name)
     # The plugin names the scenario's failures give; those in plugins.PLUGINS without an explicit hint register
     # their 1.28 events (plugins.registrations: explicit hints win, per plugin).
-    plugins: tuple = ()
+    plugins: tuple[str, ...] = ()
     initial_backoff: int = 1 * NS
     max_backoff: int = 10 * NS
     max_in_unschedulable: int = 300 * NS
@@ -33,24 +48,24 @@ class QueueConfig:
     # are then exact. The scheduler started ``flush_phase`` before t = 0: ticks at k·period - flush_phase.
     periodic_flushes: bool = False
     flush_phase: int = 0
-    _memo: dict = field(default_factory=dict, compare=False, repr=False)  # what the methods below worked out
+    _memo: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)  # what the methods below found
 
-    def _cached(self, key, make, *args):
+    def _cached(self, key: object, make: Callable[..., T], *args: Any) -> T:
         """``make(*args)``, worked out once per key (the configuration never changes)."""
-        found = self._memo.get(key)
+        found: T | None = self._memo.get(key)
         if found is None:
             found = self._memo[key] = make(*args)
         return found
 
-    def registrations(self, rules) -> tuple:
+    def registrations(self, rules: Rules) -> tuple[HintFn, ...]:
         """((registered ClusterEvent, plugin, hint name), ...): the QueueingHintMap of the scenario's profile. With
         the gate off (the scenario's or v1.28.5's) a catalogue registration's function is defaultQueueingHintFn."""
         return self._registrations(self.gate and not rules.gate_off)
 
-    def _registrations(self, gate: bool) -> tuple:
+    def _registrations(self, gate: bool) -> tuple[HintFn, ...]:
         return self._cached(("registrations", gate), registrations, self.hints, self.plugins, gate)
 
-    def hint_fns_for(self, event, rules) -> list:
+    def hint_fns_for(self, event: ClusterEvent, rules: Rules) -> list[Registered]:
         """[(plugin, hint, by wildcard)] of the hint functions registered for an event that matches
         ``event`` on a version with ``rules``. From 1.29 (``rules.pending_plugins``) a function returns Queue or
         QueueSkip: QueueAfterBackoff and Queue are Queue from the plugin itself, QueueImmediately is Queue from
@@ -59,8 +74,8 @@ class QueueConfig:
         key = (event, rules.pending_plugins, rules.wildcard_registration, rules.gate_off)
         return self._cached(key, self._hint_fns, event, rules)
 
-    def _hint_fns(self, event, rules) -> list:
-        fns = []
+    def _hint_fns(self, event: ClusterEvent, rules: Rules) -> list[Registered]:
+        fns: list[Registered] = []
         for registered, plugin, hint in self.registrations(rules):
             if not matches(registered, event, rules.wildcard_registration):
                 continue
@@ -70,24 +85,24 @@ class QueueConfig:
             fns.append((plugin, value, registered.resource == WILDCARD_RESOURCE != event.resource))
         return fns
 
-    def interested(self, event, rules) -> bool:
+    def interested(self, event: ClusterEvent, rules: Rules) -> bool:
         """isEventOfInterest (1.30+): a wildcard event, or one some registered hint matches."""
         if event.is_wildcard:
             return True
         key = ("interested", event, rules.wildcard_registration, rules.gate_off)
         return self._cached(key, self._interested, event, rules)
 
-    def _interested(self, event, rules) -> bool:
+    def _interested(self, event: ClusterEvent, rules: Rules) -> bool:
         return self.hint_map and any(
             matches(registered, event, rules.wildcard_registration) for registered, _, _ in self.registrations(rules))
 
-    def pending_twins(self, plugins: tuple) -> frozenset:
+    def pending_twins(self, plugins: tuple[str, ...]) -> frozenset[str]:
         """1.29+: the pending plugins a pod gets with unschedulable ``plugins``: "P#pending" for each P that has a
         QueueImmediately hint (the 1.28 vocabulary, mapped as REAL-QUEUE.md says), worked out once per tuple. Only
         1.29+ asks, where the gate is the scenario's."""
         return self._cached(("pending_twins", plugins), self._pending_twins, plugins)
 
-    def _pending_twins(self, plugins: tuple) -> frozenset:
+    def _pending_twins(self, plugins: tuple[str, ...]) -> frozenset[str]:
         return frozenset(  # none registered without a hint map
             plugin + PENDING_SUFFIX for _, plugin, hint in self._registrations(self.gate)
             if plugin in plugins and hint == "QueueImmediately" and self.hint_map)

@@ -7,17 +7,22 @@ returns None, just like Go's ``(*Element).Next``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from typing import Generic, TypeVar, cast
 
-class Element:
+T = TypeVar("T")
+
+
+class Element(Generic[T]):
     __slots__ = ("value", "_next", "_prev", "list")
 
-    def __init__(self, value, owner: "GoList | None" = None):
+    def __init__(self, value: T, owner: GoList[T] | None = None):
         self.value = value
-        self._next: Element | None = None
-        self._prev: Element | None = None
-        self.list: GoList | None = owner
+        self._next: Element[T] | None = None
+        self._prev: Element[T] | None = None
+        self.list: GoList[T] | None = owner
 
-    def next(self) -> "Element | None":
+    def next(self) -> Element[T] | None:
         """Go's ``e.Next()``: the next element, or None at the back *or when e was removed*."""
         nxt = self._next
         if self.list is not None and nxt is not self.list._root:
@@ -29,13 +34,14 @@ class Element:
         return self.list is not None
 
 
-class GoList:
-    """A doubly linked list with a sentinel root, like Go's ``list.List``."""
+class GoList(Generic[T]):
+    """A doubly linked list with a sentinel root, like Go's ``list.List``. Every element's ``_next`` and ``_prev``
+    are set while it is in the list (the root's always)."""
 
     __slots__ = ("_root", "_len")
 
-    def __init__(self):
-        root = Element(None)
+    def __init__(self) -> None:
+        root = Element(cast(T, None))  # the sentinel: its value is never read
         root._next = root
         root._prev = root
         self._root = root
@@ -44,15 +50,15 @@ class GoList:
     def __len__(self) -> int:
         return self._len
 
-    def front(self) -> Element | None:
+    def front(self) -> Element[T] | None:
         return self._root._next if self._len else None
 
-    def back(self) -> Element | None:
+    def back(self) -> Element[T] | None:
         return self._root._prev if self._len else None
 
-    def push_back(self, value) -> Element:
+    def push_back(self, value: T) -> Element[T]:
         root = self._root
-        last = root._prev
+        last = cast(Element[T], root._prev)
         e = Element(value, self)
         e._prev = last
         e._next = root
@@ -61,10 +67,10 @@ class GoList:
         self._len += 1
         return e
 
-    def extend(self, values) -> list[Element]:
+    def extend(self, values: Iterable[T]) -> list[Element[T]]:
         """push_back each value, linked in one pass (checkpoints restore whole lists); their elements."""
         root = self._root
-        last = root._prev
+        last = cast(Element[T], root._prev)
         elements = []
         for value in values:
             e = Element(value, self)
@@ -77,23 +83,23 @@ class GoList:
         self._len += len(elements)
         return elements
 
-    def remove(self, e: Element):
+    def remove(self, e: Element[T]) -> T:
         """Go's ``l.Remove(e)``: a no-op unless e is in this list; afterwards e is detached."""
         if e.list is not self:
             return e.value
-        prev, nxt = e._prev, e._next
+        prev, nxt = cast(Element[T], e._prev), cast(Element[T], e._next)
         prev._next = nxt
         nxt._prev = prev
         e._next = e._prev = e.list = None
         self._len -= 1
         return e.value
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Element[T]]:
         root = self._root
         e = root._next
         while e is not root and e is not None:  # None: the element just visited was removed (Go's Next())
             yield e
             e = e._next
 
-    def values(self) -> list:
+    def values(self) -> list[T]:
         return [e.value for e in self]

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP
+from typing import Any
+
+from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP, ClusterEvent
 from .golist import Element, GoList
 from .hintwalk import decide, walk_events
-from .tracker import Tracker
+from .pod import QueuedPodInfo
+from .record import Hint, ListEntry, Record, Violated
+from .tracker import Tracker, Worth
+from .versions import Rules
+from .views import InFlightMarker, Marker, TrackerState, TrackerView
 
 
 class ReceivedEvent:
     __slots__ = ("event", "id", "ordinal", "in_flight_pods_num")
 
-    def __init__(self, event, event_id: str, ordinal: int, in_flight_pods_num: int):
+    def __init__(self, event: ClusterEvent, event_id: str, ordinal: int, in_flight_pods_num: int):
         self.event, self.id, self.ordinal = event, event_id, ordinal
         self.in_flight_pods_num = in_flight_pods_num
 
@@ -19,7 +25,7 @@ class ReceivedEvent:
 class InFlightPod:
     __slots__ = ("name", "id", "previous_event")
 
-    def __init__(self, name: str, entry_id: str, previous_event):
+    def __init__(self, name: str, entry_id: str, previous_event: Element[ReceivedEvent] | None):
         self.name, self.id = name, entry_id
         # The element of the latest event at Pop time, or None. It is *not* this pod's own element:
         # when every pod counted in it is done it is removed, and its next() becomes None.
@@ -29,17 +35,17 @@ class InFlightPod:
 class ReceivedEvents(Tracker):
     variant = "v1.28.1"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         # Events recorded while at least one pod was in flight; each counts the pods then in flight
         # and is removed once that many Done calls have decremented it (anywhere in the list).
-        self.received_events = GoList()
-        self.in_flight_pods: dict = {}  # uid -> InFlightPod
+        self.received_events: GoList[ReceivedEvent] = GoList()
+        self.in_flight_pods: dict[str, InFlightPod] = {}  # uid -> InFlightPod
 
     def __len__(self) -> int:
         return len(self.in_flight_pods)
 
-    def pop(self, pinfo, entry_id: str, rec: dict) -> None:
+    def pop(self, pinfo: QueuedPodInfo, entry_id: str, rec: Record) -> None:
         # The new marker is in the list (or none): a new pod changes no check's result, a second Pop of one in
         # flight can only drop its detached marker (Tracker.broken).
         if self.broken and pinfo.uid in self.in_flight_pods:
@@ -48,7 +54,7 @@ class ReceivedEvents(Tracker):
         self.in_flight_pods[pinfo.uid] = InFlightPod(pinfo.name, entry_id, marker)
         rec["marker"] = {"pod": pinfo.name, "previousEvent": marker.value.id if marker else None}
 
-    def record_event(self, event, event_id: str, ordinal: int, rec: dict) -> bool:
+    def record_event(self, event: ClusterEvent, event_id: str, ordinal: int, rec: Record) -> bool:
         if not self.in_flight_pods:
             return False
         if self.broken:  # a new event is unseen only by detached markers (Tracker.broken)
@@ -58,7 +64,7 @@ class ReceivedEvents(Tracker):
         rec["appended"].append({"kind": "event", "id": event_id, "event": event.label, "inFlightPodsNum": n})
         return True
 
-    def done(self, uid: str, rec: dict) -> None:
+    def done(self, uid: str, rec: Record) -> None:
         pod = self.in_flight_pods.pop(uid, None)
         if pod is None:
             return
@@ -85,7 +91,7 @@ class ReceivedEvents(Tracker):
         if removed:
             self._note_detached(removed, rec)
 
-    def _note_detached(self, removed: list, rec: dict) -> None:
+    def _note_detached(self, removed: list[Element[ReceivedEvent]], rec: Record) -> None:
         gone = {id(e) for e in removed}
         for p in self.in_flight_pods.values():
             if p.previous_event is not None and id(p.previous_event) in gone:
@@ -94,14 +100,15 @@ class ReceivedEvents(Tracker):
                     {"pod": p.name, "marker": p.previous_event.value.id, "unseen": self._unseen(p.previous_event)}
                 )
 
-    def _unseen(self, marker) -> list[str]:
+    def _unseen(self, marker: Element[ReceivedEvent]) -> list[str]:
         """Retained events that arrived after ``marker``: a pod whose marker is detached cannot see them."""
         after = marker.value.ordinal
         return [e.value.id for e in self.received_events if e.value.ordinal > after]
 
-    def determine_hint(self, pinfo, worth, rules, rec: dict) -> int:
+    def determine_hint(self, pinfo: QueuedPodInfo, worth: Worth, rules: Rules, rec: Record) -> int:
         """determineSchedulingHintForInFlightPod (v1.28.0/1): note the unconditional previousEvent.Next()."""
-        info = rec["hint"] = {"pod": pinfo.name, "walk": []}
+        info: Hint = {"pod": pinfo.name, "walk": []}
+        rec["hint"] = info
         if not pinfo.plugins:
             info["start"] = {"rule": "no-plugins-global"}
             if len(self.received_events) != 0:
@@ -125,8 +132,8 @@ class ReceivedEvents(Tracker):
         return decide(info, hint, "events" if hint != QUEUE_SKIP else "no-event-worth-requeuing")
 
     # --- views -------------------------------------------------------------------------------
-    def state(self) -> dict:
-        pods = {}
+    def state(self) -> TrackerState:
+        pods: dict[str, InFlightMarker] = {}
         for p in self.in_flight_pods.values():
             m = p.previous_event
             pods[p.name] = {
@@ -141,17 +148,18 @@ class ReceivedEvents(Tracker):
             ],
         }
 
-    def view(self) -> dict:
+    def view(self) -> TrackerView:
         return {"entries": self.entries(), "markers": self.markers()}
 
-    def entries(self) -> list[dict]:
+    def entries(self) -> list[ListEntry]:
         return [
-            {"kind": "event", "id": e.value.id, "event": e.value.event.label, "inFlightPodsNum": e.value.in_flight_pods_num}
+            {"kind": "event", "id": e.value.id, "event": e.value.event.label,
+             "inFlightPodsNum": e.value.in_flight_pods_num}
             for e in self.received_events
         ]
 
-    def markers(self) -> list[dict]:
-        out = []
+    def markers(self) -> list[Marker]:
+        out: list[Marker] = []
         for p in self.in_flight_pods.values():
             m = p.previous_event
             detached = m is not None and m.list is None
@@ -159,12 +167,12 @@ class ReceivedEvents(Tracker):
                 "pod": p.name,
                 "previousEvent": m.value.id if m is not None else None,
                 "detached": detached,
-                "unseen": self._unseen(m) if detached else [],
+                "unseen": self._unseen(m) if m is not None and detached else [],
             })
         return sorted(out, key=lambda m: m["pod"])
 
-    def check(self) -> list[dict]:
-        detached = []
+    def check(self) -> list[Violated]:
+        detached: list[dict[str, Any]] = []
         for p in self.in_flight_pods.values():  # a loop, not a comprehension: no function made and called per step
             m = p.previous_event
             if m is not None and m.list is None:
@@ -172,22 +180,23 @@ class ReceivedEvents(Tracker):
         return [{"name": "in_flight_boundary", "violations": detached}] if detached else []
 
     # --- checkpoints: a marker is stored as its position, or as its value when detached ---------
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         position = {id(e): i for i, e in enumerate(self.received_events)}
-        pods = {}
+        pods: dict[str, tuple[str, str, int | ReceivedEvent | None]] = {}
         for uid, p in self.in_flight_pods.items():
             m = p.previous_event
             marker = None if m is None else position[id(m)] if m.list is not None else m.value
             pods[uid] = (p.name, p.id, marker)
         return {"values": self.received_events.values(), "pods": pods}
 
-    def __setstate__(self, state: dict) -> None:
-        self.__init__()
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        ReceivedEvents.__init__(self)
         elements = self.received_events.extend(state["values"])
-        detached: dict = {}
+        detached: dict[int, Element[ReceivedEvent]] = {}
         for uid, (name, entry_id, marker) in state["pods"].items():
+            element = None
             if isinstance(marker, int):
-                marker = elements[marker]
+                element = elements[marker]
             elif marker is not None:
-                marker = detached.setdefault(id(marker), Element(marker))  # next() stays None
-            self.in_flight_pods[uid] = InFlightPod(name, entry_id, marker)
+                element = detached.setdefault(id(marker), Element(marker))  # next() stays None
+            self.in_flight_pods[uid] = InFlightPod(name, entry_id, element)

@@ -3,10 +3,16 @@ version; what they changed in it is read from ``versions.Rules``)."""
 
 from __future__ import annotations
 
-from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP, UNSCHEDULED_POD_UPDATE
-from .golist import GoList
+from typing import Any
+
+from .events import QUEUE_AFTER_BACKOFF, QUEUE_SKIP, UNSCHEDULED_POD_UPDATE, ClusterEvent
+from .golist import Element, GoList
 from .hintwalk import decide, walk_events
-from .tracker import Tracker
+from .pod import QueuedPodInfo
+from .record import Hint, ListEntry, Record, Violated
+from .tracker import Tracker, Worth
+from .versions import Rules
+from .views import TrackerState, TrackerView
 
 
 class PodEntry:
@@ -15,36 +21,36 @@ class PodEntry:
     def __init__(self, name: str, uid: str, entry_id: str):
         self.name, self.uid, self.id = name, uid, entry_id
 
-    def as_state(self) -> dict:
+    def as_state(self) -> dict[str, str]:
         return {"pod": self.name}
 
 
 class EventEntry:
     __slots__ = ("event", "id", "ordinal")
 
-    def __init__(self, event, event_id: str, ordinal: int):
+    def __init__(self, event: ClusterEvent, event_id: str, ordinal: int):
         self.event, self.id, self.ordinal = event, event_id, ordinal
 
-    def as_state(self) -> dict:
+    def as_state(self) -> dict[str, str]:
         return {"event": self.event.label, "id": self.id}
 
 
 class InFlightEvents(Tracker):
     variant = "v1.28.2"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         # Invariant: the list is empty or starts with a pod entry (Done's front cleanup keeps it so);
         # every event entry follows the pod entries of all pods that were in flight when it arrived.
-        self.in_flight_events = GoList()
+        self.in_flight_events: GoList[PodEntry | EventEntry] = GoList()
         # uid -> the pod's own element in in_flight_events (its boundary for the hint walk).
-        self.in_flight_pods: dict = {}
+        self.in_flight_pods: dict[str, Element[Any]] = {}  # each element's value is the pod's PodEntry
         self.pod_entries = 0  # pod entries in the list; more than len(in_flight_pods) after a duplicate Pop
 
     def __len__(self) -> int:
         return len(self.in_flight_pods)
 
-    def pop(self, pinfo, entry_id: str, rec: dict) -> None:
+    def pop(self, pinfo: QueuedPodInfo, entry_id: str, rec: Record) -> None:
         name, uid = pinfo.name, pinfo.uid
         # A second Pop of an in-flight uid overwrites the map value: the first entry is orphaned.
         orphan = self.in_flight_pods.get(uid)
@@ -57,7 +63,7 @@ class InFlightEvents(Tracker):
             self.broken = None
             rec["orphaned"] = {"pod": name, "id": orphan.value.id}
 
-    def record_event(self, event, event_id: str, ordinal: int, rec: dict) -> bool:
+    def record_event(self, event: ClusterEvent, event_id: str, ordinal: int, rec: Record) -> bool:
         if not self.in_flight_pods:
             return False
         if self.broken:  # after the in-flight pods' entries it breaks no invariant that holds (Tracker.broken)
@@ -66,38 +72,39 @@ class InFlightEvents(Tracker):
         rec["appended"].append({"kind": "event", "id": event_id, "event": event.label})
         return True
 
-    def record_update(self, name: str, entry_id: str, rec: dict) -> None:
+    def record_update(self, name: str, entry_id: str, rec: Record) -> None:
         """1.31 (#125578): an update of an in-flight pod is appended as an UnschedulablePodUpdate entry."""
         if self.broken:  # after the pod's own entry it breaks no invariant that holds (Tracker.broken)
             self.broken = None
         self.in_flight_events.push_back(EventEntry(UNSCHEDULED_POD_UPDATE, entry_id, 0))
         rec["appended"].append({"kind": "event", "id": entry_id, "event": UNSCHEDULED_POD_UPDATE.label, "pod": name})
 
-    def done(self, uid: str, rec: dict) -> None:
+    def done(self, uid: str, rec: Record) -> None:
         elem = self.in_flight_pods.pop(uid, None)
         if elem is None:
             return
         if self.broken:  # the pod, its entry and events at the front go: what holds still does (Tracker.broken)
             self.broken = None
-        entry = self.in_flight_events.remove(elem)
+        entry: Any = self.in_flight_events.remove(elem)  # the pod's own: a PodEntry
         self.pod_entries -= 1
         removed = rec["removed"]
         removed.append({"kind": "pod", "id": entry.id, "pod": entry.name, "reason": "done"})
         self.cleanup_front(removed)
 
-    def cleanup_front(self, removed: list) -> None:
+    def cleanup_front(self, removed: list[ListEntry]) -> None:
         """Drop event entries from the front: no remaining attempt was in flight when they arrived. Each is noted in
         ``removed`` (the step record's)."""
         events = self.in_flight_events
         front = events.front()
         while front is not None and type(front.value) is EventEntry:
-            event = events.remove(front)
+            event: Any = events.remove(front)  # an EventEntry
             removed.append({"kind": "event", "id": event.id, "event": event.event.label, "reason": "cleanup_front"})
             front = events.front()
 
-    def determine_hint(self, pinfo, worth, rules, rec: dict) -> int:
+    def determine_hint(self, pinfo: QueuedPodInfo, worth: Worth, rules: Rules, rec: Record) -> int:
         """determineSchedulingHintForInFlightPod (v1.28.2 on): walk the entries after the pod's own."""
-        info = rec["hint"] = {"pod": pinfo.name, "walk": []}
+        info: Hint = {"pod": pinfo.name, "walk": []}
+        rec["hint"] = info
         elem = self.in_flight_pods.get(pinfo.uid)
         if elem is None:
             info["start"] = {"rule": "not-in-flight"}
@@ -115,10 +122,11 @@ class InFlightEvents(Tracker):
         if not rejectors:
             e = elem.next()
             while e is not None:
-                if type(e.value) is EventEntry:
-                    info["walk"].append({"id": e.value.id, "event": e.value.event.label, "why": "event-seen"})
+                value: Any = e.value  # an EventEntry or a PodEntry
+                if type(value) is EventEntry:
+                    info["walk"].append({"id": value.id, "event": value.event.label, "why": "event-seen"})
                     return decide(info, QUEUE_AFTER_BACKOFF, "no-plugins-event-after-pod")
-                info["walk"].append({"id": e.value.id, "pod": e.value.name, "why": "pod-entry-skipped"})
+                info["walk"].append({"id": value.id, "pod": value.name, "why": "pod-entry-skipped"})
                 e = e.next()
             return decide(info, QUEUE_SKIP, "no-plugins-no-event")
         # 1.29+: without pending plugins nothing can say queueImmediately, so the first Queue ends the walk.
@@ -127,31 +135,31 @@ class InFlightEvents(Tracker):
         return decide(info, hint, "events" if hint != QUEUE_SKIP else "no-event-worth-requeuing")
 
     # --- views -------------------------------------------------------------------------------
-    def state(self) -> dict:
+    def state(self) -> TrackerState:
         return {
             "inFlightPods": sorted(e.value.name for e in self.in_flight_pods.values()),
             "inFlightEvents": [e.value.as_state() for e in self.in_flight_events],
         }
 
-    def view(self) -> dict:
+    def view(self) -> TrackerView:
         return {"entries": self.entries(), "markers": []}
 
-    def entries(self) -> list[dict]:
+    def entries(self) -> list[ListEntry]:
         """The list with ids, for renderers (pod entries carry their pod and whether they are orphaned)."""
         live = {id(e) for e in self.in_flight_pods.values()}
-        out = []
+        out: list[ListEntry] = []
         for e in self.in_flight_events:
             v = e.value
             if type(v) is PodEntry:
                 out.append({"kind": "pod", "id": v.id, "pod": v.name, "orphaned": id(e) not in live})
-            else:
+            elif isinstance(v, EventEntry):
                 out.append({"kind": "event", "id": v.id, "event": v.event.label})
         return out
 
     structure_check_names = ("events_preceded_by_pod", "pod_entries_in_flight")
 
-    def check(self) -> list[dict]:
-        broken = []
+    def check(self) -> list[Violated]:
+        broken: list[Violated] = []
         for e in self.in_flight_pods.values():  # a loop, not a comprehension: no function made and called per step
             if e.list is None:  # a pod's own entry left the list while it is in flight
                 if not broken:
@@ -166,13 +174,13 @@ class InFlightEvents(Tracker):
         return broken
 
     # --- checkpoints: elements are stored as positions in the list ------------------------------
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         position = {id(e): i for i, e in enumerate(self.in_flight_events)}
         pods = {uid: position[id(e)] for uid, e in self.in_flight_pods.items()}
         return {"values": self.in_flight_events.values(), "pods": pods, "pod_entries": self.pod_entries}
 
-    def __setstate__(self, state: dict) -> None:
-        self.__init__()
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        InFlightEvents.__init__(self)
         elements = self.in_flight_events.extend(state["values"])
         self.in_flight_pods = {uid: elements[i] for uid, i in state["pods"].items()}
         self.pod_entries = state["pod_entries"]

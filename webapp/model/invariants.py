@@ -2,6 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any, TypedDict
+
+from .queue import PriorityQueue
+from .record import Violated
+from .tracker import Tracker
+
+
+class Invariant(TypedDict):
+    """An invariant of the variant at a position: whether it holds, what breaks it, and what it means."""
+
+    name: str
+    ok: bool
+    violations: list[dict[str, Any]]
+    description: str
+
 DESCRIPTIONS = {
     "in_flight_boundary": "Every in-flight pod can still walk the list from its boundary: its own entry "
     "(v1.28.2) or the element after its previousEvent marker (v1.28.1). A detached marker's Next() is nil, "
@@ -14,12 +30,12 @@ DESCRIPTIONS = {
 }
 
 
-def names(tracker) -> list[str]:
+def names(tracker: Tracker) -> list[str]:
     """The invariants checked for a variant's tracker, in report order."""
     return ["in_flight_boundary", "queue_membership", *tracker.structure_check_names]
 
 
-def check(queue, moves=None) -> list[dict]:
+def check(queue: PriorityQueue, moves: Iterable[Mapping[str, object]] | None = None) -> list[Violated]:
     """The violated invariants as [{name, violations}] (empty: all hold).
     Queue membership is checked for the pods of ``moves``, a step record's (None: every declared pod)."""
     tracker = queue.tracker
@@ -45,7 +61,7 @@ def check(queue, moves=None) -> list[dict]:
     return broken
 
 
-def report(queue, broken: list[dict]) -> list[dict]:
+def report(queue: PriorityQueue, broken: list[Violated]) -> list[Invariant]:
     """Every invariant of the variant with ok/violations and its plain-words description."""
     by_name = {b["name"]: b["violations"] for b in broken}
     return [

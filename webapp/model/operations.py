@@ -5,10 +5,12 @@ stands for, a one-line summary, and how it drives the queue. Dispatch (variant.M
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .events import ASSIGNED_POD_ADD, CATALOGUE
+from .queue import PriorityQueue
+from .record import Record, Result, Step
 
 # Parameter types -> what a value must be, in the words of the docs (EVENT and ENUM values are its choices).
 POD, PODS, EVENT, ENUM = "pod", "pods", "event", "enum"
@@ -42,7 +44,7 @@ class Operation:
     kind: str  # one of KINDS
     functions: tuple[str, ...]  # the upstream functions it stands for, in call order
     summary: str  # one plain sentence
-    apply: Callable[..., dict]  # (queue, step, record) -> result
+    apply: Callable[[PriorityQueue, Step, Record], Result]
     params: tuple[Param, ...] = ()  # required ones first
 
 
@@ -176,6 +178,6 @@ def summary_of(op: str) -> str:
     return OPERATIONS[op].summary
 
 
-def arguments(step: dict) -> list[tuple[str, object]]:
+def arguments(step: Step) -> list[tuple[str, object]]:
     """The parameters ``step`` gives, as (name, value) in declaration order (``op`` and ``note`` left out)."""
     return [(p.name, step[p.name]) for p in OPERATIONS[step["op"]].params if p.name in step]

@@ -21,10 +21,21 @@ event label names; every other registration uses defaultQueueingHintFn.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Collection, Iterable
+from typing import Any, NamedTuple
 
-from .events import (ADD, ALL, CATALOGUE, DELETE, UPDATE, UPDATE_NODE_LABEL, UPDATE_NODE_TAINT, ClusterEvent,
-                     action_name, matches)
+from .events import (
+    ADD,
+    ALL,
+    CATALOGUE,
+    DELETE,
+    UPDATE,
+    UPDATE_NODE_LABEL,
+    UPDATE_NODE_TAINT,
+    ClusterEvent,
+    action_name,
+    matches,
+)
 
 SOURCE_REPO = "kubernetes/autoscaler"
 SOURCE_COMMIT = "cb95d464"
@@ -54,13 +65,13 @@ class Registration(NamedTuple):
 class Plugin(NamedTuple):
     name: str
     source: str  # file:line of EventsToRegister (or of the default registration), under SOURCE_ROOT
-    registrations: tuple
+    registrations: tuple[Registration, ...]
     note: str = ""  # feature gates and conditions the registrations assume
     later: str = ""  # how 1.29-1.31 changed the registrations (not modelled: the table is 1.28's)
     rejects: bool = True  # a real pod may carry it (it rejects at PreEnqueue, PreFilter or Filter)
 
 
-def _reg(path: str, line: int, resource: str, action: int, **kw) -> Registration:
+def _reg(path: str, line: int, resource: str, action: int, **kw: str) -> Registration:
     return Registration(resource, action, f"{PLUGINS_DIR}{path}:{line}", **kw)
 
 
@@ -180,7 +191,11 @@ def hint_for(reg: Registration, gate: bool) -> str:
     return reg.hint if gate else "QueueAfterBackoff"
 
 
-def registrations(hints, plugins, gate: bool = True) -> tuple:
+HintFn = tuple[ClusterEvent, str, str]  # (registered event, plugin, hint name)
+
+
+def registrations(hints: Collection[tuple[str, str, str]], plugins: Iterable[str], gate: bool = True
+                  ) -> tuple[HintFn, ...]:
     """((registered ClusterEvent, plugin, hint name), ...): the scenario's explicit ``hints`` ((event, plugin,
     hint) with an event label of ``events.CATALOGUE``) first, then, for each name of
     ``plugins`` that is in PLUGINS and has no explicit hint, its 1.28 registrations in source order. A plugin with
@@ -212,7 +227,7 @@ def event_labels(resource: str, action: int) -> list[str]:
     return [label for label, event in CATALOGUE.items() if not event.is_wildcard and matches(registered, event)]
 
 
-def catalogue() -> dict:
+def catalogue() -> dict[str, Any]:
     """The table as plain data (GET /api/plugins, the docs table)."""
     return {
         "version": "1.28",

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
-
-NO_PLUGINS = frozenset()
+Plugins = frozenset[str]
+NO_PLUGINS: Plugins = frozenset()
 
 
 class QueuedPodInfo:
     # `seq` orders records created at the same Timestamp (creation order; see scenario-format.md).
     __slots__ = ("name", "uid", "priority", "timestamp", "attempts", "plugins", "pending", "seq")
 
-    def __init__(self, name: str, uid: str, priority: int, timestamp: int, seq: int, plugins=frozenset()):
+    def __init__(self, name: str, uid: str, priority: int, timestamp: int, seq: int,
+                 plugins: Iterable[str] = NO_PLUGINS):
         self.name = name
         self.uid = uid
         self.priority = priority
@@ -23,7 +25,7 @@ class QueuedPodInfo:
         self.seq = seq
 
 
-    def rejectors(self) -> frozenset:
+    def rejectors(self) -> Plugins:
         """UnschedulablePlugins ∪ PendingPlugins (1.29's rejectorPlugins; 1.28 has only the first set)."""
         return self.plugins | self.pending if self.pending else self.plugins
 

@@ -7,16 +7,22 @@ Keys are pod names (the queue key namespace/name). A heap entry is valid only wh
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from .pod import QueuedPodInfo
+
+# An entry: (sort key..., name, record); the key's parts are whatever the order gives (ints).
+Entry = tuple[Any, ...]
+Order = Callable[[QueuedPodInfo], tuple[int, ...]]
 
 
 class KeyedHeap:
     __slots__ = ("_heap", "index", "_order")
 
-    def __init__(self, order):
-        self._heap: list = []
-        self.index: dict[str, tuple] = {}  # name -> (sort key..., name, record)
+    def __init__(self, order: Order):
+        self._heap: list[Entry] = []
+        self.index: dict[str, Entry] = {}  # name -> (sort key..., name, record)
         self._order = order  # record -> sort key tuple
 
     def __contains__(self, name: str) -> bool:
@@ -27,7 +33,8 @@ class KeyedHeap:
 
     def get(self, name: str) -> QueuedPodInfo | None:
         entry = self.index.get(name)
-        return entry[-1] if entry is not None else None
+        record: QueuedPodInfo | None = entry[-1] if entry is not None else None
+        return record
 
     def add(self, record: QueuedPodInfo) -> None:
         """Add, or replace the record under the same key (Go heap.Add updates in place)."""
@@ -37,7 +44,8 @@ class KeyedHeap:
 
     def delete(self, name: str) -> QueuedPodInfo | None:
         entry = self.index.pop(name, None)
-        return entry[-1] if entry is not None else None
+        record: QueuedPodInfo | None = entry[-1] if entry is not None else None
+        return record
 
     def peek(self) -> QueuedPodInfo | None:
         """The first record; replaced or deleted entries met on the way are dropped from the heap."""
@@ -45,7 +53,8 @@ class KeyedHeap:
         while heap:
             top = heap[0]
             if index.get(top[-2]) is top:
-                return top[-1]
+                record: QueuedPodInfo = top[-1]
+                return record
             heapq.heappop(heap)
         return None
 
@@ -56,21 +65,25 @@ class KeyedHeap:
             top = heapq.heappop(heap)
             if index.get(top[-2]) is top:
                 del index[top[-2]]
-                return top[-1]
+                record: QueuedPodInfo = top[-1]
+                return record
         return None
 
-    def heads(self, tie_key) -> list[QueuedPodInfo]:
+    def heads(self, tie_key: Order) -> list[QueuedPodInfo]:
         """Records tied with the top under ``tie_key`` (a prefix of the order), best first."""
         top = self.peek()
         if top is None:
             return []
         want = tie_key(top)
         tied = sorted((e for e in self.index.values() if tie_key(e[-1]) == want), key=lambda e: e[:-1])
-        return [e[-1] for e in tied]
+        records: list[QueuedPodInfo] = [e[-1] for e in tied]
+        return records
 
-    def records(self):
-        return (e[-1] for e in self.index.values())
+    def records(self) -> Iterator[QueuedPodInfo]:
+        records: Iterator[QueuedPodInfo] = (e[-1] for e in self.index.values())
+        return records
 
     def names_in_order(self) -> list[str]:
         """The keys in the order pops would take them."""
-        return [e[-2] for e in sorted(self.index.values(), key=lambda e: e[:-1])]
+        names: list[str] = [e[-2] for e in sorted(self.index.values(), key=lambda e: e[:-1])]
+        return names

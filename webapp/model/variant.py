@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterable, Mapping
+from typing import TypedDict
 
 from . import invariants
 from .config import NS, QueueConfig
@@ -10,29 +12,38 @@ from .inflight_v1_28_1 import ReceivedEvents
 from .inflight_v1_28_2 import InFlightEvents
 from .operations import OPERATIONS  # also imported from here by tests/scenario/test_validate.py and bench/
 from .queue import PriorityQueue
-from .record import new_record
-from .versions import VERSIONS
+from .record import Record, Result, Step, new_record
+from .tracker import Tracker
+from .versions import VERSIONS, Rules
+from .views import Due, State, View
 
 _APPLY = {name: op.apply for name, op in OPERATIONS.items()}  # dispatch: operation name -> how it drives the queue
 
 # The pair shown by default: the lost marker (v1.28.1) beside its fix (v1.28.2). Any of VERSIONS can be run.
 VARIANTS = ("v1.28.1", "v1.28.2")
 
+
+class Overdue(TypedDict):
+    now: float
+    limit: float
+    pods: list[Due]
+
 class Model:
     """A queue of one variant. Steps must already be schema-valid; ``apply`` raises StepError
     (and leaves the model unusable) when a step cannot be applied to the current state."""
 
-    def __init__(self, variant: str, config: QueueConfig, pods: dict, initial_active=(), rules=None):
+    def __init__(self, variant: str, config: QueueConfig, pods: Mapping[str, tuple[str, int]],
+                 initial_active: Iterable[str] = (), rules: Rules | None = None):
         """``rules`` replaces the version's own (a what-if: one change switched on or off)."""
         self.variant = variant
         rules = rules or VERSIONS[variant].rules
-        tracker = InFlightEvents() if rules.pod_entries else ReceivedEvents()
+        tracker: Tracker = InFlightEvents() if rules.pod_entries else ReceivedEvents()
         self.queue = PriorityQueue(config, rules, tracker, pods)
         scratch = new_record(-1, "add")
         for name in initial_active:
             self.queue.add(name, scratch)
 
-    def apply(self, index: int, step: dict) -> tuple[dict, dict]:
+    def apply(self, index: int, step: Step) -> tuple[Result, Record]:
         op = step["op"]
         rec = new_record(index, op)
         queue = self.queue
@@ -40,13 +51,13 @@ class Model:
         rec["invariants"] = invariants.check(queue, rec["moves"])
         return result, rec
 
-    def state(self) -> dict:
+    def state(self) -> State:
         return self.queue.state()
 
-    def view(self) -> dict:
+    def view(self) -> View:
         return self.queue.view()
 
-    def overdue(self) -> dict:
+    def overdue(self) -> Overdue:
         """{now (s), limit: the longest wait in unschedulablePods (s), pods: the pods a flush would move now,
         [{pod, where, due (s)}]}."""
         queue = self.queue
@@ -57,8 +68,9 @@ class Model:
         return pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
 
     @staticmethod
-    def from_snapshot(snapshot: bytes) -> "Model":
-        return pickle.loads(snapshot)
+    def from_snapshot(snapshot: bytes) -> Model:
+        model: Model = pickle.loads(snapshot)
+        return model
 
-    def clone(self) -> "Model":
+    def clone(self) -> Model:
         return Model.from_snapshot(self.snapshot())

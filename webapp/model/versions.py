@@ -1,6 +1,6 @@
 """The kube-scheduler versions the model reproduces, each composed from the one before it plus the changes that
 release made to the queue. A change is one named rule (a field of ``Rules``), read at the one place in the queue
-that it governs (queue.py, the trackers, hints.py); nothing else differs between versions.
+that it governs (queue.py, lanes.py, moves.py, the trackers); nothing else differs between versions.
 
 Upstream files are ``pkg/scheduler/internal/queue/scheduling_queue.go`` of each release, as vendored in
 kubernetes/autoscaler (``cluster-autoscaler/vendor/k8s.io/kubernetes/...``): commit cb95d464 (v1.28.0), a91025aa

@@ -4,9 +4,12 @@ that looks like a misspelt catalogue plugin (a placeholder no hint names registe
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from difflib import get_close_matches
+from typing import Any
 
 from ..model.plugins import PLUGINS
+from ..model.variant import Overdue
 from .words import named, seconds
 
 LEFT = {"backoffQ": "backoffQ (its backoff ended at t = {due})",
@@ -16,17 +19,18 @@ REMEDY = ("Nothing moved {them}: this scenario runs no periodic flushes. Add “
           "scheduler's 1 s and 30 s flushes as the clock advances, or flush steps where they would run.")
 
 
-def flush_advice(overdue: dict) -> list[str]:
+def flush_advice(overdue: Mapping[str, Overdue]) -> list[str]:
     """``overdue``: variant -> Model.overdue() at the end of the scenario ({now, limit, pods: [{pod, where, due}]}).
     A line per version that left pods where a flush would have moved them, then what to do; none if none did."""
     lines = []
     for variant, end in overdue.items():
         if end["pods"]:
-            pods = [f"{o['pod']} still in " + LEFT[o["where"]].format(due=seconds(o["due"]), limit=seconds(end["limit"]))
+            pods = [f"{o['pod']} still in "
+                    + LEFT[o["where"]].format(due=seconds(o["due"]), limit=seconds(end["limit"]))
                     for o in end["pods"]]
             lines.append(ENDS.format(variant=variant, now=seconds(end["now"]), pods=named(pods)))
-    pods = {o["pod"] for end in overdue.values() for o in end["pods"]}
-    return [*lines, REMEDY.format(them="it" if len(pods) == 1 else "them")] if lines else []
+    left = {o["pod"] for end in overdue.values() for o in end["pods"]}
+    return [*lines, REMEDY.format(them="it" if len(left) == 1 else "them")] if lines else []
 
 
 MISSPELT = ("{where} names plugin “{name}”, which is not one of the in-tree plugins this tool knows, and no hint names "
@@ -36,7 +40,7 @@ _PLUGIN_LISTS = ("unschedulable_plugins", "pending_plugins")
 _FOLDED = {name.lower(): name for name in PLUGINS}  # case is no clue: nodeaffinity is NodeAffinity misspelt
 
 
-def _plugins_named(steps, prefix: str):
+def _plugins_named(steps: Iterable[Mapping[str, Any]], prefix: str) -> Iterator[tuple[str, str]]:
     """(where, name) for each plugin name a step's plugin lists give, in order."""
     for i, step in enumerate(steps):
         for key in _PLUGIN_LISTS:
@@ -44,13 +48,14 @@ def _plugins_named(steps, prefix: str):
                 yield f"{prefix}[{i}].{key}", name
 
 
-def plugin_advice(raw: dict) -> list[str]:
+def plugin_advice(raw: Mapping[str, Any]) -> list[str]:
     """A line for each plugin a valid scenario's steps name that is not in the catalogue, has no hint, and is close
     to a catalogue name (``NodeResourceFit``): taken as a placeholder, it silently registers no event."""
     hinted = {h["plugin"] for h in raw.get("hints") or ()}
     named_in = [*_plugins_named(raw["steps"], "steps"), *_plugins_named((raw.get("branch") or {}).get("steps") or (),
                                                                         "branch.steps")]
-    lines, seen = [], set()
+    lines: list[str] = []
+    seen: set[str] = set()
     for where, name in named_in:
         if name in PLUGINS or name in hinted or name in seen:
             continue
@@ -63,7 +68,7 @@ def plugin_advice(raw: dict) -> list[str]:
     return lines
 
 
-def advised(raw: dict, overdue: dict) -> list[str]:
+def advised(raw: Mapping[str, Any], overdue: Mapping[str, Overdue]) -> list[str]:
     """All that is advised on a scenario that runs (the editor's Validate, ``replay``'s warnings): plugin names that
     look misspelt, then the pods ``overdue`` (engine.trace.dry_runs) leaves where only a flush would move them."""
     return [*plugin_advice(raw), *flush_advice(overdue)]

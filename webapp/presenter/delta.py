@@ -21,9 +21,16 @@ does not; tests/presenter/test_delta.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
 
-def diff(old, new) -> list:
-    ops: list = []
+# A document is any JSON value (Any: its shape is the message's); an op is [[shared, *path], *rest] as above.
+Op = list[Any]
+Path = list[Any]  # keys and indices
+
+
+def diff(old: Any, new: Any) -> list[Op]:
+    ops: list[Op] = []
     if not _same(old, new):
         _Diff(ops).walk(old, new, [])
     return ops
@@ -32,7 +39,7 @@ def diff(old, new) -> list:
 _ABSENT = object()
 
 
-def _same(a, b) -> bool:
+def _same(a: Any, b: Any) -> bool:
     return a is b or (type(a) is type(b) and a == b)
 
 
@@ -44,16 +51,16 @@ class _Diff:
 
     __slots__ = ("ops", "shared")
 
-    def __init__(self, ops: list):
+    def __init__(self, ops: list[Op]):
         self.ops = ops
         self.shared = 0
 
-    def op(self, path: list, *rest) -> None:
+    def op(self, path: Path, *rest: Any) -> None:
         shared = self.shared
         self.ops.append([[shared, *path[shared:]], *rest])
         self.shared = len(path)
 
-    def walk(self, old, new, path: list) -> None:
+    def walk(self, old: Any, new: Any, path: Path) -> None:
         depth = len(path)
         if type(old) is dict and type(new) is dict:
             for key, value in new.items():
@@ -100,7 +107,7 @@ class _Diff:
             self.op(path, new)
 
 
-def apply(doc, ops: list):
+def apply(doc: Any, ops: list[Op]) -> Any:
     """``doc`` with ``ops`` applied (in place where it can be); the root itself can be replaced ([[0], value])."""
     for op, path in zip(ops, paths(ops)):
         if len(op) == 2 and not path:
@@ -118,9 +125,9 @@ def apply(doc, ops: list):
     return doc
 
 
-def paths(ops: list):
+def paths(ops: list[Op]) -> Iterator[Path]:
     """The whole path of each op, in order."""
-    path: list = []
+    path: Path = []
     for op in ops:
         path = path[:op[0][0]] + op[0][1:]
         yield path

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from .narration import describe_violation
 from .words import step_label, step_number
 
 
-def explain(finding: dict, scenario: dict, versions) -> str:
+def explain(finding: Mapping[str, Any], scenario: Mapping[str, Any], versions: Iterable[str]) -> str:
     """``finding``: {target, step, variant, detail}; ``scenario``: the (shrunk) scenario object."""
     step = scenario["steps"][finding["step"]]
     where = f"step {step_number(finding['step'])} ({step_label(step)})"

@@ -9,14 +9,71 @@ the data a program reads. ``scene`` is what a person is shown (scene.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, NotRequired, TypedDict
+
+from ..model.frame import Frame, Preview, Summary
 from ..model.operations import kind_of
+from ..model.record import Record, Result, Step
 from ..model.variant import VARIANTS
 from ..model.versions import VERSIONS
-from .delta import diff
+from ..model.views import State
+from .delta import Op, diff
 from .scene import present
+from .shapes import Scene, Settings
 from .words import GLOSSARY, step_label
 
-def scenario_message(summary: dict, scenario_id: str | None, room: str | None = None) -> dict:
+
+class StepEntry(TypedDict):
+    kind: str
+    label: str
+    note: NotRequired[str]
+
+
+class VersionEntry(TypedDict):
+    name: str
+    releases: str
+    summary: str
+
+
+class ScenarioMessage(TypedDict):
+    id: str | None
+    name: str
+    description: str
+    variants: list[str]
+    total: int
+    divergence: int | None
+    gate: bool
+    pods: list[str]
+    steps: list[StepEntry]
+    keyPositions: list[int]
+    glossary: dict[str, str]
+    versions: list[VersionEntry]
+    opensOn: list[str]
+    source: dict[str, Any]
+    room: str | None
+
+
+class Traced(TypedDict):
+    state: State
+    result: Result | None
+    record: Record | None
+
+
+class StateMessage(TypedDict):
+    position: int
+    total: int
+    variants: dict[str, Traced]
+    scene: Scene
+
+
+class DeltaMessage(TypedDict):
+    seq: int
+    position: int
+    ops: list[Op]
+
+
+def scenario_message(summary: Summary, scenario_id: str | None, room: str | None = None) -> ScenarioMessage:
     """``summary`` is ``Simulation.summary()``."""
     return {
         "id": scenario_id,
@@ -29,8 +86,7 @@ def scenario_message(summary: dict, scenario_id: str | None, room: str | None = 
         "pods": summary["pods"],
         # a step's place in the list is its index; its note only where it has one (an 8,000-step upload's message
         # was 902 kB, 639 kB of it these entries, a third of that the index, the op and empty notes)
-        "steps": [{"kind": kind_of(s["op"]), "label": step_label(s), **({"note": s["note"]} if s.get("note") else {})}
-                  for s in summary["steps"]],
+        "steps": [step_entry(s) for s in summary["steps"]],
         "keyPositions": key_positions(summary),
         "glossary": GLOSSARY,
         "versions": VERSION_TABLE,  # what the version picker offers: every version the model reproduces
@@ -40,10 +96,19 @@ def scenario_message(summary: dict, scenario_id: str | None, room: str | None = 
     }
 
 
-VERSION_TABLE = [{"name": v.name, "releases": v.releases, "summary": v.summary} for v in VERSIONS.values()]
+def step_entry(step: Step) -> StepEntry:
+    entry: StepEntry = {"kind": kind_of(step["op"]), "label": step_label(step)}
+    if step.get("note"):
+        entry["note"] = step["note"]
+    return entry
 
 
-def state_message(frame: dict, preview: dict | None = None, settings: dict | None = None) -> dict:
+VERSION_TABLE: list[VersionEntry] = [{"name": v.name, "releases": v.releases, "summary": v.summary}
+                                     for v in VERSIONS.values()]
+
+
+def state_message(frame: Frame, preview: Mapping[str, Preview] | None = None, settings: Settings | None = None
+                  ) -> StateMessage:
     """``frame`` and ``preview`` are ``Simulation.frame()`` / ``.preview()``."""
     return {
         "position": frame["position"],
@@ -54,7 +119,7 @@ def state_message(frame: dict, preview: dict | None = None, settings: dict | Non
     }
 
 
-def key_positions(summary: dict) -> list[int]:
+def key_positions(summary: Summary) -> list[int]:
     """Where the story turns: the first step where the variants differ, every failure, the end."""
     fails = [i + 1 for i, s in enumerate(summary["steps"]) if s["op"] == "fail"]
     marks = {*fails, summary["total"]} | ({summary["divergence"]} if summary["divergence"] is not None else set())
@@ -64,11 +129,11 @@ def key_positions(summary: dict) -> list[int]:
 TRACED = ("position", "total", "variants", "scene")  # what a delta's ops describe; the settings travel whole
 
 
-def traced(message: dict) -> dict:
+def traced(message: Mapping[str, Any]) -> dict[str, Any]:
     return {key: message[key] for key in TRACED}
 
 
-def delta_message(seq: int, old: dict, new: dict) -> dict:
+def delta_message(seq: int, old: Mapping[str, Any], new: Mapping[str, Any]) -> DeltaMessage:
     """What turns the state message ``old`` into ``new`` on a client that holds ``old`` as state ``seq - 1``:
     ops on their TRACED parts."""
     return {"seq": seq, "position": new["position"], "ops": diff(traced(old), traced(new))}

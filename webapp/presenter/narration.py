@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..model.events import PENDING_SUFFIX
 from ..model.operations import functions_of
+from ..model.record import Evaluation, Flush, Record, Result, Step, Violated
 from ..model.versions import VERSIONS
+from .shapes import Narration
 from .words import LIST_NAME
 
 START_RULES = {
@@ -64,19 +69,19 @@ WHY = {
 }
 
 
-def narrate(variant: str, step: dict | None, result: dict | None, record: dict | None) -> dict:
+def narrate(variant: str, step: Step | None, result: Result | None, record: Record | None) -> Narration:
     """{title, lines, functions, note} for the step that led to the current position."""
-    if record is None:
+    if record is None or step is None or result is None:
         return {"title": "Start", "lines": ["Nothing has happened yet: press → to apply the first step."],
                 "functions": [], "note": ""}
     lines = _OPS.get(record["op"], _generic)(variant, step, result, record)
     lines += _list_changes(variant, record)
     lines += [_violation(v) for v in record["invariants"]]
-    return {"title": _title(step, result, record), "lines": [ln for ln in lines if ln], "functions": list(record["calls"]) or
-            list(functions_of(record["op"])), "note": step.get("note", "")}
+    return {"title": _title(step, result, record), "lines": [ln for ln in lines if ln],
+            "functions": list(record["calls"]) or list(functions_of(record["op"])), "note": step.get("note", "")}
 
 
-def _title(step: dict, result: dict, record: dict) -> str:
+def _title(step: Step, result: Result, record: Record) -> str:
     op = step["op"]
     if op == "pop":
         return f"Pop → {result['popped']}"
@@ -94,12 +99,12 @@ def _title(step: dict, result: dict, record: dict) -> str:
     return f"{op} {target}".strip()
 
 
-def _moves(record: dict) -> str:
+def _moves(record: Record) -> str:
     parts = [f"{m['pod']} → {m['to'] or 'gone'}" for m in record["moves"]]
     return "Moves: " + ", ".join(parts) + "." if parts else ""
 
 
-def _pop(variant, step, result, record):
+def _pop(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     pod = result["popped"]
     lines = [f"Pop() takes {pod} from the head of activeQ; its scheduling attempt is now in flight."]
     if VERSIONS[variant].rules.pod_entries and record["appended"]:
@@ -120,7 +125,7 @@ def _pop(variant, step, result, record):
     return lines
 
 
-def _event(variant, step, result, record):
+def _event(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     if record.get("ignored"):
         return [IGNORED.format(variant=variant, event=record["ignored"]["event"])]
     lines = [f"Cluster event {result['event']} ({result['event_id']}): movePodsToActiveOrBackoffQueue asks "
@@ -134,11 +139,11 @@ def _event(variant, step, result, record):
     return lines
 
 
-def _evaluation(e: dict) -> str:
+def _evaluation(e: Evaluation) -> str:
     return f"{e['pod']}: {e['hint']} ({WHY.get(e['why'], e['why']).format(plugin=e['plugin'])})."
 
 
-def _fail(variant, step, result, record):
+def _fail(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     failed = record.get("failed", {})
     plugins = ", ".join(failed.get("plugins", [])) or "none"
     lines = [f"{step['pod']}'s attempt failed (unschedulable plugins: {plugins}): AddUnschedulableIfNotPresent."]
@@ -157,7 +162,8 @@ def _fail(variant, step, result, record):
         pod=step["pod"], marker=hint["start"].get("marker")) + ".")
     for w in hint["walk"]:
         if "event" in w and "hint" in w:
-            lines.append(f"  {w['id']} {w['event']}: {w['hint']} ({WHY.get(w['why'], w['why']).format(plugin=w['plugin'])}).")
+            because = WHY.get(w["why"], w["why"]).format(plugin=w["plugin"])
+            lines.append(f"  {w['id']} {w['event']}: {w['hint']} ({because}).")
     unseen = hint["start"].get("unseen")
     if unseen:
         lines.append(f"Events it can no longer see: {', '.join(unseen)}.")
@@ -167,7 +173,7 @@ def _fail(variant, step, result, record):
     return lines
 
 
-def _done(variant, step, result, record):
+def _done(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     start = record.get("done_start")
     lines = [f"Done({step['pod']}): the attempt has finished."]
     if start:
@@ -185,14 +191,14 @@ FLUSHES = {
 }
 
 
-def _clock(variant, step, result, record):
+def _clock(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     lines = [f"The fake clock moves forward {step['seconds']:g} s to t = {result['now']:g} s."]
     for flush in result.get("flushes", ()):
         lines.append(f"At t = {flush['at']:g} s {_flush_said(flush['op'], flush['result'])}.")
     return lines
 
 
-def _flush_said(op: str, result: dict) -> str:
+def _flush_said(op: str, result: Result) -> str:
     """"the 1 s backoff flush (flushBackoffQCompleted) moves B → activeQ": a flush and what it moved."""
     return f"{FLUSHES[op][1]} moves {_flushed(result)}"
 
@@ -200,32 +206,32 @@ def _flush_said(op: str, result: dict) -> str:
 TITLED_FLUSHES = 2  # flushes a clock step's title names; the narration says every one
 
 
-def _flush_titled(flush: dict, now: float) -> str:
+def _flush_titled(flush: Flush, now: float) -> str:
     """"backoff flush: B → activeQ", with "at t = 2 s" when it ran before the clock stopped (a long advance: the
     pod moved long before the time the pane shows)."""
     when = "" if flush["at"] == now else f" at t = {flush['at']:g} s"
     return f"{FLUSHES[flush['op']][0]}{when}: {_moves_said(flush['result'])}"
 
 
-def _moves_said(result: dict) -> str:
+def _moves_said(result: Result) -> str:
     moved = {pod: "activeQ" for pod in result["moved_to_activeQ"]} if "moved_to_activeQ" in result else result["moved"]
     return ", ".join(f"{pod} → {queue}" for pod, queue in moved.items()) or "no pod"
 
 
-def _flushed(result: dict) -> str:
+def _flushed(result: Result) -> str:
     said = _moves_said(result)
     return said + (f" (event UnschedulableTimeout, {result['event_id']})" if result.get("event_id") else "")
 
 
 # An explicit flush step, said as a flush the clock runs is (_flush_said): what it moved; the leftover
 # flush's event with how each parked pod was judged.
-def _flush(variant, step, result, record):
+def _flush(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     said = _flush_said(step["op"], result)
     lines = [f"{said[:1].upper()}{said[1:]}."]
     return lines + _event(variant, step, result, record)[1:] if result.get("moved") else lines
 
 
-def _generic(variant, step, result, record):
+def _generic(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     lines = [UPDATE_IN_FLIGHT.format(variant=variant, **entry) for entry in record["appended"] if "pod" in entry]
     if record["op"] == "update" and record["evaluations"]:
         lines.append(UPDATE_BY_HINT.format(pod=step["pod"], variant=variant))
@@ -235,7 +241,7 @@ def _generic(variant, step, result, record):
     return lines
 
 
-def _list_changes(variant, record) -> list[str]:
+def _list_changes(variant: str, record: Record) -> list[str]:
     lines = []
     cleaned = [r["id"] for r in record["removed"] if r["reason"] == "cleanup_front"]
     exhausted = [r["id"] for r in record["removed"] if r["reason"] == "exhausted"]
@@ -265,11 +271,11 @@ _VIOLATION = {
 }
 
 
-def describe_violation(name: str, violation: dict) -> str:
+def describe_violation(name: str, violation: Mapping[str, Any]) -> str:
     return _VIOLATION[name](violation)
 
 
-def _violation(broken: dict) -> str:
+def _violation(broken: Violated) -> str:
     said = "; ".join(describe_violation(broken["name"], v) for v in broken["violations"])
     return f"Invariant broken ({broken['name']}): {said}."
 

@@ -1,46 +1,73 @@
-"""present(frame, preview, settings) -> scene: what to show at one position, as plain data.
+"""present(frame, preview, settings) -> scene: what to show at one position, as plain data (shapes.Scene).
 
-The scene is display-ready: every label, title and sentence is made here, once; the page, the SVG export,
-the table view and the command line only draw it. It imports no engine and moves no cursor: a frame and a
-preview (``Simulation.frame()`` / ``.preview()``) are plain data.
-
-    scene = {position, total, divergence, positionText, counter, caption, step, next, predict, upcoming, notes,
-             playing, speed, range, room, panes: {variant: pane}}
-
-``counter`` is positionText without the divergence note (what a one-variant view of these panes shows);
-``notes`` {now, next} are the presenter's lines for this step and the next, in a room's scene (else null); ``upcoming``
-what the next step will do on each variant, in a room's scene before the end (else null).
-    pane  = {variant, title, tag, tone, time, clock, caption, list: {name, count, note, items, markerNotes, empty},
-             pointers, hint, walk, lanes: [{queue, label, icon, help, chips}], invariants, narration, outcome}
-    legend = [{key, label, text}]  (words.LEGEND: one shape and colour per key wherever the picture is drawn)
-
-List items, front to back: the nil-marker slot ("front"), ghosts of elements removed earlier that detached
-markers still point at ("ghost"), then the entries ("event" / "pod"); each carries its markers and, only where
-they hold, ``walked`` (the step's hint walk visited it; ``walkHint``: the hint it read there), ``ghost``/``gone`` (this step removed it, e.g. the
-deferred Done of a ``fail``: it is drawn in its old place, faint, with ``gone`` saying why), ``unseen``/
-``unseenBy`` and ``orphaned``.
-So the frame after a ``fail`` still shows what the walk saw.
-
-``pointers``: [{pod, target, key, detached, reach, unseen, decided, text, title}], one per pod the tracker
-holds in flight (it starts at the pod's chip in the in-flight lane) plus, after a failure, the failed pod's as
-its walk saw it (``decided``; it starts at the chip wherever the pod went). ``target``: the entry id, "front"
-(a nil marker) or "detached"; ``key``: the list item to aim at; ``reach``: the entries its walk would visit
-(for a decided pointer: those it visited). Chips carry ``timer`` {kind wait|backoff, value, limit, fraction,
-text, and with periodic flushes next and parts} in unschedulablePods (the wait against the flush limit) and backoffQ (the backoff left).
+It imports no engine and moves no cursor: a frame and a preview (``Simulation.frame()`` / ``.preview()``) are
+plain data (model.frame).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, cast
+
+from ..model.frame import Frame, Preview, Returned, Returns, VariantFrame
+from ..model.invariants import Invariant
+from ..model.record import Hint, ListEntry, Record, Step
 from ..model.versions import VERSIONS
+from ..model.views import Marker, PodView, State, View
 from .narration import describe_violation, narrate
-from .words import (AT_END, BEFORE_FIRST, CAPTION_SAW, CHIP_PLUGINS, EMPTY_LIST, FRONT_NOTE, GHOST_NOTE, GONE, GONE_OTHER, LANES, LEGEND, MARK,
-                    JUST_REMOVED, LIST_NAME, NAMED, OUTCOMES, PANES, PREDICT_CHOICES, TIMER, UNSEEN_BY, entries, named,
-                    seconds, step_label)
+from .shapes import (
+    Chip,
+    HintLine,
+    Invariants,
+    Item,
+    Lane,
+    LegendItem,
+    ListPane,
+    MarkerChip,
+    Narration,
+    Notes,
+    OutcomePart,
+    Outcomes,
+    Pane,
+    Pointer,
+    Scene,
+    SeenMarker,
+    Settings,
+    ShownMarker,
+    StepLine,
+    Timer,
+)
+from .words import (
+    AT_END,
+    BEFORE_FIRST,
+    CAPTION_SAW,
+    CHIP_PLUGINS,
+    EMPTY_LIST,
+    FRONT_NOTE,
+    GHOST_NOTE,
+    GONE,
+    GONE_OTHER,
+    JUST_REMOVED,
+    LANES,
+    LEGEND,
+    LIST_NAME,
+    MARK,
+    NAMED,
+    OUTCOMES,
+    PANES,
+    PREDICT_CHOICES,
+    TIMER,
+    UNSEEN_BY,
+    entries,
+    named,
+    seconds,
+    step_label,
+)
 
-SETTINGS = {"playing": False, "speed": 1.0, "range": None, "room": None}
+SETTINGS: Settings = {"playing": False, "speed": 1.0, "range": None, "room": None}
 
 
-def present(frame: dict, preview: dict | None = None, settings: dict | None = None) -> dict:
+def present(frame: Frame, preview: Mapping[str, Preview] | None = None, settings: Settings | None = None) -> Scene:
     settings = {**SETTINGS, **(settings or {})}
     position, total, step = frame["position"], frame["total"], frame["step"]
     upcoming = frame["next"]
@@ -49,7 +76,8 @@ def present(frame: dict, preview: dict | None = None, settings: dict | None = No
         "position": position,
         "total": total,
         "divergence": frame["divergence"],
-        "positionText": f"{position} / {total}" + (" · variants differ here" if frame["divergence"] == position else ""),
+        "positionText": f"{position} / {total}"
+                        + (" · variants differ here" if frame["divergence"] == position else ""),
         "counter": f"{position} / {total}",
         "caption": caption(position, now, after),
         "step": now,
@@ -70,14 +98,15 @@ def present(frame: dict, preview: dict | None = None, settings: dict | None = No
     }
 
 
-LEGEND_ITEMS = [{"key": key, "label": label, "text": text} for key, (label, text) in LEGEND.items()]  # shared, unchanged
+# shared by every scene, unchanged
+LEGEND_ITEMS: list[LegendItem] = [{"key": key, "label": label, "text": text} for key, (label, text) in LEGEND.items()]
 
 
-def outcomes(returns: dict) -> dict:
-    """{label, pods: [{pod, parts: [{variant, text}]}]}: per failed pod, per variant, how it got back to activeQ or where it still
-    waits, up to the cursor. The returns the tracker lists (its first two) are listed; more are summed up (how
-    many, the longest), so the line stays short."""
-    by_pod: dict[str, list] = {}
+def outcomes(returns: Mapping[str, Returns]) -> Outcomes:
+    """{label, pods: [{pod, parts: [{variant, text}]}]}: per failed pod, per variant, how it got back to activeQ or
+    where it still waits, up to the cursor. The returns the tracker lists (its first two) are listed; more are summed
+    up (how many, the longest), so the line stays short."""
+    by_pod: dict[str, list[OutcomePart]] = {}
     for variant, summary in returns.items():
         back = {r["pod"]: r for r in summary["returned"]}
         waiting = {r["pod"]: r for r in summary["still_waiting"]}
@@ -91,7 +120,7 @@ def outcomes(returns: dict) -> dict:
     return {"label": OUTCOMES["label"], "pods": [{"pod": pod, "parts": parts} for pod, parts in by_pod.items()]}
 
 
-def returned_texts(back: dict) -> list[str]:
+def returned_texts(back: Returned) -> list[str]:
     """``back``: a pod's returns so far, as ReturnTracker.at gives them (count, the listed ones, the longest)."""
     if back["count"] <= len(back["listed"]):
         return [OUTCOMES["returned"].format(seconds=seconds(r["seconds"]), via=r["via"]) for r in back["listed"]]
@@ -99,27 +128,27 @@ def returned_texts(back: dict) -> list[str]:
     return [OUTCOMES["many"].format(count=back["count"], seconds=seconds(longest["seconds"]), via=longest["via"])]
 
 
-def step_of(index: int, step: dict | None) -> dict | None:
+def step_of(index: int, step: Step | None) -> StepLine | None:
     if step is None:
         return None
     return {"index": index, "op": step["op"], "label": step_label(step), "note": step.get("note", "")}
 
 
-def caption(position: int, now: dict | None, after: dict | None) -> str:
+def caption(position: int, now: StepLine | None, after: StepLine | None) -> str:
     """``now`` and ``after``: the step that led here and the next one, as ``step_of`` gives them."""
     if now is not None:
         return f"{position}. {now['label']}" + (f" — {now['note']}" if now["note"] else "")
     return "Press → to apply the first step." if after is not None else ""
 
 
-def presenter_notes(position: int, now: dict | None, after: dict | None) -> dict:
-    def line(number: int, s: dict) -> str:
+def presenter_notes(position: int, now: StepLine | None, after: StepLine | None) -> Notes:
+    def line(number: int, s: StepLine) -> str:
         return f"{number}. {s['note'] or s['label']}"
     return {"now": line(position, now) if now else BEFORE_FIRST,
             "next": line(position + 1, after) if after else AT_END}
 
 
-def pane(variant: str, payload: dict, step: dict | None, gate: bool, limit: float) -> dict:
+def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, limit: float) -> Pane:
     state, view, record, result = payload["state"], payload["view"], payload["record"], payload["result"]
     title, tag, tone = PANES[variant]
     gate = gate and not VERSIONS[variant].rules.gate_off  # v1.28.5: SchedulerQueueingHints off by default
@@ -150,7 +179,7 @@ def pane(variant: str, payload: dict, step: dict | None, gate: bool, limit: floa
     }
 
 
-def pane_caption(narration: dict, hint: dict | None) -> str:
+def pane_caption(narration: Narration, hint: Hint | None) -> str:
     """One line under the diagram: what the step did and, for a failure, what the walk saw."""
     if hint is None:
         return narration["title"]
@@ -165,44 +194,47 @@ def pane_caption(narration: dict, hint: dict | None) -> str:
 MARKER_WALKS = ("front", "marker-next", "marker-detached")  # v1.28.1 walks that start from the pod's marker
 
 
-def shown_markers(view: dict, before: dict | None, record: dict | None) -> list[dict]:
+def shown_markers(view: View, before: View | None, record: Record | None) -> list[ShownMarker]:
     """v1.28.1's markers at the cursor, plus, after a failure, the failed pod's marker as its walk saw it
     (the deferred Done has dropped it from the model)."""
-    markers = [{**m, "decided": False} for m in view.get("markers", [])]
-    hint = (record or {}).get("hint")
+    markers: list[SeenMarker] = [{**m, "decided": False} for m in view.get("markers", [])]
+    hint = (record.get("hint") if record else None)
     failed = hint["pod"] if hint and hint["start"]["rule"] in MARKER_WALKS else None
     if failed and before and not any(m["pod"] == failed for m in markers):
         markers += [{**m, "decided": True} for m in before.get("markers", []) if m["pod"] == failed]
-    removed_now = {r["id"] for r in (record or {}).get("removed", [])}
+    removed_now = {r["id"] for r in (record["removed"] if record else [])}
     return [{**m, "key": marker_key(m, removed_now)} for m in markers]
 
 
-def listed_entries(view: dict, before: dict | None, record: dict | None) -> list[tuple[dict, dict | None]]:
+def listed_entries(view: View, before: View | None, record: Record | None
+                   ) -> list[tuple[ListEntry, ListEntry | None]]:
     """(entry, removal) front to back: the entries at the cursor and, where this step removed some, those too
     in the places they held (``removal`` is the record's; None for an entry still listed)."""
-    removed = {r["id"]: r for r in (record or {}).get("removed", [])}
+    removed = {r["id"]: r for r in (record["removed"] if record else [])}
     if not removed or before is None:
         return [(e, None) for e in view["entries"]]
     now = {e["id"]: e for e in view["entries"]}
-    out = [(now.get(e["id"], e), removed.get(e["id"])) for e in before["entries"] if e["id"] in now or e["id"] in removed]
+    out = [(now.get(e["id"], e), removed.get(e["id"])) for e in before["entries"]
+           if e["id"] in now or e["id"] in removed]
     seen = {e["id"] for e, _ in out}
     return out + [(e, None) for e in view["entries"] if e["id"] not in seen]
 
 
-def in_flight_list(variant: str, view: dict, before: dict | None, record: dict | None, markers: list,
-                   gate: bool, done_by: str) -> dict:
+def in_flight_list(variant: str, view: View, before: View | None, record: Record | None,
+                   markers: list[ShownMarker], gate: bool, done_by: str) -> ListPane:
     """``done_by``: the pod whose Done ran in this step (a ``done`` or a ``fail``), for the ghosts' labels."""
-    at: dict[str, list] = {}  # item key -> the markers drawn under it
-    unseen_by: dict[str, list] = {}
+    at: dict[str, list[ShownMarker]] = {}  # item key -> the markers drawn under it
+    unseen_by: dict[str, list[str]] = {}
     for m in markers:
         at.setdefault(m["key"], []).append(m)
         for event_id in m["unseen"]:
             unseen_by.setdefault(event_id, []).append(m["pod"])
-    hint = (record or {}).get("hint")
+    hint = (record.get("hint") if record else None)
     walked = {w["id"]: w.get("hint") for w in hint["walk"]} if hint else {}  # entry id -> its hint (events)
-    items = []
+    items: list[Item] = []
     if "front" in at:
-        items.append({"key": "front", "kind": "front", "label": "nil", "markers": [marker(m, FRONT_NOTE) for m in at["front"]]})
+        items.append({"key": "front", "kind": "front", "label": "nil",
+                      "markers": [marker(m, FRONT_NOTE) for m in at["front"]]})
     for key in (k for k in at if k.startswith("ghost:")):
         removed = key.removeprefix("ghost:")
         items.append({"key": key, "kind": "ghost", "id": removed, "label": removed, "sub": "removed",
@@ -212,7 +244,8 @@ def in_flight_list(variant: str, view: dict, before: dict | None, record: dict |
         gone = GONE.get(removal["reason"], GONE_OTHER).format(pod=done_by) if removal else None
         if removal and removal["reason"] == "exhausted":  # drawn as Done left it, beside the entries it counted down
             e = {**e, "inFlightPodsNum": 0}
-        items.append(entry(e, at.get(e["id"], []), unseen_by.get(e["id"]), e["id"] in walked, gone, walked.get(e["id"])))
+        items.append(entry(e, at.get(e["id"], []), unseen_by.get(e["id"]), e["id"] in walked, gone,
+                           walked.get(e["id"])))
     ghosts = sum(1 for i in items if i.get("ghost"))
     return {
         "name": LIST_NAME[variant],
@@ -224,7 +257,7 @@ def in_flight_list(variant: str, view: dict, before: dict | None, record: dict |
     }
 
 
-def marker_key(m: dict, removed_now: set) -> str:
+def marker_key(m: Marker, removed_now: set[str]) -> str:
     """The list item a v1.28.1 marker points at: its element (kept as a ghost if this step removed it), the
     ghost of an element removed earlier, or the front."""
     if m["detached"] and m["previousEvent"] not in removed_now:
@@ -232,35 +265,37 @@ def marker_key(m: dict, removed_now: set) -> str:
     return m["previousEvent"] or "front"
 
 
-def entry(e: dict, markers: list, unseen_by: list | None, walked: bool = False, gone: str | None = None,
-          hint: str | None = None) -> dict:
+def entry(e: ListEntry, markers: list[ShownMarker], unseen_by: list[str] | None, walked: bool = False,
+          gone: str | None = None, hint: str | None = None) -> Item:
     # marks only where they hold (an entry of a long list is sent once per step: no false flags on the wire);
     # ``walkHint``: the hint the failing pod's walk read on this event
-    item = {"key": e["id"], "kind": e["kind"], "id": e["id"], **({"markers": [marker(m) for m in markers]} if markers else {}),
+    item: dict[str, Any] = {"key": e["id"], "kind": e["kind"], "id": e["id"],
+            **({"markers": [marker(m) for m in markers]} if markers else {}),
             **({"orphaned": True} if e.get("orphaned") else {}),
             **({"unseen": UNSEEN_BY.format(pods=named(unseen_by)), "unseenBy": unseen_by[:NAMED]} if unseen_by else {}),
             **({"walked": True} if walked else {}), **({"walkHint": hint} if walked and hint else {}),
             **({"ghost": True, "gone": gone} if gone is not None else {})}
     if e["kind"] == "pod":
         sub = "orphaned" if e.get("orphaned") else "pod entry"
-        return {**item, "label": f"[{e['pod']}]", "sub": sub,
-                "table": (f"pod {e['pod']}", "orphaned" if e.get("orphaned") else "")}
+        return cast(Item, {**item, "label": f"[{e['pod']}]", "sub": sub,
+                           "table": (f"pod {e['pod']}", "orphaned" if e.get("orphaned") else "")})
     count = e.get("inFlightPodsNum")
-    return {**item, "label": e["event"], "sub": e["id"], **({} if count is None else {"count": f"n={count}"}),
-            "table": (f"event {e['event']}", "" if count is None else f"inFlightPodsNum {count}")}
+    return cast(Item, {**item, "label": e["event"], "sub": e["id"],
+                       **({} if count is None else {"count": f"n={count}"}),
+                       "table": (f"event {e['event']}", "" if count is None else f"inFlightPodsNum {count}")})
 
 
-def pointers(variant: str, record: dict | None, markers: list, items: list) -> list[dict]:
+def pointers(variant: str, record: Record | None, markers: list[ShownMarker], items: list[Item]) -> list[Pointer]:
     """One arrow per in-flight pod from its chip to where it marks the list, plus the failed pod's as its walk
     saw it (``decided``). ``reach``: [first, last] of the entries its walk would visit from there (the event
     entries between them, in list order), or []."""
     order = [i["key"] for i in items if i["kind"] in ("event", "pod")]
     events = {i["key"] for i in items if i["kind"] == "event" and not i.get("ghost")}
-    hint = (record or {}).get("hint")
+    hint = (record.get("hint") if record else None)
     walked = [w["id"] for w in hint["walk"]] if hint else []
 
     position = {key: i for i, key in enumerate(order)}
-    next_event: list = [None] * (len(order) + 1)  # index -> the first event entry at or after it
+    next_event: list[str | None] = [None] * (len(order) + 1)  # index -> the first event entry at or after it
     for i in range(len(order) - 1, -1, -1):
         next_event[i] = order[i] if order[i] in events else next_event[i + 1]
     last_event = next((k for k in reversed(order) if k in events), None)
@@ -272,27 +307,28 @@ def pointers(variant: str, record: dict | None, markers: list, items: list) -> l
             return [walked[0], walked[-1]] if walked else []
         start = 0 if after is None else position[after] + 1 if after in position else len(order)
         first = next_event[start]
-        return [first, last_event] if first is not None else []
+        return [first, last_event] if first is not None and last_event is not None else []
 
-    out = []
+    out: list[Pointer] = []
     for m in markers:  # v1.28.1
         target = "detached" if m["detached"] else m["previousEvent"] or "front"
         out.append(pointer(m["pod"], target, m["key"], m["detached"], [] if m["detached"] else
                            reach(m["previousEvent"], m["decided"]), m["unseen"], m["decided"]))
-    own = {}  # v1.28.2: each in-flight pod's own (newest, live) entry
-    for i in items:
-        if i["kind"] == "pod" and not i.get("orphaned") and not i.get("ghost"):
-            own[i["label"][1:-1]] = i["key"]
+    own: dict[str, str] = {}  # v1.28.2: each in-flight pod's own (newest, live) entry
+    for item in items:
+        if item["kind"] == "pod" and not item.get("orphaned") and not item.get("ghost"):
+            own[item["label"][1:-1]] = item["key"]
     if VERSIONS[variant].rules.pod_entries:
         for pod in sorted(own):
             out.append(pointer(pod, own[pod], own[pod], False, reach(own[pod], False), [], False))
-        start = hint["start"] if hint else {}
-        if start.get("rule") == "after-own-entry":
+        start = hint.get("start") if hint else None
+        if hint and start and start["rule"] == "after-own-entry":
             out.append(pointer(hint["pod"], start["id"], start["id"], False, reach(None, True), [], True))
     return out
 
 
-def pointer(pod: str, target: str, key: str, detached: bool, reach: list, unseen: list, decided: bool) -> dict:
+def pointer(pod: str, target: str, key: str, detached: bool, reach: list[str], unseen: list[str],
+            decided: bool) -> Pointer:
     if detached:
         text, title = f"{pod} ⇢ ✕", f"{pod}'s marker was removed from the list: Next() is nil, its walk sees nothing"
     elif target == "front":
@@ -303,7 +339,7 @@ def pointer(pod: str, target: str, key: str, detached: bool, reach: list, unseen
             "unseen": list(unseen[:NAMED]), "decided": decided, "text": text, "title": title}
 
 
-def marker(m: dict, note: str = "") -> dict:
+def marker(m: Marker, note: str = "") -> MarkerChip:
     arrow = MARK["detached" if m["detached"] else "live"]
     unseen = named(m["unseen"]) or "later events"
     return {"pod": m["pod"], "detached": m["detached"], "text": f"{m['pod']} {arrow}" + (f" {note}" if note else ""),
@@ -311,13 +347,13 @@ def marker(m: dict, note: str = "") -> dict:
             if m["detached"] else f"{m['pod']}'s previousEvent marker"}
 
 
-def marker_note(m: dict) -> str:
+def marker_note(m: Marker) -> str:
     unseen = named(m["unseen"]) or "later events"
     return f"{m['pod']}: previousEvent {m['previousEvent'] or 'nil'}" + (
         f" (detached; cannot see {unseen})" if m["detached"] else "")
 
 
-def hint_line(hint: dict | None) -> dict | None:
+def hint_line(hint: Hint | None) -> HintLine | None:
     if hint is None:
         return None
     events = [w for w in hint["walk"] if w.get("event")]
@@ -327,7 +363,7 @@ def hint_line(hint: dict | None) -> dict | None:
             "decision": hint["decision"]}
 
 
-def lanes(state: dict, view: dict, limit: float) -> list[dict]:
+def lanes(state: State, view: View, limit: float) -> list[Lane]:
     """Each lane's chips: activeQ and backoffQ in the order pops and the backoff flush take them (a trace's state
     lists them by name: the lane drew the head anywhere), activeQ's heads marked."""
     members = {"activeQ": view["order"]["activeQ"], "backoffQ": view["order"]["backoffQ"],
@@ -339,41 +375,46 @@ def lanes(state: dict, view: dict, limit: float) -> list[dict]:
             for queue, (label, icon, help_) in LANES.items()]
 
 
-def in_flight_pods(state: dict, view: dict) -> list[str]:
+def in_flight_pods(state: State, view: View) -> list[str]:
     """Popped pods whose attempt runs, and pods the tracker holds as in flight although a copy of them was
     queued again (an update while in flight): those are drawn in both lanes."""
     popped = [name for name, pod in view["pods"].items() if pod["where"] == "inFlight"]
     return list(dict.fromkeys(popped + list(state.get("inFlightPods") or ())))
 
 
-CHIP_DETAIL = {"backoffQ": ("backoffExpiry", "until {}"), "unschedulablePods": ("timestamp", "since {}")}
+CHIP_DETAIL = {"backoffQ": "until {}", "unschedulablePods": "since {}"}  # with its backoff's end, its wait's start
 
 
-def chip(pod: str, queue: str, info: dict | None, now: float = 0.0, limit: float = 300.0, head: bool = False) -> dict:
+def chip(pod: str, queue: str, info: PodView | None, now: float = 0.0, limit: float = 300.0, head: bool = False
+         ) -> Chip:
     detail = ""
     if info and queue in CHIP_DETAIL:
-        key, text = CHIP_DETAIL[queue]
-        detail = text.format(seconds(info[key]))
+        at = info["backoffExpiry"] if queue == "backoffQ" else info["timestamp"]
+        detail = CHIP_DETAIL[queue].format(seconds(at))
     elif info and queue == "inFlight" and "attempts" in info:
         detail = f"attempt {info['attempts']}"
-    plugins, pending = (info or {}).get("plugins"), (info or {}).get("pending")  # pending: 1.29+
-    said = [CHIP_PLUGINS[key].format(", ".join(names)) for key, names in (("plugins", plugins), ("pending", pending)) if names]
-    return {"pod": pod, "detail": detail, "title": " · ".join(said) or pod,
-            "timer": timer(queue, info, now, limit), **({"head": True} if head else {})}
+    plugins, pending = (info.get("plugins"), info.get("pending")) if info else (None, None)  # pending: 1.29+
+    said = [CHIP_PLUGINS[key].format(", ".join(names))
+            for key, names in (("plugins", plugins), ("pending", pending)) if names]
+    shown: Chip = {"pod": pod, "detail": detail, "title": " · ".join(said) or pod,
+                   "timer": timer(queue, info, now, limit)}
+    if head:
+        shown["head"] = True
+    return shown
 
 
-def timer(queue: str, info: dict | None, now: float, limit: float) -> dict | None:
+def timer(queue: str, info: PodView | None, now: float, limit: float) -> Timer | None:
     """How long a parked pod has waited against the flush limit, or how much of its backoff is left, and with
     periodic flushes when the tick that moves it comes (``next``). ``parts``: the phrases of ``text``, each kept
     on one line where the chip is narrow."""
     shown = _timer(queue, info, now, limit)
-    if shown is not None and "nextFlush" in info:
+    if shown is not None and info is not None and "nextFlush" in info:
         parts = [shown["text"], TIMER["flush"].format(at=seconds(info["nextFlush"]))]
-        shown = {**shown, "next": info["nextFlush"], "parts": parts, "text": " · ".join(parts)}
+        shown["next"], shown["parts"], shown["text"] = info["nextFlush"], parts, " · ".join(parts)
     return shown
 
 
-def _timer(queue: str, info: dict | None, now: float, limit: float) -> dict | None:
+def _timer(queue: str, info: PodView | None, now: float, limit: float) -> Timer | None:
     if not info or "timestamp" not in info:
         return None
     if queue == "unschedulablePods":
@@ -388,7 +429,7 @@ def _timer(queue: str, info: dict | None, now: float, limit: float) -> dict | No
     return None
 
 
-def invariants(report: list[dict]) -> dict:
+def invariants(report: list[Invariant]) -> Invariants:
     broken = [i for i in report if not i["ok"]]
     return {
         "ok": not broken,

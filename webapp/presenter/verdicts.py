@@ -3,7 +3,12 @@ the lost-marker case on every version (webapp/engine/verdicts.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from .words import step_number
+
+Verdict = Mapping[str, Any]  # engine.verdicts.Verdict, read as plain data (the presenter knows no engine)
 
 # why -> the answer to "can the lost marker happen?" and the reason, for any version the verdict is about
 ANSWERS = {
@@ -18,7 +23,7 @@ ANSWERS = {
 HEADER = ("version", "releases", "can the lost marker happen?", "why", "B after the lost-marker case", "what changed")
 
 
-def rows(verdicts) -> list[dict]:
+def rows(verdicts: Iterable[Verdict]) -> list[dict[str, Any]]:
     """One row per version: the cells of HEADER, plus the version name and the verdict."""
     out = []
     for v in verdicts:
@@ -31,7 +36,7 @@ def rows(verdicts) -> list[dict]:
     return out
 
 
-def markdown(verdicts) -> str:
+def markdown(verdicts: Iterable[Verdict]) -> str:
     """The README's table (tests/engine/test_verdicts.py keeps the README equal to it)."""
     lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     lines += ["| " + " | ".join(row["cells"]) + " |" for row in rows(verdicts)]

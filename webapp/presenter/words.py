@@ -3,7 +3,11 @@ command line's text) takes them from the scene and never spells them itself."""
 
 from __future__ import annotations
 
-from ..model.operations import OPERATIONS, PLUGINS, SECONDS, arguments
+from collections.abc import Sequence
+from typing import Any
+
+from ..model.operations import OPERATIONS, PLUGINS, SECONDS, Param, arguments
+from ..model.record import Step
 from ..model.versions import VERSIONS
 from ..phrases import listed
 
@@ -96,7 +100,7 @@ def seconds(value: float) -> str:
 NAMED = 8  # names a view lists in one place (pods that cannot see an event, events a pod cannot see)
 
 
-def named(names: list) -> str:
+def named(names: Sequence[str]) -> str:
     """At most NAMED names, then how many more: a message stays bounded however many pods are in flight."""
     return listed(names, NAMED)
 
@@ -111,7 +115,7 @@ def step_number(index: int) -> int:
     return index + 1
 
 
-def step_label(step: dict) -> str:
+def step_label(step: Step) -> str:
     """A step in plain words from its declared parameters: the required ones bare, the optional ones named
     after a dash ("fail B — plugin P", "pop — expect A", "advance_clock 30 s")."""
     given = dict(arguments(step))
@@ -123,7 +127,7 @@ def step_label(step: dict) -> str:
     return " ".join([step["op"], *bare]) + (f" — {', '.join(named)}" if named else "")
 
 
-def _value(param, value) -> str:
+def _value(param: Param, value: Any) -> str:  # a value as validated: of its parameter's type
     if param.type == SECONDS:
         return seconds(value)
     if isinstance(value, (list, tuple)):
@@ -133,7 +137,7 @@ def _value(param, value) -> str:
     return str(value)
 
 
-def _named(param, value) -> str:
+def _named(param: Param, value: Any) -> str:
     if param.type == PLUGINS:  # "plugin P" (the rejecting ones), "pending plugin NodeAffinity"
         kind = "" if param.name == "unschedulable_plugins" else param.name.removesuffix("_plugins") + " "
         return f"{kind}plugin{'s' if len(value) != 1 else ''} {_value(param, value)}" if value else f"no {kind}plugins"

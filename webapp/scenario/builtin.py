@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import functools
 from importlib import resources
+from typing import Any
 
 import yaml
 
@@ -38,12 +39,13 @@ def ids() -> list[str]:
 
 
 @functools.cache
-def _load(scenario_id: str) -> dict:
+def _load(scenario_id: str) -> dict[str, Any]:
     text = (resources.files(__package__) / "library" / f"{scenario_id}.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    raw: dict[str, Any] = yaml.safe_load(text)
+    return raw
 
 
-def get(scenario_id: str) -> dict:
+def get(scenario_id: str) -> dict[str, Any]:
     """The raw scenario object of one built-in (a fresh copy); KeyError for an unknown id."""
     if scenario_id not in ORDER:
         raise KeyError(scenario_id)
@@ -57,7 +59,7 @@ def step_count(scenario_id: str) -> int:
     return len(_load(scenario_id)["steps"])
 
 
-def index() -> list[dict]:
+def index() -> list[dict[str, str]]:
     """``[{id, name, description}]`` for every built-in, in course order."""
     out = []
     for scenario_id in ORDER:

@@ -216,7 +216,6 @@ def parse_json(data: str | bytes, where: str = "the document", max_depth: int = 
     a float literal too large is read as infinity (a scenario's text, whose every number the validator checks
     against its field's range)."""
     max_depth = min(max_depth, MAX_DEPTH)
-    deep = f"nested deeper than {max_depth} levels"
     if isinstance(data, str):
         text, raw = data, data.encode("utf-8", "surrogatepass")
     else:

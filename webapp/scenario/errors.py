@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
-from ..errors import Invalid
+from typing import TypedDict
+
+from ..errors import SCENARIO_ERROR, Invalid, Reply
+
+
+class Problem(TypedDict):
+    step: int | None  # the step at fault, if one is
+    field: str  # where: "steps[3].event"
+    message: str
+
+
+class ProblemsReply(Reply):
+    problems: list[Problem]
 
 
 class ScenarioError(Invalid):
-    def __init__(self, problems: list[dict], message: str | None = None):
-        # problems: [{"step": int | None, "field": "steps[3].event", "message": "..."}]
+    kind = SCENARIO_ERROR
+
+    def __init__(self, problems: list[Problem], message: str | None = None):
         self.problems = problems
         super().__init__(message or self.describe())
 
@@ -18,5 +31,5 @@ class ScenarioError(Invalid):
             lines.append(f"{where}field '{p['field']}': {p['message']}")
         return "\n".join(lines)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> ProblemsReply:
         return {**super().as_json(), "problems": self.problems}

@@ -8,16 +8,21 @@ activeQ is non-empty on every variant, ``fail``/``done`` only for pods in flight
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
 from ..model.events import CATALOGUE, HINT_NAMES
-from ..model.variant import VARIANTS
+from ..model.variant import VARIANTS, Model
 from .scenario import from_valid_dict
+
+Pick = Callable[[Sequence[Any]], Any]  # random.Random.choice, or a test's own choice
 
 EVENTS = sorted(CATALOGUE)
 PLUGINS = ("P", "Q", "R")
 SECONDS = (0.5, 1, 2, 5, 10, 30, 301)
 
 
-def base_scenario(pods: int, hints: list, gate: bool = True) -> dict:
+def base_scenario(pods: int, hints: list[dict[str, str]], gate: bool = True) -> dict[str, Any]:
     names = [f"p{i}" for i in range(pods)]
     return {
         "schema": 1,
@@ -30,8 +35,9 @@ def base_scenario(pods: int, hints: list, gate: bool = True) -> dict:
     }
 
 
-def generate(pick, steps: int, pods: int = 8, hints: list | None = None, plugins_always: bool = False,
-             updates: bool = True, gate: bool = True, variants=VARIANTS, settings: dict | None = None) -> dict:
+def generate(pick: Pick, steps: int, pods: int = 8, hints: list[dict[str, str]] | None = None,
+             plugins_always: bool = False, updates: bool = True, gate: bool = True,
+             variants: Iterable[str] = VARIANTS, settings: Mapping[str, object] | None = None) -> dict[str, Any]:
     """A raw scenario object with ``steps`` steps, valid on every one of ``variants``. With ``updates`` False
     no pod is re-added while in flight (no ``update``, no ``add`` of an in-flight pod), so no
     pod is popped twice in one attempt."""
@@ -50,7 +56,8 @@ def generate(pick, steps: int, pods: int = 8, hints: list | None = None, plugins
     return raw
 
 
-def _choose(pick, models, names, plugin_sets, updates: bool) -> dict:
+def _choose(pick: Pick, models: list[Model], names: list[str], plugin_sets: list[list[str]], updates: bool
+            ) -> dict[str, Any]:
     in_flight = sorted(set.intersection(*(set(m.queue.attempting) for m in models)))
     busy = set.union(*(set(m.queue.attempting) for m in models))
     addable = names if updates else [n for n in names if n not in busy]

@@ -60,9 +60,9 @@ class _Open(OpenCollection):
 def _walk(events, wanted: set, limit: int) -> dict | None:
     """path -> (the mark to point at, its key's mark), for each node whose path (a tuple of keys and indices, as
     str) is in ``wanted``: a sequence item at its start (no key); a mapping value at its start if it begins on its
-    key's line, else at the key (``config:`` for a block mapping); a repeated key: the last one, as when loading. At most ``limit``
-    events are walked: paths not reached by then are not marked. None for a text with anchors or aliases, or
-    nested deeper than a scenario may be (exactly what load.py refuses)."""
+    key's line, else at the key (``config:`` for a block mapping); a repeated key: the last one, as when loading.
+    At most ``limit`` events are walked: paths not reached by then are not marked. None for a text with anchors or
+    aliases, or nested deeper than a scenario may be (exactly what load.py refuses)."""
     marks: dict = {}
     stack: list[_Open] = []
     max_depth = Limits().max_depth

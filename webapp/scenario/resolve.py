@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from . import builtin
 from .errors import ScenarioError
 from .load import load_scenario
+from .scenario import Scenario
 
 
-def resolve(spec) -> tuple[object, str | None]:
+def resolve(spec: object) -> tuple[Scenario, str | None]:
     """(Scenario, builtin id or None); raises ScenarioError with a clear message."""
     if isinstance(spec, str):
         if spec not in builtin.ids():
@@ -23,7 +24,7 @@ def resolve(spec) -> tuple[object, str | None]:
                           "message": "expected a built-in scenario id (string) or a scenario object"}])
 
 
-@lru_cache(maxsize=None)
-def _builtin(scenario_id: str):
+@cache
+def _builtin(scenario_id: str) -> Scenario:
     """A built-in, parsed once per process (a Scenario is immutable; the built-ins are few and small)."""
     return load_scenario(builtin.get(scenario_id))

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..model.config import QueueConfig, seconds_to_ns
+from ..model.record import Step
 from ..model.variant import VARIANTS, Model
+from ..model.versions import Rules
 
 
 @dataclass(frozen=True)
@@ -13,24 +16,24 @@ class Scenario:
     name: str
     description: str
     config: QueueConfig
-    pods: dict  # name -> (uid, priority), in declaration order
-    initial_active: tuple
-    steps: tuple  # step dicts as validated (each may carry a "note"), their lists as tuples (``frozen_step``)
-    raw: dict = field(compare=False, repr=False)  # the scenario object as given, with those steps
-    versions: tuple = VARIANTS  # the versions it is shown on unless the viewer picks others
+    pods: dict[str, tuple[str, int]]  # name -> (uid, priority), in declaration order
+    initial_active: tuple[str, ...]
+    steps: tuple[Step, ...]  # steps as validated (each may carry a "note"), their lists as tuples (``frozen_step``)
+    raw: dict[str, Any] = field(compare=False, repr=False)  # the scenario object as given, with those steps
+    versions: tuple[str, ...] = VARIANTS  # the versions it is shown on unless the viewer picks others
 
     def model(self, variant: str) -> Model:
         return Model(variant, self.config, self.pods, self.initial_active)
 
-    def model_with(self, variant: str, rules) -> Model:
+    def model_with(self, variant: str, rules: Rules) -> Model:
         """A what-if: ``variant`` with other rules (one change switched on or off)."""
         return Model(variant, self.config, self.pods, self.initial_active, rules)
 
 
-def plugins_named(raw: dict) -> tuple:
+def plugins_named(raw: dict[str, Any]) -> tuple[str, ...]:
     """The plugin names a scenario's failures give (unschedulable and pending), in order of first mention: the
     profile whose catalogue plugins register their 1.28 events (model/plugins.py)."""
-    names = {}
+    names: dict[str, None] = {}
     for step in raw.get("steps") or ():
         if step.get("op") == "fail":
             for key in ("unschedulable_plugins", "pending_plugins"):
@@ -38,7 +41,7 @@ def plugins_named(raw: dict) -> tuple:
     return tuple(names)
 
 
-def frozen_step(step: dict) -> dict:
+def frozen_step(step: dict[str, Any]) -> dict[str, Any]:
     """``step`` with its lists (a failure's plugins, say) as tuples: a tuple or a dict that holds only strings and
     numbers is one the garbage collector stops walking, and a long scenario's thousands of steps stay in memory
     for its session's lifetime (every full collection walked them: a stall of every viewer on the process). The
@@ -48,7 +51,7 @@ def frozen_step(step: dict) -> dict:
     return {k: tuple(v) if type(v) is list else v for k, v in step.items()}
 
 
-def from_valid_dict(raw: dict) -> Scenario:
+def from_valid_dict(raw: dict[str, Any]) -> Scenario:
     """Build a Scenario from a dict that already passed validation (see validate.py)."""
     steps = tuple(map(frozen_step, raw.get("steps") or ()))
     raw = {**raw, "steps": list(steps)} if "steps" in raw else raw

@@ -8,9 +8,10 @@ those of kube-scheduler v1.28 (vendored in kubernetes/autoscaler at cb95d464,
 ``cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/``): the table is in messages.py.
 
 What a log cannot tell is filled with assumptions, each listed in the result (``Imported.assumptions``, the
-scenario's ``assumptions`` and description, and comments in the YAML): which events arrived that moved no parked pod,
-which events wake which plugin (1.28's EventsToRegister, the catalogue of webapp/model/plugins.py, with defaultQueueingHintFn's
-QueueAfterBackoff, scheduler.go l. 366, as none of the 1.28 in-tree plugins has a QueueingHintFn), priorities
+scenario's ``assumptions`` and description, and comments in the YAML): which events arrived that moved no parked
+pod, which events wake which plugin (1.28's EventsToRegister, the catalogue of webapp/model/plugins.py, with
+defaultQueueingHintFn's QueueAfterBackoff, scheduler.go l. 366, as none of the 1.28 in-tree plugins has a
+QueueingHintFn), priorities
 (0, but those that pop pods in the log's order: mend.py), the backoff settings (the defaults) and the phase of
 the periodic flushes (phase.py); a gap of over a day between lines is said (``Imported.warnings`` too); the
 SchedulerQueueingHints gate is read from the log where it shows it (importer.py), and the

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 from ...model.events import ACTIVE_Q, UNSCHEDULABLE_PODS
 from ...model.queue import IN_FLIGHT
+from ...phrases import joined
 from ..load import load_scenario
 from ..validate import Limits
 from .builder import FLUSHES, Builder, Claim
 from .mend import applied
-from ...phrases import joined
 
 MOVE_SLACK = 0.5  # s: a move the log states and one of the model's are the same this close (half the 1 s flush)
 MAX_DISAGREEMENTS = 50  # listed; the counts say how many lines disagree

@@ -6,8 +6,9 @@ The klog lines before the first line with a year (JSON's, a runtime prefix's) ar
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import BinaryIO, Callable, Iterable
+from typing import BinaryIO
 
 from ...model.variant import VARIANTS
 from ..load import load_scenario

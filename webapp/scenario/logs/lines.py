@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from itertools import chain
-from datetime import datetime, timedelta, timezone
-from typing import BinaryIO, Callable, Iterable
+from typing import BinaryIO
 
 from ...errors import Invalid
-from ..document import DocumentError, parse_json
 from ...phrases import agreeing, counted, joined
+from ..document import DocumentError, parse_json
 
 MAX_LINE = 64 * 1024  # bytes: a longer line is counted as unknown and skipped
 
@@ -89,7 +90,7 @@ def _key_values(text: str) -> dict:
     return values
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICRO = timedelta(microseconds=1)
 _HALF_YEAR = 182 * 86_400_000_000  # µs
 
@@ -111,7 +112,7 @@ def _klog_micros(fields: tuple, near: int | None) -> int | None:
     best = None
     for year in years:
         try:
-            micros = (datetime(year, *fields, tzinfo=timezone.utc) - _EPOCH) // _MICRO
+            micros = (datetime(year, *fields, tzinfo=UTC) - _EPOCH) // _MICRO
         except ValueError:  # no such day that year (Feb 29), or past datetime's years
             continue
         if best is None or abs(micros - near) < abs(best - near):
@@ -132,8 +133,8 @@ def redated(micros: int, near: int) -> int:
 
 
 # The seconds since the epoch a log's time may be: a datetime holds years 1 to 9999 (a day's margin each way).
-_EARLIEST = datetime(1, 1, 2, tzinfo=timezone.utc).timestamp()
-_LATEST = datetime(9999, 12, 30, tzinfo=timezone.utc).timestamp()
+_EARLIEST = datetime(1, 1, 2, tzinfo=UTC).timestamp()
+_LATEST = datetime(9999, 12, 30, tzinfo=UTC).timestamp()
 
 
 def _json_micros(ts) -> int | None:
@@ -151,7 +152,7 @@ def _json_micros(ts) -> int | None:
         except ValueError:
             return None
         if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=timezone.utc)
+            moment = moment.replace(tzinfo=UTC)
         if not _EARLIEST <= moment.timestamp() <= _LATEST:
             return None
         return int(moment.timestamp()) * 1_000_000 + moment.microsecond

@@ -4,15 +4,15 @@ pod ahead of others waiting in activeQ; anything else that stops it is the log's
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...model.errors import StepError
 from ...model.events import ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_PODS
+from ...phrases import counted, listed
 from ..load import load_scenario
 from ..validate import Limits
 from .builder import Builder
 from .lines import LogError
-from ...phrases import counted, listed
 
 MAX_MENDS = 50  # rounds of activates and priorities that may make one log replay
 

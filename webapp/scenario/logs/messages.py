@@ -2,32 +2,49 @@
 they give. The messages, their keys and the verbosity each needs are those of kube-scheduler v1.28 (vendored in
 kubernetes/autoscaler at cb95d464, ``cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/``: SOURCE):
 
-===========================================================================  =====  ==============================  ====================================
-message                                                                      -v     upstream file:line              becomes
-===========================================================================  =====  ==============================  ====================================
-About to try and schedule pod (pod)                                          4      schedule_one.go:80              ``pop`` (expect the pod)
-Attempting to schedule pod (pod)                                             3      schedule_one.go:93              ``pop`` (once per attempt)
-Unable to schedule pod; no fit; waiting (pod, err)                           2      schedule_one.go:967             ``fail`` with plugins from err
-Unable to schedule pod; no nodes are registered to the cluster; waiting      2      schedule_one.go:964             ``fail``, no plugin
-Unable to schedule pod, possibly due to node not found; waiting (pod, err)   2      schedule_one.go:969             ``fail``, no plugin
-Error scheduling pod; retrying (pod, err)                                    error  schedule_one.go:983             ``fail``, no plugin
-Successfully bound pod to node (pod, node)                                   2      schedule_one.go:286             ``done``
-Pod moved to an internal scheduling queue (pod, event, queue, hint)          4      internal/queue/                 a cluster event (``event``), or a
-                                                                                    scheduling_queue.go:1101        30 s flush (UnschedulableTimeout)
-Pod moved ... event=PodAdd queue=Active                                      5      scheduling_queue.go:530         ``add``
-Pod moved ... event=ScheduleAttemptFailure (queue)                           5 / 6  scheduling_queue.go:680, 684,   a note on the ``fail``; without
-                                                                                    734                             schedulingCycle: ``gate: false``
-Pod moved ... event=BackoffComplete queue=Active                             5      scheduling_queue.go:765         the 1 s flush (evidence of its phase)
-Pod moved ... event=BackoffComplete queue=Active (by Update)                 5      scheduling_queue.go:948         ``update`` (Builder.by_update)
-Pod moved ... event=PodUpdate                                                5      scheduling_queue.go:942, 964    ``update``
-Event is not making pod schedulable (pod, event)                             5      scheduling_queue.go:1095        a cluster event (``event``)
-Add event for unscheduled pod (pod)                                          3      eventhandlers.go:126            ``add``
-Delete event for unscheduled pod (pod)                                       3      eventhandlers.go:171            ``delete``
-Add event for node (node)                                                    3      eventhandlers.go:76             ``event: NodeAdd``
-Add event for scheduled pod (pod)                                            3      eventhandlers.go:197            ``assigned_pod_added``
-Update event for scheduled pod (pod)                                         4      eventhandlers.go:218            ``event: AssignedPodUpdate``
-Delete event for scheduled pod (pod)                                         3      eventhandlers.go:244            ``event: AssignedPodDelete``
-===========================================================================  =====  ==============================  ====================================
+message (keys)
+    -v, upstream file:line: what it becomes
+
+About to try and schedule pod (pod)
+    -v 4, schedule_one.go:80: ``pop`` (expect the pod)
+Attempting to schedule pod (pod)
+    -v 3, schedule_one.go:93: ``pop`` (once per attempt)
+Unable to schedule pod; no fit; waiting (pod, err)
+    -v 2, schedule_one.go:967: ``fail`` with plugins from err
+Unable to schedule pod; no nodes are registered to the cluster; waiting
+    -v 2, schedule_one.go:964: ``fail``, no plugin
+Unable to schedule pod, possibly due to node not found; waiting (pod, err)
+    -v 2, schedule_one.go:969: ``fail``, no plugin
+Error scheduling pod; retrying (pod, err)
+    error level, schedule_one.go:983: ``fail``, no plugin
+Successfully bound pod to node (pod, node)
+    -v 2, schedule_one.go:286: ``done``
+Pod moved to an internal scheduling queue (pod, event, queue, hint)
+    -v 4, internal/queue/scheduling_queue.go:1101: a cluster event (``event``), or a 30 s flush (UnschedulableTimeout)
+Pod moved ... event=PodAdd queue=Active
+    -v 5, scheduling_queue.go:530: ``add``
+Pod moved ... event=ScheduleAttemptFailure (queue)
+    -v 5 / 6, scheduling_queue.go:680, 684, 734: a note on the ``fail``; without schedulingCycle: ``gate: false``
+Pod moved ... event=BackoffComplete queue=Active
+    -v 5, scheduling_queue.go:765: the 1 s flush (evidence of its phase)
+Pod moved ... event=BackoffComplete queue=Active (by Update)
+    -v 5, scheduling_queue.go:948: ``update`` (Builder.by_update)
+Pod moved ... event=PodUpdate
+    -v 5, scheduling_queue.go:942, 964: ``update``
+Event is not making pod schedulable (pod, event)
+    -v 5, scheduling_queue.go:1095: a cluster event (``event``)
+Add event for unscheduled pod (pod)
+    -v 3, eventhandlers.go:126: ``add``
+Delete event for unscheduled pod (pod)
+    -v 3, eventhandlers.go:171: ``delete``
+Add event for node (node)
+    -v 3, eventhandlers.go:76: ``event: NodeAdd``
+Add event for scheduled pod (pod)
+    -v 3, eventhandlers.go:197: ``assigned_pod_added``
+Update event for scheduled pod (pod)
+    -v 4, eventhandlers.go:218: ``event: AssignedPodUpdate``
+Delete event for scheduled pod (pod)
+    -v 3, eventhandlers.go:244: ``event: AssignedPodDelete``
 
 Event labels, queue names (Active, Backoff, Unschedulable) and hint names are those of internal/queue/events.go
 (l. 25-86), scheduling_queue.go l. 64-66 and framework/types.go l. 102-128. The plugins of a failure are read from
@@ -98,7 +115,8 @@ PLUGIN_REASONS = (
     ("node(s) had unknown conditions", "NodeUnschedulable", "nodeunschedulable/node_unschedulable.go:42"),
     ("node(s) didn't have free ports for the requested pod ports", "NodePorts", "nodeports/node_ports.go:45"),
     ("node(s) didn't match the requested node name", "NodeName", "nodename/node_name.go:39"),
-    ("node(s) didn't satisfy existing pods anti-affinity rules", "InterPodAffinity", "interpodaffinity/filtering.go:36"),
+    ("node(s) didn't satisfy existing pods anti-affinity rules", "InterPodAffinity",
+     "interpodaffinity/filtering.go:36"),
     ("node(s) didn't match pod affinity rules", "InterPodAffinity", "interpodaffinity/filtering.go:38"),
     ("node(s) didn't match pod anti-affinity rules", "InterPodAffinity", "interpodaffinity/filtering.go:40"),
     ("node(s) didn't match pod topology spread constraints", "PodTopologySpread", "podtopologyspread/plugin.go:37"),

@@ -3,16 +3,15 @@ the assumptions, the SchedulerQueueingHints gate the log shows, the disagreement
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ...model.plugins import PLUGINS
 from ...model.variant import VARIANTS
+from ...phrases import counted, joined, listed
 from .builder import MAX_ASSUMPTIONS, MAX_IN_UNSCHEDULABLE, Builder, Parked
 from .lines import GATE_OFF_VERSION, GATE_ON_KEY, Counts
 from .mend import Mender
 from .messages import UNKNOWN_PLUGIN
-from ...phrases import counted, joined, listed
-
 
 # The result's two lists: key -> (title, what it holds); the YAML's comments and the editor say them so.
 LISTS = {
@@ -22,7 +21,7 @@ LISTS = {
 
 
 def _since(b: Builder, micros: int) -> str:
-    moment = datetime.fromtimestamp((b.start + micros) / 1e6, timezone.utc)
+    moment = datetime.fromtimestamp((b.start + micros) / 1e6, UTC)
     return moment.strftime("%m-%d %H:%M:%S.%f")
 
 

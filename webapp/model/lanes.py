@@ -1,0 +1,167 @@
+"""The state of kube-scheduler's PriorityQueue (scheduling_queue.go) and what every operation on it asks: where a
+pod is, when its backoff ends, and isPodWorthRequeuing with requeuePodViaQueueingHint (the QueueingHint).
+
+The operations are in moves.py (events and flushes) and queue.py (Add, Pop, Done, AddUnschedulableIfNotPresent,
+the views); ``queue.PriorityQueue`` is the whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from .config import NS, QueueConfig, Registered
+from .events import (
+    ACTIVE_Q,
+    BACKOFF_Q,
+    QUEUE_AFTER_BACKOFF,
+    QUEUE_IMMEDIATELY,
+    QUEUE_SKIP,
+    UNSCHEDULABLE_PODS,
+    ClusterEvent,
+)
+from .pod import NO_PLUGINS, Plugins, QueuedPodInfo, backoff_duration
+from .subqueues import KeyedHeap
+from .tracker import Tracker
+from .versions import Rules
+from .views import Due
+
+IN_FLIGHT = "inFlight"
+
+Decision = tuple[int, str, str | None]  # isPodWorthRequeuing: (hint, why, the deciding plugin)
+
+
+class Lanes:
+    def __init__(self, config: QueueConfig, rules: Rules, tracker: Tracker, pods: Mapping[str, tuple[str, int]]):
+        self.config = config
+        self.rules = rules  # versions.Rules: what this version changed
+        # SchedulerQueueingHints: the scenario's setting, unless the version turns it off (v1.28.5).
+        self.gate = config.gate and not rules.gate_off
+        self.tracker = tracker  # InFlightEvents (v1.28.2 and later) or ReceivedEvents (v1.28.1)
+        self.pods = pods  # name -> (uid, priority): the declared pods, read-only
+        self.now = 0
+        # A pod (queue key = name) is in at most one of activeQ, podBackoffQ, unschedulablePods.
+        self.active_q = KeyedHeap(active_order)
+        self.backoff_q = KeyedHeap(self._backoff_order)
+        self.unschedulable_pods: dict[str, QueuedPodInfo] = {}
+        self.scheduling_cycle = 0
+        self.move_request_cycle = -1
+        self.popped: dict[str, QueuedPodInfo] = {}  # the record the last Pop of each pod returned
+        self.attempting: dict[str, str] = {}  # pods popped and not yet failed/done -> pod entry id
+        self.events_seen = 0  # numbers event ids e1, e2, ...
+        self.updates_seen = 0  # 1.31: numbers the in-flight update entries u1, u2, ...
+        self.records_created = 0
+        self._worth: dict[tuple[ClusterEvent, Plugins, Plugins], Decision] = {}  # kept out of checkpoints
+
+    # --- helpers -----------------------------------------------------------------------------
+    def _backoff_order(self, r: QueuedPodInfo) -> tuple[int, int]:
+        return (self.backoff_expiry(r), r.seq)
+
+    def backoff_expiry(self, r: QueuedPodInfo) -> int:
+        c = self.config
+        return r.timestamp + backoff_duration(r.attempts, c.initial_backoff, c.max_backoff)
+
+    def backing_off(self, r: QueuedPodInfo) -> bool:
+        return self.backoff_expiry(r) > self.now  # strict, as isPodBackingoff
+
+    def overdue(self) -> list[Due]:
+        """Pods a flush would move now: in backoffQ with their backoff over, in unschedulablePods longer than
+        the limit (``max_in_unschedulable``). Without periodic flushes only explicit flush steps move them."""
+        limit = self.config.max_in_unschedulable
+        backed_off = [(r.name, BACKOFF_Q, self.backoff_expiry(r)) for r in self.backoff_q.records()
+                      if not self.backing_off(r)]
+        parked = [(r.name, UNSCHEDULABLE_PODS, r.timestamp + limit) for r in self.unschedulable_pods.values()
+                  if self.now - r.timestamp > limit]
+        return [{"pod": pod, "where": where, "due": due / NS} for pod, where, due in sorted(backed_off + parked)]
+
+    def new_record(self, name: str, plugins: Iterable[str] = NO_PLUGINS) -> QueuedPodInfo:
+        uid, priority = self.pods[name]
+        self.records_created += 1
+        return QueuedPodInfo(name, uid, priority, self.now, self.records_created, plugins)
+
+    def where(self, name: str) -> str | None:
+        if name in self.active_q.index:
+            return ACTIVE_Q
+        if name in self.backoff_q.index:
+            return BACKOFF_Q
+        if name in self.unschedulable_pods:
+            return UNSCHEDULABLE_PODS
+        if name in self.attempting:
+            return IN_FLIGHT
+        return None
+
+    def _new_event_id(self) -> tuple[str, int]:
+        self.events_seen += 1
+        return f"e{self.events_seen}", self.events_seen
+
+    # --- QueueingHint ------------------------------------------------------------------------
+    def is_pod_worth_requeuing(self, pinfo: QueuedPodInfo, event: ClusterEvent) -> Decision:
+        """isPodWorthRequeuing: (hint, why, deciding plugin). The answer depends only on the event and the record's
+        two plugin sets (the configuration and the rules are fixed), so each combination is worked out once."""
+        key = (event, pinfo.plugins, pinfo.pending)
+        found = self._worth.get(key)
+        if found is None:
+            found = self._worth[key] = self._worth_of(pinfo, event)
+        return found
+
+    def _worth_of(self, pinfo: QueuedPodInfo, event: ClusterEvent) -> Decision:
+        rejectors = pinfo.rejectors()
+        if not rejectors:
+            return QUEUE_AFTER_BACKOFF, "no-unschedulable-plugins", None
+        if event.is_wildcard:
+            return QUEUE_AFTER_BACKOFF, "wildcard-event", None
+        if not self.config.hint_map:
+            return QUEUE_AFTER_BACKOFF, "no-hint-map", None
+        fns = self.config.hint_fns_for(event, self.rules)
+        if self.rules.pending_plugins:
+            return _worth_by_queue(pinfo, rejectors, fns)
+        hint, why, decider = QUEUE_SKIP, "no-registered-hint", None
+        for plugin, h, _by_wildcard in fns:  # 1.28 and 1.29 match no registration by wildcard
+            if plugin not in pinfo.plugins:
+                continue
+            if h == QUEUE_IMMEDIATELY:
+                return h, "hint-fn", plugin
+            if h == QUEUE_AFTER_BACKOFF:
+                hint, why, decider = h, "hint-fn", plugin
+            elif decider is None:
+                why, decider = "hint-fn-skip", plugin
+        return hint, why, decider
+
+    def requeue_pod_via_queueing_hint(self, pinfo: QueuedPodInfo, hint: int) -> str:
+        if hint == QUEUE_SKIP:
+            self.unschedulable_pods[pinfo.name] = pinfo
+            return UNSCHEDULABLE_PODS
+        if hint == QUEUE_AFTER_BACKOFF and self.backing_off(pinfo):
+            self.backoff_q.add(pinfo)
+            return BACKOFF_Q
+        self.active_q.add(pinfo)
+        return ACTIVE_Q
+
+
+def _worth_by_queue(pinfo: QueuedPodInfo, rejectors: Plugins, fns: list[Registered]) -> Decision:
+    """isPodWorthRequeuing's hint loop from 1.29: Queue from a pending plugin is queueImmediately; from an
+    unschedulable plugin queueAfterBackoff, final unless the pod has pending plugins that might still say Queue."""
+    hint, why, decider = QUEUE_SKIP, "no-registered-hint", None
+    for plugin, h, by_wildcard in fns:
+        if plugin not in rejectors:
+            continue
+        if h == QUEUE_SKIP:
+            if decider is None:
+                why, decider = "hint-fn-skip", plugin
+            continue
+        if plugin in pinfo.pending:
+            return QUEUE_IMMEDIATELY, "hint-fn-pending", plugin
+        queued = "hint-fn-wildcard" if by_wildcard else "hint-fn"  # 1.30: registered on '*', matching every event
+        if not pinfo.pending:
+            return QUEUE_AFTER_BACKOFF, queued, plugin
+        hint, why, decider = QUEUE_AFTER_BACKOFF, queued, plugin
+    return hint, why, decider
+
+
+def tie(r: QueuedPodInfo) -> tuple[int, int]:
+    """What pops tie on: pods equal in it are all heads of activeQ, and a pop that names its pod may take any."""
+    return (r.priority, r.timestamp)
+
+
+def active_order(r: QueuedPodInfo) -> tuple[int, int, int]:
+    # PrioritySort: higher priority first, then earlier Timestamp, then the record created first.
+    return (-r.priority, r.timestamp, r.seq)

@@ -1,0 +1,193 @@
+"""What moves pods between the sub-queues other than a pod's own attempt: cluster events
+(movePodsToActiveOrBackoffQueue and its callers), Activate, Update, and the clock with Run's two flushes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from .config import BACKOFF_PERIOD, LEFTOVER_PERIOD, NS
+from .events import (
+    ACTIVE_Q,
+    BACKOFF_Q,
+    HINT_NAMES,
+    POD_OTHER_UPDATE,
+    QUEUE_SKIP,
+    UNSCHEDULABLE_PODS,
+    UNSCHEDULABLE_TIMEOUT,
+    UNSCHEDULED_POD_UPDATE,
+    ClusterEvent,
+)
+from .lanes import Lanes
+from .pod import QueuedPodInfo
+from .record import Flush, Record, Result
+
+
+class Moves(Lanes):
+    # --- cluster events ----------------------------------------------------------------------
+    def move_pods_to_active_or_backoff_queue(self, pods: Iterable[QueuedPodInfo], event: ClusterEvent,
+                                             rec: Record) -> Result:
+        rec["calls"].append("movePodsToActiveOrBackoffQueue")
+        event_id, ordinal = self._new_event_id()
+        if self.rules.events_of_interest and not self.config.interested(event, self.rules):
+            rec["ignored"] = {"event": event.label, "id": event_id}
+            return {"event_id": event_id, "event": event.label, "recorded_in_flight": False, "moved": {}}
+        moved = {}
+        evaluations, moves, worth = rec["evaluations"], rec["moves"], self.is_pod_worth_requeuing
+        for pinfo in pods:
+            name = pinfo.name
+            hint, why, plugin = worth(pinfo, event)
+            evaluations.append({"pod": name, "hint": HINT_NAMES[hint], "why": why, "plugin": plugin})
+            if hint == QUEUE_SKIP:
+                continue
+            del self.unschedulable_pods[name]
+            moved[name] = queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
+            moves.append({"pod": name, "from": UNSCHEDULABLE_PODS, "to": queue})
+        self.move_request_cycle = self.scheduling_cycle
+        # Recorded only while some pod is in flight (always empty with the gate off).
+        recorded = self.tracker.record_event(event, event_id, ordinal, rec)
+        return {"event_id": event_id, "event": event.label, "recorded_in_flight": recorded, "moved": moved}
+
+    def move_all_to_active_or_backoff_queue(self, event: ClusterEvent, exclude: Iterable[str] | None,
+                                            rec: Record) -> Result:
+        rec["calls"].append("MoveAllToActiveOrBackoffQueue")
+        pods: Iterable[QueuedPodInfo] = self.unschedulable_pods.values()
+        pods = [p for p in pods if p.name not in exclude] if exclude else list(pods)
+        return self.move_pods_to_active_or_backoff_queue(pods, event, rec)
+
+    def assigned_pod_added(self, event: ClusterEvent, affinity_matching: frozenset[str], rec: Record) -> Result:
+        rec["calls"].append("AssignedPodAdded")
+        pods = [p for p in self.unschedulable_pods.values() if p.name in affinity_matching]
+        return self.move_pods_to_active_or_backoff_queue(pods, event, rec)
+
+    # --- Activate and Update -----------------------------------------------------------------
+    def activate(self, names: Iterable[str], rec: Record) -> Result:
+        for name in names:
+            if name in self.active_q and not self.rules.activate_in_active_q:
+                rec["skipped"].append({"pod": name, "why": "in activeQ already, so Activate returns early (before "
+                                                           "1.31, #126222)"})
+                continue
+            src = self.where(name)
+            pinfo = self.unschedulable_pods.get(name) or self.backoff_q.get(name)
+            if pinfo is None:
+                rec["skipped"].append({"pod": name, "why": "not in unschedulablePods or backoffQ"})
+                continue
+            if src == ACTIVE_Q:  # 1.31: in activeQ and in another sub-queue (raw ops); that record replaces it
+                src = UNSCHEDULABLE_PODS if name in self.unschedulable_pods else BACKOFF_Q
+            self.active_q.add(pinfo)
+            self.unschedulable_pods.pop(name, None)
+            self.backoff_q.delete(name)
+            rec["moves"].append({"pod": name, "from": src, "to": ACTIVE_Q})
+        return {}
+
+    UPDATE_RULES = ("in_flight_update_event", "unschedulable_update_by_hint")  # the Rules update() reads
+
+    def update(self, name: str, changed: bool, rec: Record) -> Result:
+        if self.rules.in_flight_update_event and self.gate and self.tracker.in_flight(self.pods[name][0]):
+            self.updates_seen += 1
+            entry_id = f"u{self.updates_seen}"
+            self.tracker.record_update(name, entry_id, rec)
+            return {"event_id": entry_id, "event": UNSCHEDULED_POD_UPDATE.label, "recorded_in_flight": True}
+        if name in self.active_q or name in self.backoff_q:
+            rec["skipped"].append({"pod": name, "why": "updated in place"})
+            return {}
+        pinfo = self.unschedulable_pods.get(name)
+        if pinfo is not None:
+            if self.rules.unschedulable_update_by_hint and self.gate:
+                return self._update_by_hint(pinfo, rec)
+            if not changed:
+                rec["skipped"].append({"pod": name, "why": "update not scheduling-relevant"})
+                return {}
+            queue = BACKOFF_Q if self.backing_off(pinfo) else ACTIVE_Q
+            (self.backoff_q if queue == BACKOFF_Q else self.active_q).add(pinfo)
+            del self.unschedulable_pods[name]
+            rec["moves"].append({"pod": name, "from": UNSCHEDULABLE_PODS, "to": queue})
+            return {}
+        # In no queue (e.g. in flight): a new record goes to activeQ; the in-flight entry is untouched.
+        if name in self.attempting:
+            rec["skipped"].append({"pod": name, "why": "in flight: a second record is added to activeQ"})
+        self.active_q.add(self.new_record(name))
+        rec["moves"].append({"pod": name, "from": None, "to": ACTIVE_Q})
+        return {}
+
+    def _update_by_hint(self, pinfo: QueuedPodInfo, rec: Record) -> Result:
+        """1.31: an update of a pod in unschedulablePods is the event Pod/Update (PodSchedulingPropertiesChange:
+        no label or resource change, so assignedPodOtherUpdate) judged by the pod's plugins' hints."""
+        hint, why, plugin = self.is_pod_worth_requeuing(pinfo, POD_OTHER_UPDATE)
+        rec["evaluations"].append({"pod": pinfo.name, "hint": HINT_NAMES[hint], "why": why, "plugin": plugin})
+        queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
+        if queue != UNSCHEDULABLE_PODS:
+            del self.unschedulable_pods[pinfo.name]
+            rec["moves"].append({"pod": pinfo.name, "from": UNSCHEDULABLE_PODS, "to": queue})
+        return {}
+
+    # --- the clock and Run's flushes ---------------------------------------------------------
+    def advance_clock(self, seconds: float, rec: Record) -> Result:
+        target = self.now + round(seconds * NS)
+        if not self.config.periodic_flushes:
+            self.now = target
+            return {"now": self.now / NS}
+        # Run's tickers fire at every grid time in (now, target]; only the ticks that move a pod are run (the
+        # others find nothing to do), in time order, the backoff flush first when both fire at once.
+        rec["calls"].append("clock")
+        tickers: tuple[tuple[str, str, Callable[[Record], Result]], ...] = (
+            ("flush_backoff", BACKOFF_Q, self.flush_backoff_q_completed),
+            ("flush_unschedulable_leftover", UNSCHEDULABLE_PODS, self.flush_unschedulable_pods_leftover))
+        flushes: list[Flush] = []
+        while True:
+            due = [(op, self._next_tick(where), flush) for op, where, flush in tickers]
+            ready = [(op, at, flush) for op, at, flush in due if at is not None and at <= target]
+            if not ready:
+                break
+            self.now = at = min(at for _, at, _ in ready)
+            for op, when, flush in ready:
+                if when == at:
+                    flushes.append({"at": at / NS, "op": op, "result": flush(rec)})
+        self.now = target
+        return {"now": self.now / NS, "flushes": flushes}
+
+    def _tick_after(self, period: int, after: int) -> int:
+        """The first tick of a ``period`` ticker strictly after ``after`` (ticks at k·period - flush_phase)."""
+        phase = self.config.flush_phase
+        return ((after + phase) // period + 1) * period - phase
+
+    def _next_flush_of(self, record: QueuedPodInfo, where: str | None) -> int | None:
+        """When Run's tickers will move ``record`` out of backoffQ (the first 1 s tick at or after its backoff
+        expiry) or unschedulablePods (the first 30 s tick when it has been parked longer than the limit); None
+        elsewhere. Never before now."""
+        if where == BACKOFF_Q:
+            return self._tick_after(BACKOFF_PERIOD, max(self.now, self.backoff_expiry(record) - 1))
+        if where == UNSCHEDULABLE_PODS:
+            limit = self.config.max_in_unschedulable
+            return self._tick_after(LEFTOVER_PERIOD, max(self.now, record.timestamp + limit))
+        return None
+
+    def _next_tick(self, where: str) -> int | None:
+        """The first tick after now at which the flush of sub-queue ``where`` moves a pod: its first pod's."""
+        if where == BACKOFF_Q:
+            first = self.backoff_q.peek()  # the earliest expiry
+        else:
+            first = min(self.unschedulable_pods.values(), key=lambda p: p.timestamp, default=None)  # parked longest
+        return None if first is None else self._next_flush_of(first, where)
+
+    def flush_backoff_q_completed(self, rec: Record) -> Result:
+        rec["calls"].append("flushBackoffQCompleted")
+        moved = []
+        top = self.backoff_q.peek()
+        while top is not None and not self.backing_off(top):
+            self.backoff_q.pop()
+            self.active_q.add(top)
+            moved.append(top.name)
+            rec["moves"].append({"pod": top.name, "from": BACKOFF_Q, "to": ACTIVE_Q})
+            top = self.backoff_q.peek()
+        return {"moved_to_activeQ": sorted(moved)}
+
+    def flush_unschedulable_pods_leftover(self, rec: Record) -> Result:
+        rec["calls"].append("flushUnschedulablePodsLeftover")
+        now, limit = self.now, self.config.max_in_unschedulable
+        stale = []
+        for p in self.unschedulable_pods.values():  # a loop, not a comprehension: no function made and called per flush
+            if now - p.timestamp > limit:
+                stale.append(p)
+        if not stale:
+            return {"moved": {}}
+        return self.move_pods_to_active_or_backoff_queue(stale, UNSCHEDULABLE_TIMEOUT, rec)
