@@ -4,16 +4,17 @@
 // the edges of the entries (the rows' gaps, the gaps between entries of a row), never nearer an entry than
 // CLEAR px, and keep off the other arrows where they can.
 
-const CLEAR = 4;
-const BEND = 40; // a bend costs as much as this many px of length
-const DOWN = 3; // a px down costs as much as this many: an arrow climbs to its entry, it does not dip on the way
-const NEAR = 14; // a run this near another arrow's point… (6 px: two dashed lines that close read as one)
-const CROWDED = 80; // …costs this much more (120 with the wider berth sent 9 more routes over the list and back down)
+import { TOKENS } from "./tokens.js";
+
+// The numbers are the tokens' (tokens.js "route", docs/rendering.md), the ones webapp/export/route.py reads.
+const { clear: CLEAR, bend: BEND, down: DOWN, near: NEAR, crowded: CROWDED } = TOKENS.route;
+// CLEAR: px a run keeps off an entry; BEND: a bend costs as much as this many px of length; DOWN: a px down costs as
+// much as this many (an arrow climbs to its entry, it does not dip on the way); a run NEAR px of another arrow's
+// point costs CROWDED more.
 const STEPS = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // up, right, down, left (index: the direction)
-// The search states one drawing's detours may take between them (`budget()`; the built-ins' drawings take at most
-// about 600, bench/export_cost.py): past it, the arrows left keep their curves. A list of hundreds of entries costs tens
-// of thousands a detour, in the browser and in the SVG export (webapp/export/route.py, which keeps the same count).
-export const BUDGET = 20000;
+// The search states one drawing's detours may take between them (`budget()`): past it, the arrows left keep their
+// curves. A list of hundreds of entries costs tens of thousands a detour, in the browser and in the SVG export.
+export const BUDGET = TOKENS.route.budget;
 
 // A budget for one drawing's detours, shared by them in the order they are asked.
 export function budget() {

@@ -12,7 +12,7 @@ import pytest
 from tests.export.drawn import path_pieces
 from tests.export.node import run_module
 from webapp import ROOT
-from webapp.export import svg
+from webapp.export import arrows, geometry, svg
 from webapp.export.cut import ROOM, Cut, Measured, place_cut, to_segment
 from webapp.scenario.resolve import resolve
 
@@ -76,11 +76,11 @@ def leg(s: list) -> list:
 
 
 def curve(s: list, e: list) -> list:
-    return [list(p) for p in svg.Curve(tuple(s), tuple(e)).points(64)]
+    return [list(p) for p in geometry.curve(tuple(s), tuple(e))]
 
 
 def runs(corners: list) -> list:
-    return [list(p) for p in svg.bends([tuple(c) for c in corners])]
+    return [list(p) for p in geometry.bends([tuple(c) for c in corners])]
 
 
 def case(approach: list, entries: list, others: list = (), crosses: list = ()) -> list:
@@ -188,7 +188,7 @@ def test_the_exports_own_cuts_are_placed_as_the_page_places_them(monkeypatch):
         answers.append(answer(cut))
         return cut
 
-    monkeypatch.setattr(svg, "place_cut", recorded)
+    monkeypatch.setattr(arrows, "place_cut", recorded)
     positions = [("three-pod-cascade", 7), ("three-pod-cascade", 8), ("lost-marker", 6), ("front-cleanup", 11)]
     for name, position in positions:
         svg.export_svg(resolve(name)[0], position)
