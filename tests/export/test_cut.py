@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from tests.export.drawn import path_pieces
-from tests.export.node import run_module
+from tests.export.node import run_module, same
 from webapp import ROOT
 from webapp.export import arrows, geometry, svg
 from webapp.export.cut import ROOM, Cut, Measured, place_cut, to_segment
@@ -58,15 +58,6 @@ def in_python(cases: list) -> list:
         out.append(answer(place_cut(line, line.along[k], [tuple(b) for b in entries],
                                     [[tuple(p) for p in o] for o in others], cuts)))
     return out
-
-
-def same(a, b) -> bool:
-    """Equal, floats to 1e-9 px (V8's and libm's atan2, sin and cos may differ in the last bit)."""
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) or isinstance(b, float):
-        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and abs(a - b) < 1e-9
-    return a == b
 
 
 # --- inputs ---------------------------------------------------------------------------------------------------
