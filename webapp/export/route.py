@@ -1,14 +1,14 @@
 """A way around the list's entries for an arrow whose plain curve would run over one: the same algorithm as
 static/js/route.js (``detour`` and its helpers, the same constants, from the tokens, the same heap and so the same
 tie-breaking), so the SVG export and the page go round the entries by the same corners; tests/export/test_route.py
-runs both on the same inputs and holds them to each other. Change one, change the other. (In form only, two things differ: a
-state is an integer, and the tests of a run against the boxes and the other arrows are tables made once, not
-scans, the same answers for a list of hundreds of entries in a second, not a minute: grid_test.)
+runs both on the same inputs and holds them to each other. Change one, change the other. (In form only, two things
+differ: a state is an integer, and the tests of a run against the boxes and the other arrows are tables made once,
+not scans, the same answers for a list of hundreds of entries in a second, not a minute: grid_test.)
 
-The shortest path with the fewest bends, made of vertical and horizontal runs, from ``start`` (reached going up)
-to just below ``end`` (a point on the bottom edge of the target's box), then straight up to it. The runs lie
-midway between the edges of the entries (the rows' gaps, the gaps between entries of a row), never nearer an
-entry than CLEAR px, and keep off the other arrows where they can.
+The shortest path with the fewest bends, made of vertical and horizontal runs, from ``start`` (reached going up) to
+just below ``end`` (a point on the bottom edge of the target's box), then straight up to it. The runs lie midway
+between the edges of the entries (the rows' gaps, the gaps between entries of a row), never nearer an entry than
+CLEAR px, and keep off the other arrows where they can.
 
 Points are (x, y) tuples; rects (the entries', the frame) are (left, top, right, bottom) tuples.
 """
