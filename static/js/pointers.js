@@ -54,7 +54,8 @@ export function attachPointers(diagram, pointers, { fresh = [], ms = 0 } = {}) {
 // the two ends, not every entry: a long list with many pods in flight stays a small message).
 function reachedIds(diagram, reach) {
   if (!reach || reach.length !== 2) return [];
-  const ids = [...diagram.querySelectorAll(".inflight-list .entry.event[data-id]:not(.ghost)")].map((el) => el.dataset.id);
+  const ids = [...diagram.querySelectorAll(".inflight-list .entry.event[data-id]:not(.ghost)")]
+    .map((el) => el.dataset.id);
   const first = ids.indexOf(reach[0]), last = ids.indexOf(reach[1]);
   return first < 0 || last < first ? [] : ids.slice(first, last + 1);
 }
@@ -93,7 +94,7 @@ function target(diagram, key) {
 
 // The chip an arrow leaves from: a pod in flight can also have a copy queued (an update while in flight puts one
 // in activeQ), so a live pointer leaves from the in-flight lane and a decided one from wherever the pod went
-// (export/svg.py chip_of says the same).
+// (export/arrows.py chip_of says the same).
 function chipOf(diagram, pointer) {
   const chips = [...diagram.querySelectorAll(`.chip[data-pod="${CSS.escape(pointer.pod)}"]`)];
   const preferred = chips.filter((c) => !!c.closest('[data-queue="inFlight"]') !== pointer.decided);
@@ -117,7 +118,8 @@ export function redraw(diagram) {
   layer.setAttribute("width", width);
   layer.setAttribute("height", height);
   layer.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  const rel = (r) => ({ left: r.left - box.left, right: r.right - box.left, top: r.top - box.top, bottom: r.bottom - box.top,
+  const rel = (r) => ({
+    left: r.left - box.left, right: r.right - box.left, top: r.top - box.top, bottom: r.bottom - box.top,
     cx: (r.left + r.right) / 2 - box.left, cy: (r.top + r.bottom) / 2 - box.top });
   const lanes = diagram.querySelector(".lanes");
   const lanesTop = lanes ? rel(lanes.getBoundingClientRect()).top : height;
@@ -144,7 +146,8 @@ export function redraw(diagram) {
       arriving.set(host, n + 1);
       const end = endUnder(b.left, b.right - b.left, b.bottom, n);
       const lane = from.closest("[data-queue]");
-      const route = routeOf(from, a, lane ? rel(lane.getBoundingClientRect()) : a, end, { lanesTop, gap, width, channels, rel });
+      const laneBox = lane ? rel(lane.getBoundingClientRect()) : a;
+      const route = routeOf(from, a, laneBox, end, { lanesTop, gap, width, channels, rel });
       arrows.push({ g, p, route, end, to, path: curve(route.up, end) });
     }
     groups.push(g);
@@ -163,7 +166,8 @@ export function redraw(diagram) {
   for (const arrow of arrows) arrow.line = lineOf(arrow.route, arrow.path, arrow.detoured);
   const cuts = [];
   for (const arrow of arrows.filter((a) => a.p.detached)) {
-    arrow.cut = placeCut(arrow.line, entries, arrows.filter((other) => other !== arrow).map((other) => other.line), cuts);
+    const others = arrows.filter((other) => other !== arrow).map((other) => other.line);
+    arrow.cut = placeCut(arrow.line, entries, others, cuts);
     cuts.push(arrow.cut);
   }
   layer.replaceChildren(...groups);
@@ -184,7 +188,8 @@ function fadeIn(diagram, groups) {
       fading.delete(g.dataset.pod);
       continue;
     }
-    const fade = g.animate([{ opacity: 0 }, { opacity: 1 }], { duration: entry.ms, easing: "ease-out", fill: "backwards" });
+    const fade = g.animate([{ opacity: 0 }, { opacity: 1 }],
+      { duration: entry.ms, easing: "ease-out", fill: "backwards" });
     fade.currentTime = now - entry.start;
   }
 }
@@ -268,7 +273,9 @@ export function rounded(corners) {
 // (measured, cutAt and placeCut are exported for tests/export/test_cut.py, which holds webapp/export/cut.py to them.)
 export function measured(points) {
   const at = [0];
-  for (let i = 1; i < points.length; i += 1) at.push(at[i - 1] + Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y));
+  for (let i = 1; i < points.length; i += 1) {
+    at.push(at[i - 1] + Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y));
+  }
   const length = at[at.length - 1];
   const point = (d) => {
     const found = at.findIndex((v) => v >= d);
@@ -322,14 +329,16 @@ export function placeCut(line, entries, others, cuts) {
   const segments = others.flatMap((o) => o.points.slice(1).map((q, i) => [o.points[i], q]));
   const crosses = cuts.map((c) => c.cross);
   const room = (q) => Math.min(
-    ...entries.map((b) => Math.hypot(Math.max(b.left - q.x, 0, q.x - b.right), Math.max(b.top - q.y, 0, q.y - b.bottom))),
+    ...entries.map((b) => Math.hypot(Math.max(b.left - q.x, 0, q.x - b.right),
+      Math.max(b.top - q.y, 0, q.y - b.bottom))),
     ...segments.map(([a, b]) => toSegment(q, a, b)),
     ...crosses.map((c) => Math.hypot(q.x - c.x, q.y - c.y) - CROSS));
   let best = null;
   for (let k = 0; k <= CUT.tries; k += 1) {
     const f = 0.5 + (k % 2 ? -1 : 1) * Math.ceil(k / 2) * CUT.step;
     const cut = cutAt(line, f);
-    const marks = cut.bars.flatMap(([a, b]) => [0, 0.25, 0.5, 0.75, 1].map((t) => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t })));
+    const marks = cut.bars.flatMap(([a, b]) => [0, 0.25, 0.5, 0.75, 1]
+      .map((t) => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t })));
     cut.room = cut.bent ? -Infinity : Math.min(ROOM, room(cut.cross) - CROSS, ...marks.map(room));
     if (!best || cut.room > best.room + 0.5) best = cut;
     if (best.room >= ROOM) break;
@@ -356,12 +365,14 @@ function drawArrow(g, line, cut, widths) {
   const tail = svg("circle", { class: "pointer-tail", cx: s.x.toFixed(1), cy: s.y.toFixed(1) });
   g.append(tail);
   if (cut) {
-    g.append(svg("path", { class: "pointer-line", d: d(path.between(0, cut.gap[0])) }), svg("path", { class: "pointer-line", d: d(path.between(cut.gap[1], end)) }));
+    g.append(svg("path", { class: "pointer-line", d: d(path.between(0, cut.gap[0])) }),
+      svg("path", { class: "pointer-line", d: d(path.between(cut.gap[1], end)) }));
     for (const [a, b] of cut.bars) {
-      g.append(svg("path", { class: "pointer-break", d: `M${a.x.toFixed(1)} ${a.y.toFixed(1)} L${b.x.toFixed(1)} ${b.y.toFixed(1)}` }));
+      g.append(svg("path", { class: "pointer-break", d: d([a, b]) }));
     }
     const m = cut.cross;
-    g.append(svg("text", { class: "pointer-cross", x: m.x.toFixed(1), y: (m.y + 6).toFixed(1), "text-anchor": "middle" }, document.createTextNode("✕")));
+    const cross = { class: "pointer-cross", x: m.x.toFixed(1), y: (m.y + 6).toFixed(1), "text-anchor": "middle" };
+    g.append(svg("text", cross, document.createTextNode("✕")));
   } else {
     g.append(svg("path", { class: "pointer-line", d: d(path.between(0, end)) }));
   }

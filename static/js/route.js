@@ -31,7 +31,8 @@ export function detour(from, to, boxes, frame, others = [], spend = budget()) {
   const blocked = (p, q) => boxes.some((b) => crosses(p, q, b));
   // the last run comes straight up from a row gap below the target: only the boxes below its row are in the way
   const below = boxes.filter((b) => b.bottom > to.y + CLEAR);
-  const goal = ys.filter((y) => y > to.y + CLEAR).map((y) => ({ x: to.x, y })).find((g) => !below.some((b) => crosses(g, to, b)));
+  const goal = ys.filter((y) => y > to.y + CLEAR).map((y) => ({ x: to.x, y }))
+    .find((g) => !below.some((b) => crosses(g, to, b)));
   if (!goal) return null;
   const crowded = (p, q) => others.some((o) => o.x > Math.min(p.x, q.x) - NEAR && o.x < Math.max(p.x, q.x) + NEAR
     && o.y > Math.min(p.y, q.y) - NEAR && o.y < Math.max(p.y, q.y) + NEAR);
@@ -53,7 +54,8 @@ function crosses(p, q, b) {
 }
 
 // Dijkstra on the grid xs × ys, a state being a node and the direction it was reached in; `from` is reached going
-// up and left going up, and `goal` is left going up (a bend, unless it was reached going up). Returns the nodes of the path, or null.
+// up and left going up, and `goal` is left going up (a bend, unless it was reached going up). Returns the nodes of
+// the path, or null.
 function cheapest(xs, ys, from, goal, blocked, crowded, spend) {
   const at = ([i, j]) => ({ x: xs[i], y: ys[j] });
   const id = ([i, j, d]) => (j * xs.length + i) * 4 + d;
@@ -109,7 +111,9 @@ function heap() {
   return {
     push(c, value) {
       items.push([c, value]);
-      for (let k = items.length - 1; k > 0 && items[(k - 1) >> 1][0] > items[k][0]; k = (k - 1) >> 1) swap(k, (k - 1) >> 1);
+      for (let k = items.length - 1; k > 0 && items[(k - 1) >> 1][0] > items[k][0]; k = (k - 1) >> 1) {
+        swap(k, (k - 1) >> 1);
+      }
     },
     pop() {
       if (!items.length) return null;

@@ -1,5 +1,6 @@
-// The design tokens, written once: every colour of the two themes ([light, dark]), the lanes' shares of a row and
-// the numbers of an arrow's geometry (its curve, corners, head, cut and way round the entries). The page's modules
+// The design tokens, written once: every colour of the two themes ([light, dark]), the lanes' shares of a row, the
+// corners of each lane's chips (px: top-left, top-right, bottom-right, bottom-left) and the numbers of an arrow's
+// geometry (its curve, corners, head, cut and way round the entries). The page's modules
 // import them (pointers.js, route.js); webapp/export/tokens.py reads this file as JSON for the SVG export and
 // serves them to the stylesheets as custom properties (css/tokens.css, inlined in the offline file). So everything
 // after "export const TOKENS =" stays one JSON object (double quotes, no comments, no trailing commas). What each
@@ -43,6 +44,8 @@ export const TOKENS = {
     "blank": ["#000000", "#000000"]
   },
   "lanes": {"activeQ": 1, "backoffQ": 1, "unschedulablePods": 1.4, "inFlight": 1},
+  "chips": {"activeQ": [12, 12, 12, 12], "backoffQ": [3, 3, 3, 3], "unschedulablePods": [0, 0, 0, 0],
+    "inFlight": [12, 0, 12, 0]},
   "curve": {"rise": 18, "bend": 0.5, "samples": 64},
   "arrow": {
     "spread": 14, "spreadShare": 0.25, "below": 1.5, "corner": 8, "cornerSteps": 6, "stopShort": 4,

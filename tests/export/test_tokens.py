@@ -74,3 +74,10 @@ def test_the_svg_export_paints_with_the_tokens_colours_alone(lost_marker, theme)
     painted = {el.get(attr) for el in root.iter() for attr in ("fill", "stroke") if el.get(attr)} - {"none"}
     assert painted <= set(tokens.THEMES[theme].values())
     assert {tokens.THEMES[theme][name] for name in ("bg", "panel", "marker", "bug")} <= painted
+
+
+def test_each_lanes_chips_take_their_corners_from_the_tokens():
+    css = (ROOT / "static" / "css" / "app.css").read_text(encoding="utf-8")
+    for queue, corners in tokens.CHIP_CORNERS.items():
+        assert re.search(rf"^\.chip-{queue} \{{[^}}]*border-radius: var\(--chip-{queue}\);", css, re.M), queue
+        assert f"--chip-{queue}: {' '.join(f'{r:g}px' for r in corners)};" in tokens.css()

@@ -11,14 +11,12 @@ import math
 
 from .arrows import draw_pointers
 from .draw import BOLD_WIDTH, CHAR_WIDTH, Flow, node, paint, rounded, short, stripes, wrap
-from .tokens import LANE_SHARES
+from .tokens import CHIP_CORNERS, LANE_SHARES
 
 PANE_WIDTH, PAD = 640, 14
 LANE_GAP = 6
 CHANNEL = 16  # room on a lane's right, beside its chips, where pointers leave it
 QUEUE_COLOUR = {"activeQ": "active", "backoffQ": "backoff", "unschedulablePods": "unsched", "inFlight": "inflight"}
-CHIP_CORNERS = {"activeQ": (11, 11, 11, 11), "backoffQ": (3, 3, 3, 3), "unschedulablePods": (0, 0, 0, 0),
-                "inFlight": (11, 0, 11, 0)}  # top-left, top-right, bottom-right, bottom-left (app.css .chip-*)
 DECISION_COLOURS = {"QueueSkip": ("bug-bg", "bug"), "QueueAfterBackoff": ("warn-bg", "backoff"),
                     "QueueImmediately": ("fix-bg", "fix"), "Queue": ("fix-bg", "fix")}
 
@@ -258,7 +256,7 @@ class Pane:
         chip = node(g, "g", data_pod=c["pod"], data_timer=timer["kind"] if timer else None,
                     data_head="true" if c.get("head") else None)
         node(chip, "title", c["title"])
-        node(chip, "path", d=rounded(x, y, width, height, CHIP_CORNERS.get(queue, (11,) * 4)),
+        node(chip, "path", d=rounded(x, y, width, height, CHIP_CORNERS.get(queue, CHIP_CORNERS["activeQ"])),
              fill=paint("head-bg" if c.get("head") else "panel"), stroke=colour, stroke_width=2)
         if queue == "backoffQ":  # app.css: a double border
             node(chip, "path", d=rounded(x + 3, y + 3, width - 6, height - 6, (1, 1, 1, 1)), fill="none", stroke=colour,
