@@ -148,12 +148,26 @@ export function redraw(diagram) {
       const lane = from.closest("[data-queue]");
       const laneBox = lane ? rel(lane.getBoundingClientRect()) : a;
       const route = routeOf(from, a, laneBox, end, { lanesTop, gap, width, channels, rel });
-      arrows.push({ g, p, route, end, to, path: curve(route.up, end) });
+      arrows.push({ g, p, route, end, to });
     }
     groups.push(g);
   }
-  // An arrow whose curve would run over another entry goes round the entries (and off the other arrows); if there
-  // is no way round, the curve it is.
+  layOut(arrows, entries, frame);
+  layer.replaceChildren(...groups);
+  const widths = new Map(); // a live / a decided arrow's line width, read once a redraw (a style recalculation)
+  for (const { g, line, cut } of arrows) drawArrow(g, line, cut, widths);
+  fadeIn(diagram, groups);
+}
+
+// The arrows' lines from where they leave the lanes (each `{ route: { start, turn, up }, end, to, p }`, in the
+// pointers' order; `entries`: the list's items' boxes, each with its element as `li`, `to` being the target's):
+// each one's approach, a curve up to its end, or where the curve would run over another entry, the way round the
+// entries (route.js: off the other arrows as laid so far; if there is no way round, the curve it is); then its
+// whole line and, for a detached pointer, its cut (its gap, two bars and cross) where it has room, off the
+// entries, the other arrows and the cuts placed before it. Sets `path`, `detoured`, `line` and `cut` on each.
+// (webapp/export/arrows.py lay_out is its twin: tests/export/test_geometry.py runs both.)
+export function layOut(arrows, entries, frame) {
+  for (const arrow of arrows) arrow.path = curve(arrow.route.up, arrow.end);
   const spend = budget();
   for (const arrow of arrows) {
     if (!runsOver(arrow.path, entries.filter((b) => b.li !== arrow.to))) continue;
@@ -161,8 +175,6 @@ export function redraw(diagram) {
     const corners = detour(arrow.route.up, arrow.end, entries, frame, others, spend);
     if (corners) Object.assign(arrow, { path: rounded(corners), detoured: true });
   }
-  // A detached pointer's cut (its gap, two bars and cross) goes where it has room: off the entries, the other
-  // arrows and the cuts placed before it.
   for (const arrow of arrows) arrow.line = lineOf(arrow.route, arrow.path, arrow.detoured);
   const cuts = [];
   for (const arrow of arrows.filter((a) => a.p.detached)) {
@@ -170,10 +182,6 @@ export function redraw(diagram) {
     arrow.cut = placeCut(arrow.line, entries, others, cuts);
     cuts.push(arrow.cut);
   }
-  layer.replaceChildren(...groups);
-  const widths = new Map(); // a live / a decided arrow's line width, read once a redraw (a style recalculation)
-  for (const { g, line, cut } of arrows) drawArrow(g, line, cut, widths);
-  fadeIn(diagram, groups);
 }
 
 // An entering arrow fades in; drawn again mid-way (every frame while chips fly), it goes on where it was.

@@ -1,8 +1,8 @@
-"""The pane's pointers as arrows, laid out and drawn as static/js/pointers.js lays them out and draws them: from
-the pod's chip (the in-flight one for a live pointer, where the pod went for a decided one) out of the lane by its
-channel, then a curve up to the bottom of its list item's stack, or, where the curve would run over another entry,
-the way round the entries (route.py); a detached one dashed and cut where it has room (cut.py). The shapes and
-their numbers: geometry.py and the tokens."""
+"""The pane's pointers as arrows, laid out (``lay_out``, pointers.js layOut's twin) and drawn as static/js/pointers.js
+lays them out and draws them: from the pod's chip (the in-flight one for a live pointer, where the pod went for a
+decided one) out of the lane by its channel, then a curve up to the bottom of its list item's stack, or, where the
+curve would run over another entry, the way round the entries (route.py); a detached one dashed and cut where it has
+room (cut.py). The shapes and their numbers: geometry.py and the tokens."""
 
 from __future__ import annotations
 
@@ -41,34 +41,44 @@ def draw_pointers(layer, pane: Pane) -> None:
         end = end_under(x, width, stack_bottom, n)
         # out of the chip's right side into the lane's channel, up out of the lane, then on to the item
         s = (channel, lane_top - ARROW["aboveLanes"])
-        arrows.append({"g": g, "p": p, "tail": (cx + cw + 1, cy + ch / 2), "via": [(channel, cy + ch / 2)], "s": s,
-                       "end": end, "path": curve(s, end), "corners": None})
-    # As pointers.js: an arrow whose curve would run over another entry goes round the entries (and off the
-    # other arrows, as drawn so far); if there is no way round, the curve it is.
-    spend = Budget()
-    boxes = [rect for rect, _ in pane.entries]
-    for a in arrows:
-        if not runs_over(a["path"], [rect for rect, key in pane.entries if key != a["p"]["key"]]):
-            continue
-        others = [q for b in arrows if b is not a for q in b["path"]]
-        corners = detour(a["s"], a["end"], boxes, pane.list_frame, others, spend)
-        if corners:
-            a["corners"], a["path"] = corners, bends(corners)
-    # As pointers.js: a detached arrow's cut (its gap, two bars and cross) goes where it has room, off the entries,
-    # the other arrows' lines and the cuts placed before it (cut.py).
-    for a in arrows:  # the run out of the lane (its corner rounded), then the approach (pointers.js lineOf)
-        a["leg"] = bends([a["tail"], *a["via"], a["s"]])
-        a["line"] = [*a["leg"], *a["path"][1:]]
-        a["measured"] = Measured(a["line"])
-    cuts: list[Cut] = []
-    for a in arrows:
-        if a["p"]["detached"]:
-            others = [b["line"] for b in arrows if b is not a]
-            a["cut"] = place_cut(a["measured"], Measured(a["leg"]).length, boxes, others, cuts)
-            cuts.append(a["cut"])
+        arrows.append({"g": g, "p": p, "key": p["key"], "detached": p["detached"], "tail": (cx + cw + 1, cy + ch / 2),
+                       "via": (channel, cy + ch / 2), "s": s, "end": end})
+    lay_out(arrows, pane.entries, pane.list_frame)
     for a in arrows:
         a["g"].set("data-route", "curve" if a["corners"] is None else "detour")
-        arrow(a["g"], a["measured"], a["corners"] is not None, a["p"]["detached"], a["p"]["decided"], a.get("cut"))
+        arrow(a["g"], a["measured"], a["corners"] is not None, a["detached"], a["p"]["decided"], a["cut"])
+
+
+def lay_out(arrows: list[dict], entries: list[tuple], frame: tuple) -> None:
+    """The arrows' lines from where they leave the lanes, as pointers.js layOut lays them (its twin:
+    tests/export/test_geometry.py runs both). Each arrow: its ``tail`` on the chip, the corner ``via`` which it
+    turns up its channel, ``s`` the channel's top, ``end`` under its item, the item's ``key`` and whether it is
+    ``detached``, in the pointers' order; ``entries``: (rect, item key or None) per list item, ``frame``: the rect a
+    detour stays in. Each one's approach is a curve from ``s`` up to ``end``, or where the curve would run over
+    another entry, the way round the entries (route.py: off the other arrows as laid so far; if there is no way
+    round, the curve it is); then its whole line and, for a detached one, its cut (cut.py: its gap, two bars and
+    cross) where it has room, off the entries, the other arrows and the cuts placed before it. Sets ``path``,
+    ``corners`` (None: the curve), ``measured`` (the whole line) and ``cut`` (None: not detached) on each."""
+    boxes = [rect for rect, _ in entries]
+    for a in arrows:
+        a["path"], a["corners"], a["cut"] = curve(a["s"], a["end"]), None, None
+    spend = Budget()
+    for a in arrows:
+        if not runs_over(a["path"], [rect for rect, key in entries if key != a["key"]]):
+            continue
+        others = [q for b in arrows if b is not a for q in b["path"]]
+        corners = detour(a["s"], a["end"], boxes, frame, others, spend)
+        if corners:
+            a["corners"], a["path"] = corners, bends(corners)
+    for a in arrows:  # the run out of the lane (its corner rounded), then the approach (pointers.js lineOf)
+        a["leg"] = bends([a["tail"], a["via"], a["s"]])
+        a["measured"] = Measured([*a["leg"], *a["path"][1:]])
+    cuts: list[Cut] = []
+    for a in arrows:
+        if a["detached"]:
+            others = [b["measured"].points for b in arrows if b is not a]
+            a["cut"] = place_cut(a["measured"], Measured(a["leg"]).length, boxes, others, cuts)
+            cuts.append(a["cut"])
 
 
 def chip_of(chips: list, pod: str, decided: bool) -> tuple | None:
