@@ -33,7 +33,8 @@ def css(tokens: dict = TOKENS) -> str:
     --chip-<queue> (a border-radius) and a detached arrow's dashes as --pointer-dash."""
     lines = [f"  --{name}: light-dark({light}, {dark});" for name, (light, dark) in tokens["colours"].items()]
     lines += [f"  --lane-{queue}: {share:g}fr;" for queue, share in tokens["lanes"].items()]
-    lines += [f"  --chip-{queue}: {' '.join(f'{r:g}px' for r in corners)};" for queue, corners in tokens["chips"].items()]
+    lines += [f"  --chip-{queue}: {' '.join(f'{r:g}px' for r in corners)};"
+              for queue, corners in tokens["chips"].items()]
     lines.append(f"  --pointer-dash: {' '.join(f'{d:g}' for d in tokens['arrow']['dash'])};")
     return "/* The design tokens (static/js/tokens.js) as custom properties: webapp/export/tokens.py */\n" \
         ":root {\n" + "\n".join(lines) + "\n}\n"
