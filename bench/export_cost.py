@@ -15,7 +15,7 @@ import time
 
 from common import median
 
-from webapp.export import route, svg
+from webapp.export import arrows, route, svg
 from webapp.scenario import builtin
 from webapp.scenario.resolve import resolve
 
@@ -29,7 +29,7 @@ def long_list(events: int = 300) -> dict:
 
 
 class Counted:
-    """svg.detour, counting the searches and the states each drawing's searches took."""
+    """arrows.detour, counting the searches and the states each drawing's searches took."""
 
     def __init__(self):
         self.searches, self.taken = 0, {}  # the drawing's budget -> states its detours took
@@ -59,7 +59,7 @@ def main():
     ap.add_argument("--budget", type=int, default=route.BUDGET, help="search states per drawing (0: no bound)")
     args = ap.parse_args()
     route.BUDGET = args.budget or 10**12
-    counted = svg.detour = Counted()
+    counted = arrows.detour = Counted()
     built_ins = [(resolve(i)[0], p) for i in builtin.ids() for p in range(builtin.step_count(i) + 1)]
     t = timed(lambda: [svg.export_svg(scenario, p) for scenario, p in built_ins], args.repeat)
     print(f"budget {args.budget or 'none'}: every built-in position ({len(built_ins)} exports): {t:.2f} s in all, "

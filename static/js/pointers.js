@@ -7,6 +7,13 @@
 import { svg } from "./renderer.js";
 import { fitAll } from "./fit.js";
 import { budget, detour } from "./route.js";
+import { TOKENS } from "./tokens.js";
+
+// The arrows' numbers are the tokens' (tokens.js, docs/rendering.md), the ones webapp/export/geometry.py and cut.py
+// read for the SVG export.
+const ARROW = TOKENS.arrow;
+const CURVE = TOKENS.curve;
+const CUT = TOKENS.cut;
 
 const drawn = new WeakMap(); // diagram -> its pane's pointers
 const entering = new WeakMap(); // diagram -> Map(pod -> {start, ms}): arrows that appear or re-point, fading in
@@ -47,7 +54,8 @@ export function attachPointers(diagram, pointers, { fresh = [], ms = 0 } = {}) {
 // the two ends, not every entry: a long list with many pods in flight stays a small message).
 function reachedIds(diagram, reach) {
   if (!reach || reach.length !== 2) return [];
-  const ids = [...diagram.querySelectorAll(".inflight-list .entry.event[data-id]:not(.ghost)")].map((el) => el.dataset.id);
+  const ids = [...diagram.querySelectorAll(".inflight-list .entry.event[data-id]:not(.ghost)")]
+    .map((el) => el.dataset.id);
   const first = ids.indexOf(reach[0]), last = ids.indexOf(reach[1]);
   return first < 0 || last < first ? [] : ids.slice(first, last + 1);
 }
@@ -86,7 +94,7 @@ function target(diagram, key) {
 
 // The chip an arrow leaves from: a pod in flight can also have a copy queued (an update while in flight puts one
 // in activeQ), so a live pointer leaves from the in-flight lane and a decided one from wherever the pod went
-// (export/svg.py chip_of says the same).
+// (export/arrows.py chip_of says the same).
 function chipOf(diagram, pointer) {
   const chips = [...diagram.querySelectorAll(`.chip[data-pod="${CSS.escape(pointer.pod)}"]`)];
   const preferred = chips.filter((c) => !!c.closest('[data-queue="inFlight"]') !== pointer.decided);
@@ -110,7 +118,8 @@ export function redraw(diagram) {
   layer.setAttribute("width", width);
   layer.setAttribute("height", height);
   layer.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  const rel = (r) => ({ left: r.left - box.left, right: r.right - box.left, top: r.top - box.top, bottom: r.bottom - box.top,
+  const rel = (r) => ({
+    left: r.left - box.left, right: r.right - box.left, top: r.top - box.top, bottom: r.bottom - box.top,
     cx: (r.left + r.right) / 2 - box.left, cy: (r.top + r.bottom) / 2 - box.top });
   const lanes = diagram.querySelector(".lanes");
   const lanesTop = lanes ? rel(lanes.getBoundingClientRect()).top : height;
@@ -135,35 +144,44 @@ export function redraw(diagram) {
       const b = rel(host.getBoundingClientRect());
       const n = arriving.get(host) || 0;
       arriving.set(host, n + 1);
-      const spread = Math.min(14, (b.right - b.left) / 4);
-      const end = { x: b.cx + (n % 2 ? 1 : -1) * Math.ceil(n / 2) * spread, y: b.bottom + 1.5 };
+      const end = endUnder(b.left, b.right - b.left, b.bottom, n);
       const lane = from.closest("[data-queue]");
-      const route = routeOf(from, a, lane ? rel(lane.getBoundingClientRect()) : a, end, { lanesTop, gap, width, channels, rel });
-      arrows.push({ g, p, route, end, to, path: curve(route.up, end) });
+      const laneBox = lane ? rel(lane.getBoundingClientRect()) : a;
+      const route = routeOf(from, a, laneBox, end, { lanesTop, gap, width, channels, rel });
+      arrows.push({ g, p, route, end, to });
     }
     groups.push(g);
   }
-  // An arrow whose curve would run over another entry goes round the entries (and off the other arrows); if there
-  // is no way round, the curve it is.
-  const spend = budget();
-  for (const arrow of arrows) {
-    if (!runsOver(arrow.path, entries, arrow.to)) continue;
-    const others = arrows.filter((other) => other !== arrow).flatMap((other) => other.path);
-    const corners = detour(arrow.route.up, arrow.end, entries, frame, others, spend);
-    if (corners) Object.assign(arrow, { path: rounded(corners), detoured: true });
-  }
-  // A detached pointer's cut (its gap, two bars and cross) goes where it has room: off the entries, the other
-  // arrows and the cuts placed before it.
-  for (const arrow of arrows) arrow.line = lineOf(arrow.route, arrow.path, arrow.detoured);
-  const cuts = [];
-  for (const arrow of arrows.filter((a) => a.p.detached)) {
-    arrow.cut = placeCut(arrow.line, entries, arrows.filter((other) => other !== arrow).map((other) => other.line), cuts);
-    cuts.push(arrow.cut);
-  }
+  layOut(arrows, entries, frame);
   layer.replaceChildren(...groups);
   const widths = new Map(); // a live / a decided arrow's line width, read once a redraw (a style recalculation)
   for (const { g, line, cut } of arrows) drawArrow(g, line, cut, widths);
   fadeIn(diagram, groups);
+}
+
+// The arrows' lines from where they leave the lanes (each `{ route: { start, turn, up }, end, to, p }`, in the
+// pointers' order; `entries`: the list's items' boxes, each with its element as `li`, `to` being the target's):
+// each one's approach, a curve up to its end, or where the curve would run over another entry, the way round the
+// entries (route.js: off the other arrows as laid so far; if there is no way round, the curve it is); then its
+// whole line and, for a detached pointer, its cut (its gap, two bars and cross) where it has room, off the
+// entries, the other arrows and the cuts placed before it. Sets `path`, `detoured`, `line` and `cut` on each.
+// (webapp/export/arrows.py lay_out is its twin: tests/export/test_geometry.py runs both.)
+export function layOut(arrows, entries, frame) {
+  for (const arrow of arrows) arrow.path = curve(arrow.route.up, arrow.end);
+  const spend = budget();
+  for (const arrow of arrows) {
+    if (!runsOver(arrow.path, entries.filter((b) => b.li !== arrow.to))) continue;
+    const others = arrows.filter((other) => other !== arrow).flatMap((other) => other.path);
+    const corners = detour(arrow.route.up, arrow.end, entries, frame, others, spend);
+    if (corners) Object.assign(arrow, { path: rounded(corners), detoured: true });
+  }
+  for (const arrow of arrows) arrow.line = lineOf(arrow.route, arrow.path, arrow.detoured);
+  const cuts = [];
+  for (const arrow of arrows.filter((a) => a.p.detached)) {
+    const others = arrows.filter((other) => other !== arrow).map((other) => other.line);
+    arrow.cut = placeCut(arrow.line, entries, others, cuts);
+    cuts.push(arrow.cut);
+  }
 }
 
 // An entering arrow fades in; drawn again mid-way (every frame while chips fly), it goes on where it was.
@@ -178,7 +196,8 @@ function fadeIn(diagram, groups) {
       fading.delete(g.dataset.pod);
       continue;
     }
-    const fade = g.animate([{ opacity: 0 }, { opacity: 1 }], { duration: entry.ms, easing: "ease-out", fill: "backwards" });
+    const fade = g.animate([{ opacity: 0 }, { opacity: 1 }],
+      { duration: entry.ms, easing: "ease-out", fill: "backwards" });
     fade.currentTime = now - entry.start;
   }
 }
@@ -202,25 +221,34 @@ function routeOf(chip, a, lane, end, { lanesTop, gap, width, channels, rel }) {
   const base = channel(side);
   const k = channels.get(Math.round(base)) || 0;
   channels.set(Math.round(base), k + 1);
-  const x = base + (k % 2 ? 1 : -1) * Math.ceil(k / 2) * Math.min(4, half - 1);
-  const y = Math.min(lanesTop - 6, a.cy);
+  const x = base + (k % 2 ? 1 : -1) * Math.ceil(k / 2) * Math.min(ARROW.channelStep, half - 1);
+  const y = Math.min(lanesTop - ARROW.aboveLanes, a.cy);
   return { start: { x: side < 0 ? a.left - 1 : a.right + 1, y: a.cy }, turn: { x, y: a.cy }, up: { x, y } };
 }
 
-// From the top of the channel up to the entry's box: a curve.
-function curve(up, end) {
-  const dy = Math.max(18, Math.abs(up.y - end.y) * 0.5);
-  return bezier(up, { x: up.x, y: up.y - dy }, { x: end.x, y: end.y + dy }, end, 64);
+// Where the `n`-th arrow (from 0) to arrive at a box `width` wide from `left` ends: just under its `bottom`, the
+// first at the middle and the others spread either side, in turn. (endUnder, curve, rounded, head and tailRadius are
+// exported for tests/export/test_geometry.py, which holds webapp/export/geometry.py to them.)
+export function endUnder(left, width, bottom, n) {
+  const spread = Math.min(ARROW.spread, width * ARROW.spreadShare);
+  return { x: left + width / 2 + (n % 2 ? 1 : -1) * Math.ceil(n / 2) * spread, y: bottom + ARROW.below };
 }
 
-// Does the path come within 2 px of an entry other than its target?
-function runsOver(path, entries, target) {
-  const over = (q, b) => q.x > b.left - 2 && q.x < b.right + 2 && q.y > b.top - 2 && q.y < b.bottom + 2;
-  return entries.some((b) => b.li !== target && path.some((q) => over(q, b)));
+// From the top of the channel up to the entry's box: a curve.
+export function curve(up, end) {
+  const dy = Math.max(CURVE.rise, Math.abs(up.y - end.y) * CURVE.bend);
+  return bezier(up, { x: up.x, y: up.y - dy }, { x: end.x, y: end.y + dy }, end, CURVE.samples);
+}
+
+// Does the path come within ARROW.overReach px of one of the boxes (the entries but its target)?
+function runsOver(path, boxes) {
+  const m = ARROW.overReach;
+  const over = (q, b) => q.x > b.left - m && q.x < b.right + m && q.y > b.top - m && q.y < b.bottom + m;
+  return boxes.some((b) => path.some((q) => over(q, b)));
 }
 
 // Points along a cubic Bézier.
-function bezier(p0, p1, p2, p3, n = 32) {
+function bezier(p0, p1, p2, p3, n) {
   return Array.from({ length: n + 1 }, (_, i) => {
     const t = i / n;
     const u = 1 - t;
@@ -229,8 +257,9 @@ function bezier(p0, p1, p2, p3, n = 32) {
   });
 }
 
-// Points along a run of straight lines, each corner rounded (a quarter of a circle, radius at most 8 px).
-function rounded(corners) {
+// Points along a run of straight lines, each corner rounded (near enough a quarter of a circle, radius at most
+// ARROW.corner px).
+export function rounded(corners) {
   const out = [corners[0]];
   for (let k = 1; k < corners.length - 1; k += 1) {
     const [a, c, b] = [corners[k - 1], corners[k], corners[k + 1]];
@@ -239,10 +268,10 @@ function rounded(corners) {
       out.push(c);
       continue;
     }
-    const r = Math.min(8, la / 2, lb / 2);
+    const r = Math.min(ARROW.corner, la / 2, lb / 2);
     const from = { x: c.x + ((a.x - c.x) / la) * r, y: c.y + ((a.y - c.y) / la) * r };
     const to = { x: c.x + ((b.x - c.x) / lb) * r, y: c.y + ((b.y - c.y) / lb) * r };
-    out.push(...bezier(from, c, c, to, 6)); // near enough a circle's quarter
+    out.push(...bezier(from, c, c, to, ARROW.cornerSteps));
   }
   out.push(corners[corners.length - 1]);
   return out;
@@ -252,7 +281,9 @@ function rounded(corners) {
 // (measured, cutAt and placeCut are exported for tests/export/test_cut.py, which holds webapp/export/cut.py to them.)
 export function measured(points) {
   const at = [0];
-  for (let i = 1; i < points.length; i += 1) at.push(at[i - 1] + Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y));
+  for (let i = 1; i < points.length; i += 1) {
+    at.push(at[i - 1] + Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y));
+  }
   const length = at[at.length - 1];
   const point = (d) => {
     const found = at.findIndex((v) => v >= d);
@@ -273,47 +304,49 @@ function lineOf(route, approach, detoured) {
   return { points, path: measured(points), from: measured(leg).length, start: route.start, detoured };
 }
 
-// A detached pointer's cut, centred at `f` of its approach (0.5: the middle): the gap in the line (a tenth of the
-// approach each side, at most 20 px), two bars across it (at most 15 px from the middle) and the cross between
-// them; `bent`: the gap takes in a corner of the line (the cut would hide it).
+// A detached pointer's cut, centred at `f` of its approach (0.5: the middle): the gap in the line (CUT.gap of the
+// approach each side, at most CUT.maxGap px), two bars across it (CUT.bar of it from the middle, at most CUT.maxBar
+// px) and the cross between them; `bent`: the gap takes in a corner of the line (the cut would hide it).
 function cutAt({ path, from }, f) {
   const span = path.length - from;
   const mid = from + span * f;
-  const [half, bar] = [Math.min(span * 0.1, 20), Math.min(span * 0.08, 15)];
+  const [half, bar] = [Math.min(span * CUT.gap, CUT.maxGap), Math.min(span * CUT.bar, CUT.maxBar)];
   const heading = (d0, d1) => {
     const [p, q] = [path.point(d0), path.point(d1)];
     return Math.atan2(q.y - p.y, q.x - p.x);
   };
   const ang = heading(mid - bar / 2, mid + bar / 2);
-  const [nx, ny] = [-Math.sin(ang) * 9, Math.cos(ang) * 9];
+  const [nx, ny] = [-Math.sin(ang) * CUT.barHalf, Math.cos(ang) * CUT.barHalf];
   const bars = [-bar, bar].map((off) => {
     const q = path.point(mid + off);
     return [{ x: q.x - nx, y: q.y - ny }, { x: q.x + nx, y: q.y + ny }];
   });
   const turn = (a, b) => Math.abs(Math.atan2(Math.sin(a - b), Math.cos(a - b)));
   const ends = [heading(mid - half, mid - half + 3), heading(mid + half - 3, mid + half)];
-  const bent = Math.max(turn(ends[0], ang), turn(ends[1], ang)) > 0.45;
+  const bent = Math.max(turn(ends[0], ang), turn(ends[1], ang)) > CUT.bent;
   return { gap: [mid - half, mid + half], bars, cross: path.point(mid), bent };
 }
 
 // Where along its approach a detached pointer is cut: the middle, unless the cut's marks come nearer than ROOM px
 // to an entry (its box or labels), another arrow's line or another cut's cross, or the cut takes in a corner;
-// then the place nearest the middle (20-80 % of the approach) with the most room. (The middle always, before: on a
-// phone at three-pod-cascade 8 a bar of C's cut lay on B's line, beside e3.)
-const ROOM = 12;
-const CROSS = 9; // the cross's half size
+// then the place nearest the middle (CUT.step of the approach at a time either side, CUT.tries places) with the
+// most room.
+const ROOM = CUT.room;
+const CROSS = CUT.cross; // the cross's half size
 export function placeCut(line, entries, others, cuts) {
   const segments = others.flatMap((o) => o.points.slice(1).map((q, i) => [o.points[i], q]));
   const crosses = cuts.map((c) => c.cross);
   const room = (q) => Math.min(
-    ...entries.map((b) => Math.hypot(Math.max(b.left - q.x, 0, q.x - b.right), Math.max(b.top - q.y, 0, q.y - b.bottom))),
+    ...entries.map((b) => Math.hypot(Math.max(b.left - q.x, 0, q.x - b.right),
+      Math.max(b.top - q.y, 0, q.y - b.bottom))),
     ...segments.map(([a, b]) => toSegment(q, a, b)),
     ...crosses.map((c) => Math.hypot(q.x - c.x, q.y - c.y) - CROSS));
   let best = null;
-  for (let k = 0; k <= 12; k += 1) {
-    const f = 0.5 + (k % 2 ? -1 : 1) * Math.ceil(k / 2) * 0.05;
+  for (let k = 0; k <= CUT.tries; k += 1) {
+    const f = 0.5 + (k % 2 ? -1 : 1) * Math.ceil(k / 2) * CUT.step;
     const cut = cutAt(line, f);
-    const marks = cut.bars.flatMap(([a, b]) => [0, 0.25, 0.5, 0.75, 1].map((t) => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t })));
+    const marks = cut.bars.flatMap(([a, b]) => [0, 0.25, 0.5, 0.75, 1]
+      .map((t) => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t })));
     cut.room = cut.bent ? -Infinity : Math.min(ROOM, room(cut.cross) - CROSS, ...marks.map(room));
     if (!best || cut.room > best.room + 0.5) best = cut;
     if (best.room >= ROOM) break;
@@ -330,33 +363,48 @@ function toSegment(q, a, b) {
 
 // The line (a detached pointer's broken by its cut), the tail on the chip, the head on the entry; tail and head
 // are sized by the line's width (app.css .pointer-line, which grows with the type), so a projector's arrow keeps
-// its shape. A detoured line's head points straight up (aimed from 10 px back along the path, a short last run
-// would tilt it into the corner before).
+// its shape. A detoured line's head points straight up (aimed from ARROW.headAim px back along the path, a short
+// last run would tilt it into the corner before).
 function drawArrow(g, line, cut, widths) {
   const { path, start: s, detoured } = line;
   g.dataset.route = detoured ? "detour" : "curve";
-  const end = path.length - 4; // the line stops under the head
+  const end = path.length - ARROW.stopShort; // the line stops under the head
   const d = (pts) => pts.map((q, i) => `${i ? "L" : "M"}${q.x.toFixed(1)} ${q.y.toFixed(1)}`).join(" ");
   const tail = svg("circle", { class: "pointer-tail", cx: s.x.toFixed(1), cy: s.y.toFixed(1) });
   g.append(tail);
   if (cut) {
-    g.append(svg("path", { class: "pointer-line", d: d(path.between(0, cut.gap[0])) }), svg("path", { class: "pointer-line", d: d(path.between(cut.gap[1], end)) }));
+    g.append(svg("path", { class: "pointer-line", d: d(path.between(0, cut.gap[0])) }),
+      svg("path", { class: "pointer-line", d: d(path.between(cut.gap[1], end)) }));
     for (const [a, b] of cut.bars) {
-      g.append(svg("path", { class: "pointer-break", d: `M${a.x.toFixed(1)} ${a.y.toFixed(1)} L${b.x.toFixed(1)} ${b.y.toFixed(1)}` }));
+      g.append(svg("path", { class: "pointer-break", d: d([a, b]) }));
     }
     const m = cut.cross;
-    g.append(svg("text", { class: "pointer-cross", x: m.x.toFixed(1), y: (m.y + 6).toFixed(1), "text-anchor": "middle" }, document.createTextNode("✕")));
+    const cross = { class: "pointer-cross", x: m.x.toFixed(1), y: (m.y + 6).toFixed(1), "text-anchor": "middle" };
+    g.append(svg("text", cross, document.createTextNode("✕")));
   } else {
     g.append(svg("path", { class: "pointer-line", d: d(path.between(0, end)) }));
   }
   const tip = path.point(path.length);
-  const back = detoured ? { x: tip.x, y: tip.y + 10 } : path.point(path.length - 10);
-  const ang = Math.atan2(tip.y - back.y, tip.x - back.x);
+  const back = detoured ? { x: tip.x, y: tip.y + ARROW.headAim } : path.point(path.length - ARROW.headAim);
   const kind = g.classList.contains("decided");
-  if (!widths.has(kind)) widths.set(kind, parseFloat(getComputedStyle(g.querySelector(".pointer-line")).strokeWidth) || 2.5);
+  if (!widths.has(kind)) {
+    const drawn = parseFloat(getComputedStyle(g.querySelector(".pointer-line")).strokeWidth);
+    widths.set(kind, drawn || (kind ? ARROW.decidedLine : ARROW.line));
+  }
   const width = widths.get(kind);
-  tail.setAttribute("r", Math.max(3.5, 1.5 * width).toFixed(1));
-  const size = Math.max(12, 5 * width);
-  const wing = (da) => `${(tip.x - size * Math.cos(ang + da)).toFixed(1)} ${(tip.y - size * Math.sin(ang + da)).toFixed(1)}`;
-  g.append(svg("path", { class: "pointer-head", d: `M${tip.x.toFixed(1)} ${tip.y.toFixed(1)} L${wing(0.42)} L${wing(-0.42)} Z` }));
+  tail.setAttribute("r", tailRadius(width).toFixed(1));
+  g.append(svg("path", { class: "pointer-head", d: `${d(head(tip, back, width))} Z` }));
+}
+
+// The arrow head's corners: the tip, then its two wings, aimed from `back`; its size grows with the line's width.
+export function head(tip, back, width) {
+  const ang = Math.atan2(tip.y - back.y, tip.x - back.x);
+  const size = Math.max(ARROW.head, ARROW.headPerLine * width);
+  const wing = (da) => ({ x: tip.x - size * Math.cos(ang + da), y: tip.y - size * Math.sin(ang + da) });
+  return [tip, wing(ARROW.headAngle), wing(-ARROW.headAngle)];
+}
+
+// The tail dot's radius for a line `width` wide.
+export function tailRadius(width) {
+  return Math.max(ARROW.tail, ARROW.tailPerLine * width);
 }

@@ -4,16 +4,17 @@
 // the edges of the entries (the rows' gaps, the gaps between entries of a row), never nearer an entry than
 // CLEAR px, and keep off the other arrows where they can.
 
-const CLEAR = 4;
-const BEND = 40; // a bend costs as much as this many px of length
-const DOWN = 3; // a px down costs as much as this many: an arrow climbs to its entry, it does not dip on the way
-const NEAR = 14; // a run this near another arrow's point… (6 px: two dashed lines that close read as one)
-const CROWDED = 80; // …costs this much more (120 with the wider berth sent 9 more routes over the list and back down)
+import { TOKENS } from "./tokens.js";
+
+// The numbers are the tokens' (tokens.js "route", docs/rendering.md), the ones webapp/export/route.py reads.
+const { clear: CLEAR, bend: BEND, down: DOWN, near: NEAR, crowded: CROWDED } = TOKENS.route;
+// CLEAR: px a run keeps off an entry; BEND: a bend costs as much as this many px of length; DOWN: a px down costs as
+// much as this many (an arrow climbs to its entry, it does not dip on the way); a run NEAR px of another arrow's
+// point costs CROWDED more.
 const STEPS = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // up, right, down, left (index: the direction)
-// The search states one drawing's detours may take between them (`budget()`; the built-ins' drawings take at most
-// about 600, bench/export_cost.py): past it, the arrows left keep their curves. A list of hundreds of entries costs tens
-// of thousands a detour, in the browser and in the SVG export (webapp/export/route.py, which keeps the same count).
-export const BUDGET = 20000;
+// The search states one drawing's detours may take between them (`budget()`): past it, the arrows left keep their
+// curves. A list of hundreds of entries costs tens of thousands a detour, in the browser and in the SVG export.
+export const BUDGET = TOKENS.route.budget;
 
 // A budget for one drawing's detours, shared by them in the order they are asked.
 export function budget() {
@@ -30,7 +31,8 @@ export function detour(from, to, boxes, frame, others = [], spend = budget()) {
   const blocked = (p, q) => boxes.some((b) => crosses(p, q, b));
   // the last run comes straight up from a row gap below the target: only the boxes below its row are in the way
   const below = boxes.filter((b) => b.bottom > to.y + CLEAR);
-  const goal = ys.filter((y) => y > to.y + CLEAR).map((y) => ({ x: to.x, y })).find((g) => !below.some((b) => crosses(g, to, b)));
+  const goal = ys.filter((y) => y > to.y + CLEAR).map((y) => ({ x: to.x, y }))
+    .find((g) => !below.some((b) => crosses(g, to, b)));
   if (!goal) return null;
   const crowded = (p, q) => others.some((o) => o.x > Math.min(p.x, q.x) - NEAR && o.x < Math.max(p.x, q.x) + NEAR
     && o.y > Math.min(p.y, q.y) - NEAR && o.y < Math.max(p.y, q.y) + NEAR);
@@ -52,7 +54,8 @@ function crosses(p, q, b) {
 }
 
 // Dijkstra on the grid xs × ys, a state being a node and the direction it was reached in; `from` is reached going
-// up and left going up, and `goal` is left going up (a bend, unless it was reached going up). Returns the nodes of the path, or null.
+// up and left going up, and `goal` is left going up (a bend, unless it was reached going up). Returns the nodes of
+// the path, or null.
 function cheapest(xs, ys, from, goal, blocked, crowded, spend) {
   const at = ([i, j]) => ({ x: xs[i], y: ys[j] });
   const id = ([i, j, d]) => (j * xs.length + i) * 4 + d;
@@ -108,7 +111,9 @@ function heap() {
   return {
     push(c, value) {
       items.push([c, value]);
-      for (let k = items.length - 1; k > 0 && items[(k - 1) >> 1][0] > items[k][0]; k = (k - 1) >> 1) swap(k, (k - 1) >> 1);
+      for (let k = items.length - 1; k > 0 && items[(k - 1) >> 1][0] > items[k][0]; k = (k - 1) >> 1) {
+        swap(k, (k - 1) >> 1);
+      }
     },
     pop() {
       if (!items.length) return null;

@@ -10,9 +10,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from tests.export.drawn import path_pieces
-from tests.export.node import run_module
+from tests.export.node import run_module, same
 from webapp import ROOT
-from webapp.export import svg
+from webapp.export import arrows, geometry, svg
 from webapp.export.cut import ROOM, Cut, Measured, place_cut, to_segment
 from webapp.scenario.resolve import resolve
 
@@ -60,15 +60,6 @@ def in_python(cases: list) -> list:
     return out
 
 
-def same(a, b) -> bool:
-    """Equal, floats to 1e-9 px (V8's and libm's atan2, sin and cos may differ in the last bit)."""
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) or isinstance(b, float):
-        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and abs(a - b) < 1e-9
-    return a == b
-
-
 # --- inputs ---------------------------------------------------------------------------------------------------
 def leg(s: list) -> list:
     """The run out of a lane up to the approach's start ``s``: from the chip's side across to the channel, then up."""
@@ -76,11 +67,11 @@ def leg(s: list) -> list:
 
 
 def curve(s: list, e: list) -> list:
-    return [list(p) for p in svg.Curve(tuple(s), tuple(e)).points(64)]
+    return [list(p) for p in geometry.curve(tuple(s), tuple(e))]
 
 
 def runs(corners: list) -> list:
-    return [list(p) for p in svg.bends([tuple(c) for c in corners])]
+    return [list(p) for p in geometry.bends([tuple(c) for c in corners])]
 
 
 def case(approach: list, entries: list, others: list = (), crosses: list = ()) -> list:
@@ -188,7 +179,7 @@ def test_the_exports_own_cuts_are_placed_as_the_page_places_them(monkeypatch):
         answers.append(answer(cut))
         return cut
 
-    monkeypatch.setattr(svg, "place_cut", recorded)
+    monkeypatch.setattr(arrows, "place_cut", recorded)
     positions = [("three-pod-cascade", 7), ("three-pod-cascade", 8), ("lost-marker", 6), ("front-cleanup", 11)]
     for name, position in positions:
         svg.export_svg(resolve(name)[0], position)

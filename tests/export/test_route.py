@@ -12,7 +12,8 @@ import pytest
 from tests.export.drawn import path_pieces
 from tests.export.node import run_module
 from webapp import ROOT
-from webapp.export import svg
+from webapp.export import arrows, svg
+from webapp.export.geometry import curve
 from webapp.export.route import BUDGET, CLEAR, NEAR, Budget, detour
 from webapp.scenario.resolve import resolve
 
@@ -120,8 +121,7 @@ def random_case(rng: random.Random, rows: tuple = (1, 3)) -> list:
     for _ in range(rng.choice([0, 0, 1, 2, 3]) * (1 + rows[1] // 8)):  # other arrows: curves from below the list up to an entry
         b = rng.choice(boxes)
         p0, p3 = (rng.uniform(left, right), frame[3] + 20), ((b[0] + b[2]) / 2, b[3] + 1.5)
-        dy = max(18, abs(p0[1] - p3[1]) / 2)
-        others += [list(svg.bezier(p0, (p0[0], p0[1] - dy), (p3[0], p3[1] + dy), p3, i / 64)) for i in range(65)]
+        others += [list(p) for p in curve(p0, p3)]
     if rng.random() < 0.5:  # on the grain too: points exactly NEAR px off a run
         others = [[q(x), q(y)] for x, y in others]
     return [start, end, boxes, frame, others]
@@ -160,7 +160,7 @@ def test_seeded_random_lists_give_the_same_corners_in_both():
 def test_the_exports_own_inputs_give_the_same_corners_in_both(monkeypatch):
     """What the SVG export asks of detour at the positions below, route.js answers the same."""
     asked = []
-    monkeypatch.setattr(svg, "detour", lambda *args: asked.append([list(args[0]), list(args[1]),
+    monkeypatch.setattr(arrows, "detour", lambda *args: asked.append([list(args[0]), list(args[1]),
                                                                    [list(b) for b in args[2]], list(args[3]),
                                                                    [list(o) for o in args[4]]]))
     for name, position in dict.fromkeys((name, position) for name, position, _, _ in DETOURS):
@@ -219,7 +219,7 @@ def test_the_export_draws_an_arrow_round_the_entries_it_would_cross(name, positi
     [head] = [h for h in arrow.iter(f"{SVG}path") if h.get("data-head")]
     tip, *wings = path_pieces(head.get("d"))[0]
     # the plain curve would have run over another entry (pointers.js runsOver)…
-    assert any(near(p, p, r, 2) for p in svg.Curve(start, tip).points(64) for r in others)
+    assert any(near(p, p, r, 2) for p in curve(start, tip) for r in others)
     # …the drawn one is orthogonal runs joined by corners rounded within 8 px, at least two bends
     runs = [(p, q) for piece in pieces for p, q in zip(piece, piece[1:]) if math.dist(p, q) > 8.5]
     assert all(abs(p[0] - q[0]) < 0.15 or abs(p[1] - q[1]) < 0.15 for p, q in runs), runs
@@ -291,7 +291,7 @@ def test_an_export_of_a_list_of_hundreds_of_entries_is_bounded(monkeypatch):
         spent[spend] = spent.get(spend, 0) + before - spend.left
         return corners
 
-    monkeypatch.setattr(svg, "detour", counted)
+    monkeypatch.setattr(arrows, "detour", counted)
     root = ET.fromstring(svg.export_svg(resolve(scenario)[0], len(steps)).encode("utf-8"))
     assert max(spent.values()) == BUDGET  # a pane's search ran into the budget…
     assert all(taken <= BUDGET for taken in spent.values())  # …and none went past it

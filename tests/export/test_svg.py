@@ -9,7 +9,8 @@ import pytest
 
 from webapp.engine.simulation import Simulation
 from webapp.errors import Invalid
-from webapp.export.svg import COLOURS, DARK, export_svg, render
+from webapp.export.svg import export_svg, render
+from webapp.export.tokens import THEMES
 from webapp.presenter import state_message
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
@@ -17,6 +18,7 @@ from webapp.scenario.load import load_scenario
 from .conftest import renamed
 
 SVG = "{http://www.w3.org/2000/svg}"
+LIGHT, DARK = THEMES["light"], THEMES["dark"]
 
 
 def parse(text: str) -> ET.Element:
@@ -136,13 +138,13 @@ def test_position_6_the_decisive_frame_tells_the_story_in_both_panes(lost_marker
     [broken] = [g for g in old.iter(f"{SVG}g") if g.get("data-pointer") == "B"]
     lines = [p for p in broken.iter(f"{SVG}path") if p.get("data-line")]
     assert len(lines) == 2 and all(p.get("stroke-dasharray") for p in lines)  # cut in two, dashed
-    assert {p.get("stroke") for p in lines} == {COLOURS["bug"]}
+    assert {p.get("stroke") for p in lines} == {LIGHT["bug"]}
     assert entries(fixed) == ["pod:B@2", "event:e2"]
     assert flagged(fixed, "data-ghost") == ["B@2", "e2"]
     assert flagged(fixed, "data-walked") == ["e2"]
     [walked] = [g for g in items(fixed) if g.get("data-walked")]  # the hint the walk read there, as on the page
     [tag] = [r for r in walked.iter(f"{SVG}rect") if r.get("data-tag") == "walk"]
-    assert "QueueAfterBackoff" in texts(walked) and tag.get("stroke") == COLOURS["backoff"]
+    assert "QueueAfterBackoff" in texts(walked) and tag.get("stroke") == LIGHT["backoff"]
     assert pointers(fixed) == [("B", "B@2", "B@2", "false", "true")]
     assert markers(fixed) == []
 
@@ -174,18 +176,10 @@ def test_every_pointer_of_every_builtin_is_drawn():
                 assert flagged(group, "data-ghost") == [it["id"] for it in listed if it.get("ghost")], where
 
 
-def test_colours_are_the_themes_of_the_stylesheet():
-    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "app.css").read_text()
-    pairs = re.findall(r"--([\w-]+):\s*light-dark\((#[0-9a-fA-F]{3,8})\s*,\s*(#[0-9a-fA-F]{3,8})\)", css)
-    light, dark = {name: a for name, a, _ in pairs}, {name: b for name, _, b in pairs}
-    assert {name: light.get(name) for name in COLOURS} == COLOURS
-    assert {name: dark.get(name) for name in DARK} == DARK and set(DARK) == set(COLOURS)
-
-
 def test_the_dark_theme_draws_the_same_picture_in_its_colours(lost_marker):
     """The export was always light, even from a dark page: the same elements, every colour its dark twin's."""
     light, dark = export_svg(lost_marker, 6), export_svg(lost_marker, 6, theme="dark")
-    assert f'fill="{DARK["bg"]}"' in dark and f'fill="{COLOURS["bg"]}"' not in dark
+    assert f'fill="{DARK["bg"]}"' in dark and f'fill="{LIGHT["bg"]}"' not in dark
     strip = lambda text: re.sub(r'"#[0-9a-fA-F]{6}"', '"#"', text)  # noqa: E731
     assert strip(light) == strip(dark)
 
@@ -299,7 +293,7 @@ def test_the_readmes_picture_is_what_the_export_draws_today():
 def test_a_long_walk_wraps_inside_the_list_and_reads_as_one_line():
     """three-pod-cascade position 8, v1.28.2: B walked two entries, a line longer than the pane; as the page, it
     wraps, the decision's badge on a line of its own, every line inside the list's frame."""
-    from webapp.export.svg import BOLD_WIDTH, CHAR_WIDTH
+    from webapp.export.draw import BOLD_WIDTH, CHAR_WIDTH
     from webapp.scenario.resolve import resolve
 
     scenario = resolve("three-pod-cascade")[0]

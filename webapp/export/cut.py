@@ -1,12 +1,12 @@
 """Where a detached (broken) arrow is cut: static/js/pointers.js's ``measured``, ``cutAt``, ``placeCut`` and
-``toSegment`` in Python, the same constants and steps (tests/export/test_cut.py runs both, node and Python, on the
-same lines and compares).
+``toSegment`` in Python, the same constants (the tokens') and steps (tests/export/test_cut.py runs both, node and
+Python, on the same lines and compares).
 
 An arrow's line is a polyline measured along its length; ``start`` is where its approach to the entry begins (the
 run out of the lanes comes before it). The cut — a gap in the line, two bars across it and a cross between them —
 goes in the middle of the approach unless its marks come nearer than ROOM px to an entry (its box, tags and
 markers), another arrow's line or another cut's cross, or its gap would take in a corner of the line; then the place
-nearest the middle (20-80 % of the approach, in 5 % steps either side of it) with the most room.
+nearest the middle (STEP of the approach at a time either side of it, TRIES places) with the most room.
 """
 
 from __future__ import annotations
@@ -14,11 +14,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-ROOM = 12
-CROSS = 9  # the cross's half size
-HALF_GAP, MAX_GAP = 0.1, 20  # the gap each side of the cross: a tenth of the approach, at most 20 px
-BAR, MAX_BAR = 0.08, 15  # the bars from the cross: 8 % of the approach, at most 15 px
-BAR_HALF = 9  # a bar's half length, across the line
+from .tokens import CUT
+
+# The numbers are the tokens' (static/js/tokens.js "cut", docs/rendering.md), the ones pointers.js reads.
+ROOM = CUT["room"]  # px a cut's marks keep off the entries, the other arrows and the other cuts' crosses
+CROSS = CUT["cross"]  # the cross's half size
+HALF_GAP, MAX_GAP = CUT["gap"], CUT["maxGap"]  # the gap each side of the cross: a share of the approach, at most px
+BAR, MAX_BAR = CUT["bar"], CUT["maxBar"]  # the bars from the cross: a share of the approach, at most px
+BAR_HALF = CUT["barHalf"]  # a bar's half length, across the line
+STEP, TRIES = CUT["step"], CUT["tries"]  # the places tried: the middle, then STEP of the approach either side, in turn
+BENT = CUT["bent"]  # radians: a gap whose ends turn more than this from the cut's heading takes in a corner
 
 
 class Measured:
@@ -73,7 +78,7 @@ def cut_at(path: Measured, start: float, f: float) -> Cut:
         return abs(math.atan2(math.sin(a - b), math.cos(a - b)))
 
     ends = (heading(mid - half, mid - half + 3), heading(mid + half - 3, mid + half))
-    bent = max(turn(ends[0], ang), turn(ends[1], ang)) > 0.45
+    bent = max(turn(ends[0], ang), turn(ends[1], ang)) > BENT
     return Cut((mid - half, mid + half), bars, path.point(mid), bent)
 
 
@@ -90,8 +95,8 @@ def place_cut(path: Measured, start: float, entries: list, others: list, cuts: l
                     *(math.hypot(x - c[0], y - c[1]) - CROSS for c in crosses)], default=math.inf)
 
     best = None
-    for k in range(13):
-        f = 0.5 + (-1 if k % 2 else 1) * math.ceil(k / 2) * 0.05
+    for k in range(TRIES + 1):
+        f = 0.5 + (-1 if k % 2 else 1) * math.ceil(k / 2) * STEP
         cut = cut_at(path, start, f)
         marks = [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t) for a, b in cut.bars
                  for t in (0, 0.25, 0.5, 0.75, 1)]

@@ -19,6 +19,7 @@ from .. import ROOT
 from ..errors import TooLarge
 from ..engine.simulation import Simulation
 from ..presenter import scenario_message, state_message
+from . import tokens
 from .bundle import bundle
 
 MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
@@ -80,7 +81,7 @@ def file_policy(css: str, script: str) -> str:
 
 def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None, versions=None) -> str:
     data = messages(scenario, scenario_id, max_bytes, versions)
-    css = inline("\n".join(sheet.read_text(encoding="utf-8") for sheet in STYLESHEETS), "style")
+    css = inline("\n".join([tokens.css(), *(sheet.read_text(encoding="utf-8") for sheet in STYLESHEETS)]), "style")
     script = inline(bundle(ENTRY), "script")
     return TEMPLATES.get_template("export.html").render(
         title=scenario.name,

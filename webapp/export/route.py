@@ -1,14 +1,14 @@
 """A way around the list's entries for an arrow whose plain curve would run over one: the same algorithm as
-static/js/route.js (``detour`` and its helpers, the same constants, the same heap and so the same tie-breaking),
-so the SVG export and the page go round the entries by the same corners; tests/export/test_route.py runs both on
-the same inputs and holds them to each other. Change one, change the other. (In form only, two things differ: a
-state is an integer, and the tests of a run against the boxes and the other arrows are tables made once, not
-scans, the same answers for a list of hundreds of entries in a second, not a minute: grid_test.)
+static/js/route.js (``detour`` and its helpers, the same constants, from the tokens, the same heap and so the same
+tie-breaking), so the SVG export and the page go round the entries by the same corners; tests/export/test_route.py
+runs both on the same inputs and holds them to each other. Change one, change the other. (In form only, two things
+differ: a state is an integer, and the tests of a run against the boxes and the other arrows are tables made once,
+not scans, the same answers for a list of hundreds of entries in a second, not a minute: grid_test.)
 
-The shortest path with the fewest bends, made of vertical and horizontal runs, from ``start`` (reached going up)
-to just below ``end`` (a point on the bottom edge of the target's box), then straight up to it. The runs lie
-midway between the edges of the entries (the rows' gaps, the gaps between entries of a row), never nearer an
-entry than CLEAR px, and keep off the other arrows where they can.
+The shortest path with the fewest bends, made of vertical and horizontal runs, from ``start`` (reached going up) to
+just below ``end`` (a point on the bottom edge of the target's box), then straight up to it. The runs lie midway
+between the edges of the entries (the rows' gaps, the gaps between entries of a row), never nearer an entry than
+CLEAR px, and keep off the other arrows where they can.
 
 Points are (x, y) tuples; rects (the entries', the frame) are (left, top, right, bottom) tuples.
 """
@@ -19,16 +19,18 @@ import math
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
 
-CLEAR = 4
-BEND = 40  # a bend costs as much as this many px of length
-DOWN = 3  # a px down costs as much as this many: an arrow climbs to its entry, it does not dip on the way
-NEAR = 14  # a run this near another arrow's point… (6 px: two dashed lines that close read as one)
-CROWDED = 80  # …costs this much more (120 with the wider berth sent 9 more routes over the list and back down)
+from .tokens import ROUTE
+
+# The numbers are the tokens' (static/js/tokens.js "route", docs/rendering.md), the ones route.js reads.
+CLEAR = ROUTE["clear"]  # px a run keeps off an entry
+BEND = ROUTE["bend"]  # a bend costs as much as this many px of length
+DOWN = ROUTE["down"]  # a px down costs as much as this many: an arrow climbs to its entry, it does not dip on the way
+NEAR = ROUTE["near"]  # a run this near another arrow's point…
+CROWDED = ROUTE["crowded"]  # …costs this much more
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # up, right, down, left (index: the direction)
-# The search states one drawing's detours may take between them (``Budget``; the built-ins' drawings take at most
-# about 600, bench/export_cost.py): past it, the arrows left keep their curves. A list of hundreds of entries costs tens
-# of thousands a detour (0.3-1 s each here), so an export's work is bounded whatever the scenario.
-BUDGET = 20000
+# The search states one drawing's detours may take between them (``Budget``): past it, the arrows left keep their
+# curves, so an export's work is bounded whatever the scenario.
+BUDGET = ROUTE["budget"]
 
 
 class Budget:

@@ -25,8 +25,11 @@ from pathlib import Path
 from flask import Blueprint, Flask, current_app, request, send_from_directory, url_for
 from werkzeug.security import safe_join
 
+from ..export import tokens
+
 KEPT_SECONDS = 365 * 24 * 3600  # what `immutable` means to a browser: no revalidation while it is kept
 CHECK_SECONDS = 1.0  # how stale the version may be after a file changes under a running server
+TOKENS_CSS = "css/tokens.css"  # the design tokens' stylesheet (no file: tokens_css)
 COMPRESSED = frozenset({".js", ".css", ".svg", ".json", ".txt", ".html", ".map"})  # text: gzip pays
 
 bp = Blueprint("assets", __name__)
@@ -110,6 +113,27 @@ def versioned(version: str, filename: str):
         response = current_app.response_class(packed, mimetype=mimetypes.guess_type(filename)[0])
         response.content_encoding = "gzip"
     response.vary.add("Accept-Encoding")
+    return kept(response)
+
+
+@bp.get(f"/static/v/<version>/{TOKENS_CSS}")
+def tokens_css(version: str):
+    """The design tokens' stylesheet: no file, made from static/js/tokens.js (export/tokens.py css), whose content
+    the version covers; gzipped and kept as the files are."""
+    text = tokens.css().encode()
+    packed = gzip.compress(text, compresslevel=9, mtime=0) if request.accept_encodings["gzip"] else None
+    response = current_app.response_class(packed or text, mimetype="text/css")
+    if packed:
+        response.content_encoding = "gzip"
+    response.vary.add("Accept-Encoding")
+    if version == current_app.extensions["asset_version"].current():
+        return kept(response)
+    response.cache_control.no_cache = True
+    return response
+
+
+def kept(response):
+    """``response`` kept by browsers for good (its address names the version)."""
     response.cache_control.no_cache = None
     response.cache_control.public = True
     response.cache_control.max_age = KEPT_SECONDS

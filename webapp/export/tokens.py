@@ -1,0 +1,40 @@
+"""The design tokens for Python: static/js/tokens.js, their one owner, read as JSON (everything after
+``export const TOKENS =``), and the stylesheet of custom properties made from them (``css``), which the pages load
+as css/tokens.css and the offline file inlines before app.css."""
+
+from __future__ import annotations
+
+import json
+
+from .. import ROOT
+
+SOURCE = ROOT / "static" / "js" / "tokens.js"
+OPENING = "export const TOKENS ="
+
+
+def read(text: str) -> dict:
+    """The tokens of tokens.js's ``text``: the one JSON object after the line opening with OPENING (its closing
+    semicolon left out)."""
+    start = text.index("\n" + OPENING) + 1 + len(OPENING)
+    return json.loads(text[start:].strip().removesuffix(";"))
+
+
+TOKENS = read(SOURCE.read_text(encoding="utf-8"))
+THEMES = {theme: {name: pair[i] for name, pair in TOKENS["colours"].items()}
+          for i, theme in enumerate(("light", "dark"))}  # theme -> colour name -> colour
+LANE_SHARES: dict[str, float] = TOKENS["lanes"]
+CHIP_CORNERS: dict[str, list[float]] = TOKENS["chips"]  # top-left, top-right, bottom-right, bottom-left
+CURVE, ARROW, ROUTE, CUT = TOKENS["curve"], TOKENS["arrow"], TOKENS["route"], TOKENS["cut"]
+
+
+def css(tokens: dict = TOKENS) -> str:
+    """The tokens the stylesheets use, as custom properties of :root: each colour as light-dark(light, dark)
+    (app.css's data-theme picks the scheme), each lane's share as --lane-<queue> (in fr), its chips' corners as
+    --chip-<queue> (a border-radius) and a detached arrow's dashes as --pointer-dash."""
+    lines = [f"  --{name}: light-dark({light}, {dark});" for name, (light, dark) in tokens["colours"].items()]
+    lines += [f"  --lane-{queue}: {share:g}fr;" for queue, share in tokens["lanes"].items()]
+    lines += [f"  --chip-{queue}: {' '.join(f'{r:g}px' for r in corners)};"
+              for queue, corners in tokens["chips"].items()]
+    lines.append(f"  --pointer-dash: {' '.join(f'{d:g}' for d in tokens['arrow']['dash'])};")
+    return "/* The design tokens (static/js/tokens.js) as custom properties: webapp/export/tokens.py */\n" \
+        ":root {\n" + "\n".join(lines) + "\n}\n"
