@@ -2,11 +2,11 @@
 
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 import requests
 import socketio
-from redis.client import Monitor
 
 from tests.scale.conftest import RedisServer
 from webapp.engine.roomstore import RedisRoomStore
@@ -187,32 +187,38 @@ def long_scenario(steps: int = 400) -> dict:
             "steps": [{"op": "pop", "expect": "A"}] + [{"op": "event", "event": "NodeAdd"}] * (steps - 1)}
 
 
-def wait_until_asked_after_it_emptied(redis_server: RedisServer, commands: Monitor, code: str,
-                                      timeout: float = WAIT) -> None:
-    """Returns once a client other than this test has asked the store how many are in room ``code`` (a plain
-    HVALS of its member counts, as Rooms.occupied does before every autoplay step) after the count reached 0:
-    MONITOR lists ``commands`` in the order Redis ran them, so that question was answered 0."""
+@contextmanager
+def asked_once_nobody_is_in(redis_server: RedisServer, code: str, timeout: float = WAIT):
+    """Around what empties room ``code``: returns once a client other than this test has asked the store who is
+    in it (a plain HVALS of its member counts, as Rooms.occupied does before every autoplay step) after the counts
+    came to 0. MONITOR lists the commands in the order Redis runs them; the counts are followed from a snapshot
+    taken first through every HSET, HDEL and DEL of them, so that question was answered 0."""
     key = RedisRoomStore.MEMBERS + code
-    deadline = time.monotonic() + timeout
-    with redis_server.client() as own:
-        own_address, asked = own.client_info()["addr"], 1
-        while sum(int(v) for v in own.hvals(key)) > 0:  # the follower's process has not counted it out yet
-            assert time.monotonic() < deadline, f"room {code} still has members {timeout} s after everyone left"
-            time.sleep(0.05)
-            asked += 1
-    in_transaction: set[str] = set()  # a process's set_members reads the total inside MULTI/EXEC
-    for command in commands.listen():
-        assert time.monotonic() < deadline, f"nobody asked who is in room {code} within {timeout} s"
-        who, words = f"{command['client_address']}:{command['client_port']}", command["command"].split()
-        name = words[0].upper() if words else ""
-        if name == "MULTI":
-            in_transaction.add(who)
-        elif name in ("EXEC", "DISCARD"):
-            in_transaction.discard(who)
-        elif name == "HVALS" and words[1:] == [key]:
-            if who == own_address:
-                asked -= 1
-            elif asked == 0 and who not in in_transaction:
+    with redis_server.monitor() as commands, redis_server.client() as own:
+        address = own.client_info()["addr"]
+        counts = {field.decode(): int(count) for field, count in own.hgetall(key).items()}
+        yield
+        deadline = time.monotonic() + timeout
+        snapshot_seen, in_transaction = False, set()  # a process's set_members reads the total inside MULTI/EXEC
+        for command in commands.listen():
+            assert time.monotonic() < deadline, f"nobody asked who is in room {code} within {timeout} s"
+            who, words = f"{command['client_address']}:{command['client_port']}", command["command"].split()
+            name, args = (words[0].upper(), words[1:]) if words else ("", [])
+            if not snapshot_seen:
+                snapshot_seen = who == address and name == "HGETALL"
+            elif name == "MULTI":
+                in_transaction.add(who)
+            elif name in ("EXEC", "DISCARD"):
+                in_transaction.discard(who)
+            elif name == "HSET" and args[:1] == [key]:
+                counts.update(zip(args[1::2], map(int, args[2::2])))
+            elif name == "HDEL" and args[:1] == [key]:
+                for field in args[1:]:
+                    counts.pop(field, None)
+            elif name == "DEL" and key in args:
+                counts.clear()
+            elif name == "HVALS" and args == [key] and who != address and who not in in_transaction \
+                    and not any(counts.values()):
                 return
 
 
@@ -234,9 +240,8 @@ def test_autoplay_on_one_process_stops_once_nobody_watches_on_either(two_servers
     presenter.close()
     reached = follower.state_at(3)["position"]
     assert follower.wait(lambda e, d: e == "state" and d["position"] >= reached + 10)["playing"]  # still playing
-    with redis_server.monitor() as commands:
+    with asked_once_nobody_is_in(redis_server, ack["room"]):
         follower.close()
-        wait_until_asked_after_it_emptied(redis_server, commands, ack["room"])
     late = clients(two.url)
     late.sio.emit("join_room", {"room": ack["room"]})
     stopped = late.wait(lambda e, d: e == "state")
