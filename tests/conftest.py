@@ -61,18 +61,19 @@ def problem_of(call, *args, **kwargs) -> dict:
 
 # --- the order files are handed out in ----------------------------------------------------------------------
 # pytest-xdist (--dist loadfile) gives each worker the next file in collection order, so a long file picked up
-# last runs alone at the end. The longest files (seconds of test time, `pytest --durations=0` summed per file,
-# 2026-12-02, both workers busy) go first; the rest follow in their usual order and fill the gaps. Only the order depends on these
-# figures. (xdist would otherwise reorder the files by their number of tests, which puts the 1,450 real-queue
-# traces first and the few long browser files last: addopts has --no-loadscope-reorder.)
+# last runs alone at the end. The longest files (seconds of test time, `pytest --durations=0` summed per file, a
+# whole run on two cores kept busy by other jobs, 2026-12-03) go first; the rest follow in their usual order and
+# fill the gaps. Only the order depends on these figures. (xdist would otherwise reorder the files by their number
+# of tests, which puts the 1,450 real-queue traces first and the few long browser files last: addopts has
+# --no-loadscope-reorder.)
 LONGEST = {
-    "tests/e2e/test_stage.py": 120, "tests/e2e/test_flow.py": 108, "tests/e2e/test_reconnect.py": 44,
-    "tests/e2e/test_editor.py": 35, "tests/scale/test_two_processes.py": 32, "tests/e2e/test_talks.py": 31,
-    "tests/e2e/test_xss.py": 30, "tests/e2e/test_browser.py": 25, "tests/e2e/test_screens.py": 20,
-    "tests/e2e/test_offline_export.py": 19, "tests/e2e/test_traps.py": 16, "tests/web/test_live_server.py": 14,
-    "tests/web/test_sockets.py": 12, "tests/e2e/test_accessibility.py": 11, "tests/web/test_procfile.py": 11,
-    "tests/e2e/test_stage_layout.py": 10, "tests/web/test_bad_input.py": 9, "tests/e2e/test_versions.py": 9,
-    "tests/web/test_limits.py": 8, "tests/web/test_fuzz_entry_points.py": 7,
+    "tests/e2e/test_stage.py": 311, "tests/e2e/test_flow.py": 286, "tests/e2e/test_reconnect.py": 136,
+    "tests/scale/test_two_processes.py": 99, "tests/e2e/test_xss.py": 89, "tests/e2e/test_editor.py": 86,
+    "tests/e2e/test_browser.py": 84, "tests/e2e/test_talks.py": 82, "tests/web/test_live_server.py": 72,
+    "tests/model/test_real_queue.py": 66, "tests/e2e/test_screens.py": 49, "tests/e2e/test_traps.py": 46,
+    "tests/model/test_properties.py": 42, "tests/web/test_bad_input.py": 34, "tests/web/test_sockets.py": 32,
+    "tests/web/test_procfile.py": 31, "tests/e2e/test_offline_export.py": 30, "tests/e2e/test_delta_property.py": 24,
+    "tests/web/test_limits.py": 24, "tests/web/test_offload_processes.py": 23,
 }
 
 

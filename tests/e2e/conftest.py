@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from tests.web.liveserver import LiveServer
 
@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--no-first-run"]
-TIMEOUT_MS = 15_000
+TIMEOUT_MS = 15_000  # a bound against a hang: every wait for the page ends as soon as its condition holds
+expect.set_options(timeout=TIMEOUT_MS)  # Playwright's assertions too (their own default is 5 s)
 MISSING = (f"{CHROMIUM} is missing: the browser tests need Debian's chromium package "
            "(`make test` installs it through `make system-deps`; or apt-get install chromium)")
 

@@ -92,18 +92,35 @@ def test_audience_rejoins_the_room_at_the_presenters_step_after_a_restart(own_se
     at(audience, 4)
 
 
+def moved(payload) -> bool:
+    """A Socket.IO frame that moves the page: a state (a load's, or a seek's) or a step's delta."""
+    return isinstance(payload, str) and payload.startswith(('42["state"', '42["delta"'))
+
+
 def test_viewer_reloads_after_its_idle_session_was_evicted(browser):
     env = {"INFLIGHT_SCOPE_SESSION_IDLE_SECONDS": "1", "INFLIGHT_SCOPE_SWEEP_SECONDS": "1"}
     with LiveServer("threading", ROOT / "test-artifacts" / "server-logs", env=env) as server:
         context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=server.url)
         try:
             page = context.new_page()
-            page.goto("/?scenario=lost-marker&position=3")
+            with page.expect_websocket() as opened:
+                page.goto("/?scenario=lost-marker&position=3")
+            socket, frames = opened.value, []
+            socket.on("framereceived", lambda payload: frames.append(payload))
             at(page, 3)
-            page.wait_for_timeout(3000)  # idle for longer than the limit and a sweep: the simulation is dropped
-            page.keyboard.press("ArrowRight")  # answered "no scenario loaded": the page loads it again
-            page.wait_for_timeout(800)  # a session that was not evicted would be at 4 by now
-            at(page, 3)
+            for _ in range(5):
+                page.wait_for_timeout(3000)  # idle for longer than the limit and a sweep: the simulation is dropped
+                start = len(frames)
+                with socket.expect_event("framereceived", predicate=moved) as answered:
+                    page.keyboard.press("ArrowRight")  # answered "no scenario loaded": the page loads it again
+                if answered.value.startswith('42["state"'):
+                    break
+                at(page, 4)  # stepped: the sweep had not come round yet (a busy machine); back, and idle again
+                page.keyboard.press("ArrowLeft")
+                at(page, 3)
+            refusals = [f for f in frames[start:] if f.startswith('42["error"')]
+            assert len(refusals) == 1 and "no scenario loaded" in refusals[0], frames[start:]
+            at(page, 3)  # loaded again where it was
             page.keyboard.press("ArrowRight")
             at(page, 4)
             expect(page.locator("#error")).to_be_hidden()

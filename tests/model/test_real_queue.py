@@ -63,10 +63,10 @@ QUEUED = (ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_PODS)
 RULE = re.compile(r"moveRequestCycle=(-?\d+) podSchedulingCycle=(-?\d+)")
 
 
-# The file is written with sorted keys: "id" opens each line and "variant" closes it, so collecting (every worker
-# collects every test) reads the two from the ends of the line; the trace itself is parsed by its test. A line
-# written otherwise is parsed whole.
-_ENDS = re.compile(rb'^\{"id": "([^"\\]+)".*"variant": "([^"\\]+)"\}\s*$', re.DOTALL)
+# The file is written with sorted keys (compact or with a space after each colon): "id" opens each line and
+# "variant" closes it, so collecting (every worker collects every test) reads the two from the ends of the line;
+# the trace itself is parsed by its test. A line written otherwise is parsed whole.
+_ENDS = re.compile(rb'^\{"id": ?"([^"\\]+)".*"variant": ?"([^"\\]+)"\}\s*$', re.DOTALL)
 
 
 def _read_lines():

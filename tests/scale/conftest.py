@@ -43,6 +43,14 @@ class RedisServer:
             self.proc.terminate()
             self.proc.wait(10)
 
+    def client(self) -> redis.Redis:
+        """A client on one connection of its own (MONITOR names a client by its connection's address)."""
+        return redis.Redis(port=self.port, single_connection_client=True, socket_timeout=60)
+
+    def monitor(self) -> redis.client.Monitor:
+        """``with redis_server.monitor() as commands:`` every command Redis runs from then on, in its order."""
+        return redis.Redis(port=self.port, socket_timeout=60).monitor()
+
     def ensure_running(self):
         """Up again on the same port if a test stopped it (the servers' clients reconnect)."""
         if self.proc.poll() is not None:

@@ -2,12 +2,16 @@
 
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 import requests
 import socketio
 
 from tests.scale.conftest import RedisServer
+from webapp.engine.roomstore import RedisRoomStore
+
+WAIT = 60.0  # seconds a client waits for a message: a bound against a hang, on a machine however busy
 from tests.web.viewer import Folder
 
 
@@ -35,7 +39,7 @@ class Client:
     def ask_again(self, room, scenario):
         self.sio.emit("sync", {"room": room, "scenario": scenario})
 
-    def wait(self, predicate, timeout=10.0):
+    def wait(self, predicate, timeout=WAIT):
         deadline = time.monotonic() + timeout
         with self.changed:
             while True:
@@ -51,7 +55,7 @@ class Client:
         with self.changed:
             return any(predicate(e, d) for e, d in self.received)
 
-    def state_at(self, position, timeout=10.0):
+    def state_at(self, position, timeout=WAIT):
         return self.wait(lambda e, d: e == "state" and d["position"] == position, timeout)
 
     def close(self):
@@ -183,10 +187,46 @@ def long_scenario(steps: int = 400) -> dict:
             "steps": [{"op": "pop", "expect": "A"}] + [{"op": "event", "event": "NodeAdd"}] * (steps - 1)}
 
 
-def test_autoplay_on_one_process_stops_once_nobody_watches_on_either(two_servers, clients):
+@contextmanager
+def asked_once_nobody_is_in(redis_server: RedisServer, code: str, timeout: float = WAIT):
+    """Around what empties room ``code``: returns once a client other than this test has asked the store who is
+    in it (a plain HVALS of its member counts, as Rooms.occupied does before every autoplay step) after the counts
+    came to 0. MONITOR lists the commands in the order Redis runs them; the counts are followed from a snapshot
+    taken first through every HSET, HDEL and DEL of them, so that question was answered 0."""
+    key = RedisRoomStore.MEMBERS + code
+    with redis_server.monitor() as commands, redis_server.client() as own:
+        address = own.client_info()["addr"]
+        counts = {field.decode(): int(count) for field, count in own.hgetall(key).items()}
+        yield
+        deadline = time.monotonic() + timeout
+        snapshot_seen, in_transaction = False, set()  # a process's set_members reads the total inside MULTI/EXEC
+        for command in commands.listen():
+            assert time.monotonic() < deadline, f"nobody asked who is in room {code} within {timeout} s"
+            who, words = f"{command['client_address']}:{command['client_port']}", command["command"].split()
+            name, args = (words[0].upper(), words[1:]) if words else ("", [])
+            if not snapshot_seen:
+                snapshot_seen = who == address and name == "HGETALL"
+            elif name == "MULTI":
+                in_transaction.add(who)
+            elif name in ("EXEC", "DISCARD"):
+                in_transaction.discard(who)
+            elif name == "HSET" and args[:1] == [key]:
+                counts.update(zip(args[1::2], map(int, args[2::2])))
+            elif name == "HDEL" and args[:1] == [key]:
+                for field in args[1:]:
+                    counts.pop(field, None)
+            elif name == "DEL" and key in args:
+                counts.clear()
+            elif name == "HVALS" and args == [key] and who != address and who not in in_transaction \
+                    and not any(counts.values()):
+                return
+
+
+def test_autoplay_on_one_process_stops_once_nobody_watches_on_either(two_servers, redis_server, clients):
     """The room plays on process one; its presenter leaves, and it keeps playing for the follower on process
     two; once that one leaves too, nobody is in it anywhere and process one's autoplay stops (it asks the
-    shared store before every step)."""
+    shared store before every step). The late joiner comes once process one has asked the store after the room
+    emptied: before that, its joining would rightly keep the room playing."""
     one, two = two_servers
     presenter = clients(one.url)
     ack = presenter.sio.call("create_room", {})
@@ -200,8 +240,8 @@ def test_autoplay_on_one_process_stops_once_nobody_watches_on_either(two_servers
     presenter.close()
     reached = follower.state_at(3)["position"]
     assert follower.wait(lambda e, d: e == "state" and d["position"] >= reached + 10)["playing"]  # still playing
-    follower.close()
-    time.sleep(1.0)  # 20 steps' worth: any step after the follower left has been taken by now
+    with asked_once_nobody_is_in(redis_server, ack["room"]):
+        follower.close()
     late = clients(two.url)
     late.sio.emit("join_room", {"room": ack["room"]})
     stopped = late.wait(lambda e, d: e == "state")
@@ -227,7 +267,7 @@ def test_when_redis_goes_away_rooms_are_refused_and_private_sessions_keep_workin
     solo.sio.emit("step")
     assert solo.state_at(1)["room"] is None
     for server in (one, two):
-        assert requests.get(server.url + "/healthz", timeout=5).status_code == 200
+        assert requests.get(server.url + "/healthz", timeout=WAIT).status_code == 200
         assert server.proc.poll() is None
 
 
@@ -238,7 +278,7 @@ def test_rooms_work_again_once_redis_is_back(two_servers, redis_server, clients)
     assert "Redis" in down.sio.call("create_room", {})["error"]
     back = RedisServer(redis_server.port)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 2 * WAIT
         while True:  # Flask-SocketIO's listener reconnects with a backoff
             presenter = clients(one.url)
             ack = presenter.sio.call("create_room", {})
@@ -250,11 +290,11 @@ def test_rooms_work_again_once_redis_is_back(two_servers, redis_server, clients)
                 follower.state_at(0)
                 presenter.sio.emit("step", ack)
                 try:
-                    follower.state_at(1, timeout=3)
+                    follower.state_at(1, timeout=10)  # not yet: the listener is still down
                     break
                 except AssertionError:
                     pass
-            assert time.monotonic() < deadline, "rooms did not come back within 60 s of Redis"
+            assert time.monotonic() < deadline, f"rooms did not come back within {2 * WAIT} s of Redis"
             time.sleep(1)
     finally:
         back.stop()
@@ -268,9 +308,9 @@ def test_a_room_made_again_after_redis_lost_its_data_is_not_served_from_an_old_c
     one, two = two_servers
     presenter = clients(one.url)
     ack = presenter.sio.call("create_room", {})
-    presenter.sio.call("load", {"scenario": "lost-marker", **ack}, timeout=10)  # version 1
+    presenter.sio.call("load", {"scenario": "lost-marker", **ack}, timeout=WAIT)  # version 1
     for _ in range(3):
-        presenter.sio.call("step", ack, timeout=10)  # versions 2..4
+        presenter.sio.call("step", ack, timeout=WAIT)  # versions 2..4
     # Process two now holds a copy of the room at version 4. Its subscription to the room's messages is lost
     # with Redis, so this follower misses some of the new room's and must ask for the whole state, as a page does.
     early = clients(two.url, resyncs=True)
@@ -278,14 +318,14 @@ def test_a_room_made_again_after_redis_lost_its_data_is_not_served_from_an_old_c
     assert early.state_at(3)["seq"] == 4
     redis_server.stop()
     redis_server.start()  # no RDB, no AOF: empty
-    deadline = time.monotonic() + 30
-    while "room" not in (claimed := presenter.sio.call("claim_room", ack, timeout=10)):
+    deadline = time.monotonic() + WAIT
+    while "room" not in (claimed := presenter.sio.call("claim_room", ack, timeout=WAIT)):
         assert time.monotonic() < deadline, claimed
         time.sleep(0.2)
     assert claimed == {"room": ack["room"], "loaded": False}  # the old scenario is not served here either
-    presenter.sio.call("load", {"scenario": "five-minute-wait", **ack}, timeout=10)
+    presenter.sio.call("load", {"scenario": "five-minute-wait", **ack}, timeout=WAIT)
     for _ in range(3):
-        presenter.sio.call("step", ack, timeout=10)  # version 4 again, of another room
+        presenter.sio.call("step", ack, timeout=WAIT)  # version 4 again, of another room
     for url in (two.url, one.url):
         late = clients(url)
         late.sio.emit("join_room", {"room": ack["room"]})
@@ -295,10 +335,10 @@ def test_a_room_made_again_after_redis_lost_its_data_is_not_served_from_an_old_c
         assert state["seq"] == 4 and state["total"] == scenario["total"]
     # The follower that was on process two all along missed the new room's scenario while process two's
     # subscription was down; the next message it gets names another scenario, and it asks for both again.
-    deadline, position = time.monotonic() + 30, 3
+    deadline, position = time.monotonic() + WAIT, 3
     while not early.has(lambda e, d: e == "scenario" and d["id"] == "five-minute-wait"):
         assert time.monotonic() < deadline, "the follower on process two never caught up with the new room"
-        presenter.sio.call("step", ack, timeout=10)
+        presenter.sio.call("step", ack, timeout=WAIT)
         position = min(position + 1, scenario["total"])
         time.sleep(0.5)
     # (the scenario can come a moment before the state that follows it: wait for the new room's state)

@@ -73,9 +73,9 @@ def test_yaml_anchors_and_aliases_are_rejected(text):
 def test_billion_laughs_is_rejected_at_once():
     lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
-    start = time.monotonic()
+    start = time.thread_time()  # this thread's CPU, not the wall clock: the same on a busy machine
     assert "anchors and aliases" in problem_of(parse_text, "\n".join(lines))["message"]
-    assert time.monotonic() - start < 1
+    assert time.thread_time() - start < 1
 
 
 @pytest.mark.parametrize(

@@ -31,8 +31,14 @@ def app_with():
         app.extensions["inflight_guard"].sweeper.stop()
 
 
+# The search stops at a wall-clock budget: this seed's first generated scenario breaks an invariant, so it is
+# found however busy the machine.
+FIRST_TRY_SEED = 12
+
+
 def test_found_an_invariant_breaking_scenario_that_replays_and_is_explained(client):
-    answer = client.post("/api/find", json={"target": "invariant", "seed": 1, "versions": [V1, V2]})
+    query = {"target": "invariant", "seed": FIRST_TRY_SEED, "versions": [V1, V2]}
+    answer = client.post("/api/find", json=query)
     assert answer.status_code == 200
     body = answer.get_json()
     scenario = body["scenario"]
@@ -43,7 +49,7 @@ def test_found_an_invariant_breaking_scenario_that_replays_and_is_explained(clie
     finding = Search("invariant", (V1, V2)).first_finding(scenario)
     assert finding is not None and body["position"] == finding.step + 1
     # the same seed gives the same answer
-    again = client.post("/api/find", json={"target": "invariant", "seed": 1, "versions": [V1, V2]}).get_json()
+    again = client.post("/api/find", json=query).get_json()
     assert again["scenario"] == scenario
 
 

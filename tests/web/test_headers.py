@@ -16,7 +16,7 @@ from webapp.server import security
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "server-logs"
-TIMEOUT = 10.0
+TIMEOUT = 30.0  # a bound against a hang: every wait ends as soon as what it waits for comes
 POLLING = "/socket.io/?EIO=4&transport=polling"
 # The longest request line each server reads before answering 414: eventlet.wsgi reads 8,192 bytes
 # (url_length_limit), the stdlib's handler under Werkzeug 65,537.

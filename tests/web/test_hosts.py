@@ -17,7 +17,7 @@ from webapp.server.settings import read_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "server-logs"
-TIMEOUT = 10.0
+TIMEOUT = 30.0  # a bound against a hang: every wait ends as soon as what it waits for comes
 POLLING = "/socket.io/?EIO=4&transport=polling"
 
 

@@ -17,7 +17,7 @@ from tests.web.viewer import Folder, unnumbered
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "server-logs"
-TIMEOUT = 10.0
+TIMEOUT = 30.0  # a bound against a hang: every wait ends as soon as what it waits for comes
 TOTAL = 6  # lost-marker
 # A client's read loop can sit out its socket timeout (pingInterval + pingTimeout: 25 + 20 s) when the threading
 # server keeps the TCP connection open after the WebSocket closed; seen once in about ten runs.

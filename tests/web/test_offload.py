@@ -32,14 +32,17 @@ def _refuse():
 @pytest.mark.parametrize("at_once", [1, 2])
 def test_at_most_at_once_run_together(at_once):
     offload = Offload("threading", at_once, 10)
-    running, most, lock = [0], [0], threading.Lock()
+    running, most, changed = [0], [0], threading.Condition()
 
     def work():
-        with lock:
+        with changed:
             running[0] += 1
             most[0] = max(most[0], running[0])
-        time.sleep(0.2)  # long enough that the threads started together overlap
-        with lock:
+            changed.notify_all()
+            # held until as many run as may (a call let in beyond that would run alongside too)
+            assert changed.wait_for(lambda: most[0] >= at_once, timeout=30)
+        time.sleep(0.2)
+        with changed:
             running[0] -= 1
 
     threads = [threading.Thread(target=offload, args=(work,)) for _ in range(6)]

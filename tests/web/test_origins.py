@@ -12,7 +12,7 @@ from tests.web.liveserver import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "server-logs"
-TIMEOUT = 10.0
+TIMEOUT = 30.0  # a bound against a hang: every wait ends as soon as what it waits for comes
 SLIDES = "https://slides.example"
 
 

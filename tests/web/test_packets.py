@@ -107,8 +107,9 @@ def log_since(server, offset: int) -> str:
     return server.log_path.read_text(errors="replace")[offset:]
 
 
-def wait_for_log(server, offset: int, words: str) -> str:
-    for _ in range(100):
+def wait_for_log(server, offset: int, words: str, seconds: float = 30.0) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         text = log_since(server, offset)
         if words in text:
             return text

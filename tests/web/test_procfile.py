@@ -61,9 +61,9 @@ def test_a_restart_with_viewers_connected_is_over_within_the_procfiles_grace(gun
     load(peer)
     gunicorn.proc.send_signal(signal.SIGTERM)
     try:
-        code = gunicorn.proc.wait(timeout=15)  # 5 s of grace and the worker's own shutdown; 30 s without it
+        code = gunicorn.proc.wait(timeout=25)  # 5 s of grace and the worker's own shutdown; 30 s without it
     except subprocess.TimeoutExpired:
-        pytest.fail("gunicorn still running 15 s after TERM with a viewer connected")
+        pytest.fail("gunicorn still running 25 s after TERM with a viewer connected")
     assert code == 0, gunicorn.log()
 
 
