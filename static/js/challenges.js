@@ -3,9 +3,8 @@
 // the scenario message's `source`) is sent to POST /api/challenges/<id>/check, which runs the model on the
 // challenge's versions and answers solved or not yet, with why in words (which step, which pod, which invariant
 // or placement). The list and every word of a challenge are the server's (GET /api/challenges).
-import { h } from "./dom.js";
+import { $, h } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const SOLVED_KEY = "inflight-scope:challenges-solved"; // ids solved in this browser, for the ✓ in the list
 const CHOSEN_KEY = "inflight-scope:challenge"; // the challenge picked in this tab
 const OPEN_KEY = "inflight-scope:challenges-open"; // whether the section is unfolded in this tab
@@ -21,7 +20,8 @@ const remembered = (key, fallback) => {
 export function createChallenges(page, pick) {
   const box = $("challenges");
   if (!box) return;
-  const styles = document.querySelector('link[rel=stylesheet][href*="css/app.css"]'); // its sibling: challenges.css
+  /** @type {HTMLLinkElement | null} its sibling: challenges.css */
+  const styles = document.querySelector('link[rel=stylesheet][href*="css/app.css"]');
   if (styles) document.head.append(h("link", { rel: "stylesheet", href: new URL("challenges.css", styles.href).href }));
   let list = [];
   let solved = new Set(remembered(SOLVED_KEY, []));
@@ -113,7 +113,7 @@ export function createChallenges(page, pick) {
   start.addEventListener("click", () => chosen() && pick(chosen().start));
   check.addEventListener("click", run);
 
-  fetch("/api/challenges").then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.status)))).then((body) => {
+  fetch("/api/challenges").then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status))))).then((body) => {
     list = body.challenges;
     box.hidden = !list.length;
     drawList();

@@ -1,6 +1,6 @@
 // The controls: buttons, keys, the scrubber, the pickers and an embedding page's messages, each turned into
 // an action. Moving the cursor goes through the driver (which knows who may drive); the rest changes the page.
-import { drawnDark } from "./dom.js";
+import { $, drawnDark } from "./dom.js";
 import { bindKeys, drawKeyHelp } from "./keys.js";
 import { MAX_ADDRESS, permalink, tabAddress, tooLongForAnAddress, viewOf } from "./links.js";
 import { askPrediction, wantsPrediction } from "./predict.js";
@@ -8,9 +8,8 @@ import { downloadExport } from "./exporting.js";
 import { throttle } from "./throttle.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
-const $ = (id) => document.getElementById(id);
 
-export function bindControls(app, opts, driver, page) {
+export function bindControls(app, opts, driver, page, bus) {
   const { drive } = driver;
   const position = () => page.latest?.position || 0;
   const speedIndex = () => Math.max(0, SPEEDS.indexOf(Number($("speed").value)));
@@ -151,7 +150,8 @@ export function bindControls(app, opts, driver, page) {
   bindSwipe($("panes"), actions);
   measureBar(document.querySelector(".controls"));
   bindKeys(actions);
-  return { pick, actions };
+  bus.on("pick", pick);
+  return { actions };
 }
 
 // The bottom bar's height as --bar-h (on a phone the bar is fixed: the page ends that far below its content,

@@ -1,3 +1,21 @@
+// The page's DOM helpers, the only ones: every module finds and builds its elements through these.
+
+// The element with id `id` (any: each caller knows which kind of element its id names).
+/** @param {string} id @returns {any} */
+export const $ = (id) => document.getElementById(id);
+
+// The element that has the focus (an HTMLElement, or null: none, or the page's body).
+/** @returns {HTMLElement | null} */
+export const focused = () => /** @type {HTMLElement | null} */ (document.activeElement);
+
+// The element an event happened on (any, as `$`: an element, whose kind each listener knows).
+/** @param {Event} ev @returns {any} */
+export const targetOf = (ev) => ev.target;
+
+// The first element under `root` that `selector` matches (any, as `$`).
+/** @param {ParentNode} root @param {string} selector @returns {any} */
+export const within = (root, selector) => root.querySelector(selector);
+
 // Element builder: text is always set as text (never parsed as HTML).
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);

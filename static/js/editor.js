@@ -12,7 +12,7 @@
 // which plugin. Their edits go through `write`, one undoable edit each (Ctrl+Z).
 //
 // Everything shown from the user or the server is set as text (dom.js `h`), never parsed as HTML.
-import { h } from "./dom.js";
+import { $, focused, h } from "./dom.js";
 import { createPalette } from "./editor-palette.js";
 import { bindImport, counted } from "./editor-import.js";
 import { drawCatalogue, loadCatalogue } from "./catalogue.js";
@@ -32,7 +32,6 @@ import { DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, VIEWER_KEY } from "./links.js";
 const DEBOUNCE_MS = 400;
 const FORMAT_NAMES = { yaml: "YAML", json: "JSON" };
 
-const $ = (id) => document.getElementById(id);
 const source = $("source");
 const gutter = $("gutter");
 const format = $("format");
@@ -141,7 +140,6 @@ function scheduleValidation() {
   timer = setTimeout(validate, DEBOUNCE_MS);
 }
 
-
 function showReport(answer) {
   const problems = answer.problems ?? [];
   const summary = $("summary");
@@ -212,7 +210,7 @@ function write(text, line = null, whole = false) {
     while (start < max && old[start] === text[start]) start++;
     while (end < max - start && old[old.length - 1 - end] === text[text.length - 1 - end]) end++;
   }
-  const keep = document.activeElement;
+  const keep = focused();
   source.focus({ preventScroll: true });
   source.setSelectionRange(start, old.length - end);
   // execCommand keeps the edit on the undo stack; where it is missing, the value is set (no undo)
@@ -415,7 +413,8 @@ function saveDraft(extra = {}) {
 // This page's own draft when it is reached again (Back, Forward, a reload); the newest draft when the viewer's
 // "Editor" opens it (?draft); else nothing: the page shows what it started from.
 function restoreDraft() {
-  const how = performance.getEntriesByType("navigation")[0]?.type;
+  const navigation = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType("navigation")[0]);
+  const how = navigation?.type;
   let draft = null;
   if (how === "back_forward" || how === "reload") {
     draft = readDrafts().find((d) => d.id === pageId && d.from === startedFrom);

@@ -1,7 +1,7 @@
 // Keyboard (and presentation clickers, which send PageDown/PageUp, "." or "b"); ignored while typing.
 // One table: each row's keys, how the help dialog shows them, the action they call and what it does. The `?`
 // help lists the rows whose action the page has (the explore rows only where the diagram can be acted on).
-import { h } from "./dom.js";
+import { $, h, targetOf } from "./dom.js";
 
 const DIGITS = ["1", "2", "3", "4", "5"]; // the palette's events (explore.js PALETTE)
 
@@ -66,17 +66,19 @@ export function bindKeys(actions) {
   // cannot tell).
   let clicked = null;
   document.addEventListener("pointerdown", (ev) => {
-    const label = ev.target.closest?.("label")?.control; // a control's label clicked: that control
-    clicked = ev.target.closest?.(PRESSABLE) ?? (label?.matches(PRESSABLE) ? label : null);
+    const target = targetOf(ev);
+    const label = target.closest?.("label")?.control; // a control's label clicked: that control
+    clicked = target.closest?.(PRESSABLE) ?? (label?.matches(PRESSABLE) ? label : null);
   }, true);
   document.addEventListener("focusout", (ev) => ev.target === clicked && (clicked = null), true);
   document.addEventListener("keydown", (ev) => {
-    const select = ev.target.closest?.("select");
+    const target = targetOf(ev);
+    const select = target.closest?.("select");
     if (select && ev.key === "Escape" && !ev.altKey) {
       select.blur();
       return;
     }
-    if ((ev.target.closest(TYPING) && !(select && STEPPING.has(ev.key))) || ev.altKey) return;
+    if ((target.closest(TYPING) && !(select && STEPPING.has(ev.key))) || ev.altKey) return;
     const chord = ev.ctrlKey || ev.metaKey ? `Ctrl+${letter(ev)}` : letter(ev);
     // A modal (help, the Predict prompt) owns the keys: only Escape and ? (help) reach the page meanwhile.
     if (document.querySelector(".help:not([hidden])") && chord !== "Escape" && chord !== "?") return;
@@ -84,7 +86,7 @@ export function bindKeys(actions) {
     if (!fn) return;
     // Space on a button or disclosure focused from the keyboard clicks it, on such a checkbox ticks it; focused by a
     // click, Space plays (it clicked the control again: Theme back, Predict off, Reset again).
-    const pressable = chord === " " && ev.target.closest(PRESSABLE);
+    const pressable = chord === " " && target.closest(PRESSABLE);
     if (pressable && pressable !== clicked) return;
     ev.preventDefault();
     fn(ev.key, foundOpen);
@@ -101,7 +103,7 @@ function letter(ev) {
 // The help dialog's table: a row per key the page answers; a follower of a room (`following`) is shown no key that
 // drives (they only said "press Detach"), and how to drive.
 export function drawKeyHelp(actions, following = false) {
-  const table = document.getElementById("help-keys");
+  const table = $("help-keys");
   if (!table) return;
   const rows = KEYS.filter((row) => row.does && actions[row.action] && !(following && row.drives));
   table.replaceChildren(

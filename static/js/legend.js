@@ -1,6 +1,6 @@
 // The legend of the visual language, from scene.legend [{key, label, text}]: each key is drawn with the same
 // shape and colour as in the diagram (app.css .lg-*), in the help dialog and in the stage's compact legend.
-import { h } from "./dom.js";
+import { $, h } from "./dom.js";
 import { svg } from "./renderer.js";
 
 let last = "";
@@ -11,7 +11,7 @@ export function drawLegend(legend) {
   if (key === last) return;
   last = key;
   for (const id of ["legend-items", "help-legend"]) {
-    const box = document.getElementById(id);
+    const box = $(id);
     if (box) box.replaceChildren(...legend.map(item));
   }
 }

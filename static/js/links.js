@@ -1,5 +1,6 @@
 // Permalinks: every view state is a URL. Inline scenarios travel compressed (deflate-raw, base64url); one too
 // long for an address is handed over in the tab's sessionStorage instead (as the editor's Run does).
+import { $ } from "./dom.js";
 
 // The longest address (path and query) the page writes: gunicorn's default request line is 4,094 bytes
 // (eventlet.wsgi's 8,192): a longer address would be refused on a reload.
@@ -60,9 +61,9 @@ export function viewOf(driver, position) {
     position,
     versions: driver.linkVersions(),
     theme: document.documentElement.dataset.theme,
-    presenting: document.getElementById("app").classList.contains("presenting"),
-    predict: Boolean(document.getElementById("predict")?.checked),
-    tables: document.getElementById("tables")?.hidden === false,
+    presenting: $("app").classList.contains("presenting"),
+    predict: Boolean($("predict")?.checked),
+    tables: $("tables")?.hidden === false,
   };
 }
 

@@ -22,7 +22,9 @@ const ANSWERED_WHOLE = { load: "scenario", join_room: "scenario", seek: "state",
 export function openModel(transport, page) {
   let model = null;
   let channel = null; // the room followed, or null for this connection's own session
-  let awaiting = false; // "state" or "scenario" on its way (false: nothing): a delta that does not follow needs no sync of its own
+  // "state" or "scenario" on its way (false: nothing): a delta that does not follow needs no sync of its own
+  /** @type {false | "state" | "scenario"} */
+  let awaiting = false;
   let key = null; // the key of the scenario the page holds (null: none yet, or a transport without keys)
 
   const ours = (msg) => !("room" in msg) || (msg.room ?? null) === channel;

@@ -2,7 +2,7 @@
 // scene's), one model at a time and in order: the hint walk of a step forward plays on the old view, then the
 // panes are replaced and their elements move (animate.js). The page keeps the last model it was handed
 // (`latest`, what the controls act on) and the one on screen (`shown`).
-import { h, prefersReducedMotion } from "./dom.js";
+import { $, focused, h, prefersReducedMotion } from "./dom.js";
 import { renderPane } from "./renderer.js";
 import { capture, climaxBeats, playClimax, playHintWalk, playTransition } from "./animate.js";
 import { attachPointers, follow, redrawAll } from "./pointers.js";
@@ -14,17 +14,17 @@ import { verdict } from "./predict.js";
 import { renderPresenterNotes } from "./presenter.js";
 import { drawOutcomes, drawScenario } from "./scenarioview.js";
 
-const $ = (id) => document.getElementById(id);
-
-// `pick(id)`: what the course's buttons do (load a built-in).
-export function createPage(app, opts, { pick }) {
+// The page draws each scenario and model the bus publishes; the course's buttons publish `pick` (load a built-in).
+export function createPage(app, opts, bus) {
+  const pick = (id) => bus.emit("pick", id);
   let queue = Promise.resolve();
   let tables = $("tables").hidden === false; // the link's (?tables=1)
   let guesses = null; // the viewer's predictions for the step on its way
   let stoppedForPrompt = false; // Play stopped for a prompt, its pause not yet drawn (showPaused)
   let introClosed = false;
   let narrationOpen = false; // the panes' narration disclosures: closed (the caption tells), `n` opens them all
-  let held = Promise.resolve(); // what the next model waits for (drawModel)
+  /** @type {Promise<unknown>} what the next model waits for (drawModel) */
+  let held = Promise.resolve();
   addEventListener("resize", () => {
     fitAll($("panes"));
     redrawAll($("panes"));
@@ -201,9 +201,9 @@ export function createPage(app, opts, { pick }) {
   // Focus inside a pane survives its redrawing: on the same term of the same pane if it is still drawn, else on
   // the pane (it fell to the page's body, and the next Tab started from the top).
   function focusedIn(panes) {
-    const el = document.activeElement;
+    const el = focused();
     if (!el || !panes.contains(el)) return null;
-    return { variant: el.closest("[data-variant]")?.dataset.variant, term: el.dataset.term, text: el.textContent };
+    return { variant: el.closest("[data-variant]")?.getAttribute("data-variant"), term: el.dataset.term, text: el.textContent };
   }
 
   function refocus(panes, { variant, term, text }) {
@@ -246,5 +246,8 @@ export function createPage(app, opts, { pick }) {
     }));
   }
 
+  bus.on("disconnect", () => page.disconnected());
+  bus.on("scenario", (msg) => page.drawScenario(msg));
+  bus.on("model", (model) => page.draw(model));
   return page;
 }

@@ -5,14 +5,12 @@
 // asks about, withdrawn by any other move. Followers then see the room's answers and, once the step is drawn, the
 // verdict against their own answer. A presenter coming back (a reload) is given the open poll and reveals it the
 // same way. Every queue, pod and variant name is the server's; only the page's own words are spelled here.
-import { h } from "./dom.js";
+import { $, h } from "./dom.js";
 import { askWith, question, verdict } from "./predict.js";
 import { CLOSED_BY_ESCAPE, TYPING } from "./keys.js";
 import { voter } from "./voter.js";
 
-const $ = (id) => document.getElementById(id);
-
-export function createPoll(opts, conn, page) {
+export function createPoll(opts, conn, page, bus) {
   let poll = null; // {position, pod, choices, variants, open}
   let tally = { answered: 0, counts: {} };
   let mine = {}; // a follower's answers
@@ -79,7 +77,7 @@ export function createPoll(opts, conn, page) {
     box?.remove();
     box = null;
     if (!hadFocus) return;
-    const step = document.getElementById("btn-step");
+    const step = $("btn-step");
     (step?.offsetParent ? step : document.querySelector("#panes > [data-variant]"))?.focus();
   }
 
@@ -183,44 +181,45 @@ export function createPoll(opts, conn, page) {
 
   const follower = () => opts.mode === "audience";
 
-  return {
-    // poll / poll_tally messages of the room this page follows
-    heard(event, msg) {
-      if (event === "poll_tally") {
-        if (!poll || msg.position !== poll.position) return;
-        tally = { answered: msg.answered, counts: msg.counts };
-        drawPresenter();
-      } else if (event === "poll") {
-        if (msg.cancelled) { // withdrawn before the reveal: by the presenter, or by the room moving elsewhere
-          if (poll?.position === msg.position) putAway();
-          return;
-        }
-        // a new poll starts unanswered (even where a revealed one asked); the open one given again (a reconnection)
-        // keeps this phone's answer, as the server does, and after a reload the server gives it back (yours)
-        if (follower() && msg.open && !(poll?.open && poll.position === msg.position)) mine = msg.yours ?? {};
-        poll = { position: msg.position, pod: msg.pod, choices: msg.choices, variants: msg.variants, open: msg.open };
-        tally = { answered: msg.answered, counts: msg.counts };
-        if (follower()) drawFollower();
-        else if (opts.mode === "present") heardByPresenter();
-      }
-    },
+  bus.on("room", heard);
+  bus.on("model", drawn);
 
-    // Each model drawn: the verdict once the poll's step is applied (and revealed); a poll left behind goes (a
-    // revealed one too when the view steps back to where it asked: its verdict is about the step after), and so
-    // does an open one a follower's own view has left (detached, it could step to the answer and then answer):
-    // the reveal, or rejoining while it is open, gives it back.
-    model(model) {
-      if (!poll || !box) return;
-      const at = model.position;
-      const asking = at === poll.position && poll.open;
-      // the presenter's poll the room stepped past: its reveal may come after the step (the server ends it then)
-      const revealing = at === poll.position + 1 && poll.open && !follower();
-      if (at === poll.position + 1 && !poll.open) {
-        if (follower()) drawFollower(model.scene);
-        else drawPresenter(model.scene);
-      } else if (!asking && !revealing) {
-        putAway();
+  // poll / poll_tally messages of the room this page follows
+  function heard(event, msg) {
+    if (event === "poll_tally") {
+      if (!poll || msg.position !== poll.position) return;
+      tally = { answered: msg.answered, counts: msg.counts };
+      drawPresenter();
+    } else if (event === "poll") {
+      if (msg.cancelled) { // withdrawn before the reveal: by the presenter, or by the room moving elsewhere
+        if (poll?.position === msg.position) putAway();
+        return;
       }
-    },
-  };
+      // a new poll starts unanswered (even where a revealed one asked); the open one given again (a reconnection)
+      // keeps this phone's answer, as the server does, and after a reload the server gives it back (yours)
+      if (follower() && msg.open && !(poll?.open && poll.position === msg.position)) mine = msg.yours ?? {};
+      poll = { position: msg.position, pod: msg.pod, choices: msg.choices, variants: msg.variants, open: msg.open };
+      tally = { answered: msg.answered, counts: msg.counts };
+      if (follower()) drawFollower();
+      else if (opts.mode === "present") heardByPresenter();
+    }
+  }
+
+  // Each model drawn: the verdict once the poll's step is applied (and revealed); a poll left behind goes (a
+  // revealed one too when the view steps back to where it asked: its verdict is about the step after), and so
+  // does an open one a follower's own view has left (detached, it could step to the answer and then answer):
+  // the reveal, or rejoining while it is open, gives it back.
+  function drawn(model) {
+    if (!poll || !box) return;
+    const at = model.position;
+    const asking = at === poll.position && poll.open;
+    // the presenter's poll the room stepped past: its reveal may come after the step (the server ends it then)
+    const revealing = at === poll.position + 1 && poll.open && !follower();
+    if (at === poll.position + 1 && !poll.open) {
+      if (follower()) drawFollower(model.scene);
+      else drawPresenter(model.scene);
+    } else if (!asking && !revealing) {
+      putAway();
+    }
+  }
 }

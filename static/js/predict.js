@@ -5,7 +5,7 @@
 // The prompt owns its keys while it is open: ←/→ move between a row's choices (focus only), Space or Enter
 // answers the focused choice (then the next unanswered row, then "Step and reveal"), Escape closes it
 // (resolving null: nothing is stepped). Keys never reach the page's own bindings (keys.js) meanwhile.
-import { h } from "./dom.js";
+import { focused, h } from "./dom.js";
 
 // The question asked of each pane, in the prompt and in a room's live poll (poll.js).
 export const question = (pod, title) => `Where will ${pod} go on ${title}?`;
@@ -26,7 +26,7 @@ export function askPrediction(dialog, scene) {
   if (asker) return asker(dialog, scene);
   const { pod, choices } = scene.predict;
   const guesses = {};
-  const returnTo = document.activeElement;
+  const returnTo = focused();
   return new Promise((resolve) => {
     const reveal = h("button", { class: "btn primary", type: "button", text: "Step and reveal", disabled: true });
     const close = h("button", { class: "btn", type: "button", text: "Close", ariaKeyshortcuts: "Escape" });
@@ -50,7 +50,7 @@ export function askPrediction(dialog, scene) {
       dialog.removeEventListener("keydown", onKey);
       dialog.replaceChildren();
       if (returnTo?.isConnected && returnTo !== document.body) returnTo.focus({ preventScroll: true });
-      else document.activeElement?.blur?.();
+      else focused()?.blur?.();
       resolve(result);
     }
 

@@ -1,11 +1,9 @@
 // Draws the `scenario` message (what is loaded, sent once per load): its name and description, its entry in
 // the picker, the timeline's ticks, the returns line and the course of built-in lessons with its words.
-import { h } from "./dom.js";
+import { $, h } from "./dom.js";
 import { definitions } from "./glossary.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderTicks } from "./timeline.js";
-
-const $ = (id) => document.getElementById(id);
 
 // `pick(id)` loads a built-in (the course's buttons); the course is not offered to an audience.
 export function drawScenario(msg, { mode, pick }) {
