@@ -8,11 +8,11 @@ APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-# Debian packages the tests drive for real (browser tests, scale-out tests, the page's modules in node), each as
-# package:command; a package is installed only when its command is missing (this kind of machine has node).
-SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node
+# Debian packages the tests drive for real (browser tests, scale-out tests, the page's modules in node, npm for the
+# client's checker), each as package:command; a package is installed only when its command is missing.
+SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node npm:npm
 
-.PHONY: run test bench clean system-deps
+.PHONY: run test bench clean system-deps jscheck
 
 # `make run` installs what the app needs; `make test` adds the test tools on top.
 $(APP_STAMP): pyproject.toml
@@ -41,8 +41,16 @@ system-deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-test: $(STAMP) system-deps
+test: $(STAMP) system-deps node_modules/.stamp
 	$(BIN)/python -m pytest
+
+# The client's checker (TypeScript over static/js's JSDoc types, jsconfig.json), pinned by package-lock.json.
+node_modules/.stamp: package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+jscheck: node_modules/.stamp
+	npx --no-install tsc -p jsconfig.json
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/model_throughput.py
@@ -50,4 +58,4 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/round_trip.py
 
 clean:
-	rm -rf $(VENV) test-artifacts
+	rm -rf $(VENV) test-artifacts node_modules
