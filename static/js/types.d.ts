@@ -80,3 +80,18 @@ interface ExploreHistory {
   entries: HistoryEntry[];
   at: number;
 }
+
+/** A room's live poll (poll-state.js): where it asks, about which pod, and whether it is still open. */
+interface Poll {
+  position: number;
+  pod: string;
+  choices: string[];
+  variants: string[];
+  open: boolean;
+}
+
+/** A poll's answers so far: how many, and per version per choice. */
+interface Tally {
+  answered: number;
+  counts: Record<string, Record<string, number>>;
+}
