@@ -28,7 +28,8 @@ export function createBus() {
     // An object with one function per topic that publishes it: what model.js calls.
     /** @param {string[]} names */
     publisher(names) {
-      return Object.fromEntries(names.map((topic) => [topic, (/** @type {any[]} */ ...args) => bus.emit(topic, ...args)]));
+      const publish = (/** @type {string} */ topic) => (/** @type {any[]} */ ...args) => bus.emit(topic, ...args);
+      return Object.fromEntries(names.map((topic) => [topic, publish(topic)]));
     },
   };
   return bus;

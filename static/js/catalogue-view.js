@@ -10,7 +10,8 @@ function mount() {
   const close = $("help-close");
   if (!close || $("btn-catalogue")) return;
   document.head.append(h("link", { rel: "stylesheet", href: new URL("../css/catalogue.css", import.meta.url).href }));
-  const body = h("div", { class: "catalogue-body" }, h("p", { class: "muted", text: "Loading kube-scheduler 1.28's plugins…" }));
+  const body = h("div", { class: "catalogue-body" },
+    h("p", { class: "muted", text: "Loading kube-scheduler 1.28's plugins…" }));
   const shut = h("button", { class: "btn cat-close", type: "button", text: "Close" });
   const dialog = h("dialog", { class: "catalogue-dialog", id: "catalogue-dialog", ariaLabelledby: "catalogue-title",
     dataTestid: "catalogue-dialog" },
@@ -36,7 +37,8 @@ function mount() {
     loadCatalogue().then((data) => {
       search ??= drawCatalogue(body, data, "catalogue-view-search");
       search.focus();
-    }).catch((err) => body.replaceChildren(h("p", { class: "bad", text: `Could not load the catalogue: ${err.message}` })));
+    }).catch((err) => body.replaceChildren(
+      h("p", { class: "bad", text: `Could not load the catalogue: ${err.message}` })));
   }
   const title = "kube-scheduler 1.28's plugins and the events that wake each";
   const open = h("button", { class: "btn", id: "btn-catalogue", type: "button", ariaHaspopup: "dialog",

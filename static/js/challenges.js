@@ -30,13 +30,15 @@ export function createChallenges(page, pick) {
   const chooser = h("select", { id: "challenge-picker", ariaLabel: "Challenge", dataTestid: "challenge-picker" });
   const goal = h("p", { class: "challenge-goal", id: "challenge-goal" });
   const start = h("button", { class: "btn", type: "button", id: "challenge-start" });
-  const check = h("button", { class: "btn primary", type: "button", id: "challenge-check", dataTestid: "challenge-check",
-    text: "Check", title: "Run the scenario on screen, every step of it, on the challenge's versions" });
-  const verdict = h("div", { class: "challenge-verdict", id: "challenge-verdict", role: "status", dataTestid: "challenge-verdict" });
+  const check = h("button", { class: "btn primary", type: "button", id: "challenge-check",
+    dataTestid: "challenge-check", text: "Check",
+    title: "Run the scenario on screen, every step of it, on the challenge's versions" });
+  const verdict = h("div",
+    { class: "challenge-verdict", id: "challenge-verdict", role: "status", dataTestid: "challenge-verdict" });
   verdict.hidden = true;
   const mark = h("span", { class: "challenge-mark", id: "challenge-mark" });
-  const fold = h("button", { class: "challenge-fold", type: "button", dataTestid: "challenges-toggle", ariaExpanded: "false",
-    ariaControls: "challenge-body" }, h("span", { class: "label", text: "Challenges" }), mark);
+  const fold = h("button", { class: "challenge-fold", type: "button", dataTestid: "challenges-toggle",
+    ariaExpanded: "false", ariaControls: "challenge-body" }, h("span", { class: "label", text: "Challenges" }), mark);
   const body = h("div", { class: "challenge-body", id: "challenge-body" }, goal, verdict);
   const row = h("span", { class: "challenge-row" }, chooser, start, check);
   box.replaceChildren(h("div", { class: "challenge-head-row" }, fold, row), body);
@@ -91,7 +93,8 @@ export function createChallenges(page, pick) {
         localStorage.setItem(SOLVED_KEY, JSON.stringify([...solved]));
         drawList();
       }
-      say(body.solved, body.why, body.solved ? "Solved ✓" : "Not yet", `“${page.scenario.name}”, ${source.steps.length} steps`);
+      const what = `“${page.scenario.name}”, ${source.steps.length} steps`;
+      say(body.solved, body.why, body.solved ? "Solved ✓" : "Not yet", what);
     } catch (err) {
       say(false, `The check failed: ${err.message}`, "Cannot check");
     } finally {

@@ -16,6 +16,8 @@ export const targetOf = (ev) => ev.target;
 /** @param {ParentNode} root @param {string} selector @returns {any} */
 export const within = (root, selector) => root.querySelector(selector);
 
+const ATTRIBUTES = new Set(["role", "title", "tabindex"]); // set as attributes, as data-* and aria-* are
+
 // Element builder: text is always set as text (never parsed as HTML).
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -23,7 +25,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") el.className = value;
     else if (key === "text") el.textContent = value;
-    else if (key.startsWith("data") || key.startsWith("aria") || key === "role" || key === "title" || key === "tabindex")
+    else if (key.startsWith("data") || key.startsWith("aria") || ATTRIBUTES.has(key))
       el.setAttribute(key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase()), value === true ? "true" : String(value));
     else el[key] = value;
   }

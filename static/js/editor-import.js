@@ -51,7 +51,8 @@ export function bindImport(dialog, result, editor, maxBytes) {
 
   function tooLarge(bytes, name) {
     refuse(`${name} is ${size(bytes)}; the server takes at most ${size(maxBytes)}. Import it on the command line ` +
-      "(inflight-scope import LOGFILE -o scenario.yaml, which streams any size) or cut the log to the incident's minutes.");
+      "(inflight-scope import LOGFILE -o scenario.yaml, which streams any size) or cut the log to the " +
+      "incident's minutes.");
   }
 
   function listed(answer, key) {
@@ -71,10 +72,12 @@ export function bindImport(dialog, result, editor, maxBytes) {
         ` → ${counted(scenario.pods.length, "pod")}, ${counted(scenario.steps.length, "step")}.`),
       h("ul", { class: "imp-counts", dataTestid: "import-counts" },
         answer.said.map(({ key, count, words }) => // the importer's counts, in its words (logs/lines.py COUNT_WORDS)
-          h("li", { dataCount: key, dataZero: String(count === 0) }, h("strong", { text: count.toLocaleString("en") }), ` ${words}`))),
+          h("li", { dataCount: key, dataZero: String(count === 0) },
+            h("strong", { text: count.toLocaleString("en") }), ` ${words}`))),
       ...(answer.disagreements.length ? listed(answer, "disagreements") : []),
       ...listed(answer, "assumptions"),
-      h("p", { class: "muted imp-foot", text: "They are in the text too (comments and description; the assumptions also under assumptions:). Change the text where you know better, then Run." }));
+      h("p", { class: "muted imp-foot", text: "They are in the text too (comments and description; the assumptions " +
+        "also under assumptions:). Change the text where you know better, then Run." }));
   }
 
   within(dialog, "input[type=file]").addEventListener("change", (ev) => {

@@ -87,7 +87,8 @@ export function paletteOf(source, choices, wakes) {
     ? [...source.steps.slice(0, branch.at), ...branch.steps, ...source.steps.slice(branch.at)]
     : source.steps;
   const named = new Set([...hints.map((hint) => hint.plugin), ...steps.flatMap((s) => s.unschedulable_plugins ?? [])]);
-  const woken = Object.entries(wakes).filter(([, plugins]) => plugins.some((p) => named.has(p))).map(([label]) => label);
+  const woken = Object.entries(wakes).filter(([, plugins]) => plugins.some((p) => named.has(p)))
+    .map(([label]) => label);
   const events = [...hints.map((hint) => hint.event), ...steps.filter((s) => s.op === "event").map((s) => s.event),
     ...woken];
   const palette = unique(events).filter((label) => choices.includes(label)).slice(0, PALETTE);

@@ -7,7 +7,8 @@ export const HISTORY = 30; // scenarios kept for undo
 /** @type {ExploreHistory} */
 export const EMPTY = { entries: [], at: -1 };
 
-/** How a scenario message and a history entry are matched: its id, or its source as JSON. @param {Source | string} source */
+/** How a scenario message and a history entry are matched: its id, or its source as JSON.
+ * @param {Source | string} source */
 export const keyOf = (source) => (typeof source === "string" ? source : JSON.stringify(source));
 
 /** The key of the scenario a `scenario` message shows. @param {{id?: string | null, source?: Source}} msg */
@@ -36,7 +37,8 @@ export function pushed(history, here, source, position, limit = HISTORY) {
 
 /**
  * Undone or redone: entry `to` is on screen, the one at `from` left at `here`.
- * @param {ExploreHistory} history @param {number} from @param {number} here @param {number} to @returns {ExploreHistory}
+ * @param {ExploreHistory} history @param {number} from @param {number} here @param {number} to
+ * @returns {ExploreHistory}
  */
 export function moved(history, from, here, to) {
   return { entries: left(history.entries, from, here), at: to };
@@ -58,7 +60,8 @@ export const canUndo = (history) => history.at > 0;
 /** @param {ExploreHistory} history */
 export const canRedo = (history) => history.at >= 0 && history.at < history.entries.length - 1;
 
-/** `entries` with entry `i` left at `position`. @param {HistoryEntry[]} entries @param {number} i @param {number} position */
+/** `entries` with entry `i` left at `position`.
+ * @param {HistoryEntry[]} entries @param {number} i @param {number} position */
 function left(entries, i, position) {
   return entries.map((entry, j) => (j === i ? { ...entry, position } : entry));
 }

@@ -1,6 +1,6 @@
 // Explore: act on the diagram. At any position an operation applied here (pop the head of activeQ, deliver an
-// event, fail, finish or update an in-flight pod, advance the clock) FORKS the scenario: its steps up to here plus the new
-// one, loaded inline at the next position, so every version shown recomputes in lockstep (a presenter's load
+// event, fail, finish or update an in-flight pod, advance the clock) FORKS the scenario: its steps up to here plus
+// the new one, loaded inline at the next position, so every version shown recomputes in lockstep (a presenter's load
 // drives its room). The rest of the scenario forked from is kept in the fork as its other branch (`branch`: s
 // switches to it), and the scenario before the fork stays in a small history (undo / redo); the new step says so
 // in its note, which the timeline marks (timeline.js), in a permalink, a room or the editor alike. "Find a divergence"
@@ -248,7 +248,8 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   const on = (id, event, fn) => $(id).addEventListener(event, fn);
   const leaveOnEscape = (ev) => ev.key === "Escape" && ev.target.blur();
   on("explore-pop", "click", () => pop());
-  on("explore-send", "click", () => ($("explore-any").value ? deliver($("explore-any").value) : $("explore-any").focus()));
+  on("explore-send", "click", () => ($("explore-any").value ? deliver($("explore-any").value)
+    : $("explore-any").focus()));
   on("explore-any", "keydown", (ev) => {
     if (ev.key !== "Enter") return leaveOnEscape(ev);
     ev.preventDefault();

@@ -221,5 +221,7 @@ function lockRange([from, to]) {
   const scrubber = $("scrubber");
   scrubber.min = String(from);
   scrubber.max = String(to);
-  for (const tick of $("ticks").children) tick.hidden = Number(tick.dataset.step) <= from || Number(tick.dataset.step) > to;
+  for (const tick of $("ticks").children) {
+    tick.hidden = Number(tick.dataset.step) <= from || Number(tick.dataset.step) > to;
+  }
 }

@@ -9,9 +9,10 @@ let tip = null;
 
 // What to mark, per place: [selector, terms] (a term's text found there), or [selector, term] for the
 // element as a whole.
+const queueOf = (el) => el.closest(".lane").dataset.queue;
 /** @type {[string, (el: any) => string][]} */
 const WHOLE = [
-  [".lane[data-queue] > .lane-name", (el) => el.closest(".lane").dataset.queue === "inFlight" ? "in flight" : el.closest(".lane").dataset.queue],
+  [".lane[data-queue] > .lane-name", (el) => (queueOf(el) === "inFlight" ? "in flight" : queueOf(el))],
   [".entry .count", () => "inFlightPodsNum"],
   [".hint-summary .decision", (el) => el.textContent.trim()],
   [".timer-backoff", () => "backoff"],

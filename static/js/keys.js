@@ -12,7 +12,8 @@ export const KEYS = [
   { keys: [" "], shown: "Space", action: "togglePlay", drives: true, does: "play / pause" },
   { keys: ["Home"], shown: "Home", action: "start", drives: true, does: "jump to the start" },
   { keys: ["End"], shown: "End", action: "end", drives: true, does: "jump to the end" },
-  { keys: ["d"], shown: "d", action: "divergence", drives: true, does: "jump to the first step where the variants differ" },
+  { keys: ["d"], shown: "d", action: "divergence", drives: true,
+    does: "jump to the first step where the variants differ" },
   { keys: ["+", "="], shown: "+", action: "faster", drives: true, does: "faster" },
   { keys: ["-"], shown: "−", action: "slower", drives: true, does: "slower" },
   { keys: ["p"], shown: "p", action: "togglePresenting", does: "presentation mode (large type, no chrome)" },
@@ -22,20 +23,24 @@ export const KEYS = [
   { keys: ["v"], shown: "v", action: "toggleTables", does: "table view" },
   { keys: ["t"], shown: "t", action: "toggleTheme", does: "toggle theme" },
   // Acting on the diagram forks the scenario at this position (explore.js).
-  { keys: ["o"], shown: "o", action: "pop", does: "act: pop the head of activeQ (or click the head's chip, tinted, first in activeQ)" },
+  { keys: ["o"], shown: "o", action: "pop",
+    does: "act: pop the head of activeQ (or click the head's chip, tinted, first in activeQ)" },
   { keys: DIGITS, shown: "1 … 5", action: "event", does: "act: deliver the palette's 1st … 5th event" },
   { keys: ["e"], shown: "e", action: "chooseEvent", does: "act: choose any event (Enter delivers it)" },
   { keys: ["i"], shown: "i", action: "nextInFlight", does: "act: select the next in-flight pod (or click its chip)" },
   { keys: ["f"], shown: "f", action: "fail", does: "act: fail the selected in-flight pod with the ticked plugins" },
   { keys: ["x"], shown: "x", action: "done", does: "act: finish the selected in-flight pod (Done)" },
-  { keys: ["u"], shown: "u", action: "update", does: "act: update the selected in-flight pod (before 1.31 a copy of it enters activeQ)" },
+  { keys: ["u"], shown: "u", action: "update",
+    does: "act: update the selected in-flight pod (before 1.31 a copy of it enters activeQ)" },
   { keys: ["a"], shown: "a", action: "advance", does: "act: advance the clock by the seconds set" },
   { keys: ["Ctrl+z"], shown: "Ctrl+Z", action: "undo", does: "undo the last fork (back to the scenario before it)" },
   { keys: ["Ctrl+Z", "Ctrl+y"], shown: "Ctrl+Shift+Z", action: "redo", does: "redo the fork undone" },
-  { keys: ["s"], shown: "s", action: "switchBranch", does: "switch to the fork's other branch (the scenario it was forked from)" },
+  { keys: ["s"], shown: "s", action: "switchBranch",
+    does: "switch to the fork's other branch (the scenario it was forked from)" },
   { keys: ["F"], shown: "Shift+F", action: "find", does: "find a divergence: search, shrink and open it" },
   { keys: ["?"], shown: "?", action: "toggleHelp", does: "this help (Esc closes)" },
-  { keys: ["Escape"], shown: "Esc", action: "close", does: "close what is open: the help, the legend, the link box, a notice, the blank screen; with nothing open, leave presentation mode" },
+  { keys: ["Escape"], shown: "Esc", action: "close", does: "close what is open: the help, the legend, the link box, " +
+    "a notice, the blank screen; with nothing open, leave presentation mode" },
 ];
 
 // Where keys type (a read-only field, the copied link's, types nothing: the keys still step there).
@@ -44,7 +49,8 @@ export const KEYS = [
 export const CLOSED_BY_ESCAPE = ".help:not([hidden]), .term-tip:not([hidden]), details[open].versions-picker, "
   + "#legend[open], #link-box:not([hidden]), #link-notice:not([hidden]), #blank:not([hidden])";
 
-export const TYPING = "input[type=text]:not([readonly]), input[type=url]:not([readonly]), input[type=number], textarea, select, [contenteditable]";
+export const TYPING = "input[type=text]:not([readonly]), input[type=url]:not([readonly]), input[type=number], " +
+  "textarea, select, [contenteditable]";
 // A focused (closed) select keeps ↑/↓ and its letters, but the page's stepping keys step and play, and ? opens the
 // help: ← and → changed the speed (or the event chosen) instead, and Escape leaves it (it kept the keys after
 // choosing a speed).
@@ -109,5 +115,6 @@ export function drawKeyHelp(actions, following = false) {
   table.replaceChildren(
     ...(following ? [h("tr", { dataAction: "detach" }, h("th", { text: "Detach" }),
       h("td", { text: "you follow the presenter: Detach (the button) to step, play and seek on your own" }))] : []),
-    ...rows.map((row) => h("tr", { dataAction: row.action }, h("th", { text: row.shown }), h("td", { text: row.does }))));
+    ...rows.map((row) => h("tr", { dataAction: row.action },
+      h("th", { text: row.shown }), h("td", { text: row.does }))));
 }

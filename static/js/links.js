@@ -8,7 +8,8 @@ export const MAX_ADDRESS = 4000;
 export const HANDOFF_KEY = "inflight-scope:inline-scenario"; // the scenario handed over, as JSON
 export const HANDOFF_ID = "__inline__"; // ?scenario=__inline__ names it
 export const DRAFT_KEY = "inflight-scope:editor-draft"; // the editor's local draft {from, text, format, ran}
-export const VIEWER_KEY = "inflight-scope:viewer-place"; // the view "Editor" was pressed in: the editor's "Viewer" returns there
+// the view "Editor" was pressed in: the editor's "Viewer" returns there
+export const VIEWER_KEY = "inflight-scope:viewer-place";
 const b64url = {
   encode(bytes) {
     let s = "";
@@ -30,7 +31,8 @@ async function pipe(bytes, stream) {
 const encodings = new WeakMap();
 export function encodeScenario(obj) {
   if (!encodings.has(obj)) {
-    encodings.set(obj, pipe(new TextEncoder().encode(JSON.stringify(obj)), new CompressionStream("deflate-raw")).then(b64url.encode));
+    const deflated = pipe(new TextEncoder().encode(JSON.stringify(obj)), new CompressionStream("deflate-raw"));
+    encodings.set(obj, deflated.then(b64url.encode));
   }
   return encodings.get(obj);
 }
@@ -74,7 +76,9 @@ let handedOff = null; // the scenario last written to the hand-off
 export async function tabAddress(source, view, path = "/") {
   const at = (link) => Object.assign(new URL(link), { pathname: path });
   const url = at(await permalink(source, view));
-  if (!source || typeof source !== "object" || !tooLongForAnAddress(url.href)) return { href: url.href, handedOff: null };
+  if (!source || typeof source !== "object" || !tooLongForAnAddress(url.href)) {
+    return { href: url.href, handedOff: null };
+  }
   if (handedOff !== source) {
     try {
       sessionStorage.setItem(HANDOFF_KEY, JSON.stringify(source));

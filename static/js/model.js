@@ -15,7 +15,8 @@ import { applyOps, copyAlong } from "./delta.js";
 
 const TRACED = ["position", "total", "variants", "scene"]; // what a delta's ops describe; the rest travels whole
 // What each request is answered with: a scenario and its whole state, or a whole state.
-const ANSWERED_WHOLE = { load: "scenario", join_room: "scenario", seek: "state", reset: "state", claim_room: "state", sync: "state" };
+const ANSWERED_WHOLE = { load: "scenario", join_room: "scenario", seek: "state", reset: "state", claim_room: "state",
+  sync: "state" };
 
 // page: {connect(), disconnect(), scenario(msg), model(model), error(msg), room(event, msg)}; `room` hears the
 // room's own messages (poll, poll_tally, blank) on the channel followed.

@@ -32,9 +32,11 @@ export function askPrediction(dialog, scene) {
     const close = h("button", { class: "btn", type: "button", text: "Close", ariaKeyshortcuts: "Escape" });
     const panes = Object.values(scene.panes);
     const rows = panes.map((pane) =>
-      h("fieldset", { class: "predict-row", dataVariant: pane.variant }, h("legend", { text: question(pod, pane.title) }),
+      h("fieldset", { class: "predict-row", dataVariant: pane.variant },
+        h("legend", { text: question(pod, pane.title) }),
         choices.map((queue) => h("label", { class: "predict-choice" },
-          h("input", { type: "radio", name: `guess-${pane.variant}`, value: queue, onchange: () => answered(pane.variant, queue) }),
+          h("input", { type: "radio", name: `guess-${pane.variant}`, value: queue,
+            onchange: () => answered(pane.variant, queue) }),
           ` ${queue}`))));
     const radios = (row) => [...row.querySelectorAll("input[type=radio]")];
 
@@ -89,9 +91,11 @@ export function askPrediction(dialog, scene) {
   });
 }
 
+const FOCUSABLE = "button, [href], input, select, textarea, [tabindex]:not([tabindex='-1'])";
+
 // Keeps Tab inside `box` (a modal): from its last focusable to its first and back.
 export function trapTab(ev, box) {
-  const focusable = [...box.querySelectorAll("button, [href], input, select, textarea, [tabindex]:not([tabindex='-1'])")]
+  const focusable = [...box.querySelectorAll(FOCUSABLE)]
     .filter((el) => !el.disabled && el.getClientRects().length);
   if (!focusable.length) return;
   const first = focusable[0];

@@ -33,7 +33,8 @@ export function createVersionPicker(opts, driver, page, bus) {
     for (const input of inputs()) input.checked = shown.includes(input.value);
     const full = shown.length >= most();
     for (const input of inputs()) input.disabled = full && !input.checked;
-    status.textContent = full ? `${shown.length} shown: untick one to choose another.` : `${shown.length} shown; up to ${most()} side by side.`;
+    status.textContent = full ? `${shown.length} shown: untick one to choose another.`
+      : `${shown.length} shown; up to ${most()} side by side.`;
     $("versions-chosen").textContent = shown.join(" · ");
   }
 

@@ -59,7 +59,8 @@ test("the words say what was kept", () => {
   assert.match(forkedWords(2, "pop", 1), /^Forked after step 2: pop\. The original's other step is kept/);
   assert.match(forkedWords(2, "pop", 3), /other 3 steps are kept/);
   assert.equal(forkedWords(3, "pop", 0), "Forked after step 3: pop. ↶ Undo returns to the scenario before.");
-  assert.equal(branchWords(lesson, "Other", 1, 2, 3), "On the other branch, “Other”, at step 2: it parts from “Lesson” after step 1.");
+  assert.equal(branchWords(lesson, "Other", 1, 2, 3),
+    "On the other branch, “Other”, at step 2: it parts from “Lesson” after step 1.");
   assert.equal(branchWords(lesson, "Other", 3, 3, 3), "On the other branch, “Other”, at step 3.");
 });
 

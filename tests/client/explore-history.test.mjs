@@ -18,8 +18,9 @@ test("a first fork begins the history with the scenario on screen; a begun one i
 test("pushed leaves the entry on screen where it was and drops what came after it", () => {
   let h = pushed(begun(EMPTY, "lesson", 4), 4, a, 5);
   h = pushed(h, 6, b, 7);
-  assert.deepEqual(h, { entries: [{ source: "lesson", position: 4 }, { source: a, position: 6 }, { source: b, position: 7 }],
-    at: 2 });
+  assert.deepEqual(h.entries,
+    [{ source: "lesson", position: 4 }, { source: a, position: 6 }, { source: b, position: 7 }]);
+  assert.equal(h.at, 2);
   const back = moved(h, 2, 7, 0);
   const branched = pushed(back, 2, c, 3);
   assert.deepEqual(branched.entries.map((e) => e.source), ["lesson", c]);
