@@ -107,13 +107,15 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   function open(source, position, here, words, found = false) {
     const before = driver.source;
     history = begun(history, before, here);
-    load(source, before, (msg) => ({ history: pushed(history, here, source, position), words: words(msg) }), found);
-    driver.load(source, position);
+    ask(source, position, { before, found, commit: (msg) => ({ history: pushed(history, here, source, position),
+      words: words(msg) }) });
   }
 
-  function load(source, before, commit, found = false) {
+  // Load `source` at `position`, pending until its scenario message commits it or a refusal undoes it.
+  function ask(source, position, { before, commit, found = false }) {
     pending = { source, before, commit, found };
     driver.source = source;
+    driver.load(source, position);
   }
 
   // Undo / redo: the scenario before (after) in the history, where it was left.
@@ -124,12 +126,11 @@ export function createExplore(app, opts, driver, page, actions, bus) {
     const here = page.latest?.position ?? 0;
     const from = history.at;
     const entry = history.entries[to];
-    load(entry.source, driver.source, (msg) => ({
+    ask(entry.source, entry.position, { before: driver.source, commit: (msg) => ({
       history: moved(history, from, here, to),
       words: to < from ? `Undone: back to “${msg.name}” at step ${entry.position}.`
         : `Redone: “${msg.name}” at step ${entry.position}.`,
-    }));
-    driver.load(entry.source, entry.position);
+    }) });
   }
 
   // --- the operations -----------------------------------------------------------------------------------------
@@ -157,13 +158,9 @@ export function createExplore(app, opts, driver, page, actions, bus) {
     button.disabled = true;
     button.setAttribute("aria-busy", "true");
     say("Searching generated scenarios for a divergence…");
-    const shown = page.scenario?.variants ?? [];
-    const body = { target: "divergence", seed: seed++, ...(shown.length >= 2 ? { versions: shown } : {}) };
     try {
-      const answer = await fetch("/api/find",
-        { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-      const found = await answer.json();
-      if (!answer.ok) return say(`${found.message ?? "The search failed."}`);
+      const { ok, found } = await searchDivergence(page.scenario?.variants ?? [], seed++);
+      if (!ok) return say(`${found.message ?? "The search failed."}`);
       open(found.scenario, found.position, page.latest?.position ?? 0, () => found.explanation, true);
     } catch (err) {
       say(`The search failed: ${err.message}`);
@@ -179,32 +176,15 @@ export function createExplore(app, opts, driver, page, actions, bus) {
     const source = msg.source ?? { steps: [], hints: [] };
     const offered = paletteOf(source, choices(), wakes);
     palette = offered.palette;
-    $("explore-events").replaceChildren(...palette.map((label, i) => h("button", {
-      class: "btn event-btn", type: "button", dataEvent: label, ariaKeyshortcuts: String(i + 1),
-      title: `${i + 1}: ${label} — ${ops.event?.summary ?? ""}`, onclick: () => deliver(label),
-    }, h("kbd", { text: String(i + 1) }), ` ${label}`)));
-    const ticked = new Set(checkedPlugins());
-    const keep = offered.plugins.some((p) => ticked.has(p));
-    $("explore-plugins").replaceChildren(...offered.plugins.map((plugin, i) => h("label", { class: "plugin" },
-      h("input", { type: "checkbox", value: plugin, checked: keep ? ticked.has(plugin) : i === 0 }), ` ${plugin}`)));
-    $("explore-plugins").hidden = !offered.plugins.length;
-    $("explore-undo").disabled = !canUndo(history);
-    $("explore-redo").disabled = !canRedo(history);
-    const button = $("explore-branch");
-    button.hidden = !source.branch;
-    if (source.branch) button.title = `Switch to the other branch, “${source.branch.name ?? source.name}” (s)`;
+    drawPalette(palette, ops.event?.summary ?? "", deliver);
+    drawPlugins(offered.plugins);
+    drawMoves(history, source);
   }
 
   function drawModel(model) {
     const { inFlight, poppable } = actable(model.scene);
     if (!inFlight.includes(selected)) selected = inFlight[0] ?? null;
-    const pick = $("explore-pod");
-    pick.replaceChildren(...(inFlight.length ? inFlight.map((pod) => h("option", { value: pod, text: pod }))
-      : [h("option", { value: "", text: "—" })]));
-    pick.value = selected ?? "";
-    pick.disabled = !inFlight.length;
-    for (const id of ["explore-fail", "explore-done", "explore-update"]) $(id).disabled = !inFlight.length;
-    $("explore-pop").disabled = !poppable;
+    drawPods(inFlight, selected, poppable);
     markChips($("panes"), selected);
   }
 
@@ -245,28 +225,8 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   }
 
   // --- wiring -------------------------------------------------------------------------------------------------
-  const on = (id, event, fn) => $(id).addEventListener(event, fn);
-  const leaveOnEscape = (ev) => ev.key === "Escape" && ev.target.blur();
-  on("explore-pop", "click", () => pop());
-  on("explore-send", "click", () => ($("explore-any").value ? deliver($("explore-any").value)
-    : $("explore-any").focus()));
-  on("explore-any", "keydown", (ev) => {
-    if (ev.key !== "Enter") return leaveOnEscape(ev);
-    ev.preventDefault();
-    ev.target.blur();
-    deliver(ev.target.value);
-  });
-  on("explore-pod", "change", (ev) => select(ev.target.value));
-  on("explore-fail", "click", fail);
-  on("explore-done", "click", done);
-  on("explore-update", "click", update);
-  on("explore-advance", "click", advance);
-  on("explore-seconds", "keydown", (ev) => (ev.key === "Enter" ? advance() : leaveOnEscape(ev)));
-  on("explore-undo", "click", () => move(history.at - 1));
-  on("explore-redo", "click", () => move(history.at + 1));
-  on("explore-find", "click", find);
-  on("explore-branch", "click", switchBranch);
-
+  bindButtons({ pop, deliver, select, fail, done, update, advance, find, switchBranch,
+    undo: () => move(history.at - 1), redo: () => move(history.at + 1) });
   Object.assign(actions, {
     pop: () => pop(),
     event: (key) => deliver(palette[Number(key) - 1]),
@@ -289,4 +249,75 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   bus.on("scenario", scenario);
   bus.on("model", drawModel);
   bus.on("error", (msg) => msg.event === "load" && refused(msg));
+}
+
+// The search for a divergence (POST /api/find) on `variants` (two or more; else the server's pair), with `seed`.
+async function searchDivergence(variants, seed) {
+  const body = { target: "divergence", seed, ...(variants.length >= 2 ? { versions: variants } : {}) };
+  const answer = await fetch("/api/find",
+    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  return { ok: answer.ok, found: await answer.json() };
+}
+
+// The palette's events, keyed 1 … 5; `summary`: the event operation's, in each tip.
+function drawPalette(palette, summary, deliver) {
+  $("explore-events").replaceChildren(...palette.map((label, i) => h("button", {
+    class: "btn event-btn", type: "button", dataEvent: label, ariaKeyshortcuts: String(i + 1),
+    title: `${i + 1}: ${label} — ${summary}`, onclick: () => deliver(label),
+  }, h("kbd", { text: String(i + 1) }), ` ${label}`)));
+}
+
+// The plugins a failure may name, ticked as they were where they are still offered, else the first.
+function drawPlugins(plugins) {
+  const ticked = new Set(checkedPlugins());
+  const keep = plugins.some((p) => ticked.has(p));
+  $("explore-plugins").replaceChildren(...plugins.map((plugin, i) => h("label", { class: "plugin" },
+    h("input", { type: "checkbox", value: plugin, checked: keep ? ticked.has(plugin) : i === 0 }), ` ${plugin}`)));
+  $("explore-plugins").hidden = !plugins.length;
+}
+
+// Undo, redo and the other branch, as the history and the scenario on screen allow.
+/** @param {ExploreHistory} history @param {Source | {steps: Step[], branch?: undefined, name?: string}} source */
+function drawMoves(history, source) {
+  $("explore-undo").disabled = !canUndo(history);
+  $("explore-redo").disabled = !canRedo(history);
+  const button = $("explore-branch");
+  button.hidden = !source.branch;
+  if (source.branch) button.title = `Switch to the other branch, “${source.branch.name ?? source.name}” (s)`;
+}
+
+// The in-flight pods to pick (`selected` picked) and the buttons that act on them or pop.
+function drawPods(inFlight, selected, poppable) {
+  const pick = $("explore-pod");
+  pick.replaceChildren(...(inFlight.length ? inFlight.map((pod) => h("option", { value: pod, text: pod }))
+    : [h("option", { value: "", text: "—" })]));
+  pick.value = selected ?? "";
+  pick.disabled = !inFlight.length;
+  for (const id of ["explore-fail", "explore-done", "explore-update"]) $(id).disabled = !inFlight.length;
+  $("explore-pop").disabled = !poppable;
+}
+
+// The explore bar's buttons and fields, each to its act.
+function bindButtons(act) {
+  const on = (id, event, fn) => $(id).addEventListener(event, fn);
+  const leaveOnEscape = (ev) => ev.key === "Escape" && ev.target.blur();
+  on("explore-pop", "click", () => act.pop());
+  on("explore-send", "click", () => ($("explore-any").value ? act.deliver($("explore-any").value)
+    : $("explore-any").focus()));
+  on("explore-any", "keydown", (ev) => {
+    if (ev.key !== "Enter") return leaveOnEscape(ev);
+    ev.preventDefault();
+    ev.target.blur();
+    act.deliver(ev.target.value);
+  });
+  on("explore-pod", "change", (ev) => act.select(ev.target.value));
+  on("explore-fail", "click", act.fail);
+  on("explore-done", "click", act.done);
+  on("explore-update", "click", act.update);
+  on("explore-advance", "click", act.advance);
+  on("explore-seconds", "keydown", (ev) => (ev.key === "Enter" ? act.advance() : leaveOnEscape(ev)));
+  on("explore-undo", "click", act.undo);
+  on("explore-redo", "click", act.redo);
+  on("explore-find", "click", act.find);
+  on("explore-branch", "click", act.switchBranch);
 }
