@@ -43,7 +43,7 @@ export function bindControls(app, opts, driver, page, bus) {
   // themselves): the help, the blank screen, the legend, the link box and the link's notice.
   // Escape (``foundOpen``: whether it found something open, keys.js): closes what is open; with nothing open it
   // clears an error and leaves presentation mode.
-  function close(key, foundOpen = true) {
+  function close(_key, foundOpen = true) {
     closeHelp();
     $("blank").hidden = true;
     $("legend").open = false;

@@ -31,7 +31,7 @@ export function createPoll(opts, conn, page, bus) {
   const shown = (scene) => ({ poll, tally, scene, titleOf });
 
   if (presenter) {
-    askWith((dialog, scene) => open(scene));
+    askWith((_dialog, scene) => open(scene));
     document.addEventListener("keydown", withdrawOnEscape);
   }
   bus.on("room", heard);
