@@ -1,7 +1,56 @@
-// The page's chrome drawn from a scene (page.js draws the panes and decides when): the counter, the playback
-// button, the verdict on a prediction, and focus kept inside the panes across a redraw.
+// The page's chrome (page.js draws the panes and decides when): its notices and banners, and from a scene the
+// counter, the playback button, the verdict on a prediction, and focus kept inside the panes across a redraw.
 import { $, focused, h, prefersReducedMotion } from "./dom.js";
 import { verdict } from "./predict.js";
+
+// The page's notices and banners, which keep nothing of their own: the error line, the link's notice, the
+// connection's, a room's banner and the presenter's audience link.
+export const notices = {
+  showError(message) {
+    $("error").textContent = message;
+    $("error").hidden = false;
+  },
+
+  hideError() {
+    $("error").hidden = true;
+  },
+
+  // What was wrong with the link the page was opened with, and what is shown instead: a line of its notice
+  // (the server writes the ones it finds into the page).
+  linkProblem(text) {
+    $("link-problems").append(h("li", { text }));
+    $("link-notice").hidden = false;
+  },
+
+  hideLinkNotice() {
+    $("link-notice").hidden = true;
+  },
+
+  connected() {
+    $("conn-status").hidden = true;
+  },
+
+  disconnected() {
+    $("conn-status").hidden = false;
+  },
+
+  showRoom(room) {
+    $("room-banner").hidden = false;
+    $("room-code").textContent = room;
+  },
+
+  showDetached(detached) {
+    $("btn-detach").textContent = detached ? "⟲ Snap back to presenter" : "Detach";
+    $("room-status").textContent = detached ? "exploring on your own" : "following";
+  },
+
+  showAudienceLink(room) {
+    const link = new URL(`/r/${room}`, location.href).href;
+    $("audience-link").replaceChildren("Audience: ", h("a", { href: link, text: link }),
+      h("span", { class: "code", text: ` code ${room}` }));
+    $("audience-link").hidden = false;
+  },
+};
 
 // The counter, and where the variants first differ a flag with its words (on a phone only the flag); the scrubber
 // and the step's note. @param {Scene} scene

@@ -2,7 +2,7 @@
 // scene's), one model at a time and in order: the hint walk of a step forward plays on the old view, then the
 // panes are replaced and their elements move (animate.js). The page keeps the last model it was handed
 // (`latest`, what the controls act on) and the one on screen (`shown`).
-import { $, h, prefersReducedMotion } from "./dom.js";
+import { $, prefersReducedMotion } from "./dom.js";
 import { renderPane } from "./renderer.js";
 import { capture, climaxBeats, playClimax, playHintWalk, playTransition } from "./animate.js";
 import { attachPointers, follow, redrawAll } from "./pointers.js";
@@ -10,7 +10,7 @@ import { fitAll, showAllBadges } from "./fit.js";
 import { drawLegend } from "./legend.js";
 import { markPosition } from "./timeline.js";
 import { renderTables } from "./tableview.js";
-import { drawCounter, drawPlayback, drawVerdict, focusedIn, refocus } from "./page-draw.js";
+import { drawCounter, drawPlayback, drawVerdict, focusedIn, notices, refocus } from "./page-draw.js";
 import { paceOf, repointed, steppedForward, tickMs, walkMs } from "./page-step.js";
 import { renderPresenterNotes } from "./presenter.js";
 import { drawOutcomes, drawScenario } from "./scenarioview.js";
@@ -40,6 +40,7 @@ export function createPage(app, opts, bus) {
   });
 
   const page = {
+    ...notices,
     scenario: null,
     latest: null,
     shown: null,
@@ -53,26 +54,6 @@ export function createPage(app, opts, bus) {
       page.latest = model;
       if (!model.playing) stoppedForPrompt = false; // the pause Play stopped with has arrived
       queue = queue.then(() => drawModel(model));
-    },
-
-    showError(message) {
-      $("error").textContent = message;
-      $("error").hidden = false;
-    },
-
-    hideError() {
-      $("error").hidden = true;
-    },
-
-    // What was wrong with the link the page was opened with, and what is shown instead: a line of its notice
-    // (the server writes the ones it finds into the page).
-    linkProblem(text) {
-      $("link-problems").append(h("li", { text }));
-      $("link-notice").hidden = false;
-    },
-
-    hideLinkNotice() {
-      $("link-notice").hidden = true;
     },
 
     // Play stopped for a prompt (flow.js): the button says so at once, not when the paused state is drawn (the
@@ -105,31 +86,6 @@ export function createPage(app, opts, bus) {
     reopenIntro() {
       introClosed = false;
       $("intro").open = true;
-    },
-
-    connected() {
-      $("conn-status").hidden = true;
-    },
-
-    disconnected() {
-      $("conn-status").hidden = false;
-    },
-
-    showRoom(room) {
-      $("room-banner").hidden = false;
-      $("room-code").textContent = room;
-    },
-
-    showDetached(detached) {
-      $("btn-detach").textContent = detached ? "⟲ Snap back to presenter" : "Detach";
-      $("room-status").textContent = detached ? "exploring on your own" : "following";
-    },
-
-    showAudienceLink(room) {
-      const link = new URL(`/r/${room}`, location.href).href;
-      $("audience-link").replaceChildren("Audience: ", h("a", { href: link, text: link }),
-        h("span", { class: "code", text: ` code ${room}` }));
-      $("audience-link").hidden = false;
     },
   };
 
