@@ -9,11 +9,11 @@ APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-# Debian packages the tests drive for real (browser tests, scale-out tests, the page's modules in node), each as
-# package:command; a package is installed only when its command is missing (this kind of machine has node).
-SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node
+# Debian packages the tests drive for real (browser tests, scale-out tests, the page's modules in node, npm for the
+# client's checker), each as package:command; a package is installed only when its command is missing.
+SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node npm:npm
 
-.PHONY: run test check bench clean system-deps
+.PHONY: run test check jscheck bench clean system-deps
 
 # `make run` installs what the app needs; `make test` adds the test tools on top.
 $(APP_STAMP): pyproject.toml
@@ -42,7 +42,7 @@ system-deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-test: $(STAMP) system-deps
+test: $(STAMP) system-deps node_modules/.stamp
 	$(BIN)/python -m pytest
 
 # What `make check` lints and type-checks (mypy's files are in pyproject.toml), and its tests: the layers below
@@ -53,10 +53,18 @@ NOT_YET_LINTED := webapp/engine/simulation.py webapp/engine/session.py webapp/pr
 	webapp/scenario/load.py webapp/scenario/validate.py tests/engine/test_simulation.py tests/engine/test_session.py
 UNIT_TESTS := tests/model tests/scenario tests/engine tests/presenter tests/test_layers.py
 
-check: $(STAMP)
+check: $(STAMP) jscheck
 	$(BIN)/ruff check $(addprefix --extend-exclude ,$(NOT_YET_LINTED)) $(LINTED)
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q $(UNIT_TESTS)
+
+# The client's checker (TypeScript over static/js's JSDoc types, jsconfig.json), pinned by package-lock.json.
+node_modules/.stamp: package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+jscheck: node_modules/.stamp
+	npx --no-install tsc -p jsconfig.json
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/model_throughput.py
@@ -64,4 +72,4 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/round_trip.py
 
 clean:
-	rm -rf $(VENV) test-artifacts
+	rm -rf $(VENV) test-artifacts node_modules

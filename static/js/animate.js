@@ -15,7 +15,8 @@ export function capture(root) {
   const snap = new Map();
   for (const el of root.querySelectorAll(KEYED)) {
     const r = el.getBoundingClientRect();
-    snap.set(keyOf(el), { rect: r, clone: el.cloneNode(true), top: r.top - rootRect.top + root.scrollTop, left: r.left - rootRect.left });
+    const top = r.top - rootRect.top + root.scrollTop;
+    snap.set(keyOf(el), { rect: r, clone: el.cloneNode(true), top, left: r.left - rootRect.left });
   }
   return snap;
 }
@@ -39,7 +40,8 @@ export function playHintWalk(root, panes, budgetMs) {
           pane.querySelector(`[data-removed-id="${CSS.escape(walk.nil)}"]`)?.classList.add("visiting", "nil-flash");
         }
         const id = walk.ids[i];
-        if (id) pane.querySelector(`.inflight-list [data-id="${CSS.escape(id)}"]`)?.classList.add("visiting", "visited");
+        const entry = id ? pane.querySelector(`.inflight-list [data-id="${CSS.escape(id)}"]`) : null;
+        entry?.classList.add("visiting", "visited");
       }
       i += 1;
       if (i < longest) setTimeout(tick, per);
@@ -97,7 +99,8 @@ export function playClimax(root, panes, { per, hold, fade }) {
     ], { duration: fade, delay: fadeAt, fill: "backwards", easing: "ease-in" }));
   }
   for (const tag of root.querySelectorAll('.inflight-list [data-ghost="true"] > .gone-tag')) {
-    beats.push(tag.animate([{ opacity: 0 }, { opacity: 1 }], { duration: fade * 0.7, delay: fadeAt + fade * 0.3, fill: "backwards" }));
+    beats.push(tag.animate([{ opacity: 0 }, { opacity: 1 }],
+      { duration: fade * 0.7, delay: fadeAt + fade * 0.3, fill: "backwards" }));
   }
   return { decided: sweep, finished: Promise.all(beats.map((a) => a.finished)).catch(() => {}) }; // cancelled: over too
 }
@@ -134,8 +137,9 @@ export function playTransition(root, before, { delay = 0 } = {}) {
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
     const chip = el.matches(".chip");
     const wait = chip ? delay : 0; // a pod flies once the walk has decided where it goes
-    el.animate([{ transform: `translate(${dx}px, ${dy}px)${chip ? sizedAs(old.rect, now) : ""}`, transformOrigin: "0 0" },
-      { transform: "none", transformOrigin: "0 0" }], { duration: 650, delay: wait, fill: "backwards", easing: "ease-in-out" });
+    const from = `translate(${dx}px, ${dy}px)${chip ? sizedAs(old.rect, now) : ""}`;
+    el.animate([{ transform: from, transformOrigin: "0 0" }, { transform: "none", transformOrigin: "0 0" }],
+      { duration: 650, delay: wait, fill: "backwards", easing: "ease-in-out" });
   }
   for (const [key, old] of before) {
     if (seen.has(key)) continue;
@@ -145,9 +149,11 @@ export function playTransition(root, before, { delay = 0 } = {}) {
     }
     ghost.setAttribute("aria-hidden", "true");
     ghost.classList.add("leaving");
-    Object.assign(ghost.style, { position: "absolute", top: `${old.top}px`, left: `${old.left}px`, width: `${old.rect.width}px`, margin: 0 });
+    Object.assign(ghost.style,
+      { position: "absolute", top: `${old.top}px`, left: `${old.left}px`, width: `${old.rect.width}px`, margin: 0 });
     root.append(ghost);
-    ghost.animate([{ opacity: 1, transform: "none" }, { opacity: 0, transform: "translateY(-12px) scale(0.9)" }], { duration: 600, easing: "ease-in" })
+    const leaving = [{ opacity: 1, transform: "none" }, { opacity: 0, transform: "translateY(-12px) scale(0.9)" }];
+    ghost.animate(leaving, { duration: 600, easing: "ease-in" })
       .finished.then(() => ghost.remove());
   }
 }

@@ -3,14 +3,15 @@
 // modal <dialog> drawn by catalogue.js. On its own (index.html loads it beside app.js): it
 // only adds the button, the dialog and their stylesheet. While the dialog is open its keys stay in it (the
 // viewer's shortcuts do not fire while one searches), and Escape closes it alone, back to the help.
-import { h } from "./dom.js";
+import { $, h } from "./dom.js";
 import { drawCatalogue, loadCatalogue } from "./catalogue.js";
 
 function mount() {
-  const close = document.getElementById("help-close");
-  if (!close || document.getElementById("btn-catalogue")) return;
+  const close = $("help-close");
+  if (!close || $("btn-catalogue")) return;
   document.head.append(h("link", { rel: "stylesheet", href: new URL("../css/catalogue.css", import.meta.url).href }));
-  const body = h("div", { class: "catalogue-body" }, h("p", { class: "muted", text: "Loading kube-scheduler 1.28's plugins…" }));
+  const body = h("div", { class: "catalogue-body" },
+    h("p", { class: "muted", text: "Loading kube-scheduler 1.28's plugins…" }));
   const shut = h("button", { class: "btn cat-close", type: "button", text: "Close" });
   const dialog = h("dialog", { class: "catalogue-dialog", id: "catalogue-dialog", ariaLabelledby: "catalogue-title",
     dataTestid: "catalogue-dialog" },
@@ -36,13 +37,14 @@ function mount() {
     loadCatalogue().then((data) => {
       search ??= drawCatalogue(body, data, "catalogue-view-search");
       search.focus();
-    }).catch((err) => body.replaceChildren(h("p", { class: "bad", text: `Could not load the catalogue: ${err.message}` })));
+    }).catch((err) => body.replaceChildren(
+      h("p", { class: "bad", text: `Could not load the catalogue: ${err.message}` })));
   }
   const title = "kube-scheduler 1.28's plugins and the events that wake each";
   const open = h("button", { class: "btn", id: "btn-catalogue", type: "button", ariaHaspopup: "dialog",
     text: "Plugin catalogue…", title, onclick: show });
   close.before(open, " ");
-  document.getElementById("explore-send")?.after(" ", h("button", { class: "btn", id: "explore-catalogue",
+  $("explore-send")?.after(" ", h("button", { class: "btn", id: "explore-catalogue",
     type: "button", ariaHaspopup: "dialog", text: "Plugins…", title, onclick: show }));
 }
 

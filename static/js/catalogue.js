@@ -33,7 +33,8 @@ function plugin(p, data) {
   return h("details", { class: "cat-plugin", dataPlugin: p.name, dataEvents: events.join(" ") },
     h("summary", {}, h("strong", { text: p.name }),
       h("span", { class: "cat-count", text: ` wakes on ${events.length} event${events.length === 1 ? "" : "s"}` })),
-    h("p", { class: "cat-meta" }, "EventsToRegister: ", h("code", { title: `${data.source.root}${p.source}`, text: short(p.source) })),
+    h("p", { class: "cat-meta" }, "EventsToRegister: ",
+      h("code", { title: `${data.source.root}${p.source}`, text: short(p.source) })),
     p.note ? h("p", { class: "cat-note", text: p.note }) : null,
     h("ul", { class: "cat-regs" }, p.registrations.map((r) => registration(r, data))),
     p.later ? h("p", { class: "cat-note", text: `Later: ${p.later}` }) : null);
@@ -54,15 +55,19 @@ export function drawCatalogue(root, data, id) {
       el.hidden = !hit;
       el.open = Boolean(q) && hit;
       if (hit) shown++;
-      for (const ev of el.querySelectorAll(".cat-event")) ev.dataset.match = String(Boolean(q) && ev.dataset.event.toLowerCase().includes(q));
+      for (const ev of el.querySelectorAll(".cat-event")) {
+        ev.dataset.match = String(Boolean(q) && ev.dataset.event.toLowerCase().includes(q));
+      }
     }
     count.textContent = q ? `${shown} of ${data.plugins.length} plugins match “${search.value.trim()}”.`
-      : `${data.plugins.length} plugins. Events without a plugin's hint use ${data.default_hint_fn.name} (${data.default_hint_fn.returns}).`;
+      : `${data.plugins.length} plugins. Events without a plugin's hint use ${data.default_hint_fn.name} ` +
+        `(${data.default_hint_fn.returns}).`;
   };
   search.addEventListener("input", filter);
   root.replaceChildren(
     h("label", { class: "cat-label", htmlFor: id, text: "Find a plugin or an event" }), search, count, list,
-    h("p", { class: "cat-foot muted" }, `kube-scheduler ${data.version}, read from ${data.source.repo} @ ${data.source.commit}, `,
+    h("p", { class: "cat-foot muted" },
+      `kube-scheduler ${data.version}, read from ${data.source.repo} @ ${data.source.commit}, `,
       h("code", { text: data.source.root })));
   filter();
   return search;

@@ -3,9 +3,8 @@
 // the scenario message's `source`) is sent to POST /api/challenges/<id>/check, which runs the model on the
 // challenge's versions and answers solved or not yet, with why in words (which step, which pod, which invariant
 // or placement). The list and every word of a challenge are the server's (GET /api/challenges).
-import { h } from "./dom.js";
+import { $, h } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const SOLVED_KEY = "inflight-scope:challenges-solved"; // ids solved in this browser, for the ✓ in the list
 const CHOSEN_KEY = "inflight-scope:challenge"; // the challenge picked in this tab
 const OPEN_KEY = "inflight-scope:challenges-open"; // whether the section is unfolded in this tab
@@ -21,7 +20,8 @@ const remembered = (key, fallback) => {
 export function createChallenges(page, pick) {
   const box = $("challenges");
   if (!box) return;
-  const styles = document.querySelector('link[rel=stylesheet][href*="css/app.css"]'); // its sibling: challenges.css
+  /** @type {HTMLLinkElement | null} its sibling: challenges.css */
+  const styles = document.querySelector('link[rel=stylesheet][href*="css/app.css"]');
   if (styles) document.head.append(h("link", { rel: "stylesheet", href: new URL("challenges.css", styles.href).href }));
   let list = [];
   let solved = new Set(remembered(SOLVED_KEY, []));
@@ -30,13 +30,15 @@ export function createChallenges(page, pick) {
   const chooser = h("select", { id: "challenge-picker", ariaLabel: "Challenge", dataTestid: "challenge-picker" });
   const goal = h("p", { class: "challenge-goal", id: "challenge-goal" });
   const start = h("button", { class: "btn", type: "button", id: "challenge-start" });
-  const check = h("button", { class: "btn primary", type: "button", id: "challenge-check", dataTestid: "challenge-check",
-    text: "Check", title: "Run the scenario on screen, every step of it, on the challenge's versions" });
-  const verdict = h("div", { class: "challenge-verdict", id: "challenge-verdict", role: "status", dataTestid: "challenge-verdict" });
+  const check = h("button", { class: "btn primary", type: "button", id: "challenge-check",
+    dataTestid: "challenge-check", text: "Check",
+    title: "Run the scenario on screen, every step of it, on the challenge's versions" });
+  const verdict = h("div",
+    { class: "challenge-verdict", id: "challenge-verdict", role: "status", dataTestid: "challenge-verdict" });
   verdict.hidden = true;
   const mark = h("span", { class: "challenge-mark", id: "challenge-mark" });
-  const fold = h("button", { class: "challenge-fold", type: "button", dataTestid: "challenges-toggle", ariaExpanded: "false",
-    ariaControls: "challenge-body" }, h("span", { class: "label", text: "Challenges" }), mark);
+  const fold = h("button", { class: "challenge-fold", type: "button", dataTestid: "challenges-toggle",
+    ariaExpanded: "false", ariaControls: "challenge-body" }, h("span", { class: "label", text: "Challenges" }), mark);
   const body = h("div", { class: "challenge-body", id: "challenge-body" }, goal, verdict);
   const row = h("span", { class: "challenge-row" }, chooser, start, check);
   box.replaceChildren(h("div", { class: "challenge-head-row" }, fold, row), body);
@@ -91,7 +93,8 @@ export function createChallenges(page, pick) {
         localStorage.setItem(SOLVED_KEY, JSON.stringify([...solved]));
         drawList();
       }
-      say(body.solved, body.why, body.solved ? "Solved ✓" : "Not yet", `“${page.scenario.name}”, ${source.steps.length} steps`);
+      const what = `“${page.scenario.name}”, ${source.steps.length} steps`;
+      say(body.solved, body.why, body.solved ? "Solved ✓" : "Not yet", what);
     } catch (err) {
       say(false, `The check failed: ${err.message}`, "Cannot check");
     } finally {
@@ -113,7 +116,7 @@ export function createChallenges(page, pick) {
   start.addEventListener("click", () => chosen() && pick(chosen().start));
   check.addEventListener("click", run);
 
-  fetch("/api/challenges").then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.status)))).then((body) => {
+  fetch("/api/challenges").then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status))))).then((body) => {
     list = body.challenges;
     box.hidden = !list.length;
     drawList();

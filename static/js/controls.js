@@ -1,6 +1,6 @@
 // The controls: buttons, keys, the scrubber, the pickers and an embedding page's messages, each turned into
 // an action. Moving the cursor goes through the driver (which knows who may drive); the rest changes the page.
-import { drawnDark } from "./dom.js";
+import { $, drawnDark } from "./dom.js";
 import { bindKeys, drawKeyHelp } from "./keys.js";
 import { MAX_ADDRESS, permalink, tabAddress, tooLongForAnAddress, viewOf } from "./links.js";
 import { askPrediction, wantsPrediction } from "./predict.js";
@@ -8,9 +8,8 @@ import { downloadExport } from "./exporting.js";
 import { throttle } from "./throttle.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
-const $ = (id) => document.getElementById(id);
 
-export function bindControls(app, opts, driver, page) {
+export function bindControls(app, opts, driver, page, bus) {
   const { drive } = driver;
   const position = () => page.latest?.position || 0;
   const speedIndex = () => Math.max(0, SPEEDS.indexOf(Number($("speed").value)));
@@ -44,7 +43,7 @@ export function bindControls(app, opts, driver, page) {
   // themselves): the help, the blank screen, the legend, the link box and the link's notice.
   // Escape (``foundOpen``: whether it found something open, keys.js): closes what is open; with nothing open it
   // clears an error and leaves presentation mode.
-  function close(key, foundOpen = true) {
+  function close(_key, foundOpen = true) {
     closeHelp();
     $("blank").hidden = true;
     $("legend").open = false;
@@ -142,7 +141,8 @@ export function bindControls(app, opts, driver, page) {
   on("btn-exit-presenting", "click", actions.togglePresenting);
   on("btn-tables", "click", actions.toggleTables);
   on("btn-detach", "click", () => driver.toggleDetach());
-  const exportAs = (kind) => downloadExport(kind, driver.source, position(), driver.linkVersions()).catch((e) => page.showError(e.message));
+  const exportAs = (kind) => downloadExport(kind, driver.source, position(), driver.linkVersions())
+    .catch((e) => page.showError(e.message));
   on("btn-export-html", "click", () => exportAs("html"));
   on("btn-export-svg", "click", () => exportAs("svg"));
   on("btn-present", "click", present);
@@ -151,7 +151,8 @@ export function bindControls(app, opts, driver, page) {
   bindSwipe($("panes"), actions);
   measureBar(document.querySelector(".controls"));
   bindKeys(actions);
-  return { pick, actions };
+  bus.on("pick", pick);
+  return { actions };
 }
 
 // The bottom bar's height as --bar-h (on a phone the bar is fixed: the page ends that far below its content,

@@ -1,3 +1,23 @@
+// The page's DOM helpers, the only ones: every module finds and builds its elements through these.
+
+// The element with id `id` (any: each caller knows which kind of element its id names).
+/** @param {string} id @returns {any} */
+export const $ = (id) => document.getElementById(id);
+
+// The element that has the focus (an HTMLElement, or null: none, or the page's body).
+/** @returns {HTMLElement | null} */
+export const focused = () => /** @type {HTMLElement | null} */ (document.activeElement);
+
+// The element an event happened on (any, as `$`: an element, whose kind each listener knows).
+/** @param {Event} ev @returns {any} */
+export const targetOf = (ev) => ev.target;
+
+// The first element under `root` that `selector` matches (any, as `$`).
+/** @param {ParentNode} root @param {string} selector @returns {any} */
+export const within = (root, selector) => root.querySelector(selector);
+
+const ATTRIBUTES = new Set(["role", "title", "tabindex"]); // set as attributes, as data-* and aria-* are
+
 // Element builder: text is always set as text (never parsed as HTML).
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -5,7 +25,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") el.className = value;
     else if (key === "text") el.textContent = value;
-    else if (key.startsWith("data") || key.startsWith("aria") || key === "role" || key === "title" || key === "tabindex")
+    else if (key.startsWith("data") || key.startsWith("aria") || ATTRIBUTES.has(key))
       el.setAttribute(key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase()), value === true ? "true" : String(value));
     else el[key] = value;
   }

@@ -17,7 +17,8 @@ export function createDriver(opts, conn, page) {
   const join = () => conn.send("join_room", { room: opts.room, voter: voter() });
   const driver = {
     source: null, // what to load: a built-in id or a scenario object
-    versions: opts.versions, // what `load` asks for (null: what the scenario opens on); a scenario message says what is shown
+    // what `load` asks for (null: what the scenario opens on); a scenario message says what is shown
+    versions: opts.versions,
     opensOn: null, // the versions the scenario on screen opens on
     detached: false,
 

@@ -4,7 +4,7 @@
 // moves the log states that the model's replay does not make) and the assumptions (what the log could not tell) are
 // listed beside it, to be read before running. A log over the server's MAX_UPLOAD_BYTES (the page's
 // data-max-bytes) is not sent: the dialog says so and how to import it.
-import { h } from "./dom.js";
+import { h, within } from "./dom.js";
 
 // A noun that agrees with its count, and both: "1 step", "2 steps" (counted is editor.js's too).
 const plural = (n, noun) => (n === 1 ? noun : `${noun}s`);
@@ -16,9 +16,8 @@ const size = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed
 // ``dialog``: the <dialog> of editor.html; ``result``: where the counts, disagreements and assumptions are shown;
 // ``editor``: {replaceText(text, format), validate(), notice(text)}.
 export function bindImport(dialog, result, editor, maxBytes) {
-  const $ = (sel) => dialog.querySelector(sel);
-  const status = $("[data-testid=import-status]");
-  const paste = $("textarea");
+  const status = within(dialog, "[data-testid=import-status]");
+  const paste = within(dialog, "textarea");
 
   const refuse = (text) => {
     status.dataset.state = "bad";
@@ -52,7 +51,8 @@ export function bindImport(dialog, result, editor, maxBytes) {
 
   function tooLarge(bytes, name) {
     refuse(`${name} is ${size(bytes)}; the server takes at most ${size(maxBytes)}. Import it on the command line ` +
-      "(inflight-scope import LOGFILE -o scenario.yaml, which streams any size) or cut the log to the incident's minutes.");
+      "(inflight-scope import LOGFILE -o scenario.yaml, which streams any size) or cut the log to the " +
+      "incident's minutes.");
   }
 
   function listed(answer, key) {
@@ -72,20 +72,22 @@ export function bindImport(dialog, result, editor, maxBytes) {
         ` → ${counted(scenario.pods.length, "pod")}, ${counted(scenario.steps.length, "step")}.`),
       h("ul", { class: "imp-counts", dataTestid: "import-counts" },
         answer.said.map(({ key, count, words }) => // the importer's counts, in its words (logs/lines.py COUNT_WORDS)
-          h("li", { dataCount: key, dataZero: String(count === 0) }, h("strong", { text: count.toLocaleString("en") }), ` ${words}`))),
+          h("li", { dataCount: key, dataZero: String(count === 0) },
+            h("strong", { text: count.toLocaleString("en") }), ` ${words}`))),
       ...(answer.disagreements.length ? listed(answer, "disagreements") : []),
       ...listed(answer, "assumptions"),
-      h("p", { class: "muted imp-foot", text: "They are in the text too (comments and description; the assumptions also under assumptions:). Change the text where you know better, then Run." }));
+      h("p", { class: "muted imp-foot", text: "They are in the text too (comments and description; the assumptions " +
+        "also under assumptions:). Change the text where you know better, then Run." }));
   }
 
-  $("input[type=file]").addEventListener("change", (ev) => {
+  within(dialog, "input[type=file]").addEventListener("change", (ev) => {
     const [file] = ev.target.files;
     ev.target.value = ""; // the same file again is a change too
     if (!file) return;
     if (file.size > maxBytes) return tooLarge(file.size, file.name);
     send(file, file.name, file.name);
   });
-  $("[data-action=import-paste]").addEventListener("click", () => {
+  within(dialog, "[data-action=import-paste]").addEventListener("click", () => {
     const text = paste.value;
     if (!text.trim()) {
       paste.focus();
@@ -95,7 +97,7 @@ export function bindImport(dialog, result, editor, maxBytes) {
     if (bytes > maxBytes) return tooLarge(bytes, "the pasted log");
     send(text, "the pasted log");
   });
-  $("[data-action=import-cancel]").addEventListener("click", () => dialog.close());
+  within(dialog, "[data-action=import-cancel]").addEventListener("click", () => dialog.close());
   dialog.addEventListener("close", () => {
     if (status.dataset.state !== "busy") status.textContent = "";
   });

@@ -69,14 +69,16 @@ function field(param, ctx) {
 
 // Plugin names: a checkbox per catalogue plugin (the events that wake it on hover) and a box for other names.
 function pluginsField(param, id, label, help, ctx) {
-  const boxes = h("div", { class: "pal-plugins", role: "group", ariaLabelledby: `${id}-legend`, dataParam: param.name });
+  const boxes = h("div",
+    { class: "pal-plugins", role: "group", ariaLabelledby: `${id}-legend`, dataParam: param.name });
   const other = h("input", { type: "text", id: `${id}-other`, placeholder: "other names, e.g. P", autocomplete: "off",
     spellcheck: false });
   const fill = () => {
     if (!ctx.catalogue) return;
     boxes.replaceChildren(...ctx.catalogue.plugins.map((p) => {
       const events = [...new Set(p.registrations.flatMap((r) => r.events))];
-      return h("label", { class: "pal-plugin", title: events.length ? `woken by ${events.join(", ")}` : "woken by no scenario event" },
+      const title = events.length ? `woken by ${events.join(", ")}` : "woken by no scenario event";
+      return h("label", { class: "pal-plugin", title },
         h("input", { type: "checkbox", value: p.name }), p.name);
     }));
   };
@@ -155,8 +157,9 @@ export function createPalette(root, editor) {
       step[f.param.name] = value;
     }
     if (note.value.trim()) step.note = note.value.trim();
-    const named = fields.flatMap((f) => (f.param.type === "pod" ? [step[f.param.name]] : f.param.type === "pods" ? step[f.param.name] ?? [] : []))
-      .filter(Boolean);
+    const podsOf = (f) => (f.param.type === "pod" ? [step[f.param.name]]
+      : f.param.type === "pods" ? step[f.param.name] ?? [] : []);
+    const named = fields.flatMap(podsOf).filter(Boolean);
     let text = editor.text();
     try {
       const known = new Set(declaredPods(text));
@@ -177,7 +180,8 @@ export function createPalette(root, editor) {
 
   form.addEventListener("submit", append);
   root.replaceChildren(
-    h("p", { class: "pal-intro muted", text: "Pick an operation, fill it in, append it: the step is written at the end of the text." }),
+    h("p", { class: "pal-intro muted",
+      text: "Pick an operation, fill it in, append it: the step is written at the end of the text." }),
     buttons, moreBox, form, status, datalist);
 
   const ready = Promise.all([

@@ -18,7 +18,9 @@ export function yamlValue(value) {
   if (value === null) return "null";
   if (typeof value === "boolean") return String(value);
   // YAML 1.1 (PyYAML) reads 1e-07 as a string: a float's exponent needs a dot before it and a sign after it
-  if (typeof value === "number") return String(value).replace(/^(-?\d+)(?:\.(\d+))?e([+-]?)/, (_, i, f, sign) => `${i}.${f ?? "0"}e${sign || "+"}`);
+  if (typeof value === "number") {
+    return String(value).replace(/^(-?\d+)(?:\.(\d+))?e([+-]?)/, (_, i, f, sign) => `${i}.${f ?? "0"}e${sign || "+"}`);
+  }
   if (Array.isArray(value)) return `[${value.map(yamlValue).join(", ")}]`;
   if (value && typeof value === "object") {
     return `{${Object.entries(value).map(([k, v]) => `${yamlValue(k)}: ${yamlValue(v)}`).join(", ")}}`;
@@ -40,15 +42,16 @@ const isMap = (value) => value !== null && typeof value === "object" && !Array.i
 // A string plain after `key: ` (block context, where `,[]{}` need no quotes; here only a few signs, no `: `, no
 // ` #`, no space at the end): `name: The lost marker`.
 const BLOCK_PLAIN = /^[A-Za-z_][\p{L}\p{N}_ ./,'"()!?&*+=@%$~-]*$/u;
-const blockValue = (value) =>
-  typeof value === "string" && BLOCK_PLAIN.test(value) && !/ $/.test(value) && !RESERVED.test(value) ? value : yamlValue(value);
+const plainInBlock = (value) =>
+  typeof value === "string" && BLOCK_PLAIN.test(value) && !/ $/.test(value) && !RESERVED.test(value);
+const blockValue = (value) => (plainInBlock(value) ? value : yamlValue(value));
 
 // A string of several lines as a literal block (`|`), where it reads back as the same string for sure: no carriage
 // return, tab, control or YAML line-break character, no space at a line's end, and a first line that does not begin
 // with a space (the block's indentation is found from it); any other string is quoted.
+const UNWRITABLE_IN_A_BLOCK = /[\r\t\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
 function literal(text) {
-  return text.includes("\n") && !/[\r\t\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/.test(text) &&
-    !/ (\n|$)/.test(text) && !/^\n*( |$)/.test(text);
+  return text.includes("\n") && !UNWRITABLE_IN_A_BLOCK.test(text) && !/ (\n|$)/.test(text) && !/^\n*( |$)/.test(text);
 }
 
 function entry(key, value, indent) {
@@ -60,7 +63,8 @@ function entry(key, value, indent) {
     return [`${head} |${chomp}`, ...body.split("\n").map((line) => (line ? `${pad}  ${line}` : ""))];
   }
   const flow = `${head} ${blockValue(value)}`;
-  if (Array.isArray(value) && value.length && (flow.length > WIDTH || value.some((item) => item && typeof item === "object"))) {
+  const nested = Array.isArray(value) && value.some((item) => item && typeof item === "object");
+  if (Array.isArray(value) && value.length && (flow.length > WIDTH || nested)) {
     return [head, ...value.flatMap((item) => listItem(item, indent + 2))];
   }
   if (isMap(value) && Object.keys(value).length && flow.length > WIDTH) {
@@ -72,7 +76,8 @@ function entry(key, value, indent) {
 function listItem(item, indent) {
   const pad = " ".repeat(indent);
   const flow = `${pad}- ${yamlValue(item)}`;
-  if (!isMap(item) || !Object.keys(item).length || (flow.length <= WIDTH && !Object.values(item).some((v) => typeof v === "string" && literal(v)))) {
+  const literals = isMap(item) && Object.values(item).some((v) => typeof v === "string" && literal(v));
+  if (!isMap(item) || !Object.keys(item).length || (flow.length <= WIDTH && !literals)) {
     return [flow];
   }
   const lines = Object.entries(item).flatMap(([k, v]) => entry(k, v, indent + 2));

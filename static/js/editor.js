@@ -12,7 +12,7 @@
 // which plugin. Their edits go through `write`, one undoable edit each (Ctrl+Z).
 //
 // Everything shown from the user or the server is set as text (dom.js `h`), never parsed as HTML.
-import { h } from "./dom.js";
+import { $, focused, h } from "./dom.js";
 import { createPalette } from "./editor-palette.js";
 import { bindImport, counted } from "./editor-import.js";
 import { drawCatalogue, loadCatalogue } from "./catalogue.js";
@@ -32,7 +32,6 @@ import { DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, VIEWER_KEY } from "./links.js";
 const DEBOUNCE_MS = 400;
 const FORMAT_NAMES = { yaml: "YAML", json: "JSON" };
 
-const $ = (id) => document.getElementById(id);
 const source = $("source");
 const gutter = $("gutter");
 const format = $("format");
@@ -40,7 +39,8 @@ const MAX_BYTES = Number($("editor").dataset.maxBytes);
 let validations = 0; // only the answer to the newest request is shown
 
 // "Viewer" goes back to the view this tab's "Editor" was pressed in (its scenario, position, versions and theme).
-const viewedFrom = URL.canParse(sessionStorage.getItem(VIEWER_KEY)) ? new URL(sessionStorage.getItem(VIEWER_KEY)) : null;
+const viewerPlace = sessionStorage.getItem(VIEWER_KEY);
+const viewedFrom = URL.canParse(viewerPlace) ? new URL(viewerPlace) : null;
 if (viewedFrom?.origin === location.origin && viewedFrom.pathname === "/") $("viewer-link").href = viewedFrom.href;
 let timer = 0;
 let shownFormat = format.value; // the Format as the text was last validated (a change event comes after the choice)
@@ -53,7 +53,9 @@ function renderGutter() {
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) count++;
   if (gutter.children.length !== count) {
     const lines = document.createDocumentFragment();
-    for (let line = gutter.children.length + 1; line <= count; line++) lines.append(h("div", { class: "ln", text: line }));
+    for (let line = gutter.children.length + 1; line <= count; line++) {
+      lines.append(h("div", { class: "ln", text: line }));
+    }
     while (gutter.children.length > count) gutter.lastElementChild.remove();
     gutter.append(lines);
   }
@@ -105,7 +107,8 @@ async function validate(as = null) {
     format.value = writtenIn(source.value, format.value);
     shownFormat = format.value;
   }
-  const answer = await post("/api/validate", JSON.stringify({ text: source.value, format: as ?? (format.value || null) }));
+  const body = JSON.stringify({ text: source.value, format: as ?? (format.value || null) });
+  const answer = await post("/api/validate", body);
   if (mine === validations) showReport(answer);
   palette.textChanged();
   return answer;
@@ -120,8 +123,10 @@ async function changeFormat() {
   const answer = await validate(was);
   if (source.value !== text || format.value !== wanted) return answer; // changed meanwhile: the newer change decides
   if (answer.ok) {
-    replaceText(wanted === "json" ? `${JSON.stringify(answer.scenario, null, 2)}\n` : yamlDocument(answer.scenario), wanted);
-    return notice(`Converted to ${FORMAT_NAMES[wanted]} (Ctrl+Z in the text brings the ${FORMAT_NAMES[was]} back as it was written).`);
+    const text = wanted === "json" ? `${JSON.stringify(answer.scenario, null, 2)}\n` : yamlDocument(answer.scenario);
+    replaceText(text, wanted);
+    return notice(`Converted to ${FORMAT_NAMES[wanted]} ` +
+      `(Ctrl+Z in the text brings the ${FORMAT_NAMES[was]} back as it was written).`);
   }
   if (answer.failed) {
     format.value = shownFormat;
@@ -132,7 +137,8 @@ async function changeFormat() {
   const again = await validate();
   if (again.ok) return notice(`Read as ${FORMAT_NAMES[wanted]}.`);
   notice(format.value === wanted
-    ? `Not converted to ${FORMAT_NAMES[wanted]}: the text is not a valid scenario; it is read as ${FORMAT_NAMES[wanted]} as it stands.`
+    ? `Not converted to ${FORMAT_NAMES[wanted]}: the text is not a valid scenario; ` +
+      `it is read as ${FORMAT_NAMES[wanted]} as it stands.`
     : `Not converted to ${FORMAT_NAMES[wanted]}: the text is not a valid scenario yet; fix its problems first.`);
 }
 
@@ -141,15 +147,15 @@ function scheduleValidation() {
   timer = setTimeout(validate, DEBOUNCE_MS);
 }
 
-
 function showReport(answer) {
   const problems = answer.problems ?? [];
   const summary = $("summary");
   summary.dataset.state = answer.ok ? "valid" : "invalid";
   if (answer.failed) summary.textContent = `Could not validate: ${answer.message}`;
-  else if (answer.ok)
-    summary.textContent = `Valid: “${answer.scenario.name}”, ${counted(answer.total, "step")}; runs on ${answer.variants_ok.join(" and ")}.`;
-  else {
+  else if (answer.ok) {
+    summary.textContent = `Valid: “${answer.scenario.name}”, ${counted(answer.total, "step")}; ` +
+      `runs on ${answer.variants_ok.join(" and ")}.`;
+  } else {
     const ran = answer.variants_ok.length ? ` Runs on ${answer.variants_ok.join(" and ")} only.` : "";
     summary.textContent = `${counted(problems.length, "problem")}.${ran}`;
   }
@@ -157,8 +163,10 @@ function showReport(answer) {
   $("advice").replaceChildren(...advice.map((text) => h("li", { text })));
   $("advice").hidden = !advice.length;
   $("problems").replaceChildren(...problems.map((p) => h("li", {},
-    h("button", { type: "button", class: "problem", dataLine: p.line, dataColumn: p.column, onclick: () => goTo(p.line, p.column, p.at === "key") },
-      h("span", { class: "where", text: `line ${p.line}, col ${p.column}` }), " — ", h("code", { text: p.field }), `: ${p.message}`))));
+    h("button", { type: "button", class: "problem", dataLine: p.line, dataColumn: p.column,
+      onclick: () => goTo(p.line, p.column, p.at === "key") },
+      h("span", { class: "where", text: `line ${p.line}, col ${p.column}` }), " — ", h("code", { text: p.field }),
+      `: ${p.message}`))));
   markLines(problems);
 }
 
@@ -212,7 +220,7 @@ function write(text, line = null, whole = false) {
     while (start < max && old[start] === text[start]) start++;
     while (end < max - start && old[old.length - 1 - end] === text[text.length - 1 - end]) end++;
   }
-  const keep = document.activeElement;
+  const keep = focused();
   source.focus({ preventScroll: true });
   source.setSelectionRange(start, old.length - end);
   // execCommand keeps the edit on the undo stack; where it is missing, the value is set (no undo)
@@ -305,7 +313,8 @@ async function loadTrace(file) {
   result.replaceChildren(
     h("p", { class: answer.match ? "good" : "bad", text: verdict }),
     h("ul", {}, Object.entries(answer.variants).map(([variant, v]) =>
-      h("li", { dataVariant: variant }, h("strong", { text: variant }), `: ${v.match ? "same trace" : mismatchText(v.first_mismatch)}`))));
+      h("li", { dataVariant: variant }, h("strong", { text: variant }),
+        `: ${v.match ? "same trace" : mismatchText(v.first_mismatch)}`))));
   setText(JSON.stringify(answer.scenario_object, null, 2));
   format.value = "json";
   notice(`Loaded the scenario of ${file.name} into the editor.`);
@@ -415,7 +424,8 @@ function saveDraft(extra = {}) {
 // This page's own draft when it is reached again (Back, Forward, a reload); the newest draft when the viewer's
 // "Editor" opens it (?draft); else nothing: the page shows what it started from.
 function restoreDraft() {
-  const how = performance.getEntriesByType("navigation")[0]?.type;
+  const [navigation] = /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType("navigation"));
+  const how = navigation?.type;
   let draft = null;
   if (how === "back_forward" || how === "reload") {
     draft = readDrafts().find((d) => d.id === pageId && d.from === startedFrom);
@@ -469,7 +479,8 @@ catalogue.addEventListener("toggle", () => {
   if (!catalogue.open || catalogue.dataset.drawn) return;
   catalogue.dataset.drawn = "true";
   catalogueData.then((data) => drawCatalogue($("catalogue-body"), data, "catalogue-search"))
-    .catch((err) => $("catalogue-body").replaceChildren(h("p", { class: "bad", text: `Could not load the catalogue: ${err.message}` })));
+    .catch((err) => $("catalogue-body").replaceChildren(
+      h("p", { class: "bad", text: `Could not load the catalogue: ${err.message}` })));
 });
 
 restoreDraft();

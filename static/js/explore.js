@@ -1,43 +1,58 @@
 // Explore: act on the diagram. At any position an operation applied here (pop the head of activeQ, deliver an
-// event, fail, finish or update an in-flight pod, advance the clock) FORKS the scenario: its steps up to here plus the new
-// one, loaded inline at the next position, so every version shown recomputes in lockstep (a presenter's load
+// event, fail, finish or update an in-flight pod, advance the clock) FORKS the scenario: its steps up to here plus
+// the new one, loaded inline at the next position, so every version shown recomputes in lockstep (a presenter's load
 // drives its room). The rest of the scenario forked from is kept in the fork as its other branch (`branch`: s
 // switches to it), and the scenario before the fork stays in a small history (undo / redo); the new step says so
 // in its note, which the timeline marks (timeline.js), in a permalink, a room or the editor alike. "Find a divergence"
 // asks the server's search (POST /api/find) and opens what it found the same way, its explanation shown.
 // Every word about an operation is the server's (GET /api/operations); the events offered first are those the
 // scenario's hints and plugins care about (GET /api/plugins says which events wake which plugin).
-import { h } from "./dom.js";
+// This module is the view: it keeps the state, draws it and acts; what a fork is (explore-fork.js) and how the
+// history moves (explore-history.js) are plain data apart from it; the chips one acts on are explore-chips.js's.
+import { $, h } from "./dom.js";
 import { drawKeyHelp } from "./keys.js";
-import { FORK_MARK } from "./timeline.js";
+import { actable, branchWords, forked, forkedWords, jsonBytes, MAX_FORK_BYTES, otherBranch, paletteOf }
+  from "./explore-fork.js";
+import { begun, canRedo, canUndo, EMPTY, heard, keyOf, keyOfMessage, moved, pushed } from "./explore-history.js";
+import { bindChips, markChips } from "./explore-chips.js";
 
-const $ = (id) => document.getElementById(id);
-const HISTORY = 30; // scenarios kept for undo
-// The fork travels in one Socket.IO message; the server closes a connection whose message is over its limit
-// (MAX_MESSAGE_BYTES, 1 MiB by default), so a fork that would not fit is not sent (the editor's Run does the same).
-const MAX_FORK_BYTES = 1000 * 1000;
-const PALETTE = 5; // events with a button and a key of their own: 1 … 5 (keys.js)
-const unique = (items) => [...new Set(items)];
-const keyOf = (source) => (typeof source === "string" ? source : JSON.stringify(source));
+const DETACH_FIRST = "Following the room: press “Detach” to explore on your own.";
+const NO_POD = "No pod is in flight: pop one first.";
+// each button's operation, whose summary is its tip
+const TIPS = { "explore-pop": "pop", "explore-fail": "fail", "explore-done": "done", "explore-update": "update",
+  "explore-advance": "advance_clock", "explore-send": "event" };
 
-export function createExplore(app, opts, driver, page, actions) {
+/** @param {string} url */
+const getJSON = (url) => fetch(url).then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${url}: ${r.status}`))));
+const checkedPlugins = () => [...$("explore-plugins").querySelectorAll("input:checked")].map((input) => input.value);
+
+/**
+ * A load this module asked for: committed by its scenario message (`commit` gives the history after it and the
+ * words to say), undone by a refusal or by another scenario message (the driver's source goes back to `before`).
+ * @typedef {{source: Source | string, before: Source | string | null,
+ *   commit: (msg: ScenarioMessage) => {history: ExploreHistory, words: string}, found?: boolean}} Pending
+ */
+
+export function createExplore(app, opts, driver, page, actions, bus) {
   const box = $("explore");
-  const served = !document.getElementById("inflight-bundle"); // not the offline file: nothing to fork with
+  const served = !$("inflight-bundle"); // not the offline file: nothing to fork with
   if (!box || !served || !["main", "present"].includes(opts.mode)) {
     if (box) box.hidden = true;
-    return { scenario() {}, model() {}, refused: () => false };
+    return;
   }
   app.classList.add("exploring");
 
   let ops = {}; // operation name -> {summary, params} (the server's registry)
-  let wakes = {}; // event label -> plugins it wakes
-  let history = []; // [{source, position}]: the scenarios forked from and to, `at` the one on screen
-  let at = -1;
-  let pending = null; // a load this module asked for: committed by its scenario message, undone by a refusal
+  /** @type {Record<string, string[]>} event label -> plugins it wakes */
+  let wakes = {};
+  let history = EMPTY;
+  /** @type {Pending | null} */
+  let pending = null;
   let selected = null; // the in-flight pod Fail and Done act on
   let palette = []; // the events with keys 1 … 5
   let seed = 1; // each Find asks the next seed
   let searching = false;
+  const choices = () => ops.event?.params.find((param) => param.name === "event")?.choices ?? [];
 
   const status = $("explore-status");
   function say(text, { found = false } = {}) {
@@ -48,72 +63,57 @@ export function createExplore(app, opts, driver, page, actions) {
   say("");
 
   // --- the server's words -----------------------------------------------------------------------------------
-  const getJSON = (url) => fetch(url).then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${url}: ${r.status}`))));
   Promise.all([getJSON("/api/operations"), getJSON("/api/plugins")]).then(([o, p]) => {
     ops = Object.fromEntries(o.operations.map((op) => [op.name, op]));
     wakes = p.events ?? {};
-    for (const [id, op] of [["explore-pop", "pop"], ["explore-fail", "fail"], ["explore-done", "done"], ["explore-update", "update"], ["explore-advance", "advance_clock"], ["explore-send", "event"]]) {
-      $(id).title = ops[op]?.summary ?? "";
-    }
-    const choices = ops.event?.params.find((param) => param.name === "event")?.choices ?? [];
-    $("explore-any").replaceChildren(h("option", { value: "", text: "Other event…" }), ...choices.map((label) => h("option", { value: label, text: label })));
+    for (const [id, op] of Object.entries(TIPS)) $(id).title = ops[op]?.summary ?? "";
+    $("explore-any").replaceChildren(h("option", { value: "", text: "Other event…" }),
+      ...choices().map((label) => h("option", { value: label, text: label })));
     if (page.scenario) drawScenario(page.scenario);
   }).catch((err) => say(`The palette could not be loaded (${err.message}).`));
 
   // --- forking ------------------------------------------------------------------------------------------------
   // The scenario on screen up to here, plus `step`; opened at the new step.
   function fork(step) {
-    if (driver.following()) return say("Following the room: press “Detach” to explore on your own.");
+    if (driver.following()) return say(DETACH_FIRST);
     const base = page.scenario?.source;
     const here = page.latest?.position;
     if (!base || here == null || pending) return;
-    const note = `${FORK_MARK} Forked from “${base.name}” after step ${here}.`;
-    const forked = parted(base, here, forkedName(base.name), [{ ...step, note }]);
-    if (!forked.branch && base.branch) forked.branch = base.branch; // forked on at the end of a fork: the fork's own
+    const source = forked(base, here, step);
+    const bytes = jsonBytes(source);
+    if (bytes > MAX_FORK_BYTES) {
+      return say(`Too large to fork in the viewer (${bytes.toLocaleString("en")} bytes as JSON): ` +
+        "edit it in the editor instead.");
+    }
     const rest = base.steps.length - here; // the original's steps kept as the other branch
-    const bytes = new TextEncoder().encode(JSON.stringify(forked)).length;
-    if (bytes > MAX_FORK_BYTES) return say(`Too large to fork in the viewer (${bytes.toLocaleString("en")} bytes as JSON): edit it in the editor instead.`);
-    open(forked, here + 1, here, (msg) => {
-      const label = msg.steps[here]?.label ?? step.op;
-      const kept = rest === 1 ? "step is" : `${rest} steps are`;
-      return `Forked after step ${here}: ${label}.` + (rest
-        ? ` The original's other ${kept} kept as the other branch: s switches to it, ↶ Undo returns to it.`
-        : " ↶ Undo returns to the scenario before.");
-    });
+    open(source, here + 1, here, (msg) => forkedWords(here, msg.steps[here]?.label ?? step.op, rest));
   }
 
   // The fork's other branch (its `branch`, docs/scenario-format.md), opened at the same position; it keeps this
   // one as its own other branch, so s switches back.
   function switchBranch() {
-    if (driver.following()) return say("Following the room: press “Detach” to explore on your own.");
+    if (driver.following()) return say(DETACH_FIRST);
     const source = page.scenario?.source;
     if (pending) return;
-    if (!source?.branch) return say("This scenario has no other branch: act on the diagram to fork it.");
-    const { at: from, name, steps } = source.branch;
-    const other = parted(source, from, name ?? source.name, steps);
+    const branch = source && otherBranch(source);
+    if (!branch) return say("This scenario has no other branch: act on the diagram to fork it.");
+    const { other, from } = branch;
     const here = page.latest?.position ?? 0;
     const to = Math.min(here, other.steps.length);
-    open(other, to, here, (msg) => `On the other branch, “${msg.name}”, at step ${to}` +
-      (from < other.steps.length ? `: it parts from “${source.name}” after step ${from}.` : "."));
+    open(other, to, here, (msg) => branchWords(source, msg.name, from, to, other.steps.length));
   }
 
   // Load `source` at `position` as a new entry of the history (`here`: where the one on screen was left).
-  function open(source, position, here, words, options = {}) {
+  function open(source, position, here, words, found = false) {
     const before = driver.source;
-    if (!history.length) {
-      history = [{ source: before, position: here }];
-      at = 0;
-    }
-    pending = {
-      source,
-      commit(msg) {
-        history[at].position = here;
-        history = [...history.slice(0, at + 1), { source, position }].slice(-HISTORY);
-        at = history.length - 1;
-        say(words(msg), options);
-      },
-      undo: () => (driver.source = before),
-    };
+    history = begun(history, before, here);
+    ask(source, position, { before, found, commit: (msg) => ({ history: pushed(history, here, source, position),
+      words: words(msg) }) });
+  }
+
+  // Load `source` at `position`, pending until its scenario message commits it or a refusal undoes it.
+  function ask(source, position, { before, commit, found = false }) {
+    pending = { source, before, commit, found };
     driver.source = source;
     driver.load(source, position);
   }
@@ -121,58 +121,47 @@ export function createExplore(app, opts, driver, page, actions) {
   // Undo / redo: the scenario before (after) in the history, where it was left.
   function move(to) {
     if (pending) return;
-    if (to < 0 || to >= history.length) return say(to < 0 ? "Nothing to undo." : "Nothing to redo.");
+    if (to < 0 || to >= history.entries.length) return say(to < 0 ? "Nothing to undo." : "Nothing to redo.");
     if (driver.following()) return;
-    const before = driver.source;
     const here = page.latest?.position ?? 0;
-    const from = at;
-    const entry = history[to];
-    pending = {
-      source: entry.source,
-      commit(msg) {
-        history[from].position = here;
-        at = to;
-        say(to < from ? `Undone: back to “${msg.name}” at step ${entry.position}.` : `Redone: “${msg.name}” at step ${entry.position}.`);
-      },
-      undo: () => (driver.source = before),
-    };
-    driver.source = entry.source;
-    driver.load(entry.source, entry.position);
+    const from = history.at;
+    const entry = history.entries[to];
+    ask(entry.source, entry.position, { before: driver.source, commit: (msg) => ({
+      history: moved(history, from, here, to),
+      words: to < from ? `Undone: back to “${msg.name}” at step ${entry.position}.`
+        : `Redone: “${msg.name}” at step ${entry.position}.`,
+    }) });
   }
 
   // --- the operations -----------------------------------------------------------------------------------------
   const pop = (pod) => fork(pod ? { op: "pop", expect: pod } : { op: "pop" });
   const deliver = (event) => event && fork({ op: "event", event });
-  function fail() {
-    if (!selected) return say("No pod is in flight: pop one first.");
-    const plugins = [...$("explore-plugins").querySelectorAll("input:checked")].map((input) => input.value);
-    fork({ op: "fail", pod: selected, unschedulable_plugins: plugins });
-  }
+  const fail = () => (selected ? fork({ op: "fail", pod: selected, unschedulable_plugins: checkedPlugins() })
+    : say(NO_POD));
   // Done and Update name only the selected pod (Update's `changed` is left at its default: relevant).
-  const onSelected = (op) => () => (selected ? fork({ op, pod: selected }) : say("No pod is in flight: pop one first."));
+  const onSelected = (op) => () => (selected ? fork({ op, pod: selected }) : say(NO_POD));
   const done = onSelected("done");
   const update = onSelected("update");
   function advance() {
     const seconds = Number($("explore-seconds").value);
-    if (!Number.isFinite(seconds) || seconds < 0 || $("explore-seconds").value === "") return say("Advance by a number of seconds ≥ 0.");
+    if (!Number.isFinite(seconds) || seconds < 0 || $("explore-seconds").value === "") {
+      return say("Advance by a number of seconds ≥ 0.");
+    }
     fork({ op: "advance_clock", seconds });
   }
 
   async function find() {
     if (searching || pending) return;
-    if (driver.following()) return say("Following the room: press “Detach” to explore on your own.");
+    if (driver.following()) return say(DETACH_FIRST);
     searching = true;
     const button = $("explore-find");
     button.disabled = true;
     button.setAttribute("aria-busy", "true");
     say("Searching generated scenarios for a divergence…");
-    const shown = page.scenario?.variants ?? [];
-    const body = { target: "divergence", seed: seed++, ...(shown.length >= 2 ? { versions: shown } : {}) };
     try {
-      const answer = await fetch("/api/find", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-      const found = await answer.json();
-      if (!answer.ok) return say(`${found.message ?? "The search failed."}`);
-      open(found.scenario, found.position, page.latest?.position ?? 0, () => found.explanation, { found: true });
+      const { ok, found } = await searchDivergence(page.scenario?.variants ?? [], seed++);
+      if (!ok) return say(`${found.message ?? "The search failed."}`);
+      open(found.scenario, found.position, page.latest?.position ?? 0, () => found.explanation, true);
     } catch (err) {
       say(`The search failed: ${err.message}`);
     } finally {
@@ -183,126 +172,61 @@ export function createExplore(app, opts, driver, page, actions) {
   }
 
   // --- drawing ----------------------------------------------------------------------------------------------
-  // The events the scenario cares about: its hints' and steps' events, then those that wake a plugin it names. A
-  // fork's steps are read as its original's (the steps before the fork, its other branch), then its own: the
-  // palette and its number keys stay as they were (after a pop, 2 was CSIDriverAdd where it had been NodeAdd).
   function drawScenario(msg) {
     const source = msg.source ?? { steps: [], hints: [] };
-    const choices = ops.event?.params.find((param) => param.name === "event")?.choices ?? [];
-    const hints = source.hints ?? [];
-    const branch = source.branch;
-    const steps = branch ? [...source.steps.slice(0, branch.at), ...branch.steps, ...source.steps.slice(branch.at)] : source.steps;
-    const named = new Set([...hints.map((hint) => hint.plugin), ...steps.flatMap((s) => s.unschedulable_plugins ?? [])]);
-    const events = [...hints.map((hint) => hint.event), ...steps.filter((s) => s.op === "event").map((s) => s.event),
-      ...Object.entries(wakes).filter(([, plugins]) => plugins.some((p) => named.has(p))).map(([label]) => label)];
-    palette = unique(events).filter((label) => choices.includes(label)).slice(0, PALETTE);
-    $("explore-events").replaceChildren(...palette.map((label, i) => h("button", {
-      class: "btn event-btn", type: "button", dataEvent: label, ariaKeyshortcuts: String(i + 1),
-      title: `${i + 1}: ${label} — ${ops.event?.summary ?? ""}`, onclick: () => deliver(label),
-    }, h("kbd", { text: String(i + 1) }), ` ${label}`)));
-    const ticked = new Set([...$("explore-plugins").querySelectorAll("input:checked")].map((input) => input.value));
-    const plugins = [...named];
-    const keep = plugins.some((p) => ticked.has(p));
-    $("explore-plugins").replaceChildren(...plugins.map((plugin, i) => h("label", { class: "plugin" },
-      h("input", { type: "checkbox", value: plugin, checked: keep ? ticked.has(plugin) : i === 0 }), ` ${plugin}`)));
-    $("explore-plugins").hidden = !plugins.length;
-    drawHistory();
-    drawBranch(source);
+    const offered = paletteOf(source, choices(), wakes);
+    palette = offered.palette;
+    drawPalette(palette, ops.event?.summary ?? "", deliver);
+    drawPlugins(offered.plugins);
+    drawMoves(history, source);
   }
-
-  function drawHistory() {
-    $("explore-undo").disabled = at <= 0;
-    $("explore-redo").disabled = at < 0 || at >= history.length - 1;
-  }
-
-  function drawBranch(source) {
-    const button = $("explore-branch");
-    button.hidden = !source.branch;
-    if (source.branch) button.title = `Switch to the other branch, “${source.branch.name ?? source.name}” (s)`;
-  }
-
-  const lane = (pane, queue) => pane.lanes.find((l) => l.queue === queue)?.chips.map((c) => c.pod) ?? [];
 
   function drawModel(model) {
-    const panes = Object.values(model.scene.panes);
-    const inFlight = unique(panes.flatMap((pane) => lane(pane, "inFlight")));
+    const { inFlight, poppable } = actable(model.scene);
     if (!inFlight.includes(selected)) selected = inFlight[0] ?? null;
-    const pick = $("explore-pod");
-    pick.replaceChildren(...(inFlight.length ? inFlight.map((pod) => h("option", { value: pod, text: pod })) : [h("option", { value: "", text: "—" })]));
-    pick.value = selected ?? "";
-    pick.disabled = !inFlight.length;
-    for (const id of ["explore-fail", "explore-done", "explore-update"]) $(id).disabled = !inFlight.length;
-    $("explore-pop").disabled = !panes.some((pane) => lane(pane, "activeQ").length);
-    markChips();
+    drawPods(inFlight, selected, poppable);
+    markChips($("panes"), selected);
   }
 
   function select(pod) {
     selected = pod;
     $("explore-pod").value = pod;
-    markChips();
+    markChips($("panes"), selected);
   }
 
-  // The chips one can act on: a head of activeQ's pop (it forks; a pod behind the head cannot be popped), in
-  // flight's select; reachable by Tab, Enter acts.
-  const ACTING = "[data-queue=activeQ] .chip[data-head], [data-queue=inFlight] .chip[data-pod]";
-  function markChips() {
-    for (const chip of $("panes").querySelectorAll("[data-queue=activeQ] .chip:not([data-head])[role=button]")) {
-      for (const name of ["role", "tabindex", "aria-label"]) chip.removeAttribute(name);
-    }
-    for (const chip of $("panes").querySelectorAll(ACTING)) {
-      const popping = chip.closest("[data-queue]").dataset.queue === "activeQ";
-      chip.setAttribute("role", "button");
-      chip.tabIndex = 0;
-      chip.setAttribute("aria-label", popping ? `Pop ${chip.dataset.pod} (forks here)` : `Select ${chip.dataset.pod} for Fail, Done or Update`);
-      chip.classList.toggle("picked", !popping && chip.dataset.pod === selected);
-      if (!popping) chip.setAttribute("aria-pressed", String(chip.dataset.pod === selected));
-    }
-  }
-  new MutationObserver(markChips).observe($("panes"), { childList: true });
+  new MutationObserver(() => markChips($("panes"), selected)).observe($("panes"), { childList: true });
+  bindChips($("panes"), { pop, select });
 
-  function actOn(chip) {
-    const queue = chip.closest("[data-queue]")?.dataset.queue;
-    if (queue === "activeQ") pop(chip.dataset.pod);
-    else if (queue === "inFlight") select(chip.dataset.pod);
+  // A scenario message: the one a fork, an undo or a Find asked for, or another (the picker, a link): a new
+  // history then. One the history holds (other versions, a reconnection, Back) keeps it.
+  function scenario(msg) {
+    const key = keyOfMessage(msg);
+    const asked = pending;
+    pending = null;
+    if (asked && key === keyOf(asked.source)) {
+      const { history: after, words } = asked.commit(msg);
+      history = after;
+      say(words, { found: asked.found });
+    } else {
+      if (asked) driver.source = asked.before;
+      const { history: after, cleared } = heard(history, key);
+      history = after;
+      if (cleared) say("");
+    }
+    drawScenario(msg);
   }
-  const chipOf = (target) => target.closest?.(ACTING);
-  $("panes").addEventListener("click", (ev) => {
-    const chip = chipOf(ev.target);
-    if (chip) actOn(chip);
-  });
-  $("panes").addEventListener("keydown", (ev) => {
-    const chip = chipOf(ev.target);
-    if (!chip || (ev.key !== "Enter" && ev.key !== " ")) return;
-    ev.preventDefault();
-    ev.stopPropagation(); // Space here acts on the chip, it does not play
-    actOn(chip);
-  });
+
+  // A load was refused: if it was ours (the new step cannot run on some version), the scenario on screen stays.
+  function refused(msg) {
+    if (!pending) return;
+    driver.source = pending.before;
+    pending = null;
+    say(`Not forked: ${String(msg.message).replace(/\.?$/, ".")} The scenario on screen is unchanged.`);
+  }
 
   // --- wiring -------------------------------------------------------------------------------------------------
-  const on = (id, event, fn) => $(id).addEventListener(event, fn);
-  on("explore-pop", "click", () => pop());
-  on("explore-send", "click", () => ($("explore-any").value ? deliver($("explore-any").value) : $("explore-any").focus()));
-  on("explore-any", "keydown", (ev) => {
-    if (ev.key === "Enter") {
-      ev.preventDefault();
-      ev.target.blur();
-      deliver(ev.target.value);
-    } else if (ev.key === "Escape") ev.target.blur();
-  });
-  on("explore-pod", "change", (ev) => select(ev.target.value));
-  on("explore-fail", "click", fail);
-  on("explore-done", "click", done);
-  on("explore-update", "click", update);
-  on("explore-advance", "click", advance);
-  on("explore-seconds", "keydown", (ev) => {
-    if (ev.key === "Enter") advance();
-    else if (ev.key === "Escape") ev.target.blur();
-  });
-  on("explore-undo", "click", () => move(at - 1));
-  on("explore-redo", "click", () => move(at + 1));
-  on("explore-find", "click", find);
-  on("explore-branch", "click", switchBranch);
-
+  bindButtons({ pop, deliver, select, fail, done, update, advance, find, switchBranch,
+    undo: () => move(history.at - 1), redo: () => move(history.at + 1) });
   Object.assign(actions, {
     pop: () => pop(),
     event: (key) => deliver(palette[Number(key) - 1]),
@@ -315,59 +239,85 @@ export function createExplore(app, opts, driver, page, actions) {
     done,
     update,
     advance,
-    undo: () => move(at - 1),
-    redo: () => move(at + 1),
+    undo: () => move(history.at - 1),
+    redo: () => move(history.at + 1),
     switchBranch,
     find,
   });
   drawKeyHelp(actions);
 
-  return {
-    // A scenario message: the one a fork, an undo or a Find asked for, or another (the picker, a link): a new
-    // history then. One the history holds (other versions, a reconnection, Back) keeps it.
-    scenario(msg) {
-      const key = msg.id ?? JSON.stringify(msg.source);
-      if (pending && key === keyOf(pending.source)) {
-        const done_ = pending;
-        pending = null;
-        done_.commit(msg);
-      } else {
-        if (pending) pending.undo();
-        pending = null;
-        // the browser's Back and Forward may go to a scenario of the history; anything else starts a new one
-        const known = history.findIndex((entry) => keyOf(entry.source) === key);
-        if (known >= 0) at = known;
-        else if (history.length) {
-          history = [];
-          at = -1;
-          say("");
-        }
-      }
-      drawScenario(msg);
-    },
-    model: drawModel,
-    // A load was refused: if it was ours (the new step cannot run on some version), the scenario on screen stays.
-    refused(msg) {
-      if (!pending) return false;
-      pending.undo();
-      pending = null;
-      say(`Not forked: ${String(msg.message).replace(/\.?$/, ".")} The scenario on screen is unchanged.`);
-      return true;
-    },
-  };
+  bus.on("scenario", scenario);
+  bus.on("model", drawModel);
+  bus.on("error", (msg) => msg.event === "load" && refused(msg));
 }
 
-// "Name (fork)": once, however often it is forked again.
-// `source`'s first `at` steps, then `steps`, named `name`; the rest of `source`, if any, kept as its other branch
-// (docs/scenario-format.md `branch`).
-function parted(source, at, name, steps) {
-  const out = { ...source, name, steps: [...source.steps.slice(0, at), ...steps] };
-  delete out.branch;
-  const rest = source.steps.slice(at);
-  if (rest.length) out.branch = { at, name: source.name, steps: rest };
-  return out;
+// The search for a divergence (POST /api/find) on `variants` (two or more; else the server's pair), with `seed`.
+async function searchDivergence(variants, seed) {
+  const body = { target: "divergence", seed, ...(variants.length >= 2 ? { versions: variants } : {}) };
+  const answer = await fetch("/api/find",
+    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  return { ok: answer.ok, found: await answer.json() };
 }
 
-function forkedName(name) {
-  return name.endsWith(" (fork)") ? name : `${name} (fork)`;
+// The palette's events, keyed 1 … 5; `summary`: the event operation's, in each tip.
+function drawPalette(palette, summary, deliver) {
+  $("explore-events").replaceChildren(...palette.map((label, i) => h("button", {
+    class: "btn event-btn", type: "button", dataEvent: label, ariaKeyshortcuts: String(i + 1),
+    title: `${i + 1}: ${label} — ${summary}`, onclick: () => deliver(label),
+  }, h("kbd", { text: String(i + 1) }), ` ${label}`)));
+}
+
+// The plugins a failure may name, ticked as they were where they are still offered, else the first.
+function drawPlugins(plugins) {
+  const ticked = new Set(checkedPlugins());
+  const keep = plugins.some((p) => ticked.has(p));
+  $("explore-plugins").replaceChildren(...plugins.map((plugin, i) => h("label", { class: "plugin" },
+    h("input", { type: "checkbox", value: plugin, checked: keep ? ticked.has(plugin) : i === 0 }), ` ${plugin}`)));
+  $("explore-plugins").hidden = !plugins.length;
+}
+
+// Undo, redo and the other branch, as the history and the scenario on screen allow.
+/** @param {ExploreHistory} history @param {Source | {steps: Step[], branch?: undefined, name?: string}} source */
+function drawMoves(history, source) {
+  $("explore-undo").disabled = !canUndo(history);
+  $("explore-redo").disabled = !canRedo(history);
+  const button = $("explore-branch");
+  button.hidden = !source.branch;
+  if (source.branch) button.title = `Switch to the other branch, “${source.branch.name ?? source.name}” (s)`;
+}
+
+// The in-flight pods to pick (`selected` picked) and the buttons that act on them or pop.
+function drawPods(inFlight, selected, poppable) {
+  const pick = $("explore-pod");
+  pick.replaceChildren(...(inFlight.length ? inFlight.map((pod) => h("option", { value: pod, text: pod }))
+    : [h("option", { value: "", text: "—" })]));
+  pick.value = selected ?? "";
+  pick.disabled = !inFlight.length;
+  for (const id of ["explore-fail", "explore-done", "explore-update"]) $(id).disabled = !inFlight.length;
+  $("explore-pop").disabled = !poppable;
+}
+
+// The explore bar's buttons and fields, each to its act.
+function bindButtons(act) {
+  const on = (id, event, fn) => $(id).addEventListener(event, fn);
+  const leaveOnEscape = (ev) => ev.key === "Escape" && ev.target.blur();
+  on("explore-pop", "click", () => act.pop());
+  on("explore-send", "click", () => ($("explore-any").value ? act.deliver($("explore-any").value)
+    : $("explore-any").focus()));
+  on("explore-any", "keydown", (ev) => {
+    if (ev.key !== "Enter") return leaveOnEscape(ev);
+    ev.preventDefault();
+    ev.target.blur();
+    act.deliver(ev.target.value);
+  });
+  on("explore-pod", "change", (ev) => act.select(ev.target.value));
+  on("explore-fail", "click", act.fail);
+  on("explore-done", "click", act.done);
+  on("explore-update", "click", act.update);
+  on("explore-advance", "click", act.advance);
+  on("explore-seconds", "keydown", (ev) => (ev.key === "Enter" ? act.advance() : leaveOnEscape(ev)));
+  on("explore-undo", "click", act.undo);
+  on("explore-redo", "click", act.redo);
+  on("explore-find", "click", act.find);
+  on("explore-branch", "click", act.switchBranch);
 }

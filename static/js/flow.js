@@ -1,14 +1,13 @@
 // The flow around the picture: your place kept in the address bar, keyboard and focus (the skip link, the help
 // dialog as a modal, the picker letting go of the keys), Predict stopping Play at every prompt, a room's blank
-// screen and polls, the audience's locked view, the embed's locked range, and the way to the editor.
+// screen, the audience's locked view, the embed's locked range, and the way to the editor.
+import { $ } from "./dom.js";
 import { decodeScenario, DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, tabAddress, viewOf, VIEWER_KEY } from "./links.js";
 import { trapTab, wantsPrediction } from "./predict.js";
 import { useGlossary, watchTerms } from "./glossary.js";
 
-const $ = (id) => document.getElementById(id);
-
-export function createFlow(app, opts, driver, page, poll) {
-  const served = !document.getElementById("inflight-bundle"); // not the offline file
+export function createFlow(app, opts, driver, page, bus) {
+  const served = !$("inflight-bundle"); // not the offline file
   const place = (opts.mode === "main" || opts.mode === "present") && served ? keepPlace(app, driver, page) : null;
   watchTerms($("panes"));
   bindSkipLink();
@@ -23,42 +22,38 @@ export function createFlow(app, opts, driver, page, poll) {
   let stopped = null; // where Play stopped for a prompt
   const prompting = () => !$("predict-dialog").hidden || Boolean(document.querySelector("[data-testid=poll-reveal]"));
 
-  return {
-    scenario(msg) {
-      useGlossary(msg.glossary, $("help")?.querySelector(".help-card"));
-      if (opts.range) lockRange(opts.range);
-      place?.scenario(msg);
-    },
+  bus.on("scenario", (msg) => {
+    useGlossary(msg.glossary, $("help")?.querySelector(".help-card"));
+    if (opts.range) lockRange(opts.range);
+    place?.scenario(msg);
+  });
 
-    model(model) {
-      place?.model(model);
-      poll.model(model);
-      // With Predict on, Play stops at every prompt and waits for the answer (the step then reveals). A tick that
-      // slipped past before the pause arrived is taken back while the prompt is open.
-      if (stopped !== null) {
-        if (model.position > stopped && prompting()) driver.drive("seek", { position: stopped });
-        else if (model.position !== stopped) stopped = null;
-      }
-      if (model.playing && $("predict").checked && wantsPrediction(model.scene) && !driver.following() && !asking) {
-        asking = true;
-        stopped = model.position;
-        driver.drive("pause");
-        page.showPaused();
-        $("btn-step").click();
-        setTimeout(() => (asking = false), 0);
-      }
-    },
+  bus.on("model", (model) => {
+    place?.model(model);
+    // With Predict on, Play stops at every prompt and waits for the answer (the step then reveals). A tick that
+    // slipped past before the pause arrived is taken back while the prompt is open.
+    if (stopped !== null) {
+      if (model.position > stopped && prompting()) driver.drive("seek", { position: stopped });
+      else if (model.position !== stopped) stopped = null;
+    }
+    if (model.playing && $("predict").checked && wantsPrediction(model.scene) && !driver.following() && !asking) {
+      asking = true;
+      stopped = model.position;
+      driver.drive("pause");
+      page.showPaused();
+      $("btn-step").click();
+      setTimeout(() => (asking = false), 0);
+    }
+  });
 
-    room(event, msg) {
-      if (event === "blank") { // followers see the room's screen; a presenter only on coming back (a reload):
-        screen.blank = msg.on; // the room's echoes of its own key presses would toggle it again
-        const shown = opts.mode === "audience" ? !driver.detached : opts.mode === "present" && msg.joined;
-        if (shown && $("blank").hidden === msg.on) $("blank").hidden = !msg.on; // unchanged: no relay
-      } else {
-        poll.heard(event, msg);
-      }
-    },
-  };
+  // The room's blank screen: followers see it; a presenter only on coming back (a reload): the room's echoes of
+  // its own key presses would toggle it again.
+  bus.on("room", (event, msg) => {
+    if (event !== "blank") return;
+    screen.blank = msg.on;
+    const shown = opts.mode === "audience" ? !driver.detached : opts.mode === "present" && msg.joined;
+    if (shown && $("blank").hidden === msg.on) $("blank").hidden = !msg.on; // unchanged: no relay
+  });
 }
 
 // The table view opens under the diagram without squeezing it: the panes keep the height they had without it
@@ -226,5 +221,7 @@ function lockRange([from, to]) {
   const scrubber = $("scrubber");
   scrubber.min = String(from);
   scrubber.max = String(to);
-  for (const tick of $("ticks").children) tick.hidden = Number(tick.dataset.step) <= from || Number(tick.dataset.step) > to;
+  for (const tick of $("ticks").children) {
+    tick.hidden = Number(tick.dataset.step) <= from || Number(tick.dataset.step) > to;
+  }
 }

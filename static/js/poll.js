@@ -5,26 +5,37 @@
 // asks about, withdrawn by any other move. Followers then see the room's answers and, once the step is drawn, the
 // verdict against their own answer. A presenter coming back (a reload) is given the open poll and reveals it the
 // same way. Every queue, pod and variant name is the server's; only the page's own words are spelled here.
-import { h } from "./dom.js";
-import { askWith, question, verdict } from "./predict.js";
+// This module keeps the poll and decides; what a message or a model does to it is poll-state.js's, its panels are
+// poll-view.js's.
+import { $, focused, h } from "./dom.js";
+import { askWith } from "./predict.js";
 import { CLOSED_BY_ESCAPE, TYPING } from "./keys.js";
 import { voter } from "./voter.js";
+import { afterModel, answersAfter, NO_TALLY, opened, pollOf, tallyOf } from "./poll-state.js";
+import { followerParts, presenterParts } from "./poll-view.js";
 
-const $ = (id) => document.getElementById(id);
-
-export function createPoll(opts, conn, page) {
-  let poll = null; // {position, pod, choices, variants, open}
-  let tally = { answered: 0, counts: {} };
-  let mine = {}; // a follower's answers
+export function createPoll(opts, conn, page, bus) {
+  /** @type {Poll | null} */
+  let poll = null;
+  let tally = NO_TALLY;
+  /** @type {Record<string, string>} a follower's answers */
+  let mine = {};
   let pending = null; // the presenter's step, waiting for the reveal: pending({}) takes it, pending(null) does not
   let box = null;
+  const follower = opts.mode === "audience";
+  const presenter = opts.mode === "present";
+  const room = () => ({ room: opts.room, token: opts.token }); // a new room's are known once it is made
 
   const titleOf = (variant) => page.latest?.scene.panes[variant]?.title ?? variant;
+  /** What the panels show of `scene`. @param {Scene | null} scene */
+  const shown = (scene) => ({ poll, tally, scene, titleOf });
 
-  if (opts.mode === "present") {
-    askWith((dialog, scene) => open(scene));
+  if (presenter) {
+    askWith((_dialog, scene) => open(scene));
     document.addEventListener("keydown", withdrawOnEscape);
   }
+  bus.on("room", heard);
+  bus.on("model", drawn);
 
   // Escape withdraws the open poll, as it closes the Predict prompt (the step is not taken); not while it closes
   // something else (the help, a tip, a menu, the legend, the link box, a notice, the blank screen) or leaves a field.
@@ -41,9 +52,9 @@ export function createPoll(opts, conn, page) {
       reveal();
       return Promise.resolve(null); // this press revealed; the waiting prompt steps
     }
-    poll = { position: scene.position, pod: scene.predict.pod, choices: scene.predict.choices, variants: Object.keys(scene.panes), open: true };
-    tally = { answered: 0, counts: {} };
-    conn.send("poll_open", { room: opts.room, token: opts.token });
+    poll = opened(scene);
+    tally = NO_TALLY;
+    conn.send("poll_open", room());
     drawPresenter();
     return new Promise((resolve) => (pending = resolve));
   }
@@ -52,7 +63,7 @@ export function createPoll(opts, conn, page) {
   // it asks about, and tells the room before the step). Closed here at once: a second press steps no further.
   function reveal() {
     if (!pending) return;
-    poll.open = false;
+    poll = { ...poll, open: false };
     drawPresenter();
     settle({});
   }
@@ -65,7 +76,7 @@ export function createPoll(opts, conn, page) {
 
   // The presenter cancels the open poll: withdrawn for the whole room too; nothing is stepped.
   function withdraw() {
-    if (poll?.open) conn.send("poll_cancel", { room: opts.room, token: opts.token });
+    if (poll?.open) conn.send("poll_cancel", room());
     putAway();
   }
 
@@ -73,13 +84,13 @@ export function createPoll(opts, conn, page) {
   // Put away with the focus in it (its Close), the focus goes to Step, or on the audience's page to the first pane
   // (it fell to the page's body).
   function putAway() {
-    const hadFocus = box?.contains(document.activeElement);
+    const hadFocus = box?.contains(focused());
     settle(null);
     poll = null;
     box?.remove();
     box = null;
     if (!hadFocus) return;
-    const step = document.getElementById("btn-step");
+    const step = $("btn-step");
     (step?.offsetParent ? step : document.querySelector("#panes > [data-variant]"))?.focus();
   }
 
@@ -88,7 +99,7 @@ export function createPoll(opts, conn, page) {
   // revealed, the room has taken its step, so no step waiting for it is taken.
   function heardByPresenter() {
     if (poll.open && !box) {
-      pending = (answer) => answer && conn.send("step", { room: opts.room, token: opts.token });
+      pending = (answer) => answer && conn.send("step", room());
       $("predict").checked = true;
     } else if (!poll.open) {
       settle(null);
@@ -96,82 +107,24 @@ export function createPoll(opts, conn, page) {
     if (box || poll.open) drawPresenter();
   }
 
-  // Fills the panel with `parts` (nested lists and nulls allowed, as h() takes them).
-  function fill(el, ...parts) {
-    el.replaceChildren(...parts.flat(2).filter((p) => p !== null && p !== undefined && p !== false));
-  }
-
-  function panel(cls, label) {
+  // The panel `cls` (made anew if another is on the page), filled with `parts` (nested lists and nulls allowed).
+  function fill(cls, parts) {
     if (!box || !box.isConnected || !box.classList.contains(cls)) {
       box?.remove();
-      box = h("section", { class: `poll ${cls}`, role: "region", ariaLabel: label, dataTestid: cls });
+      box = h("section", { class: `poll ${cls}`, role: "region", ariaLabel: "Live poll", dataTestid: cls });
       $("app").append(box);
     }
-    return box;
+    box.replaceChildren(...parts.flat(2).filter((p) => p !== null && p !== undefined && p !== false));
   }
 
-  function histogram(variant, outcome) {
-    const counts = tally.counts[variant] ?? {};
-    const most = Math.max(1, ...Object.values(counts));
-    return h("figure", { class: "histogram", dataVariant: variant },
-      h("figcaption", { text: `${titleOf(variant)}` }),
-      poll.choices.map((choice) => {
-        const n = counts[choice] ?? 0;
-        const bar = h("span", { class: "bar" });
-        bar.style.inlineSize = `${(100 * n) / most}%`;
-        return h("div", { class: `bin${outcome === choice ? " truth" : ""}`, dataChoice: choice, dataCount: n },
-          h("span", { class: "choice name", text: choice }), h("span", { class: "track" }, bar), h("span", { class: "n", text: String(n) }));
-      }));
-  }
-
-  function outcomeLines(scene, variants) {
-    return variants.map((variant) => {
-      const pane = scene.panes[variant];
-      return pane?.outcome ? h("p", { class: "truth-line", dataVariant: variant },
-        h("strong", { text: `${pane.title}: ${poll.pod} → ${pane.outcome}` }), pane.caption ? ` — ${pane.caption}` : "") : null;
-    });
-  }
-
-  // --- the presenter ---------------------------------------------------------------------------------------
   // Drawn from the scene on screen, whatever message asked for it: a tally or the reveal's poll message that came
   // after the step's state (the room's messages can cross) drew the histograms without the truth again.
   function drawPresenter(scene = page.latest?.scene ?? null) {
-    const el = panel("poll-presenter", "Live poll");
-    const stepped = scene && scene.position === poll.position + 1;
-    const actions = poll.open
-      ? [h("button", { class: "btn primary", type: "button", text: "Reveal and step", dataTestid: "poll-reveal", onclick: reveal }),
-        h("button", { class: "btn", type: "button", text: "Cancel", onclick: withdraw })]
-      : [h("button", { class: "btn", type: "button", text: "Close", onclick: putAway })];
-    fill(el,
-      h("h2", { text: `Live poll: where will ${poll.pod} go?` }),
-      h("p", { class: "answered", dataTestid: "poll-answered", text: `${tally.answered} answered${poll.open ? " so far" : ""}` }),
-      h("div", { class: "histograms" }, poll.variants.map((v) => histogram(v, stepped ? scene.panes[v]?.outcome : null))),
-      stepped ? outcomeLines(scene, poll.variants) : null,
-      h("div", { class: "poll-actions" }, actions),
-    );
+    fill("poll-presenter", presenterParts(shown(scene), { reveal, withdraw, putAway }));
   }
 
-  // --- a follower ------------------------------------------------------------------------------------------
   function drawFollower(scene = page.latest?.scene ?? null) {
-    const el = panel("poll-follower", "Live poll");
-    const stepped = scene && scene.position === poll.position + 1;
-    const rows = poll.variants.map((variant) => h("fieldset", { class: "poll-row", dataVariant: variant },
-      h("legend", { text: question(poll.pod, titleOf(variant)) }),
-      h("div", { class: "poll-choices" }, poll.choices.map((choice) => h("button", {
-        class: "btn choice name", type: "button", text: choice, dataChoice: choice, disabled: !poll.open,
-        ariaPressed: String(mine[variant] === choice), onclick: () => answer(variant, choice),
-      })))));
-    const answered = Object.keys(mine).length;
-    fill(el,
-      h("h2", { text: poll.open ? "Predict with the room" : "The room's answers" }),
-      poll.open ? rows : h("div", { class: "histograms" }, poll.variants.map((v) => histogram(v, stepped ? scene.panes[v]?.outcome : null))),
-      h("p", { class: "poll-status", role: "status", dataTestid: "poll-status",
-        text: poll.open ? (answered ? "Answer sent — you may change it until the presenter reveals." : "Tap where you think it goes.")
-          : stepped ? "" : `${tally.answered} answered · the presenter is stepping…` }),
-      stepped && answered ? h("p", { class: "prediction poll-verdict", dataTestid: "poll-verdict", text: verdict(mine, scene) }) : null,
-      stepped ? outcomeLines(scene, poll.variants.filter((v) => !(v in mine))) : null, // the verdict says the rest
-      poll.open ? null : h("div", { class: "poll-actions" }, h("button", { class: "btn", type: "button", text: "Close", onclick: putAway })),
-    );
+    fill("poll-follower", followerParts(shown(scene), mine, { answer, putAway }));
   }
 
   function answer(variant, choice) {
@@ -181,46 +134,31 @@ export function createPoll(opts, conn, page) {
     drawFollower();
   }
 
-  const follower = () => opts.mode === "audience";
-
-  return {
-    // poll / poll_tally messages of the room this page follows
-    heard(event, msg) {
-      if (event === "poll_tally") {
-        if (!poll || msg.position !== poll.position) return;
-        tally = { answered: msg.answered, counts: msg.counts };
-        drawPresenter();
-      } else if (event === "poll") {
-        if (msg.cancelled) { // withdrawn before the reveal: by the presenter, or by the room moving elsewhere
-          if (poll?.position === msg.position) putAway();
-          return;
-        }
-        // a new poll starts unanswered (even where a revealed one asked); the open one given again (a reconnection)
-        // keeps this phone's answer, as the server does, and after a reload the server gives it back (yours)
-        if (follower() && msg.open && !(poll?.open && poll.position === msg.position)) mine = msg.yours ?? {};
-        poll = { position: msg.position, pod: msg.pod, choices: msg.choices, variants: msg.variants, open: msg.open };
-        tally = { answered: msg.answered, counts: msg.counts };
-        if (follower()) drawFollower();
-        else if (opts.mode === "present") heardByPresenter();
+  // poll / poll_tally messages of the room this page follows
+  function heard(event, msg) {
+    if (event === "poll_tally") {
+      if (!poll || msg.position !== poll.position) return;
+      tally = tallyOf(msg);
+      drawPresenter();
+    } else if (event === "poll") {
+      if (msg.cancelled) { // withdrawn before the reveal: by the presenter, or by the room moving elsewhere
+        if (poll?.position === msg.position) putAway();
+        return;
       }
-    },
+      if (follower) mine = answersAfter(poll, msg, mine);
+      poll = pollOf(msg);
+      tally = tallyOf(msg);
+      if (follower) drawFollower();
+      else if (presenter) heardByPresenter();
+    }
+  }
 
-    // Each model drawn: the verdict once the poll's step is applied (and revealed); a poll left behind goes (a
-    // revealed one too when the view steps back to where it asked: its verdict is about the step after), and so
-    // does an open one a follower's own view has left (detached, it could step to the answer and then answer):
-    // the reveal, or rejoining while it is open, gives it back.
-    model(model) {
-      if (!poll || !box) return;
-      const at = model.position;
-      const asking = at === poll.position && poll.open;
-      // the presenter's poll the room stepped past: its reveal may come after the step (the server ends it then)
-      const revealing = at === poll.position + 1 && poll.open && !follower();
-      if (at === poll.position + 1 && !poll.open) {
-        if (follower()) drawFollower(model.scene);
-        else drawPresenter(model.scene);
-      } else if (!asking && !revealing) {
-        putAway();
-      }
-    },
-  };
+  // Each model drawn: the verdict once the poll's step is applied and revealed; a poll left behind goes.
+  function drawn(model) {
+    if (!poll || !box) return;
+    const next = afterModel(poll, model.position, follower);
+    if (next === "reveal" && follower) drawFollower(model.scene);
+    else if (next === "reveal") drawPresenter(model.scene);
+    else if (next === "away") putAway();
+  }
 }

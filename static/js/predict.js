@@ -5,7 +5,7 @@
 // The prompt owns its keys while it is open: ←/→ move between a row's choices (focus only), Space or Enter
 // answers the focused choice (then the next unanswered row, then "Step and reveal"), Escape closes it
 // (resolving null: nothing is stepped). Keys never reach the page's own bindings (keys.js) meanwhile.
-import { h } from "./dom.js";
+import { focused, h } from "./dom.js";
 
 // The question asked of each pane, in the prompt and in a room's live poll (poll.js).
 export const question = (pod, title) => `Where will ${pod} go on ${title}?`;
@@ -26,15 +26,17 @@ export function askPrediction(dialog, scene) {
   if (asker) return asker(dialog, scene);
   const { pod, choices } = scene.predict;
   const guesses = {};
-  const returnTo = document.activeElement;
+  const returnTo = focused();
   return new Promise((resolve) => {
     const reveal = h("button", { class: "btn primary", type: "button", text: "Step and reveal", disabled: true });
     const close = h("button", { class: "btn", type: "button", text: "Close", ariaKeyshortcuts: "Escape" });
     const panes = Object.values(scene.panes);
     const rows = panes.map((pane) =>
-      h("fieldset", { class: "predict-row", dataVariant: pane.variant }, h("legend", { text: question(pod, pane.title) }),
+      h("fieldset", { class: "predict-row", dataVariant: pane.variant },
+        h("legend", { text: question(pod, pane.title) }),
         choices.map((queue) => h("label", { class: "predict-choice" },
-          h("input", { type: "radio", name: `guess-${pane.variant}`, value: queue, onchange: () => answered(pane.variant, queue) }),
+          h("input", { type: "radio", name: `guess-${pane.variant}`, value: queue,
+            onchange: () => answered(pane.variant, queue) }),
           ` ${queue}`))));
     const radios = (row) => [...row.querySelectorAll("input[type=radio]")];
 
@@ -50,7 +52,7 @@ export function askPrediction(dialog, scene) {
       dialog.removeEventListener("keydown", onKey);
       dialog.replaceChildren();
       if (returnTo?.isConnected && returnTo !== document.body) returnTo.focus({ preventScroll: true });
-      else document.activeElement?.blur?.();
+      else focused()?.blur?.();
       resolve(result);
     }
 
@@ -89,9 +91,11 @@ export function askPrediction(dialog, scene) {
   });
 }
 
+const FOCUSABLE = "button, [href], input, select, textarea, [tabindex]:not([tabindex='-1'])";
+
 // Keeps Tab inside `box` (a modal): from its last focusable to its first and back.
 export function trapTab(ev, box) {
-  const focusable = [...box.querySelectorAll("button, [href], input, select, textarea, [tabindex]:not([tabindex='-1'])")]
+  const focusable = [...box.querySelectorAll(FOCUSABLE)]
     .filter((el) => !el.disabled && el.getClientRects().length);
   if (!focusable.length) return;
   const first = focusable[0];

@@ -6,7 +6,8 @@ export function renderPresenterNotes(box, scene) {
   if (!scene.notes) return; // not a room's scene: nothing to present
   box.querySelector("[data-notes=now]").textContent = scene.notes.now;
   box.querySelector("[data-notes=next]").textContent = scene.notes.next;
-  box.querySelector("[data-notes=upcoming]").replaceChildren(...Object.entries(scene.upcoming || {}).map(([variant, n]) =>
+  const upcoming = Object.entries(scene.upcoming || {});
+  box.querySelector("[data-notes=upcoming]").replaceChildren(...upcoming.map(([variant, n]) =>
     h("div", { class: "upcoming" }, h("h3", { text: `${scene.panes[variant]?.title ?? variant}: ${n.title}` }),
       h("ul", {}, n.lines.map((line) => h("li", { text: line }))))));
 }

@@ -1,11 +1,9 @@
 // Draws the `scenario` message (what is loaded, sent once per load): its name and description, its entry in
 // the picker, the timeline's ticks, the returns line and the course of built-in lessons with its words.
-import { h } from "./dom.js";
+import { $, h } from "./dom.js";
 import { definitions } from "./glossary.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderTicks } from "./timeline.js";
-
-const $ = (id) => document.getElementById(id);
 
 // `pick(id)` loads a built-in (the course's buttons); the course is not offered to an audience.
 export function drawScenario(msg, { mode, pick }) {
@@ -23,7 +21,9 @@ function showInPicker(msg) {
   const picker = $("scenario-picker");
   picker.querySelector("option.own")?.remove();
   const listed = picker.querySelector('option[value=""]'); // an offline file lists its own scenario
-  if (!msg.id && !listed) picker.prepend(h("option", { class: "own", value: "", disabled: true, text: `${msg.name} (not a built-in)` }));
+  if (!msg.id && !listed) {
+    picker.prepend(h("option", { class: "own", value: "", disabled: true, text: `${msg.name} (not a built-in)` }));
+  }
   picker.value = msg.id ?? "";
 }
 
@@ -45,8 +45,8 @@ export function drawOutcomes(outcomes, variants) {
 function renderCourse(msg, pick) {
   const ids = [...$("scenario-picker").options].filter((o) => o.value).map((o) => o.value);
   const i = ids.indexOf(msg.id);
-  const go = (id) => h("button", { class: "btn", type: "button", text: id === ids[i - 1] ? "‹ Previous lesson" : "Next lesson ›",
-    onclick: () => pick(id) });
+  const go = (id) => h("button", { class: "btn", type: "button",
+    text: id === ids[i - 1] ? "‹ Previous lesson" : "Next lesson ›", onclick: () => pick(id) });
   const lessons = i < 0 || !pick ? [] : [h("span", { class: "label", text: `Lesson ${i + 1} of ${ids.length}` }),
     i > 0 ? go(ids[i - 1]) : "", i < ids.length - 1 ? go(ids[i + 1]) : ""];
   $("course").replaceChildren(...lessons, courseWords(msg.glossary));

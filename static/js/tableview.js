@@ -24,7 +24,8 @@ export function renderTables(scene) {
           h("td", { text: lane.chips.map((c) => c.pod).join(", ") || "—" })))),
       ),
       h("table", {},
-        h("caption", { text: `${pane.title}: ${pane.list.name}${pane.list.count ? ` · ${pane.list.count}` : ""}, front to back` }),
+        h("caption", { text: `${pane.title}: ${pane.list.name}${pane.list.count ? ` · ${pane.list.count}` : ""}, ` +
+          "front to back" }),
         h("thead", {}, h("tr", {}, ["#", "entry", "id", "detail"].map((c) => h("th", { scope: "col", text: c })))),
         h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colSpan: 4, text: "empty" }))),
       ),

@@ -26,10 +26,12 @@ export function renderTicks(container, scenario) {
     const diverges = scenario.divergence !== null && scenario.divergence > first && scenario.divergence <= last;
     const fork = steps.some(isFork);
     const parts = branch && branch.at >= first && branch.at < last; // the steps after the fork point start here
-    const title = (per === 1 ? `${last}: ${steps[0].label}` : `${first + 1}–${last}: ${steps.length} steps`) + (fork ? " (fork)" : "")
-      + (parts ? ` — the other branch, “${branch.name ?? scenario.name}”, goes on with ${branch.steps.length} other steps (s)` : "");
-    ticks.push(h("span", { class: `tick kind-${kind}${diverges ? " divergence" : ""}${fork ? " fork" : ""}`, dataKind: kind, dataStep: last,
-      dataFork: fork ? "true" : null, dataBranch: parts ? String(branch.steps.length) : null, title }));
+    const title = (per === 1 ? `${last}: ${steps[0].label}` : `${first + 1}–${last}: ${steps.length} steps`)
+      + (fork ? " (fork)" : "") + (parts ? ` — the other branch, “${branch.name ?? scenario.name}”, ` +
+        `goes on with ${branch.steps.length} other steps (s)` : "");
+    ticks.push(h("span", { class: `tick kind-${kind}${diverges ? " divergence" : ""}${fork ? " fork" : ""}`,
+      dataKind: kind, dataStep: last, dataFork: fork ? "true" : null,
+      dataBranch: parts ? String(branch.steps.length) : null, title }));
   }
   container.dataset.stepsPerTick = String(per);
   container.replaceChildren(...ticks);

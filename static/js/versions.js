@@ -2,12 +2,11 @@
 // message's `versions` table (name, releases, summary: the server's words, never spelled here); what is ticked is
 // what the scenario message says is shown (a room's: the presenter's choice). Ticking or unticking a version loads
 // the scenario again on the new set, at the same position (a presenter's room follows).
-import { h } from "./dom.js";
+import { $, h } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const MARGIN = 8; // px the open menu keeps from the window's right edge
 
-export function createVersionPicker(opts, driver, page) {
+export function createVersionPicker(opts, driver, page, bus) {
   const picker = $("versions-picker");
   const menu = $("versions-menu");
   const box = $("versions-options");
@@ -34,7 +33,8 @@ export function createVersionPicker(opts, driver, page) {
     for (const input of inputs()) input.checked = shown.includes(input.value);
     const full = shown.length >= most();
     for (const input of inputs()) input.disabled = full && !input.checked;
-    status.textContent = full ? `${shown.length} shown: untick one to choose another.` : `${shown.length} shown; up to ${most()} side by side.`;
+    status.textContent = full ? `${shown.length} shown: untick one to choose another.`
+      : `${shown.length} shown; up to ${most()} side by side.`;
     $("versions-chosen").textContent = shown.join(" · ");
   }
 
@@ -77,26 +77,27 @@ export function createVersionPicker(opts, driver, page) {
   addEventListener("resize", keepInView);
   watchPlace(keepInView, $("versions-summary"), picker.parentElement);
 
-  return {
-    // A scenario message: the table (built once) and what it shows. One answering an earlier load, while a later
-    // choice is on its way, leaves that choice ticked (two versions ticked quickly: the first's answer unticked the
-    // second).
-    heard(msg) {
-      if (msg.versions && msg.versions.map((v) => v.name).join() !== offered.join()) build(msg.versions);
-      if (asked && asked.join() !== msg.variants.join()) return;
-      asked = null;
-      tick(msg.variants);
-    },
+  // A scenario message: the table (built once) and what it shows. One answering an earlier load, while a later
+  // choice is on its way, leaves that choice ticked (two versions ticked quickly: the first's answer unticked the
+  // second).
+  function heard(msg) {
+    if (msg.versions && msg.versions.map((v) => v.name).join() !== offered.join()) build(msg.versions);
+    if (asked && asked.join() !== msg.variants.join()) return;
+    asked = null;
+    tick(msg.variants);
+  }
 
-    // A load was refused (e.g. a scenario that cannot run on a version as written): back to what is shown.
-    refused() {
-      asked = null;
-      const shown = page.scenario?.variants;
-      if (!shown) return;
-      driver.versions = shown;
-      tick(shown);
-    },
-  };
+  // A load was refused (e.g. a scenario that cannot run on a version as written): back to what is shown.
+  function refused() {
+    asked = null;
+    const shown = page.scenario?.variants;
+    if (!shown) return;
+    driver.versions = shown;
+    tick(shown);
+  }
+
+  bus.on("scenario", heard);
+  bus.on("error", (msg) => msg.event === "load" && refused());
 }
 
 // `place()` whenever one of `boxes` changes size (a ResizeObserver; where there is none, the resize event does).

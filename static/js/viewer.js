@@ -1,9 +1,12 @@
-// The viewer, composed of its parts: the model over `transport` (connection.js served, local.js offline), which
-// folds deltas and hands on whole models; the page that draws them; the driver that decides what is sent
-// and by whom; the version picker (which versions, side by side); the controls that turn keys and buttons into
-// actions; the flow around them (flow.js: the address bar, focus, Predict's stops, a room's polls and blank screen);
-// exploring (explore.js: acting on the diagram forks the scenario; undo, redo, Find a divergence); the course's
-// challenges (challenges.js).
+// The viewer, composed of its parts around one event bus (bus.js): the model over `transport` (connection.js
+// served, local.js offline) folds deltas and publishes whole models; the page draws them; the driver decides
+// what is sent and by whom; the version picker (which versions, side by side); a room's poll; the flow around
+// the picture (flow.js: the address bar, focus, Predict's stops, a room's blank screen); the controls that turn
+// keys and buttons into actions; exploring (explore.js: acting on the diagram forks the scenario; undo, redo, Find
+// a divergence); the course's challenges (challenges.js). Each part is made from the parts before it and
+// subscribes to the topics it needs, so the graph has no cycle and no part is named before it exists.
+import { $ } from "./dom.js";
+import { createBus } from "./bus.js";
 import { readOptions } from "./options.js";
 import { openModel } from "./model.js";
 import { createPage } from "./page.js";
@@ -15,38 +18,21 @@ import { createVersionPicker } from "./versions.js";
 import { createExplore } from "./explore.js";
 import { createChallenges } from "./challenges.js";
 
+/** @param {(handlers: Record<string, Function>) => {send: Function, request?: Function}} transport */
 export function startViewer(transport) {
-  const app = document.getElementById("app");
+  const app = $("app");
   const opts = readOptions(app);
-  const page = createPage(app, opts, { pick: (id) => controls.pick(id) });
-  const conn = openModel(transport, {
-    connect: () => driver.resume(),
-    disconnect: () => page.disconnected(),
-    scenario: (msg) => {
-      driver.heard(msg);
-      versions.heard(msg);
-      page.drawScenario(msg);
-      flow.scenario(msg);
-      explore.scenario(msg);
-    },
-    model: (model) => {
-      page.draw(model);
-      flow.model(model);
-      explore.model(model);
-    },
-    error: (msg) => {
-      driver.error(msg);
-      if (msg.event === "load") {
-        versions.refused();
-        explore.refused(msg);
-      }
-    },
-    room: (event, msg) => flow.room(event, msg),
-  });
+  const bus = createBus();
+  const conn = openModel(transport, bus.publisher(["connect", "disconnect", "scenario", "model", "error", "room"]));
+  const page = createPage(app, opts, bus);
   const driver = createDriver(opts, conn, page);
-  const versions = createVersionPicker(opts, driver, page);
-  const flow = createFlow(app, opts, driver, page, createPoll(opts, conn, page));
-  const controls = bindControls(app, opts, driver, page);
-  const explore = createExplore(app, opts, driver, page, controls.actions);
-  createChallenges(page, controls.pick); // the course's exercises: Check sends the scenario on screen
+  bus.on("connect", () => driver.resume());
+  bus.on("scenario", (msg) => driver.heard(msg));
+  bus.on("error", (msg) => driver.error(msg));
+  createVersionPicker(opts, driver, page, bus);
+  createPoll(opts, conn, page, bus);
+  createFlow(app, opts, driver, page, bus);
+  const controls = bindControls(app, opts, driver, page, bus);
+  createExplore(app, opts, driver, page, controls.actions, bus);
+  createChallenges(page, (id) => bus.emit("pick", id)); // the course's exercises: Check sends the scenario on screen
 }

@@ -2,7 +2,8 @@
 // reconnects, or reloads, still answers once, and rejoining is shown its own answer (join_room {voter}).
 // (getRandomValues, not randomUUID: an audience on the hall's network reaches the server over plain http.)
 const VOTER_KEY = "inflight-scope:voter";
-const newVoter = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+const hex = (/** @type {number} */ b) => b.toString(16).padStart(2, "0");
+const newVoter = () => [...crypto.getRandomValues(new Uint8Array(16))].map(hex).join("");
 let pageVoter = null;
 
 export function voter() {
