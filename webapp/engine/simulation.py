@@ -15,7 +15,7 @@ message made earlier for the same view, web/message_cache.py, needs neither).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..errors import Invalid, TooLarge
@@ -119,11 +119,11 @@ class Simulation:
         self.seek(self.total if until is None else until)
 
     # --- queries ---------------------------------------------------------------------------------
-    def peek(self) -> dict[str, Any] | None:
+    def peek(self) -> Mapping[str, Any] | None:
         """The step that ``step()`` would apply next, or None at the end."""
         return self._step_after(self.position)
 
-    def _step_after(self, position: int) -> dict[str, Any] | None:
+    def _step_after(self, position: int) -> Mapping[str, Any] | None:
         """The step applied from ``position`` to the next, or None at the end."""
         return self.scenario.steps[position] if position < self.total else None
 
@@ -203,7 +203,7 @@ def versions_in(text: str, most: int = MAX_PANES) -> tuple[str, ...]:
     return check_variants([name.strip() for name in text.split(",")], most)
 
 
-def placed_differently(queues: Sequence[PriorityQueue], pods: set[str]) -> list[str]:
+def placed_differently(queues: Sequence[PriorityQueue], pods: Iterable[str]) -> list[str]:
     """The ``pods`` the queues (one per variant, same position) place in different sub-queues."""
     first, others = queues[0], queues[1:]
     return [p for p in pods if any(first.where(p) != q.where(p) for q in others)]
