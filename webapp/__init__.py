@@ -19,8 +19,21 @@ def create_app(config: dict | None = None):
 
     from .server import hosts, offload, security
     from .server.settings import read_settings
-    from .web import (answers, assets, bodies, challenges, compress, editor, export, find, plugins, preload, routes,
-                      sockets, versions)
+    from .web import (
+        answers,
+        assets,
+        bodies,
+        challenges,
+        compress,
+        editor,
+        export,
+        find,
+        plugins,
+        preload,
+        routes,
+        sockets,
+        versions,
+    )
 
     app = Flask(__name__, static_folder=str(ROOT / "static"), template_folder=str(ROOT / "templates"))
     settings = app.extensions["inflight_settings"] = read_settings(config)

@@ -14,22 +14,23 @@ from dataclasses import asdict
 
 import yaml
 
-from .engine.challenges import BY_ID, check as check_challenge
+from .engine.challenges import BY_ID
+from .engine.challenges import check as check_challenge
 from .engine.find import MAX_SEED, PODS_RANGE, STEPS, TARGETS, Search, check_query, size
 from .engine.simulation import Simulation, versions_in
 from .engine.trace import check_runs, dry_runs
+from .errors import Invalid, TooLarge
 from .model.variant import VARIANTS
 from .model.versions import VERSIONS
+from .phrases import counted
 from .presenter import state_message
 from .presenter.advice import advised
 from .presenter.challenges import explain as explain_verdict
 from .presenter.findings import explain
 from .scenario import builtin
-from .errors import Invalid, TooLarge
 from .scenario.errors import ScenarioError
-from .phrases import counted
-from .scenario.logs import LogError, import_logs
 from .scenario.load import load_file, load_scenario, parse_text
+from .scenario.logs import LogError, import_logs
 from .scenario.validate import Limits
 from .server.settings import read_settings
 
@@ -41,9 +42,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="inflight-scope", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="replay scenario files on the queue variants")
-    replay.add_argument("files", nargs="+", metavar="FILE", help="scenario file (JSON or YAML), built-in scenario id, or - for stdin")
+    replay.add_argument("files", nargs="+", metavar="FILE",
+                        help="scenario file (JSON or YAML), built-in scenario id, or - for stdin")
     replay.add_argument("--variant", type=variant_list, default=None, metavar="VERSION[,VERSION...]",
-                        help=f"the versions to replay on, any of {', '.join(VERSIONS)}, or both ({' and '.join(VARIANTS)}); "
+                        help=f"the versions to replay on, any of {', '.join(VERSIONS)},"
+                             f" or both ({' and '.join(VARIANTS)}); "
                              f"the default: the scenario's own versions (its 'versions', else both)")
     replay.add_argument("--format", choices=("json", "text"), default="json")
     replay.add_argument("--records", action="store_true", help="include each step's record (JSON output)")

@@ -129,7 +129,7 @@ def test_text_rows_are_drawn_from_the_scene():
     for position in range(1, sim.total + 1):
         sim.seek(position)
         scene = state_message(sim.frame())["scene"]
-        for rows, (variant, pane) in zip(tables, scene["panes"].items()):
+        for rows, pane in zip(tables, scene["panes"].values()):
             row = rows[position - 1]
             assert row.startswith(f"{position} ")  # the page's number: step 6 is the one that leads to position 6
             assert row.split("  ")[0] == f"{position}" and f"  {scene['step']['label']}  " in row  # and its words

@@ -48,7 +48,8 @@ def open_page(browser, live_server, width=1280, height=720, color_scheme="light"
 
     def local(url: str) -> bool:
         parts = urlsplit(url)
-        return parts.scheme in ("data", "blob", "file") or (parts.hostname, parts.port) == (origin.hostname, origin.port)
+        return (parts.scheme in ("data", "blob", "file")
+                or (parts.hostname, parts.port) == (origin.hostname, origin.port))
 
     def watch_console(msg):
         if msg.type == "error":
@@ -68,7 +69,8 @@ def open_page(browser, live_server, width=1280, height=720, color_scheme="light"
     page.on("dialog", watch_dialog)
     page.on("pageerror", lambda err: page.problems.append(f"page error: {err}"))
     page.on("request", lambda req: local(req.url) or page.problems.append(f"request to another origin: {req.url}"))
-    page.on("websocket", lambda ws: local(ws.url.replace("ws", "http", 1)) or page.problems.append(f"websocket: {ws.url}"))
+    page.on("websocket",
+            lambda ws: local(ws.url.replace("ws", "http", 1)) or page.problems.append(f"websocket: {ws.url}"))
     return context, page
 
 

@@ -20,7 +20,8 @@ SNAPSHOT_JS = """() => [...document.querySelectorAll('#panes > [data-variant]')]
   ghosts: [...pane.querySelectorAll('[data-removed-id]')].map((e) => e.dataset.removedId),
   markers: [...pane.querySelectorAll('[data-marker]')].map((m) => {
     const host = m.closest('[data-id], [data-removed-id]');  // an entry, a removed element, or the front slot
-    return `${m.dataset.marker}:${m.dataset.detached}@${host ? host.dataset.id ?? 'removed:' + host.dataset.removedId : 'front'}`;
+    return `${m.dataset.marker}:${m.dataset.detached}`
+      + `@${host ? host.dataset.id ?? 'removed:' + host.dataset.removedId : 'front'}`;
   }),
   lanes: Object.fromEntries([...pane.querySelectorAll('[data-queue]')].map((q) =>
     [q.dataset.queue, [...q.querySelectorAll('[data-pod]')].map((c) => c.dataset.pod)])),
@@ -342,7 +343,8 @@ def test_the_system_theme_colours_the_page(make_page, color_scheme):
 
 
 MODULES_JS = """() => ({
-  fetched: performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js')),
+  fetched: performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
+    .filter((p) => p.endsWith('.js')),
   preloaded: [...document.querySelectorAll('link[rel=modulepreload]')].map((l) => new URL(l.href).pathname),
   entries: [...document.querySelectorAll('script[type=module]')].map((s) => new URL(s.src).pathname),
 })"""

@@ -59,7 +59,8 @@ def test_grow_the_list_without_bound_on_the_diagram_alone(page):
     page.keyboard.press("u")  # fork: update A, the selected in-flight pod; its copy enters activeQ
     at(page, 3, 3)
     v2 = '[data-variant="v1.28.2"]'
-    page.locator(f'{v2} [data-queue="activeQ"] [data-pod="A"]').click()  # fork: pop the copy, A's first entry is orphaned
+    # fork: pop the copy, A's first entry is orphaned
+    page.locator(f'{v2} [data-queue="activeQ"] [data-pod="A"]').click()
     at(page, 4, 4)
     expect(page.locator(f"{v2} .inflight-list .entry.pod.orphaned")).to_have_count(1)
     for position in (5, 6, 7):

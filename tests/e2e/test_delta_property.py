@@ -15,9 +15,9 @@ import pytest
 from webapp.engine.simulation import Simulation
 from webapp.model.variant import VARIANTS
 from webapp.presenter import delta_message, state_message
+from webapp.presenter.messages import TRACED
 from webapp.scenario.generate import generate
 from webapp.scenario.scenario import from_valid_dict
-from webapp.presenter.messages import TRACED
 
 SCENARIOS = 30
 MOVES = 40
@@ -43,7 +43,8 @@ CHECK_JS = """async (text) => {
     }
     if (kind(want) === 'object') {
       for (const key of new Set([...Object.keys(got), ...Object.keys(want)])) {
-        if (!(key in want) || !(key in got)) return { path: `${path}.${key}`, got: show(got[key]), want: show(want[key]) };
+        if (!(key in want) || !(key in got))
+          return { path: `${path}.${key}`, got: show(got[key]), want: show(want[key]) };
         const d = difference(got[key], want[key], `${path}.${key}`);
         if (d) return d;
       }
@@ -74,12 +75,16 @@ CHECK_JS = """async (text) => {
     for (const [i, move] of c.moves.entries()) {
       const seq = i + 2;
       const want = c.states[move.state];
-      handlers.delta({ seq, position: want.position, playing: want.playing, speed: want.speed, ops: structuredClone(move.ops) });
-      if (models.length !== i + 2) return { seed: c.seed, move: i, where: 'connection', path: '', got: 'no model', want: 'a model' };
+      handlers.delta({ seq, position: want.position, playing: want.playing, speed: want.speed,
+                       ops: structuredClone(move.ops) });
+      if (models.length !== i + 2)
+        return { seed: c.seed, move: i, where: 'connection', path: '', got: 'no model', want: 'a model' };
       const model = models[i + 1];
       const d = difference(model, { seq, ...want });
       if (d) return { seed: c.seed, move: i, where: 'connection model', ...d };
-      if (JSON.stringify(models[i]) !== frozen) return { seed: c.seed, move: i, where: 'connection', path: '', got: 'the previous model changed', want: 'unchanged' };
+      if (JSON.stringify(models[i]) !== frozen)
+        return { seed: c.seed, move: i, where: 'connection', path: '',
+                 got: 'the previous model changed', want: 'unchanged' };
       frozen = JSON.stringify(model);
     }
     // A gap in seq: one sync for the channel, deltas ignored until the whole state comes.
@@ -89,7 +94,8 @@ CHECK_JS = """async (text) => {
     const syncs = sent.filter(([e]) => e === 'sync');
     const wantSync = JSON.stringify([['sync', c.room ? { room: c.room } : {}]]);
     if (JSON.stringify(syncs) !== wantSync || models.length !== last) {
-      return { seed: c.seed, move: last, where: 'gap', path: '', got: JSON.stringify([syncs, models.length]), want: wantSync };
+      return { seed: c.seed, move: last, where: 'gap', path: '', got: JSON.stringify([syncs, models.length]),
+               want: wantSync };
     }
   }
   return null;
@@ -100,7 +106,8 @@ def walk(seed: int) -> dict:
     """One generated scenario and a random walk through it: the whole states it passes (deduplicated) and, per
     move, the delta from the state before and the index of the state after."""
     rng = random.Random(seed)
-    sim = Simulation(from_valid_dict(generate(random.Random(seed).choice, STEPS, pods=rng.choice((3, 6, 10)))), VARIANTS)
+    sim = Simulation(from_valid_dict(generate(random.Random(seed).choice, STEPS, pods=rng.choice((3, 6, 10)))),
+                     VARIANTS)
     room = f"R{seed:04d}" if seed % 2 else None  # a room's states carry the presenter's preview and notes
     settings = {"playing": False, "speed": 1.0, "range": [0, sim.total], "room": room}
     states, index = [], {}
@@ -151,5 +158,6 @@ def test_every_delta_makes_the_whole_state_in_the_browser(page, cases):
         case = cases[mismatch["seed"]]
         kinds = [m["kind"] for m in case["moves"]]
         pytest.fail(f"scenario seed {mismatch['seed']}, move {mismatch['move']} of {kinds} ({mismatch['where']}): "
-                    f"at {mismatch['path'] or '.'} the client has {mismatch['got']}, the whole state {mismatch['want']}",
+                    f"at {mismatch['path'] or '.'} the client has {mismatch['got']},"
+                    f" the whole state {mismatch['want']}",
                     pytrace=False)

@@ -11,7 +11,6 @@ import yaml
 from playwright.sync_api import expect
 
 from tests.e2e.test_browser import built_in_json, inline_value
-
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
 from webapp.web.editor import STARTER
@@ -79,7 +78,8 @@ def test_a_broken_step_is_shown_on_its_line_and_fixed_from_the_keyboard(editor):
     editor.keyboard.type("d")  # live validation, debounced
     problem = editor.locator("#problems li")
     expect(problem).to_have_count(1)
-    expect(problem).to_contain_text(f"line {EVENT_LINE}, col 12 — steps[3].event: unknown event 'PvAddd' (did you mean 'PvAdd'?)")
+    expect(problem).to_contain_text(
+        f"line {EVENT_LINE}, col 12 — steps[3].event: unknown event 'PvAddd' (did you mean 'PvAdd'?)")
     expect(editor.locator("#summary")).to_have_text("1 problem.")
     assert error_lines(editor) == [EVENT_LINE]
     expect(editor.locator(f"#gutter .ln:nth-child({EVENT_LINE})")).to_have_attribute("data-line-error", str(EVENT_LINE))
@@ -126,7 +126,7 @@ def test_download_the_scenario(editor):
         editor.get_by_role("button", name="Download scenario").click()
     download = info.value
     assert download.suggested_filename == "the-lost-marker.yaml"
-    assert open(download.path(), encoding="utf-8").read() == LOST_MARKER
+    assert Path(download.path()).read_text(encoding="utf-8") == LOST_MARKER
 
 
 def test_download_a_trace_and_load_it_back(editor, tmp_path):
@@ -134,7 +134,7 @@ def test_download_a_trace_and_load_it_back(editor, tmp_path):
         editor.get_by_role("button", name="Download trace").click()
     download = info.value
     assert download.suggested_filename == "the-lost-marker.trace.json"
-    doc = json.loads(open(download.path(), encoding="utf-8").read())
+    doc = json.loads(Path(download.path()).read_text(encoding="utf-8"))
     assert doc["schema"] == 1 and doc["scenario_object"] == builtin.get("lost-marker")
     assert sorted(doc["traces"]) == list(VARIANTS)
 
@@ -277,7 +277,8 @@ def test_back_and_forward_after_start_from_keep_each_pages_edits(page):
 def test_drafts_are_bounded_the_oldest_dropped(page):
     page.goto("/editor?scenario=lost-marker")
     expect(page.locator("#summary")).to_have_text(re.compile("^Valid: "))
-    old = [{"id": f"old-{i}", "from": "", "text": f"name: old {i}\n", "format": "", "saved": i} for i in range(10, 0, -1)]
+    old = [{"id": f"old-{i}", "from": "", "text": f"name: old {i}\n", "format": "", "saved": i}
+           for i in range(10, 0, -1)]
     page.evaluate("([key, drafts]) => localStorage.setItem(key, JSON.stringify(drafts))", [DRAFTS_KEY, old])
     set_source(page, LOST_MARKER.replace("name: The lost marker", "name: Mine"))
     page.wait_for_function("key => localStorage.getItem(key).includes('name: Mine')", arg=DRAFTS_KEY)
@@ -355,7 +356,8 @@ def test_a_format_the_text_cannot_be_converted_to_is_said_and_nothing_mislabelle
     set_source(editor, EMPTY_POP)
     expect(editor.locator("#summary")).to_have_text("2 problems.")
     editor.locator("#format").select_option("json")
-    expect(editor.locator("#notice")).to_have_text(re.compile(r"^Not converted to JSON: the text is not a valid scenario"))
+    expect(editor.locator("#notice")).to_have_text(
+        re.compile(r"^Not converted to JSON: the text is not a valid scenario"))
     expect(editor.locator("#format")).to_have_value("yaml")  # back to what the text is written in
     expect(editor.locator("#source")).to_have_value(EMPTY_POP)
     expect(editor.locator("#summary")).to_have_text("2 problems.")  # its own problems, not "1 problem" of JSON
@@ -455,7 +457,8 @@ def test_a_link_naming_no_builtin_says_so(page):
     notice = page.get_by_test_id("link-notice")
     expect(notice).to_be_visible()
     expect(notice).to_have_attribute("role", "alert")
-    expect(notice).to_contain_text("This link names no built-in scenario “nope”. Starting from a blank scenario instead.")
+    expect(notice).to_contain_text(
+        "This link names no built-in scenario “nope”. Starting from a blank scenario instead.")
     expect(page.locator("#source")).to_have_value(STARTER)
     expect(page.get_by_label("Start from")).to_have_value("")
     notice.get_by_role("button", name="Dismiss").click()

@@ -63,7 +63,8 @@ def test_the_palette_offers_the_registry_operations_and_catalogue_events(editor)
     event.select_option("PvAdd")
     expect(editor.locator(".pal-form")).to_contain_text("wakes VolumeBinding")  # from GET /api/plugins
     editor.locator('.pal-op[data-op="fail"]').click()
-    expect(editor.locator('.pal-form [data-param="unschedulable_plugins"] input[value="NodeResourcesFit"]')).to_have_count(1)
+    fit = editor.locator('.pal-form [data-param="unschedulable_plugins"] input[value="NodeResourcesFit"]')
+    expect(fit).to_have_count(1)
 
 
 def test_a_scenario_built_by_clicking_runs_in_the_viewer(editor):

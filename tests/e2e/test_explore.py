@@ -1,6 +1,7 @@
 """Exploring in a real browser: clicking activeQ's head forks the scenario and pops it, the timeline marks the
 fork, undo and redo move between the original and the fork (keys and buttons), the keyboard forks on to the lost
-marker, the fork keeps the original as its other branch (s switches), the fork's permalink reopens it and the editor gets it, and "Find a divergence" opens what the server's
+marker, the fork keeps the original as its other branch (s switches), the fork's permalink reopens it and the
+editor gets it, and "Find a divergence" opens what the server's
 search found with its explanation. One page serves the module's tests, in order (the suite's time goes to what
 they check)."""
 
@@ -12,7 +13,6 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_browser import at
-
 
 V1, V2 = '[data-variant="v1.28.1"]', '[data-variant="v1.28.2"]'
 BASICS = "In flight: the basics"

@@ -27,7 +27,8 @@ def query(page):
 
 
 def focused(page, expression="document.activeElement"):
-    return page.evaluate(f"() => {{ const el = {expression}; return el ? (el.id || el.name + ':' + el.value) : null; }}")
+    return page.evaluate(
+        f"() => {{ const el = {expression}; return el ? (el.id || el.name + ':' + el.value) : null; }}")
 
 
 # --- 1. Predict owns its keys -------------------------------------------------------------------------------
@@ -117,7 +118,8 @@ def test_live_poll_with_three_followers(make_page, artifacts_dir):
         expect(sheet).to_be_visible()
         for variant, choice in mine.items():
             sheet.locator(f'[data-variant="{variant}"] button[data-choice="{choice}"]').click()
-            expect(sheet.locator(f'[data-variant="{variant}"] button[data-choice="{choice}"]')).to_have_attribute("aria-pressed", "true")
+            expect(sheet.locator(f'[data-variant="{variant}"] button[data-choice="{choice}"]')).to_have_attribute(
+                "aria-pressed", "true")
     expect(panel.get_by_test_id("poll-answered")).to_have_text(re.compile(r"^3 answered"))
     bins = lambda v, c: panel.locator(f'figure[data-variant="{v}"] [data-choice="{c}"]')  # noqa: E731
     expect(bins("v1.28.1", "unschedulablePods")).to_have_attribute("data-count", "2")
@@ -141,9 +143,11 @@ def test_live_poll_with_three_followers(make_page, artifacts_dir):
     first = followers[0].get_by_test_id("poll-verdict")
     expect(first).to_contain_text("v1.28.1: you said unschedulablePods, it went to unschedulablePods ✓")
     expect(first).to_contain_text("v1.28.2: you said backoffQ, it went to backoffQ ✓")
-    expect(followers[1].get_by_test_id("poll-verdict")).to_contain_text("v1.28.1: you said backoffQ, it went to unschedulablePods ✗")
+    expect(followers[1].get_by_test_id("poll-verdict")).to_contain_text(
+        "v1.28.1: you said backoffQ, it went to unschedulablePods ✗")
     expect(followers[2].get_by_test_id("poll-verdict")).not_to_contain_text("v1.28.2")
-    expect(followers[0].get_by_test_id("poll-follower").locator('figure[data-variant="v1.28.1"] [data-choice="unschedulablePods"]')).to_have_attribute("data-count", "2")
+    expect(followers[0].get_by_test_id("poll-follower").locator(
+        'figure[data-variant="v1.28.1"] [data-choice="unschedulablePods"]')).to_have_attribute("data-count", "2")
     settle(followers[0])
     followers[0].screenshot(path=str(screens / "poll-follower-verdict-390x844.png"))
     presenter.screenshot(path=str(screens / "poll-presenter-revealed-1600x900.png"))
@@ -230,8 +234,10 @@ POLL_BINS_JS = """() => {
   const [left, right] = [p.left + panel.clientLeft, p.left + panel.clientLeft + panel.clientWidth];
   return [...panel.querySelectorAll('.bin')].map((bin) => {
     const [label, track, n] = ['.choice', '.track', '.n'].map((s) => bin.querySelector(s).getBoundingClientRect());
-    return { bin: `${bin.closest('figure').dataset.variant} ${bin.dataset.choice}`, count: [Math.round(n.left), Math.round(n.right)],
-             shown: n.width > 0 && n.left >= left - 0.5 && n.right <= right + 0.5 && panel.scrollWidth <= panel.clientWidth,
+    return { bin: `${bin.closest('figure').dataset.variant} ${bin.dataset.choice}`,
+             count: [Math.round(n.left), Math.round(n.right)],
+             shown: n.width > 0 && n.left >= left - 0.5 && n.right <= right + 0.5
+               && panel.scrollWidth <= panel.clientWidth,
              overlaps: n.top < label.bottom && n.bottom > label.top && n.left < label.right - 0.5, bar: track.width };
   });
 }"""
@@ -310,7 +316,8 @@ def test_names_never_break_mid_word_and_no_dangling_dash(make_page):
         at_text = page.get_by_test_id("position")
         expect(at_text).to_have_text(re.compile(rf"^{position} / "))
         texts = page.evaluate("""() => [document.getElementById('step-note'), ...document.querySelectorAll(
-            '[data-testid=caption], .tick, #presenter-notes p')].map((el) => (el.textContent || el.title || '').trim())""")
+            '[data-testid=caption], .tick, #presenter-notes p')]
+            .map((el) => (el.textContent || el.title || '').trim())""")
         assert not [t for t in texts if t.endswith("—") or t.endswith("-")], texts
 
 
@@ -371,7 +378,8 @@ def test_the_course_lists_the_words_and_is_reached_by_keyboard(page):
     definition.scroll_into_view_if_needed()
     expect(definition).to_be_in_viewport()
     box, intro = definition.bounding_box(), page.locator("#intro").bounding_box()
-    assert box["height"] >= 10 and intro["y"] <= box["y"] and box["y"] + box["height"] <= intro["y"] + intro["height"] + 1
+    assert (box["height"] >= 10 and intro["y"] <= box["y"]
+            and box["y"] + box["height"] <= intro["y"] + intro["height"] + 1)
     assert serious_violations(page) == []
 
 
@@ -712,7 +720,8 @@ BANNER_WRAPS_AS_A_SENTENCE_JS = """() => {
   range.selectNodeContents(banner);
   const start = range.getClientRects()[0].left;  // where "Room" begins
   const lines = [...banner.querySelector('.room-follows').getClientRects()];
-  const inline = ['#room-status', '.room-follows'].every((s) => getComputedStyle(banner.querySelector(s)).display === 'inline');
+  const inline = ['#room-status', '.room-follows']
+    .every((s) => getComputedStyle(banner.querySelector(s)).display === 'inline');
   return inline && (lines.length === 1 || Math.abs(lines[lines.length - 1].left - start) < 1);
 }"""
 def presenter_and_phone(make_page, position: int):
@@ -927,7 +936,8 @@ def test_a_follower_who_detaches_during_a_poll_cannot_answer_after_stepping_to_t
         "aria-pressed", "true")
     presenter.keyboard.press("ArrowRight")  # the reveal: the verdict for what it answered, the outcome for the rest
     at(phone, 6)
-    expect(phone.get_by_test_id("poll-verdict")).to_contain_text("v1.28.1: you said backoffQ, it went to unschedulablePods ✗")
+    expect(phone.get_by_test_id("poll-verdict")).to_contain_text(
+        "v1.28.1: you said backoffQ, it went to unschedulablePods ✗")
     expect(sheet.locator('.truth-line[data-variant="v1.28.2"]')).to_contain_text("B → backoffQ")
     expect(sheet.locator('.truth-line[data-variant="v1.28.1"]')).to_have_count(0)
 
@@ -1042,7 +1052,8 @@ def test_an_embed_whose_range_runs_backwards_says_so(make_page):
 # The embed's bar and diagrams: the bar's height, the vertical extent of each visible control in it, and each
 # pane's diagram box.
 EMBED_LAYOUT_JS = """() => {
-  const box = (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, height: r.height }; };
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, height: r.height }; };
   const bar = document.querySelector('.controls');
   return { bar: box(bar), controls: [...bar.querySelectorAll('button, select, input, #position')]
              .filter((el) => el.getClientRects().length).map((el) => ({ id: el.id, ...box(el) })),

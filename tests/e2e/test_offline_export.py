@@ -8,8 +8,17 @@ import requests
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import TIMEOUT_MS
-from tests.e2e.test_browser import B_MARKER, SETTLED_JS, SNAPSHOT_JS, V1, V2, assert_b_placed_differently, at, \
-    assert_marker, open_lost_marker, snapshot
+from tests.e2e.test_browser import (
+    SETTLED_JS,
+    SNAPSHOT_JS,
+    V1,
+    V2,
+    assert_b_placed_differently,
+    assert_marker,
+    at,
+    open_lost_marker,
+    snapshot,
+)
 
 SCREENSHOT = "offline-lost-marker-{position}-1280x720.png"
 
@@ -73,7 +82,8 @@ def test_the_offline_file_tells_the_live_story(offline, page):
         at(offline_page, position)
         if position == 5:
             assert_marker(offline_page, detached=True)
-            expect(offline_page.locator(f'{V1} [data-removed-id="e1"] [data-marker="B"][data-detached="true"]')).to_have_count(1)
+            detached = offline_page.locator(f'{V1} [data-removed-id="e1"] [data-marker="B"][data-detached="true"]')
+            expect(detached).to_have_count(1)
         if position in live:
             assert snapshot(offline_page) == live[position], f"position {position}"
     assert_b_placed_differently(offline_page)

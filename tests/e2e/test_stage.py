@@ -95,7 +95,10 @@ DIAGRAM_SHARE_JS = """() => {
 # lanes' tops (one row: one top).
 CLIPPING_JS = """() => {
   const out = { outside: [], cut: [], chips: [], tops: {} };
-  const name = (el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : ''}${el.dataset && el.dataset.id ? '#' + el.dataset.id : ''}${el.textContent ? ' "' + el.textContent.trim().slice(0, 30) + '"' : ''}`;
+  const name = (el) => `${el.tagName.toLowerCase()}`
+    + `${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : ''}`
+    + `${el.dataset && el.dataset.id ? '#' + el.dataset.id : ''}`
+    + `${el.textContent ? ' "' + el.textContent.trim().slice(0, 30) + '"' : ''}`;
   for (const pane of document.querySelectorAll('#panes > [data-variant]')) {
     const v = pane.dataset.variant;
     const p = pane.getBoundingClientRect();
@@ -103,10 +106,13 @@ CLIPPING_JS = """() => {
       if (el.closest('svg.pointers') || el.closest('.leaving')) continue;
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
-      if (r.left < p.left - 1 || r.right > p.right + 1) out.outside.push(`${v}: ${name(el)} [${Math.round(r.left)}..${Math.round(r.right)}] outside [${Math.round(p.left)}..${Math.round(p.right)}]`);
+      if (r.left < p.left - 1 || r.right > p.right + 1)
+        out.outside.push(`${v}: ${name(el)} [${Math.round(r.left)}..${Math.round(r.right)}]`
+          + ` outside [${Math.round(p.left)}..${Math.round(p.right)}]`);
       const style = getComputedStyle(el);
       if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1 && !(el instanceof SVGElement))
-        out.cut.push(`${v}: ${name(el)} scrollWidth ${el.scrollWidth} > clientWidth ${el.clientWidth} (overflow-x ${style.overflowX})`);
+        out.cut.push(`${v}: ${name(el)} scrollWidth ${el.scrollWidth} > clientWidth ${el.clientWidth}`
+          + ` (overflow-x ${style.overflowX})`);
     }
     const tops = [];
     for (const lane of pane.querySelectorAll('[data-queue]')) {
@@ -115,7 +121,8 @@ CLIPPING_JS = """() => {
       for (const chip of lane.querySelectorAll('[data-pod].chip')) {
         const c = chip.getBoundingClientRect();
         if (c.left < l.left - 0.5 || c.right > l.right + 0.5 || c.top < l.top - 0.5 || c.bottom > l.bottom + 0.5)
-          out.chips.push(`${v}: chip ${chip.dataset.pod} [${Math.round(c.left)}..${Math.round(c.right)}] outside lane ${lane.dataset.queue} [${Math.round(l.left)}..${Math.round(l.right)}]`);
+          out.chips.push(`${v}: chip ${chip.dataset.pod} [${Math.round(c.left)}..${Math.round(c.right)}]`
+            + ` outside lane ${lane.dataset.queue} [${Math.round(l.left)}..${Math.round(l.right)}]`);
       }
     }
     out.tops[v] = tops;
@@ -145,7 +152,8 @@ LIST_FILL_JS = """() => [...document.querySelectorAll('#panes > [data-variant]')
     if (!c.width || !c.height) continue;
     l = Math.min(l, c.left); t = Math.min(t, c.top); r = Math.max(r, c.right); b = Math.max(b, c.bottom);
   }
-  const names = [...pane.querySelectorAll('.inflight-list .ename, .inflight-list .pod-name, .inflight-list .ghost .eid')]
+  const names = [...pane.querySelectorAll(
+    '.inflight-list .ename, .inflight-list .pod-name, .inflight-list .ghost .eid')]
     .map((e) => parseFloat(getComputedStyle(e).fontSize));
   return { variant: pane.dataset.variant, width: (r - l) / area.width, height: (b - t) / area.height,
            area: ((r - l) * (b - t)) / (area.width * area.height), name: Math.min(...names) };
@@ -185,11 +193,13 @@ def picture_is_large(page, width, height, position):
 
 
 # Each arrow's line width, its head's larger side and its tail's diameter, in px.
-ARROW_SHAPE_JS = """() => [...document.querySelectorAll('[data-pointer]')].filter((g) => g.querySelector('.pointer-head'))
+ARROW_SHAPE_JS = """() => [...document.querySelectorAll('[data-pointer]')]
+  .filter((g) => g.querySelector('.pointer-head'))
   .map((g) => {
     const head = g.querySelector('.pointer-head').getBoundingClientRect();
     return { pod: g.dataset.pod, line: parseFloat(getComputedStyle(g.querySelector('.pointer-line')).strokeWidth),
-             head: Math.max(head.width, head.height), tail: g.querySelector('.pointer-tail').getBoundingClientRect().width };
+             head: Math.max(head.width, head.height),
+             tail: g.querySelector('.pointer-tail').getBoundingClientRect().width };
   })"""
 
 
@@ -234,7 +244,8 @@ def test_presentation_mode_panes_lanes_line_up(make_page):
     page = make_page(width=1280, height=720)
     for position in stepped_through(page, "lost-marker", (4, 5, 6), presenting=True):
         (top1, h1), (top2, h2) = page.evaluate(LANES_JS)
-        assert abs(top1 - top2) <= 1 and abs(h1 - h2) <= 1, f"position {position}: lanes at {top1:.0f}+{h1:.0f} and {top2:.0f}+{h2:.0f}"
+        assert abs(top1 - top2) <= 1 and abs(h1 - h2) <= 1, (
+            f"position {position}: lanes at {top1:.0f}+{h1:.0f} and {top2:.0f}+{h2:.0f}")
 
 
 # Where each pointer's head ends: on the bottom edge of its target's box (not on a label under it).
@@ -246,17 +257,20 @@ HEAD_ON_BOX_JS = """(pane) => [...pane.querySelectorAll('[data-pointer]')].map((
   const box = (to.querySelector(':scope > .box, :scope > .front-mark') || to).getBoundingClientRect();
   const head = g.querySelector('.pointer-head').getBoundingClientRect();
   const tipY = head.top;  // the arrows come up from the lanes: the tip is the head's top
-  return { pod: g.dataset.pod, dy: tipY - box.bottom, inside: head.left >= box.left - 2 && head.right <= box.right + 2 };
+  return { pod: g.dataset.pod, dy: tipY - box.bottom,
+           inside: head.left >= box.left - 2 && head.right <= box.right + 2 };
 })"""
 
 # What the arrows run over: for each arrow, the lane titles and the list's boxes other than its target's that
 # points along its path fall inside (a box: an entry's or a removed element's, or the front's mark).
 CROSSINGS_JS = """(pane) => {
-  const named = (selector, name) => [...pane.querySelectorAll(selector)].map((el) => ({ el, name: name(el), r: el.getBoundingClientRect() }));
+  const named = (selector, name) => [...pane.querySelectorAll(selector)]
+    .map((el) => ({ el, name: name(el), r: el.getBoundingClientRect() }));
   const titles = named('.lane-name', (el) => el.textContent.trim());
   const boxes = named('.inflight-list > li > .box, .inflight-list .front-mark',
     (el) => el.parentElement.dataset.id || el.parentElement.dataset.removedId || 'front');
-  const hits = (items, x, y) => items.filter(({ r }) => x > r.left + 1 && x < r.right - 1 && y > r.top + 1 && y < r.bottom - 1);
+  const hits = (items, x, y) => items.filter(({ r }) => x > r.left + 1 && x < r.right - 1
+    && y > r.top + 1 && y < r.bottom - 1);
   const out = [];
   for (const g of pane.querySelectorAll('[data-pointer]')) {
     const key = g.dataset.key;
@@ -268,7 +282,8 @@ CROSSINGS_JS = """(pane) => {
         const p = path.getPointAtLength((len * i) / 200);
         const x = svgRect.left + p.x, y = svgRect.top + p.y;
         for (const t of hits(titles, x, y)) crossed.add(`lane title ${t.name}`);
-        for (const b of hits(boxes, x, y)) if (b.name !== key && `ghost:${b.name}` !== key) crossed.add(`box ${b.name}`);
+        for (const b of hits(boxes, x, y))
+          if (b.name !== key && `ghost:${b.name}` !== key) crossed.add(`box ${b.name}`);
       }
     }
     if (crossed.size) out.push(`${g.dataset.pod} -> ${key}: ${[...crossed].join(', ')}`);
@@ -303,7 +318,8 @@ def test_arrows_end_on_boxes_and_cross_no_lane_title_and_no_other_box(make_page,
 def arrows_end_on_boxes(page, width, height, position):
     for pane in (V1, V2):
         for got in settled_reading(page.locator(pane), HEAD_ON_BOX_JS):
-            assert -1 <= got["dy"] <= 4 and got["inside"], f"{pane} {width}x{height} at {position}: {got['pod']}'s arrow ends {got['dy']:.1f} px off its box"
+            assert -1 <= got["dy"] <= 4 and got["inside"], (
+                f"{pane} {width}x{height} at {position}: {got['pod']}'s arrow ends {got['dy']:.1f} px off its box")
         crossing = page.locator(pane).evaluate(CROSSINGS_JS)
         assert not crossing, f"{pane} {width}x{height} at {position}: arrows run over {crossing}"
 
@@ -340,12 +356,18 @@ def test_a_detoured_arrow_goes_round_the_entries_and_lands_pointing_up(make_page
 # another arrow's line and to an entry (its box and labels), and how much of its line above the lanes runs within
 # 10 px of another arrow's (px, sampled every 2 px).
 CUTS_JS = """(pane) => {
-  const samples = (path) => { const r = path.ownerSVGElement.getBoundingClientRect(); const n = Math.ceil(path.getTotalLength() / 2);
-    return Array.from({ length: n + 1 }, (_, i) => { const p = path.getPointAtLength(path.getTotalLength() * i / n); return { x: r.left + p.x, y: r.top + p.y }; }); };
+  const samples = (path) => { const r = path.ownerSVGElement.getBoundingClientRect();
+    const n = Math.ceil(path.getTotalLength() / 2);
+    return Array.from({ length: n + 1 }, (_, i) => {
+      const p = path.getPointAtLength(path.getTotalLength() * i / n);
+      return { x: r.left + p.x, y: r.top + p.y };
+    }); };
   const ends = (path) => { const r = path.ownerSVGElement.getBoundingClientRect(); const L = path.getTotalLength();
-    return [0, 0.5, 1].map((t) => { const p = path.getPointAtLength(L * t); return { x: r.left + p.x, y: r.top + p.y }; }); };
+    return [0, 0.5, 1].map((t) => {
+      const p = path.getPointAtLength(L * t); return { x: r.left + p.x, y: r.top + p.y }; }); };
   const boxes = [...pane.querySelectorAll('.inflight-list > li')].map((li) => li.getBoundingClientRect());
-  const toRect = (q, b) => Math.hypot(Math.max(b.left - q.x, 0, q.x - b.right), Math.max(b.top - q.y, 0, q.y - b.bottom));
+  const toRect = (q, b) => Math.hypot(Math.max(b.left - q.x, 0, q.x - b.right),
+                                      Math.max(b.top - q.y, 0, q.y - b.bottom));
   const gs = [...pane.querySelectorAll('[data-pointer]')];
   const lines = new Map(gs.map((g) => [g, [...g.querySelectorAll('.pointer-line')].flatMap(samples)]));
   const out = [];
@@ -357,8 +379,10 @@ CUTS_JS = """(pane) => {
     const toLines = Math.min(...marks.flatMap((m) => others.map((o) => Math.hypot(m.x - o.x, m.y - o.y))));
     const toBoxes = Math.min(...marks.flatMap((m) => boxes.map((b) => toRect(m, b))));
     const top = pane.querySelector('.lanes').getBoundingClientRect().top;
-    const together = 2 * lines.get(g).filter((q) => q.y < top && others.some((o) => Math.hypot(q.x - o.x, q.y - o.y) < 10)).length;
-    out.push({ together, pod: g.dataset.pod, cross: [Math.round(cross.x), Math.round(cross.y)], toLines: +toLines.toFixed(1), toBoxes: +toBoxes.toFixed(1) });
+    const together = 2 * lines.get(g)
+      .filter((q) => q.y < top && others.some((o) => Math.hypot(q.x - o.x, q.y - o.y) < 10)).length;
+    out.push({ together, pod: g.dataset.pod, cross: [Math.round(cross.x), Math.round(cross.y)],
+               toLines: +toLines.toFixed(1), toBoxes: +toBoxes.toFixed(1) });
   }
   return out;
 }"""
@@ -387,7 +411,8 @@ READABLE_JS = """() => {
     font: Math.min(...panes.map((p) => parseFloat(getComputedStyle(p.querySelector('.inflight-list')).fontSize))),
     spills: panes.flatMap((p) => {
       const bottom = p.querySelector('.list-area').getBoundingClientRect().bottom;
-      return [...p.querySelectorAll('.inflight-list > li')].filter((li) => li.getBoundingClientRect().bottom > bottom + 1)
+      return [...p.querySelectorAll('.inflight-list > li')]
+        .filter((li) => li.getBoundingClientRect().bottom > bottom + 1)
         .map((li) => li.dataset.id || li.textContent.trim().slice(0, 20));
     }),
     stepOnScreen: step.top >= 0 && step.bottom <= innerHeight,
@@ -396,8 +421,10 @@ READABLE_JS = """() => {
 
 
 @pytest.mark.parametrize("size, query", [((1280, 720), "scenario=three-pod-cascade&position=8"),
-                                         ((1280, 720), "scenario=queueing-hints&versions=v1.28.1,v1.28.2,v1.31.13&position=7"),
-                                         ((1280, 720), "scenario=lost-marker&versions=v1.28.1,v1.28.2,v1.29.9,v1.31.13&position=6"),
+                                         ((1280, 720), "scenario=queueing-hints&versions=v1.28.1,v1.28.2,v1.31.13"
+                                                       "&position=7"),
+                                         ((1280, 720), "scenario=lost-marker&versions=v1.28.1,v1.28.2,v1.29.9,v1.31.13"
+                                                       "&position=6"),
                                          ((1440, 820), "scenario=queueing-hints&position=11"),
                                          ((1180, 820), "scenario=queueing-hints&position=11"),
                                          ((1001, 768), "scenario=three-pod-cascade&position=8"),
@@ -490,7 +517,9 @@ def test_ghost_names_are_not_struck_through_and_walked_ghost_is_gold(page):
     expect(walked).to_have_count(1)
     walk = page.evaluate("getComputedStyle(document.querySelector('#app')).getPropertyValue('--walk')")
     border = walked.evaluate("(b) => getComputedStyle(b).borderTopColor")
-    probe = page.evaluate("(c) => { const e = document.createElement('i'); e.style.color = c; document.body.append(e); const v = getComputedStyle(e).color; e.remove(); return v; }", walk.strip())
+    probe = page.evaluate("(c) => { const e = document.createElement('i'); e.style.color = c;"
+                          " document.body.append(e); const v = getComputedStyle(e).color; e.remove(); return v; }",
+                          walk.strip())
     assert border == probe, f"the walked ghost's border is {border}, the walk colour is {probe}"
 
 
@@ -508,9 +537,11 @@ TABLES_SCROLLED_JS = """(dy) => {
     el.scrollTop = dy === 'end' ? el.scrollHeight : el.scrollTop + dy;
   const r = (el) => el.getBoundingClientRect();
   const bar = r(document.querySelector('#app > .controls'));
-  const inBar = (id) => { const b = r(document.getElementById(id)); return b.height > 0 && b.top >= bar.top - 0.5 && b.bottom <= bar.bottom + 0.5; };
+  const inBar = (id) => { const b = r(document.getElementById(id));
+    return b.height > 0 && b.top >= bar.top - 0.5 && b.bottom <= bar.bottom + 0.5; };
   const rows = document.querySelectorAll('#tables tr');
-  return { bar: [bar.top, bar.bottom], play: inBar('btn-play'), position: inBar('position'), lastRow: r(rows[rows.length - 1]).bottom };
+  return { bar: [bar.top, bar.bottom], play: inBar('btn-play'), position: inBar('position'),
+           lastRow: r(rows[rows.length - 1]).bottom };
 }"""
 
 
@@ -535,7 +566,8 @@ def test_the_table_view_keeps_the_controls_pinned_on_the_screen(make_page, size,
         label = f"{width}x{height} {'presenting' if presenting else 'normal'}, scrolled {dy}: bar {got['bar']}"
         assert abs(got["bar"][0] - was["y"]) <= 1 and got["bar"][1] <= height + 0.5, f"{label}, {was['y']:.0f} before v"
         assert got["play"] and got["position"], f"{label}: Play or the counter not in it"
-    assert got["lastRow"] <= got["bar"][0] + 0.5, f"{label}: the tables' last row ends at {got['lastRow']:.0f}, under the bar"
+    assert got["lastRow"] <= got["bar"][0] + 0.5, (
+        f"{label}: the tables' last row ends at {got['lastRow']:.0f}, under the bar")
 
 
 # The Predict verdict and the bottom bar (a phone's is fixed, a laptop's pinned), the step info's own width, and the
@@ -543,11 +575,14 @@ def test_the_table_view_keeps_the_controls_pinned_on_the_screen(make_page, size,
 VERDICT_JS = """() => {
   const r = (el) => el.getBoundingClientRect();
   const verdict = r(document.getElementById('prediction')), info = r(document.querySelector('.stepinfo'));
-  const others = [...document.querySelectorAll('.stepinfo > :not(#prediction)')].filter((el) => el.getClientRects().length)
-    .filter((el) => r(el).bottom > verdict.top + 0.5 && r(el).top < verdict.bottom - 0.5).map((el) => el.className || el.id);
+  const others = [...document.querySelectorAll('.stepinfo > :not(#prediction)')]
+    .filter((el) => el.getClientRects().length)
+    .filter((el) => r(el).bottom > verdict.top + 0.5 && r(el).top < verdict.bottom - 0.5)
+    .map((el) => el.className || el.id);
   return { verdict: [verdict.left, verdict.top, verdict.right, verdict.bottom], info: [info.left, info.right],
            barTop: r(document.querySelector('#app > .controls')).top, beside: others,
-           note: r(document.querySelector('.stepinfo .note')).width, returns: r(document.getElementById('returns')).width };
+           note: r(document.querySelector('.stepinfo .note')).width,
+           returns: r(document.getElementById('returns')).width };
 }"""
 
 
@@ -573,7 +608,8 @@ def test_the_predict_verdict_has_a_row_of_its_own_and_is_brought_into_view(make_
     got = settled_reading(page.locator("body"), VERDICT_JS)
     (left, top, right, bottom), label = got["verdict"], f"{width}x{height}: verdict {got['verdict']}"
     assert top >= 0 and bottom <= got["barTop"] + 0.5, f"{label}, the controls' top at {got['barTop']:.0f}"
-    assert left <= got["info"][0] + 0.5 and right >= got["info"][1] - 0.5 and not got["beside"], f"{label}: beside it {got['beside']}"
+    assert left <= got["info"][0] + 0.5 and right >= got["info"][1] - 0.5 and not got["beside"], (
+        f"{label}: beside it {got['beside']}")
     row = got["info"][1] - got["info"][0]
     assert got["note"] >= 0.3 * row and got["returns"] >= 0.3 * row, got
 
@@ -585,8 +621,10 @@ LIST_OVER_LANES_JS = """() => [...document.querySelectorAll('#panes > [data-vari
   const area = pane.querySelector('.list-area').getBoundingClientRect();
   const lanes = pane.querySelector('.lanes').getBoundingClientRect();
   const out = [...pane.querySelectorAll('.inflight-list > li')].map((li) => [li, li.getBoundingClientRect()])
-    .filter(([, r]) => r.left < area.left - 0.5 || r.right > area.right + 0.5 || r.top < area.top - 0.5 || r.bottom > area.bottom + 0.5)
-    .map(([li, r]) => `${li.dataset.id || li.dataset.removedId || li.className} [${Math.round(r.top)}..${Math.round(r.bottom)}]`);
+    .filter(([, r]) => r.left < area.left - 0.5 || r.right > area.right + 0.5
+      || r.top < area.top - 0.5 || r.bottom > area.bottom + 0.5)
+    .map(([li, r]) => `${li.dataset.id || li.dataset.removedId || li.className}`
+      + ` [${Math.round(r.top)}..${Math.round(r.bottom)}]`);
   return { variant: pane.dataset.variant, area: [area.top, area.bottom], lanes: [lanes.top, lanes.bottom], out };
 })"""
 
@@ -603,8 +641,11 @@ def test_tablet_lists_keep_their_room_above_the_lanes(make_page, width, height):
         assert scroll <= client, f"{label}: horizontal scroll (scrollWidth {scroll} > clientWidth {client})"
         for got in settled_reading(page.locator("#panes"), LIST_OVER_LANES_JS):
             (area_top, area_bottom), (lanes_top, _) = got["area"], got["lanes"]
-            assert area_bottom <= lanes_top + 0.5, f"{label} {got['variant']}: the list area ends at {area_bottom:.0f}, below the lanes' top {lanes_top:.0f}"
-            assert area_bottom - area_top >= 100, f"{label} {got['variant']}: the list area is {area_bottom - area_top:.0f} px tall"
+            assert area_bottom <= lanes_top + 0.5, (
+                f"{label} {got['variant']}: the list area ends at {area_bottom:.0f},"
+                f" below the lanes' top {lanes_top:.0f}")
+            assert area_bottom - area_top >= 100, (
+                f"{label} {got['variant']}: the list area is {area_bottom - area_top:.0f} px tall")
             assert not got["out"], f"{label} {got['variant']}: items outside the list area: {got['out']}"
         assert_nothing_clipped(page, label)
 
@@ -617,7 +658,8 @@ ENTRY_JS = """(el) => { const r = el.getBoundingClientRect();
 # Is the entry the top-most thing at points inside its box (nothing such as the bottom bar lies over it)?
 ENTRY_ON_TOP_JS = """(el) => { const r = el.getBoundingClientRect();
   const points = [[0.5, 0.5], [0.15, 0.2], [0.85, 0.2], [0.15, 0.8], [0.85, 0.8]];
-  return points.filter(([fx, fy]) => { const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+  return points.filter(([fx, fy]) => {
+    const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
     return !(hit && (el === hit || el.contains(hit) || hit.closest('svg.pointers'))); })
     .map(([fx, fy]) => { const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
       return `${fx},${fy} -> ${hit ? hit.tagName.toLowerCase() + '.' + hit.className : 'nothing'}`; }); }"""
@@ -665,10 +707,12 @@ def each_list_fully_visible(page, position):
             entry = entries.nth(i)
             r = entry.evaluate(ENTRY_JS)
             label = f"{pane} entry {entry.get_attribute('data-id')}"
-            assert r["left"] >= -0.5 and r["right"] <= r["vw"] + 0.5, f"{label}: [{r['left']:.0f}..{r['right']:.0f}] leaves the page width {r['vw']}"
+            assert r["left"] >= -0.5 and r["right"] <= r["vw"] + 0.5, (
+                f"{label}: [{r['left']:.0f}..{r['right']:.0f}] leaves the page width {r['vw']}")
             entry.scroll_into_view_if_needed()
             r = entry.evaluate(ENTRY_JS)
-            assert r["top"] >= -0.5 and r["bottom"] <= r["vh"] + 0.5, f"{label}: scrolled into view, it spans {r['top']:.0f}..{r['bottom']:.0f} of {r['vh']}"
+            assert r["top"] >= -0.5 and r["bottom"] <= r["vh"] + 0.5, (
+                f"{label}: scrolled into view, it spans {r['top']:.0f}..{r['bottom']:.0f} of {r['vh']}")
             covered = entry.evaluate(ENTRY_ON_TOP_JS)
             assert not covered, f"{label}: scrolled into view, something lies over it: {covered}"
     # and the lanes of each pane are on the page too
@@ -682,7 +726,7 @@ def each_list_fully_visible(page, position):
 
 def test_phone_labels_readable_bar_one_line_and_nothing_under_the_bar(make_page):
     page = make_page(width=390, height=844)
-    for position in stepped_through(page, "lost-marker", (5, 6)):
+    for _position in stepped_through(page, "lost-marker", (5, 6)):
         labels_readable_and_nothing_under_the_bar(page)
 
 
@@ -691,13 +735,15 @@ def labels_readable_and_nothing_under_the_bar(page):
       .map((e) => [e.textContent, parseFloat(getComputedStyle(e).fontSize)]).filter(([, px]) => px < 12)""")
     assert not small, f"labels under 12 px on a phone: {small}"
     pos = page.get_by_test_id("position")
-    lines = pos.evaluate("(e) => Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || 16))")
+    lines = pos.evaluate("(e) => Math.round(e.getBoundingClientRect().height"
+                         " / parseFloat(getComputedStyle(e).lineHeight || 16))")
     box = pos.bounding_box()
     assert box["height"] <= 30, f"the bar's position text wraps ({box['height']:.0f} px tall, ~{lines} lines)"
     # scrolled to the end, the last thing on the page lies above the bar
     page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
     bar_top = page.locator(".controls").bounding_box()["y"]
-    last = page.evaluate("""() => Math.max(...[...document.querySelectorAll('#app > :not(.controls):not([hidden]):not(.help):not(.blank)')]
+    last = page.evaluate("""() => Math.max(...[...document.querySelectorAll(
+        '#app > :not(.controls):not([hidden]):not(.help):not(.blank)')]
       .map((e) => e.getBoundingClientRect().bottom))""")
     assert last <= bar_top + 0.5, f"scrolled to the end, content reaches {last:.0f} but the bar starts at {bar_top:.0f}"
 
@@ -748,8 +794,10 @@ POINTER_GEOMETRY_JS = """(pane) => {
     if (!tail || !head) problem.push('not drawn (no tail or head)');
     if (!chip) problem.push('no chip for the pod');
     if (!to) problem.push(`no element for its key ${key}`);
-    if (tail && chip && !meets(tail.getBoundingClientRect(), grow(chip.getBoundingClientRect(), 6))) problem.push('tail is not on the chip');
-    if (head && to && !meets(head.getBoundingClientRect(), grow(to.getBoundingClientRect(), 8))) problem.push('head is not at its target');
+    if (tail && chip && !meets(tail.getBoundingClientRect(), grow(chip.getBoundingClientRect(), 6)))
+      problem.push('tail is not on the chip');
+    if (head && to && !meets(head.getBoundingClientRect(), grow(to.getBoundingClientRect(), 8)))
+      problem.push('head is not at its target');
     out.push({ pod, target, key, problem });
   }
   return out;
@@ -772,9 +820,11 @@ def assert_pointers_as_the_scene_says(page, scenario, position):
         want = sorted((p["pod"], p["target"]) for p in sc["panes"][pane_of(pane)]["pointers"])
         drawn = pointers_of(page, pane).evaluate_all("gs => gs.map(g => [g.dataset.pod, g.dataset.target])")
         assert sorted(map(tuple, drawn)) == want, f"{pane} at {position}: pointers {drawn}, the scene has {want}"
-        in_flight = page.locator(f"{pane} [data-queue=inFlight] [data-pod].chip").evaluate_all("cs => cs.map(c => c.dataset.pod)")
+        in_flight = page.locator(f"{pane} [data-queue=inFlight] [data-pod].chip").evaluate_all(
+            "cs => cs.map(c => c.dataset.pod)")
         live = [p["pod"] for p in sc["panes"][pane_of(pane)]["pointers"] if not p["decided"]]
-        assert sorted(in_flight) == sorted(live), f"{pane} at {position}: in-flight chips {in_flight}, live pointers {live}"
+        assert sorted(in_flight) == sorted(live), (
+            f"{pane} at {position}: in-flight chips {in_flight}, live pointers {live}")
         for pod in in_flight:
             expect(page.locator(f'{pane} [data-pointer][data-pod="{pod}"]')).to_have_count(1)
         geometry = page.locator(pane).evaluate(POINTER_GEOMETRY_JS)
@@ -807,7 +857,8 @@ def assert_decisive_frame(page):
     assert_pointers_as_the_scene_says(page, "lost-marker", 6)
 
 
-LIST_SIZES_JS = "() => [...document.querySelectorAll('.inflight-list')].map((l) => parseFloat(getComputedStyle(l).fontSize))"
+LIST_SIZES_JS = ("() => [...document.querySelectorAll('.inflight-list')]"
+                 ".map((l) => parseFloat(getComputedStyle(l).fontSize))")
 
 
 def test_a_speaker_stepping_with_motion_gets_the_lists_at_the_size_a_direct_load_gets(moving_page):
@@ -843,7 +894,8 @@ def test_the_full_narration_in_presentation_mode_leaves_the_list_its_room(make_p
     spilled = page.evaluate("""() => [...document.querySelectorAll('.list-area')].flatMap((area) => {
       const a = area.getBoundingClientRect();
       return [...area.querySelectorAll('.inflight-list > li')].map((li) => li.getBoundingClientRect())
-        .filter((r) => r.height && (r.top < a.top - 1 || r.bottom > a.bottom + 1)).map((r) => [r.top, r.bottom, a.top, a.bottom]);
+        .filter((r) => r.height && (r.top < a.top - 1 || r.bottom > a.bottom + 1))
+        .map((r) => [r.top, r.bottom, a.top, a.bottom]);
     })""")
     assert spilled == [], f"entries or their labels outside their list's frame: {spilled}"
 
@@ -891,9 +943,11 @@ def test_the_legend_draws_every_shape_of_the_picture_as_the_picture_does(page):
 ENTRY_TEXT_CONTRAST_JS = """(pane) => {
   const rgb = (text) => [...text.matchAll(/rgba?\\(([^)]+)\\)/g)].map((m) => m[1].split(/[ ,\\/]+/).map(Number))
     .filter((c) => c.length < 4 || c[3] > 0);
-  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255).map((c) => c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
+  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255)
+    .map((c) => c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
     .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
-  const ratio = (a, b) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
+  const ratio = (a, b) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05); };
   const out = [];
   for (const box of pane.querySelectorAll('.inflight-list .entry .box')) {
     const style = getComputedStyle(box);
@@ -964,7 +1018,8 @@ def assert_timer_readable(chip):
     ring = chip.locator(".ring, [data-timer] svg, progress, .bar").first
     box = ring.bounding_box()
     assert box and box["width"] >= 8 and box["height"] >= 8, f"the timer's ring is not drawn: {box}"
-    cut = chip.evaluate("c => [...c.querySelectorAll('*')].filter(e => !(e instanceof SVGElement) && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length")
+    cut = chip.evaluate("c => [...c.querySelectorAll('*')].filter(e => !(e instanceof SVGElement)"
+                        " && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length")
     assert cut == 0, "the timer's text is cut off"
     size = chip.locator(".timer").evaluate("t => parseFloat(getComputedStyle(t).fontSize)")
     assert size >= 12, f"the timer's text is {size} px, under the 12 px floor"
@@ -1094,7 +1149,8 @@ def test_full_motion_does_animate_the_fail(make_page):
 # creation and judged at the end, not sampled: a busy machine that drops frames cannot change the verdict.
 RECORD_BEATS_JS = """() => {
   window.beats = [];
-  const kinds = [['walk', '.inflight-list [data-walked="true"] > .box'], ['ghost', '.inflight-list [data-ghost="true"] > .box']];
+  const kinds = [['walk', '.inflight-list [data-walked="true"] > .box'],
+                 ['ghost', '.inflight-list [data-ghost="true"] > .box']];
   const animate = Element.prototype.animate;
   let frame = null;
   Element.prototype.animate = function (...args) {

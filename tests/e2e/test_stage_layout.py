@@ -27,14 +27,17 @@ OUTSIDE_JS = """(selector) => [...document.querySelectorAll(selector)].flatMap((
   const box = (b) => [b.left, b.top, b.right, b.bottom].map(Math.round);
   const out = [];
   if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
-    out.push(`${selector} "${el.textContent.trim().slice(0, 30)}" ${box(r)} outside the viewport ${innerWidth}x${innerHeight}`);
+    out.push(`${selector} "${el.textContent.trim().slice(0, 30)}" ${box(r)}`
+      + ` outside the viewport ${innerWidth}x${innerHeight}`);
   for (let a = el.parentElement; a; a = a.parentElement) {
     const s = getComputedStyle(a);
     if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
     const c = a.getBoundingClientRect();
     const [top, left] = [c.top + a.clientTop, c.left + a.clientLeft];
-    if (r.left < left - 0.5 || r.top < top - 0.5 || r.right > left + a.clientWidth + 0.5 || r.bottom > top + a.clientHeight + 0.5)
-      out.push(`${selector} "${el.textContent.trim().slice(0, 30)}" ${box(r)} clipped by ${a.tagName}.${a.className} ${box(c)}`);
+    if (r.left < left - 0.5 || r.top < top - 0.5
+        || r.right > left + a.clientWidth + 0.5 || r.bottom > top + a.clientHeight + 0.5)
+      out.push(`${selector} "${el.textContent.trim().slice(0, 30)}" ${box(r)}`
+        + ` clipped by ${a.tagName}.${a.className} ${box(c)}`);
   }
   return out;
 })"""
@@ -67,23 +70,32 @@ def test_the_versions_menu_stays_on_screen_when_the_top_bar_wraps(make_page):
 # Per pane: each lane heading's text box (a Range: a name that never breaks sticks out of its element's box) and
 # each chip timer's text box, against their lane, chip and the other headings.
 CROWDED_JS = """() => {
-  const text = (el) => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect(); };
-  const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  const text = (el) => { const r = document.createRange(); r.selectNodeContents(el);
+    return r.getBoundingClientRect(); };
+  const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5
+    && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
   const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   const out = [];
   for (const pane of document.querySelectorAll('#panes > [data-variant]')) {
     const v = pane.dataset.variant;
     const heads = [...pane.querySelectorAll('.lane')].map((lane) => [lane, text(lane.querySelector('.lane-name'))]);
     for (const [lane, h] of heads) {
-      if (!inside(h, lane.getBoundingClientRect())) out.push(`${v}: heading ${lane.dataset.queue} [${Math.round(h.left)}..${Math.round(h.right)}] outside its lane`);
-      for (const [other, g] of heads) if (other !== lane && meet(h, g)) out.push(`${v}: heading ${lane.dataset.queue} overlaps ${other.dataset.queue}`);
+      if (!inside(h, lane.getBoundingClientRect()))
+        out.push(`${v}: heading ${lane.dataset.queue} [${Math.round(h.left)}..${Math.round(h.right)}]`
+          + ' outside its lane');
+      for (const [other, g] of heads)
+        if (other !== lane && meet(h, g))
+          out.push(`${v}: heading ${lane.dataset.queue} overlaps ${other.dataset.queue}`);
     }
     for (const chip of pane.querySelectorAll('.chip')) {
       const lane = chip.closest('.lane');
       for (const timer of chip.querySelectorAll('.timer-text')) {
         const t = text(timer);
-        if (!inside(t, chip.getBoundingClientRect())) out.push(`${v}: ${chip.dataset.pod}'s timer "${timer.textContent}" [${Math.round(t.left)}..${Math.round(t.right)}] outside its chip`);
-        if (!inside(t, lane.getBoundingClientRect())) out.push(`${v}: ${chip.dataset.pod}'s timer "${timer.textContent}" outside lane ${lane.dataset.queue}`);
+        if (!inside(t, chip.getBoundingClientRect()))
+          out.push(`${v}: ${chip.dataset.pod}'s timer "${timer.textContent}"`
+            + ` [${Math.round(t.left)}..${Math.round(t.right)}] outside its chip`);
+        if (!inside(t, lane.getBoundingClientRect()))
+          out.push(`${v}: ${chip.dataset.pod}'s timer "${timer.textContent}" outside lane ${lane.dataset.queue}`);
       }
     }
   }
@@ -186,7 +198,8 @@ SHARED_JS = """([one, other]) => {
   const line = (pod) => pane.querySelector(`[data-pointer="${pod}"] .pointer-line`);
   const svgTop = pane.querySelector('svg.pointers').getBoundingClientRect().top;
   const lanesTop = pane.querySelector('.lanes').getBoundingClientRect().top - svgTop - 8;
-  const points = (path) => Array.from({ length: Math.floor(path.getTotalLength() / 2) }, (_, i) => path.getPointAtLength(2 * i));
+  const points = (path) => Array.from({ length: Math.floor(path.getTotalLength() / 2) },
+                                      (_, i) => path.getPointAtLength(2 * i));
   const out = points(line(one)).filter((p) => p.y >= lanesTop);
   const b = points(line(other));
   return out.filter((p) => b.some((q) => Math.hypot(p.x - q.x, p.y - q.y) < 6)).length / out.length;

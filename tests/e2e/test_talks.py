@@ -5,7 +5,17 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
-from tests.e2e.test_browser import B_MARKER, SETTLED_JS, V1, V2, assert_b_placed_differently, at, built_in_json, inline_value, open_lost_marker, settle
+from tests.e2e.test_browser import (
+    B_MARKER,
+    SETTLED_JS,
+    V1,
+    assert_b_placed_differently,
+    at,
+    built_in_json,
+    inline_value,
+    open_lost_marker,
+    settle,
+)
 from tests.e2e.test_stage import READABLE_JS, settled_reading
 
 POSITION = "[data-testid=position]"
@@ -177,17 +187,20 @@ def test_embed_in_an_iframe_speaks_post_message(make_page, live_server, tmp_path
     # an about:blank host is refused by Chromium's local-network-access check, not by us).
     host = tmp_path / "host.html"
     host.write_text(f"""<!doctype html><body style="margin:0">
-      <iframe id="f" src="{live_server.url}/embed?scenario=lost-marker&from=0&to=6" style="width:1000px;height:620px;border:0"></iframe>
+      <iframe id="f" src="{live_server.url}/embed?scenario=lost-marker&from=0&to=6"
+        style="width:1000px;height:620px;border:0"></iframe>
       <script>window.positions = []; addEventListener('message', (e) => {{
         if (e.data && e.data.type === 'inflight-scope') window.positions.push(e.data.position); }});</script></body>""")
     page = make_page(width=1100, height=700)
     page.goto(host.as_uri())
     page.wait_for_function("window.positions && window.positions.includes(0)")
     frame = page.frame_locator("#f")
-    page.evaluate("document.getElementById('f').contentWindow.postMessage({type: 'inflight-scope', action: 'seek', position: 5}, '*')")
+    page.evaluate("document.getElementById('f').contentWindow.postMessage("
+                  "{type: 'inflight-scope', action: 'seek', position: 5}, '*')")
     page.wait_for_function("window.positions.includes(5)")
     expect(frame.locator(f'{V1} [data-marker="B"][data-detached="true"]')).to_have_count(1)
-    page.evaluate("document.getElementById('f').contentWindow.postMessage({type: 'inflight-scope', action: 'step'}, '*')")
+    page.evaluate("document.getElementById('f').contentWindow.postMessage("
+                  "{type: 'inflight-scope', action: 'step'}, '*')")
     page.wait_for_function("window.positions.includes(6)")
     frame.locator("#app").click(position={"x": 5, "y": 5})
     page.keyboard.press("ArrowLeft")  # keys work inside the iframe once it has focus
@@ -255,7 +268,8 @@ def test_table_view_lists_queues_and_the_list(page):
     page.keyboard.press("v")
     tables = page.locator("#tables")
     expect(tables).to_be_visible()
-    expect(tables.locator('[data-table-variant="v1.28.1"]')).to_contain_text("previousEvent e1 (detached; cannot see e2)")
+    expect(tables.locator('[data-table-variant="v1.28.1"]')).to_contain_text(
+        "previousEvent e1 (detached; cannot see e2)")
     expect(tables.locator('[data-table-variant="v1.28.2"] table').nth(1)).to_contain_text("pod B")
     # what Done(A) removed at this step is listed where it was, unnumbered, with what removed it; the numbers
     # count what the list holds (receivedEvents: e2 alone; the picture says "1 entry (+1 just removed)")
@@ -335,7 +349,8 @@ def test_the_presenters_page_on_an_old_projector_keeps_the_lists_readable(make_p
     1 entry, queueing-hints 7: 9). Now the notes go under the viewer and the panes take the width (29.2 and 17.5 px
     here); the step note is back under the panes, the controls on screen."""
     presenter = make_page(width=1024, height=768)
-    for scenario, position, total, note in (("lost-marker", 6, 6, "6. B fails"), ("queueing-hints", 7, 13, "7. B fails")):
+    for scenario, position, total, note in (("lost-marker", 6, 6, "6. B fails"),
+                                            ("queueing-hints", 7, 13, "7. B fails")):
         presenter.goto(f"/present?scenario={scenario}&position={position}")
         expect(presenter.locator("#audience-link a")).to_be_visible()
         at(presenter, position, total)

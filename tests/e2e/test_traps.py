@@ -91,7 +91,8 @@ def test_a_course_text_lists_its_wrapped_bullets(page):
     page.goto("/?scenario=in-flight-basics")
     items = page.locator("#scenario-description ul > li")
     expect(items).to_have_count(2)
-    expect(items.nth(0)).to_contain_text(re.compile(r"^v1\.28\.1 keeps receivedEvents .* the last event before its Pop\.$"))
+    expect(items.nth(0)).to_contain_text(
+        re.compile(r"^v1\.28\.1 keeps receivedEvents .* the last event before its Pop\.$"))
     expect(page.locator("#scenario-description")).not_to_contain_text("* ")
 
 

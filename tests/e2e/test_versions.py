@@ -40,7 +40,8 @@ def test_three_versions_in_lockstep_kept_in_the_address_bar_and_across_a_reload(
     page.keyboard.press("Enter")
     expect(option(page, "v1.28.1")).to_be_visible()
     expect(option(page, "v1.30.14")).to_have_accessible_name("v1.30.14")
-    expect(option(page, "v1.30.14")).to_have_accessible_description(re.compile(r"^v1\.30\.0 to v1\.30\.14 Events no registered hint"))
+    expect(option(page, "v1.30.14")).to_have_accessible_description(
+        re.compile(r"^v1\.30\.0 to v1\.30\.14 Events no registered hint"))
     for _ in range(6):
         page.keyboard.press("Tab")
     expect(option(page, "v1.30.14")).to_be_focused()
@@ -59,12 +60,14 @@ def test_three_versions_in_lockstep_kept_in_the_address_bar_and_across_a_reload(
     page.keyboard.press("ArrowRight")
     at(page, 6)
     expect(page.locator(f"{PANES} [data-testid=caption]")).to_have_text(
-        [re.compile(r"^B fails → unschedulablePods"), re.compile(r"^B fails → backoffQ"), re.compile(r"^B fails → backoffQ")])
+        [re.compile(r"^B fails → unschedulablePods"), re.compile(r"^B fails → backoffQ"),
+         re.compile(r"^B fails → backoffQ")])
     expect(in_lane(page, "v1.28.1", "unschedulablePods", "B")).to_have_count(1)
     expect(in_lane(page, "v1.30.14", "backoffQ", "B")).to_have_count(1)
     expect(page.get_by_test_id("position")).to_contain_text("differ")  # the divergence flag over three panes
     expect(page.locator('[data-return-pod="B"]')).to_have_text(
-        re.compile(r"v1\.28\.1: waiting in unschedulablePods.*v1\.28\.2: waiting in backoffQ.*v1\.30\.14: waiting in backoffQ"))
+        re.compile(r"v1\.28\.1: waiting in unschedulablePods.*v1\.28\.2: waiting in backoffQ"
+                   r".*v1\.30\.14: waiting in backoffQ"))
     expect(page).to_have_url(re.compile(r"[?&]position=6(&|$)"))
 
     page.reload()
@@ -150,7 +153,8 @@ def test_phone_stacks_the_panes_with_each_diagram_in_view(make_page, artifacts_d
         box = diagram.bounding_box()
         assert box["width"] > 300 and box["height"] > 150, box
         assert box["y"] + box["height"] <= bar["y"] + 1, "the diagram is under the bottom bar"
-        expect(pane.locator('[data-queue="backoffQ"], [data-queue="unschedulablePods"]').locator('[data-pod="B"]')).to_be_visible()
+        expect(pane.locator('[data-queue="backoffQ"], [data-queue="unschedulablePods"]')
+               .locator('[data-pod="B"]')).to_be_visible()
     screens = artifacts_dir / "screens"
     screens.mkdir(exist_ok=True)
     page.screenshot(path=str(screens / "versions-three-stacked-390x844.png"), full_page=True)

@@ -22,8 +22,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 # Reads [[points, k, entries, others, crosses], …] from stdin (points [x, y]; the approach begins at points[k];
 # entries [left, top, right, bottom]; others: the other arrows' lines as point lists; crosses: the crosses of the
 # cuts placed before) and prints placeCut's answer for each: [gap, bars, cross, bent, room (null: -Infinity)].
-HARNESS = """
-import { measured, placeCut } from "%s";
+HARNESS = f'\nimport {{ measured, placeCut }} from "{POINTERS_JS}";' + """
 import { readFileSync } from "node:fs";
 const point = ([x, y]) => ({ x, y });
 const xy = (p) => [p.x, p.y];
@@ -33,10 +32,11 @@ const got = cases.map(([points, k, entries, others, crosses]) => {
   const line = { points: pts, path: measured(pts), from: measured(pts.slice(0, k + 1)).length };
   const cut = placeCut(line, entries.map(([left, top, right, bottom]) => ({ left, top, right, bottom })),
     others.map((o) => ({ points: o.map(point) })), crosses.map((c) => ({ cross: point(c) })));
-  return [cut.gap, cut.bars.map(([a, b]) => [xy(a), xy(b)]), xy(cut.cross), cut.bent, Number.isFinite(cut.room) ? cut.room : null];
+  return [cut.gap, cut.bars.map(([a, b]) => [xy(a), xy(b)]), xy(cut.cross), cut.bent,
+    Number.isFinite(cut.room) ? cut.room : null];
 });
 console.log(JSON.stringify(got));
-""" % POINTERS_JS
+"""
 
 
 def in_node(cases: list) -> list:

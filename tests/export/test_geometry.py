@@ -14,8 +14,7 @@ from webapp.export.arrows import lay_out
 POINTERS_JS = (ROOT / "static" / "js" / "pointers.js").as_uri()
 
 # Reads [[kind, …args], …] from stdin (points as [x, y]) and prints pointers.js's answer for each, points as [x, y].
-HARNESS = """
-import { curve, endUnder, head, rounded, tailRadius } from "%s";
+HARNESS = f'\nimport {{ curve, endUnder, head, rounded, tailRadius }} from "{POINTERS_JS}";' + """
 import { readFileSync } from "node:fs";
 const point = ([x, y]) => ({ x, y });
 const xy = (p) => [p.x, p.y];
@@ -28,7 +27,7 @@ const ask = {
 };
 const cases = JSON.parse(readFileSync(0, "utf8"));
 console.log(JSON.stringify(cases.map(([kind, ...args]) => ask[kind](...args))));
-""" % POINTERS_JS
+"""
 
 IN_PYTHON = {
     "curve": lambda s, e: [list(p) for p in geometry.curve(tuple(s), tuple(e))],
@@ -80,8 +79,7 @@ def test_seeded_random_shapes_are_the_same_in_both():
 # Reads [[entries, frame, arrows], …] (entries [left, top, right, bottom, key or null]; frame [left, top, right,
 # bottom]; arrows [start, turn, up, end, key, detached], points [x, y]) and prints, per arrow of each, pointers.js
 # layOut's answer: [detoured, line points, cut as [gap, bars, cross, bent, room (null: -Infinity)] or null].
-LAYOUT_HARNESS = """
-import { layOut } from "%s";
+LAYOUT_HARNESS = f'\nimport {{ layOut }} from "{POINTERS_JS}";' + """
 import { readFileSync } from "node:fs";
 const point = ([x, y]) => ({ x, y });
 const xy = (p) => [p.x, p.y];
@@ -95,7 +93,7 @@ console.log(JSON.stringify(cases.map(([entries, [left, top, right, bottom], arro
     Number.isFinite(c.room) ? c.room : null];
   return laid.map((a) => [!!a.detoured, a.line.points.map(xy), a.cut ? cut(a.cut) : null]);
 })));
-""" % POINTERS_JS
+"""
 
 
 def laid_in_python(case: list) -> list:

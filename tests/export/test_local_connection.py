@@ -18,8 +18,10 @@ import { localConnection } from "./local.mjs";
 import { readFileSync } from "node:fs";
 const { bundle, script } = JSON.parse(readFileSync(0, "utf8"));
 const got = [];
-const handler = (event) => (msg) => got.push(event === "state" ? [event, msg.position, Object.keys(msg.variants), msg.playing, msg.speed, msg.scene.divergence] : [event, msg]);
-const conn = localConnection(bundle)({ connect: handler("connect"), scenario: handler("scenario"), state: handler("state"), error: handler("error") });
+const handler = (event) => (msg) => got.push(event === "state"
+  ? [event, msg.position, Object.keys(msg.variants), msg.playing, msg.speed, msg.scene.divergence] : [event, msg]);
+const conn = localConnection(bundle)({ connect: handler("connect"), scenario: handler("scenario"),
+  state: handler("state"), error: handler("error") });
 got.push(["opened"]);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 await sleep(0);
@@ -39,7 +41,8 @@ def bundle():
     from webapp.scenario import builtin
     from webapp.scenario.load import load_scenario
 
-    return json.loads(json.dumps(messages(load_scenario(builtin.get("lost-marker")), "lost-marker")))  # as the file holds it
+    # as the file holds it
+    return json.loads(json.dumps(messages(load_scenario(builtin.get("lost-marker")), "lost-marker")))
 
 
 @pytest.fixture
@@ -48,7 +51,8 @@ def replay(tmp_path, bundle):
     (tmp_path / "harness.mjs").write_text(HARNESS)
 
     def run(script):
-        done = subprocess.run([NODE, "harness.mjs"], cwd=tmp_path, input=json.dumps({"bundle": bundle, "script": script}),
+        done = subprocess.run([NODE, "harness.mjs"], cwd=tmp_path,
+                              input=json.dumps({"bundle": bundle, "script": script}),
                               capture_output=True, text=True, timeout=30)
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)
@@ -66,7 +70,8 @@ def test_connect_comes_after_open_returns_and_load_sends_scenario_then_state(rep
 
 
 def test_load_may_start_at_a_position(replay):
-    got = replay([["load", {"scenario": "lost-marker", "position": 5}], ["load", {"scenario": "lost-marker", "position": 7}],
+    got = replay([["load", {"scenario": "lost-marker", "position": 5}],
+                  ["load", {"scenario": "lost-marker", "position": 7}],
                   ["step", {}]])
     assert got[3][:2] == ["state", 5]
     assert got[4] == ["error", {"message": "position must be an integer in 0..6, got 7", "event": "load"}]
@@ -99,7 +104,8 @@ def test_one_variant_is_stripped_from_the_scenario_and_every_frame(replay, bundl
 
 
 def test_play_steps_at_the_speed_and_stops_at_the_end(replay):
-    got = replay([["load", {"scenario": "lost-marker"}], ["seek", {"position": 3}], ["play", {"speed": 20}], ["wait", 1000]])
+    got = replay([["load", {"scenario": "lost-marker"}], ["seek", {"position": 3}], ["play", {"speed": 20}],
+                  ["wait", 1000]])
     assert [g[1:4:2] for g in got if g[0] == "state"] == [[0, False], [3, False], [3, True], [4, True], [5, True],
                                                           [6, False]]
     assert got[-1][4] == 20
@@ -119,7 +125,8 @@ def test_bad_speeds_are_errors(replay, speed):
 
 
 def test_messages_before_load_and_bad_loads_are_errors(replay):
-    got = replay([["step", {}], ["load", {"scenario": "lost-marker", "variants": ["v1.27"]}], ["load", {"variants": []}],
+    got = replay([["step", {}], ["load", {"scenario": "lost-marker", "variants": ["v1.27"]}],
+                  ["load", {"variants": []}],
                   ["frobnicate", {}], ["seek", 3]])
     assert [g[1]["message"] for g in got[2:]] == [
         "no scenario loaded: send 'load' first",

@@ -23,8 +23,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 # Reads [[from, to, boxes, frame, others, budget?], …] (points [x, y], rects [left, top, right, bottom]; budget: what
 # the search may take, route.js's own BUDGET when left out) from stdin and prints route.js's answer for each:
 # [corners as [[x, y], …] or null, what is left of the budget].
-HARNESS = """
-import { BUDGET, detour } from "%s";
+HARNESS = f'\nimport {{ BUDGET, detour }} from "{ROUTE_JS}";' + """
 import { readFileSync } from "node:fs";
 const point = ([x, y]) => ({ x, y });
 const rect = ([left, top, right, bottom]) => ({ left, top, right, bottom });
@@ -35,7 +34,7 @@ const got = cases.map(([from, to, boxes, frame, others, left = BUDGET]) => {
   return [corners && corners.map((p) => [p.x, p.y]), spend.left];
 });
 console.log(JSON.stringify(got));
-""" % ROUTE_JS
+"""
 
 
 def in_node(cases: list) -> list:
@@ -118,7 +117,8 @@ def random_case(rng: random.Random, rows: tuple = (1, 3)) -> list:
     if rng.random() < 0.2:
         start[0] = rng.choice([end[0], boxes[0][0], boxes[-1][2]])  # on a fixed coordinate or an edge
     others = []
-    for _ in range(rng.choice([0, 0, 1, 2, 3]) * (1 + rows[1] // 8)):  # other arrows: curves from below the list up to an entry
+    # other arrows: curves from below the list up to an entry
+    for _ in range(rng.choice([0, 0, 1, 2, 3]) * (1 + rows[1] // 8)):
         b = rng.choice(boxes)
         p0, p3 = (rng.uniform(left, right), frame[3] + 20), ((b[0] + b[2]) / 2, b[3] + 1.5)
         others += [list(p) for p in curve(p0, p3)]
@@ -213,7 +213,8 @@ def test_the_export_draws_an_arrow_round_the_entries_it_would_cross(name, positi
     [arrow] = [g for g in pane.iter(f"{SVG}g") if g.get("data-pointer") == pod]
     rects = item_rects(pane)
     others = [r for key, r in rects.items() if key != arrow.get("data-key")]
-    pieces = [piece for line in arrow.iter(f"{SVG}path") if line.get("data-line") for piece in path_pieces(line.get("d"))]
+    pieces = [piece for line in arrow.iter(f"{SVG}path") if line.get("data-line")
+              for piece in path_pieces(line.get("d"))]
     start = pieces[0][LEG - 1]
     pieces[0] = pieces[0][LEG - 1:]  # the approach: from the top of the channel (the run in the lane is not routed)
     [head] = [h for h in arrow.iter(f"{SVG}path") if h.get("data-head")]
@@ -258,7 +259,7 @@ def long_list_case(rows: int = 40) -> list:
 def test_a_search_stops_when_the_drawings_budget_is_spent_in_both():
     case = long_list_case()
     (corners, left), = in_python([case])
-    assert corners is not None and 0 < BUDGET - left  # with the whole budget: a way round
+    assert corners is not None and BUDGET - left > 0  # with the whole budget: a way round
     taken = BUDGET - left
     # the same search with one state less than it takes: no way, nothing left; with exactly enough: the same way
     short, enough = [*case, taken - 1], [*case, taken]
@@ -279,7 +280,8 @@ def test_an_export_of_a_list_of_hundreds_of_entries_is_bounded(monkeypatch):
     """Three pods in flight over a 600-entry v1.28.2 list: each pane's detours stop at the budget (unbounded, a
     pane's took 81,000 to 220,000 search states, 2.2 s for the export) and the export still draws every arrow."""
     steps = ([{"op": "pop", "expect": "A"}] + [{"op": "event", "event": "NodeAdd"}] * 300
-             + [{"op": "pop", "expect": "B"}, {"op": "pop", "expect": "C"}] + [{"op": "event", "event": "NodeAdd"}] * 300)
+             + [{"op": "pop", "expect": "B"}, {"op": "pop", "expect": "C"}]
+             + [{"op": "event", "event": "NodeAdd"}] * 300)
     scenario = {"schema": 1, "name": "600 entries", "pods": [{"name": n} for n in "ABC"], "initial_active": list("ABC"),
                 "steps": steps}
     spent: dict = {}  # the drawing's budget -> what its detours took

@@ -2,16 +2,16 @@
 
 import json
 import re
-from html.parser import HTMLParser
 import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
 
 import pytest
 
 from tests.web.test_http import XML_NAMESPACES
-
 from webapp.export import offline
 
 from .conftest import renamed
+
 
 class Links(HTMLParser):
     """Every URL-valued attribute of the document's elements (script and style text is not parsed)."""
@@ -41,7 +41,8 @@ def test_builtin_html_is_a_self_contained_download(client):
     html = response.get_data(as_text=True)
     links = Links()
     links.feed(html)
-    assert [ref for ref in links.found if not ref.startswith("#")] == ["data:,"]  # the empty favicon (and in-page links)
+    # the empty favicon (and in-page links)
+    assert [ref for ref in links.found if not ref.startswith("#")] == ["data:,"]
     for namespace in XML_NAMESPACES:  # an identifier, never fetched
         html = html.replace(f'"{namespace}"', "")
     assert not re.search(r"https?://|url\(|@import|\bimport\s*\{|type=\"module\"", html)

@@ -282,12 +282,12 @@ def test_the_readmes_picture_is_what_the_export_draws_today():
     """README.md opens with the decisive frame as the SVG export draws it; a change to the drawing must update it
     (python -c "from webapp.export.svg import export_svg; from webapp.scenario.resolve import resolve;
     open('docs/lost-marker.svg', 'w').write(export_svg(resolve('lost-marker')[0], 6))")."""
-    from pathlib import Path
 
     from webapp.scenario.resolve import resolve
 
     picture = Path(__file__).resolve().parents[2] / "docs" / "lost-marker.svg"
-    assert picture.read_text(encoding="utf-8") == export_svg(resolve("lost-marker")[0], 6), "regenerate docs/lost-marker.svg"
+    assert picture.read_text(encoding="utf-8") == export_svg(resolve("lost-marker")[0], 6), (
+        "regenerate docs/lost-marker.svg")
 
 
 def test_a_long_walk_wraps_inside_the_list_and_reads_as_one_line():

@@ -19,7 +19,7 @@ COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}\b|\b(?:rgba?|hsla?|hwb|lab|lch|oklab|okl
 
 
 def test_node_and_python_read_the_same_tokens():
-    harness = 'import { TOKENS } from "%s"; console.log(JSON.stringify(TOKENS));' % TOKENS_JS
+    harness = f'import {{ TOKENS }} from "{TOKENS_JS}"; console.log(JSON.stringify(TOKENS));'
     assert run_module(harness, [], "static/js/tokens.js") == tokens.TOKENS
 
 

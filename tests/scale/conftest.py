@@ -3,7 +3,6 @@
 import shutil
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 import redis

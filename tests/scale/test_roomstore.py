@@ -1,5 +1,6 @@
 """Both room stores, the one process's and the shared one on a real redis-server: a poll's answers bounded
-exactly, even when many answer at once, a voter's own read back, the blank screen kept, and a room followed by another process."""
+exactly, even when many answer at once, a voter's own read back, the blank screen kept, and a room followed by
+another process."""
 
 import threading
 

@@ -9,10 +9,10 @@ import requests
 import socketio
 
 from tests.scale.conftest import RedisServer
+from tests.web.viewer import Folder
 from webapp.engine.roomstore import RedisRoomStore
 
 WAIT = 60.0  # seconds a client waits for a message: a bound against a hang, on a machine however busy
-from tests.web.viewer import Folder
 
 
 class Client:
@@ -110,7 +110,8 @@ def test_a_scenario_loaded_in_the_room_reaches_followers_on_the_other_process_as
     follower.sio.emit("join_room", {"room": ack["room"]})
     follower.state_at(0)
     presenter.sio.emit("load", {"scenario": "five-minute-wait", **ack})
-    scenario = follower.wait(lambda e, d: e == "scenario" and (not isinstance(d, dict) or d["id"] == "five-minute-wait"))
+    scenario = follower.wait(
+        lambda e, d: e == "scenario" and (not isinstance(d, dict) or d["id"] == "five-minute-wait"))
     assert isinstance(scenario, dict) and scenario["room"] == ack["room"], scenario
 
 

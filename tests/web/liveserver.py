@@ -42,10 +42,10 @@ class LiveServer:
         self.url = ""
         self.log_path: Path | None = None
 
-    def __enter__(self) -> "LiveServer":
+    def __enter__(self) -> LiveServer:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         errors = []
-        for attempt in range(3):  # a free port can be taken between probing it and the server binding it
+        for _attempt in range(3):  # a free port can be taken between probing it and the server binding it
             port = free_port()
             self.log_path = self.log_dir / f"server-{self.mode}-{port}.log"
             try:

@@ -284,7 +284,8 @@ class TestSocketIO:
 
     def test_a_packet_100000_deep_without_an_event_name(self, app, loaded, errors_logged):
         received = self.raw(app, loaded, "2" + nested(100_000))
-        message = f"the message, field '[0][0][0][0][0][0]...': nested deeper than {MAX_DEPTH} levels (line 1, column 65)"
+        message = (f"the message, field '[0][0][0][0][0][0]...': nested deeper than {MAX_DEPTH} levels"
+                   " (line 1, column 65)")
         assert received == [("error", {"message": message, "event": "", "kind": "Invalid"})]
         assert self.position(loaded) == 2
         assert errors_logged() == []

@@ -111,10 +111,12 @@ def test_time_that_runs_no_flush_is_pointed_out(client):
     assert advice[:2] == [
         "v1.28.1 ends at t = 310 s with B still in unschedulablePods (its wait of 300 s at most ended at t = 300 s).",
         "v1.28.2 ends at t = 310 s with B still in backoffQ (its backoff ended at t = 1 s)."]
-    assert advice[2].startswith("Nothing moved it: this scenario runs no periodic flushes. Add “periodic_flushes: true”")
+    assert advice[2].startswith(
+        "Nothing moved it: this scenario runs no periodic flushes. Add “periodic_flushes: true”")
     assert check_validate(client, json.dumps({**raw, "periodic_flushes": True}), "json")["advice"] == []
     raw["config"] = {**raw.get("config", {}), "max_in_unschedulable": 60}  # the scenario's own limit is said
-    assert "(its wait of 60 s at most ended at t = 60 s)" in check_validate(client, json.dumps(raw), "json")["advice"][0]
+    assert "(its wait of 60 s at most ended at t = 60 s)" in check_validate(
+        client, json.dumps(raw), "json")["advice"][0]
 
 
 def test_a_plugin_name_like_a_catalogue_plugins_is_pointed_out(client):
@@ -166,7 +168,8 @@ def test_json_problems_are_located(client):
 def test_a_runtime_error_is_reported_at_its_steps_line(client):
     answer = check_validate(client, EMPTY_POP)
     assert answer["ok"] is False and answer["variants_ok"] == []
-    assert [(p["step"], p["field"], p["line"], p["column"]) for p in answer["problems"]] == [(1, "steps[1].op", 8, 9)] * 2
+    assert [(p["step"], p["field"], p["line"], p["column"]) for p in answer["problems"]] == [
+        (1, "steps[1].op", 8, 9)] * 2
     assert ["pop on an empty activeQ" in p["message"] for p in answer["problems"]] == [True, True]
     assert [p["message"].endswith(f"(on {v})") for p, v in zip(answer["problems"], VARIANTS)] == [True, True]
 

@@ -509,7 +509,8 @@ PATH_VALUES = ["%00", "%ff", "%c0%ae%c0%ae", "%ed%a0%80", "..%2f..%2fetc%2fpassw
                "9" * 5000, "a%0d%0ab", "%25"]
 PATH_ROUTES = {"/api/scenarios/{}": "lost-marker", "/export/{}.html": "lost-marker", "/export/{}.svg": "lost-marker",
                "/r/{}": "ABCD", "/api/challenges/{}/check": "lose-marker", "/static/{}": "js/app.js",
-               "/static/v/{}/js/app.js": "1", "/static/v/1/{}": "js/app.js"}  # pattern -> a valid value
+               "/static/v/{}/js/app.js": "1", "/static/v/1/{}": "js/app.js",
+               "/static/v/{}/css/tokens.css": "1"}  # pattern -> a valid value
 
 
 @pytest.mark.parametrize("pattern", list(PATH_ROUTES))
@@ -785,7 +786,7 @@ def test_a_flood_is_refused_and_changes_nothing(trap):
         kinds, start = [], clock.now
         for _ in range(300):
             bad = rng.choice(small)
-            payload = '{"position": %s, "speed": %s, "scenario": %s, "room": %s}' % (bad, bad, bad, bad)
+            payload = f'{{"position": {bad}, "speed": {bad}, "scenario": {bad}, "room": {bad}}}'
             heard = stage.send("presenter", event_packet(rng.choice(["seek", "play", "load", "nonsense"]), payload))
             kinds += [data["kind"] for name, data in heard["presenter"] if name == "error"]
             assert not heard["follower"] and not heard["watcher"]

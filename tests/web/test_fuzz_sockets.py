@@ -14,10 +14,17 @@ import math
 from dataclasses import dataclass, replace
 
 import pytest
-from hypothesis import HealthCheck, event as label, settings
+from hypothesis import HealthCheck, settings
+from hypothesis import event as label
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition, rule,
-                                 run_state_machine_as_test)
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from tests.web.viewer import Viewer
 from webapp import create_app

@@ -8,11 +8,11 @@ import time
 import pytest
 
 import webapp
-from webapp import create_app
 from tests.web.viewer import Viewer
+from webapp import create_app
 from webapp.engine.rooms import Rooms
-from webapp.errors import NotAllowed, NotLoaded
 from webapp.engine.session import Session
+from webapp.errors import NotAllowed, NotLoaded
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
 from webapp.scenario.resolve import resolve
@@ -511,7 +511,8 @@ def fake_room_clock(app) -> FakeClock:
 
 def test_a_room_pauses_the_moment_nobody_is_in_it_and_is_forgotten_after_its_grace(make_app):
     app = make_app(ROOM_EMPTY_GRACE_SECONDS=60)
-    clock, rooms, sweeper = fake_room_clock(app), app.extensions["inflight_rooms"], app.extensions["inflight_guard"].sweeper
+    clock, rooms = fake_room_clock(app), app.extensions["inflight_rooms"]
+    sweeper = app.extensions["inflight_guard"].sweeper
     presenter, follower = connect(app), connect(app)
     ack = presenter.emit("create_room", {}, callback=True)
     presenter.emit("load", {"scenario": "five-minute-wait", **ack})
@@ -535,7 +536,8 @@ def test_a_room_pauses_the_moment_nobody_is_in_it_and_is_forgotten_after_its_gra
 
 def test_a_room_someone_comes_back_to_within_its_grace_is_kept(make_app):
     app = make_app(ROOM_EMPTY_GRACE_SECONDS=60)
-    clock, rooms, sweeper = fake_room_clock(app), app.extensions["inflight_rooms"], app.extensions["inflight_guard"].sweeper
+    clock, rooms = fake_room_clock(app), app.extensions["inflight_rooms"]
+    sweeper = app.extensions["inflight_guard"].sweeper
     presenter = connect(app)
     ack = presenter.emit("create_room", {}, callback=True)
     presenter.emit("load", {"scenario": "lost-marker", "position": 3, **ack})

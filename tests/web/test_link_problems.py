@@ -13,7 +13,8 @@ from webapp.engine.simulation import MAX_PANES, VERSIONS_TEXT_MOST
     (",".join(["v1.28.1"] * 5 + ["bogus"]), "an unknown version “bogus”"),  # it said "2 versions side by side"
     ("v1.28.1, nope ,v1.99", "unknown versions “nope”, “v1.99”"),
     ("v1.28.1,v1.28.2,v1.28.4,v1.28.5,v1.29.9", f"5 versions side by side, and at most {MAX_PANES} fit"),
-    ("v1.28.1," * (VERSIONS_TEXT_MOST // 8 + 1), f"more versions than fit side by side (at most {MAX_PANES})"),  # "1 versions"
+    ("v1.28.1," * (VERSIONS_TEXT_MOST // 8 + 1),  # "1 versions"
+     f"more versions than fit side by side (at most {MAX_PANES})"),
 ])
 def test_the_notice_says_why_the_links_versions_cannot_be_shown(client, versions, says):
     page = html.unescape(client.get("/", query_string={"versions": versions}).get_data(as_text=True))

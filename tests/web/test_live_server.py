@@ -144,7 +144,8 @@ def test_page_and_its_files_are_served(server):
         response = requests.get(server.url + path, timeout=TIMEOUT)
         assert response.status_code == 200
         assert response.headers["Content-Type"].startswith("text/javascript")  # module scripts need a JS type
-    assert requests.get(server.url + "/static/css/app.css", timeout=TIMEOUT).headers["Content-Type"].startswith("text/css")
+    css = requests.get(server.url + "/static/css/app.css", timeout=TIMEOUT)
+    assert css.headers["Content-Type"].startswith("text/css")
     assert requests.post(server.url + "/api/replay", json="lost-marker", timeout=TIMEOUT).status_code == 200
 
 
@@ -160,7 +161,8 @@ def test_lost_marker_step_to_the_end_and_back(peers):
         assert states[position]["position"] == position
     items = states[5]["scene"]["panes"]["v1.28.1"]["list"]["items"]
     # Done(A) removed e1 in this very step: it stays drawn as a ghost entry, B's detached marker under it
-    assert [(i["key"], i.get("ghost"), m["detached"]) for i in items for m in i.get("markers", []) if m["pod"] == "B"] == [
+    assert [(i["key"], i.get("ghost"), m["detached"])
+            for i in items for m in i.get("markers", []) if m["pod"] == "B"] == [
         ("e1", True, True)]
     end = states[TOTAL]
     assert where(end, "v1.28.1", "B") == ["unschedulablePods"]

@@ -10,11 +10,11 @@ import pytest
 
 from tests.web.viewer import Viewer
 from webapp import create_app
-from webapp.scenario.errors import ScenarioError
 from webapp.errors import Busy
-from webapp.web.bodies import SMALL_BODY_BYTES
 from webapp.scenario import builtin
+from webapp.scenario.errors import ScenarioError
 from webapp.server.offload import Offload
+from webapp.web.bodies import SMALL_BODY_BYTES
 
 
 def test_returns_the_result_and_raises_the_error():

@@ -32,10 +32,10 @@ from webapp.scenario.generate import generate
 from webapp.scenario.load import load_scenario
 from webapp.scenario.resolve import resolve
 from webapp.server import workers
-from webapp.web import export
-from webapp.web.editor import _checked_text
 from webapp.server.offload import Offload
 from webapp.server.workers import WorkerCrashed
+from webapp.web import export
+from webapp.web.editor import _checked_text
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "server-logs"

@@ -21,13 +21,20 @@ import requests
 
 from tests.web.liveserver import LiveServer
 from tests.web.test_offload_processes import children
-from tests.web.test_packets import (LOGS, closed_by_server, connect, echo, echo_after_errors,  # noqa: F401
-                                    server, wait_for_log)  # (server: a fixture)
+from tests.web.test_packets import (
+    LOGS,
+    closed_by_server,
+    connect,
+    echo,
+    echo_after_errors,
+    server,  # noqa: F401 (a fixture: the tests below take it by name)
+    wait_for_log,
+)
 from webapp import create_app
 from webapp.server import codec
-from webapp.web.bodies import SMALL_BODY_BYTES
 from webapp.server.codec import JsonPacket, Undecodable
 from webapp.server.offences import MALFORMED_PER_CONNECTION
+from webapp.web.bodies import SMALL_BODY_BYTES
 
 DEEP_BODY = b"[" * 1_000_000 + b"]" * 1_000_000
 LIST_BODY = b"[" + b"1," * 1_000_000 + b"1]"
@@ -130,10 +137,10 @@ def test_events_over_the_rate_limit_are_dropped_before_they_are_decoded(monkeypa
     message = socketio.server.eio.handlers["message"]  # screen_packets' handle_message
     try:
         for n in range(2):
-            message(client.eio_sid, '2["echo",%d]' % n)
+            message(client.eio_sid, f'2["echo",{n}]')
         assert [m["args"] for m in client.get_received()] == [[0], [1]]
         assert len(parsed) == 2
-        for n in range(10):
+        for _ in range(10):
             message(client.eio_sid, '2["echo",' + "[" * 70 + "]" * 70 + "]")
         assert len(parsed) == 2  # dropped unparsed
         [told] = client.get_received()
@@ -149,7 +156,7 @@ def test_events_over_the_rate_limit_are_dropped_before_they_are_decoded(monkeypa
 
 
 
-def test_a_connection_that_keeps_sending_packets_nested_too_deep_is_closed(server):
+def test_a_connection_that_keeps_sending_packets_nested_too_deep_is_closed(server):  # noqa: F811 (the fixture)
     """Each is answered with an error naming the field, as before; they are offences like malformed packets: the
     21st closes the connection (it stayed open, each packet parsed and answered, for as long as it kept within
     the rate limit). Logged once as a kind, then once for the close, without a traceback."""
@@ -167,7 +174,7 @@ def test_a_connection_that_keeps_sending_packets_nested_too_deep_is_closed(serve
     assert log.count("refused at the boundary") == 1
 
 
-def test_other_refusals_at_the_boundary_are_offences_too(server):
+def test_other_refusals_at_the_boundary_are_offences_too(server):  # noqa: F811 (the fixture)
     """A packet with a 200-digit integer: answered with its field, and counted like the others (one over the rate
     limit closes the connection: here the limit is 40 at once, then 1 a second)."""
     ws = connect(server.url)

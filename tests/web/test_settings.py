@@ -50,7 +50,7 @@ def test_the_settings_are_read_once_and_frozen(monkeypatch):
 
 
 def test_the_defaults_by_config_key():
-    assert DEFAULTS == Settings().as_config()
+    assert Settings().as_config() == DEFAULTS
     assert DEFAULTS["RATE_LIMIT_PER_SECOND"] == 30 and DEFAULTS["ALLOWED_HOSTS"] is None
 
 

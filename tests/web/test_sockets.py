@@ -71,7 +71,8 @@ def wait_states(c, until, timeout=10.0, seen=()):
             if until(payload):
                 return seen
         time.sleep(0.01)
-    pytest.fail(f"condition not reached within {timeout} s; states seen: {[(s['position'], s['playing']) for s in seen]}")
+    pytest.fail(f"condition not reached within {timeout} s;"
+                f" states seen: {[(s['position'], s['playing']) for s in seen]}")
 
 
 def quiet_for(c, seconds):
@@ -114,7 +115,7 @@ def test_load_builtin_sends_scenario_then_state_at_zero(sio, scenario_id):
     assert scene["next"]["op"] == raw["steps"][0]["op"]
     assert set(state["variants"]) == set(raw.get("versions", VARIANTS)) == set(scene["panes"])
     for variant, payload in state["variants"].items():
-        assert VARIANT_KEYS == set(payload), (variant, sorted(payload))
+        assert set(payload) == VARIANT_KEYS, (variant, sorted(payload))
         assert payload["result"] is None and payload["record"] is None
         pane = scene["panes"][variant]
         assert {"title", "lines", "functions"} <= set(pane["narration"])
@@ -306,7 +307,8 @@ def test_lost_marker_story(sio):
     sio.emit("step")
     at5 = one(sio, "state")["scene"]["panes"]["v1.28.1"]["list"]["items"]
     # Done(A) removed e1 in this very step: it stays drawn as a ghost entry, B's detached marker under it
-    assert [(i["key"], i.get("ghost"), m["detached"]) for i in at5 for m in i.get("markers", []) if m["pod"] == "B"] == [
+    assert [(i["key"], i.get("ghost"), m["detached"])
+            for i in at5 for m in i.get("markers", []) if m["pod"] == "B"] == [
         ("e1", True, True)]
     assert [(i["id"], i.get("ghost"), i.get("unseen")) for i in at5 if i["kind"] == "event"] == [
         ("e1", True, None), ("e2", None, "unseen by B")]
@@ -317,7 +319,8 @@ def test_lost_marker_story(sio):
     assert [(p["pod"], p["target"], p["decided"]) for p in bug["pointers"]] == [("B", "detached", True)]
     assert [(i["key"], i.get("ghost"), i.get("walked"), i.get("unseen")) for i in bug["list"]["items"]] == [
         ("ghost:e1", None, None, None), ("e2", True, None, "unseen by B")]
-    assert [(p["pod"], p["target"], p["reach"]) for p in fix["pointers"]] == [("B", "B@2", ["e2", "e2"])]  # reach: [first, last]
+    # reach: [first, last]
+    assert [(p["pod"], p["target"], p["reach"]) for p in fix["pointers"]] == [("B", "B@2", ["e2", "e2"])]
     assert [(i["key"], i.get("ghost"), i.get("walked")) for i in fix["list"]["items"]] == [("B@2", True, None),
                                                                                   ("e2", True, True)]
     assert where(at6, "v1.28.1", "B") == ["unschedulablePods"]
@@ -337,7 +340,7 @@ def test_inline_conformance_scenario_states(sio, case):
     scenario, state = load(sio, case["scenario"], variants=variants)
     assert scenario["id"] is None  # an inline object, not a built-in
     assert state["total"] == len(case["scenario"]["steps"])
-    for i, step in enumerate(case["scenario"]["steps"]):
+    for i in range(len(case["scenario"]["steps"])):
         sio.emit("step")
         state = one(sio, "state")
         assert state["position"] == i + 1

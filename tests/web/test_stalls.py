@@ -25,9 +25,9 @@ from webapp.scenario.generate import generate
 from webapp.scenario.resolve import resolve
 from webapp.server import frames
 from webapp.server.codec import ENCODE_PIECE, Encoded, JsonPacket, JsonText, encoded
+from webapp.server.frames import apply_mask
 from webapp.server.guard import packet_problem
 from webapp.web.hub import Hub, Target
-from webapp.server.frames import apply_mask
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "test-artifacts" / "server-logs"
@@ -85,7 +85,8 @@ again = privates.install_eventlet_frames()
 
 def frame(text, mask=(1, 2, 3, 4)):
     body = text.encode()
-    head = bytes([0x81, 0x80 | 126]) + struct.pack("!H", len(body)) if len(body) > 125 else bytes([0x81, 0x80 | len(body)])
+    head = (bytes([0x81, 0x80 | 126]) + struct.pack("!H", len(body)) if len(body) > 125
+            else bytes([0x81, 0x80 | len(body)]))
     return head + bytes(mask) + bytes(b ^ mask[i % 4] for i, b in enumerate(body))
 
 server_side, client_side = socket.socketpair()
@@ -104,7 +105,8 @@ eventlet.sleep(0)
 for _ in messages:
     got = ws.wait()
     log.append([got, ticks[0]])
-print(json.dumps({"installed": installed, "again": again, "same_before": before is websocket.RFC6455WebSocket._apply_mask,
+print(json.dumps({"installed": installed, "again": again,
+                  "same_before": before is websocket.RFC6455WebSocket._apply_mask,
                   "received": [m for m, _ in log], "ticks": [t for _, t in log]}))
 """
 
@@ -118,7 +120,7 @@ def test_a_connection_with_many_messages_waiting_lets_others_run_between_them():
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["installed"] and result["again"] and not result["same_before"]
-    assert result["received"] == ["%d:" % i + "x" * 200 for i in range(20)]
+    assert result["received"] == [f"{i}:" + "x" * 200 for i in range(20)]
     ticks = result["ticks"]
     assert all(b > a for a, b in zip(ticks, ticks[1:])), ticks
 
@@ -236,7 +238,8 @@ def test_a_large_loads_scenario_waits_as_its_json_text():
     assert JsonPacket(encoded_packet="2" + json.dumps(["echo", payload])).data == ["echo", payload]
     small = {"scenario": {"schema": 1, "steps": []}}
     assert JsonPacket(encoded_packet="2" + json.dumps(["load", small])).data == ["load", small]
-    deep = "2" + json.dumps(["load", {"scenario": raw, "x": "y" * JsonPacket.LARGE_PACKET}])[:-2] + "[" * 100 + "]" * 100 + "}]"
+    deep = ("2" + json.dumps(["load", {"scenario": raw, "x": "y" * JsonPacket.LARGE_PACKET}])[:-2]
+            + "[" * 100 + "]" * 100 + "}]")
     refused = JsonPacket(encoded_packet=deep).data  # still refused at the boundary, with its field
     assert refused.event == "load" and "nest" in refused.problem
 

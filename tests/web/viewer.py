@@ -114,7 +114,8 @@ class Folder:
         assert model is not None, f"a delta before any state of its channel: {delta}"
         assert delta["seq"] == model["seq"] + 1, (delta["room"], delta["seq"], model["seq"])
         self.deltas.append(delta)
-        model = {**model, **apply(traced(model), copy.deepcopy(delta["ops"])), "seq": delta["seq"], "playing": delta["playing"], "speed": delta["speed"]}
+        model = {**model, **apply(traced(model), copy.deepcopy(delta["ops"])),
+                 "seq": delta["seq"], "playing": delta["playing"], "speed": delta["speed"]}
         assert model["position"] == delta["position"]
         self.models[delta["room"]] = model
         return copy.deepcopy(model)

@@ -16,8 +16,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from .. import ROOT
-from ..errors import TooLarge
 from ..engine.simulation import Simulation
+from ..errors import TooLarge
 from ..presenter import scenario_message, state_message
 from . import tokens
 from .bundle import bundle

@@ -7,8 +7,16 @@ from pathlib import Path
 
 import yaml
 
-from .document import (MAX_DIGITS, DocumentError, check_values, deep_field, depth_error, may_hold_surrogates,
-                       parse_json, step_of)
+from .document import (
+    MAX_DIGITS,
+    DocumentError,
+    check_values,
+    deep_field,
+    depth_error,
+    may_hold_surrogates,
+    parse_json,
+    step_of,
+)
 from .errors import ScenarioError
 from .scenario import Scenario, from_valid_dict
 from .validate import Limits, validate
@@ -66,7 +74,8 @@ def _check_events(text: str, max_depth: int, max_values: int) -> None:
     values = 0
     for event in yaml.parse(text, Loader=_SAFE_LOADER):
         if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS \
-                and (not event.style or event.tag == _INT_TAG) and _INTEGER.fullmatch(event.value) and (digits := _digits(event.value)) > MAX_DIGITS:
+                and (not event.style or event.tag == _INT_TAG) and _INTEGER.fullmatch(event.value) \
+                and (digits := _digits(event.value)) > MAX_DIGITS:
             problem = f"an integer of {digits} digits; at most {MAX_DIGITS} are accepted"
             raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:

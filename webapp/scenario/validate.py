@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ..model import operations as ops
-from ..phrases import shown
 from ..model.events import CATALOGUE, HINTS
-from ..model.versions import VERSIONS
 from ..model.operations import OPERATIONS
+from ..model.versions import VERSIONS
+from ..phrases import shown
 from .document import MAX_DEPTH, DocumentError, check_depth, step_of
 
 
@@ -159,7 +159,7 @@ class _Checker:
 
     def seconds(self, step, field: str, v, allow_zero: bool) -> None:
         # Comparisons reject NaN and infinities, and compare huge ints without float conversion.
-        ok = _is_number(v) and (0 <= v if allow_zero else 0 < v) and v <= MAX_SECONDS
+        ok = _is_number(v) and (v >= 0 if allow_zero else v > 0) and v <= MAX_SECONDS
         if not ok:
             low = ">= 0" if allow_zero else "> 0"
             self.problem(step, field, f"expected a number of seconds {low} and <= {MAX_SECONDS:g}, got {shown(v)}")
@@ -292,7 +292,8 @@ class _Checker:
             self.problem(None, "versions", "a version is listed twice")
 
     def hints(self, hints) -> None:
-        for field, h in self.mappings("hints", hints, "{event, plugin, hint}", self.limits.max_hints, HINT_KEYS, "hint key") or ():
+        for field, h in self.mappings("hints", hints, "{event, plugin, hint}", self.limits.max_hints, HINT_KEYS,
+                                      "hint key") or ():
             for key in HINT_KEYS:
                 if key not in h:
                     self.problem(None, f"{field}.{key}", "missing (required)")

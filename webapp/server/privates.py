@@ -30,6 +30,7 @@ with a warning in the log.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 import threading
@@ -208,10 +209,8 @@ class ClosingWebSocket(SimpleWebSocketWSGI):
                 reader.join(REPLY_SECONDS)  # its close frame is sent (or the client never answered ours)
             connection = environ.get("werkzeug.socket")
             if connection is not None:
-                try:
+                with contextlib.suppress(OSError):  # already gone
                     connection.shutdown(socket.SHUT_RDWR)
-                except OSError:  # already gone
-                    pass
 
 
 def close_websockets_with_connection(eio_server) -> None:

@@ -21,6 +21,7 @@ handler's own thread. It reads and writes with ``posix`` functions, which eventl
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import pickle
 import signal
@@ -118,15 +119,11 @@ class Worker:
             return "ended"
         self.alive = False
         for fd in (self._to, self._from):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
         if kill:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         try:
             _, status = _os.waitpid(self.pid, 0)
         except ChildProcessError:
@@ -194,10 +191,8 @@ class Pool:
 def serve(in_fd: int = IN_FD, out_fd: int = OUT_FD) -> None:
     """Answer calls until the server closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the server's terminal reaches the server alone
-    try:
+    with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    except OSError:
-        pass
     while True:
         request = _receive(in_fd)
         if request is None:

@@ -28,8 +28,8 @@ from importlib import resources
 from flask import Blueprint, current_app, render_template, request
 
 from ..engine import tracefile
-from ..errors import Invalid
 from ..engine.trace import dry_runs
+from ..errors import Invalid
 from ..model.operations import OPERATIONS
 from ..presenter.advice import advised
 from ..scenario import builtin

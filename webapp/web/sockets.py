@@ -4,7 +4,8 @@ sends what changed. No queue logic and no words here: the engine moves, the pres
 Client -> server: load {scenario, variants, range?, position?}, step, back, seek {position}, play {speed},
 pause, reset, sync; each may carry {room, token} to drive a room instead of the connection's own session.
 Rooms: create_room (ack {room, token}), claim_room {room, token} (a returning presenter; ack {room, loaded}),
-join_room {room, voter?} (voter: a follower's id, see poll_answer), leave_room {room}. A room's presenter: poll_open, poll_reveal, blank {on} (each with {room,
+join_room {room, voter?} (voter: a follower's id, see poll_answer), leave_room {room}. A room's presenter:
+poll_open, poll_reveal, blank {on} (each with {room,
 token}); a follower: poll_answer {room, voter?, answers: {variant: choice}} (voter: its tab's id, kept across
 reconnections; a follower must have joined the room). Diagnostics: echo (answered with the same
 payload).
@@ -168,7 +169,7 @@ class Viewers(Namespace):
             with target.session.lock, self.hub.turn(source):
                 scenario, scenario_id = self.hub.resolve(source)
                 # The versions asked for, else the ones the scenario opens on (default: v1.28.1 beside v1.28.2).
-                variants = check_variants(payload["variants"] if "variants" in payload else scenario.versions)
+                variants = check_variants(payload.get("variants", scenario.versions))
                 target.session.load(scenario, variants, scenario_id,
                                     parse_range(payload.get("range"), len(scenario.steps)), payload.get("position"))
                 self.hub.publish(target, loaded=True)
@@ -278,7 +279,8 @@ class Viewers(Namespace):
         """A follower's answer {room, voter, answers: {variant: choice}}: counted for the presenter, never driving."""
         room = self.hub.rooms.find(payload.get("room"))
         poll = self.hub.rooms.answer_poll(room, request.sid, payload.get("voter"), payload.get("answers"))
-        self.hub.send("poll_tally", {"room": room.code, "position": poll["position"], **self.hub.rooms.tally(room, poll)},
+        self.hub.send("poll_tally",
+                      {"room": room.code, "position": poll["position"], **self.hub.rooms.tally(room, poll)},
                       room.presenter_channel, False)
 
     def on_poll_reveal(self, payload):
