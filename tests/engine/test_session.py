@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.loads import loaded
 from webapp.engine.session import Session
 from webapp.errors import Invalid
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
 from webapp.scenario.resolve import resolve
-
-
-def loaded(source) -> Session:
-    scenario, scenario_id = resolve(source)
-    session = Session()
-    session.load(scenario, VARIANTS, scenario_id)
-    return session
 
 
 def test_every_load_is_named_anew():

@@ -6,6 +6,7 @@ small as a built-in."""
 
 from __future__ import annotations
 
+from tests.loads import loaded
 from webapp.engine.rooms import Rooms
 from webapp.engine.session import Session
 from webapp.model.variant import VARIANTS
@@ -22,13 +23,6 @@ def state(position: int) -> dict:
 
 def view(position: int, load: str | int = "a") -> View:
     return View(load, VARIANTS, position, False, 1.0, (0, 9), None)
-
-
-def loaded(source) -> Session:
-    scenario, scenario_id = resolve(source)
-    session = Session()
-    session.load(scenario, VARIANTS, scenario_id)
-    return session
 
 
 # --- the cache ------------------------------------------------------------------------------------

@@ -70,8 +70,8 @@ class Frame(TypedDict):
     variants: dict[str, VariantFrame]
 
 
-class Summary(TypedDict):
-    """What a whole scenario is, with no position in it (``Simulation.summary()``)."""
+class Facts(TypedDict):
+    """What a scenario is, as its summary and its scenario message both say it."""
 
     name: str
     description: str
@@ -80,6 +80,11 @@ class Summary(TypedDict):
     divergence: int | None
     gate: bool
     pods: list[str]
+
+
+class Summary(Facts):
+    """What a whole scenario is, with no position in it (``Simulation.summary()``)."""
+
     steps: Sequence[Step]
     source: dict[str, Any]  # the scenario object as given
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
-from ..model.frame import Frame, Preview, Summary
+from ..model.frame import Facts, Frame, Preview, Summary
 from ..model.operations import kind_of
 from ..model.record import Record, Result, Step
 from ..model.variant import VARIANTS
@@ -36,15 +36,8 @@ class VersionEntry(TypedDict):
     summary: str
 
 
-class ScenarioMessage(TypedDict):
+class ScenarioMessage(Facts):
     id: str | None
-    name: str
-    description: str
-    variants: list[str]
-    total: int
-    divergence: int | None
-    gate: bool
-    pods: list[str]
     steps: list[StepEntry]
     keyPositions: list[int]
     glossary: dict[str, str]
