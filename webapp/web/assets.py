@@ -14,6 +14,7 @@ A browser that accepts gzip gets the text files (modules, stylesheets) gzipped, 
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import mimetypes
@@ -116,12 +117,19 @@ def versioned(version: str, filename: str):
     return kept(response)
 
 
+@functools.cache
+def tokens_css_bytes() -> tuple[bytes, bytes]:
+    """The tokens' stylesheet and its gzip, made once: the tokens are read when the app starts."""
+    text = tokens.css().encode()
+    return text, gzip.compress(text, compresslevel=9, mtime=0)
+
+
 @bp.get(f"/static/v/<version>/{TOKENS_CSS}")
 def tokens_css(version: str):
     """The design tokens' stylesheet: no file, made from static/js/tokens.js (export/tokens.py css), whose content
     the version covers; gzipped and kept as the files are."""
-    text = tokens.css().encode()
-    packed = gzip.compress(text, compresslevel=9, mtime=0) if request.accept_encodings["gzip"] else None
+    text, gzipped = tokens_css_bytes()
+    packed = gzipped if request.accept_encodings["gzip"] else None
     response = current_app.response_class(packed or text, mimetype="text/css")
     if packed:
         response.content_encoding = "gzip"
