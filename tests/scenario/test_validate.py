@@ -118,7 +118,7 @@ def test_good_steps(step):
 @pytest.mark.parametrize(
     "changes,field",
     [
-        ({"schema": 2}, "schema"),
+        ({"schema": 3}, "schema"),
         ({"schema": True}, "schema"),
         ({"name": ""}, "name"),
         ({"name": 5}, "name"),

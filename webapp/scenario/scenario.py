@@ -9,6 +9,7 @@ from ..model.config import QueueConfig, seconds_to_ns
 from ..model.record import Step
 from ..model.variant import VARIANTS, Model
 from ..model.versions import Rules
+from .schemas import defaults
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def from_valid_dict(raw: dict[str, Any]) -> Scenario:
         max_backoff=seconds_to_ns(cfg.get("max_backoff", 10)),
         max_in_unschedulable=seconds_to_ns(cfg.get("max_in_unschedulable", 300)),
         pop_clears_unschedulable_plugins=cfg.get("pop_clears_unschedulable_plugins", False),
-        periodic_flushes=raw.get("periodic_flushes", False),
+        periodic_flushes=raw.get("periodic_flushes", defaults(raw["schema"])["periodic_flushes"]),
         flush_phase=seconds_to_ns(cfg.get("flush_phase", 0)),
     )
     pods = {p["name"]: (str(p.get("uid", p["name"])), p.get("priority", 0)) for p in raw["pods"]}

@@ -12,6 +12,7 @@ from ..model.operations import OPERATIONS
 from ..model.versions import VERSIONS
 from ..phrases import shown
 from .document import MAX_DEPTH, DocumentError, check_depth, step_of
+from .schemas import SCHEMAS, expected
 
 
 @dataclass(frozen=True)
@@ -211,8 +212,8 @@ class _Checker:
         for key in REQUIRED_TOP:
             if key not in raw:
                 self.problem(None, key, "missing (required)")
-        if "schema" in raw and not (_is_int(raw["schema"]) and raw["schema"] == 1):
-            self.problem(None, "schema", f"expected 1, got {shown(raw['schema'])}")
+        if "schema" in raw and not (_is_int(raw["schema"]) and raw["schema"] in SCHEMAS):
+            self.problem(None, "schema", f"expected {expected()}, got {shown(raw['schema'])}")
         if "name" in raw and (not isinstance(raw["name"], str) or not raw["name"].strip()):
             self.problem(None, "name", f"expected a non-empty string, got {shown(raw['name'])}")
         if "description" in raw:

@@ -50,11 +50,11 @@ LIMITS = Limits()
 MAX_FILE_NAME = 255  # characters of an imported log's ?name= (a file name's bytes on most file systems)
 
 HEAD = """\
-schema: 1
+schema: 2
 name: My scenario
 description: |
   What this scenario shows.
-periodic_flushes: true   # the scheduler's 1 s and 30 s flushes run as the clock advances
+periodic_flushes: true   # the default: the scheduler's 1 s and 30 s flushes run as the clock advances
 """
 STARTER = HEAD + """\
 hints:
