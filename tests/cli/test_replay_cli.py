@@ -247,3 +247,15 @@ def test_pods_only_a_flush_would_move_are_advised(tmp_path):
     ends, remedy = out.stderr.splitlines()
     assert ends.startswith(f"warning: {path}: v1.28.2 ends at t = 400 s with B still in backoffQ")
     assert remedy.startswith(f"warning: {path}: Nothing moved it: this scenario runs no periodic flushes.")
+
+
+def test_an_old_schema_that_leaves_the_flushes_out_is_told_so(tmp_path):
+    path = tmp_path / "old.yaml"
+    path.write_text(TYPO.replace("periodic_flushes: true\n", "").replace("NodeResourceFit", "NodeResourcesFit"))
+    assert "schema: 1" in path.read_text() and "periodic_flushes" not in path.read_text()
+    out = run(path, "--variant", "v1.28.2")
+    assert out.returncode == 0
+    assert out.stderr.splitlines()[-1] == (
+        f"warning: {path}: Nothing moved it: this scenario runs no periodic flushes, because it leaves "
+        "“periodic_flushes” out and schema 1 reads that as false. Write “schema: 2” (time runs as in a cluster) or "
+        "“periodic_flushes: true”, or flush steps where they would run.")

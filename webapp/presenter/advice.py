@@ -17,11 +17,15 @@ LEFT = {"backoffQ": "backoffQ (its backoff ended at t = {due})",
 ENDS = "{variant} ends at t = {now} with {pods}."
 REMEDY = ("Nothing moved {them}: this scenario runs no periodic flushes. Add “periodic_flushes: true” to run the "
           "scheduler's 1 s and 30 s flushes as the clock advances, or flush steps where they would run.")
+OLD_SCHEMA = ("Nothing moved {them}: this scenario runs no periodic flushes, because it leaves “periodic_flushes” out "
+              "and schema 1 reads that as false. Write “schema: 2” (time runs as in a cluster) or "
+              "“periodic_flushes: true”, or flush steps where they would run.")
 
 
-def flush_advice(overdue: Mapping[str, Overdue]) -> list[str]:
+def flush_advice(overdue: Mapping[str, Overdue], old_schema: bool = False) -> list[str]:
     """``overdue``: variant -> Model.overdue() at the end of the scenario ({now, limit, pods: [{pod, where, due}]}).
-    A line per version that left pods where a flush would have moved them, then what to do; none if none did."""
+    A line per version that left pods where a flush would have moved them, then what to do (``old_schema``: the
+    flushes are off by schema 1's default, not stated); none if none did."""
     lines = []
     for variant, end in overdue.items():
         if end["pods"]:
@@ -30,7 +34,8 @@ def flush_advice(overdue: Mapping[str, Overdue]) -> list[str]:
                     for o in end["pods"]]
             lines.append(ENDS.format(variant=variant, now=seconds(end["now"]), pods=named(pods)))
     left = {o["pod"] for end in overdue.values() for o in end["pods"]}
-    return [*lines, REMEDY.format(them="it" if len(left) == 1 else "them")] if lines else []
+    remedy = OLD_SCHEMA if old_schema else REMEDY
+    return [*lines, remedy.format(them="it" if len(left) == 1 else "them")] if lines else []
 
 
 MISSPELT = ("{where} names plugin “{name}”, which is not one of the in-tree plugins this tool knows, and no hint names "
@@ -71,4 +76,5 @@ def plugin_advice(raw: Mapping[str, Any]) -> list[str]:
 def advised(raw: Mapping[str, Any], overdue: Mapping[str, Overdue]) -> list[str]:
     """All that is advised on a scenario that runs (the editor's Validate, ``replay``'s warnings): plugin names that
     look misspelt, then the pods ``overdue`` (engine.trace.dry_runs) leaves where only a flush would move them."""
-    return [*plugin_advice(raw), *flush_advice(overdue)]
+    old_schema = raw.get("schema") == 1 and "periodic_flushes" not in raw
+    return [*plugin_advice(raw), *flush_advice(overdue, old_schema)]
