@@ -2,7 +2,7 @@
 // file only lays it out and keeps the DOM hooks tests and animate.js read (data-variant, data-entry/data-id,
 // data-removed-id, data-marker/data-detached, data-queue with data-pod chips, data-testid, data-walked,
 // data-ghost). The diagram (list + lanes + the pointer overlay, pointers.js) comes first and takes the room;
-// under it one caption line, then the invariants and the narration behind a disclosure. An entry's labels
+// under it one caption line (and, where no periodic flush runs, the moves the scheduler's would have made), then the invariants and the narration behind a disclosure. An entry's labels
 // (gone, unseen, markers) sit above its box, so the arrows coming up from the lanes end on the box itself.
 import { h } from "./dom.js";
 
@@ -22,7 +22,10 @@ export function renderPane(pane, { narrationOpen = false } = {}) {
       renderLanes(pane.lanes),
       svg("svg", { class: "pointers", "aria-hidden": "true", focusable: "false" }),
     ),
-    h("p", { class: "pane-caption", dataTestid: "caption", text: pane.caption ?? pane.narration.title }),
+    h("div", { class: "pane-says" },
+      h("p", { class: "pane-caption", dataTestid: "caption", text: pane.caption ?? pane.narration.title }),
+      (pane.unflushed || []).map((line) => h("p", { class: "unflushed", dataTestid: "unflushed", role: "note", title: pane.unflushedWhy, text: line })),
+    ),
     h("div", { class: "pane-foot" },
       renderNarration(pane.narration, narrationOpen),
       renderInvariants(pane.invariants),
@@ -128,6 +131,7 @@ function breakable(label) {
 
 function chip(c, queue) {
   return h("span", { class: `chip chip-${queue}`, dataPod: c.pod, dataHead: c.head ? "true" : null,
+    dataMissed: c.timer && "missed" in c.timer ? "true" : null, ariaDescription: c.timer && "missed" in c.timer ? "no flush ran" : null,
     title: c.head ? `${c.title} · at the head: the next pop takes it` : c.title },
     h("span", { class: "pod-name", text: c.pod }),
     c.timer ? timer(c.timer) : c.detail ? h("span", { class: "detail", text: c.detail }) : null);
@@ -142,7 +146,7 @@ function timer(t) {
       "stroke-dasharray": `${(fraction * 100).toFixed(1)} 100` }),
   );
   return h("span", { class: `timer timer-${t.kind}`, dataTimer: t.kind, dataFraction: fraction.toFixed(3) },
-    ring, h("span", { class: "timer-text" }, (t.parts || [t.text]).flatMap((part, i) => [i ? " · " : null, h("span", { text: part })])));
+    ring, h("span", { class: "timer-text" }, (t.parts || [t.text]).flatMap((part, i) => (i ? [" ", h("span", { text: `· ${part}` })] : [h("span", { text: part })]))));
 }
 
 function renderInvariants(invariants) {

@@ -154,11 +154,22 @@ class Moves(Lanes):
         """When Run's tickers will move ``record`` out of backoffQ (the first 1 s tick at or after its backoff
         expiry) or unschedulablePods (the first 30 s tick when it has been parked longer than the limit); None
         elsewhere. Never before now."""
+        return self._flush_tick_of(record, where, self.now)
+
+    def missed_flush_of(self, record: QueuedPodInfo, where: str | None) -> int | None:
+        """Without periodic flushes: the tick at which Run's tickers would have moved ``record`` out of its
+        sub-queue, when that tick is already past (it stays until a flush step or another move); else None."""
+        tick = self._flush_tick_of(record, where, None)
+        return tick if tick is not None and tick <= self.now else None
+
+    def _flush_tick_of(self, record: QueuedPodInfo, where: str | None, since: int | None) -> int | None:
+        """The first tick that moves ``record``, not before ``since`` (None: from the moment it could move)."""
         if where == BACKOFF_Q:
-            return self._tick_after(BACKOFF_PERIOD, max(self.now, self.backoff_expiry(record) - 1))
+            due = self.backoff_expiry(record) - 1
+            return self._tick_after(BACKOFF_PERIOD, due if since is None else max(since, due))
         if where == UNSCHEDULABLE_PODS:
-            limit = self.config.max_in_unschedulable
-            return self._tick_after(LEFTOVER_PERIOD, max(self.now, record.timestamp + limit))
+            due = record.timestamp + self.config.max_in_unschedulable
+            return self._tick_after(LEFTOVER_PERIOD, due if since is None else max(since, due))
         return None
 
     def _next_tick(self, where: str) -> int | None:

@@ -202,9 +202,14 @@ class PriorityQueue(Moves):
             shown["timestamp"] = record.timestamp / NS
             shown["backoffExpiry"] = expiry / NS
             shown["backingOff"] = expiry > self.now
-            flush = self._next_flush_of(record, where) if self.config.periodic_flushes else None
-            if flush is not None:
-                shown["nextFlush"] = flush / NS  # the periodic flush that will move it, if nothing else does
+            if self.config.periodic_flushes:
+                flush = self._next_flush_of(record, where)
+                if flush is not None:
+                    shown["nextFlush"] = flush / NS  # the periodic flush that will move it, if nothing else does
+            else:
+                missed = self.missed_flush_of(record, where)
+                if missed is not None:
+                    shown["missedFlush"] = missed / NS  # the periodic flush that would have moved it by now
         order = {"activeQ": self.active_q.names_in_order(), "backoffQ": self.backoff_q.names_in_order()}
         heads = [r.name for r in self.active_q.heads(tie)]  # what a pop may take (a named pop: any of them)
         return {"now": self.now / NS, "pods": pods, "order": order, "heads": heads, **self.tracker.view()}

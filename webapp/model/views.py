@@ -40,6 +40,7 @@ class PodView(TypedDict):
     backoffExpiry: NotRequired[float]
     backingOff: NotRequired[bool]
     nextFlush: NotRequired[float]  # with periodic flushes: the tick that will move it, if nothing else does
+    missedFlush: NotRequired[float]  # without them: the past tick at which the scheduler's flush would have moved it
 
 
 class Marker(TypedDict):

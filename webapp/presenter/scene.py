@@ -13,14 +13,13 @@ from ..model.frame import Frame, Preview, Returned, Returns, VariantFrame
 from ..model.invariants import Invariant
 from ..model.record import Hint, ListEntry, Record, Step
 from ..model.versions import VERSIONS
-from ..model.views import Marker, PodView, State, View
+from ..model.views import Marker, View
+from .lanes import lanes, unflushed
 from .narration import describe_violation, narrate
 from .shapes import (
-    Chip,
     HintLine,
     Invariants,
     Item,
-    Lane,
     LegendItem,
     ListPane,
     MarkerChip,
@@ -35,20 +34,17 @@ from .shapes import (
     Settings,
     ShownMarker,
     StepLine,
-    Timer,
 )
 from .words import (
     AT_END,
     BEFORE_FIRST,
     CAPTION_SAW,
-    CHIP_PLUGINS,
     EMPTY_LIST,
     FRONT_NOTE,
     GHOST_NOTE,
     GONE,
     GONE_OTHER,
     JUST_REMOVED,
-    LANES,
     LEGEND,
     LIST_NAME,
     MARK,
@@ -56,7 +52,7 @@ from .words import (
     OUTCOMES,
     PANES,
     PREDICT_CHOICES,
-    TIMER,
+    UNFLUSHED_WHY,
     UNSEEN_BY,
     entries,
     named,
@@ -157,7 +153,7 @@ def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, lim
     markers = shown_markers(view, payload.get("before"), record)
     listed = in_flight_list(variant, view, payload.get("before"), record, markers, gate, (step or {}).get("pod", ""))
     lanes_ = lanes(state, view, limit)
-    return {
+    shown: Pane = {
         "variant": variant,
         "title": title,
         "tag": tag,
@@ -176,7 +172,11 @@ def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, lim
         "invariants": invariants(payload["invariants"]),
         "narration": narration,
         "outcome": result.get("queue") if result and step and step["op"] == "fail" else None,
+        "unflushed": unflushed(lanes_),
     }
+    if shown["unflushed"]:
+        shown["unflushedWhy"] = UNFLUSHED_WHY
+    return shown
 
 
 def pane_caption(narration: Narration, hint: Hint | None) -> str:
@@ -361,72 +361,6 @@ def hint_line(hint: Hint | None) -> HintLine | None:
     walked = [f"{w['event']} ({w['id']})" + (f": {w['hint']}" if several and w.get("hint") else "") for w in events]
     return {"pod": hint["pod"], "walked": f"walked {', '.join(walked)} → " if walked else "walked nothing → ",
             "decision": hint["decision"]}
-
-
-def lanes(state: State, view: View, limit: float) -> list[Lane]:
-    """Each lane's chips: activeQ and backoffQ in the order pops and the backoff flush take them (a trace's state
-    lists them by name: the lane drew the head anywhere), activeQ's heads marked."""
-    members = {"activeQ": view["order"]["activeQ"], "backoffQ": view["order"]["backoffQ"],
-               "unschedulablePods": state["unschedulablePods"], "inFlight": in_flight_pods(state, view)}
-    heads = set(view["heads"])
-    return [{"queue": queue, "label": label, "icon": icon, "help": help_,
-             "chips": [chip(pod, queue, view["pods"].get(pod), view["now"], limit, queue == "activeQ" and pod in heads)
-                       for pod in members[queue]]}
-            for queue, (label, icon, help_) in LANES.items()]
-
-
-def in_flight_pods(state: State, view: View) -> list[str]:
-    """Popped pods whose attempt runs, and pods the tracker holds as in flight although a copy of them was
-    queued again (an update while in flight): those are drawn in both lanes."""
-    popped = [name for name, pod in view["pods"].items() if pod["where"] == "inFlight"]
-    return list(dict.fromkeys(popped + list(state.get("inFlightPods") or ())))
-
-
-CHIP_DETAIL = {"backoffQ": "until {}", "unschedulablePods": "since {}"}  # with its backoff's end, its wait's start
-
-
-def chip(pod: str, queue: str, info: PodView | None, now: float = 0.0, limit: float = 300.0, head: bool = False
-         ) -> Chip:
-    detail = ""
-    if info and queue in CHIP_DETAIL:
-        at = info["backoffExpiry"] if queue == "backoffQ" else info["timestamp"]
-        detail = CHIP_DETAIL[queue].format(seconds(at))
-    elif info and queue == "inFlight" and "attempts" in info:
-        detail = f"attempt {info['attempts']}"
-    plugins, pending = (info.get("plugins"), info.get("pending")) if info else (None, None)  # pending: 1.29+
-    said = [CHIP_PLUGINS[key].format(", ".join(names))
-            for key, names in (("plugins", plugins), ("pending", pending)) if names]
-    shown: Chip = {"pod": pod, "detail": detail, "title": " · ".join(said) or pod,
-                   "timer": timer(queue, info, now, limit)}
-    if head:
-        shown["head"] = True
-    return shown
-
-
-def timer(queue: str, info: PodView | None, now: float, limit: float) -> Timer | None:
-    """How long a parked pod has waited against the flush limit, or how much of its backoff is left, and with
-    periodic flushes when the tick that moves it comes (``next``). ``parts``: the phrases of ``text``, each kept
-    on one line where the chip is narrow."""
-    shown = _timer(queue, info, now, limit)
-    if shown is not None and info is not None and "nextFlush" in info:
-        parts = [shown["text"], TIMER["flush"].format(at=seconds(info["nextFlush"]))]
-        shown["next"], shown["parts"], shown["text"] = info["nextFlush"], parts, " · ".join(parts)
-    return shown
-
-
-def _timer(queue: str, info: PodView | None, now: float, limit: float) -> Timer | None:
-    if not info or "timestamp" not in info:
-        return None
-    if queue == "unschedulablePods":
-        waited = max(now - info["timestamp"], 0.0)
-        return {"kind": "wait", "value": waited, "limit": limit, "fraction": min(waited / limit, 1.0) if limit else 1.0,
-                "text": TIMER["wait"].format(value=seconds(waited), limit=seconds(limit))}
-    if queue == "backoffQ":
-        span = max(info["backoffExpiry"] - info["timestamp"], 0.0)
-        left = max(info["backoffExpiry"] - now, 0.0)
-        return {"kind": "backoff", "value": left, "limit": span, "fraction": left / span if span else 0.0,
-                "text": TIMER["backoff"].format(value=seconds(left)) if left else TIMER["backoff-over"]}
-    return None
 
 
 def invariants(report: list[Invariant]) -> Invariants:

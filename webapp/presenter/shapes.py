@@ -123,6 +123,7 @@ class Timer(TypedDict):
     fraction: float
     text: str
     next: NotRequired[float]  # with periodic flushes: when the tick that moves the pod comes
+    missed: NotRequired[float]  # without them: when the tick that would have moved the pod came
     parts: NotRequired[list[str]]  # the phrases of text, each kept on one line where the chip is narrow
 
 
@@ -171,6 +172,8 @@ class Pane(TypedDict):
     invariants: Invariants
     narration: Narration
     outcome: str | None
+    unflushed: list[str]  # without periodic flushes: the moves the scheduler's flushes would have made by now
+    unflushedWhy: NotRequired[str]  # with those: why nothing moved them
 
 
 class LegendItem(TypedDict):
