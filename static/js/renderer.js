@@ -24,7 +24,7 @@ export function renderPane(pane, { narrationOpen = false } = {}) {
     ),
     h("div", { class: "pane-says" },
       h("p", { class: "pane-caption", dataTestid: "caption", text: pane.caption ?? pane.narration.title }),
-      (pane.unflushed || []).map((line) => h("p", { class: "unflushed", dataTestid: "unflushed", role: "note", title: pane.unflushedWhy, text: line })),
+      (pane.unflushed || []).map((line) => h("p", { class: "unflushed", dataTestid: "no-flush-warning", role: "note", title: pane.unflushedWhy, text: line })),
     ),
     h("div", { class: "pane-foot" },
       renderNarration(pane.narration, narrationOpen),

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from tests.e2e.test_browser import built_in_json, inline_value
 
 V2 = '[data-variant="v1.28.2"]'
-SAID = "No flush ran: the scheduler would have moved B out of backoffQ at t = 1 s."
+SAID = "No flush ran: the scheduler would have moved B at 1 s, out of backoffQ."
 
 
 def lost_marker_then_clock(page, seconds: float, **fields) -> dict:
@@ -28,22 +28,22 @@ def open_inline(page, raw: dict) -> None:
 def test_a_pod_past_its_flush_is_said_on_its_chip_and_under_its_pane(page, live_server):
     open_inline(page, lost_marker_then_clock(page, 2, periodic_flushes=False))
     pane = page.locator(V2)
-    expect(pane.get_by_test_id("unflushed")).to_have_text(SAID)
-    expect(pane.get_by_test_id("unflushed")).to_have_attribute("title", re.compile("^periodic_flushes is off"))
+    expect(pane.get_by_test_id("no-flush-warning")).to_have_text(SAID)
+    expect(pane.get_by_test_id("no-flush-warning")).to_have_attribute("title", re.compile("^periodic_flushes is off"))
     chip = pane.locator('[data-queue="backoffQ"] [data-pod="B"]')
     expect(chip).to_have_attribute("data-missed", "true")
     expect(chip).to_have_attribute("aria-description", "no flush ran")
-    expect(page.locator('[data-variant="v1.28.1"]').get_by_test_id("unflushed")).to_have_count(0)
+    expect(page.locator('[data-variant="v1.28.1"]').get_by_test_id("no-flush-warning")).to_have_count(0)
 
 
 def test_the_svg_export_says_it_too(page, live_server):
     raw = lost_marker_then_clock(page, 2, periodic_flushes=False)
     svg = page.evaluate("""async (raw) => (await fetch('/export/svg?position=7', {method: 'POST',
         headers: {'Content-Type': 'application/json'}, body: JSON.stringify(raw)})).text()""", raw)
-    assert "No flush ran: the scheduler would have moved B out of backoffQ" in svg
+    assert "No flush ran: the scheduler would have moved B at 1 s, out of backoffQ." in svg
 
 
 def test_time_that_runs_says_nothing(page, live_server):
     open_inline(page, lost_marker_then_clock(page, 2, periodic_flushes=True))
     expect(page.locator(V2).locator('[data-queue="activeQ"] [data-pod="B"]')).to_have_count(1)
-    expect(page.get_by_test_id("unflushed")).to_have_count(0)
+    expect(page.get_by_test_id("no-flush-warning")).to_have_count(0)

@@ -38,7 +38,7 @@ def test_backoff_past_its_tick_is_said_on_the_chip_and_under_the_pane():
     fixed = panes["v1.28.2"]
     assert chip(fixed, "B")["timer"]["missed"] == 1.0
     assert chip(fixed, "B")["timer"]["text"] == "backoff over"
-    assert fixed["unflushed"] == ["No flush ran: the scheduler would have moved B out of backoffQ at t = 1 s."]
+    assert fixed["unflushed"] == ["No flush ran: the scheduler would have moved B at 1 s, out of backoffQ."]
     assert fixed["unflushedWhy"].startswith("periodic_flushes is off")
     assert panes["v1.28.1"]["unflushed"] == []  # 2 s of 300 s: no flush would have moved it yet
     assert "unflushedWhy" not in panes["v1.28.1"]
@@ -55,8 +55,8 @@ def test_unschedulable_pods_missed_the_first_30_s_tick_after_the_limit(clock, sa
     bug = scene_at_end(doc(clock))["v1.28.1"]
     assert bool(bug["unflushed"]) is said
     if said:
-        assert bug["unflushed"] == ["No flush ran: the scheduler would have moved B out of unschedulablePods at "
-                                    "t = 330 s."]
+        assert bug["unflushed"] == ["No flush ran: the scheduler would have moved B at 330 s, out of "
+                                    "unschedulablePods."]
 
 
 @pytest.mark.parametrize("fields", [{"schema": 2}, {"schema": 1, "periodic_flushes": True}])

@@ -66,7 +66,8 @@ class Pane:
         y = top + 24 + 20 * (len(lines) - 1) + 22
         for said in p.get("unflushed") or ():
             for line in wrap(said, (PANE_WIDTH - 2 * PAD) / 7.6):
-                node(self.group, "text", line, x=left, y=y, font_size=13, fill=paint("bug"), data_testid="unflushed")
+                node(self.group, "text", line, x=left, y=y, font_size=13, fill=paint("bug"),
+                     data_testid="no-flush-warning")
                 y += 18
         inv = p["invariants"]
         node(self.group, "text", inv["summary"], x=self.x + PANE_WIDTH - PAD, y=y, font_size=11, text_anchor="end",

@@ -63,7 +63,7 @@ def timer(queue: str, info: PodView | None, now: float, limit: float) -> Timer |
 
 def unflushed(lanes_: list[Lane]) -> list[str]:
     """Without periodic flushes: a sentence per queued pod the scheduler's flush would have moved by now."""
-    return [UNFLUSHED.format(pod=c["pod"], queue=lane["queue"], at=f"t = {seconds(c['timer']['missed'])}")
+    return [UNFLUSHED.format(pod=c["pod"], queue=lane["queue"], at=seconds(c['timer']['missed']))
             for lane in lanes_ for c in lane["chips"] if c["timer"] and "missed" in c["timer"]]
 
 

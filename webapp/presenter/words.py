@@ -83,7 +83,7 @@ OUTCOMES = {
 CHIP_PLUGINS = {"plugins": "plugins: {}", "pending": "pending plugins: {}"}  # a chip's title (pending: 1.29+)
 TIMER = {"wait": "{value} / {limit}", "backoff": "{value} left", "backoff-over": "backoff over",
          "flush": "flush at {at}"}  # with periodic flushes: when the tick that moves it comes, after the timer
-UNFLUSHED = "No flush ran: the scheduler would have moved {pod} out of {queue} at {at}."
+UNFLUSHED = "No flush ran: the scheduler would have moved {pod} at {at}, out of {queue}."
 UNFLUSHED_WHY = ("periodic_flushes is off: time passes and only flush steps move a pod. The scheduler runs "
                  "flushBackoffQCompleted every 1 s and flushUnschedulablePodsLeftover every 30 s.")
 CAPTION_SAW = {  # how a failing pod's walk went, for the caption line under a pane's diagram
