@@ -218,7 +218,7 @@ def test_start_empty_on_a_json_scenario_writes_yaml_and_says_so(page):
     expect(page.locator("#format")).to_have_value("json")
     expect(page.locator("#summary")).to_have_text(re.compile("^Valid: “My fork”"))
     page.click("#btn-empty")
-    expect(page.locator("#source")).to_have_value(re.compile(r"^schema: 1\nname: My scenario\n"))
+    expect(page.locator("#source")).to_have_value(re.compile(r"^schema: 2\nname: My scenario\n"))
     expect(page.locator("#format")).to_have_value("yaml")
     expect(page.locator("#summary")).to_have_text(re.compile("^Valid: “My scenario”"))
 
