@@ -31,7 +31,7 @@ export async function showAudienceLink(room) {
   const banner = $("audience-link");
   banner.replaceChildren("Audience: ", h("a", { href: link, text: link }),
     h("span", { class: "code", text: ` code ${room}` }),
-    audience.reachable ? null : h("span", { class: "present-local", text: " · only this computer can open it" }),
+    audience.reachable ? null : h("span", { class: "present-local", text: "only this computer can open it" }),
     h("button", { class: "btn present-open", id: "present-open", type: "button",
       text: audience.reachable ? "▦ QR code" : "⚠ Serve for a room" }));
   banner.hidden = false;
@@ -50,6 +50,7 @@ function drawDialog(room, link, others, audience) {
   qr.hidden = !audience.reachable;
   if (audience.reachable) qr.src = `/r/${encodeURIComponent(room)}/qr.svg`;
   $("present-url").replaceChildren(h("a", { href: link, text: link }));
+  $("present-url").classList.toggle("present-url-local", !audience.reachable);
   $("present-code").textContent = room;
   $("present-others").hidden = others.length === 0;
   $("present-others").replaceChildren("Also at: ",
