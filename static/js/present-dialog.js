@@ -29,9 +29,9 @@ export async function showAudienceLink(room) {
   const audience = await askAudience();
   const [link, ...others] = audience.urls.map((base) => `${base}/r/${room}`);
   const banner = $("audience-link");
+  const local = h("span", { class: "present-local", text: "only this computer can open it" });
   banner.replaceChildren("Audience: ", h("a", { href: link, text: link }),
-    h("span", { class: "code", text: ` code ${room}` }),
-    audience.reachable ? null : h("span", { class: "present-local", text: "only this computer can open it" }),
+    h("span", { class: "code", text: ` code ${room}` }), ...(audience.reachable ? [] : [local]),
     h("button", { class: "btn present-open", id: "present-open", type: "button",
       text: audience.reachable ? "▦ QR code" : "⚠ Serve for a room" }));
   banner.hidden = false;

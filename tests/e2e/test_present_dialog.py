@@ -61,7 +61,7 @@ def test_on_every_address_the_dialog_shows_a_url_the_room_can_open_and_its_qr_co
     assert parts.port == room_server.port and parts.path.startswith("/r/"), shown
     assert not ipaddress.ip_address(parts.hostname).is_loopback, shown
     room = parts.path.removeprefix("/r/")
-    expect(page.locator("#audience-link .code")).to_have_text(f" code {room}")
+    expect(page.locator("#audience-link")).to_have_text(f"Audience: {shown} code {room}▦ QR code")
     assert page.locator("#present-dialog").is_hidden()
 
     page.locator("#present-open").click()

@@ -40,11 +40,13 @@ def audience(scheme: str, host: str | None, listen: str | None) -> dict:
     if urls:
         return {"urls": urls, "reachable": True, "why": None}
     if served is None:
-        why = f"This page is open at {name}, an address only this computer can reach: no phone in the room can open it."
+        why = (f"This page is open at {name}, an address only this computer can reach: no phone in the room can "
+               "open it.")
     elif served[0] in WILDCARDS:
         why = NO_NETWORK
     else:
-        why = f"The server listens on {served[0]} only, which only this computer can reach: no phone in the room can open it."
+        why = (f"The server listens on {served[0]} only, which only this computer can reach: no phone in the room "
+               "can open it.")
     return {"urls": [own], "reachable": False, "why": f"{why} {SERVE_FOR_A_ROOM}"}
 
 
