@@ -1,7 +1,7 @@
 """Where the server can be reached: the addresses of this machine's interfaces and its host name, found locally.
 
 Nothing here sends a packet. The interfaces' addresses are read from the kernel: on Linux, each interface's
-IPv4 address by the ``SIOCGIFADDR`` ioctl over ``socket.if_nameindex()`` and the IPv6 ones from
+IPv4 address by the ``SIOCGIFADDR`` ioctl over ``socket.if_nameindex()`` (interfaces that are up) and the IPv6 ones from
 ``/proc/net/if_inet6``. Elsewhere (and to rank them on Linux), the address of the default route is asked of the
 kernel by ``connect()`` on a UDP socket to a documentation address (RFC 5737/3849): a UDP connect only picks a
 route and a source address, and sends nothing. Resolving the host name (``getaddrinfo(gethostname())``) is not
@@ -20,7 +20,7 @@ import struct
 import sys
 from dataclasses import dataclass
 
-SIOCGIFADDR = 0x8915  # Linux: an interface's IPv4 address
+SIOCGIFFLAGS, SIOCGIFADDR, IFF_UP = 0x8913, 0x8915, 0x1  # Linux: an interface's flags, its IPv4 address; up
 ROUTE_PROBES = {socket.AF_INET: "203.0.113.1", socket.AF_INET6: "2001:db8::1"}  # documentation addresses
 WILDCARDS = {"", "0.0.0.0", "::", "[::]"}
 # Interfaces of containers and virtual machines: listed last (a phone in the room is never on them).
@@ -144,8 +144,11 @@ def _linux_ipv4() -> list[tuple[str, object]]:
         for _, name in socket.if_nameindex():
             request = struct.pack("256s", name.encode()[:15])
             try:
+                flags = struct.unpack("H", fcntl.ioctl(s.fileno(), SIOCGIFFLAGS, request)[16:18])[0]
                 answer = fcntl.ioctl(s.fileno(), SIOCGIFADDR, request)
             except OSError:  # no IPv4 address on it
+                continue
+            if not flags & IFF_UP:  # an address on an interface that is down: no phone reaches it
                 continue
             found.append((name, ipaddress.ip_address(answer[20:24])))
     return found
