@@ -10,7 +10,6 @@ no phone can open it, with how to serve for a room: the dialog says it plainly.
 from __future__ import annotations
 
 import io
-from functools import lru_cache
 
 import segno
 
@@ -50,7 +49,20 @@ def audience(scheme: str, host: str | None, listen: str | None) -> dict:
     return {"urls": [own], "reachable": False, "why": f"{why} {SERVE_FOR_A_ROOM}"}
 
 
-@lru_cache(maxsize=64)
+QR_KEPT = 64  # QR codes kept made (a talk needs one per room); past that the oldest is forgotten
+_kept: dict[str, str] = {}
+
+
+def kept_qr(text: str, run) -> str:
+    """``qr_svg(text)``, made once by ``run(qr_svg, text)`` (off the event loop: about 20 ms of CPU) and kept."""
+    if text not in _kept:
+        svg = run(qr_svg, text)
+        if len(_kept) >= QR_KEPT:
+            _kept.pop(next(iter(_kept)), None)
+        _kept[text] = svg
+    return _kept[text]
+
+
 def qr_svg(text: str) -> str:
     """The QR code of ``text`` as an SVG that scales to its box (a viewBox, no size), with its quiet zone."""
     code = segno.make(text, error="m")

@@ -16,7 +16,7 @@ from ..scenario.resolve import resolve
 from ..server.offload import apart
 from ..server.settings import settings_of
 from .audience import audience as audience_urls
-from .audience import qr_svg
+from .audience import kept_qr
 from .bodies import builtin_scenario, index_arg, json_body
 
 bp = Blueprint("main", __name__)
@@ -148,7 +148,7 @@ def audience_qr(code: str):
     """The QR code of the room's audience link on the first of ``/api/audience``'s URLs."""
     if not ROOM_PATTERN.fullmatch(code):
         raise NotFound(f"no room {_quoted(code, 20)}: a room's code is 4 to 12 capital letters and digits")
-    svg = qr_svg(f"{_audience()['urls'][0]}/r/{code}")
+    svg = kept_qr(f"{_audience()['urls'][0]}/r/{code}", lambda fn, text: apart(fn, text, pure=True, small=True))
     return current_app.response_class(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
