@@ -10,10 +10,11 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
 # Debian packages the tests drive for real (browser tests, scale-out tests, the page's modules in node, npm for the
-# client's checker), each as package:command; a package is installed only when its command is missing.
-SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node npm:npm
+# client's checker, zbarimg to read the Present dialog's QR code), each as package:command; a package is installed
+# only when its command is missing.
+SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node npm:npm zbar-tools:zbarimg
 
-.PHONY: run test check jscheck bench clean system-deps
+.PHONY: run present test check jscheck bench clean system-deps
 
 # `make run` installs what the app needs; `make test` adds the test tools on top.
 $(APP_STAMP): pyproject.toml
@@ -32,6 +33,10 @@ $(BENCH_STAMP): $(STAMP)
 
 run: $(APP_STAMP)
 	$(BIN)/inflight-scope serve
+
+# For a room: every IPv4 address of this machine; it prints the URLs the audience's phones can open.
+present: $(APP_STAMP)
+	$(BIN)/inflight-scope serve --host 0.0.0.0
 
 system-deps:
 	@missing=""; for pair in $(SYSTEM_PACKAGES); do \

@@ -32,6 +32,7 @@ from .scenario.errors import ScenarioError
 from .scenario.load import load_file, load_scenario, parse_text
 from .scenario.logs import LogError, import_logs
 from .scenario.validate import Limits
+from .server.addresses import NO_NETWORK, SERVE_FOR_A_ROOM, WILDCARDS, reachable
 from .server.settings import read_settings
 
 STDIN = "-"
@@ -77,8 +78,11 @@ def main(argv=None) -> int:
     check.add_argument("challenge", metavar="ID", help=f"one of {', '.join(BY_ID)}")
     check.add_argument("file", metavar="FILE", help="a JSON or YAML scenario, a built-in id, or - for stdin")
     check.set_defaults(run=run_check_challenge)
-    serve = commands.add_parser("serve", help="serve the visualizer (built-in demo) on localhost")
-    serve.add_argument("--host", default="127.0.0.1")
+    serve = commands.add_parser("serve", help="serve the visualizer (built-in demo) on localhost, or with --host "
+                                              "0.0.0.0 for a room's phones (it prints the URLs they can open)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: every IPv4 "
+                            "address, :: every address)")
     serve.add_argument("--port", type=within(int, 1, 65535), default=8000)
     serve.add_argument("--async-mode", choices=("eventlet", "threading"), default=None,
                        help="Socket.IO async mode (default: eventlet, or $INFLIGHT_SCOPE_ASYNC_MODE)")
@@ -175,12 +179,15 @@ def run_serve(args) -> int:
     from . import create_app
     from . import server_options as webapp_server_options
 
-    config = {"ASYNC_MODE": mode}
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    config = {"ASYNC_MODE": mode, "LISTEN": f"{host}:{args.port}"}
     if args.message_queue:
         config["MESSAGE_QUEUE"] = args.message_queue
     app = create_app(config)
     queue = f", rooms shared through {args.message_queue}" if args.message_queue else ""
-    print(f"Inflight Scope serving http://{args.host}:{args.port}/ (async mode {mode}{queue}); Ctrl-C stops it",
+    local = "127.0.0.1" if args.host in WILDCARDS else host
+    print(f"Inflight Scope serving http://{local}:{args.port}/ (async mode {mode}{queue}); Ctrl-C stops it")
+    print("\n".join(room_lines(reachable(args.host, args.port), app.extensions.get("inflight_secret_file"))),
           flush=True)
     # eventlet's server accepts 1,024 connections by default: too few for a large audience on one process.
     server_options = {"max_size": MAX_CONNECTIONS} if mode == "eventlet" else {"allow_unsafe_werkzeug": True}
@@ -188,6 +195,20 @@ def run_serve(args) -> int:
     gc.freeze()  # start-up objects never become garbage: keep them out of every later collection
     app.extensions["socketio"].run(app, host=args.host, port=args.port, log_output=False, **server_options)
     return 0
+
+
+def room_lines(reach, secret_file) -> list[str]:
+    """What ``serve`` says of the room: every URL a phone can open (and where the room secret is kept), or why
+    none and how to serve for a room."""
+    if reach.loopback_only:
+        if reach.host in WILDCARDS:
+            return [NO_NETWORK]
+        return [f"Only this computer can open it (it listens on {reach.host}). {SERVE_FOR_A_ROOM}"]
+    lines = ["Phones in the room can open it at (Present… shows the first as a QR code):"]
+    lines += [f"  {url}/" for url in reach.urls]
+    if secret_file:
+        lines.append(f"Room tokens are signed with the secret kept in {secret_file} (reused at every start).")
+    return lines
 
 
 def run_import(args) -> int:

@@ -2,6 +2,7 @@
 // counter, the playback button, the verdict on a prediction, and focus kept inside the panes across a redraw.
 import { $, focused, h, prefersReducedMotion } from "./dom.js";
 import { verdict } from "./predict.js";
+import { showAudienceLink } from "./present-dialog.js";
 
 // The page's notices and banners, which keep nothing of their own: the error line, the link's notice, the
 // connection's, a room's banner and the presenter's audience link.
@@ -44,11 +45,9 @@ export const notices = {
     $("room-status").textContent = detached ? "exploring on your own" : "following";
   },
 
+  // On an address the room can reach, with the Present dialog's QR code (present-dialog.js).
   showAudienceLink(room) {
-    const link = new URL(`/r/${room}`, location.href).href;
-    $("audience-link").replaceChildren("Audience: ", h("a", { href: link, text: link }),
-      h("span", { class: "code", text: ` code ${room}` }));
-    $("audience-link").hidden = false;
+    return showAudienceLink(room);
   },
 };
 

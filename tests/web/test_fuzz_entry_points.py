@@ -467,7 +467,7 @@ GET_ROUTES = {  # path -> the query parameters it reads, valid
     "/export/lost-marker.svg": "position=2&versions=v1.28.1,v1.28.2",
     "/export/lost-marker.html": "versions=v1.28.2",
     "/versions": "", "/api/versions": "", "/api/scenarios": "", "/api/plugins": "", "/api/operations": "",
-    "/api/challenges": "", "/healthz": "", "/favicon.ico": "", "/api/scenarios/lost-marker": "",
+    "/api/challenges": "", "/healthz": "", "/favicon.ico": "", "/api/scenarios/lost-marker": "", "/api/audience": "",
 }
 POST_QUERIES = {"/export/svg": "position=2&versions=v1.28.1", "/export/html": "versions=v1.28.2"}
 
@@ -508,7 +508,8 @@ def test_every_query_parameter_answers_every_class(fuzz_app, trap, path):
 PATH_VALUES = ["%00", "%ff", "%c0%ae%c0%ae", "%ed%a0%80", "..%2f..%2fetc%2fpasswd", "x" * 5000, "%F0%9F%98%80",
                "9" * 5000, "a%0d%0ab", "%25"]
 PATH_ROUTES = {"/api/scenarios/{}": "lost-marker", "/export/{}.html": "lost-marker", "/export/{}.svg": "lost-marker",
-               "/r/{}": "ABCD", "/api/challenges/{}/check": "lose-marker", "/static/{}": "js/app.js",
+               "/r/{}": "ABCD", "/r/{}/qr.svg": "ABCD",
+               "/api/challenges/{}/check": "lose-marker", "/static/{}": "js/app.js",
                "/static/v/{}/js/app.js": "1", "/static/v/1/{}": "js/app.js",
                "/static/v/{}/css/tokens.css": "1"}  # pattern -> a valid value
 

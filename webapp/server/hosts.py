@@ -9,10 +9,12 @@
   ``HTTP_HOST``.
 * ``ALLOWED_HOSTS``: the names the ``Host`` header (after ProxyFix) may carry, port ignored, case-insensitive:
 
-  - None (the default): local names only, ``localhost``, ``*.localhost`` and any IP address literal
-    (``127.0.0.1``, ``192.168.1.20``, ``[::1]``): a phone in the room can still open ``http://<laptop's
-    address>:8000/r/CODE``, while a DNS-rebinding page (whose Host is always the attacker's DNS name) is refused.
-    A request without a Host header (not a browser) passes.
+  - None (the default): local names only, ``localhost``, ``*.localhost``, any IP address literal
+    (``127.0.0.1``, ``192.168.1.20``, ``[::1]``) and this machine's own names (its host name, that name's first
+    label and the label under .local, ``addresses.own_names``): a phone in the room can open
+    ``http://<laptop's address>:8000/r/CODE`` or ``http://<laptop>.local:8000/r/CODE``, while a DNS-rebinding page
+    (whose Host is always the attacker's DNS name) is refused. A request without a Host header (not a browser)
+    passes.
   - a list (comma-separated in ``INFLIGHT_SCOPE_ALLOWED_HOSTS``): exactly these; ``.example.org`` also allows
     every subdomain of example.org. Nothing else, not even localhost, and a Host is then required.
   - ``"*"``: any Host (no protection against DNS rebinding).
@@ -31,6 +33,8 @@ import ipaddress
 import json
 import logging
 import threading
+
+from .addresses import own_names
 
 log = logging.getLogger(__name__)
 
@@ -105,9 +109,9 @@ def is_local(name: str) -> bool:
     return _ip(name[1:-1] if name.startswith("[") else name) is not None
 
 
-def host_allowed(host: str | None, allowed) -> bool:
+def host_allowed(host: str | None, allowed, own=frozenset()) -> bool:
     """Whether a request with this Host header value (None: no header) may be answered under ``allowed``
-    (as ``parse_hosts`` returns it)."""
+    (as ``parse_hosts`` returns it); ``own``: this machine's names, which the default allows too."""
     if allowed == "*":
         return True
     if host is None:
@@ -116,7 +120,7 @@ def host_allowed(host: str | None, allowed) -> bool:
     if name is None:
         return False
     if allowed is None:
-        return is_local(name)
+        return is_local(name) or name in own
     return any(name == pattern or (pattern.startswith(".") and (name == pattern[1:] or name.endswith(pattern)))
                for pattern in allowed)
 
@@ -126,9 +130,10 @@ class HostGuard:
     """WSGI middleware: drops the forwarded headers (ProxyFix, outside it, has used those it trusts), then
     answers a request whose Host is not allowed with 400 before the wrapped app sees it."""
 
-    def __init__(self, app, allowed):
+    def __init__(self, app, allowed, own=frozenset()):
         self.app = app
         self.allowed = allowed
+        self.own = frozenset(own)
         self._logged: set[str] = set()
         self._lock = threading.Lock()
 
@@ -136,7 +141,7 @@ class HostGuard:
         for key in FORWARDED_KEYS:
             environ.pop(key, None)
         host = environ.get("HTTP_HOST")
-        if host_allowed(host, self.allowed):
+        if host_allowed(host, self.allowed, self.own):
             return self.app(environ, start_response)
         self._log_once(host)
         shown = "(none)" if host is None else repr(host[:100])
@@ -158,7 +163,7 @@ class HostGuard:
 def init_hosts(app, settings) -> None:
     from werkzeug.middleware.proxy_fix import ProxyFix  # not at import: settings.py is read before eventlet patches
 
-    app.wsgi_app = HostGuard(app.wsgi_app, settings.allowed_hosts)
+    app.wsgi_app = HostGuard(app.wsgi_app, settings.allowed_hosts, own_names())
     count = proxy_count(settings)
     if count:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)

@@ -44,7 +44,13 @@ class Settings:
     message_queue: str | None = setting(None, "e.g. redis://127.0.0.1:6379/0: rooms shared by several processes",
                                         text)
     secret_key: str | None = setting(None, "the secret of rooms' presenter tokens; unset: one made once and kept "
-                                           "in the instance folder (web/secret.py)", text)
+                                           "in SECRET_FILE (web/secret.py)", text)
+    secret_file: str | None = setting(None, "where the secret made when SECRET_KEY is unset is kept (mode 0600, "
+                                            "reused at the next start); unset: room-secret in the instance folder",
+                                      text)
+    listen: str | None = setting(None, "host:port the server listens on (serve sets it): the Present dialog shows "
+                                       "the addresses of this machine it can be opened at; unset: the page's own",
+                                 text)
     allowed_hosts: tuple[str, ...] | str | None = setting(
         None, "Host names answered, comma-separated (.x.org: its subdomains too), or *; unset: localhost and IP "
               "literals only", parse_hosts)

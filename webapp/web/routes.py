@@ -9,12 +9,14 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 
 from ..engine.simulation import MAX_PANES, VERSIONS_TEXT_MOST, versions_in
 from ..engine.trace import replay
-from ..errors import Invalid
+from ..errors import Invalid, NotFound
 from ..model.versions import VERSIONS
 from ..scenario import builtin
 from ..scenario.resolve import resolve
 from ..server.offload import apart
 from ..server.settings import settings_of
+from .audience import audience as audience_urls
+from .audience import kept_qr
 from .bodies import builtin_scenario, index_arg, json_body
 
 bp = Blueprint("main", __name__)
@@ -131,6 +133,27 @@ def index():
 @bp.get("/r/<code>")
 def audience(code: str):
     return redirect(url_for("main.index", room=code))
+
+
+@bp.get("/api/audience")
+def audience_api():
+    """The URLs an audience may open a room at, best first, and whether another machine can (``web/audience.py``)."""
+    answer = jsonify(_audience())
+    answer.headers["Cache-Control"] = "no-store"  # the machine's addresses change when it joins a network
+    return answer
+
+
+@bp.get("/r/<code>/qr.svg")
+def audience_qr(code: str):
+    """The QR code of the room's audience link on the first of ``/api/audience``'s URLs."""
+    if not ROOM_PATTERN.fullmatch(code):
+        raise NotFound(f"no room {_quoted(code, 20)}: a room's code is 4 to 12 capital letters and digits")
+    svg = kept_qr(f"{_audience()['urls'][0]}/r/{code}", lambda fn, text: apart(fn, text, pure=True, small=True))
+    return current_app.response_class(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+def _audience() -> dict:
+    return audience_urls(request.scheme, request.host, settings_of(current_app).listen)
 
 
 @bp.get("/present")

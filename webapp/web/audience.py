@@ -1,0 +1,72 @@
+"""Where an audience opens a room: the URLs the Present dialog shows (``GET /api/audience``) and the QR code of
+the first (``GET /r/CODE/qr.svg``), made here by segno, nothing fetched.
+
+The URLs, best first: the page's own address when it is not loopback (the presenter reached the server there,
+through a proxy perhaps, so the room can too), then every address of this machine the server listens on
+(``LISTEN``, which ``serve`` sets; ``server/addresses.py``). With none, the page's own loopback address and why
+no phone can open it, with how to serve for a room: the dialog says it plainly.
+"""
+
+from __future__ import annotations
+
+import io
+
+import segno
+
+from ..server.addresses import NO_NETWORK, SERVE_FOR_A_ROOM, WILDCARDS, reachable, split_listen
+from ..server.hosts import host_name
+
+QR_COLOURS = {"dark": "#000", "light": "#fff"}  # black on white in either theme: what every scanner reads best
+
+
+def is_loopback(name: str) -> bool:
+    """Whether a host name (as ``hosts.host_name`` gives it) reaches this computer only."""
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    bare = name.removeprefix("[").removesuffix("]")
+    return bare.startswith("127.") or bare in ("::1", "0:0:0:0:0:0:0:1")
+
+
+def audience(scheme: str, host: str | None, listen: str | None) -> dict:
+    """``{urls, reachable, why}``: the bases (``scheme://host[:port]``) an audience may open, best first, whether
+    any can be opened from another machine, and if not why not (with ``SERVE_FOR_A_ROOM``)."""
+    name = host_name(host or "") or "localhost"
+    own = f"{scheme}://{host or 'localhost'}"
+    urls = [] if is_loopback(name) else [own]
+    served = split_listen(listen) if listen else None
+    if served:
+        urls += [url for url in reachable(*served).urls if url not in urls]
+    if urls:
+        return {"urls": urls, "reachable": True, "why": None}
+    if served is None:
+        why = (f"This page is open at {name}, an address only this computer can reach: no phone in the room can "
+               "open it.")
+    elif served[0] in WILDCARDS:
+        why = NO_NETWORK
+    else:
+        why = (f"The server listens on {served[0]} only, which only this computer can reach: no phone in the room "
+               "can open it.")
+    return {"urls": [own], "reachable": False, "why": f"{why} {SERVE_FOR_A_ROOM}"}
+
+
+QR_KEPT = 64  # QR codes kept made (a talk needs one per room); past that the oldest is forgotten
+_kept: dict[str, str] = {}
+
+
+def kept_qr(text: str, run) -> str:
+    """``qr_svg(text)``, made once by ``run(qr_svg, text)`` (off the event loop: about 20 ms of CPU) and kept."""
+    if text not in _kept:
+        svg = run(qr_svg, text)
+        if len(_kept) >= QR_KEPT:
+            _kept.pop(next(iter(_kept)), None)
+        _kept[text] = svg
+    return _kept[text]
+
+
+def qr_svg(text: str) -> str:
+    """The QR code of ``text`` as an SVG that scales to its box (a viewBox, no size), with its quiet zone."""
+    code = segno.make(text, error="m")
+    out = io.BytesIO()
+    code.save(out, kind="svg", border=4, omitsize=True, xmldecl=False, svgclass=None, lineclass=None,
+              title=text, **QR_COLOURS)
+    return out.getvalue().decode()
