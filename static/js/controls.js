@@ -3,6 +3,7 @@
 import { $, drawnDark } from "./dom.js";
 import { bindKeys, drawKeyHelp } from "./keys.js";
 import { MAX_ADDRESS, permalink, tabAddress, tooLongForAnAddress, viewOf } from "./links.js";
+import { openOnArrival } from "./present-dialog.js";
 import { askPrediction, wantsPrediction } from "./predict.js";
 import { downloadExport } from "./exporting.js";
 import { throttle } from "./throttle.js";
@@ -99,7 +100,9 @@ export function bindControls(app, opts, driver, page, bus) {
   // The scenario on screen, where it is and as it looks: a built-in by its id, one of the viewer's own inline
   // (or, too long for an address, handed over in this tab).
   async function present() {
-    location.href = (await tabAddress(driver.source, viewOf(driver, position()), "/present")).href;
+    const address = (await tabAddress(driver.source, viewOf(driver, position()), "/present")).href;
+    openOnArrival(); // the presenter's page opens on the Present dialog
+    location.href = address;
   }
 
   const actions = {

@@ -23,7 +23,28 @@ const withCode = (text) => text.split("`").map((part, i) => (i % 2 ? h("code", {
 
 let bound = false;
 
-// The banner's link and its button, and the dialog drawn for `room`; the dialog opens from the button.
+// Present… asks for the dialog on the page it opens (this tab's session storage: once, that page only).
+const ARRIVAL_KEY = "inflight-scope-present-dialog";
+export function openOnArrival() {
+  try {
+    sessionStorage.setItem(ARRIVAL_KEY, "1");
+  } catch {
+    // no storage (a locked-down browser): the banner's button still opens it
+  }
+}
+
+function askedOnArrival() {
+  try {
+    const asked = sessionStorage.getItem(ARRIVAL_KEY) === "1";
+    sessionStorage.removeItem(ARRIVAL_KEY);
+    return asked;
+  } catch {
+    return false;
+  }
+}
+
+// The banner's link and its button, and the dialog drawn for `room`; the dialog opens from the button, and by
+// itself when Present… opened the page.
 /** @param {string} room */
 export async function showAudienceLink(room) {
   const audience = await askAudience();
@@ -39,6 +60,7 @@ export async function showAudienceLink(room) {
   drawDialog(room, link, others, audience);
   if (!bound) bindDialog();
   bound = true;
+  if (askedOnArrival()) openDialog();
 }
 
 /** @param {string} room @param {string} link @param {string[]} others @param {Audience} audience */

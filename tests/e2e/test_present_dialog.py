@@ -120,3 +120,17 @@ def test_on_loopback_the_dialog_says_no_phone_can_open_it_and_how_to_serve_for_a
 def current_room(page) -> str:
     page.wait_for_function("() => location.hash.includes('room=')")
     return page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('room')")
+
+
+def test_present_opens_the_presenters_page_on_the_dialog_once(make_page, live_server):
+    page = make_page()
+    page.goto("/?scenario=lost-marker")
+    page.locator("#btn-present").click()
+    page.wait_for_url(re.compile(r"/present"))
+    expect(page.locator("#present-dialog")).to_be_visible()
+    expect(page.locator("#present-warning")).to_be_visible()  # this server listens on loopback only
+    page.keyboard.press("Escape")
+    expect(page.locator("#present-dialog")).to_be_hidden()
+    page.reload()
+    expect(page.locator("#audience-link a")).to_be_visible()
+    expect(page.locator("#present-dialog")).to_be_hidden()  # asked once: a reload mid-talk keeps the stage
