@@ -3,7 +3,7 @@ errors (and phrases, words every layer above the model says alike) under all of 
 outside the standard library; the presenter knows no engine. server/ (settings, codec, the screen, limits,
 offloaded work, hosts, headers) stands beside the app and knows nothing of it: it imports only errors and the
 parsing boundary (scenario/document.py); web/ (the app's routes and Socket.IO namespace), the package's
-create_app and the CLI import it. Only server/ and web/ know Socket.IO."""
+create_app and the CLI import it. Only server/ and web/ know Socket.IO. No module is over MOST_LINES lines."""
 
 import ast
 import sys
@@ -111,3 +111,12 @@ def test_the_presenter_moves_no_cursor(path):
     calls = {n.func.attr for n in ast.walk(ast.parse(path.read_text()))
              if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
     assert not calls & CURSOR_MOVES, calls & CURSOR_MOVES
+
+
+MOST_LINES = 450  # a module is small and single-purpose (README.md's length: tests/test_docs.py)
+
+
+def test_every_module_is_small():
+    lines = {path.relative_to(WEBAPP).as_posix(): len(path.read_text().splitlines()) for path in SOURCES}
+    largest = max(lines, key=lines.__getitem__)
+    assert len(lines) > 50 and lines[largest] <= MOST_LINES, f"{largest}: {lines[largest]} lines"

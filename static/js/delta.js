@@ -1,10 +1,5 @@
-// The twin of webapp/presenter/delta.py `apply`: the same operations, the same result (keep them in step).
-// An op is an array whose length says what it does (`path` leads from the root through keys and indices):
-//   [path]                        delete the key at path (an object key)
-//   [path, value]                 set the value at path (an object key or a list index)
-//   [path, start, count, items]   splice the list at path: remove `count` items at `start`, insert `items`
-// A path is written as what it adds to the previous op's path: its first element counts the keys it shares
-// with that path (from its start), the rest follow them (see `paths`).
+// Reads the ops of a `delta` message (the format: docs/protocol.md, "The delta format"), which
+// webapp/presenter/delta.py `diff` writes; its `apply` reads them the same way for Python clients.
 // `doc` is changed in place; the result is returned, since [[0], value] replaces the root itself.
 export function applyOps(doc, ops) {
   const whole = paths(ops);

@@ -4,8 +4,11 @@
 // the state it makes), with the session's settings {playing, speed, range, room}; any of its versions can be
 // shown, one alone or several side by side (the picker offers those only). It holds one scenario: `load`
 // {variants?, position?} replays it whatever scenario the viewer names.
-const MIN_SPEED = 0.25;
-const MAX_SPEED = 20;
+// The speed bounds and the refusals' sentences are the server's (rules.js, made from webapp/engine/rules.py).
+import { RULES } from "./rules.js";
+
+// RULES.sentences[name] with its {blanks} filled from `blanks`.
+const said = (name, blanks = {}) => RULES.sentences[name].replace(/\{(\w+)\}/g, (_, blank) => String(blanks[blank]));
 
 export function localConnection(bundle) {
   return function open(handlers) {
@@ -64,7 +67,7 @@ export function localConnection(bundle) {
 
     function checked(target) {
       if (!Number.isInteger(target) || target < 0 || target > total) {
-        throw new Error(`position must be an integer in 0..${total}, got ${JSON.stringify(target)}`);
+        throw new Error(said("position", { lo: 0, hi: total, got: JSON.stringify(target) }));
       }
       return target;
     }
@@ -75,9 +78,8 @@ export function localConnection(bundle) {
 
     function play(payload) {
       const wanted = payload.speed ?? speed;
-      if (typeof wanted !== "number" || !(wanted >= MIN_SPEED && wanted <= MAX_SPEED)) {
-        throw new Error(`speed must be a number of steps per second in ${MIN_SPEED}..${MAX_SPEED}, ` +
-          `got ${JSON.stringify(wanted)}`);
+      if (typeof wanted !== "number" || !(wanted >= RULES.minSpeed && wanted <= RULES.maxSpeed)) {
+        throw new Error(said("speed", { got: JSON.stringify(wanted) }));
       }
       stop();
       speed = wanted;
@@ -105,8 +107,8 @@ export function localConnection(bundle) {
         try {
           if (!actions[event]) throw new Error(`unknown event '${event}'`);
           payload ??= {};
-          if (typeof payload !== "object") throw new Error(`'${event}' expects an object payload`);
-          if (event !== "load" && variants === null) throw new Error("no scenario loaded: send 'load' first");
+          if (typeof payload !== "object") throw new Error(said("payload", { event }));
+          if (event !== "load" && variants === null) throw new Error(said("notLoaded"));
           actions[event](payload);
           deliver("state", stateMessage());
         } catch (err) {

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 # Sends each [event, payload] of the script ("wait" sleeps payload ms), then prints what the handlers got.
 HARNESS = """
-import { localConnection } from "./local.mjs";
+import { localConnection } from "./local.js";
 import { readFileSync } from "node:fs";
 const { bundle, script } = JSON.parse(readFileSync(0, "utf8"));
 const got = [];
@@ -47,7 +47,9 @@ def bundle():
 
 @pytest.fixture
 def replay(tmp_path, bundle):
-    shutil.copy(ROOT / "static" / "js" / "local.js", tmp_path / "local.mjs")
+    for module in ("local.js", "rules.js"):  # local.js and what it imports, as ES modules
+        shutil.copy(ROOT / "static" / "js" / module, tmp_path / module)
+    (tmp_path / "package.json").write_text('{"type": "module"}')
     (tmp_path / "harness.mjs").write_text(HARNESS)
 
     def run(script):

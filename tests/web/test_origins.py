@@ -49,6 +49,17 @@ def try_connect(url: str, origin: str | None, transport: str):
     return client, ""
 
 
+def close(client) -> None:
+    """Ends the connection with Engine.IO's close packet alone, once every packet sent before it is through (the
+    server then ends the Socket.IO session too). Client.disconnect() queues Socket.IO's disconnect packet first,
+    and python-engineio's write loop stops as soon as the client is disconnecting: if that packet's POST is under
+    way then, the close packet is never sent and a polling client waits for its long-poll GET, which the server
+    answers only at its next ping."""
+    client.eio.queue.join()  # every packet queued so far has been sent
+    client.eio.disconnect()
+    assert not client.connected
+
+
 def echo_round_trip(client, payload) -> object:
     got = threading.Event()
     answer = []
@@ -65,7 +76,7 @@ def test_a_foreign_origin_is_refused_and_the_own_origin_accepted(server, transpo
     own, _ = try_connect(server.url, server.url, transport)
     assert own is not None and own.connected
     assert echo_round_trip(own, {"ok": 1}) == {"ok": 1}
-    own.disconnect()
+    close(own)
     other_port = server.url.rsplit(":", 1)[0] + ":1"
     assert try_connect(server.url, other_port, transport)[0] is None  # same host, another port: another origin
 
@@ -73,7 +84,7 @@ def test_a_foreign_origin_is_refused_and_the_own_origin_accepted(server, transpo
 def test_a_client_without_an_origin_header_is_not_a_browser_and_may_connect(server):
     client, _ = try_connect(server.url, None, "websocket")
     assert client is not None
-    client.disconnect()
+    close(client)
 
 
 def test_configured_origins_are_accepted_as_well_as_the_own(configured_server):
@@ -81,7 +92,7 @@ def test_configured_origins_are_accepted_as_well_as_the_own(configured_server):
     for origin in (SLIDES, "https://blog.example", url):
         client, error = try_connect(url, origin, "websocket")
         assert client is not None, (origin, error)
-        client.disconnect()
+        close(client)
     assert try_connect(url, "https://evil.example", "websocket")[0] is None
     assert try_connect(url, "https://evil.example", "polling")[0] is None
 
@@ -96,4 +107,4 @@ def test_a_message_over_the_size_cap_closes_the_connection(server):
     assert requests.get(server.url + "/healthz", timeout=TIMEOUT).status_code == 200  # the server is fine
     again, _ = try_connect(server.url, server.url, "websocket")
     assert echo_round_trip(again, "still here") == "still here"
-    again.disconnect()
+    close(again)

@@ -15,9 +15,10 @@ from typing import Any
 from ..errors import Invalid, NotLoaded
 from ..phrases import shown
 from ..scenario.scenario import Scenario
+from .rules import MAX_SPEED, MIN_SPEED, said
 from .simulation import Simulation
 
-MIN_SPEED, MAX_SPEED = 0.25, 20.0  # steps per second
+__all__ = ["MAX_SPEED", "MIN_SPEED", "RunApart", "Session", "parse_range", "parse_speed", "run_here"]
 _LOADS = count(1)
 
 RunApart = Callable[..., Any]  # run_apart(fn, *args, small=...) -> fn(*args), wherever the transport runs it
@@ -69,7 +70,7 @@ class Session:
         lo, hi = range_ or (0, sim.total)
         start = lo if position is None else position
         if isinstance(start, bool) or not isinstance(start, int) or not lo <= start <= hi:
-            raise Invalid(f"position must be an integer in {lo}..{hi}, got {shown(position)}")
+            raise Invalid(said("position", lo=lo, hi=hi, got=shown(position)))
         sim.seek(start)
         return sim, (lo, hi)
 
@@ -99,7 +100,7 @@ class Session:
 
     def require(self) -> Simulation:
         if self.sim is None:
-            raise NotLoaded("no scenario loaded: send 'load' first")
+            raise NotLoaded(said("notLoaded"))
         self.touched = time.monotonic()
         return self.sim
 
@@ -130,7 +131,7 @@ class Session:
 
 def parse_speed(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not MIN_SPEED <= value <= MAX_SPEED:
-        raise Invalid(f"speed must be a number of steps per second in {MIN_SPEED}..{MAX_SPEED}, got {shown(value)}")
+        raise Invalid(said("speed", got=shown(value)))
     return float(value)
 
 

@@ -29,6 +29,7 @@ from ..scenario.scenario import Scenario
 from ..scenario.validate import MAX_VERSIONS
 from .memory import LIVE_FACTOR, deep_size
 from .returns import ReturnTracker
+from .rules import said
 from .timeline import Timeline
 
 MAX_PANES = MAX_VERSIONS  # the versions a page shows side by side: the transports' bound (the engine runs any)
@@ -98,7 +99,7 @@ class Simulation:
 
     def seek(self, position: object) -> None:
         if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= self.total:
-            raise Invalid(f"position must be an integer in 0..{self.total}, got {shown(position)}")
+            raise Invalid(said("position", lo=0, hi=self.total, got=shown(position)))
         if position != self._position:
             self._frame = None
             self._position = position
@@ -137,7 +138,7 @@ class Simulation:
         """Everything true at ``position``, built now and not kept (the cursor stays): a transport makes the next
         step's message with it while its viewer looks at this one."""
         if not 0 <= position <= self.total:
-            raise Invalid(f"position must be an integer in 0..{self.total}, got {shown(position)}")
+            raise Invalid(said("position", lo=0, hi=self.total, got=shown(position)))
         self.frames_built += 1
         variants = {}
         for v, line in self._at(position).items():

@@ -2,15 +2,9 @@
 
     diff(old, new) -> ops         apply(doc, ops) -> doc (changed in place; also static/js/delta.js)
 
-An operation is a JSON array whose length says what it does:
-    [path]                          delete the key at path (a dict key)
-    [path, value]                   set the value at path (a dict key or a list index)
-    [path, start, count, items]     splice the list at path: remove ``count`` items at ``start``, insert ``items``
-A path leads from the root through keys and indices, and is written as what it adds to the previous operation's
-path: its first element counts the keys it shares with that path (from its start; 0 in the first operation),
-the rest follow them. ``[[0, "scene", "panes", "v1.28.1", "caption"], "…"], [[3, "list", "count"], "3 entries"]``
-set scene.panes.v1.28.1.caption, then scene.panes.v1.28.1.list.count: the ops of a step mostly change
-neighbouring parts, so most of their paths' bytes would repeat. ``[[0], value]`` replaces the root itself.
+The ops' format (what each op does, how a path is written against the previous op's) is described once, in
+docs/protocol.md ("The delta format"); ``diff`` writes it, ``apply`` here and static/js/delta.js read it. The ops of
+a step mostly change neighbouring parts, so each path is written as what it adds to the one before it.
 
 Lists are compared by their common front and back, so appending, dropping from the front or removing one
 entry costs one small splice, and a list whose changed middle keeps its length is compared item by item.
@@ -24,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-# A document is any JSON value (Any: its shape is the message's); an op is [[shared, *path], *rest] as above.
+# A document is any JSON value (Any: its shape is the message's); an op is [[shared, *path], *rest] (docs/protocol.md).
 Op = list[Any]
 Path = list[Any]  # keys and indices
 

@@ -77,8 +77,8 @@ def scenario_message(summary: Summary, scenario_id: str | None, room: str | None
         "divergence": summary["divergence"],
         "gate": summary["gate"],
         "pods": summary["pods"],
-        # a step's place in the list is its index; its note only where it has one (an 8,000-step upload's message
-        # was 902 kB, 639 kB of it these entries, a third of that the index, the op and empty notes)
+        # a step's place in the list is its index; its note only where it has one (these entries are most of a
+        # long scenario's message: no index, no empty note)
         "steps": [step_entry(s) for s in summary["steps"]],
         "keyPositions": key_positions(summary),
         "glossary": GLOSSARY,

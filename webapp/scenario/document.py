@@ -21,8 +21,10 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate, chain
 from operator import sub
+from typing import Any
 
 from ..errors import Invalid
 
@@ -63,14 +65,14 @@ class _Refused:
         self.reason = reason
 
 
-def _integer(text: str):
+def _integer(text: str) -> int | _Refused:
     digits = len(text.lstrip("-"))
     if digits > MAX_DIGITS:
         return _Refused(f"an integer of {digits} digits; at most {MAX_DIGITS} are accepted")
     return int(text)
 
 
-def _float(text: str):
+def _float(text: str) -> float | _Refused:
     value = float(text)
     if math.isinf(value):
         shown = text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
@@ -83,8 +85,8 @@ def too_deep(data: bytes, max_depth: int = MAX_DEPTH) -> bool:
     parsing or recursion, in time linear in ``data``: strings are cut out (escapes first, so every quote left
     delimits one), braces become brackets, then innermost ``[]`` pairs are removed, one level a pass, while a pass
     takes away at least a quarter of what is left (an ordinary document, a few levels deep, is gone after as many
-    passes); what is left is measured in one scan of its runs of brackets (``deepest``): a chain ``[[[...]]]`` no
-    longer costs a pass per level (64 passes over 2 MB took 0.5-1.1 s). Brackets that do not pair up are not
+    passes); what is left is measured in one scan of its runs of brackets (``deepest``), so a chain ``[[[...]]]``
+    costs no pass per level. Brackets that do not pair up are not
     JSON: the parser says where (``parse_json`` still catches a RecursionError), unless they open more than
     ``max_depth`` levels (which the parser would have entered)."""
     if data.count(b"[") + data.count(b"{") <= max_depth:  # most documents: no need to look closer
@@ -110,7 +112,7 @@ def too_deep(data: bytes, max_depth: int = MAX_DEPTH) -> bool:
 def deepest(brackets: bytes) -> int:
     """The most brackets open at once in ``brackets`` (only ``[`` and ``]``; a ``]`` with none open goes below 0):
     a scan of its runs, C-speed, however long each run is."""
-    opens = map(len, _OPEN_RUN.findall(brackets))
+    opens: Iterable[int] = map(len, _OPEN_RUN.findall(brackets))
     closes = chain((0,), map(len, _CLOSE_RUN.findall(brackets)))  # the closes before each run of opens
     if brackets[:1] == b"]":
         opens = chain((0,), opens)
@@ -121,7 +123,7 @@ def deep_place(data: bytes, max_depth: int) -> tuple[str, int] | None:
     """Where JSON ``data`` first opens an array or object deeper than ``max_depth``: (the field path, the byte
     offset of its bracket); None when not met within LOCATE_TOKENS strings and bytes of structure (the work is
     bounded: it is asked only once ``too_deep`` has said yes)."""
-    levels: list = []  # per open container: [its key or index now, whether a key comes next (objects)]
+    levels: list[list[Any]] = []  # per open container: [its key or index now, whether a key comes next (objects)]
     for n, token in enumerate(_TOKEN.finditer(data)):
         if n == LOCATE_TOKENS:
             return None
@@ -168,18 +170,19 @@ def _too_deep_error(where: str, raw: bytes, max_depth: int) -> DocumentError:
 _CONTAINERS = (dict, list)  # what a parsed document nests
 
 
-def check_depth(value, where: str = "the document", max_depth: int = MAX_DEPTH) -> None:
+def check_depth(value: object, where: str = "the document", max_depth: int = MAX_DEPTH) -> None:
     """``depth_error`` for a value (built in Python) nested deeper than ``max_depth``, naming the first container
     too deep (level by level, each level in document order)."""
     if _too_deep_value(value, max_depth):
         raise depth_error(where, _deep_field(value, max_depth), max_depth)
 
 
-def _too_deep_value(value, max_depth: int) -> bool:
+def _too_deep_value(value: object, max_depth: int) -> bool:
     """Level by level, so any depth is safe to ask about, and only containers are kept from one level to the next
-    (a list of a million numbers is one pass of a comprehension, not a million pushes and pops: 0.5 s before);
+    (a list of a million numbers is one pass of a comprehension, not a million pushes and pops);
     each container once per level, so an object that contains itself is too deep, not endless."""
-    level, depth = ([value] if type(value) in _CONTAINERS else []), 1
+    level: list[Any] = [value] if type(value) in _CONTAINERS else []
+    depth = 1
     while level:
         if depth > max_depth:
             return True
@@ -188,12 +191,13 @@ def _too_deep_value(value, max_depth: int) -> bool:
     return False
 
 
-def _deep_field(value, max_depth: int) -> str:
+def _deep_field(value: object, max_depth: int) -> str:
     """The field of the first container (level by level, each level in document order) nested deeper than
     ``max_depth`` (``deep_field``); asked only once _too_deep_value has said yes."""
-    level = [(value, ())]
+    level: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     for _ in range(max_depth):
-        inner, seen = [], set()
+        inner: list[tuple[Any, tuple[Any, ...]]] = []
+        seen: set[int] = set()
         for v, keys in level:
             for key, c in (v.items() if type(v) is dict else enumerate(v)):
                 if type(c) in _CONTAINERS and id(c) not in seen:
@@ -226,17 +230,17 @@ def parse_json(data: str | bytes, where: str = "the document", max_depth: int = 
             raise DocumentError(where, "document", f"not UTF-8 text (byte {err.start}: {err.reason})") from None
     if too_deep(raw, max_depth):
         raise _too_deep_error(where, raw, max_depth)
-    refused = []
+    refused: list[_Refused] = []
 
-    def checked(convert):
-        def hook(literal):
+    def checked(convert: Callable[[str], object]) -> Callable[[str], object]:
+        def hook(literal: str) -> object:
             value = convert(literal)
             if isinstance(value, _Refused):
                 refused.append(value)
             return value
         return hook
 
-    def constant(name):
+    def constant(name: str) -> _Refused:
         refused.append(_Refused(f"{name} is not a JSON value"))
         return refused[-1]
 
@@ -256,11 +260,11 @@ def parse_json(data: str | bytes, where: str = "the document", max_depth: int = 
     return value
 
 
-def check_values(value, where: str = "the document") -> None:
+def check_values(value: object, where: str = "the document") -> None:
     """Raise DocumentError for the first value that may not pass: nesting deeper than MAX_DEPTH (``check_depth``),
     then a refused number or constant, a string or key with a lone surrogate. Iterative (a stack, no recursion)."""
     check_depth(value, where)
-    stack = [(value, "")]
+    stack: list[tuple[object, str]] = [(value, "")]
     while stack:
         item, path = stack.pop()
         if isinstance(item, str):
@@ -268,8 +272,8 @@ def check_values(value, where: str = "the document") -> None:
         elif isinstance(item, _Refused):
             raise DocumentError(where, path or "document", item.reason)
         elif isinstance(item, (dict, list)):
-            pairs = item.items() if isinstance(item, dict) else enumerate(item)
-            children = []
+            pairs: Iterable[tuple[Any, Any]] = item.items() if isinstance(item, dict) else enumerate(item)
+            children: list[tuple[object, str]] = []
             for key, child in pairs:
                 if isinstance(key, str):
                     _check_text(key, path, where, key=True)
@@ -286,7 +290,7 @@ def _check_text(text: str, path: str, where: str, key: bool = False) -> None:
                             "which cannot be encoded as UTF-8")
 
 
-def deep_field(keys: list) -> str:
+def deep_field(keys: Sequence[object]) -> str:
     """A nesting refusal's field: the path through ``keys`` (an index, or a key; "?" where a key is not a string)
     to the value that goes too deep, its first SHOWN_LEVELS levels."""
     path = ""
@@ -301,7 +305,7 @@ def step_of(field: str) -> int | None:
     return int(found[1]) if found else None
 
 
-def join_path(path: str, key) -> str:
+def join_path(path: str, key: object) -> str:
     """validate.py's field paths: ``steps[3].event``; a key that is not an identifier as ``['a b']``."""
     if isinstance(key, int):
         return f"{path}[{key}]"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from ..errors import SCENARIO_ERROR, Invalid, Reply
 
@@ -11,6 +11,7 @@ class Problem(TypedDict):
     step: int | None  # the step at fault, if one is
     field: str  # where: "steps[3].event"
     message: str
+    at: NotRequired[Literal["key"]]  # the problem is about the mapping key ``field`` names (an editor points there)
 
 
 class ProblemsReply(Reply):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any, cast
 
 import yaml
 
@@ -44,10 +45,11 @@ class OpenCollection:
     __slots__ = ("mapping", "index", "key", "at_key", "keys")
 
     def __init__(self, mapping: bool):
-        self.mapping, self.index, self.key, self.at_key = mapping, -1, None, True
-        self.keys: set = set()  # a mapping's scalar keys so far
+        self.mapping, self.index, self.at_key = mapping, -1, True
+        self.key: yaml.ScalarEvent | None = None
+        self.keys: set[str] = set()  # a mapping's scalar keys so far
 
-    def take(self, event) -> bool:
+    def take(self, event: yaml.Event) -> bool:
         """Place the node ``event`` starts; whether it is a mapping's key."""
         if not self.mapping:
             self.index += 1
@@ -58,11 +60,11 @@ class OpenCollection:
         self.at_key = True
         return False
 
-    def position(self):
+    def position(self) -> int | str:
         """Where its last node is: a sequence's index, a mapping's key ("?" for one that is not a scalar)."""
         if not self.mapping:
             return self.index
-        return "?" if self.key is None else self.key.value
+        return "?" if self.key is None else str(self.key.value)
 
 
 def _check_events(text: str, max_depth: int, max_values: int) -> None:
@@ -76,11 +78,9 @@ def _check_events(text: str, max_depth: int, max_values: int) -> None:
         if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS \
                 and (not event.style or event.tag == _INT_TAG) and _INTEGER.fullmatch(event.value) \
                 and (digits := _digits(event.value)) > MAX_DIGITS:
-            problem = f"an integer of {digits} digits; at most {MAX_DIGITS} are accepted"
-            raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
+            raise _refused(f"an integer of {digits} digits; at most {MAX_DIGITS} are accepted", event)
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-            problem = "anchors and aliases (&name, *name) are not allowed"
-            raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
+            raise _refused("anchors and aliases (&name, *name) are not allowed", event)
         if isinstance(event, _CLOSE):
             open_.pop()
             continue
@@ -91,20 +91,24 @@ def _check_events(text: str, max_depth: int, max_values: int) -> None:
             problem = (f"more than {max_values:,} values: a YAML scenario holds at most that many (an 8,000-step "
                        "one has about 48,000); write a longer one as JSON, read a hundred times faster (inflight-scope "
                        "import --format json)")
-            raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
-        if open_ and open_[-1].take(event) and open_[-1].key is not None:  # a scalar key
+            raise _refused(problem, event)
+        if open_ and open_[-1].take(event) and (key := open_[-1].key) is not None:  # a scalar key: this event
             parent = open_[-1]
-            if event.value in parent.keys:
-                problem = f"the key {event.value[:40]!r} is already in this mapping: each key once"
-                raise yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
-            parent.keys.add(event.value)
+            if key.value in parent.keys:
+                raise _refused(f"the key {key.value[:40]!r} is already in this mapping: each key once", event)
+            parent.keys.add(key.value)
         if isinstance(event, _OPEN):
             if len(open_) == max_depth:
                 raise _too_deep_error(open_, max_depth, event.start_mark)
             open_.append(OpenCollection(isinstance(event, yaml.MappingStartEvent)))
 
 
-def _too_deep_error(open_: list[OpenCollection], max_depth: int, mark) -> DocumentError:
+def _refused(problem: str, event: yaml.Event) -> yaml.MarkedYAMLError:
+    """The parser's own kind of error, at the event's start (libyaml's marks have the pure-Python ones' fields)."""
+    return yaml.MarkedYAMLError(problem=problem, problem_mark=cast("yaml.Mark | None", event.start_mark))
+
+
+def _too_deep_error(open_: list[OpenCollection], max_depth: int, mark: Any) -> DocumentError:
     """The refusal of a collection opened inside ``open_`` (max_depth of them): where it starts (the path's first
     levels, as document.deep_place shows a JSON one) and its line and column."""
     return depth_error("the document", deep_field([level.position() for level in open_]), max_depth,
@@ -194,10 +198,10 @@ def load_scenario(raw: object, limits: Limits = Limits()) -> Scenario:
     problems = validate(raw, limits)
     if problems:
         raise ScenarioError(problems)
-    return from_valid_dict(raw)
+    return from_valid_dict(cast("dict[str, Any]", raw))  # valid: an object
 
 
-def load_file(path, limits: Limits = Limits()) -> Scenario:
+def load_file(path: str | Path, limits: Limits = Limits()) -> Scenario:
     """Read, parse (format from the suffix, else guessed) and validate a scenario file.
     OSError propagates; every problem with the content is a ScenarioError."""
     path = Path(path)

@@ -3,8 +3,10 @@ step (None for top-level parts) and the field path, and saying what was expected
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import Any, TypeGuard
 
 from ..model import operations as ops
 from ..model.events import CATALOGUE, HINTS
@@ -12,7 +14,11 @@ from ..model.operations import OPERATIONS
 from ..model.versions import VERSIONS
 from ..phrases import shown
 from .document import MAX_DEPTH, DocumentError, check_depth, step_of
+from .errors import Problem
 from .schemas import SCHEMAS, expected
+
+Json = Any  # a parsed JSON or YAML value: its shape is what is checked here
+Step = int | None  # the step a problem is in
 
 
 @dataclass(frozen=True)
@@ -24,8 +30,8 @@ class Limits:
     max_hints: int = 500
     max_depth: int = MAX_DEPTH  # the one nesting limit (document.py); lower only in tests
     max_problems: int = 50
-    # values (scalars, lists, mappings) of a YAML text: composed in Python at about 12 us each, 2 MB of YAML took
-    # 5.5 s to read, where JSON's parser in C reads 2 MB in 0.05 s (an 8,000-step generated scenario has 47,553)
+    # values (scalars, lists, mappings) of a YAML text: composed in Python, about a hundred times slower a value
+    # than JSON's parser in C (an 8,000-step generated scenario has about 48,000; docs/benchmarks.md)
     max_yaml_values: int = 50_000
 
 
@@ -56,13 +62,13 @@ STEP_PARAMS = {
 }
 
 
-# "Did you mean" suggestions cost up to len(value) * len(choice) per choice compared (difflib's ratio): over a
-# thousand 253-character pod names and fifty misspelled references that was 10-13 s of CPU for one scenario.
-# They are made while cheap: for the first few problems, against at most so many choices, within a budget of
-# characters compared (len(value) * len(choice), summed over every comparison of one validation).
+# "Did you mean" suggestions cost up to len(value) * len(choice) per choice compared (difflib's ratio), which
+# over a thousand 253-character pod names and fifty misspelled references is seconds of CPU. They are made while
+# cheap: for the first few problems, against at most so many choices, within a budget of characters compared
+# (len(value) * len(choice), summed over every comparison of one validation).
 SUGGESTED_PROBLEMS = 10
 SUGGESTION_CANDIDATES = 1_000
-SUGGESTION_WORK = 2_000_000  # about 20 ms of the worst case (bench/validation_cost.py)
+SUGGESTION_WORK = 2_000_000  # its cost: bench/validation_cost.py
 SUGGESTION_CUTOFF = 0.6  # difflib.get_close_matches' default
 
 
@@ -70,7 +76,7 @@ class _Full(Exception):
     """Raised once ``max_problems`` problems are collected."""
 
 
-def validate(raw: object, limits: Limits = Limits()) -> list[dict]:
+def validate(raw: object, limits: Limits = Limits()) -> list[Problem]:
     """All problems of ``raw`` as [{step, field, message}]; an empty list means it is valid."""
     checker = _Checker(limits)
     try:
@@ -82,37 +88,42 @@ def validate(raw: object, limits: Limits = Limits()) -> list[dict]:
     return checker.problems
 
 
-def _is_int(v) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _is_number(v) -> bool:
+def _is_number(v: object) -> TypeGuard[int | float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 class _Checker:
     def __init__(self, limits: Limits):
         self.limits = limits
-        self.problems: list[dict] = []
-        self.declared: dict | None = None  # pod names in order (deterministic suggestions), once `pods` is a list
+        self.problems: list[Problem] = []
+        # pod names in order (deterministic suggestions), once `pods` is a list
+        self.declared: dict[str, None] | None = None
         self.suggestions_left = SUGGESTED_PROBLEMS
         self.work_left = SUGGESTION_WORK
 
-    def problem(self, step, field: str, message: str, at_key: bool = False) -> None:
+    def problem(self, step: Step, field: str, message: str, at_key: bool = False) -> None:
         """Records one problem; ``at_key``: it is about the mapping key ``field`` names (a misspelled one), so an
         editor points at the key rather than at its value."""
         if len(self.problems) >= self.limits.max_problems:
             raise _Full
-        self.problems.append({"step": step, "field": field, "message": message, **({"at": "key"} if at_key else {})})
+        found: Problem = {"step": step, "field": field, "message": message}
+        if at_key:
+            found["at"] = "key"
+        self.problems.append(found)
 
-    def did_you_mean(self, value, choices) -> str:
+    def did_you_mean(self, value: object, choices: Iterable[object]) -> str:
         """`` (did you mean 'x'?)`` for the choice closest to ``value`` (as difflib.get_close_matches, n=1), or
         "" once the suggestions' budget is spent: SUGGESTED_PROBLEMS problems, SUGGESTION_CANDIDATES choices
         each, SUGGESTION_WORK characters compared in all."""
         if not isinstance(value, str) or not value or self.suggestions_left <= 0:
             return ""
         self.suggestions_left -= 1
-        matcher, best = SequenceMatcher(), None
+        matcher: SequenceMatcher[str] = SequenceMatcher()
+        best: tuple[float, str] | None = None
         matcher.set_seq2(value)
         for n, choice in enumerate(choices):
             if n >= SUGGESTION_CANDIDATES:
@@ -130,18 +141,19 @@ class _Checker:
                 best = max(best or (score, choice), (score, choice))
         return f" (did you mean {best[1]!r}?)" if best else ""
 
-    def one_of(self, value, choices) -> str:
+    def one_of(self, value: object, choices: Collection[str]) -> str:
         return f"{self.did_you_mean(value, choices)}; expected one of {', '.join(choices)}"
 
     # --- generic value checks ----------------------------------------------------------------
-    def keys(self, step, prefix: str, obj: dict, allowed, what: str, where: str = "") -> None:
+    def keys(self, step: Step, prefix: str, obj: dict[Any, Json], allowed: Collection[str], what: str,
+             where: str = "") -> None:
         for key in obj:
             if key not in allowed:
                 plain = isinstance(key, str) and key.isidentifier()
                 field = prefix + key if plain else f"{prefix.rstrip('.')}[{shown(key)}]"
                 self.problem(step, field, f"unknown {what} {shown(key)}{where}{self.one_of(key, allowed)}", at_key=True)
 
-    def name(self, step, field: str, v) -> bool:
+    def name(self, step: Step, field: str, v: Json) -> bool:
         if not isinstance(v, str) or not v:
             self.problem(step, field, f"expected a non-empty string, got {shown(v)}")
         elif len(v) > self.limits.max_name_length:
@@ -150,22 +162,22 @@ class _Checker:
             return True
         return False
 
-    def boolean(self, step, field: str, v) -> None:
+    def boolean(self, step: Step, field: str, v: Json) -> None:
         if not isinstance(v, bool):
             self.problem(step, field, f"expected true or false, got {shown(v)}")
 
-    def text(self, step, field: str, v) -> None:
+    def text(self, step: Step, field: str, v: Json) -> None:
         if not isinstance(v, str):
             self.problem(step, field, f"expected a string, got {shown(v)}")
 
-    def seconds(self, step, field: str, v, allow_zero: bool) -> None:
+    def seconds(self, step: Step, field: str, v: Json, allow_zero: bool) -> None:
         # Comparisons reject NaN and infinities, and compare huge ints without float conversion.
         ok = _is_number(v) and (v >= 0 if allow_zero else v > 0) and v <= MAX_SECONDS
         if not ok:
             low = ">= 0" if allow_zero else "> 0"
             self.problem(step, field, f"expected a number of seconds {low} and <= {MAX_SECONDS:g}, got {shown(v)}")
 
-    def choice(self, step, field: str, v, choices, what: str) -> bool:
+    def choice(self, step: Step, field: str, v: Json, choices: Collection[str], what: str) -> bool:
         if isinstance(v, str) and v in choices:
             return True
         if isinstance(v, str):
@@ -174,17 +186,17 @@ class _Checker:
             self.problem(step, field, f"expected the {what} as a string, one of {', '.join(choices)}; got {shown(v)}")
         return False
 
-    def pod_ref(self, step, field: str, v) -> None:
+    def pod_ref(self, step: Step, field: str, v: Json) -> None:
         if self.name(step, field, v) and self.declared is not None and v not in self.declared:
             self.problem(step, field, f"pod {v!r} is not declared in pods{self.did_you_mean(v, self.declared)}")
 
-    def a_list(self, step, field: str, v, of: str) -> bool:
+    def a_list(self, step: Step, field: str, v: Json, of: str) -> bool:
         if isinstance(v, (list, tuple)):  # a tuple: a Scenario's own steps (scenario.frozen_step), checked again
             return True
         self.problem(step, field, f"expected a list of {of}, got {shown(v)}")
         return False
 
-    def top_list(self, field: str, v, of: str, limit: int) -> bool:
+    def top_list(self, field: str, v: Json, of: str, limit: int) -> bool:
         """A top-level list (hints, pods, steps) of at most ``limit`` items."""
         if not self.a_list(None, field, v, of):
             return False
@@ -193,13 +205,13 @@ class _Checker:
             return False
         return True
 
-    def pod_list(self, step, field: str, v) -> None:
+    def pod_list(self, step: Step, field: str, v: Json) -> None:
         if self.a_list(step, field, v, "pod names"):
             for j, name in enumerate(v):
                 self.pod_ref(step, f"{field}[{j}]", name)
 
     # --- the document ------------------------------------------------------------------------
-    def document(self, raw) -> None:
+    def document(self, raw: Json) -> None:
         try:
             check_depth(raw, "the document", self.limits.max_depth)
         except DocumentError as err:
@@ -238,7 +250,7 @@ class _Checker:
         if "branch" in raw:
             self.branch(raw["branch"], raw.get("steps"))
 
-    def branch(self, branch, steps) -> None:
+    def branch(self, branch: Json, steps: Json) -> None:
         """{at: a position of this scenario, name?, steps: valid steps}."""
         like = "{at: 3, name: the original's, steps: [...]}"
         if not isinstance(branch, dict):
@@ -258,11 +270,12 @@ class _Checker:
             for i, step in enumerate(branch["steps"]):
                 self.step(i, step, "branch.steps")
 
-    def mappings(self, top: str, items, like: str, limit: int, allowed, what: str) -> list | None:
+    def mappings(self, top: str, items: Json, like: str, limit: int, allowed: Collection[str],
+                 what: str) -> list[tuple[str, dict[Any, Json]]] | None:
         """``(field, item)`` for each mapping of a top-level list (others are reported); None if no usable list."""
         if not self.top_list(top, items, f"mappings like {like}", limit):
             return None
-        found = []
+        found: list[tuple[str, dict[Any, Json]]] = []
         for i, item in enumerate(items):
             field = f"{top}[{i}]"
             if not isinstance(item, dict):
@@ -272,7 +285,7 @@ class _Checker:
             found.append((field, item))
         return found
 
-    def assumptions(self, items) -> None:
+    def assumptions(self, items: Json) -> None:
         """A list of at most MAX_ASSUMPTIONS strings, each at most MAX_ASSUMPTION_LENGTH characters."""
         if not self.top_list("assumptions", items, "strings", MAX_ASSUMPTIONS):
             return
@@ -282,7 +295,7 @@ class _Checker:
             elif len(item) > MAX_ASSUMPTION_LENGTH:
                 self.problem(None, f"assumptions[{i}]", f"longer than {MAX_ASSUMPTION_LENGTH} characters")
 
-    def versions(self, versions) -> None:
+    def versions(self, versions: Json) -> None:
         """The versions a scenario is shown on by default: 1 to MAX_VERSIONS distinct names of VERSIONS."""
         if not isinstance(versions, list) or not 1 <= len(versions) <= MAX_VERSIONS:
             self.problem(None, "versions", f"expected a list of 1 to {MAX_VERSIONS} versions, got {shown(versions)}")
@@ -292,7 +305,7 @@ class _Checker:
         if len(set(map(str, versions))) != len(versions):
             self.problem(None, "versions", "a version is listed twice")
 
-    def hints(self, hints) -> None:
+    def hints(self, hints: Json) -> None:
         for field, h in self.mappings("hints", hints, "{event, plugin, hint}", self.limits.max_hints, HINT_KEYS,
                                       "hint key") or ():
             for key in HINT_KEYS:
@@ -305,7 +318,7 @@ class _Checker:
             if "hint" in h:
                 self.choice(None, f"{field}.hint", h["hint"], tuple(HINTS), "hint")
 
-    def config(self, cfg) -> None:
+    def config(self, cfg: Json) -> None:
         if not isinstance(cfg, dict):
             self.problem(None, "config", f"expected a mapping, got {shown(cfg)}")
             return
@@ -325,16 +338,16 @@ class _Checker:
             field = "config.max_backoff" if "max_backoff" in cfg else "config.initial_backoff"
             self.problem(None, field, f"max_backoff ({shown(maximum)}) must be >= initial_backoff ({shown(initial)})")
 
-    def pods(self, pods) -> None:
+    def pods(self, pods: Json) -> None:
         found = self.mappings("pods", pods, "{name: A}", self.limits.max_pods, POD_KEYS, "pod key")
         if found is None:
             return
         self.declared = {}
         for field, pod in found:
-            name = pod.get("name")
             if "name" not in pod:
                 self.problem(None, f"{field}.name", "missing (required)")
                 continue
+            name = pod["name"]
             if not self.name(None, f"{field}.name", name):
                 continue
             if name in self.declared:
@@ -349,13 +362,13 @@ class _Checker:
                 if not (_is_int(p) and INT32_MIN <= p <= INT32_MAX):
                     self.problem(None, f"{field}.priority", f"expected an int32 integer, got {shown(p)}")
 
-    def steps(self, steps) -> None:
+    def steps(self, steps: Json) -> None:
         if not self.top_list("steps", steps, "steps", self.limits.max_steps):
             return
         for i, step in enumerate(steps):
             self.step(i, step)
 
-    def step(self, i: int, step, where: str = "steps") -> None:
+    def step(self, i: int, step: Json, where: str = "steps") -> None:
         """steps[i]; or ``where``[i], another list of steps (a branch's), whose problems name no step index."""
         field, n = f"{where}[{i}]", i if where == "steps" else None
         if not isinstance(step, dict):
@@ -369,9 +382,9 @@ class _Checker:
             return
         required, optional = STEP_PARAMS[op]
         self.keys(n, f"{field}.", step, ("op", *required, *optional, "note"), "parameter", f" for op {op!r}")
-        for param in required:
-            if param not in step:
-                self.problem(n, f"{field}.{param}", f"missing; op {op!r} requires {param!r}")
+        for name in required:
+            if name not in step:
+                self.problem(n, f"{field}.{name}", f"missing; op {op!r} requires {name!r}")
         for param in OPERATIONS[op].params:  # required ones first
             if param.name in step:
                 TYPE_CHECKS[param.type](self, n, f"{field}.{param.name}", step[param.name], param)
@@ -379,28 +392,28 @@ class _Checker:
             self.text(n, f"{field}.note", step["note"])
 
 
-def _plugins(c: _Checker, step, field: str, v) -> None:
+def _plugins(c: _Checker, step: Step, field: str, v: Json) -> None:
     if c.a_list(step, field, v, "plugin names"):
         for j, plugin in enumerate(v):
             c.name(step, f"{field}[{j}]", plugin)
 
 
-def _cycle(c: _Checker, step, field: str, v) -> None:
+def _cycle(c: _Checker, step: Step, field: str, v: Json) -> None:
     if not (_is_int(v) and 0 <= v <= INT64_MAX):
         c.problem(step, field, f"expected a non-negative integer (a scheduling cycle), got {shown(v)}")
 
 
-def _choice(c: _Checker, step, field: str, v, param) -> None:
+def _choice(c: _Checker, step: Step, field: str, v: Json, param: ops.Param) -> None:
     c.choice(step, field, v, param.choices, param.name)
 
 
 # Parameter type (operations.TYPES) -> how a value of it is checked: (checker, step, field, value, Param).
-TYPE_CHECKS = {
+TYPE_CHECKS: dict[str, Callable[[_Checker, Step, str, Json, ops.Param], None]] = {
     ops.POD: lambda c, step, field, v, _: c.pod_ref(step, field, v),
     ops.PODS: lambda c, step, field, v, _: c.pod_list(step, field, v),
     ops.EVENT: _choice,
     ops.ENUM: _choice,
-    # The format once said > 0, but the conformance cases advance the clock by 0.0: zero is accepted.
+    # Zero is accepted: the conformance cases advance the clock by 0.0.
     ops.SECONDS: lambda c, step, field, v, _: c.seconds(step, field, v, allow_zero=True),
     ops.BOOL: lambda c, step, field, v, _: c.boolean(step, field, v),
     ops.PLUGINS: lambda c, step, field, v, _: _plugins(c, step, field, v),

@@ -19,13 +19,13 @@ class Encoded(str):
     """A message already encoded as compact JSON (``encoded``): JsonPacket puts it in its packet as it is."""
 
 
-ENCODE_PIECE = 500  # list items encoded in one call (about 1 ms for a scenario's steps)
+ENCODE_PIECE = 500  # list items encoded in one call (a short hold of the GIL; bench/abuse.py)
 
 
 def encoded(message) -> Encoded:
     """``json.dumps(message, separators=(",", ":"))`` made a piece at a time: dicts key by key, a list over
     ENCODE_PIECE items in slices. Made on a native thread (Offload), the hub gets the GIL between two pieces
-    instead of waiting out one C call (a long scenario's 1.4 MB ``scenario`` message: 40-200 ms on the hub)."""
+    instead of waiting out one C call over a whole long ``scenario`` message."""
     pieces: list[str] = []
     _encode(message, pieces)
     return Encoded("".join(pieces))
@@ -105,8 +105,8 @@ class Undecodable:
 @dataclass(frozen=True)
 class JsonText:
     """A large value of an incoming packet kept as its JSON text (``KEPT_AS_TEXT``): a load waiting for its turn
-    holds one string instead of a parsed scenario, which every full garbage collection walked (twenty waiting
-    loads: 60-100 ms collections, on whichever thread made them, holding the GIL). ``value()`` parses it again
+    holds one string instead of a parsed scenario, which every full garbage collection would walk (on whichever
+    thread makes it, holding the GIL). ``value()`` parses it again
     (where it is used: in a worker process)."""
 
     text: str
@@ -129,7 +129,7 @@ class Unread:
 class JsonPacket(Packet):
     """The server speaks JSON only (python-socketio's documented ``serializer`` option). Outgoing packets are
     never scanned for bytes: the default Packet walks every value of every message in Python to look for
-    them, which cost more than the whole step (bench/round_trip.py). An incoming packet that carries binary
+    them, which costs more than the whole step (bench/round_trip.py). An incoming packet that carries binary
     attachments is refused by the guard; no handler sends bytes. An incoming packet whose JSON is
     refused at the boundary becomes an event whose data is ``Undecodable`` (answered with an ``error``); any
     other packet type then carries no data.
@@ -141,11 +141,11 @@ class JsonPacket(Packet):
     ``KEPT_AS_TEXT`` names as ``JsonText`` (checked at the boundary, then encoded again); ``parse_apart`` (set by
     the eventlet server, ``offload.init_offload``): how such a packet is decoded off the event loop (eventlet's
     tpool); also how a smaller packet whose JSON nests too deep is decoded (``too_deep`` tells in one linear scan;
-    where it goes too deep is a walk over the tokens before it: up to 20 ms for 64 kB made to be slow to walk, on
+    where it goes too deep is a walk over the tokens before it, which a packet can make slow, so it is not done on
     the event loop). ``refuse_large`` (set by the eventlet server, ``offload.init_offload``): () -> the refusal (Busy) a
-    large ``KEPT_AS_TEXT`` event would get now, or None; such a packet is then not parsed at all (clients that
-    retried a refused load at once kept native threads parsing 0.3 MB packets, each holding the GIL for 10-40 ms,
-    only to be refused)."""
+    large ``KEPT_AS_TEXT`` event would get now, or None; such a packet is then not parsed at all (a client
+    retrying a refused load at once would keep native threads parsing large packets, holding the GIL, only to be
+    refused)."""
 
     uses_binary_events = False
     json = BoundaryJson
@@ -210,7 +210,7 @@ class JsonPacket(Packet):
 
 
 def _too_deep_text(encoded_packet: str) -> bool:
-    """Whether a packet's JSON nests too deep (``too_deep``, one linear scan: about 1 ms for 64 kB of brackets)."""
+    """Whether a packet's JSON nests too deep (``too_deep``, one linear scan)."""
     return too_deep(encoded_packet.encode("utf-8", "surrogatepass"))
 
 

@@ -2,8 +2,8 @@
 (``privates.install_eventlet_frames`` puts these in eventlet's websocket class; figures in bench/abuse.py):
 
 * **Unmasking.** Every frame a client sends is masked with four bytes (RFC 6455, 5.3). eventlet (0.41) unmasks
-  it in Python one byte at a time: about 0.4 s for one 0.9 MiB frame, on the hub. ``apply_mask`` does the same
-  XOR over the whole chunk at once as one big integer (``int.from_bytes``): about 5 ms, the same bytes.
+  it in Python one byte at a time, on the hub. ``apply_mask`` does the same XOR over the whole chunk at once as
+  one big integer (``int.from_bytes``).
 * **A read budget per connection** (``owed_seconds``). Within the limits (30 messages a second of up to 1 MiB
   each) one client could still make the server read, decode and parse 30 MB a second. A connection is read at
   most ``read_bytes_per_second`` on average (``MAX_MESSAGE_BYTES``: a 1 MiB scenario a second), in bursts of two
@@ -49,10 +49,9 @@ def owed_seconds(ws, message) -> float:
 
 def one_at_a_time(run):
     """``run(fn, *args)`` for one caller at a time; the others wait on the hub (green threads), holding nothing.
-    Packets parsed apart were parsed on as many native threads as were free (20): four connections sending
-    packets nested too deep kept a dozen threads parsing, each wanting the GIL as the hub does, which then got
-    it one turn in a dozen (bench/abuse.py deepframe: another viewer's step p99 213 ms). One at a time, the hub
-    shares the GIL with one thread (a turn every millisecond, ``Offload``), and a connection's packets wait their
+    Packets parsed on as many native threads as are free would each want the GIL as the hub does, and the hub
+    would get one turn in as many (bench/abuse.py deepframe). One at a time, the hub shares the GIL with one
+    thread (a turn every millisecond, ``Offload``), and a connection's packets wait their
     turn unparsed."""
     from eventlet.semaphore import Semaphore
 

@@ -181,6 +181,6 @@ def packet_problem(data) -> str | None:
         return f"'{data[0]}' is the name of a connection event; a client cannot send it"
     if len(data) > 2:
         return f"'{data[0][:60]}' takes one payload, not {len(data) - 1}"
-    if isinstance(data, Attached) and carries_binary(data[1:]):  # a 0.3 MB payload took 30-190 ms to walk
+    if isinstance(data, Attached) and carries_binary(data[1:]):  # walked only when the packet has attachments
         return f"'{data[0][:60]}' carries binary data; this server takes JSON only"
     return None

@@ -2,9 +2,8 @@
 
 ``post_worker_init``: once the worker has loaded the app, its start-up objects (Flask, Socket.IO, eventlet, the
 built-in scenarios: some 80,000 containers) are moved out of the garbage collector's reach, as ``inflight-scope
-serve`` does before it serves (webapp/cli.py). They never become garbage, and every full collection walked them:
-about 45 ms each on the 2-core machine (``gc.collect()`` after ``create_app()``, five runs), a stall of every
-connection of the process under eventlet.
+serve`` does before it serves (webapp/cli.py). They never become garbage, and every full collection would walk
+them, a stall of every connection of the process under eventlet.
 """
 
 import gc

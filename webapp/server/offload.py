@@ -54,7 +54,7 @@ class Offload:
 
             self._run = tpool.execute
             # The hub waits for the GIL at every I/O call while a build runs: hand it over every millisecond
-            # instead of every five (bench/heavy_load.py: another viewer's p99 281 -> 56 ms during loads).
+            # instead of every five (bench/heavy_load.py measures another viewer's steps during loads).
             sys.setswitchinterval(0.001)
         else:
             self._run = _here

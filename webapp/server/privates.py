@@ -16,7 +16,7 @@ names them), and pyproject.toml pins the three libraries to exact versions. None
   (bound: its ``__self__.sid`` names the connection): a websocket's frames screened before Engine.IO decodes
   them (``_ScreenedSocket``); under threading, a websocket whose TCP connection ends with it
   (``ClosingWebSocket``, a subclass of ``engineio.async_drivers._websocket_wsgi.SimpleWebSocketWSGI``: Werkzeug
-  keeps the connection open after the handshake is done; the client waited 3 s on every other disconnect).
+  keeps the connection open after the handshake is done, and a client's disconnect would wait for it).
   Engine.IO takes no websocket class or frame filter as an option.
 * ``engineio.socket.Socket.handle_post_request``: the packets of a long-polling POST screened the same way.
 * ``eventlet.websocket.RFC6455WebSocket._apply_mask`` and ``.wait`` (``install_eventlet_frames``): frames

@@ -1,0 +1,12 @@
+// What a session's commands accept and the sentences a refused one is answered with, made from
+// webapp/engine/rules.py by `python -m webapp.engine.rules > static/js/rules.js`: edit them there.
+export const RULES = {
+  "minSpeed": 0.25,
+  "maxSpeed": 20.0,
+  "sentences": {
+    "speed": "speed must be a number of steps per second in 0.25..20.0, got {got}",
+    "position": "position must be an integer in {lo}..{hi}, got {got}",
+    "notLoaded": "no scenario loaded: send 'load' first",
+    "payload": "'{event}' expects an object payload"
+  }
+};
