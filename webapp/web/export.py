@@ -12,6 +12,7 @@ import re
 
 from flask import Blueprint, Response, current_app, request
 
+from ..engine.rules import said
 from ..engine.simulation import MAX_PANES
 from ..errors import Invalid
 from ..export.offline import export_html
@@ -65,7 +66,7 @@ def _exported_svg(source, position: int | None, shown_position: str, max_bytes, 
     scenario, _ = _resolved(source)
     total = len(scenario.steps)
     if position is None or position > total:
-        raise Invalid(f"position must be an integer in 0..{total}, got {shown_position}")
+        raise Invalid(said("position", lo=0, hi=total, got=shown_position))
     return export_svg(scenario, position, max_bytes, versions, theme)
 
 

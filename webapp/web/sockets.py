@@ -34,6 +34,7 @@ from flask_socketio import Namespace, SocketIO, join_room, leave_room
 from ..engine.polls import checked_voter
 from ..engine.rooms import Room, Rooms
 from ..engine.roomstore import MemoryRoomStore, RedisRoomStore
+from ..engine.rules import said
 from ..engine.session import Session, parse_range, parse_speed
 from ..engine.simulation import check_variants
 from ..errors import Invalid, TooLarge, UserError
@@ -106,7 +107,7 @@ class Viewers(Namespace):
         if fields is None:
             return payload
         if not isinstance(payload, dict) and (event in NEEDS_PAYLOAD or payload is not None):
-            raise Invalid(f"'{event}' expects an object payload")
+            raise Invalid(said("payload", event=event))
         check_fields(f"'{event}'", payload or {}, fields)
         return payload or {}
 
