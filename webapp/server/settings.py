@@ -67,8 +67,8 @@ class Settings:
     max_trace_entries: int = setting(250_000, "list entries a whole trace (/api/replay, /api/trace) may hold, "
                                               "per variant")
     # Heavy work (loads, dry runs, exports) runs off the event loop one at a time: it is CPU-bound and shares the
-    # GIL with the hub, so a second one at once starves the other viewers (bench/abuse.py: an honest viewer's step
-    # p99 654 ms with 2 while validations pile up, 93 ms with 1, and more of the heavy work done).
+    # GIL with the hub, so a second one at once starves the other viewers (bench/abuse.py measures an honest
+    # viewer's step while heavy work piles up; docs/benchmarks.md has the figures).
     max_loads_at_once: int = setting(1, "heavy work (a load, a dry run, an export) run at the same time")
     max_loads_waiting: int = setting(16, "heavy work that may wait; beyond, a request is refused Busy at once")
     max_searches_at_once: int = setting(1, "searches (POST /api/find) run at the same time, in a lane of their own")
