@@ -1,22 +1,24 @@
 // A room's poll sheet docked at a phone's foot (poll.js makes it, phone.css sizes it): the page ends that far
 // further down (--sheet-h), so every line can be scrolled above it, and the diagram the room reasons about stays in
-// sight: where less than 85% of the pane in view's diagram shows above the sheet, when the sheet comes and when the
-// panes are drawn anew under it (the reveal's step), the page scrolls it up to just under the strip (glance.js).
+// sight: when the sheet comes and when the panes are drawn anew under it (the reveal's step), the page scrolls the
+// pane in view's diagram between the strip (glance.js) and the sheet, or its top to the strip where it is taller.
 // Only where the panes stack and the document scrolls; side by side, nothing moves.
 import { $ } from "./dom.js";
 import { paneInView, scrollPage, seenBand, stacked } from "./glance.js";
 
-const ENOUGH = 0.85; // of the diagram's height shown above the sheet, or else it is brought up
+const GAP = 4; // px between the diagram and the strip or the sheet
 
-// The pane in view's diagram brought above the sheet, where too little of it shows.
+// The pane in view's diagram brought into the band above the sheet: where its foot is under the sheet, the page
+// scrolls it up, at most until its top meets the strip; where its top is under the strip, down.
 export function keepDiagramInView() {
   if (!stacked()) return;
   const diagram = paneInView()?.querySelector("[data-testid=diagram]");
   if (!diagram) return;
   const [top, bottom] = seenBand();
   const box = diagram.getBoundingClientRect();
-  const seen = Math.max(0, Math.min(box.bottom, bottom) - Math.max(box.top, top));
-  if (box.height > 0 && seen < ENOUGH * Math.min(box.height, bottom - top)) scrollPage(box.top - top - 4);
+  if (box.height <= 0) return;
+  if (box.bottom > bottom + GAP) scrollPage(Math.max(0, Math.min(box.top - top - GAP, box.bottom - bottom + GAP)));
+  else if (box.top < top - GAP) scrollPage(box.top - top - GAP);
 }
 
 /** Dock `sheet`; the function returned undocks it. @param {HTMLElement} sheet @returns {() => void} */

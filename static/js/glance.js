@@ -30,7 +30,8 @@ export function seenBand() {
 }
 
 /** The panes on the page, in order. @returns {HTMLElement[]} */
-const panesOnPage = () => [...document.querySelectorAll("#panes > [data-variant]")];
+const panesOnPage = () => [
+  .../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#panes > [data-variant]"))];
 
 /** How much of `pane`'s diagram shows in `band` (px). @param {HTMLElement} pane @param {[number, number]} band */
 function shown(pane, [top, bottom]) {
