@@ -92,7 +92,7 @@ export function createGlance(app, page) {
   /** @param {ReturnType<typeof glanceLine>} line */
   function row(line) {
     const words = [line.where, line.text].filter(Boolean).join(" · ");
-    return h("button", { type: "button", class: `glance-row ${line.tone}`, dataVariant: line.variant,
+    return h("button", { type: "button", class: `glance-row ${line.tone}`, dataOf: line.variant,
       dataTestid: "glance-row", ariaLabel: `${line.title}: ${words}. Show its pane`, title: words,
       onclick: () => bringIntoView(line.variant) },
     h("span", { class: "glance-title", text: line.title }),

@@ -55,7 +55,7 @@ def diagram_in_view(page):
 def strip_rows(page):
     """The strip's rows: [{variant, where, text, seen}] (seen: the share of the row on top and in the viewport)."""
     return page.locator("[data-testid=glance-row]").evaluate_all(f"""(rows) => rows.map((row) => ({{
-      variant: row.dataset.variant,
+      variant: row.dataset.of,
       where: row.querySelector('[data-testid=glance-where]')?.textContent ?? '',
       text: row.querySelector('[data-testid=glance-text]')?.textContent ?? '',
       seen: ({ON_TOP_JS})(row).seen,
@@ -66,7 +66,7 @@ def assert_strip_matches(page, variant, pods=("B",)):
     """The strip has one row, for ``variant``, wholly in sight, and says what that pane shows: the lanes holding
     ``pods`` (None: every pod) and its caption."""
     expect(page.locator("[data-testid=glance-row]")).to_have_count(1)
-    expect(page.locator("[data-testid=glance-row]")).to_have_attribute("data-variant", variant)
+    expect(page.locator("[data-testid=glance-row]")).to_have_attribute("data-of", variant)
     pane = page.evaluate(PANE_JS, variant)
     [row] = strip_rows(page)
     assert row["seen"] == 1, f"the strip's row for {variant} is not wholly in sight: {row}"
@@ -89,11 +89,11 @@ def test_a_phone_in_a_room_sees_both_versions_without_scrolling(make_page):
     assert_strip_matches(phone, "v1.28.2")
     phone.locator('#panes > [data-variant="v1.28.2"] [data-testid=diagram]').evaluate(
         "(d) => scrollTo(0, scrollY + d.getBoundingClientRect().top - 120)")
-    expect(phone.locator("[data-testid=glance-row]")).to_have_attribute("data-variant", "v1.28.1")
+    expect(phone.locator("[data-testid=glance-row]")).to_have_attribute("data-of", "v1.28.1")
     assert diagram_in_view(phone)[0] == "v1.28.2"
     assert_strip_matches(phone, "v1.28.1")
     phone.locator("[data-testid=glance-row]").click()  # a tap brings its pane back
-    expect(phone.locator("[data-testid=glance-row]")).to_have_attribute("data-variant", "v1.28.2")
+    expect(phone.locator("[data-testid=glance-row]")).to_have_attribute("data-of", "v1.28.2")
     assert diagram_in_view(phone)[0] == "v1.28.1"
 
 
