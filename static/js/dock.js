@@ -17,7 +17,9 @@ export function keepDiagramInView() {
   const [top, bottom] = seenBand();
   const box = diagram.getBoundingClientRect();
   if (box.height <= 0) return;
-  if (box.bottom > bottom + GAP) scrollPage(Math.max(0, Math.min(box.top - top - GAP, box.bottom - bottom + GAP)));
+  const strip = $("glance");
+  const pinned = strip && !strip.hidden ? strip.offsetHeight : 0; // the strip's foot once the page scrolls under it
+  if (box.bottom > bottom + GAP) scrollPage(Math.max(0, Math.min(box.top - pinned - GAP, box.bottom - bottom + GAP)));
   else if (box.top < top - GAP) scrollPage(box.top - top - GAP);
 }
 

@@ -97,6 +97,13 @@ def test_a_phone_in_a_room_sees_both_versions_without_scrolling(make_page):
     assert diagram_in_view(phone)[0] == "v1.28.1"
 
 
+def diagrams_on_top(page):
+    """{variant: the share of its diagram in the viewport and on top}."""
+    return page.evaluate(f"""() => Object.fromEntries([...document.querySelectorAll(
+      '#panes > [data-variant] [data-testid=diagram]')].map((d) => [d.closest('[data-variant]').dataset.variant,
+      ({ON_TOP_JS})(d).seen]))""")
+
+
 def test_the_poll_sheet_docks_and_the_reveal_keeps_the_climax_in_sight(make_page):
     """During the room's poll at least half of the diagram the phone shows is in the viewport and not under the sheet
     (which takes at most 45% of the screen), the strip still in sight; revealed, the diagram stays in sight beside
@@ -127,6 +134,26 @@ def test_the_poll_sheet_docks_and_the_reveal_keeps_the_climax_in_sight(make_page
     sheet.get_by_role("button", name="Close").click()
     expect(sheet).to_have_count(0)
     assert phone.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--sheet-h')") == ""
+
+
+def test_on_a_laptop_the_sheet_leaves_both_diagrams_whole(make_page):
+    """An audience on a laptop (1280x720, the panes side by side): the sheet docks over the page's top, so during
+    the poll and after the reveal nearly all of both diagrams is in sight and on top; no strip."""
+    presenter, follower = presenter_and_phone(make_page, 5)
+    follower.set_viewport_size({"width": 1280, "height": 720})
+    presenter.check("#predict")
+    presenter.keyboard.press("ArrowRight")
+    sheet = follower.get_by_test_id("poll-follower")
+    expect(sheet).to_be_visible()
+    expect(follower.get_by_test_id("glance")).to_be_hidden()
+    for state in ("open", "revealed"):
+        seen = diagrams_on_top(follower)
+        assert all(share >= 0.9 for share in seen.values()), f"{state}: {seen}"
+        assert sheet.bounding_box()["height"] <= 0.45 * 720 + 1
+        if state == "open":
+            presenter.get_by_test_id("poll-reveal").click()
+            at(follower, 6)
+            expect(sheet.get_by_role("button", name="Close")).to_be_visible()
 
 
 @pytest.mark.parametrize("width,height,strip", [(390, 844, True), (760, 520, True), (1280, 720, False)])
