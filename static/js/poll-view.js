@@ -69,8 +69,9 @@ export function presenterParts(shown, { reveal, withdraw, putAway }) {
 }
 
 /**
- * A follower's panel: open, a row of choices per version (`mine` pressed); revealed, the room's answers, and once
- * the step is applied the verdict on `mine` and where the pod went on the versions not answered.
+ * A follower's panel, a sheet docked at a phone's foot (phone.css, dock.js) that leaves the diagram in sight: open, a
+ * row of choices per version (`mine` pressed); revealed, a head with Close, then once the step is applied the
+ * verdict on `mine` and where the pod went on the versions not answered, then the room's answers.
  * @param {Shown} shown @param {Record<string, string>} mine
  * @param {{answer: (variant: string, choice: string) => void, putAway: () => void}} act
  */
@@ -88,12 +89,14 @@ export function followerParts(shown, mine, { answer, putAway }) {
     ? (answered ? "Answer sent — you may change it until the presenter reveals." : "Tap where you think it goes.")
     : applied ? "" : `${tally.answered} answered · the presenter is stepping…`;
   return [
-    h("h2", { text: poll.open ? "Predict with the room" : "The room's answers" }),
-    poll.open ? rows : histograms(shown),
+    h("div", { class: "poll-head" },
+      h("h2", { text: poll.open ? "Predict with the room" : "The room's answers" }),
+      poll.open ? null : h("div", { class: "poll-actions" }, button("Close", putAway))),
+    poll.open ? rows : null,
     h("p", { class: "poll-status", role: "status", dataTestid: "poll-status", text: status }),
     applied && answered
       ? h("p", { class: "prediction poll-verdict", dataTestid: "poll-verdict", text: verdict(mine, scene) }) : null,
     applied ? outcomeLines(shown, poll.variants.filter((v) => !(v in mine))) : null, // the verdict says the rest
-    poll.open ? null : h("div", { class: "poll-actions" }, button("Close", putAway)),
+    poll.open ? null : histograms(shown),
   ];
 }

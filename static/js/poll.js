@@ -13,6 +13,7 @@ import { CLOSED_BY_ESCAPE, TYPING } from "./keys.js";
 import { voter } from "./voter.js";
 import { afterModel, answersAfter, NO_TALLY, opened, pollOf, tallyOf } from "./poll-state.js";
 import { followerParts, presenterParts } from "./poll-view.js";
+import { dock } from "./dock.js";
 
 export function createPoll(opts, conn, page, bus) {
   /** @type {Poll | null} */
@@ -22,6 +23,7 @@ export function createPoll(opts, conn, page, bus) {
   let mine = {};
   let pending = null; // the presenter's step, waiting for the reveal: pending({}) takes it, pending(null) does not
   let box = null;
+  let undock = () => {}; // a follower's sheet docked at the phone's foot (dock.js)
   const follower = opts.mode === "audience";
   const presenter = opts.mode === "present";
   const room = () => ({ room: opts.room, token: opts.token }); // a new room's are known once it is made
@@ -89,6 +91,8 @@ export function createPoll(opts, conn, page, bus) {
     poll = null;
     box?.remove();
     box = null;
+    undock();
+    undock = () => {};
     if (!hadFocus) return;
     const step = $("btn-step");
     (step?.offsetParent ? step : document.querySelector("#panes > [data-variant]"))?.focus();
@@ -113,6 +117,8 @@ export function createPoll(opts, conn, page, bus) {
       box?.remove();
       box = h("section", { class: `poll ${cls}`, role: "region", ariaLabel: "Live poll", dataTestid: cls });
       $("app").append(box);
+      undock();
+      undock = follower ? dock(box) : () => {};
     }
     box.replaceChildren(...parts.flat(2).filter((p) => p !== null && p !== undefined && p !== false));
   }

@@ -43,7 +43,7 @@ interface Chip {
 interface Pane {
   variant: string;
   title: string;
-  lanes: { queue: string; chips: Chip[] }[];
+  lanes: { queue: string; label?: string; chips: Chip[] }[];
   outcome?: string | null;
   caption?: string;
   [field: string]: any;

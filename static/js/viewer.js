@@ -17,6 +17,7 @@ import { createFlow } from "./flow.js";
 import { createVersionPicker } from "./versions.js";
 import { createExplore } from "./explore.js";
 import { createChallenges } from "./challenges.js";
+import { createGlance } from "./glance.js";
 
 /** @param {(handlers: Record<string, Function>) => {send: Function, request?: Function}} transport */
 export function startViewer(transport) {
@@ -25,6 +26,7 @@ export function startViewer(transport) {
   const bus = createBus();
   const conn = openModel(transport, bus.publisher(["connect", "disconnect", "scenario", "model", "error", "room"]));
   const page = createPage(app, opts, bus);
+  createGlance(app, page); // where the panes stack, the other versions in a strip
   const driver = createDriver(opts, conn, page);
   bus.on("connect", () => driver.resume());
   bus.on("scenario", (msg) => driver.heard(msg));

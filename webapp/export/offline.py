@@ -25,7 +25,7 @@ from .bundle import bundle
 MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
 MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growing: then the bytes are bounded too
 ENTRY = ROOT / "static" / "js" / "offline.js"
-STYLESHEETS = (ROOT / "static" / "css" / "app.css", ROOT / "static" / "css" / "flow.css")
+STYLESHEETS = tuple(ROOT / "static" / "css" / name for name in ("app.css", "flow.css", "phone.css"))
 TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=select_autoescape(["html"]))
 SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 

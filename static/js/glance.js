@@ -1,0 +1,117 @@
+// Where the panes stack (a phone, a tablet: app.css), the strip that keeps the other versions in sight: pinned
+// above the panes, one row per pane not in view, each the line glance-line.js makes from the scene on screen; a
+// tap brings that pane into view. Which pane is in view is a layout fact, measured as the page scrolls: the one
+// whose diagram shows the most between the strip and what is laid over the screen's foot (the controls, a docked
+// poll sheet). Where the panes stand side by side, the strip is hidden. Nothing here draws a pane or sends.
+import { $, h, prefersReducedMotion } from "./dom.js";
+import { glanceLine } from "./glance-line.js";
+
+/** The box of `el` as [top, bottom], or null where it is not drawn. @param {Element | null} el */
+function span(el) {
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  return r.height > 0 ? [r.top, r.bottom] : null;
+}
+
+/**
+ * What of the screen the panes are seen in: from the strip's foot to the top of the first thing laid over the
+ * screen's foot (the fixed or pinned controls, a docked poll sheet). @returns {[number, number]}
+ */
+export function seenBand() {
+  const strip = $("glance");
+  const top = strip && !strip.hidden ? Math.max(0, strip.getBoundingClientRect().bottom) : 0;
+  let bottom = innerHeight;
+  for (const el of document.querySelectorAll("#app > .controls, #app > .poll-follower")) {
+    const box = span(el);
+    const laidOver = ["fixed", "sticky"].includes(getComputedStyle(el).position);
+    if (box && laidOver && box[1] > innerHeight / 2) bottom = Math.min(bottom, box[0]);
+  }
+  return [top, Math.max(top, bottom)];
+}
+
+/** The panes on the page, in order. @returns {HTMLElement[]} */
+const panesOnPage = () => [
+  .../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#panes > [data-variant]"))];
+
+/** How much of `pane`'s diagram shows in `band` (px). @param {HTMLElement} pane @param {[number, number]} band */
+function shown(pane, [top, bottom]) {
+  const box = span(pane.querySelector("[data-testid=diagram]") ?? pane);
+  return box ? Math.max(0, Math.min(box[1], bottom) - Math.max(box[0], top)) : 0;
+}
+
+/** The pane whose diagram shows the most (the first on a tie), or null. @returns {HTMLElement | null} */
+export function paneInView() {
+  const band = seenBand();
+  let best = null;
+  let most = -1;
+  for (const pane of panesOnPage()) {
+    const seen = shown(pane, band);
+    if (seen > most) [best, most] = [pane, seen];
+  }
+  return best;
+}
+
+/** Whether the panes stand one above the other (and there are two or more). */
+export function stacked() {
+  const panes = panesOnPage();
+  if (panes.length < 2) return false;
+  const [a, b] = [panes[0].getBoundingClientRect(), panes[1].getBoundingClientRect()];
+  return b.top >= a.bottom - 1;
+}
+
+/** Scroll the page by `dy` px (the document scrolls where the panes stack). @param {number} dy */
+export function scrollPage(dy) {
+  if (Math.abs(dy) >= 1) scrollBy({ top: dy, behavior: prefersReducedMotion() ? "instant" : "smooth" });
+}
+
+/** @param {HTMLElement} app @param {{shown: Model | null, latest: Model | null}} page */
+export function createGlance(app, page) {
+  const panes = $("panes");
+  if (!panes || app.dataset.mode === "embed") return;
+  const strip = h("aside", { id: "glance", class: "glance", ariaLabel: "The other versions at a glance",
+    dataTestid: "glance", hidden: true });
+  panes.before(strip);
+  let frame = 0;
+  let drawn = ""; // what the strip shows: the rows' variants and the scene's position, so a scroll redraws nothing
+
+  function update() {
+    frame = 0;
+    const scene = page.shown?.scene;
+    const on = Boolean(scene) && stacked();
+    if (strip.hidden === on) strip.hidden = !on;
+    document.documentElement.style.setProperty("--glance-h", on ? `${Math.ceil(strip.offsetHeight)}px` : "0px");
+    if (!on || !scene) return;
+    const inView = paneInView()?.dataset.variant;
+    const others = Object.keys(scene.panes).filter((v) => v !== inView);
+    const key = `${scene.position}|${page.shown?.seq}|${others.join(",")}`;
+    if (key === drawn) return;
+    drawn = key;
+    strip.replaceChildren(...others.map((variant) => row(glanceLine(scene, variant))));
+  }
+
+  /** @param {ReturnType<typeof glanceLine>} line */
+  function row(line) {
+    const words = [line.where, line.text].filter(Boolean).join(" · ");
+    return h("button", { type: "button", class: `glance-row ${line.tone}`, dataOf: line.variant,
+      dataTestid: "glance-row", ariaLabel: `${line.title}: ${words}. Show its pane`, title: words,
+      onclick: () => bringIntoView(line.variant) },
+    h("span", { class: "glance-title", text: line.title }),
+    h("span", { class: "glance-words" },
+      line.where ? h("span", { class: "glance-where", dataTestid: "glance-where", text: line.where }) : null,
+      line.text ? h("span", { class: "glance-text", dataTestid: "glance-text", text: line.text }) : null));
+  }
+
+  // The pane's diagram brought to just under the strip.
+  function bringIntoView(variant) {
+    const pane = panes.querySelector(`[data-variant="${CSS.escape(variant)}"]`);
+    const box = span(pane?.querySelector("[data-testid=diagram]") ?? pane);
+    if (box) scrollPage(box[0] - seenBand()[0] - 4);
+  }
+
+  const soon = () => { frame ||= requestAnimationFrame(update); };
+  new MutationObserver(() => { drawn = ""; update(); }).observe(panes, { childList: true });
+  new ResizeObserver(soon).observe(strip);
+  addEventListener("scroll", soon, { passive: true });
+  addEventListener("resize", soon);
+  app.addEventListener("scroll", soon, { passive: true });
+}
