@@ -1,0 +1,30 @@
+"""An incident report made from a scenario (and, for an import, the importer's result): the engine's runs, the
+presenter's facts (presenter/report.py) and the before/after frames as the SVG export draws them."""
+
+from __future__ import annotations
+
+from ..engine.verdicts import incident_runs
+from ..presenter.report import Report, report
+from ..scenario.scenario import Scenario, from_valid_dict
+from .svg import export_svg
+
+
+def incident_report(scenario: Scenario, imported=None, max_bytes: int | None = None) -> Report:
+    """``imported``: the importer's ``Imported`` (its evidence, verdict and assumptions), or None."""
+    runs = incident_runs(scenario, max_bytes=max_bytes)
+    if imported is None:
+        return report(scenario.name, runs, scenario.raw.get("assumptions") or [])
+    counts = imported.counts
+    return report(scenario.name, runs, imported.assumptions, imported.evidence,
+                  counts.verdict() if counts.agreeing else None)
+
+
+def imported_report(imported, max_bytes: int | None = None) -> tuple[Scenario, Report]:
+    scenario = from_valid_dict(imported.scenario)
+    return scenario, incident_report(scenario, imported, max_bytes)
+
+
+def frames_svg(scenario: Scenario, facts: Report, theme: str = "light", max_bytes: int | None = None) -> list[str]:
+    """The before/after frames: the SVG export at each of the report's positions, without the XML declaration
+    (to be inlined or written as files alike)."""
+    return [export_svg(scenario, p, max_bytes, facts["versions"], theme).split("\n", 1)[1] for p in facts["frames"]]
