@@ -9,9 +9,9 @@ is added (e2); api-0 is bound (Done removes e1: worker-1's marker is gone); work
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-START = datetime(2026, 11, 30, 12, 0, 0, tzinfo=timezone.utc)
+START = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
 NO_CPU = ("0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption "
           "victims found for incoming pod.")
 # (seconds after START, -v, caller file:line, message, keys)
@@ -36,13 +36,14 @@ LINES = [
     (310.0, 4, "scheduling_queue.go:1101", "Pod moved to an internal scheduling queue",
      {"pod": "default/worker-1", "event": "UnschedulableTimeout", "queue": "Active", "hint": "QueueAfterBackoff"}),
     (310.0002, 4, "schedule_one.go:80", "About to try and schedule pod", {"pod": "default/worker-1"}),
-    (310.010, 2, "schedule_one.go:286", "Successfully bound pod to node", {"pod": "default/worker-1", "node": "node-4"}),
+    (310.010, 2, "schedule_one.go:286", "Successfully bound pod to node",
+     {"pod": "default/worker-1", "node": "node-4"}),
 ]
 
 
 def _klog(at: float, caller: str, msg: str, keys: dict) -> str:
     t = START.timestamp() + at
-    stamp = datetime.fromtimestamp(t, timezone.utc).strftime("%m%d %H:%M:%S.%f")
+    stamp = datetime.fromtimestamp(t, UTC).strftime("%m%d %H:%M:%S.%f")
     return f"I{stamp}       1 {caller}] " + " ".join([json.dumps(msg), *(f"{k}={json.dumps(v)}"
                                                                            for k, v in keys.items())])
 

@@ -68,7 +68,8 @@ def disagreements(scenario: dict, limits: Limits, b: Builder, names: dict,
     loaded = load_scenario(scenario, limits)
     replays = {variant: _model_moves(loaded, variant, scenario, b) for variant in b.variants}
     if evidence is not None:
-        assumed = {b.line_of(s) for s in scenario["steps"] if s["op"] == "pop" and s.get("note", "").startswith("assumed")}
+        assumed = {b.line_of(s) for s in scenario["steps"]
+                   if s["op"] == "pop" and s.get("note", "").startswith("assumed")}
         evidence += _claimed(replays, b, names) + attempts(replays, b, assumed)
     said, lines, wrong = [], 0, set()  # wrong: the versions that do not make some move
     for claim in b.claims:
@@ -115,9 +116,9 @@ def _claimed(replays: dict[str, dict[str, list[_Move]]], b: Builder, names: dict
 
 
 def attempts(replays: dict[str, dict[str, list[_Move]]], b: Builder, assumed: set[int]) -> list[Evidence]:
-    """Each attempt the log shows (not one ``assumed``, from a line without one) against the replays: a version disagrees when its model had the pod in activeQ
-    over IDLE before the log's Pop with no other Pop between (the scheduler pops whenever activeQ holds a pod), or
-    did not have it there."""
+    """Each attempt the log shows (not one ``assumed``, from a line without one) against the replays: a version
+    disagrees when its model had the pod in activeQ over IDLE before the log's Pop with no other Pop between (the
+    scheduler pops whenever activeQ holds a pod), or did not have it there."""
     pops = {v: sorted(m.at for ms in moves.values() for m in ms if m.to == IN_FLIGHT) for v, moves in replays.items()}
     first = next(iter(replays.values()))
     out: list[Evidence] = []
