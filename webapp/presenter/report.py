@@ -30,7 +30,6 @@ WORDS = {
     "not-back": "not back in activeQ by the end (t = {end})",
     "carried": "{fix} ({upstream}): {summary} Carried by {releases}.",
     "no-frames": "The versions never part: no frames to compare.",
-    "next-pop": "waiting for the scheduler's next Pop, as in the log",
 }
 
 

@@ -195,7 +195,8 @@ def _log_name() -> str:
 
 def _imported(data: bytes, name: str, max_bytes: int | None = None) -> dict:
     result = import_logs([(name, io.BytesIO(data))], LIMITS)
-    return {"report": _verdict(result, max_bytes), "scenario": result.scenario, "text": result.yaml, "assumptions": result.assumptions,
+    return {"report": _verdict(result, max_bytes),
+            "scenario": result.scenario, "text": result.yaml, "assumptions": result.assumptions,
             "disagreements": result.disagreements, "counts": asdict(result.counts), "said": result.counts.said(),
             "lists": {key: {"title": title, "what": what} for key, (title, what) in LISTS.items()}}
 
