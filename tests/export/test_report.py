@@ -120,3 +120,14 @@ def test_the_markdown_report_in_full():
     head, assumed = text.split("## What the importer assumed\n\n")
     assert head + "## What the importer assumed\n\n" == MARKDOWN
     assert assumed == "".join(f"- {a}\n" for a in facts["assumptions"])
+
+
+def test_the_offline_file_holds_the_report_when_the_versions_part():
+    from webapp.export.offline import export_html
+
+    scenario, facts = report_of("incident.log", klog())
+    html = export_html(scenario, None)
+    assert 'data-testid="verdict"' in html and "worker-1 lost 308.00 s on v1.28.1 against v1.28.2" in html
+    assert html.count("<svg") >= 2 and "report-viewer-link" not in html
+    alone = export_html(scenario, None, versions=["v1.28.1"])  # one version: nothing parts, no report
+    assert 'data-testid="verdict"' not in alone

@@ -9,9 +9,10 @@ from ..scenario.scenario import Scenario, from_valid_dict
 from .svg import export_svg
 
 
-def incident_report(scenario: Scenario, imported=None, max_bytes: int | None = None) -> Report:
-    """``imported``: the importer's ``Imported`` (its evidence, verdict and assumptions), or None."""
-    runs = incident_runs(scenario, max_bytes=max_bytes)
+def incident_report(scenario: Scenario, imported=None, max_bytes: int | None = None, versions=None) -> Report:
+    """``imported``: the importer's ``Imported`` (its evidence, verdict and assumptions), or None; ``versions``: the
+    ones compared (default: those the scenario opens on)."""
+    runs = incident_runs(scenario, versions, max_bytes=max_bytes)
     if imported is None:
         return report(scenario.name, runs, scenario.raw.get("assumptions") or [])
     counts = imported.counts
