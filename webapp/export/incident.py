@@ -3,6 +3,8 @@ presenter's facts (presenter/report.py) and the before/after frames as the SVG e
 
 from __future__ import annotations
 
+import base64
+
 from ..engine.verdicts import incident_runs
 from ..presenter.report import Report, report
 from ..scenario.scenario import Scenario, from_valid_dict
@@ -29,3 +31,9 @@ def frames_svg(scenario: Scenario, facts: Report, theme: str = "light", max_byte
     """The before/after frames: the SVG export at each of the report's positions, without the XML declaration
     (to be inlined or written as files alike)."""
     return [export_svg(scenario, p, max_bytes, facts["versions"], theme).split("\n", 1)[1] for p in facts["frames"]]
+
+
+def data_uri(svg: str) -> str:
+    """A frame as an image's address: the page and the offline file show it as an <img>, so the picture's data-*
+    hooks stay out of the document (the viewer's own panes carry the same ones)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")

@@ -17,10 +17,9 @@ import json
 import zlib
 
 from flask import Blueprint, current_app, render_template, request, url_for
-from markupsafe import Markup
 
 from ..errors import Invalid
-from ..export.incident import frames_svg, imported_report, incident_report
+from ..export.incident import data_uri, frames_svg, imported_report, incident_report
 from ..scenario.logs import import_logs
 from ..server.offload import apart
 from ..server.settings import settings_of
@@ -75,5 +74,5 @@ def _viewer_href(query: dict, facts) -> str:
 
 
 def _page(facts, svgs, viewer_href: str):
-    return render_template("report.html", facts=facts, svgs=[Markup(s) for s in svgs], viewer_href=viewer_href,
+    return render_template("report.html", facts=facts, svgs=[data_uri(s) for s in svgs], viewer_href=viewer_href,
                            theme=request.args.get("theme") if request.args.get("theme") in ("light", "dark") else "")
