@@ -128,6 +128,13 @@ def test_the_offline_file_holds_the_report_when_the_versions_part():
     scenario, facts = report_of("incident.log", klog())
     html = export_html(scenario, None)
     assert 'data-testid="verdict"' in html and "worker-1 lost 308.00 s on v1.28.1 against v1.28.2" in html
-    assert html.count("data:image/svg+xml;base64,") == 2 and "report-viewer-link" not in html
+    assert html.count("data:image/svg+xml;base64,") == 4 and "report-viewer-link" not in html
     alone = export_html(scenario, None, versions=["v1.28.1"])  # one version: nothing parts, no report
     assert 'data-testid="verdict"' not in alone
+
+
+def test_when_no_pod_gets_back_the_report_says_nothing_is_measured():
+    facts = incident_report(from_valid_dict(builtin.get("lost-marker")))
+    assert facts["pods"] == []
+    assert facts["no_loss"] == ("No pod failed and got back to activeQ on v1.28.2 by the end, so no time lost is "
+                                f"measured; the versions part at step {facts['incident']}.")

@@ -18,7 +18,7 @@ def test_an_imported_log_s_report_page(client):
             "every queue move the log states.") in page
     assert "worker-1 lost 308.00 s on v1.28.1 against v1.28.2" in page
     assert "its marker e1 was removed: saw nothing" in page
-    assert page.count("data:image/svg+xml;base64,") == 2 and "<script" not in page.split("</main>")[0]
+    assert page.count("data:image/svg+xml;base64,") == 4 and "<script" not in page.split("</main>")[0]
     assert 'href="/?inline=' in page and "position=15" in page
 
 

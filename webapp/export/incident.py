@@ -8,7 +8,7 @@ import base64
 from ..engine.verdicts import incident_runs
 from ..presenter.report import Report, report
 from ..scenario.scenario import Scenario, from_valid_dict
-from .svg import export_svg
+from .svg import THEMES, export_svg
 
 
 def incident_report(scenario: Scenario, imported=None, max_bytes: int | None = None, versions=None) -> Report:
@@ -37,3 +37,10 @@ def data_uri(svg: str) -> str:
     """A frame as an image's address: the page and the offline file show it as an <img>, so the picture's data-*
     hooks stay out of the document (the viewer's own panes carry the same ones)."""
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def themed_frames(scenario: Scenario, facts: Report, max_bytes: int | None = None) -> list[dict[str, str]]:
+    """Each before/after frame in every theme, as image addresses ({theme: data URI}): a page shows the one it is
+    drawn in (report.css)."""
+    drawn = {theme: frames_svg(scenario, facts, theme, max_bytes) for theme in THEMES}
+    return [{theme: data_uri(svgs[i]) for theme, svgs in drawn.items()} for i in range(len(facts["frames"]))]

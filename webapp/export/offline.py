@@ -24,7 +24,7 @@ from ..errors import TooLarge
 from ..presenter import scenario_message, state_message
 from . import tokens
 from .bundle import bundle
-from .incident import data_uri, frames_svg, incident_report
+from .incident import incident_report, themed_frames
 
 MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
 MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growing: then the bytes are bounded too
@@ -92,7 +92,7 @@ def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None,
     parted = facts["incident"] is not None
     return TEMPLATES.get_template("export.html").render(
         facts=facts if parted else None,
-        svgs=[data_uri(svg) for svg in frames_svg(scenario, facts, max_bytes=max_bytes)] if parted else [],
+        svgs=themed_frames(scenario, facts, max_bytes) if parted else [],
         viewer_href=None,
         title=scenario.name,
         scenarios=[{"id": scenario_id or "", "name": scenario.name}],

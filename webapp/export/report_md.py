@@ -23,7 +23,7 @@ def markdown(facts: Report, images: Sequence[str] = ()) -> str:
                    f"{pod['position']})")
         out += [f"  - {why['caption']}" + (f"; {why['outcome']}" if why["outcome"] else "") for why in pod["why"]]
     if not facts["pods"]:
-        out.append(f"- {facts['fix']['none']}")
+        out.append(f"- {facts['no_loss']}")
     out += ["", f"## {HEADINGS['fix']}", "", facts["fix"]["text"], ""]
     if facts["frames"] and images:
         out += [f"## {HEADINGS['frames']}", ""]

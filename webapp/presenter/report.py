@@ -23,6 +23,8 @@ WORDS = {
     "title": "Incident report: {name}",
     "no-log": "No log: the versions part at step {step}, as the model replays the scenario.",
     "same": "The versions do not part in this scenario: no pod lost time against {fix}.",
+    "unmeasured": "No pod failed and got back to activeQ on {fix} by the end, so no time lost is measured; the "
+                  "versions part at step {step}.",
     "untold": "The log does not tell the versions apart: every replay agrees with the same lines.",
     "sure": "{count} of the log's lines were checked against each replay (its queue moves and attempts).",
     "tally": "{version}: agrees with {agree}, disagrees with {disagree}.",
@@ -62,7 +64,6 @@ class Fix(TypedDict):
     summary: str
     releases: list[str]
     text: str
-    none: str  # said when no pod lost time against it
 
 
 class Report(TypedDict):
@@ -73,6 +74,7 @@ class Report(TypedDict):
     disagree: list[Line]
     pods: list[PodLoss]
     fix: Fix
+    no_loss: str  # said in place of the pods when none lost time
     incident: int | None  # the position the viewer opens on: where the versions part for the pod that lost most
     frames: list[int]  # the before/after positions the SVGs show
     assumptions: list[str]
@@ -104,6 +106,8 @@ def report(name: str, runs: Runs, assumptions: Sequence[str] = (), evidence: Seq
         "disagree": disagree,
         "pods": pods,
         "fix": _fix(fix),
+        "no_loss": WORDS["same"].format(fix=fix) if incident is None else WORDS["unmeasured"].format(
+            fix=fix, step=incident),
         "incident": incident,
         "frames": [] if incident is None else [incident - 1, incident],
         "assumptions": list(assumptions),
@@ -177,5 +181,4 @@ def _fix(version: str) -> Fix:
     releases = [o.releases for o in VERSIONS.values() if o.rules.pod_entries == v.rules.pod_entries]
     return {"version": v.name, "upstream": v.upstream, "summary": v.summary, "releases": releases,
             "text": WORDS["carried"].format(fix=v.name, upstream=v.upstream, summary=v.summary,
-                                            releases=joined(releases)),
-            "none": WORDS["same"].format(fix=v.name)}
+                                            releases=joined(releases))}

@@ -19,7 +19,7 @@ import zlib
 from flask import Blueprint, current_app, render_template, request, url_for
 
 from ..errors import Invalid
-from ..export.incident import data_uri, frames_svg, imported_report, incident_report
+from ..export.incident import imported_report, incident_report, themed_frames
 from ..scenario.logs import import_logs
 from ..server.offload import apart
 from ..server.settings import settings_of
@@ -54,12 +54,12 @@ def imported_page():
 def _builtin(scenario_id: str, max_bytes: int):
     scenario = builtin_scenario(scenario_id)
     facts = incident_report(scenario, max_bytes=max_bytes)
-    return facts, frames_svg(scenario, facts, max_bytes=max_bytes)
+    return facts, themed_frames(scenario, facts, max_bytes)
 
 
 def _imported(data: bytes, name: str, max_bytes: int):
     scenario, facts = imported_report(import_logs([(name, io.BytesIO(data))], LIMITS), max_bytes)
-    return facts, frames_svg(scenario, facts, max_bytes=max_bytes), scenario.raw
+    return facts, themed_frames(scenario, facts, max_bytes), scenario.raw
 
 
 def _inline(raw: dict) -> str:
@@ -74,5 +74,5 @@ def _viewer_href(query: dict, facts) -> str:
 
 
 def _page(facts, svgs, viewer_href: str):
-    return render_template("report.html", facts=facts, svgs=[data_uri(s) for s in svgs], viewer_href=viewer_href,
+    return render_template("report.html", facts=facts, svgs=svgs, viewer_href=viewer_href,
                            theme=request.args.get("theme") if request.args.get("theme") in ("light", "dark") else "")
