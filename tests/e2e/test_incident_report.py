@@ -52,3 +52,14 @@ def test_a_run_of_clock_steps_is_one_segment_labelled_with_its_time(page):
     first = spans.first
     assert re.fullmatch(r"\+\d+(\.\d+)? s", first.get_attribute("data-span"))
     assert int(first.get_attribute("data-step")) > int(first.get_attribute("data-first"))
+
+
+def test_the_report_page_passes_axe_in_both_themes(page):
+    from tests.e2e.test_accessibility import COLOUR_RULES, serious_violations
+
+    page.goto("/report/lost-marker")
+    expect(page.get_by_test_id("verdict")).to_contain_text("No log: the versions part at step")
+    assert serious_violations(page) == []
+    page.emulate_media(color_scheme="dark")
+    expect(page.locator("body")).to_have_css("background-color", "rgb(15, 19, 24)")
+    assert serious_violations(page, COLOUR_RULES) == []
