@@ -78,10 +78,11 @@ def incident_runs(scenario: Scenario, versions: Sequence[str] | None = None, max
     models = {v: scenario.model(v) for v in sim.variants}
     parted: dict[str, int] = {}
     for position, step in enumerate(scenario.steps, 1):
+        touched: set[str] = set()  # a pod starts to be placed differently only where it moves on some version
         for model in models.values():
-            model.apply(position - 1, step)
-        for pod in placed_differently([m.queue for m in models.values()], scenario.pods):
-            parted.setdefault(pod, position)
+            touched.update(m["pod"] for m in model.apply(position - 1, step)[1]["moves"])
+        for pod in placed_differently([m.queue for m in models.values()], touched - parted.keys()):
+            parted[pod] = position
     returns: dict[str, dict[str, list[Return]]] = {}
     for v, tracker in sim.returns.items():
         mine = {pod: list(rs) for pod, rs in tracker.returns.items()}
