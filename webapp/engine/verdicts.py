@@ -18,6 +18,7 @@ from .simulation import Simulation, placed_differently
 
 CASE = "lost-marker"
 VICTIM = "B"  # the pod whose marker is lost on v1.28.1
+MAX_FRAMES = 200  # failures of pods that part whose frames an incident report gets (their captions), the first ones
 
 
 class Verdict(TypedDict):
@@ -89,8 +90,8 @@ def incident_runs(scenario: Scenario, versions: Sequence[str] | None = None, max
         for pod, waiting in tracker.waiting.items():
             mine.setdefault(pod, []).append(waiting)
         returns[v] = mine
-    failures = {r["failed_step"] for rs in returns.values() for pod_rs in rs.values() for r in pod_rs
-                if r["pod"] in parted}
+    failures = sorted({r["failed_step"] for rs in returns.values() for pod_rs in rs.values() for r in pod_rs
+                       if r["pod"] in parted})[:MAX_FRAMES]
     shown = {*parted.values(), *(step + 1 for step in failures), *(p - 1 for p in parted.values()), sim.total}
     frames = {p: sim.frame_at(p) for p in sorted(shown)}
     return {"versions": list(sim.variants), "total": sim.total, "returns": returns, "parted": parted,

@@ -21,7 +21,9 @@ def markdown(facts: Report, images: Sequence[str] = ()) -> str:
     for pod in facts["pods"]:
         out.append(f"- **{pod['text']}** (its failure at step {pod['step']}; the versions part at step "
                    f"{pod['position']})")
-        out += [f"  - {why['caption']}" + (f"; {why['outcome']}" if why["outcome"] else "") for why in pod["why"]]
+        out += [f"  - {'; '.join(filter(None, (why['caption'], why['outcome'])))}" for why in pod["why"]]
+    if facts["more_losses"]:
+        out.append(f"- ... and {facts['more_losses']:,} more")
     if not facts["pods"]:
         out.append(f"- {facts['no_loss']}")
     out += ["", f"## {HEADINGS['fix']}", "", facts["fix"]["text"], ""]

@@ -16,6 +16,7 @@ from .scene import present
 from .words import seconds, step_number
 
 Runs = Mapping[str, Any]  # engine.verdicts.Runs, read as plain data (the presenter knows no engine)
+MAX_LOSSES = 50  # time lost listed, the most first (``more_losses`` counts the rest)
 Evidence = Mapping[str, Any]  # scenario.logs.compare.Evidence: {line, at, pod, says, agree, disagree}
 
 # The report's own sentences, stated once (the Markdown, the page and the offline file read them from here).
@@ -73,6 +74,7 @@ class Report(TypedDict):
     agree: list[Line]
     disagree: list[Line]
     pods: list[PodLoss]
+    more_losses: int  # losses not listed (over MAX_LOSSES)
     fix: Fix
     no_loss: str  # said in place of the pods when none lost time
     incident: int | None  # the position the viewer opens on: where the versions part for the pod that lost most
@@ -94,7 +96,8 @@ def report(name: str, runs: Runs, assumptions: Sequence[str] = (), evidence: Seq
     fix = fixed_version(versions)
     frames = runs["frames"]
     end = present(frames[runs["total"]])
-    pods = sorted(_losses(runs, fix, end), key=lambda p: -p["seconds"])
+    losses = sorted(_losses(runs, fix, end), key=lambda p: -p["seconds"])
+    pods = losses[:MAX_LOSSES]
     parted = runs["parted"]
     incident = pods[0]["position"] if pods else min(parted.values(), default=None)
     agree, disagree = _lines(evidence or [])
@@ -105,6 +108,7 @@ def report(name: str, runs: Runs, assumptions: Sequence[str] = (), evidence: Seq
         "agree": agree,
         "disagree": disagree,
         "pods": pods,
+        "more_losses": len(losses) - len(pods),
         "fix": _fix(fix),
         "no_loss": WORDS["same"].format(fix=fix) if incident is None else WORDS["unmeasured"].format(
             fix=fix, step=incident),
@@ -163,14 +167,15 @@ def _losses(runs: Runs, fix: str, end: Mapping[str, Any]) -> list[PodLoss]:
                 took = r.get("seconds", runs["end"][version] - r["failed_at"])
                 if took - base["seconds"] <= 0:
                     continue
-                scene = present(runs["frames"][r["failed_step"] + 1])
+                frame = runs["frames"].get(r["failed_step"] + 1)  # the engine gives the first MAX_FRAMES
+                scene = present(frame) if frame else None
                 lost = seconds(took - base["seconds"])
                 text = WORDS["lost"].format(pod=pod, seconds=lost, version=version, fix=fix)
                 if "seconds" not in r:
                     text += f" ({WORDS['not-back'].format(end=seconds(runs['end'][version]))})"
                 out.append({"pod": pod, "version": version, "seconds": took - base["seconds"], "text": text,
                             "step": step_number(r["failed_step"]), "position": position,
-                            "why": [{"version": v, "caption": scene["panes"][v]["caption"],
+                            "why": [{"version": v, "caption": scene["panes"][v]["caption"] if scene else "",
                                      "outcome": outcome.get((pod, v), "")} for v in (version, fix)]})
     return out
 
