@@ -30,6 +30,7 @@ def create_app(config: dict | None = None):
         find,
         plugins,
         preload,
+        report,
         routes,
         sockets,
         versions,
@@ -48,6 +49,7 @@ def create_app(config: dict | None = None):
     app.register_blueprint(plugins.bp)
     app.register_blueprint(find.bp)  # /api/operations, /api/find
     app.register_blueprint(challenges.bp)  # /api/challenges
+    app.register_blueprint(report.bp)  # /report
     answers.init_answers(app)
     assets.init_assets(app)  # /static/v/<version>/...: the pages' files, kept by browsers for good
     preload.init_preload(app)  # <link rel="modulepreload"> for every module a page runs

@@ -20,6 +20,8 @@ from .engine.find import MAX_SEED, PODS_RANGE, STEPS, TARGETS, Search, check_que
 from .engine.simulation import Simulation, versions_in
 from .engine.trace import check_runs, dry_runs
 from .errors import Invalid, TooLarge
+from .export.incident import frames_svg, imported_report
+from .export.report_md import markdown
 from .model.variant import VARIANTS
 from .model.versions import VERSIONS
 from .phrases import counted
@@ -72,6 +74,8 @@ def main(argv=None) -> int:
     imp.add_argument("-o", "--output", metavar="FILE", help="write the scenario here (default: stdout)")
     imp.add_argument("--name", help="the scenario's name (default: Imported from LOGFILE)")
     imp.add_argument("--format", choices=("yaml", "json"), default="yaml")
+    imp.add_argument("--report", metavar="FILE.md", help="also write the incident report as Markdown here, its "
+                     "before/after frames as SVG files beside it (docs/import.md)")
     imp.set_defaults(run=run_import)
     check = commands.add_parser("check-challenge", help="check a scenario against one of the course's challenges "
                                 "(solved: status 0; not yet: 1)")
@@ -215,6 +219,10 @@ def run_import(args) -> int:
     """The scenario on stdout (or -o), the counts on stderr with a progress bar when stderr is a terminal;
     status 2, with no traceback, for input that is not a scheduler log."""
     bar = _Progress(sys.stderr) if sys.stderr.isatty() else None
+    problem = args.report and _unwritable(args.report)
+    if problem:
+        print(f"error: --report {args.report}: {problem}", file=sys.stderr)
+        return 2
     try:
         imported = import_logs(_log_streams(args.files, bar), progress=bar and bar.update, name=args.name)
     except (LogError, TooLarge) as err:
@@ -226,6 +234,12 @@ def run_import(args) -> int:
         print(f"error: {_label(getattr(err, 'filename', None) or '')}: {err.strerror or err}", file=sys.stderr)
         return 2
     bar and bar.clear()
+    if args.report:
+        try:
+            _write_report(imported, args.report)
+        except OSError as err:
+            print(f"error: --report {args.report}: {err.strerror or err}", file=sys.stderr)
+            return 2
     text = imported.yaml if args.format == "yaml" else json.dumps(imported.scenario, indent=1) + "\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
@@ -239,6 +253,32 @@ def run_import(args) -> int:
             counted(len(imported.assumptions), "assumption")]
     print(f"import: {', '.join(map(_label, args.files))}: {counts.summary()}; {', '.join(made)}", file=sys.stderr)
     return 0
+
+
+def _unwritable(path: str) -> str | None:
+    """Why the report cannot be written at ``path`` (checked before anything is read or written), or None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not path.endswith(".md"):
+        return "the report is Markdown: name a FILE.md"
+    if os.path.isdir(path):
+        return "is a directory"
+    if not os.path.isdir(folder):
+        return f"no such directory: {folder}"
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return "not writable"
+    return None
+
+
+def _write_report(imported, path: str) -> None:
+    """The Markdown report at ``path`` and its frames beside it (``FILE.position-N.svg``)."""
+    scenario, facts = imported_report(imported)
+    stem = os.path.splitext(path)[0]
+    names = [f"{stem}.position-{p}.svg" for p in facts["frames"]]
+    for name, svg in zip(names, frames_svg(scenario, facts)):
+        with open(name, "w", encoding="utf-8") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n' + svg)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(markdown(facts, [os.path.basename(n) for n in names]))
 
 
 def _log_streams(names, bar):

@@ -4,7 +4,11 @@
 // moves the log states that the model's replay does not make) and the assumptions (what the log could not tell) are
 // listed beside it, to be read before running. A log over the server's MAX_UPLOAD_BYTES (the page's
 // data-max-bytes) is not sent: the dialog says so and how to import it.
+// The answer's report (the incident report's verdict, where the versions part, each pod's time lost) is shown
+// first; "Open the incident report" posts the same log to /report (a form, so the page opens in this tab), and
+// "Open the viewer at the incident" hands the scenario to the viewer at that position, as Run does.
 import { h, within } from "./dom.js";
+import { HANDOFF_ID, HANDOFF_KEY } from "./links.js";
 
 // A noun that agrees with its count, and both: "1 step", "2 steps" (counted is editor.js's too).
 const plural = (n, noun) => (n === 1 ? noun : `${noun}s`);
@@ -40,7 +44,7 @@ export function bindImport(dialog, result, editor, maxBytes) {
     status.textContent = "";
     delete status.dataset.state;
     dialog.close();
-    show(answer, name);
+    show(answer, name, { body, fileName: fileName ?? "pasted.log" });
     editor.replaceText(answer.text, "yaml");
     const odds = answer.disagreements.length;
     editor.notice(`Imported ${name}: read its ${counted(answer.assumptions.length, "assumption")}` +
@@ -63,11 +67,48 @@ export function bindImport(dialog, result, editor, maxBytes) {
         answer[key].map((text) => h("li", { text })))];
   }
 
-  function show(answer, name) {
+  // The report's part of the panel: the verdict, the time lost, and the ways to the report and the incident.
+  function verdict(answer, log) {
+    const report = answer.report;
+    if (!report) return [];
+    const file = new File([log.body], log.fileName, { type: "text/plain" });
+    const input = h("input", { type: "file", name: "log", hidden: true });
+    const form = h("form", { class: "imp-report", method: "post", enctype: "multipart/form-data",
+      action: `/report?${new URLSearchParams({ name: log.fileName })}` }, input,
+    h("button", { class: "btn primary", type: "submit", dataTestid: "report-link", text: "Open the incident report" }));
+    form.addEventListener("submit", () => {
+      const files = new DataTransfer();
+      files.items.add(file);
+      input.files = files.files;
+      handOver(answer.scenario); // the report's viewer link names the hand-off when the scenario is too long for it
+    });
+    const incident = report.incident;
+    return [
+      h("p", { class: "imp-verdict", dataTestid: "verdict", text: report.verdict }),
+      ...(report.lost.length ? [h("ul", { class: "imp-lost", dataTestid: "import-lost" },
+        report.lost.map((text) => h("li", { text })))] : []),
+      h("div", { class: "imp-report-actions" }, form, incident === null ? null : h("button", {
+        class: "btn", type: "button", dataTestid: "incident-link", text: `Open the viewer at the incident (position ${incident})`,
+        onclick: () => {
+          handOver(answer.scenario);
+          location.assign(`/?scenario=${HANDOFF_ID}&position=${incident}`);
+        },
+      })),
+    ];
+  }
+
+  function handOver(scenario) {
+    try {
+      sessionStorage.setItem(HANDOFF_KEY, JSON.stringify(scenario));
+    } catch { /* storage refused: the report's own link carries the scenario when it fits an address */ }
+  }
+
+  function show(answer, name, log) {
     const scenario = answer.scenario;
     result.hidden = false;
     result.replaceChildren(
       h("h2", { text: `Imported from ${name}` }),
+      ...verdict(answer, log),
       h("p", { class: "imp-what" }, h("strong", { text: name }),
         ` → ${counted(scenario.pods.length, "pod")}, ${counted(scenario.steps.length, "step")}.`),
       h("ul", { class: "imp-counts", dataTestid: "import-counts" },

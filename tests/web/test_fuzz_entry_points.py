@@ -25,6 +25,7 @@ test_limits, test_packets) and the live servers (test_bad_input's TestLive).
 from __future__ import annotations
 
 import copy
+import io
 import json
 import logging
 import random
@@ -322,7 +323,7 @@ def raw_bodies(limit: int) -> list[tuple[Case, str | None]]:
 def test_every_route_is_fuzzed(fuzz_app):
     """Each rule of the URL map is reached by a path fuzzed below."""
     adapter = fuzz_app.url_map.bind("localhost")
-    posted = [path.split("?")[0] for path in [*BODY_ROUTES, *POST_QUERIES]] + ["/api/import"]
+    posted = [path.split("?")[0] for path in [*BODY_ROUTES, *POST_QUERIES]] + ["/api/import", "/report"]
     posted += [pattern.format(value) for pattern, value in PATH_ROUTES.items() if pattern.endswith("check")]
     gotten = [*GET_ROUTES, *(pattern.format(value) for pattern, value in PATH_ROUTES.items()
                              if not pattern.endswith("check"))]
@@ -452,6 +453,21 @@ def test_the_log_import_answers_every_class(fuzz_app, trap):
     assert failures == [], f"{len(failures)} failures:\n" + "\n".join(failures[:40])
 
 
+def test_the_report_page_answers_every_class(fuzz_app, trap):
+    """POST /report: each log case as the multipart field ``log``, and bodies that are no such form."""
+    client = fuzz_app.test_client()
+    failures = []
+    for case in log_cases(random.Random(f"{SEED}:report")):
+        body = case.body.encode("utf-8", "surrogatepass") if isinstance(case.body, str) else case.body
+        response = client.post("/report?name=x.log", data={"log": (io.BytesIO(body), "x.log")},
+                               content_type="multipart/form-data")
+        failures.extend(f"POST /report {case}: {p}" for p in http_problems(response, case, "/report") + trap.take())
+    for case, ctype in raw_bodies(fuzz_app.config["MAX_UPLOAD_BYTES"]):
+        response = send_http(client, "POST", "/report", case, ctype)
+        failures.extend(f"POST /report {case}: {p}" for p in http_problems(response, case, "/report") + trap.take())
+    assert failures == [], f"{len(failures)} failures:\n" + "\n".join(failures[:40])
+
+
 # --- query strings, path parameters and methods ------------------------------------------------------------------
 QUERY_VALUES = {  # as sent: percent-encoded
     "types": ["", "true", "null", "[]", "{}", "-1", "1.5"],
@@ -511,7 +527,7 @@ PATH_ROUTES = {"/api/scenarios/{}": "lost-marker", "/export/{}.html": "lost-mark
                "/r/{}": "ABCD", "/r/{}/qr.svg": "ABCD",
                "/api/challenges/{}/check": "lose-marker", "/static/{}": "js/app.js",
                "/static/v/{}/js/app.js": "1", "/static/v/1/{}": "js/app.js",
-               "/static/v/{}/css/tokens.css": "1"}  # pattern -> a valid value
+               "/static/v/{}/css/tokens.css": "1", "/report/{}": "lost-marker"}  # pattern -> a valid value
 
 
 @pytest.mark.parametrize("pattern", list(PATH_ROUTES))

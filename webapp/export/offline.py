@@ -1,5 +1,8 @@
 """export_html(scenario, scenario_id): the viewer as one self-contained HTML file.
 
+Below the viewer, the incident report of presenter/report.py (templates/_report.html, with the before/after frames
+as export_svg draws them) when the versions part.
+
 Every message the browser would receive is computed here (the scenario message and the state message at
 every position, both variants) and inlined as JSON; the viewer runs over static/js/local.js instead of
 Socket.IO, bundled with its modules into one classic script; the stylesheet is inlined. Nothing is fetched,
@@ -21,11 +24,12 @@ from ..errors import TooLarge
 from ..presenter import scenario_message, state_message
 from . import tokens
 from .bundle import bundle
+from .incident import incident_report, themed_frames
 
 MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
 MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growing: then the bytes are bounded too
 ENTRY = ROOT / "static" / "js" / "offline.js"
-STYLESHEETS = tuple(ROOT / "static" / "css" / name for name in ("app.css", "flow.css", "phone.css"))
+STYLESHEETS = tuple(ROOT / "static" / "css" / name for name in ("app.css", "flow.css", "phone.css", "report.css"))
 TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=select_autoescape(["html"]))
 SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
@@ -83,7 +87,12 @@ def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None,
     data = messages(scenario, scenario_id, max_bytes, versions)
     css = inline("\n".join([tokens.css(), *(sheet.read_text(encoding="utf-8") for sheet in STYLESHEETS)]), "style")
     script = inline(bundle(ENTRY), "script")
+    facts = incident_report(scenario, max_bytes=max_bytes, versions=versions)
+    parted = facts["incident"] is not None
     return TEMPLATES.get_template("export.html").render(
+        facts=facts if parted else None,
+        svgs=themed_frames(scenario, facts, max_bytes) if parted else [],
+        viewer_href=None,
         title=scenario.name,
         scenarios=[{"id": scenario_id or "", "name": scenario.name}],
         scenario_id=scenario_id or "",

@@ -6,12 +6,13 @@ plain data (model.frame).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, cast
 
 from ..model.frame import Frame, Preview, Returned, Returns, VariantFrame
 from ..model.invariants import Invariant
-from ..model.record import Hint, ListEntry, Record, Step
+from ..model.record import Hint, ListEntry, Record, Result, Step
 from ..model.versions import VERSIONS
 from ..model.views import Marker, View
 from .lanes import lanes, unflushed
@@ -49,6 +50,7 @@ from .words import (
     LIST_NAME,
     MARK,
     NAMED,
+    NEXT_POP,
     OUTCOMES,
     PANES,
     PREDICT_CHOICES,
@@ -87,7 +89,7 @@ def present(frame: Frame, preview: Mapping[str, Preview] | None = None, settings
         "speed": settings["speed"],
         "range": list(settings["range"]) if settings["range"] else [0, total],
         "room": settings["room"],
-        "panes": {v: pane(v, payload, step, frame["gate"], frame.get("unschedulableLimit", 300.0))
+        "panes": {v: pane(v, payload, step, frame["gate"], frame.get("unschedulableLimit", 300.0), upcoming)
                   for v, payload in frame["variants"].items()},
         "legend": LEGEND_ITEMS,
         "outcomes": outcomes({v: p["returns"] for v, p in frame["variants"].items() if "returns" in p}),
@@ -144,7 +146,8 @@ def presenter_notes(position: int, now: StepLine | None, after: StepLine | None)
             "next": line(position + 1, after) if after else AT_END}
 
 
-def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, limit: float) -> Pane:
+def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, limit: float,
+         upcoming: Step | None = None) -> Pane:
     state, view, record, result = payload["state"], payload["view"], payload["record"], payload["result"]
     title, tag, tone = PANES[variant]
     gate = gate and not VERSIONS[variant].rules.gate_off  # v1.28.5: SchedulerQueueingHints off by default
@@ -153,6 +156,9 @@ def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, lim
     markers = shown_markers(view, payload.get("before"), record)
     listed = in_flight_list(variant, view, payload.get("before"), record, markers, gate, (step or {}).get("pod", ""))
     lanes_ = lanes(state, view, limit)
+    for chip_ in (c for lane in lanes_ if lane["queue"] == "activeQ" for c in lane["chips"]):
+        if chip_["pod"] in waiting_for_logged_pop(step, result, view["now"], upcoming):
+            chip_["detail"] = NEXT_POP
     shown: Pane = {
         "variant": variant,
         "title": title,
@@ -177,6 +183,22 @@ def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, lim
     if shown["unflushed"]:
         shown["unflushedWhy"] = UNFLUSHED_WHY
     return shown
+
+
+LOGGED = re.compile(r"(line \d+|\S+:\d+): ")  # an imported step's note names its log line (not "assumed: ...")
+IDLE = 1.0  # s in activeQ with no Pop: the scheduler, popping whenever activeQ holds a pod, would have tried it
+
+
+def waiting_for_logged_pop(step: Step | None, result: Result | None, now: float, upcoming: Step | None) -> set[str]:
+    """The pods a clock step's flushes moved to activeQ over IDLE before its end, when the next step is a Pop a
+    log line states (an import): in the model they wait for that Pop, as the log has it, not for the queue."""
+    if step is None or step["op"] != "advance_clock" or not result or upcoming is None or upcoming["op"] != "pop":
+        return set()
+    if not LOGGED.match(str(upcoming.get("note", ""))):
+        return set()
+    return {pod for f in result.get("flushes") or () if f["at"] < now - IDLE
+            for pod in [*(f["result"].get("moved_to_activeQ") or ()),
+                        *(p for p, queue in (f["result"].get("moved") or {}).items() if queue == "activeQ")]}
 
 
 def pane_caption(narration: Narration, hint: Hint | None) -> str:

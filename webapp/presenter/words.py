@@ -80,6 +80,7 @@ OUTCOMES = {
     "waiting": "waiting in {where} since t = {since}",
     "moved": "waiting in {where} since t = {since}, via {via}",  # it has moved on from where it failed to
 }
+NEXT_POP = "waiting for the scheduler's next Pop, as in the log"  # an imported pod the model had ready long before
 CHIP_PLUGINS = {"plugins": "plugins: {}", "pending": "pending plugins: {}"}  # a chip's title (pending: 1.29+)
 TIMER = {"wait": "{value} / {limit}", "backoff": "{value} left", "backoff-over": "backoff over",
          "flush": "flush at {at}"}  # with periodic flushes: when the tick that moves it comes, after the timer

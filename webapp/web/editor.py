@@ -11,7 +11,8 @@
     POST /api/import       a kube-scheduler log as the body (docs/import.md); ?name=FILE its file name, which the
                            scenario's name and the messages give (else "the log")
         -> {scenario, text (the YAML, assumptions and disagreements as comments), assumptions, disagreements,
-            counts}
+            counts, report: {verdict, incident (the position where the versions part for the pod that lost the
+            most), lost: [text]} (the incident report's, presenter/report.py; null for a scenario too large)}
 
 A body that is not what the route expects is answered 400 with {message} (and problems, for an invalid
 scenario object); one over MAX_UPLOAD_BYTES 413 with {message}.
@@ -29,7 +30,8 @@ from flask import Blueprint, current_app, render_template, request
 
 from ..engine import tracefile
 from ..engine.trace import dry_runs
-from ..errors import Invalid
+from ..errors import Invalid, TooLarge
+from ..export.incident import imported_report
 from ..model.operations import OPERATIONS
 from ..presenter.advice import advised
 from ..scenario import builtin
@@ -180,7 +182,7 @@ def trace_check():
 @bp.post("/api/import")
 def import_log():
     """A scenario from the kube-scheduler log in the body (klog text or JSON lines); 400 for what is not one."""
-    return _json(apart(_imported, body_bytes(), _log_name(), pure=True))
+    return _json(apart(_imported, body_bytes(), _log_name(), settings_of(current_app).session_bytes, pure=True))
 
 
 def _log_name() -> str:
@@ -191,8 +193,19 @@ def _log_name() -> str:
     return os.path.basename(name) or "the log"
 
 
-def _imported(data: bytes, name: str) -> dict:
+def _imported(data: bytes, name: str, max_bytes: int | None = None) -> dict:
     result = import_logs([(name, io.BytesIO(data))], LIMITS)
-    return {"scenario": result.scenario, "text": result.yaml, "assumptions": result.assumptions,
+    return {"report": _verdict(result, max_bytes),
+            "scenario": result.scenario, "text": result.yaml, "assumptions": result.assumptions,
             "disagreements": result.disagreements, "counts": asdict(result.counts), "said": result.counts.said(),
             "lists": {key: {"title": title, "what": what} for key, (title, what) in LISTS.items()}}
+
+
+def _verdict(result, max_bytes: int | None) -> dict | None:
+    """What the import panel shows of the incident report: its verdict, where the viewer opens (the incident) and
+    each pod's time lost; None for a scenario too large to step through here."""
+    try:
+        facts = imported_report(result, max_bytes)[1]
+    except TooLarge:
+        return None
+    return {"verdict": facts["verdict"], "incident": facts["incident"], "lost": [p["text"] for p in facts["pods"]]}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import TypedDict
 
 from ...model.events import ACTIVE_Q, UNSCHEDULABLE_PODS
 from ...model.queue import IN_FLIGHT
@@ -57,13 +58,19 @@ def _model_moves(loaded, variant: str, scenario: dict, b: Builder) -> dict[str, 
     return moves
 
 
-def disagreements(scenario: dict, limits: Limits, b: Builder, names: dict) -> tuple[list[str], int, list[str]]:
+def disagreements(scenario: dict, limits: Limits, b: Builder, names: dict,
+                  evidence: list | None = None) -> tuple[list[str], int, list[str]]:
     """The queue moves the log states (``Pod moved to an internal scheduling queue``: the event and the queue) that
     the model's replay on the versions the import targets does not make about then, each with what the model did
     and the versions that make it (as the cluster did); how many lines disagree; and the versions that make every
-    move the log states when another does not (they behave as the cluster did), else none."""
+    move the log states when another does not (they behave as the cluster did), else none. ``evidence``, when
+    given, gets each claimed move and each attempt (``attempts``) as an ``Evidence``."""
     loaded = load_scenario(scenario, limits)
     replays = {variant: _model_moves(loaded, variant, scenario, b) for variant in b.variants}
+    if evidence is not None:
+        assumed = {b.line_of(s) for s in scenario["steps"]
+                   if s["op"] == "pop" and s.get("note", "").startswith("assumed")}
+        evidence += _claimed(replays, b, names) + attempts(replays, b, assumed)
     said, lines, wrong = [], 0, set()  # wrong: the versions that do not make some move
     for claim in b.claims:
         pod = names[claim.pod]
@@ -79,6 +86,60 @@ def disagreements(scenario: dict, limits: Limits, b: Builder, names: dict) -> tu
     if len(said) > MAX_DISAGREEMENTS:
         said[MAX_DISAGREEMENTS:] = [f"... and {len(said) - MAX_DISAGREEMENTS:,} more."]
     return said, lines, [v for v in replays if v not in wrong] if wrong else []
+
+
+class Evidence(TypedDict):
+    """One log line against the replays: what it says, the versions whose replay agrees with it and, for each
+    version that does not, what its model did instead."""
+    line: str  # FILE:LINE
+    at: float  # s
+    pod: str
+    says: str
+    agree: list[str]
+    disagree: dict[str, str]  # version -> what its model did
+
+
+IDLE = 2 * MOVE_SLACK  # s: a pod this long in activeQ with no Pop in between is one the scheduler would have popped
+
+
+def _claimed(replays: dict[str, dict[str, list[_Move]]], b: Builder, names: dict) -> list[Evidence]:
+    out: list[Evidence] = []
+    for claim in b.claims:
+        pod = names[claim.pod]
+        gloss = f" ({claim.by})" if claim.by else ""
+        did = {v: _did(moves.get(pod, []), claim, pod, b) for v, moves in replays.items()
+               if not _makes(moves.get(pod, []), claim)}
+        out.append({"line": b.place(claim.line), "at": claim.at / 1e6, "pod": pod,
+                    "says": f"the log moves {pod} to {claim.queue} by {claim.event}{gloss}",
+                    "agree": [v for v in replays if v not in did], "disagree": did})
+    return out
+
+
+def attempts(replays: dict[str, dict[str, list[_Move]]], b: Builder, assumed: set[int]) -> list[Evidence]:
+    """Each attempt the log shows (not one ``assumed``, from a line without one) against the replays: a version
+    disagrees when its model had the pod in activeQ over IDLE before the log's Pop with no other Pop between (the
+    scheduler pops whenever activeQ holds a pod), or did not have it there."""
+    pops = {v: sorted(m.at for ms in moves.values() for m in ms if m.to == IN_FLIGHT) for v, moves in replays.items()}
+    first = next(iter(replays.values()))
+    out: list[Evidence] = []
+    for pod, history in first.items():
+        for pop in history:
+            if pop.to != IN_FLIGHT or pop.line is None or pop.line in assumed:
+                continue
+            did: dict[str, str] = {}
+            for v, moves in replays.items():
+                history_v = moves.get(pod, [])
+                mine = [j for j, m in enumerate(history_v) if m.to == IN_FLIGHT and m.line == pop.line]
+                at = history_v[mine[0]].at if mine else pop.at
+                came = history_v[mine[0] - 1] if mine and mine[0] else None
+                if came is None or came.to != ACTIVE_Q:
+                    did[v] = f"{pod} was not in activeQ then"
+                elif at - came.at > IDLE and not any(came.at < t < at for t in pops[v]):
+                    did[v] = (f"{pod} in activeQ from t = {came.at:g} s ({came.cause}), no Pop until the log's "
+                              f"at t = {at:g} s")
+            out.append({"line": b.place(pop.line), "at": pop.at, "pod": pod, "says": f"the log attempts {pod}",
+                        "agree": [v for v in replays if v not in did], "disagree": did})
+    return sorted(out, key=lambda e: e["at"])
 
 
 def _said(claim: Claim, pod: str, versions: dict[str, list[str]], makers: list[str], b: Builder) -> list[str]:

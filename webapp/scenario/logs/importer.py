@@ -30,6 +30,7 @@ class Imported:
     yaml: str = ""
     disagreements: list = field(default_factory=list)  # the log's queue moves the model's replay does not make
     warnings: list = field(default_factory=list)  # what the log's timestamps make doubtful (also in assumptions)
+    evidence: list = field(default_factory=list)  # each queue move and attempt the log states, against the replays
 
 
 def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits(),
@@ -138,13 +139,14 @@ def _finish(b: Builder, source: str, counts: Counts, limits: Limits, name: str) 
     }
     mended = Mender(scenario, limits, b)
     mended.run()
-    disagreements, counts.disagreeing, counts.agreeing = compare.disagreements(scenario, limits, b, names)
+    evidence: list = []
+    disagreements, counts.disagreeing, counts.agreeing = compare.disagreements(scenario, limits, b, names, evidence)
     assumptions = words.assumptions(b, plugins, from_log, mended, phased)
     scenario["description"] = words.description(source, counts, b, scenario, assumptions, disagreements)
     scenario["assumptions"] = assumptions
     load_scenario(scenario, limits)  # what it produced validates (else a bug: let it raise)
     return Imported(scenario, assumptions, counts, to_yaml(scenario, assumptions, disagreements), disagreements,
-                    words.gaps(b))
+                    words.gaps(b), evidence)
 
 
 def _gate(b: Builder) -> bool:

@@ -1,0 +1,78 @@
+"""The incident report as a page (docs/import.md): the facts of presenter/report.py, laid out by
+templates/report.html (its body, templates/_report.html, is the offline file's report too).
+
+    GET  /report/<id>            a built-in scenario's report (the versions part: where, and the time each pod lost)
+    POST /report?name=FILE       a kube-scheduler log as the multipart field ``log`` (the editor's import panel
+                                 posts the log it imported): the import's report, with the log lines that agree
+                                 and disagree with each version and the importer's assumptions
+
+What is not a scheduler log is answered 400 with the importer's message, as POST /api/import answers it.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import zlib
+
+from flask import Blueprint, current_app, render_template, request, url_for
+
+from ..errors import Invalid
+from ..export.incident import imported_report, incident_report, themed_frames
+from ..scenario.logs import import_logs
+from ..server.offload import apart
+from ..server.settings import settings_of
+from .bodies import builtin_scenario
+from .editor import LIMITS, _log_name
+
+bp = Blueprint("report", __name__)
+MAX_ADDRESS = 4000  # the longest address the page writes (static/js/links.js MAX_ADDRESS)
+HANDOFF_ID = "__inline__"  # static/js/links.js HANDOFF_ID: the scenario the editor handed over in the tab
+
+
+@bp.get("/report/<scenario_id>")
+def builtin_report(scenario_id: str):
+    facts, svgs = apart(_builtin, scenario_id, settings_of(current_app).session_bytes, pure=True, small=True)
+    return _page(facts, svgs, _viewer_href({"scenario": scenario_id}, facts))
+
+
+@bp.post("/report")
+def imported_page():
+    upload = request.files.get("log")
+    if upload is None:
+        raise Invalid("post the log as the multipart field `log`, as the editor's import panel does")
+    data = upload.read(LIMITS.max_bytes + 1)
+    if len(data) > LIMITS.max_bytes:
+        raise Invalid(f"the log is over {LIMITS.max_bytes:,} bytes: use `inflight-scope import LOG --report FILE.md`")
+    facts, svgs, raw = apart(_imported, data, _log_name(), settings_of(current_app).session_bytes, pure=True)
+    inline = _inline(raw)
+    query = {"inline": inline} if len(inline) + 40 < MAX_ADDRESS else {"scenario": HANDOFF_ID}
+    return _page(facts, svgs, _viewer_href(query, facts))
+
+
+def _builtin(scenario_id: str, max_bytes: int):
+    scenario = builtin_scenario(scenario_id)
+    facts = incident_report(scenario, max_bytes=max_bytes)
+    return facts, themed_frames(scenario, facts, max_bytes)
+
+
+def _imported(data: bytes, name: str, max_bytes: int):
+    scenario, facts = imported_report(import_logs([(name, io.BytesIO(data))], LIMITS), max_bytes)
+    return facts, themed_frames(scenario, facts, max_bytes), scenario.raw
+
+
+def _inline(raw: dict) -> str:
+    """The scenario as a permalink carries it (static/js/links.js encodeScenario: deflate-raw, base64url)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    deflated = packer.compress(json.dumps(raw, separators=(",", ":")).encode()) + packer.flush()
+    return base64.urlsafe_b64encode(deflated).decode().rstrip("=")
+
+
+def _viewer_href(query: dict, facts) -> str:
+    return url_for("main.index", **query, **({"position": facts["incident"]} if facts["incident"] else {}))
+
+
+def _page(facts, svgs, viewer_href: str):
+    return render_template("report.html", facts=facts, svgs=svgs, viewer_href=viewer_href,
+                           theme=request.args.get("theme") if request.args.get("theme") in ("light", "dark") else "")
