@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from tests.conftest import conformance_cases
-from webapp.cli import in_flight, render_text
 from webapp.engine.simulation import Simulation
+from webapp.export.text import in_flight, render_text
 from webapp.presenter import state_message
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
