@@ -149,6 +149,13 @@ class Broken(TypedDict):
     description: str
 
 
+class Badge(TypedDict):
+    """A pane's outcome in a few words (``tone``: slow, quick or plain)."""
+
+    text: str
+    tone: str
+
+
 class Invariants(TypedDict):
     ok: bool
     summary: str
@@ -171,6 +178,7 @@ class Pane(TypedDict):
     invariants: Invariants
     narration: Narration
     outcome: str | None
+    badge: NotRequired[Badge | None]  # the outcome once known (verdicts.badges), for presentation mode
 
 
 class LegendItem(TypedDict):
