@@ -3,11 +3,12 @@
 Opens each built-in at each of its key positions (messages.key_positions: where the variants first differ, each
 failure, the end) in Debian's Chromium, reduced motion, light theme, and reads the lists' font size (the smaller of
 the panes, after fit.js) and the entries spilling below their list's area; on the --presenting screens the same again
-in presentation mode (the `p` key), as a speaker shows it; on the --present screens on the presenter's page
-(/present: the viewer beside its notes; each opens a room). Prints every position under --floor px or with a spill,
-then the smallest size per screen. In presentation mode it also reads the smallest text on screen and the outcome
-badges' size (bench/textsize.py), and prints every position whose text is under --text-floor px. The tags above the entries keep a readable 12 px, so on a screen with little room
-the entries are what shrinks (fit.js's floor is 0.4 of the stylesheet's size: 6.3 px at 1024x768).
+in presentation mode (the `p` key), as a speaker shows it; on the --present screens on the presenter's page (/present:
+the viewer beside its notes; each opens a room). Prints every position under --floor px or with a spill, then the
+smallest size per screen. In presentation mode it also reads the smallest text on screen and the outcome badges' size
+(bench/textsize.py), and prints every position whose text is under --text-floor px. The tags above the entries keep a
+readable 12 px, so on a screen with little room the entries are what shrinks (fit.js's floor is 0.4 of the
+stylesheet's size: 6.3 px at 1024x768).
     python bench/readability.py [--sizes 1280x720,1366x768,1920x1080,1024x768] [--presenting 1024x768]
         [--present 1024x768] [--floor 11] [--text-floor 16] [--versions v1.28.1,v1.28.2,v1.29.9,v1.31.13]
 (--versions: the versions shown side by side, one to four; the scenario's own pair when not given.)

@@ -16,7 +16,8 @@ SMALLEST_TEXT_JS = """() => {
     if (!box.width || !box.height || box.bottom <= 0 || box.top >= innerHeight || box.right <= 0
         || box.left >= innerWidth) continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
-    if (!smallest || size < smallest[0]) smallest = [size, el.className || el.tagName, node.textContent.trim().slice(0, 40)];
+    const what = el.className || el.tagName;
+    if (!smallest || size < smallest[0]) smallest = [size, what, node.textContent.trim().slice(0, 40)];
   }
   return smallest;
 }"""

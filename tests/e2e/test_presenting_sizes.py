@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from bench.textsize import BADGES_JS, SMALLEST_TEXT_JS
-from tests.e2e.test_stage import PANES, at, present_mode
 from tests.e2e.test_browser import settle
+from tests.e2e.test_stage import PANES, at, present_mode
 from webapp.engine.simulation import Simulation
 from webapp.presenter.scene import present
 from webapp.scenario.resolve import resolve
