@@ -17,6 +17,7 @@ import { createFlow } from "./flow.js";
 import { createVersionPicker } from "./versions.js";
 import { createExplore } from "./explore.js";
 import { createChallenges } from "./challenges.js";
+import { offerSpeakerView } from "./presenter.js";
 
 /** @param {(handlers: Record<string, Function>) => {send: Function, request?: Function}} transport */
 export function startViewer(transport) {
@@ -34,5 +35,6 @@ export function startViewer(transport) {
   createFlow(app, opts, driver, page, bus);
   const controls = bindControls(app, opts, driver, page, bus);
   createExplore(app, opts, driver, page, controls.actions, bus);
+  offerSpeakerView(opts, controls.actions, page); // the presenter's speaker window (presenter.js)
   createChallenges(page, (id) => bus.emit("pick", id)); // the course's exercises: Check sends the scenario on screen
 }
