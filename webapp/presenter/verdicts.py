@@ -61,7 +61,7 @@ BADGE = {
     "waiting": "{pods} waiting in {where}",
     "deleted": "{pods} deleted",
     "in": "{pods} in {where}",
-    "list": "list keeps {entries}",
+    "list": "list: {entries}",
 }
 # A badge's tone: slow (a pod kept waiting), quick (a pod on its way back) or plain.
 BADGE_TONE = {"waited": "slow", "parked": "slow", "back": "quick", "at-once": "quick", "backing-off": "quick"}
