@@ -3,12 +3,14 @@
 Opens each built-in at each of its key positions (messages.key_positions: where the variants first differ, each
 failure, the end) in Debian's Chromium, reduced motion, light theme, and reads the lists' font size (the smaller of
 the panes, after fit.js) and the entries spilling below their list's area; on the --presenting screens the same again
-in presentation mode (the `p` key), as a speaker shows it; on the --present screens on the presenter's page
-(/present: the viewer beside its notes; each opens a room). Prints every position under --floor px or with a spill,
-then the smallest size per screen. The tags above the entries keep a readable 12 px, so on a screen with little room
-the entries are what shrinks (fit.js's floor is 0.4 of the stylesheet's size: 6.3 px at 1024x768).
+in presentation mode (the `p` key), as a speaker shows it; on the --present screens on the presenter's page (/present:
+the viewer beside its notes; each opens a room). Prints every position under --floor px or with a spill, then the
+smallest size per screen. In presentation mode it also reads the smallest text on screen and the outcome badges' size
+(bench/textsize.py), and prints every position whose text is under --text-floor px. The tags above the entries keep a
+readable 12 px, so on a screen with little room the entries are what shrinks (fit.js's floor is 0.4 of the
+stylesheet's size: 6.3 px at 1024x768).
     python bench/readability.py [--sizes 1280x720,1366x768,1920x1080,1024x768] [--presenting 1024x768]
-        [--present 1024x768] [--floor 11] [--versions v1.28.1,v1.28.2,v1.29.9,v1.31.13]
+        [--present 1024x768] [--floor 11] [--text-floor 16] [--versions v1.28.1,v1.28.2,v1.29.9,v1.31.13]
 (--versions: the versions shown side by side, one to four; the scenario's own pair when not given.)
 """
 
@@ -18,6 +20,7 @@ import argparse
 
 from playwright.sync_api import sync_playwright
 from server import Server
+from textsize import BADGES_JS, SMALLEST_TEXT_JS
 
 from webapp.engine.simulation import Simulation
 from webapp.errors import UserError
@@ -41,6 +44,7 @@ def main():
     ap.add_argument("--presenting", default="1024x768", help="screens also measured in presentation mode ('' for none)")
     ap.add_argument("--present", default="1024x768", help="screens also measured on the presenter's page ('' for none)")
     ap.add_argument("--floor", type=float, default=11.0)
+    ap.add_argument("--text-floor", type=float, default=16.0, help="presentation mode: text under this is printed")
     ap.add_argument("--versions", default="", help="versions side by side (comma list); the scenario's own pair if ''")
     args = ap.parse_args()
     screens = [(size, "") for size in args.sizes.split(",") if size]
@@ -58,7 +62,7 @@ def main():
                 width, height = map(int, size.split("x"))
                 screen = f"{size} {mode}".strip()
                 page = browser.new_page(viewport={"width": width, "height": height}, reduced_motion="reduce")
-                smallest = []
+                smallest, texts, badges = [], [], []
                 for sid, position in positions:
                     path = "/present" if mode == "present" else "/"
                     versions = f"&versions={args.versions}" if args.versions else ""
@@ -76,8 +80,19 @@ def main():
                     smallest.append((font, sid, position))
                     if font < args.floor or spills:
                         print(f"{screen} {sid} {position}: lists at {font:.1f} px, {spills} entries spilling")
+                    if mode == "presenting":
+                        text = page.evaluate(SMALLEST_TEXT_JS)
+                        texts.append((text[0], sid, position, text[1], text[2]))
+                        badges += [(size, sid, position) for _, size, shown in page.evaluate(BADGES_JS) if shown]
+                        if text[0] < args.text_floor:
+                            print(f"{screen} {sid} {position}: text at {text[0]:.1f} px ({text[1]}: {text[2]!r})")
                 font, sid, position = min(smallest)
                 print(f"{screen}: {len(positions)} key positions, smallest lists {font:.1f} px ({sid} {position})")
+                if texts:
+                    size, sid, position, what, words = min(texts)
+                    print(f"{screen}: smallest text {size:.1f} px ({sid} {position}, {what}: {words!r})")
+                if badges:
+                    print(f"{screen}: {len(badges)} badges, {min(badges)[0]:.1f} to {max(badges)[0]:.1f} px")
                 page.close()
             browser.close()
     finally:

@@ -1,7 +1,7 @@
 // The flow around the picture: your place kept in the address bar, keyboard and focus (the skip link, the help
 // dialog as a modal, the picker letting go of the keys), Predict stopping Play at every prompt, a room's blank
 // screen, the audience's locked view, the embed's locked range, and the way to the editor.
-import { $ } from "./dom.js";
+import { $, h } from "./dom.js";
 import { decodeScenario, DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, tabAddress, viewOf, VIEWER_KEY } from "./links.js";
 import { trapTab, wantsPrediction } from "./predict.js";
 import { useGlossary, watchTerms } from "./glossary.js";
@@ -202,8 +202,13 @@ function relayBlank(driver) {
     .observe(blank, { attributes: true, attributeFilter: ["hidden"] });
 }
 
+// What a follower's blank screen says: dim, not black, so a phone that joins then is not taken for a broken page.
+export const PAUSED_SCREEN = "The presenter paused the screen";
+
 // An audience member follows: no driving controls (until it detaches), the room's scenario only.
 function lockAudience(app, driver, screen) {
+  $("blank").classList.add("paused");
+  $("blank").replaceChildren(h("p", { class: "blank-note", role: "status", text: PAUSED_SCREEN }));
   const sync = () => {
     app.classList.toggle("following", !driver.detached);
     $("scenario-picker").disabled = !driver.detached;

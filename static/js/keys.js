@@ -20,6 +20,8 @@ export const KEYS = [
   { keys: ["n"], shown: "n", action: "toggleNarration", does: "show / hide the full narration under each diagram" },
   { keys: ["l"], shown: "l", action: "toggleLegend", does: "show / hide the legend" },
   { keys: ["b", "."], shown: "b or .", action: "toggleBlank", does: "blank the screen" },
+  { keys: ["S"], shown: "Shift+S", action: "openSpeaker",
+    does: "speaker view: a window with this step small, the next step, the notes and a timer; it follows the room" },
   { keys: ["v"], shown: "v", action: "toggleTables", does: "table view" },
   { keys: ["t"], shown: "t", action: "toggleTheme", does: "toggle theme" },
   // Acting on the diagram forks the scenario at this position (explore.js).

@@ -1,6 +1,9 @@
 // The presenter's notes: this step's note, the next one's, and what the next step will do on each variant.
-// The headings are the page's (present.html); the lines are the scene's `notes` and `upcoming`.
+// The headings are the page's (present.html, speaker.html); the lines are the scene's `notes` and `upcoming`.
+// And the speaker view: from the presenter's page one key (Shift+S, keys.js) opens it in a window of its own,
+// following the room (speaker.js).
 import { h } from "./dom.js";
+import { drawKeyHelp } from "./keys.js";
 
 export function renderPresenterNotes(box, scene) {
   if (!scene.notes) return; // not a room's scene: nothing to present
@@ -10,4 +13,18 @@ export function renderPresenterNotes(box, scene) {
   box.querySelector("[data-notes=upcoming]").replaceChildren(...upcoming.map(([variant, n]) =>
     h("div", { class: "upcoming" }, h("h3", { text: `${scene.panes[variant]?.title ?? variant}: ${n.title}` }),
       h("ul", {}, n.lines.map((line) => h("li", { text: line }))))));
+}
+
+// The presenter's page gets the `openSpeaker` action (its key row in keys.js) once its room is known: a window
+// named for the speaker view, so a second press brings the same one back.
+export function offerSpeakerView(opts, actions, page) {
+  if (opts.mode !== "present") return;
+  actions.openSpeaker = () => {
+    if (!opts.room) return page.showError("The room is not open yet: the speaker view follows it once it is.");
+    const theme = document.documentElement.dataset.theme;
+    const query = new URLSearchParams({ room: opts.room, ...(theme === "light" || theme === "dark" ? { theme } : {}) });
+    const speaker = open(`/speaker?${query}`, "inflight-scope-speaker", "popup,width=1100,height=700");
+    speaker?.focus();
+  };
+  drawKeyHelp(actions);
 }

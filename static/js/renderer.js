@@ -16,6 +16,7 @@ export function renderPane(pane, { narrationOpen = false } = {}) {
       h("span", { class: `tag ${pane.tone}`, text: pane.tag }),
       h("span", { class: "pane-time", dataTestid: "pane-time", text: pane.time ?? pane.clock.split(" · ")[0] }),
       h("span", { class: "clock", text: pane.clock }),
+      pane.badge ? h("p", { class: `pane-badge ${pane.badge.tone}`, dataTestid: "badge", text: pane.badge.text }) : null,
     ),
     h("div", { class: "diagram", dataTestid: "diagram" },
       renderList(pane),

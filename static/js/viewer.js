@@ -18,6 +18,7 @@ import { createVersionPicker } from "./versions.js";
 import { createExplore } from "./explore.js";
 import { createChallenges } from "./challenges.js";
 import { createGlance } from "./glance.js";
+import { offerSpeakerView } from "./presenter.js";
 
 /** @param {(handlers: Record<string, Function>) => {send: Function, request?: Function}} transport */
 export function startViewer(transport) {
@@ -36,5 +37,6 @@ export function startViewer(transport) {
   createFlow(app, opts, driver, page, bus);
   const controls = bindControls(app, opts, driver, page, bus);
   createExplore(app, opts, driver, page, controls.actions, bus);
+  offerSpeakerView(opts, controls.actions, page); // the presenter's speaker window (presenter.js)
   createChallenges(page, (id) => bus.emit("pick", id)); // the course's exercises: Check sends the scenario on screen
 }

@@ -245,10 +245,34 @@ def test_autoplay_on_one_process_stops_once_nobody_watches_on_either(two_servers
         follower.close()
     late = clients(two.url)
     late.sio.emit("join_room", {"room": ack["room"]})
-    stopped = late.wait(lambda e, d: e == "state")
-    assert not stopped["playing"] and stopped["position"] < 400
+    # told at once from the record, or (joined while process one was stopping) by the stop it publishes
+    stopped = late.wait(lambda e, d: e == "state" and not d["playing"])
+    assert stopped["position"] < 400
     time.sleep(0.5)
     assert late.wait(lambda e, d: e == "state")["position"] == stopped["position"]  # nothing moved since
+
+
+def test_a_joiner_on_either_process_is_told_whether_the_room_plays(two_servers, redis_server, clients):
+    """The room plays on process one: a joiner on process two is told it plays (its copy there never did); once
+    everyone has left and the autoplay has stopped, a joiner on process one, where it ran, is told it does not."""
+    one, two = two_servers
+    presenter = clients(one.url)
+    ack = presenter.sio.call("create_room", {})
+    presenter.sio.emit("load", {"scenario": long_scenario(), **ack})
+    presenter.state_at(0)
+    presenter.sio.emit("play", {"speed": 20, **ack})
+    presenter.state_at(2)
+    follower = clients(two.url)
+    follower.sio.emit("join_room", {"room": ack["room"]})
+    assert follower.wait(lambda e, d: e == "state")["playing"] is True
+    with asked_once_nobody_is_in(redis_server, ack["room"]):
+        presenter.close()
+        follower.close()
+    late = clients(one.url)
+    late.sio.emit("join_room", {"room": ack["room"]})
+    stopped = late.wait(lambda e, d: e == "state" and not d["playing"])
+    assert stopped["position"] < 400
+    assert late.wait(lambda e, d: e == "state")["playing"] is False  # its last word
 
 
 def test_when_redis_goes_away_rooms_are_refused_and_private_sessions_keep_working(two_servers, redis_server,

@@ -453,3 +453,35 @@ def test_moving_anywhere_else_withdraws_the_open_poll_for_everyone(poll_room, ma
     assert drain(late, "poll") == [] and drain(followers[0], "poll") == []
     presenter.emit("poll_cancel", ack)
     assert drain(presenter, "error")[0]["message"] == "no poll is open in this room"
+
+
+def long_scenario(steps: int = 400) -> dict:
+    """A scenario whose autoplay at 1x is still running when a test is done with it."""
+    return {"schema": 1, "name": "long", "pods": [{"name": "A"}], "initial_active": ["A"],
+            "steps": [{"op": "pop", "expect": "A"}] + [{"op": "event", "event": "NodeAdd"}] * (steps - 1)}
+
+
+def test_a_joiner_is_told_the_room_plays_only_while_its_autoplay_runs(make_sio, app):
+    """The room plays; its presenter leaves, then its last follower: the autoplay stops, and whoever joins later
+    (a follower, the presenter back) is told it does not play, from the room's record, not a message made while
+    it played."""
+    presenter, follower = make_sio(), make_sio()
+    ack = presenter.emit("create_room", {}, callback=True)
+    presenter.emit("load", {"scenario": long_scenario(), **ack})
+    follower.emit("join_room", {"room": ack["room"]})
+    presenter.emit("play", {"speed": 1, **ack})
+    assert last_state(follower)["playing"] is True
+    early = make_sio()
+    early.emit("join_room", {"room": ack["room"]})
+    assert last_state(early)["playing"] is True  # it does play
+    early.emit("leave_room", {"room": ack["room"]})
+    presenter.disconnect()
+    follower.emit("leave_room", {"room": ack["room"]})
+    late = make_sio()
+    late.emit("join_room", {"room": ack["room"]})
+    state = last_state(late)
+    assert state["playing"] is False and state["position"] < 400
+    assert not app.extensions["inflight_rooms"].find(ack["room"]).session.playing
+    back = make_sio()
+    back.emit("claim_room", ack, callback=True)
+    assert last_state(back)["playing"] is False

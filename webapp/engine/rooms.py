@@ -49,6 +49,9 @@ class Room:
         self.owner: str | None = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
         self.members: set[str] = set()  # connections of this process in the room (presenter and followers)
         self.voters: dict[str, str] = {}  # connection -> the voter id it answers the room's polls as, while it lives
+        # Whether the room plays, as its record says (the one truth on every process): the process whose autoplay
+        # runs it records each tick and its stop; a copy elsewhere only reads it.
+        self.playing = bool(record.get("playing"))
         self.empty_since: float | None = None  # when this process last saw it with no member here
 
     @property
@@ -100,7 +103,7 @@ class Rooms:
             raise NotAllowed(f"room limit: your address has {owned} rooms open here (at most "
                              f"{self.max_per_owner}); a room is forgotten {forgotten}")
         record: RoomRecord = {"code": code, "token": None, "source": None, "variants": None, "range": None,
-                              "position": 0, "version": 0, "epoch": secrets.token_hex(8)}
+                              "position": 0, "playing": False, "version": 0, "epoch": secrets.token_hex(8)}
         while True:
             if record["code"] is None:
                 record["code"] = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -112,6 +115,14 @@ class Rooms:
             if code is not None:
                 raise NotAllowed(f"room {code} exists already")
             record["code"] = None
+
+    def refresh(self, room: Room) -> Room:
+        """``room``'s copy here brought up to its record (its autoplay asks before every step): a room another
+        process has moved, paused or made again since is followed, and the autoplay here stops."""
+        record = self._store.get(room.code)
+        if record is None:
+            raise NotAllowed(f"room {room.code} is gone; join it again")
+        return self._sync(record)
 
     def find(self, code: object) -> Room:
         record = self._store.get(code.upper()) if isinstance(code, str) else None
@@ -145,7 +156,8 @@ class Rooms:
             return self.create(code, owner)
 
     def save(self, room: Room) -> None:
-        """Record the room's scenario and position after its presenter changed them."""
+        """Record the room's scenario, position and whether it plays, after its presenter (or its autoplay) changed
+        them."""
         session = room.session
         record = self._store.get(room.code) or {"code": room.code, "token": room.token, "version": room.version,
                                                  "epoch": room.epoch}
@@ -154,9 +166,9 @@ class Rooms:
         record.update(source=session.source, variants=list(session.sim.variants) if session.sim else None,
                       range=list(session.range) if session.sim else None,
                       position=session.sim.position if session.sim else 0, load_id=session.load_id,
-                      version=record["version"] + 1)
+                      playing=session.playing, version=record["version"] + 1)
         self._store.put(record)
-        room.version = record["version"]
+        room.version, room.playing = record["version"], session.playing
 
     def _sync(self, record: RoomRecord) -> Room:
         room = self._local.get(record["code"])
@@ -172,6 +184,9 @@ class Rooms:
         if room.version == record["version"]:
             return room
         session = room.session
+        if session.playing:  # moved by another process since: the autoplay here yields to it
+            session.pause()
+        room.playing = bool(record.get("playing"))
         if record["source"] is not None:
             # A load is named by its load id (a new one for every load, the presenter's on every process); its source
             # is not compared: through a shared store it comes back as JSON (lists where a Scenario holds tuples,
@@ -273,8 +288,8 @@ class Rooms:
         self._store.set_members(room.code, self.process, len(room.members))
 
     def leave(self, code: object, sid: str) -> bool:
-        """``sid`` left ``code``; True if nobody is left in it anywhere (then its autoplay here is paused at
-        once, and it is forgotten after ``empty_grace``)."""
+        """``sid`` left ``code``; True if nobody is left in it anywhere (then its autoplay stops at once: the hub
+        pauses it and records that it no longer plays; it is forgotten after ``empty_grace``)."""
         room = self._local.get(code.upper()) if isinstance(code, str) else None
         if room is None or sid not in room.members:
             return False
@@ -287,7 +302,6 @@ class Rooms:
                 return False
         except RoomsUnavailable:  # who else is in it is unknown: its record expires on its own if nobody is
             return False
-        room.session.pause()
         return True
 
     def leave_all(self, sid: str) -> list[str]:
@@ -300,6 +314,10 @@ class Rooms:
     def occupied(self, room: Room) -> bool:
         """Whether anybody, on any process, is in ``room`` (its autoplay asks before every step)."""
         return bool(room.members) or self._store.members(room.code) > 0
+
+    def here(self, code: str) -> Room | None:
+        """This process's copy of room ``code``, if it holds one."""
+        return self._local.get(code)
 
     def local_codes(self) -> list[str]:
         return list(self._local)

@@ -1,7 +1,8 @@
 """Where a room lives: what it *is* — its scenario and position — kept so that any process can serve it.
 
 A record: {"code", "token", "source" (built-in id or scenario object, or None before the first load),
-"variants", "range", "position", "version", "epoch"}; ``version`` grows with every change; ``epoch`` is
+"variants", "range", "position", "playing", "version", "epoch"}; ``playing``: whether its autoplay runs (on
+whichever process); ``version`` grows with every change; ``epoch`` is
 drawn afresh each time a room is created, so a room created again under the same code (after its record was
 lost) is told apart from the old one even where their versions are equal.
 A room's live poll is kept beside its record (it does not change what the room shows, so no version):
@@ -24,7 +25,8 @@ from typing import Any
 from ..errors import Unavailable
 from .polls import Answer, Poll
 
-# What the store holds of a room (rooms.py makes it): code, token, source, variants, range, position, version, epoch.
+# What the store holds of a room (rooms.py makes it): code, token, source, variants, range, position, playing,
+# version, epoch.
 RoomRecord = dict[str, Any]
 
 

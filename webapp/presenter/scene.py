@@ -36,6 +36,7 @@ from .shapes import (
     ShownMarker,
     StepLine,
 )
+from .verdicts import badges
 from .words import (
     AT_END,
     BEFORE_FIRST,
@@ -89,11 +90,18 @@ def present(frame: Frame, preview: Mapping[str, Preview] | None = None, settings
         "speed": settings["speed"],
         "range": list(settings["range"]) if settings["range"] else [0, total],
         "room": settings["room"],
-        "panes": {v: pane(v, payload, step, frame["gate"], frame.get("unschedulableLimit", 300.0), upcoming)
-                  for v, payload in frame["variants"].items()},
+        "panes": with_badges(frame, {v: pane(v, payload, step, frame["gate"], frame.get("unschedulableLimit", 300.0),
+                                             upcoming)
+                                     for v, payload in frame["variants"].items()}),
         "legend": LEGEND_ITEMS,
         "outcomes": outcomes({v: p["returns"] for v, p in frame["variants"].items() if "returns" in p}),
     }
+
+
+def with_badges(frame: Frame, panes: dict[str, Pane]) -> dict[str, Pane]:
+    """Each pane with its outcome badge (verdicts.badges: presentation mode shows it)."""
+    said = badges(frame, {v: len(p["list"]["items"]) for v, p in panes.items()})
+    return {v: {**p, "badge": said[v]} for v, p in panes.items()}
 
 
 # shared by every scene, unchanged

@@ -150,6 +150,13 @@ class Broken(TypedDict):
     description: str
 
 
+class Badge(TypedDict):
+    """A pane's outcome in a few words (``tone``: slow, quick or plain)."""
+
+    text: str
+    tone: str
+
+
 class Invariants(TypedDict):
     ok: bool
     summary: str
@@ -174,6 +181,7 @@ class Pane(TypedDict):
     outcome: str | None
     unflushed: list[str]  # without periodic flushes: the moves the scheduler's flushes would have made by now
     unflushedWhy: NotRequired[str]  # with those: why nothing moved them
+    badge: NotRequired[Badge | None]  # the outcome once known (verdicts.badges), for presentation mode
 
 
 class LegendItem(TypedDict):

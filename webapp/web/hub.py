@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,7 @@ from ..engine.memory import release_memory
 from ..engine.rooms import Room, Rooms
 from ..engine.session import Session
 from ..engine.simulation import Simulation
-from ..errors import TooLarge
+from ..errors import TooLarge, UserError
 from ..presenter import delta_message, scenario_message, state_message
 from ..server.codec import Encoded, JsonText, encoded
 from .message_cache import Message, MessageCache, View, view_of
@@ -104,6 +104,12 @@ class Refusals:
         return len(self._said)
 
 
+def playing(session: Session, room: Room | None) -> bool:
+    """Whether the channel's autoplay runs: a room's as its record says (its autoplay may run on another
+    process), a connection's own session's."""
+    return room.playing if room is not None else session.playing
+
+
 def scenario_of(sim: Simulation, scenario_id: str | None, code: str | None, load_id: str | None) -> Encoded:
     """The scenario message of a loaded simulation (what a viewer needs once per load), with the id of its load
     (as "key"), encoded where it is made (a long scenario's is over 1 MB of JSON: ``encoded``)."""
@@ -163,7 +169,7 @@ class Hub:
 
     def make_state(self, session: Session, room: Room | None, frame: dict[str, Any]) -> Message:
         """The state message of ``frame`` with the session's settings (a room's narrates the next step too)."""
-        settings = {"playing": session.playing, "speed": session.speed, "range": session.range,
+        settings = {"playing": playing(session, room), "speed": session.speed, "range": session.range,
                     "room": room.code if room else None}
         message = state_message(frame, session.require().preview() if room else None, settings)
         return {**message, **settings}
@@ -219,7 +225,8 @@ class Hub:
         """The delta from the (message, view) ``old`` the channel holds to ``new``, with the settings whole."""
         session = target.session
         delta = self.cache.delta(seq, old[1], new[1], lambda: delta_message(seq, old[0], new[0]), target.channel)
-        self.send("delta", {**delta, "key": session.load_id, "playing": session.playing, "speed": session.speed,
+        self.send("delta", {**delta, "key": session.load_id, "playing": playing(session, target.room),
+                            "speed": session.speed,
                             "room": target.code}, target.channel, target.private)
 
     def look_ahead(self, target: Target) -> None:
@@ -272,6 +279,29 @@ class Hub:
         session = target.session
         return session.run_apart(scenario_of, session.sim, session.scenario_id, target.code, session.load_id,
                                  small=session.scenario_id is not None)
+
+    # --- autoplay that stops without a command ------------------------------------------------------
+    def stop(self, target: Target, token: int | None = None) -> None:
+        """End the target's autoplay (``token``: only if it is still the one that task holds) and send that it
+        stopped: a room's record says it no longer plays, for a joiner on any process, and its channel is told.
+        Under the session's lock."""
+        session = target.session
+        if token is not None and token != session.play_token:
+            return  # paused or played again meanwhile: that command has said so
+        session.pause()
+        self.publish(target)
+
+    def leave(self, sid: str, code: object = None) -> None:
+        """``sid`` leaves room ``code`` (None: every room it is in, its connection closed); a room it leaves with
+        nobody in it on any process stops playing at once."""
+        codes = self.rooms.leave_all(sid) if code is None else [code] if self.rooms.leave(code, sid) else []
+        for left in codes:
+            room = self.rooms.here(str(left).upper())
+            if room is None or not room.session.playing:
+                continue
+            # the store out of reach: paused here all the same; its record expires on its own
+            with room.session.lock, suppress(UserError):
+                self.stop(Target(room.session, room.channel, room))
 
     # --- channels that went -------------------------------------------------------------------------
     def forget(self, channel: str) -> None:

@@ -65,7 +65,8 @@ def view_of(session: Session, room: Room | None, position: int | None = None) ->
         load = session.serial
     else:
         return None
-    return View(load, sim.variants, sim.position if position is None else position, session.playing,
+    playing = room.playing if room is not None else session.playing  # a room's as its record says (hub.playing)
+    return View(load, sim.variants, sim.position if position is None else position, playing,
                 session.speed, session.range, room.code if room else None)
 
 

@@ -162,6 +162,17 @@ def present():
     return render_template("present.html", **_view_args("present"))
 
 
+@bp.get("/speaker")
+def speaker():
+    """The presenter's speaker view of room ``?room=CODE`` (it follows the room as a follower does)."""
+    room = request.args.get("room", "").upper()
+    theme = request.args.get("theme")
+    ok = ROOM_PATTERN.fullmatch(room) is not None
+    return render_template("speaker.html", room=room if ok else "", theme=theme if theme in ("light", "dark") else "",
+                           problem=None if ok else f"The speaker view follows a room: open it from the presenter's "
+                           f"page (Shift+S). {_quoted(room, 20) if room else 'No room'} is not a room's code.")
+
+
 @bp.get("/embed")
 def embed():
     args = _view_args("embed")

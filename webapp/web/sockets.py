@@ -149,7 +149,7 @@ class Viewers(Namespace):
             sim = session.sim
             if sim is not None and sum(line.bytes for line in sim.timelines.values()) >= self.hub.HEAVY_BYTES:
                 self.hub.release_soon()
-        self.hub.rooms.leave_all(request.sid)  # a room left with nobody pauses now, and is forgotten soon
+        self.hub.leave(request.sid)  # a room left with nobody stops playing now, and is forgotten soon
 
     def on_echo(self, payload=None):
         """Answers with the same payload: a baseline for round-trip measurements; at most ECHO_VALUES values (a
@@ -231,10 +231,13 @@ class Viewers(Namespace):
             self.hub.socketio.sleep(1.0 / session.speed)
             with session.lock:  # publish under the lock: a pause cannot slip in before an older state
                 try:
-                    if target.room is not None and not self.hub.rooms.occupied(target.room):
-                        session.pause()  # nobody left to watch it, on any process
-                        return
+                    if target.room is not None:
+                        self.hub.rooms.refresh(target.room)  # moved or paused elsewhere since: this task yields
+                        if token == session.play_token and not self.hub.rooms.occupied(target.room):
+                            self.hub.stop(target, token)  # nobody left to watch it, on any process
+                            return
                     if not session.autoplay_step(token):
+                        self.hub.stop(target, token)  # at the end (it said so) or replaced (then nothing is sent)
                         return
                     self.hub.publish(target)
                 except UserError:  # the store is out of reach, or the room was created again elsewhere
@@ -264,7 +267,7 @@ class Viewers(Namespace):
     def on_leave_room(self, payload):
         if isinstance(payload, dict) and isinstance(payload.get("room"), str):
             leave_room(f"room:{payload['room'].upper()}")
-            self.hub.rooms.leave(payload["room"], request.sid)
+            self.hub.leave(request.sid, payload["room"])
 
     # --- a room's live poll and its blank screen ----------------------------------------------
     def on_poll_open(self, payload):

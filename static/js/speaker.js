@@ -1,0 +1,80 @@
+// The speaker view (/speaker?room=CODE, opened from the presenter's page with Shift+S, presenter.js): a second
+// window that follows the room over its own connection, as a follower does (it never drives), and draws what the
+// speaker needs from the room's scene: the step on screen, small; the next step and what it will do on each
+// version, and this step's note (the presenter's notes, presenter.js); the room's blank screen; a timer.
+import { $ } from "./dom.js";
+import { connect } from "./connection.js";
+import { openModel } from "./model.js";
+import { renderPane } from "./renderer.js";
+import { fitAll } from "./fit.js";
+import { attachPointers, redrawAll } from "./pointers.js";
+import { renderPresenterNotes } from "./presenter.js";
+
+const box = $("speaker");
+const room = box.dataset.room;
+let shown = null; // the model drawn
+
+function status(text) {
+  $("speaker-status").textContent = text;
+  $("speaker-status").hidden = !text;
+}
+
+function draw(model) {
+  shown = model;
+  const scene = model.scene;
+  $("speaker-position").textContent = scene.positionText;
+  const panes = $("speaker-panes");
+  panes.replaceChildren(...Object.values(scene.panes).map((pane) => renderPane(pane)));
+  panes.dataset.count = String(Object.keys(scene.panes).length);
+  fitAll(panes);
+  for (const pane of Object.values(scene.panes)) {
+    const diagram = panes.querySelector(`[data-variant="${CSS.escape(pane.variant)}"] [data-testid=diagram]`);
+    if (diagram) attachPointers(diagram, pane.pointers);
+  }
+  renderPresenterNotes($("speaker-notes"), scene);
+}
+
+// Time since the window opened (a click starts it from zero), and the time of day.
+function startTimer() {
+  let since = Date.now();
+  const tick = () => {
+    const s = Math.floor((Date.now() - since) / 1000);
+    const hours = Math.floor(s / 3600);
+    const mmss = `${String(Math.floor(s / 60) % 60).padStart(hours ? 2 : 1, "0")}:${String(s % 60).padStart(2, "0")}`;
+    $("speaker-timer").textContent = hours ? `${hours}:${mmss}` : mmss;
+    $("speaker-clock").textContent = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  };
+  $("speaker-timer").addEventListener("click", () => {
+    since = Date.now();
+    tick();
+  });
+  tick();
+  setInterval(tick, 1000);
+}
+
+if (room) {
+  startTimer();
+  const conn = openModel(connect, {
+    connect() {
+      status("");
+      conn.follow(room);
+      conn.send("join_room", { room });
+    },
+    disconnect() {
+      status("Connection lost — reconnecting.");
+    },
+    scenario() {},
+    model: draw,
+    error(msg) {
+      status(msg.message);
+    },
+    room(event, msg) {
+      if (event === "blank") $("speaker-screen").hidden = !msg.on;
+    },
+  });
+  addEventListener("resize", () => {
+    if (!shown) return;
+    fitAll($("speaker-panes"));
+    redrawAll($("speaker-panes"));
+  });
+}
