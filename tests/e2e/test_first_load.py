@@ -36,10 +36,10 @@ def test_a_first_visit_draws_its_pods_from_a_handful_of_requests(browser, live_s
         scripts = [url for url in asked if url.endswith(".js")]
         sockets = [url for url in asked if "/socket.io/" in url]
         assert len(asked) <= MOST_REQUESTS, asked
-        assert len(scripts) == 1 and "/static/v/" in scripts[0] and "/bundle/" in scripts[0], asked
+        assert len(scripts) == 2 and all("/static/v/" in url and "/bundle/" in url for url in scripts), asked
         assert len(sockets) == 1 and sockets[0].startswith("ws"), asked  # the websocket, no polling first
-        assert page.url.endswith(path)  # the audience link is the room's page itself, no redirect
         if where == "room":
+            assert asked[0].endswith(path) and "/?room=" not in " ".join(asked)  # its own page, no redirect
             expect(page.locator("#room-banner")).to_be_visible()
         assert page.problems == []
     finally:

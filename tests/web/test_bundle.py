@@ -11,7 +11,7 @@ import pytest
 from webapp import ROOT
 from webapp.web import bundle_build
 from webapp.web.assets import KEPT_SECONDS
-from webapp.web.bundles import CSS_OUTPUT, MANIFEST, SCRIPTS, STYLESHEETS, Build, stale_inputs
+from webapp.web.bundles import CONNECTION_OUTPUT, CSS_OUTPUT, MANIFEST, SCRIPTS, STYLESHEETS, Build, stale_inputs
 
 STATIC = ROOT / "static"
 BUNDLED_PAGES = {"/?scenario=lost-marker": "bundle/viewer.js", "/embed?scenario=lost-marker": "bundle/app.js",
@@ -39,9 +39,10 @@ def test_a_fresh_build_makes_exactly_the_committed_files(tmp_path):
 
 
 @pytest.mark.parametrize("page", BUNDLED_PAGES)
-def test_a_viewer_page_names_one_stylesheet_and_one_module_kept_for_good(client, page):
+def test_a_viewer_page_names_one_stylesheet_and_two_modules_kept_for_good(client, page):
     files = named(client, page)
-    assert [re.sub(r"^/static/v/\w+/", "", url) for url in files] == [CSS_OUTPUT, BUNDLED_PAGES[page]]
+    assert [re.sub(r"^/static/v/\w+/", "", url) for url in files] == [CSS_OUTPUT, CONNECTION_OUTPUT,
+                                                                      BUNDLED_PAGES[page]]
     assert 'rel="modulepreload"' not in client.get(page).get_data(as_text=True)
     for url in files:
         answer = client.get(url, headers={"Accept-Encoding": "gzip"})
@@ -54,7 +55,16 @@ def test_the_stylesheet_bundle_holds_the_tokens_first_and_every_listed_styleshee
     css = (STATIC / CSS_OUTPUT).read_text()
     assert css.startswith(":root{--") and "light-dark(" in css  # tokens.css, made from static/js/tokens.js
     assert STYLESHEETS[0] == "css/tokens.css"
-    assert ".challenges" in css  # the last listed stylesheet is in
+    assert ".challenges" in css and ".catalogue-dialog" in css  # the last listed stylesheets are in
+
+
+def test_the_connection_is_one_module_the_page_bundles_import():
+    """Named first so its socket opens early, and imported by the page's bundle as the same module."""
+    for output in SCRIPTS.values():
+        code = (STATIC / output).read_text()
+        assert re.search(r'from\s*"\./connection\.js"', code), output
+        assert "Socket.IO" not in code, output  # the client library is in the connection's module alone
+    assert "Socket.IO v4" in (STATIC / CONNECTION_OUTPUT).read_text()  # its licence comment kept
 
 
 def test_a_module_changed_since_the_build_is_served_one_by_one(app, client, tmp_path):
@@ -67,6 +77,7 @@ def test_a_module_changed_since_the_build_is_served_one_by_one(app, client, tmp_
     assert files[0] == CSS_OUTPUT  # the stylesheets did not change: still one
     assert "js/throttle.js" in files and "js/app.js" in files and "js/catalogue-view.js" in files
     assert not any(path.startswith("bundle/") and path.endswith(".js") for path in files)
+    assert "js/connection.js" in files
     assert stale_inputs(static, json.loads((static / MANIFEST).read_text()), "bundle/app.js") == ["js/throttle.js"]
 
 

@@ -2,8 +2,9 @@
 
     python -m webapp.web.bundle_build [--out DIR]
 
-Each entry set of bundles.SCRIPTS becomes one minified ES module (esbuild reads a module importing the entries in
-order, from the static folder, so the output is the same on every machine); bundles.STYLESHEETS, the tokens'
+Each entry set of bundles.SCRIPTS becomes one minified ES module (esbuild reads a module re-exporting the entries in
+order, from the static folder, so the output is the same on every machine), importing bundles.CONNECTION's own
+(connection.js beside it); bundles.STYLESHEETS, the tokens'
 stylesheet made by Python first, are joined and minified into pages.css. manifest.json records, per output, the
 digest of every input esbuild read (its metafile) and the esbuild version. ``--out`` writes elsewhere (the test
 that the committed build is what a fresh one makes).
@@ -19,7 +20,17 @@ import tempfile
 from pathlib import Path
 
 from .. import ROOT
-from .bundles import BUILD, CSS_OUTPUT, MANIFEST, SCRIPTS, STYLESHEETS, digest, input_bytes
+from .bundles import (
+    BUILD,
+    CONNECTION,
+    CONNECTION_OUTPUT,
+    CSS_OUTPUT,
+    MANIFEST,
+    SCRIPTS,
+    STYLESHEETS,
+    digest,
+    input_bytes,
+)
 
 STATIC = ROOT / "static"
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
@@ -45,13 +56,16 @@ def version() -> str:
     return done.stdout.strip()
 
 
-def build_script(entries: tuple[str, ...], output: str) -> tuple[bytes, dict[str, str]]:
-    """The minified module of ``entries`` and {input path: digest} of every file it was made from."""
-    source = "".join(f'import "./{entry}";\n' for entry in entries).encode()
+def build_script(entries: tuple[str, ...], output: str,
+                 external: tuple[str, ...] = ()) -> tuple[bytes, dict[str, str]]:
+    """The minified module of ``entries`` and {input path: digest} of every file it was made from; an import of a
+    path in ``external`` stays an import (of the output beside this one)."""
+    source = "".join(f'export * from "./{entry}";\n' for entry in entries).encode()
     with tempfile.TemporaryDirectory() as tmp:
         meta, made = Path(tmp, "meta.json"), Path(tmp, "out.js")
         esbuild(["--bundle", "--format=esm", "--minify", f"--target={JS_TARGET}", "--charset=utf8",
-                 "--legal-comments=eof", f"--sourcefile={output}", f"--outfile={made}", f"--metafile={meta}"], source)
+                 "--legal-comments=eof", f"--sourcefile={output}", f"--outfile={made}", f"--metafile={meta}",
+                 *(f"--external:{path}" for path in external)], source)
         code = made.read_bytes()
         read = sorted(path for path in json.loads(meta.read_text())["inputs"] if path != output)
     return code, {path: digest(input_bytes(STATIC, path) or b"") for path in read}
@@ -70,8 +84,9 @@ def build_css() -> tuple[bytes, dict[str, str]]:
 def build(out: Path) -> dict:
     """Write every output and the manifest under ``out`` (the static folder's ``bundle``); return the manifest."""
     outputs: dict[str, tuple[bytes, dict[str, str]]] = {CSS_OUTPUT: build_css()}
+    outputs[CONNECTION_OUTPUT] = build_script((CONNECTION,), CONNECTION_OUTPUT)
     for entries, output in SCRIPTS.items():
-        outputs[output] = build_script(entries, output)
+        outputs[output] = build_script(entries, output, external=("./" + Path(CONNECTION).name,))
     manifest = {"esbuild": version(),
                 "outputs": {output: {"inputs": inputs} for output, (_, inputs) in outputs.items()}}
     out.mkdir(parents=True, exist_ok=True)

@@ -1,16 +1,16 @@
-"""What a page loads: one stylesheet and one module file when static/bundle holds a fresh build, else the files
+"""What a page loads: one stylesheet and two module files when static/bundle holds a fresh build, else the files
 one by one.
 
 The pages' stylesheets are listed once, in STYLESHEETS (cascade order; base.html names them through
 ``page_files``); each entry-module set a page runs that is bundled is listed once, in SCRIPTS. ``make bundle``
-(webapp/web/bundle_build.py, esbuild) writes static/bundle: ``pages.css`` (the stylesheets minified into one, the
-tokens' stylesheet first), one minified ES module per entry set (the whole graph, the vendored Socket.IO client
-included) and ``manifest.json``, the digest of every file each output was made from. The build is committed, so
-a machine with Python alone serves it. A page uses an output only while every input it was made from is
-unchanged (looked at once per static version): a module edited since the last build is served as it is, the
-page then loading its modules one by one with a preload for each (preload.py), until the build is made again;
-tests/web/test_bundle.py keeps the committed build fresh. The outputs live under the versioned address
-(assets.py): a new build is a new address, kept by browsers for good like every file there.
+(webapp/web/bundle_build.py, esbuild) writes static/bundle: ``pages.css`` (the stylesheets minified into one,
+the tokens' stylesheet first), the connection's module (connection.js with the vendored Socket.IO client), one
+minified ES module per entry set (its whole graph but the connection) and ``manifest.json``, the digest of every
+file each output was made from. The build is committed, so a machine with Python alone serves it. A page uses an
+output only while every input it was made from is unchanged (looked at once per static version): after a module
+is edited the page loads its modules one by one again, with a preload for each (preload.py), until the build is
+made again; tests/web/test_bundle.py keeps the committed build fresh. The outputs live under the versioned
+address (assets.py): a new build is a new address, kept by browsers for good like every file there.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ STYLESHEETS = (
     "css/flow.css",
     "css/explore.css",
     "css/challenges.css",  # the viewer's challenges box; unbundled, challenges.js adds it beside app.css
+    "css/catalogue.css",  # the plugin catalogue's dialog (catalogue-view.js, editor.html)
 )
 
 # The entry-module sets bundled (a page's `{% set modules = [...] %}`) -> the output's path.
@@ -46,6 +47,11 @@ SCRIPTS = {
     ("js/app.js", "js/catalogue-view.js"): f"{BUILD}/viewer.js",  # index.html
     ("js/app.js",): f"{BUILD}/app.js",  # embed.html, present.html
 }
+# The tab's Socket.IO connection (with the client library) is bundled alone and named first: its module opens the
+# socket as it runs, so the websocket's round trips overlap the download of the rest. The outputs above import it
+# as "./connection.js", the same module.
+CONNECTION = "js/connection.js"
+CONNECTION_OUTPUT = f"{BUILD}/connection.js"
 
 log = logging.getLogger(__name__)
 
@@ -106,12 +112,14 @@ class Build:
         except (OSError, ValueError):
             manifest = {}
         stale = {CSS_OUTPUT: stale_inputs(self.static, manifest, CSS_OUTPUT, list(STYLESHEETS))}
-        stale |= {output: stale_inputs(self.static, manifest, output) for output in SCRIPTS.values()}
+        stale |= {output: stale_inputs(self.static, manifest, output)
+                  for output in (CONNECTION_OUTPUT, *SCRIPTS.values())}
         for output, changed in stale.items():
             if changed:
                 log.warning("%s is older than %s: the pages load those files one by one until `make bundle` "
                             "builds it again", output, ", ".join(changed[:5]))
-        return Fresh(not stale[CSS_OUTPUT], frozenset(o for o in SCRIPTS.values() if not stale[o]))
+        scripts = frozenset(o for o in SCRIPTS.values() if not stale[o] and not stale[CONNECTION_OUTPUT])
+        return Fresh(not stale[CSS_OUTPUT], scripts)
 
 
 @dataclass(frozen=True)
@@ -129,7 +137,7 @@ def page_files(entries=()) -> PageFiles:
     stylesheets = (CSS_OUTPUT,) if fresh.css else STYLESHEETS
     output = SCRIPTS.get(entries)
     if output in fresh.scripts:
-        return PageFiles(tuple(map(asset, stylesheets)), (), (asset(output),))
+        return PageFiles(tuple(map(asset, stylesheets)), (), (asset(CONNECTION_OUTPUT), asset(output)))
     return PageFiles(tuple(map(asset, stylesheets)), tuple(map(asset, preloads(entries))),
                      tuple(map(asset, entries)))
 
