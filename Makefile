@@ -2,6 +2,7 @@
 #   make run    -> installs into .venv and serves the app with the built-in demo
 #   make test   -> installs into .venv (with test tools) and runs the whole suite
 #   make check  -> lint, types and the fast unit tests (no browser, no server, no Redis): a minute or so
+#   make bundle -> static/bundle made again (esbuild) after a change to static/js or static/css
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,7 +15,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # only when its command is missing.
 SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node npm:npm zbar-tools:zbarimg
 
-.PHONY: run present test check jscheck bench clean system-deps
+.PHONY: run present test check jscheck bench bundle clean system-deps
 
 # `make run` installs what the app needs; `make test` adds the test tools on top.
 $(APP_STAMP): pyproject.toml
@@ -61,13 +62,20 @@ check: $(STAMP) jscheck
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q $(UNIT_TESTS)
 
-# The client's checker (TypeScript over static/js's JSDoc types, jsconfig.json), pinned by package-lock.json.
+# The client's tools, pinned by package-lock.json: the checker (TypeScript over static/js's JSDoc types, jsconfig.json)
+# and the bundler (esbuild, `make bundle`).
 node_modules/.stamp: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
 jscheck: node_modules/.stamp
 	npx --no-install tsc -p jsconfig.json
+
+# static/bundle made again with esbuild (package.json), after a change to static/js or static/css: the pages load
+# one module file and one stylesheet from it while it is fresh (webapp/web/bundles.py). Committed, so `make run`
+# needs no node; tests/web/test_bundle.py fails while it is stale.
+bundle: $(APP_STAMP) node_modules/.stamp
+	$(BIN)/python -m webapp.web.bundle_build
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/model_throughput.py

@@ -23,6 +23,7 @@ def create_app(config: dict | None = None):
         answers,
         assets,
         bodies,
+        bundles,
         challenges,
         compress,
         editor,
@@ -53,6 +54,7 @@ def create_app(config: dict | None = None):
     answers.init_answers(app)
     assets.init_assets(app)  # /static/v/<version>/...: the pages' files, kept by browsers for good
     preload.init_preload(app)  # <link rel="modulepreload"> for every module a page runs
+    bundles.init_bundles(app)  # a page's one stylesheet and one module file, from static/bundle while fresh
     compress.init_compress(app)  # pages gzipped for browsers that accept it
     bodies.init_bodies(app)  # chunked bodies under eventlet
     offload.init_offload(app, settings)

@@ -9,7 +9,9 @@ import { drawCatalogue, loadCatalogue } from "./catalogue.js";
 function mount() {
   const close = $("help-close");
   if (!close || $("btn-catalogue")) return;
-  document.head.append(h("link", { rel: "stylesheet", href: new URL("../css/catalogue.css", import.meta.url).href }));
+  // its stylesheet, unless the page names it already (webapp/web/bundles.py STYLESHEETS, or their bundle)
+  if (!document.querySelector('link[rel=stylesheet][href*="/bundle/"], link[rel=stylesheet][href$="/catalogue.css"]'))
+    document.head.append(h("link", { rel: "stylesheet", href: new URL("../css/catalogue.css", import.meta.url).href }));
   const body = h("div", { class: "catalogue-body" },
     h("p", { class: "muted", text: "Loading kube-scheduler 1.28's plugins…" }));
   const shut = h("button", { class: "btn cat-close", type: "button", text: "Close" });

@@ -8,9 +8,13 @@ import { io } from "../vendor/socket.io/socket.io.esm.min.js";
 // starting, and a room's few hundred phones still come back spread out, not at once.
 const RECONNECT = { reconnectionDelay: 500, reconnectionDelayMax: 3000, randomizationFactor: 0.5 };
 
+// Opened as this module runs: a page names its bundle first (webapp/web/bundles.py), so the websocket's round
+// trips overlap the download of the rest of the page's modules.
+const socket = io({ transports: ["websocket", "polling"], ...RECONNECT });
+
 export function connect(handlers) {
-  const socket = io({ transports: ["websocket", "polling"], ...RECONNECT });
   for (const [event, fn] of Object.entries(handlers)) socket.on(event, fn);
+  if (socket.connected) queueMicrotask(() => handlers.connect?.()); // connected before anyone listened
   return {
     send(event, payload) {
       socket.emit(event, payload ?? {});

@@ -374,7 +374,7 @@ def test_a_second_visit_takes_every_file_from_the_browsers_cache(page):
     page.context.new_cdp_session(page).send("Network.clearBrowserCache")  # a kept page has been here before
     open_lost_marker(page)
     first = page.evaluate(STATIC_ENTRIES_JS)
-    assert len(first) > 20 and all(e["path"].startswith("/static/v/") for e in first), first
+    assert len(first) >= 2 and all(e["path"].startswith("/static/v/") for e in first), first  # bundled: a few
     assert all(e["transferred"] > 0 for e in first)  # the first visit fetched them
     page.goto("/healthz")
     open_lost_marker(page)

@@ -1,5 +1,5 @@
 """Pages are sent gzipped to a client that accepts it (webapp/web/compress.py): the same page, smaller; never to
-a client that did not ask; and nothing but HTML pages."""
+a client that did not ask; and nothing but HTML pages and the JSON a GET without a query asks for."""
 
 from __future__ import annotations
 
@@ -28,10 +28,12 @@ def test_a_client_that_does_not_accept_gzip_gets_the_page_as_made(client):
         assert "Content-Encoding" not in answer.headers and answer.data.lstrip().lower().startswith(b"<!doctype html")
 
 
-def test_only_pages_are_compressed(client):
-    json_answer = client.get("/api/scenarios", headers=GZIP)
-    assert json_answer.status_code == 200 and json_answer.is_json
-    assert "Content-Encoding" not in json_answer.headers  # pages only: what else is sent is not checked for secrets
+def test_only_pages_and_json_that_echoes_nothing_are_compressed(client):
+    plain, packed = client.get("/api/plugins"), client.get("/api/plugins", headers=GZIP)
+    assert packed.headers["Content-Encoding"] == "gzip" and gzip.decompress(packed.data) == plain.data
+    for answer in (client.get("/api/scenarios?x=1", headers=GZIP),  # a query: what the asker wrote may be in it
+                   client.post("/api/validate", json={"text": "a: 1\n" * 400}, headers=GZIP)):
+        assert answer.is_json and "Content-Encoding" not in answer.headers
     missing = client.get("/no-such-page", headers=GZIP)
     assert missing.status_code == 404 and "Content-Encoding" not in missing.headers
 

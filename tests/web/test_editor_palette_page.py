@@ -30,7 +30,8 @@ def test_the_empty_scenario_is_on_the_page_and_valid(client):
 
 def test_the_viewer_page_loads_the_catalogue_dialog(client):
     page = client.get("/?scenario=lost-marker").get_data(as_text=True)
-    module = re.search(r'"(/static/v/\w+/)js/catalogue-view\.js"', page)
+    # catalogue-view.js itself, or the bundle made from it (webapp/web/bundles.py), one folder below the root
+    module = re.search(r'"(/static/v/\w+/)(js/catalogue-view\.js|bundle/viewer\.js)"', page)
     assert module, "the page names no versioned catalogue-view.js"
-    assert client.get(module.group(1) + "js/catalogue-view.js").status_code == 200
-    assert client.get(module.group(1) + "css/catalogue.css").status_code == 200  # beside it, as the module finds it
+    assert client.get(module.group(1) + module.group(2)).status_code == 200
+    assert client.get(module.group(1) + "css/catalogue.css").status_code == 200  # as the module finds it: ../css/

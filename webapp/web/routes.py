@@ -132,6 +132,10 @@ def index():
 
 @bp.get("/r/<code>")
 def audience(code: str):
+    """The audience link: the room's page itself (a redirect costs a phone one more round trip); a code that is
+    no room's goes to the viewer, which says so."""
+    if ROOM_PATTERN.fullmatch(code.upper()):
+        return render_template("index.html", **_view_args("audience"), room=code.upper())
     return redirect(url_for("main.index", room=code))
 
 

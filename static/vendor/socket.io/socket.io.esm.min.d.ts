@@ -3,6 +3,7 @@
 export declare function io(options?: object): Socket;
 
 interface Socket {
+  readonly connected: boolean;
   on(event: string, fn: (...args: any[]) => void): Socket;
   emit(event: string, ...args: any[]): Socket;
   timeout(ms: number): { emitWithAck(event: string, ...args: any[]): Promise<any> };
