@@ -88,7 +88,8 @@ export function bindImport(dialog, result, editor, maxBytes) {
       ...(report.lost.length ? [h("ul", { class: "imp-lost", dataTestid: "import-lost" },
         report.lost.map((text) => h("li", { text })))] : []),
       h("div", { class: "imp-report-actions" }, form, incident === null ? null : h("button", {
-        class: "btn", type: "button", dataTestid: "incident-link", text: `Open the viewer at the incident (position ${incident})`,
+        class: "btn", type: "button", dataTestid: "incident-link",
+        text: `Open the viewer at the incident (position ${incident})`,
         onclick: () => {
           handOver(answer.scenario);
           location.assign(`/?scenario=${HANDOFF_ID}&position=${incident}`);

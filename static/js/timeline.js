@@ -6,8 +6,9 @@ import { h } from "./dom.js";
 export const FORK_MARK = "⎇";
 export const isFork = (step) => typeof step.note === "string" && step.note.startsWith(FORK_MARK);
 
-// A long scenario gets one tick per run of steps, so the timeline stays cheap to lay out (30,000 ticks
-// cost ~55 ms on every step): the tick takes the most telling kind among its steps.
+// A long scenario gets one tick per run of steps, so the timeline stays cheap to lay out on every step (a tick
+// per step of a long scenario is a layout of tens of thousands of elements): the tick takes the most telling
+// kind among its steps.
 const MAX_TICKS = 400;
 const TELLING = ["fail", "done", "pop", "event", "clock", "other"];
 
@@ -25,7 +26,8 @@ function segments(steps, per) {
   const out = [];
   for (let first = 0; first < steps.length;) {
     let last = Math.min(first + per, steps.length);
-    if (per === 1) while (steps[first].kind === "clock" && last < steps.length && steps[last].kind === "clock") last += 1;
+    const clockRun = () => steps[first].kind === "clock" && last < steps.length && steps[last].kind === "clock";
+    if (per === 1) while (clockRun()) last += 1;
     out.push([first, last]);
     first = last;
   }

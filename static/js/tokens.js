@@ -28,6 +28,7 @@ export const TOKENS = {
     "fix": ["#1d7a3a", "#7ee29b"],
     "fix-bg": ["#e6f4ea", "#16301f"],
     "visit": ["#ffd54a", "#b8860b"],
+    "qr-bg": ["#ffffff", "#ffffff"],
     "ghost": ["#677080", "#8f99a6"],
     "ring-track": ["#d3d9e1", "#3a4452"],
     "marker": ["#1f5fd1", "#7fb0ff"],

@@ -123,7 +123,8 @@ def get(server, path, headers):
 def test_pages_and_socketio_answer_for_the_machines_addresses_and_names(room_server):
     for name in hosts_of_the_room():
         host = f"{name}:{room_server.port}"
-        assert get(room_server, "/r/ABCD", {"Host": host}).status_code == 302, host
+        page = get(room_server, "/r/ABCD", {"Host": host})  # the audience's page itself
+        assert page.status_code == 200 and 'data-room="ABCD"' in page.text, (host, page.status_code)
         opened = get(room_server, POLLING, {"Host": host, "Origin": f"http://{host}"})
         assert opened.status_code == 200 and opened.text.startswith("0{"), (host, opened.text[:200])
         # another page's origin is still refused, whatever the Host

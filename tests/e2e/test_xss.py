@@ -41,7 +41,10 @@ INJECTED_JS = """() => {
                     !el.querySelector('foreignObject, script, a, image, use');
     // the Present dialog's QR code: the app's own image, from its own route (none while no phone can open the room)
     const qr = el.id === 'present-qr' && /^(\\/r\\/[A-Z0-9]+\\/qr\\.svg)?$/.test(el.getAttribute('src') || '');
-    if (['IMG', 'IFRAME', 'OBJECT', 'EMBED', 'svg', 'SVG', 'B', 'I'].includes(el.tagName) && !drawing && !qr)
+    // the incident report's before/after frames: the SVG export as images (an image runs no script)
+    const frame = el.tagName === 'IMG' && el.closest('[data-testid=report-frames]') !== null &&
+                  (el.getAttribute('src') || '').startsWith('data:image/svg+xml;base64,');
+    if (['IMG', 'IFRAME', 'OBJECT', 'EMBED', 'svg', 'SVG', 'B', 'I'].includes(el.tagName) && !drawing && !qr && !frame)
       bad.push(el.tagName);
     if (el.tagName === 'STYLE' && !el.dataset.offline) bad.push('STYLE');
     if (el.tagName === 'A' && (el.closest(userText) || /^\\s*javascript:/i.test(el.getAttribute('href') || '')))

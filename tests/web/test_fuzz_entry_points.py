@@ -478,6 +478,7 @@ QUERY_VALUES = {  # as sent: percent-encoded
 GET_ROUTES = {  # path -> the query parameters it reads, valid
     "/": "scenario=lost-marker&position=2&versions=v1.28.1,v1.28.2&layout=both&theme=dark&room=ABCD&inline=x",
     "/present": "scenario=lost-marker&position=2&versions=v1.28.1&theme=light",
+    "/speaker": "room=ABCD&theme=dark",
     "/embed": "scenario=lost-marker&from=1&to=3&position=2&inline=abc",
     "/editor": "scenario=lost-marker&theme=dark",
     "/export/lost-marker.svg": "position=2&versions=v1.28.1,v1.28.2",

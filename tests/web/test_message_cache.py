@@ -130,7 +130,9 @@ def test_settings_and_room_are_part_of_the_view():
     session.play(2.0)
     assert view_of(session, None) == paused._replace(playing=True, speed=2.0)
     room = Rooms(resolve).create()
-    assert view_of(session, room) == paused._replace(playing=True, speed=2.0, room=room.code)
+    # a room's view plays as the room's record says (its autoplay), not as the session that joined it
+    assert not room.playing
+    assert view_of(session, room) == paused._replace(playing=False, speed=2.0, room=room.code)
 
 
 def test_a_scenario_of_the_viewers_own_larger_than_a_built_in_has_no_view():
