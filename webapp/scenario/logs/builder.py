@@ -14,7 +14,20 @@ from ...model.config import BACKOFF_PERIOD, LEFTOVER_PERIOD, NS, QueueConfig
 from ...model.events import CATALOGUE, HINTS, UNSCHEDULABLE_PODS
 from ...model.variant import VARIANTS
 from ..validate import MAX_SECONDS, Limits
-from .lines import FLUSH, GATE_OFF, GATE_ON, GATE_ON_KEY, UPDATE, Counts, Line, LogError, move_caller, object_ref
+from .lines import (
+    FLUSH,
+    GATE_OFF,
+    GATE_ON,
+    GATE_ON_KEY,
+    POD_NAME_RULE,
+    UPDATE,
+    Counts,
+    Line,
+    LogError,
+    move_caller,
+    object_ref,
+    pod_name,
+)
 from .messages import EVENT_LABELS, HINT_NUMBERS, MESSAGES, MOVED, QUEUES, UNKNOWN_PLUGIN, plugins_of
 
 MAX_ASSUMPTIONS = 200
@@ -222,10 +235,13 @@ class Builder:
             self.event({"node_added": "NodeAdd", "assigned_added": "AssignedPodAdd",
                         "assigned_updated": "AssignedPodUpdate", "assigned_deleted": "AssignedPodDelete"}[kind], line)
             return
-        name = object_ref(line.values.get("pod"))
-        if name is None:
+        if "pod" not in line.values:
             self.counts.ignored += 1
             return
+        name, problem = pod_name(line.values["pod"])
+        if name is None:
+            raise LogError(f"{self.place(line.number)}: pod: {problem}; expected {POD_NAME_RULE}, as kube-scheduler "
+                           "logs it. Is the log edited or cut? Import a stretch of it without that line")
         self.counts.used += 1
         getattr(self, f"_{kind}")(name, line)
 

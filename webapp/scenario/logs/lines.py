@@ -169,6 +169,68 @@ def object_ref(v) -> str | None:
     return v if isinstance(v, str) and v else None
 
 
+# A pod's name as kube-scheduler logs it (klog.KObj): its namespace, a DNS label, "/", its name, a DNS subdomain
+# (k8s.io/apimachinery/pkg/util/validation: IsDNS1123Label, IsDNS1123Subdomain).
+MAX_NAMESPACE, MAX_POD_NAME = 63, 253
+_LABEL = r"[a-z0-9](?:[-a-z0-9]*[a-z0-9])?"
+_DNS_LABEL = re.compile(_LABEL)
+_DNS_SUBDOMAIN = re.compile(rf"{_LABEL}(?:\.{_LABEL})*")
+POD_NAME_RULE = (f"a pod's namespace/name: the namespace a DNS label (at most {MAX_NAMESPACE} characters of a-z, 0-9 "
+                 f"and '-'), the name a DNS subdomain (at most {MAX_POD_NAME} characters of a-z, 0-9, '-' and '.'), "
+                 "each starting and ending with a letter or digit")
+
+
+def _escape(text: str) -> str:
+    """``text`` with each character that is not printable as its escape, so that a message shows it on one line."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def shown_name(text: str, most: int = 80) -> str:
+    """A name from the log, quoted, escaped and cut to ``most`` characters, for a message."""
+    return '"' + _escape(text[:most]) + ('..." (' + f"{len(text):,} characters)" if len(text) > most else '"')
+
+
+def _part_problem(part: str, what: str, pattern: re.Pattern, most: int) -> str | None:
+    if not part:
+        return f"its {what} is empty"
+    if len(part) > most:
+        return f"its {what} is {len(part):,} characters long, over {most}"
+    if "\ufffd" in part:
+        return f"its {what} is not valid UTF-8"
+    odd = next((c for c in part if not c.isprintable()), None)
+    if odd is not None:
+        return f"its {what} has a control character ({_escape(odd)})"
+    odd = next((c for c in part if not (c.isascii() and (c.isalnum() or c in "-.")) or c.isupper()), None)
+    if odd is not None:
+        return f"its {what} has the character {_escape(odd)!r}, outside a-z, 0-9, '-'" + \
+            ("" if what == "namespace" else " and '.'")
+    if not pattern.fullmatch(part):
+        return f"its {what} does not start and end with a letter or digit" + \
+            (" (or has '.' there)" if what == "namespace" else ", or has an empty part between dots")
+    return None
+
+
+def pod_name(v) -> tuple[str | None, str | None]:
+    """(the pod's namespace/name, None), or (None, what is wrong with it) for a ``pod`` value that is no pod's
+    name as kube-scheduler logs it (POD_NAME_RULE): the text format's "ns/name" or the JSON one's {"name",
+    "namespace"}."""
+    if isinstance(v, dict):
+        ns, name = v.get("namespace"), v.get("name")
+        if not isinstance(ns, str) or not isinstance(name, str):
+            return None, "expected an object with the strings \"namespace\" and \"name\""
+        text = f"{ns}/{name}"
+    elif isinstance(v, str):
+        text = v
+        ns, slash, name = v.partition("/")
+        if not slash:
+            return None, f"{shown_name(text)} has no namespace"
+    else:
+        return None, "expected a string"
+    problem = _part_problem(ns, "namespace", _DNS_LABEL, MAX_NAMESPACE) or \
+        _part_problem(name, "name", _DNS_SUBDOMAIN, MAX_POD_NAME)
+    return (None, f"{shown_name(text)}: {problem}") if problem else (text, None)
+
+
 def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | None:
     """A log line as a Line, or None when it is no klog or JSON log line; Truncated when it was cut short.
     ``near`` is the time (µs since the epoch) of the log line before it, which gives a klog header its year."""
