@@ -97,10 +97,16 @@ def test_a_time_no_clock_shows_is_not_a_log_line(client, caplog, ts):
 
 def test_a_lone_surrogate_in_a_klog_value_is_kept_as_written(client):
     """A Go-quoted value never holds one; decoded, it made a pod name the editor then refused as not UTF-8."""
-    log = LOG.with_name("five-minute-incident.log").read_text().replace('pod="default/a"', 'pod="default/x\\ud800"')
-    body = imported(client, log).get_json()
-    assert {"name": "x\\ud800"} in body["scenario"]["pods"]
+    text = LOG.with_name("five-minute-incident.log").read_text()
+    body = imported(client, text.replace('node="node-1"', 'node="n\\ud800"')).get_json()
+    assert any(s.get("note", "").endswith("bound to n\\ud800") for s in body["scenario"]["steps"])
     assert client.post("/api/validate", json={"text": body["text"], "format": "yaml"}).get_json()["ok"]
+    # in a pod's name it is no Kubernetes name: refused, naming the line
+    response = imported(client, text.replace('pod="default/a"', 'pod="default/x\\ud800"'))
+    assert response.status_code == 400
+    body = response.get_json()
+    assert body["kind"] == "LogError" and body["message"].startswith("the log:")
+    assert "its name has the character '\\\\'" in body["message"] and "pods[" not in body["message"]
 
 
 def test_lines_centuries_apart_are_refused_naming_the_line(client):

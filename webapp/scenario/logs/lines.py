@@ -199,7 +199,7 @@ def _part_problem(part: str, what: str, pattern: re.Pattern, most: int) -> str |
         return f"its {what} is not valid UTF-8"
     odd = next((c for c in part if not c.isprintable()), None)
     if odd is not None:
-        return f"its {what} has a control character ({_escape(odd)})"
+        return f"its {what} has a character that is not printable ({_escape(odd)})"
     odd = next((c for c in part if not (c.isascii() and (c.isalnum() or c in "-.")) or c.isupper()), None)
     if odd is not None:
         return f"its {what} has the character {_escape(odd)!r}, outside a-z, 0-9, '-'" + \

@@ -9,6 +9,9 @@ import re
 
 from .words import LISTS
 
+# The top keys in the order the YAML writes them; any other key follows them, steps come last.
+LAYOUT = ("schema", "name", "description", "assumptions", "periodic_flushes", "gate", "versions", "hints", "config",
+          "pods")
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -55,29 +58,26 @@ def _literal(text: str) -> bool:
 
 def to_yaml(scenario: dict, assumptions: list, disagreements: list) -> str:
     """The scenario as YAML, laid out like the built-ins, with the assumptions and the disagreements also as
-    comments at the top."""
+    comments at the top. Any scenario object (a built-in's too) reads back from it as it is."""
     out = ["# Imported from a kube-scheduler log by `inflight-scope import`.",
            f"# ASSUMPTIONS ({LISTS['assumptions'][1]}; also in `assumptions:` and the description):"]
     out += ["#  - " + comment(a) for a in assumptions]
     if disagreements:
         out.append(f"# DISAGREEMENTS ({LISTS['disagreements'][1]}; also in the description):")
         out += ["#  - " + comment(d) for d in disagreements]
-    out += ["schema: 1", f"name: {_scalar(scenario['name'])}"]
-    description = scenario["description"]
-    if _literal(description):
-        out.append("description: |")
-        out += ["  " + line if line else "" for line in description.split("\n")[:-1]]
-    else:
-        out.append(f"description: {_scalar(description)}")
-    out.append("assumptions:")
-    out += [f"  - {_scalar(a)}" for a in assumptions]
-    out.append(f"periodic_flushes: {_scalar(scenario['periodic_flushes'])}")
-    out += [f"{key}: {_scalar(scenario[key])}" for key in ("gate", "versions") if key in scenario]
-    out.append("hints:" + ("" if scenario["hints"] else " []"))
-    out += [f"  - {_scalar(h)}" for h in scenario["hints"]]
-    out.append(f"config: {_scalar(scenario['config'])}")
-    out.append("pods:")
-    out += [f"  - {_scalar(p)}" for p in scenario["pods"]]
-    out.append("steps:")
+    out += [f"schema: {_scalar(scenario['schema'])}", f"name: {_scalar(scenario['name'])}"]
+    for key in sorted(scenario, key=lambda k: LAYOUT.index(k) if k in LAYOUT else len(LAYOUT)):
+        v = scenario[key]
+        if key in ("schema", "name", "steps"):
+            continue
+        if key == "description" and _literal(v):
+            out.append("description: |")
+            out += ["  " + line if line else "" for line in v.split("\n")[:-1]]
+        elif key in ("assumptions", "hints", "pods") and isinstance(v, list) and v:
+            out.append(f"{key}:")
+            out += [f"  - {_scalar(x)}" for x in v]
+        else:
+            out.append(f"{_key(key)}: {_scalar(v)}")
+    out.append("steps:" + ("" if scenario["steps"] else " []"))
     out += [f"  - {_scalar(s)}" for s in scenario["steps"]]
     return "\n".join(out) + "\n"
