@@ -45,7 +45,9 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
     log_lines = number = 0
     previous: int | None = None  # the time of the last log line: a klog header's year is the one nearest it
     dated = False  # whether a line with a year was read (before it, klog headers' years are guessed)
+    name = name and _readable(name)
     for label, stream in streams:
+        label = _readable(label)
         labels.append(label)
         counts.files += 1
         builder = builder or Builder(label, limits, counts)
@@ -84,6 +86,12 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
     if not builder.steps and builder.last == 0:
         raise LogError(f"{source}: its kube-scheduler lines name no pod the importer could place")
     return _finish(builder, source, counts, limits, name or f"Imported from {', '.join(map(_file_name, labels))}")
+
+
+def _readable(text: str) -> str:
+    """A file name or a name given as text: a non-UTF-8 file name's bytes (sys.argv's lone surrogates) as U+FFFD, so
+    that no text made of it fails to encode."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace") if not text.isascii() else text
 
 
 def _none_of(n: int, noun: str) -> str:

@@ -200,13 +200,14 @@ def _part_problem(part: str, what: str, pattern: re.Pattern, most: int) -> str |
     odd = next((c for c in part if not c.isprintable()), None)
     if odd is not None:
         return f"its {what} has a character that is not printable ({_escape(odd)})"
-    odd = next((c for c in part if not (c.isascii() and (c.isalnum() or c in "-.")) or c.isupper()), None)
+    marks = "-" if what == "namespace" else "-."
+    odd = next((c for c in part if not (c.isascii() and (c.isalnum() or c in marks)) or c.isupper()), None)
     if odd is not None:
-        return f"its {what} has the character {_escape(odd)!r}, outside a-z, 0-9, '-'" + \
-            ("" if what == "namespace" else " and '.'")
+        return f"its {what} has the character {_escape(odd)!r}, outside a-z, 0-9, " + \
+            " and ".join(f"'{m}'" for m in marks)
     if not pattern.fullmatch(part):
         return f"its {what} does not start and end with a letter or digit" + \
-            (" (or has '.' there)" if what == "namespace" else ", or has an empty part between dots")
+            ("" if what == "namespace" else ", or has an empty part between dots")
     return None
 
 

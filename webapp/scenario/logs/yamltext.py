@@ -1,10 +1,9 @@
 """The imported scenario as YAML text, laid out like the built-ins, with its assumptions and disagreements also
-as comments at the top. Every text is written so that loading the YAML gives it back exactly: strings as JSON
-strings (a JSON string is a YAML double-quoted scalar, every character outside ASCII escaped), a comment with
+as comments at the top. Every text is written so that loading the YAML gives it back exactly: strings
+double-quoted, every character but printable ASCII escaped, a comment with
 every character that is not printable (each Unicode line break among them: \\r, \\v, \\f, \\x1c-\\x1e, U+0085,
 U+2028, U+2029) escaped, and the description as a literal block only when it reads back as it is."""
 
-import json
 import re
 
 from .words import LISTS
@@ -26,6 +25,15 @@ def comment(text: str) -> str:
     return "".join(c if c.isprintable() else " " if c == "\n" else _escaped(c) for c in text)
 
 
+def _string(text: str) -> str:
+    """``text`` as a YAML double-quoted scalar of printable ASCII: every other character escaped (``\\u2028``;
+    ``\\U0001f600`` past U+FFFF, where JSON writes a surrogate pair that YAML does not join)."""
+    if text.isascii() and text.isprintable():
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + "".join(c.replace("\\", "\\\\").replace('"', '\\"') if c.isascii() and c.isprintable()
+                         else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}" for c in text) + '"'
+
+
 def _scalar(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -35,7 +43,7 @@ def _scalar(v) -> str:
         text = f"{v:.6f}".rstrip("0")
         return text + "0" if text.endswith(".") else text
     if isinstance(v, str):
-        return json.dumps(v)  # ensure_ascii: every line break and control character escaped
+        return _string(v)
     if isinstance(v, list):
         return "[" + ", ".join(_scalar(x) for x in v) + "]"
     if isinstance(v, dict):
