@@ -7,6 +7,7 @@ import pytest
 
 from webapp.export.incident import frames_svg, imported_report, incident_report
 from webapp.export.report_md import markdown
+from webapp.export.report_md import text as md_text
 from webapp.scenario import builtin
 from webapp.scenario.logs import import_logs
 from webapp.scenario.scenario import from_valid_dict
@@ -119,7 +120,7 @@ def test_the_markdown_report_in_full():
     text = markdown(facts, ["r.position-14.svg", "r.position-15.svg"])
     head, assumed = text.split("## What the importer assumed\n\n")
     assert head + "## What the importer assumed\n\n" == MARKDOWN
-    assert assumed == "".join(f"- {a}\n" for a in facts["assumptions"])
+    assert assumed == "".join(f"- {md_text(a)}\n" for a in facts["assumptions"])  # as text: `hints` as \`hints\`
 
 
 def test_the_offline_file_holds_the_report_when_the_versions_part():

@@ -180,14 +180,15 @@ POD_NAME_RULE = (f"a pod's namespace/name: the namespace a DNS label (at most {M
                  "each starting and ending with a letter or digit")
 
 
-def _escape(text: str) -> str:
-    """``text`` with each character that is not printable as its escape, so that a message shows it on one line."""
+def printable(text: str) -> str:
+    """``text`` with each character that is not printable (each line break among them) as its escape
+    (``\\u2028``), so that a message, a YAML comment or a Markdown line shows it on one line, as text."""
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def shown_name(text: str, most: int = 80) -> str:
     """A name from the log, quoted, escaped and cut to ``most`` characters, for a message."""
-    return '"' + _escape(text[:most]) + ('..." (' + f"{len(text):,} characters)" if len(text) > most else '"')
+    return '"' + printable(text[:most]) + ('..." (' + f"{len(text):,} characters)" if len(text) > most else '"')
 
 
 def _part_problem(part: str, what: str, pattern: re.Pattern, most: int) -> str | None:
@@ -199,11 +200,11 @@ def _part_problem(part: str, what: str, pattern: re.Pattern, most: int) -> str |
         return f"its {what} is not valid UTF-8"
     odd = next((c for c in part if not c.isprintable()), None)
     if odd is not None:
-        return f"its {what} has a character that is not printable ({_escape(odd)})"
+        return f"its {what} has a character that is not printable ({printable(odd)})"
     marks = "-" if what == "namespace" else "-."
     odd = next((c for c in part if not (c.isascii() and (c.isalnum() or c in marks)) or c.isupper()), None)
     if odd is not None:
-        return f"its {what} has the character {_escape(odd)!r}, outside a-z, 0-9, " + \
+        return f"its {what} has the character {printable(odd)!r}, outside a-z, 0-9, " + \
             " and ".join(f"'{m}'" for m in marks)
     if not pattern.fullmatch(part):
         return f"its {what} does not start and end with a letter or digit" + \

@@ -6,6 +6,7 @@ U+2028, U+2029) escaped, and the description as a literal block only when it rea
 
 import re
 
+from .lines import printable
 from .words import LISTS
 
 # The top keys in the order the YAML writes them; any other key follows them, steps come last.
@@ -14,15 +15,10 @@ LAYOUT = ("schema", "name", "description", "assumptions", "periodic_flushes", "g
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _escaped(c: str) -> str:
-    n = ord(c)
-    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"
-
-
 def comment(text: str) -> str:
     """``text`` on one comment line: a newline as a space, every other character that is not printable escaped
     (``\\u2028``), so that nothing of it is read as YAML."""
-    return "".join(c if c.isprintable() else " " if c == "\n" else _escaped(c) for c in text)
+    return printable(text.replace("\n", " "))
 
 
 def _string(text: str) -> str:
