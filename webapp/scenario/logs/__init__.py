@@ -26,7 +26,8 @@ limits. This package is in the scenario layer: it may use the model (to check th
 
 Its modules, each using only those above it:
 
-* lines.py: reading one line (klog text or JSON) into a ``Line``, and the input's lines and counts;
+* lines.py: reading one line (klog text or JSON) into a ``Line``, and the input's lines and counts; what a pod's
+  name may be (``pod_name``: a line with another is refused, naming it);
 * messages.py: the scheduler messages the importer uses; a failure's plugins, and the hints they give;
 * builder.py: the used lines, in the log's order, into steps (``Builder``);
 * phase.py: the periodic flushes' phase: a logged flush move's, else the one that puts a 30 s tick just before the
