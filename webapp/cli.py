@@ -33,6 +33,7 @@ from .scenario import builtin
 from .scenario.errors import ScenarioError
 from .scenario.load import load_file, load_scenario, parse_text
 from .scenario.logs import LogError, import_logs
+from .scenario.logs.lines import printable
 from .scenario.validate import Limits
 from .server.addresses import NO_NETWORK, SERVE_FOR_A_ROOM, WILDCARDS, reachable
 from .server.settings import read_settings
@@ -227,7 +228,7 @@ def run_import(args) -> int:
         imported = import_logs(_log_streams(args.files, bar), progress=bar and bar.update, name=args.name)
     except (LogError, TooLarge) as err:
         bar and bar.clear()
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {printable(str(err))}", file=sys.stderr)  # one line, whatever the file's name holds
         return 2
     except OSError as err:
         bar and bar.clear()

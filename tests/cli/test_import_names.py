@@ -76,3 +76,11 @@ def test_http_answers_400_naming_the_log_line(server, pod):
     body = response.json()
     assert body["kind"] == "LogError" and body["message"].startswith("my.log:3: pod: ")
     assert "pods[" not in body["message"] and "steps[" not in body["message"] and not body.get("problems")
+
+
+def test_an_error_about_a_file_whose_name_breaks_lines_is_one_line(tmp_path):
+    log = tmp_path / "my\nfake: log\u2028.log"
+    log.write_bytes(log_with(b"default/"))
+    done = cli("import", log)
+    [line] = done.stderr.decode().splitlines()
+    assert done.returncode == 2 and line.startswith("error: ") and "my\\nfake: log\\u2028.log:3: pod: " in line
