@@ -186,8 +186,9 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
-def shown_name(text: str, most: int = 80) -> str:
-    """A name from the log, quoted, escaped and cut to ``most`` characters, for a message."""
+def shown_name(text: str, most: int = 24) -> str:
+    """A name from the log, quoted, escaped and cut to ``most`` characters, for a message (short: it is a word the
+    page cannot break, and must fit a phone's width)."""
     return '"' + printable(text[:most]) + ('..." (' + f"{len(text):,} characters)" if len(text) > most else '"')
 
 
