@@ -100,6 +100,7 @@ export function bindControls(app, opts, driver, page, bus) {
   // The scenario on screen, where it is and as it looks: a built-in by its id, one of the viewer's own inline
   // (or, too long for an address, handed over in this tab).
   async function present() {
+    if (!driver.source) return; // nothing loaded yet: no room to present
     const address = (await tabAddress(driver.source, viewOf(driver, position()), "/present")).href;
     openOnArrival(); // the presenter's page opens on the Present dialog
     location.href = address;

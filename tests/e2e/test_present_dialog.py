@@ -125,6 +125,7 @@ def current_room(page) -> str:
 def test_present_opens_the_presenters_page_on_the_dialog_once(make_page, live_server):
     page = make_page()
     page.goto("/?scenario=lost-marker")
+    expect(page.locator("#scenario-name")).to_have_text("The lost marker")
     page.locator("#btn-present").click()
     page.wait_for_url(re.compile(r"/present"))
     expect(page.locator("#present-dialog")).to_be_visible()
