@@ -6,6 +6,7 @@ import pytest
 
 from webapp.engine import rooms as rooms_module
 from webapp.engine.rooms import CODE_ALPHABET, CODE_LENGTH, NotAllowed, Rooms
+from webapp.engine.roomstore import MemoryRoomStore
 from webapp.scenario.resolve import resolve
 
 MANY = 3000
@@ -73,3 +74,15 @@ def test_tokens_are_the_secrets_hmac_of_the_code_and_differ_between_secrets():
     room = one.create()
     assert room.token == one.token_for(room.code) != two.token_for(room.code)
     assert len(room.token) == 43
+
+
+def test_a_rotated_secret_revokes_old_tokens_for_rooms_the_store_still_holds():
+    """A process started with a new secret, sharing the store (Redis) with one under the old secret, refuses the
+    old token for every room, even those the store still holds; the token under the new secret drives them."""
+    store = MemoryRoomStore()
+    old = Rooms(resolve, store=store, secret=b"o" * 32)
+    room = old.create()
+    new = Rooms(resolve, store=store, secret=b"n" * 32)
+    with pytest.raises(NotAllowed, match="only the presenter"):
+        new.claim(room.code, room.token)
+    assert new.claim(room.code, new.token_for(room.code)).code == room.code

@@ -135,7 +135,9 @@ class Rooms:
     def authorize(self, code: object, token: object) -> Room:
         """The room, if ``token`` is its presenter token; NotAllowed otherwise (same message either way)."""
         room = self.find(code)
-        if not isinstance(token, str) or not hmac.compare_digest(token.encode(), room.token.encode()):
+        # Checked against this process's current secret, not the stored token: a rotated secret revokes every
+        # older token at once, on every process, even for rooms another process made and Redis still holds.
+        if not isinstance(token, str) or not hmac.compare_digest(token.encode(), self.token_for(room.code).encode()):
             raise NotAllowed(f"only the presenter of room {room.code} can drive it (missing or wrong token)")
         return room
 
