@@ -8,6 +8,21 @@ from .server.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
+def _version() -> str:
+    """The app's version, stated once in pyproject.toml: read there in a source tree, else from the installed
+    package's metadata."""
+    import tomllib
+    from importlib import metadata
+
+    source = ROOT / "pyproject.toml"
+    if source.is_file():
+        return tomllib.loads(source.read_text(encoding="utf-8"))["project"]["version"]
+    return metadata.version("inflight-scope")
+
+
+__version__ = _version()
+
 # The defaults of every setting by its config key (server/settings.py owns them).
 DEFAULTS = Settings().as_config()
 
@@ -34,6 +49,7 @@ def create_app(config: dict | None = None):
         report,
         routes,
         sockets,
+        story,
         versions,
     )
 
@@ -51,6 +67,7 @@ def create_app(config: dict | None = None):
     app.register_blueprint(find.bp)  # /api/operations, /api/find
     app.register_blueprint(challenges.bp)  # /api/challenges
     app.register_blueprint(report.bp)  # /report
+    story.init_story(app)  # the embed's story mode, /scrollytelling
     answers.init_answers(app)
     assets.init_assets(app)  # /static/v/<version>/...: the pages' files, kept by browsers for good
     preload.init_preload(app)  # <link rel="modulepreload"> for every module a page runs

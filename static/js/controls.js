@@ -145,7 +145,7 @@ export function bindControls(app, opts, driver, page, bus) {
   on("btn-exit-presenting", "click", actions.togglePresenting);
   on("btn-tables", "click", actions.toggleTables);
   on("btn-detach", "click", () => driver.toggleDetach());
-  const exportAs = (kind) => downloadExport(kind, driver.source, position(), driver.linkVersions())
+  const exportAs = (kind) => downloadExport(kind, driver.source, position(), driver.linkVersions(), opts.range)
     .catch((e) => page.showError(e.message));
   on("btn-export-html", "click", () => exportAs("html"));
   on("btn-export-svg", "click", () => exportAs("svg"));

@@ -20,10 +20,12 @@ export function saveFile(blob, filename) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
-// versions: the panes on screen when they are not the scenario's own (null: its own).
-export async function downloadExport(kind, source, position, versions) {
+// versions: the panes on screen when they are not the scenario's own (null: its own). The offline file opens at
+// `position`, locked to `range` [from, to] when the view is (an embed's).
+export async function downloadExport(kind, source, position, versions, range = null) {
   const inline = typeof source !== "string";
-  const params = new URLSearchParams(kind === "svg" ? { position, theme: drawnDark() ? "dark" : "light" } : {});
+  const params = new URLSearchParams(kind === "svg" ? { position, theme: drawnDark() ? "dark" : "light" }
+    : { position, ...(range ? { from: range[0], to: range[1] } : {}) });
   if (versions) params.set("versions", versions.join());
   const query = params.toString() ? `?${params}` : "";
   const url = inline ? `/export/${kind}${query}` : `/export/${encodeURIComponent(source)}.${kind}${query}`;

@@ -3,7 +3,8 @@
 // the versions it was made for. Every answer is a whole `state` with the next seq (where the server sends a delta,
 // the state it makes), with the session's settings {playing, speed, range, room}; any of its versions can be
 // shown, one alone or several side by side (the picker offers those only). It holds one scenario: `load`
-// {variants?, position?} replays it whatever scenario the viewer names.
+// {variants?, position?, range?} replays it whatever scenario the viewer names; a `range` [from, to] locks the
+// positions to that part, as the server locks an embed's.
 // The speed bounds and the refusals' sentences are the server's (rules.js, made from webapp/engine/rules.py).
 import { RULES } from "./rules.js";
 
@@ -16,6 +17,7 @@ export function localConnection(bundle) {
     const held = bundle.scenario.variants; // the versions the frames hold
     let variants = null; // null until `load`
     let position = 0;
+    let range = [0, total];
     let playing = false;
     let speed = 1;
     let timer = null;
@@ -34,7 +36,7 @@ export function localConnection(bundle) {
     function stateMessage() {
       const frame = bundle.frames[position];
       const shown = (all) => Object.fromEntries(variants.map((v) => [v, all[v]]));
-      const settings = { playing, speed, range: [0, total], room: null };
+      const settings = { playing, speed, range: [...range], room: null };
       const scene = { ...frame.scene, ...settings, panes: shown(frame.scene.panes) };
       if (single()) Object.assign(scene, { divergence: null, positionText: scene.counter });
       seq += 1;
@@ -48,7 +50,7 @@ export function localConnection(bundle) {
 
     function tick() {
       position += 1;
-      playing = position < total;
+      playing = position < range[1];
       if (playing) timer = setTimeout(tick, 1000 / speed);
       deliver("state", stateMessage());
     }
@@ -58,18 +60,28 @@ export function localConnection(bundle) {
       if (!Array.isArray(wanted) || !wanted.length || wanted.some((v) => !held.includes(v))) {
         throw new Error(`this file holds ${held.join(", ")}: variants must be a non-empty list of those`);
       }
-      const start = checked(payload.position ?? 0);
+      const lock = lockOf(payload.range);
+      const start = checked(payload.position ?? lock[0], lock);
       stop();
+      range = lock;
       variants = held.filter((v) => wanted.includes(v)); // in the file's order, as the server's table
       position = start;
       deliver("scenario", scenarioMessage());
     }
 
-    function checked(target) {
-      if (!Number.isInteger(target) || target < 0 || target > total) {
-        throw new Error(said("position", { lo: 0, hi: total, got: JSON.stringify(target) }));
+    function checked(target, [lo, hi] = range) {
+      if (!Number.isInteger(target) || target < lo || target > hi) {
+        throw new Error(said("position", { lo, hi, got: JSON.stringify(target) }));
       }
       return target;
+    }
+
+    function lockOf(asked) {
+      if (asked === undefined || asked === null) return [0, total];
+      const ok = Array.isArray(asked) && asked.length === 2 && asked.every(Number.isInteger)
+        && 0 <= asked[0] && asked[0] <= asked[1] && asked[1] <= total;
+      if (!ok) throw new Error(said("range", { total, got: JSON.stringify(asked) }));
+      return [asked[0], asked[1]];
     }
 
     function seek(target) {
@@ -83,18 +95,18 @@ export function localConnection(bundle) {
       }
       stop();
       speed = wanted;
-      playing = position < total;
+      playing = position < range[1];
       if (playing) timer = setTimeout(tick, 1000 / speed);
     }
 
     const actions = {
       load,
-      step: () => seek(Math.min(position + 1, total)),
-      back: () => seek(Math.max(position - 1, 0)),
+      step: () => seek(Math.min(position + 1, range[1])),
+      back: () => seek(Math.max(position - 1, range[0])),
       seek: (payload) => seek(payload.position),
       reset: () => {
         stop();
-        seek(0);
+        seek(range[0]);
       },
       play,
       pause: stop,

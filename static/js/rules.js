@@ -6,6 +6,7 @@ export const RULES = {
   "sentences": {
     "speed": "speed must be a number of steps per second in 0.25..20.0, got {got}",
     "position": "position must be an integer in {lo}..{hi}, got {got}",
+    "range": "range must be [from, to] with 0 <= from <= to <= {total}, got {got}",
     "notLoaded": "no scenario loaded: send 'load' first",
     "payload": "'{event}' expects an object payload"
   }

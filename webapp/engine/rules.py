@@ -15,6 +15,7 @@ MIN_SPEED, MAX_SPEED = 0.25, 20.0  # steps per second
 SENTENCES = {
     "speed": f"speed must be a number of steps per second in {MIN_SPEED}..{MAX_SPEED}, got {{got}}",
     "position": "position must be an integer in {lo}..{hi}, got {got}",
+    "range": "range must be [from, to] with 0 <= from <= to <= {total}, got {got}",
     "notLoaded": "no scenario loaded: send 'load' first",
     "payload": "'{event}' expects an object payload",
 }

@@ -142,5 +142,5 @@ def parse_range(value: object, total: int) -> tuple[int, int] | None:
     if not (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
             and 0 <= value[0] <= value[1] <= total):
-        raise Invalid(f"range must be [from, to] with 0 <= from <= to <= {total}, got {shown(value)}")
+        raise Invalid(said("range", total=total, got=shown(value)))
     return value[0], value[1]

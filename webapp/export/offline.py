@@ -7,6 +7,10 @@ Every message the browser would receive is computed here (the scenario message a
 every position, both variants) and inlined as JSON; the viewer runs over static/js/local.js instead of
 Socket.IO, bundled with its modules into one classic script; the stylesheet is inlined. Nothing is fetched,
 so the file works from file:// with no network.
+
+It opens where it was exported: at ``position``, locked to ``range_`` [from, to] when one is given (as an
+embed is), and it names the app's version that made it. ``story`` makes it the story mode of the embed
+(``webapp/presenter/story.py``): the step notes as paragraphs beside the pinned diagram, followed as they scroll.
 """
 
 from __future__ import annotations
@@ -18,18 +22,22 @@ import json
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from .. import ROOT
+from .. import ROOT, __version__
+from ..engine.rules import said
 from ..engine.simulation import Simulation
-from ..errors import TooLarge
+from ..errors import Invalid, TooLarge
 from ..presenter import scenario_message, state_message
 from . import tokens
 from .bundle import bundle
 from .incident import incident_report, themed_frames
+from ..presenter.story import story as story_of
 
 MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
 MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growing: then the bytes are bounded too
 ENTRY = ROOT / "static" / "js" / "offline.js"
-STYLESHEETS = tuple(ROOT / "static" / "css" / name for name in ("app.css", "flow.css", "phone.css", "report.css"))
+SCROLLY = ROOT / "static" / "js" / "scrolly.js"  # a classic script: the story mode's, run after the viewer's
+STYLESHEETS = tuple(ROOT / "static" / "css" / name
+                    for name in ("app.css", "flow.css", "phone.css", "report.css", "story.css"))
 TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=select_autoescape(["html"]))
 SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
@@ -83,12 +91,29 @@ def file_policy(css: str, script: str) -> str:
     ])
 
 
-def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None, versions=None) -> str:
+def opening(total: int, position: int | None, range_: tuple[int, int] | None) -> tuple[int, tuple[int, int] | None]:
+    """Where the file opens: (position, the locked range or None); Invalid names what is out of bounds."""
+    if range_ is not None:
+        lo, hi = range_
+        if not 0 <= lo <= hi <= total:
+            raise Invalid(said("range", total=total, got=f"[{lo}, {hi}]"))
+    lo, hi = range_ or (0, total)
+    position = lo if position is None else position
+    if not lo <= position <= hi:
+        raise Invalid(said("position", lo=lo, hi=hi, got=position))
+    return position, range_
+
+
+def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None, versions=None, *,
+                position: int | None = None, range_: tuple[int, int] | None = None, story: bool = False) -> str:
+    """The file; it opens at ``position`` (default: the start of ``range_``, else 0), locked to ``range_``."""
+    position, range_ = opening(len(scenario.steps), position, range_)
     data = messages(scenario, scenario_id, max_bytes, versions)
     css = inline("\n".join([tokens.css(), *(sheet.read_text(encoding="utf-8") for sheet in STYLESHEETS)]), "style")
-    script = inline(bundle(ENTRY), "script")
-    facts = incident_report(scenario, max_bytes=max_bytes, versions=versions)
-    parted = facts["incident"] is not None
+    script = inline(bundle(ENTRY) + (SCROLLY.read_text(encoding="utf-8") if story else ""), "script")
+    # a story is its own article: no incident report under it
+    facts = None if story else incident_report(scenario, max_bytes=max_bytes, versions=versions)
+    parted = facts is not None and facts["incident"] is not None
     return TEMPLATES.get_template("export.html").render(
         facts=facts if parted else None,
         svgs=themed_frames(scenario, facts, max_bytes) if parted else [],
@@ -96,7 +121,11 @@ def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None,
         title=scenario.name,
         scenarios=[{"id": scenario_id or "", "name": scenario.name}],
         scenario_id=scenario_id or "",
-        position=0,
+        position=position,
+        lock_range=range_,
+        mode="embed" if story else "main",
+        story=story_of(scenario.name, scenario.description, scenario.steps, range_) if story else None,
+        app_version=__version__,
         layout="both",
         offline=True,
         policy=file_policy(css, script),

@@ -41,12 +41,14 @@ STYLESHEETS = (
     "css/challenges.css",  # the viewer's challenges box; unbundled, challenges.js adds it beside app.css
     "css/catalogue.css",  # the plugin catalogue's dialog (catalogue-view.js, editor.html)
     "css/phone.css",  # the stacked panes' strip and the docked poll sheet (glance.js, dock.js)
+    "css/story.css",  # the embed's story mode: an article beside the pinned diagram (_story.html, scrolly.js)
 )
 
 # The entry-module sets bundled (a page's `{% set modules = [...] %}`) -> the output's path.
 SCRIPTS = {
     ("js/app.js", "js/catalogue-view.js"): f"{BUILD}/viewer.js",  # index.html
     ("js/app.js",): f"{BUILD}/app.js",  # embed.html, present.html
+    ("js/app.js", "js/story.js"): f"{BUILD}/story.js",  # embed.html in story mode
 }
 # The tab's Socket.IO connection (with the client library) is bundled alone and named first: its module opens the
 # socket as it runs, so the websocket's round trips overlap the download of the rest. The outputs above import it

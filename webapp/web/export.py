@@ -1,6 +1,7 @@
 """HTTP: offline exports of a built-in scenario (by id) or of a scenario object posted as JSON (the editor's).
 
-    GET  /export/<id>.html            the viewer as one self-contained HTML file (a download)
+    GET  /export/<id>.html            the viewer as one self-contained HTML file (a download); it opens at
+                                      ?position=n, locked to ?from=a&to=b when given; ?story=1: the story mode
     GET  /export/<id>.svg?position=n&theme=dark  one position as a standalone SVG (n defaults to 0; theme light or
                                       dark, light by default)
     POST /export/html, POST /export/svg?position=n   the same for the scenario object in the body
@@ -35,8 +36,8 @@ def posted_scenario():
 
 def html_download(source, filename: str | None) -> Response:
     """source: a built-in's id or a posted scenario object; filename None: the scenario's name."""
-    name, html = apart(_exported_html, source, settings_of(current_app).session_bytes, versions_arg(), pure=True,
-                       small=isinstance(source, str))  # a built-in: never behind heavy uploads
+    name, html = apart(_exported_html, source, settings_of(current_app).session_bytes, versions_arg(), opening_args(),
+                       pure=True, small=isinstance(source, str))  # a built-in: never behind heavy uploads
     response = Response(html, mimetype="text/html")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename or slug(name)}.html"'
     return response
@@ -56,10 +57,10 @@ def svg_response(source) -> Response:
 
 # The whole export, from the scenario's source on, in one piece of work (a worker process under eventlet,
 # offload.py): the parsed scenario never crosses back to the server process.
-def _exported_html(source, max_bytes, versions) -> tuple[str, str]:
+def _exported_html(source, max_bytes, versions, opening: dict) -> tuple[str, str]:
     """(the scenario's name, the HTML)."""
     scenario, scenario_id = _resolved(source)
-    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions)
+    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions, **opening)
 
 
 def _exported_svg(source, position: int | None, shown_position: str, max_bytes, versions, theme: str) -> str:
@@ -74,6 +75,24 @@ def _resolved(source):
     if isinstance(source, str):
         return builtin_scenario(source), source
     return resolve(source)[0], None
+
+
+def opening_args() -> dict:
+    """Where the offline file opens: ``?position=n``, ``?from=a&to=b`` (both or neither), ``?story=1``; Invalid
+    names a value that is no step number (one past the scenario's end is refused by ``export_html``)."""
+    numbers = {}
+    for name in ("position", "from", "to"):
+        if name in request.args:
+            numbers[name] = index_arg(name, "")
+            if numbers[name] is None:
+                raise Invalid(f"{name} must be a step number (0 or more), not {shown(request.args[name])}")
+    if ("from" in numbers) != ("to" in numbers):
+        raise Invalid("a range needs both from and to")
+    story = request.args.get("story", "0")
+    if story not in ("0", "1"):
+        raise Invalid(f"story must be 1 or 0, not {shown(story)}")
+    range_ = (numbers["from"], numbers["to"]) if "from" in numbers else None
+    return {"position": numbers.get("position"), "range_": range_, "story": story == "1"}
 
 
 def versions_arg():
