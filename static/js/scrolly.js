@@ -1,7 +1,7 @@
 // Scrollytelling: the section being read drives the diagram. A classic script (no module: an article opened from
 // file:// runs it too), included by an author's page, by the embed's story mode and by the offline file's.
 //
-// Sections are the elements with `data-step="<position>"`. The one crossing the reading line (the middle of the
+// Sections are the <section data-step="<position>"> elements. The one crossing the reading line (the middle of the
 // part of the screen the diagram does not cover) is being read; its position is posted, with the documented
 // postMessage API ({type: "inflight-scope", action: "seek", position}), to the view: the page's
 // <iframe data-inflight-scrolly> (an embed, or an offline file framed), else this page's own viewer (story mode).
@@ -15,7 +15,7 @@
   const frame = /** @type {HTMLIFrameElement | null} */ (document.querySelector("iframe[data-inflight-scrolly]"));
   const app = /** @type {HTMLElement | null} */ (document.querySelector("#app"));
   const pinned = frame ?? app;
-  const sections = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("[data-step]")]);
+  const sections = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("section[data-step]")]);
   if (!pinned || !sections.length) return;
   const target = () => (frame ? frame.contentWindow : window);
   const stepOf = (section) => Number(section.dataset.step);
