@@ -27,10 +27,10 @@ from ..engine.rules import said
 from ..engine.simulation import Simulation
 from ..errors import Invalid, TooLarge
 from ..presenter import scenario_message, state_message
+from ..presenter.story import story as story_of
 from . import tokens
 from .bundle import bundle
 from .incident import incident_report, themed_frames
-from ..presenter.story import story as story_of
 
 MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
 MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growing: then the bytes are bounded too
