@@ -479,10 +479,11 @@ GET_ROUTES = {  # path -> the query parameters it reads, valid
     "/": "scenario=lost-marker&position=2&versions=v1.28.1,v1.28.2&layout=both&theme=dark&room=ABCD&inline=x",
     "/present": "scenario=lost-marker&position=2&versions=v1.28.1&theme=light",
     "/speaker": "room=ABCD&theme=dark",
-    "/embed": "scenario=lost-marker&from=1&to=3&position=2&inline=abc",
+    "/embed": "scenario=lost-marker&from=1&to=3&position=2&inline=abc&story=1",
     "/editor": "scenario=lost-marker&theme=dark",
     "/export/lost-marker.svg": "position=2&versions=v1.28.1,v1.28.2",
-    "/export/lost-marker.html": "versions=v1.28.2",
+    "/export/lost-marker.html": "versions=v1.28.2&position=2&from=1&to=3&story=1",
+    "/scrollytelling": "",
     "/versions": "", "/api/versions": "", "/api/scenarios": "", "/api/plugins": "", "/api/operations": "",
     "/api/challenges": "", "/healthz": "", "/favicon.ico": "", "/api/scenarios/lost-marker": "", "/api/audience": "",
 }
