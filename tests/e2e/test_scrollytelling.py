@@ -137,3 +137,14 @@ def test_the_pages_offline_file_button_exports_where_the_view_is(page, live_serv
     with page.expect_request(re.compile(r"/export/lost-marker\.html\?")) as asked:
         page.locator("#btn-export-html").evaluate("(b) => b.click()")  # the embed hides it; the main page shows it
     assert asked.value.url.endswith("/export/lost-marker.html?position=4&from=2&to=5")
+
+
+def test_the_story_mode_passes_axe_in_both_themes(page, live_server):
+    from tests.e2e.test_accessibility import COLOUR_RULES, serious_violations
+
+    page.goto(STORY + "&position=5")
+    at(page, 5)
+    page.wait_for_function("() => document.getAnimations().length === 0")
+    assert serious_violations(page) == []
+    page.emulate_media(color_scheme="dark")
+    assert serious_violations(page, COLOUR_RULES) == []
