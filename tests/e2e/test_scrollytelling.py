@@ -40,7 +40,9 @@ def sections(page):
     return page.locator("section[data-step]").evaluate_all("(all) => all.map((s) => Number(s.dataset.step))")
 
 
-def test_the_story_mode_follows_the_paragraph_being_read(page, live_server):
+@pytest.mark.parametrize("width, height", [(1280, 720), (760, 520)])
+def test_the_story_mode_follows_the_paragraph_being_read(make_page, live_server, width, height):
+    page = make_page(width, height)
     page.goto(STORY)
     at(page, 0)
     assert sections(page) == [0, 1, 2, 3, 4, 5, 6]
