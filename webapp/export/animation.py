@@ -51,14 +51,14 @@ def check_options(kind: str, theme: str, width: int) -> None:
         raise Invalid(f"width must be {WIDTHS[0]} to {WIDTHS[1]} pixels, got {width}")
 
 
-def check_range(start: int, end: int, total: int) -> None:
-    """Invalid unless 0 <= start <= end <= total and the range holds at most MAX_STEPS steps."""
+def check_range(start: int, end: int, total: int, most: int | None = MAX_STEPS) -> None:
+    """Invalid unless 0 <= start <= end <= total; TooLarge past ``most`` steps (None: any number)."""
     if not 0 <= start <= total or not 0 <= end <= total:
         raise Invalid(f"the range must lie within positions 0..{total} of this scenario, got {start}..{end}")
     if start > end:
         raise Invalid(f"the range's start comes after its end: {start}..{end}")
-    if end - start > MAX_STEPS:
-        raise TooLarge(f"an animation holds at most {MAX_STEPS} steps, not {end - start}: export a shorter range")
+    if most is not None and end - start > most:
+        raise TooLarge(f"an animation holds at most {most} steps, not {end - start}: export a shorter range")
 
 
 def export_animation(scenario, request: Request, max_bytes: int | None = None, versions=None) -> bytes:
