@@ -145,10 +145,12 @@ export function bindControls(app, opts, driver, page, bus) {
   on("btn-exit-presenting", "click", actions.togglePresenting);
   on("btn-tables", "click", actions.toggleTables);
   on("btn-detach", "click", () => driver.toggleDetach());
-  const exportAs = (kind) => downloadExport(kind, driver.source, position(), driver.linkVersions())
+  const exportAs = (kind) => downloadExport(kind, driver.source, position(), driver.linkVersions(), opts.range)
     .catch((e) => page.showError(e.message));
   on("btn-export-html", "click", () => exportAs("html"));
   on("btn-export-svg", "click", () => exportAs("svg"));
+  on("btn-export-gif", "click", () => exportAs("gif"));
+  on("btn-export-apng", "click", () => exportAs("apng"));
   on("btn-present", "click", present);
   on("scenario-picker", "change", (ev) => pick(ev.target.value));
   if (opts.mode === "embed") listenToTheHost(app, actions, drive);

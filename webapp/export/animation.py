@@ -61,6 +61,11 @@ def check_range(start: int, end: int, total: int, most: int | None = MAX_STEPS) 
         raise TooLarge(f"an animation holds at most {most} steps, not {end - start}: export a shorter range")
 
 
+def default_start(end: int) -> int:
+    """Where a range that names only its end starts: as far back as an animation may go."""
+    return max(0, end - MAX_STEPS)
+
+
 def export_animation(scenario, request: Request, max_bytes: int | None = None, versions=None) -> bytes:
     """The animation's file. Raises Invalid for a bad request, TooLarge past the bounds."""
     check_options(request.kind, request.theme, request.width)

@@ -12,7 +12,17 @@ import sys
 from ..errors import UserError
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
-from .animation import DEFAULT_WIDTH, KINDS, WIDTHS, Request, check_options, check_range, export_animation
+from .animation import (
+    DEFAULT_WIDTH,
+    KINDS,
+    MAX_STEPS,
+    WIDTHS,
+    Request,
+    check_options,
+    check_range,
+    default_start,
+    export_animation,
+)
 from .offline import export_html
 from .svg import THEMES, export_svg
 
@@ -25,8 +35,9 @@ def add_parser(commands, load) -> None:
     p = commands.add_parser("export", help="a scenario's step range as an animated GIF or APNG, a position as SVG, "
                                            "or the offline HTML file (docs/cli.md)")
     p.add_argument("scenario", metavar="SCENARIO", help="a JSON or YAML scenario file, a built-in id, or - for stdin")
-    p.add_argument("--from", dest="start", default="0", metavar="A",
-                   help="the first position drawn (default 0, the initial state); each step after it is played")
+    p.add_argument("--from", dest="start", default=None, metavar="A",
+                   help=f"the first position drawn, each step after it played (default: 0, the initial state, or "
+                        f"{MAX_STEPS} steps before B if that is later)")
     p.add_argument("--to", dest="end", default=None, metavar="B",
                    help="the last position drawn (default: the scenario's end); svg draws this position")
     p.add_argument("--format", default="gif", metavar="FORMAT", help=f"one of {', '.join(FORMATS)} (default gif)")
@@ -66,7 +77,8 @@ def made(args, load) -> bytes:
     kind = args.format
     if kind not in FORMATS:
         raise Refused(f"--format must be one of {', '.join(FORMATS)}, not {kind[:40]!r}")
-    start, width = number("--from", args.start), number("--width", args.width)
+    width = number("--width", args.width)
+    start = None if args.start is None else number("--from", args.start)
     end = None if args.end is None else number("--to", args.end)
     try:
         check_options(kind if kind in KINDS else KINDS[0], args.theme, width)
@@ -86,6 +98,7 @@ def made(args, load) -> bytes:
         raise Refused(f"{name[:200]}: {err.strerror or err}") from None
     total = len(scenario.steps)
     end = total if end is None else end
+    start = default_start(end) if start is None else start
     try:
         check_range(start, end, total, most=None)  # an animation's own bound: export_animation's
         if kind == "svg":
