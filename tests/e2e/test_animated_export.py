@@ -1,6 +1,7 @@
 """The page's GIF and APNG buttons: the steps up to the position on screen, in the page's theme, decoded."""
 
 from PIL import Image
+from playwright.sync_api import expect
 
 from tests.e2e.test_browser import at, open_lost_marker
 from webapp.export.animation import DEFAULT_WIDTH, frames
@@ -20,6 +21,7 @@ def test_gif_and_apng_of_the_steps_up_to_the_position(page, tmp_path):
         assert gif.format == "GIF"
         assert gif.n_frames == len(frames(lost_marker, 0, 6))
         assert gif.width == DEFAULT_WIDTH
+    expect(page.locator("#btn-export-gif")).to_be_enabled()  # busy only while the server drew it
     page.click("#theme-toggle")  # the page's theme is the picture's
     page.keyboard.press("ArrowLeft")
     at(page, 5)
