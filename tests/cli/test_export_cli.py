@@ -90,6 +90,15 @@ def test_stdout_and_stdin(lost_marker):
         assert gif.width == 320
 
 
+def test_a_width_whose_text_is_too_small_to_read_is_warned_of(tmp_path):
+    result = run("lost-marker", "--from", 6, "--width", 640, "-o", tmp_path / "small.gif")
+    assert result.returncode == 0
+    assert result.stderr.decode().splitlines()[0] == ("inflight-scope export: warning: at 640 px wide the picture's "
+                                                      "text is 5.7 px high; 1006 px or more reads well")
+    result = run("lost-marker", "--from", 6, "--width", 1006, "-o", tmp_path / "large.gif")
+    assert "warning" not in result.stderr.decode()
+
+
 def test_svg_draws_the_range_end_and_html_is_the_offline_file(tmp_path):
     svg, html = tmp_path / "six.svg", tmp_path / "lost.html"
     assert run("lost-marker", "--to", 6, "--format", "svg", "-o", svg).returncode == 0

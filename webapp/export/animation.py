@@ -18,8 +18,9 @@ from ..engine.simulation import Simulation
 from ..errors import Invalid, TooLarge
 from ..presenter import state_message
 from .beats import beats, drawn
+from .pane import PANE_WIDTH
 from .raster import encoded, height_at, rasterized
-from .svg import THEMES, render
+from .svg import GAP, MARGIN, THEMES, render
 
 KINDS = ("gif", "apng")  # the animated formats, each a file's extension
 MIME = {"gif": "image/gif", "apng": "image/apng"}
@@ -28,6 +29,8 @@ DEFAULT_WIDTH = 1280
 MAX_STEPS = 30  # steps in one animation (a few frames each)
 MAX_PIXELS = 80_000_000  # in all the frames together (about 90 frames of 1280 x 700): the memory and time of one
 HOLD_MS, LAST_HOLD_MS = 2500, 5000
+FONT_SIZE = 12  # the SVG's ordinary text (svg.py's font-size)
+READABLE_PX = 9.0  # drawn smaller than this, the ordinary text is hard to read: the CLI warns
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,12 @@ def check_range(start: int, end: int, total: int, most: int | None = MAX_STEPS) 
         raise Invalid(f"the range's start comes after its end: {start}..{end}")
     if most is not None and end - start > most:
         raise TooLarge(f"an animation holds at most {most} steps, not {end - start}: export a shorter range")
+
+
+def text_height(width: int, panes: int) -> float:
+    """The height in pixels of the picture's ordinary text (12 px in the SVG) drawn ``width`` pixels wide, with
+    ``panes`` versions side by side (svg.py lays them out at a fixed width)."""
+    return FONT_SIZE * width / (2 * MARGIN + panes * PANE_WIDTH + (panes - 1) * GAP)
 
 
 def default_start(end: int) -> int:

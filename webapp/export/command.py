@@ -6,6 +6,7 @@ checked first, then the scenario is loaded and the range checked, and the file i
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 
@@ -16,12 +17,14 @@ from .animation import (
     DEFAULT_WIDTH,
     KINDS,
     MAX_STEPS,
+    READABLE_PX,
     WIDTHS,
     Request,
     check_options,
     check_range,
     default_start,
     export_animation,
+    text_height,
 )
 from .offline import export_html
 from .svg import THEMES, export_svg
@@ -54,6 +57,9 @@ def run(args, load) -> int:
     except Refused as err:
         print(f"inflight-scope export: {err}", file=sys.stderr)
         return 2
+    warning = small_text(args.format, number("--width", args.width), args.panes)
+    if warning:
+        print(f"inflight-scope export: {warning}", file=sys.stderr)
     if args.output == STDOUT:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -66,6 +72,15 @@ def run(args, load) -> int:
         return 2
     print(f"inflight-scope export: wrote {args.output} ({len(data):,} bytes)", file=sys.stderr)
     return 0
+
+
+def small_text(kind: str, width: int, panes: int) -> str | None:
+    """The warning for an animation whose ordinary text is drawn too small to read, or None."""
+    height = text_height(width, panes)
+    if kind not in KINDS or height >= READABLE_PX:
+        return None
+    wide = math.ceil(width * READABLE_PX / height)
+    return f"warning: at {width} px wide the picture's text is {height:.1f} px high; {wide} px or more reads well"
 
 
 class Refused(Exception):
@@ -96,7 +111,7 @@ def made(args, load) -> bytes:
         raise Refused(f"{name[:200]}: {lines[0]}{more}") from None
     except OSError as err:
         raise Refused(f"{name[:200]}: {err.strerror or err}") from None
-    total = len(scenario.steps)
+    total, args.panes = len(scenario.steps), len(scenario.versions)
     end = total if end is None else end
     start = default_start(end) if start is None else start
     try:
