@@ -5,6 +5,8 @@ import io
 import pytest
 from PIL import Image
 
+from tests.web.test_offload import Occupied
+from webapp import create_app
 from webapp.export.animation import MAX_STEPS, frames
 
 
@@ -65,3 +67,32 @@ def test_a_long_range_is_refused_before_it_is_drawn(client, lost_marker_raw):
     assert response.get_json()["kind"] == "TooLarge"
     assert response.get_json()["message"] == (f"an animation holds at most {MAX_STEPS} steps, not {MAX_STEPS + 2}: "
                                               "export a shorter range")
+
+
+GROWING = {"schema": 1, "name": "growing", "pods": [{"name": "A"}], "initial_active": ["A"],
+           "steps": [{"op": "pop"}] + [{"op": "event", "event": "PvAdd"}] * 1_500}
+
+
+@pytest.fixture
+def bounded_app():
+    app = create_app({"ASYNC_MODE": "threading", "TESTING": True, "MAX_SESSION_BYTES": 256 * 1024,
+                      "MAX_LOADS_AT_ONCE": 1, "MAX_LOADS_WAITING": 0})
+    yield app
+    app.extensions["inflight_guard"].sweeper.stop()
+
+
+def test_a_posted_animation_builds_its_simulation_under_the_session_bound(bounded_app):
+    response = bounded_app.test_client().post("/export/gif?from=1490&to=1500&width=320", json=GROWING)
+    assert response.status_code == 400
+    assert response.json["message"].startswith("this scenario is too large to step through here: by step ")
+
+
+def test_an_animation_is_heavy_work_even_of_a_built_in(bounded_app):
+    """Seconds of drawing however small the request: it takes a heavy-work place, and is refused Busy without one."""
+    client = bounded_app.test_client()
+    with Occupied(bounded_app.extensions["inflight_offload"], 1):
+        response = client.get("/export/lost-marker.gif?from=5&width=320")
+        assert response.status_code == 503
+        assert response.json["kind"] == "Busy"
+        assert client.get("/export/lost-marker.svg?position=5").status_code == 200  # an SVG is small work
+    assert client.get("/export/lost-marker.gif?from=5&width=320").status_code == 200
