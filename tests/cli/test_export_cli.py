@@ -81,6 +81,18 @@ def test_an_apng_is_lossless_and_as_long(tmp_path, lost_marker):
     assert [ms for ms, _ in frames_read] == times
 
 
+def test_the_format_follows_the_file_name_unless_given(tmp_path):
+    for name, opened in (("a.png", "PNG"), ("a.gif", "GIF"), ("a.APNG", "PNG")):
+        assert run("lost-marker", "--from", 6, "--width", 320, "-o", tmp_path / name).returncode == 0
+        with Image.open(tmp_path / name) as image:
+            assert image.format == opened
+    assert run("lost-marker", "--to", 6, "-o", tmp_path / "a.svg").returncode == 0
+    assert (tmp_path / "a.svg").read_text().startswith("<?xml")
+    assert run("lost-marker", "--from", 6, "--width", 320, "--format", "gif", "-o", tmp_path / "b.png").returncode == 0
+    with Image.open(tmp_path / "b.png") as image:
+        assert image.format == "GIF"
+
+
 def test_stdout_and_stdin(lost_marker):
     raw = json.dumps(builtin.get("lost-marker"))
     result = run("-", "--from", 5, "--to", 6, "--width", 320, "-o", "-", stdin=raw.encode())

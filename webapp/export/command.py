@@ -30,6 +30,7 @@ from .offline import export_html
 from .svg import THEMES, export_svg
 
 FORMATS = (*KINDS, "svg", "html")
+BY_EXTENSION = {".gif": "gif", ".png": "apng", ".apng": "apng", ".svg": "svg", ".html": "html"}  # no --format
 STDOUT = "-"
 
 
@@ -43,7 +44,8 @@ def add_parser(commands, load) -> None:
                         f"{MAX_STEPS} steps before B if that is later)")
     p.add_argument("--to", dest="end", default=None, metavar="B",
                    help="the last position drawn (default: the scenario's end); svg draws this position")
-    p.add_argument("--format", default="gif", metavar="FORMAT", help=f"one of {', '.join(FORMATS)} (default gif)")
+    p.add_argument("--format", default=None, metavar="FORMAT",
+                   help=f"one of {', '.join(FORMATS)} (default: FILE's extension says, .png an APNG; else gif)")
     p.add_argument("--theme", default="light", metavar="THEME", help=f"one of {', '.join(THEMES)} (default light)")
     p.add_argument("--width", default=str(DEFAULT_WIDTH), metavar="W",
                    help=f"an animation's width in pixels, {WIDTHS[0]} to {WIDTHS[1]} (default {DEFAULT_WIDTH})")
@@ -89,7 +91,7 @@ class Refused(Exception):
 
 def made(args, load) -> bytes:
     """The file's bytes; Refused for any bad input."""
-    kind = args.format
+    kind = args.format = args.format or BY_EXTENSION.get(os.path.splitext(args.output)[1].lower(), "gif")
     if kind not in FORMATS:
         raise Refused(f"--format must be one of {', '.join(FORMATS)}, not {kind[:40]!r}")
     width = number("--width", args.width)
