@@ -1,4 +1,5 @@
-"""The ``inflight-scope`` command: ``replay`` scenario files into traces, or ``serve`` the visualizer."""
+"""The ``inflight-scope`` command: ``replay`` scenario files into traces, ``export`` one as a picture or a file, or
+``serve`` the visualizer."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from .engine.find import MAX_SEED, PODS_RANGE, STEPS, TARGETS, Search, check_que
 from .engine.simulation import Simulation, versions_in
 from .engine.trace import check_runs, dry_runs
 from .errors import Invalid, TooLarge
+from .export import command as export_command
 from .export.incident import frames_svg, imported_report
 from .export.report_md import markdown
 from .export.text import render_text
@@ -83,6 +85,7 @@ def main(argv=None) -> int:
     check.add_argument("challenge", metavar="ID", help=f"one of {', '.join(BY_ID)}")
     check.add_argument("file", metavar="FILE", help="a JSON or YAML scenario, a built-in id, or - for stdin")
     check.set_defaults(run=run_check_challenge)
+    export_command.add_parser(commands, _load)
     serve = commands.add_parser("serve", help="serve the visualizer (built-in demo) on localhost, or with --host "
                                               "0.0.0.0 for a room's phones (it prints the URLs they can open)")
     serve.add_argument("--host", default="127.0.0.1",

@@ -1,5 +1,6 @@
 // Animation between two scenes: the hint walk on the old view, then FLIP moves, enters and leaves.
 import { prefersReducedMotion } from "./dom.js";
+import { TOKENS } from "./tokens.js";
 
 const KEYED = "[data-id], [data-pod].chip, [data-removed-id]";
 
@@ -52,9 +53,11 @@ export function playHintWalk(root, panes, budgetMs) {
 }
 
 // The climax's beats at a pace (1 for a step by hand, 1/speed while playing): `per` entry of the walk, the `hold`
-// before the deferred Done, its `fade`; scaled with the speed, never shorter than the eye can follow.
+// before the deferred Done, its `fade`; scaled with the speed, never shorter than the eye can follow. At pace 1
+// they are the tokens' (the animated exports play them too: webapp/export/beats.py).
 export function climaxBeats(pace) {
-  return { per: Math.max(160, 450 * pace), hold: Math.max(300, 650 * pace), fade: Math.max(300, 700 * pace) };
+  const { per, hold, fade } = TOKENS.beats;
+  return { per: Math.max(160, per * pace), hold: Math.max(300, hold * pace), fade: Math.max(300, fade * pace) };
 }
 
 // The climax of a forward step, played on the new view (the scene keeps what the step removed as ghosts):

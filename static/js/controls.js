@@ -145,10 +145,17 @@ export function bindControls(app, opts, driver, page, bus) {
   on("btn-exit-presenting", "click", actions.togglePresenting);
   on("btn-tables", "click", actions.toggleTables);
   on("btn-detach", "click", () => driver.toggleDetach());
-  const exportAs = (kind) => downloadExport(kind, driver.source, position(), driver.linkVersions(), opts.range)
-    .catch((e) => page.showError(e.message));
+  const exportAs = (kind) => {
+    const button = $(`btn-export-${kind}`); // busy while the server draws (an animation takes seconds): one at a time
+    if (button) button.disabled = true;
+    return downloadExport(kind, driver.source, position(), driver.linkVersions(), opts.range)
+      .catch((e) => page.showError(e.message))
+      .finally(() => { if (button) button.disabled = false; });
+  };
   on("btn-export-html", "click", () => exportAs("html"));
   on("btn-export-svg", "click", () => exportAs("svg"));
+  on("btn-export-gif", "click", () => exportAs("gif"));
+  on("btn-export-apng", "click", () => exportAs("apng"));
   on("btn-present", "click", present);
   on("scenario-picker", "change", (ev) => pick(ev.target.value));
   if (opts.mode === "embed") listenToTheHost(app, actions, drive);

@@ -1,4 +1,5 @@
-// Downloads: the offline HTML file of the scenario, and the current view as SVG (in the page's theme).
+// Downloads: the offline HTML file of the scenario, the current view as SVG and the steps up to it as an animated
+// GIF or APNG (in the page's theme).
 // Built-in scenarios are fetched by id; an inline one is posted to the same exporter.
 import { drawnDark } from "./dom.js";
 
@@ -20,11 +21,22 @@ export function saveFile(blob, filename) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
+// An animation (GIF, APNG: webapp/web/animated.py) of the steps up to `position`, from the start of the page's
+// `range` (an embed's; else as far back as the server allows); at the range's start, the whole range.
+function animated(position, range) {
+  const [from, to] = range ?? [null, null];
+  const end = position > (from ?? 0) ? position : to;
+  return { ...(from !== null ? { from } : {}), ...(end !== null ? { to: end } : {}) };
+}
+
 // versions: the panes on screen when they are not the scenario's own (null: its own). The offline file opens at
-// `position`, locked to `range` [from, to] when the view is (an embed's).
+// `position`, locked to `range` [from, to] when the view is (an embed's); an animation spans the range up to it.
 export async function downloadExport(kind, source, position, versions, range = null) {
   const inline = typeof source !== "string";
-  const params = new URLSearchParams(kind === "svg" ? { position, theme: drawnDark() ? "dark" : "light" }
+  const theme = drawnDark() ? "dark" : "light";
+  const moving = kind === "gif" || kind === "apng";
+  const params = new URLSearchParams(kind === "svg" ? { position, theme }
+    : moving ? { ...animated(position, range), theme }
     : { position, ...(range ? { from: range[0], to: range[1] } : {}) });
   if (versions) params.set("versions", versions.join());
   const query = params.toString() ? `?${params}` : "";
@@ -34,5 +46,7 @@ export async function downloadExport(kind, source, position, versions, range = n
     : {});
   if (!response.ok) throw new Error((await response.json()).message);
   const name = inline ? slug(source.name) : source;
-  saveFile(await response.blob(), kind === "svg" ? `${name}-${position}.svg` : `${name}.html`);
+  const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "");
+  const filename = moving && named ? named[1] : kind === "svg" ? `${name}-${position}.svg` : `${name}.html`;
+  saveFile(await response.blob(), filename);
 }

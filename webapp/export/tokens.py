@@ -25,6 +25,7 @@ THEMES = {theme: {name: pair[i] for name, pair in TOKENS["colours"].items()}
 LANE_SHARES: dict[str, float] = TOKENS["lanes"]
 CHIP_CORNERS: dict[str, list[float]] = TOKENS["chips"]  # top-left, top-right, bottom-right, bottom-left
 CURVE, ARROW, ROUTE, CUT = TOKENS["curve"], TOKENS["arrow"], TOKENS["route"], TOKENS["cut"]
+BEATS: dict[str, int] = TOKENS["beats"]  # the climax's beats in ms (a step by hand): per, hold, fade
 
 
 def css(tokens: dict = TOKENS) -> str:

@@ -5,6 +5,7 @@
     GET  /export/<id>.svg?position=n&theme=dark  one position as a standalone SVG (n defaults to 0; theme light or
                                       dark, light by default)
     POST /export/html, POST /export/svg?position=n   the same for the scenario object in the body
+    GET  /export/<id>.gif, /export/<id>.apng, POST /export/gif, /export/apng   a step range animated (animated.py)
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..export.svg import THEMES, export_svg
 from ..scenario.resolve import resolve
 from ..server.offload import apart
 from ..server.settings import settings_of
+from .animated import animation_response
 from .bodies import builtin_scenario, index_arg, json_body, shown, versions_field
 
 bp = Blueprint("export", __name__, url_prefix="/export")
@@ -129,3 +131,18 @@ def posted_html():
 @bp.post("/svg")
 def posted_svg():
     return svg_response(posted_scenario())
+
+
+@bp.get("/<scenario_id>.gif")
+@bp.get("/<scenario_id>.apng")
+def builtin_animation(scenario_id: str):
+    builtin_scenario(scenario_id)
+    return animation_response(scenario_id, request.path.rsplit(".", 1)[1], scenario_id, versions_arg())
+
+
+@bp.post("/gif")
+@bp.post("/apng")
+def posted_animation():
+    source = posted_scenario()
+    return animation_response(source, request.path.rsplit("/", 1)[1], slug(str(source.get("name", ""))),
+                              versions_arg())

@@ -1,0 +1,185 @@
+"""``inflight-scope export`` run as a subprocess: the files it writes decoded (Pillow for the GIF and APNG), and
+every bad input refused in one line with status 2, no file written."""
+
+import io
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageColor
+
+from webapp.export.animation import MAX_STEPS, frames
+from webapp.export.raster import height_at
+from webapp.export.tokens import THEMES
+from webapp.scenario import builtin
+from webapp.scenario.load import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+WIDTH = 480  # small pictures: the suite's time
+
+
+def run(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "webapp.cli", "export", *map(str, args)], cwd=ROOT, input=stdin,
+                          capture_output=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def lost_marker():
+    return load_scenario(builtin.get("lost-marker"))
+
+
+def expected(scenario, start, end, theme="light"):
+    """The frames' count, the canvas's height at WIDTH and each frame's time, as animation.py plans them."""
+    pictures = frames(scenario, start, end, theme)
+    return len(pictures), max(height_at(svg, WIDTH) for svg, _ in pictures), [ms for _, ms in pictures]
+
+
+def played(image):
+    """Each frame of an animation: its time in ms and its size, read back by Pillow."""
+    out = []
+    for i in range(image.n_frames):
+        image.seek(i)
+        out.append((image.info["duration"], image.size))
+    return out
+
+
+def test_a_gif_of_the_lost_marker_holds_each_step_and_the_climax_beats(tmp_path, lost_marker):
+    out = tmp_path / "lost.gif"
+    result = run("lost-marker", "--from", 0, "--to", 6, "--width", WIDTH, "-o", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == b""
+    count, height, times = expected(lost_marker, 0, 6)
+    with Image.open(out) as gif:
+        assert gif.format == "GIF" and gif.is_animated
+        assert gif.info["loop"] == 0
+        frames_read = played(gif)
+    assert count == len(frames_read) == 11  # 7 positions, step 5's solid ghosts, step 6's flash and sweep and hold
+    assert {size for _, size in frames_read} == {(WIDTH, height)}
+    assert [ms for ms, _ in frames_read] == times
+    assert times[-1] == 5000 and times.count(2500) == 6  # a hold on every position, the last the longest
+    with Image.open(out) as gif:  # one palette holding the tokens: v1.28.1's bar in the bug colour, exactly
+        assert gif.convert("RGB").getpixel((100, 25)) == ImageColor.getrgb(THEMES["light"]["bug"])
+
+
+def test_an_apng_is_lossless_and_as_long(tmp_path, lost_marker):
+    out = tmp_path / "lost.png"
+    result = run("lost-marker", "--from", 4, "--to", 6, "--format", "apng", "--theme", "dark", "--width", WIDTH,
+                 "-o", out)
+    assert result.returncode == 0, result.stderr
+    count, height, times = expected(lost_marker, 4, 6, "dark")
+    with Image.open(out) as apng:
+        assert apng.format == "PNG" and apng.is_animated
+        assert apng.info["loop"] == 0
+        frames_read = played(apng)
+        apng.seek(0)
+        assert apng.convert("RGB").getpixel((2, 2)) == (0x0F, 0x13, 0x18)  # the dark theme's background, exactly
+    assert len(frames_read) == count
+    assert {size for _, size in frames_read} == {(WIDTH, height)}
+    assert [ms for ms, _ in frames_read] == times
+
+
+def test_the_format_follows_the_file_name_unless_given(tmp_path):
+    for name, opened in (("a.png", "PNG"), ("a.gif", "GIF"), ("a.APNG", "PNG")):
+        assert run("lost-marker", "--from", 6, "--width", 320, "-o", tmp_path / name).returncode == 0
+        with Image.open(tmp_path / name) as image:
+            assert image.format == opened
+    assert run("lost-marker", "--to", 6, "-o", tmp_path / "a.svg").returncode == 0
+    assert (tmp_path / "a.svg").read_text().startswith("<?xml")
+    assert run("lost-marker", "--from", 6, "--width", 320, "--format", "gif", "-o", tmp_path / "b.png").returncode == 0
+    with Image.open(tmp_path / "b.png") as image:
+        assert image.format == "GIF"
+
+
+def test_stdout_and_stdin(lost_marker):
+    raw = json.dumps(builtin.get("lost-marker"))
+    result = run("-", "--from", 5, "--to", 6, "--width", 320, "-o", "-", stdin=raw.encode())
+    assert result.returncode == 0, result.stderr
+    with Image.open(io.BytesIO(result.stdout)) as gif:
+        assert gif.format == "GIF" and gif.n_frames == expected(lost_marker, 5, 6)[0]
+        assert gif.width == 320
+
+
+def test_a_width_whose_text_is_too_small_to_read_is_warned_of(tmp_path):
+    result = run("lost-marker", "--from", 6, "--width", 640, "-o", tmp_path / "small.gif")
+    assert result.returncode == 0
+    assert result.stderr.decode().splitlines()[0] == ("inflight-scope export: warning: at 640 px wide the picture's "
+                                                      "text is 5.7 px high; 1006 px or more reads well")
+    result = run("lost-marker", "--from", 6, "--width", 1006, "-o", tmp_path / "large.gif")
+    assert "warning" not in result.stderr.decode()
+
+
+def test_svg_draws_the_range_end_and_html_is_the_offline_file(tmp_path):
+    svg, html = tmp_path / "six.svg", tmp_path / "lost.html"
+    assert run("lost-marker", "--to", 6, "--format", "svg", "-o", svg).returncode == 0
+    root = ET.parse(svg).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert "position 6 of 6" in svg.read_text()
+    assert run("lost-marker", "--format", "html", "-o", html).returncode == 0
+    assert 'id="inflight-bundle"' in html.read_text()
+
+
+BAD = {
+    "past the end": (["--from", 2, "--to", 9], "the range must lie within positions 0..6 of this scenario, got 2..9"),
+    "start after end": (["--from", 5, "--to", 3], "the range's start comes after its end: 5..3"),
+    "not a number": (["--from", "two"], "--from must be a whole number, not 'two'"),
+    "negative": (["--to", "-1"], "--to must be a whole number, not '-1'"),
+    "unknown format": (["--format", "webm"], "--format must be one of gif, apng, svg, html, not 'webm'"),
+    "unknown theme": (["--theme", "sepia"], "--theme must be one of light, dark, not 'sepia'"),
+    "too narrow": (["--width", 100], "--width must be 320 to 1920 pixels, got 100"),
+    "too wide": (["--width", 5000], "--width must be 320 to 1920 pixels, got 5000"),
+}
+
+
+@pytest.mark.parametrize("args, said", BAD.values(), ids=BAD.keys())
+def test_a_bad_option_is_one_line_status_2_and_no_file(tmp_path, args, said):
+    out = tmp_path / "out.gif"
+    result = run("lost-marker", *args, "-o", out)
+    assert result.returncode == 2
+    assert result.stderr.decode() == f"inflight-scope export: {said}\n"
+    assert not out.exists()
+
+
+def test_a_bad_scenario_is_one_line(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("schema: 1\nname: broken\npods: [A]\nsteps:\n  - op: pop\n    pod: Z\n  - op: nonsense\n")
+    out = tmp_path / "out.gif"
+    for name, said in ((bad, f"{bad}: "), (tmp_path / "missing.yaml", "No such file or directory"),
+                       ("no-such-built-in", "no-such-built-in: ")):
+        result = run(name, "-o", out)
+        assert result.returncode == 2
+        lines = result.stderr.decode().splitlines()
+        assert len(lines) == 1 and said in lines[0], lines
+        assert not out.exists()
+
+
+def test_an_unwritable_output_is_refused_before_any_work(tmp_path):
+    result = run("lost-marker", "-o", tmp_path / "no" / "such" / "dir.gif")
+    assert result.returncode == 2
+    assert result.stderr.decode().startswith("inflight-scope export: -o ")
+    assert "no such directory" in result.stderr.decode()
+
+
+def test_a_range_over_the_bound_is_refused(tmp_path):
+    steps = [{"op": "event", "event": "NodeAdd"}] * (MAX_STEPS + 1)
+    long = tmp_path / "long.json"
+    long.write_text(json.dumps({"schema": 1, "name": "long", "pods": [{"name": "A"}], "steps": steps}))
+    out = tmp_path / "out.gif"
+    result = run(long, "--from", 0, "-o", out)
+    assert result.returncode == 2
+    assert result.stderr.decode() == (f"inflight-scope export: an animation holds at most {MAX_STEPS} steps, "
+                                      f"not {MAX_STEPS + 1}: export a shorter range\n")
+    assert not out.exists()
+
+
+def test_a_range_named_by_its_end_starts_as_far_back_as_the_bound(tmp_path):
+    steps = [{"op": "event", "event": "NodeAdd"}] * (MAX_STEPS + 1)
+    long = tmp_path / "long.json"
+    long.write_text(json.dumps({"schema": 1, "name": "long", "pods": [{"name": "A"}], "steps": steps}))
+    out = tmp_path / "out.gif"
+    result = run(long, "--width", 320, "-o", out)
+    assert result.returncode == 0, result.stderr
+    with Image.open(out) as gif:
+        assert gif.n_frames == len(frames(load_scenario(json.loads(long.read_text())), 1, MAX_STEPS + 1))
