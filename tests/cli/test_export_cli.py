@@ -1,6 +1,7 @@
 """``inflight-scope export`` run as a subprocess: the files it writes decoded (Pillow for the GIF and APNG), and
 every bad input refused in one line with status 2, no file written."""
 
+import re
 import io
 import json
 import subprocess
@@ -109,6 +110,16 @@ def test_a_width_whose_text_is_too_small_to_read_is_warned_of(tmp_path):
                                                       "text is 5.7 px high; 1006 px or more reads well")
     result = run("lost-marker", "--from", 6, "--width", 1006, "-o", tmp_path / "large.gif")
     assert "warning" not in result.stderr.decode()
+
+
+def test_html_opens_at_to_locked_to_the_range_when_both_are_given(tmp_path):
+    locked, opened = tmp_path / "locked.html", tmp_path / "opened.html"
+    assert run("lost-marker", "--from", "2", "--to", "6", "--format", "html", "-o", locked).returncode == 0
+    assert run("lost-marker", "--to", "5", "-o", opened).returncode == 0
+    assert re.search(r'id="app"[^>]*?\sdata-position="6"[^>]*?\sdata-range-from="2"[^>]*?\sdata-range-to="6"',
+                     locked.read_text(), re.DOTALL)
+    text = opened.read_text()
+    assert re.search(r'id="app"[^>]*?\sdata-position="5"', text, re.DOTALL) and "data-range-from" not in text
 
 
 def test_svg_draws_the_range_end_and_html_is_the_offline_file(tmp_path):

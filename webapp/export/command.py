@@ -114,6 +114,7 @@ def made(args, load) -> bytes:
     except OSError as err:
         raise Refused(f"{name[:200]}: {err.strerror or err}") from None
     total, args.panes = len(scenario.steps), len(scenario.versions)
+    locked = None if args.start is None or end is None else (start, end)  # the offline file's range, when both given
     end = total if end is None else end
     start = default_start(end) if start is None else start
     try:
@@ -123,7 +124,8 @@ def made(args, load) -> bytes:
         if kind == "html":
             scenario_id = args.scenario if args.scenario in builtin.ids() and not os.path.exists(args.scenario) \
                 else None
-            return export_html(scenario, scenario_id).encode()
+            return export_html(scenario, scenario_id, position=None if args.end is None else end,
+                               range_=locked).encode()
         return export_animation(scenario, Request(start, end, kind, args.theme, width))
     except UserError as err:
         raise Refused(str(err)) from None
