@@ -15,10 +15,12 @@ from ..load import load_scenario
 from ..validate import Limits
 from . import compare, words
 from .builder import Builder
-from .lines import GATE_OFF, GATE_OFF_VERSION, GATE_ON, Counts, LogError, Truncated, parse_line, read_lines, redated
+from .lines import (GATE_OFF, GATE_OFF_VERSION, GATE_ON, Counts, Interleaved, LogError, Truncated, parse_line,
+                    read_lines, redated)
 from .mend import Mender
 from .messages import explicit_hints
 from .phase import flush_phase
+from .replicas import Replicas
 from .yamltext import to_yaml
 
 
@@ -46,6 +48,7 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
     previous: int | None = None  # the time of the last log line: a klog header's year is the one nearest it
     dated = False  # whether a line with a year was read (before it, klog headers' years are guessed)
     name = name and _readable(name)
+    replicas = Replicas(counts)
     for label, stream in streams:
         label = _readable(label)
         labels.append(label)
@@ -62,6 +65,9 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
             except Truncated:
                 counts.truncated += 1
                 continue
+            except Interleaved:
+                counts.interleaved += 1
+                continue
             if line is None:
                 if complete:
                     counts.unknown += 1
@@ -69,11 +75,20 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
                     counts.truncated += 1
                 continue
             if line.dated and not dated and previous is not None:
-                builder.redate(redated(previous, line.micros) - previous)
+                shift = redated(previous, line.micros) - previous
+                builder.redate(shift)
+                replicas.redate(shift)
             dated = dated or line.dated
             log_lines += 1
             previous = line.micros
-            builder.take(line)
+            for used in replicas.take(line):
+                builder.take(used)
+    for used in replicas.finish():
+        assert builder is not None  # lines were read
+        builder.take(used)
+    if builder is not None:
+        for first, held in replicas.standbys:
+            builder.assume(words.standby(builder.place(first), held))
     source = ", ".join(labels) or "<no input>"
     if counts.bytes == 0 or counts.lines == 0:
         raise LogError(f"{source}: empty input, not a log")

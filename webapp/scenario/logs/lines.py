@@ -18,7 +18,7 @@ from ...errors import Invalid
 from ...phrases import agreeing, counted, joined
 from ..document import DocumentError, parse_json
 
-MAX_LINE = 64 * 1024  # bytes: a longer line is counted as unknown and skipped
+MAX_LINE = 64 * 1024  # bytes: no kube-scheduler line is longer; a longer one is refused (read_lines)
 
 
 class LogError(Invalid):
@@ -28,8 +28,11 @@ class LogError(Invalid):
 _KLOG = re.compile(r"([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+\d+\s+([^\s:\]]+):(\d+)\] ?(.*)")
 # What may come before the log line: kubectl logs --prefix' "[pod/NAME/CONTAINER] ", then a container runtime's
 # (CRI) time and stream or kubectl logs --timestamps' time (group 1: a time with a year).
-_PREFIX = re.compile(r"(?:\[pod/[^\s/\]]+/[^\s\]]+\] )?"
+_PREFIX = re.compile(r"(?:\[pod/(?P<pod>[^\s/\]]+)/[^\s\]]+\] )?"
                      r"(?:(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?) (?:(?:stdout|stderr) [FP] )?)?")
+# A second log line's start inside a line: two writes merged (or a line cut short and the next run on), a klog
+# header or a JSON line's first key.
+_ANOTHER = re.compile(r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+\s+[^\s:\]]+:\d+\]|\{\"ts\":")
 _KEY = re.compile(r"\s*([A-Za-z_][\w.-]*)=")
 
 
@@ -42,10 +45,16 @@ class Line:
     verbosity: int | None = None  # JSON's "v"
     caller: str | None = None  # the file:line that logged it (klog's header, JSON's "caller"): "schedule_one.go:80"
     dated: bool = True  # its time has a year (JSON's, a runtime prefix's); False: a klog header's, its year inferred
+    replica: str | None = None  # the pod ``kubectl logs --prefix`` names ("[pod/NAME/CONTAINER] ")
 
 
 class Truncated(Exception):
     """A log line cut short (an unterminated quoted string or JSON object)."""
+
+
+class Interleaved(Exception):
+    """Two log lines in one: a second line's start (a klog header, a JSON line) inside it, as when two writes are
+    merged."""
 
 
 def _go_string(text: str, start: int) -> tuple[str, int]:
@@ -239,9 +248,11 @@ def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | No
     ``near`` is the time (µs since the epoch) of the log line before it, which gives a klog header its year."""
     text = text.strip()
     m = _PREFIX.match(text)
-    text = text[m.end():]
-    stamped = _json_micros(m[1]) if m[1] else None  # the runtime's time has a year
+    text, replica = text[m.end():], m["pod"]
+    stamped = _json_micros(m[2]) if m[2] else None  # the runtime's time has a year
     near = near if stamped is None else stamped
+    if text[:1] in ("{", "I", "W", "E", "F") and _ANOTHER.search(text, 1):
+        raise Interleaved()
     if text.startswith("{"):
         try:  # the boundary: nesting, long numbers, NaN and lone surrogates are no log line's
             obj = parse_json(text, "a log line")
@@ -256,7 +267,7 @@ def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | No
             return None
         v, caller = obj.get("v"), obj.get("caller")
         return Line(number, micros, obj["msg"], obj, v if isinstance(v, int) and not isinstance(v, bool) else None,
-                    caller.rsplit("/", 1)[-1] if isinstance(caller, str) else None)
+                    caller.rsplit("/", 1)[-1] if isinstance(caller, str) else None, replica=replica)
     m = _KLOG.fullmatch(text)
     if not m:
         return None
@@ -269,7 +280,8 @@ def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | No
         values = _key_values(rest[end:])
     else:
         msg, values = rest, {}
-    return Line(number, micros, msg, values, caller=f"{m[8].rsplit('/', 1)[-1]}:{m[9]}", dated=stamped is not None)
+    return Line(number, micros, msg, values, caller=f"{m[8].rsplit('/', 1)[-1]}:{m[9]}", dated=stamped is not None,
+                replica=replica)
 
 
 # Two "Pod moved ..." events have two callers each, which the klog header (JSON: "caller") tells apart:
@@ -318,6 +330,8 @@ class Counts:
     other: int = 0  # log lines with a message the importer does not use
     unknown: int = 0  # not a log line
     truncated: int = 0  # cut short
+    interleaved: int = 0  # two lines in one (two writes merged)
+    standby: int = 0  # scheduler lines of a standby replica (in leader election, never leading): left out
     ignored: int = 0  # scheduler messages that could not be placed (e.g. about a pod never seen)
     files: int = 0
     bytes: int = 0
@@ -330,7 +344,7 @@ class Counts:
         """Each count with the words said after it ({key, count, words}), in COUNT_WORDS' order: the editor lists
         them, the summary joins them."""
         return [{"key": key, "count": getattr(self, key), "words": words(getattr(self, key))}
-                for key, words in COUNT_WORDS]
+                for key, words in COUNT_WORDS if key not in WHEN_SOME or getattr(self, key)]
 
     def summary(self) -> str:
         first, *rest = (f"{c['count']:,} {c['words']}" for c in self.said())
@@ -353,8 +367,19 @@ COUNT_WORDS = (
     ("other", lambda n: agreeing(n, "other log line")),
     ("unknown", lambda n: "unknown"),
     ("truncated", lambda n: "truncated"),
+    ("interleaved", lambda n: "interleaved (two lines in one)"),
+    ("standby", lambda n: f"{agreeing(n, 'scheduler line')} of a standby replica (not the leader) left out"),
     ("disagreeing", lambda n: "disagreeing with the model's replay"),
 )
+
+WHEN_SOME = ("interleaved", "standby")  # counts said only when some lines are
+
+
+def _utf32(first: bytes) -> bool:
+    """Whether a text whose first line is ``first`` is UTF-32: its byte order mark, or three NUL bytes of four."""
+    sample = first[:4096]
+    return first.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) or (
+        len(sample) >= 8 and sample.count(0) * 4 >= 3 * len(sample) - 4)
 
 
 def _utf16(first: bytes) -> str | None:
@@ -390,40 +415,54 @@ class Recoded:
         return line
 
 
+BINARY_HEAD = 4096  # bytes: a NUL byte among the input's first is binary data, no log
 GZIP_MAGIC = b"\x1f\x8b"  # the first bytes of a gzip file (RFC 1952): a rotated log, compressed
 
 
 def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None] | None = None,
                label: str = "<input>") -> Iterable[tuple[str, bool]]:
-    """(text, ends with a newline) of each line of ``stream``, one at a time (a line over MAX_LINE bytes is counted
-    as unknown and skipped), in UTF-8 or UTF-16 (then read back as UTF-8; the bytes counted are those); a byte
-    order mark dropped; LogError for binary or gzip-compressed input."""
-    first = True
+    """(text, ends with a newline) of each line of ``stream``, one at a time, in UTF-8 or UTF-16 (then read back as
+    UTF-8; the bytes counted are those); a byte order mark dropped. LogError, naming the line, for what is no log
+    text: gzip-compressed (never inflated, so no size of it is read), UTF-32, a NUL byte in the first BINARY_HEAD
+    bytes, a line over MAX_LINE bytes. Later NUL bytes (a run of them is what a crash leaves in a log file) make
+    their line unknown, skipped."""
+    number = head = 0
     while True:
         raw = stream.readline(MAX_LINE)
         if not raw:
             return
-        if first and raw.startswith(GZIP_MAGIC):
-            raise LogError(f"{label}: gzip-compressed: decompress it first (zcat {label} | inflight-scope import -)")
-        if first and (codec := _utf16(raw)):
-            stream = Recoded(raw, stream, codec)
-            raw = stream.readline(MAX_LINE)
-        if first:
+        number += 1
+        where = f"{label}:{number}"
+        if number == 1:
+            if raw.startswith(GZIP_MAGIC):
+                raise LogError(f"{where}: gzip-compressed (a rotated log?), not read: decompress it first (zcat "
+                               f"{label} | inflight-scope import -)")
+            if _utf32(raw):
+                raise LogError(f"{where}: UTF-32 text, not read: convert it to UTF-8 first (iconv -f UTF-32 -t "
+                               f"UTF-8 {label} | inflight-scope import -)")
+            if codec := _utf16(raw):
+                stream = Recoded(raw, stream, codec)
+                raw = stream.readline(MAX_LINE)
             raw = raw.removeprefix(codecs.BOM_UTF8)
         counts.bytes += len(raw)
-        if first and b"\0" in raw[:4096]:
-            raise LogError(f"{label}: binary data, not a log (a NUL byte in its first line)")
-        first = False
+        if head < BINARY_HEAD and b"\0" in raw[:BINARY_HEAD - head]:
+            raise LogError(f"{where}: binary data, not a log (a NUL byte in its first {BINARY_HEAD:,} bytes)")
+        head += len(raw)
+        counts.lines += 1
         if not raw.endswith(b"\n") and len(raw) >= MAX_LINE:
-            while True:  # skip the rest of the overlong line
+            if raw.strip(b"\0"):
+                raise LogError(f"{where}: a line over {MAX_LINE // 1024} KiB, longer than any kube-scheduler log "
+                               "line: is it a log? Import a stretch without that line")
+            while True:  # skip the rest of the run of NUL bytes
                 more = stream.readline(MAX_LINE)
                 counts.bytes += len(more)
                 if not more or more.endswith(b"\n"):
                     break
-            counts.lines += 1
+                if more.strip(b"\0"):
+                    raise LogError(f"{where}: a line over {MAX_LINE // 1024} KiB, longer than any kube-scheduler "
+                                   "log line: is it a log? Import a stretch without that line")
             counts.unknown += 1
             continue
-        counts.lines += 1
         if progress:
             progress(counts.bytes)
         if b"\0" in raw:

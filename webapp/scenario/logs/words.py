@@ -165,3 +165,10 @@ def _gate_said(b: Builder) -> str:
         return (f"SchedulerQueueingHints on: {b.place(on)} logs a failure's queue as AddUnschedulableIfNotPresent "
                 f"does with the gate on (scheduling_queue.go:734 at v1.28.0, -v=6, with {GATE_ON_KEY}).")
     return ""
+
+
+def standby(place: str, held: int) -> str:
+    """The assumption that a replica's log from ``place`` on is a standby's (logs/replicas.py)."""
+    return (f"The replica whose log starts at {place} starts a leader election (\"attempting to acquire leader "
+            f"lease\") and never schedules: a standby, whose informers log the cluster's events without scheduling. "
+            f"Its {counted(held, 'scheduler line')} are left out; only the leader schedules.")
