@@ -20,6 +20,9 @@ from .messages import MESSAGES
 
 ELECTING = "attempting to acquire leader lease"
 ACQUIRED = "successfully acquired lease"
+# Their lines in client-go (vendored beside the scheduler: messages.RELEASES), by release.
+LEASE_SOURCE = "k8s.io/client-go/tools/leaderelection/leaderelection.go"
+LEASE_LINES = {ELECTING: (250, 250, 250, 250, 254), ACQUIRED: (260, 260, 260, 260, 268)}
 SCHEDULES = ("attempt", "fail", "bound")  # MESSAGES' kinds only the leader logs
 BACK_JUMP = 1_000_000  # µs: a line this much before the one before it starts another replica's log
 MAX_HELD = 200_000  # scheduler lines held while a stretch's role is unknown; past it they are used

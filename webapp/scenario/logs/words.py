@@ -74,7 +74,8 @@ def assumptions(b: Builder, plugins: list, from_log: list, mended: Mender, phase
                    "share that phase (both start with the queue).")
     given = mended.priorities.level
     gate = "" if b.gate_lines else ("; the SchedulerQueueingHints gate is on (1.28.0 to 1.28.4's default; the log "
-                                    "shows no failure's queue, which -v=5 logs with the gate off and -v=6 with it on)")
+                                    "shows no failure's queue, which -v=5 logs with the gate off and -v=6 with it "
+                                    "on, 1.29 on -v=3)")
     out.append(f"Every pod has priority 0{' unless given one below' if given else ''}, the default backoff (1 s "
                f"initial, 10 s max) and 300 s maximum in unschedulablePods{gate}. The log says none of these.")
     if given:
