@@ -3,9 +3,10 @@ each release (pkg/scheduler/ and client-go as vendored in kubernetes/autoscaler:
 a91025aa, the heads of cluster-autoscaler-release-1.29, -1.30 and -1.31). Every message is written at its
 release's file:line (CALLERS, checked against the upstream text by test_logs_real.py), in klog's text format
 (klog/v2 header ``Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg key="value"``) or component-base's JSON format
-(component-base/logs/json/json.go:67-73: ``ts`` epoch milliseconds, ``caller`` short, ``msg``, ``v``, the keys;
-klog.KObj as {"name", "namespace"}), as ``kubectl logs`` gives them with ``--timestamps`` (an RFC3339Nano time and
-a space) and ``--prefix`` (``[pod/NAME/CONTAINER] ``).
+(component-base/logs/json/json.go:67-73, l. 94 for ``v``, vendored at a91025aa and the release branches: ``ts``
+epoch milliseconds, ``caller`` short, ``msg``, ``v``, the keys; klog.KObj as {"name", "namespace"}), as
+``kubectl logs`` gives them with ``--timestamps`` (an RFC3339Nano time and a space) and ``--prefix``
+(``[pod/NAME/CONTAINER] ``).
 
 The incidents:
 * BUG (a 1.28.0/1.28.1 cluster): api-0 is popped; an assigned pod is updated while it is in flight; worker-1 is
