@@ -72,7 +72,7 @@ def test_the_importers_table_of_lines_is_upstreams(release):
             assert f'"{msg}"' in source[f"{SCHED}{path}:{numbers[i]}"], (msg, release)
     for msg, numbers in LEASE_LINES.items():
         assert source[f"{LEASE_SOURCE}:{numbers[i]}"].startswith(f'klog.Infof("{msg}')
-    assert (ELECTING, ACQUIRED) == tuple(LEASE_LINES)
+    assert tuple(LEASE_LINES) == (ELECTING, ACQUIRED)
 
 
 @pytest.mark.skipif(not MIRROR.exists(), reason="no mirror of kubernetes/autoscaler on this machine")

@@ -15,8 +15,18 @@ from ..load import load_scenario
 from ..validate import Limits
 from . import compare, words
 from .builder import Builder
-from .lines import (GATE_OFF, GATE_OFF_VERSION, GATE_ON, Counts, Interleaved, LogError, Truncated, parse_line,
-                    read_lines, redated)
+from .lines import (
+    GATE_OFF,
+    GATE_OFF_VERSION,
+    GATE_ON,
+    Counts,
+    Interleaved,
+    LogError,
+    Truncated,
+    parse_line,
+    read_lines,
+    redated,
+)
 from .mend import Mender
 from .messages import explicit_hints
 from .phase import flush_phase
