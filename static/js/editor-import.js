@@ -117,7 +117,7 @@ export function bindImport(dialog, result, editor, maxBytes) {
       h("p", { class: "imp-what" }, h("strong", { text: name }),
         ` → ${counted(scenario.pods.length, "pod")}, ${counted(scenario.steps.length, "step")}.`),
       h("ul", { class: "imp-counts", dataTestid: "import-counts" },
-        answer.said.map(({ key, count, words }) => // the importer's counts, in its words (logs/lines.py COUNT_WORDS)
+        answer.said.map(({ key, count, words }) => // the importer's counts, in its words (logs/reading.py COUNT_WORDS)
           h("li", { dataCount: key, dataZero: String(count === 0) },
             h("strong", { text: count.toLocaleString("en") }), ` ${words}`))),
       ...(answer.disagreements.length ? listed(answer, "disagreements") : []),

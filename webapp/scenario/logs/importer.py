@@ -6,43 +6,44 @@ The klog lines before the first line with a year (JSON's, a runtime prefix's) ar
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ...model.variant import VARIANTS
 from ..load import load_scenario
 from ..validate import Limits
 from . import compare, words
 from .builder import Builder
+from .compare import Evidence
 from .lines import (
     GATE_OFF,
     GATE_OFF_VERSION,
     GATE_ON,
-    Counts,
     Interleaved,
     LogError,
     Truncated,
     parse_line,
-    read_lines,
     redated,
 )
 from .mend import Mender
 from .messages import explicit_hints
 from .phase import flush_phase
+from .reading import Counts, read_lines
 from .replicas import Replicas
 from .yamltext import to_yaml
 
 
 @dataclass
 class Imported:
-    scenario: dict  # the scenario object (it validates and runs on v1.28.1 and v1.28.2)
-    assumptions: list
+    scenario: dict[str, Any]  # the scenario object (it validates and runs on v1.28.1 and v1.28.2)
+    assumptions: list[str]
     counts: Counts
     yaml: str = ""
-    disagreements: list = field(default_factory=list)  # the log's queue moves the model's replay does not make
-    warnings: list = field(default_factory=list)  # what the log's timestamps make doubtful (also in assumptions)
-    evidence: list = field(default_factory=list)  # each queue move and attempt the log states, against the replays
+    disagreements: list[str] = field(default_factory=list)  # the log's queue moves the model's replay does not make
+    warnings: list[str] = field(default_factory=list)  # what the log's timestamps make doubtful (also in assumptions)
+    evidence: list[Evidence] = field(default_factory=list)  # each queue move and attempt the log states, against
+    # the replays
 
 
 def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits(),
@@ -172,7 +173,7 @@ def _finish(b: Builder, source: str, counts: Counts, limits: Limits, name: str) 
     }
     mended = Mender(scenario, limits, b)
     mended.run()
-    evidence: list = []
+    evidence: list[Evidence] = []
     disagreements, counts.disagreeing, counts.agreeing = compare.disagreements(scenario, limits, b, names, evidence)
     assumptions = words.assumptions(b, plugins, from_log, mended, phased)
     scenario["description"] = words.description(source, counts, b, scenario, assumptions, disagreements)
@@ -197,7 +198,7 @@ def _gate(b: Builder) -> bool:
     return off is None
 
 
-def _short_names(pods: dict) -> dict:
+def _short_names(pods: Mapping[str, object]) -> dict[str, str]:
     """Pod names without their namespace when every pod is in the same one (the log's ns/name otherwise)."""
     spaces = {name.split("/", 1)[0] for name in pods if "/" in name}
     if len(spaces) <= 1:

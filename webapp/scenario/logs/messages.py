@@ -169,7 +169,8 @@ def woken_by(plugin: str, gate: bool = True) -> dict[str, str]:
     return found
 
 
-def explicit_hints(plugins: list, said: dict, gate: bool) -> tuple[list[dict], list[str]]:
+def explicit_hints(plugins: list[str], said: dict[tuple[str, tuple[str, ...], str], int],
+                   gate: bool) -> tuple[list[dict[str, str]], list[str]]:
     """The scenario's ``hints`` for the failures' ``plugins``, given what the log ``said`` of hints ((event label,
     the pod's plugins, hint) -> line number), and the hints read from the log, in words. A plugin with an explicit
     hint uses only its explicit hints (scenario-format.md "Plugins by name"), so a catalogue plugin gets none,
@@ -177,7 +178,7 @@ def explicit_hints(plugins: list, said: dict, gate: bool) -> tuple[list[dict], l
     plugin, outside the catalogue, always gets them all. An event the scenario does not have yet (a what-if edit)
     then wakes each plugin as it registered."""
     given = {p: woken_by(p, gate) for p in {*plugins, *(p for _, pod_plugins, _ in said for p in pod_plugins)}}
-    logged: dict[str, dict[str, tuple]] = {}  # plugin -> {label: (hint, line)} where the log differs
+    logged: dict[str, dict[str, tuple[str, int]]] = {}  # plugin -> {label: (hint, line)} where the log differs
     for (label, pod_plugins, hint), number in said.items():
         if hint == "QueueSkip":  # every plugin of the pod skipped it
             for p in pod_plugins:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .lines import Counts, Line
+from .lines import Line
 from .messages import MESSAGES
+from .reading import Counts
 
 ELECTING = "attempting to acquire leader lease"
 ACQUIRED = "successfully acquired lease"

@@ -4,14 +4,16 @@ the assumptions, the SchedulerQueueingHints gate the log shows, the disagreement
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from ...model.plugins import PLUGINS
 from ...model.variant import VARIANTS
 from ...phrases import counted, joined, listed
 from .builder import MAX_ASSUMPTIONS, MAX_IN_UNSCHEDULABLE, Builder, Parked
-from .lines import GATE_OFF_VERSION, GATE_ON_KEY, Counts
+from .lines import GATE_OFF_VERSION, GATE_ON_KEY
 from .mend import Mender
 from .messages import UNKNOWN_PLUGIN
+from .reading import Counts
 
 # The result's two lists: key -> (title, what it holds); the YAML's comments and the editor say them so.
 LISTS = {
@@ -21,11 +23,12 @@ LISTS = {
 
 
 def _since(b: Builder, micros: int) -> str:
-    moment = datetime.fromtimestamp((b.start + micros) / 1e6, UTC)
+    moment = datetime.fromtimestamp(b.epoch(micros) / 1e6, UTC)
     return moment.strftime("%m-%d %H:%M:%S.%f")
 
 
-def assumptions(b: Builder, plugins: list, from_log: list, mended: Mender, phased: list[Parked]) -> list[str]:
+def assumptions(b: Builder, plugins: list[str], from_log: list[str], mended: Mender,
+                phased: list[Parked]) -> list[str]:
     """What the log cannot tell, in sentences; ``phased``: the attempts the flushes' phase was chosen for."""
     out = [f"t = 0 s is the time of the first scheduler line ({_since(b, 0)} UTC); the clock advances to each "
            "line's time."]
@@ -116,8 +119,8 @@ def gaps(b: Builder) -> list[str]:
             for n, before, seconds in b.gaps]
 
 
-def description(source: str, counts: Counts, b: Builder, scenario: dict, assumptions: list,
-                 disagreements: list) -> str:
+def description(source: str, counts: Counts, b: Builder, scenario: dict[str, Any], assumptions: list[str],
+                 disagreements: list[str]) -> str:
     steps = scenario["steps"]
     fails = sum(1 for s in steps if s["op"] == "fail")
     lines = [
@@ -138,7 +141,7 @@ def description(source: str, counts: Counts, b: Builder, scenario: dict, assumpt
     return "\n".join(lines) + "\n"
 
 
-def _compared(b: Builder, disagreements: list) -> str:
+def _compared(b: Builder, disagreements: list[str]) -> str:
     """What comparing the log's queue moves with the model's replay found, in a sentence."""
     versions = joined(b.variants)
     if disagreements:
