@@ -193,6 +193,20 @@ def test_a_log_without_an_election_is_used_as_it_is():
     assert steps_of(result) == steps_of(alone()) and result.counts.standby == 0
 
 
+def test_a_leader_change_uses_both_leaders_lines_and_says_so():
+    """cp-1 leads until it stops after worker-1's failure; cp-2, a standby until then, acquires the lease and
+    schedules: both stretches lead, their lines are used in order, and the assumptions name both."""
+    first = write(election(True) + BUG[:8], "1.31", prefix="kube-scheduler-cp-1")
+    second = write([(200.0, "attempting to acquire leader lease", {}), (200.1, "successfully acquired lease", {}),
+                    *BUG[8:]], "1.31", prefix="kube-scheduler-cp-2")
+    result, facts = report(first + second, names=["failover.log"])
+    assert result.counts.standby == 0
+    [said] = [a for a in result.assumptions if "led in turn" in a]
+    assert said.startswith("2 replicas led in turn, each after its own leader election (their logs start at "
+                           "failover.log:1 and failover.log:11): a leader change.")
+    assert [p["text"] for p in facts["pods"]] == ["worker-1 lost 308.00 s on v1.28.1 against v1.28.2"]
+
+
 # --- lines cut short or merged ----------------------------------------------------------------------------------
 def test_cut_and_merged_lines_are_skipped_and_counted():
     """A line cut short (a full disk, a killed container) and two writes merged into one line (two goroutines

@@ -100,6 +100,8 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
     if builder is not None:
         for first, held in replicas.standbys:
             builder.assume(words.standby(builder.place(first), held))
+        if len(replicas.leaders) > 1:
+            builder.assume(words.leaders([builder.place(first) for first in replicas.leaders]))
     source = ", ".join(labels) or "<no input>"
     if counts.bytes == 0 or counts.lines == 0:
         raise LogError(f"{source}: empty input, not a log")

@@ -176,3 +176,10 @@ def standby(place: str, held: int) -> str:
     return (f"The replica whose log starts at {place} starts a leader election (\"attempting to acquire leader "
             f"lease\") and never schedules: a standby, whose informers log the cluster's events without scheduling. "
             f"Its {counted(held, 'scheduler line')} are left out; only the leader schedules.")
+
+
+def leaders(places: list[str]) -> str:
+    """The assumption that several replicas led in turn (a leader change: logs/replicas.py)."""
+    return (f"{counted(len(places), 'replica')} led in turn, each after its own leader election (their logs start "
+            f"at {joined(places)}): a leader change. All of their lines are used, in the log's order, as one "
+            "scheduler's; the new leader's queue starts with what its informers had added while it waited.")
