@@ -67,6 +67,8 @@ def _go_string(text: str, start: int) -> tuple[str, int]:
             break
         i = j + 1
     quoted = text[start:j + 1]
+    if "\\" not in quoted:  # no escape: the text as it is (what JSON, and the fallback below, make of it)
+        return quoted[1:-1], j + 1
     try:  # the boundary: Go never writes a lone surrogate (\\ud800), kept as written like its other escapes
         value = parse_json(quoted, "a log value")
     except DocumentError:
