@@ -26,7 +26,9 @@ LEASE_SOURCE = "k8s.io/client-go/tools/leaderelection/leaderelection.go"
 LEASE_LINES = {ELECTING: (250, 250, 250, 250, 254), ACQUIRED: (260, 260, 260, 260, 268)}
 SCHEDULES = ("attempt", "fail", "bound")  # MESSAGES' kinds only the leader logs
 BACK_JUMP = 1_000_000  # µs: a line this much before the one before it starts another replica's log
-MAX_HELD = 200_000  # scheduler lines held while a stretch's role is unknown; past it they are used
+# Scheduler lines held while a stretch's role is unknown, past which they are used: the scenario's step limit (more
+# could not all become steps).
+MAX_HELD = 200_000
 
 
 @dataclass
