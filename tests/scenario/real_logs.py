@@ -53,6 +53,7 @@ NO_CPU = ("0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes ar
           "victims found for incoming pod.")  # the FitError message, framework/types.go:315; noderesources/fit.go
 LEASE_NAME = "kube-system/kube-scheduler"
 
+HINT = object()  # the hint as each release writes it (hint_of)
 BUG = [  # (seconds after START, message, keys)
     (0.0001, "Add event for unscheduled pod", {"pod": "default/api-0"}),
     (0.0002, "Add event for unscheduled pod", {"pod": "default/worker-1"}),
@@ -63,7 +64,7 @@ BUG = [  # (seconds after START, message, keys)
     (0.040, "Successfully bound pod to node", {"pod": "default/api-0", "node": "node-1"}),
     (0.050, "Unable to schedule pod; no fit; waiting", {"pod": "default/worker-1", "err": NO_CPU}),
     (310.0, "Pod moved to an internal scheduling queue",
-     {"pod": "default/worker-1", "event": "UnschedulableTimeout", "queue": "Active", "hint": "QueueAfterBackoff"}),
+     {"pod": "default/worker-1", "event": "UnschedulableTimeout", "queue": "Active", "hint": HINT}),
     (310.0002, "About to try and schedule pod", {"pod": "default/worker-1"}),
     (310.010, "Successfully bound pod to node", {"pod": "default/worker-1", "node": "node-4"}),
 ]
@@ -85,6 +86,12 @@ def election(leads: bool) -> list:
     return said + [(-19.9, "successfully acquired lease", {})] if leads else said
 
 
+def hint_of(release: str) -> str:
+    """The hint's name as the release's QueueingHint.String gives it: "QueueAfterBackoff" in 1.28
+    (framework/types.go:124-134 at cb95d464), "Queue" from 1.29 (types.go:116-124 at release-1.29)."""
+    return "QueueAfterBackoff" if release.startswith("v1.28") else "Queue"
+
+
 def verbosity(msg: str, release: str) -> int:
     v = CALLERS[msg][2]
     return v if isinstance(v, int) else v[RELEASES.index(release)]
@@ -98,6 +105,7 @@ def _caller(msg: str, release: str) -> tuple[str, int]:
 def klog_line(at: float, msg: str, keys: dict, release: str) -> str:
     file, number = _caller(msg, release)
     msg = msg.split(" (")[0]
+    keys = {k: hint_of(release) if v is HINT else v for k, v in keys.items()}
     stamp = datetime.fromtimestamp(START.timestamp() + at, UTC).strftime("%m%d %H:%M:%S.%f")
     if msg.startswith(("attempting", "successfully")):
         return f"I{stamp}       1 {file}:{number}] {msg} {LEASE_NAME}" + ("..." if msg[0] == "a" else "")
@@ -107,6 +115,7 @@ def klog_line(at: float, msg: str, keys: dict, release: str) -> str:
 
 def json_line(at: float, msg: str, keys: dict, release: str) -> str:
     file, number = _caller(msg, release)
+    keys = {k: hint_of(release) if v is HINT else v for k, v in keys.items()}
     folder = "leaderelection" if msg.startswith(("attempting", "successfully")) else "scheduler"
     if folder == "leaderelection":
         msg = f"{msg} {LEASE_NAME}" + ("..." if msg[0] == "a" else "")

@@ -20,7 +20,7 @@ from webapp.scenario.logs import import_logs
 from webapp.scenario.logs.messages import MESSAGES, RELEASE_LINES
 from webapp.scenario.logs.replicas import ACQUIRED, ELECTING, LEASE_LINES, LEASE_SOURCE
 
-from .real_logs import BUG, CALLERS, FIXED, RELEASES, SCHED, STANDBY, election, write
+from .real_logs import BUG, CALLERS, FIXED, HINT, RELEASES, SCHED, STANDBY, election, write
 
 UPSTREAM = Path(__file__).resolve().parents[1] / "data" / "logs" / "upstream-lines.json"
 MIRROR = Path("/work/.mirror/kubernetes+autoscaler/repo")
@@ -137,6 +137,18 @@ def test_a_fixed_cluster_at_v4_of_1_28_cannot_be_told_apart():
     """1.28 logs a failure's queue with the gate on only at -v=6: at -v=4 both replays agree."""
     _, facts = report(write(election(True) + FIXED, "v1.28.4", most=4))
     assert facts["verdict"].startswith(UNTOLD)
+
+
+@pytest.mark.parametrize("release, form", [("v1.28.4", "klog"), ("1.29", "klog"), ("1.31", "json")])
+def test_each_releases_hint_is_read(release, form):
+    """A move's hint as each release writes it (real_logs.hint_of: 1.28's QueueAfterBackoff, 1.29 on "Queue"): a
+    PvAdd, which NodeResourcesFit does not register, moving worker-1 is a hint read from the log, as
+    QueueAfterBackoff."""
+    moved = (1.0, "Pod moved to an internal scheduling queue",
+             {"pod": "default/worker-1", "event": "PvAdd", "queue": "Active", "hint": HINT})
+    result, _ = report(write(election(True) + [*BUG[:8], moved], release, form=form), names=["hint.log"])
+    said = next(a for a in result.assumptions if a.startswith("Hints read from the log's queue moves"))
+    assert "NodeResourcesFit on PvAdd: QueueAfterBackoff (line 11)" in said
 
 
 # --- several replicas: only the leader's lines ------------------------------------------------------------------

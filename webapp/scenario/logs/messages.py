@@ -119,7 +119,10 @@ RELEASE_LINES: dict[str, tuple[str, tuple[int | None, ...]]] = {
     "Delete event for scheduled pod": ("eventhandlers.go", (244, 244, 244, 249, 313)),
 }
 QUEUES = {"Active": "activeQ", "Backoff": "backoffQ", "Unschedulable": "unschedulablePods"}
-HINT_NUMBERS = {"0": "QueueSkip", "1": "QueueAfterBackoff", "2": "QueueImmediately"}
+# A hint as the log writes it -> the model's: 1.28's names (framework/types.go:124-134 at cb95d464) or their
+# numbers; 1.29 on name two, QueueSkip and Queue (types.go:110-124 at release-1.29, 168-182 at release-1.31), Queue
+# moving a pod to backoffQ while it backs off and to activeQ after, as QueueAfterBackoff did.
+HINT_NUMBERS = {"0": "QueueSkip", "1": "QueueAfterBackoff", "2": "QueueImmediately", "Queue": "QueueAfterBackoff"}
 
 # A failure's plugins from its message: each in-tree plugin's reason text at v1.28 (framework/plugins/...).
 PLUGIN_REASONS = (
