@@ -36,6 +36,7 @@ from .scenario.errors import ScenarioError
 from .scenario.load import load_file, load_scenario, parse_text
 from .scenario.logs import LogError, import_logs
 from .scenario.logs.lines import printable
+from .scenario.schemas import defaults
 from .scenario.validate import Limits
 from .server.addresses import NO_NETWORK, SERVE_FOR_A_ROOM, WILDCARDS, reachable
 from .server.settings import read_settings
@@ -363,7 +364,7 @@ def advice(scenario, variants) -> list[str]:
     that look misspelt, and pods left where only a flush would move them (each version run through again, only
     when the clock runs no flushes: else none are)."""
     overdue = {} if scenario.config.periodic_flushes else dry_runs(scenario, variants)[2]
-    return advised(scenario.raw, overdue)
+    return advised(scenario.raw, overdue, defaults(scenario.raw["schema"])["periodic_flushes"])
 
 
 def run_check_challenge(args) -> int:

@@ -6,7 +6,8 @@
 // data-max-bytes) is not sent: the dialog says so and how to import it.
 // The answer's report (the incident report's verdict, where the versions part, each pod's time lost) is shown
 // first; "Open the incident report" posts the same log to /report (a form, so the page opens in this tab), and
-// "Open the viewer at the incident" hands the scenario to the viewer at that position, as Run does.
+// "Open the viewer at the incident" hands the scenario to the viewer at that position, as Run does; Run opens the
+// viewer there too while the editor holds the imported text as it came (``landing``), at 0 once it is edited.
 import { h, within } from "./dom.js";
 import { HANDOFF_ID, HANDOFF_KEY } from "./links.js";
 
@@ -22,6 +23,7 @@ const size = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed
 export function bindImport(dialog, result, editor, maxBytes) {
   const status = within(dialog, "[data-testid=import-status]");
   const paste = within(dialog, "textarea");
+  let landing = null; // {text, position}: the imported text, and where its versions part for the pod that lost time
 
   const refuse = (text) => {
     status.dataset.state = "bad";
@@ -46,6 +48,8 @@ export function bindImport(dialog, result, editor, maxBytes) {
     dialog.close();
     show(answer, name, { body, fileName: fileName ?? "pasted.log" });
     editor.replaceText(answer.text, "yaml");
+    const incident = answer.report?.incident;
+    landing = incident === null || incident === undefined ? null : { text: answer.text, position: incident };
     const odds = answer.disagreements.length;
     editor.notice(`Imported ${name}: read its ${counted(answer.assumptions.length, "assumption")}` +
       `${odds ? ` and ${counted(odds, "disagreement")} with the model` : ""} beside the text before running.`);
@@ -113,7 +117,7 @@ export function bindImport(dialog, result, editor, maxBytes) {
       h("p", { class: "imp-what" }, h("strong", { text: name }),
         ` → ${counted(scenario.pods.length, "pod")}, ${counted(scenario.steps.length, "step")}.`),
       h("ul", { class: "imp-counts", dataTestid: "import-counts" },
-        answer.said.map(({ key, count, words }) => // the importer's counts, in its words (logs/lines.py COUNT_WORDS)
+        answer.said.map(({ key, count, words }) => // the importer's counts, in its words (logs/reading.py COUNT_WORDS)
           h("li", { dataCount: key, dataZero: String(count === 0) },
             h("strong", { text: count.toLocaleString("en") }), ` ${words}`))),
       ...(answer.disagreements.length ? listed(answer, "disagreements") : []),
@@ -144,6 +148,10 @@ export function bindImport(dialog, result, editor, maxBytes) {
     if (status.dataset.state !== "busy") status.textContent = "";
   });
   return {
+    // The position Run opens the viewer at for the editor's ``text``: the incident while it is the imported text.
+    landingOf(text) {
+      return landing && landing.text === text ? landing.position : 0;
+    },
     open() {
       status.textContent = "";
       delete status.dataset.state;

@@ -339,7 +339,8 @@ async function run() {
   } catch (err) {
     return notice(`Could not hand the scenario to the viewer: ${err.message}`);
   }
-  location.assign(`/?scenario=${HANDOFF_ID}`);
+  const at = importer.landingOf(source.value); // an import opens at its incident
+  location.assign(`/?scenario=${HANDOFF_ID}${at ? `&position=${at}` : ""}`);
 }
 
 // --- wiring ------------------------------------------------------------------------------------------------

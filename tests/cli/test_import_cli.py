@@ -79,20 +79,22 @@ def test_stdin_to_stdout_as_json():
     assert done.stderr.decode().startswith("import: <stdin>: 32 lines read")
 
 
-@pytest.mark.parametrize("content, says", [
-    (b"", "empty input"),
-    (bytes(range(256)) * 4, "binary data"),
-    (b"schema: 1\nname: x\npods: []\nsteps: []\n", "not a kube-scheduler log"),
-    (gzip.compress((LOGS / "five-minute-incident.log").read_bytes()), "gzip-compressed: decompress it first (zcat "),
+@pytest.mark.parametrize("content, where, says", [
+    (b"", "", "empty input"),
+    (bytes(range(256)) * 4, ":1", "binary data"),
+    (b"schema: 1\nname: x\npods: []\nsteps: []\n", "", "not a kube-scheduler log"),
+    (gzip.compress((LOGS / "five-minute-incident.log").read_bytes()), ":1",
+     "gzip-compressed (a rotated log?), not read: decompress it first (zcat "),
+    (b"I1130 12:00:00.000100 1 a.go:1] ok\n" + b"x" * (70 * 1024) + b"\n", ":2", "a line over 64 KiB"),
 ])
-def test_not_a_log_is_status_2_without_a_traceback(tmp_path, content, says):
+def test_not_a_log_is_status_2_without_a_traceback(tmp_path, content, where, says):
     path = tmp_path / "input.log"
     path.write_bytes(content)
     done = cli("import", path)
     assert done.returncode == 2
     assert done.stdout == b""
     err = done.stderr.decode()
-    assert err.startswith(f"error: {path}: ") and says in err
+    assert err.startswith(f"error: {path}{where}: ") and says in err
     assert "Traceback" not in err
 
 

@@ -6,6 +6,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.export.incident_logs import klog
+from tests.scenario.real_logs import BUG, STANDBY, election, write
 
 VERDICT = "v1.28.1 behaves as the cluster did: its replay makes every queue move the log states."
 
@@ -36,6 +37,44 @@ def test_import_then_report_then_the_viewer_at_the_incident(page, tmp_path):
     expect(page.locator("#scenario-name")).to_have_text("Imported from incident.log")
     caption = page.locator('[data-variant="v1.28.1"] [data-testid=caption]')
     expect(caption).to_contain_text("its marker e1 was removed: saw nothing")
+
+
+def test_a_real_log_of_replicas_to_the_report_and_the_incident(page, tmp_path):
+    """``kubectl logs -l component=kube-scheduler --prefix --timestamps`` of a 1.30 cluster, a standby's log then the
+    leader's (tests/scenario/real_logs.py): the panel says the verdict and the standby's lines left out, the report
+    page says it, and its link opens the viewer at the incident."""
+    log = tmp_path / "kube-scheduler.log"
+    log.write_bytes(write(election(False) + STANDBY, "1.30", timestamps=True, prefix="kube-scheduler-cp-2")
+                    + write(election(True) + BUG, "1.30", timestamps=True, prefix="kube-scheduler-cp-1"))
+    page.goto("/editor")
+    page.get_by_role("button", name="Import log…").click()
+    page.locator("#import-file").set_input_files(str(log))
+    panel = page.locator("#import-result")
+    expect(panel.get_by_test_id("verdict")).to_have_text(VERDICT)
+    expect(panel.locator("[data-count=standby]")).to_have_text(
+        "3 scheduler lines of a standby replica (not the leader) left out")
+    panel.get_by_test_id("report-link").click()
+    page.wait_for_url(re.compile(r"/report\?name=kube-scheduler\.log$"))
+    expect(page.get_by_test_id("verdict")).to_have_text(f"Verdict: {VERDICT}")
+    expect(page.get_by_test_id("report-fix")).to_contain_text("v1.28.2 (#120445)")
+    page.get_by_test_id("report-viewer-link").click()
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^15 / 19(\D|$)"))
+
+
+def test_run_opens_an_import_at_the_incident_and_an_edited_one_at_0(page, tmp_path):
+    """Run hands the imported scenario to the viewer at the incident, as the panel's link does; once the text is
+    edited it is the user's scenario, which Run opens at 0 (the panel still offers the incident)."""
+    import_log(page, tmp_path)
+    expect(page.get_by_test_id("verdict")).to_have_text(VERDICT)
+    page.get_by_role("button", name="Run ▶").click()
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^15 / 19(\D|$)"))
+    import_log(page, tmp_path)
+    expect(page.get_by_test_id("verdict")).to_have_text(VERDICT)
+    source = page.locator("#source")
+    source.fill(source.input_value().replace('name: "Imported from incident.log"', 'name: "Edited"'))
+    page.get_by_role("button", name="Run ▶").click()
+    expect(page.locator("#scenario-name")).to_have_text("Edited")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^0 / 19(\D|$)"))
 
 
 def test_the_panel_offers_the_viewer_at_the_incident(page, tmp_path):

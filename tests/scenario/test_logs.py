@@ -374,7 +374,8 @@ def test_a_log_in_utf_16_or_with_a_byte_order_mark_imports_as_its_utf_8(encode, 
      "a log, but none of its 2 log lines is a kube-scheduler message"),
     (b"hello\n", "not a kube-scheduler log: its one line is not a klog or JSON log line"),
     (gzip.compress(TEXT.read_bytes()),  # it said "binary data, not a log (a NUL byte in its first line)"
-     r"^log0: gzip-compressed: decompress it first \(zcat log0 \| inflight-scope import -\)$"),
+     r"^log0:1: gzip-compressed \(a rotated log\?\), not read: decompress it first \(zcat log0 \| "
+     r"inflight-scope import -\)$"),
 ])
 def test_what_is_not_a_scheduler_log_is_refused(data, says):
     with pytest.raises(LogError, match=says):

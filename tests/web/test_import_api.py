@@ -1,5 +1,6 @@
 """POST /api/import: the log importer over HTTP (the editor's Import log button)."""
 
+import gzip
 import logging
 from pathlib import Path
 
@@ -64,6 +65,20 @@ def test_what_is_not_a_log_is_a_400(client):
         assert response.status_code == 400
         body = response.get_json()
         assert body["kind"] == "LogError" and "log" in body["message"]
+
+
+def test_bad_input_is_a_400_naming_its_line(client):
+    """A gzip file (never inflated), binary data, a line over 64 KiB: the line is named (``<name>:N``)."""
+    from tests.scenario.real_logs import BUG, election, write
+
+    log = write(election(True) + BUG, "1.31")
+    lines = log.splitlines(keepends=True)
+    for data, where in [(gzip.compress(log), "rotated.log:1: gzip-compressed"),
+                        (lines[0] + b"\0\0\n", "rotated.log:2: binary data"),
+                        (b"".join(lines[:3]) + b"x" * 70_000 + b"\n", "rotated.log:4: a line over 64 KiB")]:
+        response = client.post("/api/import?name=rotated.log", data=data, content_type="text/plain")
+        assert response.status_code == 400
+        assert response.get_json()["message"].startswith(where)
 
 
 # --- bad input in a log: a line that cannot be read is not a log line, never a 500 --------------------------------

@@ -73,8 +73,10 @@ def plugin_advice(raw: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def advised(raw: Mapping[str, Any], overdue: Mapping[str, Overdue]) -> list[str]:
+def advised(raw: Mapping[str, Any], overdue: Mapping[str, Overdue], flushes_by_default: bool) -> list[str]:
     """All that is advised on a scenario that runs (the editor's Validate, ``replay``'s warnings): plugin names that
-    look misspelt, then the pods ``overdue`` (engine.trace.dry_runs) leaves where only a flush would move them."""
-    old_schema = raw.get("schema") == 1 and "periodic_flushes" not in raw
+    look misspelt, then the pods ``overdue`` (engine.trace.dry_runs) leaves where only a flush would move them.
+    ``flushes_by_default``: the ``periodic_flushes`` default of the document's schema (scenario.schemas.defaults);
+    a document that leaves the field out under a schema whose default is off is told so."""
+    old_schema = not flushes_by_default and "periodic_flushes" not in raw
     return [*plugin_advice(raw), *flush_advice(overdue, old_schema)]

@@ -40,6 +40,7 @@ from ..scenario.load import FORMATS, load_scenario, parse_text
 from ..scenario.locate import locate_problems
 from ..scenario.logs import LISTS, import_logs
 from ..scenario.scenario import from_valid_dict
+from ..scenario.schemas import defaults
 from ..scenario.validate import Limits, validate
 from ..server.offload import apart
 from ..server.settings import settings_of
@@ -126,7 +127,7 @@ def _dry_run(raw: dict) -> tuple[list[dict], list[str], list[str]]:
     that look misspelt."""
     scenario = from_valid_dict(raw)
     problems, ran, overdue = dry_runs(scenario, scenario.versions)
-    return problems, ran, advised(raw, overdue)
+    return problems, ran, advised(raw, overdue, defaults(raw["schema"])["periodic_flushes"])
 
 
 @bp.post("/api/validate")

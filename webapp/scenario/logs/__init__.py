@@ -5,7 +5,8 @@ pod" pod="default/a"``) and the JSON log format (``{"ts":1701345601123.456,"call
 "msg":"About to try and schedule pod","v":4,"pod":{"name":"a","namespace":"default"}}``), one line at a time, and
 turns the scheduler's own messages into scenario steps. The messages, their keys and the verbosity each needs are
 those of kube-scheduler v1.28 (vendored in kubernetes/autoscaler at cb95d464,
-``cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/``): the table is in messages.py.
+``cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/``): the table is in messages.py, with each message's
+line in 1.28.4 to 1.31, which log the same texts and keys.
 
 What a log cannot tell is filled with assumptions, each listed in the result (``Imported.assumptions``, the
 scenario's ``assumptions`` and description, and comments in the YAML): which events arrived that moved no parked
@@ -21,14 +22,16 @@ mended (mend.Mender) or is the log's, named by its line; what the log says of a 
 do is a disagreement (``Imported.disagreements``, in the description and the YAML's comments, and counted), never an
 assumption.
 
-Lines are read one at a time (never the whole input), cut at MAX_LINE bytes; the steps are bounded by the scenario
+Lines are read one at a time (never the whole input), at most MAX_LINE bytes each; the steps are bounded by the scenario
 limits. This package is in the scenario layer: it may use the model (to check that the scenario runs) but no engine.
 
 Its modules, each using only those above it:
 
-* lines.py: reading one line (klog text or JSON) into a ``Line``, and the input's lines and counts; what a pod's
-  name may be (``pod_name``: a line with another is refused, naming it);
+* lines.py: reading one line (klog text or JSON) into a ``Line``; what a pod's name may be (``pod_name``: a line
+  with another is refused, naming it);
+* reading.py: the input's bytes into lines of text (what is no log text refused, naming its line), and the counts;
 * messages.py: the scheduler messages the importer uses; a failure's plugins, and the hints they give;
+* replicas.py: which replica's lines to use: the leader's (a standby's are left out);
 * builder.py: the used lines, in the log's order, into steps (``Builder``);
 * phase.py: the periodic flushes' phase: a logged flush move's, else the one that puts a 30 s tick just before the
   attempts of pods parked 300 to 330 s;
@@ -40,8 +43,9 @@ Its modules, each using only those above it:
 """
 
 from .importer import import_logs
-from .lines import MOVE_CALLERS, LogError, Recoded, parse_line
+from .lines import MOVE_CALLERS, LogError, parse_line
 from .messages import EVENT_LABELS, MESSAGES, UNKNOWN_PLUGIN, plugins_of, woken_by
+from .reading import Recoded
 from .words import LISTS
 
 __all__ = ["EVENT_LABELS", "LISTS", "MESSAGES", "MOVE_CALLERS", "UNKNOWN_PLUGIN", "LogError", "Recoded",

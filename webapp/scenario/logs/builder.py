@@ -8,6 +8,7 @@ from __future__ import annotations
 import bisect
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from ...errors import TooLarge
 from ...model.config import BACKOFF_PERIOD, LEFTOVER_PERIOD, NS, QueueConfig
@@ -21,7 +22,6 @@ from .lines import (
     GATE_ON_KEY,
     POD_NAME_RULE,
     UPDATE,
-    Counts,
     Line,
     LogError,
     move_caller,
@@ -29,6 +29,7 @@ from .lines import (
     pod_name,
 )
 from .messages import EVENT_LABELS, HINT_NUMBERS, MESSAGES, MOVED, QUEUES, UNKNOWN_PLUGIN, plugins_of
+from .reading import Counts
 
 MAX_ASSUMPTIONS = 200
 
@@ -76,12 +77,15 @@ class Parked:
     line: int
 
 
+Step = dict[str, Any]  # a scenario step as the builder writes it (with its grouping keys until the end)
+
+
 @dataclass
 class _Pod:
     name: str
     state: str = "new"  # new | queued | in_flight | bound | gone
-    plugins: tuple = ()
-    queue: tuple | None = None  # (queue, line number): where the log last said it went while queued
+    plugins: tuple[str, ...] = ()
+    queue: tuple[str, int] | None = None  # (queue, line number): where the log last said it went while queued
     failed_at: int | None = None  # scenario micros of its last failure
 
 
@@ -90,27 +94,31 @@ class Builder:
 
     def __init__(self, source: str, limits: Limits, counts: Counts):
         self.source, self.limits, self.counts = source, limits, counts
-        self.steps: list[dict] = []
+        self.steps: list[Step] = []
         self.pods: dict[str, _Pod] = {}
         self.start: int | None = None  # epoch micros of t = 0: the first used line
         self.clock = 0  # scenario micros the steps have reached
         self.last = 0  # scenario micros of the latest used line
         self.seen: dict[str, int] = {}  # message (or "Pod moved ... event=E") -> lines
         self.max_v = 0
-        self.open_event: dict | None = None
-        self.said: dict = {}  # (event label, the pod's plugins, hint) -> the first line the log shows it
+        self.open_event: Step | None = None
+        # (event label, the pod's plugins, hint) -> the first line the log shows it
+        self.said: dict[tuple[str, tuple[str, ...], str], int] = {}
         self.gate_lines: dict[bool, int] = {}  # SchedulerQueueingHints -> the first line that shows it so
-        self.variants = VARIANTS  # the versions the import replays (and v1.28.5 with the gate off: importer.py)
-        self.flush: tuple | None = None  # (scenario micros, period seconds, line number) of a logged flush move
+        # the versions the import replays (and v1.28.5 with the gate off: importer.py)
+        self.variants: tuple[str, ...] = VARIANTS
+        # (scenario micros, period seconds, line number) of a logged flush move
+        self.flush: tuple[int, int, int] | None = None
         self.parked: list[Parked] = []  # attempts of pods parked over MAX_IN_UNSCHEDULABLE, in the log's order
         self.clock_line: int | None = None  # the number of the line whose time the clock is at
-        self.gaps: list[tuple] = []  # (line number or None: the last used line, the line before, seconds) > LONG_GAP
+        # (line number or None: the last used line, the line before, seconds) > LONG_GAP
+        self.gaps: list[tuple[int | None, int, float]] = []
         self.inferred_pops = self.inferred_adds = self.unplaced = self.backwards = 0
         self.unknown_events: dict[str, int] = {}
         self.unmatched: dict[str, int] = {}
         self.unknown_plugin_pods: list[str] = []
         self.last_attempt: str | None = None
-        self.last_fail: dict | None = None
+        self.last_fail: Step | None = None
         self.notes: list[str] = []
         self.files: list[tuple[int, str]] = []  # (lines before it, label) of each input, in order
         self.claims: list[Claim] = []  # the queue moves the log states, to compare with the model's
@@ -121,7 +129,17 @@ class Builder:
             self.notes.append(text)
 
     def at(self, line: Line) -> int:
-        return max(line.micros - self.start, self.clock)
+        return max(self.since(line.micros), self.clock)
+
+    def since(self, micros: int) -> int:
+        """``micros`` (since the epoch) as scenario micros: from the first used line."""
+        assert self.start is not None  # a line was taken
+        return micros - self.start
+
+    def epoch(self, micros: int) -> int:
+        """Scenario ``micros`` as micros since the epoch."""
+        assert self.start is not None  # a line was taken
+        return self.start + micros
 
     def redate(self, shift: int) -> None:
         """The lines taken so far, their klog years guessed, are ``shift`` µs later: a line with a year showed when
@@ -134,11 +152,11 @@ class Builder:
         before, label = self.files[bisect.bisect_left(self.files, number, key=lambda f: f[0]) - 1]
         return f"{label}:{number - before}"
 
-    def line_of(self, step: dict) -> int:
+    def line_of(self, step: Step) -> int:
         """The number of the log line a step (not the clock's) came from."""
         return self.origin[id(step)]
 
-    def emit(self, step: dict, line: Line) -> dict:
+    def emit(self, step: Step, line: Line) -> Step:
         if len(self.steps) + 2 > self.limits.max_steps:
             raise TooLarge(f"{self.source}: the log makes more than {self.limits.max_steps:,} steps; "
                            "import a shorter stretch of it")
@@ -197,10 +215,11 @@ class Builder:
         at = self.at(line)
         open_ = self.open_event
         if pod is not None and open_ is not None and open_["_label"] == label and pod not in open_["_pods"] \
-                and line.micros - self.start - open_["_at"] <= EVENT_WINDOW:
+                and self.since(line.micros) - open_["_at"] <= EVENT_WINDOW:
             open_["_pods"].append(pod)
             (open_["_moved"] if moved else open_["_skipped"]).append(pod)
             return
+        step: Step
         if label == "AssignedPodAdd":
             step = {"op": "assigned_pod_added", "affinity_matching": []}
         else:
@@ -220,9 +239,9 @@ class Builder:
             return
         if self.start is None:
             self.start, self.clock_line = line.micros, line.number
-        if line.micros - self.start < self.clock:
+        if self.since(line.micros) < self.clock:
             self.backwards += 1
-        self.last = max(self.last, line.micros - self.start)
+        self.last = max(self.last, self.since(line.micros))
         self.max_v = max(self.max_v, line.verbosity or 0, message.verbosity)
         kind = message.kind
         key = line.msg
@@ -311,7 +330,7 @@ class Builder:
         self.hinted(label, pod, "QueueSkip", line.number)
 
     def _moved(self, name: str, line: Line) -> None:
-        label, queue = line.values.get("event"), QUEUES.get(line.values.get("queue"))
+        label, queue = line.values.get("event"), QUEUES.get(str(line.values.get("queue")))
         if not isinstance(label, str):
             self.counts.used -= 1
             self.counts.ignored += 1
@@ -341,7 +360,7 @@ class Builder:
             if self.last_fail is None or self.last_fail["pod"] != name:
                 return None
             queue = line.values.get("queue")
-            self.last_fail["note"] += f"; the log: to {QUEUES.get(queue, queue)}"
+            self.last_fail["note"] += f"; the log: to {QUEUES.get(str(queue), queue)}"
             return ""
         update = self.by_update(pod, line) if label == "BackoffComplete" else None
         if update is not None:
@@ -351,7 +370,7 @@ class Builder:
         if label in FLUSHES:  # the periodic flushes: they run as the clock advances
             period = FLUSHES[label][1]
             if self.flush is None or period > self.flush[1]:
-                self.flush = (line.micros - self.start, period, line.number)
+                self.flush = (self.since(line.micros), period, line.number)
             return None if pod is None else FLUSHES[label][2]
         if pod is None or pod.state != "queued":
             self.unplaced += 1  # queued before the log starts (or a line out of order): cannot be placed
@@ -364,7 +383,7 @@ class Builder:
         self.hinted(label, pod, HINT_NUMBERS.get(str(hint), hint), line.number)
         return ""
 
-    def hinted(self, label: str, pod: _Pod, hint, number: int) -> None:
+    def hinted(self, label: str, pod: _Pod, hint: object, number: int) -> None:
         """The log shows ``hint`` for ``label`` of a pod (that its plugins gave it: the queue asks them); kept for
         explicit_hints when a plugin's hint can name the event."""
         if pod.plugins and label in EVENT_LABELS and isinstance(hint, str) and hint in HINTS:
@@ -398,7 +417,7 @@ class Builder:
     def finish_clock(self) -> None:
         self.advance(self.last, {"note": "to the time of the log's last used line"}, None)
 
-    def advance(self, at: int, extra: dict, number: int | None) -> None:
+    def advance(self, at: int, extra: Step, number: int | None) -> None:
         """An advance_clock step to ``at`` (µs since the start), if it is later; one longer than a scenario's clock
         may move in a step (validate.MAX_SECONDS) is the log's fault, named by its line."""
         if at <= self.clock:
@@ -409,6 +428,7 @@ class Builder:
             raise LogError(f"{self.source}: {where} is {seconds:,.0f} s after the line before it; a scenario's clock "
                            f"moves at most {MAX_SECONDS:,.0f} s (about 31 years) in a step: are its timestamps right?")
         if at - self.clock > LONG_GAP and len(self.gaps) < MAX_ASSUMPTIONS:
+            assert self.clock_line is not None  # set with the first line
             self.gaps.append((number, self.clock_line, seconds))
         self.steps.append({"op": "advance_clock", "seconds": seconds, **extra})
         self.clock, self.clock_line = at, number

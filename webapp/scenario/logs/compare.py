@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from ...model.events import ACTIVE_Q, UNSCHEDULABLE_PODS
 from ...model.queue import IN_FLIGHT
+from ...model.record import Move
 from ...phrases import joined
 from ..load import load_scenario
+from ..scenario import Scenario
 from ..validate import Limits
 from .builder import FLUSHES, Builder, Claim
 from .mend import applied
@@ -23,7 +25,7 @@ CAUSES = {"add": "PodAdd", "fail": "ScheduleAttemptFailure", "update": "PodUpdat
           "assigned_pod_added": "AssignedPodAdd", **{op: label for label, (op, _, _) in FLUSHES.items()}}
 
 
-def _update_label(move: dict) -> str:
+def _update_label(move: Move) -> str:
     """The event label upstream logs for a move an Update makes: BackoffComplete from unschedulablePods to activeQ
     (v1.28.0 scheduling_queue.go:948), PodUpdate otherwise (l. 942, 964)."""
     return "BackoffComplete" if (move["from"], move["to"]) == (UNSCHEDULABLE_PODS, ACTIVE_Q) else "PodUpdate"
@@ -38,7 +40,7 @@ class _Move:
     line: int | None
 
 
-def _model_moves(loaded, variant: str, scenario: dict, b: Builder) -> dict[str, list[_Move]]:
+def _model_moves(loaded: Scenario, variant: str, scenario: dict[str, Any], b: Builder) -> dict[str, list[_Move]]:
     """pod -> its moves on ``variant``, in time order (a periodic flush's at its tick)."""
     moves: dict[str, list[_Move]] = {}
     now = 0.0
@@ -51,15 +53,15 @@ def _model_moves(loaded, variant: str, scenario: dict, b: Builder) -> dict[str, 
                     moves.setdefault(pod, []).append(_Move(flush["at"], queue, CAUSES[flush["op"]], None))
             now = result["now"]
             continue
-        cause = step.get("event") or CAUSES.get(step["op"], step["op"])
+        cause = str(step.get("event") or CAUSES.get(step["op"], step["op"]))
         for move in record["moves"]:
             label = _update_label(move) if step["op"] == "update" else cause
             moves.setdefault(move["pod"], []).append(_Move(now, move["to"], label, b.line_of(original)))
     return moves
 
 
-def disagreements(scenario: dict, limits: Limits, b: Builder, names: dict,
-                  evidence: list | None = None) -> tuple[list[str], int, list[str]]:
+def disagreements(scenario: dict[str, Any], limits: Limits, b: Builder, names: dict[str, str],
+                  evidence: list[Evidence] | None = None) -> tuple[list[str], int, list[str]]:
     """The queue moves the log states (``Pod moved to an internal scheduling queue``: the event and the queue) that
     the model's replay on the versions the import targets does not make about then, each with what the model did
     and the versions that make it (as the cluster did); how many lines disagree; and the versions that make every
@@ -102,7 +104,7 @@ class Evidence(TypedDict):
 IDLE = 2 * MOVE_SLACK  # s: a pod this long in activeQ with no Pop in between is one the scheduler would have popped
 
 
-def _claimed(replays: dict[str, dict[str, list[_Move]]], b: Builder, names: dict) -> list[Evidence]:
+def _claimed(replays: dict[str, dict[str, list[_Move]]], b: Builder, names: dict[str, str]) -> list[Evidence]:
     out: list[Evidence] = []
     for claim in b.claims:
         pod = names[claim.pod]

@@ -6,31 +6,44 @@ The klog lines before the first line with a year (JSON's, a runtime prefix's) ar
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ...model.variant import VARIANTS
 from ..load import load_scenario
 from ..validate import Limits
 from . import compare, words
 from .builder import Builder
-from .lines import GATE_OFF, GATE_OFF_VERSION, GATE_ON, Counts, LogError, Truncated, parse_line, read_lines, redated
+from .compare import Evidence
+from .lines import (
+    GATE_OFF,
+    GATE_OFF_VERSION,
+    GATE_ON,
+    Interleaved,
+    LogError,
+    Truncated,
+    parse_line,
+    redated,
+)
 from .mend import Mender
 from .messages import explicit_hints
 from .phase import flush_phase
+from .reading import Counts, read_lines
+from .replicas import Replicas
 from .yamltext import to_yaml
 
 
 @dataclass
 class Imported:
-    scenario: dict  # the scenario object (it validates and runs on v1.28.1 and v1.28.2)
-    assumptions: list
+    scenario: dict[str, Any]  # the scenario object (it validates and runs on v1.28.1 and v1.28.2)
+    assumptions: list[str]
     counts: Counts
     yaml: str = ""
-    disagreements: list = field(default_factory=list)  # the log's queue moves the model's replay does not make
-    warnings: list = field(default_factory=list)  # what the log's timestamps make doubtful (also in assumptions)
-    evidence: list = field(default_factory=list)  # each queue move and attempt the log states, against the replays
+    disagreements: list[str] = field(default_factory=list)  # the log's queue moves the model's replay does not make
+    warnings: list[str] = field(default_factory=list)  # what the log's timestamps make doubtful (also in assumptions)
+    evidence: list[Evidence] = field(default_factory=list)  # each queue move and attempt the log states, against
+    # the replays
 
 
 def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits(),
@@ -46,6 +59,7 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
     previous: int | None = None  # the time of the last log line: a klog header's year is the one nearest it
     dated = False  # whether a line with a year was read (before it, klog headers' years are guessed)
     name = name and _readable(name)
+    replicas = Replicas(counts)
     for label, stream in streams:
         label = _readable(label)
         labels.append(label)
@@ -62,6 +76,9 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
             except Truncated:
                 counts.truncated += 1
                 continue
+            except Interleaved:
+                counts.interleaved += 1
+                continue
             if line is None:
                 if complete:
                     counts.unknown += 1
@@ -69,11 +86,22 @@ def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits
                     counts.truncated += 1
                 continue
             if line.dated and not dated and previous is not None:
-                builder.redate(redated(previous, line.micros) - previous)
+                shift = redated(previous, line.micros) - previous
+                builder.redate(shift)
+                replicas.redate(shift)
             dated = dated or line.dated
             log_lines += 1
             previous = line.micros
-            builder.take(line)
+            for used in replicas.take(line):
+                builder.take(used)
+    for used in replicas.finish():
+        assert builder is not None  # lines were read
+        builder.take(used)
+    if builder is not None:
+        for first, held in replicas.standbys:
+            builder.assume(words.standby(builder.place(first), held))
+        if len(replicas.leaders) > 1:
+            builder.assume(words.leaders([builder.place(first) for first in replicas.leaders]))
     source = ", ".join(labels) or "<no input>"
     if counts.bytes == 0 or counts.lines == 0:
         raise LogError(f"{source}: empty input, not a log")
@@ -147,7 +175,7 @@ def _finish(b: Builder, source: str, counts: Counts, limits: Limits, name: str) 
     }
     mended = Mender(scenario, limits, b)
     mended.run()
-    evidence: list = []
+    evidence: list[Evidence] = []
     disagreements, counts.disagreeing, counts.agreeing = compare.disagreements(scenario, limits, b, names, evidence)
     assumptions = words.assumptions(b, plugins, from_log, mended, phased)
     scenario["description"] = words.description(source, counts, b, scenario, assumptions, disagreements)
@@ -172,7 +200,7 @@ def _gate(b: Builder) -> bool:
     return off is None
 
 
-def _short_names(pods: dict) -> dict:
+def _short_names(pods: Mapping[str, object]) -> dict[str, str]:
     """Pod names without their namespace when every pod is in the same one (the log's ns/name otherwise)."""
     spaces = {name.split("/", 1)[0] for name in pods if "/" in name}
     if len(spaces) <= 1:

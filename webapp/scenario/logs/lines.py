@@ -6,19 +6,13 @@ builder (builder.py) turns lines into steps."""
 
 from __future__ import annotations
 
-import codecs
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from itertools import chain
-from typing import BinaryIO
+from typing import Any
 
 from ...errors import Invalid
-from ...phrases import agreeing, counted, joined
 from ..document import DocumentError, parse_json
-
-MAX_LINE = 64 * 1024  # bytes: a longer line is counted as unknown and skipped
 
 
 class LogError(Invalid):
@@ -28,8 +22,11 @@ class LogError(Invalid):
 _KLOG = re.compile(r"([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6})\s+\d+\s+([^\s:\]]+):(\d+)\] ?(.*)")
 # What may come before the log line: kubectl logs --prefix' "[pod/NAME/CONTAINER] ", then a container runtime's
 # (CRI) time and stream or kubectl logs --timestamps' time (group 1: a time with a year).
-_PREFIX = re.compile(r"(?:\[pod/[^\s/\]]+/[^\s\]]+\] )?"
+_PREFIX = re.compile(r"(?:\[pod/(?P<pod>[^\s/\]]+)/[^\s\]]+\] )?"
                      r"(?:(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?) (?:(?:stdout|stderr) [FP] )?)?")
+# A second log line's start inside a line: two writes merged (or a line cut short and the next run on), a klog
+# header or a JSON line's first key.
+_ANOTHER = re.compile(r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+\s+[^\s:\]]+:\d+\]|\{\"ts\":")
 _KEY = re.compile(r"\s*([A-Za-z_][\w.-]*)=")
 
 
@@ -38,14 +35,20 @@ class Line:
     number: int
     micros: int  # microseconds since the epoch (klog text has no year: see _klog_micros)
     msg: str
-    values: dict
+    values: dict[str, Any]
     verbosity: int | None = None  # JSON's "v"
     caller: str | None = None  # the file:line that logged it (klog's header, JSON's "caller"): "schedule_one.go:80"
     dated: bool = True  # its time has a year (JSON's, a runtime prefix's); False: a klog header's, its year inferred
+    replica: str | None = None  # the pod ``kubectl logs --prefix`` names ("[pod/NAME/CONTAINER] ")
 
 
 class Truncated(Exception):
     """A log line cut short (an unterminated quoted string or JSON object)."""
+
+
+class Interleaved(Exception):
+    """Two log lines in one: a second line's start (a klog header, a JSON line) inside it, as when two writes are
+    merged."""
 
 
 def _go_string(text: str, start: int) -> tuple[str, int]:
@@ -64,14 +67,19 @@ def _go_string(text: str, start: int) -> tuple[str, int]:
             break
         i = j + 1
     quoted = text[start:j + 1]
+    if "\\" not in quoted:  # no escape: the text as it is (what JSON, and the fallback below, make of it)
+        return quoted[1:-1], j + 1
     try:  # the boundary: Go never writes a lone surrogate (\\ud800), kept as written like its other escapes
-        return parse_json(quoted, "a log value"), j + 1
+        value = parse_json(quoted, "a log value")
     except DocumentError:
-        return quoted[1:-1].replace('\\"', '"').replace("\\\\", "\\"), j + 1
+        value = None
+    if isinstance(value, str):
+        return value, j + 1
+    return quoted[1:-1].replace('\\"', '"').replace("\\\\", "\\"), j + 1
 
 
-def _key_values(text: str) -> dict:
-    values = {}
+def _key_values(text: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
     i = 0
     while i < len(text):
         m = _KEY.match(text, i)
@@ -95,7 +103,10 @@ _MICRO = timedelta(microseconds=1)
 _HALF_YEAR = 182 * 86_400_000_000  # µs
 
 
-def _klog_micros(fields: tuple, near: int | None) -> int | None:
+Fields = tuple[int, int, int, int, int, int]  # month, day, hour, minute, second, µs
+
+
+def _klog_micros(fields: Fields, near: int | None) -> int | None:
     """A klog text header's time (month, day, hour, minute, second, µs) in µs since the epoch; None for a date no
     calendar has. The header has no year: it is the year that puts the line nearest ``near``, the time of the line
     before it (or of this line's runtime prefix, which has a year). So a log that crosses New Year (12-31, then
@@ -109,15 +120,18 @@ def _klog_micros(fields: tuple, near: int | None) -> int | None:
     else:
         year = (_EPOCH + near * _MICRO).year
         years = [year, year + 1, year - 1]
-    best = None
+    best: int | None = None
+    month, day, hour, minute, second, micro = fields
     for year in years:
         try:
-            micros = (datetime(year, *fields, tzinfo=UTC) - _EPOCH) // _MICRO
+            micros = (datetime(year, month, day, hour, minute, second, micro, tzinfo=UTC) - _EPOCH) // _MICRO
         except ValueError:  # no such day that year (Feb 29), or past datetime's years
             continue
+        if near is None:
+            return micros
         if best is None or abs(micros - near) < abs(best - near):
             best = micros
-        if near is None or abs(best - near) < _HALF_YEAR:  # no other year is nearer
+        if abs(best - near) < _HALF_YEAR:  # no other year is nearer
             break
     return best
 
@@ -137,7 +151,7 @@ _EARLIEST = datetime(1, 1, 2, tzinfo=UTC).timestamp()
 _LATEST = datetime(9999, 12, 30, tzinfo=UTC).timestamp()
 
 
-def _json_micros(ts) -> int | None:
+def _json_micros(ts: object) -> int | None:
     """A JSON line's time in microseconds since the epoch; None for a time no clock shows (so no log line)."""
     if isinstance(ts, bool):
         return None
@@ -159,7 +173,7 @@ def _json_micros(ts) -> int | None:
     return None
 
 
-def object_ref(v) -> str | None:
+def object_ref(v: object) -> str | None:
     """klog.KObj as the text format writes it ("ns/name") or the JSON one ({"name", "namespace"})."""
     if isinstance(v, dict):
         name, ns = v.get("name"), v.get("namespace")
@@ -192,7 +206,7 @@ def shown_name(text: str, most: int = 24) -> str:
     return '"' + printable(text[:most]) + ('..." (' + f"{len(text):,} characters)" if len(text) > most else '"')
 
 
-def _part_problem(part: str, what: str, pattern: re.Pattern, most: int) -> str | None:
+def _part_problem(part: str, what: str, pattern: re.Pattern[str], most: int) -> str | None:
     if not part:
         return f"its {what} is empty"
     if len(part) > most:
@@ -213,7 +227,7 @@ def _part_problem(part: str, what: str, pattern: re.Pattern, most: int) -> str |
     return None
 
 
-def pod_name(v) -> tuple[str | None, str | None]:
+def pod_name(v: object) -> tuple[str | None, str | None]:
     """(the pod's namespace/name, None), or (None, what is wrong with it) for a ``pod`` value that is no pod's
     name as kube-scheduler logs it (POD_NAME_RULE): the text format's "ns/name" or the JSON one's {"name",
     "namespace"}."""
@@ -239,9 +253,12 @@ def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | No
     ``near`` is the time (µs since the epoch) of the log line before it, which gives a klog header its year."""
     text = text.strip()
     m = _PREFIX.match(text)
-    text = text[m.end():]
-    stamped = _json_micros(m[1]) if m[1] else None  # the runtime's time has a year
+    assert m is not None  # every part of it is optional
+    text, replica = text[m.end():], m["pod"]
+    stamped = _json_micros(m[2]) if m[2] else None  # the runtime's time has a year
     near = near if stamped is None else stamped
+    if text[:1] in ("{", "I", "W", "E", "F") and _ANOTHER.search(text, 1):
+        raise Interleaved()
     if text.startswith("{"):
         try:  # the boundary: nesting, long numbers, NaN and lone surrogates are no log line's
             obj = parse_json(text, "a log line")
@@ -256,11 +273,11 @@ def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | No
             return None
         v, caller = obj.get("v"), obj.get("caller")
         return Line(number, micros, obj["msg"], obj, v if isinstance(v, int) and not isinstance(v, bool) else None,
-                    caller.rsplit("/", 1)[-1] if isinstance(caller, str) else None)
+                    caller.rsplit("/", 1)[-1] if isinstance(caller, str) else None, replica=replica)
     m = _KLOG.fullmatch(text)
     if not m:
         return None
-    micros = _klog_micros(tuple(int(m[i]) for i in range(2, 8)), near)
+    micros = _klog_micros((int(m[2]), int(m[3]), int(m[4]), int(m[5]), int(m[6]), int(m[7])), near)
     if micros is None:
         return None
     rest = m[10]
@@ -269,7 +286,8 @@ def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | No
         values = _key_values(rest[end:])
     else:
         msg, values = rest, {}
-    return Line(number, micros, msg, values, caller=f"{m[8].rsplit('/', 1)[-1]}:{m[9]}", dated=stamped is not None)
+    return Line(number, micros, msg, values, caller=f"{m[8].rsplit('/', 1)[-1]}:{m[9]}", dated=stamped is not None,
+                replica=replica)
 
 
 # Two "Pod moved ..." events have two callers each, which the klog header (JSON: "caller") tells apart:
@@ -294,7 +312,7 @@ MOVE_CALLERS = {
 GATE_ON_KEY = "schedulingCycle"
 
 
-def move_caller(line: Line, calls: tuple) -> tuple[str, str] | None:
+def move_caller(line: Line, calls: tuple[str, ...]) -> tuple[str, str] | None:
     """(which of ``calls`` logged a "Pod moved ..." line, the release) when its header names one of MOVE_CALLERS'
     lines of those calls."""
     file, _, number = (line.caller or "").rpartition(":")
@@ -308,128 +326,6 @@ def move_caller(line: Line, calls: tuple) -> tuple[str, str] | None:
 # SchedulerQueueingHints is off by default from 1.28.5 (#122291); the model's v1.28.5 runs with it off. A log that
 # shows it off (a failure's queue logged by the gate-off path) is also replayed there (importer.py _gate).
 GATE_OFF_VERSION = "v1.28.5"
-
-
-# --- reading -------------------------------------------------------------------------------------------------
-@dataclass
-class Counts:
-    lines: int = 0
-    used: int = 0  # scheduler messages that became (part of) a step or evidence
-    other: int = 0  # log lines with a message the importer does not use
-    unknown: int = 0  # not a log line
-    truncated: int = 0  # cut short
-    ignored: int = 0  # scheduler messages that could not be placed (e.g. about a pod never seen)
-    files: int = 0
-    bytes: int = 0
-    disagreeing: int = 0  # lines stating a queue move that the model's replay does not make (compare.py)
-    gate_off: int = 0  # lines showing SchedulerQueueingHints off (MOVE_CALLERS)
-    agreeing: list = field(default_factory=list)  # versions making every queue move the log states, when some
-    # other does not: they behave as the cluster did (compare.py)
-
-    def said(self) -> list[dict]:
-        """Each count with the words said after it ({key, count, words}), in COUNT_WORDS' order: the editor lists
-        them, the summary joins them."""
-        return [{"key": key, "count": getattr(self, key), "words": words(getattr(self, key))}
-                for key, words in COUNT_WORDS]
-
-    def summary(self) -> str:
-        first, *rest = (f"{c['count']:,} {c['words']}" for c in self.said())
-        return (f"{first}: {', '.join(rest)}" + (f" ({self.verdict()})" if self.agreeing else "")
-                + (f"; {counted(self.gate_off, 'line')} showing the SchedulerQueueingHints gate off (the default "
-                   f"from {GATE_OFF_VERSION}): `gate: false`, replay on {GATE_OFF_VERSION}" if self.gate_off else ""))
-
-    def verdict(self) -> str:
-        """Which versions behave as the cluster did, when the log's queue moves tell (``agreeing``)."""
-        one = len(self.agreeing) == 1
-        return (f"{joined(self.agreeing)} {'behaves' if one else 'behave'} as the cluster did: "
-                f"{'its replay makes' if one else 'their replays make'} every queue move the log states")
-
-
-# The counts an import reports, each with the words said after its number ("12 lines read", "3 used").
-COUNT_WORDS = (
-    ("lines", lambda n: f"{agreeing(n, 'line')} read"),
-    ("used", lambda n: "used"),
-    ("ignored", lambda n: f"{agreeing(n, 'scheduler line')} ignored"),
-    ("other", lambda n: agreeing(n, "other log line")),
-    ("unknown", lambda n: "unknown"),
-    ("truncated", lambda n: "truncated"),
-    ("disagreeing", lambda n: "disagreeing with the model's replay"),
-)
-
-
-def _utf16(first: bytes) -> str | None:
-    """The UTF-16 codec a text whose first line is ``first`` is written in (PowerShell's ``>`` writes UTF-16LE with
-    a byte order mark), or None: by its byte order mark, else by every other byte of its ASCII being NUL."""
-    if first.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16"
-    sample = first[:4096]
-    if len(sample) >= 4 and sample.count(0) * 2 >= len(sample) - 1:
-        return "utf-16-le" if sample[1::2].count(0) > sample[0::2].count(0) else "utf-16-be"
-    return None
-
-
-class Recoded:
-    """A UTF-16 stream, from its ``first`` bytes on, read back as UTF-8 lines (``readline(limit)`` as a binary
-    stream's): one chunk at a time, whatever its size."""
-
-    CHUNK = 64 * 1024
-
-    def __init__(self, first: bytes, stream: BinaryIO, codec: str):
-        self._chunks = chain([first], iter(lambda: stream.read(self.CHUNK), b""))
-        self._decoder = codecs.getincrementaldecoder(codec)("replace")
-        self._buffer, self._done = b"", False
-
-    def readline(self, limit: int) -> bytes:
-        while b"\n" not in self._buffer and len(self._buffer) < limit and not self._done:
-            chunk = next(self._chunks, None)
-            self._done = chunk is None
-            self._buffer += self._decoder.decode(chunk or b"", final=self._done).encode("utf-8")
-        end = self._buffer.find(b"\n", 0, limit)
-        cut = limit if end < 0 else end + 1
-        line, self._buffer = self._buffer[:cut], self._buffer[cut:]
-        return line
-
-
-GZIP_MAGIC = b"\x1f\x8b"  # the first bytes of a gzip file (RFC 1952): a rotated log, compressed
-
-
-def read_lines(stream: BinaryIO, counts: Counts, progress: Callable[[int], None] | None = None,
-               label: str = "<input>") -> Iterable[tuple[str, bool]]:
-    """(text, ends with a newline) of each line of ``stream``, one at a time (a line over MAX_LINE bytes is counted
-    as unknown and skipped), in UTF-8 or UTF-16 (then read back as UTF-8; the bytes counted are those); a byte
-    order mark dropped; LogError for binary or gzip-compressed input."""
-    first = True
-    while True:
-        raw = stream.readline(MAX_LINE)
-        if not raw:
-            return
-        if first and raw.startswith(GZIP_MAGIC):
-            raise LogError(f"{label}: gzip-compressed: decompress it first (zcat {label} | inflight-scope import -)")
-        if first and (codec := _utf16(raw)):
-            stream = Recoded(raw, stream, codec)
-            raw = stream.readline(MAX_LINE)
-        if first:
-            raw = raw.removeprefix(codecs.BOM_UTF8)
-        counts.bytes += len(raw)
-        if first and b"\0" in raw[:4096]:
-            raise LogError(f"{label}: binary data, not a log (a NUL byte in its first line)")
-        first = False
-        if not raw.endswith(b"\n") and len(raw) >= MAX_LINE:
-            while True:  # skip the rest of the overlong line
-                more = stream.readline(MAX_LINE)
-                counts.bytes += len(more)
-                if not more or more.endswith(b"\n"):
-                    break
-            counts.lines += 1
-            counts.unknown += 1
-            continue
-        counts.lines += 1
-        if progress:
-            progress(counts.bytes)
-        if b"\0" in raw:
-            counts.unknown += 1
-            continue
-        yield raw.decode("utf-8", "replace"), raw.endswith(b"\n")
 
 
 # --- building the scenario ------------------------------------------------------------------------------------

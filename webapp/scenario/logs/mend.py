@@ -4,16 +4,21 @@ pod ahead of others waiting in activeQ; anything else that stops it is the log's
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ...model.errors import StepError
 from ...model.events import ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_PODS
+from ...model.record import Record, Result, Step
+from ...model.variant import Model
 from ...phrases import counted, listed
 from ..load import load_scenario
+from ..scenario import Scenario
 from ..validate import Limits
 from .builder import Builder
 from .lines import LogError
 
+Order = tuple[int, int, str]  # (gap: 1 if higher else 0, line, version)
 MAX_MENDS = 50  # rounds of activates and priorities that may make one log replay
 
 
@@ -25,7 +30,7 @@ class _Stuck(Exception):
         self.index, self.variant, self.error = index, variant, error
 
 
-def applied(model, steps) -> Iterable[tuple[dict, dict, dict]]:
+def applied(model: Model, steps: Sequence[Step]) -> Iterable[tuple[Step, Result, Record]]:
     """(step, result, record) of each step applied to ``model`` in turn; _Stuck at the first it cannot apply."""
     for i, step in enumerate(steps):
         try:
@@ -35,7 +40,7 @@ def applied(model, steps) -> Iterable[tuple[dict, dict, dict]]:
         yield step, result, record
 
 
-def _named(step: dict) -> set:
+def _named(step: dict[str, Any]) -> set[str]:
     """The pods a step names."""
     return {step[key] for key in ("pod", "expect") if key in step} | set(step.get("pods", ()))
 
@@ -49,7 +54,7 @@ class _Priorities:
 
     def __init__(self, b: Builder, pods: int):
         self.b, self.most = b, pods  # no chain of orders is longer than the pods
-        self.over: dict[str, dict[str, tuple]] = {}  # a -> {b: (gap: 1 if higher else 0, line, version)}
+        self.over: dict[str, dict[str, Order]] = {}  # a -> {b: (gap: 1 if higher else 0, line, version)}
         self.under: dict[str, set[str]] = {}  # b -> the pods a that must not be below it
         self.level: dict[str, int] = {}
 
@@ -70,7 +75,8 @@ class _Priorities:
             work.extend((first, level + self.over[first][name][0]) for first in self.under.get(name, ()))
 
     def assumption(self) -> str:
-        ahead: dict[tuple, list] = {}  # (line, pod) -> the pods queued before it that it is popped ahead of
+        # (line, pod) -> the pods queued before it that it is popped ahead of
+        ahead: dict[tuple[int, str], list[str]] = {}
         for a, over in self.over.items():
             for b, (higher, line, _) in over.items():
                 if higher:
@@ -98,10 +104,10 @@ class _Priorities:
             f"one that ends before {self.b.place(max(lines[-1], line))}, or one that starts after "
             f"{self.b.place(min(lines[0], line))}")
 
-    def path(self, first: str, last: str) -> list[tuple[str, str, tuple]]:
+    def path(self, first: str, last: str) -> list[tuple[str, str, Order]]:
         """The orders (a, b, (gap, line, version)) that keep ``first`` at or above ``last``, one of them higher."""
-        paths = [(first, [], False)]
-        seen = set()
+        paths: list[tuple[str, list[tuple[str, str, Order]], bool]] = [(first, [], False)]
+        seen: set[Any] = set()
         while paths:
             at, path, higher = paths.pop()
             for b, order in self.over.get(at, {}).items():
@@ -130,7 +136,7 @@ class Mender:
     A step a version cannot run for any other reason is the log's: a LogError names its line (``file:line``) and
     what to do."""
 
-    def __init__(self, scenario: dict, limits: Limits, b: Builder):
+    def __init__(self, scenario: dict[str, Any], limits: Limits, b: Builder):
         self.scenario, self.limits, self.b = scenario, limits, b
         self.activated: list[str] = []
         self.priorities = _Priorities(b, len(scenario["pods"]))
@@ -146,7 +152,7 @@ class Mender:
                                "around what you want to see")
             self.mend(*stuck)
 
-    def stuck(self) -> tuple | None:
+    def stuck(self) -> tuple[Scenario, _Stuck] | None:
         """(the scenario loaded, _Stuck) at the first step a version cannot run, or None when all run all."""
         loaded = load_scenario(self.scenario, self.limits)
         try:
@@ -160,7 +166,7 @@ class Mender:
     def here(self, stuck: _Stuck) -> str:
         return self.b.place(self.b.line_of(self.scenario["steps"][stuck.index]))
 
-    def mend(self, loaded, stuck: _Stuck) -> None:
+    def mend(self, loaded: Scenario, stuck: _Stuck) -> None:
         step = self.scenario["steps"][stuck.index]
         pod = step.get("expect") if step["op"] == "pop" else None
         model = loaded.model(stuck.variant)
@@ -168,7 +174,7 @@ class Mender:
             pass
         pods = model.view()["pods"]
         where = pods[pod]["where"] if pod is not None else None
-        if where in (BACKOFF_Q, UNSCHEDULABLE_PODS):
+        if pod is not None and where in (BACKOFF_Q, UNSCHEDULABLE_PODS):
             self.activate(stuck, pod)
         elif where == ACTIVE_Q:
             self.order(stuck, pods)
@@ -186,7 +192,7 @@ class Mender:
         steps.insert(stuck.index, step)
         self.activated.append(pod)
 
-    def order(self, stuck: _Stuck, pods: dict) -> None:
+    def order(self, stuck: _Stuck, pods: dict[str, Any]) -> None:
         """The orders among the pods waiting in activeQ that the log's attempts from the stuck one on need."""
         waiting = {name: p["timestamp"] for name, p in pods.items() if p["where"] == ACTIVE_Q}
         orders = []

@@ -94,8 +94,35 @@ MOVED = {
     "BackoffComplete": (5, "internal/queue/scheduling_queue.go:765 (the 1 s flush); 948 (Update)"),
     "PodUpdate": (5, "internal/queue/scheduling_queue.go:942, 964"),
 }
+# Each message's line by release: the texts and keys are the same from v1.28.0 to 1.31, only their lines move
+# (pkg/scheduler/ vendored in kubernetes/autoscaler at RELEASES' commits; None: not logged by that release).
+RELEASES = {"v1.28.0": "cb95d464", "v1.28.4": "a91025aa", "1.29": "cluster-autoscaler-release-1.29 (v1.29.9)",
+            "1.30": "cluster-autoscaler-release-1.30 (v1.30.14)", "1.31": "cluster-autoscaler-release-1.31 (v1.31.13)"}
+RELEASE_LINES: dict[str, tuple[str, tuple[int | None, ...]]] = {
+    "About to try and schedule pod": ("schedule_one.go", (80, 80, 85, 84, 83)),
+    "Attempting to schedule pod": ("schedule_one.go", (93, 93, 98, 97, 96)),
+    "Unable to schedule pod; no fit; waiting": ("schedule_one.go", (967, 973, 987, 1044, 1055)),
+    "Unable to schedule pod; no nodes are registered to the cluster; waiting": ("schedule_one.go",
+                                                                                (964, 970, 983, 1040, 1051)),
+    "Unable to schedule pod, possibly due to node not found; waiting": ("schedule_one.go",
+                                                                        (969, 975, 989, None, None)),
+    "Error scheduling pod; retrying": ("schedule_one.go", (983, 989, 1003, 1046, 1057)),
+    "Successfully bound pod to node": ("schedule_one.go", (286, 286, 302, 304, 314)),
+    "Pod moved to an internal scheduling queue": ("internal/queue/scheduling_queue.go",
+                                                  (1101, 1110, 1175, 1207, 1312)),
+    "Event is not making pod schedulable": ("internal/queue/scheduling_queue.go", (1095, 1104, 1169, 1201, 1306)),
+    "Add event for unscheduled pod": ("eventhandlers.go", (126, 126, 126, 128, 149)),
+    "Delete event for unscheduled pod": ("eventhandlers.go", (171, 171, 171, 175, 201)),
+    "Add event for node": ("eventhandlers.go", (76, 76, 76, 75, 80)),
+    "Add event for scheduled pod": ("eventhandlers.go", (197, 197, 197, 202, 231)),
+    "Update event for scheduled pod": ("eventhandlers.go", (218, 218, 218, 223, 268)),
+    "Delete event for scheduled pod": ("eventhandlers.go", (244, 244, 244, 249, 313)),
+}
 QUEUES = {"Active": "activeQ", "Backoff": "backoffQ", "Unschedulable": "unschedulablePods"}
-HINT_NUMBERS = {"0": "QueueSkip", "1": "QueueAfterBackoff", "2": "QueueImmediately"}
+# A hint as the log writes it -> the model's: 1.28's names (framework/types.go:124-134 at cb95d464) or their
+# numbers; 1.29 on name two, QueueSkip and Queue (types.go:110-124 at release-1.29, 168-182 at release-1.31), Queue
+# moving a pod to backoffQ while it backs off and to activeQ after, as QueueAfterBackoff did.
+HINT_NUMBERS = {"0": "QueueSkip", "1": "QueueAfterBackoff", "2": "QueueImmediately", "Queue": "QueueAfterBackoff"}
 
 # A failure's plugins from its message: each in-tree plugin's reason text at v1.28 (framework/plugins/...).
 PLUGIN_REASONS = (
@@ -145,7 +172,8 @@ def woken_by(plugin: str, gate: bool = True) -> dict[str, str]:
     return found
 
 
-def explicit_hints(plugins: list, said: dict, gate: bool) -> tuple[list[dict], list[str]]:
+def explicit_hints(plugins: list[str], said: dict[tuple[str, tuple[str, ...], str], int],
+                   gate: bool) -> tuple[list[dict[str, str]], list[str]]:
     """The scenario's ``hints`` for the failures' ``plugins``, given what the log ``said`` of hints ((event label,
     the pod's plugins, hint) -> line number), and the hints read from the log, in words. A plugin with an explicit
     hint uses only its explicit hints (scenario-format.md "Plugins by name"), so a catalogue plugin gets none,
@@ -153,7 +181,7 @@ def explicit_hints(plugins: list, said: dict, gate: bool) -> tuple[list[dict], l
     plugin, outside the catalogue, always gets them all. An event the scenario does not have yet (a what-if edit)
     then wakes each plugin as it registered."""
     given = {p: woken_by(p, gate) for p in {*plugins, *(p for _, pod_plugins, _ in said for p in pod_plugins)}}
-    logged: dict[str, dict[str, tuple]] = {}  # plugin -> {label: (hint, line)} where the log differs
+    logged: dict[str, dict[str, tuple[str, int]]] = {}  # plugin -> {label: (hint, line)} where the log differs
     for (label, pod_plugins, hint), number in said.items():
         if hint == "QueueSkip":  # every plugin of the pod skipped it
             for p in pod_plugins:

@@ -4,14 +4,16 @@ the assumptions, the SchedulerQueueingHints gate the log shows, the disagreement
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from ...model.plugins import PLUGINS
 from ...model.variant import VARIANTS
 from ...phrases import counted, joined, listed
 from .builder import MAX_ASSUMPTIONS, MAX_IN_UNSCHEDULABLE, Builder, Parked
-from .lines import GATE_OFF_VERSION, GATE_ON_KEY, Counts
+from .lines import GATE_OFF_VERSION, GATE_ON_KEY
 from .mend import Mender
 from .messages import UNKNOWN_PLUGIN
+from .reading import Counts
 
 # The result's two lists: key -> (title, what it holds); the YAML's comments and the editor say them so.
 LISTS = {
@@ -21,11 +23,12 @@ LISTS = {
 
 
 def _since(b: Builder, micros: int) -> str:
-    moment = datetime.fromtimestamp((b.start + micros) / 1e6, UTC)
+    moment = datetime.fromtimestamp(b.epoch(micros) / 1e6, UTC)
     return moment.strftime("%m-%d %H:%M:%S.%f")
 
 
-def assumptions(b: Builder, plugins: list, from_log: list, mended: Mender, phased: list[Parked]) -> list[str]:
+def assumptions(b: Builder, plugins: list[str], from_log: list[str], mended: Mender,
+                phased: list[Parked]) -> list[str]:
     """What the log cannot tell, in sentences; ``phased``: the attempts the flushes' phase was chosen for."""
     out = [f"t = 0 s is the time of the first scheduler line ({_since(b, 0)} UTC); the clock advances to each "
            "line's time."]
@@ -74,7 +77,8 @@ def assumptions(b: Builder, plugins: list, from_log: list, mended: Mender, phase
                    "share that phase (both start with the queue).")
     given = mended.priorities.level
     gate = "" if b.gate_lines else ("; the SchedulerQueueingHints gate is on (1.28.0 to 1.28.4's default; the log "
-                                    "shows no failure's queue, which -v=5 logs with the gate off and -v=6 with it on)")
+                                    "shows no failure's queue, which -v=5 logs with the gate off and -v=6 with it "
+                                    "on, 1.29 on -v=3)")
     out.append(f"Every pod has priority 0{' unless given one below' if given else ''}, the default backoff (1 s "
                f"initial, 10 s max) and 300 s maximum in unschedulablePods{gate}. The log says none of these.")
     if given:
@@ -115,8 +119,8 @@ def gaps(b: Builder) -> list[str]:
             for n, before, seconds in b.gaps]
 
 
-def description(source: str, counts: Counts, b: Builder, scenario: dict, assumptions: list,
-                 disagreements: list) -> str:
+def description(source: str, counts: Counts, b: Builder, scenario: dict[str, Any], assumptions: list[str],
+                 disagreements: list[str]) -> str:
     steps = scenario["steps"]
     fails = sum(1 for s in steps if s["op"] == "fail")
     lines = [
@@ -137,7 +141,7 @@ def description(source: str, counts: Counts, b: Builder, scenario: dict, assumpt
     return "\n".join(lines) + "\n"
 
 
-def _compared(b: Builder, disagreements: list) -> str:
+def _compared(b: Builder, disagreements: list[str]) -> str:
     """What comparing the log's queue moves with the model's replay found, in a sentence."""
     versions = joined(b.variants)
     if disagreements:
@@ -165,3 +169,17 @@ def _gate_said(b: Builder) -> str:
         return (f"SchedulerQueueingHints on: {b.place(on)} logs a failure's queue as AddUnschedulableIfNotPresent "
                 f"does with the gate on (scheduling_queue.go:734 at v1.28.0, -v=6, with {GATE_ON_KEY}).")
     return ""
+
+
+def standby(place: str, held: int) -> str:
+    """The assumption that a replica's log from ``place`` on is a standby's (logs/replicas.py)."""
+    return (f"The replica whose log starts at {place} starts a leader election (\"attempting to acquire leader "
+            f"lease\") and never schedules: a standby, whose informers log the cluster's events without scheduling. "
+            f"Its {counted(held, 'scheduler line')} are left out; only the leader schedules.")
+
+
+def leaders(places: list[str]) -> str:
+    """The assumption that several replicas led in turn (a leader change: logs/replicas.py)."""
+    return (f"{counted(len(places), 'replica')} led in turn, each after its own leader election (their logs start "
+            f"at {joined(places)}): a leader change. All of their lines are used, in the log's order, as one "
+            "scheduler's; the new leader's queue starts with what its informers had added while it waited.")

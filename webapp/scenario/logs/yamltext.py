@@ -5,6 +5,7 @@ every character that is not printable (each Unicode line break among them: \\r, 
 U+2028, U+2029) escaped, and the description as a literal block only when it reads back as it is."""
 
 import re
+from typing import Any
 
 from .lines import printable
 from .words import LISTS
@@ -30,7 +31,7 @@ def _string(text: str) -> str:
                          else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}" for c in text) + '"'
 
 
-def _scalar(v) -> str:
+def _scalar(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -47,7 +48,7 @@ def _scalar(v) -> str:
     raise TypeError(type(v))
 
 
-def _key(k) -> str:
+def _key(k: object) -> str:
     return k if isinstance(k, str) and _PLAIN_KEY.fullmatch(k) and k not in ("true", "false", "null") else \
         _scalar(k)
 
@@ -60,7 +61,7 @@ def _literal(text: str) -> bool:
             and all(line.isprintable() for line in lines))
 
 
-def to_yaml(scenario: dict, assumptions: list, disagreements: list) -> str:
+def to_yaml(scenario: dict[str, Any], assumptions: list[str], disagreements: list[str]) -> str:
     """The scenario as YAML, laid out like the built-ins, with the assumptions and the disagreements also as
     comments at the top. Any scenario object (a built-in's too) reads back from it as it is."""
     out = ["# Imported from a kube-scheduler log by `inflight-scope import`.",
