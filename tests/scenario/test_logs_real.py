@@ -128,7 +128,7 @@ def test_a_fixed_cluster_with_the_gate_on_is_v1_28_2(release, most, form):
     what moved it, so it loses no time)."""
     result, facts = report(write(election(True) + FIXED, release, most=most, form=form))
     assert facts["verdict"] == FIXED_VERDICT
-    assert [p["text"] for p in facts["pods"]] == ["worker-1 lost 0.00 s on v1.28.1 against v1.28.2"]
+    assert facts["pods"] == []  # an activate stands for what moved it: no time lost at the stated precision
     assert facts["fix"]["version"] == "v1.28.2"
     assert "gate" not in result.scenario  # the gate-on path: as 1.28.0-1.28.4's default
 

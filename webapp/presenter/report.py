@@ -165,7 +165,7 @@ def _losses(runs: Runs, fix: str, end: Mapping[str, Any]) -> list[PodLoss]:
                 if base is None or "seconds" not in base:
                     continue
                 took = r.get("seconds", runs["end"][version] - r["failed_at"])
-                if took - base["seconds"] <= 0:
+                if round(took - base["seconds"], 2) <= 0:  # no loss at the precision the report states
                     continue
                 frame = runs["frames"].get(r["failed_step"] + 1)  # the engine gives the first MAX_FRAMES
                 scene = present(frame) if frame else None
