@@ -31,11 +31,15 @@ export function fitAll(root = document, force = true) {
   let size = fit(lists);
   // narrower labels, where the entries come out smaller than the stylesheet draws them (not in one column: there
   // the rows follow the stylesheet's size)
+  // (or where, at the least size, they need more height than their areas have)
   const short = size < Math.min(...lists.map((l) => natural(l.list))) - 0.01;
-  if (short && !lists.some((l) => l.widthOnly) && lists.some((l) => l.list.querySelector(LABELS))) {
+  if (!lists.some((l) => l.widthOnly) && lists.some((l) => l.list.querySelector(LABELS))
+      && (short || overflow(lists, size) > 0)) {
+    const over = overflow(lists, size);
     narrow(lists, true);
     const narrower = fit(lists);
-    if (narrower >= (1 + NARROW_GAIN) * size) size = narrower;
+    // kept where it buys size, or, at the least size both ways, where the entries need less height beyond the area
+    if (narrower >= (1 + NARROW_GAIN) * size || (narrower >= size && overflow(lists, narrower) < over - 1)) size = narrower;
     else narrow(lists, false);
   }
   for (const l of lists) {
@@ -218,6 +222,12 @@ function inside(list, widthOnly) {
 // and never lie over the lanes.
 function grow({ area, list }) {
   if (inside(list, false)) return;
+  const more = beyond(list);
+  if (more > 0) area.style.minHeight = `${Math.ceil(area.getBoundingClientRect().height + more)}px`;
+}
+
+// How much more height (px) the list's entries need than its box has (0 where they fit).
+function beyond(list) {
   const cs = getComputedStyle(list);
   let [top, bottom] = [Infinity, 0];
   for (const el of list.children) {
@@ -225,9 +235,18 @@ function grow({ area, list }) {
     const c = laidOut(el, list);
     [top, bottom] = [Math.min(top, c.top), Math.max(bottom, c.bottom)];
   }
-  const need = bottom - top + parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) + 2;
-  const more = need - list.clientHeight;
-  if (more > 0) area.style.minHeight = `${Math.ceil(area.getBoundingClientRect().height + more)}px`;
+  if (bottom <= top) return 0;
+  return Math.max(0, bottom - top + parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) + 2 - list.clientHeight);
+}
+
+// The height (px) all `lists` at `size` need beyond their boxes, together.
+function overflow(lists, size) {
+  let sum = 0;
+  for (const l of lists) {
+    l.list.style.fontSize = `${size.toFixed(2)}px`;
+    sum += beyond(l.list);
+  }
+  return sum;
 }
 
 // How many rows the entries wrap onto (they sit on their row's bottom line).
