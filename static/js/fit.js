@@ -29,10 +29,11 @@ export function fitAll(root = document, force = true) {
   }
   narrow(lists, false);
   let size = fit(lists);
-  // narrower labels, where the entries come out smaller than the stylesheet draws them (not in one column: there
-  // the rows follow the stylesheet's size)
-  // (or where, at the least size, they need more height than their areas have)
-  const short = size < Math.min(...lists.map((l) => natural(l.list))) - 0.01;
+  // narrower labels, where the entries come out smaller than the stylesheet draws them, or than the least size
+  // lets them grow to where that is larger (presentation mode: labels at the least text took the row's width), or
+  // where they need more height than their areas have (not in one column: there the rows follow the stylesheet's
+  // size)
+  const short = size < Math.min(...lists.map((l) => Math.max(natural(l.list), 1.5 * bounds(l.list, l.style)[0]))) - 0.01;
   if (!lists.some((l) => l.widthOnly) && lists.some((l) => l.list.querySelector(LABELS))
       && (short || overflow(lists, size) > 0)) {
     const over = overflow(lists, size);
