@@ -13,7 +13,11 @@ import html
 # and neither holds the other; a label of the list overlaps a lane where its box meets the lane's.
 METRICS_JS = """() => {
   const seen = (el) => el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-  const textBox = (el) => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect(); };
+  const textBox = (el) => {
+    const r = document.createRange();
+    r.selectNodeContents(el);
+    return r.getBoundingClientRect();
+  };
   const name = (el) => `${el.className?.baseVal ?? el.className ?? el.tagName}: ${el.textContent.trim().slice(0, 24)}`;
   const panes = document.querySelector('#panes');
   let smallest = null;
@@ -28,10 +32,13 @@ METRICS_JS = """() => {
     const size = parseFloat(getComputedStyle(el).fontSize);
     if (!smallest || size < smallest[0]) smallest = [size, name(el)];
   }
-  const TEXT = '.lane-name, .list-title, .hint-summary, .pane-caption, .pane-head h2, .pane-time, .empty, .inflight-list > .arrow';
-  const BOXED = '.marker, .unseen-tag, .gone-tag, .walk-tag, .entry > .box, .ghost > .box, .front-mark, .chip, .pane-badge, .pane-head .tag, .pointers text';
+  const TEXT = '.lane-name, .list-title, .hint-summary, .pane-caption, .pane-head h2, .pane-time, .empty, '
+    + '.inflight-list > .arrow';
+  const BOXED = '.marker, .unseen-tag, .gone-tag, .walk-tag, .entry > .box, .ghost > .box, .front-mark, .chip, '
+    + '.pane-badge, .pane-head .tag, .pointers text';
   const labels = [...panes.querySelectorAll(`${TEXT}, ${BOXED}`)].filter(seen)
-    .map((el) => ({ el, box: el.matches(TEXT) ? textBox(el) : el.getBoundingClientRect(), inList: Boolean(el.closest('.list-area')) }))
+    .map((el) => ({ el, box: el.matches(TEXT) ? textBox(el) : el.getBoundingClientRect(),
+                    inList: Boolean(el.closest('.list-area')) }))
     .filter((l) => l.box.width > 0 && l.box.height > 0);
   const meets = (a, b, by = 1) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > by
     && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > by;
