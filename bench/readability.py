@@ -6,9 +6,11 @@ the panes, after fit.js) and the entries spilling below their list's area; on th
 in presentation mode (the `p` key), as a speaker shows it; on the --present screens on the presenter's page (/present:
 the viewer beside its notes; each opens a room). Prints every position under --floor px or with a spill, then the
 smallest size per screen. In presentation mode it also reads the smallest text on screen and the outcome badges' size
-(bench/textsize.py), and prints every position whose text is under --text-floor px. The tags above the entries keep a
-readable 12 px, so on a screen with little room the entries are what shrinks (fit.js's floor is 0.4 of the
-stylesheet's size: 6.3 px at 1024x768).
+(bench/textsize.py), and prints every position whose text is under --text-floor px or whose panes scroll (a list
+grown past the stage, fit.js). The tags above the entries keep a readable 12 px (16 px presenting two panes at
+1200 px wide or more), so on a screen with little room the entries are what shrinks, down to fit.js's floor: 0.4 of
+the stylesheet's size (6.3 px at 1024x768), or the least size that keeps an entry's id at the tokens' least text
+(static/js/tokens.js `type`: 20 px presenting two panes at 1200 px wide or more).
     python bench/readability.py [--sizes 1280x720,1366x768,1920x1080,1024x768] [--presenting 1024x768]
         [--present 1024x768] [--floor 11] [--text-floor 16] [--versions v1.28.1,v1.28.2,v1.29.9,v1.31.13]
 (--versions: the versions shown side by side, one to four; the scenario's own pair when not given.)
@@ -37,6 +39,10 @@ LISTS_JS = """() => [...document.querySelectorAll('#panes > [data-variant]')].ma
           [...list.children].filter((li) => li.getBoundingClientRect().bottom > bottom + 1).length];
 })"""
 
+# how far (px) the panes reach beyond their box (fit.js grows a list's area where the least size leaves its entries
+# more rows than it has: the panes then scroll)
+OVER_JS = "() => { const p = document.querySelector('#panes'); return p.scrollHeight - p.clientHeight; }"
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -62,7 +68,7 @@ def main():
                 width, height = map(int, size.split("x"))
                 screen = f"{size} {mode}".strip()
                 page = browser.new_page(viewport={"width": width, "height": height}, reduced_motion="reduce")
-                smallest, texts, badges = [], [], []
+                smallest, texts, badges, scrolled = [], [], [], []
                 for sid, position in positions:
                     path = "/present" if mode == "present" else "/"
                     versions = f"&versions={args.versions}" if args.versions else ""
@@ -81,6 +87,10 @@ def main():
                     if font < args.floor or spills:
                         print(f"{screen} {sid} {position}: lists at {font:.1f} px, {spills} entries spilling")
                     if mode == "presenting":
+                        over = page.evaluate(OVER_JS)
+                        if over > 1:
+                            scrolled.append((over, sid, position))
+                            print(f"{screen} {sid} {position}: the panes scroll, {over:.0f} px beyond the stage")
                         text = page.evaluate(SMALLEST_TEXT_JS)
                         texts.append((text[0], sid, position, text[1], text[2]))
                         badges += [(size, sid, position) for _, size, shown in page.evaluate(BADGES_JS) if shown]
@@ -91,6 +101,8 @@ def main():
                 if texts:
                     size, sid, position, what, words = min(texts)
                     print(f"{screen}: smallest text {size:.1f} px ({sid} {position}, {what}: {words!r})")
+                if mode == "presenting":
+                    print(f"{screen}: the panes scroll at {len(scrolled)} of {len(positions)} key positions")
                 if badges:
                     print(f"{screen}: {len(badges)} badges, {min(badges)[0]:.1f} to {max(badges)[0]:.1f} px")
                 page.close()

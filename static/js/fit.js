@@ -1,16 +1,17 @@
-// The list scales to fill its area: each diagram's in-flight list gets the largest font size (between
-// --fit-min and --fit-max times its stylesheet size, app.css .list-area) at which its entries, wrapped onto
-// rows, fit the list's box, the same in both panes (the smaller of the two), so like is drawn like. A list
-// wraps onto more rows only when that buys real size: if keeping the fewest rows costs at most FEWER_ROWS_COST
-// of the type, the fewest it is. Wrapped, it narrows as far as its rows allow, so the rows come out even
-// (2 + 2, not 3 + 1 with a lone entry under the rest). Where the area's height follows its content (one column,
-// phones: --fit: width) only the width bounds it. The labels above the entries (gone, unseen, markers) keep a
-// readable size of their own, so in a narrow list they take the width and the entries wrap onto rows of tall
-// label stacks: where the entries come out smaller than the stylesheet's size, the labels are also tried narrower
-// (more lines each: the .narrow-labels list, app.css), and kept so if that buys NARROW_GAIN or more. A walked
-// entry's hint badge takes no part in the fit: it is shown afterwards where it fits its entry. Fitted on every
-// draw and whenever an area's size changes (pointers.js's ResizeObserver). Before the lists, the lanes: one row of
-// four, or two rows of two where one row leaves a lane too narrow (fitLanes).
+// The list scales to fill its area: each diagram's in-flight list gets the largest font size (between --fit-min and
+// --fit-max times its stylesheet size, and never under --fit-least px, app.css .list-area) at which its entries,
+// wrapped onto rows, fit the list's box, the same in both panes (the smaller of the two), so like is drawn like. A
+// list wraps onto more rows only when that buys real size: if keeping the fewest rows costs at most FEWER_ROWS_COST
+// of the type, the fewest it is. Wrapped, it narrows as far as its rows allow, so the rows come out even (2 + 2, not
+// 3 + 1 with a lone entry under the rest). Where the area's height follows its content (one column, phones: --fit:
+// width) only the width bounds it. The labels above the entries (gone, unseen, markers) keep a readable size of
+// their own, so in a narrow list they take the width and the entries wrap onto rows of tall label stacks: where the
+// entries come out smaller than the stylesheet's size, the labels are also tried narrower (more lines each: the
+// .narrow-labels list, app.css), and kept so if that buys NARROW_GAIN or more. A walked entry's hint badge takes no
+// part in the fit: it is shown afterwards where it fits its entry. Fitted on every draw and whenever an area's size
+// changes (pointers.js's ResizeObserver). Where the entries do not fit at the least size, the list's area grows
+// (grow). Before the lists, the lanes: one row of four, or two rows of two where one row leaves a lane too narrow
+// (fitLanes).
 const fitted = new WeakMap(); // list -> the area size it was fitted to
 const FEWER_ROWS_COST = 0.2;
 const NARROW_GAIN = 0.1;
@@ -22,21 +23,32 @@ export function fitAll(root = document, force = true) {
   fitLanes(root);
   const lists = [...root.querySelectorAll("[data-testid=diagram]")].map(measure).filter(Boolean);
   if (!lists.length || (!force && lists.every((l) => fitted.get(l.list) === l.key))) return false;
-  for (const l of lists) l.list.classList.add("fitting"); // the walk's hint badges take no part in the fit
+  for (const l of lists) {
+    l.list.classList.add("fitting"); // the walk's hint badges take no part in the fit
+    l.area.style.minHeight = ""; // the area's own height (grow() sets it again where the entries need more)
+  }
   narrow(lists, false);
   let size = fit(lists);
-  // narrower labels, where the entries come out smaller than the stylesheet draws them (not in one column: there
-  // the rows follow the stylesheet's size)
-  const short = size < Math.min(...lists.map((l) => natural(l.list))) - 0.01;
-  if (short && !lists.some((l) => l.widthOnly) && lists.some((l) => l.list.querySelector(LABELS))) {
+  // narrower labels, where the entries come out smaller than the stylesheet draws them, or than the least size
+  // lets them grow to where that is larger (presentation mode: labels at the least text took the row's width), or
+  // where they need more height than their areas have (not in one column: there the rows follow the stylesheet's
+  // size)
+  const short = size < Math.min(...lists.map((l) => Math.max(natural(l.list), 1.5 * bounds(l.list, l.style)[0]))) - 0.01;
+  if (!lists.some((l) => l.widthOnly) && lists.some((l) => l.list.querySelector(LABELS))
+      && (short || overflow(lists, size) > 0)) {
+    const over = overflow(lists, size);
     narrow(lists, true);
     const narrower = fit(lists);
-    if (narrower >= (1 + NARROW_GAIN) * size) size = narrower;
+    // kept where it buys size, or, at the least size both ways, where the entries need less height beyond the area
+    if (narrower >= (1 + NARROW_GAIN) * size || (narrower >= size && overflow(lists, narrower) < over - 1)) size = narrower;
     else narrow(lists, false);
   }
   for (const l of lists) {
     l.list.style.fontSize = `${size.toFixed(2)}px`;
-    if (!l.widthOnly) balance(l.list);
+    if (!l.widthOnly) {
+      balance(l.list);
+      grow(l);
+    }
     markRowEnds(l.list);
     fitted.set(l.list, measure(l.diagram).key);
     l.list.classList.remove("fitting");
@@ -143,7 +155,8 @@ function best({ list, style, widthOnly }, most = Infinity) {
 // [smallest, largest] size (px), from the stylesheet's size; leaves the list at the stylesheet's size.
 function bounds(list, style) {
   const base = natural(list);
-  return [base * (parseFloat(style.getPropertyValue("--fit-min")) || 0.6), base * (parseFloat(style.getPropertyValue("--fit-max")) || 1)];
+  const least = Math.max(base * (parseFloat(style.getPropertyValue("--fit-min")) || 0.6), parseFloat(style.getPropertyValue("--fit-least")) || 0);
+  return [least, Math.max(least, base * (parseFloat(style.getPropertyValue("--fit-max")) || 1))];
 }
 
 // The stylesheet's size (px); leaves the list at it.
@@ -203,6 +216,38 @@ function inside(list, widthOnly) {
     if (el.scrollWidth > el.clientWidth + 1) return false;
   }
   return true;
+}
+
+// Where even the least size (--fit-least) leaves the entries more rows than the area has height for, the list
+// grows to hold them, and its row of the panes with it (the panes scroll up and down): the entries stay readable
+// and never lie over the lanes.
+function grow({ area, list }) {
+  if (inside(list, false)) return;
+  const more = beyond(list);
+  if (more > 0) area.style.minHeight = `${Math.ceil(area.getBoundingClientRect().height + more)}px`;
+}
+
+// How much more height (px) the list's entries need than its box has (0 where they fit).
+function beyond(list) {
+  const cs = getComputedStyle(list);
+  let [top, bottom] = [Infinity, 0];
+  for (const el of list.children) {
+    if (!el.offsetHeight) continue;
+    const c = laidOut(el, list);
+    [top, bottom] = [Math.min(top, c.top), Math.max(bottom, c.bottom)];
+  }
+  if (bottom <= top) return 0;
+  return Math.max(0, bottom - top + parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) + 2 - list.clientHeight);
+}
+
+// The height (px) all `lists` at `size` need beyond their boxes, together.
+function overflow(lists, size) {
+  let sum = 0;
+  for (const l of lists) {
+    l.list.style.fontSize = `${size.toFixed(2)}px`;
+    sum += beyond(l.list);
+  }
+  return sum;
 }
 
 // How many rows the entries wrap onto (they sit on their row's bottom line).

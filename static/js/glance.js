@@ -2,7 +2,8 @@
 // above the panes, one row per pane not in view, each the line glance-line.js makes from the scene on screen; a
 // tap brings that pane into view. Which pane is in view is a layout fact, measured as the page scrolls: the one
 // whose diagram shows the most between the strip and what is laid over the screen's foot (the controls, a docked
-// poll sheet). Where the panes stand side by side, the strip is hidden. Nothing here draws a pane or sends.
+// poll sheet). Where the panes stand side by side, the strip is hidden. In an embed the panes scroll in a box of their
+// own, under the strip and over the control bar. Nothing here draws a pane or sends.
 import { $, h, prefersReducedMotion } from "./dom.js";
 import { glanceLine } from "./glance-line.js";
 
@@ -21,6 +22,8 @@ export function seenBand() {
   const strip = $("glance");
   const top = strip && !strip.hidden ? Math.max(0, strip.getBoundingClientRect().bottom) : 0;
   let bottom = innerHeight;
+  const scroller = ownScroller();
+  if (scroller) bottom = Math.min(bottom, scroller.getBoundingClientRect().bottom);
   for (const el of document.querySelectorAll("#app > .controls, #app > .poll-follower")) {
     const box = span(el);
     const laidOver = ["fixed", "sticky"].includes(getComputedStyle(el).position);
@@ -59,15 +62,23 @@ export function stacked() {
   return b.top >= a.bottom - 1;
 }
 
-/** Scroll the page by `dy` px (the document scrolls where the panes stack). @param {number} dy */
+/** The panes where they scroll in a box of their own (an embed: app.css), else null. @returns {HTMLElement | null} */
+function ownScroller() {
+  const panes = $("panes");
+  return panes && getComputedStyle(panes).overflowY !== "visible" && panes.scrollHeight > panes.clientHeight + 1
+    ? panes : null;
+}
+
+/** Scroll the page (or the panes, where they scroll in a box of their own) by `dy` px. @param {number} dy */
 export function scrollPage(dy) {
-  if (Math.abs(dy) >= 1) scrollBy({ top: dy, behavior: prefersReducedMotion() ? "instant" : "smooth" });
+  const how = { top: dy, behavior: /** @type {ScrollBehavior} */ (prefersReducedMotion() ? "instant" : "smooth") };
+  if (Math.abs(dy) >= 1) (ownScroller() ?? window).scrollBy(how);
 }
 
 /** @param {HTMLElement} app @param {{shown: Model | null, latest: Model | null}} page */
 export function createGlance(app, page) {
   const panes = $("panes");
-  if (!panes || app.dataset.mode === "embed") return;
+  if (!panes) return;
   const strip = h("aside", { id: "glance", class: "glance", ariaLabel: "The other versions at a glance",
     dataTestid: "glance", hidden: true });
   panes.before(strip);
@@ -114,4 +125,5 @@ export function createGlance(app, page) {
   addEventListener("scroll", soon, { passive: true });
   addEventListener("resize", soon);
   app.addEventListener("scroll", soon, { passive: true });
+  panes.addEventListener("scroll", soon, { passive: true }); // an embed's panes scroll in their own box
 }

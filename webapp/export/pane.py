@@ -11,10 +11,11 @@ import math
 
 from .arrows import draw_pointers
 from .draw import BOLD_WIDTH, CHAR_WIDTH, Flow, node, paint, rounded, short, stripes, wrap
-from .tokens import CHIP_CORNERS, LANE_SHARES
+from .tokens import CHIP_CORNERS, LANE_SHARES, TYPE
 
 PANE_WIDTH, PAD = 640, 14
 LANE_GAP = 6
+TAG_PX = TYPE["embed"]  # the tags drawn with an entry: the least diagram text, as an embedded page draws it
 CHANNEL = 16  # room on a lane's right, beside its chips, where pointers leave it
 QUEUE_COLOUR = {"activeQ": "active", "backoffQ": "backoff", "unschedulablePods": "unsched", "inFlight": "inflight"}
 DECISION_COLOURS = {"QueueSkip": ("bug-bg", "bug"), "QueueAfterBackoff": ("warn-bg", "backoff"),
@@ -149,7 +150,8 @@ class Pane:
         tags += [(short(it["gone"]), "gone")] if it.get("ghost") and it.get("gone") else []
         tags += [(short(it["unseen"]), "unseen")] if it.get("unseen") else []
         markers = [(m, short(m["text"])) for m in it.get("markers", ())]
-        width = max([width, *(len(t) * 6.7 + 12 for t, _ in tags), *(len(t) * BOLD_WIDTH + 12 for _, t in markers)])
+        width = max([width, *(len(t) * BOLD_WIDTH * TAG_PX / 12 + 12 for t, _ in tags),
+                     *(len(t) * BOLD_WIDTH + 12 for _, t in markers)])
         box_h = 36.0 if kind == "front" else 10 + 16 * len(lines)
         stack_h = box_h + 20 * len(tags) + 21 * len(markers)
         lead = 22 if follows else 0
@@ -176,8 +178,8 @@ class Pane:
             colour = paint(colour)
             node(g, "rect", x=x + 2, y=top, width=width - 4, height=16, rx=3, fill=paint(fill), stroke=colour,
                  stroke_dasharray="3 2" if what == "gone" else None, data_tag=what)
-            node(g, "text", text, x=x + width / 2, y=top + 12, text_anchor="middle", font_size=10.5, font_weight="bold",
-                 fill=colour)
+            node(g, "text", text, x=x + width / 2, y=top + 12, text_anchor="middle", font_size=TAG_PX,
+                 font_weight="bold", fill=colour)
             top += 20
         for m, text in markers:
             marker = node(g, "g", data_marker=m["pod"], data_detached="true" if m["detached"] else "false")

@@ -26,16 +26,25 @@ LANE_SHARES: dict[str, float] = TOKENS["lanes"]
 CHIP_CORNERS: dict[str, list[float]] = TOKENS["chips"]  # top-left, top-right, bottom-right, bottom-left
 CURVE, ARROW, ROUTE, CUT = TOKENS["curve"], TOKENS["arrow"], TOKENS["route"], TOKENS["cut"]
 BEATS: dict[str, int] = TOKENS["beats"]  # the climax's beats in ms (a step by hand): per, hold, fade
+TYPE: dict[str, float] = TOKENS["type"]  # the least text (px) presentation mode and an embed draw; small print's share
 
 
 def css(tokens: dict = TOKENS) -> str:
     """The tokens the stylesheets use, as custom properties of :root: each colour as light-dark(light, dark)
     (app.css's data-theme picks the scheme), each lane's share as --lane-<queue> (in fr), its chips' corners as
-    --chip-<queue> (a border-radius) and a detached arrow's dashes as --pointer-dash."""
+    --chip-<queue> (a border-radius), a detached arrow's dashes as --pointer-dash, small print's share as --type-small
+    and, per screen (presenting, embed), the least text as --type-<screen> and the least list size as
+    --list-least-<screen>."""
     lines = [f"  --{name}: light-dark({light}, {dark});" for name, (light, dark) in tokens["colours"].items()]
     lines += [f"  --lane-{queue}: {share:g}fr;" for queue, share in tokens["lanes"].items()]
     lines += [f"  --chip-{queue}: {' '.join(f'{r:g}px' for r in corners)};"
               for queue, corners in tokens["chips"].items()]
     lines.append(f"  --pointer-dash: {' '.join(f'{d:g}' for d in tokens['arrow']['dash'])};")
+    # the least text per screen and the least list size that keeps an entry's small print at it (fit.js)
+    small = tokens["type"]["small"]
+    lines.append(f"  --type-small: {small:g}em;")
+    for screen in ("presenting", "embed"):
+        least = tokens["type"][screen]
+        lines.append(f"  --type-{screen}: {least:g}px;\n  --list-least-{screen}: {least / small:g}px;")
     return "/* The design tokens (static/js/tokens.js) as custom properties: webapp/export/tokens.py */\n" \
         ":root {\n" + "\n".join(lines) + "\n}\n"
