@@ -1,9 +1,9 @@
 """``inflight-scope export`` run as a subprocess: the files it writes decoded (Pillow for the GIF and APNG), and
 every bad input refused in one line with status 2, no file written."""
 
-import re
 import io
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
