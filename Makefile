@@ -11,9 +11,10 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
 # Debian packages the tests drive for real (browser tests, scale-out tests, the page's modules in node, npm for the
-# client's checker, zbarimg to read the Present dialog's QR code), each as package:command; a package is installed
-# only when its command is missing.
-SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node npm:npm zbar-tools:zbarimg
+# client's checker, zbarimg to read the Present dialog's QR code, the fonts the animated exports draw with), each as
+# package:command or package:/a/file it installs; a package is installed only when that is missing.
+SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node npm:npm zbar-tools:zbarimg \
+	fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf
 
 .PHONY: run present test check jscheck bench bundle clean system-deps
 
@@ -41,7 +42,8 @@ present: $(APP_STAMP)
 
 system-deps:
 	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
-		command -v $${pair#*:} >/dev/null || missing="$$missing $${pair%%:*}"; done; \
+		what=$${pair#*:}; { [ -e "$$what" ] || command -v "$$what" >/dev/null; } || missing="$$missing $${pair%%:*}"; \
+	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
