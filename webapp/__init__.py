@@ -34,6 +34,7 @@ def create_app(config: dict | None = None):
         report,
         routes,
         sockets,
+        sources,
         versions,
     )
 
@@ -51,6 +52,7 @@ def create_app(config: dict | None = None):
     app.register_blueprint(find.bp)  # /api/operations, /api/find
     app.register_blueprint(challenges.bp)  # /api/challenges
     app.register_blueprint(report.bp)  # /report
+    app.register_blueprint(sources.bp)  # /api/sources/<version>
     answers.init_answers(app)
     assets.init_assets(app)  # /static/v/<version>/...: the pages' files, kept by browsers for good
     preload.init_preload(app)  # <link rel="modulepreload"> for every module a page runs
