@@ -41,6 +41,7 @@ STYLESHEETS = (
     "css/challenges.css",  # the viewer's challenges box; unbundled, challenges.js adds it beside app.css
     "css/catalogue.css",  # the plugin catalogue's dialog (catalogue-view.js, editor.html)
     "css/phone.css",  # the stacked panes' strip and the docked poll sheet (glance.js, dock.js)
+    "css/sources.css",  # the source panes under the diagrams (source-pane.js)
 )
 
 # The entry-module sets bundled (a page's `{% set modules = [...] %}`) -> the output's path.
