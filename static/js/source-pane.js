@@ -44,7 +44,8 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
   function playBeats(stepped) {
     clearInterval(timer);
     const views = [...root.querySelectorAll("[data-testid=source]")];
-    const orders = views.map((view) => view.querySelectorAll("[data-lit=true]").length);
+    const orders = views.flatMap((view) => [...view.querySelectorAll("[data-lit=true]")]
+      .flatMap((el) => el.dataset.order.split(",").map(Number)));
     const last = Math.max(0, ...orders);
     const mark = (beat) => views.forEach((view) => markCurrent(view, beat));
     if (!stepped || prefersReducedMotion() || last < 2) {
@@ -86,7 +87,11 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
   return { toggle, get shown() { return shown; } };
 }
 
+// The offline file carries each version's payload in its bundle (webapp/export/offline.py); the page asks its server.
+let inlined;
 function defaultFetch(version) {
+  inlined ??= $("inflight-bundle") ? JSON.parse($("inflight-bundle").textContent).sources ?? {} : null;
+  if (inlined) return Promise.resolve(inlined[version] ?? null);
   return fetch(`/api/sources/${encodeURIComponent(version)}`).then((r) => (r.ok ? r.json() : null));
 }
 
@@ -119,13 +124,13 @@ function headline(payload) {
 }
 
 // The functions the step ran, in the order first entered; each its lines with the lit ones marked in order.
-function sourceView(version, payload, lit, functions = ranFunctions(lit)) {
+function sourceView(version, payload, lit, functions = ranFunctions(lit), notes = true) {
   const body = h("div", { class: "src-body" });
   const view = h("div", { class: "src-view", dataTestid: "source", dataVersion: version,
     dataText: payload?.text ? "upstream" : "paraphrase" }, body);
   if (!payload) return view;
-  if (payload.reconstructed) body.append(h("p", { class: "src-note", text: payload.reconstructed }));
-  if (payload.text) body.append(licence(payload));
+  if (notes && payload.reconstructed) body.append(h("p", { class: "src-note", text: payload.reconstructed }));
+  if (notes && payload.text) body.append(licence(payload));
   if (!lit.length) body.append(h("p", { class: "src-note muted", text: "No upstream function runs at this position." }));
   for (const name of functions) body.append(functionView(name, payload, lit));
   return view;
@@ -155,9 +160,10 @@ function litIn(name, lit) {
 function functionView(name, payload, lit) {
   const fn = payload.permalinks[name];
   const byLine = litIn(name, lit);
+  const lines = `L${fn.first}–L${fn.last}`;
   const head = h("div", { class: "src-fn-head" }, h("code", { text: name }), " ",
-    h("a", { href: fn.permalink, target: "_blank", rel: "noopener noreferrer",
-      text: `L${fn.first}–L${fn.last}`, title: `${payload.repository} ${payload.ref}` }));
+    fn.permalink ? h("a", { href: fn.permalink, target: "_blank", rel: "noopener noreferrer", text: lines,
+      title: `${payload.repository} ${payload.ref}` }) : h("span", { class: "muted", text: lines }));
   const rows = payload.text?.functions?.[name]
     ? payload.text.functions[name].map((text, i) => row(fn.first + i, text, byLine, payload.omitted))
     : (payload.paraphrase[name] ?? []).map(([anchor, text]) =>
@@ -179,15 +185,16 @@ function row(number, text, byLine, omitted, anchor) {
 
 // v1.28.1 and v1.28.2 side by side, a row per function the step ran on either, the same step lit on both.
 function diffView(byVersion, lit) {
-  const [left, right] = DIFF;
+  const [left, right] = DIFF; // the fix's two sides
   const functions = [...new Set([...ranFunctions(lit(right)), ...ranFunctions(lit(left))])];
   const grid = h("div", { class: "src-diff", dataTestid: "source-diff" },
-    h("div", { class: "src-diff-head" }, h("strong", { text: left }), " ", headline(byVersion[left])),
-    h("div", { class: "src-diff-head" }, h("strong", { text: right }), " ", headline(byVersion[right])));
+    ...DIFF.map((v) => h("div", { class: "src-diff-head" }, h("strong", { text: v }), " ", headline(byVersion[v]),
+      byVersion[v]?.reconstructed ? h("p", { class: "src-note", text: byVersion[v].reconstructed }) : null,
+      byVersion[v]?.text ? licence(byVersion[v]) : null)));
   for (const name of functions) {
     for (const v of DIFF) {
       const payload = byVersion[v];
-      const cell = payload?.permalinks[name] ? sourceView(v, payload, lit(v), [name])
+      const cell = payload?.permalinks[name] ? sourceView(v, payload, lit(v), [name], false)
         : h("div", { class: "src-view src-absent", text: `${name}: not run` });
       cell.dataset.function = name;
       grid.append(cell);

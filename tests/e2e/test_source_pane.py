@@ -8,6 +8,7 @@ where this machine has it: the project carries no upstream text)."""
 import os
 
 import pytest
+import requests
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ROOT, open_page
@@ -188,3 +189,32 @@ def test_with_the_text_cached_the_real_lines_are_lit_and_the_licence_shown(cache
     page.keyboard.press("c")
     omitted = view(page, "v1.28.2").locator("[data-omitted=true]")
     expect(omitted).to_have_count(len(MAPS["v1.28.2"].omitted))
+
+
+@pytest.mark.parametrize("which", ["plain", "cached"])
+def test_an_offline_file_carries_the_panes_and_the_cached_text(request, browser, tmp_path, which):
+    server = request.getfixturevalue(which)
+    response = requests.get(f"{server.url}/export/lost-marker.html", timeout=60)
+    assert response.status_code == 200
+    path = tmp_path / "lost-marker.html"
+    path.write_bytes(response.content)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    attempted, problems = [], []
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
+                  else (attempted.append(route.request.url), route.abort()))
+    page = context.new_page()
+    page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    try:
+        page.goto(path.as_uri())
+        expect(page.locator("#panes > [data-variant]")).to_have_count(2)
+        page.keyboard.press("End")
+        expect(page.locator("#panes [data-variant='v1.28.1']")).to_contain_text("its marker e1 was removed")
+        page.keyboard.press("c")
+        v1 = view(page, "v1.28.1")
+        expect(v1).to_have_attribute("data-text", "upstream" if which == "cached" else "paraphrase")
+        expect(lit(page, "v1.28.1", "dh.marker_next").locator("[data-testid=source-value]")).to_contain_text(
+            "Next() = nil")
+    finally:
+        context.close()
+    assert not attempted and not problems, (attempted, problems)

@@ -22,6 +22,7 @@ from .. import ROOT
 from ..engine.simulation import Simulation
 from ..errors import TooLarge
 from ..presenter import scenario_message, state_message
+from ..presenter.sourcepane import pane_payload
 from . import tokens
 from .bundle import bundle
 from .incident import incident_report, themed_frames
@@ -29,7 +30,8 @@ from .incident import incident_report, themed_frames
 MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
 MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growing: then the bytes are bounded too
 ENTRY = ROOT / "static" / "js" / "offline.js"
-STYLESHEETS = tuple(ROOT / "static" / "css" / name for name in ("app.css", "flow.css", "phone.css", "report.css"))
+STYLESHEETS = tuple(ROOT / "static" / "css" / name for name in ("app.css", "flow.css", "phone.css", "report.css",
+                                                                       "sources.css"))
 TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=select_autoescape(["html"]))
 SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
@@ -83,8 +85,11 @@ def file_policy(css: str, script: str) -> str:
     ])
 
 
-def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None, versions=None) -> str:
+def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None, versions=None,
+                source_text=None) -> str:
+    """``source_text``: version -> the upstream text a transport has cached (webapp/upstream/), carried along."""
     data = messages(scenario, scenario_id, max_bytes, versions)
+    data["sources"] = {v: pane_payload(v, (source_text or {}).get(v), links=False) for v in data["scenario"]["variants"]}
     css = inline("\n".join([tokens.css(), *(sheet.read_text(encoding="utf-8") for sheet in STYLESHEETS)]), "style")
     script = inline(bundle(ENTRY), "script")
     facts = incident_report(scenario, max_bytes=max_bytes, versions=versions)

@@ -10,13 +10,18 @@ from ..sources.paraphrase import paraphrase
 from .sourcelines import RECEIVED_EVENTS
 
 
-def pane_payload(version: str, text: dict[str, Any] | None) -> dict[str, Any]:
-    """GET /api/sources/VERSION: ``text`` is the cache's offer (licence, functions' lines) or None."""
+def pane_payload(version: str, text: dict[str, Any] | None, links: bool = True) -> dict[str, Any]:
+    """GET /api/sources/VERSION: ``text`` is the cache's offer (licence, functions' lines) or None. Without
+    ``links`` (the offline file, which names no address) no URL is given: line numbers only."""
     m = source_map(version)
-    functions = {f.name: {"first": f.first, "last": f.last, "permalink": m.permalink(f.first, f.last)}
+    functions = {f.name: {"first": f.first, "last": f.last, **({"permalink": m.permalink(f.first, f.last)}
+                                                                 if links else {})}
                  for f in m.functions.values()}
+    facts = m.as_json()
+    if not links:
+        facts["url"] = None
     return {
-        **m.as_json(),
+        **facts,
         "paraphrase": {name: [[anchor, line] for anchor, line in lines]
                        for name, lines in paraphrase(version == RECEIVED_EVENTS).items() if name in functions},
         "anchorLines": {a.key: a.lines[0] for a in m.anchors.values()},

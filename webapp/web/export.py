@@ -20,6 +20,7 @@ from ..export.svg import THEMES, export_svg
 from ..scenario.resolve import resolve
 from ..server.offload import apart
 from ..server.settings import settings_of
+from ..upstream.cache import offered
 from .bodies import builtin_scenario, index_arg, json_body, shown, versions_field
 
 bp = Blueprint("export", __name__, url_prefix="/export")
@@ -59,7 +60,8 @@ def svg_response(source) -> Response:
 def _exported_html(source, max_bytes, versions) -> tuple[str, str]:
     """(the scenario's name, the HTML)."""
     scenario, scenario_id = _resolved(source)
-    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions)
+    text = {v: offered(v) for v in versions or scenario.versions}  # the upstream text this machine has cached
+    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions, source_text=text)
 
 
 def _exported_svg(source, position: int | None, shown_position: str, max_bytes, versions, theme: str) -> str:
