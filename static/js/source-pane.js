@@ -66,7 +66,10 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
     root.hidden = !on;
     app.classList.toggle("with-sources", on);
     $("btn-sources")?.setAttribute("aria-pressed", String(on));
-    if (on) draw(latest, false).then(() => root.scrollIntoView({ block: "nearest" })); // under a scrolled page's fold
+    // The diagrams above gain or give up room: their lists are fitted again (page.js listens to resize).
+    const refit = () => dispatchEvent(new Event("resize"));
+    if (on) draw(latest, false).then(() => { refit(); root.scrollIntoView({ block: "nearest" }); });
+    else refit();
   }
 
   actions.toggleSource = () => toggle();
