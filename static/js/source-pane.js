@@ -47,7 +47,9 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
     const orders = views.flatMap((view) => [...view.querySelectorAll("[data-lit=true]")]
       .flatMap((el) => el.dataset.order.split(",").map(Number)));
     const last = Math.max(0, ...orders);
-    const mark = (beat) => views.forEach((view) => markCurrent(view, beat));
+    const versions = [...new Set(views.map((view) => view.dataset.version))]
+      .map((v) => views.filter((view) => view.dataset.version === v));
+    const mark = (beat) => versions.forEach((own) => markCurrent(own, beat));
     if (!stepped || prefersReducedMotion() || last < 2) {
       mark(last);
       return;
@@ -98,12 +100,14 @@ function defaultFetch(version) {
   return fetch(`/api/sources/${encodeURIComponent(version)}`).then((r) => (r.ok ? r.json() : null));
 }
 
-// A beat's line: the line whose execution order holds `beat` (an anchor run twice holds two).
-function markCurrent(view, beat) {
-  for (const el of view.querySelectorAll("[data-current]")) el.removeAttribute("data-current");
-  const line = [...view.querySelectorAll("[data-lit=true]")]
-    .find((el) => el.dataset.order.split(",").map(Number).includes(beat))
-    ?? [...view.querySelectorAll("[data-lit=true]")].at(-1);
+// A beat's line in one version's views (diff mode splits a version into a view per function): the line whose
+// execution order holds `beat` (an anchor run twice holds two), else the version's last line run.
+function markCurrent(views, beat) {
+  const lines = views.flatMap((view) => [...view.querySelectorAll("[data-lit=true]")]);
+  for (const view of views) for (const el of view.querySelectorAll("[data-current]")) el.removeAttribute("data-current");
+  const orders = (el) => el.dataset.order.split(",").map(Number);
+  const line = lines.find((el) => orders(el).includes(beat))
+    ?? lines.reduce((a, b) => (Math.max(...orders(b)) > Math.max(...orders(a)) ? b : a), lines[0]);
   if (!line) return;
   line.setAttribute("data-current", "true");
   const box = line.closest(".src-body");

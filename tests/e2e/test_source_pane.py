@@ -138,6 +138,8 @@ def test_the_keys_show_hide_and_diff(plain, page_on):
     for left, right in zip(pairs[::2], pairs[1::2]):
         assert left[0] == right[0] and left[2] == right[2], (left, right)  # a function's two sides, one row
         assert (left[1], right[1]) in (("v1.28.1", "v1.28.2"), ("v1.28.1", ""), ("", "v1.28.2"))
+    for version in ("v1.28.1", "v1.28.2"):  # one current line per version, in whichever function it is
+        expect(diff.locator(f"[data-version='{version}'] [data-current=true]")).to_have_count(1)
     hint = diff.locator(":scope > .src-view[data-function='determineSchedulingHintForInFlightPod']")
     expect(hint.first.locator("[data-lit=true]").first).to_be_attached()
     expect(hint.nth(0).locator("[data-testid=source-value]", has_text="Next() = nil")).to_have_count(1)
