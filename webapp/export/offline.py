@@ -89,7 +89,8 @@ def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None,
                 source_text=None) -> str:
     """``source_text``: version -> the upstream text a transport has cached (webapp/upstream/), carried along."""
     data = messages(scenario, scenario_id, max_bytes, versions)
-    data["sources"] = {v: pane_payload(v, (source_text or {}).get(v), links=False) for v in data["scenario"]["variants"]}
+    text = source_text or {}
+    data["sources"] = {v: pane_payload(v, text.get(v), links=False) for v in data["scenario"]["variants"]}
     css = inline("\n".join([tokens.css(), *(sheet.read_text(encoding="utf-8") for sheet in STYLESHEETS)]), "style")
     script = inline(bundle(ENTRY), "script")
     facts = incident_report(scenario, max_bytes=max_bytes, versions=versions)
