@@ -220,3 +220,17 @@ def test_an_offline_file_carries_the_panes_and_the_cached_text(request, browser,
     finally:
         context.close()
     assert not attempted and not problems, (attempted, problems)
+
+
+def test_the_api_gives_the_map_and_the_cached_text_only_where_cached(plain, cached):
+    bare = requests.get(f"{plain.url}/api/sources/v1.28.2", timeout=30)
+    assert bare.status_code == 200 and bare.json()["text"] is None
+    j = bare.json()
+    assert (j["version"], j["ref"], j["omitted"]) == ("v1.28.2", "v1.28.4", list(MAPS["v1.28.2"].omitted))
+    assert j["paraphrase"]["determineSchedulingHintForInFlightPod"][0][0] == "dh.lookup"
+    full = requests.get(f"{cached.url}/api/sources/v1.28.2", timeout=30).json()["text"]
+    f = MAPS["v1.28.2"].functions["Pop"]
+    assert len(full["functions"]["Pop"]) == f.last - f.first + 1 and full["functions"]["Pop"][0].startswith("func ")
+    assert any("Apache License" in line for line in full["licence"])
+    missing = requests.get(f"{plain.url}/api/sources/v0.0.1", timeout=30)
+    assert missing.status_code == 404 and missing.json()["kind"] == "NotFound"

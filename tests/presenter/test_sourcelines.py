@@ -72,3 +72,15 @@ def test_replay_records_carry_the_lines_in_order():
     assert lines[0] == {"file": "pkg/scheduler/internal/queue/scheduling_queue.go",
                         "line": MAPS["v1.28.2"].anchors["aup.defer_done"].lines[0],
                         "function": "AddUnschedulableIfNotPresent"}
+
+
+def test_the_paraphrase_names_only_lines_the_versions_text_has():
+    from webapp.presenter.sourcepane import pane_payload
+    v2, v4 = pane_payload("v1.28.2", None), pane_payload("v1.28.4", None)
+    assert "pop.clear" not in {a for a, _ in v2["paraphrase"]["Pop"]}  # #120334's line, not in v1.28.2
+    assert "pop.clear" in {a for a, _ in v4["paraphrase"]["Pop"]}
+    assert "mp.interest" not in {a for a, _ in v4["paraphrase"]["movePodsToActiveOrBackoffQueue"]}  # 1.30+
+    for version in MAPS:
+        payload = pane_payload(version, None)
+        assert all(a is None or a in payload["anchorLines"] for lines in payload["paraphrase"].values()
+                   for a, _ in lines)

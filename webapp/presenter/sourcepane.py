@@ -22,7 +22,8 @@ def pane_payload(version: str, text: dict[str, Any] | None, links: bool = True) 
         facts["url"] = None
     return {
         **facts,
-        "paraphrase": {name: [[anchor, line] for anchor, line in lines]
+        # a line whose anchor this version's text does not have (a later release's branch) is left out
+        "paraphrase": {name: [[anchor, line] for anchor, line in lines if anchor is None or anchor in m.anchors]
                        for name, lines in paraphrase(version == RECEIVED_EVENTS).items() if name in functions},
         "anchorLines": {a.key: a.lines[0] for a in m.anchors.values()},
         "permalinks": functions,
