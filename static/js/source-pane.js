@@ -1,7 +1,7 @@
 // The source panes: under the diagrams, one per version shown (1 to 4), the upstream functions the step ran with
 // the lines it executed lit in order (data-lit), the line the current beat is on (data-current) and the live value
-// beside each lit line. The lines come with each model (`variants[v].source`, webapp/presenter/sourcelines.py);
-// each version's map, paraphrase and, when the server has it cached, the real text come once from
+// beside each lit line. The lines come with each model (`variants[v].source`: [anchor, value] in order, made by
+// webapp/presenter/sourcelines.py); each version's map, paraphrase and, when cached, the real text come once from
 // /api/sources/VERSION (the page never calls upstream; permalinks only link to it). `c` shows or hides the panes;
 // Shift+C sets v1.28.1 and v1.28.2 side by side in diff mode, their functions aligned (the fix, #120445).
 import { $, h, prefersReducedMotion } from "./dom.js";
@@ -31,7 +31,9 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
     const payloads = await Promise.all(versions.map(mapOf));
     if (model !== latest) return; // a later model is on its way
     const byVersion = Object.fromEntries(versions.map((v, i) => [v, payloads[i]]));
-    const lit = (v) => model.variants?.[v]?.source ?? [];
+    // [anchor, value] per line run, in order, placed by the version's map
+    const lit = (v) => (byVersion[v] ? model.variants?.[v]?.source ?? [] : []).map(([anchor, value]) => ({
+      anchor, value, line: byVersion[v].anchorLines[anchor], function: byVersion[v].anchorFunctions[anchor] }));
     const inDiff = diff && DIFF.every((v) => versions.includes(v));
     root.dataset.count = String(inDiff ? 1 : versions.length);
     root.classList.toggle("diff", inDiff);

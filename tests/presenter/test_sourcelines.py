@@ -84,3 +84,19 @@ def test_the_paraphrase_names_only_lines_the_versions_text_has():
         payload = pane_payload(version, None)
         assert all(a is None or a in payload["anchorLines"] for lines in payload["paraphrase"].values()
                    for a, _ in lines)
+
+
+def test_the_state_message_carries_the_lines_as_anchor_and_value():
+    from webapp.engine.simulation import Simulation
+    from webapp.presenter import state_message
+    from webapp.presenter.sourcelines import on_the_wire
+    scenario = resolve("lost-marker")[0]
+    sim = Simulation(scenario, ("v1.28.1", "v1.28.2"))
+    sim.seek(sim.total)
+    variants = state_message(sim.frame())["variants"]
+    for version in ("v1.28.1", "v1.28.2"):
+        assert variants[version]["source"] == on_the_wire(the_fail(version))
+    assert ["dh.marker_next", next(x["value"] for x in the_fail("v1.28.1") if x["anchor"] == "dh.marker_next")] \
+        in variants["v1.28.1"]["source"]
+    sim.seek(0)
+    assert all(v["source"] == [] for v in state_message(sim.frame())["variants"].values())

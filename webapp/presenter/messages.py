@@ -22,7 +22,7 @@ from ..model.views import State
 from .delta import Op, diff
 from .scene import present
 from .shapes import Scene, Settings
-from .sourcelines import Lit, lit_lines
+from .sourcelines import lit_lines, on_the_wire
 from .words import GLOSSARY, step_label
 
 
@@ -53,7 +53,7 @@ class Traced(TypedDict):
     state: State
     result: Result | None
     record: Record | None
-    source: list[Lit]  # the upstream lines the step ran, in order (sourcelines.py)
+    source: list[list[str | None]]  # the upstream lines the step ran, in order: [anchor, value] (sourcelines.py)
 
 
 class StateMessage(TypedDict):
@@ -110,7 +110,7 @@ def state_message(frame: Frame, preview: Mapping[str, Preview] | None = None, se
         "position": frame["position"],
         "total": frame["total"],
         "variants": {v: {"state": p["state"], "result": p["result"], "record": p["record"],
-                         "source": lit_lines(v, p["record"], p["result"])}
+                         "source": on_the_wire(lit_lines(v, p["record"], p["result"]))}
                      for v, p in frame["variants"].items()},
         "scene": present(frame, preview, settings),
     }

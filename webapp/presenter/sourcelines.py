@@ -71,6 +71,12 @@ def lit_lines(version: str, record: Mapping[str, Any] | None, result: Mapping[st
     return run.out
 
 
+def on_the_wire(lit: list[Lit]) -> list[list[str | None]]:
+    """The state message's ``source``: [anchor, value] per lit line, in order (the page reads each anchor's
+    function and line from the version's map, GET /api/sources/VERSION)."""
+    return [[x["anchor"], x["value"]] for x in lit]
+
+
 def record_lines(version: str, lit: list[Lit]) -> list[dict[str, Any]]:
     """``record.lines`` of ``replay --records``: each lit line as {file, line, function}, in execution order."""
     path = MAPS[version].path if version in MAPS else None

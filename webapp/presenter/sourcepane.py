@@ -26,6 +26,7 @@ def pane_payload(version: str, text: dict[str, Any] | None, links: bool = True) 
         "paraphrase": {name: [[anchor, line] for anchor, line in lines if anchor is None or anchor in m.anchors]
                        for name, lines in paraphrase(version == RECEIVED_EVENTS).items() if name in functions},
         "anchorLines": {a.key: a.lines[0] for a in m.anchors.values()},
+        "anchorFunctions": {a.key: a.function for a in m.anchors.values()},
         "permalinks": functions,
         "text": text,
     }
