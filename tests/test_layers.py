@@ -17,13 +17,18 @@ MAY_IMPORT = {
     "errors": {"errors"},
     "phrases": {"phrases"},  # counts and lists in words: said one way by every layer above the model
     "model": {"errors", "model"},
+    "sources": {"errors", "sources"},  # the upstream source as facts: maps, line hashes, paraphrases (pure data)
+    "upstream": {"errors", "sources", "upstream"},  # the upstream text fetched and cached (I/O: cli and web only)
     "scenario": {"errors", "phrases", "model", "scenario"},
     "engine": {"errors", "phrases", "model", "scenario", "engine"},
-    "presenter": {"errors", "phrases", "model", "presenter"},  # plain data in, plain data out: no engine, no cursor
-    "export": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "export"},
+    # plain data in, plain data out: no engine, no cursor
+    "presenter": {"errors", "phrases", "model", "sources", "presenter"},
+    "export": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "sources", "export"},
     "server": {"errors", "scenario", "server"},  # scenario: only document.py, the parsing boundary (below)
-    "web": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "export", "server", "web"},
-    "cli": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "export", "server", "cli"},
+    "web": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "export", "server", "sources",
+            "upstream", "web"},
+    "cli": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "export", "server", "sources",
+            "upstream", "cli"},
     "": {"", "server", "web"},  # webapp/__init__.py: create_app
 }
 SERVER_FROM_SCENARIO = {"document"}  # the one module of scenario/ that server/ reads documents with

@@ -1,11 +1,12 @@
-"""The upstream kube-scheduler source that tests read their references against (a plugin's EventsToRegister line,
-the line that logs a queue move), kept under tests/data/upstream.json.gz as {"<commit>:<path>": text}: the suite
-checks every reference on any machine, and checks the copy against the mirror of kubernetes/autoscaler where this
-machine has one (tests/test_upstream_copy.py), as the conformance cases are checked against ../shared. The files
-are Kubernetes source (Copyright The Kubernetes Authors, Apache License 2.0), kept unchanged.
+"""The upstream kube-scheduler lines the tests read their references against (a plugin's EventsToRegister line,
+the line that logs a queue move), held as facts: tests/data/upstream_lines.json maps "<commit>:<path>:<line>" to
+the hash of that line's text with its indentation stripped (webapp/sources/types.py's ``line_hash``), never the text.
+A test states the line it expects, written from its own facts, and ``holds()`` compares the hashes: the check runs on
+any machine. Where this machine has the mirror of kubernetes/autoscaler, tests/test_upstream_copy.py recomputes
+every stored hash from the real files (the development check), as the conformance cases are checked against ../shared.
 
-A test asks ``lines(commit, path)``. With ``INFLIGHT_UPSTREAM=refresh`` it reads the mirror instead and the files
-read are written to the copy when the run ends, which is how the copy is made:
+With ``INFLIGHT_UPSTREAM=refresh`` the hashes of the lines the tests ask for are read from the mirror instead and
+written to the file when the run ends, which is how the file is made:
 
     INFLIGHT_UPSTREAM=refresh .venv/bin/python -m pytest -n 0 tests/model/test_plugins.py \
         tests/scenario/test_logs_evidence.py
@@ -15,35 +16,42 @@ from __future__ import annotations
 
 import atexit
 import functools
-import gzip
 import json
 import os
 import subprocess
 from pathlib import Path
 
+from webapp.sources.types import line_hash
+
 MIRROR = Path("/work/.mirror/kubernetes+autoscaler/repo")
-COPY = Path(__file__).resolve().parent / "data" / "upstream.json.gz"
+HASHES = Path(__file__).resolve().parent / "data" / "upstream_lines.json"
 REFRESH = os.environ.get("INFLIGHT_UPSTREAM") == "refresh"
 
 
 @functools.cache
-def copy() -> dict[str, str]:
-    return json.loads(gzip.decompress(COPY.read_bytes())) if COPY.exists() else {}
+def stored() -> dict[str, str]:
+    return json.loads(HASHES.read_text()) if HASHES.exists() else {}
 
 
-def from_mirror(commit: str, path: str) -> str:
+@functools.cache
+def from_mirror(commit: str, path: str) -> list[str]:
     return subprocess.run(["git", "-C", str(MIRROR), "show", f"{commit}:{path}"], check=True, capture_output=True,
-                          text=True).stdout
+                          text=True).stdout.split("\n")
 
 
-def lines(commit: str, path: str) -> list[str]:
-    """The file ``path`` at ``commit`` (a full commit id), line by line."""
-    key = f"{commit}:{path}"
+def mirror_hash(key: str) -> str:
+    commit, path, number = key.split(":")
+    return line_hash(from_mirror(commit, path)[int(number) - 1].strip())
+
+
+def holds(commit: str, path: str, number: int, expected: str) -> bool:
+    """Line ``number`` of ``path`` at ``commit``, indentation stripped, is ``expected``."""
+    key = f"{commit}:{path}:{number}"
     if REFRESH:
-        _read[key] = from_mirror(commit, path)
-        return _read[key].splitlines()
-    assert key in copy(), f"tests/data/upstream.json.gz has no {key}: refresh it (tests/upstream.py)"
-    return copy()[key].splitlines()
+        _read[key] = mirror_hash(key)
+        return _read[key] == line_hash(expected.strip())
+    assert key in stored(), f"tests/data/upstream_lines.json has no {key}: refresh it (tests/upstream.py)"
+    return stored()[key] == line_hash(expected.strip())
 
 
 _read: dict[str, str] = {}
@@ -52,4 +60,4 @@ _read: dict[str, str] = {}
 @atexit.register
 def _write() -> None:
     if REFRESH and _read:
-        COPY.write_bytes(gzip.compress(json.dumps({**copy(), **_read}, sort_keys=True).encode(), mtime=0))
+        HASHES.write_text(json.dumps({**stored(), **_read}, sort_keys=True, indent=0) + "\n")

@@ -49,6 +49,7 @@ def create_app(config: dict | None = None):
         report,
         routes,
         sockets,
+        sources,
         story,
         versions,
     )
@@ -67,6 +68,7 @@ def create_app(config: dict | None = None):
     app.register_blueprint(find.bp)  # /api/operations, /api/find
     app.register_blueprint(challenges.bp)  # /api/challenges
     app.register_blueprint(report.bp)  # /report
+    app.register_blueprint(sources.bp)  # /api/sources/<version>
     story.init_story(app)  # the embed's story mode, /scrollytelling
     answers.init_answers(app)
     assets.init_assets(app)  # /static/v/<version>/...: the pages' files, kept by browsers for good

@@ -20,7 +20,7 @@ from .engine.challenges import check as check_challenge
 from .engine.find import MAX_SEED, PODS_RANGE, STEPS, TARGETS, Search, check_query, size
 from .engine.simulation import Simulation, versions_in
 from .engine.trace import check_runs, dry_runs
-from .errors import Invalid, TooLarge
+from .errors import Invalid, TooLarge, UserError
 from .export import command as export_command
 from .export.incident import frames_svg, imported_report
 from .export.report_md import markdown
@@ -31,6 +31,7 @@ from .phrases import counted
 from .presenter.advice import advised
 from .presenter.challenges import explain as explain_verdict
 from .presenter.findings import explain
+from .presenter.sourcelines import with_lines
 from .scenario import builtin
 from .scenario.errors import ScenarioError
 from .scenario.load import load_file, load_scenario, parse_text
@@ -40,6 +41,8 @@ from .scenario.schemas import defaults
 from .scenario.validate import Limits
 from .server.addresses import NO_NETWORK, SERVE_FOR_A_ROOM, WILDCARDS, reachable
 from .server.settings import read_settings
+from .sources.maps import MAPS, source_map
+from .upstream.cache import cache_path, fetch
 
 STDIN = "-"
 MAX_CONNECTIONS = 10_000
@@ -98,6 +101,11 @@ def main(argv=None) -> int:
     serve.add_argument("--message-queue", metavar="URL", default=None,
                        help="share rooms between processes through this Redis (e.g. redis://127.0.0.1:6379/0)")
     serve.set_defaults(run=run_serve)
+    sources = commands.add_parser("sources", help="the upstream source maps; fetch the real text (docs/sources.md)")
+    sources.add_argument("action", choices=("map", "fetch"), help="map: print VERSION's map as JSON; fetch: the "
+                         "text of each VERSION (default: every one) from upstream into the user cache directory")
+    sources.add_argument("versions", nargs="*", metavar="VERSION", help=f"any of {', '.join(MAPS)}")
+    sources.set_defaults(run=run_sources)
     args = parser.parse_args(argv)
     if args.command == "replay" and args.records and args.format != "json":
         parser.error("--records needs --format json")
@@ -353,9 +361,39 @@ def run_replay(args) -> int:
             print(render_text(_label(name), sim))
         else:
             for trace in traces:
-                print(json.dumps(trace, separators=(",", ":")))
+                print(json.dumps(with_lines(trace) if args.records else trace, separators=(",", ":")))
         for line in advice(scenario, variants):  # advice only: the status stays 0
             print(f"warning: {_label(name)}: {line}", file=sys.stderr)
+    return status
+
+
+def run_sources(args) -> int:
+    """`sources map VERSION` (status 2 for an unknown one) and `sources fetch [VERSION...]` (status 2 when a text
+    cannot be fetched or is not the release's)."""
+    unknown = [v for v in args.versions if v not in MAPS]
+    if unknown or (args.action == "map" and len(args.versions) != 1):
+        print(f"error: {'unknown version ' + unknown[0] if unknown else 'sources map takes one VERSION'}: the "
+              f"versions are {', '.join(MAPS)}", file=sys.stderr)
+        return 2
+    if args.action == "map":
+        print(json.dumps(source_map(args.versions[0]).as_json(), indent=1))
+        return 0
+    status, done = 0, set()
+    for version in args.versions or list(MAPS):
+        m = MAPS[version]
+        if m.ref in done:
+            print(f"{version}: {m.ref} already fetched: {cache_path(m)}")
+            continue
+        try:
+            path = fetch(version)
+        except UserError as err:
+            print(f"error: {version}: {err}", file=sys.stderr)
+            status = 2
+            continue
+        done.add(m.ref)
+        header = path.read_text().split("\n")[m.licence[0] - 1:m.licence[1]]
+        print(f"{version}: {m.repository} {m.ref} {m.path}: verified, {path}")
+        print("\n".join("    " + line for line in header if line.strip() not in ("/*", "*/")))
     return status
 
 

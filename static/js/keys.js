@@ -23,6 +23,10 @@ export const KEYS = [
   { keys: ["S"], shown: "Shift+S", action: "openSpeaker",
     does: "speaker view: a window with this step small, the next step, the notes and a timer; it follows the room" },
   { keys: ["v"], shown: "v", action: "toggleTables", does: "table view" },
+  { keys: ["c"], shown: "c", action: "toggleSource",
+    does: "show / hide the upstream source under each diagram, the lines the step ran lit in order" },
+  { keys: ["C"], shown: "Shift+C", action: "toggleSourceDiff",
+    does: "source diff: v1.28.1 and v1.28.2 side by side, their functions aligned (the fix, #120445)" },
   { keys: ["t"], shown: "t", action: "toggleTheme", does: "toggle theme" },
   // Acting on the diagram forks the scenario at this position (explore.js).
   { keys: ["o"], shown: "o", action: "pop",

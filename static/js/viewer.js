@@ -19,6 +19,7 @@ import { createExplore } from "./explore.js";
 import { createChallenges } from "./challenges.js";
 import { createGlance } from "./glance.js";
 import { offerSpeakerView } from "./presenter.js";
+import { createSourcePanes } from "./source-pane.js";
 
 /** @param {(handlers: Record<string, Function>) => {send: Function, request?: Function}} transport */
 export function startViewer(transport) {
@@ -39,4 +40,5 @@ export function startViewer(transport) {
   createExplore(app, opts, driver, page, controls.actions, bus);
   offerSpeakerView(opts, controls.actions, page); // the presenter's speaker window (presenter.js)
   createChallenges(page, (id) => bus.emit("pick", id)); // the course's exercises: Check sends the scenario on screen
+  createSourcePanes(app, bus, controls.actions); // the upstream lines each step ran (`c`)
 }

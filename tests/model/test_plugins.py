@@ -1,15 +1,14 @@
 """The 1.28 plugin catalogue (webapp/model/plugins.py): every registration against a table of facts written out
-here with its upstream reference, each reference read back from the upstream source (tests/upstream.py: a
-copy of the files read, checked against the mirror of kubernetes/autoscaler where there is one), the docs table
+here with its upstream reference, each reference checked against the upstream line (tests/upstream.py: the
+lines' hashes, checked against the mirror of kubernetes/autoscaler where there is one), the docs table
 generated from the catalogue, and scenarios that name plugins getting 1.28's behaviour (explicit hints winning where
 given)."""
 
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.upstream import lines
+from tests.upstream import holds
 from webapp.model import plugins
 from webapp.model.events import CATALOGUE, action_name
 from webapp.model.versions import VERSIONS
@@ -121,50 +120,57 @@ def test_hints_and_assumptions(name):
         assert plugins.hint_for(r, gate=False) == "QueueAfterBackoff"  # scheduler.go l. 382
 
 
-# --- the references, read back from the upstream source --------------------------------------------------------
-def upstream(path: str) -> list[str]:
-    return lines(plugins.SOURCE_COMMIT, plugins.SOURCE_ROOT + path)
+# --- the references, checked against the upstream lines ---------------------------------------------------------
+# The receiver of each plugin's EventsToRegister, as its file declares it.
+RECEIVERS = {"NodeResourcesFit": "f *Fit", "NodeVolumeLimits": "pl *CSILimits",
+             "DynamicResources": "pl *dynamicResources",
+             **{n: "pl *nonCSILimits" for n in ("EBSLimits", "GCEPDLimits", "AzureDiskLimits", "CinderLimits")}}
+
+
+def upstream(path: str, number: int, expected: str) -> bool:
+    return holds(plugins.SOURCE_COMMIT, plugins.SOURCE_ROOT + path, number, expected)
 
 
 @pytest.mark.parametrize("fact", FACTS, ids=lambda f: f"{f[0]}:{f[2]}")
 def test_fact_is_the_upstream_line(fact):
     name, path, line, resource, action, fn = fact
-    text = upstream(f"framework/plugins/{path}")[line - 1]
     go_action = " | ".join(f"framework.{a.strip()}" for a in action.split("|")) if action != "podActionType" \
         else "podActionType"
-    assert f"{{Event: framework.ClusterEvent{{Resource: framework.{resource}, ActionType: {go_action}}}" in text
-    assert ("QueueingHintFn: pl." + fn in text) if fn else "QueueingHintFn" not in text
+    hint = f", QueueingHintFn: pl.{fn}}}," if fn else "},"
+    assert upstream(f"framework/plugins/{path}", line,
+                    f"{{Event: framework.ClusterEvent{{Resource: framework.{resource}, ActionType: {go_action}}}{hint}")
 
 
 def test_fit_pod_action_is_delete_without_in_place_scaling():
-    lines = upstream("framework/plugins/noderesources/fit.go")
-    assert lines[239].strip() == "podActionType := framework.Delete"
-    assert "if f.enableInPlacePodVerticalScaling {" in lines[240]
+    assert upstream("framework/plugins/noderesources/fit.go", 240, "podActionType := framework.Delete")
+    assert upstream("framework/plugins/noderesources/fit.go", 241, "if f.enableInPlacePodVerticalScaling {")
 
 
 @pytest.mark.parametrize("name", sorted(plugins.PLUGINS))
 def test_plugin_source_is_its_events_to_register(name):
     p = plugins.PLUGINS[name]
     path, line = p.source.rsplit(":", 1)
-    text = upstream(path)[int(line) - 1]
     if name in UNROLLED:
-        assert "&defaultEnqueueExtension{pluginName: p.Name()}" in text
+        expected = "f.enqueueExtensions = append(f.enqueueExtensions, &defaultEnqueueExtension{pluginName: p.Name()})"
     else:
-        assert re.search(r"^func \(\w+ \*\w+\) EventsToRegister\(\) \[\]framework\.ClusterEventWithHint \{$", text)
+        receiver = RECEIVERS.get(name, f"pl *{name}")
+        expected = f"func ({receiver}) EventsToRegister() []framework.ClusterEventWithHint {{"
+    assert upstream(path, int(line), expected)
 
 
 def test_unrolled_resources_and_the_queueing_hint_map():
-    types = upstream("framework/types.go")
     for i, resource in enumerate(UNROLLED_RESOURCES):
-        assert types[151 + i].strip() == f"{{Event: ClusterEvent{{Resource: {resource}, ActionType: All}}}},"
-    assert types[80].startswith("type ClusterEventWithHint struct")
-    scheduler = upstream("scheduler.go")
-    assert scheduler[365].startswith("var defaultQueueingHintFn")
-    assert scheduler[366].strip() == "return framework.QueueAfterBackoff"
-    assert scheduler[369].startswith("func buildQueueingHintMap(")
-    assert "fn == nil || !utilfeature.DefaultFeatureGate.Enabled(features.SchedulerQueueingHints)" in scheduler[381]
-    framework = upstream("framework/runtime/framework.go")
-    assert "return framework.UnrollWildCardResource()" in framework[571]
+        expected = f"{{Event: ClusterEvent{{Resource: {resource}, ActionType: All}}}},"
+        assert upstream("framework/types.go", 152 + i, expected)
+    assert upstream("framework/types.go", 81, "type ClusterEventWithHint struct {")
+    assert upstream("scheduler.go", 366, "var defaultQueueingHintFn = func(_ klog.Logger, _ *v1.Pod, _, _ interface{}) "
+                                         "framework.QueueingHint {")
+    assert upstream("scheduler.go", 367, "return framework.QueueAfterBackoff")
+    assert upstream("scheduler.go", 370,
+                    "func buildQueueingHintMap(es []framework.EnqueueExtensions) internalqueue.QueueingHintMap {")
+    assert upstream("scheduler.go", 382,
+                    "if fn == nil || !utilfeature.DefaultFeatureGate.Enabled(features.SchedulerQueueingHints) {")
+    assert upstream("framework/runtime/framework.go", 572, "return framework.UnrollWildCardResource()")
 
 
 # --- scenarios that name plugins ----------------------------------------------------------------------------------

@@ -7,11 +7,12 @@ import json
 
 import pytest
 
-from tests.upstream import lines
+from tests.upstream import holds
 from webapp.engine.trace import replay
 from webapp.model.variant import VARIANTS
 from webapp.scenario.load import load_scenario
 from webapp.scenario.logs import EVENT_LABELS, MOVE_CALLERS, UNKNOWN_PLUGIN, LogError, import_logs, parse_line, woken_by
+from webapp.sources.maps import tags
 
 MOVED = "Pod moved to an internal scheduling queue"
 NO_FIT = "Unable to schedule pod; no fit; waiting"
@@ -355,21 +356,35 @@ def test_a_log_showing_both_paths_is_refused_naming_both_lines():
 # kubernetes/autoscaler commits: v1.28.0, v1.28.4, and the heads of cluster-autoscaler-release-1.29, -1.30, -1.31
 REVISIONS = {"v1.28.0": "cb95d464", "v1.28.4": "a91025aa", "1.29": "4757ec679d486e3c1184264bd64782f0154aad8d",
              "1.30": "8984706c2b7fac4f1436deee1b9c93b647167617", "1.31": "2b0c0761f57d0c0938a36daa0224236953b952ba"}
-EXPECTED = {"the 1 s flush": "BackoffComplete", "Update": "BackoffComplete", "gate off": "ScheduleAttemptFailure",
-            "gate on": "ScheduleAttemptFailure"}
+TAGS = {"v1.28.0": "v1.28.0", "v1.28.4": "v1.28.4", "1.29": "v1.29.9", "1.30": "v1.30.14", "1.31": "v1.31.13"}
+FUNCTION = {"the 1 s flush": "flushBackoffQCompleted", "Update": "Update",
+            "gate off": "addUnschedulableWithoutQueueingHint", "gate on": "AddUnschedulableIfNotPresent"}
+MOVE_LOG = '"Pod moved to an internal scheduling queue"'
+
+
+def logged(release: str, call: str, queue: str) -> str:
+    """The line that logs ``call``'s move in ``release``, as the tests expect it."""
+    failure = ("framework." if release == "1.31" else "") + "ScheduleAttemptFailure"
+    if call == "gate on":
+        level, tail = ("6", "") if release.startswith("v1.28") else (
+            "3", ', "hint", schedulingHint, "unschedulable plugins", rejectorPlugins')
+        return (f'logger.V({level}).Info({MOVE_LOG}, "pod", klog.KObj(pod), "event", {failure}, "queue", queue, '
+                f'"schedulingCycle", podSchedulingCycle{tail})')
+    pod, event = {"the 1 s flush": ("pod", "BackoffComplete"), "Update": ("pInfo.Pod", "BackoffComplete"),
+                  "gate off": ("pod", failure)}[call]
+    return f'logger.V(5).Info({MOVE_LOG}, "pod", klog.KObj({pod}), "event", {event}, "queue", {queue})'
 
 
 @pytest.mark.parametrize("release", sorted(MOVE_CALLERS))
 def test_each_callers_line_is_upstreams(release):
     path = "cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/internal/queue/scheduling_queue.go"
-    source = lines(REVISIONS[release], path)
+    functions = tags()[TAGS[release]].functions
+    gate_off = sorted(n for n, call in MOVE_CALLERS[release].items() if call == "gate off")
     for number, call in MOVE_CALLERS[release].items():
-        text = source[number - 1]
-        assert '"Pod moved to an internal scheduling queue"' in text and EXPECTED[call] in text, (number, text)
-        assert ('"schedulingCycle"' in text) == (call == "gate on"), (number, text)
-        function = next(line for line in reversed(source[:number]) if line.startswith("func "))
-        assert {"the 1 s flush": "flushBackoffQCompleted", "Update": ") Update(", "gate off":
-                "addUnschedulableWithoutQueueingHint", "gate on": "AddUnschedulableIfNotPresent"}[call] in function
+        queue = {"gate off": "backoffQ" if number == gate_off[0] else "unschedulablePods"}.get(call, "activeQ")
+        assert holds(REVISIONS[release], path, number, logged(release, call, queue)), (release, number, call)
+        f = functions[FUNCTION[call]]  # the line lies in its caller (webapp/sources/, checked against the file)
+        assert f.first < number < f.last, (release, number, call)
 
 
 # --- 5. the flushes' phase from the attempts of long-parked pods ----------------------------------------------------

@@ -19,7 +19,7 @@ from webapp.web.sockets import DRIVE, PAYLOADS, Viewers
 CASES = conformance_cases()
 LOST = builtin.get("lost-marker")
 TOTAL = len(LOST["steps"])
-VARIANT_KEYS = {"state", "result", "record"}
+VARIANT_KEYS = {"state", "result", "record", "source"}
 
 
 # --- helpers -----------------------------------------------------------------------------------------

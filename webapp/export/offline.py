@@ -27,6 +27,7 @@ from ..engine.rules import said
 from ..engine.simulation import Simulation
 from ..errors import Invalid, TooLarge
 from ..presenter import scenario_message, state_message
+from ..presenter.sourcepane import pane_payload
 from ..presenter.story import story as story_of
 from . import tokens
 from .bundle import bundle
@@ -37,7 +38,7 @@ MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growin
 ENTRY = ROOT / "static" / "js" / "offline.js"
 SCROLLY = ROOT / "static" / "js" / "scrolly.js"  # a classic script: the story mode's, run after the viewer's
 STYLESHEETS = tuple(ROOT / "static" / "css" / name
-                    for name in ("app.css", "flow.css", "phone.css", "report.css", "story.css"))
+                    for name in ("app.css", "flow.css", "phone.css", "report.css", "story.css", "sources.css"))
 TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=select_autoescape(["html"]))
 SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
@@ -105,10 +106,14 @@ def opening(total: int, position: int | None, range_: tuple[int, int] | None) ->
 
 
 def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None, versions=None, *,
-                position: int | None = None, range_: tuple[int, int] | None = None, story: bool = False) -> str:
-    """The file; it opens at ``position`` (default: the start of ``range_``, else 0), locked to ``range_``."""
+                position: int | None = None, range_: tuple[int, int] | None = None, story: bool = False,
+                source_text=None) -> str:
+    """The file; it opens at ``position`` (default: the start of ``range_``, else 0), locked to ``range_``.
+    ``source_text``: version -> the upstream text a transport has cached (webapp/upstream/), carried along."""
     position, range_ = opening(len(scenario.steps), position, range_)
     data = messages(scenario, scenario_id, max_bytes, versions)
+    text = source_text or {}
+    data["sources"] = {v: pane_payload(v, text.get(v), links=False) for v in data["scenario"]["variants"]}
     css = inline("\n".join([tokens.css(), *(sheet.read_text(encoding="utf-8") for sheet in STYLESHEETS)]), "style")
     script = inline(bundle(ENTRY) + (SCROLLY.read_text(encoding="utf-8") if story else ""), "script")
     # a story is its own article: no incident report under it

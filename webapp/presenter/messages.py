@@ -1,9 +1,10 @@
 """The two things a viewer is sent: what the scenario is (``scenario``) and where it stands (``state``),
 made from the engine's plain data. A ``delta`` is the difference between two states (``delta.diff``).
 
-    state = {position, total, variants: {variant: {state, result, record}}, scene}
+    state = {position, total, variants: {variant: {state, result, record, source}}, scene}
 
-``state`` and ``result`` are exactly the trace objects of scenario-format.md and ``record`` the step record:
+``state`` and ``result`` are exactly the trace objects of scenario-format.md, ``record`` the step record and
+``source`` the upstream lines it ran (sourcelines.py):
 the data a program reads. ``scene`` is what a person is shown (scene.py).
 """
 
@@ -21,6 +22,7 @@ from ..model.views import State
 from .delta import Op, diff
 from .scene import present
 from .shapes import Scene, Settings
+from .sourcelines import lit_lines, on_the_wire
 from .words import GLOSSARY, step_label
 
 
@@ -51,6 +53,7 @@ class Traced(TypedDict):
     state: State
     result: Result | None
     record: Record | None
+    source: list[list[str | None]]  # the upstream lines the step ran, in order: [anchor, value] (sourcelines.py)
 
 
 class StateMessage(TypedDict):
@@ -106,7 +109,8 @@ def state_message(frame: Frame, preview: Mapping[str, Preview] | None = None, se
     return {
         "position": frame["position"],
         "total": frame["total"],
-        "variants": {v: {"state": p["state"], "result": p["result"], "record": p["record"]}
+        "variants": {v: {"state": p["state"], "result": p["result"], "record": p["record"],
+                         "source": on_the_wire(lit_lines(v, p["record"], p["result"]))}
                      for v, p in frame["variants"].items()},
         "scene": present(frame, preview, settings),
     }

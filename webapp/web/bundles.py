@@ -42,6 +42,7 @@ STYLESHEETS = (
     "css/catalogue.css",  # the plugin catalogue's dialog (catalogue-view.js, editor.html)
     "css/phone.css",  # the stacked panes' strip and the docked poll sheet (glance.js, dock.js)
     "css/story.css",  # the embed's story mode: an article beside the pinned diagram (_story.html, scrolly.js)
+    "css/sources.css",  # the source panes under the diagrams (source-pane.js)
 )
 
 # The entry-module sets bundled (a page's `{% set modules = [...] %}`) -> the output's path.

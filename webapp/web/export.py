@@ -22,6 +22,7 @@ from ..export.svg import THEMES, export_svg
 from ..scenario.resolve import resolve
 from ..server.offload import apart
 from ..server.settings import settings_of
+from ..upstream.cache import offered
 from .animated import animation_response
 from .bodies import builtin_scenario, index_arg, json_body, shown, versions_field
 
@@ -62,7 +63,8 @@ def svg_response(source) -> Response:
 def _exported_html(source, max_bytes, versions, opening: dict) -> tuple[str, str]:
     """(the scenario's name, the HTML)."""
     scenario, scenario_id = _resolved(source)
-    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions, **opening)
+    text = {v: offered(v) for v in versions or scenario.versions}  # the upstream text this machine has cached
+    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions, source_text=text, **opening)
 
 
 def _exported_svg(source, position: int | None, shown_position: str, max_bytes, versions, theme: str) -> str:

@@ -1,0 +1,236 @@
+"""The source panes in Chromium (static/js/source-pane.js): at the lost marker's fail the lines each version ran
+are lit in order with their values (v1.28.1: previousEvent.Next() returns nil and the loop does not run; v1.28.2:
+the walk from B's entry to PvAdd); `c` shows and hides them, Shift+C aligns v1.28.1 and v1.28.2 in diff mode; one
+to four panes; folded on a phone. Two servers of this module's own: one whose user cache is empty (the paraphrase,
+with permalinks), one whose cache holds the releases' text (put there from the mirror of kubernetes/autoscaler,
+where this machine has it: the project carries no upstream text)."""
+
+import os
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import ROOT, open_page
+from tests.sources import build
+from tests.web.liveserver import LiveServer
+from webapp.sources.maps import MAPS, tags
+from webapp.upstream.cache import cache_path
+
+LOGS = ROOT / "test-artifacts" / "server-logs"
+AT_FAIL = "/?scenario=lost-marker&position=6"
+HAS_MIRROR = (build.MIRROR / "HEAD").exists()
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory):
+    with LiveServer("threading", LOGS, env={"XDG_CACHE_HOME": str(tmp_path_factory.mktemp("empty-cache"))}) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def cached(tmp_path_factory):
+    if not HAS_MIRROR:
+        pytest.skip("no mirror of kubernetes/autoscaler to fill the cache from")
+    home = tmp_path_factory.mktemp("cache")
+    old = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(home)
+    try:
+        for tag, m in tags().items():
+            path = cache_path(m)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(build.text_at(build.VENDORED[tag]))
+    finally:
+        os.environ.pop("XDG_CACHE_HOME") if old is None else os.environ.__setitem__("XDG_CACHE_HOME", old)
+    with LiveServer("threading", LOGS, env={"XDG_CACHE_HOME": str(home)}) as s:
+        yield s
+
+
+@pytest.fixture
+def page_on(browser):
+    opened = []
+
+    def make(server, width=1280, height=720):
+        context, page = open_page(browser, server, width, height)
+        opened.append((context, page))
+        return page
+
+    yield make
+    problems = [p for _, page in opened for p in page.problems]
+    for context, _ in opened:
+        context.close()
+    assert not problems, problems
+
+
+def view(page, version):
+    return page.locator(f"[data-testid=source][data-version='{version}']")
+
+
+def lit(page, version, anchor):
+    return view(page, version).locator(f"[data-anchor='{anchor}'][data-lit=true], [data-line='{line(version, anchor)}']"
+                                       "[data-lit=true]").first
+
+
+def line(version, anchor):
+    return MAPS[version].anchors[anchor].lines[0]
+
+
+def open_sources(page, url=AT_FAIL):
+    page.goto(url)
+    expect(page.locator("[data-testid=diagram]").first).to_be_visible()
+    page.keyboard.press("c")
+    expect(page.locator("[data-testid=source] [data-current=true]").first).to_be_attached()
+
+
+def test_at_the_lost_marker_fail_v1_28_1_sees_next_return_nil_and_the_loop_not_run(plain, page_on):
+    page = page_on(plain)
+    open_sources(page)
+    v1 = view(page, "v1.28.1")
+    expect(v1).to_have_attribute("data-text", "paraphrase")
+    nxt = lit(page, "v1.28.1", "dh.marker_next")
+    expect(nxt).to_contain_text("previousEvent.Next()")
+    expect(nxt.locator("[data-testid=source-value]")).to_contain_text("e1.Next() = nil")
+    expect(lit(page, "v1.28.1", "dh.loop").locator("[data-testid=source-value]")).to_contain_text("does not run")
+    expect(v1.locator("[data-anchor='dh.worth'][data-lit=true]")).to_have_count(0)  # isPodWorthRequeuing not asked
+    orders = [int(o.split(",")[0])
+              for o in v1.locator("[data-lit=true]").evaluate_all("els => els.map(e => e.dataset.order)")]
+    nxt_order = int(nxt.get_attribute("data-order"))
+    loop_order = int(lit(page, "v1.28.1", "dh.loop").get_attribute("data-order"))
+    assert nxt_order < loop_order and nxt_order in orders
+    expect(v1.locator("[data-current=true]")).to_have_count(1)
+    # the permalink names the exact upstream lines
+    href = v1.locator("[data-function='determineSchedulingHintForInFlightPod'] a").get_attribute("href")
+    f = MAPS["v1.28.1"].functions["determineSchedulingHintForInFlightPod"]
+    assert href == f"https://github.com/kubernetes/kubernetes/blob/v1.28.0/pkg/scheduler/internal/queue/" \
+                   f"scheduling_queue.go#L{f.first}-L{f.last}"
+
+
+def test_at_the_lost_marker_fail_v1_28_2_walks_from_bs_entry_to_pvadd(plain, page_on):
+    page = page_on(plain)
+    open_sources(page)
+    v2 = view(page, "v1.28.2")
+    expect(v2.locator("[data-anchor='dh.marker_next']")).to_have_count(0)
+    expect(lit(page, "v1.28.2", "dh.loop").locator("[data-testid=source-value]")).to_contain_text("B@2.Next() = e2")
+    expect(lit(page, "v1.28.2", "dh.worth").locator("[data-testid=source-value]")).to_contain_text(
+        "e2 PvAdd → QueueAfterBackoff (P)")
+    expect(lit(page, "v1.28.2", "rq.backoff").locator("[data-testid=source-value]")).to_have_text("backoffQ")
+    expect(v2.locator("[data-current=true]")).to_have_count(1)
+
+
+def test_the_keys_show_hide_and_diff(plain, page_on):
+    page = page_on(plain)
+    page.goto(AT_FAIL)
+    expect(page.locator("[data-testid=diagram]").first).to_be_visible()
+    sources = page.locator("#sources")
+    expect(sources).to_be_hidden()
+    page.keyboard.press("c")
+    expect(sources).to_be_visible()
+    expect(page.locator("#btn-sources")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("c")
+    expect(sources).to_be_hidden()
+    page.keyboard.press("Shift+C")  # diff mode opens the panes too
+    diff = page.locator("[data-testid=source-diff]")
+    expect(diff).to_be_visible()
+    cells = diff.locator(":scope > .src-view")
+    pairs = cells.evaluate_all("els => els.map(e => [e.dataset.function, e.dataset.version || '', "
+                               "Math.round(e.getBoundingClientRect().top)])")
+    assert len(pairs) >= 6 and len(pairs) % 2 == 0
+    for left, right in zip(pairs[::2], pairs[1::2]):
+        assert left[0] == right[0] and left[2] == right[2], (left, right)  # a function's two sides, one row
+        assert (left[1], right[1]) in (("v1.28.1", "v1.28.2"), ("v1.28.1", ""), ("", "v1.28.2"))
+    for version in ("v1.28.1", "v1.28.2"):  # one current line per version, in whichever function it is
+        expect(diff.locator(f"[data-version='{version}'] [data-current=true]")).to_have_count(1)
+    hint = diff.locator(":scope > .src-view[data-function='determineSchedulingHintForInFlightPod']")
+    expect(hint.first.locator("[data-lit=true]").first).to_be_attached()
+    expect(hint.nth(0).locator("[data-testid=source-value]", has_text="Next() = nil")).to_have_count(1)
+    expect(hint.nth(1).locator("[data-testid=source-value]", has_text="PvAdd")).to_have_count(1)
+    page.keyboard.press("Shift+C")
+    expect(diff).to_have_count(0)
+    expect(page.locator("[data-testid=source]")).to_have_count(2)
+    page.keyboard.press("?")
+    expect(page.locator("#help-keys tr[data-action=toggleSource]")).to_contain_text("c")
+    expect(page.locator("#help-keys tr[data-action=toggleSourceDiff]")).to_contain_text("Shift+C")
+
+
+@pytest.mark.parametrize("versions", ["v1.28.1", "v1.28.1,v1.28.2,v1.29.9", "v1.28.1,v1.28.2,v1.30.14,v1.31.13"])
+def test_one_to_four_panes(plain, page_on, versions):
+    page = page_on(plain, 1920, 1080)
+    open_sources(page, f"{AT_FAIL}&versions={versions}")
+    names = versions.split(",")
+    expect(page.locator("[data-testid=source]")).to_have_count(len(names))
+    expect(page.locator("#sources")).to_have_attribute("data-count", str(len(names)))
+    for v in names:
+        expect(view(page, v).locator("[data-lit=true]").first).to_be_attached()
+
+
+def test_a_phone_folds_the_panes(plain, page_on):
+    page = page_on(plain, 390, 844)
+    open_sources(page)
+    pane = page.locator(".src-pane").first
+    assert pane.evaluate("d => d.open") is False
+    pane.locator("summary").click()
+    assert pane.evaluate("d => d.open") is True
+    expect(pane.locator("[data-lit=true]").first).to_be_visible()
+
+
+def test_with_the_text_cached_the_real_lines_are_lit_and_the_licence_shown(cached, page_on):
+    page = page_on(cached)
+    open_sources(page)
+    v1 = view(page, "v1.28.1")
+    expect(v1).to_have_attribute("data-text", "upstream")
+    real = build.text_at(build.VENDORED["v1.28.0"]).split("\n")
+    n = line("v1.28.1", "dh.marker_next")
+    row = v1.locator(f"[data-line='{n}']")
+    expect(row).to_have_attribute("data-lit", "true")
+    assert row.locator(".src-code").text_content() == real[n - 1]
+    expect(row.locator("[data-testid=source-value]")).to_contain_text("Next() = nil")
+    expect(v1.locator(".src-licence")).to_contain_text("Apache License")
+    v2 = view(page, "v1.28.2")  # reconstructed from v1.28.4's text: #120334's lines in Pop struck through
+    expect(v2.locator("[data-line='847']")).to_have_count(0)  # Pop is not run at this step
+    page.goto("/?scenario=lost-marker&position=3")
+    page.keyboard.press("c")
+    omitted = view(page, "v1.28.2").locator("[data-omitted=true]")
+    expect(omitted).to_have_count(len(MAPS["v1.28.2"].omitted))
+
+
+@pytest.mark.parametrize("which", ["plain", "cached"])
+def test_an_offline_file_carries_the_panes_and_the_cached_text(request, browser, tmp_path, which):
+    server = request.getfixturevalue(which)
+    response = requests.get(f"{server.url}/export/lost-marker.html", timeout=60)
+    assert response.status_code == 200
+    path = tmp_path / "lost-marker.html"
+    path.write_bytes(response.content)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    attempted, problems = [], []
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
+                  else (attempted.append(route.request.url), route.abort()))
+    page = context.new_page()
+    page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    try:
+        page.goto(path.as_uri())
+        expect(page.locator("#panes > [data-variant]")).to_have_count(2)
+        page.keyboard.press("End")
+        expect(page.locator("#panes [data-variant='v1.28.1']")).to_contain_text("its marker e1 was removed")
+        page.keyboard.press("c")
+        v1 = view(page, "v1.28.1")
+        expect(v1).to_have_attribute("data-text", "upstream" if which == "cached" else "paraphrase")
+        expect(lit(page, "v1.28.1", "dh.marker_next").locator("[data-testid=source-value]")).to_contain_text(
+            "Next() = nil")
+    finally:
+        context.close()
+    assert not attempted and not problems, (attempted, problems)
+
+
+def test_the_api_gives_the_map_and_the_cached_text_only_where_cached(plain, cached):
+    bare = requests.get(f"{plain.url}/api/sources/v1.28.2", timeout=30)
+    assert bare.status_code == 200 and bare.json()["text"] is None
+    j = bare.json()
+    assert (j["version"], j["ref"], j["omitted"]) == ("v1.28.2", "v1.28.4", list(MAPS["v1.28.2"].omitted))
+    assert j["paraphrase"]["determineSchedulingHintForInFlightPod"][0][0] == "dh.lookup"
+    full = requests.get(f"{cached.url}/api/sources/v1.28.2", timeout=30).json()["text"]
+    f = MAPS["v1.28.2"].functions["Pop"]
+    assert len(full["functions"]["Pop"]) == f.last - f.first + 1 and full["functions"]["Pop"][0].startswith("func ")
+    assert any("Apache License" in line for line in full["licence"])
+    missing = requests.get(f"{plain.url}/api/sources/v0.0.1", timeout=30)
+    assert missing.status_code == 404 and missing.json()["kind"] == "NotFound"
