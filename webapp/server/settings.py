@@ -83,10 +83,10 @@ class Settings:
                                                    "behind a proxy, PROXY_COUNT > 0); 0: no bound")
     idle_connection_seconds: float = setting(15, "a connection that sends no whole request head for this long "
                                                  "(idle keep-alive, slow headers) is closed; 0: never")
-    http_rate_limit_per_second: float = setting(50, "HTTP requests per second per client address (a token bucket; "
+    http_rate_limit_per_second: float = setting(20, "HTTP requests per second per client address (a token bucket; "
                                                     "429 beyond); Socket.IO requests of an open session are not "
                                                     "counted; 0: no limit")
-    http_rate_limit_burst: float = setting(200, "HTTP requests one address may send at once before the rate "
+    http_rate_limit_burst: float = setting(100, "HTTP requests one address may send at once before the rate "
                                                 "applies")
     max_rooms_per_connection: int = setting(10, "rooms one connection may create (each can hold a simulation)")
     max_rooms_per_address: int = setting(20, "rooms one client address may have open in a process; 0: no bound")
