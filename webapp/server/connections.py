@@ -14,7 +14,8 @@ without sending a whole request.
   or a client sending its headers a byte at a time) is shut down by the server. A connection busy with a request
   (a long poll, a websocket, an upload being read) is never timed out here: Engine.IO's pings end dead ones.
   What is "busy" is told by ``Activity``, a WSGI middleware that marks a connection from the moment the app is
-  called with a request of it until its answer is closed.
+  called with a request of it until its answer is closed. A head cut short by that shutdown (a server may take
+  what it read as a whole request) is answered 408 without reaching the app.
 
 A connection is known by its peer's (address, port). Closed connections are found by their socket (``fileno()``
 is -1 once closed) at each sweep and whenever a bound is reached; the servers close them (``listeners.py``).
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from .security import HEADER_BLOCK
 
 RETRY_AFTER_SECONDS = 5
+TIMED_OUT = json.dumps({"message": "the request did not arrive in time", "kind": "Busy"}).encode()
 SHARE_OF_FILES = 0.75  # of the files left at start, the share connections may take
 LEAST_CONNECTIONS = 16
 
@@ -164,12 +166,15 @@ class Connections:
             self._per_key[key] = self._per_key.get(key, 0) + 1
         return None
 
-    def busy(self, peer) -> None:
-        """A request of this connection reached the app."""
+    def busy(self, peer) -> bool:
+        """A request of this connection reached the app; False if the connection is being shut down for idling (a
+        head cut short by the shutdown must not run as a request)."""
         with self._lock:
             entry = self._open.get(peer)
             if entry is not None:
                 entry.busy += 1
+                return not entry.ending
+        return True
 
     def done(self, peer) -> None:
         """A request's answer has ended: the connection is idle from now."""
@@ -242,7 +247,11 @@ class Activity:
         if table is None:
             return self.app(environ, start_response)
         peer = peer_of(environ)
-        table.busy(peer)
+        if not table.busy(peer):
+            table.done(peer)
+            start_response("408 Request Timeout", [("Content-Type", "application/json"), ("Connection", "close"),
+                                                   ("Content-Length", str(len(TIMED_OUT)))])
+            return [TIMED_OUT]
         try:
             answer = self.app(environ, start_response)
         except BaseException:
