@@ -184,14 +184,17 @@ class Connections:
                 entry.busy = max(0, entry.busy - 1)
                 entry.since = self.clock()
 
-    def expired(self, now: float | None = None) -> list:
-        """Forget closed connections; the sockets of those idle past ``idle_seconds`` (each returned once)."""
+    def expired(self, now: float | None = None, most: int = 1 << 30) -> list:
+        """Forget closed connections; the sockets of at most ``most`` of those idle past ``idle_seconds`` (each
+        returned once)."""
         now = self.clock() if now is None else now
-        found = []
+        found: list = []
         with self._lock:
             self._reap()
             if self.idle_seconds:
                 for entry in self._open.values():
+                    if len(found) >= most:
+                        break
                     if not entry.busy and not entry.ending and now - entry.since >= self.idle_seconds:
                         entry.ending = True
                         found.append(entry.sock)
