@@ -14,5 +14,5 @@ import gc
 def post_worker_init(worker) -> None:
     from webapp.server.listeners import arm_http_limit
 
-    arm_http_limit(worker.wsgi)
+    arm_http_limit(getattr(worker, "wsgi", None))
     gc.freeze()

@@ -176,8 +176,10 @@ def _session_guard(eio) -> None:
             socket.close(wait=False, abort=True)
             eio.sockets.pop(sid, None)
             body = b'"message too large: the session is closed"'
-            start_response("413 Payload Too Large", [("Content-Type", "text/plain"), ("Connection", "close"),
-                                                     ("Content-Length", str(len(body)))])
+            headers = [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))]
+            if not str(environ.get("SERVER_SOFTWARE", "")).startswith("Werkzeug"):  # it closes every one, and says so
+                headers.append(("Connection", "close"))
+            start_response("413 Payload Too Large", headers)
             return [body]
         if socket is not None and socket.closed:
             eio.sockets.pop(sid, None)  # as _get_socket does: Engine.IO then answers "Invalid session", 400
@@ -202,8 +204,8 @@ def _sid_of(environ) -> str | None:
 
 def _over(environ, eio) -> bool:
     text = str(environ.get("CONTENT_LENGTH") or "0")
-    return text.isascii() and text.isdigit() and (len(text) > MAX_LENGTH_DIGITS
-                                                  or int(text) > eio.max_http_buffer_size)
+    return text.isascii() and text.isdigit() and len(text) <= MAX_LENGTH_DIGITS \
+        and int(text) > eio.max_http_buffer_size  # (a length that is no count: _screened_post's 400)
 
 
 def _screened_post(socket, malformed):
