@@ -160,9 +160,10 @@ def _session_guard(eio) -> None:
     """In front of ``engineio.Server.handle_request`` (python-engineio 4.15):
 
     * a polling POST whose body is over ``max_http_buffer_size`` closes its session at once and is answered 413
-      with ``Connection: close`` (its unread body cannot be told from a next request). Engine.IO would answer
-      400 only after ``disconnect``'s polite close, which waits for the client to poll for the close packet: a
-      client that does not poll left the request hanging, and its session in ``sockets``, closed;
+      with ``Connection: close`` (its unread body cannot be told from a next request; Werkzeug closes every
+      connection and says so itself). Engine.IO would answer 400 only after ``disconnect``'s polite close,
+      which waits for the client to poll for the close packet: a client that does not poll leaves the request
+      hanging, and its session in ``sockets``, closed;
     * a request naming a session that is closed but still held (closing, or left as above) finds it gone, as
       Engine.IO's ``_get_socket`` would: its POST branch asks ``_get_socket`` without catching the KeyError
       ("Session is disconnected"), a 500 with a traceback. Any such KeyError left is answered 400 the same way.
