@@ -23,6 +23,8 @@ round trips are the figures. In turn, each for --seconds, from separate processe
   (h) deepframe --deep-conns raw websockets sending '42["echo",' + "["*32000 + "]"*32000 + "]" (64 kB, nested too
               deep: answered with an error) back to back, reconnecting whenever the server closes them
   (i) listframe --deep-conns raw websockets sending a ~1 MB echo of a list of 500,000 items back to back
+  idleconns, slowheaders, getflood, bigpolls: connections and HTTP (bench/abuse_conns.py, which also runs them on
+              their own: a server under a file limit, either async mode, its RSS sampled)
 
 Reported per phase: the honest viewer's step p50 / p99 / max (ms), what the attackers got done, and the CPU
 seconds of the server's event-loop thread (the hub: what every viewer waits for; its tpool threads and worker
@@ -46,11 +48,13 @@ import threading
 import time
 from urllib.parse import urlsplit
 
+import abuse_conns
 from common import median, percentile
 from round_trip import Client
 from server import Server, cpu_seconds
 
-PHASES = ("quiet", "frames", "flood", "loads", "checks", "small", "deepbody", "listbody", "deepframe", "listframe")
+PHASES = ("quiet", "frames", "flood", "loads", "checks", "small", "deepbody", "listbody", "deepframe", "listframe",
+          *abuse_conns.PHASES)
 BODIES = {"deepbody": b"[" * 1_000_000 + b"]" * 1_000_000, "listbody": b"[" + b"1," * 1_000_000 + b"1]"}
 FRAMES = {"deepframe": '42["echo",' + "[" * 32000 + "]" * 32000 + "]",
           "listframe": '42["echo",[' + "1," * 499_999 + "1]]"}
@@ -239,6 +243,8 @@ def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
     out = ctx.Queue()
     if name == "quiet":
         procs = []
+    elif name in abuse_conns.PHASES:
+        procs, _ = abuse_conns.attackers(name, url, seconds, out, ctx, args)
     elif name == "frames":
         procs = [ctx.Process(target=frames_attack, args=(url, seconds, out)) for _ in range(args.frame_conns)]
     elif name == "flood":
@@ -259,7 +265,8 @@ def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
     end = time.perf_counter()
     expected = {"quiet": 0, "frames": args.frame_conns, "flood": args.flood_conns, "loads": args.load_conns,
                 "checks": args.check_conns, "small": args.check_conns, "deepbody": args.body_conns,
-                "listbody": args.body_conns, "deepframe": args.deep_conns, "listframe": args.deep_conns}[name]
+                "listbody": args.body_conns, "deepframe": args.deep_conns, "listframe": args.deep_conns,
+                **{phase: 1 for phase in abuse_conns.PHASES}}[name]
     reports = []
     try:
         while len(reports) < expected:
@@ -326,6 +333,7 @@ def main():
     ap.add_argument("--body-conns", type=int, default=4, help="clients posting BODIES (deepbody, listbody)")
     ap.add_argument("--deep-conns", type=int, default=4, help="websockets sending FRAMES (deepframe, listframe)")
     ap.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
+    abuse_conns.add_arguments(ap)
     ap.add_argument("--verbose", action="store_true", help="list each step over 100 ms")
     ap.add_argument("--url", help="measure a server that is already running instead of starting one")
     ap.add_argument("--server-pid", type=int, help="with --url: the server's process id (for its CPU figures)")

@@ -32,7 +32,7 @@ def create_app(config: dict | None = None):
     ``config``'s keys; any other key of ``config`` is Flask's)."""
     from flask import Flask  # imported here so `serve` can monkey-patch for eventlet first
 
-    from .server import hosts, offload, security
+    from .server import hosts, listeners, offload, security
     from .server.settings import read_settings
     from .web import (
         answers,
@@ -78,6 +78,7 @@ def create_app(config: dict | None = None):
     bodies.init_bodies(app)  # chunked bodies under eventlet
     offload.init_offload(app, settings)
     sockets.init_socketio(app, settings)
+    listeners.init_serving(app, settings)  # connection activity, the HTTP rate limit (armed by serve)
     hosts.init_hosts(app, settings)  # around Socket.IO's middleware: ProxyFix, then the Host check
     security.init_security(app)  # last: its middleware is the outermost, so every answer carries the headers
     return app

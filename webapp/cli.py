@@ -45,7 +45,6 @@ from .sources.maps import MAPS, source_map
 from .upstream.cache import cache_path, fetch
 
 STDIN = "-"
-MAX_CONNECTIONS = 10_000
 
 
 def main(argv=None) -> int:
@@ -195,6 +194,7 @@ def run_serve(args) -> int:
         eventlet.monkey_patch()
     from . import create_app
     from . import server_options as webapp_server_options
+    from .server import listeners
 
     host = f"[{args.host}]" if ":" in args.host else args.host
     config = {"ASYNC_MODE": mode, "LISTEN": f"{host}:{args.port}"}
@@ -206,11 +206,10 @@ def run_serve(args) -> int:
     print(f"Inflight Scope serving http://{local}:{args.port}/ (async mode {mode}{queue}); Ctrl-C stops it")
     print("\n".join(room_lines(reachable(args.host, args.port), app.extensions.get("inflight_secret_file"))),
           flush=True)
-    # eventlet's server accepts 1,024 connections by default: too few for a large audience on one process.
-    server_options = {"max_size": MAX_CONNECTIONS} if mode == "eventlet" else {"allow_unsafe_werkzeug": True}
-    server_options.update(webapp_server_options(mode))  # the server's own error answers get security headers too
     gc.freeze()  # start-up objects never become garbage: keep them out of every later collection
-    app.extensions["socketio"].run(app, host=args.host, port=args.port, log_output=False, **server_options)
+    # Connection bounds, idle timeouts and the HTTP rate limit (webapp/server/listeners.py); the server's own
+    # error answers carry the security headers too.
+    listeners.run(app, mode, args.host, args.port, webapp_server_options(mode))
     return 0
 
 

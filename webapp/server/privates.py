@@ -19,6 +19,9 @@ names them), and pyproject.toml pins the three libraries to exact versions. None
   keeps the connection open after the handshake is done, and a client's disconnect would wait for it).
   Engine.IO takes no websocket class or frame filter as an option.
 * ``engineio.socket.Socket.handle_post_request``: the packets of a long-polling POST screened the same way.
+* ``engineio.Server.handle_request`` (public, replaced on this server) guarded against its private ``_get_socket``
+  raising for a closed session and its ``disconnect`` waiting on a client that does not poll
+  (``_session_guard``).
 * ``eventlet.websocket.RFC6455WebSocket._apply_mask`` and ``.wait`` (``install_eventlet_frames``): frames
   unmasked at C speed, each connection read within a budget, the hub yielded to after each message
   (``frames.py``). eventlet's websocket server has no option for either; a server in front (nginx) cannot
@@ -132,8 +135,10 @@ def screen_engineio(sio_server, guard) -> None:
 
 def screen_polling(sio_server, guard) -> None:
     """The same screen for the long-polling transport: each Engine.IO socket of this server, once made, reads its
-    POST bodies with ``_screened_post`` (Engine.IO would log a traceback for a bad packet and answer 200)."""
+    POST bodies with ``_screened_post`` (Engine.IO would log a traceback for a bad packet and answer 200); and
+    every Engine.IO request passes ``_session_guard`` first."""
     eio = sio_server.eio
+    _session_guard(eio)
     original_connect = eio.handlers.get("connect")
     if original_connect is None:
         return
@@ -148,6 +153,60 @@ def screen_polling(sio_server, guard) -> None:
 
 
 MAX_LENGTH_DIGITS = 12  # a Content-Length longer than this is refused before it is converted
+INVALID_SESSION = b'"Invalid session"'  # Engine.IO's own answer to a session it does not hold
+
+
+def _session_guard(eio) -> None:
+    """In front of ``engineio.Server.handle_request`` (python-engineio 4.15):
+
+    * a polling POST whose body is over ``max_http_buffer_size`` closes its session at once and is answered 413
+      with ``Connection: close`` (its unread body cannot be told from a next request; Werkzeug closes every
+      connection and says so itself). Engine.IO would answer 400 only after ``disconnect``'s polite close,
+      which waits for the client to poll for the close packet: a client that does not poll leaves the request
+      hanging, and its session in ``sockets``, closed;
+    * a request naming a session that is closed but still held (closing, or left as above) finds it gone, as
+      Engine.IO's ``_get_socket`` would: its POST branch asks ``_get_socket`` without catching the KeyError
+      ("Session is disconnected"), a 500 with a traceback. Any such KeyError left is answered 400 the same way.
+    """
+    original = eio.handle_request
+
+    def handle_request(environ, start_response):
+        sid = _sid_of(environ)
+        socket = eio.sockets.get(sid) if sid else None
+        if socket is not None and environ.get("REQUEST_METHOD") == "POST" and _over(environ, eio):
+            socket.close(wait=False, abort=True)
+            eio.sockets.pop(sid, None)
+            body = b'"message too large: the session is closed"'
+            headers = [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))]
+            if not str(environ.get("SERVER_SOFTWARE", "")).startswith("Werkzeug"):  # it closes every one, and says so
+                headers.append(("Connection", "close"))
+            start_response("413 Payload Too Large", headers)
+            return [body]
+        if socket is not None and socket.closed:
+            eio.sockets.pop(sid, None)  # as _get_socket does: Engine.IO then answers "Invalid session", 400
+        try:
+            return original(environ, start_response)
+        except KeyError as err:
+            if err.args != ("Session is disconnected",):
+                raise
+            start_response("400 BAD REQUEST", [("Content-Type", "text/plain"),
+                                               ("Content-Length", str(len(INVALID_SESSION)))])
+            return [INVALID_SESSION]
+
+    eio.handle_request = handle_request
+
+
+def _sid_of(environ) -> str | None:
+    for part in str(environ.get("QUERY_STRING") or "").split("&"):
+        if part.startswith("sid="):
+            return part[4:]
+    return None
+
+
+def _over(environ, eio) -> bool:
+    text = str(environ.get("CONTENT_LENGTH") or "0")
+    return text.isascii() and text.isdigit() and len(text) <= MAX_LENGTH_DIGITS \
+        and int(text) > eio.max_http_buffer_size  # (a length that is no count: _screened_post's 400)
 
 
 def _screened_post(socket, malformed):
@@ -165,8 +224,8 @@ def _screened_post(socket, malformed):
             malformed.report(socket.sid, "a polling body whose Content-Length is not a count of bytes")
             close()  # its body cannot be told from the next request's: the connection ends
         length = int(text)
-        if length > socket.server.max_http_buffer_size:
-            raise exceptions.ContentTooLongError()
+        if length > socket.server.max_http_buffer_size:  # (answered before: _session_guard)
+            close()
         body = environ["wsgi.input"].read(length)
         try:
             frames = body.decode("utf-8").split("\x1e") if body else []

@@ -1,6 +1,7 @@
 """The rate limit: a token bucket per connection over every message it sends (``RATE_LIMIT_PER_SECOND``,
 ``RATE_LIMIT_BURST``; 0 turns it off). A message over the limit is dropped; the sender is told with one
 ``error`` {message: "rate limit: …", event} at most once a second, the other drops are silent (``guard.py``).
+The same buckets, one per client address, bound HTTP requests (``httplimit.py``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,13 @@ class RateLimiter:
         """Forget the buckets of every key not in ``keys`` (connections that went away)."""
         with self._lock:
             for key in [k for k in self._buckets if k not in keys]:
+                del self._buckets[key]
+
+    def forget_full(self) -> None:
+        """Forget the buckets that have filled up again (keys idle long enough to be as good as new)."""
+        now = self.clock()
+        with self._lock:
+            for key in [k for k, b in self._buckets.items() if b[0] + (now - b[1]) * self.rate >= self.burst]:
                 del self._buckets[key]
 
     def __len__(self) -> int:

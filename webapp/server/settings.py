@@ -77,6 +77,17 @@ class Settings:
     rate_limit_per_second: float = setting(30, "Socket.IO messages per second per connection (a token bucket); "
                                                "0: no limit")
     rate_limit_burst: float = setting(60, "messages a connection may send at once before the rate applies")
+    max_connections: int = setting(10_000, "open TCP connections one process keeps (each is a file: at most 3/4 "
+                                           "of the open-files limit left at start); beyond, 503 and closed")
+    max_connections_per_address: int = setting(64, "open TCP connections from one client address (not applied "
+                                                   "behind a proxy, PROXY_COUNT > 0); 0: no bound")
+    idle_connection_seconds: float = setting(15, "a connection that sends no whole request head for this long "
+                                                 "(idle keep-alive, slow headers) is closed; 0: never")
+    http_rate_limit_per_second: float = setting(20, "HTTP requests per second per client address (a token bucket; "
+                                                    "429 beyond); Socket.IO requests of an open session are not "
+                                                    "counted; 0: no limit")
+    http_rate_limit_burst: float = setting(100, "HTTP requests one address may send at once before the rate "
+                                                "applies")
     max_rooms_per_connection: int = setting(10, "rooms one connection may create (each can hold a simulation)")
     max_rooms_per_address: int = setting(20, "rooms one client address may have open in a process; 0: no bound")
     max_rooms: int = setting(200, "rooms one process may hold at once (made or followed here); 0: no bound")

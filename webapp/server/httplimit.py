@@ -1,0 +1,100 @@
+"""The HTTP rate limit: a token bucket per client address (``HTTP_RATE_LIMIT_PER_SECOND``,
+``HTTP_RATE_LIMIT_BURST``; 0 turns it off) over the HTTP requests that reach the app.
+
+* The address is the client's as ProxyFix leaves it (``REMOTE_ADDR``; behind a proxy, the client's only with
+  ``PROXY_COUNT`` set). An IPv4-mapped IPv6 address counts as its IPv4 address.
+* Socket.IO requests of a session that is open (a long poll, a polling POST, a websocket upgrade, each naming its
+  ``sid``) are not counted: each is one connection's, already bounded by the Socket.IO rate limit. Opening a
+  session, and any request naming a session that is not open, is counted.
+* A request over the limit is answered ``429`` {message, kind: Busy} with ``Retry-After``, after holding it
+  ``HOLD_SECONDS`` (a flood from one address is slowed to its open connections a second, each held without
+  costing the server CPU); it never reaches the app.
+* Refusals are logged once per address per ``LOG_EVERY_SECONDS``, with how many there were since.
+* Only a served app is limited (``arm``: ``serve`` and gunicorn's worker hook call it): an app driven in-process
+  (Flask's test client) has no connections and no clients' addresses.
+
+A page load (the page, its handful of files, Socket.IO's handshake) is a few requests, well within the burst.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import threading
+import time
+
+from .connections import address_key
+from .ratelimit import ADMIT, RateLimiter
+
+log = logging.getLogger(__name__)
+
+HOLD_SECONDS = 1.0
+LOG_EVERY_SECONDS = 60.0
+REMEMBERED = 4096  # addresses remembered before the forgotten ones are pruned
+SOCKETIO_PATH = "/socket.io"
+
+
+class HttpLimit:
+    """WSGI middleware (inside ProxyFix): the per-address HTTP rate limit. ``open_session(sid)`` says whether a
+    Socket.IO session is open (set by ``arm``)."""
+
+    def __init__(self, app, rate: float, burst: float, clock=time.monotonic):
+        self.app = app
+        self.rate, self.burst = float(rate), max(float(burst), 1.0)
+        self.limiter = RateLimiter(self.rate, self.burst, clock=clock) if self.rate > 0 else None
+        self.open_session = None
+        self.clock = clock
+        self.armed = False
+        self.retry_after = max(1, math.ceil(1 / self.rate)) if self.rate > 0 else 1
+        self.body = json.dumps({"message": f"too many requests: more than {self.rate:g} a second from your address "
+                                           f"(bursts of {self.burst:g}); try again in {self.retry_after} s",
+                                "kind": "Busy"}).encode()
+        self.refused = 0
+        self._refusals: dict[str, list] = {}  # address -> [last logged, refused since]
+        self._lock = threading.Lock()
+
+    def arm(self, open_session) -> None:
+        self.open_session = open_session
+        self.armed = True
+
+    def __call__(self, environ, start_response):
+        if not self.armed or self.limiter is None or self._open_session(environ):
+            return self.app(environ, start_response)
+        key = address_key(str(environ.get("REMOTE_ADDR") or ""))
+        if self.limiter.check(key) == ADMIT:
+            if len(self.limiter) > REMEMBERED:
+                self.limiter.forget_full()
+            return self.app(environ, start_response)
+        self._note(key)
+        time.sleep(HOLD_SECONDS)  # a green sleep under eventlet
+        start_response("429 Too Many Requests", [("Content-Type", "application/json"),
+                                                 ("Content-Length", str(len(self.body))),
+                                                 ("Retry-After", str(self.retry_after))])
+        return [self.body]
+
+    def _open_session(self, environ) -> bool:
+        path = str(environ.get("PATH_INFO") or "")
+        if not path.startswith(SOCKETIO_PATH) or self.open_session is None:
+            return False
+        for part in str(environ.get("QUERY_STRING") or "").split("&"):
+            if part.startswith("sid="):
+                return self.open_session(part[4:])
+        return False
+
+    def _note(self, key: str) -> None:
+        """Count a refusal; log it if this address was not logged within LOG_EVERY_SECONDS."""
+        now = self.clock()
+        with self._lock:
+            self.refused += 1
+            if len(self._refusals) > REMEMBERED:
+                for old in [k for k, e in self._refusals.items() if now - e[0] >= LOG_EVERY_SECONDS]:
+                    del self._refusals[old]
+            entry = self._refusals.setdefault(key, [-math.inf, 0])
+            entry[1] += 1
+            if now - entry[0] < LOG_EVERY_SECONDS:
+                return
+            count, entry[0], entry[1] = entry[1], now, 0
+        log.warning("HTTP rate limit: %s sent more than %g requests a second (bursts of %g); refused 429: %d since "
+                    "it was last logged (once per address every %g s)", key[:60], self.rate, self.burst, count,
+                    LOG_EVERY_SECONDS)

@@ -1,0 +1,220 @@
+"""The servers ``serve`` runs, eventlet's or Werkzeug's threading one, each with the connection bounds of
+``connections.py`` and the HTTP rate limit of ``httplimit.py``.
+
+* ``init_serving(app, settings)`` (``create_app``, before the Host check and ProxyFix are put around the app)
+  installs the two middlewares, idle: an app driven in-process (tests) has no connections.
+* ``run(app, mode, host, port, options)`` raises the open-files limit, sets the bounds, arms both middlewares,
+  prints what it found, starts the sweep that shuts idle connections down, and serves:
+
+  - eventlet: ``eventlet.wsgi.server`` on a ``GuardedListener``, a listening socket whose ``accept`` counts
+    every new connection and refuses those past a bound (``Connections.admit``: 503 and closed);
+  - threading: Werkzeug's ``ThreadedWSGIServer`` whose ``get_request`` and ``verify_request`` (socketserver's
+    documented hooks) do the same.
+
+* **Out of files.** An ``accept`` that fails for want of a file (EMFILE, ENFILE, ENOBUFS, ENOMEM) does not end
+  the server (eventlet's loop would exit; socketserver's would spin on the waiting connection): one file is
+  kept in reserve (``FileReserve``); it is let go to accept the waiting connection and close it at once, then
+  taken again; a line is logged at most every ``LOG_EVERY_SECONDS``. Any other error of ``accept`` but the
+  listening socket's own end is logged the same way and the loop goes on.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import socket
+import time
+
+from .connections import Activity, Connections, connection_bound, end, file_limit, refuse
+from .hosts import proxy_count
+from .httplimit import HttpLimit
+from .settings import settings_of
+
+log = logging.getLogger(__name__)
+
+OUT_OF_FILES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+LISTENER_GONE = {errno.EBADF, errno.EINVAL, errno.ENOTSOCK}
+LOG_EVERY_SECONDS = 10.0
+SWEEP_SECONDS = 0.25
+# Idle connections shut down per sweep: each wakes its reader at once, so hundreds in one go would be one long
+# stall of the event loop; at most 100 a second, a few milliseconds of work each time.
+ENDED_PER_SWEEP = 25
+WAIT_WITHOUT_RESERVE = 0.05  # seconds an accept without a file to spare waits before trying again
+
+
+def init_serving(app, settings) -> None:
+    """Put ``Activity`` and ``HttpLimit`` around the app (idle until ``run`` arms them)."""
+    limit = HttpLimit(app.wsgi_app, settings.http_rate_limit_per_second, settings.http_rate_limit_burst)
+    activity = Activity(limit)
+    app.wsgi_app = activity
+    app.extensions["inflight_serving"] = (activity, limit)
+
+
+def arm_http_limit(app) -> None:
+    """The HTTP rate limit counts this app's requests (``serve``; gunicorn's worker hook)."""
+    serving = getattr(app, "extensions", {}).get("inflight_serving")
+    socketio = getattr(app, "extensions", {}).get("socketio")
+    if serving is None:
+        return
+    sockets = socketio.server.eio.sockets if socketio is not None else {}
+    serving[1].arm(lambda sid: sid in sockets)
+
+
+def bounds(app) -> tuple[Connections, str]:
+    """The connection table for this process (the open-files limit raised first) and the line that says so."""
+    settings = settings_of(app)
+    limit = file_limit()
+    most = connection_bound(limit, int(settings.max_connections))
+    per_address = 0 if proxy_count(settings) else min(int(settings.max_connections_per_address), most)
+    table = Connections(most, per_address, float(settings.idle_connection_seconds))
+    rate = settings.http_rate_limit_per_second
+    said = (f"{limit.describe()}: at most {most:,} connections, "
+            f"{f'{per_address:,} per address' if per_address else 'no bound per address'}, idle ones closed after "
+            f"{settings.idle_connection_seconds:g} s; HTTP requests "
+            f"{f'{rate:g}/s per address (bursts of {settings.http_rate_limit_burst:g})' if rate else 'not limited'}")
+    return table, said
+
+
+def run(app, mode: str, host: str, port: int, options: dict) -> None:
+    """Serve ``app`` on ``host``:``port`` until interrupted (see the module's doc)."""
+    table, said = bounds(app)
+    print(said, flush=True)
+    serving = app.extensions["inflight_serving"]
+    serving[0].connections = table
+    arm_http_limit(app)
+    socketio = app.extensions["socketio"]
+    socketio.start_background_task(_sweep, socketio, table)
+    if mode == "eventlet":
+        _run_eventlet(app, host, port, table, options)
+    else:
+        _run_threading(app, host, port, table, options)
+
+
+def _sweep(socketio, table: Connections) -> None:
+    """Every SWEEP_SECONDS: forget closed connections, shut down idle ones (ENDED_PER_SWEEP at most)."""
+    while True:
+        socketio.sleep(SWEEP_SECONDS)
+        try:
+            for sock in table.expired(most=ENDED_PER_SWEEP):
+                end(sock)
+        except Exception:  # noqa: BLE001 - the sweep must outlive any one connection's oddity
+            log.exception("connection sweep failed")
+
+
+class FileReserve:
+    """One open file kept for the moment ``accept`` fails for want of one (see the module's doc)."""
+
+    def __init__(self):
+        self.fd: int | None = None
+        self.take()
+        self._logged = -float("inf")
+
+    def take(self) -> None:
+        if self.fd is None:
+            try:
+                self.fd = os.open(os.devnull, os.O_RDONLY)
+            except OSError:
+                self.fd = None
+
+    def shed(self, accept, table: Connections, err: OSError) -> None:
+        """Accept the waiting connection with the reserved file, refuse it and close it; then take the file back."""
+        self.log(f"out of open files ({errno.errorcode.get(err.errno, err.errno)}) with {len(table):,} "
+                  "connections open: new ones are refused until some close")
+        if self.fd is None:
+            time.sleep(WAIT_WITHOUT_RESERVE)
+            self.take()
+            return
+        os.close(self.fd)
+        self.fd = None
+        try:
+            conn, _ = accept()
+        except OSError:
+            time.sleep(WAIT_WITHOUT_RESERVE)
+        else:
+            refuse(conn, table.too_many)
+        self.take()
+
+    def log(self, message: str) -> None:
+        now = time.monotonic()
+        if now - self._logged >= LOG_EVERY_SECONDS:
+            self._logged = now
+            log.warning("%s (logged at most every %g s)", message, LOG_EVERY_SECONDS)
+
+
+def accept_guarded(listener, table: Connections, reserve: FileReserve, once: bool = False):
+    """``listener.accept()`` until a connection is admitted: (conn, peer). Raises only when the listening socket
+    is closed, or, with ``once`` (a blocking listener: socketserver asks again when another connection waits),
+    an OSError when the one connection waiting was refused."""
+    while True:
+        try:
+            conn, peer = listener.accept()
+        except OSError as err:
+            if listener.fileno() < 0 or err.errno in LISTENER_GONE:
+                raise
+            if err.errno in OUT_OF_FILES:
+                reserve.shed(listener.accept, table, err)
+            else:  # the client gave up before it was accepted, or the like
+                reserve.log(f"accept failed: {err}")
+            if once:
+                raise
+            continue
+        answer = table.admit(conn, peer)
+        if answer is None:
+            return conn, peer
+        refuse(conn, answer)
+        if once:
+            raise ConnectionRefusedError("refused: over a connection bound")
+
+
+class GuardedListener:
+    """eventlet's listening socket with ``accept_guarded`` as its ``accept``; the rest is the socket's own."""
+
+    def __init__(self, sock, table: Connections):
+        self._sock, self._table, self._reserve = sock, table, FileReserve()
+
+    def accept(self):
+        return accept_guarded(self._sock, self._table, self._reserve)
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+
+def _run_eventlet(app, host, port, table: Connections, options: dict) -> None:
+    import eventlet
+    import eventlet.wsgi
+
+    family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    listener = GuardedListener(eventlet.listen(address, family), table)
+    # The pool is never what bounds connections (the table is): a full pool would stop accepting altogether.
+    eventlet.wsgi.server(listener, app, log_output=False, max_size=table.most + 64, **options)
+
+
+def _run_threading(app, host, port, table: Connections, options: dict) -> None:
+    from werkzeug.serving import ThreadedWSGIServer
+
+    handler = options.get("request_handler")
+
+    class QuietRefusals(handler):  # type: ignore[misc, valid-type]
+        """Werkzeug's access log, without a line per refused request (httplimit.py logs those per address)."""
+
+        def log_request(self, code="-", size="-"):
+            if str(getattr(code, "value", code)) != "429":
+                super().log_request(code, size)
+
+    class BoundedServer(ThreadedWSGIServer):
+        reserve = FileReserve()
+
+        def get_request(self):
+            return accept_guarded(self.socket, table, self.reserve, once=True)
+
+        def verify_request(self, request, client_address):
+            return True  # admitted in get_request
+
+    server = BoundedServer(host, port, app, handler=QuietRefusals)
+    print(f" * Running on http://{host}:{port} (threading)", flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
