@@ -19,6 +19,9 @@ names them), and pyproject.toml pins the three libraries to exact versions. None
   keeps the connection open after the handshake is done, and a client's disconnect would wait for it).
   Engine.IO takes no websocket class or frame filter as an option.
 * ``engineio.socket.Socket.handle_post_request``: the packets of a long-polling POST screened the same way.
+* ``engineio.Server.create_queue`` (a public method, relied on where Engine.IO calls it: each new connection's
+  outgoing queue is made by it) (``bound_outgoing``): every connection's outgoing queue bounded in bytes
+  (``backpressure.py``). Engine.IO takes no bound nor queue class as an option.
 * ``eventlet.websocket.RFC6455WebSocket._apply_mask`` and ``.wait`` (``install_eventlet_frames``): frames
   unmasked at C speed, each connection read within a budget, the hub yielded to after each message
   (``frames.py``). eventlet's websocket server has no option for either; a server in front (nginx) cannot
@@ -263,3 +266,22 @@ def install_eventlet_frames(read_bytes_per_second: float = 0) -> bool:
     cls._apply_mask = staticmethod(apply_mask)
     cls.wait = wait
     return True
+
+
+# --- python-engineio: each connection's outgoing queue bounded in bytes --------------------------------------------
+def bound_outgoing(eio_server, most_bytes: int, on_drop=None):
+    """Each connection this Engine.IO server opens from now on queues at most ``most_bytes`` for its client
+    (``backpressure.OutgoingQueue``): Engine.IO makes a connection's queue with its ``create_queue``, wrapped here.
+    The ``backpressure.Bound`` in place (None, with a warning, where Engine.IO makes its queues otherwise)."""
+    from engineio.base_socket import BaseSocket
+
+    from .backpressure import Bound
+
+    made = eio_server.create_queue
+    if "create_queue" not in BaseSocket.__init__.__code__.co_names:
+        log.warning("python-engineio makes a connection's queue otherwise than privates.bound_outgoing knows: "
+                    "outgoing queues are left unbounded")
+        return None
+    bound = Bound(eio_server, most_bytes, on_drop)
+    eio_server.create_queue = lambda *args, **kwargs: bound.wrap(made(*args, **kwargs))
+    return bound
