@@ -41,7 +41,7 @@ class OutgoingQueue:
     the connection is dropped: ``drop()`` is called once (it closes the connection) and every later message is
     let go; the close and pings still pass."""
 
-    def __init__(self, inner, most: int, drop: Callable[["OutgoingQueue"], None], farewell: Callable[[str], object],
+    def __init__(self, inner, most: int, drop: Callable[[OutgoingQueue], None], farewell: Callable[[str], object],
                  empty_error: type[BaseException]):
         self._inner = inner
         self._empty_error = empty_error  # what the queue's get raises when it is empty

@@ -1,0 +1,37 @@
+"""One pending heavy request per connection per kind: a load, a whole-state sync, a room join. A repeat sent while
+the first is still being answered is refused Busy at once (with the hint to wait for the first answer) instead of
+queueing behind it: a client re-sending a heavy request in a loop holds at most one place, never a queue of them.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+
+from ..errors import Busy
+
+WHAT = {"load": "load", "sync": "sync", "join": "join of a room", "claim": "claim of a room"}
+
+
+class Pending:
+    def __init__(self) -> None:
+        self._held: set[tuple[str, str]] = set()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def one(self, sid: str, kind: str):
+        """Held while ``sid``'s request of ``kind`` is answered; Busy if one is already."""
+        key = (sid, kind)
+        with self._lock:
+            if key in self._held:
+                raise Busy(f"your last {WHAT[kind]} is still being answered; send this again once it is "
+                           "(retry in a moment)")
+            self._held.add(key)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._held.discard(key)
+
+    def __len__(self) -> int:
+        return len(self._held)
