@@ -1,0 +1,56 @@
+"""Every connection's outgoing queue is bounded in bytes (MAX_OUTGOING_BYTES): a client that asks for large answers
+and never reads them is dropped, told why should it ever read again, and the server goes on serving the others.
+On real servers, both async modes."""
+
+import pytest
+import requests
+import socketio as socketio_client
+
+from tests.web.liveserver import LiveServer
+from tests.web.rawsocket import TIMEOUT, RawSocket, wait_for_log
+from tests.web.test_live_server import LOGS
+
+BOUND = 256 * 1024
+ANSWER = "x" * 200_000  # an echo answers with the same: 200 kB each
+ENV = {"INFLIGHT_SCOPE_MAX_OUTGOING_BYTES": str(BOUND),
+       "INFLIGHT_SCOPE_MAX_MESSAGE_BYTES": str(4 * 1024 * 1024)}  # read 4 MiB a second: the test asks quickly
+
+
+@pytest.fixture(scope="module", params=["eventlet", "threading"])
+def server(request):
+    with LiveServer(request.param, LOGS, env=ENV) as live:
+        yield live
+        assert live.proc.poll() is None, f"the server died during the tests:\n{live.log()}"
+
+
+def test_a_client_that_does_not_read_is_dropped_and_told_why_when_it_reads(server):
+    slow = RawSocket(server.url, receive_buffer=4096)
+    for _ in range(40):  # 8 MB of answers asked for; at most a few hundred kB can be on their way
+        slow.emit("echo", {"x": ANSWER})
+    wait_for_log(server, "(MAX_OUTGOING_BYTES)")
+
+    honest = socketio_client.Client(reconnection=False)
+    try:
+        honest.connect(server.url, transports=["websocket"], wait_timeout=TIMEOUT)
+        honest.call("load", {"scenario": "lost-marker"}, timeout=TIMEOUT)  # answered: the server serves others
+        assert requests.get(server.url + "/healthz", timeout=TIMEOUT).status_code == 200
+    finally:
+        honest.disconnect()
+
+    events = list(slow.events())  # it reads at last: what was on its way, then why it was dropped, then the close
+    errors = [data for name, data in events if name == "error"]
+    assert errors and errors[-1]["kind"] == "TooLarge", [name for name, _ in events]
+    assert f"{BOUND:,} bytes" in errors[-1]["message"] and "MAX_OUTGOING_BYTES" in errors[-1]["message"]
+    echoes = sum(1 for name, _ in events if name == "echo")
+    assert echoes < 40  # the rest was let go, never sent
+    assert server.proc.poll() is None
+
+
+def test_a_client_that_reads_gets_every_answer(server):
+    reader = RawSocket(server.url)
+    try:
+        for _ in range(20):  # 4 MB in all, each answer read before the next is asked for
+            reader.emit("echo", {"x": ANSWER})
+            assert reader.until("echo")[-1][1] == {"x": ANSWER}
+    finally:
+        reader.close()
