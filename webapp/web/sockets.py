@@ -69,6 +69,7 @@ PAYLOADS = {
 ECHO_VALUES = 1_000  # values an echo's payload may hold (its lists', objects' and scalars' count)
 NEEDS_PAYLOAD = frozenset({"load", "seek"})  # an object is required; the others take an optional object
 ACK_EVENTS = frozenset({"create_room", "claim_room"})  # answered through the acknowledgement too
+DROPPED = "dropped %r from %s: its connection closed before it was answered"
 INTERNAL = "internal error: the server failed to handle this message (it was logged)"
 
 
@@ -170,10 +171,10 @@ class Viewers(Namespace):
         try:
             with self.hub.pending.one(sid, "load"), target.session.lock, self.hub.turn(source):
                 if self.hub.gone(sid):  # left while this waited: nobody to build it for
-                    return
+                    return log.warning(DROPPED, "load", sid)
                 scenario, scenario_id = self.hub.resolve(source)
                 if self.hub.gone(sid):
-                    return
+                    return log.warning(DROPPED, "load", sid)
                 # The versions asked for, else the ones the scenario opens on (default: v1.28.1 beside v1.28.2).
                 variants = check_variants(payload.get("variants", scenario.versions))
                 target.session.load(scenario, variants, scenario_id,
