@@ -39,7 +39,8 @@ def cpu_used() -> float:
 
 def budgeted(fn, seconds: float, what: str, setting: str, args: tuple = (), kwargs: dict | None = None):
     """``(fn(*args, **kwargs), CPU seconds it used)``, in the main thread of a worker process; OverBudget once it
-    has used ``seconds`` of CPU (``what`` and ``setting`` name the work and its budget in the refusal)."""
+    has used ``seconds`` of CPU (``what`` and ``setting`` name the work and its budget in the refusal). An
+    exception carries the CPU seconds used as ``cpu_used``."""
     start = cpu_used()
     soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
     limit = math.ceil(start + seconds)
@@ -50,8 +51,13 @@ def budgeted(fn, seconds: float, what: str, setting: str, args: tuple = (), kwar
     try:
         return fn(*args, **(kwargs or {})), cpu_used() - start
     except _Spent:
-        raise OverBudget(f"{what} used more than its {seconds:g} s of CPU time ({setting}) and was stopped; "
-                         "a shorter log, or one cut to the minutes around the incident, fits") from None
+        over = OverBudget(f"{what} used more than its {seconds:g} s of CPU time ({setting}) and was stopped; "
+                          "a shorter log, or one cut to the minutes around the incident, fits")
+        over.cpu_used = cpu_used() - start
+        raise over from None
+    except Exception as err:  # refused all the same: what it used still counts
+        err.cpu_used = cpu_used() - start
+        raise
     finally:
         resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
         signal.signal(signal.SIGXCPU, previous)

@@ -92,19 +92,24 @@ class Isolated:
                 self.cancelled += 1
                 raise ClientGone(f"the client left before its {self.what} started")
             call = (fn, self.cpu_seconds, f"this {self.what}", self.setting, args)
-            if self._pool is None:  # no worker processes here: bounded in time all the same, in this thread
-                result, used = budgeted(*call)
-                self.allowance.spend(used)
-                return result
-            with self._pool_lock:
-                worker = self._pool.take()
             try:
-                result, used = self._answer(worker, call, client)
-            finally:
-                with self._pool_lock:
-                    self._pool.give_back(worker)
+                result, used = self._call(call, client)
+            except Exception as err:
+                self.allowance.spend(getattr(err, "cpu_used", 0.0))
+                raise
             self.allowance.spend(used)
             return result
+
+    def _call(self, call: tuple, client: int | None):
+        if self._pool is None:  # no worker processes here: bounded in time all the same, in this thread
+            return budgeted(*call)
+        with self._pool_lock:
+            worker = self._pool.take()
+        try:
+            return self._answer(worker, call, client)
+        finally:
+            with self._pool_lock:
+                self._pool.give_back(worker)
 
     def _answer(self, worker, call: tuple, client: int | None):
         if not worker.ask(budgeted, call, {}):
