@@ -6,20 +6,25 @@ without end. ``OutgoingQueue`` wraps the queue Engine.IO makes for each connecti
 installs it) and counts the bytes of the messages in it: a message that would take it past ``most`` bytes drops
 the connection instead. What it held is let go at once (its memory given back: ``on_drop``), a last ``error``
 (kind TooLarge) saying why is the one message left for it, should the client ever read again, and the connection
-is closed (Engine.IO's own close, in a task of its own: the message was queued under a handler's lock).
+is closed (Engine.IO's own close, in a task of its own: the message was queued under a handler's lock); a websocket
+still blocked on the client DROP_GRACE seconds later has its TCP connection shut.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import socket as _socket
 import threading
+import weakref
 from collections.abc import Callable
 
 from ..errors import TooLarge
 
 log = logging.getLogger(__name__)
 
+DROP_GRACE = 10.0  # seconds a dropped client has to read why before its connection is shut
 MESSAGE = 4  # Engine.IO's MESSAGE packet type (a Socket.IO packet inside)
 EVENT = "2"  # Socket.IO's EVENT packet type, to the default namespace
 
@@ -106,6 +111,7 @@ class Bound:
     def __init__(self, eio, most: int, on_drop: Callable[[], None] | None = None):
         self.eio, self.most, self.on_drop = eio, most, on_drop
         self.drops = 0
+        self.websockets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Engine.IO socket -> its websocket
 
     def wrap(self, inner) -> OutgoingQueue:
         return OutgoingQueue(inner, self.most, self.drop, farewell_packet, self.eio.get_queue_empty_exception())
@@ -117,6 +123,17 @@ class Bound:
         log.warning("dropped connection %s: it had not read %s bytes it was sent (MAX_OUTGOING_BYTES)", sid,
                     f"{self.most:,}")
         if socket is not None:
-            self.eio.start_background_task(socket.close, wait=False, abort=False)
+            self.eio.start_background_task(self._end, socket)
         if self.on_drop is not None:
             self.on_drop()
+
+    def _end(self, socket) -> None:
+        """Close the Engine.IO socket (the app forgets the connection), then, if its websocket is still open after
+        DROP_GRACE (its writer blocked on a client that does not read), shut its TCP connection."""
+        socket.close(wait=False, abort=False)
+        self.eio.sleep(DROP_GRACE)
+        ws = self.websockets.get(socket)
+        raw = getattr(ws, "socket", None) or getattr(ws, "sock", None)  # eventlet's, simple-websocket's
+        if raw is not None:
+            with contextlib.suppress(OSError):
+                raw.shutdown(_socket.SHUT_RDWR)

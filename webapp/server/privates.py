@@ -37,6 +37,7 @@ import contextlib
 import logging
 import socket
 import threading
+import types
 
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio.packet import ACK
@@ -271,8 +272,10 @@ def install_eventlet_frames(read_bytes_per_second: float = 0) -> bool:
 # --- python-engineio: each connection's outgoing queue bounded in bytes --------------------------------------------
 def bound_outgoing(eio_server, most_bytes: int, on_drop=None):
     """Each connection this Engine.IO server opens from now on queues at most ``most_bytes`` for its client
-    (``backpressure.OutgoingQueue``): Engine.IO makes a connection's queue with its ``create_queue``, wrapped here.
-    The ``backpressure.Bound`` in place (None, with a warning, where Engine.IO makes its queues otherwise)."""
+    (``backpressure.OutgoingQueue``): Engine.IO makes a connection's queue with its ``create_queue``, wrapped here;
+    and each websocket is known by its Engine.IO socket (the driver table's class wrapped, as ``screen_engineio``
+    does), so that a dropped one is ended. The ``backpressure.Bound`` in place (None, with a warning, where
+    Engine.IO makes its queues otherwise)."""
     from engineio.base_socket import BaseSocket
 
     from .backpressure import Bound
@@ -284,4 +287,24 @@ def bound_outgoing(eio_server, most_bytes: int, on_drop=None):
         return None
     bound = Bound(eio_server, most_bytes, on_drop)
     eio_server.create_queue = lambda *args, **kwargs: bound.wrap(made(*args, **kwargs))
+    websocket_class = (getattr(eio_server, "_async", None) or {}).get("websocket")
+    if websocket_class is not None:  # each websocket known by its Engine.IO socket, for a drop to end it
+        class TrackedWebSocket:
+            def __init__(self, handler, server):
+                owner = getattr(handler, "__self__", None)  # the Engine.IO socket (Socket._websocket_handler)
+
+                def tracked(socket, ws):
+                    bound.websockets[socket] = ws
+                    try:
+                        return handler(ws)
+                    finally:
+                        bound.websockets.pop(socket, None)
+
+                self._inner = websocket_class(types.MethodType(tracked, owner) if owner is not None else handler,
+                                              server)
+
+            def __call__(self, environ, start_response):
+                return self._inner(environ, start_response)
+
+        eio_server._async = {**eio_server._async, "websocket": TrackedWebSocket}
     return bound

@@ -379,13 +379,13 @@ def init_socketio(app, settings) -> SocketIO:
                   answers_per_address=int(settings.max_answers_per_address) or None,
                   unattended=float(settings.room_unattended_seconds))
     hub = Hub(socketio, rooms, new_session, resolve_apart, turn, offload.native)
-    # a client that does not read what it is sent is dropped past MAX_OUTGOING_BYTES, its memory given back
-    hub.outgoing = privates.bound_outgoing(socketio.server.eio, int(settings.max_outgoing_bytes), hub.release_soon)
     app.extensions["inflight_sessions"] = hub.sessions
     app.extensions["inflight_rooms"] = rooms
     app.extensions["inflight_hub"] = hub
     guard = app.extensions["inflight_guard"] = Guard(settings, socketio, hub.sessions, rooms, hub.prune)
     viewers = Viewers(hub, guard)
     guard.serve(viewers.checked, viewers.refuse)  # every message screened once, before any handler
+    # a client that does not read what it is sent is dropped past MAX_OUTGOING_BYTES, its memory given back
+    hub.outgoing = privates.bound_outgoing(socketio.server.eio, int(settings.max_outgoing_bytes), hub.release_soon)
     socketio.on_namespace(viewers)
     return socketio
