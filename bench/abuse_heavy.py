@@ -74,22 +74,32 @@ def _until(ws, prefix: str) -> str:
 
 # --- the attackers ------------------------------------------------------------------------------------------------
 def unread_attack(url: str, seconds: float, out, code: str) -> None:
-    asked = connections = dropped = 0
+    said = {"syncs asked": 0, "connections": 0, "shut": 0, "told dropped": 0, "told unread": 0}
     end = time.monotonic() + seconds
+    ws = None
     while time.monotonic() < end:
         try:
             ws = _connect(url, receive_buffer=4096)
-            connections += 1
+            said["connections"] += 1
             _emit(ws, "join_room", {"room": code})
             while time.monotonic() < end:
                 _emit(ws, "sync", {"room": code, "scenario": True})
-                asked += 1
+                said["syncs asked"] += 1
                 time.sleep(1 / SYNC_RATE)
-            ws.close()
         except Exception:  # noqa: BLE001 - dropped by the server: connect again
-            dropped += 1
+            said["shut"] += 1
             time.sleep(0.05)
-    out.put({"syncs asked": asked, "connections": connections, "dropped": dropped})
+    try:  # it reads at last: was it told why it was refused, or dropped?
+        ws.settimeout(3)
+        while True:
+            message = ws.recv()
+            if '"kind":"TooLarge"' in message and "MAX_OUTGOING_BYTES" in message:
+                said["told dropped"] += 1
+            elif "have not been read yet" in message:
+                said["told unread"] += 1
+    except Exception:  # noqa: BLE001 - closed, or nothing more to read
+        pass
+    out.put({"unread": said})
 
 
 def rejoin_attack(url: str, seconds: float, out, code: str) -> None:
@@ -110,7 +120,7 @@ def rejoin_attack(url: str, seconds: float, out, code: str) -> None:
             time.sleep(1 / SYNC_RATE)
     finally:
         ws.close()
-    out.put({"joins answered": joins, "refused": refused})
+    out.put({"rejoin": {"joins answered": joins, "refused": refused}})
 
 
 def imports_attack(url: str, seconds: float, out, abandon: bool) -> None:
@@ -135,7 +145,7 @@ def imports_attack(url: str, seconds: float, out, abandon: bool) -> None:
         except requests.RequestException:
             status = "failed"
         statuses[status] = statuses.get(status, 0) + 1
-    out.put({"imports": statuses})
+    out.put({"imports": statuses})  # merged by status
 
 
 def polls_attack(url: str, seconds: float, out) -> None:
@@ -162,7 +172,7 @@ def polls_attack(url: str, seconds: float, out) -> None:
         voter.disconnect()
         i += 1
     presenter.disconnect()
-    out.put({"answers": said})
+    out.put({"answers from one address": said})
 
 
 def rooms_attack(url: str, seconds: float, out) -> None:
@@ -183,7 +193,7 @@ def rooms_attack(url: str, seconds: float, out) -> None:
             time.sleep(0.1)
     maker.disconnect()
     follower.disconnect()
-    out.put({"rooms made": made, "refused": refused})
+    out.put({"rooms": {"made": made, "refused": refused}})
 
 
 def monitor(pid: int, seconds: float, out) -> None:

@@ -10,7 +10,7 @@ from tests.web.liveserver import LiveServer
 from tests.web.rawsocket import TIMEOUT, RawSocket, wait_for_log
 from tests.web.test_live_server import LOGS
 
-BOUND = 256 * 1024
+BOUND = 2 * 1024 * 1024
 ANSWER = "x" * 200_000  # an echo answers with the same: 200 kB each
 ENV = {"INFLIGHT_SCOPE_MAX_OUTGOING_BYTES": str(BOUND),
        "INFLIGHT_SCOPE_MAX_MESSAGE_BYTES": str(4 * 1024 * 1024)}  # read 4 MiB a second: the test asks quickly
@@ -25,7 +25,7 @@ def server(request):
 
 def test_a_client_that_does_not_read_is_dropped_and_told_why_when_it_reads(server):
     slow = RawSocket(server.url, receive_buffer=4096)
-    for _ in range(40):  # 8 MB of answers asked for; at most a few hundred kB can be on their way
+    for _ in range(40):  # 8 MB of answers asked for; a few hundred kB can be on their way, at most
         slow.emit("echo", {"x": ANSWER})
     wait_for_log(server, "(MAX_OUTGOING_BYTES)")
 
@@ -54,3 +54,20 @@ def test_a_client_that_reads_gets_every_answer(server):
             assert reader.until("echo")[-1][1] == {"x": ANSWER}
     finally:
         reader.close()
+
+
+def test_a_sync_asked_while_earlier_answers_are_unread_is_refused(server):
+    from tests.web.rawsocket import generated_scenario
+
+    slow = RawSocket(server.url, receive_buffer=4096)
+    slow.emit("load", {"scenario": generated_scenario(8_000)})  # its scenario message: about 650 kB
+    slow.until("state")
+    for _ in range(12):
+        slow.emit("sync", {"scenario": True})
+    slow.emit("echo", "end")
+    seen = slow.until("echo")
+    refused = [data for name, data in seen if name == "error"]
+    assert refused and all(r["kind"] == "Busy" and r["event"] == "sync" for r in refused)
+    assert any("have not been read yet" in r["message"] for r in refused), refused
+    assert sum(1 for name, _ in seen if name == "scenario") >= 1
+    slow.close()

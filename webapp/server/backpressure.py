@@ -113,6 +113,12 @@ class Bound:
         self.drops = 0
         self.websockets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Engine.IO socket -> its websocket
 
+    def unread(self, eio_sid: str | None) -> int:
+        """The bytes queued for connection ``eio_sid`` that it has not read yet (0 for one unknown)."""
+        socket = self.eio.sockets.get(eio_sid) if eio_sid is not None else None
+        queue = getattr(socket, "queue", None)
+        return queue.bytes if isinstance(queue, OutgoingQueue) else 0
+
     def wrap(self, inner) -> OutgoingQueue:
         return OutgoingQueue(inner, self.most, self.drop, farewell_packet, self.eio.get_queue_empty_exception())
 

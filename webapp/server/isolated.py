@@ -87,10 +87,10 @@ class Isolated:
 
     def run(self, fn, args: tuple, client: int | None = None):
         self.allowance.check()
-        with self._lane.place():
-            if client is not None and gone(client):
-                self.cancelled += 1
-                raise ClientGone(f"the client left before its {self.what} started")
+        with self._lane.place(None if client is None else lambda: self._left(client)):
+            left = self._left(client) if client is not None else None
+            if left is not None:
+                raise left
             call = (fn, self.cpu_seconds, f"this {self.what}", self.setting, args)
             try:
                 result, used = self._call(call, client)
@@ -99,6 +99,13 @@ class Isolated:
                 raise
             self.allowance.spend(used)
             return result
+
+    def _left(self, client: int) -> ClientGone | None:
+        """ClientGone if the client has closed its connection while its work waits for a place."""
+        if not gone(client):
+            return None
+        self.cancelled += 1
+        return ClientGone(f"the client left before its {self.what} started")
 
     def _call(self, call: tuple, client: int | None):
         if self._pool is None:  # no worker processes here: bounded in time all the same, in this thread

@@ -151,15 +151,23 @@ class Lane:
         return self.pending >= self._most
 
     @contextmanager
-    def place(self):
-        """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken."""
+    def place(self, abandoned=None):
+        """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken. ``abandoned``:
+        asked every LOOK_SECONDS while this waits; once true, the wait ends with what it raised or returned (an
+        exception) instead."""
         with self._count_lock:
             if self.pending >= self._most:
                 raise Busy(self._busy)
             self.pending += 1
         try:
-            with self._slots:
+            while not self._slots.acquire(timeout=LOOK_SECONDS if abandoned else None):
+                given_up = abandoned()
+                if given_up:
+                    raise given_up
+            try:
                 yield
+            finally:
+                self._slots.release()
         finally:
             with self._count_lock:
                 self.pending -= 1
@@ -169,6 +177,7 @@ BUSY = "the server is busy loading, checking or exporting other scenarios; try a
 BUSY_SMALL = "the server is busy with many small requests; try again in a moment"
 BUSY_SEARCH = "the server is busy with other searches; try again in a moment"
 BUSY_IMPORT = "the server is busy importing other logs; try again in a moment"
+LOOK_SECONDS = 0.25  # how often a call waiting for its place looks whether its client has left
 IMPORTS_WAITING = 2  # log imports that may wait for the one running
 EARLY_REFUSAL_BYTES = 64 * 1024  # a POST body over this is refused before it is read while the queue is full
 

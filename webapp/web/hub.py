@@ -154,6 +154,12 @@ class Hub:
         self.releasing = False
         release_memory(self.native)  # malloc_trim runs off the event loop
 
+    def unread(self, sid: str) -> int:
+        """The bytes sent to connection ``sid`` that it has not read yet (backpressure.Bound)."""
+        if self.outgoing is None:
+            return 0
+        return self.outgoing.unread(self.socketio.server.manager.eio_sid_from_sid(sid, "/"))
+
     def gone(self, sid: str) -> bool:
         """Whether connection ``sid`` has closed (work still waiting for it is dropped)."""
         return sid not in self.sessions

@@ -214,7 +214,7 @@ class Viewers(Namespace):
         follows ({room}; no token needed), or of its own session; with ``scenario: true`` (its state names
         another scenario than the one it holds) the scenario message first."""
         scenario = boolean(payload, "scenario", False)
-        with self.hub.pending.one(request.sid, "sync"):
+        with self.hub.pending.one(request.sid, "sync", self.hub.unread(request.sid)):
             if "room" in payload:
                 room = self.hub.rooms.find(payload["room"])
                 target = Target(room.session, room.channel, room)
@@ -274,7 +274,7 @@ class Viewers(Namespace):
         return {"room": room.code, "loaded": room.session.sim is not None}
 
     def on_join_room(self, payload):
-        with self.hub.pending.one(request.sid, "join"):
+        with self.hub.pending.one(request.sid, "join", self.hub.unread(request.sid)):
             self.enter(self.hub.rooms.find(payload.get("room")), payload.get("voter"))
 
     def on_leave_room(self, payload):
