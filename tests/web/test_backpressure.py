@@ -62,6 +62,8 @@ def test_a_sync_asked_while_earlier_answers_are_unread_is_refused(server):
     slow = RawSocket(server.url, receive_buffer=4096)
     slow.emit("load", {"scenario": generated_scenario(8_000)})  # its scenario message: about 650 kB
     slow.until("state")
+    slow.emit("sync", {"scenario": True})  # asked for again: kept from now on, sent at once
+    slow.until("state")
     for _ in range(12):
         slow.emit("sync", {"scenario": True})
     slow.emit("echo", "end")
