@@ -136,6 +136,7 @@ class Hub:
     # channel -> (its load and room, the scenario message sent for it): joins and syncs send it again as made
     scenarios: dict[str, tuple[tuple[Any, ...], Encoded | None]] = field(default_factory=dict)
     outgoing: Any = None  # the bound on each connection's unread bytes (backpressure.Bound), once installed
+    sent_scenarios: set[str] = field(default_factory=set)  # connections sent a scenario message: memory on leaving
 
     HEAVY_BYTES = 1024 * 1024  # a session this large, once gone, is worth giving its memory back for
     # Seconds look_ahead waits before it works: a message queued is sent by the connection's writer after a few
@@ -204,6 +205,8 @@ class Hub:
         seen = target.seen  # what the room's followers here were sent from, before this move is saved
         self._record_move(target)
         if loaded:
+            if target.private:
+                self.sent_scenarios.add(target.channel)
             self.send("scenario", self.scenario_of(target), target.channel, target.private)
         if target.session.sim is None:
             return
@@ -278,6 +281,7 @@ class Hub:
         message = self.current(target)
         seq = target.room.version if target.room else self.sent.setdefault(sid, Sent()).seq
         if scenario:
+            self.sent_scenarios.add(sid)
             self.send("scenario", self.scenario_of(target), sid, True)
         self._send_state(target, seq, message, sid)
 
@@ -333,6 +337,9 @@ class Hub:
         """Forget what was sent and made ahead for a channel that closed."""
         self.sent.pop(channel, None)
         self.scenarios.pop(channel, None)
+        if channel in self.sent_scenarios:  # what was queued for it (up to MAX_OUTGOING_BYTES) is garbage now
+            self.sent_scenarios.discard(channel)
+            self.release_soon()
         self.cache.forget(channel)
 
     def prune(self) -> None:
