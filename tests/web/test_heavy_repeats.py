@@ -79,3 +79,23 @@ def test_joiners_are_sent_the_rooms_scenario_message_as_made_once(make_sio, app)
         sent += [m["args"][0] for m in follower.get_received() if m["name"] == "scenario"]
     assert len(sent) == 3 and all(message == sent[0] for message in sent)
     assert hub.scenarios[f"room:{ack['room']}"][1] is kept  # not made again for a joiner
+
+
+def test_a_connection_joining_again_is_not_sent_the_scenario_it_holds(make_sio):
+    presenter = make_sio()
+    ack = presenter.emit("create_room", {}, callback=True)
+    presenter.emit("load", {"scenario": "lost-marker", **ack})
+    follower = make_sio()
+
+    def join():
+        follower.emit("join_room", {"room": ack["room"]})
+        received = [m["name"] for m in follower.get_received()]
+        follower.emit("leave_room", {"room": ack["room"]})
+        return received
+
+    assert join() == ["scenario", "state"]
+    assert join() == ["state"]  # it holds the scenario of this load already
+    presenter.emit("load", {"scenario": "gate-off", **ack})
+    assert join() == ["scenario", "state"]  # another load: its scenario is new to it
+    follower.emit("sync", {"room": ack["room"], "scenario": True})  # asked for: sent
+    assert [m["name"] for m in follower.get_received()] == ["scenario", "state"]

@@ -137,6 +137,7 @@ class Hub:
     scenarios: dict[str, tuple[tuple[Any, ...], Encoded | None]] = field(default_factory=dict)
     outgoing: Any = None  # the bound on each connection's unread bytes (backpressure.Bound), once installed
     sent_scenarios: set[str] = field(default_factory=set)  # connections sent a scenario message: memory on leaving
+    held: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # connection -> (room, load) it was last sent
 
     HEAVY_BYTES = 1024 * 1024  # a session this large, once gone, is worth giving its memory back for
     # Seconds look_ahead waits before it works: a message queued is sent by the connection's writer after a few
@@ -273,15 +274,18 @@ class Hub:
             message = self.make_state(session, None, session.sim.frame_at(position))
             self.cache.put_ahead(target.channel, sent.view, view, message, delta_message(0, sent.message, message))
 
-    def whole_state(self, sid: str, target: Target, scenario: bool = True) -> None:
+    def whole_state(self, sid: str, target: Target, scenario: bool = True, rejoin: bool = False) -> None:
         """The target's current state (after its ``scenario``), to ``sid`` only: a joiner, or a client that
-        lost its place."""
+        lost its place. ``rejoin``: a join, whose connection is not sent again the room's scenario message of the
+        load it was last sent (it holds it; a client that does not asks for it with ``sync``)."""
         if target.session.sim is None:
             return
         message = self.current(target)
         seq = target.room.version if target.room else self.sent.setdefault(sid, Sent()).seq
-        if scenario:
+        load = (target.code, target.session.load_id)
+        if scenario and not (rejoin and self.held.get(sid) == load):
             self.sent_scenarios.add(sid)
+            self.held[sid] = load
             self.send("scenario", self.scenario_of(target), sid, True)
         self._send_state(target, seq, message, sid)
 
@@ -337,6 +341,7 @@ class Hub:
         """Forget what was sent and made ahead for a channel that closed."""
         self.sent.pop(channel, None)
         self.scenarios.pop(channel, None)
+        self.held.pop(channel, None)
         if channel in self.sent_scenarios:  # what was queued for it (up to MAX_OUTGOING_BYTES) is garbage now
             self.sent_scenarios.discard(channel)
             self.release_soon()
@@ -348,7 +353,7 @@ class Hub:
             self.send("error", {"message": why, "event": "join_room", "kind": "NotAllowed"}, f"room:{code}", True)
             self.socketio.close_room(f"room:{code}")
         live = set(self.sessions) | {f"room:{code}" for code in self.rooms.local_codes()}
-        gone = [c for c in {*self.sent, *self.scenarios} if c not in live]
+        gone = [c for c in {*self.sent, *self.scenarios, *self.held} if c not in live]
         for channel in gone:
             self.forget(channel)
         if gone:

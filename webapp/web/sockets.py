@@ -332,7 +332,7 @@ class Viewers(Namespace):
         with room.session.lock:
             if self.hub.gone(request.sid):  # left while this waited for the room's lock
                 return
-            self.hub.whole_state(request.sid, Target(room.session, room.channel, room))
+            self.hub.whole_state(request.sid, Target(room.session, room.channel, room), rejoin=True)
             poll = self.hub.rooms.open_poll_here(room)
         if poll is not None:  # a joiner during a poll can answer it too; a presenter back can reveal it
             self.hub.send_poll(room, poll, request.sid, self.hub.rooms.answer_of(room, voter))
