@@ -9,7 +9,7 @@ AFTER_SECONDS after it, and says whether the process stayed alive:
            scenario: true}, ~650 kB) 25 times a second and never read; dropped past MAX_OUTGOING_BYTES, they
            connect again
   rejoin   --rejoin-conns connections join that room, read what they are sent, leave and join again as fast as the
-           rate limit lets them
+           rate limit lets them (a connection joining again is sent the state only: it holds the scenario)
   imports  --import-conns clients post a crafted 820 kB log (seconds of CPU: tests/web/heavy_logs.py) to /api/import
            again and again; every other one closes its connection right after sending it
   polls    one address opens a connection, joins a room's open poll as a fresh voter, answers and leaves, again and
