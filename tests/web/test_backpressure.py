@@ -73,3 +73,19 @@ def test_a_sync_asked_while_earlier_answers_are_unread_is_refused(server):
     assert any("have not been read yet" in r["message"] for r in refused), refused
     assert sum(1 for name, _ in seen if name == "scenario") >= 1
     slow.close()
+
+
+def test_engineio_makes_each_connections_queue_where_the_bound_wraps_it():
+    """What privates.bound_outgoing relies on: Engine.IO makes a connection's queue with its server's
+    create_queue, and its websocket class sits in the driver table screen_engineio also wraps."""
+    import engineio
+    from engineio.base_socket import BaseSocket
+
+    from webapp.server import privates
+    from webapp.server.backpressure import OutgoingQueue
+
+    server = engineio.Server(async_mode="threading")
+    bound = privates.bound_outgoing(server, 1000)
+    assert bound is not None and "create_queue" in BaseSocket.__init__.__code__.co_names
+    socket = BaseSocket(server, "sid")
+    assert isinstance(socket.queue, OutgoingQueue) and socket.queue.most == 1000
