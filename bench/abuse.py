@@ -49,12 +49,13 @@ import time
 from urllib.parse import urlsplit
 
 import abuse_conns
+from abuse_heavy import HEAVY_PHASES, add_arguments, heavy_phase
 from common import median, percentile
 from round_trip import Client
 from server import Server, cpu_seconds
 
 PHASES = ("quiet", "frames", "flood", "loads", "checks", "small", "deepbody", "listbody", "deepframe", "listframe",
-          *abuse_conns.PHASES)
+          *abuse_conns.PHASES, *HEAVY_PHASES)  # abuse_conns.py: connections; abuse_heavy.py: unread ... rooms
 BODIES = {"deepbody": b"[" * 1_000_000 + b"]" * 1_000_000, "listbody": b"[" + b"1," * 1_000_000 + b"1]"}
 FRAMES = {"deepframe": '42["echo",' + "[" * 32000 + "]" * 32000 + "]",
           "listframe": '42["echo",[' + "1," * 499_999 + "1]]"}
@@ -253,6 +254,8 @@ def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
         procs = [ctx.Process(target=_many, args=(loads_attack, args.load_conns, url, seconds, out, args.load_steps))]
     elif name in BODIES:
         procs = [ctx.Process(target=bodies_attack, args=(url, seconds, out, name)) for _ in range(args.body_conns)]
+    elif name in HEAVY_PHASES:
+        procs = heavy_phase(name, url, seconds, out, args, ctx)
     elif name in FRAMES:
         procs = [ctx.Process(target=deep_frames_attack, args=(url, seconds, out, name))
                  for _ in range(args.deep_conns)]
@@ -266,7 +269,7 @@ def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
     expected = {"quiet": 0, "frames": args.frame_conns, "flood": args.flood_conns, "loads": args.load_conns,
                 "checks": args.check_conns, "small": args.check_conns, "deepbody": args.body_conns,
                 "listbody": args.body_conns, "deepframe": args.deep_conns, "listframe": args.deep_conns,
-                **{phase: 1 for phase in abuse_conns.PHASES}}[name]
+                **{phase: 1 for phase in abuse_conns.PHASES}}.get(name, len(procs))
     reports = []
     try:
         while len(reports) < expected:
@@ -337,6 +340,8 @@ def main():
     ap.add_argument("--verbose", action="store_true", help="list each step over 100 ms")
     ap.add_argument("--url", help="measure a server that is already running instead of starting one")
     ap.add_argument("--server-pid", type=int, help="with --url: the server's process id (for its CPU figures)")
+    ap.add_argument("--mode", default="eventlet", help="the server's async mode: eventlet or threading")
+    add_arguments(ap)
     args = ap.parse_args()
     phases = [p for p in args.phases.split(",") if p]
     load_before = f"{os.getloadavg()[0]:.1f}"
@@ -344,8 +349,8 @@ def main():
     if args.url:
         server = External(args.url, args.server_pid)
     else:
-        server = Server("eventlet", dict(i.split("=", 1) for i in args.server_env))
-        server.pid = server.proc.pid
+        server = Server(args.mode, dict(i.split("=", 1) for i in args.server_env))
+        server.pid = args.server_pid = server.proc.pid
     rows = []
     try:
         viewer = Viewer(server.url, args.pace)
@@ -363,7 +368,7 @@ def main():
         server_cpu = server.cpu()
     finally:
         server.stop()
-    print(f"eventlet, one server process, default limits; honest viewer steps {args.pace:g}/s; "
+    print(f"{args.mode}, one server process, default limits; honest viewer steps {args.pace:g}/s; "
           f"{args.seconds:g} s counted per phase; server CPU {server_cpu:.1f} s; viewer timeouts {viewer.failures}; "
           f"load average {load_before} before, {os.getloadavg()[0]:.1f} after ({os.cpu_count()} CPUs)")
     print("| phase | steps | p50 ms | p99 ms | max ms | hub CPU s | attackers got |")

@@ -1,12 +1,13 @@
-"""A room's live poll: the presenter asks where a failing pod will go, followers answer on their phones,
-the presenter sees the answers come in and reveals. Plain data and rules; the store keeps it, the transport
-carries it. Answers are anonymous (counted, never listed), one per follower (a new one replaces it), at most
-MAX_ANSWERS to a poll, and never move the room. A follower is its ``voter`` id, drawn by its browser tab and kept
-across reconnections (a phone whose screen locked comes back on a new connection and still answers once).
+"""A room's live poll: the presenter asks where a failing pod will go, followers answer on their phones, the presenter
+sees the answers come in and reveals. Plain data and rules; the store keeps it, the transport carries it. Answers
+are anonymous (counted, never listed), one per follower (a new one replaces it), at most MAX_ANSWERS to a poll and
+MAX_ANSWERS_PER_ADDRESS (a setting) from one client address, and never move the room. A follower is its ``voter``
+id, drawn by its browser tab and kept across reconnections (a phone whose screen locked comes back on a new
+connection and still answers once).
 
-A poll asks about one step of one load (``key``: the session's, webapp/engine/session.py) and lives only while
-the room stands where it asks: the room's next move ends it (``ended_by_move``), so no follower is ever left
-holding a poll nobody can reveal.
+A poll asks about one step of one load (``key``: the session's, webapp/engine/session.py) and lives only while the
+room stands where it asks: the room's next move ends it (``ended_by_move``), so no follower is ever left holding a
+poll nobody can reveal.
 
     poll = {position, key, pod, choices, variants, open}      answer = {variant: choice}
 """
@@ -21,6 +22,8 @@ from ..errors import Invalid
 from ..phrases import shown
 
 MAX_ANSWERS = 5_000  # voters one poll counts: a large hall; beyond it a new voter is refused
+# What a store says of an answer (roomstore.py ``answer``): counted, the poll full, or its address's share spent.
+COUNTED, FULL, ADDRESS_FULL = 1, 0, -1
 VOTER = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 

@@ -53,6 +53,9 @@ class Room:
         # runs it records each tick and its stop; a copy elsewhere only reads it.
         self.playing = bool(record.get("playing"))
         self.empty_since: float | None = None  # when this process last saw it with no member here
+        self.presenters: set[str] = set()  # connections of this process that created, claimed or drove it
+        self.presenter_left: float | None = None  # when the last of them left (None: one is here, or none was)
+        self.driven = time.monotonic()  # when it was last driven or moved (here, or seen moved in the store)
 
     @property
     def seen(self) -> tuple[str | None, int]:
@@ -73,7 +76,8 @@ class Rooms:
     def __init__(self, resolve: Callable[[object], tuple[Scenario, str | None]],
                  store: MemoryRoomStore | RedisRoomStore | None = None, new_session: Callable[[], Session] = Session,
                  secret: bytes | None = None, empty_grace: float | None = None, max_rooms: int | None = None,
-                 max_per_owner: int | None = None, clock: Callable[[], float] = time.monotonic):
+                 max_per_owner: int | None = None, clock: Callable[[], float] = time.monotonic,
+                 answers_per_address: int | None = None, unattended: float | None = None):
         self._resolve = resolve  # built-in id or scenario object -> (Scenario, id)
         self._store = store or MemoryRoomStore()
         self._new_session = new_session
@@ -81,6 +85,10 @@ class Rooms:
         # A room nobody is in anywhere is forgotten once it has been so for empty_grace seconds (None: only
         # when idle); this process makes at most max_rooms rooms, max_per_owner of them for one address.
         self.empty_grace, self.max_rooms, self.max_per_owner = empty_grace, max_rooms, max_per_owner
+        # a poll counts at most answers_per_address answers from one client address; a room whose presenter has
+        # left and that nobody has driven for ``unattended`` seconds is forgotten, followers or not
+        self.answers_per_address, self.unattended = answers_per_address, unattended
+        self._reclaimed: list[tuple[str, str]] = []  # (code, why) of rooms reclaimed, for the hub to tell
         self.clock = clock
         self.process = secrets.token_hex(8)  # this process's name in the store's member counts
         # A room's token is HMAC(secret, code): any process sharing the secret can tell the real presenter's
@@ -92,11 +100,14 @@ class Rooms:
         return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()  # 43 characters, 256 bits
 
     def create(self, code: str | None = None, owner: str | None = None) -> Room:
-        """A new room (``code`` given: a lost room made again); ``owner`` is the client address asking."""
-        if self.max_rooms is not None and len(self._local) >= self.max_rooms:
-            raise Busy(f"room limit: this server holds {len(self._local)} rooms already (at most {self.max_rooms}); "
-                       "try again in a few minutes, once rooms nobody is in have been forgotten")
+        """A new room (``code`` given: a lost room made again); ``owner`` is the client address asking. Past a
+        bound, rooms that can be are forgotten first: the address's own whose presenter left a grace ago, and any
+        room empty for its grace or unattended (``reclaim``)."""
         owned = sum(1 for room in self._local.values() if owner is not None and room.owner == owner)
+        if owner is not None and self.max_per_owner is not None and owned >= self.max_per_owner:
+            self.reclaim(owner=owner, after=self.empty_grace)
+            owned = sum(1 for room in self._local.values() if room.owner == owner)
+        self._room_for_one_more()
         if owner is not None and self.max_per_owner is not None and owned >= self.max_per_owner:
             forgotten = "once it has been idle" if self.empty_grace is None else \
                 f"{self.empty_grace:g} s after everyone has left it"
@@ -115,6 +126,17 @@ class Rooms:
             if code is not None:
                 raise NotAllowed(f"room {code} exists already")
             record["code"] = None
+
+    def _room_for_one_more(self) -> None:
+        """Busy if this process holds MAX_ROOMS rooms (made or followed here) once those that can be are
+        forgotten."""
+        if self.max_rooms is None or len(self._local) < self.max_rooms:
+            return
+        self.evict_empty()
+        if len(self._local) >= self.max_rooms:
+            raise Busy(f"room limit: this server holds {len(self._local)} rooms already, made or followed here (at "
+                       f"most {self.max_rooms}); try again in a few minutes, once rooms nobody is in have been "
+                       "forgotten")
 
     def refresh(self, room: Room) -> Room:
         """``room``'s copy here brought up to its record (its autoplay asks before every step): a room another
@@ -174,18 +196,22 @@ class Rooms:
 
     def _sync(self, record: RoomRecord) -> Room:
         room = self._local.get(record["code"])
+        if room is None:
+            self._room_for_one_more()  # a room followed here holds a simulation as one made here does
         if room is None or room.token != record["token"] or room.epoch != record.get("epoch"):
             old, room = room, Room(record, self._new_session())
             room.empty_since = self.clock()
             if old is not None:  # another incarnation: nothing of the old one is served; its followers stay
                 old.session.pause()
                 room.owner, room.members, room.empty_since = old.owner, old.members, old.empty_since
+                room.presenters, room.presenter_left = old.presenters, old.presenter_left
                 if room.members:
                     self._store.set_members(room.code, self.process, len(room.members))
             self._local[record["code"]] = room
         if room.version == record["version"]:
             return room
         session = room.session
+        room.driven = self.clock()  # moved since this copy last looked: driven, here or elsewhere
         if session.playing:  # moved by another process since: the autoplay here yields to it
             session.pause()
         room.playing = bool(record.get("playing"))
@@ -211,10 +237,11 @@ class Rooms:
         self._store.clear_answers(room.code)
         return poll
 
-    def answer_poll(self, room: Room, sid: str, voter: object, answer: object) -> Poll | None:
+    def answer_poll(self, room: Room, sid: str, voter: object, answer: object,
+                    address: str | None = None) -> Poll | None:
         """Record the answer of connection ``sid`` as ``voter`` (None: the connection itself), replacing that
-        voter's earlier one; the poll as it stands. Only a member of the room answers, and a connection answers
-        as one voter only."""
+        voter's earlier one; the poll as it stands. Only a member of the room answers, a connection answers
+        as one voter only, and one client ``address`` gives at most ``answers_per_address`` voters."""
         if sid not in room.members:
             raise NotAllowed("join the room before answering its poll")
         voter = sid if voter is None else polls.checked_voter(voter)
@@ -223,8 +250,13 @@ class Rooms:
         poll = self._store.poll(room.code)
         if poll is not None and room.session.sim is not None and room.session.sim.position != poll["position"]:
             raise Invalid("this poll has closed: the room has moved on")
-        if not self._store.answer(room.code, voter, polls.checked_answer(poll, answer), polls.MAX_ANSWERS):
+        counted = self._store.answer(room.code, voter, polls.checked_answer(poll, answer), polls.MAX_ANSWERS,
+                                     address or "", self.answers_per_address or 0)
+        if counted == polls.FULL:
             raise Busy(f"this poll has counted {polls.MAX_ANSWERS} answers: no more are taken")
+        if counted == polls.ADDRESS_FULL:
+            raise NotAllowed(f"this poll counts at most {self.answers_per_address} answers from one address "
+                             "(MAX_ANSWERS_PER_ADDRESS), and yours has given them")
         return poll
 
     def close_poll(self, room: Room) -> Poll:
@@ -281,6 +313,12 @@ class Rooms:
         return self._store.blank(room.code)
 
     # --- who is in a room: its presenter and followers, counted per process in the store ---------------
+    def present(self, room: Room, sid: str) -> None:
+        """``sid`` created, claimed or drives ``room``: its presenter is here."""
+        room.presenters.add(sid)
+        room.presenter_left = None
+        room.driven = self.clock()
+
     def enter(self, room: Room, sid: str) -> None:
         """``sid`` follows or presents ``room``."""
         if sid in room.members:
@@ -293,6 +331,10 @@ class Rooms:
         """``sid`` left ``code``; True if nobody is left in it anywhere (then its autoplay stops at once: the hub
         pauses it and records that it no longer plays; it is forgotten after ``empty_grace``)."""
         room = self._local.get(code.upper()) if isinstance(code, str) else None
+        if room is not None and sid in room.presenters:
+            room.presenters.discard(sid)
+            if not room.presenters:
+                room.presenter_left = self.clock()
         if room is None or sid not in room.members:
             return False
         room.members.discard(sid)  # its voter stays bound: leaving and joining again answers as the same one
@@ -326,11 +368,12 @@ class Rooms:
 
     def evict_empty(self, now: float | None = None) -> list[str]:
         """Forget the rooms this process has seen with nobody in them for ``empty_grace`` seconds and that are
-        not playing: this process's copy, and the record when nobody is in it on any process either."""
-        if self.empty_grace is None:
-            return []
+        not playing: this process's copy, and the record when nobody is in it on any process either; and the rooms
+        left unattended (``reclaim``)."""
         now = self.clock() if now is None else now
-        gone = []
+        gone = self.reclaim(now)
+        if self.empty_grace is None:
+            return gone
         for code, room in list(self._local.items()):
             if room.members or room.empty_since is None or now - room.empty_since < self.empty_grace:
                 continue
@@ -345,6 +388,41 @@ class Rooms:
                 pass  # the record expires on its own (ROOM_IDLE_SECONDS)
             gone.append(code)
         return gone
+
+    def reclaim(self, now: float | None = None, owner: str | None = None, after: float | None = None) -> list[str]:
+        """Forget the rooms (of ``owner`` only, if given) whose presenter was here and left, and that nobody has
+        driven since, for ``after`` seconds (``unattended`` unless given), followers or not: this process's copy
+        and the record. Not a room that plays. Their codes; ``take_reclaimed`` says them again with why, once."""
+        after = self.unattended if after is None else after
+        if after is None:
+            return []
+        now = self.clock() if now is None else now
+        gone = []
+        for code, room in list(self._local.items()):
+            if owner is not None and room.owner != owner:
+                continue
+            left = room.presenter_left
+            if room.presenters or left is None or now - max(left, room.driven) < after:
+                continue
+            with room.session.lock:
+                if room.session.playing or room.presenters:
+                    continue
+                self._local.pop(code, None)
+                room.session.pause()
+            try:
+                self._store.set_members(code, self.process, 0)
+                self._store.drop(code)
+            except RoomsUnavailable:
+                pass  # the record expires on its own (ROOM_IDLE_SECONDS)
+            self._reclaimed.append((code, f"room {code} was closed: its presenter left it and nobody drove it for "
+                                          f"{after:g} s"))
+            gone.append(code)
+        return gone
+
+    def take_reclaimed(self) -> list[tuple[str, str]]:
+        """The rooms ``reclaim`` forgot since the last call, with why: their followers are to be told."""
+        taken, self._reclaimed = self._reclaimed, []
+        return taken
 
     def evict_idle(self, cutoff: float) -> list[str]:
         """Forget the rooms nobody has driven or joined since ``cutoff`` (a time.monotonic() value): this

@@ -1,19 +1,19 @@
 """Where a room lives: what it *is* — its scenario and position — kept so that any process can serve it.
 
-A record: {"code", "token", "source" (built-in id or scenario object, or None before the first load),
-"variants", "range", "position", "playing", "version", "epoch"}; ``playing``: whether its autoplay runs (on
-whichever process); ``version`` grows with every change; ``epoch`` is
-drawn afresh each time a room is created, so a room created again under the same code (after its record was
-lost) is told apart from the old one even where their versions are equal.
+A record: {"code", "token", "source" (built-in id or scenario object, or None before the first load), "variants",
+"range", "position", "playing", "version", "epoch"}; ``playing``: whether its autoplay runs (on whichever process);
+``version`` grows with every change; ``epoch`` is drawn afresh each time a room is created, so a room created again
+under the same code (after its record was lost) is told apart from the old one even where their versions are equal.
 A room's live poll is kept beside its record (it does not change what the room shows, so no version):
-``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value, limit)`` (False:
-the poll already has ``limit`` voters and this one is new) / ``answers(code)``, ``answer_of(code, voter)`` (a
-follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll starts with none); and whether
-the presenter has blanked the followers' screens, ``set_blank(code, on)`` / ``blank(code)`` (a follower joining then
-sees the blank, not the slide).
-Who is in a room is counted per process: ``set_members(code, process, n)`` records this process's count and
-answers the total over every process; ``members(code)`` is that total (0: nobody anywhere).
-MemoryRoomStore serves one process; RedisRoomStore shares rooms between processes.
+``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value, limit, address,
+per_address)`` (polls.COUNTED; polls.FULL: the poll already has ``limit`` voters and this one is new;
+polls.ADDRESS_FULL: ``address`` has given ``per_address`` of them, 0: no bound) / ``answers(code)``,
+``answer_of(code, voter)`` (a follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll
+starts with none); and whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` /
+``blank(code)`` (a follower joining then sees the blank, not the slide). Who is in a room is counted per process:
+``set_members(code, process, n)`` records this process's count and answers the total over every process;
+``members(code)`` is that total (0: nobody anywhere). MemoryRoomStore serves one process; RedisRoomStore shares
+rooms between processes.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import Unavailable
-from .polls import Answer, Poll
+from .polls import ADDRESS_FULL, COUNTED, FULL, Answer, Poll
 
 # What the store holds of a room (rooms.py makes it): code, token, source, variants, range, position, playing,
 # version, epoch.
@@ -41,6 +41,7 @@ class MemoryRoomStore:
         self._answers: dict[str, dict[str, Answer]] = {}
         self._members: dict[str, dict[str, int]] = {}
         self._blank: set[str] = set()
+        self._by_address: dict[str, dict[str, int]] = {}  # code -> address -> voters it gave the poll
 
     def add(self, record: RoomRecord) -> bool:
         """Store a new room; False if the code is taken."""
@@ -60,6 +61,7 @@ class MemoryRoomStore:
         self._records.pop(code, None)
         self._polls.pop(code, None)
         self._answers.pop(code, None)
+        self._by_address.pop(code, None)
         self._members.pop(code, None)
         self._blank.discard(code)
 
@@ -82,16 +84,22 @@ class MemoryRoomStore:
 
     def clear_answers(self, code: str) -> None:
         self._answers.pop(code, None)
+        self._by_address.pop(code, None)
 
     def poll(self, code: str) -> Poll | None:
         return self._polls.get(code)
 
-    def answer(self, code: str, voter: str, value: Answer, limit: int) -> bool:
+    def answer(self, code: str, voter: str, value: Answer, limit: int, address: str = "", per_address: int = 0) -> int:
         answers = self._answers.setdefault(code, {})
-        if voter not in answers and len(answers) >= limit:
-            return False
+        given = self._by_address.setdefault(code, {})
+        if voter not in answers:
+            if len(answers) >= limit:
+                return FULL
+            if per_address and given.get(address, 0) >= per_address:
+                return ADDRESS_FULL
+            given[address] = given.get(address, 0) + 1
         answers[voter] = value
-        return True
+        return COUNTED
 
     def answers(self, code: str) -> list[Answer]:
         return list(self._answers.get(code, {}).values())
@@ -106,11 +114,20 @@ class MemoryRoomStore:
         return code in self._blank
 
 
-# KEYS[1] the answers of a poll; ARGV voter, answer, limit, ttl: 1 if recorded, 0 if the poll has ``limit``
-# voters and this one is new.
+# KEYS[1] the answers of a poll, KEYS[2] the voters each address gave it; ARGV voter, answer, limit, ttl,
+# address, per-address limit (0: none): 1 if recorded, 0 if the poll has ``limit`` voters and this one is new, -1 if
+# the address has given ``per_address`` voters and this one is new.
 ANSWER = """
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then
-  return 0
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
+  if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then
+    return 0
+  end
+  local given = tonumber(redis.call('HGET', KEYS[2], ARGV[5]) or '0')
+  if tonumber(ARGV[6]) > 0 and given >= tonumber(ARGV[6]) then
+    return -1
+  end
+  redis.call('HINCRBY', KEYS[2], ARGV[5], 1)
+  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[4]))
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
@@ -122,6 +139,7 @@ class RedisRoomStore:
     PREFIX = "inflight-scope:room:"
     POLL = "inflight-scope:poll:"  # not under PREFIX: codes() lists rooms only
     ANSWERS = "inflight-scope:answers:"
+    ADDRESSES = "inflight-scope:answer-addresses:"  # address -> voters it gave the poll
     MEMBERS = "inflight-scope:members:"  # process -> connections in the room there
     BLANK = "inflight-scope:blank:"  # present while the presenter has blanked the followers' screens
 
@@ -154,7 +172,7 @@ class RedisRoomStore:
 
     def drop(self, code: str) -> None:
         self._call(self._redis.delete, self.PREFIX + code, self.POLL + code, self.ANSWERS + code, self.MEMBERS + code,
-                   self.BLANK + code)
+                   self.BLANK + code, self.ADDRESSES + code)
 
     def codes(self) -> list[str]:
         keys = self._call(self._redis.keys, self.PREFIX + "*")
@@ -177,17 +195,17 @@ class RedisRoomStore:
         self._call(self._redis.set, self.POLL + code, json.dumps(poll), ex=self._ttl)
 
     def clear_answers(self, code: str) -> None:
-        self._call(self._redis.delete, self.ANSWERS + code)
+        self._call(self._redis.delete, self.ANSWERS + code, self.ADDRESSES + code)
 
     def poll(self, code: str) -> Poll | None:
         raw = self._call(self._redis.get, self.POLL + code)
         return json.loads(raw) if raw is not None else None
 
-    def answer(self, code: str, voter: str, value: Answer, limit: int) -> bool:
-        # one script: the count and the write at once, so answers racing for the last place (from any process)
+    def answer(self, code: str, voter: str, value: Answer, limit: int, address: str = "", per_address: int = 0) -> int:
+        # one script: the counts and the write at once, so answers racing for the last place (from any process)
         # cannot both get it
-        return bool(self._call(self._answer, keys=[self.ANSWERS + code], args=[voter, json.dumps(value), limit,
-                                                                               self._ttl]))
+        return int(self._call(self._answer, keys=[self.ANSWERS + code, self.ADDRESSES + code],
+                              args=[voter, json.dumps(value), limit, self._ttl, address, per_address]))
 
     def answers(self, code: str) -> list[Answer]:
         return [json.loads(v) for v in self._call(self._redis.hvals, self.ANSWERS + code)]

@@ -21,6 +21,7 @@ from ..errors import Busy
 from . import privates, workers
 from .codec import JsonPacket
 from .frames import one_at_a_time
+from .isolated import Isolated, client_fd
 
 
 class Offload:
@@ -38,12 +39,16 @@ class Offload:
     changes nothing the caller sees): with ``processes`` (the default under eventlet) it runs in a worker
     process, one per slot, started when first needed; its exceptions come back as raised there, a worker that
     dies makes the call raise WorkerCrashed (Internal).
+    ``offload(fn, *args, imported=True, client=fd)``: a log import (seconds of CPU from a small upload) runs in a
+    lane of its own, in a worker process in either async mode, within IMPORT_CPU_SECONDS per call and
+    IMPORT_CPU_SECONDS_PER_MINUTE for the process, ended if the client connection ``fd`` closes (isolated.py).
     ``with offload.turn():`` one place held for a run of calls (an upload's parse, build and message): the
     calls this thread (green thread) makes inside run in it, neither queued again nor refused, so no half-made
     load waits between two of them holding its parsed scenario."""
 
     def __init__(self, async_mode: str, at_once: int, waiting: int, processes: bool | None = None,
-                 small_at_once: int = 1, search_at_once: int = 1, search_waiting: int = 2):
+                 small_at_once: int = 1, search_at_once: int = 1, search_waiting: int = 2,
+                 import_cpu_seconds: float = 10, import_cpu_per_minute: float = 30):
         # Bounds the work in progress: a build may hold up to MAX_SESSION_BYTES before it is refused.
         self._heavy = Lane(at_once, waiting, BUSY)
         self._small = Lane(small_at_once, waiting, BUSY_SMALL)
@@ -62,6 +67,8 @@ class Offload:
             processes = async_mode == "eventlet"
         self._pool = workers.Pool() if processes and workers.available() else None
         self._pool_lock = threading.Lock()
+        self.imports = Isolated(Lane(1, IMPORTS_WAITING, BUSY_IMPORT), import_cpu_seconds, import_cpu_per_minute,
+                                read=self._run)
 
     @property
     def full(self) -> bool:
@@ -75,11 +82,15 @@ class Offload:
 
     def close(self) -> None:
         """End the worker processes (they also end at exit); a later pure call starts new ones."""
+        self.imports.close()
         if self._pool:
             with self._pool_lock:
                 self._pool.close()
 
-    def __call__(self, fn, *args, small: bool = False, pure: bool = False, search: bool = False, **kwargs):
+    def __call__(self, fn, *args, small: bool = False, pure: bool = False, search: bool = False,
+                 imported: bool = False, client: int | None = None, **kwargs):
+        if imported:
+            return self.imports.run(fn, args, client)
         if search:
             with self._search.place():
                 return self._work(fn, args, kwargs, pure)
@@ -140,15 +151,23 @@ class Lane:
         return self.pending >= self._most
 
     @contextmanager
-    def place(self):
-        """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken."""
+    def place(self, abandoned=None):
+        """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken. ``abandoned``:
+        asked every LOOK_SECONDS while this waits; once true, the wait ends with what it raised or returned (an
+        exception) instead."""
         with self._count_lock:
             if self.pending >= self._most:
                 raise Busy(self._busy)
             self.pending += 1
         try:
-            with self._slots:
+            while not self._slots.acquire(timeout=LOOK_SECONDS if abandoned else None):
+                given_up = abandoned()
+                if given_up:
+                    raise given_up
+            try:
                 yield
+            finally:
+                self._slots.release()
         finally:
             with self._count_lock:
                 self.pending -= 1
@@ -157,6 +176,9 @@ class Lane:
 BUSY = "the server is busy loading, checking or exporting other scenarios; try again in a moment"
 BUSY_SMALL = "the server is busy with many small requests; try again in a moment"
 BUSY_SEARCH = "the server is busy with other searches; try again in a moment"
+BUSY_IMPORT = "the server is busy importing other logs; try again in a moment"
+LOOK_SECONDS = 0.25  # how often a call waiting for its place looks whether its client has left
+IMPORTS_WAITING = 2  # log imports that may wait for the one running
 EARLY_REFUSAL_BYTES = 64 * 1024  # a POST body over this is refused before it is read while the queue is full
 
 
@@ -167,7 +189,9 @@ def _here(fn, *args, **kwargs):
 def init_offload(app, settings) -> Offload:
     offload = Offload(settings.async_mode, int(settings.max_loads_at_once), int(settings.max_loads_waiting),
                       search_at_once=int(settings.max_searches_at_once),
-                      search_waiting=int(settings.max_searches_waiting))
+                      search_waiting=int(settings.max_searches_waiting),
+                      import_cpu_seconds=float(settings.import_cpu_seconds),
+                      import_cpu_per_minute=float(settings.import_cpu_seconds_per_minute))
     app.extensions["inflight_offload"] = offload
     if settings.async_mode == "eventlet":  # the eventlet server process (serve, gunicorn's worker)
         from eventlet import tpool
@@ -188,6 +212,9 @@ def init_offload(app, settings) -> Offload:
     return offload
 
 
-def apart(fn, *args, **kwargs):  # small=True, pure=True, search=True: see Offload
-    """In a request: ``fn(*args)`` run by the app's Offload. There is no request context there: pass data."""
+def apart(fn, *args, **kwargs):  # small=True, pure=True, search=True, imported=True: see Offload
+    """In a request: ``fn(*args)`` run by the app's Offload. There is no request context there: pass data. An
+    import's client connection is watched: its work ends if the client leaves."""
+    if kwargs.get("imported"):
+        kwargs["client"] = client_fd(request.environ)
     return current_app.extensions["inflight_offload"](fn, *args, **kwargs)

@@ -22,6 +22,9 @@ names them), and pyproject.toml pins the three libraries to exact versions. None
 * ``engineio.Server.handle_request`` (public, replaced on this server) guarded against its private ``_get_socket``
   raising for a closed session and its ``disconnect`` waiting on a client that does not poll
   (``_session_guard``).
+* ``engineio.Server.create_queue`` (a public method, relied on where Engine.IO calls it: each new connection's
+  outgoing queue is made by it) (``bound_outgoing``): every connection's outgoing queue bounded in bytes
+  (``backpressure.py``). Engine.IO takes no bound nor queue class as an option.
 * ``eventlet.websocket.RFC6455WebSocket._apply_mask`` and ``.wait`` (``install_eventlet_frames``): frames
   unmasked at C speed, each connection read within a budget, the hub yielded to after each message
   (``frames.py``). eventlet's websocket server has no option for either; a server in front (nginx) cannot
@@ -37,6 +40,7 @@ import contextlib
 import logging
 import socket
 import threading
+import types
 
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio.packet import ACK
@@ -322,3 +326,44 @@ def install_eventlet_frames(read_bytes_per_second: float = 0) -> bool:
     cls._apply_mask = staticmethod(apply_mask)
     cls.wait = wait
     return True
+
+
+# --- python-engineio: each connection's outgoing queue bounded in bytes --------------------------------------------
+def bound_outgoing(eio_server, most_bytes: int, on_drop=None):
+    """Each connection this Engine.IO server opens from now on queues at most ``most_bytes`` for its client
+    (``backpressure.OutgoingQueue``): Engine.IO makes a connection's queue with its ``create_queue``, wrapped here;
+    and each websocket is known by its Engine.IO socket (the driver table's class wrapped, as ``screen_engineio``
+    does), so that a dropped one is ended. The ``backpressure.Bound`` in place (None, with a warning, where
+    Engine.IO makes its queues otherwise)."""
+    from engineio.base_socket import BaseSocket
+
+    from .backpressure import Bound
+
+    made = eio_server.create_queue
+    if "create_queue" not in BaseSocket.__init__.__code__.co_names:
+        log.warning("python-engineio makes a connection's queue otherwise than privates.bound_outgoing knows: "
+                    "outgoing queues are left unbounded")
+        return None
+    bound = Bound(eio_server, most_bytes, on_drop)
+    eio_server.create_queue = lambda *args, **kwargs: bound.wrap(made(*args, **kwargs))
+    websocket_class = (getattr(eio_server, "_async", None) or {}).get("websocket")
+    if websocket_class is not None:  # each websocket known by its Engine.IO socket, for a drop to end it
+        class TrackedWebSocket:
+            def __init__(self, handler, server):
+                owner = getattr(handler, "__self__", None)  # the Engine.IO socket (Socket._websocket_handler)
+
+                def tracked(socket, ws):
+                    bound.websockets[socket] = ws
+                    try:
+                        return handler(ws)
+                    finally:
+                        bound.websockets.pop(socket, None)
+
+                self._inner = websocket_class(types.MethodType(tracked, owner) if owner is not None else handler,
+                                              server)
+
+            def __call__(self, environ, start_response):
+                return self._inner(environ, start_response)
+
+        eio_server._async = {**eio_server._async, "websocket": TrackedWebSocket}
+    return bound

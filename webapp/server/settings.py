@@ -96,6 +96,15 @@ class Settings:
                                                   "this long")
     session_idle_seconds: float = setting(1800, "a connection nobody drives for this long loses its simulation")
     sweep_seconds: float = setting(60, "how often idle sessions and rooms are looked for")
+    max_outgoing_bytes: int = setting(8 * 1024 * 1024, "bytes sent to one connection that it may leave unread; "
+                                                       "beyond, it is dropped (told why if it reads again)")
+    import_cpu_seconds: int = setting(10, "CPU seconds one log import (POST /api/import) may use; beyond, it is "
+                                          "refused naming this budget")
+    import_cpu_seconds_per_minute: int = setting(30, "CPU seconds the log imports of one process may use in a "
+                                                     "minute; beyond, an import is refused Busy")
+    max_answers_per_address: int = setting(50, "answers one poll counts from one client address; 0: no bound")
+    room_unattended_seconds: float = setting(1800, "a room whose presenter has left and that nobody has driven for "
+                                                   "this long is forgotten, followers or not")
 
     @property
     def session_bytes(self) -> int | None:

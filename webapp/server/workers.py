@@ -96,11 +96,27 @@ class Worker:
 
     def call(self, fn, args: tuple, kwargs: dict):
         """fn(*args, **kwargs) in the worker: its result, or its exception raised here."""
+        return self.answer(fn) if self.ask(fn, args, kwargs) else self.answer(fn, gone=True)
+
+    def ask(self, fn, args: tuple, kwargs: dict) -> bool:
+        """Send the call; False if the worker was gone before it. Its answer is ready to read (``answer``) once
+        ``answer_fd`` is readable."""
         request = pickle.dumps((fn, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)  # a PicklingError is a bug here
         try:
             _send(self._to, request)
-            reply = _receive(self._from)
         except OSError:  # EPIPE: it was gone before the request
+            return False
+        return True
+
+    @property
+    def answer_fd(self) -> int:
+        return self._from
+
+    def answer(self, fn, gone: bool = False):
+        """The answer to the call ``ask`` sent: its result, or its exception raised here."""
+        try:
+            reply = None if gone else _receive(self._from)
+        except OSError:
             reply = None
         if reply is None:
             status = self.end(kill=True)

@@ -183,7 +183,7 @@ def trace_check():
 @bp.post("/api/import")
 def import_log():
     """A scenario from the kube-scheduler log in the body (klog text or JSON lines); 400 for what is not one."""
-    return _json(apart(_imported, body_bytes(), _log_name(), settings_of(current_app).session_bytes, pure=True))
+    return _json(apart(_imported, body_bytes(), _log_name(), settings_of(current_app).session_bytes, imported=True))
 
 
 def _log_name() -> str:

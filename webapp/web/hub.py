@@ -26,6 +26,7 @@ from ..errors import TooLarge, UserError
 from ..presenter import delta_message, scenario_message, state_message
 from ..server.codec import Encoded, JsonText, encoded
 from .message_cache import Message, MessageCache, View, view_of
+from .pending import Pending
 
 RoomVersion = tuple[str | None, int]  # Room.seen: (epoch, record version)
 
@@ -131,6 +132,12 @@ class Hub:
     cache: MessageCache = field(default_factory=MessageCache)
     releasing: bool = False  # a release of freed memory is on its way
     refused: Refusals = field(default_factory=Refusals)
+    pending: Pending = field(default_factory=Pending)  # one heavy request per connection per kind
+    # channel -> (its load and room, the scenario message sent for it): joins and syncs send it again as made
+    scenarios: dict[str, tuple[tuple[Any, ...], Encoded | None]] = field(default_factory=dict)
+    outgoing: Any = None  # the bound on each connection's unread bytes (backpressure.Bound), once installed
+    sent_scenarios: set[str] = field(default_factory=set)  # connections sent a scenario message: memory on leaving
+    held: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # connection -> (room, load) it was last sent
 
     HEAVY_BYTES = 1024 * 1024  # a session this large, once gone, is worth giving its memory back for
     # Seconds look_ahead waits before it works: a message queued is sent by the connection's writer after a few
@@ -149,10 +156,21 @@ class Hub:
         self.releasing = False
         release_memory(self.native)  # malloc_trim runs off the event loop
 
+    def unread(self, sid: str) -> int:
+        """The bytes sent to connection ``sid`` that it has not read yet (backpressure.Bound)."""
+        if self.outgoing is None:
+            return 0
+        return self.outgoing.unread(self.socketio.server.manager.eio_sid_from_sid(sid, "/"))
+
+    def gone(self, sid: str) -> bool:
+        """Whether connection ``sid`` has closed (work still waiting for it is dropped)."""
+        return sid not in self.sessions
+
     def target(self, sid: str, payload: dict[str, Any]) -> Target:
         if "room" in payload:
             room = self.rooms.authorize(payload["room"], payload.get("token"))
             self.rooms.enter(room, sid)  # whoever drives a room is in it
+            self.rooms.present(room, sid)
             return Target(room.session, room.channel, room)
         return Target(self.sessions[sid], sid)
 
@@ -188,6 +206,8 @@ class Hub:
         seen = target.seen  # what the room's followers here were sent from, before this move is saved
         self._record_move(target)
         if loaded:
+            if target.private:
+                self.sent_scenarios.add(target.channel)
             self.send("scenario", self.scenario_of(target), target.channel, target.private)
         if target.session.sim is None:
             return
@@ -254,14 +274,18 @@ class Hub:
             message = self.make_state(session, None, session.sim.frame_at(position))
             self.cache.put_ahead(target.channel, sent.view, view, message, delta_message(0, sent.message, message))
 
-    def whole_state(self, sid: str, target: Target, scenario: bool = True) -> None:
+    def whole_state(self, sid: str, target: Target, scenario: bool = True, rejoin: bool = False) -> None:
         """The target's current state (after its ``scenario``), to ``sid`` only: a joiner, or a client that
-        lost its place."""
+        lost its place. ``rejoin``: a join, whose connection is not sent again the room's scenario message of the
+        load it was last sent (it holds it; a client that does not asks for it with ``sync``)."""
         if target.session.sim is None:
             return
         message = self.current(target)
         seq = target.room.version if target.room else self.sent.setdefault(sid, Sent()).seq
-        if scenario:
+        load = (target.code, target.session.load_id)
+        if scenario and not (rejoin and self.held.get(sid) == load):
+            self.sent_scenarios.add(sid)
+            self.held[sid] = load
             self.send("scenario", self.scenario_of(target), sid, True)
         self._send_state(target, seq, message, sid)
 
@@ -274,11 +298,20 @@ class Hub:
         self.send("poll", {"room": room.code, **poll, **tally, **({"yours": yours} if yours else {})}, to, private)
 
     def scenario_of(self, target: Target) -> Encoded:
-        """The target's scenario message, built and encoded off the event loop (a long scenario's summary is
-        heavy), with the id of its load (every state and delta about it carries the same)."""
+        """The target's scenario message, with the id of its load (every state and delta about it carries the
+        same): built and encoded off the event loop once per load (a long scenario's summary is heavy), then kept
+        for the channel, so a join or a sync sends it again without making it. Under the session's lock."""
         session = target.session
-        return session.run_apart(scenario_of, session.sim, session.scenario_id, target.code, session.load_id,
+        key = (session.load_id, session.scenario_id, target.code, id(session.sim))
+        kept = self.scenarios.get(target.channel)
+        if kept is not None and kept[0] == key and kept[1] is not None:
+            return kept[1]
+        made = session.run_apart(scenario_of, session.sim, session.scenario_id, target.code, session.load_id,
                                  small=session.scenario_id is not None)
+        # a room's is sent to every joiner; a connection's own is kept once asked for again (a sync)
+        again = target.room is not None or (kept is not None and kept[0] == key)
+        self.scenarios[target.channel] = (key, made if again else None)
+        return made
 
     # --- autoplay that stops without a command ------------------------------------------------------
     def stop(self, target: Target, token: int | None = None) -> None:
@@ -307,12 +340,20 @@ class Hub:
     def forget(self, channel: str) -> None:
         """Forget what was sent and made ahead for a channel that closed."""
         self.sent.pop(channel, None)
+        self.scenarios.pop(channel, None)
+        self.held.pop(channel, None)
+        if channel in self.sent_scenarios:  # what was queued for it (up to MAX_OUTGOING_BYTES) is garbage now
+            self.sent_scenarios.discard(channel)
+            self.release_soon()
         self.cache.forget(channel)
 
     def prune(self) -> None:
         """Forget what was sent to connections that closed and rooms that were forgotten."""
+        for code, why in self.rooms.take_reclaimed():  # its followers here are told, and leave it
+            self.send("error", {"message": why, "event": "join_room", "kind": "NotAllowed"}, f"room:{code}", True)
+            self.socketio.close_room(f"room:{code}")
         live = set(self.sessions) | {f"room:{code}" for code in self.rooms.local_codes()}
-        gone = [c for c in self.sent if c not in live]
+        gone = [c for c in {*self.sent, *self.scenarios, *self.held} if c not in live]
         for channel in gone:
             self.forget(channel)
         if gone:

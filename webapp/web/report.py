@@ -45,7 +45,7 @@ def imported_page():
     data = upload.read(LIMITS.max_bytes + 1)
     if len(data) > LIMITS.max_bytes:
         raise Invalid(f"the log is over {LIMITS.max_bytes:,} bytes: use `inflight-scope import LOG --report FILE.md`")
-    facts, svgs, raw = apart(_imported, data, _log_name(), settings_of(current_app).session_bytes, pure=True)
+    facts, svgs, raw = apart(_imported, data, _log_name(), settings_of(current_app).session_bytes, imported=True)
     inline = _inline(raw)
     query = {"inline": inline} if len(inline) + 40 < MAX_ADDRESS else {"scenario": HANDOFF_ID}
     return _page(facts, svgs, _viewer_href(query, facts))

@@ -69,6 +69,7 @@ PAYLOADS = {
 ECHO_VALUES = 1_000  # values an echo's payload may hold (its lists', objects' and scalars' count)
 NEEDS_PAYLOAD = frozenset({"load", "seek"})  # an object is required; the others take an optional object
 ACK_EVENTS = frozenset({"create_room", "claim_room"})  # answered through the acknowledgement too
+DROPPED = "dropped %r from %s: its connection closed before it was answered"
 INTERNAL = "internal error: the server failed to handle this message (it was logged)"
 
 
@@ -166,9 +167,14 @@ class Viewers(Namespace):
         # An upload is parsed, built and sent in one heavy-work place: the next waits as the text it came as.
         # The session's lock first, as every handler takes them (it may wait for a place holding its lock).
         self.hub.refused.check(source, payload)
+        sid = request.sid
         try:
-            with target.session.lock, self.hub.turn(source):
+            with self.hub.pending.one(sid, "load"), target.session.lock, self.hub.turn(source):
+                if self.hub.gone(sid):  # left while this waited: nobody to build it for
+                    return log.warning(DROPPED, "load", sid)
                 scenario, scenario_id = self.hub.resolve(source)
+                if self.hub.gone(sid):
+                    return log.warning(DROPPED, "load", sid)
                 # The versions asked for, else the ones the scenario opens on (default: v1.28.1 beside v1.28.2).
                 variants = check_variants(payload.get("variants", scenario.versions))
                 target.session.load(scenario, variants, scenario_id,
@@ -207,14 +213,17 @@ class Viewers(Namespace):
         """A client that missed a delta (a gap in ``seq``) asks for the whole state again: of the room it
         follows ({room}; no token needed), or of its own session; with ``scenario: true`` (its state names
         another scenario than the one it holds) the scenario message first."""
-        if "room" in payload:
-            room = self.hub.rooms.find(payload["room"])
-            target = Target(room.session, room.channel, room)
-        else:
-            target = Target(self.hub.sessions[request.sid], request.sid)
-        with target.session.lock:
-            target.session.require()
-            self.hub.whole_state(request.sid, target, scenario=boolean(payload, "scenario", False))
+        scenario = boolean(payload, "scenario", False)
+        with self.hub.pending.one(request.sid, "sync", self.hub.unread(request.sid)):
+            if "room" in payload:
+                room = self.hub.rooms.find(payload["room"])
+                target = Target(room.session, room.channel, room)
+            else:
+                target = Target(self.hub.sessions[request.sid], request.sid)
+            with target.session.lock:
+                target.session.require()
+                if not self.hub.gone(request.sid):
+                    self.hub.whole_state(request.sid, target, scenario=scenario)
 
     def command(self, payload: dict, change, *args, whole: bool = False) -> None:
         """``change(session, *args)`` on the message's target, then send what changed."""
@@ -251,18 +260,22 @@ class Viewers(Namespace):
     def on_create_room(self, payload):
         room = self.hub.rooms.create(owner=request.remote_addr)
         self.hub.rooms.enter(room, request.sid)
+        self.hub.rooms.present(room, request.sid)
         join_room(room.channel)
         join_room(room.presenter_channel)
         return {"room": room.code, "token": room.token}
 
     def on_claim_room(self, payload):
-        room = self.hub.rooms.claim(payload.get("room"), payload.get("token"), owner=request.remote_addr)
-        self.enter(room)
+        with self.hub.pending.one(request.sid, "claim"):
+            room = self.hub.rooms.claim(payload.get("room"), payload.get("token"), owner=request.remote_addr)
+            self.hub.rooms.present(room, request.sid)
+            self.enter(room)
         join_room(room.presenter_channel)
         return {"room": room.code, "loaded": room.session.sim is not None}
 
     def on_join_room(self, payload):
-        self.enter(self.hub.rooms.find(payload.get("room")), payload.get("voter"))
+        with self.hub.pending.one(request.sid, "join", self.hub.unread(request.sid)):
+            self.enter(self.hub.rooms.find(payload.get("room")), payload.get("voter"))
 
     def on_leave_room(self, payload):
         if isinstance(payload, dict) and isinstance(payload.get("room"), str):
@@ -282,7 +295,8 @@ class Viewers(Namespace):
     def on_poll_answer(self, payload):
         """A follower's answer {room, voter, answers: {variant: choice}}: counted for the presenter, never driving."""
         room = self.hub.rooms.find(payload.get("room"))
-        poll = self.hub.rooms.answer_poll(room, request.sid, payload.get("voter"), payload.get("answers"))
+        poll = self.hub.rooms.answer_poll(room, request.sid, payload.get("voter"), payload.get("answers"),
+                                          request.remote_addr)
         self.hub.send("poll_tally",
                       {"room": room.code, "position": poll["position"], **self.hub.rooms.tally(room, poll)},
                       room.presenter_channel, False)
@@ -316,7 +330,9 @@ class Viewers(Namespace):
         self.hub.rooms.enter(room, request.sid)
         join_room(room.channel)
         with room.session.lock:
-            self.hub.whole_state(request.sid, Target(room.session, room.channel, room))
+            if self.hub.gone(request.sid):  # left while this waited for the room's lock
+                return
+            self.hub.whole_state(request.sid, Target(room.session, room.channel, room), rejoin=True)
             poll = self.hub.rooms.open_poll_here(room)
         if poll is not None:  # a joiner during a poll can answer it too; a presenter back can reveal it
             self.hub.send_poll(room, poll, request.sid, self.hub.rooms.answer_of(room, voter))
@@ -359,7 +375,9 @@ def init_socketio(app, settings) -> SocketIO:
 
     rooms = Rooms(resolve_apart, store, new_session, room_secret(app),
                   empty_grace=float(settings.room_empty_grace_seconds), max_rooms=int(settings.max_rooms) or None,
-                  max_per_owner=int(settings.max_rooms_per_address) or None)
+                  max_per_owner=int(settings.max_rooms_per_address) or None,
+                  answers_per_address=int(settings.max_answers_per_address) or None,
+                  unattended=float(settings.room_unattended_seconds))
     hub = Hub(socketio, rooms, new_session, resolve_apart, turn, offload.native)
     app.extensions["inflight_sessions"] = hub.sessions
     app.extensions["inflight_rooms"] = rooms
@@ -367,5 +385,7 @@ def init_socketio(app, settings) -> SocketIO:
     guard = app.extensions["inflight_guard"] = Guard(settings, socketio, hub.sessions, rooms, hub.prune)
     viewers = Viewers(hub, guard)
     guard.serve(viewers.checked, viewers.refuse)  # every message screened once, before any handler
+    # a client that does not read what it is sent is dropped past MAX_OUTGOING_BYTES, its memory given back
+    hub.outgoing = privates.bound_outgoing(socketio.server.eio, int(settings.max_outgoing_bytes), hub.release_soon)
     socketio.on_namespace(viewers)
     return socketio

@@ -1,0 +1,80 @@
+"""A raw Engine.IO / Socket.IO websocket client for the abuse tests: it sends what it likes, reads only when told
+(a client that does not read), and answers the server's pings while it reads."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import time
+from urllib.parse import urlsplit
+
+import websocket
+
+TIMEOUT = 30.0  # a bound against a hang: every wait ends as soon as what it waits for comes
+
+
+class RawSocket:
+    def __init__(self, url: str, receive_buffer: int | None = None):
+        options = ((socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer),) if receive_buffer else ()
+        self.ws = websocket.create_connection(f"ws://{urlsplit(url).netloc}/socket.io/?EIO=4&transport=websocket",
+                                              timeout=TIMEOUT, sockopt=options, skip_utf8_validation=True)
+        opened = self.ws.recv()
+        assert opened.startswith("0"), opened[:80]
+        self.ws.send("40")
+        while not self.ws.recv().startswith("40"):
+            pass
+
+    def emit(self, event: str, payload=None) -> None:
+        self.ws.send("42" + json.dumps([event, payload if payload is not None else {}], separators=(",", ":")))
+
+    def events(self, timeout: float = TIMEOUT):
+        """(name, data) of each event as it arrives, until the connection closes (or ``timeout`` passes: an
+        AssertionError)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.ws.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                message = self.ws.recv()
+            except websocket.WebSocketTimeoutException:
+                raise AssertionError(f"the connection was still open after {timeout} s") from None
+            except (websocket.WebSocketConnectionClosedException, ConnectionError):
+                return
+            if not message:  # closed
+                return
+            if message == "2":
+                self.ws.send("3")
+            elif message.startswith("42"):
+                name, *data = json.loads(message[2:])
+                yield name, (data[0] if data else None)
+            elif message.startswith("1"):  # Engine.IO close
+                return
+
+    def until(self, wanted: str, timeout: float = TIMEOUT) -> list[tuple[str, object]]:
+        """Every event up to and including the first named ``wanted``."""
+        seen = []
+        for name, data in self.events(timeout):
+            seen.append((name, data))
+            if name == wanted:
+                return seen
+        raise AssertionError(f"closed before {wanted!r} came: {[n for n, _ in seen]}")
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def generated_scenario(steps: int, seed: int = 2) -> dict:
+    from webapp.scenario.generate import generate
+
+    return generate(random.Random(seed).choice, steps, pods=12)
+
+
+def wait_for_log(server, text: str, timeout: float = TIMEOUT) -> str:
+    """The server's log once it holds ``text`` (read again as it grows)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        log = server.log_path.read_text(errors="replace")
+        if text in log:
+            return log
+        time.sleep(0.05)
+    raise AssertionError(f"the server never logged {text!r}:\n{server.log()}")

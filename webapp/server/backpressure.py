@@ -1,0 +1,145 @@
+"""Every connection's outgoing queue bounded in bytes.
+
+Engine.IO queues what the server sends a connection and a writer (websocket) or the next poll (long-polling)
+takes it off as the client reads. A client that asks and never reads would grow that queue, and the server,
+without end. ``OutgoingQueue`` wraps the queue Engine.IO makes for each connection (``privates.bound_outgoing``
+installs it) and counts the bytes of the messages in it: a message that would take it past ``most`` bytes drops
+the connection instead. What it held is let go at once (its memory given back: ``on_drop``), a last ``error``
+(kind TooLarge) saying why is the one message left for it, should the client ever read again, and the connection
+is closed (Engine.IO's own close, in a task of its own: the message was queued under a handler's lock); a websocket
+still blocked on the client DROP_GRACE seconds later has its TCP connection shut.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import socket as _socket
+import threading
+import weakref
+from collections.abc import Callable
+
+from ..errors import TooLarge
+
+log = logging.getLogger(__name__)
+
+DROP_GRACE = 10.0  # seconds a dropped client has to read why before its connection is shut
+MESSAGE = 4  # Engine.IO's MESSAGE packet type (a Socket.IO packet inside)
+EVENT = "2"  # Socket.IO's EVENT packet type, to the default namespace
+
+
+def dropped_reason(most: int) -> str:
+    """What a dropped connection is told."""
+    return (f"this connection was closed: it had not read {most:,} bytes the server sent it "
+            "(MAX_OUTGOING_BYTES); reconnect to go on")
+
+
+def size_of(pkt) -> int:
+    """The bytes a queued packet holds (its data: a Socket.IO packet as text, or binary)."""
+    data = getattr(pkt, "data", None)
+    return len(data) if isinstance(data, (str, bytes, bytearray)) else 0
+
+
+class OutgoingQueue:
+    """A connection's outgoing queue (Engine.IO's, wrapped) holding at most ``most`` bytes of messages. Past that
+    the connection is dropped: ``drop()`` is called once (it closes the connection) and every later message is
+    let go; the close and pings still pass."""
+
+    def __init__(self, inner, most: int, drop: Callable[[OutgoingQueue], None], farewell: Callable[[str], object],
+                 empty_error: type[BaseException]):
+        self._inner = inner
+        self._empty_error = empty_error  # what the queue's get raises when it is empty
+        self.most = most
+        self.bytes = 0  # of the messages queued now
+        self.dropped = False
+        self._drop = drop
+        self._farewell = farewell  # text -> the packet that tells the client why
+        self._lock = threading.Lock()
+
+    def put(self, pkt, *args, **kwargs):
+        size = size_of(pkt)
+        is_message = getattr(pkt, "packet_type", None) == MESSAGE
+        with self._lock:
+            if is_message and self.dropped:
+                return None
+            if is_message and self.bytes + size > self.most:
+                self.dropped = True
+                self._empty()
+                self._inner.put(self._farewell(dropped_reason(self.most)))
+                over = True
+            else:
+                self.bytes += size
+                over = False
+        if over:
+            self._drop(self)
+            return None
+        return self._inner.put(pkt, *args, **kwargs)
+
+    def _empty(self) -> None:
+        """Let go of every packet queued (under the lock)."""
+        while True:
+            try:
+                self._inner.get(block=False)
+            except self._empty_error:
+                break
+            self._inner.task_done()
+        self.bytes = 0
+
+    def get(self, *args, **kwargs):
+        pkt = self._inner.get(*args, **kwargs)
+        with self._lock:
+            self.bytes = max(0, self.bytes - size_of(pkt))
+        return pkt
+
+    def __getattr__(self, name):  # task_done, join, qsize, empty: as the queue has them
+        return getattr(self._inner, name)
+
+
+def farewell_packet(reason: str):
+    """The Engine.IO packet of an ``error`` event {message, event, kind} telling a dropped client why."""
+    from engineio import packet
+
+    body = json.dumps(["error", {"message": reason, "event": "", "kind": TooLarge.kind}], separators=(",", ":"))
+    return packet.Packet(packet.MESSAGE, data=EVENT + body)
+
+
+class Bound:
+    """What ``privates.bound_outgoing`` gives each new connection's queue: the bound, and what a drop does (close
+    the Engine.IO socket whose queue it is, then ``on_drop``, e.g. give the memory back)."""
+
+    def __init__(self, eio, most: int, on_drop: Callable[[], None] | None = None):
+        self.eio, self.most, self.on_drop = eio, most, on_drop
+        self.drops = 0
+        self.websockets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Engine.IO socket -> its websocket
+
+    def unread(self, eio_sid: str | None) -> int:
+        """The bytes queued for connection ``eio_sid`` that it has not read yet (0 for one unknown)."""
+        socket = self.eio.sockets.get(eio_sid) if eio_sid is not None else None
+        queue = getattr(socket, "queue", None)
+        return queue.bytes if isinstance(queue, OutgoingQueue) else 0
+
+    def wrap(self, inner) -> OutgoingQueue:
+        return OutgoingQueue(inner, self.most, self.drop, farewell_packet, self.eio.get_queue_empty_exception())
+
+    def drop(self, queue: OutgoingQueue) -> None:
+        self.drops += 1
+        socket = next((s for s in list(self.eio.sockets.values()) if s.queue is queue), None)
+        sid = socket.sid if socket is not None else "?"
+        log.warning("dropped connection %s: it had not read %s bytes it was sent (MAX_OUTGOING_BYTES)", sid,
+                    f"{self.most:,}")
+        if socket is not None:
+            self.eio.start_background_task(self._end, socket)
+        if self.on_drop is not None:
+            self.on_drop()
+
+    def _end(self, socket) -> None:
+        """Close the Engine.IO socket (the app forgets the connection), then, if its websocket is still open after
+        DROP_GRACE (its writer blocked on a client that does not read), shut its TCP connection."""
+        socket.close(wait=False, abort=False)
+        self.eio.sleep(DROP_GRACE)
+        ws = self.websockets.get(socket)
+        raw = getattr(ws, "socket", None) or getattr(ws, "sock", None)  # eventlet's, simple-websocket's
+        if raw is not None:
+            with contextlib.suppress(OSError):
+                raw.shutdown(_socket.SHUT_RDWR)
