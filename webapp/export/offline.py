@@ -22,14 +22,14 @@ from .. import ROOT
 from ..engine.simulation import Simulation
 from ..errors import TooLarge
 from ..presenter import scenario_message, state_message
-from . import tokens
+from . import stylesheets, tokens
 from .bundle import bundle
 from .incident import incident_report, themed_frames
 
 MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
 MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growing: then the bytes are bounded too
 ENTRY = ROOT / "static" / "js" / "offline.js"
-STYLESHEETS = tuple(ROOT / "static" / "css" / name for name in ("app.css", "flow.css", "phone.css", "report.css"))
+STYLESHEETS = tuple(ROOT / "static" / path for path in stylesheets.OFFLINE)
 TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=select_autoescape(["html"]))
 SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
