@@ -17,8 +17,9 @@ def test_every_listed_stylesheet_is_a_file_and_goes_somewhere_known():
 
 
 def test_the_pages_and_the_offline_file_read_the_one_list_in_its_order():
-    assert bundles.STYLESHEETS == ("css/tokens.css", *stylesheets.PAGES)
-    assert offline.STYLESHEETS == tuple(ROOT / "static" / path for path in stylesheets.OFFLINE)
+    served, inlined = bundles.STYLESHEETS, offline.STYLESHEETS
+    assert served == ("css/tokens.css", *stylesheets.PAGES)
+    assert inlined == tuple(ROOT / "static" / path for path in stylesheets.OFFLINE)
     order = [path for path, _ in stylesheets.SHEETS]
     for place in (stylesheets.PAGES, stylesheets.OFFLINE):
         assert [order.index(path) for path in place] == sorted(order.index(path) for path in place)
