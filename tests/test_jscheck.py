@@ -7,32 +7,53 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from webapp import ROOT
 
 TSC = ROOT / "node_modules" / "typescript" / "bin" / "tsc"
 # The modules the checker skips (`// @ts-nocheck`): their arrows are not typed yet.
 UNCHECKED = {"pointers.js", "route.js"}
+WRONG = "wrong-type.js"  # a module with a type error, checked beside the client
 
 
-def tsc(project: Path) -> subprocess.CompletedProcess:
+def tsc(project: Path, *options: str) -> subprocess.CompletedProcess:
     node = shutil.which("node")
     assert node, "node is missing: `make system-deps` installs Debian's nodejs"
     assert TSC.is_file(), "the checker is not installed: `make jscheck` (npm ci) installs it"
-    return subprocess.run([node, str(TSC), "-p", str(project)], capture_output=True, text=True, timeout=600)
+    return subprocess.run([node, str(TSC), "-p", str(project), *options], capture_output=True, text=True,
+                          timeout=600)
 
 
-def test_the_client_type_checks():
-    done = tsc(ROOT / "jsconfig.json")
-    assert done.returncode == 0, done.stdout + done.stderr
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory) -> subprocess.CompletedProcess:
+    """One run of the checker (it takes seconds of CPU) over the client as jsconfig.json says, and beside it one
+    module with a wrong type, under the same settings: its errors are that module's alone (a module's errors do
+    not depend on another module that imports nothing from it)."""
+    folder = tmp_path_factory.mktemp("jscheck")
+    (folder / WRONG).write_text('import { $ } from "%s";\n/** @type {number} */\nconst n = $("x").id;\n'
+                                'export const m = n.toUpperCase();\n' % (ROOT / "static" / "js" / "dom.js"))
+    config = json.loads((ROOT / "jsconfig.json").read_text())
+    include = [str(ROOT / pattern) for pattern in config["include"]] + [str(folder / WRONG)]
+    (folder / "jsconfig.json").write_text(json.dumps({"extends": str(ROOT / "jsconfig.json"), "include": include}))
+    return tsc(folder / "jsconfig.json", "--listFiles")  # the files it read, one a line, after the errors
 
 
-def test_a_wrong_type_is_an_error(tmp_path):
-    (tmp_path / "wrong.js").write_text('import { $ } from "%s";\n/** @type {number} */\nconst n = $("x").id;\n'
-                                       'export const m = n.toUpperCase();\n' % (ROOT / "static" / "js" / "dom.js"))
-    (tmp_path / "jsconfig.json").write_text(json.dumps({"extends": str(ROOT / "jsconfig.json"),
-                                                        "include": [str(tmp_path / "wrong.js")]}))
-    done = tsc(tmp_path / "jsconfig.json")
-    assert done.returncode != 0 and "wrong.js(4," in done.stdout and "toUpperCase" in done.stdout, done.stdout
+def errors(done: subprocess.CompletedProcess) -> list[str]:
+    return [line for line in done.stdout.splitlines() if "error TS" in line]
+
+
+def test_the_client_type_checks(checked):
+    found = [line for line in errors(checked) if f"{WRONG}(" not in line]
+    assert found == [], checked.stdout + checked.stderr
+    read = {Path(line) for line in checked.stdout.splitlines() if line.startswith("/")}
+    client = {path for path in (ROOT / "static" / "js").glob("*.js")}
+    assert client and client <= read, sorted(map(str, client - read))  # every module was checked
+
+
+def test_a_wrong_type_is_an_error(checked):
+    assert checked.returncode != 0
+    assert any(f"{WRONG}(4," in line and "toUpperCase" in line for line in errors(checked)), checked.stdout
 
 
 def test_only_the_listed_modules_skip_the_checker():

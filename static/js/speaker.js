@@ -1,7 +1,8 @@
 // The speaker view (/speaker?room=CODE, opened from the presenter's page with Shift+S, presenter.js): a second
-// window that follows the room over its own connection, as a follower does (it never drives), and draws what the
-// speaker needs from the room's scene: the step on screen, small; the next step and what it will do on each
-// version, and this step's note (the presenter's notes, presenter.js); the room's blank screen; a timer.
+// window that follows the room over its own connection, as a follower does (it never drives), without being in
+// the room (join_room {speaker: true}: it is the presenter's, not audience, and keeps no autoplay going on its own).
+// It draws what the speaker needs from the room's scene: the step on screen, small; the next step and what it will
+// do on each version, and this step's note (the presenter's notes, presenter.js); the room's blank screen; a timer.
 import { $ } from "./dom.js";
 import { connect } from "./connection.js";
 import { openModel } from "./model.js";
@@ -58,7 +59,7 @@ if (room) {
     connect() {
       status("");
       conn.follow(room);
-      conn.send("join_room", { room });
+      conn.send("join_room", { room, speaker: true });
     },
     disconnect() {
       status("Connection lost — reconnecting.");

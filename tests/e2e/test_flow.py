@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import open_page
+from tests.e2e.room_pages import phone_in_room
 from tests.e2e.test_accessibility import serious_violations
 from tests.e2e.test_browser import V1, V2, at, built_in_json, inline_value, open_lost_marker, settle
 from tests.e2e.test_stage import each_list_fully_visible, present_mode, refitted
@@ -993,14 +994,10 @@ def test_the_blank_is_the_rooms_a_joiner_and_a_reloaded_presenter_see_it(make_pa
     """The blank was relayed only as it changed: a phone joining while blank showed the slide, a follower
     snapping back was unblanked, and a presenter reloading saw the slide while every phone stayed blank."""
     presenter, room, _ = start_presenter(make_page)
-    audience = make_page(width=390, height=844)
-    audience.goto(f"/r/{room}")
-    at(audience, 0)
+    audience = phone_in_room(make_page, room)
     presenter.keyboard.press("b")
     expect(audience.locator("#blank")).to_be_visible()
-    late = make_page(width=390, height=844)
-    late.goto(f"/r/{room}")
-    at(late, 0)
+    late = phone_in_room(make_page, room)
     expect(late.locator("#blank")).to_be_visible()
     late.evaluate("document.getElementById('btn-detach').click()")  # under the blank: by script, as a tap would
     expect(late.locator("#blank")).to_be_hidden()  # exploring on its own: no blank

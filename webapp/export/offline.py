@@ -29,7 +29,7 @@ from ..errors import Invalid, TooLarge
 from ..presenter import scenario_message, state_message
 from ..presenter.sourcepane import pane_payload
 from ..presenter.story import story as story_of
-from . import tokens
+from . import stylesheets, tokens
 from .bundle import bundle
 from .incident import incident_report, themed_frames
 
@@ -37,8 +37,7 @@ MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a fil
 MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growing: then the bytes are bounded too
 ENTRY = ROOT / "static" / "js" / "offline.js"
 SCROLLY = ROOT / "static" / "js" / "scrolly.js"  # a classic script: the story mode's, run after the viewer's
-STYLESHEETS = tuple(ROOT / "static" / "css" / name
-                    for name in ("app.css", "flow.css", "phone.css", "report.css", "story.css", "sources.css"))
+STYLESHEETS = tuple(ROOT / "static" / path for path in stylesheets.OFFLINE)
 TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=select_autoescape(["html"]))
 SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 

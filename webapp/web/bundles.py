@@ -1,8 +1,8 @@
 """What a page loads: one stylesheet and two module files when static/bundle holds a fresh build, else the files
 one by one.
 
-The pages' stylesheets are listed once, in STYLESHEETS (cascade order; base.html names them through
-``page_files``); each entry-module set a page runs that is bundled is listed once, in SCRIPTS. ``make bundle``
+The pages' stylesheets are STYLESHEETS (the tokens', then export/stylesheets.py's; base.html names them
+through ``page_files``); each entry-module set a page runs that is bundled is listed once, in SCRIPTS. ``make bundle``
 (webapp/web/bundle_build.py, esbuild) writes static/bundle: ``pages.css`` (the stylesheets minified into one,
 the tokens' stylesheet first), the connection's module (connection.js with the vendored Socket.IO client), one
 minified ES module per entry set (its whole graph but the connection) and ``manifest.json``, the digest of every
@@ -24,6 +24,7 @@ from pathlib import Path
 
 from flask import Flask, current_app
 
+from ..export import stylesheets
 from .assets import TOKENS_CSS, asset, tokens_css_bytes
 from .preload import preloads
 
@@ -31,18 +32,11 @@ BUILD = "bundle"  # under the static folder
 MANIFEST = f"{BUILD}/manifest.json"
 CSS_OUTPUT = f"{BUILD}/pages.css"
 
-# Every page's stylesheets, in cascade order (pages add their own after them: editor.html). A new one is one line
-# here; the next `make bundle` folds it in.
+# Every page's stylesheets, in cascade order (pages add their own after them: editor.html): the tokens' first, then
+# those export/stylesheets.py lists for the pages. The next `make bundle` folds a new one in.
 STYLESHEETS = (
     TOKENS_CSS,  # made from static/js/tokens.js (assets.tokens_css)
-    "css/app.css",
-    "css/flow.css",
-    "css/explore.css",
-    "css/challenges.css",  # the viewer's challenges box; unbundled, challenges.js adds it beside app.css
-    "css/catalogue.css",  # the plugin catalogue's dialog (catalogue-view.js, editor.html)
-    "css/phone.css",  # the stacked panes' strip and the docked poll sheet (glance.js, dock.js)
-    "css/story.css",  # the embed's story mode: an article beside the pinned diagram (_story.html, scrolly.js)
-    "css/sources.css",  # the source panes under the diagrams (source-pane.js)
+    *stylesheets.PAGES,
 )
 
 # The entry-module sets bundled (a page's `{% set modules = [...] %}`) -> the output's path.

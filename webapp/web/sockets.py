@@ -4,7 +4,8 @@ sends what changed. No queue logic and no words here: the engine moves, the pres
 Client -> server: load {scenario, variants, range?, position?}, step, back, seek {position}, play {speed},
 pause, reset, sync; each may carry {room, token} to drive a room instead of the connection's own session.
 Rooms: create_room (ack {room, token}), claim_room {room, token} (a returning presenter; ack {room, loaded}),
-join_room {room, voter?} (voter: a follower's id, see poll_answer), leave_room {room}. A room's presenter:
+join_room {room, voter?, speaker?} (voter: a follower's id, see poll_answer; speaker: true for the presenter's
+speaker view, which follows without being in the room), leave_room {room}. A room's presenter:
 poll_open, poll_reveal, blank {on} (each with {room,
 token}); a follower: poll_answer {room, voter?, answers: {variant: choice}} (voter: its tab's id, kept across
 reconnections; a follower must have joined the room). Diagnostics: echo (answered with the same
@@ -61,7 +62,8 @@ PAYLOADS = {
     "seek": ("position", *DRIVE),
     "play": ("speed", *DRIVE),
     "sync": ("scenario", *DRIVE),
-    "claim_room": DRIVE, "join_room": ("voter", *DRIVE), "poll_open": DRIVE, "poll_reveal": DRIVE, "poll_cancel": DRIVE,
+    "claim_room": DRIVE, "join_room": ("voter", "speaker", *DRIVE),
+    "poll_open": DRIVE, "poll_reveal": DRIVE, "poll_cancel": DRIVE,
     "poll_answer": ("answers", "voter", *DRIVE),
     "blank": ("on", *DRIVE),
     "echo": None, "create_room": None, "leave_room": None,
@@ -274,8 +276,14 @@ class Viewers(Namespace):
         return {"room": room.code, "loaded": room.session.sim is not None}
 
     def on_join_room(self, payload):
+        """A follower joins: it is in the room (it keeps the room playing, it may answer its poll). The presenter's
+        speaker view (``speaker: true``) follows as a follower does but is not in the room: it is the presenter's
+        second window, not audience, and a room with nobody in it but that stops playing."""
+        speaker = boolean(payload, "speaker", False)
+        if speaker and "voter" in payload:
+            raise Invalid("a speaker view answers no poll: join_room takes a voter or speaker: true, not both")
         with self.hub.pending.one(request.sid, "join", self.hub.unread(request.sid)):
-            self.enter(self.hub.rooms.find(payload.get("room")), payload.get("voter"))
+            self.enter(self.hub.rooms.find(payload.get("room")), payload.get("voter"), member=not speaker)
 
     def on_leave_room(self, payload):
         if isinstance(payload, dict) and isinstance(payload.get("room"), str):
@@ -323,11 +331,13 @@ class Viewers(Namespace):
             raise Invalid("this is for a room's presenter: send {room, token}")
         return self.hub.target(request.sid, payload)
 
-    def enter(self, room: Room, voter=None) -> None:
-        """Follow ``room`` and receive where it is now (as ``voter``, its open poll with that voter's answer)."""
+    def enter(self, room: Room, voter=None, member: bool = True) -> None:
+        """Follow ``room`` and receive where it is now (as ``voter``, its open poll with that voter's answer); a
+        ``member`` is counted in the room (Rooms.enter)."""
         if voter is not None:
             checked_voter(voter)  # a malformed one is refused before anything is joined
-        self.hub.rooms.enter(room, request.sid)
+        if member:
+            self.hub.rooms.enter(room, request.sid)
         join_room(room.channel)
         with room.session.lock:
             if self.hub.gone(request.sid):  # left while this waited for the room's lock
