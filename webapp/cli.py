@@ -377,14 +377,14 @@ def run_sources(args) -> int:
     if args.action == "map":
         print(json.dumps(source_map(args.versions[0]).as_json(), indent=1))
         return 0
-    status, done = 0, set()
+    status, done, settings = 0, set(), read_settings()
     for version in args.versions or list(MAPS):
         m = MAPS[version]
         if m.ref in done:
-            print(f"{version}: {m.ref} already fetched: {cache_path(m)}")
+            print(f"{version}: {m.ref} already fetched: {cache_path(m, settings.sources_store)}")
             continue
         try:
-            path = fetch(version)
+            path = fetch(version, settings.sources_store, settings.sources_url)
         except UserError as err:
             print(f"error: {version}: {err}", file=sys.stderr)
             status = 2

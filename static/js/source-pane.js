@@ -106,7 +106,9 @@ function defaultFetch(version) {
 // execution order holds `beat` (an anchor run twice holds two), else the version's last line run.
 function markCurrent(views, beat) {
   const lines = views.flatMap((view) => [...view.querySelectorAll("[data-lit=true]")]);
-  for (const view of views) for (const el of view.querySelectorAll("[data-current]")) el.removeAttribute("data-current");
+  for (const view of views) {
+    for (const el of view.querySelectorAll("[data-current]")) el.removeAttribute("data-current");
+  }
   const orders = (el) => el.dataset.order.split(",").map(Number);
   const line = lines.find((el) => orders(el).includes(beat))
     ?? lines.reduce((a, b) => (Math.max(...orders(b)) > Math.max(...orders(a)) ? b : a), lines[0]);
@@ -140,7 +142,8 @@ function sourceView(version, payload, lit, functions = ranFunctions(lit), notes 
   if (!payload) return view;
   if (notes && payload.reconstructed) body.append(h("p", { class: "src-note", text: payload.reconstructed }));
   if (notes && payload.text) body.append(licence(payload));
-  if (!lit.length) body.append(h("p", { class: "src-note muted", text: "No upstream function runs at this position." }));
+  const none = "No upstream function runs at this position.";
+  if (!lit.length) body.append(h("p", { class: "src-note muted", text: none }));
   for (const name of functions) body.append(functionView(name, payload, lit));
   return view;
 }
@@ -183,7 +186,8 @@ function functionView(name, payload, lit) {
 function row(number, text, byLine, omitted, anchor) {
   const at = number !== null && number !== undefined ? byLine.get(number) : undefined;
   const gone = omitted.includes(number);
-  return h("li", { class: "src-line", dataLine: number ?? undefined, dataAnchor: anchor, dataLit: at ? "true" : undefined,
+  return h("li", {
+    class: "src-line", dataLine: number ?? undefined, dataAnchor: anchor, dataLit: at ? "true" : undefined,
     dataOrder: at ? at.orders.join(",") : undefined, dataOmitted: gone || undefined,
     title: gone ? "not in this version (reconstructed)" : undefined },
   h("span", { class: "src-no", text: number ?? "" }),

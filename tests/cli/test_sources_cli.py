@@ -23,7 +23,7 @@ FIXTURE = "\n".join(f"// a line of the project's own fixture, number {n}" for n 
 def run(*args, cache: Path, base: str | None = None):
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     if base:
-        env["INFLIGHT_SOURCES_URL"] = base
+        env["INFLIGHT_SCOPE_SOURCES_URL"] = base
     return subprocess.run([sys.executable, "-m", "webapp.cli", "sources", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
 

@@ -5,7 +5,6 @@ to four panes; folded on a phone. Two servers of this module's own: one whose us
 with permalinks), one whose cache holds the releases' text (put there from the mirror of kubernetes/autoscaler,
 where this machine has it: the project carries no upstream text)."""
 
-import os
 
 import pytest
 import requests
@@ -33,15 +32,10 @@ def cached(tmp_path_factory):
     if not HAS_MIRROR:
         pytest.skip("no mirror of kubernetes/autoscaler to fill the cache from")
     home = tmp_path_factory.mktemp("cache")
-    old = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = str(home)
-    try:
-        for tag, m in tags().items():
-            path = cache_path(m)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(build.text_at(build.VENDORED[tag]))
-    finally:
-        os.environ.pop("XDG_CACHE_HOME") if old is None else os.environ.__setitem__("XDG_CACHE_HOME", old)
+    for tag, m in tags().items():
+        path = cache_path(m, home / "inflight-scope" / "sources")  # where XDG_CACHE_HOME=home puts it
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(build.text_at(build.VENDORED[tag]))
     with LiveServer("threading", LOGS, env={"XDG_CACHE_HOME": str(home)}) as s:
         yield s
 

@@ -244,6 +244,7 @@ BODY_ROUTES = {  # path -> (valid body, fields to take below the top ones)
     "/api/challenges/lose-marker/check": (RICH, 4),
     "/export/html": (LOST, 0),
     "/export/svg?position=2": (LOST, 3),
+    "/export/gif?from=1&to=2&width=320": (LOST, 0),  # an animation: the smallest, so each valid case stays cheap
 }
 API = ("/api/", "/export/")
 
@@ -484,10 +485,12 @@ GET_ROUTES = {  # path -> the query parameters it reads, valid
     "/export/lost-marker.svg": "position=2&versions=v1.28.1,v1.28.2",
     "/export/lost-marker.html": "versions=v1.28.2&position=2&from=1&to=3&story=1",
     "/scrollytelling": "",
+    "/export/lost-marker.apng": "from=1&to=2&width=320&theme=dark&versions=v1.28.1",
     "/versions": "", "/api/versions": "", "/api/scenarios": "", "/api/plugins": "", "/api/operations": "",
     "/api/challenges": "", "/healthz": "", "/favicon.ico": "", "/api/scenarios/lost-marker": "", "/api/audience": "",
 }
-POST_QUERIES = {"/export/svg": "position=2&versions=v1.28.1", "/export/html": "versions=v1.28.2"}
+POST_QUERIES = {"/export/svg": "position=2&versions=v1.28.1", "/export/html": "versions=v1.28.2",
+                "/export/apng": "from=1&to=2&width=320&theme=dark"}
 
 
 def query_cases(query: str, rng: random.Random) -> list[Case]:
@@ -529,7 +532,8 @@ PATH_ROUTES = {"/api/scenarios/{}": "lost-marker", "/export/{}.html": "lost-mark
                "/r/{}": "ABCD", "/r/{}/qr.svg": "ABCD",
                "/api/challenges/{}/check": "lose-marker", "/static/{}": "js/app.js",
                "/static/v/{}/js/app.js": "1", "/static/v/1/{}": "js/app.js",
-               "/static/v/{}/css/tokens.css": "1", "/report/{}": "lost-marker"}  # pattern -> a valid value
+               "/static/v/{}/css/tokens.css": "1", "/report/{}": "lost-marker",
+               "/api/sources/{}": "v1.28.1", "/export/{}.gif": "lost-marker"}  # pattern -> a valid value
 
 
 @pytest.mark.parametrize("pattern", list(PATH_ROUTES))

@@ -9,6 +9,8 @@
 * A request over the limit is answered ``429`` {message, kind: Busy} with ``Retry-After``, after holding it
   ``HOLD_SECONDS`` (a flood from one address is slowed to its open connections a second, each held without
   costing the server CPU); it never reaches the app.
+* A file under ``/static/`` costs ``ASSET_COST`` of a request: a page's unbundled module graph is tens of them,
+  each served from memory and kept by browsers for good (assets.py), so a page load stays well within the burst.
 * Refusals are logged once per address per ``LOG_EVERY_SECONDS``, with how many there were since.
 * Only a served app is limited (``arm``: ``serve`` and gunicorn's worker hook call it): an app driven in-process
   (Flask's test client) has no connections and no clients' addresses.
@@ -30,6 +32,8 @@ from .ratelimit import ADMIT, RateLimiter
 log = logging.getLogger(__name__)
 
 HOLD_SECONDS = 1.0
+ASSET_COST = 0.1  # of one request: a page's static file
+STATIC_PATH = "/static/"
 LOG_EVERY_SECONDS = 60.0
 REMEMBERED = 4096  # addresses remembered before the forgotten ones are pruned
 SOCKETIO_PATH = "/socket.io"
@@ -62,7 +66,8 @@ class HttpLimit:
         if not self.armed or self.limiter is None or self._open_session(environ):
             return self.app(environ, start_response)
         key = address_key(str(environ.get("REMOTE_ADDR") or ""))
-        if self.limiter.check(key) == ADMIT:
+        cost = ASSET_COST if str(environ.get("PATH_INFO") or "").startswith(STATIC_PATH) else 1.0
+        if self.limiter.check(key, cost=cost) == ADMIT:
             if len(self.limiter) > REMEMBERED:
                 self.limiter.forget_full()
             return self.app(environ, start_response)

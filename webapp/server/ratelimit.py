@@ -24,9 +24,10 @@ class RateLimiter:
         self._buckets: dict[object, list] = {}  # key -> [tokens, last refill, last time a refusal was told]
         self._lock = threading.Lock()  # events of one connection may be handled on several threads
 
-    def check(self, key, spend: bool = True) -> str:
-        """ADMIT (and spend a token), REFUSE_AND_TELL (not told within ``tell_every``) or REFUSE. ``spend`` False:
-        ADMIT without spending (what a message would get now: asked before decoding it, whose handler spends)."""
+    def check(self, key, spend: bool = True, cost: float = 1.0) -> str:
+        """ADMIT (and spend ``cost`` tokens), REFUSE_AND_TELL (not told within ``tell_every``) or REFUSE. ``spend``
+        False: ADMIT without spending (what a message would get now: asked before decoding it, whose handler
+        spends)."""
         now = self.clock()
         with self._lock:
             bucket = self._buckets.get(key)
@@ -35,7 +36,7 @@ class RateLimiter:
             bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
             bucket[1] = now
             if bucket[0] >= 1:
-                bucket[0] -= spend
+                bucket[0] -= cost if spend else 0
                 return ADMIT
             if now - bucket[2] < self.tell_every:
                 return REFUSE

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
 from typing import Any
 
 from .hosts import parse_hosts
@@ -105,6 +106,16 @@ class Settings:
     max_answers_per_address: int = setting(50, "answers one poll counts from one client address; 0: no bound")
     room_unattended_seconds: float = setting(1800, "a room whose presenter has left and that nobody has driven for "
                                                    "this long is forgotten, followers or not")
+    sources_cache: str | None = setting(None, "where `inflight-scope sources fetch` keeps the upstream text and the "
+                                              "server offers it from; unset: $XDG_CACHE_HOME/inflight-scope/sources "
+                                              "(else ~/.cache/inflight-scope/sources)", text)
+    sources_url: str | None = setting(None, "a base URL serving {repository}/{tag}/{path} that `sources fetch` reads "
+                                            "instead of https://raw.githubusercontent.com (a mirror)", text)
+
+    @property
+    def sources_store(self) -> Path:
+        """The directory of the upstream text fetched (read_settings fills sources_cache from XDG_CACHE_HOME)."""
+        return Path(self.sources_cache or Path.home() / ".cache" / "inflight-scope" / "sources")
 
     @property
     def session_bytes(self) -> int | None:
@@ -145,6 +156,8 @@ def read_settings(config: Mapping | None = None, environ: Mapping = os.environ) 
             given[f.name] = environ[ENV_PREFIX + key]
         if config is not None and key in config:
             given[f.name] = config[key]
+    if not given.get("sources_cache") and environ.get("XDG_CACHE_HOME"):  # the user's cache, by the XDG standard
+        given["sources_cache"] = str(Path(environ["XDG_CACHE_HOME"]) / "inflight-scope" / "sources")
     parsed = {name: (_parser(name))(value) for name, value in given.items()}
     return replace(Settings(), **parsed)
 

@@ -1,12 +1,11 @@
 """`inflight-scope sources fetch`: a release's queue file fetched from upstream at its tag (raw.githubusercontent
-by default; INFLIGHT_SOURCES_URL overrides the base, for a mirror), verified line by line against the map's hashes
-(webapp/sources/), and kept in the user's cache directory ($XDG_CACHE_HOME/inflight-scope/sources, else
-~/.cache/...). The licence header is kept with the text and shown with it. The page never fetches: the server
-offers what is cached (``cached()``)."""
+by default; the transport passes the sources_url setting as ``base`` for a mirror), verified line by line against
+the map's hashes (webapp/sources/), and kept in ``store``, the sources_cache setting (the user's cache directory:
+webapp/server/settings.py reads it). The licence header is kept with the text and shown with it. The page never
+fetches: the server offers what is cached (``cached()``)."""
 
 from __future__ import annotations
 
-import os
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -16,7 +15,6 @@ from ..sources.maps import MAPS, source_map, tags
 from ..sources.types import SourceMap, line_hash
 
 RAW_BASE = "https://raw.githubusercontent.com"
-URL_SETTING = "INFLIGHT_SOURCES_URL"  # a base URL serving {repository}/{tag}/{path} instead of RAW_BASE
 MOST_BYTES = 2_000_000  # a queue file is ~70 kB; a longer answer is not it
 TIMEOUT = 20.0  # seconds
 
@@ -25,13 +23,8 @@ class Mismatch(UserError):
     """The text fetched is not the release's: a line the map names hashes otherwise."""
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "inflight-scope" / "sources"
-
-
-def cache_path(m: SourceMap) -> Path:
-    return cache_dir() / m.repository.replace("/", "+") / m.ref / Path(m.path).name
+def cache_path(m: SourceMap, store: Path) -> Path:
+    return store / m.repository.replace("/", "+") / m.ref / Path(m.path).name
 
 
 def mismatches(m: SourceMap, lines: list[str]) -> list[int]:
@@ -39,8 +32,8 @@ def mismatches(m: SourceMap, lines: list[str]) -> list[int]:
     return [n for n, h in sorted(m.hashes.items()) if n > len(lines) or line_hash(lines[n - 1]) != h]
 
 
-def source_url(m: SourceMap) -> str:
-    base = os.environ.get(URL_SETTING)
+def source_url(m: SourceMap, base: str | None) -> str:
+    """Where the release's file is read: under ``base`` ({repository}/{tag}/{path}) if given, else upstream's."""
     return f"{base.rstrip('/')}/{m.repository}/{m.ref}/{m.path}" if base else m.url()
 
 
@@ -58,16 +51,16 @@ def download(url: str) -> str:
     return body.decode("utf-8", errors="replace")
 
 
-def fetch(version_or_tag: str) -> Path:
+def fetch(version_or_tag: str, store: Path, base: str | None = None) -> Path:
     """Fetch one release's file (named by a version or by its tag), verify it and cache it; its path."""
     m = MAPS.get(version_or_tag) or tags().get(version_or_tag) or source_map(version_or_tag)  # else NotFound
-    url = source_url(m)
+    url = source_url(m, base)
     text = download(url)
     wrong = mismatches(m, text.split("\n"))
     if wrong:
         shown = ", ".join(map(str, wrong[:5])) + (f" and {len(wrong) - 5} more" if len(wrong) > 5 else "")
         raise Mismatch(f"{url} is not {m.repository} {m.ref}'s {m.path}: line {shown} differ from the map's hashes")
-    path = cache_path(m)
+    path = cache_path(m, store)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".part")
     partial.write_text(text)
@@ -75,21 +68,21 @@ def fetch(version_or_tag: str) -> Path:
     return path
 
 
-def cached(version: str) -> list[str] | None:
+def cached(version: str, store: Path) -> list[str] | None:
     """The cached text of ``version``'s release, line by line, when every line the map names matches; else None."""
     m = MAPS.get(version)
     if m is None:
         return None
     try:
-        lines = cache_path(m).read_text().split("\n")
+        lines = cache_path(m, store).read_text().split("\n")
     except (OSError, UnicodeDecodeError):
         return None
     return None if mismatches(m, lines) else lines
 
 
-def offered(version: str) -> dict[str, object] | None:
+def offered(version: str, store: Path) -> dict[str, object] | None:
     """What the page is given of the cached text: the licence header and each mapped function's lines."""
-    lines = cached(version)
+    lines = cached(version, store)
     if lines is None:
         return None
     m = MAPS[version]

@@ -39,8 +39,9 @@ def posted_scenario():
 
 def html_download(source, filename: str | None) -> Response:
     """source: a built-in's id or a posted scenario object; filename None: the scenario's name."""
-    name, html = apart(_exported_html, source, settings_of(current_app).session_bytes, versions_arg(), opening_args(),
-                       pure=True, small=isinstance(source, str))  # a built-in: never behind heavy uploads
+    settings = settings_of(current_app)
+    name, html = apart(_exported_html, source, settings.session_bytes, versions_arg(), opening_args(),
+                       settings.sources_store, pure=True, small=isinstance(source, str))  # small: a built-in
     response = Response(html, mimetype="text/html")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename or slug(name)}.html"'
     return response
@@ -60,11 +61,11 @@ def svg_response(source) -> Response:
 
 # The whole export, from the scenario's source on, in one piece of work (a worker process under eventlet,
 # offload.py): the parsed scenario never crosses back to the server process.
-def _exported_html(source, max_bytes, versions, opening: dict) -> tuple[str, str]:
-    """(the scenario's name, the HTML)."""
+def _exported_html(source, max_bytes, versions, opening: dict | None = None, store=None) -> tuple[str, str]:
+    """(the scenario's name, the HTML); ``store``: where this machine keeps the upstream text it fetched."""
     scenario, scenario_id = _resolved(source)
-    text = {v: offered(v) for v in versions or scenario.versions}  # the upstream text this machine has cached
-    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions, source_text=text, **opening)
+    text = {v: offered(v, store) for v in versions or scenario.versions} if store else {}
+    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions, source_text=text, **(opening or {}))
 
 
 def _exported_svg(source, position: int | None, shown_position: str, max_bytes, versions, theme: str) -> str:
