@@ -206,8 +206,9 @@ class Hub:
         seen = target.seen  # what the room's followers here were sent from, before this move is saved
         self._record_move(target)
         if loaded:
-            if target.private:
+            if target.private:  # the connection's own load: it holds no room's scenario any more
                 self.sent_scenarios.add(target.channel)
+                self.held.pop(target.channel, None)
             self.send("scenario", self.scenario_of(target), target.channel, target.private)
         if target.session.sim is None:
             return
