@@ -269,16 +269,9 @@ def run_import(args) -> int:
 
 def _unwritable(path: str) -> str | None:
     """Why the report cannot be written at ``path`` (checked before anything is read or written), or None."""
-    folder = os.path.dirname(os.path.abspath(path))
     if not path.endswith(".md"):
         return "the report is Markdown: name a FILE.md"
-    if os.path.isdir(path):
-        return "is a directory"
-    if not os.path.isdir(folder):
-        return f"no such directory: {folder}"
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        return "not writable"
-    return None
+    return export_command.unwritable_file(path)
 
 
 def _write_report(imported, path: str) -> None:

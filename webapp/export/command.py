@@ -142,6 +142,11 @@ def unwritable(path: str, kind: str) -> str | None:
     if path == STDOUT:
         return "a terminal shows no picture: redirect stdout to a file" if kind in KINDS and sys.stdout.isatty() \
             else None
+    return unwritable_file(path)
+
+
+def unwritable_file(path: str) -> str | None:
+    """Why no file can be written at ``path`` (a directory, a missing or read-only folder), or None."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         return "is a directory"
