@@ -50,10 +50,7 @@ system-deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-# The app compiled once first: the suite starts many server and CLI subprocesses, and with PYTHONDONTWRITEBYTECODE
-# set (as on CI machines) each would compile it again.
 test: $(STAMP) system-deps node_modules/.stamp
-	$(BIN)/python -m compileall -q webapp >/dev/null
 	$(BIN)/python -m pytest
 
 # What `make check` lints (the whole tree) and type-checks (mypy's files are in pyproject.toml), and its tests:

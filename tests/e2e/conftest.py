@@ -75,8 +75,10 @@ def open_page(browser, live_server, width=1280, height=720, color_scheme="light"
 
 
 def reuse_page(page, live_server, width, height, color_scheme, reduced_motion):
-    """A kept page made as good as new: the app it ran is unloaded (its sockets closed), the origin's storage and
-    cookies cleared, the viewport and media preferences set, the problems and dialogs it saw forgotten."""
+    """A kept page made as good as new: the routes a test set removed, the app it ran unloaded (its sockets
+    closed), the origin's storage and cookies cleared, the viewport and media preferences set, the problems and
+    dialogs it saw forgotten."""
+    page.unroute_all()  # a test's fulfilled article.html would answer the next test's own
     if not page.url.startswith(live_server.url + "/"):
         page.goto(live_server.url + "/healthz")  # the origin, without the app (make_page leaves its pages there)
     page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
