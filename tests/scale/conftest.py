@@ -8,6 +8,7 @@ import pytest
 import redis
 
 from tests.web.liveserver import ROOT, LiveServer, free_port
+from webapp.engine.roomstore import MemoryRoomStore, RedisRoomStore
 
 LOGS = ROOT / "test-artifacts" / "server-logs"
 
@@ -76,3 +77,13 @@ def two_servers(request, redis_server):
     args = ("--message-queue", redis_server.url)
     with LiveServer(request.param, LOGS, args) as one, LiveServer(request.param, LOGS, args) as two:
         yield one, two
+
+
+@pytest.fixture(params=["memory", "redis"])
+def store(request, redis_server):
+    """A room store of each kind: the process's own, and a shared one on the real redis-server, emptied."""
+    if request.param == "memory":
+        return MemoryRoomStore()
+    shared = RedisRoomStore(redis_server.url, idle_seconds=60)
+    shared._redis.flushdb()
+    return shared

@@ -10,7 +10,6 @@ from tests.scale.conftest import LOGS
 from tests.web.liveserver import LiveServer
 from tests.web.sockclient import Client
 from webapp.engine.polls import ADDRESS_FULL, COUNTED, FULL
-from webapp.engine.roomstore import MemoryRoomStore, RedisRoomStore
 
 
 @pytest.mark.parametrize("mode", ["eventlet", "threading"])
@@ -34,15 +33,6 @@ def test_rooms_followed_through_redis_count_toward_the_process_room_cap(mode, re
         for client in (presenter, follower, other):
             client.close()
         assert maker.proc.poll() is None and follower_side.proc.poll() is None
-
-
-@pytest.fixture(params=["memory", "redis"])
-def store(request, redis_server):
-    if request.param == "memory":
-        return MemoryRoomStore()
-    shared = RedisRoomStore(redis_server.url, idle_seconds=60)
-    shared._redis.flushdb()
-    return shared
 
 
 def test_a_poll_counts_each_address_up_to_its_share_exactly_when_voters_answer_at_once(store):

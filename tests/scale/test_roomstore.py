@@ -4,22 +4,10 @@ another process."""
 
 import threading
 
-import pytest
-
 from webapp.engine.rooms import Rooms
-from webapp.engine.roomstore import MemoryRoomStore, RedisRoomStore
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
 from webapp.scenario.resolve import resolve
-
-
-@pytest.fixture(params=["memory", "redis"])
-def store(request, redis_server):
-    if request.param == "memory":
-        return MemoryRoomStore()
-    shared = RedisRoomStore(redis_server.url, idle_seconds=60)
-    shared._redis.flushdb()
-    return shared
 
 
 def test_a_poll_takes_its_limit_of_voters_exactly_when_they_answer_at_once(store):
