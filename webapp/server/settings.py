@@ -19,6 +19,7 @@ from .hosts import parse_hosts
 from .origins import parse_origins
 
 ENV_PREFIX = "INFLIGHT_SCOPE_"
+SOURCES_UNDER_CACHE = Path("inflight-scope", "sources")  # under the user's cache directory (XDG_CACHE_HOME, ~/.cache)
 
 
 def setting(default: Any, meaning: str, parse=None) -> Any:
@@ -115,7 +116,7 @@ class Settings:
     @property
     def sources_store(self) -> Path:
         """The directory of the upstream text fetched (read_settings fills sources_cache from XDG_CACHE_HOME)."""
-        return Path(self.sources_cache or Path.home() / ".cache" / "inflight-scope" / "sources")
+        return Path(self.sources_cache or Path.home() / ".cache" / SOURCES_UNDER_CACHE)
 
     @property
     def session_bytes(self) -> int | None:
@@ -157,7 +158,7 @@ def read_settings(config: Mapping | None = None, environ: Mapping = os.environ) 
         if config is not None and key in config:
             given[f.name] = config[key]
     if not given.get("sources_cache") and environ.get("XDG_CACHE_HOME"):  # the user's cache, by the XDG standard
-        given["sources_cache"] = str(Path(environ["XDG_CACHE_HOME"]) / "inflight-scope" / "sources")
+        given["sources_cache"] = str(Path(environ["XDG_CACHE_HOME"]) / SOURCES_UNDER_CACHE)
     parsed = {name: (_parser(name))(value) for name, value in given.items()}
     return replace(Settings(), **parsed)
 
