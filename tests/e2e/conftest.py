@@ -4,6 +4,7 @@ Every page made by ``make_page`` fails its test on a console error, an uncaught 
 to anything but the live server.
 """
 
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -72,6 +73,27 @@ def open_page(browser, live_server, width=1280, height=720, color_scheme="light"
     page.on("websocket",
             lambda ws: local(ws.url.replace("ws", "http", 1)) or page.problems.append(f"websocket: {ws.url}"))
     return context, page
+
+
+@contextmanager
+def sealed_page(browser, width: int, height: int, timeout_ms: int | None = None):
+    """``with sealed_page(browser, w, h) as (page, attempted, problems)``: a page in a context of its own that reads
+    file:// only, for an offline file: every other request is aborted and its URL put in ``attempted``, console
+    errors and uncaught page errors in ``problems``; the context is closed after."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    if timeout_ms is not None:
+        context.set_default_timeout(timeout_ms)
+    attempted: list[str] = []
+    problems: list[str] = []
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
+                  else (attempted.append(route.request.url), route.abort()))
+    page = context.new_page()
+    page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    try:
+        yield page, attempted, problems
+    finally:
+        context.close()
 
 
 def reuse_page(page, live_server, width, height, color_scheme, reduced_motion):

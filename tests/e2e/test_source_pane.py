@@ -10,7 +10,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ROOT, open_page
+from tests.e2e.conftest import ROOT, open_page, sealed_page
 from tests.sources import build
 from tests.web.liveserver import LiveServer
 from webapp.sources.maps import MAPS, tags
@@ -194,14 +194,7 @@ def test_an_offline_file_carries_the_panes_and_the_cached_text(request, browser,
     assert response.status_code == 200
     path = tmp_path / "lost-marker.html"
     path.write_bytes(response.content)
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    attempted, problems = [], []
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
-                  else (attempted.append(route.request.url), route.abort()))
-    page = context.new_page()
-    page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-    page.on("pageerror", lambda err: problems.append(str(err)))
-    try:
+    with sealed_page(browser, 1280, 720) as (page, attempted, problems):
         page.goto(path.as_uri())
         expect(page.locator("#panes > [data-variant]")).to_have_count(2)
         page.keyboard.press("End")
@@ -211,8 +204,6 @@ def test_an_offline_file_carries_the_panes_and_the_cached_text(request, browser,
         expect(v1).to_have_attribute("data-text", "upstream" if which == "cached" else "paraphrase")
         expect(lit(page, "v1.28.1", "dh.marker_next").locator("[data-testid=source-value]")).to_contain_text(
             "Next() = nil")
-    finally:
-        context.close()
     assert not attempted and not problems, (attempted, problems)
 
 

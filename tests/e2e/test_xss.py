@@ -15,7 +15,7 @@ import requests
 import yaml
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.conftest import TIMEOUT_MS, sealed_page
 from tests.e2e.test_browser import inline_value
 from webapp.scenario import builtin
 
@@ -193,23 +193,13 @@ def offline_file(live_server, hostile, tmp_path):
 
 
 def test_the_offline_file_shows_every_payload_as_text(browser, offline_file):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    context.set_default_timeout(TIMEOUT_MS)
-    attempted, problems = [], []
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
-                  else (attempted.append(route.request.url), route.abort()))
-    page = context.new_page()
-    page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-    page.on("pageerror", lambda err: problems.append(str(err)))
-    dialogs = watch(page)
-    try:
+    with sealed_page(browser, 1400, 900, TIMEOUT_MS) as (page, attempted, problems):
+        dialogs = watch(page)
         page.goto(offline_file.as_uri())
         # the file's own inline script, data and style (allowed by its CSP hashes) are not injections
         page.evaluate("() => document.querySelectorAll('script:not([src]), style')"
                       ".forEach((s) => s.dataset.offline = '1')")
         step_through_and_check(page, dialogs)
-    finally:
-        context.close()
     assert attempted == [] and problems == [], (attempted, problems)
 
 
