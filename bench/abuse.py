@@ -42,7 +42,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import queue
 import random
 import threading
 import time
@@ -50,7 +49,7 @@ from urllib.parse import urlsplit
 
 import abuse_conns
 from abuse_heavy import HEAVY_PHASES, add_arguments, heavy_phase
-from common import median, percentile
+from common import gathered, median, percentile
 from round_trip import Client
 from server import Server, cpu_seconds
 
@@ -270,16 +269,7 @@ def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
                 "checks": args.check_conns, "small": args.check_conns, "deepbody": args.body_conns,
                 "listbody": args.body_conns, "deepframe": args.deep_conns, "listframe": args.deep_conns,
                 **{phase: 1 for phase in abuse_conns.PHASES}}.get(name, len(procs))
-    reports = []
-    try:
-        while len(reports) < expected:
-            reports.append(out.get(timeout=30))
-    except queue.Empty:
-        pass
-    for p in procs:
-        p.join(30)
-    time.sleep(1.0)  # let the server drain before the next phase
-    return start, end, reports
+    return start, end, gathered(out, expected, procs, 30)
 
 
 def _many(fn, count: int, url: str, seconds: float, out, *extra) -> None:

@@ -303,11 +303,10 @@ class LimitedServer:
 def main() -> None:
     import argparse
     import multiprocessing
-    import queue
     import urllib.request
 
     from abuse import Viewer, summed
-    from common import median, percentile
+    from common import gathered, median, percentile
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mode", choices=("eventlet", "threading"), default="eventlet")
@@ -341,15 +340,7 @@ def main() -> None:
                 alive = alive and server.proc.poll() is None
                 time.sleep(0.25)
             end = time.perf_counter()
-            reports = []
-            try:
-                while len(reports) < expected:
-                    reports.append(out.get(timeout=60))
-            except queue.Empty:
-                pass
-            for p in procs:
-                p.join(30)
-            time.sleep(1.0)
+            reports = gathered(out, expected, procs, 60)
             rows.append((name, viewer.between(start, end), summed(reports), max(rss), rss_mib(server.pid),
                          server.proc.poll() is None))
         viewer.stopped.set()

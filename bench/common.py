@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import queue
 import random
 import statistics
 import sys
@@ -50,3 +51,18 @@ def median(xs):
 def percentile(xs, q: float):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def gathered(out, expected: int, procs, wait: float) -> list:
+    """The attackers' reports: up to ``expected`` read from the queue ``out`` (each within ``wait`` seconds, else
+    those read so far), then every process in ``procs`` joined, and a second for the server to drain."""
+    reports: list = []
+    try:
+        while len(reports) < expected:
+            reports.append(out.get(timeout=wait))
+    except queue.Empty:
+        pass
+    for p in procs:
+        p.join(30)
+    time.sleep(1.0)
+    return reports
