@@ -33,9 +33,10 @@ def cached(tmp_path_factory):
         pytest.skip("no mirror of kubernetes/autoscaler to fill the cache from")
     home = tmp_path_factory.mktemp("cache")
     for tag, m in tags().items():
-        path = cache_path(m, home / "inflight-scope" / "sources")  # where XDG_CACHE_HOME=home puts it
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(build.text_at(build.VENDORED[tag]))
+        for file in m.files:
+            path = cache_path(m, home / "inflight-scope" / "sources", file)  # where XDG_CACHE_HOME=home puts it
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(build.blob_at(build.VENDORED[tag][0], file))
     with LiveServer("threading", LOGS, env={"XDG_CACHE_HOME": str(home)}) as s:
         yield s
 
@@ -172,7 +173,7 @@ def test_with_the_text_cached_the_real_lines_are_lit_and_the_licence_shown(cache
     open_sources(page)
     v1 = view(page, "v1.28.1")
     expect(v1).to_have_attribute("data-text", "upstream")
-    real = build.text_at(build.VENDORED["v1.28.0"]).split("\n")
+    real = build.text_at(build.VENDORED["v1.28.0"][0], MAPS["v1.28.1"].path).split("\n")
     n = line("v1.28.1", "dh.marker_next")
     row = v1.locator(f"[data-line='{n}']")
     expect(row).to_have_attribute("data-lit", "true")
