@@ -94,7 +94,7 @@ ANCHORS: dict[str, tuple[Where, tuple[str, ...]] | tuple[Where, tuple[str, ...],
     "rq.active": (REQUEUE, ("added, err := p.", "if added := p.moveToActiveQ(logger, pInfo, event")),
     "rq.active_return": (REQUEUE, ("return activeQ",)),
     "Done.call": ("Done", ("p.done(pod)", "p.activeQ.done(pod)")),
-    "done.gate": ("done", ("if !p.isSchedulingQueueHintEnabled {",)),
+    "done.gate": (("done", "Done"), ("if !p.isSchedulingQueueHintEnabled {",)),  # 1.32+: in Done
     "done.lookup": (DONE, ("inFlightPod, ok := p.inFlightPods[pod]", "inFlightPod, ok := aq.inFlightPods[pod]")),
     "done.delete": (DONE, ("delete(p.inFlightPods, pod)", "delete(aq.inFlightPods, pod)")),
     "done.front": ("done", ("event := p.receivedEvents.Front()",)),

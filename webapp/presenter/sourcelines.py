@@ -71,9 +71,8 @@ def lit_lines(version: str, record: Mapping[str, Any] | None, result: Mapping[st
         for m in record["moves"]:
             run("act.add", f"{m['pod']} → activeQ")
         forced = [e for e in record["appended"] if e["kind"] == "event"]
-        for e in forced:
-            run("act.force", f"{e['id']} {e['event']} appended")
-        if forced or not record["moves"]:
+        if forced or not record["moves"]:  # 1.32+: a pod Activate cannot move
+            run("act.force", ", ".join(f"{e['id']} {e['event']} appended" for e in forced) or "not in flight")
             run("act.cycle", "moveRequestCycle = schedulingCycle")
     elif op == "add":
         run("add.add", _where(record))

@@ -7,7 +7,6 @@ from typing import Any
 
 from ..sources.maps import source_map
 from ..sources.paraphrase import paraphrase
-from ..sources.types import BACKEND_FILES
 from .sourcelines import RECEIVED_EVENTS
 
 
@@ -23,7 +22,7 @@ def pane_payload(version: str, text: dict[str, Any] | None, links: bool = True) 
         facts["url"] = None
         for file in facts["files"].values():  # type: ignore[attr-defined]
             file["url"] = None
-    family = paraphrase(version == RECEIVED_EVENTS, m.path in BACKEND_FILES)
+    family = paraphrase(version == RECEIVED_EVENTS, tuple(m.files))
     return {
         **facts,
         # a line whose anchor this version's text does not have, or has in another function, is left out

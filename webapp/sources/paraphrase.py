@@ -5,6 +5,8 @@ same list in pkg/scheduler/backend/queue from 1.32 on."""
 
 from __future__ import annotations
 
+from .types import BACKEND_FILES
+
 Line = tuple[str | None, str]
 
 _SHARED: dict[str, tuple[Line, ...]] = {
@@ -190,10 +192,9 @@ _IN_FLIGHT: dict[str, tuple[Line, ...]] = {
 # pkg/scheduler/backend/queue (1.32 on): Pop's and done's steps are activeQueue's, backoffQ is a backoffQueue (1.33+).
 _BACKEND: dict[str, tuple[Line, ...]] = {
     "Pop": (("pop.call", "return activeQ.pop()  // lock; unlockedPop"),),
-    "activeQueue.unlockedPop": (
-        (None, "for activeQ is empty { if backoffQ can be popped (1.33+) { break }; wait }"),
+    "activeQueue.unlockedPop": (  # 1.32
+        (None, "for activeQ is empty { wait }"),
         ("pop.take", "pInfo, err := activeQ's heap.Pop()"),
-        ("pop.from_backoff", "if err != nil { pInfo = backoffQ.popBackoff() }  // activeQ empty: 1.33+"),
         ("pop.attempts", "pInfo.Attempts++"),
         ("pop.gate", "if queueingHintsEnabled {"),
         ("pop.in_flight", "    if pod already in inFlightPods {"),
@@ -202,9 +203,8 @@ _BACKEND: dict[str, tuple[Line, ...]] = {
         ("pop.entry", "    inFlightPods[pod] = inFlightEvents.PushBack(pod)  // the pod's own entry"),
         (None, "}"),
         ("pop.cycle", "schedulingCycle++"),
-        ("pop.clear", "pInfo.UnschedulablePlugins.Clear()  // up to 1.35"),
+        ("pop.clear", "pInfo.UnschedulablePlugins.Clear()"),
         ("pop.clear_pending", "pInfo.PendingPlugins.Clear()"),
-        ("pop.move", "if unlockedMovePodToInFlight(pInfo) fails { return unlockedPop() }  // 1.36"),
         ("pop.return", "return pInfo"),
     ),
     "activeQueue.unlockedMovePodToInFlight": (
@@ -258,9 +258,27 @@ _BACKEND: dict[str, tuple[Line, ...]] = {
     ),
 }
 _BACKEND["activeQueue.done"] = _BACKEND["activeQueue.unlockedDone"] = _IN_FLIGHT["done"]
+# backoff_queue.go's layout (1.33 on, read from v1.36.2): Pop may take backoffQ's head; the move to in flight is a
+# function of its own.
+_BACKOFF_QUEUE: dict[str, tuple[Line, ...]] = {
+    "activeQueue.unlockedPop": (
+        (None, "for activeQ is empty { if backoffQ has a poppable pod { break }; wait }"),
+        ("pop.take", "pInfo, err := activeQ's heap.Pop()"),
+        ("pop.from_backoff", "if err != nil { pInfo = backoffQ.popBackoff() }  // activeQ is empty"),
+        ("pop.move", "if err := unlockedMovePodToInFlight(pInfo); err != nil {"),
+        ("pop.discard", "    return unlockedPop()  // discard the duplicate, pop the next"),
+        (None, "}"),
+        ("pop.return", "return pInfo"),
+    ),
+}
 
 
-def paraphrase(received_events: bool, backend: bool) -> dict[str, tuple[Line, ...]]:
-    """Every function's paraphrase for one family: v1.28.1's (``received_events``), the in-flight list's of
-    internal/queue (1.28.2 to 1.31), or of ``backend``/queue (1.32 on)."""
-    return {**_SHARED, **(_RECEIVED if received_events else {**_IN_FLIGHT, **(_BACKEND if backend else {})})}
+def paraphrase(received_events: bool, files: tuple[str, ...]) -> dict[str, tuple[Line, ...]]:
+    """Every function's paraphrase for one family: v1.28.1's (``received_events``), else the in-flight list's as
+    the queue's ``files`` hold it: internal/queue (1.28.2 to 1.31), backend/queue (1.32), with backoff_queue.go
+    (1.33 on)."""
+    if received_events:
+        return {**_SHARED, **_RECEIVED}
+    backend = {**_BACKEND, **(_BACKOFF_QUEUE if BACKEND_FILES[2] in files else {})} if files[0] in BACKEND_FILES \
+        else {}
+    return {**_SHARED, **_IN_FLIGHT, **backend}
