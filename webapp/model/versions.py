@@ -92,6 +92,10 @@ class Version:
     rules: Rules
     # What the version was checked against: the traces of which real code (REAL-QUEUE.md, REAL-QUEUE-NEW.md).
     verified: str = ""
+    # How the 1.28 vocabulary is mapped on it (not an upstream change): until 1.31 a failure's pending twins
+    # "P#pending" need the scenario's hint map, as the traces of REAL-QUEUE.md were made; from 1.32 they do not
+    # (REAL-QUEUE-NEW.md's harness gives them whatever the hint map).
+    twins_need_hint_map: bool = True
 
 
 def _versions(*versions: Version) -> dict[str, Version]:
@@ -138,9 +142,10 @@ VERSIONS: dict[str, Version] = _versions(
     Version("v1.32.0", "v1.32 (the 1.32 branch point; later 1.32 patches not checked)",
             "Pop discards a record whose pod is already in flight; Activate records ForceActivate for an in-flight "
             "pod; a record never attempted does not back off.",
-            "#127016, #128170, #126029", _V1_32, "verified on v1.33.0-alpha.0's tree (the 1.32 branch point)"),
+            "#127016, #128170, #126029", _V1_32, "verified on v1.33.0-alpha.0's tree (the 1.32 branch point)", False),
     Version("v1.36.2", "v1.36.2 (1.33-1.35 lie between the two verified trees)",
             "Pop takes from backoffQ when activeQ is empty; backoff runs in 1 s windows and counts failures; "
             "errors back off in their own heap; queueing hints are locked on; pod groups and PopSpecificPod.",
-            "#130772, #130214, #127180, #128748, #131965, #135126, #137768, #136618", _V1_36, "verified on v1.36.2"),
+            "#130772, #130214, #127180, #128748, #131965, #135126, #137768, #136618", _V1_36, "verified on v1.36.2",
+            False),
 )
