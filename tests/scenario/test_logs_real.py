@@ -31,7 +31,8 @@ BUG_VERDICT = "v1.28.1 behaves as the cluster did: its replay makes every queue 
 FIXED_VERDICT = "v1.28.2 behaves as the cluster did: its replay makes every queue move the log states."
 UNTOLD = "The log does not tell the versions apart: every replay agrees with the same lines."
 RELEASES_TEXT = ("Carried by v1.28.2, v1.28.3, v1.28.4, v1.28.5 and later 1.28 patches, v1.29.0 to v1.29.9, "
-                 "v1.30.0 to v1.30.14 and v1.31.0 to v1.31.13.")
+                 "v1.30.0 to v1.30.14, v1.31.0 to v1.31.13, v1.32 (the 1.32 branch point; later 1.32 patches not "
+                 "checked) and v1.36.2 (1.33-1.35 lie between the two verified trees).")
 
 
 def upstream() -> dict[str, dict[str, str]]:
@@ -261,8 +262,9 @@ MARKDOWN = """\
 ## The fix
 
 v1.28.2 (#120445): inFlightEvents: each in-flight pod has its own entry; Done drops events from the front. \
-Carried by v1.28.2, v1.28.3, v1.28.4, v1.28.5 and later 1.28 patches, v1.29.0 to v1.29.9, v1.30.0 to v1.30.14 \
-and v1.31.0 to v1.31.13.
+Carried by v1.28.2, v1.28.3, v1.28.4, v1.28.5 and later 1.28 patches, v1.29.0 to v1.29.9, v1.30.0 to v1.30.14, \
+v1.31.0 to v1.31.13, v1.32 (the 1.32 branch point; later 1.32 patches not checked) and v1.36.2 (1.33-1.35 lie \
+between the two verified trees).
 
 ## Before and after
 
@@ -306,6 +308,8 @@ logs with the gate off and -v=6 with it on, 1.29 on -v=3). The log says none of 
 - The replica whose log starts at kube-scheduler.log:1 starts a leader election ("attempting to acquire leader \
 lease") and never schedules: a standby, whose informers log the cluster's events without scheduling. Its 3 \
 scheduler lines are left out; only the leader schedules.
+- The log is kube-scheduler 1.30's (7 of its 7 lines with a known file:line are where 1.30 logs them: \
+kubernetes/autoscaler cluster-autoscaler-release-1.30 (v1.30.14)): replayed on v1.28.1 and v1.28.2.
 """
 
 
