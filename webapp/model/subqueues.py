@@ -101,7 +101,7 @@ class BackoffQueue:
         self.errors = KeyedHeap(order)
         self.split = split
 
-    def __contains__(self, name: str) -> bool:
+    def __contains__(self, name: object) -> bool:
         return name in self.main.index or name in self.errors.index
 
     def __len__(self) -> int:
