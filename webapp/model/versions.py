@@ -43,14 +43,14 @@ class Rules:
     # 1.31 (#126222): Activate no longer returns early for a pod already in activeQ.
     activate_in_active_q: bool = False
     # 1.32 (#127016): Pop discards a popped record whose pod is already in flight and pops the next; when nothing
-    # else is poppable Pop waits, so the step is refused (active_queue.go unlockedPop, ee4fafa6 l. 210-220).
+    # else is poppable Pop waits, so the step is refused (active_queue.go unlockedPop, ee4fafa6 l. 213-219).
     pop_discards_in_flight: bool = False
     # 1.32 (#128170): Activate of a pod it cannot move appends ForceActivate:<pod> to inFlightEvents when that pod
     # is in flight (a wildcard event for that pod only) and sets moveRequestCycle = schedulingCycle, gate on or
     # off (scheduling_queue.go Activate, ee4fafa6 l. 613-635).
     activate_force_event: bool = False
     # 1.32 (#126029†): calculateBackoffDuration is 0 for a record never attempted (Attempts == 0)
-    # (scheduling_queue.go ee4fafa6 l. 1308-1313).
+    # (scheduling_queue.go ee4fafa6 l. 1309-1313).
     never_attempted_no_backoff: bool = False
     # 1.32: Update brings the events PodSchedulingPropertiesChange returns (an `ungate` is
     # UpdatePodSchedulingGatesEliminated, which the SchedulingGates plugin's hint answers) and records them for an
