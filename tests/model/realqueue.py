@@ -75,7 +75,7 @@ def queued_records(model: Model) -> dict[str, dict[str, Any]]:
     """extra.records as the model knows them: Model.view() per pod, plus the second record of a pod that is
     in activeQ and in another sub-queue (keyed NAME@where, as the harness does)."""
     records = {
-        name: {key: pod[shown] for key, shown in RECORD_FIELDS.items() if shown in pod}  # type: ignore[literal-required]
+        name: {key: pod[shown] for key, shown in RECORD_FIELDS.items() if shown in pod}
         for name, pod in model.view()["pods"].items()
         if pod["where"] in QUEUED
     }
@@ -85,7 +85,7 @@ def queued_records(model: Model) -> dict[str, dict[str, Any]]:
         for r in subqueue:
             if records[r.name]["where"] != where:
                 shown = queue._record_view(r, where)
-                records[f"{r.name}@{where}"] = {key: shown[view] for key, view in RECORD_FIELDS.items()  # type: ignore[literal-required]
+                records[f"{r.name}@{where}"] = {key: shown[view] for key, view in RECORD_FIELDS.items()
                                                 if view in shown}
     return records
 

@@ -9,7 +9,7 @@ release changed is one field of ``versions.Rules``, read where it governs (``sel
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import Any, cast
 
 from .config import NS
 from .errors import StepError
@@ -266,14 +266,14 @@ class PriorityQueue(Moves):
     # --- views -------------------------------------------------------------------------------
     def state(self) -> State:
         """The trace ``state`` object of scenario-format.md (exactly these keys)."""
-        state: State = {
+        state = cast(State, {  # State with the tracker's keys (a literal with ** cannot leave backoffQ_error out)
             "activeQ": sorted(self.active_q.index),
             "backoffQ": sorted(self.backoff_q.names()),
             "unschedulablePods": sorted(self.unschedulable_pods),
             "schedulingCycle": self.scheduling_cycle,
             "moveRequestCycle": self.move_request_cycle,
             **self.tracker.state(),
-        }
+        })
         if self.rules.error_backoff_q:
             state["backoffQ_error"] = sorted(self.backoff_q.errors.index)
         return state
