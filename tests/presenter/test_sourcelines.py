@@ -4,6 +4,8 @@ From v1.32.0 Pop lights Pop in scheduling_queue.go, then activeQueue's steps in 
 discarded); on v1.36.2 backoffQueue's in backoff_queue.go. Every lit line is an anchor of the version's map, inside
 its function."""
 
+import json
+
 import pytest
 
 from webapp.engine.trace import replay
@@ -11,7 +13,7 @@ from webapp.model.versions import VERSIONS
 from webapp.presenter.sourcelines import lit_lines, with_lines
 from webapp.scenario import builtin
 from webapp.scenario.errors import ScenarioError
-from webapp.scenario.load import parse_text
+from webapp.scenario.load import load_scenario, parse_text
 from webapp.scenario.resolve import resolve
 from webapp.sources.maps import MAPS
 
@@ -180,3 +182,32 @@ def test_v1_36_2_pops_backoffqs_head_when_activeq_is_empty_and_backoff_queue_go_
     assert [x["anchor"] for x in pop][:4] == ["pop.call", "pop.take", "pop.from_backoff", "pop.backoff_head"]
     assert where(m, pop)[3] == ("backoff_queue.go", "backoffQueue.popBackoff", m.anchors["pop.backoff_head"].lines[0])
     assert next(x for x in pop if x["anchor"] == "pop.take")["value"] == "activeQ is empty"
+
+
+def change_scenarios() -> list[tuple[str, str, dict]]:
+    """The one-change scenarios of the newer real queues (tests/data/real-queue-traces-new.jsonl.gz), each with
+    the version that reproduces its real code."""
+    from tests.model.test_real_queue_new import LINES, VERSION_OF, scenario_of
+    found = []
+    for _, _, raw in LINES:
+        trace = json.loads(raw)
+        if trace["id"].startswith("change/"):
+            found.append((trace["id"], VERSION_OF[trace["variant"]], scenario_of(trace)))
+    return found
+
+
+@pytest.mark.parametrize("trace_id, version, scenario", change_scenarios(),
+                         ids=[f"{i}@{v}" for i, v, _ in change_scenarios()])
+def test_the_change_scenarios_light_anchors_inside_their_functions(trace_id, version, scenario):
+    m = MAPS[version]
+    run = replay(load_scenario(scenario), version, records=True)["steps"]
+    lit = [lit_lines(version, s["record"], s["result"]) for s in run]
+    for x in (x for step in lit for x in step):
+        f = m.functions[x["function"]]
+        assert m.anchors[x["anchor"]].lines[0] == x["line"] and f.first < x["line"] < f.last, (trace_id, x)
+    for step, lines in zip(run, lit, strict=True):
+        if step["op"] == "pop_specific":
+            assert [x["anchor"] for x in lines][:2] == ["ps.activate", "ps.get"], trace_id
+            if step["result"]["popped"]:
+                assert lines[-1] == {"function": "PopSpecificPod", "anchor": "ps.return",
+                                     "line": m.anchors["ps.return"].lines[0], "value": step["result"]["popped"]}

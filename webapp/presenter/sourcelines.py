@@ -61,8 +61,10 @@ def lit_lines(version: str, record: Mapping[str, Any] | None, result: Mapping[st
         for m in record["moves"]:
             run("fb.backingoff", f"{m['pod']} has finished backing off")
             run("fb.add", f"{m['pod']} → activeQ")
-    elif op == "update":
+    elif op in ("update", "ungate"):  # ungate: an Update that removes the pod's scheduling gates
         _update(run, record)
+    elif op == "pop_specific":
+        _pop_specific(run, record, result)
     elif op == "delete":
         run("del.active", _where(record))
         run("del.unschedulable")
@@ -148,16 +150,38 @@ def _pop_backend(run: _Run, record: Mapping[str, Any], result: Mapping[str, Any]
     if not popped:
         return
     _to_in_flight(run)
+    _entered(run, record)
+    if record.get("cleared") is not None:
+        run("pop.clear", "cleared " + (", ".join(sorted(record["cleared"])) or "nothing"))
+        run("pop.clear_pending")
+    run("pop.return", popped)
+
+
+def _pop_specific(run: _Run, record: Mapping[str, Any], result: Mapping[str, Any]) -> None:
+    """PopSpecificPod (1.36): activate the pod, take it out of activeQ and move it to in flight, as Pop does."""
+    popped = result.get("popped")
+    activated = [m for m in record["moves"] if m["to"] == "activeQ"]
+    run("ps.activate", _where({"moves": activated}) or "; ".join(s["why"] for s in record["skipped"]) or None)
+    run("ps.get", f"pInfo = {popped}" if popped else "not in activeQ")
+    if not popped:
+        run("ps.none", "nil")
+        return
+    run("ps.move", f"{popped}: activeQ → in flight")
+    run("pop.attempts")  # movePodToInFlight: unlockedMovePodToInFlight's lines
+    run("pop.gate")
+    _entered(run, record)
+    run("ps.return", popped)
+
+
+def _entered(run: _Run, record: Mapping[str, Any]) -> None:
+    """unlockedMovePodToInFlight's lines after the gate (1.36; in 1.32 unlockedPop's): the pod's entry and the
+    cycle."""
     entries = [e for e in record["appended"] if e["kind"] == "pod"]
     if entries:
         run("pop.in_flight")
     for e in entries:
         run("pop.entry", f"{e['pod']}'s entry {e['id']} at the back")
     run("pop.cycle")
-    if record.get("cleared") is not None:
-        run("pop.clear", "cleared " + (", ".join(sorted(record["cleared"])) or "nothing"))
-        run("pop.clear_pending")
-    run("pop.return", popped)
 
 
 def _to_in_flight(run: _Run) -> None:
