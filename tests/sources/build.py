@@ -122,6 +122,16 @@ def packed(items: list[str], per_line: int) -> list[str]:
     return ["    " + " ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
 
 
+def nested(head: str, groups: dict[str, list[str]], per_line: int) -> list[str]:
+    """A dict of dicts as module text: ``head`` opens it, each group its items packed ``per_line`` to a line."""
+    out = [head]
+    for key, items in groups.items():
+        out.append(f"    {key!r}: {{")
+        out += packed(items, per_line)
+        out.append("    },")
+    return [*out, "}"]
+
+
 def module_name(tag: str) -> str:
     return "v" + tag[1:].replace(".", "_").replace("-", "_")
 
@@ -135,27 +145,14 @@ def module_text(tag: str, r: dict[str, Any]) -> str:
            "FILES = {  # path -> (licence header's first and last line, sha256 of the file)"]
     out += [f"    {path!r}:\n        ({f['licence']!r}, {f['digest']!r})," for path, f in r["files"].items()]
     out.append("}")
-    out.append("FUNCTIONS = {  # path -> {function: (first, last)}")
-    for path, f in r["files"].items():
-        out.append(f"    {path!r}: {{")
-        out += packed([f"{k!r}: {v!r}," for k, v in f["functions"].items()], 2)
-        out.append("    },")
-    out.append("}")
-    out.append("ANCHORS = {  # function -> {anchor: line}")
+    out += nested("FUNCTIONS = {  # path -> {function: (first, last)}",
+                  {path: [f"{k!r}: {v!r}," for k, v in f["functions"].items()] for path, f in r["files"].items()}, 2)
     by_function: dict[str, list[str]] = {}
     for k, (function, line) in r["anchors"].items():
         by_function.setdefault(function, []).append(f"{k!r}: {line},")
-    for function, pairs in by_function.items():
-        out.append(f"    {function!r}: {{")
-        out += packed(pairs, 4)
-        out.append("    },")
-    out.append("}")
-    out.append("HASHES = {  # path -> {line: hash}")
-    for path, f in r["files"].items():
-        out.append(f"    {path!r}: {{")
-        out += packed([f"{n}: {h!r}," for n, h in f["hashes"].items()], 5)
-        out.append("    },")
-    out.append("}")
+    out += nested("ANCHORS = {  # function -> {anchor: line}", by_function, 4)
+    out += nested("HASHES = {  # path -> {line: hash}",
+                  {path: [f"{n}: {h!r}," for n, h in f["hashes"].items()] for path, f in r["files"].items()}, 5)
     return "\n".join(out) + "\n"
 
 
