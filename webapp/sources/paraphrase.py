@@ -225,7 +225,17 @@ _BACKEND: dict[str, tuple[Line, ...]] = {
         ("done.gate", "if !queueingHintsEnabled { return }"),
         ("Done.call", "activeQ.done(pod)"),
     ),
-    "requeuePodWithQueueingStrategy": _SHARED["requeuePodViaQueueingHint"],
+    "requeuePodWithQueueingStrategy": (  # 1.36's name of requeuePodViaQueueingHint
+        ("rq.skip", "if strategy == queueSkip {"),
+        ("rq.unschedulable", "    unschedulablePods.addOrUpdate(pod); return unschedulableQ"),
+        (None, "}"),
+        ("rq.backoff_check", "if strategy == queueAfterBackoff && backoffQ.isPodBackingoff(pod) {"),
+        ("rq.backoff", "    if moveToBackoffQ(pod) { return backoffQ }"),
+        (None, "}"),
+        ("rq.active", "if moveToActiveQ(pod) {"),
+        ("rq.active_return", "    return activeQ"),
+        (None, "}"),
+    ),
     "moveToBackoffQ": (
         (None, "run PreEnqueue plugins (1.33+); a gated pod goes to unschedulablePods"),
         ("rq.to_backoff", "backoffQ.add(pod)"),
