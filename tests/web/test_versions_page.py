@@ -9,7 +9,8 @@ def test_the_page_lists_every_version_and_marks_the_one_that_loses_the_marker(cl
     html = page.get_data(as_text=True)
     rows = re.findall(r'<tr data-version="([^"]+)" class="(lost|kept)">', html)
     assert rows == [("v1.28.1", "lost"), ("v1.28.2", "kept"), ("v1.28.4", "kept"), ("v1.28.5", "kept"),
-                    ("v1.29.9", "kept"), ("v1.30.14", "kept"), ("v1.31.13", "kept")]
+                    ("v1.29.9", "kept"), ("v1.30.14", "kept"), ("v1.31.13", "kept"), ("v1.32.0", "kept"),
+                    ("v1.36.2", "kept")]
     assert "yes (step 5)" in html and "only its own Done removes" in html
 
 
@@ -17,3 +18,6 @@ def test_the_api_gives_the_same_verdicts(client):
     verdicts = client.get("/api/versions").get_json()
     assert [(v["version"], v["lost"]) for v in verdicts][:2] == [("v1.28.1", True), ("v1.28.2", False)]
     assert {v["why"] for v in verdicts} == {"marker-removed", "own-entry", "gate-off"}
+    verified = {v["version"]: v["verified"] for v in verdicts}
+    assert verified["v1.32.0"] == "verified on v1.33.0-alpha.0's tree (the 1.32 branch point)"
+    assert verified["v1.36.2"] == "verified on v1.36.2"

@@ -107,7 +107,15 @@ def _moves(record: Record) -> str:
 
 def _pop(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     pod = result["popped"]
-    lines = [f"Pop() takes {pod} from the head of activeQ; its scheduling attempt is now in flight."]
+    if pod is None:  # pop_specific (1.36)
+        return [f"PopSpecificPod finds no record of {step['pod']} it can take (none queued, or its pod is already in "
+                "flight): nothing is popped."]
+    taker = "PopSpecificPod takes" if record["op"] == "pop_specific" else "Pop() takes"
+    source = result.get("from", "activeQ")
+    lines = [f"Pop() drops the record of {d}: {d} is already in flight (1.32+, #127016)."
+             for d in result.get("discarded", ())]
+    lines.append(f"{taker} {pod} from {'' if record['op'] == 'pop_specific' else 'the head of '}{source}; its "
+                 "scheduling attempt is now in flight.")
     if VERSIONS[variant].rules.pod_entries and record["appended"]:
         lines.append(f"Its own pod entry [{pod}] is appended to inFlightEvents: on failure it will look only at "
                      "what comes after it.")
@@ -233,7 +241,8 @@ def _flush(variant: str, step: Step, result: Result, record: Record) -> list[str
 
 
 def _generic(variant: str, step: Step, result: Result, record: Record) -> list[str]:
-    lines = [UPDATE_IN_FLIGHT.format(variant=variant, **entry) for entry in record["appended"] if "pod" in entry]
+    lines = [UPDATE_IN_FLIGHT.format(variant=variant, **entry) for entry in record["appended"]
+             if entry["kind"] == "event" and "pod" in entry]
     if record["op"] == "update" and record["evaluations"]:
         lines.append(UPDATE_BY_HINT.format(pod=step["pod"], variant=variant))
     lines += [_evaluation(e) for e in record["evaluations"]]  # 1.31: an update judged by the pod's hints
@@ -281,5 +290,5 @@ def _violation(broken: Violated) -> str:
     return f"Invariant broken ({broken['name']}): {said}."
 
 
-_OPS = {"pop": _pop, "event": _event, "assigned_pod_added": _event, "fail": _fail, "done": _done,
+_OPS = {"pop": _pop, "pop_specific": _pop, "event": _event, "assigned_pod_added": _event, "fail": _fail, "done": _done,
         "advance_clock": _clock, "flush_backoff": _flush, "flush_unschedulable_leftover": _flush}
