@@ -13,13 +13,14 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, TypedDict
+from typing import Any
 
 from ..errors import Busy, Invalid, NotAllowed
 from ..phrases import shown
 from ..scenario.scenario import Scenario
 from . import polls
 from .polls import Answer, Poll, Tally
+from .room import Room, Withdrawn
 from .roomstore import MemoryRoomStore, RedisRoomStore, RoomRecord, RoomsUnavailable
 from .session import Session
 
@@ -27,49 +28,6 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud a
 CODE_LENGTH = 6
 CODE_PATTERN = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 MIN_TOKEN_LENGTH = 32
-
-
-class Withdrawn(TypedDict):
-    """A poll the presenter withdrew, or that the room left unrevealed."""
-
-    position: int
-    open: bool
-    cancelled: bool
-
-
-class Room:
-    def __init__(self, record: RoomRecord, session: Session):
-        self.code = record["code"]
-        self.token = record["token"]  # HMAC(secret, code): 256 bits, compared in constant time
-        # Which incarnation of the room this is: a room re-created under the same code (its record lost, e.g.
-        # Redis restarted empty) gets a new epoch, and counts its versions from 0 again.
-        self.epoch = record.get("epoch")
-        self.session = session
-        self.version = -1  # the store version this session reflects
-        self.owner: str | None = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
-        self.members: set[str] = set()  # connections of this process in the room (presenter and followers)
-        self.voters: dict[str, str] = {}  # connection -> the voter id it answers the room's polls as, while it lives
-        # Whether the room plays, as its record says (the one truth on every process): the process whose autoplay
-        # runs it records each tick and its stop; a copy elsewhere only reads it.
-        self.playing = bool(record.get("playing"))
-        self.empty_since: float | None = None  # when this process last saw it with no member here
-        self.presenters: set[str] = set()  # connections of this process that created, claimed or drove it
-        self.presenter_left: float | None = None  # when the last of them left (None: one is here, or none was)
-        self.driven = time.monotonic()  # when it was last driven or moved (here, or seen moved in the store)
-
-    @property
-    def seen(self) -> tuple[str | None, int]:
-        """What this copy shows, comparable across re-creations: (epoch, version)."""
-        return self.epoch, self.version
-
-    @property
-    def channel(self) -> str:
-        return f"room:{self.code}"
-
-    @property
-    def presenter_channel(self) -> str:
-        """Where what only the presenter sees goes (a poll's answers as they come in)."""
-        return f"room:{self.code}:presenter"
 
 
 class Rooms:
@@ -154,13 +112,14 @@ class Rooms:
         room.session.touched = time.monotonic()  # driven or joined: not idle
         return room
 
-    def authorize(self, code: object, token: object) -> Room:
-        """The room, if ``token`` is its presenter token; NotAllowed otherwise (same message either way)."""
+    def authorize(self, code: object, token: object, doing: str = "drive it") -> Room:
+        """The room, if ``token`` is its presenter token; NotAllowed otherwise, saying who may be ``doing`` what
+        was asked (the same message whether the token is missing or wrong)."""
         room = self.find(code)
         # Checked against this process's current secret, not the stored token: a rotated secret revokes every
         # older token at once, on every process, even for rooms another process made and Redis still holds.
         if not isinstance(token, str) or not hmac.compare_digest(token.encode(), self.token_for(room.code).encode()):
-            raise NotAllowed(f"only the presenter of room {room.code} can drive it (missing or wrong token)")
+            raise NotAllowed(f"only the presenter of room {room.code} can {doing} (missing or wrong token)")
         return room
 
     def claim(self, code: object, token: object, owner: str | None = None) -> Room:
@@ -204,7 +163,7 @@ class Rooms:
             if old is not None:  # another incarnation: nothing of the old one is served; its followers stay
                 old.session.pause()
                 room.owner, room.members, room.empty_since = old.owner, old.members, old.empty_since
-                room.presenters, room.presenter_left = old.presenters, old.presenter_left
+                room.presenters, room.presenter_left, room.speakers = old.presenters, old.presenter_left, old.speakers
                 if room.members:
                     self._store.set_members(room.code, self.process, len(room.members))
             self._local[record["code"]] = room
@@ -331,6 +290,8 @@ class Rooms:
         """``sid`` left ``code``; True if nobody is left in it anywhere (then its autoplay stops at once: the hub
         pauses it and records that it no longer plays; it is forgotten after ``empty_grace``)."""
         room = self._local.get(code.upper()) if isinstance(code, str) else None
+        if room is not None:
+            room.speakers.discard(sid)
         if room is not None and sid in room.presenters:
             room.presenters.discard(sid)
             if not room.presenters:
@@ -353,6 +314,7 @@ class Rooms:
         counted; the voter may come back on a new connection). The codes now empty everywhere."""
         for room in self._local.values():
             room.voters.pop(sid, None)
+            room.speakers.discard(sid)
         return [code for code, room in list(self._local.items()) if sid in room.members and self.leave(code, sid)]
 
     def occupied(self, room: Room) -> bool:
