@@ -8,7 +8,8 @@ without sending a whole request.
 * **The bounds** (``Connections.admit``): a connection past ``MAX_CONNECTIONS`` open in the process, or past
   ``MAX_CONNECTIONS_PER_ADDRESS`` from its address, is answered ``REFUSED`` (503 Busy, ``Retry-After``,
   ``Connection: close``) and closed at once, before a request of it is read. Behind a proxy (``PROXY_COUNT`` > 0)
-  every connection is the proxy's: the per-address bound is not applied (the proxy bounds its clients).
+  the proxy's own connections (from ``TRUSTED_PROXIES``, ``hosts.py``) are free of the per-address bound (the
+  proxy bounds its clients); a client reaching the port directly is bounded by its own address.
 * **Idle and slow connections** (``Connections.expired``): a connection that has not sent a whole request head
   for ``IDLE_CONNECTION_SECONDS`` since it opened or since its last answer ended (an idle keep-alive connection,
   or a client sending its headers a byte at a time) is shut down by the server. A connection busy with a request
@@ -131,8 +132,9 @@ class _Open:
 class Connections:
     """The open connections of one server process (see the module's doc)."""
 
-    def __init__(self, most: int, per_address: int, idle_seconds: float, clock=time.monotonic):
+    def __init__(self, most: int, per_address: int, idle_seconds: float, clock=time.monotonic, exempt=None):
         self.most, self.per_address, self.idle_seconds, self.clock = int(most), int(per_address), idle_seconds, clock
+        self.exempt = exempt or (lambda key: False)  # address -> free of the per-address bound (a trusted proxy)
         self.refused = {"process": 0, "address": 0}
         self._open: dict[tuple, _Open] = {}
         self._per_key: dict[str, int] = {}
@@ -154,7 +156,7 @@ class Connections:
                 if len(self._open) >= self.most:
                     self.refused["process"] += 1
                     return self.too_many
-            if self.per_address and self._per_key.get(key, 0) >= self.per_address:
+            if self.per_address and self._per_key.get(key, 0) >= self.per_address and not self.exempt(key):
                 self._reap(key)
                 if self._per_key.get(key, 0) >= self.per_address:
                     self.refused["address"] += 1

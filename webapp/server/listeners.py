@@ -27,7 +27,7 @@ import socket
 import time
 
 from .connections import Activity, Connections, connection_bound, end, file_limit, refuse
-from .hosts import proxy_count
+from .hosts import is_trusted, proxies_said, proxy_count, trusted_proxies
 from .httplimit import HttpLimit
 from .settings import settings_of
 
@@ -66,13 +66,16 @@ def bounds(app) -> tuple[Connections, str]:
     settings = settings_of(app)
     limit = file_limit()
     most = connection_bound(limit, int(settings.max_connections))
-    per_address = 0 if proxy_count(settings) else min(int(settings.max_connections_per_address), most)
-    table = Connections(most, per_address, float(settings.idle_connection_seconds))
+    per_address = min(int(settings.max_connections_per_address), most)
+    proxies = trusted_proxies(settings) if proxy_count(settings) else ()
+    table = Connections(most, per_address, float(settings.idle_connection_seconds),
+                        exempt=lambda key: is_trusted(key, proxies))
     rate = settings.http_rate_limit_per_second
     said = (f"{limit.describe()}: at most {most:,} connections, "
             f"{f'{per_address:,} per address' if per_address else 'no bound per address'}, idle ones closed after "
             f"{settings.idle_connection_seconds:g} s; HTTP requests "
-            f"{f'{rate:g}/s per address (bursts of {settings.http_rate_limit_burst:g})' if rate else 'not limited'}")
+            f"{f'{rate:g}/s per address (bursts of {settings.http_rate_limit_burst:g})' if rate else 'not limited'}; "
+            f"{proxies_said(settings)}")
     return table, said
 
 

@@ -81,8 +81,8 @@ class Settings:
     rate_limit_burst: float = setting(60, "messages a connection may send at once before the rate applies")
     max_connections: int = setting(10_000, "open TCP connections one process keeps (each is a file: at most 3/4 "
                                            "of the open-files limit left at start); beyond, 503 and closed")
-    max_connections_per_address: int = setting(64, "open TCP connections from one client address (not applied "
-                                                   "behind a proxy, PROXY_COUNT > 0); 0: no bound")
+    max_connections_per_address: int = setting(64, "open TCP connections from one client address (not applied to "
+                                                   "a trusted proxy's, PROXY_COUNT > 0); 0: no bound")
     idle_connection_seconds: float = setting(15, "a connection that sends no whole request head for this long "
                                                  "(idle keep-alive, slow headers) is closed; 0: never")
     http_rate_limit_per_second: float = setting(20, "HTTP requests per second per client address (a token bucket; "
@@ -107,6 +107,9 @@ class Settings:
     max_answers_per_address: int = setting(50, "answers one poll counts from one client address; 0: no bound")
     room_unattended_seconds: float = setting(1800, "a room whose presenter has left and that nobody has driven for "
                                                    "this long is forgotten, followers or not")
+    trusted_proxies: str = setting("127.0.0.1,::1", "with PROXY_COUNT set: the addresses (or networks) of the "
+                                                    "proxies, comma-separated; X-Forwarded-For is believed only on "
+                                                    "their connections", text)
     sources_cache: str | None = setting(None, "where `inflight-scope sources fetch` keeps the upstream text and the "
                                               "server offers it from; unset: $XDG_CACHE_HOME/inflight-scope/sources "
                                               "(else ~/.cache/inflight-scope/sources)", text)
