@@ -112,6 +112,10 @@ class Rooms:
         room.session.touched = time.monotonic()  # driven or joined: not idle
         return room
 
+    def exists(self, code: str) -> bool:
+        """Whether room ``code`` is open (on any process sharing the store); nothing is made or followed here."""
+        return self._store.get(code.upper()) is not None
+
     def authorize(self, code: object, token: object, doing: str = "drive it") -> Room:
         """The room, if ``token`` is its presenter token; NotAllowed otherwise, saying who may be ``doing`` what
         was asked (the same message whether the token is missing or wrong)."""

@@ -15,8 +15,8 @@ from ..scenario import builtin
 from ..scenario.resolve import resolve
 from ..server.offload import apart
 from ..server.settings import settings_of
+from .audience import QrCodes
 from .audience import audience as audience_urls
-from .audience import kept_qr
 from .bodies import builtin_scenario, index_arg, json_body
 
 bp = Blueprint("main", __name__)
@@ -149,10 +149,15 @@ def audience_api():
 
 @bp.get("/r/<code>/qr.svg")
 def audience_qr(code: str):
-    """The QR code of the room's audience link on the first of ``/api/audience``'s URLs."""
+    """The QR code of the room's audience link on the first of ``/api/audience``'s URLs (a room that exists only;
+    kept, ``audience.QrCodes``)."""
     if not ROOM_PATTERN.fullmatch(code):
         raise NotFound(f"no room {_quoted(code, 20)}: a room's code is 4 to 12 capital letters and digits")
-    svg = kept_qr(f"{_audience()['urls'][0]}/r/{code}", lambda fn, text: apart(fn, text, pure=True, small=True))
+    if not current_app.extensions["inflight_rooms"].exists(code):  # no work for a code that is no room's
+        raise NotFound(f"no room {code} is open here")
+    qr_codes = current_app.extensions.setdefault("inflight_qr", QrCodes())
+    svg = qr_codes.svg(code, f"{_audience()['urls'][0]}/r/{code}",
+                       lambda fn, text: apart(fn, text, pure=True, small=True))
     return current_app.response_class(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
