@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import Busy, Invalid, NotAllowed
 from ..phrases import shown
 from ..scenario.scenario import Scenario
-from . import polls
+from . import followers, polls
 from .polls import Answer, Poll, Tally
 from .room import Room, Withdrawn
 from .roomstore import MemoryRoomStore, RedisRoomStore, RoomRecord, RoomsUnavailable
@@ -35,7 +35,8 @@ class Rooms:
                  store: MemoryRoomStore | RedisRoomStore | None = None, new_session: Callable[[], Session] = Session,
                  secret: bytes | None = None, empty_grace: float | None = None, max_rooms: int | None = None,
                  max_per_owner: int | None = None, clock: Callable[[], float] = time.monotonic,
-                 answers_per_address: int | None = None, unattended: float | None = None):
+                 answers_per_address: int | None = None, unattended: float | None = None,
+                 followers_per_address: int | None = None):
         self._resolve = resolve  # built-in id or scenario object -> (Scenario, id)
         self._store = store or MemoryRoomStore()
         self._new_session = new_session
@@ -46,12 +47,22 @@ class Rooms:
         # a poll counts at most answers_per_address answers from one client address; a room whose presenter has
         # left and that nobody has driven for ``unattended`` seconds is forgotten, followers or not
         self.answers_per_address, self.unattended = answers_per_address, unattended
+        # signed followers (followers.py) one address gives a poll: each is one phone of a hall behind one address
+        self.followers_per_address = followers_per_address
         self._reclaimed: list[tuple[str, str]] = []  # (code, why) of rooms reclaimed, for the hub to tell
         self.clock = clock
         self.process = secrets.token_hex(8)  # this process's name in the store's member counts
         # A room's token is HMAC(secret, code): any process sharing the secret can tell the real presenter's
         # token from another, even for a room the store has lost (web/secret.py says where it comes from).
         self._secret = secret or secrets.token_bytes(32)
+
+    def new_follower(self) -> str:
+        """A new follower's signed token (the room page hands it to a browser)."""
+        return followers.new_follower(self._secret)
+
+    def follower(self, token: object) -> str | None:
+        """The follower id of a token this server signed; None for any other value."""
+        return followers.follower_of(self._secret, token)
 
     def token_for(self, code: str) -> str:
         digest = hmac.new(self._secret, code.encode(), hashlib.sha256).digest()
@@ -201,10 +212,11 @@ class Rooms:
         return poll
 
     def answer_poll(self, room: Room, sid: str, voter: object, answer: object,
-                    address: str | None = None) -> Poll | None:
+                    address: str | None = None, signed: bool = False) -> Poll | None:
         """Record the answer of connection ``sid`` as ``voter`` (None: the connection itself), replacing that
         voter's earlier one; the poll as it stands. Only a member of the room answers, a connection answers
-        as one voter only, and one client ``address`` gives at most ``answers_per_address`` voters."""
+        as one voter only, and one client ``address`` gives at most ``answers_per_address`` voters, or, for
+        ``signed`` followers (a voter this server signed, followers.py), ``followers_per_address``."""
         if sid not in room.members:
             raise NotAllowed("join the room before answering its poll")
         voter = sid if voter is None else polls.checked_voter(voter)
@@ -213,13 +225,15 @@ class Rooms:
         poll = self._store.poll(room.code)
         if poll is not None and room.session.sim is not None and room.session.sim.position != poll["position"]:
             raise Invalid("this poll has closed: the room has moved on")
+        bound, setting = (self.followers_per_address, "MAX_FOLLOWERS_PER_ADDRESS") if signed else \
+            (self.answers_per_address, "MAX_ANSWERS_PER_ADDRESS")
         counted = self._store.answer(room.code, voter, polls.checked_answer(poll, answer), polls.MAX_ANSWERS,
-                                     address or "", self.answers_per_address or 0)
+                                     f"{address or ''}{' followers' if signed else ''}", bound or 0)
         if counted == polls.FULL:
             raise Busy(f"this poll has counted {polls.MAX_ANSWERS} answers: no more are taken")
         if counted == polls.ADDRESS_FULL:
-            raise NotAllowed(f"this poll counts at most {self.answers_per_address} answers from one address "
-                             "(MAX_ANSWERS_PER_ADDRESS), and yours has given them")
+            raise NotAllowed(f"this poll counts at most {bound} answers from one address ({setting}), and yours has "
+                             "given them")
         return poll
 
     def close_poll(self, room: Room) -> Poll:

@@ -107,6 +107,15 @@ class Settings:
     max_answers_per_address: int = setting(50, "answers one poll counts from one client address; 0: no bound")
     room_unattended_seconds: float = setting(1800, "a room whose presenter has left and that nobody has driven for "
                                                    "this long is forgotten, followers or not")
+    max_followers_per_address: int = setting(1000, "a room's followers (signed by the room page, joined over a "
+                                                   "websocket) one client address may hold connected besides "
+                                                   "MAX_CONNECTIONS_PER_ADDRESS (at most 3/4 of the process's), and "
+                                                   "answers one poll counts from them: a hall behind one address; "
+                                                   "0: followers count as any client does")
+    hall_requests_per_second: float = setting(100, "per client address: room pages of open rooms, static files and "
+                                                   "new Socket.IO sessions, in a bucket of their own (a hall's phones "
+                                                   "share one address); 0: in the address's own")
+    hall_requests_burst: float = setting(1000, "such requests one address may send at once before that rate applies")
     trusted_proxies: str = setting("127.0.0.1,::1", "with PROXY_COUNT set: the addresses (or networks) of the "
                                                     "proxies, comma-separated; X-Forwarded-For is believed only on "
                                                     "their connections", text)

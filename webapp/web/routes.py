@@ -7,6 +7,7 @@ import re
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 
+from ..engine import followers
 from ..engine.simulation import MAX_PANES, VERSIONS_TEXT_MOST, versions_in
 from ..engine.trace import replay
 from ..errors import Invalid, NotFound
@@ -132,11 +133,22 @@ def index():
 
 @bp.get("/r/<code>")
 def audience(code: str):
-    """The audience link: the room's page itself (a redirect costs a phone one more round trip); a code that is
-    no room's goes to the viewer, which says so."""
+    """The audience link: the room's page itself (a redirect costs a phone one more round trip), with the browser's
+    follower identity; a code that is no room's goes to the viewer, which says so."""
     if ROOM_PATTERN.fullmatch(code.upper()):
-        return render_template("index.html", **_view_args("audience"), room=code.upper())
+        page = current_app.make_response(render_template("index.html", **_view_args("audience"), room=code.upper()))
+        _hand_follower(page)
+        return page
     return redirect(url_for("main.index", room=code))
+
+
+def _hand_follower(page) -> None:
+    """The browser's follower identity (engine/followers.py), if it holds none this server signed: a cookie its
+    Socket.IO connection carries, so that its phone is one follower and one vote in any room."""
+    rooms = current_app.extensions["inflight_rooms"]
+    if rooms.follower(request.cookies.get(followers.COOKIE)) is None:
+        page.set_cookie(followers.COOKIE, rooms.new_follower(), max_age=followers.COOKIE_SECONDS, httponly=True,
+                        samesite="Lax")
 
 
 @bp.get("/api/audience")

@@ -29,9 +29,10 @@ import logging
 from contextlib import nullcontext
 from itertools import islice
 
-from flask import request
+from flask import current_app, request
 from flask_socketio import Namespace, SocketIO, join_room, leave_room
 
+from ..engine import followers
 from ..engine.polls import checked_voter
 from ..engine.room import Room, channels_of
 from ..engine.rooms import Rooms
@@ -44,6 +45,7 @@ from ..phrases import shown
 from ..scenario.resolve import resolve
 from ..server import privates
 from ..server.codec import JsonPacket, JsonText, QueueJson, values_in
+from ..server.connections import peer_of
 from ..server.guard import Guard, Refusal
 from ..server.origins import cors_allowed_origins
 from .answers import REFUSALS
@@ -102,6 +104,7 @@ class Viewers(Namespace):
     def __init__(self, hub: Hub, guard: Guard):
         super().__init__("/")
         self.hub, self.guard = hub, guard
+        self.followers: dict[str, str] = {}  # connection -> the signed follower id it came with (followers.py)
 
     # --- dispatch ------------------------------------------------------------------------------
     def checked(self, event: str, payload):
@@ -146,8 +149,12 @@ class Viewers(Namespace):
     # --- connections ---------------------------------------------------------------------------
     def on_connect(self, auth=None):
         self.hub.sessions[request.sid] = self.hub.new_session()
+        follower = self.hub.rooms.follower(request.cookies.get(followers.COOKIE))  # the room page's, signed
+        if follower is not None:
+            self.followers[request.sid] = follower
 
     def on_disconnect(self, reason=None):
+        self.followers.pop(request.sid, None)
         session = self.hub.sessions.pop(request.sid, None)
         self.hub.forget(request.sid)
         if session is not None:
@@ -290,7 +297,8 @@ class Viewers(Namespace):
                 room = self.hub.rooms.authorize(payload.get("room"), payload.get("token"), SPEAKER_VIEW)
                 self.enter(room, role=SPEAKER)
             else:
-                self.enter(self.hub.rooms.find(payload.get("room")), payload.get("voter"))
+                self.enter(self.hub.rooms.find(payload.get("room")), self.voter(payload))
+                self.vouch()
 
     def on_leave_room(self, payload):
         if isinstance(payload, dict) and isinstance(payload.get("room"), str):
@@ -312,8 +320,9 @@ class Viewers(Namespace):
     def on_poll_answer(self, payload):
         """A follower's answer {room, voter, answers: {variant: choice}}: counted for the presenter, never driving."""
         room = self.hub.rooms.find(payload.get("room"))
-        poll = self.hub.rooms.answer_poll(room, request.sid, payload.get("voter"), payload.get("answers"),
-                                          request.remote_addr)
+        poll = self.hub.rooms.answer_poll(room, request.sid, self.voter(payload), payload.get("answers"),
+                                          request.remote_addr, signed=request.sid in self.followers
+                                          and self.hub.rooms.followers_per_address is not None)
         self.hub.send("poll_tally",
                       {"room": room.code, "position": poll["position"], **self.hub.rooms.tally(room, poll)},
                       room.presenter_channel, False)
@@ -334,6 +343,20 @@ class Viewers(Namespace):
         on = boolean(payload, "on")
         self.hub.rooms.set_blank(target.room, on)  # a follower joining later sees it too
         self.hub.send("blank", {"room": target.code, "on": on}, target.channel, False)
+
+    def voter(self, payload: dict):
+        """Who this connection answers polls as: its signed follower id (one per browser, however many tabs and
+        connections carry it), else the voter its payload names (its tab's, bounded by its address)."""
+        return self.followers.get(request.sid, payload.get("voter"))
+
+    def vouch(self) -> None:
+        """A signed follower's websocket, now in a room, counts as a follower of its address, not against its
+        connection bound (server/connections.py ``vouch``)."""
+        serving = current_app.extensions.get("inflight_serving")
+        table = serving[0].connections if serving else None
+        if table is not None and request.sid in self.followers and \
+                str(request.environ.get("HTTP_UPGRADE", "")).lower() == "websocket":
+            table.vouch(peer_of(request.environ))
 
     def presenter_target(self, payload: dict) -> Target:
         if "room" not in payload:
@@ -400,6 +423,7 @@ def init_socketio(app, settings) -> SocketIO:
                   empty_grace=float(settings.room_empty_grace_seconds), max_rooms=int(settings.max_rooms) or None,
                   max_per_owner=int(settings.max_rooms_per_address) or None,
                   answers_per_address=int(settings.max_answers_per_address) or None,
+                  followers_per_address=int(settings.max_followers_per_address) or None,
                   unattended=float(settings.room_unattended_seconds))
     hub = Hub(socketio, rooms, new_session, resolve_apart, turn, offload.native)
     app.extensions["inflight_sessions"] = hub.sessions
