@@ -46,6 +46,14 @@ ROOM_PATH = "/r/"  # a room's page: /r/CODE
 ROOM_CODE_MOST = 12
 
 
+def refusal(what: str, rate: float, burst: float) -> tuple[int, bytes]:
+    """(Retry-After seconds, the 429's body) for a bucket of ``rate`` ``what`` a second, bursts of ``burst``."""
+    retry_after = max(1, math.ceil(1 / rate)) if rate > 0 else 1
+    body = json.dumps({"message": f"too many {what}: more than {rate:g} a second from your address (bursts of "
+                                  f"{burst:g}); try again in {retry_after} s", "kind": "Busy"}).encode()
+    return retry_after, body
+
+
 class HttpLimit:
     """WSGI middleware (inside ProxyFix): the per-address HTTP rate limit. ``open_session(sid)`` says whether a
     Socket.IO session is open (set by ``arm``)."""
@@ -60,10 +68,8 @@ class HttpLimit:
         self.room_open = None  # code -> whether that room is open (set by ``arm``)
         self.clock = clock
         self.armed = False
-        self.retry_after = max(1, math.ceil(1 / self.rate)) if self.rate > 0 else 1
-        self.body = json.dumps({"message": f"too many requests: more than {self.rate:g} a second from your address "
-                                           f"(bursts of {self.burst:g}); try again in {self.retry_after} s",
-                                "kind": "Busy"}).encode()
+        self.retry_after, self.body = refusal("requests", self.rate, self.burst)
+        self.hall_refusal = refusal("room pages, files and new sessions", *hall) if self.hall is not None else None
         self.refused = 0
         self._refusals: dict[str, list] = {}  # address -> [last logged, refused since]
         self._lock = threading.Lock()
@@ -85,10 +91,12 @@ class HttpLimit:
             return self.app(environ, start_response)
         self._note(key)
         time.sleep(HOLD_SECONDS)  # a green sleep under eventlet
+        retry_after, body = self.hall_refusal if limiter is self.hall and self.hall_refusal else \
+            (self.retry_after, self.body)
         start_response("429 Too Many Requests", [("Content-Type", "application/json"),
-                                                 ("Content-Length", str(len(self.body))),
-                                                 ("Retry-After", str(self.retry_after))])
-        return [self.body]
+                                                 ("Content-Length", str(len(body))),
+                                                 ("Retry-After", str(retry_after))])
+        return [body]
 
     def _hall(self, path: str, environ) -> bool:
         """Whether a request (not of an open session) is in the hall lane: a file, an open room's page, a new
