@@ -216,8 +216,12 @@ class Connections:
         per-address bound, while its address has fewer than ``followers`` of them; whether it was moved."""
         with self._lock:
             entry = self._open.get(_peer(peer))
-            if entry is None or entry.follower or self._followers.get(entry.key, 0) >= self.followers:
+            if entry is None or entry.follower:
                 return False
+            if self._followers.get(entry.key, 0) >= self.followers:
+                self._reap(entry.key)  # followers that went leave their places
+                if self._followers.get(entry.key, 0) >= self.followers:
+                    return False
             entry.follower = True
             self._followers[entry.key] = self._followers.get(entry.key, 0) + 1
             self._count(self._per_key, entry.key, -1)
