@@ -23,8 +23,9 @@ round trips are the figures. In turn, each for --seconds, from separate processe
   (h) deepframe --deep-conns raw websockets sending '42["echo",' + "["*32000 + "]"*32000 + "]" (64 kB, nested too
               deep: answered with an error) back to back, reconnecting whenever the server closes them
   (i) listframe --deep-conns raw websockets sending a ~1 MB echo of a list of 500,000 items back to back
-  idleconns, slowheaders, getflood, bigpolls: connections and HTTP (bench/abuse_conns.py, which also runs them on
-              their own: a server under a file limit, either async mode, its RSS sampled)
+  idleconns, slowheaders, getflood, bigpolls, hall: connections, HTTP and a hall of phones on one address
+              (bench/abuse_conns.py, which also runs them on their own: a server under a file limit, either async
+              mode, its RSS sampled)
 
 Reported per phase: the honest viewer's step p50 / p99 / max (ms), what the attackers got done, and the CPU
 seconds of the server's event-loop thread (the hub: what every viewer waits for; its tpool threads and worker

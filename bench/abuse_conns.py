@@ -11,6 +11,10 @@ laptop may have) in either async mode, and its RSS is sampled from /proc all alo
               costliest plain GET), each answer counted (200, 429, 503, closed)
   bigpolls    a long-polling session from 127.0.0.3 sends a POST over MAX_MESSAGE_BYTES, then a normal one, then
               opens another session, again and again; every status counted (a 500 would be a failure)
+  hall        not an attack: --hall-phones phones from 127.0.0.2 (with --hall-forwarded, from 127.0.0.1 naming that
+              address in X-Forwarded-For, as behind a proxy: start the server with --server-env
+              INFLIGHT_SCOPE_PROXY_COUNT=1) open a room's page and files, join it and answer its poll
+              (tests/web/hall.py, 16 at a time); reported: how many joined, how long all took, the votes counted
 
 The honest viewer (bench/abuse.py's Viewer, 127.0.0.1, websocket) steps all along; its p50 / p99 / max per phase
 are the figures; goal p99 <= 100 ms, max <= 250 ms, the process alive and its RSS bounded.
@@ -19,6 +23,7 @@ are the figures; goal p99 <= 100 ms, max <= 250 ms, the process alive and its RS
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -29,7 +34,7 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-PHASES = ("idleconns", "slowheaders", "getflood", "bigpolls")
+PHASES = ("idleconns", "slowheaders", "getflood", "bigpolls", "hall")
 SOURCES = [f"127.0.0.{i}" for i in range(2, 10)]
 
 
@@ -37,6 +42,8 @@ def add_arguments(ap) -> None:
     ap.add_argument("--idle-conns", type=int, default=2000, help="idleconns: connections held (more than 1,024)")
     ap.add_argument("--slow-conns", type=int, default=200, help="slowheaders: connections sending slow heads")
     ap.add_argument("--flood-threads", type=int, default=16, help="getflood: keep-alive connections asking GET /")
+    ap.add_argument("--hall-phones", type=int, default=500, help="hall: phones on one address")
+    ap.add_argument("--hall-forwarded", default=None, help="hall: the address a proxy on 127.0.0.1 names for all")
 
 
 def attackers(name: str, url: str, seconds: float, out, ctx, args) -> tuple[list, int]:
@@ -47,6 +54,8 @@ def attackers(name: str, url: str, seconds: float, out, ctx, args) -> tuple[list
         return [ctx.Process(target=slow_attack, args=(url, seconds, out, args.slow_conns))], 1
     if name == "getflood":
         return [ctx.Process(target=get_flood, args=(url, seconds, out, args.flood_threads))], 1
+    if name == "hall":
+        return [ctx.Process(target=hall_phase, args=(url, seconds, out, args.hall_phones, args.hall_forwarded))], 1
     return [ctx.Process(target=big_polls, args=(url, seconds, out))], 1
 
 
@@ -187,6 +196,37 @@ def get_flood(url: str, seconds: float, out, threads: int) -> None:
     for w in workers:
         w.join()
     out.put({"GET / statuses": {str(k): v for k, v in sorted(statuses.items())}})
+
+
+def hall_phase(url: str, seconds: float, out, phones: int, forwarded: str | None) -> None:
+    """A presenter opens a poll; ``phones`` phones join the room and answer it; held until the phase ends."""
+    import queue
+
+    import socketio
+
+    from tests.web.hall import hall, hang_up
+
+    _files_for(phones + 64)
+    tallies: queue.Queue = queue.Queue()
+    presenter = socketio.Client(reconnection=False)
+    presenter.on("poll_tally", lambda data: tallies.put(data["answered"]))
+    presenter.connect(url, transports=["websocket"], wait_timeout=30)
+    drive = presenter.call("create_room", {}, timeout=30)
+    presenter.call("load", {"scenario": "lost-marker", "position": 5, **drive}, timeout=30)
+    presenter.call("poll_open", drive, timeout=30)
+    end = time.monotonic() + seconds
+    source = "127.0.0.1" if forwarded else "127.0.0.2"
+    done, took = hall(url, _address(url)[1], drive["room"], phones, source, forwarded, {"v1.28.1": "backoffQ"})
+    counted = 0
+    while counted < phones and time.monotonic() < end + 30:
+        with contextlib.suppress(queue.Empty):
+            counted = max(counted, tallies.get(timeout=1))
+    problems = sorted({p.problem.split(":")[0] for p in done if p.problem})
+    out.put({"joined": sum(p.joined for p in done), "of": phones, "all in s": round(took, 1), "votes": counted,
+             "problems": problems})
+    time.sleep(max(0.0, end - time.monotonic()))
+    hang_up(done)
+    presenter.disconnect()
 
 
 def _whole(answer: bytes) -> bool:

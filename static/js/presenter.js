@@ -23,7 +23,9 @@ export function offerSpeakerView(opts, actions, page) {
     if (!opts.room) return page.showError("The room is not open yet: the speaker view follows it once it is.");
     const theme = document.documentElement.dataset.theme;
     const query = new URLSearchParams({ room: opts.room, ...(theme === "light" || theme === "dark" ? { theme } : {}) });
-    const speaker = open(`/speaker?${query}`, "inflight-scope-speaker", "popup,width=1100,height=700");
+    // the token in the fragment, as /present keeps it: never sent in a request, only over the speaker's socket
+    const token = new URLSearchParams({ token: opts.token ?? "" });
+    const speaker = open(`/speaker?${query}#${token}`, "inflight-scope-speaker", "popup,width=1100,height=700");
     speaker?.focus();
   };
   drawKeyHelp(actions);

@@ -1,6 +1,7 @@
 // The speaker view (/speaker?room=CODE, opened from the presenter's page with Shift+S, presenter.js): a second
 // window that follows the room over its own connection, as a follower does (it never drives), without being in
-// the room (join_room {speaker: true}: it is the presenter's, not audience, and keeps no autoplay going on its own).
+// the room (join_room {speaker: true, token}: it is the presenter's, not audience, and keeps no autoplay going
+// on its own).
 // It draws what the speaker needs from the room's scene: the step on screen, small; the next step and what it will
 // do on each version, and this step's note (the presenter's notes, presenter.js); the room's blank screen; a timer.
 import { $ } from "./dom.js";
@@ -13,6 +14,9 @@ import { renderPresenterNotes } from "./presenter.js";
 
 const box = $("speaker");
 const room = box.dataset.room;
+// The presenter's token, in the fragment the presenter's page opened this window with (presenter.js): without it
+// the server refuses to send the speaker's notes.
+const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
 let shown = null; // the model drawn
 
 function status(text) {
@@ -59,7 +63,7 @@ if (room) {
     connect() {
       status("");
       conn.follow(room);
-      conn.send("join_room", { room, speaker: true });
+      conn.send("join_room", { room, speaker: true, token });
     },
     disconnect() {
       status("Connection lost — reconnecting.");

@@ -112,11 +112,11 @@ def playing_room(url: str, clients, speed: float = 2):
     return presenter, ack
 
 
-def stopped_state(url: str, clients, room: str) -> dict:
+def stopped_state(url: str, clients, ack: dict) -> dict:
     """The room's state once it says it does not play, seen by a speaker-view connection (which, not being in the
     room, does not change whether it plays)."""
     watcher = clients(url)
-    watcher.sio.emit("join_room", {"room": room, "speaker": True})
+    watcher.sio.emit("join_room", {**ack, "speaker": True})
     return watcher.wait(lambda e, d: e == "state" and not d["playing"])
 
 
@@ -128,13 +128,13 @@ def test_a_room_left_with_only_its_speaker_window_stops_playing(make_page, live_
     follower = clients(live_server.url)
     follower.sio.emit("join_room", {"room": ack["room"]})
     speaker = make_page()
-    speaker.goto(f"/speaker?room={ack['room']}")
+    speaker.goto(f"/speaker?room={ack['room']}#token={ack['token']}")  # as the presenter's page opens it
     expect(speaker.get_by_test_id("speaker-position")).to_have_text(re.compile(r"^\d+ / 400"))
     presenter.close()
     reached = follower.wait(lambda e, d: e == "state")["position"]
     assert follower.wait(lambda e, d: e == "state" and d["position"] >= reached + 2)["playing"]  # a follower watches
     follower.close()
-    stopped = stopped_state(live_server.url, clients, ack["room"])
+    stopped = stopped_state(live_server.url, clients, ack)
     assert stopped["position"] < 400  # stopped because nobody is in it, not at its end
     expect(speaker.get_by_test_id("speaker-position")).to_have_text(re.compile(rf"^{stopped['position']} / 400"))
 
@@ -145,7 +145,7 @@ def test_a_speaker_view_answers_no_poll_and_takes_no_voter(live_server, clients)
     presenter.sio.emit("load", {"scenario": "lost-marker", "position": 5, **ack})
     presenter.state_at(5)
     speaker = clients(live_server.url)
-    speaker.sio.emit("join_room", {"room": ack["room"], "speaker": True})
+    speaker.sio.emit("join_room", {**ack, "speaker": True})
     speaker.state_at(5)
     presenter.sio.emit("poll_open", ack)
     speaker.wait(lambda e, d: e == "poll" and d["open"])  # it sees the poll as the room does
@@ -155,7 +155,8 @@ def test_a_speaker_view_answers_no_poll_and_takes_no_voter(live_server, clients)
     assert "join the room" in refused["message"]
     presenter.wait(lambda e, d: e == "poll")
     assert not presenter.has(lambda e, d: e == "poll_tally")  # nothing was counted
-    for payload, words in [({"speaker": True, "voter": "phone-1234"}, "takes a voter or speaker: true, not both"),
+    for payload, words in [({"speaker": True, "voter": "phone-1234", "token": ack["token"]},
+                            "takes a voter or speaker: true, not both"),
                            ({"speaker": "yes"}, "speaker must be true or false, got 'yes'")]:
         other = clients(live_server.url)
         other.sio.emit("join_room", {"room": ack["room"], **payload})

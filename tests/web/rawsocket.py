@@ -15,10 +15,18 @@ TIMEOUT = 30.0  # a bound against a hang: every wait ends as soon as what it wai
 
 
 class RawSocket:
-    def __init__(self, url: str, receive_buffer: int | None = None):
+    def __init__(self, url: str, receive_buffer: int | None = None, header=(), source: str | None = None):
+        """``header``: request header lines for the upgrade (a Cookie, an X-Forwarded-For); ``source``: the local
+        address to connect from (a loopback one: 127.0.0.2 is another client than 127.0.0.1)."""
         options = ((socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer),) if receive_buffer else ()
-        self.ws = websocket.create_connection(f"ws://{urlsplit(url).netloc}/socket.io/?EIO=4&transport=websocket",
-                                              timeout=TIMEOUT, sockopt=options, skip_utf8_validation=True)
+        netloc = urlsplit(url).netloc
+        sock = None
+        if source is not None:
+            host, _, port = netloc.rpartition(":")
+            sock = socket.create_connection((host, int(port)), timeout=TIMEOUT, source_address=(source, 0))
+        self.ws = websocket.create_connection(f"ws://{netloc}/socket.io/?EIO=4&transport=websocket",
+                                              timeout=TIMEOUT, sockopt=options, skip_utf8_validation=True,
+                                              header=list(header), socket=sock)
         opened = self.ws.recv()
         assert opened.startswith("0"), opened[:80]
         self.ws.send("40")

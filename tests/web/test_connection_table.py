@@ -20,6 +20,36 @@ def pair():
     return a
 
 
+def test_followers_vouched_for_leave_their_addresss_bound_up_to_their_own_and_the_proxy_is_exempt():
+    """A hall's phones: a websocket vouched for as a room's follower no longer counts against its address's bound,
+    but against the address's followers (``followers``), which the process's bound still caps; a trusted proxy's
+    connections are under no per-address bound."""
+    table = Connections(most=7, per_address=2, idle_seconds=0, followers=3, exempt=lambda key: key == "10.0.0.9")
+    socks = [pair() for _ in range(9)]
+    try:
+        for port in (1, 2):
+            assert table.admit(socks[port], ("10.0.0.1", port)) is None
+        assert table.admit(socks[3], ("10.0.0.1", 3)) == table.too_many_here
+        assert table.vouch(("10.0.0.1", 1)) and table.vouch(("10.0.0.1", 2))
+        assert not table.vouch(("10.0.0.1", 2))  # once
+        assert not table.vouch(("10.0.0.1", 99))  # no such connection
+        for port in (3, 4):  # two more, counted per address again
+            assert table.admit(socks[port], ("10.0.0.1", port)) is None
+        assert table.vouch(("10.0.0.1", 3)) and not table.vouch(("10.0.0.1", 4))  # its followers are 3 at most
+        assert table.admit(socks[5], ("10.0.0.1", 5)) is None  # 4 and 5: its bound of 2
+        assert table.admit(socks[6], ("10.0.0.1", 6)) == table.too_many_here
+        assert table.per_address_now() == {"10.0.0.1": 2}
+        socks[1].close()  # a follower that went leaves its place
+        assert table.vouch(("10.0.0.1", 4))
+        for port in (6, 7):  # the proxy's: no bound per address, the process's still
+            assert table.admit(socks[port], ("10.0.0.9", port)) is None
+        assert len(table) == 6 and table.admit(socks[8], ("10.0.0.9", 8)) is None
+        assert table.admit(socks[0], ("10.0.0.9", 9)) == table.too_many
+    finally:
+        for s in socks:
+            s.close()
+
+
 def test_bounds_per_process_and_per_address_and_closed_ones_forgotten():
     table = Connections(most=3, per_address=2, idle_seconds=0)
     socks = [pair() for _ in range(4)]

@@ -38,10 +38,11 @@ def connect(server, source: str = "127.0.0.2") -> socket.socket:
     return conn
 
 
-def ask(conn, path: str = "/healthz") -> int:
-    """Send one GET on ``conn``; its answer's status, or 0 if the server closed the connection instead."""
+def ask(conn, path: str = "/healthz", headers: str = "") -> int:
+    """Send one GET on ``conn`` (with ``headers``, each ending in CRLF); its answer's status, or 0 if the server
+    closed the connection instead."""
     try:
-        conn.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        conn.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}\r\n".encode())
         head = b""
         while b"\r\n\r\n" not in head:
             chunk = conn.recv(65536)

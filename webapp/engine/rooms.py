@@ -13,13 +13,14 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, TypedDict
+from typing import Any
 
 from ..errors import Busy, Invalid, NotAllowed
 from ..phrases import shown
 from ..scenario.scenario import Scenario
-from . import polls
+from . import followers, polls
 from .polls import Answer, Poll, Tally
+from .room import Room, Withdrawn
 from .roomstore import MemoryRoomStore, RedisRoomStore, RoomRecord, RoomsUnavailable
 from .session import Session
 
@@ -29,55 +30,13 @@ CODE_PATTERN = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 MIN_TOKEN_LENGTH = 32
 
 
-class Withdrawn(TypedDict):
-    """A poll the presenter withdrew, or that the room left unrevealed."""
-
-    position: int
-    open: bool
-    cancelled: bool
-
-
-class Room:
-    def __init__(self, record: RoomRecord, session: Session):
-        self.code = record["code"]
-        self.token = record["token"]  # HMAC(secret, code): 256 bits, compared in constant time
-        # Which incarnation of the room this is: a room re-created under the same code (its record lost, e.g.
-        # Redis restarted empty) gets a new epoch, and counts its versions from 0 again.
-        self.epoch = record.get("epoch")
-        self.session = session
-        self.version = -1  # the store version this session reflects
-        self.owner: str | None = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
-        self.members: set[str] = set()  # connections of this process in the room (presenter and followers)
-        self.voters: dict[str, str] = {}  # connection -> the voter id it answers the room's polls as, while it lives
-        # Whether the room plays, as its record says (the one truth on every process): the process whose autoplay
-        # runs it records each tick and its stop; a copy elsewhere only reads it.
-        self.playing = bool(record.get("playing"))
-        self.empty_since: float | None = None  # when this process last saw it with no member here
-        self.presenters: set[str] = set()  # connections of this process that created, claimed or drove it
-        self.presenter_left: float | None = None  # when the last of them left (None: one is here, or none was)
-        self.driven = time.monotonic()  # when it was last driven or moved (here, or seen moved in the store)
-
-    @property
-    def seen(self) -> tuple[str | None, int]:
-        """What this copy shows, comparable across re-creations: (epoch, version)."""
-        return self.epoch, self.version
-
-    @property
-    def channel(self) -> str:
-        return f"room:{self.code}"
-
-    @property
-    def presenter_channel(self) -> str:
-        """Where what only the presenter sees goes (a poll's answers as they come in)."""
-        return f"room:{self.code}:presenter"
-
-
 class Rooms:
     def __init__(self, resolve: Callable[[object], tuple[Scenario, str | None]],
                  store: MemoryRoomStore | RedisRoomStore | None = None, new_session: Callable[[], Session] = Session,
                  secret: bytes | None = None, empty_grace: float | None = None, max_rooms: int | None = None,
                  max_per_owner: int | None = None, clock: Callable[[], float] = time.monotonic,
-                 answers_per_address: int | None = None, unattended: float | None = None):
+                 answers_per_address: int | None = None, unattended: float | None = None,
+                 followers_per_address: int | None = None):
         self._resolve = resolve  # built-in id or scenario object -> (Scenario, id)
         self._store = store or MemoryRoomStore()
         self._new_session = new_session
@@ -88,12 +47,22 @@ class Rooms:
         # a poll counts at most answers_per_address answers from one client address; a room whose presenter has
         # left and that nobody has driven for ``unattended`` seconds is forgotten, followers or not
         self.answers_per_address, self.unattended = answers_per_address, unattended
+        # signed followers (followers.py) one address gives a poll: each is one phone of a hall behind one address
+        self.followers_per_address = followers_per_address
         self._reclaimed: list[tuple[str, str]] = []  # (code, why) of rooms reclaimed, for the hub to tell
         self.clock = clock
         self.process = secrets.token_hex(8)  # this process's name in the store's member counts
         # A room's token is HMAC(secret, code): any process sharing the secret can tell the real presenter's
         # token from another, even for a room the store has lost (web/secret.py says where it comes from).
         self._secret = secret or secrets.token_bytes(32)
+
+    def new_follower(self) -> str:
+        """A new follower's signed token (the room page hands it to a browser)."""
+        return followers.new_follower(self._secret)
+
+    def follower(self, token: object) -> str | None:
+        """The follower id of a token this server signed; None for any other value."""
+        return followers.follower_of(self._secret, token)
 
     def token_for(self, code: str) -> str:
         digest = hmac.new(self._secret, code.encode(), hashlib.sha256).digest()
@@ -154,13 +123,18 @@ class Rooms:
         room.session.touched = time.monotonic()  # driven or joined: not idle
         return room
 
-    def authorize(self, code: object, token: object) -> Room:
-        """The room, if ``token`` is its presenter token; NotAllowed otherwise (same message either way)."""
+    def exists(self, code: str) -> bool:
+        """Whether room ``code`` is open (on any process sharing the store); nothing is made or followed here."""
+        return self._store.get(code.upper()) is not None
+
+    def authorize(self, code: object, token: object, doing: str = "drive it") -> Room:
+        """The room, if ``token`` is its presenter token; NotAllowed otherwise, saying who may be ``doing`` what
+        was asked (the same message whether the token is missing or wrong)."""
         room = self.find(code)
         # Checked against this process's current secret, not the stored token: a rotated secret revokes every
         # older token at once, on every process, even for rooms another process made and Redis still holds.
         if not isinstance(token, str) or not hmac.compare_digest(token.encode(), self.token_for(room.code).encode()):
-            raise NotAllowed(f"only the presenter of room {room.code} can drive it (missing or wrong token)")
+            raise NotAllowed(f"only the presenter of room {room.code} can {doing} (missing or wrong token)")
         return room
 
     def claim(self, code: object, token: object, owner: str | None = None) -> Room:
@@ -204,7 +178,7 @@ class Rooms:
             if old is not None:  # another incarnation: nothing of the old one is served; its followers stay
                 old.session.pause()
                 room.owner, room.members, room.empty_since = old.owner, old.members, old.empty_since
-                room.presenters, room.presenter_left = old.presenters, old.presenter_left
+                room.presenters, room.presenter_left, room.speakers = old.presenters, old.presenter_left, old.speakers
                 if room.members:
                     self._store.set_members(room.code, self.process, len(room.members))
             self._local[record["code"]] = room
@@ -238,10 +212,11 @@ class Rooms:
         return poll
 
     def answer_poll(self, room: Room, sid: str, voter: object, answer: object,
-                    address: str | None = None) -> Poll | None:
+                    address: str | None = None, signed: bool = False) -> Poll | None:
         """Record the answer of connection ``sid`` as ``voter`` (None: the connection itself), replacing that
         voter's earlier one; the poll as it stands. Only a member of the room answers, a connection answers
-        as one voter only, and one client ``address`` gives at most ``answers_per_address`` voters."""
+        as one voter only, and one client ``address`` gives at most ``answers_per_address`` voters, or, for
+        ``signed`` followers (a voter this server signed, followers.py), ``followers_per_address``."""
         if sid not in room.members:
             raise NotAllowed("join the room before answering its poll")
         voter = sid if voter is None else polls.checked_voter(voter)
@@ -250,13 +225,15 @@ class Rooms:
         poll = self._store.poll(room.code)
         if poll is not None and room.session.sim is not None and room.session.sim.position != poll["position"]:
             raise Invalid("this poll has closed: the room has moved on")
+        bound, setting = (self.followers_per_address, "MAX_FOLLOWERS_PER_ADDRESS") if signed else \
+            (self.answers_per_address, "MAX_ANSWERS_PER_ADDRESS")
         counted = self._store.answer(room.code, voter, polls.checked_answer(poll, answer), polls.MAX_ANSWERS,
-                                     address or "", self.answers_per_address or 0)
+                                     f"{address or ''}{' followers' if signed else ''}", bound or 0)
         if counted == polls.FULL:
             raise Busy(f"this poll has counted {polls.MAX_ANSWERS} answers: no more are taken")
         if counted == polls.ADDRESS_FULL:
-            raise NotAllowed(f"this poll counts at most {self.answers_per_address} answers from one address "
-                             "(MAX_ANSWERS_PER_ADDRESS), and yours has given them")
+            raise NotAllowed(f"this poll counts at most {bound} answers from one address ({setting}), and yours has "
+                             "given them")
         return poll
 
     def close_poll(self, room: Room) -> Poll:
@@ -331,6 +308,8 @@ class Rooms:
         """``sid`` left ``code``; True if nobody is left in it anywhere (then its autoplay stops at once: the hub
         pauses it and records that it no longer plays; it is forgotten after ``empty_grace``)."""
         room = self._local.get(code.upper()) if isinstance(code, str) else None
+        if room is not None:
+            room.speakers.discard(sid)
         if room is not None and sid in room.presenters:
             room.presenters.discard(sid)
             if not room.presenters:
@@ -353,6 +332,7 @@ class Rooms:
         counted; the voter may come back on a new connection). The codes now empty everywhere."""
         for room in self._local.values():
             room.voters.pop(sid, None)
+            room.speakers.discard(sid)
         return [code for code, room in list(self._local.items()) if sid in room.members and self.leave(code, sid)]
 
     def occupied(self, room: Room) -> bool:

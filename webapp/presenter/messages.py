@@ -123,6 +123,16 @@ def key_positions(summary: Summary) -> list[int]:
     return sorted(marks)
 
 
+# What a room's scene carries for its presenter only (the speaker's notes, what the next step does, the next step
+# itself: while a prediction is open, each names its answer); its followers are sent the scene without them.
+SPEAKERS_ONLY = ("notes", "upcoming", "next")
+
+
+def for_audience(message: Mapping[str, Any]) -> dict[str, Any]:
+    """A room's state message as its followers are sent it: the scene without ``SPEAKERS_ONLY`` (each None)."""
+    return {**message, "scene": {**message["scene"], **dict.fromkeys(SPEAKERS_ONLY)}}
+
+
 TRACED = ("position", "total", "variants", "scene")  # what a delta's ops describe; the settings travel whole
 
 

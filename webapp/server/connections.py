@@ -8,7 +8,13 @@ without sending a whole request.
 * **The bounds** (``Connections.admit``): a connection past ``MAX_CONNECTIONS`` open in the process, or past
   ``MAX_CONNECTIONS_PER_ADDRESS`` from its address, is answered ``REFUSED`` (503 Busy, ``Retry-After``,
   ``Connection: close``) and closed at once, before a request of it is read. Behind a proxy (``PROXY_COUNT`` > 0)
-  every connection is the proxy's: the per-address bound is not applied (the proxy bounds its clients).
+  the proxy's own connections (from ``TRUSTED_PROXIES``, ``hosts.py``) are free of the per-address bound (the
+  proxy bounds its clients); a client reaching the port directly is bounded by its own address.
+* **A hall's followers** (``Connections.vouch``): a websocket that has joined a room as a signed follower (one
+  phone of a hall whose phones share one public address; ``engine/followers.py``) stops counting against its
+  address's ``MAX_CONNECTIONS_PER_ADDRESS`` and counts against its ``MAX_FOLLOWERS_PER_ADDRESS`` instead (at most
+  ``FOLLOWERS_SHARE`` of the process's connections): 500 phones on one address follow a room under a 1,024-file
+  limit, and one address still cannot hold every connection.
 * **Idle and slow connections** (``Connections.expired``): a connection that has not sent a whole request head
   for ``IDLE_CONNECTION_SECONDS`` since it opened or since its last answer ended (an idle keep-alive connection,
   or a client sending its headers a byte at a time) is shut down by the server. A connection busy with a request
@@ -38,6 +44,7 @@ RETRY_AFTER_SECONDS = 5
 TIMED_OUT = json.dumps({"message": "the request did not arrive in time", "kind": "Busy"}).encode()
 SHARE_OF_FILES = 0.75  # of the files left at start, the share connections may take
 LEAST_CONNECTIONS = 16
+FOLLOWERS_SHARE = 0.75  # of the process's connections, the share one address's followers may hold
 
 
 @dataclass(frozen=True)
@@ -122,20 +129,24 @@ def refuse(conn, answer: bytes) -> None:
 
 
 class _Open:
-    __slots__ = ("sock", "key", "busy", "since", "ending")
+    __slots__ = ("sock", "key", "busy", "since", "ending", "follower")
 
     def __init__(self, sock, key, now):
-        self.sock, self.key, self.busy, self.since, self.ending = sock, key, 0, now, False
+        self.sock, self.key, self.busy, self.since, self.ending, self.follower = sock, key, 0, now, False, False
 
 
 class Connections:
     """The open connections of one server process (see the module's doc)."""
 
-    def __init__(self, most: int, per_address: int, idle_seconds: float, clock=time.monotonic):
+    def __init__(self, most: int, per_address: int, idle_seconds: float, clock=time.monotonic, exempt=None,
+                 followers: int = 0):
         self.most, self.per_address, self.idle_seconds, self.clock = int(most), int(per_address), idle_seconds, clock
+        self.exempt = exempt or (lambda key: False)  # address -> free of the per-address bound (a trusted proxy)
+        self.followers = int(followers)  # an address's vouched followers, besides its per_address (0: none)
         self.refused = {"process": 0, "address": 0}
         self._open: dict[tuple, _Open] = {}
         self._per_key: dict[str, int] = {}
+        self._followers: dict[str, int] = {}  # address -> its connections vouched for as followers
         self._lock = threading.Lock()
         self.too_many = refusal(f"this server holds its most connections ({self.most:,}); try again shortly")
         self.too_many_here = refusal(f"too many connections from your address (at most {self.per_address:,}); "
@@ -154,7 +165,7 @@ class Connections:
                 if len(self._open) >= self.most:
                     self.refused["process"] += 1
                     return self.too_many
-            if self.per_address and self._per_key.get(key, 0) >= self.per_address:
+            if self.per_address and self._per_key.get(key, 0) >= self.per_address and not self.exempt(key):
                 self._reap(key)
                 if self._per_key.get(key, 0) >= self.per_address:
                     self.refused["address"] += 1
@@ -200,6 +211,22 @@ class Connections:
                         found.append(entry.sock)
         return found
 
+    def vouch(self, peer) -> bool:
+        """Connection ``peer`` is a room's signed follower: it counts against its address's followers, not its
+        per-address bound, while its address has fewer than ``followers`` of them; whether it was moved."""
+        with self._lock:
+            entry = self._open.get(_peer(peer))
+            if entry is None or entry.follower:
+                return False
+            if self._followers.get(entry.key, 0) >= self.followers:
+                self._reap(entry.key)  # followers that went leave their places
+                if self._followers.get(entry.key, 0) >= self.followers:
+                    return False
+            entry.follower = True
+            self._followers[entry.key] = self._followers.get(entry.key, 0) + 1
+            self._count(self._per_key, entry.key, -1)
+        return True
+
     def per_address_now(self) -> dict[str, int]:
         with self._lock:
             return dict(self._per_key)
@@ -212,11 +239,15 @@ class Connections:
             self._forget(self._open.pop(peer))
 
     def _forget(self, entry: _Open) -> None:
-        left = self._per_key.get(entry.key, 1) - 1
+        self._count(self._followers if entry.follower else self._per_key, entry.key, -1)
+
+    @staticmethod
+    def _count(counts: dict[str, int], key: str, change: int) -> None:
+        left = counts.get(key, 0) + change
         if left > 0:
-            self._per_key[entry.key] = left
+            counts[key] = left
         else:
-            self._per_key.pop(entry.key, None)
+            counts.pop(key, None)
 
 
 def _peer(peer) -> tuple:

@@ -7,6 +7,10 @@
   headers are then removed from the environ, so nothing further in (Engine.IO's Origin check, the app) can read
   a value no trusted proxy vouched for: what was trusted is in ``REMOTE_ADDR``, ``wsgi.url_scheme`` and
   ``HTTP_HOST``.
+* ``TRUSTED_PROXIES`` (default ``127.0.0.1,::1``: a proxy on this machine): the addresses (or networks) the
+  proxies' connections come from. The forwarded headers are believed only on a connection from one of them; a
+  client reaching the app's port directly is known by its own address whatever it sends, and is bounded by it
+  (``connections.py``: only a trusted proxy's connections are free of the per-address bound).
 * ``ALLOWED_HOSTS``: the names the ``Host`` header (after ProxyFix) may carry, port ignored, case-insensitive:
 
   - None (the default): local names only, ``localhost``, ``*.localhost``, any IP address literal
@@ -67,6 +71,41 @@ def proxy_count(settings) -> int:
     if count < 0:
         raise ValueError(f"PROXY_COUNT must be 0 or more, got {count}")
     return count
+
+
+def trusted_proxies(settings) -> tuple:
+    """The networks (``ipaddress``) TRUSTED_PROXIES names, comma-separated; ValueError naming a bad one."""
+    value = settings.trusted_proxies
+    items = value.split(",") if isinstance(value, str) else list(value or ())
+    networks = []
+    for item in (str(i).strip() for i in items):
+        if not item:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ValueError(f"TRUSTED_PROXIES: {item[:60]!r} is not an address or a network (e.g. 10.0.0.0/8)") \
+                from None
+    return tuple(networks)
+
+
+def is_trusted(address: str, networks) -> bool:
+    """Whether a connection from ``address`` (an IPv4-mapped IPv6 address as its IPv4) is a trusted proxy's."""
+    ip = _ip(address.split("%")[0])
+    if ip is None:
+        return False
+    ip = getattr(ip, "ipv4_mapped", None) or ip
+    return any(ip.version == net.version and ip in net for net in networks)
+
+
+def proxies_said(settings) -> str:
+    """What ``serve`` says at start of the forwarded headers it believes."""
+    count = proxy_count(settings)
+    if not count:
+        return "X-Forwarded-For not believed (PROXY_COUNT 0)"
+    shown = ", ".join(str(net) for net in trusted_proxies(settings)) or "nowhere"
+    return (f"X-Forwarded-For believed ({count} prox{'y' if count == 1 else 'ies'}) only from {shown} "
+            "(TRUSTED_PROXIES); any other client is known by its own address")
 
 
 # --- the Host header --------------------------------------------------------------------------------------
@@ -166,4 +205,18 @@ def init_hosts(app, settings) -> None:
     app.wsgi_app = HostGuard(app.wsgi_app, settings.allowed_hosts, own_names())
     count = proxy_count(settings)
     if count:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)
+        app.wsgi_app = FromProxies(app.wsgi_app, ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count),
+                                   trusted_proxies(settings))
+
+
+class FromProxies:
+    """WSGI middleware: a request on a connection from a trusted proxy goes through ``fixed`` (ProxyFix), any
+    other straight to ``app`` (whose HostGuard drops what it forwarded)."""
+
+    def __init__(self, app, fixed, networks):
+        self.app, self.fixed, self.networks = app, fixed, networks
+
+    def __call__(self, environ, start_response):
+        if is_trusted(str(environ.get("REMOTE_ADDR") or ""), self.networks):
+            return self.fixed(environ, start_response)
+        return self.app(environ, start_response)

@@ -11,6 +11,11 @@
   costing the server CPU); it never reaches the app.
 * A file under ``/static/`` costs ``ASSET_COST`` of a request: a page's unbundled module graph is tens of them,
   each served from memory and kept by browsers for good (assets.py), so a page load stays well within the burst.
+* **The hall lane.** What a hall's phones ask for, all from one public address, has a bucket of its own per
+  address, sized for a hall (``HALL_REQUESTS_PER_SECOND``, ``HALL_REQUESTS_BURST``): the room page of a room that
+  is open (``/r/CODE``), files under ``/static/``, and opening a Socket.IO session (each bounded besides: the
+  page costs half a millisecond, a file is served from memory, a session is a connection under the connection
+  bounds). Everything else (other pages, the API, exports, uploads) stays in the address's own bucket.
 * Refusals are logged once per address per ``LOG_EVERY_SECONDS``, with how many there were since.
 * Only a served app is limited (``arm``: ``serve`` and gunicorn's worker hook call it): an app driven in-process
   (Flask's test client) has no connections and no clients' addresses.
@@ -37,46 +42,72 @@ STATIC_PATH = "/static/"
 LOG_EVERY_SECONDS = 60.0
 REMEMBERED = 4096  # addresses remembered before the forgotten ones are pruned
 SOCKETIO_PATH = "/socket.io"
+ROOM_PATH = "/r/"  # a room's page: /r/CODE
+ROOM_CODE_MOST = 12
+
+
+def refusal(what: str, rate: float, burst: float) -> tuple[int, bytes]:
+    """(Retry-After seconds, the 429's body) for a bucket of ``rate`` ``what`` a second, bursts of ``burst``."""
+    retry_after = max(1, math.ceil(1 / rate)) if rate > 0 else 1
+    body = json.dumps({"message": f"too many {what}: more than {rate:g} a second from your address (bursts of "
+                                  f"{burst:g}); try again in {retry_after} s", "kind": "Busy"}).encode()
+    return retry_after, body
 
 
 class HttpLimit:
     """WSGI middleware (inside ProxyFix): the per-address HTTP rate limit. ``open_session(sid)`` says whether a
     Socket.IO session is open (set by ``arm``)."""
 
-    def __init__(self, app, rate: float, burst: float, clock=time.monotonic):
+    def __init__(self, app, rate: float, burst: float, clock=time.monotonic, hall: tuple[float, float] = (0, 1)):
         self.app = app
         self.rate, self.burst = float(rate), max(float(burst), 1.0)
         self.limiter = RateLimiter(self.rate, self.burst, clock=clock) if self.rate > 0 else None
+        self.hall = RateLimiter(float(hall[0]), max(float(hall[1]), 1.0), clock=clock) \
+            if self.limiter is not None and hall[0] > 0 else None
         self.open_session = None
+        self.room_open = None  # code -> whether that room is open (set by ``arm``)
         self.clock = clock
         self.armed = False
-        self.retry_after = max(1, math.ceil(1 / self.rate)) if self.rate > 0 else 1
-        self.body = json.dumps({"message": f"too many requests: more than {self.rate:g} a second from your address "
-                                           f"(bursts of {self.burst:g}); try again in {self.retry_after} s",
-                                "kind": "Busy"}).encode()
+        self.retry_after, self.body = refusal("requests", self.rate, self.burst)
+        self.hall_refusal = refusal("room pages, files and new sessions", *hall) if self.hall is not None else None
         self.refused = 0
         self._refusals: dict[str, list] = {}  # address -> [last logged, refused since]
         self._lock = threading.Lock()
 
-    def arm(self, open_session) -> None:
-        self.open_session = open_session
+    def arm(self, open_session, room_open=None) -> None:
+        self.open_session, self.room_open = open_session, room_open
         self.armed = True
 
     def __call__(self, environ, start_response):
         if not self.armed or self.limiter is None or self._open_session(environ):
             return self.app(environ, start_response)
         key = address_key(str(environ.get("REMOTE_ADDR") or ""))
-        cost = ASSET_COST if str(environ.get("PATH_INFO") or "").startswith(STATIC_PATH) else 1.0
-        if self.limiter.check(key, cost=cost) == ADMIT:
-            if len(self.limiter) > REMEMBERED:
-                self.limiter.forget_full()
+        path = str(environ.get("PATH_INFO") or "")
+        cost = ASSET_COST if path.startswith(STATIC_PATH) else 1.0
+        limiter = self.hall if self.hall is not None and self._hall(path, environ) else self.limiter
+        if limiter.check(key, cost=cost) == ADMIT:
+            if len(limiter) > REMEMBERED:
+                limiter.forget_full()
             return self.app(environ, start_response)
         self._note(key)
         time.sleep(HOLD_SECONDS)  # a green sleep under eventlet
+        retry_after, body = self.hall_refusal if limiter is self.hall and self.hall_refusal else \
+            (self.retry_after, self.body)
         start_response("429 Too Many Requests", [("Content-Type", "application/json"),
-                                                 ("Content-Length", str(len(self.body))),
-                                                 ("Retry-After", str(self.retry_after))])
-        return [self.body]
+                                                 ("Content-Length", str(len(body))),
+                                                 ("Retry-After", str(retry_after))])
+        return [body]
+
+    def _hall(self, path: str, environ) -> bool:
+        """Whether a request (not of an open session) is in the hall lane: a file, an open room's page, a new
+        Socket.IO session (one naming a session that is not open is not)."""
+        if path.startswith(STATIC_PATH):
+            return True
+        if path.startswith(SOCKETIO_PATH):
+            return not any(part.startswith("sid=") for part in str(environ.get("QUERY_STRING") or "").split("&"))
+        code = path[len(ROOM_PATH):] if path.startswith(ROOM_PATH) else ""
+        return bool(code) and "/" not in code and len(code) <= ROOM_CODE_MOST and self.room_open is not None \
+            and self.room_open(code)
 
     def _open_session(self, environ) -> bool:
         path = str(environ.get("PATH_INFO") or "")

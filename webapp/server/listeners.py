@@ -26,8 +26,9 @@ import os
 import socket
 import time
 
-from .connections import Activity, Connections, connection_bound, end, file_limit, refuse
-from .hosts import proxy_count
+from ..errors import UserError
+from .connections import FOLLOWERS_SHARE, Activity, Connections, connection_bound, end, file_limit, refuse
+from .hosts import is_trusted, proxies_said, proxy_count, trusted_proxies
 from .httplimit import HttpLimit
 from .settings import settings_of
 
@@ -45,7 +46,8 @@ WAIT_WITHOUT_RESERVE = 0.05  # seconds an accept without a file to spare waits b
 
 def init_serving(app, settings) -> None:
     """Put ``Activity`` and ``HttpLimit`` around the app (idle until ``run`` arms them)."""
-    limit = HttpLimit(app.wsgi_app, settings.http_rate_limit_per_second, settings.http_rate_limit_burst)
+    limit = HttpLimit(app.wsgi_app, settings.http_rate_limit_per_second, settings.http_rate_limit_burst,
+                      hall=(settings.hall_requests_per_second, settings.hall_requests_burst))
     activity = Activity(limit)
     app.wsgi_app = activity
     app.extensions["inflight_serving"] = (activity, limit)
@@ -58,7 +60,23 @@ def arm_http_limit(app) -> None:
     if serving is None:
         return
     sockets = socketio.server.eio.sockets if socketio is not None else {}
-    serving[1].arm(lambda sid: sid in sockets)
+    serving[1].arm(lambda sid: sid in sockets, room_opener(app.extensions.get("inflight_rooms")))
+
+
+def hall_said(settings) -> str:
+    hall = settings.hall_requests_per_second
+    return f", rooms' pages, files and new sessions {hall:g}/s (bursts of {settings.hall_requests_burst:g})" \
+        if hall else ""
+
+
+def room_opener(rooms):
+    """``code -> whether that room is open`` for the HTTP limit's hall lane (False when the store is out of reach)."""
+    def room_open(code: str) -> bool:
+        try:
+            return rooms is not None and rooms.exists(code)
+        except UserError:
+            return False
+    return room_open
 
 
 def bounds(app) -> tuple[Connections, str]:
@@ -66,13 +84,19 @@ def bounds(app) -> tuple[Connections, str]:
     settings = settings_of(app)
     limit = file_limit()
     most = connection_bound(limit, int(settings.max_connections))
-    per_address = 0 if proxy_count(settings) else min(int(settings.max_connections_per_address), most)
-    table = Connections(most, per_address, float(settings.idle_connection_seconds))
+    per_address = min(int(settings.max_connections_per_address), most)
+    proxies = trusted_proxies(settings) if proxy_count(settings) else ()
+    table = Connections(most, per_address, float(settings.idle_connection_seconds),
+                        exempt=lambda key: is_trusted(key, proxies),
+                        followers=min(int(settings.max_followers_per_address), int(most * FOLLOWERS_SHARE)))
     rate = settings.http_rate_limit_per_second
     said = (f"{limit.describe()}: at most {most:,} connections, "
-            f"{f'{per_address:,} per address' if per_address else 'no bound per address'}, idle ones closed after "
+            f"{f'{per_address:,} per address' if per_address else 'no bound per address'} (and "
+            f"{table.followers:,} followers of rooms per address), idle ones closed after "
             f"{settings.idle_connection_seconds:g} s; HTTP requests "
-            f"{f'{rate:g}/s per address (bursts of {settings.http_rate_limit_burst:g})' if rate else 'not limited'}")
+            f"{f'{rate:g}/s per address (bursts of {settings.http_rate_limit_burst:g})' if rate else 'not limited'}"
+            f"{hall_said(settings) if rate else ''}; "
+            f"{proxies_said(settings)}")
     return table, said
 
 

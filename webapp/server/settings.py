@@ -81,8 +81,8 @@ class Settings:
     rate_limit_burst: float = setting(60, "messages a connection may send at once before the rate applies")
     max_connections: int = setting(10_000, "open TCP connections one process keeps (each is a file: at most 3/4 "
                                            "of the open-files limit left at start); beyond, 503 and closed")
-    max_connections_per_address: int = setting(64, "open TCP connections from one client address (not applied "
-                                                   "behind a proxy, PROXY_COUNT > 0); 0: no bound")
+    max_connections_per_address: int = setting(64, "open TCP connections from one client address (not applied to "
+                                                   "a trusted proxy's, PROXY_COUNT > 0); 0: no bound")
     idle_connection_seconds: float = setting(15, "a connection that sends no whole request head for this long "
                                                  "(idle keep-alive, slow headers) is closed; 0: never")
     http_rate_limit_per_second: float = setting(20, "HTTP requests per second per client address (a token bucket; "
@@ -107,6 +107,18 @@ class Settings:
     max_answers_per_address: int = setting(50, "answers one poll counts from one client address; 0: no bound")
     room_unattended_seconds: float = setting(1800, "a room whose presenter has left and that nobody has driven for "
                                                    "this long is forgotten, followers or not")
+    max_followers_per_address: int = setting(1000, "a room's followers (signed by the room page, joined over a "
+                                                   "websocket) one client address may hold connected besides "
+                                                   "MAX_CONNECTIONS_PER_ADDRESS (at most 3/4 of the process's), and "
+                                                   "answers one poll counts from them: a hall behind one address; "
+                                                   "0: followers count as any client does")
+    hall_requests_per_second: float = setting(100, "per client address: room pages of open rooms, static files and "
+                                                   "new Socket.IO sessions, in a bucket of their own (a hall's phones "
+                                                   "share one address); 0: in the address's own")
+    hall_requests_burst: float = setting(1000, "such requests one address may send at once before that rate applies")
+    trusted_proxies: str = setting("127.0.0.1,::1", "with PROXY_COUNT set: the addresses (or networks) of the "
+                                                    "proxies, comma-separated; X-Forwarded-For is believed only on "
+                                                    "their connections", text)
     sources_cache: str | None = setting(None, "where `inflight-scope sources fetch` keeps the upstream text and the "
                                               "server offers it from; unset: $XDG_CACHE_HOME/inflight-scope/sources "
                                               "(else ~/.cache/inflight-scope/sources)", text)

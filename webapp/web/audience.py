@@ -1,5 +1,6 @@
 """Where an audience opens a room: the URLs the Present dialog shows (``GET /api/audience``) and the QR code of
-the first (``GET /r/CODE/qr.svg``), made here by segno, nothing fetched.
+the first (``GET /r/CODE/qr.svg``, for a room that exists only; ``QrCodes``), made here by segno, nothing
+fetched.
 
 The URLs, best first: the page's own address when it is not loopback (the presenter reached the server there,
 through a proxy perhaps, so the room can too), then every address of this machine the server listens on
@@ -10,9 +11,14 @@ no phone can open it, with how to serve for a room: the dialog says it plainly.
 from __future__ import annotations
 
 import io
+import math
+import threading
+import time
+from collections import OrderedDict
 
 import segno
 
+from ..errors import Busy
 from ..server.addresses import NO_NETWORK, SERVE_FOR_A_ROOM, WILDCARDS, reachable, split_listen
 from ..server.hosts import host_name
 
@@ -49,18 +55,42 @@ def audience(scheme: str, host: str | None, listen: str | None) -> dict:
     return {"urls": [own], "reachable": False, "why": f"{why} {SERVE_FOR_A_ROOM}"}
 
 
-QR_KEPT = 64  # QR codes kept made (a talk needs one per room); past that the oldest is forgotten
-_kept: dict[str, str] = {}
+QR_KEPT = 256  # QR codes kept made (a talk needs one per room; a process holds at most MAX_ROOMS rooms)
+QR_EVERY_SECONDS = 10.0  # a room's QR code is made at most once in this long, whatever address it names
 
 
-def kept_qr(text: str, run) -> str:
-    """``qr_svg(text)``, made once by ``run(qr_svg, text)`` (off the event loop: about 20 ms of CPU) and kept."""
-    if text not in _kept:
-        svg = run(qr_svg, text)
-        if len(_kept) >= QR_KEPT:
-            _kept.pop(next(iter(_kept)), None)
-        _kept[text] = svg
-    return _kept[text]
+class QrCodes:
+    """The QR codes of rooms' audience links, made only for rooms that exist (the caller asks first) and kept: a
+    link's code is made once (off the event loop: about 20 ms of CPU) and served as made. A room's link names the
+    page's own address, which a client chooses (any IP literal is an allowed Host): a room's code for another
+    address is made at most once every ``QR_EVERY_SECONDS``; asked sooner, ``Busy`` (never CPU on demand)."""
+
+    def __init__(self, clock=time.monotonic):
+        self.clock = clock
+        self._kept: OrderedDict[str, str] = OrderedDict()  # link -> its SVG
+        self._made: dict[str, float] = {}  # room code -> when its code was last made
+        self._lock = threading.Lock()
+
+    def svg(self, code: str, link: str, run) -> str:
+        """The QR code of ``link`` (room ``code``'s), made by ``run(qr_svg, link)`` if it is not kept."""
+        with self._lock:
+            if link in self._kept:
+                self._kept.move_to_end(link)
+                return self._kept[link]
+            now = self.clock()
+            wait = self._made.get(code, -QR_EVERY_SECONDS) + QR_EVERY_SECONDS - now
+            if wait > 0:
+                raise Busy(f"the QR code of room {code} was made moments ago for another address; try again in "
+                           f"{math.ceil(wait)} s")
+            self._made[code] = now
+        svg = run(qr_svg, link)
+        with self._lock:
+            self._kept[link] = svg
+            while len(self._kept) > QR_KEPT:
+                self._kept.popitem(last=False)
+            if len(self._made) > QR_KEPT:
+                self._made = {c: t for c, t in self._made.items() if now - t < QR_EVERY_SECONDS}
+        return svg
 
 
 def qr_svg(text: str) -> str:

@@ -19,11 +19,12 @@ from typing import Any
 from flask_socketio import SocketIO
 
 from ..engine.memory import release_memory
-from ..engine.rooms import Room, Rooms
+from ..engine.room import Room, channels_of
+from ..engine.rooms import Rooms
 from ..engine.session import Session
 from ..engine.simulation import Simulation
 from ..errors import TooLarge, UserError
-from ..presenter import delta_message, scenario_message, state_message
+from ..presenter import delta_message, for_audience, scenario_message, state_message
 from ..server.codec import Encoded, JsonText, encoded
 from .message_cache import Message, MessageCache, View, view_of
 from .pending import Pending
@@ -237,18 +238,33 @@ class Hub:
         return target.room.version if target.room else sent.seq + 1
 
     def _send_state(self, target: Target, seq: int, message: Message, sid: str | None = None) -> None:
-        """A whole state to the target's channel, or to one connection ``sid`` here."""
-        to, private = (sid, True) if sid else (target.channel, target.private)
-        self.send("state", {"seq": seq, "key": target.session.load_id, **message}, to, private)
+        """A whole state to the target's channel, or to one connection ``sid`` here. A room's goes whole to its
+        presenter's channel and ``for_audience`` to its followers (``sid``: as that connection is)."""
+        head = {"seq": seq, "key": target.session.load_id}
+        room = target.room
+        if sid:
+            shown = message if room is None or room.speaks(sid) else for_audience(message)
+            self.send("state", {**head, **shown}, sid, True)
+        elif room is None:
+            self.send("state", {**head, **message}, target.channel, True)
+        else:
+            self.send("state", {**head, **message}, room.presenter_channel, False)
+            self.send("state", {**head, **for_audience(message)}, room.audience_channel, False)
 
     def _send_delta(self, target: Target, seq: int, old: tuple[Message, View | None],
                     new: tuple[Message, View | None]) -> None:
-        """The delta from the (message, view) ``old`` the channel holds to ``new``, with the settings whole."""
+        """The delta from the (message, view) ``old`` the channel holds to ``new``, with the settings whole (a
+        room's followers: from and to the messages ``for_audience``)."""
         session = target.session
         delta = self.cache.delta(seq, old[1], new[1], lambda: delta_message(seq, old[0], new[0]), target.channel)
-        self.send("delta", {**delta, "key": session.load_id, "playing": playing(session, target.room),
-                            "speed": session.speed,
-                            "room": target.code}, target.channel, target.private)
+        settings = {"key": session.load_id, "playing": playing(session, target.room), "speed": session.speed,
+                    "room": target.code}
+        room = target.room
+        if room is None:
+            return self.send("delta", {**delta, **settings}, target.channel, True)
+        self.send("delta", {**delta, **settings}, room.presenter_channel, False)
+        followers = delta_message(seq, for_audience(old[0]), for_audience(new[0]))
+        self.send("delta", {**followers, **settings}, room.audience_channel, False)
 
     def look_ahead(self, target: Target) -> None:
         """Make the messages of a private session's next step now, while its viewer looks at what was just sent
@@ -352,7 +368,8 @@ class Hub:
         """Forget what was sent to connections that closed and rooms that were forgotten."""
         for code, why in self.rooms.take_reclaimed():  # its followers here are told, and leave it
             self.send("error", {"message": why, "event": "join_room", "kind": "NotAllowed"}, f"room:{code}", True)
-            self.socketio.close_room(f"room:{code}")
+            for channel in channels_of(code):
+                self.socketio.close_room(channel)
         live = set(self.sessions) | {f"room:{code}" for code in self.rooms.local_codes()}
         gone = [c for c in {*self.sent, *self.scenarios, *self.held} if c not in live]
         for channel in gone:

@@ -7,6 +7,7 @@ import re
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 
+from ..engine import followers
 from ..engine.simulation import MAX_PANES, VERSIONS_TEXT_MOST, versions_in
 from ..engine.trace import replay
 from ..errors import Invalid, NotFound
@@ -15,8 +16,8 @@ from ..scenario import builtin
 from ..scenario.resolve import resolve
 from ..server.offload import apart
 from ..server.settings import settings_of
+from .audience import QrCodes
 from .audience import audience as audience_urls
-from .audience import kept_qr
 from .bodies import builtin_scenario, index_arg, json_body
 
 bp = Blueprint("main", __name__)
@@ -132,11 +133,22 @@ def index():
 
 @bp.get("/r/<code>")
 def audience(code: str):
-    """The audience link: the room's page itself (a redirect costs a phone one more round trip); a code that is
-    no room's goes to the viewer, which says so."""
+    """The audience link: the room's page itself (a redirect costs a phone one more round trip), with the browser's
+    follower identity; a code that is no room's goes to the viewer, which says so."""
     if ROOM_PATTERN.fullmatch(code.upper()):
-        return render_template("index.html", **_view_args("audience"), room=code.upper())
+        page = current_app.make_response(render_template("index.html", **_view_args("audience"), room=code.upper()))
+        _hand_follower(page)
+        return page
     return redirect(url_for("main.index", room=code))
+
+
+def _hand_follower(page) -> None:
+    """The browser's follower identity (engine/followers.py), if it holds none this server signed: a cookie its
+    Socket.IO connection carries, so that its phone is one follower and one vote in any room."""
+    rooms = current_app.extensions["inflight_rooms"]
+    if rooms.follower(request.cookies.get(followers.COOKIE)) is None:
+        page.set_cookie(followers.COOKIE, rooms.new_follower(), max_age=followers.COOKIE_SECONDS, httponly=True,
+                        samesite="Lax")
 
 
 @bp.get("/api/audience")
@@ -149,10 +161,15 @@ def audience_api():
 
 @bp.get("/r/<code>/qr.svg")
 def audience_qr(code: str):
-    """The QR code of the room's audience link on the first of ``/api/audience``'s URLs."""
+    """The QR code of the room's audience link on the first of ``/api/audience``'s URLs (a room that exists only;
+    kept, ``audience.QrCodes``)."""
     if not ROOM_PATTERN.fullmatch(code):
         raise NotFound(f"no room {_quoted(code, 20)}: a room's code is 4 to 12 capital letters and digits")
-    svg = kept_qr(f"{_audience()['urls'][0]}/r/{code}", lambda fn, text: apart(fn, text, pure=True, small=True))
+    if not current_app.extensions["inflight_rooms"].exists(code):  # no work for a code that is no room's
+        raise NotFound(f"no room {code} is open here")
+    qr_codes = current_app.extensions.setdefault("inflight_qr", QrCodes())
+    svg = qr_codes.svg(code, f"{_audience()['urls'][0]}/r/{code}",
+                       lambda fn, text: apart(fn, text, pure=True, small=True))
     return current_app.response_class(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 

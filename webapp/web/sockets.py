@@ -4,12 +4,12 @@ sends what changed. No queue logic and no words here: the engine moves, the pres
 Client -> server: load {scenario, variants, range?, position?}, step, back, seek {position}, play {speed},
 pause, reset, sync; each may carry {room, token} to drive a room instead of the connection's own session.
 Rooms: create_room (ack {room, token}), claim_room {room, token} (a returning presenter; ack {room, loaded}),
-join_room {room, voter?, speaker?} (voter: a follower's id, see poll_answer; speaker: true for the presenter's
-speaker view, which follows without being in the room), leave_room {room}. A room's presenter:
-poll_open, poll_reveal, blank {on} (each with {room,
-token}); a follower: poll_answer {room, voter?, answers: {variant: choice}} (voter: its tab's id, kept across
-reconnections; a follower must have joined the room). Diagnostics: echo (answered with the same
-payload).
+join_room {room, voter?, speaker?, token?} (voter: a follower's id, see poll_answer; speaker: true for the
+presenter's speaker view, with the presenter's token, which follows without being in the room; followers are sent
+the room's scenes without the presenter's notes and what comes next, presenter.for_audience), leave_room {room}.
+A room's presenter: poll_open, poll_reveal, blank {on} (each with {room, token}); a follower: poll_answer {room,
+voter?, answers: {variant: choice}} (voter: its tab's id, kept across reconnections; a follower must have joined
+the room). Diagnostics: echo (answered with the same payload).
 Server -> client: scenario (after load), state {seq, ...} (a whole state: after load, seek, reset, join, sync),
 delta {seq, position, playing, speed, room, ops} (after step, back and autoplay: what changed since state seq - 1),
 error {message, event, kind}. Rooms: poll {room, position, key, pod, choices, variants, open, answered, counts}
@@ -29,11 +29,13 @@ import logging
 from contextlib import nullcontext
 from itertools import islice
 
-from flask import request
+from flask import current_app, request
 from flask_socketio import Namespace, SocketIO, join_room, leave_room
 
+from ..engine import followers
 from ..engine.polls import checked_voter
-from ..engine.rooms import Room, Rooms
+from ..engine.room import Room, channels_of
+from ..engine.rooms import Rooms
 from ..engine.roomstore import MemoryRoomStore, RedisRoomStore
 from ..engine.rules import said
 from ..engine.session import Session, parse_range, parse_speed
@@ -43,6 +45,7 @@ from ..phrases import shown
 from ..scenario.resolve import resolve
 from ..server import privates
 from ..server.codec import JsonPacket, JsonText, QueueJson, values_in
+from ..server.connections import peer_of
 from ..server.guard import Guard, Refusal
 from ..server.origins import cors_allowed_origins
 from .answers import REFUSALS
@@ -71,6 +74,8 @@ PAYLOADS = {
 ECHO_VALUES = 1_000  # values an echo's payload may hold (its lists', objects' and scalars' count)
 NEEDS_PAYLOAD = frozenset({"load", "seek"})  # an object is required; the others take an optional object
 ACK_EVENTS = frozenset({"create_room", "claim_room"})  # answered through the acknowledgement too
+FOLLOWER, PRESENTER, SPEAKER = "follower", "presenter", "speaker"  # how a connection follows a room (enter)
+SPEAKER_VIEW = "open its speaker view: open it from the presenter's page (Shift+S)"
 DROPPED = "dropped %r from %s: its connection closed before it was answered"
 INTERNAL = "internal error: the server failed to handle this message (it was logged)"
 
@@ -99,6 +104,7 @@ class Viewers(Namespace):
     def __init__(self, hub: Hub, guard: Guard):
         super().__init__("/")
         self.hub, self.guard = hub, guard
+        self.followers: dict[str, str] = {}  # connection -> the signed follower id it came with (followers.py)
 
     # --- dispatch ------------------------------------------------------------------------------
     def checked(self, event: str, payload):
@@ -143,8 +149,12 @@ class Viewers(Namespace):
     # --- connections ---------------------------------------------------------------------------
     def on_connect(self, auth=None):
         self.hub.sessions[request.sid] = self.hub.new_session()
+        follower = self.hub.rooms.follower(request.cookies.get(followers.COOKIE))  # the room page's, signed
+        if follower is not None:
+            self.followers[request.sid] = follower
 
     def on_disconnect(self, reason=None):
+        self.followers.pop(request.sid, None)
         session = self.hub.sessions.pop(request.sid, None)
         self.hub.forget(request.sid)
         if session is not None:
@@ -271,23 +281,30 @@ class Viewers(Namespace):
         with self.hub.pending.one(request.sid, "claim"):
             room = self.hub.rooms.claim(payload.get("room"), payload.get("token"), owner=request.remote_addr)
             self.hub.rooms.present(room, request.sid)
-            self.enter(room)
-        join_room(room.presenter_channel)
+            self.enter(room, role=PRESENTER)
         return {"room": room.code, "loaded": room.session.sim is not None}
 
     def on_join_room(self, payload):
-        """A follower joins: it is in the room (it keeps the room playing, it may answer its poll). The presenter's
-        speaker view (``speaker: true``) follows as a follower does but is not in the room: it is the presenter's
-        second window, not audience, and a room with nobody in it but that stops playing."""
+        """A follower joins: it is in the room (it keeps the room playing, it may answer its poll) and is sent its
+        scenes as followers see them (``presenter.for_audience``). The presenter's speaker view (``speaker: true``,
+        with the presenter's token) is sent them whole, as the presenter is, but is not in the room: it is the
+        presenter's second window, not audience, and a room with nobody in it but that stops playing."""
         speaker = boolean(payload, "speaker", False)
         if speaker and "voter" in payload:
             raise Invalid("a speaker view answers no poll: join_room takes a voter or speaker: true, not both")
         with self.hub.pending.one(request.sid, "join", self.hub.unread(request.sid)):
-            self.enter(self.hub.rooms.find(payload.get("room")), payload.get("voter"), member=not speaker)
+            if speaker:
+                room = self.hub.rooms.authorize(payload.get("room"), payload.get("token"), SPEAKER_VIEW)
+                self.enter(room, role=SPEAKER)
+            else:
+                self.enter(self.hub.rooms.find(payload.get("room")), self.voter(payload))
+                self.vouch()
 
     def on_leave_room(self, payload):
         if isinstance(payload, dict) and isinstance(payload.get("room"), str):
-            leave_room(f"room:{payload['room'].upper()}")
+            code = payload["room"].upper()
+            for channel in channels_of(code):
+                leave_room(channel)
             self.hub.leave(request.sid, payload["room"])
 
     # --- a room's live poll and its blank screen ----------------------------------------------
@@ -303,8 +320,9 @@ class Viewers(Namespace):
     def on_poll_answer(self, payload):
         """A follower's answer {room, voter, answers: {variant: choice}}: counted for the presenter, never driving."""
         room = self.hub.rooms.find(payload.get("room"))
-        poll = self.hub.rooms.answer_poll(room, request.sid, payload.get("voter"), payload.get("answers"),
-                                          request.remote_addr)
+        poll = self.hub.rooms.answer_poll(room, request.sid, self.voter(payload), payload.get("answers"),
+                                          request.remote_addr, signed=request.sid in self.followers
+                                          and self.hub.rooms.followers_per_address is not None)
         self.hub.send("poll_tally",
                       {"room": room.code, "position": poll["position"], **self.hub.rooms.tally(room, poll)},
                       room.presenter_channel, False)
@@ -326,19 +344,37 @@ class Viewers(Namespace):
         self.hub.rooms.set_blank(target.room, on)  # a follower joining later sees it too
         self.hub.send("blank", {"room": target.code, "on": on}, target.channel, False)
 
+    def voter(self, payload: dict):
+        """Who this connection answers polls as: its signed follower id (one per browser, however many tabs and
+        connections carry it), else the voter its payload names (its tab's, bounded by its address)."""
+        return self.followers.get(request.sid, payload.get("voter"))
+
+    def vouch(self) -> None:
+        """A signed follower's websocket, now in a room, counts as a follower of its address, not against its
+        connection bound (server/connections.py ``vouch``)."""
+        serving = current_app.extensions.get("inflight_serving")
+        table = serving[0].connections if serving else None
+        if table is not None and request.sid in self.followers and \
+                str(request.environ.get("HTTP_UPGRADE", "")).lower() == "websocket":
+            table.vouch(peer_of(request.environ))
+
     def presenter_target(self, payload: dict) -> Target:
         if "room" not in payload:
             raise Invalid("this is for a room's presenter: send {room, token}")
         return self.hub.target(request.sid, payload)
 
-    def enter(self, room: Room, voter=None, member: bool = True) -> None:
-        """Follow ``room`` and receive where it is now (as ``voter``, its open poll with that voter's answer); a
-        ``member`` is counted in the room (Rooms.enter)."""
+    def enter(self, room: Room, voter=None, role: str = FOLLOWER) -> None:
+        """Follow ``room`` and receive where it is now (as ``voter``, its open poll with that voter's answer). A
+        follower or a presenter is counted in the room (Rooms.enter); a follower is sent the scenes as followers
+        see them, a presenter and a speaker view whole (on the presenter's channel)."""
         if voter is not None:
             checked_voter(voter)  # a malformed one is refused before anything is joined
-        if member:
+        if role == SPEAKER:
+            room.speakers.add(request.sid)
+        else:
             self.hub.rooms.enter(room, request.sid)
         join_room(room.channel)
+        join_room(room.audience_channel if role == FOLLOWER else room.presenter_channel)
         with room.session.lock:
             if self.hub.gone(request.sid):  # left while this waited for the room's lock
                 return
@@ -387,6 +423,7 @@ def init_socketio(app, settings) -> SocketIO:
                   empty_grace=float(settings.room_empty_grace_seconds), max_rooms=int(settings.max_rooms) or None,
                   max_per_owner=int(settings.max_rooms_per_address) or None,
                   answers_per_address=int(settings.max_answers_per_address) or None,
+                  followers_per_address=int(settings.max_followers_per_address) or None,
                   unattended=float(settings.room_unattended_seconds))
     hub = Hub(socketio, rooms, new_session, resolve_apart, turn, offload.native)
     app.extensions["inflight_sessions"] = hub.sessions

@@ -1,0 +1,89 @@
+"""Authority by token only: the speaker view (join_room {room, speaker: true}) needs the presenter's token, and a
+room's followers are sent its scenes without what is the presenter's (the notes, what the next step does, the next
+step itself): with a prediction open, each of those names the answer. Real servers, both async modes."""
+
+import json
+
+import pytest
+
+from tests.web.sockclient import TIMEOUT, Client
+from tests.web.test_room_bounds import presenter_at_a_poll, serve
+from tests.web.viewer import Folder
+from webapp.presenter.messages import SPEAKERS_ONLY
+
+# What the next step (B's failure at the lost marker) does on v1.28.1: the poll's answer, before anyone votes.
+ANSWER = "B parked in unschedulablePods"
+
+
+@pytest.fixture(params=["eventlet", "threading"])
+def mode(request):
+    return request.param
+
+
+def held_scenes(client: Client, last) -> tuple[list[dict], str]:
+    """The scenes ``client`` held after each state or delta it was sent (deltas folded in, as a page does) up to
+    the message ``last(name, data)`` accepts, and every state, delta and poll it was sent, as JSON text (not the
+    scenario message: it carries the scenario's own text, every step's note, so that a follower can detach)."""
+    folder, scenes, text = Folder(), [], []
+    while True:
+        name, data = client.inbox.get(timeout=TIMEOUT)
+        if name in ("state", "delta", "poll"):
+            text.append(json.dumps(data))
+        for got, message in folder.arrived(name, data) if name in ("scenario", "state", "delta") else ():
+            if got == "state":
+                scenes.append(message["scene"])
+        if last(name, data):
+            return scenes, "\n".join(text)
+
+
+def test_a_speaker_view_without_the_presenters_token_is_refused(mode):
+    with serve(mode) as server:
+        presenter, drive = presenter_at_a_poll(server.url)
+        stranger = Client(server.url)
+        for token in ({}, {"token": "x" * 43}):
+            stranger.call("join_room", {"room": drive["room"], "speaker": True, **token})
+            refused = stranger.wait_for("error")
+            assert refused["kind"] == "NotAllowed" and refused["event"] == "join_room"
+            assert refused["message"] == (f"only the presenter of room {drive['room']} can open its speaker view: open "
+                                          "it from the presenter's page (Shift+S) (missing or wrong token)")
+        assert [name for name, _ in stranger.received() if name in ("state", "scenario", "poll")] == []
+        speaker = Client(server.url)
+        speaker.call("join_room", {"room": drive["room"], "speaker": True, "token": drive["token"]})
+        state = speaker.wait_for("state")
+        assert ANSWER in state["scene"]["notes"]["next"]
+        assert state["scene"]["upcoming"] and state["scene"]["next"]
+        for client in (presenter, stranger, speaker):
+            client.close()
+        assert server.proc.poll() is None
+
+
+def test_followers_are_sent_no_note_and_nothing_of_the_next_step(mode):
+    with serve(mode) as server:
+        presenter = Client(server.url)
+        ack = presenter.call("create_room")
+        drive = {"room": ack["room"], "token": ack["token"]}
+        presenter.call("load", {"scenario": "lost-marker", **drive})
+        presenter.call("seek", {"position": 3, **drive})
+        follower, speaker = Client(server.url), Client(server.url)
+        follower.call("join_room", {"room": drive["room"], "voter": "phone-0001"})
+        speaker.call("join_room", {"room": drive["room"], "speaker": True, "token": drive["token"]})
+        for _ in (4, 5):  # deltas to the step before B fails, where a poll opens
+            presenter.call("step", drive)
+        presenter.call("poll_open", drive)
+        follower.call("poll_answer", {"room": drive["room"], "voter": "phone-0001",
+                                      "answers": {"v1.28.1": "activeQ"}})
+        follower.call("sync", {"room": drive["room"]})  # a whole state again, as a follower that lost its place
+        follower.call("join_room", {"room": drive["room"], "voter": "phone-0001"})  # a phone back after a reload
+        speaker.call("sync", {"room": drive["room"]})
+        theirs, their_text = held_scenes(follower, lambda name, data: name == "poll" and "yours" in data)
+        ours, our_text = held_scenes(speaker, lambda name, data: name == "state" and data["position"] == 5)
+        assert [scene["position"] for scene in theirs] == [3, 4, 5, 5, 5]
+        assert [scene["position"] for scene in ours] == [3, 4, 5, 5]
+        assert all(scene[key] is None for scene in theirs for key in SPEAKERS_ONLY)
+        assert all(scene["notes"] and scene["upcoming"] and scene["next"] for scene in ours)
+        assert ANSWER in our_text and ANSWER not in their_text
+        assert theirs[-1]["predict"] == ours[-1]["predict"] == {"pod": "B", "choices": [
+            "activeQ", "backoffQ", "unschedulablePods"]}
+        for client in (presenter, follower, speaker):
+            client.close()
+        assert server.proc.poll() is None
