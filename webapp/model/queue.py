@@ -30,7 +30,7 @@ class PriorityQueue(Moves):
         src = self.where(name)
         pinfo = self.new_record(name)
         if self.gated_pods and not self.pre_enqueue(pinfo):  # moveToActiveQ: held by its scheduling gates
-            if name not in self.active_q and name not in self.backoff_q:
+            if name not in self.active_q.index and name not in self.backoff_q.index:
                 self.unschedulable_pods[name] = pinfo
                 rec["moves"].append({"pod": name, "from": src, "to": UNSCHEDULABLE_PODS})
             return {}
@@ -49,9 +49,9 @@ class PriorityQueue(Moves):
     def pop(self, expect: str | None, rec: Record) -> Result:
         pinfo, source, discarded = self._take(expect)
         for name, where in discarded:  # 1.32+: records of pods already in flight, dropped on the way
-            (self.active_q if where == ACTIVE_Q else self.backoff_q.main).delete(name)
+            (self.active_q if where == ACTIVE_Q else self.backoff_q).delete(name)
             rec["moves"].append({"pod": name, "from": where, "to": None})
-        (self.active_q if source == ACTIVE_Q else self.backoff_q.main).delete(pinfo.name)
+        (self.active_q if source == ACTIVE_Q else self.backoff_q).delete(pinfo.name)
         result = self._in_flight(pinfo, source, rec)
         if discarded:
             result["discarded"] = [name for name, _ in discarded]
@@ -233,7 +233,7 @@ class PriorityQueue(Moves):
             return "unschedulable queue"
         if name in self.active_q.index:
             return "the active queue"
-        if name in self.backoff_q:
+        if name in self.backoff_q.index:
             return "the backoff queue"
         return None
 
@@ -312,7 +312,7 @@ class PriorityQueue(Moves):
             shown["consecutiveErrors"] = record.consecutive_errors
             if record.backoff_expiration is not None:
                 shown["backoffExpiration"] = record.backoff_expiration / NS  # getBackoffTime's cached answer
-        elif rules.never_attempted_no_backoff and name in self.backoff_q:
+        elif rules.never_attempted_no_backoff and name in self.backoff_q.index:
             shown["backoffExpiration"] = self.backoff_expiry(record) / NS  # getBackoffTime, while in backoffQ
         if self.backoff_q.in_errors(name):
             shown["backoffHeap"] = "error"  # the pod's key is in podErrorBackoffQ
@@ -355,7 +355,4 @@ class PriorityQueue(Moves):
         self.backoff_q = BackoffQueue(self._backoff_order, self.rules.error_backoff_q)
         for r in active:
             self.active_q.add(r)
-        for r in backoff:
-            self.backoff_q.main.add(r)
-        for r in errors:
-            self.backoff_q.errors.add(r)
+        self.backoff_q.restore(backoff, errors)
