@@ -50,6 +50,9 @@ class Lanes:
         # SchedulerPopFromBackoffQ (1.33+, on unless the scenario turns it off): the 1 s window of KEP-5142.
         self.window = config.feature("SchedulerPopFromBackoffQ", rules)
         self.backoff_q = BackoffQueue(self._backoff_order, rules.error_backoff_q)
+        # Pop takes activeQ's head as it is: no record is discarded (until 1.31, or with the gate off), none comes
+        # from backoffQ.
+        self.plain_pop = not (rules.pop_discards_in_flight and self.gate) and not self.window
         # calculateBackoffDuration by Attempts for every record: none of the later backoff rules applies.
         self.attempts_backoff = not (rules.never_attempted_no_backoff or rules.zero_max_backoff
                                      or rules.backoff_counts_failures)
