@@ -47,7 +47,7 @@ def check(queue: PriorityQueue, moves: Iterable[Mapping[str, object]] | None = N
     elif not moves:
         return broken
     # queue_membership: a pod is in at most one of activeQ, backoffQ and unschedulablePods.
-    active, backoff, unschedulable = queue.active_q.index, queue.backoff_q, queue.unschedulable_pods
+    active, backoff, unschedulable = queue.active_q.index, queue.backoff_q.index, queue.unschedulable_pods
     membership = []
     for move in moves:
         name = move["pod"]

@@ -50,6 +50,12 @@ class Lanes:
         # SchedulerPopFromBackoffQ (1.33+, on unless the scenario turns it off): the 1 s window of KEP-5142.
         self.window = config.feature("SchedulerPopFromBackoffQ", rules)
         self.backoff_q = BackoffQueue(self._backoff_order, rules.error_backoff_q)
+        # Pop takes activeQ's head as it is: no record is discarded (until 1.31, or with the gate off), none comes
+        # from backoffQ.
+        self.plain_pop = not (rules.pop_discards_in_flight and self.gate) and not self.window
+        # calculateBackoffDuration by Attempts for every record: none of the later backoff rules applies.
+        self.attempts_backoff = not (rules.never_attempted_no_backoff or rules.zero_max_backoff
+                                     or rules.backoff_counts_failures)
         self.unschedulable_pods: dict[str, QueuedPodInfo] = {}
         self.scheduling_cycle = 0
         self.move_request_cycle = -1
@@ -80,6 +86,8 @@ class Lanes:
         """getBackoffTime: when ``r``'s backoff ends (ZERO_TIME: it has none). From 1.34 the answer is cached in the
         record (BackoffExpiration) when ``cache``, as every call of the real queue does; views pass False."""
         c = self.config
+        if self.attempts_backoff:  # until 1.31: by Attempts, every record
+            return r.timestamp + backoff_duration(r.attempts, c.initial_backoff, c.max_backoff)
         if self.rules.zero_max_backoff and c.max_backoff == 0:
             return ZERO_TIME  # backoff_queue.go 74a7d3b1 l. 223-225
         if not self.rules.backoff_counts_failures:
@@ -149,7 +157,7 @@ class Lanes:
     def where(self, name: str) -> str | None:
         if name in self.active_q.index:
             return ACTIVE_Q
-        if name in self.backoff_q:
+        if name in self.backoff_q.index:
             return BACKOFF_Q
         if name in self.unschedulable_pods:
             return UNSCHEDULABLE_PODS

@@ -122,7 +122,7 @@ class Moves(Lanes):
             entry_id = f"u{self.updates_seen}"
             self.tracker.record_update(name, entry_id, rec)
             return {"event_id": entry_id, "event": UNSCHEDULED_POD_UPDATE.label, "recorded_in_flight": True}
-        if name in self.active_q or name in self.backoff_q:
+        if name in self.active_q.index or name in self.backoff_q.index:
             rec["skipped"].append({"pod": name, "why": "updated in place"})
             return {}
         pinfo = self.unschedulable_pods.get(name)
@@ -231,7 +231,7 @@ class Moves(Lanes):
         for heap in self.backoff_q.heaps():
             top = heap.peek()
             while top is not None and not self.backing_off(top):
-                heap.pop()
+                self.backoff_q.pop_from(heap)
                 self.active_q.add(top)
                 moved.append(top.name)
                 rec["moves"].append({"pod": top.name, "from": BACKOFF_Q, "to": ACTIVE_Q})

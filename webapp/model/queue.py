@@ -30,7 +30,7 @@ class PriorityQueue(Moves):
         src = self.where(name)
         pinfo = self.new_record(name)
         if self.gated_pods and not self.pre_enqueue(pinfo):  # moveToActiveQ: held by its scheduling gates
-            if name not in self.active_q and name not in self.backoff_q:
+            if name not in self.active_q.index and name not in self.backoff_q.index:
                 self.unschedulable_pods[name] = pinfo
                 rec["moves"].append({"pod": name, "from": src, "to": UNSCHEDULABLE_PODS})
             return {}
@@ -47,11 +47,16 @@ class PriorityQueue(Moves):
         return {}
 
     def pop(self, expect: str | None, rec: Record) -> Result:
+        if expect is None and self.plain_pop:  # activeQ's head, whatever it is
+            pinfo = self.active_q.pop()
+            if pinfo is None:
+                raise StepError("op", "pop on an empty activeQ (Pop would block)")
+            return self._in_flight(pinfo, ACTIVE_Q, rec)
         pinfo, source, discarded = self._take(expect)
         for name, where in discarded:  # 1.32+: records of pods already in flight, dropped on the way
-            (self.active_q if where == ACTIVE_Q else self.backoff_q.main).delete(name)
+            (self.active_q if where == ACTIVE_Q else self.backoff_q).delete(name)
             rec["moves"].append({"pod": name, "from": where, "to": None})
-        (self.active_q if source == ACTIVE_Q else self.backoff_q.main).delete(pinfo.name)
+        (self.active_q if source == ACTIVE_Q else self.backoff_q).delete(pinfo.name)
         result = self._in_flight(pinfo, source, rec)
         if discarded:
             result["discarded"] = [name for name, _ in discarded]
@@ -112,6 +117,7 @@ class PriorityQueue(Moves):
                 and self.tracker.in_flight(named.uid)):  # 1.32+: Pop would discard it
             raise StepError("expect", f"expected {expect!r} at the head of {source}, but the head is {top.name!r}")
         return named
+
     def _in_flight(self, pinfo: QueuedPodInfo, source: str, rec: Record) -> Result:
         """The popped record goes in flight: Attempts+1, schedulingCycle+1, its own list entry (gate on)."""
         pinfo.attempts += 1
@@ -135,7 +141,7 @@ class PriorityQueue(Moves):
         when it is not in activeQ then, or (its record dropped) when its pod is already in flight."""
         if not self.rules.pop_specific:
             raise StepError("op", "this version has no PopSpecificPod (v1.36.2 has, with pod-group scheduling)")
-        rec["calls"].append("activate")
+        rec["calls"] += ["PopSpecificPod", "activate"]
         self.activate_one(name, rec)
         pinfo = self.active_q.delete(name)
         if pinfo is None:
@@ -232,7 +238,7 @@ class PriorityQueue(Moves):
             return "unschedulable queue"
         if name in self.active_q.index:
             return "the active queue"
-        if name in self.backoff_q:
+        if name in self.backoff_q.index:
             return "the backoff queue"
         return None
 
@@ -311,7 +317,7 @@ class PriorityQueue(Moves):
             shown["consecutiveErrors"] = record.consecutive_errors
             if record.backoff_expiration is not None:
                 shown["backoffExpiration"] = record.backoff_expiration / NS  # getBackoffTime's cached answer
-        elif rules.never_attempted_no_backoff and name in self.backoff_q:
+        elif rules.never_attempted_no_backoff and name in self.backoff_q.index:
             shown["backoffExpiration"] = self.backoff_expiry(record) / NS  # getBackoffTime, while in backoffQ
         if self.backoff_q.in_errors(name):
             shown["backoffHeap"] = "error"  # the pod's key is in podErrorBackoffQ
@@ -354,7 +360,4 @@ class PriorityQueue(Moves):
         self.backoff_q = BackoffQueue(self._backoff_order, self.rules.error_backoff_q)
         for r in active:
             self.active_q.add(r)
-        for r in backoff:
-            self.backoff_q.main.add(r)
-        for r in errors:
-            self.backoff_q.errors.add(r)
+        self.backoff_q.restore(backoff, errors)

@@ -7,7 +7,7 @@ Keys are pod names (the queue key namespace/name). A heap entry is valid only wh
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .pod import QueuedPodInfo
@@ -92,44 +92,72 @@ class KeyedHeap:
 class BackoffQueue:
     """podBackoffQ and, from 1.33 (``split``), podErrorBackoffQ beside it: a record with no rejector plugin backs off
     in the error heap, which Pop never takes from (backoff_queue.go 74a7d3b1 l. 295-322). Both share one order;
-    ``peek``, ``pop`` and ``heads`` are podBackoffQ's."""
+    ``peek``, ``pop`` and ``heads`` are podBackoffQ's. ``index`` holds every key of both (a pod is in one at most):
+    podBackoffQ's own index while there is no error heap, so membership costs what it did before 1.33."""
 
-    __slots__ = ("main", "errors", "split")
+    __slots__ = ("main", "errors", "split", "index")
 
     def __init__(self, order: Order, split: bool):
         self.main = KeyedHeap(order)
         self.errors = KeyedHeap(order)
         self.split = split
+        self.index: dict[str, Any] = {} if split else self.main.index  # split: name -> the heap that holds it
 
     def __contains__(self, name: object) -> bool:
-        return name in self.main.index or name in self.errors.index
+        return name in self.index
 
     def __len__(self) -> int:
-        return len(self.main) + len(self.errors)
+        return len(self.index)
+
+    def _heap_of(self, name: str) -> KeyedHeap | None:
+        if not self.split:
+            return self.main
+        heap: KeyedHeap | None = self.index.get(name)
+        return heap
 
     def get(self, name: str) -> QueuedPodInfo | None:
-        return self.main.get(name) or self.errors.get(name)
+        heap = self._heap_of(name)
+        return heap.get(name) if heap is not None else None
 
     def in_errors(self, name: str) -> bool:
         return name in self.errors.index
 
     def add(self, record: QueuedPodInfo) -> None:
         """backoffQueue.add: into the error heap when the record has no rejector plugin, out of the other one."""
-        if self.split and not record.rejectors():
-            self.errors.add(record)
-            self.main.delete(record.name)
-        else:
+        if not self.split:
             self.main.add(record)
-            self.errors.delete(record.name)
+            return
+        heap, other = (self.errors, self.main) if not record.rejectors() else (self.main, self.errors)
+        other.delete(record.name)
+        heap.add(record)
+        self.index[record.name] = heap
 
     def delete(self, name: str) -> QueuedPodInfo | None:
-        return self.main.delete(name) or self.errors.delete(name)
+        if not self.split:
+            return self.main.delete(name)
+        heap = self.index.pop(name, None)
+        return heap.delete(name) if heap is not None else None
 
     def peek(self) -> QueuedPodInfo | None:
         return self.main.peek()
 
     def pop(self) -> QueuedPodInfo | None:
-        return self.main.pop()
+        return self.pop_from(self.main)
+
+    def pop_from(self, heap: KeyedHeap) -> QueuedPodInfo | None:
+        """The first record of ``heap`` (one of ``heaps()``), taken out."""
+        record = heap.pop()
+        if record is not None and self.split:
+            del self.index[record.name]
+        return record
+
+    def restore(self, main: Iterable[QueuedPodInfo], errors: Iterable[QueuedPodInfo]) -> None:
+        """Put back the records each heap held (a checkpoint's)."""
+        for heap, records in ((self.main, main), (self.errors, errors)):
+            for r in records:
+                heap.add(r)
+                if self.split:
+                    self.index[r.name] = heap
 
     def heads(self, tie_key: Order) -> list[QueuedPodInfo]:
         return self.main.heads(tie_key)
@@ -138,7 +166,7 @@ class BackoffQueue:
         return self.main, self.errors
 
     def names(self) -> list[str]:
-        return [*self.main.index, *self.errors.index]
+        return list(self.index)
 
     def records(self) -> Iterator[QueuedPodInfo]:
         yield from self.main.records()

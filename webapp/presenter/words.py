@@ -20,6 +20,8 @@ TAG_LINES = {
     "v1.29.9": "Queue / QueueSkip, pending plugins",
     "v1.30.14": "ignores events no hint matches",
     "v1.31.13": "in-flight updates become entries",
+    "v1.32.0": "Pop drops in-flight duplicates; ForceActivate",
+    "v1.36.2": "Pop from backoffQ; 1 s backoff windows",
 }
 # variant -> (title, tag line, tone): the tone colours the pane (bug: markers, the lost marker can happen;
 # fix: pod entries, it cannot)
