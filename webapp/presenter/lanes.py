@@ -3,9 +3,10 @@ pod carries (and, by the clock's rules, when a flush moves it, or would have).""
 
 from __future__ import annotations
 
+from ..model.record import Result
 from ..model.views import PodView, State, View
-from .shapes import Chip, Lane, Timer
-from .words import CHIP_PLUGINS, LANES, TIMER, UNFLUSHED, seconds
+from .shapes import Chip, ChipMark, Lane, Timer
+from .words import CHIP_MARKS, CHIP_PLUGINS, LANES, TIMER, UNFLUSHED, seconds
 
 
 def lanes(state: State, view: View, limit: float) -> list[Lane]:
@@ -80,3 +81,28 @@ def _timer(queue: str, info: PodView | None, now: float, limit: float) -> Timer 
         return {"kind": "backoff", "value": left, "limit": span, "fraction": left / span if span else 0.0,
                 "text": TIMER["backoff"].format(value=seconds(left)) if left else TIMER["backoff-over"]}
     return None
+
+
+def mark(lanes_: list[Lane], state: State, result: Result | None) -> list[Lane]:
+    """The chips with what 1.32+ adds to a pod's place (``marks``): the pod this step's Pop took from backoffQ,
+    early; the backoffQ pods in the error heap (1.33+); and, at a Pop that dropped a duplicate record (1.32+), that
+    record drawn faint at the front of activeQ, where Pop took it."""
+    early = result.get("popped") if result and result.get("from") == "backoffQ" else None
+    errors = set(state.get("backoffQ_error") or ())  # type: ignore[call-overload]
+    for lane in lanes_:
+        for c in lane["chips"]:
+            said = [kind for kind, holds in (("early", lane["queue"] == "inFlight" and c["pod"] == early),
+                                             ("error", lane["queue"] == "backoffQ" and c["pod"] in errors)) if holds]
+            if said:
+                c["marks"] = [chip_mark(kind, pod=c["pod"]) for kind in said]
+    discarded = (result.get("discarded") or []) if result else []
+    for lane in (lane for lane in lanes_ if lane["queue"] == "activeQ" and discarded):
+        lane["chips"][:0] = [{"pod": pod, "detail": "", "title": CHIP_MARKS["discarded"][1].format(pod=pod),
+                              "timer": None, "ghost": True, "marks": [chip_mark("discarded", pod=pod)]}
+                             for pod in discarded]
+    return lanes_
+
+
+def chip_mark(kind: str, **fields: str) -> ChipMark:
+    text, title = CHIP_MARKS[kind]
+    return {"kind": kind, "text": text.format(**fields), "title": title.format(**fields)}

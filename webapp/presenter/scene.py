@@ -15,8 +15,8 @@ from ..model.invariants import Invariant
 from ..model.record import Hint, ListEntry, Record, Result, Step
 from ..model.versions import VERSIONS
 from ..model.views import Marker, View
-from .lanes import lanes, unflushed
-from .narration import describe_violation, narrate
+from .lanes import lanes, mark, unflushed
+from .narration import FORCE_PREFIX, describe_violation, forced_pod, narrate
 from .shapes import (
     HintLine,
     Invariants,
@@ -42,6 +42,7 @@ from .words import (
     BEFORE_FIRST,
     CAPTION_SAW,
     EMPTY_LIST,
+    FOR_POD,
     FRONT_NOTE,
     GHOST_NOTE,
     GONE,
@@ -163,7 +164,7 @@ def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, lim
     narration = narrate(variant, step, result, record)
     markers = shown_markers(view, payload.get("before"), record)
     listed = in_flight_list(variant, view, payload.get("before"), record, markers, gate, (step or {}).get("pod", ""))
-    lanes_ = lanes(state, view, limit)
+    lanes_ = mark(lanes(state, view, limit), state, result)
     for chip_ in (c for lane in lanes_ if lane["queue"] == "activeQ" for c in lane["chips"]):
         if chip_["pod"] in waiting_for_logged_pop(step, result, view["now"], upcoming):
             chip_["detail"] = NEXT_POP
@@ -310,7 +311,11 @@ def entry(e: ListEntry, markers: list[ShownMarker], unseen_by: list[str] | None,
         return cast(Item, {**item, "label": f"[{e['pod']}]", "sub": sub,
                            "table": (f"pod {e['pod']}", "orphaned" if e.get("orphaned") else "")})
     count = e.get("inFlightPodsNum")
-    return cast(Item, {**item, "label": e["event"], "sub": e["id"],
+    forced = forced_pod(e["event"])
+    if forced:  # 1.32+: Activate of an in-flight pod; drawn with the pod it is for
+        text, title = FOR_POD
+        item.update(forPod=forced, forText=text.format(pod=forced), forTitle=title.format(pod=forced))
+    return cast(Item, {**item, "label": FORCE_PREFIX.rstrip(":") if forced else e["event"], "sub": e["id"],
                        **({} if count is None else {"count": f"n={count}"}),
                        "table": (f"event {e['event']}", "" if count is None else f"inFlightPodsNum {count}")})
 

@@ -84,6 +84,21 @@ NEXT_POP = "waiting for the scheduler's next Pop, as in the log"  # an imported 
 CHIP_PLUGINS = {"plugins": "plugins: {}", "pending": "pending plugins: {}"}  # a chip's title (pending: 1.29+)
 TIMER = {"wait": "{value} / {limit}", "backoff": "{value} left", "backoff-over": "backoff over",
          "flush": "flush at {at}"}  # with periodic flushes: when the tick that moves it comes, after the timer
+# A chip's marks (1.32+): kind -> (its text, its title); {pod}, {end}, {start}, {plugin}, {group} filled in.
+CHIP_MARKS = {
+    "early": ("from backoffQ", "{pod} was popped from backoffQ before its backoff ended (activeQ was empty)"),
+    "error": ("error heap", "{pod} failed with no rejecting plugin: it waits in podErrorBackoffQ, which Pop never "
+                            "takes from early"),
+    "window": ("window {start}–{end}", "{pod}'s backoff ends in the one-second window from {start}: backoffQ orders "
+                                       "by window, then by priority, and releases {pod} when the window has passed"),
+    "gated": ("gated: {plugin}", "{pod} waits for its scheduling gates to be removed; {plugin} keeps it out of "
+                                 "activeQ and only an event {plugin} registered can release it"),
+    "group": ("group {group}", "{pod} is a member of pod group {group}: when it fails it always backs off"),
+    "discarded": ("discarded", "Pop took this record of {pod}, but {pod} was already in flight: it was dropped"),
+}
+# 1.32+: the tag over a ForceActivate entry, naming the only pod whose failure it requeues
+FOR_POD = ("for {pod}", "Activate({pod}) while {pod} was in flight: when {pod} fails its walk meets this entry and "
+                        "{pod} is requeued; for any other pod it is not an event that helps")
 UNFLUSHED = "No flush ran: the scheduler would have moved {pod} at {at}, out of {queue}."
 UNFLUSHED_WHY = ("periodic_flushes is off: time passes and only flush steps move a pod. The scheduler runs "
                  "flushBackoffQCompleted every 1 s and flushUnschedulablePodsLeftover every 30 s.")
