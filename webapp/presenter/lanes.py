@@ -3,10 +3,12 @@ pod carries (and, by the clock's rules, when a flush moves it, or would have).""
 
 from __future__ import annotations
 
+import math
+
 from ..model.record import Result
 from ..model.views import PodView, State, View
 from .shapes import Chip, ChipMark, Lane, Timer
-from .words import CHIP_MARKS, CHIP_PLUGINS, LANES, TIMER, UNFLUSHED, seconds
+from .words import CHIP_MARKS, CHIP_PLUGINS, GATE_PLUGIN, LANES, TIMER, UNFLUSHED, seconds
 
 
 def lanes(state: State, view: View, limit: float) -> list[Lane]:
@@ -83,18 +85,30 @@ def _timer(queue: str, info: PodView | None, now: float, limit: float) -> Timer 
     return None
 
 
-def mark(lanes_: list[Lane], state: State, result: Result | None) -> list[Lane]:
+def mark(lanes_: list[Lane], state: State, view: View, result: Result | None, windows: bool = False) -> list[Lane]:
     """The chips with what 1.32+ adds to a pod's place (``marks``): the pod this step's Pop took from backoffQ,
-    early; the backoffQ pods in the error heap (1.33+); and, at a Pop that dropped a duplicate record (1.32+), that
-    record drawn faint at the front of activeQ, where Pop took it."""
+    early; the backoffQ pods in the error heap (1.33+) and, with ``windows`` (1.33+: SchedulerPopFromBackoffQ),
+    the one-second window each backoff ends in; a gated pod's gate; and, at a Pop that dropped a duplicate
+    record (1.32+), that record drawn faint at the front of activeQ, where Pop took it."""
     early = result.get("popped") if result and result.get("from") == "backoffQ" else None
-    errors = set(state.get("backoffQ_error") or ())  # type: ignore[call-overload]
+    errors = set(state.get("backoffQ_error") or ())
     for lane in lanes_:
+        queue = lane["queue"]
         for c in lane["chips"]:
-            said = [kind for kind, holds in (("early", lane["queue"] == "inFlight" and c["pod"] == early),
-                                             ("error", lane["queue"] == "backoffQ" and c["pod"] in errors)) if holds]
+            pod, info = c["pod"], view["pods"].get(c["pod"]) or {}
+            said = []
+            if queue == "inFlight" and pod == early:
+                said.append(chip_mark("early", pod=pod))
+            if queue == "backoffQ" and pod in errors:
+                said.append(chip_mark("error", pod=pod))
+            if queue == "backoffQ" and windows and "backoffExpiry" in info:
+                start = math.floor(info["backoffExpiry"])
+                said.append(chip_mark("window", pod=pod, start=seconds(start).removesuffix(" s"),
+                                      end=seconds(start + 1)))
+            if queue != "inFlight" and info.get("gated"):
+                said.append(chip_mark("gated", pod=pod, plugin=info.get("gatingPlugin") or GATE_PLUGIN))
             if said:
-                c["marks"] = [chip_mark(kind, pod=c["pod"]) for kind in said]
+                c["marks"] = said
     discarded = (result.get("discarded") or []) if result else []
     for lane in (lane for lane in lanes_ if lane["queue"] == "activeQ" and discarded):
         lane["chips"][:0] = [{"pod": pod, "detail": "", "title": CHIP_MARKS["discarded"][1].format(pod=pod),

@@ -159,12 +159,13 @@ def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, lim
          upcoming: Step | None = None) -> Pane:
     state, view, record, result = payload["state"], payload["view"], payload["record"], payload["result"]
     title, tag, tone = PANES[variant]
-    gate = gate and not VERSIONS[variant].rules.gate_off  # v1.28.5: SchedulerQueueingHints off by default
+    rules = VERSIONS[variant].rules
+    gate = gate and not rules.gate_off  # v1.28.5: SchedulerQueueingHints off by default
     hint = record.get("hint") if record else None
     narration = narrate(variant, step, result, record)
     markers = shown_markers(view, payload.get("before"), record)
     listed = in_flight_list(variant, view, payload.get("before"), record, markers, gate, (step or {}).get("pod", ""))
-    lanes_ = mark(lanes(state, view, limit), state, result)
+    lanes_ = mark(lanes(state, view, limit), state, view, result, getattr(rules, "pop_from_backoff_q", False))
     for chip_ in (c for lane in lanes_ if lane["queue"] == "activeQ" for c in lane["chips"]):
         if chip_["pod"] in waiting_for_logged_pop(step, result, view["now"], upcoming):
             chip_["detail"] = NEXT_POP

@@ -89,13 +89,15 @@ CHIP_MARKS = {
     "early": ("from backoffQ", "{pod} was popped from backoffQ before its backoff ended (activeQ was empty)"),
     "error": ("error heap", "{pod} failed with no rejecting plugin: it waits in podErrorBackoffQ, which Pop never "
                             "takes from early"),
-    "window": ("window {start}–{end}", "{pod}'s backoff ends in the one-second window from {start}: backoffQ orders "
-                                       "by window, then by priority, and releases {pod} when the window has passed"),
+    "window": ("window {start}–{end}", "{pod}'s backoff ends in the one-second window from {start} to {end}: "
+                                       "backoffQ orders by window, then by priority, and releases {pod} when the "
+                                       "window has passed"),
     "gated": ("gated: {plugin}", "{pod} waits for its scheduling gates to be removed; {plugin} keeps it out of "
                                  "activeQ and only an event {plugin} registered can release it"),
     "group": ("group {group}", "{pod} is a member of pod group {group}: when it fails it always backs off"),
     "discarded": ("discarded", "Pop took this record of {pod}, but {pod} was already in flight: it was dropped"),
 }
+GATE_PLUGIN = "SchedulingGates"  # the PreEnqueue plugin that holds a pod with scheduling gates (before 1.33 unnamed)
 # 1.32+: the tag over a ForceActivate entry, naming the only pod whose failure it requeues
 FOR_POD = ("for {pod}", "Activate({pod}) while {pod} was in flight: when {pod} fails its walk meets this entry and "
                         "{pod} is requeued; for any other pod it is not an event that helps")
