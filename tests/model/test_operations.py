@@ -16,6 +16,7 @@ from webapp.model import operations as ops
 from webapp.model.errors import StepError
 from webapp.model.operations import KINDS, OPERATIONS, TYPES, arguments, functions_of, kind_of, summary_of
 from webapp.model.variant import VARIANTS
+from webapp.model.versions import VERSIONS
 from webapp.scenario import builtin
 from webapp.scenario.generate import generate
 from webapp.scenario.scenario import from_valid_dict
@@ -52,7 +53,7 @@ def test_kinds_are_the_timeline_kinds():
 
 def test_kinds_of_the_timeline_ticks():
     kinds = {name: kind_of(name) for name in NAMES if kind_of(name) != "other"}
-    assert kinds == {"pop": "pop", "event": "event", "assigned_pod_added": "event",
+    assert kinds == {"pop": "pop", "pop_specific": "pop", "event": "event", "assigned_pod_added": "event",
                      "flush_unschedulable_leftover": "event", "done": "done", "fail": "fail",
                      "advance_clock": "clock", "flush_backoff": "clock"}
 
@@ -85,7 +86,10 @@ def sample_step(name: str, optional: bool) -> dict:
 def test_dispatched_by_the_model(name, optional):
     raw = scenario(sample_step(name, optional))
     assert validate(raw) == []
-    for variant in VARIANTS:
+    loaded = from_valid_dict(raw)
+    runs = [v for v in VARIANTS if not loaded.refused(v)] or [v for v in VERSIONS if not loaded.refused(v)]
+    assert runs, f"no version runs {name}"
+    for variant in runs:
         model = from_valid_dict(raw).model(variant)
         for i, step in enumerate(raw["steps"]):
             result, record = model.apply(i, step)

@@ -7,10 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .events import (
+    GATES_ELIMINATED,
     HINTS,
     PENDING_SUFFIX,
     QUEUE_AFTER_BACKOFF,
     QUEUE_IMMEDIATELY,
+    SCHEDULING_GATES,
     WILDCARD_RESOURCE,
     ClusterEvent,
     matches,
@@ -25,6 +27,12 @@ Registered = tuple[str, int, bool]
 NS = 1_000_000_000  # the fake clock counts nanoseconds, like Go's time.Duration
 BACKOFF_PERIOD = 1 * NS  # wait.Until(p.flushBackoffQCompleted, 1.0*time.Second, ...)
 LEFTOVER_PERIOD = 30 * NS  # wait.Until(p.flushUnschedulablePodsLeftover, 30*time.Second, ...)
+# The feature gates a scenario may set (``feature_gates``): gate -> (the Rules field of the version that has it,
+# its default there).
+FEATURE_GATES: dict[str, tuple[str, bool]] = {
+    "SchedulerPopFromBackoffQ": ("pop_from_backoff_q", True),  # beta, on since 1.33 (KEP-5142)
+    "GenericWorkload": ("pod_groups", False),  # alpha since 1.35
+}
 
 
 def seconds_to_ns(seconds: float) -> int:
@@ -48,6 +56,9 @@ class QueueConfig:
     # are then exact. The scheduler started ``flush_phase`` before t = 0: ticks at k·period - flush_phase.
     periodic_flushes: bool = False
     flush_phase: int = 0
+    feature_gates: tuple[tuple[str, bool], ...] = ()  # (gate, value) the scenario sets; FEATURE_GATES
+    scheduling_gates: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (pod, its gates): gated at PreEnqueue
+    pod_groups: tuple[tuple[str, str], ...] = ()  # (pod, its pod group)
     _memo: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)  # what the methods below found
 
     def _cached(self, key: object, make: Callable[..., T], *args: Any) -> T:
@@ -57,13 +68,27 @@ class QueueConfig:
             found = self._memo[key] = make(*args)
         return found
 
+    def feature(self, gate: str, rules: Rules) -> bool:
+        """A feature gate's value on a version with ``rules``: the scenario's, else the default; off where the
+        version has no such gate."""
+        field_name, default = FEATURE_GATES[gate]
+        return getattr(rules, field_name) and dict(self.feature_gates).get(gate, default)
+
     def registrations(self, rules: Rules) -> tuple[HintFn, ...]:
         """((registered ClusterEvent, plugin, hint name), ...): the QueueingHintMap of the scenario's profile. With
         the gate off (the scenario's or v1.28.5's) a catalogue registration's function is defaultQueueingHintFn."""
         return self._registrations(self.gate and not rules.gate_off)
 
     def _registrations(self, gate: bool) -> tuple[HintFn, ...]:
-        return self._cached(("registrations", gate), registrations, self.hints, self.plugins, gate)
+        return self._cached(("registrations", gate), self._registered, gate)
+
+    def _registered(self, gate: bool) -> tuple[HintFn, ...]:
+        """The profile's registrations; with gated pods, also the SchedulingGates plugin's
+        (scheduling_gates.go EventsToRegister: Pod/UpdatePodSchedulingGatesEliminated, whose hint is Queue)."""
+        found = registrations(self.hints, self.plugins, gate)
+        if self.scheduling_gates:
+            found = (*found, (GATES_ELIMINATED, SCHEDULING_GATES, "Queue" if gate else "QueueAfterBackoff"))
+        return found
 
     def hint_fns_for(self, event: ClusterEvent, rules: Rules) -> list[Registered]:
         """[(plugin, hint, by wildcard)] of the hint functions registered for an event that matches

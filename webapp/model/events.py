@@ -7,6 +7,9 @@ from typing import NamedTuple
 # ActionType bits (framework/types.go).
 ADD, DELETE = 1, 2
 UPDATE_NODE_ALLOCATABLE, UPDATE_NODE_LABEL, UPDATE_NODE_TAINT, UPDATE_NODE_CONDITION = 4, 8, 16, 32
+# 1.32+: the Pod action bit of an update that removes every scheduling gate (outside the scenario vocabulary's
+# Update and All: only `ungate` brings it, and only SchedulingGates registers it).
+UPDATE_POD_SCHEDULING_GATES_ELIMINATED = 64
 UPDATE = 60
 ALL = 63
 WILDCARD_RESOURCE = "*"
@@ -31,6 +34,7 @@ class ClusterEvent(NamedTuple):
     resource: str
     action: int
     label: str
+    target: str | None = None  # 1.32+ ForceActivate: the uid of the only pod the wildcard event is for
 
     @property
     def is_wildcard(self) -> bool:
@@ -70,6 +74,15 @@ UNSCHEDULABLE_TIMEOUT = CATALOGUE["UnschedulableTimeout"]
 POD_OTHER_UPDATE = ClusterEvent("Pod", UPDATE_NODE_ALLOCATABLE, "AssignedPodUpdate")
 UNSCHEDULED_POD_UPDATE = ClusterEvent("Pod", UPDATE, "UnschedulablePodUpdate")
 ASSIGNED_POD_ADD = CATALOGUE["AssignedPodAdd"]
+# 1.32+: PodSchedulingPropertiesChange of an update that removes the pod's scheduling gates.
+GATES_ELIMINATED = ClusterEvent("Pod", UPDATE_POD_SCHEDULING_GATES_ELIMINATED, "UpdatePodSchedulingGatesEliminated")
+SCHEDULING_GATES = "SchedulingGates"  # the PreEnqueue plugin that gates a pod with scheduling gates
+
+
+def force_activate(name: str, uid: str) -> ClusterEvent:
+    """1.32+ EventForceActivate recorded for in-flight pod ``name``: a wildcard event whose newObj is that pod, so it
+    requeues only that pod (isPodWorthRequeuing, scheduling_queue.go ee4fafa6 l. 415-432)."""
+    return ClusterEvent(WILDCARD_RESOURCE, ALL, f"ForceActivate:{name}", uid)
 
 
 def matches(registered: ClusterEvent, incoming: ClusterEvent, wildcard_registration: bool = False) -> bool:

@@ -47,14 +47,14 @@ def check(queue: PriorityQueue, moves: Iterable[Mapping[str, object]] | None = N
     elif not moves:
         return broken
     # queue_membership: a pod is in at most one of activeQ, backoffQ and unschedulablePods.
-    active, backoff, unschedulable = queue.active_q.index, queue.backoff_q.index, queue.unschedulable_pods
+    active, backoff, unschedulable = queue.active_q.index, queue.backoff_q, queue.unschedulable_pods
     membership = []
     for move in moves:
         name = move["pod"]
         # in two or three: in backoffQ and another, or in activeQ and unschedulablePods
         if name in backoff and (name in active or name in unschedulable) or name in active and name in unschedulable:
-            queues = [q for q, index in (("activeQ", active), ("backoffQ", backoff),
-                                         ("unschedulablePods", unschedulable)) if name in index]
+            queues = [q for q, held in (("activeQ", active), ("backoffQ", backoff),
+                                        ("unschedulablePods", unschedulable)) if name in held]
             membership.append({"pod": name, "queues": queues})
     if membership:
         return [*broken, {"name": "queue_membership", "violations": membership}]

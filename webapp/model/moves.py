@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from .config import BACKOFF_PERIOD, LEFTOVER_PERIOD, NS
+from .errors import StepError
 from .events import (
     ACTIVE_Q,
     BACKOFF_Q,
+    GATES_ELIMINATED,
     HINT_NAMES,
     POD_OTHER_UPDATE,
     QUEUE_SKIP,
@@ -16,6 +18,7 @@ from .events import (
     UNSCHEDULABLE_TIMEOUT,
     UNSCHEDULED_POD_UPDATE,
     ClusterEvent,
+    force_activate,
 )
 from .lanes import Lanes
 from .pod import QueuedPodInfo
@@ -35,6 +38,9 @@ class Moves(Lanes):
         evaluations, moves, worth = rec["evaluations"], rec["moves"], self.is_pod_worth_requeuing
         for pinfo in pods:
             name = pinfo.name
+            if pinfo.gated and self.skips_gated(pinfo, event):
+                rec["skipped"].append({"pod": name, "why": "gated: held by its scheduling gates"})
+                continue
             hint, why, plugin = worth(pinfo, event)
             evaluations.append({"pod": name, "hint": HINT_NAMES[hint], "why": why, "plugin": plugin})
             if hint == QUEUE_SKIP:
@@ -61,27 +67,56 @@ class Moves(Lanes):
 
     # --- Activate and Update -----------------------------------------------------------------
     def activate(self, names: Iterable[str], rec: Record) -> Result:
-        for name in names:
-            if name in self.active_q and not self.rules.activate_in_active_q:
-                rec["skipped"].append({"pod": name, "why": "in activeQ already, so Activate returns early (before "
-                                                           "1.31, #126222)"})
+        """Activate (a map of pods: each once). From 1.32 a pod it cannot move leaves ForceActivate:<pod> in the list
+        when it is in flight, and moveRequestCycle = schedulingCycle (scheduling_queue.go ee4fafa6 l. 613-635)."""
+        forced = []
+        for name in dict.fromkeys(names):
+            if self.activate_one(name, rec) or not self.rules.activate_force_event:
                 continue
-            src = self.where(name)
-            pinfo = self.unschedulable_pods.get(name) or self.backoff_q.get(name)
-            if pinfo is None:
-                rec["skipped"].append({"pod": name, "why": "not in unschedulablePods or backoffQ"})
-                continue
-            if src == ACTIVE_Q:  # 1.31: in activeQ and in another sub-queue (raw ops); that record replaces it
-                src = UNSCHEDULABLE_PODS if name in self.unschedulable_pods else BACKOFF_Q
-            self.active_q.add(pinfo)
-            self.unschedulable_pods.pop(name, None)
-            self.backoff_q.delete(name)
-            rec["moves"].append({"pod": name, "from": src, "to": ACTIVE_Q})
-        return {}
+            if self.gate and self.tracker.in_flight(self.pods[name][0]):
+                forced.append(name)
+            self.move_request_cycle = self.scheduling_cycle
+        ids = []
+        for name in sorted(forced):  # a Go map's order, unobservable: sorted by pod as the traces are
+            self.activations_seen += 1
+            entry_id = f"a{self.activations_seen}"
+            self.tracker.record_event(force_activate(name, self.pods[name][0]), entry_id, 0, rec)
+            ids.append(entry_id)
+        return {"recorded_in_flight": True, "event_ids": ids} if ids else {}
+
+    def activate_one(self, name: str, rec: Record) -> bool:
+        """activate: the pod's record in unschedulablePods or backoffQ goes to activeQ; False when there is none
+        (or, before 1.31, the pod is in activeQ already) or its scheduling gates hold it."""
+        if name in self.active_q and not self.rules.activate_in_active_q:
+            rec["skipped"].append({"pod": name, "why": "in activeQ already, so Activate returns early (before "
+                                                       "1.31, #126222)"})
+            return False
+        src = self.where(name)
+        pinfo = self.unschedulable_pods.get(name) or self.backoff_q.get(name)
+        if pinfo is None:
+            rec["skipped"].append({"pod": name, "why": "not in unschedulablePods or backoffQ"})
+            return False
+        if pinfo.gated and not self.pre_enqueue(pinfo):
+            rec["skipped"].append({"pod": name, "why": "gated: held by its scheduling gates"})
+            return False
+        if src == ACTIVE_Q:  # 1.31: in activeQ and in another sub-queue (raw ops); that record replaces it
+            src = UNSCHEDULABLE_PODS if name in self.unschedulable_pods else BACKOFF_Q
+        self.active_q.add(pinfo)
+        self.unschedulable_pods.pop(name, None)
+        self.backoff_q.delete(name)
+        rec["moves"].append({"pod": name, "from": src, "to": ACTIVE_Q})
+        return True
 
     UPDATE_RULES = ("in_flight_update_event", "unschedulable_update_by_hint")  # the Rules update() reads
 
-    def update(self, name: str, changed: bool, rec: Record) -> Result:
+    def update(self, name: str, changed: bool, rec: Record, ungate: bool = False) -> Result:
+        """Update; ``ungate``: the update removes the pod's scheduling gates (1.32+: UpdatePodSchedulingGatesEliminated,
+        the event PodSchedulingPropertiesChange returns for it)."""
+        if ungate:
+            if not self.rules.pod_update_events:
+                raise StepError("op", "this version's model has no scheduling gates (v1.32.0 and later have)")
+            self.gated_pods.discard(name)
+        event = GATES_ELIMINATED if ungate else POD_OTHER_UPDATE
         if self.rules.in_flight_update_event and self.gate and self.tracker.in_flight(self.pods[name][0]):
             self.updates_seen += 1
             entry_id = f"u{self.updates_seen}"
@@ -93,7 +128,7 @@ class Moves(Lanes):
         pinfo = self.unschedulable_pods.get(name)
         if pinfo is not None:
             if self.rules.unschedulable_update_by_hint and self.gate:
-                return self._update_by_hint(pinfo, rec)
+                return self._update_by_hint(pinfo, event, rec)
             if not changed:
                 rec["skipped"].append({"pod": name, "why": "update not scheduling-relevant"})
                 return {}
@@ -105,14 +140,20 @@ class Moves(Lanes):
         # In no queue (e.g. in flight): a new record goes to activeQ; the in-flight entry is untouched.
         if name in self.attempting:
             rec["skipped"].append({"pod": name, "why": "in flight: a second record is added to activeQ"})
-        self.active_q.add(self.new_record(name))
+        pinfo = self.new_record(name)
+        if self.gated_pods and not self.pre_enqueue(pinfo):
+            self.unschedulable_pods[name] = pinfo
+            rec["moves"].append({"pod": name, "from": None, "to": UNSCHEDULABLE_PODS})
+            return {}
+        self.active_q.add(pinfo)
         rec["moves"].append({"pod": name, "from": None, "to": ACTIVE_Q})
         return {}
 
-    def _update_by_hint(self, pinfo: QueuedPodInfo, rec: Record) -> Result:
+    def _update_by_hint(self, pinfo: QueuedPodInfo, event: ClusterEvent, rec: Record) -> Result:
         """1.31: an update of a pod in unschedulablePods is the event Pod/Update (PodSchedulingPropertiesChange:
-        no label or resource change, so assignedPodOtherUpdate) judged by the pod's plugins' hints."""
-        hint, why, plugin = self.is_pod_worth_requeuing(pinfo, POD_OTHER_UPDATE)
+        no label or resource change, so assignedPodOtherUpdate; 1.32+ an `ungate` is
+        UpdatePodSchedulingGatesEliminated) judged by the pod's plugins' hints."""
+        hint, why, plugin = self.is_pod_worth_requeuing(pinfo, event)
         rec["evaluations"].append({"pod": pinfo.name, "hint": HINT_NAMES[hint], "why": why, "plugin": plugin})
         queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
         if queue != UNSCHEDULABLE_PODS:
@@ -146,8 +187,9 @@ class Moves(Lanes):
         return {"now": self.now / NS, "flushes": flushes}
 
     def _tick_after(self, period: int, after: int) -> int:
-        """The first tick of a ``period`` ticker strictly after ``after`` (ticks at k·period - flush_phase)."""
-        phase = self.config.flush_phase
+        """The first tick of a ``period`` ticker strictly after ``after`` (ticks at k·period - flush_phase; with
+        SchedulerPopFromBackoffQ the 1 s ticker is aligned to whole seconds: waitUntilAlignedWithOrderingWindow)."""
+        phase = 0 if period == BACKOFF_PERIOD and self.window else self.config.flush_phase
         return ((after + phase) // period + 1) * period - phase
 
     def _next_flush_of(self, record: QueuedPodInfo, where: str | None) -> int | None:
@@ -165,7 +207,7 @@ class Moves(Lanes):
     def _flush_tick_of(self, record: QueuedPodInfo, where: str | None, since: int | None) -> int | None:
         """The first tick that moves ``record``, not before ``since`` (None: from the moment it could move)."""
         if where == BACKOFF_Q:
-            due = self.backoff_expiry(record) - 1
+            due = self.backoff_done_at(record) - 1
             return self._tick_after(BACKOFF_PERIOD, due if since is None else max(since, due))
         if where == UNSCHEDULABLE_PODS:
             due = record.timestamp + self.config.max_in_unschedulable
@@ -175,21 +217,25 @@ class Moves(Lanes):
     def _next_tick(self, where: str) -> int | None:
         """The first tick after now at which the flush of sub-queue ``where`` moves a pod: its first pod's."""
         if where == BACKOFF_Q:
-            first = self.backoff_q.peek()  # the earliest expiry
+            heads = [h.peek() for h in self.backoff_q.heaps()]  # the earliest expiries
+            first = min((h for h in heads if h is not None), key=self.backoff_done_at, default=None)
         else:
             first = min(self.unschedulable_pods.values(), key=lambda p: p.timestamp, default=None)  # parked longest
         return None if first is None else self._next_flush_of(first, where)
 
     def flush_backoff_q_completed(self, rec: Record) -> Result:
+        """flushBackoffQCompleted: every record whose backoff is over moves to activeQ, podBackoffQ's first, then
+        (1.33+) podErrorBackoffQ's (popAllBackoffCompleted, backoff_queue.go 74a7d3b1 l. 284-293)."""
         rec["calls"].append("flushBackoffQCompleted")
         moved = []
-        top = self.backoff_q.peek()
-        while top is not None and not self.backing_off(top):
-            self.backoff_q.pop()
-            self.active_q.add(top)
-            moved.append(top.name)
-            rec["moves"].append({"pod": top.name, "from": BACKOFF_Q, "to": ACTIVE_Q})
-            top = self.backoff_q.peek()
+        for heap in self.backoff_q.heaps():
+            top = heap.peek()
+            while top is not None and not self.backing_off(top):
+                heap.pop()
+                self.active_q.add(top)
+                moved.append(top.name)
+                rec["moves"].append({"pod": top.name, "from": BACKOFF_Q, "to": ACTIVE_Q})
+                top = heap.peek()
         return {"moved_to_activeQ": sorted(moved)}
 
     def flush_unschedulable_pods_leftover(self, rec: Record) -> Result:

@@ -64,7 +64,8 @@ OPERATIONS: dict[str, Operation] = _registry(
         "pop", "pop", ("Pop",),
         "The head of activeQ is taken for a scheduling attempt and is in flight until it fails or is done.",
         lambda q, s, r: q.pop(s.get("expect"), r),
-        (Param("expect", POD, False, "that pod must be (one of) the head(s) of activeQ, else the step is an error"),),
+        (Param("expect", POD, False, "that pod must be (one of) the head(s) of activeQ (on v1.36.2, of backoffQ when "
+                                    "Pop takes from there), else the step is an error"),),
     ),
     Operation(
         "event", "event", ("MoveAllToActiveOrBackoffQueue",),
@@ -99,6 +100,20 @@ OPERATIONS: dict[str, Operation] = _registry(
          Param("pending_plugins", PLUGINS, False,
                "1.29+ PendingPlugins; when omitted, P#pending for each unschedulable plugin P with a "
                "QueueImmediately hint; on 1.28 versions they join the unschedulable plugins")),
+    ),
+    Operation(
+        "pop_specific", "pop", ("PopSpecificPod",),
+        "v1.36.2: the named pod is activated (from unschedulablePods or backoffQ) and popped exactly: it is in flight "
+        "with its own entry; the result is null when it is not in the queue.",
+        lambda q, s, r: q.pop_specific(s["pod"], r),
+        (Param("pod", POD),),
+    ),
+    Operation(
+        "ungate", "other", ("Update",),
+        "v1.32.0+: the update that removes all the pod's scheduling gates (event UpdatePodSchedulingGatesEliminated, "
+        "which the SchedulingGates plugin's hint answers).",
+        lambda q, s, r: q.update(s["pod"], True, r, ungate=True),
+        (Param("pod", POD),),
     ),
     Operation(
         "done", "done", ("Done",),

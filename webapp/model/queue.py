@@ -13,12 +13,12 @@ from typing import Any
 
 from .config import NS
 from .errors import StepError
-from .events import ACTIVE_Q, BACKOFF_Q, HINT_NAMES, UNSCHEDULABLE_PODS
+from .events import ACTIVE_Q, BACKOFF_Q, HINT_NAMES, QUEUE_AFTER_BACKOFF, SCHEDULING_GATES, UNSCHEDULABLE_PODS
 from .lanes import IN_FLIGHT, active_order, tie
 from .moves import Moves
 from .pod import NO_PLUGINS, QueuedPodInfo
 from .record import Record, Result
-from .subqueues import KeyedHeap
+from .subqueues import BackoffQueue, KeyedHeap
 from .views import PodView, State, View
 
 __all__ = ["ACTIVE_Q", "BACKOFF_Q", "IN_FLIGHT", "UNSCHEDULABLE_PODS", "PriorityQueue"]
@@ -28,7 +28,13 @@ class PriorityQueue(Moves):
     # --- operations --------------------------------------------------------------------------
     def add(self, name: str, rec: Record) -> Result:
         src = self.where(name)
-        self.active_q.add(self.new_record(name))
+        pinfo = self.new_record(name)
+        if self.gated_pods and not self.pre_enqueue(pinfo):  # moveToActiveQ: held by its scheduling gates
+            if name not in self.active_q and name not in self.backoff_q:
+                self.unschedulable_pods[name] = pinfo
+                rec["moves"].append({"pod": name, "from": src, "to": UNSCHEDULABLE_PODS})
+            return {}
+        self.active_q.add(pinfo)
         self.unschedulable_pods.pop(name, None)
         self.backoff_q.delete(name)
         rec["moves"].append({"pod": name, "from": src, "to": ACTIVE_Q})
@@ -41,9 +47,71 @@ class PriorityQueue(Moves):
         return {}
 
     def pop(self, expect: str | None, rec: Record) -> Result:
-        pinfo = self.active_q.pop() if expect is None else self._pop_expected(expect)
-        if pinfo is None:
-            raise StepError("op", "pop on an empty activeQ (Pop would block)")
+        pinfo, source, discarded = self._take(expect)
+        for name, where in discarded:  # 1.32+: records of pods already in flight, dropped on the way
+            (self.active_q if where == ACTIVE_Q else self.backoff_q.main).delete(name)
+            rec["moves"].append({"pod": name, "from": where, "to": None})
+        (self.active_q if source == ACTIVE_Q else self.backoff_q.main).delete(pinfo.name)
+        result = self._in_flight(pinfo, source, rec)
+        if discarded:
+            result["discarded"] = [name for name, _ in discarded]
+        if source == BACKOFF_Q:
+            result["from"] = BACKOFF_Q
+        return result
+
+    def poppable(self) -> bool:
+        """Whether a pop can run now (Pop would not block)."""
+        try:
+            self._take(None)
+        except StepError:
+            return False
+        return True
+
+    def _take(self, expect: str | None) -> tuple[QueuedPodInfo, str, list[tuple[str, str]]]:
+        """What Pop returns, from where, and the (pod, sub-queue) of the records it discards first; raises StepError
+        where Pop would block (nothing to pop, or from 1.32 every poppable record's pod already in flight) or
+        ``expect`` is not (one of) the head(s). Changes nothing."""
+        discards = self.rules.pop_discards_in_flight and self.gate
+        heaps = [(ACTIVE_Q, self.active_q)]
+        if self.window:  # 1.33+: podBackoffQ's head when activeQ is (or becomes) empty
+            heaps.append((BACKOFF_Q, self.backoff_q.main))
+        discarded: list[tuple[str, str]] = []
+        for source, heap in heaps:
+            top = heap.peek()
+            if top is None:
+                continue
+            if discards and self.tracker.in_flight(top.uid):
+                found = None
+                for name in heap.names_in_order():
+                    r = heap.get(name)
+                    if r is not None and not self.tracker.in_flight(r.uid):
+                        found = r
+                        break
+                    discarded.append((name, source))
+                if found is None:
+                    continue
+                top = found
+            return self._expected(top, source, expect, discarded), source, discarded
+        if discarded:
+            raise StepError("op", "pop would block: every poppable pod is already in flight (Pop discards them, "
+                                  "then waits)")
+        raise StepError("op", "pop on an empty activeQ (Pop would block)")
+
+    def _expected(self, top: QueuedPodInfo, source: str, expect: str | None, discarded: list[tuple[str, str]]
+                  ) -> QueuedPodInfo:
+        """The record a pop takes: ``top``, or the one ``expect`` names when it ties with ``top`` (priority and
+        Timestamp; in podBackoffQ also the window)."""
+        if expect is None or expect == top.name:
+            return top
+        heap = self.active_q if source == ACTIVE_Q else self.backoff_q.main
+        key = tie if source == ACTIVE_Q else self.backoff_tie
+        want = key(top)
+        named = heap.get(expect)
+        if named is None or (expect, source) in discarded or key(named) != want:
+            raise StepError("expect", f"expected {expect!r} at the head of {source}, but the head is {top.name!r}")
+        return named
+    def _in_flight(self, pinfo: QueuedPodInfo, source: str, rec: Record) -> Result:
+        """The popped record goes in flight: Attempts+1, schedulingCycle+1, its own list entry (gate on)."""
         pinfo.attempts += 1
         self.scheduling_cycle += 1
         name = pinfo.name
@@ -54,23 +122,27 @@ class PriorityQueue(Moves):
             if pinfo.plugins or pinfo.pending:
                 rec["cleared"] = [*pinfo.plugins, *pinfo.pending]  # in no order: narration sorts them
             pinfo.plugins = NO_PLUGINS
-        if self.rules.pending_plugins:
             pinfo.pending = NO_PLUGINS
         self.popped[name] = pinfo
         self.attempting[name] = entry_id
-        rec["moves"].append({"pod": name, "from": ACTIVE_Q, "to": IN_FLIGHT})
+        rec["moves"].append({"pod": name, "from": source, "to": IN_FLIGHT})
         return {"popped": name}
 
-    def _pop_expected(self, expect: str) -> QueuedPodInfo | None:
-        """Pop's record when the step names it: ``expect`` must be (one of) the head(s) of activeQ, tied on priority
-        and Timestamp; None when activeQ is empty."""
-        top = self.active_q.peek()
-        if top is None or expect == top.name:
-            return self.active_q.pop()
-        heads = self.active_q.heads(tie)
-        if expect not in {h.name for h in heads}:
-            raise StepError("expect", f"expected {expect!r} at the head of activeQ, but the head is {top.name!r}")
-        return self.active_q.delete(expect)
+    def pop_specific(self, name: str, rec: Record) -> Result:
+        """1.36 PopSpecificPod: activate the pod, then take exactly its record out of activeQ into flight; null
+        when it is not in activeQ then, or (its record dropped) when its pod is already in flight."""
+        if not self.rules.pop_specific:
+            raise StepError("op", "this version has no PopSpecificPod (v1.36.2 has, with pod-group scheduling)")
+        rec["calls"].append("activate")
+        self.activate_one(name, rec)
+        pinfo = self.active_q.delete(name)
+        if pinfo is None:
+            return {"popped": None}
+        if self.gate and self.tracker.in_flight(pinfo.uid):
+            pinfo.attempts += 1
+            rec["moves"].append({"pod": name, "from": ACTIVE_Q, "to": None})
+            return {"popped": None}
+        return self._in_flight(pinfo, ACTIVE_Q, rec)
 
     def done(self, name: str, rec: Record) -> Result:
         rec["calls"].append("Done")
@@ -92,6 +164,12 @@ class PriorityQueue(Moves):
             if popped is None:
                 raise StepError("pod_info", f"{name!r} was never popped; use pod_info: fresh")
             pinfo = popped
+            if self.rules.plugins_cleared_at_failure and not self._holds(pinfo):
+                # handleSchedulingFailure: podInfo.ClearRejectorPlugins() (schedule_one.go 74a7d3b1 l. 1232)
+                if pinfo.plugins or pinfo.pending:
+                    rec["cleared"] = [*pinfo.plugins, *pinfo.pending]
+                pinfo.plugins = pinfo.pending = NO_PLUGINS
+                pinfo.gated = False
             if plugins is not None:
                 pinfo.plugins = frozenset(plugins)
         self._reject(pinfo, plugins, pending)
@@ -105,6 +183,13 @@ class PriorityQueue(Moves):
             present = self._present_in(name)
             if present is not None:
                 return {"error": f"Pod {name} is already present in {present}"}
+            if self.rules.backoff_counts_failures:  # scheduling_queue.go 74a7d3b1 l. 924-937
+                if pinfo.rejectors():
+                    pinfo.unschedulable_count += 1
+                    pinfo.consecutive_errors = 0
+                else:
+                    pinfo.consecutive_errors += 1
+                pinfo.backoff_expiration = None
             pinfo.timestamp = self.now
             if not self.gate:
                 if self.move_request_cycle >= cycle:
@@ -120,7 +205,13 @@ class PriorityQueue(Moves):
                 rec["moves"].append({"pod": name, "from": IN_FLIGHT, "to": queue})
                 return {"queue": queue, "rule": rule}
             calls.append("determineSchedulingHintForInFlightPod")
-            hint = self.tracker.determine_hint(pinfo, self.is_pod_worth_requeuing, self.rules, rec)
+            if self.group_backoff and name in self.grouped and pinfo.rejectors():
+                # 1.36 GenericWorkload: a pod-group member always backs off (scheduling_queue.go 74a7d3b1 l. 825-830)
+                rec["hint"] = {"pod": name, "walk": [], "start": {"rule": "pod-group"},
+                               "decision": HINT_NAMES[QUEUE_AFTER_BACKOFF], "reason": "pod-group"}
+                hint = QUEUE_AFTER_BACKOFF
+            else:
+                hint = self.tracker.determine_hint(pinfo, self.is_pod_worth_requeuing, self.rules, rec)
             calls.append("requeuePodViaQueueingHint")
             queue = self.requeue_pod_via_queueing_hint(pinfo, hint)
             rec["moves"].append({"pod": name, "from": IN_FLIGHT, "to": queue})
@@ -131,6 +222,12 @@ class PriorityQueue(Moves):
                 calls.append("done")
                 self.tracker.done(pinfo.uid, rec)  # deferred in upstream: runs on every return path
 
+    def _holds(self, pinfo: QueuedPodInfo) -> bool:
+        """Whether this very record is in a sub-queue."""
+        name = pinfo.name
+        return (self.active_q.get(name) is pinfo or self.backoff_q.get(name) is pinfo
+                or self.unschedulable_pods.get(name) is pinfo)
+
     def _present_in(self, name: str) -> str | None:
         """Where AddUnschedulableIfNotPresent finds the pod already. Upstream checks unschedulablePods, then activeQ,
         then podBackoffQ (not where()'s order): a pod in two sub-queues at once (after active_add_raw) is reported
@@ -139,7 +236,7 @@ class PriorityQueue(Moves):
             return "unschedulable queue"
         if name in self.active_q.index:
             return "the active queue"
-        if name in self.backoff_q.index:
+        if name in self.backoff_q:
             return "the backoff queue"
         return None
 
@@ -164,9 +261,9 @@ class PriorityQueue(Moves):
         return {}
 
     def backoff_pop_all_raw(self, rec: Record) -> Result:
-        for name in list(self.backoff_q.index):
+        for name in self.backoff_q.names():
             rec["moves"].append({"pod": name, "from": BACKOFF_Q, "to": None})
-        self.backoff_q = KeyedHeap(self._backoff_order)
+        self.backoff_q = BackoffQueue(self._backoff_order, self.rules.error_backoff_q)
         return {}
 
     def bump_scheduling_cycle_raw(self, rec: Record) -> Result:
@@ -176,14 +273,17 @@ class PriorityQueue(Moves):
     # --- views -------------------------------------------------------------------------------
     def state(self) -> State:
         """The trace ``state`` object of scenario-format.md (exactly these keys)."""
-        return {
+        state: State = {
             "activeQ": sorted(self.active_q.index),
-            "backoffQ": sorted(self.backoff_q.index),
+            "backoffQ": sorted(self.backoff_q.names()),
             "unschedulablePods": sorted(self.unschedulable_pods),
             "schedulingCycle": self.scheduling_cycle,
             "moveRequestCycle": self.move_request_cycle,
             **self.tracker.state(),
         }
+        if self.rules.error_backoff_q:
+            state["backoffQ_error"] = sorted(self.backoff_q.errors.index)
+        return state
 
     def view(self) -> View:
         """What a renderer needs beyond ``state``: the clock, each pod's record, the list with ids."""
@@ -194,25 +294,41 @@ class PriorityQueue(Moves):
             if record is None:
                 pods[name] = {"where": where}
                 continue
-            expiry = self.backoff_expiry(record)
-            shown: PodView = {"where": where, "attempts": record.attempts, "plugins": sorted(record.plugins)}
-            pods[name] = shown
-            if self.rules.pending_plugins:
-                shown["pending"] = sorted(record.pending)
-            shown["timestamp"] = record.timestamp / NS
-            shown["backoffExpiry"] = expiry / NS
-            shown["backingOff"] = expiry > self.now
-            if self.config.periodic_flushes:
-                flush = self._next_flush_of(record, where)
-                if flush is not None:
-                    shown["nextFlush"] = flush / NS  # the periodic flush that will move it, if nothing else does
-            else:
-                missed = self.missed_flush_of(record, where)
-                if missed is not None:
-                    shown["missedFlush"] = missed / NS  # the periodic flush that would have moved it by now
+            pods[name] = self._record_view(record, where)
         order = {"activeQ": self.active_q.names_in_order(), "backoffQ": self.backoff_q.names_in_order()}
         heads = [r.name for r in self.active_q.heads(tie)]  # what a pop may take (a named pop: any of them)
         return {"now": self.now / NS, "pods": pods, "order": order, "heads": heads, **self.tracker.view()}
+
+    def _record_view(self, record: QueuedPodInfo, where: str | None) -> PodView:
+        """A record as views show it (nothing in it is computed or cached by looking)."""
+        expiry = max(self.backoff_expiry(record, False), record.timestamp)
+        shown: PodView = {"where": where, "attempts": record.attempts, "plugins": sorted(record.plugins)}
+        rules = self.rules
+        if rules.pending_plugins:
+            shown["pending"] = sorted(record.pending)
+        shown["timestamp"] = record.timestamp / NS
+        shown["backoffExpiry"] = expiry / NS
+        shown["backingOff"] = self.backing_off(record, False)
+        if rules.backoff_counts_failures:
+            shown["unschedulableCount"] = record.unschedulable_count
+            shown["consecutiveErrors"] = record.consecutive_errors
+            if record.backoff_expiration is not None:
+                shown["backoffExpiration"] = record.backoff_expiration / NS  # getBackoffTime's cached answer
+        if where == BACKOFF_Q and self.backoff_q.get(record.name) is record and self.backoff_q.in_errors(record.name):
+            shown["backoffHeap"] = "error"
+        if record.gated:
+            shown["gated"] = True
+            if rules.gating_plugin:
+                shown["gatingPlugin"] = SCHEDULING_GATES
+        if self.config.periodic_flushes:
+            flush = self._next_flush_of(record, where)
+            if flush is not None:
+                shown["nextFlush"] = flush / NS  # the periodic flush that will move it, if nothing else does
+        else:
+            missed = self.missed_flush_of(record, where)
+            if missed is not None:
+                shown["missedFlush"] = missed / NS  # the periodic flush that would have moved it by now
+        return shown
 
     def _record_at(self, name: str, where: str | None) -> QueuedPodInfo | None:
         if where == ACTIVE_Q:
@@ -228,16 +344,18 @@ class PriorityQueue(Moves):
         state = dict(self.__dict__)
         del state["_worth"]
         state["active_q"] = list(self.active_q.records())
-        state["backoff_q"] = list(self.backoff_q.records())
+        state["backoff_q"] = (list(self.backoff_q.main.records()), list(self.backoff_q.errors.records()))
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        active, backoff = state.pop("active_q"), state.pop("backoff_q")
+        active, (backoff, errors) = state.pop("active_q"), state.pop("backoff_q")
         self.__dict__.update(state)
         self._worth = {}
         self.active_q = KeyedHeap(active_order)
-        self.backoff_q = KeyedHeap(self._backoff_order)
+        self.backoff_q = BackoffQueue(self._backoff_order, self.rules.error_backoff_q)
         for r in active:
             self.active_q.add(r)
         for r in backoff:
-            self.backoff_q.add(r)
+            self.backoff_q.main.add(r)
+        for r in errors:
+            self.backoff_q.errors.add(r)

@@ -147,21 +147,25 @@ class Flush(TypedDict):
     result: Result
 
 
-class Result(TypedDict, total=False):
-    """What an operation returns (the trace's ``result``): the keys its operation sets."""
-
-    popped: str
-    queue: str
-    rule: str
-    hint: str
-    error: str
-    event_id: str
-    event: str
-    recorded_in_flight: bool
-    moved: dict[str, str]
-    moved_to_activeQ: list[str]
-    now: float
-    flushes: list[Flush]
+# What an operation returns (the trace's ``result``): the keys its operation sets. ``from`` (1.36: "backoffQ" when
+# Pop took the head of podBackoffQ) is a Python keyword, hence this form.
+Result = TypedDict("Result", {
+    "popped": str | None,  # pop_specific: None when the pod is not there
+    "discarded": list[str],  # pop, 1.32+: the pods already in flight whose records Pop dropped first
+    "from": str,
+    "queue": str,
+    "rule": str,
+    "hint": str,
+    "error": str,
+    "event_id": str,
+    "event_ids": list[str],  # activate, 1.32+: the ForceActivate entries it appended
+    "event": str,
+    "recorded_in_flight": bool,
+    "moved": dict[str, str],
+    "moved_to_activeQ": list[str],
+    "now": float,
+    "flushes": list["Flush"],
+}, total=False)
 
 
 def new_record(step: int, op: str) -> Record:

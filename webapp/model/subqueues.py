@@ -87,3 +87,63 @@ class KeyedHeap:
         """The keys in the order pops would take them."""
         names: list[str] = [e[-2] for e in sorted(self.index.values(), key=lambda e: e[:-1])]
         return names
+
+
+class BackoffQueue:
+    """podBackoffQ and, from 1.33 (``split``), podErrorBackoffQ beside it: a record with no rejector plugin backs off
+    in the error heap, which Pop never takes from (backoff_queue.go 74a7d3b1 l. 295-324). Both share one order;
+    ``peek``, ``pop`` and ``heads`` are podBackoffQ's."""
+
+    __slots__ = ("main", "errors", "split")
+
+    def __init__(self, order: Order, split: bool):
+        self.main = KeyedHeap(order)
+        self.errors = KeyedHeap(order)
+        self.split = split
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.main.index or name in self.errors.index
+
+    def __len__(self) -> int:
+        return len(self.main) + len(self.errors)
+
+    def get(self, name: str) -> QueuedPodInfo | None:
+        return self.main.get(name) or self.errors.get(name)
+
+    def in_errors(self, name: str) -> bool:
+        return name in self.errors.index
+
+    def add(self, record: QueuedPodInfo) -> None:
+        """backoffQueue.add: into the error heap when the record has no rejector plugin, out of the other one."""
+        if self.split and not record.rejectors():
+            self.errors.add(record)
+            self.main.delete(record.name)
+        else:
+            self.main.add(record)
+            self.errors.delete(record.name)
+
+    def delete(self, name: str) -> QueuedPodInfo | None:
+        return self.main.delete(name) or self.errors.delete(name)
+
+    def peek(self) -> QueuedPodInfo | None:
+        return self.main.peek()
+
+    def pop(self) -> QueuedPodInfo | None:
+        return self.main.pop()
+
+    def heads(self, tie_key: Order) -> list[QueuedPodInfo]:
+        return self.main.heads(tie_key)
+
+    def heaps(self) -> tuple[KeyedHeap, KeyedHeap]:
+        return self.main, self.errors
+
+    def names(self) -> list[str]:
+        return [*self.main.index, *self.errors.index]
+
+    def records(self) -> Iterator[QueuedPodInfo]:
+        yield from self.main.records()
+        yield from self.errors.records()
+
+    def names_in_order(self) -> list[str]:
+        """podBackoffQ's keys in the order pops and flushes take them, then the error heap's."""
+        return [*self.main.names_in_order(), *self.errors.names_in_order()]

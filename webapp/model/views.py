@@ -27,6 +27,7 @@ class State(TrackerState):
     unschedulablePods: list[str]
     schedulingCycle: int
     moveRequestCycle: int
+    backoffQ_error: NotRequired[list[str]]  # 1.33+: the backoffQ pods held in podErrorBackoffQ
 
 
 class PodView(TypedDict):
@@ -41,6 +42,12 @@ class PodView(TypedDict):
     backingOff: NotRequired[bool]
     nextFlush: NotRequired[float]  # with periodic flushes: the tick that will move it, if nothing else does
     missedFlush: NotRequired[float]  # without them: the past tick at which the scheduler's flush would have moved it
+    unschedulableCount: NotRequired[int]  # 1.34+: failures with rejector plugins
+    consecutiveErrors: NotRequired[int]  # 1.34+: failures without, in a row
+    backoffExpiration: NotRequired[float]  # 1.34+: the cached expiry (BackoffExpiration), when set
+    backoffHeap: NotRequired[str]  # 1.33+: "error" for a record in podErrorBackoffQ
+    gated: NotRequired[bool]  # 1.32+: held by its scheduling gates
+    gatingPlugin: NotRequired[str]  # 1.33+: the PreEnqueue plugin that gates it
 
 
 class Marker(TypedDict):

@@ -70,6 +70,7 @@ UPDATE_IN_FLIGHT = ("{pod} is in flight: on {variant} its update is appended to 
 WHY = {
     "no-unschedulable-plugins": "no unschedulable plugins",
     "wildcard-event": "wildcard event",
+    "wildcard-for-another-pod": "ForceActivate of another pod (1.32+, #128170)",
     "no-hint-map": "no hint map",
     "hint-fn": "hint of {plugin}",
     "hint-fn-skip": "{plugin} says skip",

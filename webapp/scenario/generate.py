@@ -1,7 +1,7 @@
 """Random valid scenarios, for property tests and benchmarks.
 
 Generation is guided by running the variants while choosing: a ``pop`` is only offered when
-activeQ is non-empty on every variant, ``fail``/``done`` only for pods in flight on every variant.
+Pop would not block on any variant, ``fail``/``done`` only for pods in flight on every variant.
 ``pick(options)`` makes every choice, so a seeded ``random.Random().choice`` and a hypothesis
 ``data.draw(sampled_from(...))`` drive the same generator.
 """
@@ -62,7 +62,7 @@ def _choose(pick: Pick, models: list[Model], names: list[str], plugin_sets: list
     busy = set.union(*(set(m.queue.attempting) for m in models))
     addable = names if updates else [n for n in names if n not in busy]
     kinds = ["event", "advance_clock", "flush_backoff", "flush_unschedulable_leftover"] + (["add"] if addable else [])
-    if all(len(m.queue.active_q) for m in models):
+    if all(m.queue.poppable() for m in models):
         kinds += ["pop"] * 4
     if in_flight:
         kinds += ["fail"] * 4 + ["done"]

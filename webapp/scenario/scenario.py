@@ -7,8 +7,10 @@ from typing import Any
 
 from ..model.config import QueueConfig, seconds_to_ns
 from ..model.record import Step
+from ..model.support import refusals
 from ..model.variant import VARIANTS, Model
-from ..model.versions import Rules
+from ..model.versions import VERSIONS, Rules
+from .errors import Problem, ScenarioError
 from .schemas import defaults
 
 
@@ -22,13 +24,30 @@ class Scenario:
     steps: tuple[Step, ...]  # steps as validated (each may carry a "note"), their lists as tuples (``frozen_step``)
     raw: dict[str, Any] = field(compare=False, repr=False)  # the scenario object as given, with those steps
     versions: tuple[str, ...] = VARIANTS  # the versions it is shown on unless the viewer picks others
+    _refused: dict[tuple[str, Rules], list[Problem]] = field(default_factory=dict, compare=False, repr=False)
 
     def model(self, variant: str) -> Model:
-        return Model(variant, self.config, self.pods, self.initial_active)
+        """The scenario's queue on ``variant``; ScenarioError when that version cannot run it (``refused``)."""
+        return self.model_with(variant, VERSIONS[variant].rules)
 
     def model_with(self, variant: str, rules: Rules) -> Model:
         """A what-if: ``variant`` with other rules (one change switched on or off)."""
+        problems = self.refused(variant, rules)
+        if problems:
+            raise ScenarioError(problems)
         return Model(variant, self.config, self.pods, self.initial_active, rules)
+
+    def refused(self, variant: str, rules: Rules | None = None) -> list[Problem]:
+        """Why ``variant`` cannot run this scenario (a field a version lacks, a setting it locks), located and
+        naming the version; empty when it can. Worked out once per version."""
+        rules = rules or VERSIONS[variant].rules
+        key = (variant, rules)
+        found = self._refused.get(key)
+        if found is None:
+            found = self._refused[key] = [
+                {"step": step, "field": fld, "message": message}
+                for step, fld, message in refusals(variant, rules, self.config, list(self.pods), self.steps)]
+        return found
 
 
 def plugins_named(raw: dict[str, Any]) -> tuple[str, ...]:
@@ -68,6 +87,10 @@ def from_valid_dict(raw: dict[str, Any]) -> Scenario:
         pop_clears_unschedulable_plugins=cfg.get("pop_clears_unschedulable_plugins", False),
         periodic_flushes=raw.get("periodic_flushes", defaults(raw["schema"])["periodic_flushes"]),
         flush_phase=seconds_to_ns(cfg.get("flush_phase", 0)),
+        feature_gates=tuple((raw.get("feature_gates") or {}).items()),
+        scheduling_gates=tuple((p["name"], tuple(p["scheduling_gates"])) for p in raw["pods"]
+                               if p.get("scheduling_gates")),
+        pod_groups=tuple((p["name"], p["pod_group"]) for p in raw["pods"] if p.get("pod_group")),
     )
     pods = {p["name"]: (str(p.get("uid", p["name"])), p.get("priority", 0)) for p in raw["pods"]}
     return Scenario(

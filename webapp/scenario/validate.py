@@ -9,6 +9,7 @@ from difflib import SequenceMatcher
 from typing import Any, TypeGuard
 
 from ..model import operations as ops
+from ..model.config import FEATURE_GATES
 from ..model.events import CATALOGUE, HINTS
 from ..model.operations import OPERATIONS
 from ..model.versions import VERSIONS
@@ -41,7 +42,7 @@ INT64_MAX = 2**63 - 1
 MAX_SECONDS = 1e9
 
 TOP_KEYS = ("schema", "name", "description", "assumptions", "versions", "gate", "hint_map", "periodic_flushes",
-            "hints", "config", "pods", "initial_active", "steps", "branch")
+            "feature_gates", "hints", "config", "pods", "initial_active", "steps", "branch")
 # `branch`: a fork's other branch (the page's "act on the diagram"): the scenario it was forked from is this one's
 # steps before `at`, then `steps`, named `name`. It changes nothing this scenario does; the page switches to it.
 BRANCH_KEYS = ("at", "name", "steps")
@@ -53,7 +54,8 @@ REQUIRED_TOP = ("schema", "name", "pods", "steps")
 CONFIG_SECONDS = ("initial_backoff", "max_backoff", "max_in_unschedulable")
 CONFIG_KEYS = (*CONFIG_SECONDS, "pop_clears_unschedulable_plugins", "flush_phase")
 LEFTOVER_PERIOD = 30  # seconds: flush_phase is below it
-POD_KEYS = ("name", "uid", "priority")
+POD_KEYS = ("name", "uid", "priority", "scheduling_gates", "pod_group")
+MAX_SCHEDULING_GATES = 32  # a pod's gates: names, all removed at once by `ungate`
 HINT_KEYS = ("event", "plugin", "hint")
 # op -> (required parameter names, optional parameter names), from the registry; any step may also carry `note`.
 STEP_PARAMS = {
@@ -237,6 +239,8 @@ class _Checker:
         for key in ("gate", "hint_map", "periodic_flushes"):
             if key in raw:
                 self.boolean(None, key, raw[key])
+        if "feature_gates" in raw:
+            self.feature_gates(raw["feature_gates"])
         if "hints" in raw:
             self.hints(raw["hints"])
         if "config" in raw:
@@ -305,6 +309,17 @@ class _Checker:
         if len(set(map(str, versions))) != len(versions):
             self.problem(None, "versions", "a version is listed twice")
 
+    def feature_gates(self, gates: Json) -> None:
+        """{gate: true|false} for gates of model.config.FEATURE_GATES (a version without the gate refuses it)."""
+        if not isinstance(gates, dict):
+            self.problem(None, "feature_gates", f"expected a mapping like {{SchedulerPopFromBackoffQ: false}}, got "
+                                                f"{shown(gates)}")
+            return
+        self.keys(None, "feature_gates.", gates, FEATURE_GATES, "feature gate")
+        for gate, value in gates.items():
+            if gate in FEATURE_GATES:
+                self.boolean(None, f"feature_gates.{gate}", value)
+
     def hints(self, hints: Json) -> None:
         for field, h in self.mappings("hints", hints, "{event, plugin, hint}", self.limits.max_hints, HINT_KEYS,
                                       "hint key") or ():
@@ -324,8 +339,8 @@ class _Checker:
             return
         self.keys(None, "config.", cfg, CONFIG_KEYS, "config key")
         for key in CONFIG_SECONDS:
-            if key in cfg:
-                self.seconds(None, f"config.{key}", cfg[key], allow_zero=False)
+            if key in cfg:  # max_backoff 0: no backoff at all on v1.36.2 (#131965)
+                self.seconds(None, f"config.{key}", cfg[key], allow_zero=key == "max_backoff")
         if "pop_clears_unschedulable_plugins" in cfg:
             self.boolean(None, "config.pop_clears_unschedulable_plugins", cfg["pop_clears_unschedulable_plugins"])
         if "flush_phase" in cfg:
@@ -334,7 +349,7 @@ class _Checker:
                 self.problem(None, "config.flush_phase",
                              f"expected seconds >= 0 and < {LEFTOVER_PERIOD}, got {shown(phase)}")
         initial, maximum = cfg.get("initial_backoff", 1), cfg.get("max_backoff", 10)
-        if _is_number(initial) and _is_number(maximum) and maximum < initial:
+        if _is_number(initial) and _is_number(maximum) and 0 < maximum < initial:
             field = "config.max_backoff" if "max_backoff" in cfg else "config.initial_backoff"
             self.problem(None, field, f"max_backoff ({shown(maximum)}) must be >= initial_backoff ({shown(initial)})")
 
@@ -361,6 +376,20 @@ class _Checker:
                 p = pod["priority"]
                 if not (_is_int(p) and INT32_MIN <= p <= INT32_MAX):
                     self.problem(None, f"{field}.priority", f"expected an int32 integer, got {shown(p)}")
+            if "scheduling_gates" in pod:
+                self.gates(f"{field}.scheduling_gates", pod["scheduling_gates"])
+            if "pod_group" in pod:
+                self.name(None, f"{field}.pod_group", pod["pod_group"])
+
+    def gates(self, field: str, gates: Json) -> None:
+        """A pod's scheduling gates: 1 to MAX_SCHEDULING_GATES distinct names."""
+        if not isinstance(gates, list) or not 1 <= len(gates) <= MAX_SCHEDULING_GATES:
+            self.problem(None, field, f"expected a list of 1 to {MAX_SCHEDULING_GATES} gate names, got {shown(gates)}")
+            return
+        for j, gate in enumerate(gates):
+            self.name(None, f"{field}[{j}]", gate)
+        if len(set(map(str, gates))) != len(gates):
+            self.problem(None, field, "a gate is listed twice")
 
     def steps(self, steps: Json) -> None:
         if not self.top_list("steps", steps, "steps", self.limits.max_steps):
