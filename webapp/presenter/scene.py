@@ -165,7 +165,7 @@ def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, lim
     narration = narrate(variant, step, result, record)
     markers = shown_markers(view, payload.get("before"), record)
     listed = in_flight_list(variant, view, payload.get("before"), record, markers, gate, (step or {}).get("pod", ""))
-    lanes_ = mark(lanes(state, view, limit), state, view, result, getattr(rules, "pop_from_backoff_q", False))
+    lanes_ = mark(lanes(state, view, limit), state, view, result, rules.pop_from_backoff_q)
     for chip_ in (c for lane in lanes_ if lane["queue"] == "activeQ" for c in lane["chips"]):
         if chip_["pod"] in waiting_for_logged_pop(step, result, view["now"], upcoming):
             chip_["detail"] = NEXT_POP
