@@ -76,3 +76,79 @@ def test_the_narration_names_the_files_of_each_release():
                                            {"queue": "backoffQ"}, failed)
     assert "backoff_queue.go: add" in where("v1.36.2", ["AddUnschedulableIfNotPresent"], {"op": "fail"},
                                             {"queue": "backoffQ"}, failed)
+
+
+# --- on the lessons, through present(): the frame the page and the SVG export draw ---------------------------
+def scene_at(scenario_id: str, position: int):
+    from webapp.engine.simulation import Simulation
+    from webapp.presenter.scene import present
+    from webapp.scenario.resolve import resolve
+
+    scenario = resolve(scenario_id)[0]
+    sim = Simulation(scenario, list(scenario.versions))
+    sim.seek(position)
+    return present(sim.frame(), sim.preview())["panes"]
+
+
+def chips(pane, queue):
+    [lane] = [lane for lane in pane["lanes"] if lane["queue"] == queue]
+    return {c["pod"]: c for c in lane["chips"]}
+
+
+def test_the_lesson_pop_from_backoffq_draws_the_pod_flying_from_backoffq_only_on_v1_36():
+    panes = scene_at("pop-from-backoffq", 6)
+    early = chips(panes["v1.36.2"], "inFlight")["A"]
+    assert [m["kind"] for m in early["marks"]] == ["early"]
+    assert "marks" not in chips(panes["v1.31.13"], "inFlight")["A"]
+    assert panes["v1.36.2"]["narration"]["title"] == "Pop → A from backoffQ"
+    assert "backoff_queue.go: popBackoff" in panes["v1.36.2"]["narration"]["where"]
+    assert panes["v1.31.13"]["narration"]["where"] == OLD_FILE
+    # a step earlier, v1.36.2 still holds A in backoffQ: its window 1–2 s has not passed
+    held = chips(scene_at("pop-from-backoffq", 5)["v1.36.2"], "backoffQ")["A"]
+    assert held["detail"] == "until 2 s" and [m["text"] for m in held["marks"]] == ["window 1–2 s"]
+
+
+def test_the_lesson_force_activate_draws_the_entry_with_its_pod_on_v1_32_only():
+    panes = scene_at("force-activate", 3)
+    [forced] = [i for i in panes["v1.32.0"]["list"]["items"] if i.get("forPod")]
+    assert forced["forPod"] == "A" and forced["label"] == "ForceActivate"
+    assert not any(i.get("forPod") for i in panes["v1.31.13"]["list"]["items"])
+    assert "active_queue.go: addEventsIfPodInFlight" in panes["v1.32.0"]["narration"]["where"]
+
+
+def test_the_lesson_pop_discards_duplicate_draws_the_dropped_record_where_pop_took_it():
+    panes = scene_at("pop-discards-duplicate", 4)
+    dropped = chips(panes["v1.32.0"], "activeQ")["A"]
+    assert dropped["ghost"] and [m["kind"] for m in dropped["marks"]] == ["discarded"]
+    assert panes["v1.32.0"]["narration"]["title"] == "Pop → B (A discarded)"
+    assert not any(c.get("ghost") for c in chips(panes["v1.31.13"], "activeQ").values())
+
+
+def test_the_lesson_error_backoffq_marks_the_error_heap_that_pop_passes_over():
+    panes = scene_at("error-backoffq", 8)
+    waiting = chips(panes["v1.36.2"], "backoffQ")["A"]
+    assert [m["kind"] for m in waiting["marks"]] == ["error", "window"]
+    assert waiting["timer"]["text"] == "1 s left"  # until the window has passed, at 2 s
+    assert [m["kind"] for m in chips(panes["v1.36.2"], "inFlight")["B"]["marks"]] == ["early"]
+    assert "error heap" in " ".join(scene_at("error-backoffq", 4)["v1.36.2"]["narration"]["lines"])
+
+
+def test_a_pod_groups_members_are_marked_wherever_they_are():
+    from webapp.engine.simulation import Simulation
+    from webapp.presenter.scene import present
+    from webapp.scenario.load import load_scenario
+
+    scenario = load_scenario({"schema": 1, "name": "group", "versions": ["v1.36.2"],
+                              "feature_gates": {"GenericWorkload": True},
+                              "hints": [{"event": "NodeAdd", "plugin": "P", "hint": "QueueAfterBackoff"}],
+                              "pods": [{"name": "A", "pod_group": "g"}, {"name": "B", "pod_group": "g"},
+                                       {"name": "C"}],
+                              "initial_active": ["A", "B", "C"],
+                              "steps": [{"op": "pop", "expect": "A"}, {"op": "fail", "pod": "A",
+                                                                      "unschedulable_plugins": ["P"]}]})
+    sim = Simulation(scenario, ["v1.36.2"])
+    sim.seek(2)
+    pane = present(sim.frame())["panes"]["v1.36.2"]
+    grouped = {(lane["queue"], c["pod"]): [m["text"] for m in c.get("marks", ()) if m["kind"] == "group"]
+               for lane in pane["lanes"] for c in lane["chips"]}
+    assert grouped == {("activeQ", "B"): ["group g"], ("activeQ", "C"): [], ("backoffQ", "A"): ["group g"]}

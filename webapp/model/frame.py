@@ -57,6 +57,7 @@ class VariantFrame(TypedDict):
     view: View
     before: View | None  # the view the step started from: what a hint walk saw
     returns: NotRequired[Returns]  # failed pods' way back so far
+    windows: NotRequired[bool]  # 1.33+ with SchedulerPopFromBackoffQ: backoff ends when its 1 s window has passed
 
 
 class Frame(TypedDict):
@@ -65,6 +66,7 @@ class Frame(TypedDict):
     divergence: int | None  # the first position where the variants place a pod differently
     gate: bool
     unschedulableLimit: NotRequired[float]  # seconds a pod may wait in unschedulablePods
+    podGroups: NotRequired[dict[str, str]]  # pod -> its pod group (1.36 with GenericWorkload reads them)
     step: Step | None  # the step that led here
     next: Step | None  # the step after, None at the end
     variants: dict[str, VariantFrame]

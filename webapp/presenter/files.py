@@ -18,6 +18,16 @@ BACKOFF = "backoff_queue.go"
 SPLIT = {"v1.32.0": (ACTIVE,), "v1.36.2": (ACTIVE, BACKOFF)}
 
 
+# version -> {the model's name of a function: the name it has in that release} (1.36 renamed the requeue)
+RENAMED = {"v1.32.0": {"done": "Done"},
+           "v1.36.2": {"done": "Done", "requeuePodViaQueueingHint": "requeuePodWithQueueingStrategy"}}
+
+
+def upstream_name(variant: str, function: str) -> str:
+    """``function`` as ``variant``'s release names it."""
+    return RENAMED.get(variant, {}).get(function, function)
+
+
 def inner_calls(step: Step, result: Result, record: Record) -> list[tuple[str, str]]:
     """(file, function) a step entered below PriorityQueue's own functions, read from what it did."""
     op = step["op"]

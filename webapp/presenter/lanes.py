@@ -4,6 +4,7 @@ pod carries (and, by the clock's rules, when a flush moves it, or would have).""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from ..model.record import Result
 from ..model.views import PodView, State, View
@@ -11,16 +12,25 @@ from .shapes import Chip, ChipMark, Lane, Timer
 from .words import CHIP_MARKS, CHIP_PLUGINS, GATE_PLUGIN, LANES, TIMER, UNFLUSHED, seconds
 
 
-def lanes(state: State, view: View, limit: float) -> list[Lane]:
+def lanes(state: State, view: View, limit: float, windows: bool = False) -> list[Lane]:
     """Each lane's chips: activeQ and backoffQ in the order pops and the backoff flush take them (a trace's state
-    lists them by name: the lane drew the head anywhere), activeQ's heads marked."""
+    lists them by name: the lane drew the head anywhere), activeQ's heads marked. With ``windows`` (1.33+) a
+    backoff ends when the one-second window of its expiry has passed: its chip counts down to that."""
     members = {"activeQ": view["order"]["activeQ"], "backoffQ": view["order"]["backoffQ"],
                "unschedulablePods": state["unschedulablePods"], "inFlight": in_flight_pods(state, view)}
     heads = set(view["heads"])
     return [{"queue": queue, "label": label, "icon": icon, "help": help_,
-             "chips": [chip(pod, queue, view["pods"].get(pod), view["now"], limit, queue == "activeQ" and pod in heads)
+             "chips": [chip(pod, queue, windowed(view["pods"].get(pod), windows and queue == "backoffQ"),
+                            view["now"], limit, queue == "activeQ" and pod in heads)
                        for pod in members[queue]]}
             for queue, (label, icon, help_) in LANES.items()]
+
+
+def windowed(info: PodView | None, windows: bool) -> PodView | None:
+    """``info`` with its backoff ending where the window of its expiry ends (isPodBackingoff, 1.33+)."""
+    if not windows or info is None or "backoffExpiry" not in info:
+        return info
+    return {**info, "backoffExpiry": float(math.floor(info["backoffExpiry"]) + 1)}
 
 
 def in_flight_pods(state: State, view: View) -> list[str]:
@@ -85,11 +95,13 @@ def _timer(queue: str, info: PodView | None, now: float, limit: float) -> Timer 
     return None
 
 
-def mark(lanes_: list[Lane], state: State, view: View, result: Result | None, windows: bool = False) -> list[Lane]:
+def mark(lanes_: list[Lane], state: State, view: View, result: Result | None, windows: bool = False,
+         groups: Mapping[str, str] | None = None) -> list[Lane]:
     """The chips with what 1.32+ adds to a pod's place (``marks``): the pod this step's Pop took from backoffQ,
     early; the backoffQ pods in the error heap (1.33+) and, with ``windows`` (1.33+: SchedulerPopFromBackoffQ),
-    the one-second window each backoff ends in; a gated pod's gate; and, at a Pop that dropped a duplicate
-    record (1.32+), that record drawn faint at the front of activeQ, where Pop took it."""
+    the one-second window each backoff ends in; a gated pod's gate; the members of a pod group (``groups``);
+    and, at a Pop that dropped a duplicate record (1.32+), that record drawn faint at the front of activeQ,
+    where Pop took it."""
     early = result.get("popped") if result and result.get("from") == "backoffQ" else None
     errors = set(state.get("backoffQ_error") or ())
     for lane in lanes_:
@@ -107,6 +119,8 @@ def mark(lanes_: list[Lane], state: State, view: View, result: Result | None, wi
                                       end=seconds(start + 1)))
             if queue != "inFlight" and info.get("gated"):
                 said.append(chip_mark("gated", pod=pod, plugin=info.get("gatingPlugin") or GATE_PLUGIN))
+            if groups and pod in groups:
+                said.append(chip_mark("group", pod=pod, group=groups[pod]))
             if said:
                 c["marks"] = said
     discarded = (result.get("discarded") or []) if result else []

@@ -9,7 +9,7 @@ from ..model.events import PENDING_SUFFIX
 from ..model.operations import functions_of
 from ..model.record import Evaluation, Flush, Record, Result, Step, Violated
 from ..model.versions import VERSIONS
-from .files import where
+from .files import upstream_name, where
 from .shapes import Narration
 from .words import LIST_NAME
 
@@ -88,7 +88,7 @@ def narrate(variant: str, step: Step | None, result: Result | None, record: Reco
     lines = _OPS.get(record["op"], _generic)(variant, step, result, record)
     lines += _list_changes(variant, record)
     lines += [_violation(v) for v in record["invariants"]]
-    functions = list(record["calls"]) or list(functions_of(record["op"]))
+    functions = [upstream_name(variant, f) for f in record["calls"] or functions_of(record["op"])]
     return {"title": _title(step, result, record), "lines": [ln for ln in lines if ln], "functions": functions,
             "where": where(variant, functions, step, result, record), "note": step.get("note", "")}
 
@@ -184,7 +184,11 @@ def _fail(variant: str, step: Step, result: Result, record: Record) -> list[str]
         lines.append(f"Events it can no longer see: {', '.join(unseen)}.")
     reason = REASONS.get(hint["reason"], hint["reason"]).format(variant=variant)
     lines.append(f"Decision {hint['decision']}: {reason}; "
-                 f"requeuePodViaQueueingHint puts it in {result['queue']}. Then the deferred Done runs.")
+                 f"{upstream_name(variant, 'requeuePodViaQueueingHint')} puts it in {result['queue']}. "
+                 "Then the deferred Done runs.")
+    if (result["queue"] == "backoffQ" and VERSIONS[variant].rules.error_backoff_q
+            and not failed.get("plugins") and not failed.get("pending")):
+        lines.append(ERROR_HEAP.format(pod=step["pod"], variant=variant))
     return lines
 
 

@@ -92,7 +92,7 @@ def present(frame: Frame, preview: Mapping[str, Preview] | None = None, settings
         "range": list(settings["range"]) if settings["range"] else [0, total],
         "room": settings["room"],
         "panes": with_badges(frame, {v: pane(v, payload, step, frame["gate"], frame.get("unschedulableLimit", 300.0),
-                                             upcoming)
+                                             upcoming, frame.get("podGroups"))
                                      for v, payload in frame["variants"].items()}),
         "legend": LEGEND_ITEMS,
         "outcomes": outcomes({v: p["returns"] for v, p in frame["variants"].items() if "returns" in p}),
@@ -156,16 +156,16 @@ def presenter_notes(position: int, now: StepLine | None, after: StepLine | None)
 
 
 def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, limit: float,
-         upcoming: Step | None = None) -> Pane:
+         upcoming: Step | None = None, groups: Mapping[str, str] | None = None) -> Pane:
     state, view, record, result = payload["state"], payload["view"], payload["record"], payload["result"]
     title, tag, tone = PANES[variant]
-    rules = VERSIONS[variant].rules
-    gate = gate and not rules.gate_off  # v1.28.5: SchedulerQueueingHints off by default
+    gate = gate and not VERSIONS[variant].rules.gate_off  # v1.28.5: SchedulerQueueingHints off by default
     hint = record.get("hint") if record else None
     narration = narrate(variant, step, result, record)
     markers = shown_markers(view, payload.get("before"), record)
     listed = in_flight_list(variant, view, payload.get("before"), record, markers, gate, (step or {}).get("pod", ""))
-    lanes_ = mark(lanes(state, view, limit), state, view, result, rules.pop_from_backoff_q)
+    windows = payload.get("windows", False)
+    lanes_ = mark(lanes(state, view, limit, windows), state, view, result, windows, groups)
     for chip_ in (c for lane in lanes_ if lane["queue"] == "activeQ" for c in lane["chips"]):
         if chip_["pod"] in waiting_for_logged_pop(step, result, view["now"], upcoming):
             chip_["detail"] = NEXT_POP
