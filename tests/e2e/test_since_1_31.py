@@ -1,0 +1,117 @@
+"""What changed since 1.31, in a real browser: a pod Pop takes from backoffQ flies from backoffQ and is marked so
+(v1.36.2, not v1.31.13), a ForceActivate entry is drawn with its pod, a discarded duplicate is drawn where Pop
+took it, and each lesson about these changes steps through to its end with the arrow key, every pane drawing
+what the scene asks at every position. The expected marks come from the scene (webapp/presenter/scene.py, built
+in-process)."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_browser import settle
+from tests.e2e.test_stage import at
+from webapp.engine.simulation import Simulation
+from webapp.presenter.scene import present
+from webapp.scenario import builtin
+from webapp.scenario.resolve import resolve
+
+LESSONS = builtin.ids()[builtin.ids().index("in-flight-update") + 1:]
+PANES = "#panes > [data-variant]"
+
+# every chip's lane, pod and marks, per pane, as the page draws them
+CHIPS_JS = """() => Object.fromEntries([...document.querySelectorAll('#panes > [data-variant]')].map((pane) =>
+  [pane.dataset.variant, [...pane.querySelectorAll('[data-queue] .chip')].map((c) =>
+    [c.closest('[data-queue]').dataset.queue, c.dataset.pod, [...c.querySelectorAll('[data-mark]')]
+      .map((m) => m.dataset.mark), c.dataset.ghost === 'true'])]))"""
+
+
+@functools.cache
+def scene(scenario_id: str, position: int) -> dict:
+    scenario = resolve(scenario_id)[0]
+    sim = Simulation(scenario, list(scenario.versions))
+    sim.seek(position)
+    return present(sim.frame(), sim.preview())
+
+
+def expected_chips(scenario_id: str, position: int) -> dict:
+    return {v: [[lane["queue"], c["pod"], [m["kind"] for m in c.get("marks", ())], bool(c.get("ghost"))]
+                for lane in pane["lanes"] for c in lane["chips"]]
+            for v, pane in scene(scenario_id, position)["panes"].items()}
+
+
+def opened(page, scenario_id: str, position: int) -> None:
+    page.goto(f"/?scenario={scenario_id}&position={position}")
+    expect(page.locator(PANES)).to_have_count(2)
+    at(page, position)
+    settle(page)
+
+
+def chip_box(page, variant: str, queue: str, pod: str) -> dict:
+    return page.locator(f'[data-variant="{variant}"] [data-queue="{queue}"] .chip[data-pod="{pod}"]').bounding_box()
+
+
+def test_a_pod_popped_from_backoffq_leaves_backoffq_and_is_marked_early(make_page):
+    page = make_page(width=1280, height=720)
+    opened(page, "pop-from-backoffq", 5)
+    # before the pop: v1.36.2 holds A in backoffQ in its window, v1.31.13 has flushed it to activeQ
+    assert chip_box(page, "v1.36.2", "backoffQ", "A") and chip_box(page, "v1.31.13", "activeQ", "A")
+    window = page.locator('[data-variant="v1.36.2"] [data-queue="backoffQ"] .chip[data-pod="A"] [data-mark="window"]')
+    expect(window).to_have_text("window 1–2 s")
+    page.keyboard.press("ArrowRight")
+    at(page, 6)
+    settle(page)
+    early = page.locator('[data-variant="v1.36.2"] [data-queue="inFlight"] .chip[data-pod="A"] [data-mark="early"]')
+    expect(early).to_have_text("from backoffQ")
+    expect(page.locator('[data-variant="v1.36.2"] [data-queue="backoffQ"] .chip')).to_have_count(0)
+    expect(page.locator('[data-variant="v1.31.13"] [data-mark="early"]')).to_have_count(0)
+    expect(page.locator('[data-variant="v1.36.2"] .narration-title')).to_have_text("Pop → A from backoffQ")
+    assert page.evaluate(CHIPS_JS) == expected_chips("pop-from-backoffq", 6)
+
+
+def test_a_forceactivate_entry_is_drawn_with_the_pod_it_is_for(make_page):
+    page = make_page(width=1280, height=720)
+    opened(page, "force-activate", 3)
+    entry = page.locator('[data-variant="v1.32.0"] .inflight-list [data-entry="event"]')
+    expect(entry).to_have_count(1)
+    expect(entry.locator(".ename")).to_have_text("ForceActivate")
+    expect(entry.locator('.for-tag[data-for-pod="A"]')).to_have_text("for A")
+    expect(page.locator('[data-variant="v1.31.13"] .for-tag')).to_have_count(0)
+    # its tag sits over its box, inside the list, in the same column
+    tag, box = entry.locator(".for-tag").bounding_box(), entry.locator(".box").bounding_box()
+    centre = tag["x"] + tag["width"] / 2
+    assert tag["y"] + tag["height"] <= box["y"] + 1 and box["x"] <= centre <= box["x"] + box["width"]
+    # and A's failure, which its walk reads, sends A to backoffQ on v1.32.0 only
+    page.keyboard.press("ArrowRight")
+    at(page, 4)
+    settle(page)
+    assert chip_box(page, "v1.32.0", "backoffQ", "A") and chip_box(page, "v1.31.13", "unschedulablePods", "A")
+
+
+def test_a_discarded_duplicate_is_drawn_where_pop_took_it(make_page):
+    page = make_page(width=1280, height=720)
+    opened(page, "pop-discards-duplicate", 4)
+    ghost = page.locator('[data-variant="v1.32.0"] [data-queue="activeQ"] .chip[data-ghost="true"]')
+    expect(ghost).to_have_attribute("data-pod", "A")
+    expect(ghost.locator('[data-mark="discarded"]')).to_have_text("discarded")
+    assert page.evaluate(CHIPS_JS) == expected_chips("pop-discards-duplicate", 4)
+
+
+@pytest.mark.parametrize("scenario_id", LESSONS)
+def test_each_lesson_since_1_31_steps_through_to_its_end(make_page, scenario_id):
+    page = make_page(width=1280, height=720)
+    opened(page, scenario_id, 0)
+    versions = list(resolve(scenario_id)[0].versions)
+    expect(page.locator(PANES)).to_have_count(len(versions))
+    assert [p.get_attribute("data-variant") for p in page.locator(PANES).all()] == versions
+    total = builtin.step_count(scenario_id)
+    for position in range(1, total + 1):
+        page.keyboard.press("ArrowRight")
+        at(page, position)
+    settle(page)
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{total} / {total}"))
+    expect(page.locator("#error")).to_be_hidden()
+    assert page.evaluate(CHIPS_JS) == expected_chips(scenario_id, total)
