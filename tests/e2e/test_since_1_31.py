@@ -115,3 +115,36 @@ def test_each_lesson_since_1_31_steps_through_to_its_end(make_page, scenario_id)
     expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{total} / {total}"))
     expect(page.locator("#error")).to_be_hidden()
     assert page.evaluate(CHIPS_JS) == expected_chips(scenario_id, total)
+
+
+# each lesson's key step: where the change shows (the pop, the entry, the window, the heap, the failure counted)
+KEY_STEP = {"pop-discards-duplicate": 4, "force-activate": 3, "pop-from-backoffq": 6, "backoff-windows": 6,
+            "error-backoffq": 8, "backoff-counts-failures": 13}
+
+
+def test_every_lesson_since_1_31_has_a_key_step():
+    assert set(KEY_STEP) == set(LESSONS)
+
+
+@pytest.mark.parametrize("width,height,theme", [(1280, 720, "light"), (1280, 720, "dark"), (390, 844, "light"),
+                                                (390, 844, "dark")])
+def test_screens_of_the_lessons_since_1_31(make_page, artifacts_dir, width, height, theme):
+    """test-artifacts/screens/<id>/<position>-<width>x<height>-<theme>.png, for people to look at (a phone's: the
+    whole page); on the projector's size the lists are readable and nothing spills (test_screens' rule)."""
+    from tests.e2e.test_screens import png_size
+    from tests.e2e.test_stage import READABLE_JS
+
+    page = make_page(width=width, height=height, color_scheme=theme)
+    phone = width < 600
+    for scenario_id, position in KEY_STEP.items():
+        opened(page, scenario_id, position)
+        out = artifacts_dir / "screens" / scenario_id
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / f"{position}-{width}x{height}-{theme}.png"
+        path.unlink(missing_ok=True)
+        page.screenshot(path=str(path), full_page=phone)
+        w, h = png_size(path.read_bytes())
+        assert w == width and (h >= height if phone else h == height), f"{path.name}: {w}x{h}"
+        if not phone:
+            got = page.evaluate(READABLE_JS)
+            assert got["font"] >= 11 and got["spills"] == [], f"{path.name}: {got}"

@@ -152,3 +152,16 @@ def test_a_pod_groups_members_are_marked_wherever_they_are():
     grouped = {(lane["queue"], c["pod"]): [m["text"] for m in c.get("marks", ()) if m["kind"] == "group"]
                for lane in pane["lanes"] for c in lane["chips"]}
     assert grouped == {("activeQ", "B"): ["group g"], ("activeQ", "C"): [], ("backoffQ", "A"): ["group g"]}
+
+
+def test_a_pod_popped_from_backoffq_is_back_when_popped_not_waiting_in_flight():
+    from webapp.engine.simulation import Simulation
+    from webapp.presenter.scene import present
+    from webapp.scenario.resolve import resolve
+
+    scenario = resolve("pop-from-backoffq")[0]
+    sim = Simulation(scenario, list(scenario.versions))
+    sim.seek(6)
+    [a] = present(sim.frame())["outcomes"]["pods"]
+    assert [p["text"] for p in a["parts"]] == ["v1.31.13: back in activeQ after 1 s via backoffQ",
+                                              "v1.36.2: popped from backoffQ after 1 s"]

@@ -14,7 +14,8 @@ from .views import State, View
 
 
 class Return(TypedDict):
-    """A failure of a pod and, once it got back to activeQ, when (steps, and seconds on the clock)."""
+    """A failure of a pod and, once it got back to activeQ (or was popped from where it waited), when (steps, and
+    seconds on the clock)."""
 
     pod: str
     failed_step: int
@@ -23,6 +24,7 @@ class Return(TypedDict):
     back_step: NotRequired[int]
     back_at: NotRequired[float]
     seconds: NotRequired[float]
+    popped_from: NotRequired[str]  # 1.33+: Pop took it straight from there (backoffQ), never back in activeQ
 
 
 class Returned(TypedDict):

@@ -130,7 +130,9 @@ def outcomes(returns: Mapping[str, Returns]) -> Outcomes:
 def returned_texts(back: Returned) -> list[str]:
     """``back``: a pod's returns so far, as ReturnTracker.at gives them (count, the listed ones, the longest)."""
     if back["count"] <= len(back["listed"]):
-        return [OUTCOMES["returned"].format(seconds=seconds(r["seconds"]), via=r["via"]) for r in back["listed"]]
+        return [OUTCOMES["popped"].format(seconds=seconds(r["seconds"]), source=r["popped_from"])
+                if "popped_from" in r else OUTCOMES["returned"].format(seconds=seconds(r["seconds"]), via=r["via"])
+                for r in back["listed"]]
     longest = back["longest"]
     return [OUTCOMES["many"].format(count=back["count"], seconds=seconds(longest["seconds"]), via=longest["via"])]
 

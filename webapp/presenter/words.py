@@ -20,11 +20,14 @@ TAG_LINES = {
     "v1.29.9": "Queue / QueueSkip, pending plugins",
     "v1.30.14": "ignores events no hint matches",
     "v1.31.13": "in-flight updates become entries",
+    "v1.32.0": "Pop drops in-flight duplicates; ForceActivate",
+    "v1.36.2": "Pop from backoffQ; 1 s backoff windows",
 }
 # variant -> (title, tag line, tone): the tone colours the pane (bug: markers, the lost marker can happen;
 # fix: pod entries, it cannot)
-PANES = {name: (name, f"{v.releases} · {TAG_LINES.get(name, v.summary)}", "fix" if v.rules.pod_entries else "bug")
-         for name, v in VERSIONS.items()}
+# (the releases without their parenthesised note: the picker and the versions page say it)
+PANES = {name: (name, f"{v.releases.split(' (')[0]} · {TAG_LINES.get(name, v.summary)}",
+                "fix" if v.rules.pod_entries else "bug") for name, v in VERSIONS.items()}
 LIST_NAME = {name: "inFlightEvents" if v.rules.pod_entries else "receivedEvents" for name, v in VERSIONS.items()}
 
 # queue -> (label, icon, what waiting there means), in the order the lanes are drawn
@@ -76,6 +79,7 @@ UNSEEN_BY = "unseen by {pods}"
 OUTCOMES = {
     "label": "After failing, so far",
     "returned": "back in activeQ after {seconds} via {via}",
+    "popped": "popped from {source} after {seconds}",  # 1.33+: Pop took it before it was back in activeQ
     "many": "back {count} times, longest {seconds} via {via}",
     "waiting": "waiting in {where} since t = {since}",
     "moved": "waiting in {where} since t = {since}, via {via}",  # it has moved on from where it failed to
