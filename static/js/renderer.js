@@ -122,7 +122,7 @@ function renderLanes(lanes) {
   return h("div", { class: "lanes" }, lanes.map((lane) =>
     h("div", { class: `lane lane-${lane.queue}`, dataQueue: lane.queue, title: lane.help },
       h("span", { class: "lane-name" }, h("span", { class: "icon", ariaHidden: "true", text: lane.icon }), " ", breakable(lane.label)),
-      h("div", { class: "chips" }, lane.chips.map((c) => chip(c, lane.queue))),
+      h("div", { class: "chips" }, lane.chips.flatMap((c) => [c.window ? windowRule(c.window) : null, chip(c, lane.queue)])),
     )));
 }
 
@@ -132,15 +132,21 @@ function breakable(label) {
 }
 
 // A chip's marks (the scene's `marks`): what 1.32+ adds to a pod's place, each a small labelled tag (popped from
-// backoffQ early, the error heap, its backoff window, its scheduling gate, its pod group, a discarded duplicate).
+// backoffQ early, the error heap, its backoff window, its scheduling gate, its pod group, a discarded duplicate),
+// beside the pod's name where the chip has room, its timer after them.
 function chip(c, queue) {
   return h("span", { class: `chip chip-${queue}${c.ghost ? " chip-ghost" : ""}`, dataPod: c.pod, dataHead: c.head ? "true" : null,
     dataGhost: c.ghost ? "true" : null,
     dataMissed: c.timer && "missed" in c.timer ? "true" : null, ariaDescription: c.timer && "missed" in c.timer ? "no flush ran" : null,
     title: c.head ? `${c.title} · at the head: the next pop takes it` : c.title },
     h("span", { class: "pod-name", text: c.pod }),
-    c.timer ? timer(c.timer) : c.detail ? h("span", { class: "detail", text: c.detail }) : null,
-    (c.marks || []).map((m) => h("span", { class: `chip-mark mark-${m.kind}`, dataMark: m.kind, title: m.title, text: m.text })));
+    (c.marks || []).map((m) => h("span", { class: `chip-mark mark-${m.kind}`, dataMark: m.kind, title: m.title, text: m.text })),
+    c.timer ? timer(c.timer) : c.detail ? h("span", { class: "detail", text: c.detail }) : null);
+}
+
+// backoffQ's one-second window (1.33+), over the first chip of the pods whose backoff ends in it.
+function windowRule(w) {
+  return h("span", { class: "window-rule", dataWindow: w.text, title: w.title, text: w.text });
 }
 
 // A ring that fills (time waited against the flush limit) or empties (backoff left), with its seconds.

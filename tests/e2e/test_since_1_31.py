@@ -59,8 +59,9 @@ def test_a_pod_popped_from_backoffq_leaves_backoffq_and_is_marked_early(make_pag
     opened(page, "pop-from-backoffq", 5)
     # before the pop: v1.36.2 holds A in backoffQ in its window, v1.31.13 has flushed it to activeQ
     assert chip_box(page, "v1.36.2", "backoffQ", "A") and chip_box(page, "v1.31.13", "activeQ", "A")
-    window = page.locator('[data-variant="v1.36.2"] [data-queue="backoffQ"] .chip[data-pod="A"] [data-mark="window"]')
+    window = page.locator('[data-variant="v1.36.2"] [data-queue="backoffQ"] .window-rule')
     expect(window).to_have_text("window 1–2 s")
+    expect(page.locator('[data-variant="v1.31.13"] .window-rule')).to_have_count(0)
     page.keyboard.press("ArrowRight")
     at(page, 6)
     settle(page)

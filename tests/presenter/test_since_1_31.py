@@ -38,11 +38,12 @@ def test_a_pop_from_activeq_marks_nothing_early():
     assert drawn[("inFlight", "P")] == []
 
 
-def test_with_windows_each_backoffq_chip_names_the_second_its_backoff_ends_in():
+def test_with_windows_backoffq_names_the_second_each_run_of_backoffs_ends_in():
     drawn = mark(lanes(STATE, VIEW, 300.0), STATE, VIEW, None, windows=True)
     [backoff] = [lane for lane in drawn if lane["queue"] == "backoffQ"]
-    windows = [m["text"] for c in backoff["chips"] for m in c["marks"] if m["kind"] == "window"]
-    assert windows == ["window 1–2 s", "window 1–2 s"]
+    # one rule per window, over its first chip: A and B end in the same one
+    assert [c["window"]["text"] if "window" in c else None for c in backoff["chips"]] == ["window 1–2 s", None]
+    assert "A, B" in backoff["chips"][0]["window"]["title"]
 
 
 def test_a_discarded_duplicate_is_drawn_faint_at_the_front_of_activeq():
@@ -105,7 +106,7 @@ def test_the_lesson_pop_from_backoffq_draws_the_pod_flying_from_backoffq_only_on
     assert panes["v1.31.13"]["narration"]["where"] == OLD_FILE
     # a step earlier, v1.36.2 still holds A in backoffQ: its window 1–2 s has not passed
     held = chips(scene_at("pop-from-backoffq", 5)["v1.36.2"], "backoffQ")["A"]
-    assert held["detail"] == "until 2 s" and [m["text"] for m in held["marks"]] == ["window 1–2 s"]
+    assert held["detail"] == "until 2 s" and held["window"]["text"] == "window 1–2 s"
 
 
 def test_the_lesson_force_activate_draws_the_entry_with_its_pod_on_v1_32_only():
@@ -127,7 +128,7 @@ def test_the_lesson_pop_discards_duplicate_draws_the_dropped_record_where_pop_to
 def test_the_lesson_error_backoffq_marks_the_error_heap_that_pop_passes_over():
     panes = scene_at("error-backoffq", 8)
     waiting = chips(panes["v1.36.2"], "backoffQ")["A"]
-    assert [m["kind"] for m in waiting["marks"]] == ["error", "window"]
+    assert [m["kind"] for m in waiting["marks"]] == ["error"] and waiting["window"]["text"] == "window 1–2 s"
     assert waiting["timer"]["text"] == "1 s left"  # until the window has passed, at 2 s
     assert [m["kind"] for m in chips(panes["v1.36.2"], "inFlight")["B"]["marks"]] == ["early"]
     assert "error heap" in " ".join(scene_at("error-backoffq", 4)["v1.36.2"]["narration"]["lines"])

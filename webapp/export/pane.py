@@ -20,7 +20,7 @@ CHANNEL = 16  # room on a lane's right, beside its chips, where pointers leave i
 QUEUE_COLOUR = {"activeQ": "active", "backoffQ": "backoff", "unschedulablePods": "unsched", "inFlight": "inflight"}
 # a chip's marks (scene.py Chip.marks), each kind in its colour: (text and border, fill, dashed), as app.css .mark-*
 MARK_COLOURS = {"early": ("backoff", "warn-bg", False), "error": ("bug", "panel", False),
-                "window": ("backoff", "panel", True), "gated": ("unsched", "bug-bg", False),
+                "gated": ("unsched", "bug-bg", False),
                 "group": ("marker", "panel", False), "discarded": ("ghost", "panel", True)}
 MARK_H, MARK_GAP = 16, 3
 DECISION_COLOURS = {"QueueSkip": ("bug-bg", "bug"), "QueueAfterBackoff": ("warn-bg", "backoff"),
@@ -251,6 +251,8 @@ class Pane:
             node(label, "tspan", f" {short(lane['label'], int((width - 30) / 6.8))}")
             y = top + 26
             for c in lane["chips"]:
+                if c.get("window"):  # 1.33+: a window of backoffQ over its first chip (app.css .window-rule)
+                    y = window_rule(g, c["window"], x + 10, y, width - 16 - CHANNEL)
                 y = self.chip(g, c, queue, x + 10, y, width - 16 - CHANNEL) + 6
             self.lane_boxes[queue] = (x, top, width)
             bottoms.append(max(y, top + 56))
@@ -298,11 +300,22 @@ class Pane:
             node(mark, "title", m["title"])
             node(mark, "rect", x=x + 6, y=top, width=width - 12, height=MARK_H, rx=3, fill=paint(fill),
                  stroke=paint(ink), stroke_dasharray="3 2" if dashed else None)
-            node(mark, "text", short(m["text"], max(int((width - 20) / 6.4), 4)), x=x + width / 2, y=top + 12,
+            node(mark, "text", short(m["text"], max(int((width - 12) / 6.2), 4)), x=x + width / 2, y=top + 12,
                  text_anchor="middle", font_size=TAG_PX, font_weight="bold", fill=paint(ink))
             top += MARK_H + MARK_GAP
         self.chips.append((c["pod"], queue, x, y, width, height))
         return y + height
+
+
+def window_rule(g, window: dict, x: float, y: float, width: float) -> float:
+    """One of backoffQ's one-second windows: a dashed rule with its seconds, over the first chip in it; returns
+    where that chip starts."""
+    rule = node(g, "g", data_window=window["text"])
+    node(rule, "title", window["title"])
+    node(rule, "line", x1=x, y1=y, x2=x + width, y2=y, stroke=paint("backoff"), stroke_dasharray="3 2")
+    node(rule, "text", short(window["text"], max(int(width / 6.4), 4)), x=x, y=y + 13, font_size=TAG_PX,
+         font_weight="bold", fill=paint("backoff"))
+    return y + MARK_H + MARK_GAP
 
 
 def hooks(it: dict) -> dict:

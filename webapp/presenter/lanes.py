@@ -99,9 +99,9 @@ def mark(lanes_: list[Lane], state: State, view: View, result: Result | None, wi
          groups: Mapping[str, str] | None = None) -> list[Lane]:
     """The chips with what 1.32+ adds to a pod's place (``marks``): the pod this step's Pop took from backoffQ,
     early; the backoffQ pods in the error heap (1.33+) and, with ``windows`` (1.33+: SchedulerPopFromBackoffQ),
-    the one-second window each backoff ends in; a gated pod's gate; the members of a pod group (``groups``);
-    and, at a Pop that dropped a duplicate record (1.32+), that record drawn faint at the front of activeQ,
-    where Pop took it."""
+    the one-second windows their backoffs end in (window_rules); a gated pod's gate; the members of a pod group
+    (``groups``); and, at a Pop that dropped a duplicate record (1.32+), that record drawn faint at the front of
+    activeQ, where Pop took it."""
     early = result.get("popped") if result and result.get("from") == "backoffQ" else None
     errors = set(state.get("backoffQ_error") or ())
     for lane in lanes_:
@@ -113,22 +113,39 @@ def mark(lanes_: list[Lane], state: State, view: View, result: Result | None, wi
                 said.append(chip_mark("early", pod=pod))
             if queue == "backoffQ" and pod in errors:
                 said.append(chip_mark("error", pod=pod))
-            if queue == "backoffQ" and windows and "backoffExpiry" in info:
-                start = math.floor(info["backoffExpiry"])
-                said.append(chip_mark("window", pod=pod, start=seconds(start).removesuffix(" s"),
-                                      end=seconds(start + 1)))
             if queue != "inFlight" and info.get("gated"):
                 said.append(chip_mark("gated", pod=pod, plugin=info.get("gatingPlugin") or GATE_PLUGIN))
             if groups and pod in groups:
                 said.append(chip_mark("group", pod=pod, group=groups[pod]))
             if said:
                 c["marks"] = said
+    if windows:
+        for lane in (lane for lane in lanes_ if lane["queue"] == "backoffQ"):
+            window_rules(lane["chips"], view)
     discarded = (result.get("discarded") or []) if result else []
     for lane in (lane for lane in lanes_ if lane["queue"] == "activeQ" and discarded):
         lane["chips"][:0] = [{"pod": pod, "detail": "", "title": CHIP_MARKS["discarded"][1].format(pod=pod),
                               "timer": None, "ghost": True, "marks": [chip_mark("discarded", pod=pod)]}
                              for pod in discarded]
     return lanes_
+
+
+def window_rules(chips: list[Chip], view: View) -> None:
+    """backoffQ's one-second windows (1.33+): the first chip of each run of chips whose backoff ends in the same
+    window carries the window's rule (``window``), which the views draw above it."""
+    runs: list[tuple[int, list[Chip]]] = []
+    for c in chips:
+        expiry = (view["pods"].get(c["pod"]) or {}).get("backoffExpiry")
+        if expiry is None:
+            continue
+        start = math.floor(expiry)
+        if runs and runs[-1][0] == start:
+            runs[-1][1].append(c)
+        else:
+            runs.append((start, [c]))
+    for start, run in runs:
+        run[0]["window"] = chip_mark("window", pods=", ".join(c["pod"] for c in run),
+                                     start=seconds(start).removesuffix(" s"), end=seconds(start + 1))
 
 
 def chip_mark(kind: str, **fields: str) -> ChipMark:

@@ -148,6 +148,7 @@ class Chip(TypedDict):
     head: NotRequired[bool]  # one of activeQ's heads
     marks: NotRequired[list[ChipMark]]
     ghost: NotRequired[bool]  # a record this step took and dropped (Pop's discarded duplicate), drawn faint
+    window: NotRequired[ChipMark]  # 1.33+: the one-second window of backoffQ that starts at this chip, drawn over it
 
 
 class Lane(TypedDict):

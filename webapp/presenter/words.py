@@ -88,14 +88,15 @@ NEXT_POP = "waiting for the scheduler's next Pop, as in the log"  # an imported 
 CHIP_PLUGINS = {"plugins": "plugins: {}", "pending": "pending plugins: {}"}  # a chip's title (pending: 1.29+)
 TIMER = {"wait": "{value} / {limit}", "backoff": "{value} left", "backoff-over": "backoff over",
          "flush": "flush at {at}"}  # with periodic flushes: when the tick that moves it comes, after the timer
-# A chip's marks (1.32+): kind -> (its text, its title); {pod}, {end}, {start}, {plugin}, {group} filled in.
+# A chip's marks (1.32+): kind -> (its text, its title); {pod}, {pods}, {end}, {start}, {plugin}, {group} filled in.
+# ("window" is a rule over the first chip of each of backoffQ's one-second windows.)
 CHIP_MARKS = {
     "early": ("from backoffQ", "{pod} was popped from backoffQ before its backoff ended (activeQ was empty)"),
     "error": ("error heap", "{pod} failed with no rejecting plugin: it waits in podErrorBackoffQ, which Pop never "
                             "takes from early"),
-    "window": ("window {start}–{end}", "{pod}'s backoff ends in the one-second window from {start} to {end}: "
-                                       "backoffQ orders by window, then by priority, and releases {pod} when the "
-                                       "window has passed"),
+    "window": ("window {start}–{end}", "the backoff of {pods} ends in the one-second window from {start} to "
+                                       "{end}: backoffQ orders by window, then by priority, and releases them when "
+                                       "the window has passed"),
     "gated": ("gated: {plugin}", "{pod} waits for its scheduling gates to be removed; {plugin} keeps it out of "
                                  "activeQ and only an event {plugin} registered can release it"),
     "group": ("group {group}", "{pod} is a member of pod group {group}: when it fails it always backs off"),
