@@ -259,3 +259,31 @@ def test_an_old_schema_that_leaves_the_flushes_out_is_told_so(tmp_path):
         f"warning: {path}: Nothing moved it: this scenario runs no periodic flushes, because it leaves "
         "“periodic_flushes” out and schema 1 reads that as false. Write “schema: 2” (time runs as in a cluster) or "
         "“periodic_flushes: true”, or flush steps where they would run.")
+
+
+POP_FROM_BACKOFF = {"schema": 2, "name": "pop from backoffQ", "periodic_flushes": False, "pods": [{"name": "A"}],
+                    "initial_active": ["A"], "hints": [{"event": "NodeAdd", "plugin": "P", "hint": "Queue"}],
+                    "steps": [{"op": "pop", "expect": "A"}, {"op": "event", "event": "NodeAdd"},
+                              {"op": "fail", "pod": "A", "unschedulable_plugins": ["P"]}, {"op": "pop"}]}
+
+
+def test_the_newest_versions_replay(tmp_path):
+    out = run(write(tmp_path, "s.json", POP_FROM_BACKOFF), "--variant", "v1.36.2")
+    assert (out.returncode, out.stderr) == (0, "")
+    trace = json.loads(out.stdout)
+    assert trace["variant"] == "v1.36.2" and trace["steps"][-1]["result"] == {"popped": "A", "from": "backoffQ"}
+    # v1.32.0's Pop takes nothing from backoffQ: it would wait, so that step is refused; the rest runs.
+    out = run(write(tmp_path, "s.json", POP_FROM_BACKOFF), "--variant", "v1.32.0")
+    assert out.returncode == 2 and "step 3" in out.stderr and "(on v1.32.0)" in out.stderr
+    out = run(write(tmp_path, "t.json", {**POP_FROM_BACKOFF, "steps": POP_FROM_BACKOFF["steps"][:3]}),
+              "--variant", "v1.32.0")
+    assert (out.returncode, out.stderr) == (0, "")
+    assert json.loads(out.stdout)["steps"][-1]["state"]["backoffQ"] == ["A"]
+
+
+@pytest.mark.parametrize("form", ["json", "text"])
+def test_gate_off_on_v1_36_2_is_one_clear_line(tmp_path, form):
+    out = run(write(tmp_path, "g.json", {**POP_FROM_BACKOFF, "gate": False}), "--variant", "v1.36.2", "--format", form)
+    assert out.returncode == 2 and out.stdout == ""
+    [line] = out.stderr.splitlines()
+    assert line.startswith("error: ") and "field 'gate'" in line and "locked on since 1.34" in line

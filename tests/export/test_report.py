@@ -15,7 +15,7 @@ from webapp.scenario.scenario import from_valid_dict
 from .incident_logs import json_log, klog
 
 FIX_RELEASES = ("v1.28.2, v1.28.3, v1.28.4, v1.28.5 and later 1.28 patches, v1.29.0 to v1.29.9, v1.30.0 to "
-                "v1.30.14 and v1.31.0 to v1.31.13")
+                "v1.30.14, v1.31.0 to v1.31.13, v1.32.0 and v1.36.2")
 
 
 def report_of(name: str, data: bytes):
@@ -85,8 +85,8 @@ MARKDOWN = """\
 ## The fix
 
 v1.28.2 (#120445): inFlightEvents: each in-flight pod has its own entry; Done drops events from the front. Carried \
-by v1.28.2, v1.28.3, v1.28.4, v1.28.5 and later 1.28 patches, v1.29.0 to v1.29.9, v1.30.0 to v1.30.14 and v1.31.0 \
-to v1.31.13.
+by v1.28.2, v1.28.3, v1.28.4, v1.28.5 and later 1.28 patches, v1.29.0 to v1.29.9, v1.30.0 to v1.30.14, v1.31.0 \
+to v1.31.13, v1.32.0 and v1.36.2.
 
 ## Before and after
 

@@ -31,7 +31,7 @@ BUG_VERDICT = "v1.28.1 behaves as the cluster did: its replay makes every queue 
 FIXED_VERDICT = "v1.28.2 behaves as the cluster did: its replay makes every queue move the log states."
 UNTOLD = "The log does not tell the versions apart: every replay agrees with the same lines."
 RELEASES_TEXT = ("Carried by v1.28.2, v1.28.3, v1.28.4, v1.28.5 and later 1.28 patches, v1.29.0 to v1.29.9, "
-                 "v1.30.0 to v1.30.14 and v1.31.0 to v1.31.13.")
+                 "v1.30.0 to v1.30.14, v1.31.0 to v1.31.13, v1.32.0 and v1.36.2.")
 
 
 def upstream() -> dict[str, dict[str, str]]:
@@ -261,8 +261,8 @@ MARKDOWN = """\
 ## The fix
 
 v1.28.2 (#120445): inFlightEvents: each in-flight pod has its own entry; Done drops events from the front. \
-Carried by v1.28.2, v1.28.3, v1.28.4, v1.28.5 and later 1.28 patches, v1.29.0 to v1.29.9, v1.30.0 to v1.30.14 \
-and v1.31.0 to v1.31.13.
+Carried by v1.28.2, v1.28.3, v1.28.4, v1.28.5 and later 1.28 patches, v1.29.0 to v1.29.9, v1.30.0 to v1.30.14, \
+v1.31.0 to v1.31.13, v1.32.0 and v1.36.2.
 
 ## Before and after
 

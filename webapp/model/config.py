@@ -121,13 +121,15 @@ class QueueConfig:
         return self.hint_map and any(
             matches(registered, event, rules.wildcard_registration) for registered, _, _ in self.registrations(rules))
 
-    def pending_twins(self, plugins: tuple[str, ...]) -> frozenset[str]:
+    def pending_twins(self, plugins: tuple[str, ...], need_hint_map: bool = True) -> frozenset[str]:
         """1.29+: the pending plugins a pod gets with unschedulable ``plugins``: "P#pending" for each P that has a
-        QueueImmediately hint (the 1.28 vocabulary, mapped as REAL-QUEUE.md says), worked out once per tuple. Only
-        1.29+ asks, where the gate is the scenario's."""
-        return self._cached(("pending_twins", plugins), self._pending_twins, plugins)
+        QueueImmediately hint (the 1.28 vocabulary, mapped as REAL-QUEUE.md says; none without a hint map when
+        ``need_hint_map``, versions.Version.twins_need_hint_map), worked out once per tuple. Only 1.29+ asks, where
+        the gate is the scenario's."""
+        return self._cached(("pending_twins", plugins, need_hint_map), self._pending_twins, plugins, need_hint_map)
 
-    def _pending_twins(self, plugins: tuple[str, ...]) -> frozenset[str]:
-        return frozenset(  # none registered without a hint map
-            plugin + PENDING_SUFFIX for _, plugin, hint in self._registrations(self.gate)
-            if plugin in plugins and hint == "QueueImmediately" and self.hint_map)
+    def _pending_twins(self, plugins: tuple[str, ...], need_hint_map: bool) -> frozenset[str]:
+        if need_hint_map and not self.hint_map:
+            return frozenset()
+        return frozenset(plugin + PENDING_SUFFIX for _, plugin, hint in self._registrations(self.gate)
+                         if plugin in plugins and hint == "QueueImmediately")

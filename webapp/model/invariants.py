@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from typing import Any, TypedDict
 
 from .queue import PriorityQueue
@@ -53,8 +53,9 @@ def check(queue: PriorityQueue, moves: Iterable[Mapping[str, object]] | None = N
         name = move["pod"]
         # in two or three: in backoffQ and another, or in activeQ and unschedulablePods
         if name in backoff and (name in active or name in unschedulable) or name in active and name in unschedulable:
-            queues = [q for q, held in (("activeQ", active), ("backoffQ", backoff),
-                                        ("unschedulablePods", unschedulable)) if name in held]
+            subqueues: tuple[tuple[str, Container[str]], ...] = (
+                ("activeQ", active), ("backoffQ", backoff), ("unschedulablePods", unschedulable))
+            queues = [q for q, held in subqueues if name in held]
             membership.append({"pod": name, "queues": queues})
     if membership:
         return [*broken, {"name": "queue_membership", "violations": membership}]

@@ -35,9 +35,11 @@ Decision = tuple[int, str, str | None]  # isPodWorthRequeuing: (hint, why, the d
 
 
 class Lanes:
-    def __init__(self, config: QueueConfig, rules: Rules, tracker: Tracker, pods: Mapping[str, tuple[str, int]]):
+    def __init__(self, config: QueueConfig, rules: Rules, tracker: Tracker, pods: Mapping[str, tuple[str, int]],
+                 twins_need_hint_map: bool = True):
         self.config = config
         self.rules = rules  # versions.Rules: what this version changed
+        self.twins_need_hint_map = twins_need_hint_map  # versions.Version's: how the 1.28 vocabulary maps
         # SchedulerQueueingHints: the scenario's setting, unless the version turns it off (v1.28.5).
         self.gate = config.gate and not rules.gate_off
         self.tracker = tracker  # InFlightEvents (v1.28.2 and later) or ReceivedEvents (v1.28.1)

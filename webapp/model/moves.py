@@ -225,7 +225,7 @@ class Moves(Lanes):
 
     def flush_backoff_q_completed(self, rec: Record) -> Result:
         """flushBackoffQCompleted: every record whose backoff is over moves to activeQ, podBackoffQ's first, then
-        (1.33+) podErrorBackoffQ's (popAllBackoffCompleted, backoff_queue.go 74a7d3b1 l. 284-293)."""
+        (1.33+) podErrorBackoffQ's (popAllBackoffCompleted, backoff_queue.go 74a7d3b1 l. 284-290)."""
         rec["calls"].append("flushBackoffQCompleted")
         moved = []
         for heap in self.backoff_q.heaps():

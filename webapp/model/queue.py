@@ -9,7 +9,7 @@ release changed is one field of ``versions.Rules``, read where it governs (``sel
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import Any, cast
 
 from .config import NS
 from .errors import StepError
@@ -59,13 +59,12 @@ class PriorityQueue(Moves):
             result["from"] = BACKOFF_Q
         return result
 
-    def poppable(self) -> bool:
-        """Whether a pop can run now (Pop would not block)."""
+    def next_pop(self) -> str | None:
+        """The pod a pop would take now; None where Pop would block."""
         try:
-            self._take(None)
+            return self._take(None)[0].name
         except StepError:
-            return False
-        return True
+            return None
 
     def _take(self, expect: str | None) -> tuple[QueuedPodInfo, str, list[tuple[str, str]]]:
         """What Pop returns, from where, and the (pod, sub-queue) of the records it discards first; raises StepError
@@ -91,14 +90,13 @@ class PriorityQueue(Moves):
                 if found is None:
                     continue
                 top = found
-            return self._expected(top, source, expect, discarded), source, discarded
+            return self._expected(top, source, expect), source, discarded
         if discarded:
             raise StepError("op", "pop would block: every poppable pod is already in flight (Pop discards them, "
                                   "then waits)")
         raise StepError("op", "pop on an empty activeQ (Pop would block)")
 
-    def _expected(self, top: QueuedPodInfo, source: str, expect: str | None, discarded: list[tuple[str, str]]
-                  ) -> QueuedPodInfo:
+    def _expected(self, top: QueuedPodInfo, source: str, expect: str | None) -> QueuedPodInfo:
         """The record a pop takes: ``top``, or the one ``expect`` names when it ties with ``top`` (priority and
         Timestamp; in podBackoffQ also the window)."""
         if expect is None or expect == top.name:
@@ -107,7 +105,8 @@ class PriorityQueue(Moves):
         key = tie if source == ACTIVE_Q else self.backoff_tie
         want = key(top)
         named = heap.get(expect)
-        if named is None or (expect, source) in discarded or key(named) != want:
+        if (named is None or key(named) != want or self.rules.pop_discards_in_flight and self.gate
+                and self.tracker.in_flight(named.uid)):  # 1.32+: Pop would discard it
             raise StepError("expect", f"expected {expect!r} at the head of {source}, but the head is {top.name!r}")
         return named
     def _in_flight(self, pinfo: QueuedPodInfo, source: str, rec: Record) -> Result:
@@ -164,7 +163,7 @@ class PriorityQueue(Moves):
             if popped is None:
                 raise StepError("pod_info", f"{name!r} was never popped; use pod_info: fresh")
             pinfo = popped
-            if self.rules.plugins_cleared_at_failure and not self._holds(pinfo):
+            if self.rules.plugins_cleared_at_failure and self._present_in(name) is None:
                 # handleSchedulingFailure: podInfo.ClearRejectorPlugins() (schedule_one.go 74a7d3b1 l. 1232)
                 if pinfo.plugins or pinfo.pending:
                     rec["cleared"] = [*pinfo.plugins, *pinfo.pending]
@@ -222,12 +221,6 @@ class PriorityQueue(Moves):
                 calls.append("done")
                 self.tracker.done(pinfo.uid, rec)  # deferred in upstream: runs on every return path
 
-    def _holds(self, pinfo: QueuedPodInfo) -> bool:
-        """Whether this very record is in a sub-queue."""
-        name = pinfo.name
-        return (self.active_q.get(name) is pinfo or self.backoff_q.get(name) is pinfo
-                or self.unschedulable_pods.get(name) is pinfo)
-
     def _present_in(self, name: str) -> str | None:
         """Where AddUnschedulableIfNotPresent finds the pod already. Upstream checks unschedulablePods, then activeQ,
         then podBackoffQ (not where()'s order): a pod in two sub-queues at once (after active_add_raw) is reported
@@ -248,7 +241,7 @@ class PriorityQueue(Moves):
             if pending:
                 pinfo.plugins = pinfo.plugins | frozenset(pending)
         elif pending is not None or plugins is not None:
-            twins = self.config.pending_twins(tuple(plugins or ()))
+            twins = self.config.pending_twins(tuple(plugins or ()), self.twins_need_hint_map)
             pinfo.pending = twins | frozenset(pending) if pending else twins
 
     def delete(self, name: str, rec: Record) -> Result:
@@ -273,14 +266,14 @@ class PriorityQueue(Moves):
     # --- views -------------------------------------------------------------------------------
     def state(self) -> State:
         """The trace ``state`` object of scenario-format.md (exactly these keys)."""
-        state: State = {
+        state = cast(State, {  # State with the tracker's keys (a literal with ** cannot leave backoffQ_error out)
             "activeQ": sorted(self.active_q.index),
             "backoffQ": sorted(self.backoff_q.names()),
             "unschedulablePods": sorted(self.unschedulable_pods),
             "schedulingCycle": self.scheduling_cycle,
             "moveRequestCycle": self.move_request_cycle,
             **self.tracker.state(),
-        }
+        })
         if self.rules.error_backoff_q:
             state["backoffQ_error"] = sorted(self.backoff_q.errors.index)
         return state
@@ -309,13 +302,16 @@ class PriorityQueue(Moves):
         shown["timestamp"] = record.timestamp / NS
         shown["backoffExpiry"] = expiry / NS
         shown["backingOff"] = self.backing_off(record, False)
+        name = record.name
         if rules.backoff_counts_failures:
             shown["unschedulableCount"] = record.unschedulable_count
             shown["consecutiveErrors"] = record.consecutive_errors
             if record.backoff_expiration is not None:
                 shown["backoffExpiration"] = record.backoff_expiration / NS  # getBackoffTime's cached answer
-        if where == BACKOFF_Q and self.backoff_q.get(record.name) is record and self.backoff_q.in_errors(record.name):
-            shown["backoffHeap"] = "error"
+        elif rules.never_attempted_no_backoff and name in self.backoff_q:
+            shown["backoffExpiration"] = self.backoff_expiry(record) / NS  # getBackoffTime, while in backoffQ
+        if self.backoff_q.in_errors(name):
+            shown["backoffHeap"] = "error"  # the pod's key is in podErrorBackoffQ
         if record.gated:
             shown["gated"] = True
             if rules.gating_plugin:

@@ -91,7 +91,7 @@ class KeyedHeap:
 
 class BackoffQueue:
     """podBackoffQ and, from 1.33 (``split``), podErrorBackoffQ beside it: a record with no rejector plugin backs off
-    in the error heap, which Pop never takes from (backoff_queue.go 74a7d3b1 l. 295-324). Both share one order;
+    in the error heap, which Pop never takes from (backoff_queue.go 74a7d3b1 l. 295-322). Both share one order;
     ``peek``, ``pop`` and ``heads`` are podBackoffQ's."""
 
     __slots__ = ("main", "errors", "split")
@@ -101,7 +101,7 @@ class BackoffQueue:
         self.errors = KeyedHeap(order)
         self.split = split
 
-    def __contains__(self, name: str) -> bool:
+    def __contains__(self, name: object) -> bool:
         return name in self.main.index or name in self.errors.index
 
     def __len__(self) -> int:

@@ -36,9 +36,10 @@ class Model:
                  initial_active: Iterable[str] = (), rules: Rules | None = None):
         """``rules`` replaces the version's own (a what-if: one change switched on or off)."""
         self.variant = variant
-        rules = rules or VERSIONS[variant].rules
+        version = VERSIONS[variant]
+        rules = rules or version.rules
         tracker: Tracker = InFlightEvents() if rules.pod_entries else ReceivedEvents()
-        self.queue = PriorityQueue(config, rules, tracker, pods)
+        self.queue = PriorityQueue(config, rules, tracker, pods, version.twins_need_hint_map)
         scratch = new_record(-1, "add")
         for name in initial_active:
             self.queue.add(name, scratch)

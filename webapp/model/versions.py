@@ -43,14 +43,14 @@ class Rules:
     # 1.31 (#126222): Activate no longer returns early for a pod already in activeQ.
     activate_in_active_q: bool = False
     # 1.32 (#127016): Pop discards a popped record whose pod is already in flight and pops the next; when nothing
-    # else is poppable Pop waits, so the step is refused (active_queue.go unlockedPop, ee4fafa6 l. 210-220).
+    # else is poppable Pop waits, so the step is refused (active_queue.go unlockedPop, ee4fafa6 l. 213-219).
     pop_discards_in_flight: bool = False
     # 1.32 (#128170): Activate of a pod it cannot move appends ForceActivate:<pod> to inFlightEvents when that pod
     # is in flight (a wildcard event for that pod only) and sets moveRequestCycle = schedulingCycle, gate on or
     # off (scheduling_queue.go Activate, ee4fafa6 l. 613-635).
     activate_force_event: bool = False
     # 1.32 (#126029†): calculateBackoffDuration is 0 for a record never attempted (Attempts == 0)
-    # (scheduling_queue.go ee4fafa6 l. 1308-1313).
+    # (scheduling_queue.go ee4fafa6 l. 1309-1313).
     never_attempted_no_backoff: bool = False
     # 1.32: Update brings the events PodSchedulingPropertiesChange returns (an `ungate` is
     # UpdatePodSchedulingGatesEliminated, which the SchedulingGates plugin's hint answers) and records them for an
@@ -86,12 +86,16 @@ class Rules:
 @dataclass(frozen=True)
 class Version:
     name: str  # the variant key: the release whose behaviour it reproduces
-    releases: str  # the patch releases that share this behaviour
+    releases: str  # the patch releases that share this behaviour (from 1.32: the release whose tree was run)
     summary: str  # what changed, in one sentence (the version picker, the versions page)
     upstream: str  # pull requests
     rules: Rules
     # What the version was checked against: the traces of which real code (REAL-QUEUE.md, REAL-QUEUE-NEW.md).
     verified: str = ""
+    # How the 1.28 vocabulary is mapped on it (not an upstream change): until 1.31 a failure's pending twins
+    # "P#pending" need the scenario's hint map, as the traces of REAL-QUEUE.md were made; from 1.32 they do not
+    # (REAL-QUEUE-NEW.md's harness gives them whatever the hint map).
+    twins_need_hint_map: bool = True
 
 
 def _versions(*versions: Version) -> dict[str, Version]:
@@ -135,12 +139,13 @@ VERSIONS: dict[str, Version] = _versions(
             "Updating an in-flight pod is recorded as an event instead of queueing a copy; updates of unschedulable "
             "pods are decided by hints.",
             "#125578, #122234, #125930, #126222", _V1_31, "v1.31.13"),
-    Version("v1.32.0", "v1.32 (the 1.32 branch point; later 1.32 patches not checked)",
+    Version("v1.32.0", "v1.32.0",
             "Pop discards a record whose pod is already in flight; Activate records ForceActivate for an in-flight "
             "pod; a record never attempted does not back off.",
-            "#127016, #128170, #126029", _V1_32, "verified on v1.33.0-alpha.0's tree (the 1.32 branch point)"),
-    Version("v1.36.2", "v1.36.2 (1.33-1.35 lie between the two verified trees)",
+            "#127016, #128170, #126029", _V1_32, "verified on v1.33.0-alpha.0's tree (the 1.32 branch point)", False),
+    Version("v1.36.2", "v1.36.2",
             "Pop takes from backoffQ when activeQ is empty; backoff runs in 1 s windows and counts failures; "
             "errors back off in their own heap; queueing hints are locked on; pod groups and PopSpecificPod.",
-            "#130772, #130214, #127180, #128748, #131965, #135126, #137768, #136618", _V1_36, "verified on v1.36.2"),
+            "#130772, #130214, #127180, #128748, #131965, #135126, #137768, #136618", _V1_36, "verified on v1.36.2",
+            False),
 )

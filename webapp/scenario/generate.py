@@ -62,7 +62,7 @@ def _choose(pick: Pick, models: list[Model], names: list[str], plugin_sets: list
     busy = set.union(*(set(m.queue.attempting) for m in models))
     addable = names if updates else [n for n in names if n not in busy]
     kinds = ["event", "advance_clock", "flush_backoff", "flush_unschedulable_leftover"] + (["add"] if addable else [])
-    if all(m.queue.poppable() for m in models):
+    if all(m.queue.next_pop() is not None for m in models):
         kinds += ["pop"] * 4
     if in_flight:
         kinds += ["fail"] * 4 + ["done"]
