@@ -25,9 +25,8 @@ TAG_LINES = {
 }
 # variant -> (title, tag line, tone): the tone colours the pane (bug: markers, the lost marker can happen;
 # fix: pod entries, it cannot)
-# (the releases without their parenthesised note: the picker and the versions page say it)
-PANES = {name: (name, f"{v.releases.split(' (')[0]} · {TAG_LINES.get(name, v.summary)}",
-                "fix" if v.rules.pod_entries else "bug") for name, v in VERSIONS.items()}
+PANES = {name: (name, f"{v.releases} · {TAG_LINES.get(name, v.summary)}", "fix" if v.rules.pod_entries else "bug")
+         for name, v in VERSIONS.items()}
 LIST_NAME = {name: "inFlightEvents" if v.rules.pod_entries else "receivedEvents" for name, v in VERSIONS.items()}
 
 # queue -> (label, icon, what waiting there means), in the order the lanes are drawn
