@@ -374,17 +374,18 @@ def run_sources(args) -> int:
     for version in args.versions or list(MAPS):
         m = MAPS[version]
         if m.ref in done:
-            print(f"{version}: {m.ref} already fetched: {cache_path(m, settings.sources_store)}")
+            print(f"{version}: {m.ref} already fetched: {cache_path(m, settings.sources_store, m.path).parent}")
             continue
         try:
-            path = fetch(version, settings.sources_store, settings.sources_url)
+            paths = fetch(version, settings.sources_store, settings.sources_url, settings.sources_timeout)
         except UserError as err:
             print(f"error: {version}: {err}", file=sys.stderr)
             status = 2
             continue
         done.add(m.ref)
-        header = path.read_text().split("\n")[m.licence[0] - 1:m.licence[1]]
-        print(f"{version}: {m.repository} {m.ref} {m.path}: verified, {path}")
+        header = paths[0].read_text().split("\n")[m.licence[0] - 1:m.licence[1]]
+        for path, kept in zip(m.files, paths, strict=True):
+            print(f"{version}: {m.repository} {m.ref} {path}: verified whole (sha256), {kept}")
         print("\n".join("    " + line for line in header if line.strip() not in ("/*", "*/")))
     return status
 

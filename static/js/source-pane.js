@@ -173,9 +173,11 @@ function functionView(name, payload, lit) {
   const fn = payload.permalinks[name];
   const byLine = litIn(name, lit);
   const lines = `L${fn.first}–L${fn.last}`;
-  const head = h("div", { class: "src-fn-head" }, h("code", { text: name }), " ",
+  // From 1.32 the queue is three files: each function says which (active_queue.go, backoff_queue.go, ...).
+  const file = Object.keys(payload.files ?? {}).length > 1 ? h("span", { class: "muted src-file", text: fn.file }) : null;
+  const head = h("div", { class: "src-fn-head" }, h("code", { text: name }), " ", file, file ? " " : null,
     fn.permalink ? h("a", { href: fn.permalink, target: "_blank", rel: "noopener noreferrer", text: lines,
-      title: `${payload.repository} ${payload.ref}` }) : h("span", { class: "muted", text: lines }));
+      title: `${payload.repository} ${payload.ref} ${fn.file}` }) : h("span", { class: "muted", text: lines }));
   const rows = payload.text?.functions?.[name]
     ? payload.text.functions[name].map((text, i) => row(fn.first + i, text, byLine, payload.omitted))
     : (payload.paraphrase[name] ?? []).map(([anchor, text]) =>

@@ -1,7 +1,9 @@
 """``inflight-scope sources map|fetch`` run as a subprocess: the map as JSON, an unknown version refused with
 status 2; fetch with no network fails clearly with status 2, a text that is not the release's is refused and
-nothing is cached; where the mirror of kubernetes/autoscaler is, its (byte-identical) file served over loopback is
-verified and cached with its licence header shown. Every server is a loopback one of the test's own."""
+nothing is cached; where the mirror of kubernetes/autoscaler is, its (byte-identical) files served over loopback are
+verified whole and cached with the licence header shown, and a file changed only in lines the map names no hash for
+is refused by its digest. A server that drips its answer is cut at the sources_timeout setting. Every server is a
+loopback one of the test's own, bounded in what it sends."""
 
 import http.server
 import json
@@ -9,6 +11,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,41 +21,66 @@ from webapp.sources.maps import MAPS
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = "\n".join(f"// a line of the project's own fixture, number {n}" for n in range(1, 2001))
+HAS_MIRROR = (build.MIRROR / "HEAD").exists()
+BOUND = 60  # seconds: a bound against a hang, far above what any of these runs takes
 
 
-def run(*args, cache: Path, base: str | None = None):
+def run(*args, cache: Path, base: str | None = None, timeout: float | None = None):
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     if base:
         env["INFLIGHT_SCOPE_SOURCES_URL"] = base
+    if timeout is not None:
+        env["INFLIGHT_SCOPE_SOURCES_TIMEOUT"] = str(timeout)
     return subprocess.run([sys.executable, "-m", "webapp.cli", "sources", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=BOUND)
 
 
 class Serving:
-    """A loopback HTTP server answering every path with ``body``; ``paths`` are the paths asked."""
+    """A loopback HTTP server answering each path with ``bodies[path]`` (or ``body`` for any path); ``paths`` are
+    the paths asked. ``drip``: "headers" or "body" sent one byte a second (at most BOUND bytes, until the client
+    goes)."""
 
-    def __init__(self, body: str) -> None:
+    def __init__(self, body: str | None = None, bodies: dict[str, bytes] | None = None, drip: str | None = None):
         paths = self.paths = []
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):  # noqa: N802
                 paths.append(self.path)
-                data = body.encode()
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                data = body.encode() if body is not None else (bodies or {}).get(self.path, b"")
+                head = f"HTTP/1.1 200 OK\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+                if drip is None:
+                    self.wfile.write(head + data)
+                    return
+                slow = head if drip == "headers" else data
+                self.wfile.write(b"" if drip == "headers" else head)
+                try:
+                    for byte in slow[:BOUND]:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(1)
+                except OSError:  # the client hung up: what the test waits for
+                    pass
 
             def log_message(self, *args):
                 pass
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def served(version: str, change=None) -> dict[str, bytes]:
+    """The release's files of ``version`` from the mirror, by the path a fetch asks, each passed through
+    ``change`` (path, bytes) -> bytes if given."""
+    m = MAPS[version]
+    revision = build.VENDORED[m.ref][0]
+    return {f"/{m.repository}/{m.ref}/{path}": (change or (lambda _, b: b))(path, build.blob_at(revision, path))
+            for path in m.files}
 
 
 def test_map_prints_the_json_interface(tmp_path):
@@ -92,9 +120,9 @@ def test_a_text_that_is_not_the_releases_is_refused_and_not_cached(tmp_path):
     assert not list(tmp_path.rglob("*.go"))
 
 
-@pytest.mark.skipif(not (build.MIRROR / "HEAD").exists(), reason="no mirror of kubernetes/autoscaler here")
+@pytest.mark.skipif(not HAS_MIRROR, reason="no mirror of kubernetes/autoscaler here")
 def test_the_releases_text_is_verified_cached_and_its_licence_shown(tmp_path):
-    server = Serving(build.text_at(build.VENDORED["v1.28.4"]))
+    server = Serving(bodies=served("v1.28.4"))
     try:
         done = run("fetch", "v1.28.2", "v1.28.4", cache=tmp_path, base=server.base)
     finally:
@@ -102,6 +130,63 @@ def test_the_releases_text_is_verified_cached_and_its_licence_shown(tmp_path):
     assert done.returncode == 0, done.stderr
     cached = tmp_path / "inflight-scope/sources/kubernetes+kubernetes/v1.28.4/scheduling_queue.go"
     assert cached.exists() and len(server.paths) == 1  # v1.28.2 and v1.28.4 share v1.28.4's text
-    assert "Licensed under the Apache License, Version 2.0" in done.stdout and "verified" in done.stdout
+    assert "Licensed under the Apache License, Version 2.0" in done.stdout and "verified whole" in done.stdout
     assert "already fetched" in done.stdout
     assert MAPS["v1.28.2"].ref == "v1.28.4"
+
+
+@pytest.mark.skipif(not HAS_MIRROR, reason="no mirror of kubernetes/autoscaler here")
+def test_every_file_of_a_backend_release_is_fetched_verified_and_cached(tmp_path):
+    server = Serving(bodies=served("v1.36.2"))
+    try:
+        done = run("fetch", "v1.36.2", cache=tmp_path, base=server.base)
+    finally:
+        server.close()
+    assert done.returncode == 0, done.stderr
+    where = tmp_path / "inflight-scope/sources/kubernetes+kubernetes/v1.36.2"
+    assert sorted(p.name for p in where.iterdir()) == ["active_queue.go", "backoff_queue.go", "scheduling_queue.go"]
+    assert sorted(server.paths) == sorted(served("v1.36.2"))
+
+
+def unhashed_line(version: str, path: str, lines: list[bytes]) -> int:
+    """A line inside a mapped function of ``path`` that the map holds no hash for (0-based)."""
+    m = MAPS[version]
+    hashed = m.files[path].hashes
+    f = next(f for f in m.functions.values() if f.path == path and f.last - f.first > 10)
+    return next(n - 1 for n in range(f.first + 1, f.last) if n not in hashed and lines[n - 1].strip())
+
+
+@pytest.mark.skipif(not HAS_MIRROR, reason="no mirror of kubernetes/autoscaler here")
+@pytest.mark.parametrize("version", ["v1.31.13", "v1.36.2"])
+def test_a_file_changed_only_where_no_line_is_hashed_is_refused_and_nothing_cached(tmp_path, version):
+    tampered = list(MAPS[version].files)[-1]  # v1.36.2: backoff_queue.go
+
+    def change(path, data):
+        if path != tampered:
+            return data
+        lines = data.split(b"\n")
+        n = unhashed_line(version, path, lines)
+        lines[n] = lines[n] + b" // changed by a mirror"
+        return b"\n".join(lines)
+
+    server = Serving(bodies=served(version, change))
+    try:
+        done = run("fetch", version, cache=tmp_path, base=server.base)
+    finally:
+        server.close()
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{tampered}: its sha256 is not the release's" in done.stderr
+    assert "every line the map names matches, others differ" in done.stderr
+    assert not list(tmp_path.rglob("*.go")) and "verified" not in done.stdout
+
+
+@pytest.mark.parametrize("drip", ["headers", "body"])
+def test_a_dripping_server_is_cut_at_the_timeout_and_nothing_cached(tmp_path, drip):
+    server = Serving(FIXTURE, drip=drip)
+    try:
+        done = run("fetch", "v1.28.1", cache=tmp_path, base=server.base, timeout=2)  # ends, or BOUND raises
+    finally:
+        server.close()
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "was not answered in full within 2 s: cut at the deadline" in done.stderr, done.stderr
+    assert not list(tmp_path.rglob("*.go"))

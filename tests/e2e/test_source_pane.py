@@ -33,9 +33,10 @@ def cached(tmp_path_factory):
         pytest.skip("no mirror of kubernetes/autoscaler to fill the cache from")
     home = tmp_path_factory.mktemp("cache")
     for tag, m in tags().items():
-        path = cache_path(m, home / "inflight-scope" / "sources")  # where XDG_CACHE_HOME=home puts it
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(build.text_at(build.VENDORED[tag]))
+        for file in m.files:
+            path = cache_path(m, home / "inflight-scope" / "sources", file)  # where XDG_CACHE_HOME=home puts it
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(build.blob_at(build.VENDORED[tag][0], file))
     with LiveServer("threading", LOGS, env={"XDG_CACHE_HOME": str(home)}) as s:
         yield s
 
@@ -172,7 +173,7 @@ def test_with_the_text_cached_the_real_lines_are_lit_and_the_licence_shown(cache
     open_sources(page)
     v1 = view(page, "v1.28.1")
     expect(v1).to_have_attribute("data-text", "upstream")
-    real = build.text_at(build.VENDORED["v1.28.0"]).split("\n")
+    real = build.text_at(build.VENDORED["v1.28.0"][0], MAPS["v1.28.1"].path).split("\n")
     n = line("v1.28.1", "dh.marker_next")
     row = v1.locator(f"[data-line='{n}']")
     expect(row).to_have_attribute("data-lit", "true")
@@ -219,3 +220,35 @@ def test_the_api_gives_the_map_and_the_cached_text_only_where_cached(plain, cach
     assert any("Apache License" in line for line in full["licence"])
     missing = requests.get(f"{plain.url}/api/sources/v0.0.1", timeout=30)
     assert missing.status_code == 404 and missing.json()["kind"] == "NotFound"
+
+
+AT_POP = "/?scenario=in-flight-basics&position=1&versions=v1.32.0,v1.36.2"
+
+
+@pytest.mark.parametrize("which", ["plain", "cached"])
+def test_from_1_32_a_pop_lights_pop_then_activeqs_pop_in_active_queue_go(request, page_on, which):
+    page = page_on(request.getfixturevalue(which), 1920, 1080)
+    open_sources(page, AT_POP)
+    for version in ("v1.32.0", "v1.36.2"):
+        m = MAPS[version]
+        pane = view(page, version)
+        expect(pane).to_have_attribute("data-text", "upstream" if which == "cached" else "paraphrase")
+        functions = pane.locator(".src-fn").evaluate_all("els => els.map(e => e.dataset.function)")
+        assert functions[:2] == ["Pop", "activeQueue.unlockedPop"], functions
+        unlocked = pane.locator("[data-function='activeQueue.unlockedPop']")
+        expect(unlocked.locator(".src-file")).to_have_text("active_queue.go")
+        expect(pane.locator("[data-function='Pop'] .src-file")).to_have_text("scheduling_queue.go")
+        take = m.anchors["pop.take"].lines[0]
+        expect(unlocked.locator(f"[data-line='{take}']")).to_have_attribute("data-lit", "true")
+        expect(unlocked.locator(f"[data-line='{take}'] [data-testid=source-value]")).to_contain_text("pInfo = ")
+        entry = m.functions[m.anchors["pop.entry"].function]
+        expect(pane.locator(f"[data-function='{entry.name}'] [data-line='{m.anchors['pop.entry'].lines[0]}']")
+               ).to_have_attribute("data-lit", "true")
+        if which == "cached":
+            real = build.text_at(build.VENDORED[m.ref][0], entry.path).split("\n")
+            row = pane.locator(f"[data-function='{entry.name}'] [data-line='{m.anchors['pop.entry'].lines[0]}']")
+            assert row.locator(".src-code").text_content() == real[m.anchors["pop.entry"].lines[0] - 1]
+        else:
+            f = m.functions["activeQueue.unlockedPop"]
+            assert unlocked.locator("a").get_attribute("href") == f"https://github.com/kubernetes/kubernetes/blob/" \
+                f"{m.ref}/pkg/scheduler/backend/queue/active_queue.go#L{f.first}-L{f.last}"

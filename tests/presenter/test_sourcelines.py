@@ -1,6 +1,10 @@
 """The lines a step ran (webapp/presenter/sourcelines.py), per version, in order, with their values: at the lost
 marker's fail, v1.28.1 shows previousEvent.Next() returning nil and the loop not run; v1.28.2 walks [B] -> PvAdd.
-Every lit line is an anchor of the version's map, inside its function."""
+From v1.32.0 Pop lights Pop in scheduling_queue.go, then activeQueue's steps in active_queue.go (a duplicate
+discarded); on v1.36.2 backoffQueue's in backoff_queue.go. Every lit line is an anchor of the version's map, inside
+its function."""
+
+import json
 
 import pytest
 
@@ -9,6 +13,7 @@ from webapp.model.versions import VERSIONS
 from webapp.presenter.sourcelines import lit_lines, with_lines
 from webapp.scenario import builtin
 from webapp.scenario.errors import ScenarioError
+from webapp.scenario.load import load_scenario, parse_text
 from webapp.scenario.resolve import resolve
 from webapp.sources.maps import MAPS
 
@@ -48,14 +53,16 @@ def test_v1_28_2_walks_from_the_pods_entry_to_pvadd():
     assert anchors[-2:] == ["done.prune_front", "done.prune_pod"]  # the deferred done runs last
 
 
-# the built-ins whose own expectations fail on a version they do not name (test_the_unrunnable_are_refused)
-UNRUNNABLE = {("duplicate-pop-growth", "v1.31.13")}
+# the built-ins a version refuses: their own expectations fail on it (1.32+ Pop discards the duplicate), or it
+# cannot run them (1.36.2 refuses `gate: false`) -> what the refusal says
+UNRUNNABLE = {("duplicate-pop-growth", "v1.31.13"): "expected", ("duplicate-pop-growth", "v1.32.0"): "expected",
+              ("duplicate-pop-growth", "v1.36.2"): "expected", ("gate-off", "v1.36.2"): "locked on since 1.34"}
 RUNNABLE = [(s, v) for s in builtin.ids() for v in sorted(VERSIONS) if (s, v) not in UNRUNNABLE]
 
 
 @pytest.mark.parametrize("scenario, version", sorted(UNRUNNABLE))
 def test_the_unrunnable_are_refused(scenario, version):
-    with pytest.raises(ScenarioError, match="expected"):
+    with pytest.raises(ScenarioError, match=UNRUNNABLE[scenario, version]):
         steps(scenario, version)
 
 
@@ -107,3 +114,100 @@ def test_the_state_message_carries_the_lines_as_anchor_and_value():
         in variants["v1.28.1"]["source"]
     sim.seek(0)
     assert all(v["source"] == [] for v in state_message(sim.frame())["variants"].values())
+
+
+def lit_of(text: str, version: str) -> list[list[dict]]:
+    """Each step's lit lines of the scenario ``text`` on ``version``."""
+    run = replay(resolve(parse_text(text, "yaml"))[0], version, records=True)["steps"]
+    return [lit_lines(version, s["record"], s["result"]) for s in run]
+
+
+def where(m, lit: list[dict]) -> list[tuple[str, str, int]]:
+    return [(m.functions[x["function"]].path.rsplit("/", 1)[-1], x["function"], x["line"]) for x in lit]
+
+
+DISCARD = """schema: 1
+name: a duplicate discarded
+gate: true
+pods: [{name: A}, {name: B}]
+initial_active: [A]
+steps:
+  - {op: pop, expect: A}
+  - {op: add, pod: A}
+  - {op: add, pod: B}
+  - {op: pop}
+  - {op: activate, pods: [A]}
+  - {op: done, pod: A}
+"""
+
+
+@pytest.mark.parametrize("version", ["v1.32.0", "v1.36.2"])
+def test_pop_runs_activeqs_pop_in_active_queue_go_and_discards_the_duplicate(version):
+    m = MAPS[version]
+    _, _, _, pop, activate, done = lit_of(DISCARD, version)
+    assert where(m, pop)[0] == ("scheduling_queue.go", "Pop", m.anchors["pop.call"].lines[0])
+    anchors = [x["anchor"] for x in pop]
+    assert anchors.count("pop.take") == 2 and anchors.index("pop.in_flight") < anchors.index("pop.discard")
+    assert next(x for x in pop if x["anchor"] == "pop.discard")["value"] == "A discarded: pop the next"
+    assert {file for file, _, _ in where(m, pop[1:])} == {"active_queue.go"}
+    assert [x["value"] for x in pop if x["anchor"] == "pop.return"] == ["B"]
+    assert [x["anchor"] for x in activate] == ["act.loop", "act.force", "act.cycle"]  # A is in flight: #128170
+    assert [x["anchor"] for x in done][:3] == ["done.gate", "Done.call", "done.lookup"]
+    assert where(m, done)[2][:2] == ("active_queue.go", "activeQueue.unlockedDone" if version == "v1.36.2"
+                                     else "activeQueue.done")
+
+
+BACKOFF = """schema: 1
+name: popped from backoffQ
+gate: true
+hints:
+  - {event: NodeAdd, plugin: P, hint: QueueAfterBackoff}
+pods: [{name: A}]
+initial_active: [A]
+steps:
+  - {op: pop, expect: A}
+  - {op: event, event: NodeAdd}
+  - {op: fail, pod: A, unschedulable_plugins: [P]}
+  - {op: pop}
+"""
+
+
+def test_v1_36_2_pops_backoffqs_head_when_activeq_is_empty_and_backoff_queue_go_adds_to_its_heap():
+    m = MAPS["v1.36.2"]
+    _, _, fail, pop = lit_of(BACKOFF, "v1.36.2")
+    assert ("backoff_queue.go", "backoffQueue.add", m.anchors["bq.heap"].lines[0]) in where(m, fail)
+    anchors = [x["anchor"] for x in fail]
+    assert anchors.index("aup.unschedulable_count") < anchors.index("aup.timestamp") < anchors.index("aup.gate")
+    assert anchors.index("rq.to_backoff") < anchors.index("bq.heap") < anchors.index("rq.backoff")
+    assert [x["anchor"] for x in pop][:4] == ["pop.call", "pop.take", "pop.from_backoff", "pop.backoff_head"]
+    assert where(m, pop)[3] == ("backoff_queue.go", "backoffQueue.popBackoff", m.anchors["pop.backoff_head"].lines[0])
+    assert next(x for x in pop if x["anchor"] == "pop.take")["value"] == "activeQ is empty"
+
+
+def change_scenarios() -> list[tuple[str, str, dict]]:
+    """The one-change scenarios of the newer real queues (tests/data/real-queue-traces-new.jsonl.gz), each with
+    the version that reproduces its real code."""
+    from tests.model.test_real_queue_new import LINES, VERSION_OF, scenario_of
+    found = []
+    for _, _, raw in LINES:
+        trace = json.loads(raw)
+        if trace["id"].startswith("change/"):
+            found.append((trace["id"], VERSION_OF[trace["variant"]], scenario_of(trace)))
+    return found
+
+
+@pytest.mark.parametrize("trace_id, version, scenario", change_scenarios(),
+                         ids=[f"{i}@{v}" for i, v, _ in change_scenarios()])
+def test_the_change_scenarios_light_anchors_inside_their_functions(trace_id, version, scenario):
+    m = MAPS[version]
+    run = replay(load_scenario(scenario), version, records=True)["steps"]
+    lit = [lit_lines(version, s["record"], s["result"]) for s in run]
+    for x in (x for step in lit for x in step):
+        f = m.functions[x["function"]]
+        assert m.anchors[x["anchor"]].lines[0] == x["line"] and f.first < x["line"] < f.last, (trace_id, x)
+    for step, lines in zip(run, lit, strict=True):
+        if step["op"] == "pop_specific":
+            assert [x["anchor"] for x in lines][:2] == ["ps.activate", "ps.get"], trace_id
+            if step["result"]["popped"]:
+                assert lines[-1] == {"function": "PopSpecificPod", "anchor": "ps.return",
+                                     "line": m.anchors["ps.return"].lines[0], "value": step["result"]["popped"]}

@@ -353,10 +353,14 @@ def test_a_log_showing_both_paths_is_refused_naming_both_lines():
 
 
 # --- the upstream lines -----------------------------------------------------------------------------------------
-# kubernetes/autoscaler commits: v1.28.0, v1.28.4, and the heads of cluster-autoscaler-release-1.29, -1.30, -1.31
+# kubernetes/autoscaler commits: v1.28.0, v1.28.4, the heads of cluster-autoscaler-release-1.29, -1.30, -1.31, and
+# the pull-request refs of v1.33.0-alpha.0 (1.32) and v1.36.2
 REVISIONS = {"v1.28.0": "cb95d464", "v1.28.4": "a91025aa", "1.29": "4757ec679d486e3c1184264bd64782f0154aad8d",
-             "1.30": "8984706c2b7fac4f1436deee1b9c93b647167617", "1.31": "2b0c0761f57d0c0938a36daa0224236953b952ba"}
-TAGS = {"v1.28.0": "v1.28.0", "v1.28.4": "v1.28.4", "1.29": "v1.29.9", "1.30": "v1.30.14", "1.31": "v1.31.13"}
+             "1.30": "8984706c2b7fac4f1436deee1b9c93b647167617", "1.31": "2b0c0761f57d0c0938a36daa0224236953b952ba",
+             "1.32": "ee4fafa60fb043ae031b39a12ef3b9309299e5ca", "1.36": "74a7d3b15e2f5c9e42901dd59e0b52abe6f8f40e"}
+TAGS = {"v1.28.0": "v1.28.0", "v1.28.4": "v1.28.4", "1.29": "v1.29.9", "1.30": "v1.30.14", "1.31": "v1.31.13",
+        "1.32": "v1.33.0-alpha.0", "1.36": "v1.36.2"}
+QUEUE_DIR = {"1.32": "backend", "1.36": "backend"}  # the rest: internal
 FUNCTION = {"the 1 s flush": "flushBackoffQCompleted", "Update": "Update",
             "gate off": "addUnschedulableWithoutQueueingHint", "gate on": "AddUnschedulableIfNotPresent"}
 MOVE_LOG = '"Pod moved to an internal scheduling queue"'
@@ -364,7 +368,7 @@ MOVE_LOG = '"Pod moved to an internal scheduling queue"'
 
 def logged(release: str, call: str, queue: str) -> str:
     """The line that logs ``call``'s move in ``release``, as the tests expect it."""
-    failure = ("framework." if release == "1.31" else "") + "ScheduleAttemptFailure"
+    failure = ("framework." if release in ("1.31", "1.32", "1.36") else "") + "ScheduleAttemptFailure"
     if call == "gate on":
         level, tail = ("6", "") if release.startswith("v1.28") else (
             "3", ', "hint", schedulingHint, "unschedulable plugins", rejectorPlugins')
@@ -377,11 +381,14 @@ def logged(release: str, call: str, queue: str) -> str:
 
 @pytest.mark.parametrize("release", sorted(MOVE_CALLERS))
 def test_each_callers_line_is_upstreams(release):
-    path = "cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/internal/queue/scheduling_queue.go"
+    path = f"cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/{QUEUE_DIR.get(release, 'internal')}/queue/" \
+        "scheduling_queue.go"
     functions = tags()[TAGS[release]].functions
     gate_off = sorted(n for n, call in MOVE_CALLERS[release].items() if call == "gate off")
     for number, call in MOVE_CALLERS[release].items():
         queue = {"gate off": "backoffQ" if number == gate_off[0] else "unschedulablePods"}.get(call, "activeQ")
+        if release == "1.36" and call == "gate off":  # backoffQ's move is backoff_queue.go's (release.py)
+            queue = "unschedulableQ"
         assert holds(REVISIONS[release], path, number, logged(release, call, queue)), (release, number, call)
         f = functions[FUNCTION[call]]  # the line lies in its caller (webapp/sources/, checked against the file)
         assert f.first < number < f.last, (release, number, call)

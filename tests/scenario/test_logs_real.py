@@ -306,6 +306,8 @@ logs with the gate off and -v=6 with it on, 1.29 on -v=3). The log says none of 
 - The replica whose log starts at kube-scheduler.log:1 starts a leader election ("attempting to acquire leader \
 lease") and never schedules: a standby, whose informers log the cluster's events without scheduling. Its 3 \
 scheduler lines are left out; only the leader schedules.
+- The log is kube-scheduler 1.30's (7 of its 7 lines with a known file:line are where 1.30 logs them: \
+kubernetes/autoscaler cluster-autoscaler-release-1.30 (v1.30.14)): replayed on v1.28.1 and v1.28.2.
 """
 
 

@@ -1,6 +1,6 @@
 """webapp/sources/releases/ made from the real files: each release's function ranges and anchor lines found in the
-mirror of kubernetes/autoscaler (its vendored kube-scheduler, byte for byte the release's file), and the hash of
-every line named. Run where the mirror is, after a change to tests/sources/anchors.py:
+mirror of kubernetes/autoscaler (its vendored kube-scheduler, byte for byte the release's files), the hash of
+every line named and the digest of each whole file. Run where the mirror is, after a change to tests/sources/anchors.py:
 
     .venv/bin/python -m tests.sources.build
 
@@ -13,41 +13,57 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from tests.sources.anchors import ANCHORS, FUNCTIONS
-from webapp.sources.types import QUEUE_FILE, line_hash
+from webapp.sources.types import BACKEND_FILES, INTERNAL_FILES, file_digest, line_hash
 
 MIRROR = Path("/work/.mirror/kubernetes+autoscaler/repo")
 VENDOR = "cluster-autoscaler/vendor/k8s.io/kubernetes/"
 OUT = Path(__file__).resolve().parents[2] / "webapp" / "sources" / "releases"
-# The release tags the mirror vendors: tag -> the kubernetes/autoscaler revision that vendors it.
+# The release tags the mirror vendors: tag -> (the kubernetes/autoscaler revision that vendors it, the queue's files;
+# the first holds PriorityQueue).
 VENDORED = {
-    "v1.28.0": "cb95d464a5e35ed3edeb71982cf567809a64c150",
-    "v1.28.4": "a91025aa1f408b57f14e8352b7089fd5987ad424",
-    "v1.29.9": "cluster-autoscaler-release-1.29",
-    "v1.30.14": "cluster-autoscaler-release-1.30",
-    "v1.31.13": "cluster-autoscaler-release-1.31",
+    "v1.28.0": ("cb95d464a5e35ed3edeb71982cf567809a64c150", INTERNAL_FILES),
+    "v1.28.4": ("a91025aa1f408b57f14e8352b7089fd5987ad424", INTERNAL_FILES),
+    "v1.29.9": ("cluster-autoscaler-release-1.29", INTERNAL_FILES),
+    "v1.30.14": ("cluster-autoscaler-release-1.30", INTERNAL_FILES),
+    "v1.31.13": ("cluster-autoscaler-release-1.31", INTERNAL_FILES),
+    "v1.33.0-alpha.0": ("ee4fafa60fb043ae031b39a12ef3b9309299e5ca", BACKEND_FILES[:2]),  # no backoff_queue.go yet
+    "v1.36.2": ("74a7d3b15e2f5c9e42901dd59e0b52abe6f8f40e", BACKEND_FILES),
 }
 LICENCE_END = "*/"
 
 
-def git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(MIRROR), *args], check=True, capture_output=True, text=True).stdout
+def git(*args: str) -> bytes:
+    return subprocess.run(["git", "-C", str(MIRROR), *args], check=True, capture_output=True).stdout
 
 
-def text_at(revision: str) -> str:
-    return git("show", f"{revision}:{VENDOR}{QUEUE_FILE}")
+def blob_at(revision: str, path: str) -> bytes:
+    """The file's bytes as vendored (byte for byte the tag's file)."""
+    return git("show", f"{revision}:{VENDOR}{path}")
+
+
+def text_at(revision: str, path: str) -> str:
+    return blob_at(revision, path).decode()
 
 
 def vendored_tag(revision: str) -> str:
-    modules = git("show", f"{revision}:cluster-autoscaler/vendor/modules.txt")
+    modules = git("show", f"{revision}:cluster-autoscaler/vendor/modules.txt").decode()
     return re.search(r"^# k8s\.io/kubernetes (v\S+)$", modules, re.M).group(1)  # type: ignore[union-attr]
+
+
+def declaration(name: str) -> re.Pattern[str]:
+    """A function's `func` line: ``Receiver.name`` a method of that receiver, a bare name PriorityQueue's (or a
+    plain function)."""
+    receiver, _, bare = name.rpartition(".")
+    return re.compile(rf"^func (\(\w+ \*?{receiver or 'PriorityQueue'}\) ){'' if receiver else '?'}{bare}\(")
 
 
 def functions(lines: list[str]) -> dict[str, tuple[int, int]]:
     found = {}
     for name in FUNCTIONS:
-        decl = re.compile(rf"^func (\(\w+ \*?\w+\) )?{name}\(")
+        decl = declaration(name)
         first = next((i for i, line in enumerate(lines) if decl.match(line)), None)
         if first is not None:
             last = next(i for i in range(first, len(lines)) if lines[i] == "}")
@@ -55,36 +71,50 @@ def functions(lines: list[str]) -> dict[str, tuple[int, int]]:
     return found
 
 
-def anchors(lines: list[str], ranges: dict[str, tuple[int, int]]) -> dict[str, tuple[str, tuple[int, ...]]]:
-    found = {}
-    for key, (function, fragments, *after) in ANCHORS.items():
-        if function not in ranges or (after and after[0] not in found):
+def anchors(files: dict[str, list[str]], ranges: dict[str, tuple[str, int, int]]) -> dict[str, tuple[str, int]]:
+    """Each anchor's function and line: the first of its functions whose lines (after its ``after`` anchor's, if
+    named) hold one of its fragments."""
+    found: dict[str, tuple[str, int]] = {}
+    for key, (where, fragments, *after) in ANCHORS.items():
+        if after and after[0] not in found:
             continue
-        first, last = ranges[function]
-        if after:
-            first = found[after[0]][1][0] + 1
-        hit = next((n for n in range(first, last + 1) if any(f in lines[n - 1] for f in fragments)), None)
-        if hit is not None:
-            found[key] = (function, (hit,))  # one line each
+        for function in (where,) if isinstance(where, str) else where:
+            if function not in ranges or (after and found[after[0]][0] != function):
+                continue
+            path, first, last = ranges[function]
+            if after:
+                first = found[after[0]][1] + 1
+            lines = files[path]
+            hit = next((n for n in range(first, last + 1) if any(f in lines[n - 1] for f in fragments)), None)
+            if hit is not None:
+                found[key] = (function, hit)  # one line each
+                break
     return found
 
 
-def release(revision: str) -> dict[str, object]:
-    lines = text_at(revision).split("\n")
-    ranges = functions(lines)
-    marks = anchors(lines, ranges)
-    licence = (1, lines.index(LICENCE_END) + 1)
-    named = {n for f in ranges.values() for n in f} | {n for _, ls in marks.values() for n in ls}
-    named |= set(range(licence[0], licence[1] + 1))
-    return {"vendored": git("rev-parse", revision).strip(), "licence": licence, "functions": ranges,
-            "anchors": marks, "hashes": {n: line_hash(lines[n - 1]) for n in sorted(named)}}
+def release(revision: str, paths: tuple[str, ...]) -> dict[str, object]:
+    blobs = {path: blob_at(revision, path) for path in paths}
+    files = {path: blob.decode().split("\n") for path, blob in blobs.items()}
+    ranges: dict[str, tuple[str, int, int]] = {}
+    for path, lines in files.items():
+        ranges.update({name: (path, *span) for name, span in functions(lines).items() if name not in ranges})
+    marks = anchors(files, ranges)
+    facts = {}
+    for path, lines in files.items():
+        licence = (1, lines.index(LICENCE_END) + 1)
+        own = {name: (first, last) for name, (p, first, last) in ranges.items() if p == path}
+        named = {n for f in own.values() for n in f} | {n for f, n in marks.values() if ranges[f][0] == path}
+        named |= set(range(licence[0], licence[1] + 1))
+        facts[path] = {"licence": licence, "digest": file_digest(blobs[path]), "functions": own,
+                       "hashes": {n: line_hash(lines[n - 1]) for n in sorted(named)}}
+    return {"vendored": git("rev-parse", revision).decode().strip(), "files": facts, "anchors": marks}
 
 
 def releases() -> dict[str, dict[str, object]]:
     found = {}
-    for tag, revision in VENDORED.items():
+    for tag, (revision, paths) in VENDORED.items():
         assert vendored_tag(revision) == tag, (revision, vendored_tag(revision), tag)
-        found[tag] = release(revision)
+        found[tag] = release(revision, paths)
     return found
 
 
@@ -93,28 +123,38 @@ def packed(items: list[str], per_line: int) -> list[str]:
 
 
 def module_name(tag: str) -> str:
-    return "v" + tag[1:].replace(".", "_")
+    return "v" + tag[1:].replace(".", "_").replace("-", "_")
 
 
-def module_text(tag: str, r: dict[str, object]) -> str:
+def module_text(tag: str, r: dict[str, Any]) -> str:
     """One release's facts as a module of webapp/sources/releases/."""
-    out = [f'"""{tag}: made by tests/sources/build.py from the real file (do not edit): the kubernetes/autoscaler',
-           "commit that vendors it, the licence header's lines, each function's first and last line, each anchor's",
-           "line by function, and the hash of every line named (webapp/sources/types.py's line_hash).\"\"\"", "",
-           f"VENDORED = {r['vendored']!r}", f"LICENCE = {r['licence']!r}", "FUNCTIONS = {"]
-    out += packed([f"{k!r}: {v!r}," for k, v in r["functions"].items()], 2)  # type: ignore[attr-defined]
+    out = [f'"""{tag}: made by tests/sources/build.py from the real files (do not edit): the kubernetes/autoscaler',
+           "commit that vendors it; per file the licence header's lines, the sha256 of the whole file, each function's",
+           "first and last line and the hash of every line named (webapp/sources/types.py's line_hash); each anchor's",
+           'line by function."""', "", f"VENDORED = {r['vendored']!r}",
+           "FILES = {  # path -> (licence header's first and last line, sha256 of the file)"]
+    out += [f"    {path!r}:\n        ({f['licence']!r}, {f['digest']!r})," for path, f in r["files"].items()]
+    out.append("}")
+    out.append("FUNCTIONS = {  # path -> {function: (first, last)}")
+    for path, f in r["files"].items():
+        out.append(f"    {path!r}: {{")
+        out += packed([f"{k!r}: {v!r}," for k, v in f["functions"].items()], 2)
+        out.append("    },")
     out.append("}")
     out.append("ANCHORS = {  # function -> {anchor: line}")
     by_function: dict[str, list[str]] = {}
-    for k, (function, (line,)) in r["anchors"].items():  # type: ignore[attr-defined]
+    for k, (function, line) in r["anchors"].items():
         by_function.setdefault(function, []).append(f"{k!r}: {line},")
     for function, pairs in by_function.items():
         out.append(f"    {function!r}: {{")
         out += packed(pairs, 4)
         out.append("    },")
     out.append("}")
-    out.append("HASHES = {")
-    out += packed([f"{n}: {h!r}," for n, h in r["hashes"].items()], 5)  # type: ignore[attr-defined]
+    out.append("HASHES = {  # path -> {line: hash}")
+    for path, f in r["files"].items():
+        out.append(f"    {path!r}: {{")
+        out += packed([f"{n}: {h!r}," for n, h in f["hashes"].items()], 5)
+        out.append("    },")
     out.append("}")
     return "\n".join(out) + "\n"
 

@@ -24,6 +24,7 @@ class _Run:
     def __init__(self, m: SourceMap) -> None:
         self.map = m
         self.out: list[Lit] = []
+        self.backend = "pop.call" in m.anchors  # pkg/scheduler/backend/queue (1.32 on): Pop calls activeQ.pop
 
     def __call__(self, anchor: str, value: str | None = None) -> None:
         a = self.map.anchors.get(anchor)
@@ -39,11 +40,12 @@ def lit_lines(version: str, record: Mapping[str, Any] | None, result: Mapping[st
     received = version == RECEIVED_EVENTS
     op = record["op"]
     if op == "pop":
-        _pop(run, record, result)
+        (_pop_backend if run.backend else _pop)(run, record, result)
     elif op == "fail":
         _fail(run, record, result, received)
     elif op == "done":
-        run("Done.call")
+        if not run.backend:  # from 1.32 Done checks the gate before it calls activeQ.done
+            run("Done.call")
         _done(run, record, received)
     elif op in ("event", "assigned_pod_added", "flush_unschedulable_leftover"):
         run({"event": "mall.call", "assigned_pod_added": "ap.move"}.get(op, "fu.check"))
@@ -54,11 +56,15 @@ def lit_lines(version: str, record: Mapping[str, Any] | None, result: Mapping[st
             run("fu.move")
         _move_pods(run, record)
     elif op in ("flush_backoff", "advance_clock"):
+        if record["moves"]:
+            run("fb.pop_all", ", ".join(m["pod"] for m in record["moves"]))
         for m in record["moves"]:
             run("fb.backingoff", f"{m['pod']} has finished backing off")
             run("fb.add", f"{m['pod']} → activeQ")
-    elif op == "update":
+    elif op in ("update", "ungate"):  # ungate: an Update that removes the pod's scheduling gates
         _update(run, record)
+    elif op == "pop_specific":
+        _pop_specific(run, record, result)
     elif op == "delete":
         run("del.active", _where(record))
         run("del.unschedulable")
@@ -66,6 +72,10 @@ def lit_lines(version: str, record: Mapping[str, Any] | None, result: Mapping[st
         run("act.loop")
         for m in record["moves"]:
             run("act.add", f"{m['pod']} → activeQ")
+        forced = [e for e in record["appended"] if e["kind"] == "event"]
+        if forced or not record["moves"]:  # 1.32+: a pod Activate cannot move
+            run("act.force", ", ".join(f"{e['id']} {e['event']} appended" for e in forced) or "not in flight")
+            run("act.cycle", "moveRequestCycle = schedulingCycle")
     elif op == "add":
         run("add.add", _where(record))
     return run.out
@@ -79,8 +89,9 @@ def on_the_wire(lit: list[Lit]) -> list[list[str | None]]:
 
 def record_lines(version: str, lit: list[Lit]) -> list[dict[str, Any]]:
     """``record.lines`` of ``replay --records``: each lit line as {file, line, function}, in execution order."""
-    path = MAPS[version].path if version in MAPS else None
-    return [{"file": path, "line": x["line"], "function": x["function"]} for x in lit]
+    m = MAPS.get(version)
+    return [{"file": m.functions[x["function"]].path if m else None, "line": x["line"], "function": x["function"]}
+            for x in lit]
 
 
 def with_lines(trace: Mapping[str, Any]) -> dict[str, Any]:
@@ -120,6 +131,65 @@ def _pop(run: _Run, record: Mapping[str, Any], result: Mapping[str, Any]) -> Non
     run("pop.return", popped)
 
 
+def _pop_backend(run: _Run, record: Mapping[str, Any], result: Mapping[str, Any]) -> None:
+    """Pop from 1.32: PriorityQueue.Pop calls activeQ.pop, whose unlockedPop takes the head (1.36: backoffQ's when
+    activeQ is empty), discards a pod already in flight and pops again."""
+    popped = result.get("popped")
+    run("pop.call")
+    for pod in result.get("discarded") or []:
+        run("pop.take", f"pInfo = {pod}")
+        _to_in_flight(run)
+        run("pop.in_flight", f"{pod} is already in flight")
+        run("pop.discard", f"{pod} discarded: pop the next")
+    if result.get("from") == "backoffQ":
+        run("pop.take", "activeQ is empty")
+        run("pop.from_backoff", f"pInfo = {popped}")
+        run("pop.backoff_head", f"{popped}, backoffQ's head (its backoff not over)")
+    else:
+        run("pop.take", f"pInfo = {popped}" if popped else "activeQ is empty")
+    if not popped:
+        return
+    _to_in_flight(run)
+    _entered(run, record)
+    if record.get("cleared") is not None:
+        run("pop.clear", "cleared " + (", ".join(sorted(record["cleared"])) or "nothing"))
+        run("pop.clear_pending")
+    run("pop.return", popped)
+
+
+def _pop_specific(run: _Run, record: Mapping[str, Any], result: Mapping[str, Any]) -> None:
+    """PopSpecificPod (1.36): activate the pod, take it out of activeQ and move it to in flight, as Pop does."""
+    popped = result.get("popped")
+    activated = [m for m in record["moves"] if m["to"] == "activeQ"]
+    run("ps.activate", _where({"moves": activated}) or "; ".join(s["why"] for s in record["skipped"]) or None)
+    run("ps.get", f"pInfo = {popped}" if popped else "not in activeQ")
+    if not popped:
+        run("ps.none", "nil")
+        return
+    run("ps.move", f"{popped}: activeQ → in flight")
+    run("pop.attempts")  # movePodToInFlight: unlockedMovePodToInFlight's lines
+    run("pop.gate")
+    _entered(run, record)
+    run("ps.return", popped)
+
+
+def _entered(run: _Run, record: Mapping[str, Any]) -> None:
+    """unlockedMovePodToInFlight's lines after the gate (1.36; in 1.32 unlockedPop's): the pod's entry and the
+    cycle."""
+    entries = [e for e in record["appended"] if e["kind"] == "pod"]
+    if entries:
+        run("pop.in_flight")
+    for e in entries:
+        run("pop.entry", f"{e['pod']}'s entry {e['id']} at the back")
+    run("pop.cycle")
+
+
+def _to_in_flight(run: _Run) -> None:
+    run("pop.move")  # 1.36: unlockedMovePodToInFlight
+    run("pop.attempts")
+    run("pop.gate")
+
+
 def _fail(run: _Run, record: Mapping[str, Any], result: Mapping[str, Any], received: bool) -> None:
     run("aup.defer_done")
     if result.get("error"):
@@ -127,6 +197,12 @@ def _fail(run: _Run, record: Mapping[str, Any], result: Mapping[str, Any], recei
         _done(run, record, received)
         return
     run("aup.present")
+    plugins = record.get("failed", {}).get("plugins", [])
+    counted = "aup.errors" in run.map.anchors  # 1.34+: backoff counts failures, before the gate is read
+    if counted:
+        run("aup.unschedulable_count" if plugins else "aup.errors",
+            "a failure with rejector plugins" if plugins else "an error: no rejector plugin")
+        run("aup.timestamp")
     off = record.get("gate_off_rule")
     if off is not None:
         run("aup.gate", "queueing hints off")
@@ -136,12 +212,13 @@ def _fail(run: _Run, record: Mapping[str, Any], result: Mapping[str, Any], recei
         run("woh.backoff" if result.get("queue") == "backoffQ" else "woh.unschedulable", result.get("queue"))
         return
     run("aup.gate", "queueing hints on")
-    run("aup.timestamp")
+    if not counted:
+        run("aup.timestamp")
     hint = record.get("hint") or {}
-    run("aup.hint", f"{hint.get('pod', '')}'s plugins: {', '.join(record.get('failed', {}).get('plugins', []))}")
+    run("aup.hint", f"{hint.get('pod', '')}'s plugins: {', '.join(plugins)}")
     (_hint_received if received else _hint_in_flight)(run, hint)
     run("aup.requeue", f"hint = {hint.get('decision')}")
-    _requeue(run, hint.get("decision"), result.get("queue"))
+    _requeue(run, hint.get("decision"), result.get("queue"), bool(plugins))
     _done(run, record, received)
 
 
@@ -208,13 +285,16 @@ def _hint_in_flight(run: _Run, hint: Mapping[str, Any]) -> None:
     _walk(run, hint, loop + ("" if walk else ": nothing after the pod's entry"))
 
 
-def _requeue(run: _Run, decision: str | None, queue: str | None) -> None:
+def _requeue(run: _Run, decision: str | None, queue: str | None, plugins: bool) -> None:
     run("rq.skip", f"hint = {decision}")
     if decision == "QueueSkip":
         run("rq.unschedulable", queue)
         return
     run("rq.backoff_check")
     if queue == "backoffQ":
+        run("rq.to_backoff")  # 1.36: moveToBackoffQ, then backoffQueue.add picks the heap
+        run("bq.heap" if plugins else "bq.error_heap", "podBackoffQ" if plugins else "podErrorBackoffQ: Pop never "
+                                                                                     "takes from it")
         run("rq.backoff", queue)
         return
     run("rq.active")
@@ -229,6 +309,8 @@ def _done(run: _Run, record: Mapping[str, Any], received: bool) -> None:
         run("done.gate")
         return
     run("done.gate")
+    if run.backend:
+        run("Done.call", "activeQ.done(pod)")
     run("done.lookup", f"{(start or own[0])['pod']} in flight")
     run("done.delete")
     if received:

@@ -14,17 +14,21 @@ def pane_payload(version: str, text: dict[str, Any] | None, links: bool = True) 
     """GET /api/sources/VERSION: ``text`` is the cache's offer (licence, functions' lines) or None. Without
     ``links`` (the offline file, which names no address) no URL is given: line numbers only."""
     m = source_map(version)
-    functions = {f.name: {"first": f.first, "last": f.last, **({"permalink": m.permalink(f.first, f.last)}
-                                                                 if links else {})}
+    functions = {f.name: {"first": f.first, "last": f.last, "file": f.path.rsplit("/", 1)[-1],
+                          **({"permalink": m.permalink(f.first, f.last, f.path)} if links else {})}
                  for f in m.functions.values()}
     facts = m.as_json()
     if not links:
         facts["url"] = None
+        for file in facts["files"].values():  # type: ignore[attr-defined]
+            file["url"] = None
+    family = paraphrase(version == RECEIVED_EVENTS, tuple(m.files))
     return {
         **facts,
-        # a line whose anchor this version's text does not have (a later release's branch) is left out
-        "paraphrase": {name: [[anchor, line] for anchor, line in lines if anchor is None or anchor in m.anchors]
-                       for name, lines in paraphrase(version == RECEIVED_EVENTS).items() if name in functions},
+        # a line whose anchor this version's text does not have, or has in another function, is left out
+        "paraphrase": {name: [[anchor, line] for anchor, line in lines
+                              if anchor is None or (anchor in m.anchors and m.anchors[anchor].function == name)]
+                       for name, lines in family.items() if name in functions},
         "anchorLines": {a.key: a.lines[0] for a in m.anchors.values()},
         "anchorFunctions": {a.key: a.function for a in m.anchors.values()},
         "permalinks": functions,

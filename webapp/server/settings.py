@@ -112,6 +112,8 @@ class Settings:
                                               "(else ~/.cache/inflight-scope/sources)", text)
     sources_url: str | None = setting(None, "a base URL serving {repository}/{tag}/{path} that `sources fetch` reads "
                                             "instead of https://raw.githubusercontent.com (a mirror)", text)
+    sources_timeout: float = setting(20, "seconds `sources fetch` gives each file, from connecting to its last byte; "
+                                         "a slower answer is cut and nothing is cached")
 
     @property
     def sources_store(self) -> Path:

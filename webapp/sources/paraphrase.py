@@ -1,8 +1,11 @@
 """The project's own short Go-like paraphrase of each upstream function, shown when the real text is not cached.
 Each line is (anchor, text): the anchor (webapp/sources/maps.py) lights it when the step runs that line, None for
-a line no step lights. Two families: v1.28.1's receivedEvents with markers, and v1.28.2 on's inFlightEvents."""
+a line no step lights. Three families: v1.28.1's receivedEvents with markers, v1.28.2 on's inFlightEvents, and the
+same list in pkg/scheduler/backend/queue from 1.32 on."""
 
 from __future__ import annotations
+
+from .types import BACKEND_FILES
 
 Line = tuple[str | None, str]
 
@@ -13,6 +16,8 @@ _SHARED: dict[str, tuple[Line, ...]] = {
         ("aup.gate", "if !queueingHintsEnabled {"),
         ("aup.gate_off", "    return addUnschedulableWithoutQueueingHint(pod, cycle)"),
         (None, "}"),
+        ("aup.errors", "if no rejector plugins { pod.ConsecutiveErrorsCount++ }  // 1.34+"),
+        ("aup.unschedulable_count", "else { pod.UnschedulableCount++; pod.ConsecutiveErrorsCount = 0 }"),
         ("aup.timestamp", "pod.Timestamp = now"),
         ("aup.hint", "hint := determineSchedulingHintForInFlightPod(pod)"),
         ("aup.requeue", "queue := requeuePodViaQueueingHint(pod, hint)"),
@@ -149,6 +154,7 @@ _IN_FLIGHT: dict[str, tuple[Line, ...]] = {
         ("dh.lookup", "inFlightPod, ok := inFlightPods[pod]"),
         ("dh.not_in_flight", "if !ok { QueueAfterBackoff if plugins or events remain, else QueueSkip }"),
         ("dh.no_plugins", "if no rejector plugins { any event after inFlightPod? QueueAfterBackoff : QueueSkip }"),
+        ("dh.pod_group", "if GenericWorkload && pod is in a pod group { return QueueAfterBackoff }  // 1.36"),
         ("dh.init", "hint := QueueSkip"),
         ("dh.loop", "for event := inFlightPod.Next(); event != nil; event = event.Next() {"),
         ("dh.pod_entry", "    if event is another pod's entry { continue }"),
@@ -183,7 +189,96 @@ _IN_FLIGHT: dict[str, tuple[Line, ...]] = {
     ),
 }
 
+# pkg/scheduler/backend/queue (1.32 on): Pop's and done's steps are activeQueue's, backoffQ is a backoffQueue (1.33+).
+_BACKEND: dict[str, tuple[Line, ...]] = {
+    "Pop": (("pop.call", "return activeQ.pop()  // lock; unlockedPop"),),
+    "activeQueue.unlockedPop": (  # 1.32
+        (None, "for activeQ is empty { wait }"),
+        ("pop.take", "pInfo, err := activeQ's heap.Pop()"),
+        ("pop.attempts", "pInfo.Attempts++"),
+        ("pop.gate", "if queueingHintsEnabled {"),
+        ("pop.in_flight", "    if pod already in inFlightPods {"),
+        ("pop.discard", "        return unlockedPop()  // discard the duplicate, pop the next"),
+        (None, "    }"),
+        ("pop.entry", "    inFlightPods[pod] = inFlightEvents.PushBack(pod)  // the pod's own entry"),
+        (None, "}"),
+        ("pop.cycle", "schedulingCycle++"),
+        ("pop.clear", "pInfo.UnschedulablePlugins.Clear()"),
+        ("pop.clear_pending", "pInfo.PendingPlugins.Clear()"),
+        ("pop.return", "return pInfo"),
+    ),
+    "activeQueue.unlockedMovePodToInFlight": (
+        ("pop.attempts", "pInfo.Attempts++"),
+        ("pop.gate", "if queueingHintsEnabled {"),
+        ("pop.in_flight", "    if pod already in inFlightPods { return error }  // the duplicate"),
+        ("pop.entry", "    inFlightPods[pod] = inFlightEvents.PushBack(pod)  // the pod's own entry"),
+        (None, "}"),
+        ("pop.cycle", "schedulingCycle++"),
+    ),
+    "backoffQueue.popBackoff": (("pop.backoff_head", "return podBackoffQ.Pop()  // its head, backing off or not"),),
+    "activeQueue.addEventIfAnyInFlight": (
+        ("mp.in_flight", "if len(inFlightPods) != 0 {"),
+        ("mp.record", "    inFlightEvents.PushBack(event)"),
+        (None, "}"),
+    ),
+    "Done": (
+        ("done.gate", "if !queueingHintsEnabled { return }"),
+        ("Done.call", "activeQ.done(pod)"),
+    ),
+    "requeuePodWithQueueingStrategy": _SHARED["requeuePodViaQueueingHint"],
+    "moveToBackoffQ": (
+        (None, "run PreEnqueue plugins (1.33+); a gated pod goes to unschedulablePods"),
+        ("rq.to_backoff", "backoffQ.add(pod)"),
+    ),
+    "backoffQueue.add": (
+        (None, "if no rejector plugins {"),
+        ("bq.error_heap", "    podErrorBackoffQ.AddOrUpdate(pod)  // Pop never takes from it"),
+        (None, "    return"),
+        (None, "}"),
+        ("bq.heap", "podBackoffQ.AddOrUpdate(pod)  // ordered by 1 s window, then priority"),
+    ),
+    "flushBackoffQCompleted": (
+        ("fb.pop_all", "pods := backoffQ.popAllBackoffCompleted()  // both heaps, whole windows passed"),
+        ("fb.backingoff", "for pod := backoffQ.Peek(); pod != nil && !isPodBackingoff(pod); pod = backoffQ.Peek() {"),
+        ("fb.add", "    moveToActiveQ(pod)"),
+        (None, "}"),
+    ),
+    "Activate": (
+        ("act.loop", "for each pod { if activate(pod) { continue }"),
+        ("act.force", "    activeQ.addEventsIfPodInFlight(pod, ForceActivate)  // 1.32+"),
+        ("act.cycle", "    moveRequestCycle = schedulingCycle"),
+        (None, "}"),
+    ),
+    "PopSpecificPod": (
+        ("ps.activate", "activate(pod)  // from unschedulablePods or backoffQ"),
+        ("ps.get", "pInfo := activeQ.get(pod)"),
+        ("ps.none", "if pInfo == nil { return nil }"),
+        ("ps.move", "activeQ.delete(pInfo); activeQ.movePodToInFlight(pInfo)"),
+        ("ps.return", "return pInfo"),
+    ),
+}
+_BACKEND["activeQueue.done"] = _BACKEND["activeQueue.unlockedDone"] = _IN_FLIGHT["done"]
+# backoff_queue.go's layout (1.33 on, read from v1.36.2): Pop may take backoffQ's head; the move to in flight is a
+# function of its own.
+_BACKOFF_QUEUE: dict[str, tuple[Line, ...]] = {
+    "activeQueue.unlockedPop": (
+        (None, "for activeQ is empty { if backoffQ has a poppable pod { break }; wait }"),
+        ("pop.take", "pInfo, err := activeQ's heap.Pop()"),
+        ("pop.from_backoff", "if err != nil { pInfo = backoffQ.popBackoff() }  // activeQ is empty"),
+        ("pop.move", "if err := unlockedMovePodToInFlight(pInfo); err != nil {"),
+        ("pop.discard", "    return unlockedPop()  // discard the duplicate, pop the next"),
+        (None, "}"),
+        ("pop.return", "return pInfo"),
+    ),
+}
 
-def paraphrase(received_events: bool) -> dict[str, tuple[Line, ...]]:
-    """Every function's paraphrase for one family: v1.28.1's (``received_events``) or v1.28.2 on's."""
-    return {**_SHARED, **(_RECEIVED if received_events else _IN_FLIGHT)}
+
+def paraphrase(received_events: bool, files: tuple[str, ...]) -> dict[str, tuple[Line, ...]]:
+    """Every function's paraphrase for one family: v1.28.1's (``received_events``), else the in-flight list's as
+    the queue's ``files`` hold it: internal/queue (1.28.2 to 1.31), backend/queue (1.32), with backoff_queue.go
+    (1.33 on)."""
+    if received_events:
+        return {**_SHARED, **_RECEIVED}
+    backend = {**_BACKEND, **(_BACKOFF_QUEUE if BACKEND_FILES[2] in files else {})} if files[0] in BACKEND_FILES \
+        else {}
+    return {**_SHARED, **_IN_FLIGHT, **backend}

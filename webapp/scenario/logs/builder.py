@@ -30,6 +30,7 @@ from .lines import (
 )
 from .messages import EVENT_LABELS, HINT_NUMBERS, MESSAGES, MOVED, QUEUES, UNKNOWN_PLUGIN, plugins_of
 from .reading import Counts
+from .release import LABELS, NOT_GATE
 
 MAX_ASSUMPTIONS = 200
 
@@ -100,6 +101,7 @@ class Builder:
         self.clock = 0  # scenario micros the steps have reached
         self.last = 0  # scenario micros of the latest used line
         self.seen: dict[str, int] = {}  # message (or "Pod moved ... event=E") -> lines
+        self.callers: dict[tuple[str, str], int] = {}  # (message, its file:line) -> the first line (release.py)
         self.max_v = 0
         self.open_event: Step | None = None
         # (event label, the pod's plugins, hint) -> the first line the log shows it
@@ -249,6 +251,8 @@ class Builder:
             key = f"{line.msg} (event {line.values['event']})"
             self.max_v = max(self.max_v, MOVED.get(line.values["event"], (4,))[0])
         self.seen[key] = self.seen.get(key, 0) + 1
+        if line.caller:  # where the message is logged tells its release (release.py)
+            self.callers.setdefault((line.msg, line.caller), line.number)
         if kind in ("node_added", "assigned_added", "assigned_updated", "assigned_deleted"):
             self.counts.used += 1
             self.event({"node_added": "NodeAdd", "assigned_added": "AssignedPodAdd",
@@ -331,6 +335,7 @@ class Builder:
 
     def _moved(self, name: str, line: Line) -> None:
         label, queue = line.values.get("event"), QUEUES.get(str(line.values.get("queue")))
+        label = LABELS.get(label, label) if isinstance(label, str) else label
         if not isinstance(label, str):
             self.counts.used -= 1
             self.counts.ignored += 1
@@ -354,9 +359,10 @@ class Builder:
         if label == "ScheduleAttemptFailure":
             call = move_caller(line, (GATE_OFF, GATE_ON))
             gate = call[0] == GATE_ON if call else GATE_ON_KEY in line.values
-            self.gate_lines.setdefault(gate, line.number)
-            self.counts.gate_off += not gate
-            self.max_v = max(self.max_v, 6 if gate else 5)
+            if line.caller not in NOT_GATE:  # 1.32+: a move logged by another call than the failure's
+                self.gate_lines.setdefault(gate, line.number)
+                self.counts.gate_off += not gate
+                self.max_v = max(self.max_v, 6 if gate else 5)
             if self.last_fail is None or self.last_fail["pod"] != name:
                 return None
             queue = line.values.get("queue")

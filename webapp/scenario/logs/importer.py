@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from ...model.variant import VARIANTS
+from ...model.versions import VERSIONS
+from ...phrases import joined
 from ..load import load_scenario
 from ..validate import Limits
 from . import compare, words
@@ -30,6 +32,7 @@ from .mend import Mender
 from .messages import explicit_hints
 from .phase import flush_phase
 from .reading import Counts, read_lines
+from .release import NOT_RECOGNISED, Recognised, recognise
 from .replicas import Replicas
 from .yamltext import to_yaml
 
@@ -44,6 +47,7 @@ class Imported:
     warnings: list[str] = field(default_factory=list)  # what the log's timestamps make doubtful (also in assumptions)
     evidence: list[Evidence] = field(default_factory=list)  # each queue move and attempt the log states, against
     # the replays
+    release: Recognised = NOT_RECOGNISED  # the kube-scheduler release the log's lines are where it logs them
 
 
 def import_logs(streams: Iterable[tuple[str, BinaryIO]], limits: Limits = Limits(),
@@ -157,9 +161,15 @@ def _finish(b: Builder, source: str, counts: Counts, limits: Limits, name: str) 
         if "affinity_matching" in step:
             step["affinity_matching"] = [names[n] for n in step["affinity_matching"]]
     plugins = list(dict.fromkeys(p for s in b.steps if s["op"] == "fail" for p in s["unschedulable_plugins"]))
-    gate = _gate(b)
-    if not gate:
+    release = recognise(b.callers)
+    locked = release.version is not None and VERSIONS[release.version].rules.hints_locked_on  # cannot be off
+    gate = _gate(b) or locked
+    if release.version:
+        b.variants = (release.version,)
+    elif not gate:
         b.variants = VARIANTS + (GATE_OFF_VERSION,)
+    if release.release:
+        b.assume(f"The log is {release.said}: replayed on {joined(b.variants)}.")
     hints, from_log = explicit_hints(plugins, b.said, gate)
     phase, phased = flush_phase(b)
     scenario = {
@@ -167,7 +177,8 @@ def _finish(b: Builder, source: str, counts: Counts, limits: Limits, name: str) 
         "name": name[:200],
         "description": "",
         "periodic_flushes": True,
-        **({} if gate else {"gate": False, "versions": list(b.variants)}),
+        **({} if gate else {"gate": False}),
+        **({"versions": list(b.variants)} if b.variants != VARIANTS else {}),
         "hints": hints,
         "config": {"flush_phase": phase},
         "pods": [{"name": names[p]} for p in b.pods],
@@ -182,7 +193,7 @@ def _finish(b: Builder, source: str, counts: Counts, limits: Limits, name: str) 
     scenario["assumptions"] = assumptions
     load_scenario(scenario, limits)  # what it produced validates (else a bug: let it raise)
     return Imported(scenario, assumptions, counts, to_yaml(scenario, assumptions, disagreements), disagreements,
-                    words.gaps(b), evidence)
+                    words.gaps(b), evidence, release)
 
 
 def _gate(b: Builder) -> bool:

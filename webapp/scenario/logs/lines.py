@@ -294,13 +294,13 @@ def parse_line(text: str, number: int = 0, near: int | None = None) -> Line | No
 # * BackoffComplete: flushBackoffQCompleted, the 1 s flush of backoffQ (v1.28.0 l. 765), and Update of a pod in
 #   unschedulablePods that is not backing off (l. 948; l. 931-950);
 # * ScheduleAttemptFailure: addUnschedulableWithoutQueueingHint, only with SchedulerQueueingHints off (l. 680, 684,
-#   -v=5: pod, event, queue), and AddUnschedulableIfNotPresent with it on (l. 734, -v=6, with GATE_ON_KEY; 1.29+
-#   at -v=3).
-# Their lines in scheduling_queue.go by release: v1.28.0 (cb95d464), v1.28.4 (a91025aa) and the heads of the
-# cluster-autoscaler-release-1.29, -1.30 and -1.31 branches (1.31 logs both BackoffCompletes from moveToActiveQ,
-# l. 635, which tells nothing). No line is two calls' in any of them. Other releases' lines are not known: then
-# the key tells the gate (on every release), and the log's queue for the pod and its time tell BackoffComplete's
-# caller (builder.py Builder.by_update).
+#   -v=5: pod, event, queue), and AddUnschedulableIfNotPresent with it on (l. 734, -v=6, with GATE_ON_KEY; 1.29+ at
+#   -v=3). Their lines in scheduling_queue.go by release: v1.28.0 (cb95d464), v1.28.4 (a91025aa) and the heads of the
+#   cluster-autoscaler-release-1.29, -1.30 and -1.31 branches (1.31 logs both BackoffCompletes from moveToActiveQ,
+#   l. 635, which tells nothing), and backend/queue/scheduling_queue.go at ee4fafa6 (1.32) and 74a7d3b1 (1.36), whose
+#   BackoffCompletes are logged by moveToActiveQ (1.32) and active_queue.go (1.36). No line is two calls' in any. Other
+#   releases' lines are not known: then the key tells the gate (on every release), and the log's queue for the pod and
+#   its time tell BackoffComplete's caller (builder.py Builder.by_update).
 FLUSH, UPDATE, GATE_OFF, GATE_ON = "the 1 s flush", "Update", "gate off", "gate on"
 MOVE_CALLERS = {
     "v1.28.0": {765: FLUSH, 948: UPDATE, 680: GATE_OFF, 684: GATE_OFF, 734: GATE_ON},
@@ -308,6 +308,8 @@ MOVE_CALLERS = {
     "1.29": {829: FLUSH, 1003: UPDATE, 743: GATE_OFF, 747: GATE_OFF, 798: GATE_ON},
     "1.30": {850: FLUSH, 1024: UPDATE, 764: GATE_OFF, 768: GATE_OFF, 819: GATE_ON},
     "1.31": {826: GATE_OFF, 830: GATE_OFF, 880: GATE_ON},
+    "1.32": {740: GATE_OFF, 744: GATE_OFF, 794: GATE_ON},  # backend/queue from here on (release.py)
+    "1.36": {895: GATE_OFF, 958: GATE_ON},
 }
 GATE_ON_KEY = "schedulingCycle"
 

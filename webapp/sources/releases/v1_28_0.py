@@ -1,10 +1,15 @@
-"""v1.28.0: made by tests/sources/build.py from the real file (do not edit): the kubernetes/autoscaler
-commit that vendors it, the licence header's lines, each function's first and last line, each anchor's
-line by function, and the hash of every line named (webapp/sources/types.py's line_hash)."""
+"""v1.28.0: made by tests/sources/build.py from the real files (do not edit): the kubernetes/autoscaler
+commit that vendors it; per file the licence header's lines, the sha256 of the whole file, each function's
+first and last line and the hash of every line named (webapp/sources/types.py's line_hash); each anchor's
+line by function."""
 
 VENDORED = 'cb95d464a5e35ed3edeb71982cf567809a64c150'
-LICENCE = (1, 15)
-FUNCTIONS = {
+FILES = {  # path -> (licence header's first and last line, sha256 of the file)
+    'pkg/scheduler/internal/queue/scheduling_queue.go':
+        ((1, 15), '4e1a5a38d3726417d374f8167b585c508abf28db3e0e70b7b6671755059ad1c6'),
+}
+FUNCTIONS = {  # path -> {function: (first, last)}
+    'pkg/scheduler/internal/queue/scheduling_queue.go': {
     'Add': (513, 536), 'Activate': (539, 553),
     'activate': (555, 588), 'determineSchedulingHintForInFlightPod': (609, 658),
     'addUnschedulableWithoutQueueingHint': (666, 690), 'AddUnschedulableIfNotPresent': (696, 742),
@@ -15,6 +20,7 @@ FUNCTIONS = {
     'moveAllToActiveOrBackoffQueue': (1025, 1033), 'MoveAllToActiveOrBackoffQueue': (1039, 1043),
     'requeuePodViaQueueingHint': (1049, 1086), 'movePodsToActiveOrBackoffQueue': (1089, 1125),
     'isPodWorthRequeuing': (399, 446),
+    },
 }
 ANCHORS = {  # function -> {anchor: line}
     'Pop': {
@@ -80,7 +86,8 @@ ANCHORS = {  # function -> {anchor: line}
     'add.add': 519,
     },
 }
-HASHES = {
+HASHES = {  # path -> {line: hash}
+    'pkg/scheduler/internal/queue/scheduling_queue.go': {
     1: '766e0153d3f7', 2: '0250b75ab064', 3: 'e3b0c44298fc', 4: '55f12528ddd4', 5: '55009b27a964',
     6: 'cdcf972e6b6e', 7: 'e3b0c44298fc', 8: '4884e96253a2', 9: 'e3b0c44298fc', 10: 'e8ad546e71bd',
     11: 'e8457c2dc957', 12: '320f128177cc', 13: '439fd9d4275a', 14: 'a2151ec43905', 15: 'ed9623369ff0',
@@ -105,4 +112,5 @@ HASHES = {
     1053: '0dc657ba918c', 1057: '4d882f5cef35', 1065: '665523d483fe', 1070: '772055ce5eb0', 1076: '30e1b986a506',
     1086: 'd10b36aa74a5', 1089: '60559a901e96', 1091: '0ae5f63e5dea', 1092: 'a599432cccd8', 1093: 'a42801f169a1',
     1100: '2d92dc896a39', 1107: '2eab4f188cd8', 1110: '20a19ed76669', 1114: 'ce37b4798531', 1125: 'd10b36aa74a5',
+    },
 }

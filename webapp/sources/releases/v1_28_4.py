@@ -1,10 +1,15 @@
-"""v1.28.4: made by tests/sources/build.py from the real file (do not edit): the kubernetes/autoscaler
-commit that vendors it, the licence header's lines, each function's first and last line, each anchor's
-line by function, and the hash of every line named (webapp/sources/types.py's line_hash)."""
+"""v1.28.4: made by tests/sources/build.py from the real files (do not edit): the kubernetes/autoscaler
+commit that vendors it; per file the licence header's lines, the sha256 of the whole file, each function's
+first and last line and the hash of every line named (webapp/sources/types.py's line_hash); each anchor's
+line by function."""
 
 VENDORED = 'a91025aa1f408b57f14e8352b7089fd5987ad424'
-LICENCE = (1, 15)
-FUNCTIONS = {
+FILES = {  # path -> (licence header's first and last line, sha256 of the file)
+    'pkg/scheduler/internal/queue/scheduling_queue.go':
+        ((1, 15), 'fd10dde2246fc70669b645c6c53b931899db50daa9b248bf88f727fbddd12f66'),
+}
+FUNCTIONS = {  # path -> {function: (first, last)}
+    'pkg/scheduler/internal/queue/scheduling_queue.go': {
     'Add': (520, 543), 'Activate': (546, 560),
     'activate': (562, 595), 'determineSchedulingHintForInFlightPod': (616, 677),
     'addUnschedulableWithoutQueueingHint': (685, 709), 'AddUnschedulableIfNotPresent': (715, 761),
@@ -15,6 +20,7 @@ FUNCTIONS = {
     'moveAllToActiveOrBackoffQueue': (1034, 1042), 'MoveAllToActiveOrBackoffQueue': (1048, 1052),
     'requeuePodViaQueueingHint': (1058, 1095), 'movePodsToActiveOrBackoffQueue': (1098, 1134),
     'isPodWorthRequeuing': (406, 453),
+    },
 }
 ANCHORS = {  # function -> {anchor: line}
     'Pop': {
@@ -79,7 +85,8 @@ ANCHORS = {  # function -> {anchor: line}
     'add.add': 526,
     },
 }
-HASHES = {
+HASHES = {  # path -> {line: hash}
+    'pkg/scheduler/internal/queue/scheduling_queue.go': {
     1: '766e0153d3f7', 2: '0250b75ab064', 3: 'e3b0c44298fc', 4: '55f12528ddd4', 5: '55009b27a964',
     6: 'cdcf972e6b6e', 7: 'e3b0c44298fc', 8: '4884e96253a2', 9: 'e3b0c44298fc', 10: 'e8ad546e71bd',
     11: 'e8457c2dc957', 12: '320f128177cc', 13: '439fd9d4275a', 14: 'a2151ec43905', 15: 'ed9623369ff0',
@@ -104,4 +111,5 @@ HASHES = {
     1074: '665523d483fe', 1079: '772055ce5eb0', 1085: '30e1b986a506', 1095: 'd10b36aa74a5', 1098: '60559a901e96',
     1100: '0ae5f63e5dea', 1101: 'a599432cccd8', 1102: 'a42801f169a1', 1109: '2d92dc896a39', 1116: '2eab4f188cd8',
     1119: '20a19ed76669', 1124: '0d6998299ffd', 1134: 'd10b36aa74a5',
+    },
 }

@@ -1,10 +1,15 @@
-"""v1.29.9: made by tests/sources/build.py from the real file (do not edit): the kubernetes/autoscaler
-commit that vendors it, the licence header's lines, each function's first and last line, each anchor's
-line by function, and the hash of every line named (webapp/sources/types.py's line_hash)."""
+"""v1.29.9: made by tests/sources/build.py from the real files (do not edit): the kubernetes/autoscaler
+commit that vendors it; per file the licence header's lines, the sha256 of the whole file, each function's
+first and last line and the hash of every line named (webapp/sources/types.py's line_hash); each anchor's
+line by function."""
 
 VENDORED = '4757ec679d486e3c1184264bd64782f0154aad8d'
-LICENCE = (1, 15)
-FUNCTIONS = {
+FILES = {  # path -> (licence header's first and last line, sha256 of the file)
+    'pkg/scheduler/internal/queue/scheduling_queue.go':
+        ((1, 15), '61c9bc5b74315dbde2f35f5984f4393d688c5b34b3b6cb3b169ef98e2a5579c9'),
+}
+FUNCTIONS = {  # path -> {function: (first, last)}
+    'pkg/scheduler/internal/queue/scheduling_queue.go': {
     'Add': (559, 582), 'Activate': (585, 599),
     'activate': (601, 634), 'determineSchedulingHintForInFlightPod': (655, 711),
     'addUnschedulableWithoutQueueingHint': (719, 753), 'AddUnschedulableIfNotPresent': (759, 806),
@@ -15,6 +20,7 @@ FUNCTIONS = {
     'moveAllToActiveOrBackoffQueue': (1080, 1088), 'MoveAllToActiveOrBackoffQueue': (1094, 1098),
     'requeuePodViaQueueingHint': (1104, 1141), 'movePodsToActiveOrBackoffQueue': (1144, 1198),
     'isPodWorthRequeuing': (421, 492),
+    },
 }
 ANCHORS = {  # function -> {anchor: line}
     'Pop': {
@@ -80,7 +86,8 @@ ANCHORS = {  # function -> {anchor: line}
     'add.add': 565,
     },
 }
-HASHES = {
+HASHES = {  # path -> {line: hash}
+    'pkg/scheduler/internal/queue/scheduling_queue.go': {
     1: '766e0153d3f7', 2: '0250b75ab064', 3: 'e3b0c44298fc', 4: '55f12528ddd4', 5: '55009b27a964',
     6: 'cdcf972e6b6e', 7: 'e3b0c44298fc', 8: '4884e96253a2', 9: 'e3b0c44298fc', 10: 'e8ad546e71bd',
     11: 'e8457c2dc957', 12: '320f128177cc', 13: '439fd9d4275a', 14: 'a2151ec43905', 15: 'ed9623369ff0',
@@ -105,4 +112,5 @@ HASHES = {
     1112: '86d521251d17', 1120: '665523d483fe', 1125: '772055ce5eb0', 1131: '30e1b986a506', 1141: 'd10b36aa74a5',
     1144: '60559a901e96', 1146: '0ae5f63e5dea', 1166: 'a599432cccd8', 1167: 'b6fbc44ba8a5', 1174: '2d92dc896a39',
     1181: '2eab4f188cd8', 1183: 'cc7150661df7', 1188: '0d6998299ffd', 1198: 'd10b36aa74a5',
+    },
 }

@@ -1,10 +1,15 @@
-"""v1.30.14: made by tests/sources/build.py from the real file (do not edit): the kubernetes/autoscaler
-commit that vendors it, the licence header's lines, each function's first and last line, each anchor's
-line by function, and the hash of every line named (webapp/sources/types.py's line_hash)."""
+"""v1.30.14: made by tests/sources/build.py from the real files (do not edit): the kubernetes/autoscaler
+commit that vendors it; per file the licence header's lines, the sha256 of the whole file, each function's
+first and last line and the hash of every line named (webapp/sources/types.py's line_hash); each anchor's
+line by function."""
 
 VENDORED = '8984706c2b7fac4f1436deee1b9c93b647167617'
-LICENCE = (1, 15)
-FUNCTIONS = {
+FILES = {  # path -> (licence header's first and last line, sha256 of the file)
+    'pkg/scheduler/internal/queue/scheduling_queue.go':
+        ((1, 15), 'c11ca8488f7b1897a6741c57ec830db571fd04f5d1817b2a662c4c5e4b6df87b'),
+}
+FUNCTIONS = {  # path -> {function: (first, last)}
+    'pkg/scheduler/internal/queue/scheduling_queue.go': {
     'Add': (580, 603), 'Activate': (606, 620),
     'activate': (622, 655), 'determineSchedulingHintForInFlightPod': (676, 732),
     'addUnschedulableWithoutQueueingHint': (740, 774), 'AddUnschedulableIfNotPresent': (780, 827),
@@ -15,6 +20,7 @@ FUNCTIONS = {
     'moveAllToActiveOrBackoffQueue': (1101, 1115), 'MoveAllToActiveOrBackoffQueue': (1121, 1125),
     'requeuePodViaQueueingHint': (1131, 1168), 'movePodsToActiveOrBackoffQueue': (1171, 1230),
     'isPodWorthRequeuing': (442, 513), 'isEventOfInterest': (415, 432),
+    },
 }
 ANCHORS = {  # function -> {anchor: line}
     'Pop': {
@@ -80,7 +86,8 @@ ANCHORS = {  # function -> {anchor: line}
     'add.add': 586,
     },
 }
-HASHES = {
+HASHES = {  # path -> {line: hash}
+    'pkg/scheduler/internal/queue/scheduling_queue.go': {
     1: '766e0153d3f7', 2: '0250b75ab064', 3: 'e3b0c44298fc', 4: '55f12528ddd4', 5: '55009b27a964',
     6: 'cdcf972e6b6e', 7: 'e3b0c44298fc', 8: '4884e96253a2', 9: 'e3b0c44298fc', 10: 'e8ad546e71bd',
     11: 'e8457c2dc957', 12: '320f128177cc', 13: '439fd9d4275a', 14: 'a2151ec43905', 15: 'ed9623369ff0',
@@ -106,4 +113,5 @@ HASHES = {
     1158: '30e1b986a506', 1168: 'd10b36aa74a5', 1171: '60559a901e96', 1172: 'e21aa5060ae4', 1178: '0ae5f63e5dea',
     1198: 'a599432cccd8', 1199: 'b6fbc44ba8a5', 1206: '2d92dc896a39', 1213: '2eab4f188cd8', 1215: 'cc7150661df7',
     1220: '0d6998299ffd', 1230: 'd10b36aa74a5',
+    },
 }

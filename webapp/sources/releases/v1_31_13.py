@@ -1,10 +1,15 @@
-"""v1.31.13: made by tests/sources/build.py from the real file (do not edit): the kubernetes/autoscaler
-commit that vendors it, the licence header's lines, each function's first and last line, each anchor's
-line by function, and the hash of every line named (webapp/sources/types.py's line_hash)."""
+"""v1.31.13: made by tests/sources/build.py from the real files (do not edit): the kubernetes/autoscaler
+commit that vendors it; per file the licence header's lines, the sha256 of the whole file, each function's
+first and last line and the hash of every line named (webapp/sources/types.py's line_hash); each anchor's
+line by function."""
 
 VENDORED = '2b0c0761f57d0c0938a36daa0224236953b952ba'
-LICENCE = (1, 15)
-FUNCTIONS = {
+FILES = {  # path -> (licence header's first and last line, sha256 of the file)
+    'pkg/scheduler/internal/queue/scheduling_queue.go':
+        ((1, 15), '580a390906ee9060776e413d8f763db553d4e7a4128168938e302e66dec1ef21'),
+}
+FUNCTIONS = {  # path -> {function: (first, last)}
+    'pkg/scheduler/internal/queue/scheduling_queue.go': {
     'Add': (646, 657), 'Activate': (660, 674),
     'activate': (683, 704), 'determineSchedulingHintForInFlightPod': (756, 794),
     'clusterEventsForPod': (738, 752), 'addUnschedulableWithoutQueueingHint': (802, 835),
@@ -16,6 +21,7 @@ FUNCTIONS = {
     'MoveAllToActiveOrBackoffQueue': (1227, 1231), 'requeuePodViaQueueingHint': (1237, 1273),
     'movePodsToActiveOrBackoffQueue': (1276, 1337), 'isPodWorthRequeuing': (467, 541),
     'isEventOfInterest': (439, 457),
+    },
 }
 ANCHORS = {  # function -> {anchor: line}
     'Pop': {
@@ -81,7 +87,8 @@ ANCHORS = {  # function -> {anchor: line}
     'add.add': 651,
     },
 }
-HASHES = {
+HASHES = {  # path -> {line: hash}
+    'pkg/scheduler/internal/queue/scheduling_queue.go': {
     1: '766e0153d3f7', 2: '0250b75ab064', 3: 'e3b0c44298fc', 4: '55f12528ddd4', 5: '55009b27a964',
     6: 'cdcf972e6b6e', 7: 'e3b0c44298fc', 8: '4884e96253a2', 9: 'e3b0c44298fc', 10: 'e8ad546e71bd',
     11: 'e8457c2dc957', 12: '320f128177cc', 13: '439fd9d4275a', 14: 'a2151ec43905', 15: 'ed9623369ff0',
@@ -107,4 +114,5 @@ HASHES = {
     1253: '665523d483fe', 1258: '0b577a4764f6', 1263: '30e1b986a506', 1273: 'd10b36aa74a5', 1276: '60559a901e96',
     1277: 'e21aa5060ae4', 1283: '0ae5f63e5dea', 1303: 'a599432cccd8', 1304: 'b6fbc44ba8a5', 1311: '2d92dc896a39',
     1320: '2eab4f188cd8', 1322: 'cc7150661df7', 1327: '0d6998299ffd', 1337: 'd10b36aa74a5',
+    },
 }
