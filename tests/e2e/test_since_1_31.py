@@ -149,3 +149,22 @@ def test_screens_of_the_lessons_since_1_31(make_page, artifacts_dir, width, heig
         if not phone:
             got = page.evaluate(READABLE_JS)
             assert got["font"] >= 11 and got["spills"] == [], f"{path.name}: {got}"
+
+
+def test_the_picker_offers_the_new_versions_and_shows_three_side_by_side(make_page):
+    from webapp.model.versions import VERSIONS
+
+    page = make_page(width=1280, height=720)
+    opened(page, "pop-from-backoffq", 6)
+    page.click("#versions-summary")
+    options = page.locator("#versions-options input")
+    expect(options).to_have_count(len(VERSIONS))
+    assert [o.get_attribute("value") for o in options.all()] == list(VERSIONS)
+    page.locator('#versions-options input[value="v1.32.0"]').check()
+    expect(page.locator(PANES)).to_have_count(3)
+    at(page, 6)
+    settle(page)
+    assert [p.get_attribute("data-variant") for p in page.locator(PANES).all()] == ["v1.31.13", "v1.32.0", "v1.36.2"]
+    # v1.32.0 has no Pop from backoffQ: like v1.31.13 it popped A from activeQ after the flush
+    expect(page.locator('[data-variant="v1.32.0"] [data-mark="early"]')).to_have_count(0)
+    expect(page.locator('[data-variant="v1.36.2"] [data-mark="early"]')).to_have_count(1)
