@@ -12,6 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import MOTION
 from tests.e2e.test_browser import settle
 from tests.e2e.test_stage import at
 from webapp.engine.simulation import Simulation
@@ -168,3 +169,48 @@ def test_the_picker_offers_the_new_versions_and_shows_three_side_by_side(make_pa
     # v1.32.0 has no Pop from backoffQ: like v1.31.13 it popped A from activeQ after the flush
     expect(page.locator('[data-variant="v1.32.0"] [data-mark="early"]')).to_have_count(0)
     expect(page.locator('[data-variant="v1.36.2"] [data-mark="early"]')).to_have_count(1)
+
+
+# A spy on the page's Web Animations (it records each chip's flight and lets it run): the first keyframe's
+# translate of every animation started on a chip, by pane, lane and pod.
+SPY_JS = """() => {
+  window.flights = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (keyframes, options) {
+    if (this.matches('.chip') && Array.isArray(keyframes) && /translate/.test(keyframes[0].transform || '')) {
+      const [, dx, dy] = keyframes[0].transform.match(/translate\\((\\S+)px, (\\S+)px\\)/).map(Number);
+      window.flights.push([this.closest('[data-variant]').dataset.variant, this.closest('[data-queue]').dataset.queue,
+        this.dataset.pod, dx, dy]);
+    }
+    return animate.call(this, keyframes, options);
+  };
+}"""
+
+
+def test_the_pod_popped_from_backoffq_flies_from_backoffq_into_flight(make_page):
+    page = make_page(width=1280, height=720, reduced_motion=MOTION)
+    opened(page, "pop-from-backoffq", 5)
+    was = {v: chip_box(page, v, q, "A") for v, q in (("v1.36.2", "backoffQ"), ("v1.31.13", "activeQ"))}
+    page.evaluate(SPY_JS)
+    page.keyboard.press("ArrowRight")
+    at(page, 6)
+    settle(page)
+    now = {v: chip_box(page, v, "inFlight", "A") for v in was}
+    flights = {(v, q, pod): (dx, dy) for v, q, pod, dx, dy in page.evaluate("window.flights")}
+    for variant in was:  # each flew from where it was: v1.36.2's from backoffQ, v1.31.13's from activeQ
+        dx, dy = flights[variant, "inFlight", "A"]
+        assert abs(dx - (was[variant]["x"] - now[variant]["x"])) <= 1.5, (variant, dx, was, now)
+        assert abs(dy - (was[variant]["y"] - now[variant]["y"])) <= 1.5, (variant, dy, was, now)
+    assert was["v1.36.2"]["x"] != was["v1.31.13"]["x"]  # from two different lanes
+
+
+def test_a_discarded_record_stays_where_pop_took_it_and_the_popped_pod_flies(make_page):
+    page = make_page(width=1280, height=720, reduced_motion=MOTION)
+    opened(page, "pop-discards-duplicate", 3)
+    page.evaluate(SPY_JS)
+    page.keyboard.press("ArrowRight")
+    at(page, 4)
+    settle(page)
+    flown = {(v, q, pod) for v, q, pod, *_ in page.evaluate("window.flights")}
+    assert ("v1.32.0", "inFlight", "B") in flown  # B flew from activeQ into flight
+    assert ("v1.32.0", "activeQ", "A") not in flown  # the faint record did not fly anywhere
