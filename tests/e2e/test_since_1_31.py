@@ -214,3 +214,28 @@ def test_a_discarded_record_stays_where_pop_took_it_and_the_popped_pod_flies(mak
     flown = {(v, q, pod) for v, q, pod, *_ in page.evaluate("window.flights")}
     assert ("v1.32.0", "inFlight", "B") in flown  # B flew from activeQ into flight
     assert ("v1.32.0", "activeQ", "A") not in flown  # the faint record did not fly anywhere
+
+
+# GenericWorkload (pod groups) is a gate of v1.36.2 only
+GATED = {"schema": 1, "name": "Gated and grouped", "versions": ["v1.36.2"], "feature_gates": {"GenericWorkload": True},
+         "hints": [{"event": "NodeAdd", "plugin": "P", "hint": "QueueAfterBackoff"}],
+         "pods": [{"name": "G", "scheduling_gates": ["example.com/wait"]}, {"name": "A", "pod_group": "g"},
+                  {"name": "B", "pod_group": "g"}],
+         "initial_active": ["G", "A", "B"],
+         "steps": [{"op": "event", "event": "NodeAdd"}, {"op": "pop", "expect": "A"}]}
+
+
+def test_a_gated_pod_waits_with_its_gate_and_a_groups_members_are_marked(make_page):
+    from tests.e2e.test_browser import inline_value
+
+    page = make_page(width=1280, height=720)
+    page.goto("/healthz")
+    page.goto(f"/?inline={inline_value(page, GATED)}&position=2")
+    expect(page.locator(PANES)).to_have_count(1)
+    at(page, 2)
+    settle(page)
+    gated = page.locator('[data-variant="v1.36.2"] [data-queue="unschedulablePods"] .chip[data-pod="G"]')
+    expect(gated.locator('[data-mark="gated"]')).to_have_text("gated: SchedulingGates")
+    expect(page.locator('[data-variant="v1.36.2"] [data-mark="group"]')).to_have_text(["group g", "group g"])
+    expect(page.locator('[data-variant="v1.36.2"] [data-queue="inFlight"] .chip[data-pod="A"] [data-mark="group"]')
+           ).to_have_count(1)
