@@ -73,9 +73,10 @@ def ticks_between(start: int, end: int, period: int, phase: int) -> list[int]:
     return list(range(first, end + 1, period))
 
 
-def brute_force(raw: dict) -> dict:
+def brute_force(raw: dict, aligned: bool = False) -> dict:
     """The scenario with periodic flushes off and every tick written out as flush steps; each original step is
-    followed by a marker so the states can be compared after it."""
+    followed by a marker so the states can be compared after it. ``aligned``: the 1 s ticker ticks at whole
+    seconds whatever the phase (v1.36.2's waitUntilAlignedWithOrderingWindow)."""
     phase = round(raw.get("config", {}).get("flush_phase", 0) * NS)
     steps, now, ends = [], 0, []
     for step in raw["steps"]:
@@ -83,7 +84,7 @@ def brute_force(raw: dict) -> dict:
             steps.append(step)
         else:
             target = now + round(step["seconds"] * NS)
-            ticks = sorted([(t, 0) for t in ticks_between(now, target, NS, phase)]
+            ticks = sorted([(t, 0) for t in ticks_between(now, target, NS, 0 if aligned else phase)]
                            + [(t, 1) for t in ticks_between(now, target, 30 * NS, phase)])
             for t, kind in ticks:
                 if t > now:
@@ -140,3 +141,35 @@ def test_a_parked_pods_next_flush_is_when_the_flush_moves_it(seed):
             promised = {(name, pod["where"]): pod["nextFlush"] for name, pod in model.view()["pods"].items()
                         if "nextFlush" in pod}
     assert checked > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_v1_36_2_flushes_backoff_at_whole_seconds(seed):
+    """With SchedulerPopFromBackoffQ the 1 s flush is aligned to whole seconds; flush_phase shifts only the 30 s
+    one. Running only the ticks that move a pod equals writing every aligned tick out."""
+    rng = random.Random(seed)
+    config = {"flush_phase": rng.choice([0.25, 0.5, 7.75]), "initial_backoff": rng.choice([0.5, 1, 2]),
+              "max_in_unschedulable": rng.choice([5, 60])}
+    raw = generate(rng.choice, 80, pods=4, variants=("v1.36.2",), settings={"periodic_flushes": True, "config": config})
+    explicit, ends = brute_force(raw, aligned=True)
+    fast, slow = from_valid_dict(raw).model("v1.36.2"), from_valid_dict(explicit).model("v1.36.2")
+    slow_states = [(slow.apply(i, s), slow.state())[1] for i, s in enumerate(explicit["steps"])]
+    for i, step in enumerate(raw["steps"]):
+        fast.apply(i, step)
+        assert fast.state() == slow_states[ends[i]], (seed, i, step)
+
+
+@pytest.mark.parametrize("window,flushed_at", [(True, 2.0), (False, 1.5)])
+def test_v1_36_2_backoff_ticks_and_windows(window, flushed_at):
+    """A fails with no plugin at t = 0 (error backoff 1 s), the scheduler started 0.5 s before t = 0. With the
+    window the expiry is its 1 s window, over once t reaches 2, and the flush ticks at whole seconds: A leaves at
+    2.0. Without it (SchedulerPopFromBackoffQ off) A is still backing off at its expiry 1.0 and the 1 s ticker keeps
+    the phase: A leaves at 1.5."""
+    raw = {"schema": 2, "name": "t", "config": {"flush_phase": 0.5}, "pods": [{"name": "A"}], "initial_active": ["A"],
+           "feature_gates": {"SchedulerPopFromBackoffQ": window},
+           "steps": [{"op": "pop"}, {"op": "fail", "pod": "A", "unschedulable_plugins": []},
+                     {"op": "advance_clock", "seconds": 2}]}
+    model = from_valid_dict(raw).model("v1.36.2")
+    results = [model.apply(i, step)[0] for i, step in enumerate(raw["steps"])]
+    assert [(f["at"], f["op"]) for f in results[-1]["flushes"]] == [(flushed_at, "flush_backoff")]
+    assert model.state()["activeQ"] == ["A"]

@@ -18,6 +18,9 @@ def test_the_api_gives_the_same_verdicts(client):
     verdicts = client.get("/api/versions").get_json()
     assert [(v["version"], v["lost"]) for v in verdicts][:2] == [("v1.28.1", True), ("v1.28.2", False)]
     assert {v["why"] for v in verdicts} == {"marker-removed", "own-entry", "gate-off"}
+    verified = {v["version"]: v["verified"] for v in verdicts}
+    assert verified["v1.32.0"] == "verified on v1.33.0-alpha.0's tree (the 1.32 branch point)"
+    assert verified["v1.36.2"] == "verified on v1.36.2"
 
 
 def test_the_page_lists_every_change_since_1_31_with_its_pr_and_what_shows_it(client):

@@ -26,6 +26,7 @@ class Verdict(TypedDict):
     releases: str
     summary: str
     upstream: str
+    verified: str  # the real code whose traces the version was checked against
     lost: bool
     step: int | None
     where: str | None
@@ -53,7 +54,8 @@ def lost_marker_verdicts() -> tuple[Verdict, ...]:
         else:
             why = "own-entry"
         out.append({"version": name, "releases": version.releases, "summary": version.summary,
-                    "upstream": version.upstream, "lost": broken is not None, "step": broken,
+                    "upstream": version.upstream, "verified": version.verified, "lost": broken is not None,
+                    "step": broken,
                     "where": model.view()["pods"][VICTIM]["where"], "why": why})
     return tuple(out)
 

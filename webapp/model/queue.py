@@ -71,6 +71,9 @@ class PriorityQueue(Moves):
         where Pop would block (nothing to pop, or from 1.32 every poppable record's pod already in flight) or
         ``expect`` is not (one of) the head(s). Changes nothing."""
         discards = self.rules.pop_discards_in_flight and self.gate
+        top = self.active_q.peek()
+        if top is not None and not (discards and self.tracker.in_flight(top.uid)):  # the common case
+            return self._expected(top, ACTIVE_Q, expect), ACTIVE_Q, []
         heaps = [(ACTIVE_Q, self.active_q)]
         if self.window:  # 1.33+: podBackoffQ's head when activeQ is (or becomes) empty
             heaps.append((BACKOFF_Q, self.backoff_q.main))

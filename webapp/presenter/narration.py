@@ -119,9 +119,17 @@ def _moves(record: Record) -> str:
 
 def _pop(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     pod = result["popped"]
+    if pod is None:  # pop_specific (1.36)
+        return [f"PopSpecificPod finds no record of {step['pod']} it can take (none queued, or its pod is already in "
+                "flight): nothing is popped."]
     lines = [DISCARDED.format(pod=p, variant=variant) for p in result.get("discarded") or ()]
-    lines.append(POP_FROM_BACKOFF.format(pod=pod, variant=variant) if result.get("from") == "backoffQ" else
-                 f"Pop() takes {pod} from the head of activeQ; its scheduling attempt is now in flight.")
+    if record["op"] == "pop_specific":
+        lines.append(f"PopSpecificPod takes {pod} from {result.get('from', 'activeQ')}; its scheduling attempt is now "
+                     "in flight.")
+    elif result.get("from") == "backoffQ":
+        lines.append(POP_FROM_BACKOFF.format(pod=pod, variant=variant))
+    else:
+        lines.append(f"Pop() takes {pod} from the head of activeQ; its scheduling attempt is now in flight.")
     if VERSIONS[variant].rules.pod_entries and record["appended"]:
         lines.append(f"Its own pod entry [{pod}] is appended to inFlightEvents: on failure it will look only at "
                      "what comes after it.")
@@ -254,7 +262,8 @@ def _generic(variant: str, step: Step, result: Result, record: Record) -> list[s
     lines = [FORCE_ACTIVATE.format(variant=variant, pod=forced, event=entry["event"], id=entry["id"])
              for entry in record["appended"] if (forced := forced_pod(entry.get("event", "")))]
     if record["op"] == "update":
-        lines += [UPDATE_IN_FLIGHT.format(variant=variant, **entry) for entry in record["appended"] if "pod" in entry]
+        lines += [UPDATE_IN_FLIGHT.format(variant=variant, **entry) for entry in record["appended"]
+                  if entry["kind"] == "event" and "pod" in entry]
     if record["op"] == "update" and record["evaluations"]:
         lines.append(UPDATE_BY_HINT.format(pod=step["pod"], variant=variant))
     lines += [_evaluation(e) for e in record["evaluations"]]  # 1.31: an update judged by the pod's hints
@@ -310,5 +319,5 @@ def _violation(broken: Violated) -> str:
     return f"Invariant broken ({broken['name']}): {said}."
 
 
-_OPS = {"pop": _pop, "event": _event, "assigned_pod_added": _event, "fail": _fail, "done": _done,
+_OPS = {"pop": _pop, "pop_specific": _pop, "event": _event, "assigned_pod_added": _event, "fail": _fail, "done": _done,
         "advance_clock": _clock, "flush_backoff": _flush, "flush_unschedulable_leftover": _flush}
