@@ -53,7 +53,7 @@ class ReturnTracker:
                 entry = self.waiting.pop(pod)
                 entry["back_step"], entry["back_at"] = record["step"], at
                 entry["seconds"] = at - entry["failed_at"]
-                if dst == "inFlight":
+                if dst == "inFlight" and src is not None:
                     entry["popped_from"] = src
                 self._returned(pod, entry)
 

@@ -107,7 +107,8 @@ def mark(lanes_: list[Lane], state: State, view: View, result: Result | None, wi
     for lane in lanes_:
         queue = lane["queue"]
         for c in lane["chips"]:
-            pod, info = c["pod"], view["pods"].get(c["pod"]) or {}
+            pod = c["pod"]
+            info: PodView = view["pods"].get(pod) or {"where": None}
             said = []
             if queue == "inFlight" and pod == early:
                 said.append(chip_mark("early", pod=pod))
@@ -135,9 +136,10 @@ def window_rules(chips: list[Chip], view: View) -> None:
     window carries the window's rule (``window``), which the views draw above it."""
     runs: list[tuple[int, list[Chip]]] = []
     for c in chips:
-        expiry = (view["pods"].get(c["pod"]) or {}).get("backoffExpiry")
-        if expiry is None:
+        info = view["pods"].get(c["pod"])
+        if info is None or "backoffExpiry" not in info:
             continue
+        expiry = info["backoffExpiry"]
         start = math.floor(expiry)
         if runs and runs[-1][0] == start:
             runs[-1][1].append(c)
