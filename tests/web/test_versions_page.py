@@ -39,3 +39,16 @@ def test_the_page_lists_every_change_since_1_31_with_its_pr_and_what_shows_it(cl
             assert change.lesson in builtin.ids()
     after_1_31 = builtin.ids()[builtin.ids().index("in-flight-update") + 1:]
     assert after_1_31 and set(after_1_31) <= {c.lesson for c in CHANGES}
+
+
+def test_each_change_names_a_one_change_scenario_of_the_conformance_traces():
+    import gzip
+    import json
+    from pathlib import Path
+
+    from webapp.presenter.changes import CHANGES, NO_TRACE
+
+    path = Path(__file__).resolve().parents[1] / "data" / "real-queue-traces-new.jsonl.gz"
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        ids = {json.loads(line)["id"] for line in lines}
+    assert {c.trace for c in CHANGES if c.trace != NO_TRACE} <= ids
