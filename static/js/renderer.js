@@ -146,7 +146,8 @@ function chip(c, queue) {
 
 // backoffQ's one-second window (1.33+), over the first chip of the pods whose backoff ends in it.
 function windowRule(w) {
-  return h("span", { class: "window-rule", dataWindow: w.text, title: w.title, text: w.text });
+  const [word, ...rest] = w.text.split(" ");
+  return h("span", { class: "window-rule", dataWindow: w.text, title: w.title }, `${word} `, h("span", { text: rest.join(" ") }));
 }
 
 // A ring that fills (time waited against the flush limit) or empties (backoff left), with its seconds.

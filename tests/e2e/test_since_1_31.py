@@ -134,7 +134,7 @@ def test_screens_of_the_lessons_since_1_31(make_page, artifacts_dir, width, heig
     """test-artifacts/screens/<id>/<position>-<width>x<height>-<theme>.png, for people to look at (a phone's: the
     whole page); on the projector's size the lists are readable and nothing spills (test_screens' rule)."""
     from tests.e2e.test_screens import png_size
-    from tests.e2e.test_stage import READABLE_JS
+    from tests.e2e.test_stage import READABLE_JS, present_mode
 
     page = make_page(width=width, height=height, color_scheme=theme)
     phone = width < 600
@@ -150,6 +150,10 @@ def test_screens_of_the_lessons_since_1_31(make_page, artifacts_dir, width, heig
         if not phone:
             got = page.evaluate(READABLE_JS)
             assert got["font"] >= 11 and got["spills"] == [], f"{path.name}: {got}"
+            present_mode(page)  # and as a speaker shows it (-presenting.png)
+            page.screenshot(path=str(out / f"{position}-{width}x{height}-{theme}-presenting.png"))
+            page.keyboard.press("p")
+            expect(page.locator("#app.presenting")).to_have_count(0)
 
 
 def test_the_picker_offers_the_new_versions_and_shows_three_side_by_side(make_page):
