@@ -138,8 +138,8 @@ EXTRA_CHECKS: tuple[ExtraCheck, ...] = (_failed, _attempts, _updated)
 EXTRA_FIELDS = {"records", "failed", "attempts", "isPodUpdated", "expect_tie_reordered"}
 
 
-def replay(trace: Mapping[str, Any], variant: str, scenario: dict[str, Any], extra_fields: set[str] = EXTRA_FIELDS
-           ) -> Model:
+def replay(trace: Mapping[str, Any], variant: str, scenario: dict[str, Any], extra_fields: set[str] = EXTRA_FIELDS,
+           extra_checks: tuple[ExtraCheck, ...] = EXTRA_CHECKS) -> Model:
     """Replay one trace line on ``variant`` with ``scenario`` (the line's, in this project's format), checking
     every step; returns the model after the last one."""
     label = f"{trace['id']} on {trace['variant']}"
@@ -161,6 +161,6 @@ def replay(trace: Mapping[str, Any], variant: str, scenario: dict[str, Any], ext
         check(where, "state", model.state(), want["state"])
         check(where, "result", *results(step, result, record, want["result"]))
         check(where, "extra.records", queued_records(model), extra["records"])
-        for extra_check in EXTRA_CHECKS:
+        for extra_check in extra_checks:
             extra_check(where, step, model, result, record, head, extra)
     return model

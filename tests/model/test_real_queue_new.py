@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import DATA
-from tests.model.realqueue import EXTRA_FIELDS, SHARED, Mismatch, read_lines, replay
+from tests.model.realqueue import EXTRA_CHECKS, EXTRA_FIELDS, SHARED, Mismatch, read_lines, replay
 from webapp.model.errors import StepError
 from webapp.scenario.scenario import from_valid_dict
 from webapp.scenario.validate import validate
@@ -38,10 +38,17 @@ def scenario_of(trace: dict[str, Any]) -> dict[str, Any]:
     return {"schema": 1, "name": trace["id"], **raw, "config": config}
 
 
+def _labels(where, step, model, result, record, head, extra) -> None:
+    """extra.inflight_event_labels: the release's own label of each entry an in-flight update appended."""
+    if "inflight_event_labels" in extra:
+        appended = [e for e in record["appended"] if e["kind"] == "event"]
+        assert step["op"] == "update" and len(extra["inflight_event_labels"]) == len(appended) > 0, where
+
+
 def replayed(trace: dict[str, Any]) -> int:
     """Replay one line on its version, then check the step it was cut before is refused; the steps replayed."""
     version, scenario = VERSION_OF[trace["variant"]], scenario_of(trace)
-    model = replay(trace, version, scenario, EXTRA_FIELDS | {"inflight_event_labels"})
+    model = replay(trace, version, scenario, EXTRA_FIELDS | {"inflight_event_labels"}, (*EXTRA_CHECKS, _labels))
     refused = trace.get("then_refused")
     if refused:
         step, index = refused["op"], refused["step"]

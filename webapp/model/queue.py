@@ -112,6 +112,7 @@ class PriorityQueue(Moves):
                 and self.tracker.in_flight(named.uid)):  # 1.32+: Pop would discard it
             raise StepError("expect", f"expected {expect!r} at the head of {source}, but the head is {top.name!r}")
         return named
+
     def _in_flight(self, pinfo: QueuedPodInfo, source: str, rec: Record) -> Result:
         """The popped record goes in flight: Attempts+1, schedulingCycle+1, its own list entry (gate on)."""
         pinfo.attempts += 1
@@ -135,7 +136,7 @@ class PriorityQueue(Moves):
         when it is not in activeQ then, or (its record dropped) when its pod is already in flight."""
         if not self.rules.pop_specific:
             raise StepError("op", "this version has no PopSpecificPod (v1.36.2 has, with pod-group scheduling)")
-        rec["calls"].append("activate")
+        rec["calls"] += ["PopSpecificPod", "activate"]
         self.activate_one(name, rec)
         pinfo = self.active_q.delete(name)
         if pinfo is None:
