@@ -100,6 +100,7 @@ def test_the_lesson_pop_from_backoffq_draws_the_pod_flying_from_backoffq_only_on
     panes = scene_at("pop-from-backoffq", 6)
     early = chips(panes["v1.36.2"], "inFlight")["A"]
     assert [m["kind"] for m in early["marks"]] == ["early"]
+    assert "before its backoff ended at 2 s" in early["marks"][0]["title"]  # the end of its window, 1–2 s
     assert "marks" not in chips(panes["v1.31.13"], "inFlight")["A"]
     assert panes["v1.36.2"]["narration"]["title"] == "Pop → A from backoffQ"
     assert "backoff_queue.go: popBackoff" in panes["v1.36.2"]["narration"]["where"]

@@ -96,12 +96,13 @@ def _timer(queue: str, info: PodView | None, now: float, limit: float) -> Timer 
 
 
 def mark(lanes_: list[Lane], state: State, view: View, result: Result | None, windows: bool = False,
-         groups: Mapping[str, str] | None = None) -> list[Lane]:
+         groups: Mapping[str, str] | None = None, before: View | None = None) -> list[Lane]:
     """The chips with what 1.32+ adds to a pod's place (``marks``): the pod this step's Pop took from backoffQ,
-    early; the backoffQ pods in the error heap (1.33+) and, with ``windows`` (1.33+: SchedulerPopFromBackoffQ),
-    the one-second windows their backoffs end in (window_rules); a gated pod's gate; the members of a pod group
-    (``groups``); and, at a Pop that dropped a duplicate record (1.32+), that record drawn faint at the front of
-    activeQ, where Pop took it."""
+    early (when its backoff would have ended: from ``before``, the view the step started from); the backoffQ pods
+    in the error heap (1.33+) and, with ``windows`` (1.33+: SchedulerPopFromBackoffQ), the one-second windows
+    their backoffs end in (window_rules); a gated pod's gate; the members of a pod group (``groups``); and, at a
+    Pop that dropped a duplicate record (1.32+), that record drawn faint at the front of activeQ, where Pop took
+    it."""
     early = result.get("popped") if result and result.get("from") == "backoffQ" else None
     errors = set(state.get("backoffQ_error") or ())
     for lane in lanes_:
@@ -111,7 +112,9 @@ def mark(lanes_: list[Lane], state: State, view: View, result: Result | None, wi
             info: PodView = view["pods"].get(pod) or {"where": None}
             said = []
             if queue == "inFlight" and pod == early:
-                said.append(chip_mark("early", pod=pod))
+                was = windowed(before["pods"].get(pod) if before else None, windows) or {"where": None}
+                said.append(chip_mark("early", pod=pod, end=seconds(was["backoffExpiry"]) if "backoffExpiry" in was
+                                      else "its end"))
             if queue == "backoffQ" and pod in errors:
                 said.append(chip_mark("error", pod=pod))
             if queue != "inFlight" and info.get("gated"):

@@ -167,7 +167,7 @@ def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, lim
     markers = shown_markers(view, payload.get("before"), record)
     listed = in_flight_list(variant, view, payload.get("before"), record, markers, gate, (step or {}).get("pod", ""))
     windows = payload.get("windows", False)
-    lanes_ = mark(lanes(state, view, limit, windows), state, view, result, windows, groups)
+    lanes_ = mark(lanes(state, view, limit, windows), state, view, result, windows, groups, payload.get("before"))
     for chip_ in (c for lane in lanes_ if lane["queue"] == "activeQ" for c in lane["chips"]):
         if chip_["pod"] in waiting_for_logged_pop(step, result, view["now"], upcoming):
             chip_["detail"] = NEXT_POP

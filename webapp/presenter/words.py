@@ -90,7 +90,8 @@ TIMER = {"wait": "{value} / {limit}", "backoff": "{value} left", "backoff-over":
 # A chip's marks (1.32+): kind -> (its text, its title); {pod}, {pods}, {end}, {start}, {plugin}, {group} filled in.
 # ("window" is a rule over the first chip of each of backoffQ's one-second windows.)
 CHIP_MARKS = {
-    "early": ("from backoffQ", "{pod} was popped from backoffQ before its backoff ended (activeQ was empty)"),
+    "early": ("from backoffQ", "{pod} was popped from backoffQ before its backoff ended at {end} (activeQ was "
+                               "empty)"),
     "error": ("error heap", "{pod} failed with no rejecting plugin: it waits in podErrorBackoffQ, which Pop never "
                             "takes from early"),
     "window": ("window {start}–{end}", "the backoff of {pods} ends in the one-second window from {start} to "
