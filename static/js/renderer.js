@@ -97,6 +97,7 @@ function entryItem(item) {
   },
     item.ghost && item.gone ? h("span", { class: "gone-tag", text: item.gone }) : null,
     item.unseen ? h("span", { class: "unseen-tag", text: item.unseen }) : null,
+    item.forPod ? h("span", { class: "for-tag", dataForPod: item.forPod, title: item.forTitle, text: item.forText }) : null,
     markerList(item.markers),
     box,
   );
@@ -121,7 +122,7 @@ function renderLanes(lanes) {
   return h("div", { class: "lanes" }, lanes.map((lane) =>
     h("div", { class: `lane lane-${lane.queue}`, dataQueue: lane.queue, title: lane.help },
       h("span", { class: "lane-name" }, h("span", { class: "icon", ariaHidden: "true", text: lane.icon }), " ", breakable(lane.label)),
-      h("div", { class: "chips" }, lane.chips.map((c) => chip(c, lane.queue))),
+      h("div", { class: "chips" }, lane.chips.flatMap((c) => [c.window ? windowRule(c.window) : null, chip(c, lane.queue)])),
     )));
 }
 
@@ -130,12 +131,23 @@ function breakable(label) {
   return label.split(/(?<=[a-z])(?=[A-Z][a-z])/).flatMap((part, i) => (i ? [h("wbr"), part] : [part]));
 }
 
+// A chip's marks (the scene's `marks`): what 1.32+ adds to a pod's place, each a small labelled tag (popped from
+// backoffQ early, the error heap, its backoff window, its scheduling gate, its pod group, a discarded duplicate),
+// beside the pod's name where the chip has room, its timer after them.
 function chip(c, queue) {
-  return h("span", { class: `chip chip-${queue}`, dataPod: c.pod, dataHead: c.head ? "true" : null,
+  return h("span", { class: `chip chip-${queue}${c.ghost ? " chip-ghost" : ""}`, dataPod: c.pod, dataHead: c.head ? "true" : null,
+    dataGhost: c.ghost ? "true" : null,
     dataMissed: c.timer && "missed" in c.timer ? "true" : null, ariaDescription: c.timer && "missed" in c.timer ? "no flush ran" : null,
     title: c.head ? `${c.title} · at the head: the next pop takes it` : c.title },
     h("span", { class: "pod-name", text: c.pod }),
+    (c.marks || []).map((m) => h("span", { class: `chip-mark mark-${m.kind}`, dataMark: m.kind, title: m.title, text: m.text })),
     c.timer ? timer(c.timer) : c.detail ? h("span", { class: "detail", text: c.detail }) : null);
+}
+
+// backoffQ's one-second window (1.33+), over the first chip of the pods whose backoff ends in it.
+function windowRule(w) {
+  const [word, ...rest] = w.text.split(" ");
+  return h("span", { class: "window-rule", dataWindow: w.text, title: w.title }, `${word} `, h("span", { text: rest.join(" ") }));
 }
 
 // A ring that fills (time waited against the flush limit) or empties (backoff left), with its seconds.
@@ -172,6 +184,7 @@ function renderNarration(n, open) {
   return h("details", { class: "narration", dataTestid: "narration", ariaLive: "polite", open },
     h("summary", {}, h("span", { class: "narration-title", text: n.title })),
     h("div", { class: "functions" }, n.functions.map((f) => h("code", { text: f }))),
+    n.where ? h("p", { class: "narration-where", dataTestid: "narration-where" }, h("code", { text: n.where })) : null,
     h("ul", {}, n.lines.map((line) => h("li", { text: line }))),
     n.note ? h("p", { class: "narration-note", text: n.note }) : null,
   );

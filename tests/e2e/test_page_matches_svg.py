@@ -107,6 +107,9 @@ def placed(arrow: dict) -> dict:
     ("lost-marker", 6, "light"), ("lost-marker", 6, "dark"),  # a detached arrow and a decided one
     ("three-pod-cascade", 8, "light"),  # two broken arrows, cut where they have room
     ("duplicate-pop-growth", 10, "dark"),  # two arrows at one entry: the spread
+    ("force-activate", 3, "light"),  # v1.32.0: a ForceActivate entry with its pod's tag
+    ("pop-discards-duplicate", 4, "dark"),  # v1.32.0: the discarded record drawn faint in activeQ
+    ("error-backoffq", 8, "light"),  # v1.36.2: popped from backoffQ; the error heap and a window's rule
 ])
 def test_the_page_and_the_svg_export_draw_the_same_arrows(make_page, scenario, position, theme):
     page = make_page(color_scheme=theme)
@@ -137,3 +140,34 @@ def test_the_page_and_the_svg_export_draw_the_same_arrows(make_page, scenario, p
             assert set(b["colours"]) == {colours["bug" if b["detached"] else "marker"]}, where
             count += 1
     assert count >= 2
+
+
+# What 1.32+ adds, as each picture draws it: per pane, each chip's lane, pod, marks and whether it is faint, the
+# windows' rules in backoffQ, and the tags over entries naming the pod they are for.
+PAGE_MARKS_JS = """() => Object.fromEntries([...document.querySelectorAll('#panes > [data-variant]')].map((pane) =>
+  [pane.dataset.variant, {
+    chips: [...pane.querySelectorAll('[data-queue] .chip')].map((c) => [c.closest('[data-queue]').dataset.queue,
+      c.dataset.pod, [...c.querySelectorAll('[data-mark]')].map((m) => m.textContent), c.dataset.ghost === 'true']),
+    windows: [...pane.querySelectorAll('.window-rule')].map((w) => w.textContent),
+    for: [...pane.querySelectorAll('.for-tag')].map((t) => t.textContent)}]))"""
+SVG_MARKS_JS = """() => Object.fromEntries([...document.querySelectorAll('svg > g[data-variant]')].map((pane) =>
+  [pane.dataset.variant, {
+    chips: [...pane.querySelectorAll('g[data-queue] > g[data-pod]')].map((c) => [c.parentNode.dataset.queue,
+      c.dataset.pod, [...c.querySelectorAll('g[data-mark] > text')].map((m) => m.textContent),
+      c.dataset.ghost === 'true']),
+    windows: [...pane.querySelectorAll('g[data-window] > text')].map((w) => w.textContent),
+    for: [...pane.querySelectorAll('rect[data-tag="for"] + text')].map((t) => t.textContent)}]))"""
+
+
+@pytest.mark.parametrize("scenario,position,theme", [
+    ("force-activate", 3, "dark"), ("pop-discards-duplicate", 4, "light"), ("error-backoffq", 8, "dark"),
+    ("backoff-windows", 6, "light"),
+])
+def test_the_page_and_the_svg_export_draw_the_same_marks(make_page, scenario, position, theme):
+    page = make_page(color_scheme=theme)
+    open_at(page, scenario, position)
+    drawn = page.evaluate(PAGE_MARKS_JS)
+    picture = make_page(color_scheme=theme)
+    picture.set_content(export_svg(resolve(scenario)[0], position, theme=theme).split("?>", 1)[1])
+    assert picture.evaluate(SVG_MARKS_JS) == drawn
+    assert any(p["windows"] or p["for"] or any(c[2] for c in p["chips"]) for p in drawn.values())  # something new

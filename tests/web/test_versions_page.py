@@ -21,3 +21,34 @@ def test_the_api_gives_the_same_verdicts(client):
     verified = {v["version"]: v["verified"] for v in verdicts}
     assert verified["v1.32.0"] == "verified on v1.33.0-alpha.0's tree (the 1.32 branch point)"
     assert verified["v1.36.2"] == "verified on v1.36.2"
+
+
+def test_the_page_lists_every_change_since_1_31_with_its_pr_and_what_shows_it(client):
+    """Each change of the digest is a row; a lesson that shows it is a link that opens it, and every lesson of
+    the course after 1.31 shows one of them."""
+    from webapp.presenter.changes import CHANGES
+    from webapp.scenario import builtin
+
+    html = client.get("/versions").get_data(as_text=True)
+    rows = re.findall(r'<tr data-change="([^"]+)">(.*?)</tr>', html, re.S)
+    assert [trace for trace, _ in rows] == [c.trace for c in CHANGES]
+    for (_, cells), change in zip(rows, CHANGES):
+        assert change.upstream.replace("†", "") in cells.replace("†", "")
+        if change.lesson:
+            assert f'href="/?scenario={change.lesson}"' in cells
+            assert change.lesson in builtin.ids()
+    after_1_31 = builtin.ids()[builtin.ids().index("in-flight-update") + 1:]
+    assert after_1_31 and set(after_1_31) <= {c.lesson for c in CHANGES}
+
+
+def test_each_change_names_a_one_change_scenario_of_the_conformance_traces():
+    import gzip
+    import json
+    from pathlib import Path
+
+    from webapp.presenter.changes import CHANGES, NO_TRACE
+
+    path = Path(__file__).resolve().parents[1] / "data" / "real-queue-traces-new.jsonl.gz"
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        ids = {json.loads(line)["id"] for line in lines}
+    assert {c.trace for c in CHANGES if c.trace != NO_TRACE} <= ids

@@ -1,4 +1,5 @@
-"""How long each failed pod took to get back to activeQ, per variant (read from step records)."""
+"""How long each failed pod took to get back to activeQ (or to be popped from where it waited), per variant (read
+from step records)."""
 
 from __future__ import annotations
 
@@ -45,12 +46,15 @@ class ReturnTracker:
             if src == "inFlight" and dst is not None and record["op"] == "fail":
                 self.waiting[pod] = {"pod": pod, "failed_step": record["step"], "failed_at": at, "via": dst}
                 self.paths[pod, record["step"]] = ((record["step"], dst),)
-            elif pod in self.waiting and dst != "activeQ":  # on its way (unschedulablePods -> backoffQ, say)
+            elif pod in self.waiting and dst not in ("activeQ", "inFlight"):  # on its way (to backoffQ, say)
                 self.paths[pod, self.waiting[pod]["failed_step"]] += ((record["step"], dst),)
-            if dst == "activeQ" and pod in self.waiting:
+            # back: in activeQ, or popped from where it waited (1.33+: Pop takes backoffQ's head)
+            if pod in self.waiting and (dst == "activeQ" or (dst == "inFlight" and src not in (None, "activeQ"))):
                 entry = self.waiting.pop(pod)
                 entry["back_step"], entry["back_at"] = record["step"], at
                 entry["seconds"] = at - entry["failed_at"]
+                if dst == "inFlight" and src is not None:
+                    entry["popped_from"] = src
                 self._returned(pod, entry)
 
     def _returned(self, pod: str, entry: Return) -> None:

@@ -151,11 +151,13 @@ class Simulation:
                 "view": line.model.view(),
                 "before": line.before,  # the view the step started from: what a hint walk saw
                 "returns": self.returns[v].at(position),  # failed pods' way back so far
+                "windows": self.scenario.config.feature("SchedulerPopFromBackoffQ", VERSIONS[v].rules),
             }
         return {"position": position, "total": self.total, "divergence": self.divergence,
                 "gate": self.scenario.config.gate, "unschedulableLimit": self.scenario.config.max_in_unschedulable / NS,
                 "step": self.scenario.steps[position - 1] if position else None,
-                "next": self._step_after(position), "variants": variants}
+                "next": self._step_after(position), "variants": variants,
+                **({"podGroups": dict(self.scenario.config.pod_groups)} if self.scenario.config.pod_groups else {})}
 
     def preview(self) -> dict[str, dict[str, Any]] | None:
         """{variant: {result, record}} of the step ``step()`` would apply, worked out on copies of the models

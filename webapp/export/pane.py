@@ -18,6 +18,11 @@ LANE_GAP = 6
 TAG_PX = TYPE["embed"]  # the tags drawn with an entry: the least diagram text, as an embedded page draws it
 CHANNEL = 16  # room on a lane's right, beside its chips, where pointers leave it
 QUEUE_COLOUR = {"activeQ": "active", "backoffQ": "backoff", "unschedulablePods": "unsched", "inFlight": "inflight"}
+# a chip's marks (scene.py Chip.marks), each kind in its colour: (text and border, fill, dashed), as app.css .mark-*
+MARK_COLOURS = {"early": ("backoff", "warn-bg", False), "error": ("bug", "panel", False),
+                "gated": ("unsched", "bug-bg", False),
+                "group": ("marker", "panel", False), "discarded": ("ghost", "panel", True)}
+MARK_H, MARK_GAP = 16, 3
 DECISION_COLOURS = {"QueueSkip": ("bug-bg", "bug"), "QueueAfterBackoff": ("warn-bg", "backoff"),
                     "QueueImmediately": ("fix-bg", "fix"), "Queue": ("fix-bg", "fix")}
 
@@ -149,6 +154,7 @@ class Pane:
         tags = [(it["walkHint"], "walk")] if it.get("walkHint") else []
         tags += [(short(it["gone"]), "gone")] if it.get("ghost") and it.get("gone") else []
         tags += [(short(it["unseen"]), "unseen")] if it.get("unseen") else []
+        tags += [(short(it["forText"]), "for")] if it.get("forPod") else []
         markers = [(m, short(m["text"])) for m in it.get("markers", ())]
         width = max([width, *(len(t) * BOLD_WIDTH * TAG_PX / 12 + 12 for t, _ in tags),
                      *(len(t) * BOLD_WIDTH + 12 for _, t in markers)])
@@ -173,8 +179,8 @@ class Pane:
             self.box(g, it, x, y, width, box_h, lines, reached_by)
         top = y + box_h + 4
         for text, what in tags:  # (app.css .walk-tag, .gone-tag, .unseen-tag)
-            fill, colour = (DECISION_COLOURS.get(text, ("panel", "fg")) if what == "walk"
-                            else ("panel", "bug" if what == "unseen" else "ghost"))
+            fill, colour = (DECISION_COLOURS.get(text, ("panel", "fg")) if what == "walk" else ("fix-bg", "fix")
+                            if what == "for" else ("panel", "bug" if what == "unseen" else "ghost"))
             colour = paint(colour)
             node(g, "rect", x=x + 2, y=top, width=width - 4, height=16, rx=3, fill=paint(fill), stroke=colour,
                  stroke_dasharray="3 2" if what == "gone" else None, data_tag=what)
@@ -245,6 +251,8 @@ class Pane:
             node(label, "tspan", f" {short(lane['label'], int((width - 30) / 6.8))}")
             y = top + 26
             for c in lane["chips"]:
+                if c.get("window"):  # 1.33+: a window of backoffQ over its first chip (app.css .window-rule)
+                    y = window_rule(g, c["window"], x + 10, y, width - 16 - CHANNEL)
                 y = self.chip(g, c, queue, x + 10, y, width - 16 - CHANNEL) + 6
             self.lane_boxes[queue] = (x, top, width)
             bottoms.append(max(y, top + 56))
@@ -257,14 +265,16 @@ class Pane:
         return bottom
 
     def chip(self, g, c: dict, queue: str, x: float, y: float, width: float) -> float:
-        timer, detail = c.get("timer"), c.get("detail")
-        height = 40.0 if timer or detail else 24.0
-        colour = paint(QUEUE_COLOUR.get(queue, "muted"))
+        timer, detail, marks = c.get("timer"), c.get("detail"), c.get("marks") or ()
+        body = 40.0 if timer or detail else 24.0
+        height = body + (MARK_GAP + len(marks) * (MARK_H + MARK_GAP) if marks else 0)
+        colour = paint("ghost" if c.get("ghost") else QUEUE_COLOUR.get(queue, "muted"))
         chip = node(g, "g", data_pod=c["pod"], data_timer=timer["kind"] if timer else None,
-                    data_head="true" if c.get("head") else None)
+                    data_head="true" if c.get("head") else None, data_ghost="true" if c.get("ghost") else None)
         node(chip, "title", c["title"])
         node(chip, "path", d=rounded(x, y, width, height, CHIP_CORNERS.get(queue, CHIP_CORNERS["activeQ"])),
-             fill=paint("head-bg" if c.get("head") else "panel"), stroke=colour, stroke_width=2)
+             fill=paint("head-bg" if c.get("head") else "panel"), stroke=colour, stroke_width=2,
+             stroke_dasharray="5 3" if c.get("ghost") else None)
         if queue == "backoffQ":  # app.css: a double border
             node(chip, "path", d=rounded(x + 3, y + 3, width - 6, height - 6, (1, 1, 1, 1)), fill="none", stroke=colour,
                  stroke_width=1)
@@ -283,8 +293,29 @@ class Pane:
         elif detail:
             node(chip, "text", short(detail, max(int((width - 16) / 6.2), 4)), x=x + 9, y=y + 33, font_size=11,
                  fill=paint("muted"))
+        top = y + body
+        for m in marks:  # (app.css .chip-mark)
+            ink, fill, dashed = MARK_COLOURS.get(m["kind"], ("muted", "panel", False))
+            mark = node(chip, "g", data_mark=m["kind"])
+            node(mark, "title", m["title"])
+            node(mark, "rect", x=x + 6, y=top, width=width - 12, height=MARK_H, rx=3, fill=paint(fill),
+                 stroke=paint(ink), stroke_dasharray="3 2" if dashed else None)
+            node(mark, "text", short(m["text"], max(int((width - 12) / 6.2), 4)), x=x + width / 2, y=top + 12,
+                 text_anchor="middle", font_size=TAG_PX, font_weight="bold", fill=paint(ink))
+            top += MARK_H + MARK_GAP
         self.chips.append((c["pod"], queue, x, y, width, height))
         return y + height
+
+
+def window_rule(g, window: dict, x: float, y: float, width: float) -> float:
+    """One of backoffQ's one-second windows: a dashed rule with its seconds, over the first chip in it; returns
+    where that chip starts."""
+    rule = node(g, "g", data_window=window["text"])
+    node(rule, "title", window["title"])
+    node(rule, "line", x1=x, y1=y, x2=x + width, y2=y, stroke=paint("backoff"), stroke_dasharray="3 2")
+    node(rule, "text", short(window["text"], max(int(width / 6.4), 4)), x=x, y=y + 13, font_size=TAG_PX,
+         font_weight="bold", fill=paint("backoff"))
+    return y + MARK_H + MARK_GAP
 
 
 def hooks(it: dict) -> dict:

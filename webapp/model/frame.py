@@ -14,7 +14,8 @@ from .views import State, View
 
 
 class Return(TypedDict):
-    """A failure of a pod and, once it got back to activeQ, when (steps, and seconds on the clock)."""
+    """A failure of a pod and, once it got back to activeQ (or was popped from where it waited), when (steps, and
+    seconds on the clock)."""
 
     pod: str
     failed_step: int
@@ -23,6 +24,7 @@ class Return(TypedDict):
     back_step: NotRequired[int]
     back_at: NotRequired[float]
     seconds: NotRequired[float]
+    popped_from: NotRequired[str]  # 1.33+: Pop took it straight from there (backoffQ), never back in activeQ
 
 
 class Returned(TypedDict):
@@ -57,6 +59,7 @@ class VariantFrame(TypedDict):
     view: View
     before: View | None  # the view the step started from: what a hint walk saw
     returns: NotRequired[Returns]  # failed pods' way back so far
+    windows: NotRequired[bool]  # 1.33+ with SchedulerPopFromBackoffQ: backoff ends when its 1 s window has passed
 
 
 class Frame(TypedDict):
@@ -65,6 +68,7 @@ class Frame(TypedDict):
     divergence: int | None  # the first position where the variants place a pod differently
     gate: bool
     unschedulableLimit: NotRequired[float]  # seconds a pod may wait in unschedulablePods
+    podGroups: NotRequired[dict[str, str]]  # pod -> its pod group (1.36 with GenericWorkload reads them)
     step: Step | None  # the step that led here
     next: Step | None  # the step after, None at the end
     variants: dict[str, VariantFrame]

@@ -3,21 +3,34 @@ pod carries (and, by the clock's rules, when a flush moves it, or would have).""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
+
+from ..model.record import Result
 from ..model.views import PodView, State, View
-from .shapes import Chip, Lane, Timer
-from .words import CHIP_PLUGINS, LANES, TIMER, UNFLUSHED, seconds
+from .shapes import Chip, ChipMark, Lane, Timer
+from .words import CHIP_MARKS, CHIP_PLUGINS, GATE_PLUGIN, LANES, TIMER, UNFLUSHED, seconds
 
 
-def lanes(state: State, view: View, limit: float) -> list[Lane]:
+def lanes(state: State, view: View, limit: float, windows: bool = False) -> list[Lane]:
     """Each lane's chips: activeQ and backoffQ in the order pops and the backoff flush take them (a trace's state
-    lists them by name: the lane drew the head anywhere), activeQ's heads marked."""
+    lists them by name: the lane drew the head anywhere), activeQ's heads marked. With ``windows`` (1.33+) a
+    backoff ends when the one-second window of its expiry has passed: its chip counts down to that."""
     members = {"activeQ": view["order"]["activeQ"], "backoffQ": view["order"]["backoffQ"],
                "unschedulablePods": state["unschedulablePods"], "inFlight": in_flight_pods(state, view)}
     heads = set(view["heads"])
     return [{"queue": queue, "label": label, "icon": icon, "help": help_,
-             "chips": [chip(pod, queue, view["pods"].get(pod), view["now"], limit, queue == "activeQ" and pod in heads)
+             "chips": [chip(pod, queue, windowed(view["pods"].get(pod), windows and queue == "backoffQ"),
+                            view["now"], limit, queue == "activeQ" and pod in heads)
                        for pod in members[queue]]}
             for queue, (label, icon, help_) in LANES.items()]
+
+
+def windowed(info: PodView | None, windows: bool) -> PodView | None:
+    """``info`` with its backoff ending where the window of its expiry ends (isPodBackingoff, 1.33+)."""
+    if not windows or info is None or "backoffExpiry" not in info:
+        return info
+    return {**info, "backoffExpiry": float(math.floor(info["backoffExpiry"]) + 1)}
 
 
 def in_flight_pods(state: State, view: View) -> list[str]:
@@ -80,3 +93,66 @@ def _timer(queue: str, info: PodView | None, now: float, limit: float) -> Timer 
         return {"kind": "backoff", "value": left, "limit": span, "fraction": left / span if span else 0.0,
                 "text": TIMER["backoff"].format(value=seconds(left)) if left else TIMER["backoff-over"]}
     return None
+
+
+def mark(lanes_: list[Lane], state: State, view: View, result: Result | None, windows: bool = False,
+         groups: Mapping[str, str] | None = None, before: View | None = None) -> list[Lane]:
+    """The chips with what 1.32+ adds to a pod's place (``marks``): the pod this step's Pop took from backoffQ,
+    early (when its backoff would have ended: from ``before``, the view the step started from); the backoffQ pods
+    in the error heap (1.33+) and, with ``windows`` (1.33+: SchedulerPopFromBackoffQ), the one-second windows
+    their backoffs end in (window_rules); a gated pod's gate; the members of a pod group (``groups``); and, at a
+    Pop that dropped a duplicate record (1.32+), that record drawn faint at the front of activeQ, where Pop took
+    it."""
+    early = result.get("popped") if result and result.get("from") == "backoffQ" else None
+    errors = set(state.get("backoffQ_error") or ())
+    for lane in lanes_:
+        queue = lane["queue"]
+        for c in lane["chips"]:
+            pod = c["pod"]
+            info: PodView = view["pods"].get(pod) or {"where": None}
+            said = []
+            if queue == "inFlight" and pod == early:
+                was = windowed(before["pods"].get(pod) if before else None, windows) or {"where": None}
+                said.append(chip_mark("early", pod=pod, end=seconds(was["backoffExpiry"]) if "backoffExpiry" in was
+                                      else "its end"))
+            if queue == "backoffQ" and pod in errors:
+                said.append(chip_mark("error", pod=pod))
+            if queue != "inFlight" and info.get("gated"):
+                said.append(chip_mark("gated", pod=pod, plugin=info.get("gatingPlugin") or GATE_PLUGIN))
+            if groups and pod in groups:
+                said.append(chip_mark("group", pod=pod, group=groups[pod]))
+            if said:
+                c["marks"] = said
+    if windows:
+        for lane in (lane for lane in lanes_ if lane["queue"] == "backoffQ"):
+            window_rules(lane["chips"], view)
+    discarded = (result.get("discarded") or []) if result else []
+    for lane in (lane for lane in lanes_ if lane["queue"] == "activeQ" and discarded):
+        lane["chips"][:0] = [{"pod": pod, "detail": "", "title": CHIP_MARKS["discarded"][1].format(pod=pod),
+                              "timer": None, "ghost": True, "marks": [chip_mark("discarded", pod=pod)]}
+                             for pod in discarded]
+    return lanes_
+
+
+def window_rules(chips: list[Chip], view: View) -> None:
+    """backoffQ's one-second windows (1.33+): the first chip of each run of chips whose backoff ends in the same
+    window carries the window's rule (``window``), which the views draw above it."""
+    runs: list[tuple[int, list[Chip]]] = []
+    for c in chips:
+        info = view["pods"].get(c["pod"])
+        if info is None or "backoffExpiry" not in info:
+            continue
+        expiry = info["backoffExpiry"]
+        start = math.floor(expiry)
+        if runs and runs[-1][0] == start:
+            runs[-1][1].append(c)
+        else:
+            runs.append((start, [c]))
+    for start, run in runs:
+        run[0]["window"] = chip_mark("window", pods=", ".join(c["pod"] for c in run),
+                                     start=seconds(start).removesuffix(" s"), end=seconds(start + 1))
+
+
+def chip_mark(kind: str, **fields: str) -> ChipMark:
+    text, title = CHIP_MARKS[kind]
+    return {"kind": kind, "text": text.format(**fields), "title": title.format(**fields)}

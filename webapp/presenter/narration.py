@@ -9,6 +9,7 @@ from ..model.events import PENDING_SUFFIX
 from ..model.operations import functions_of
 from ..model.record import Evaluation, Flush, Record, Result, Step, Violated
 from ..model.versions import VERSIONS
+from .files import upstream_name, where
 from .shapes import Narration
 from .words import LIST_NAME
 
@@ -53,6 +54,15 @@ POP_CLEARS = ("Pop clears {pod}'s plugins ({plugins}): on {variant} a later fail
               "afresh (1.28.3+, #120334).")
 POP_CLEARS_SETTING = "Pop clears {pod}'s plugins ({plugins}): the scenario sets pop_clears_unschedulable_plugins."
 GATE_OFF_DEFAULT = "on {variant} SchedulerQueueingHints is off by default (1.28.5+, #122291)"
+DISCARDED = ("Pop() takes a record of {pod}, but {pod} is already in flight: on {variant} unlockedPop discards it "
+             "and pops the next (1.32+, #127016).")
+POP_FROM_BACKOFF = ("activeQ is empty: on {variant} Pop() takes {pod} from the head of backoffQ (popBackoff), "
+                    "before its backoff has ended; its scheduling attempt is now in flight (1.33+, #130772, KEP-5142).")
+FORCE_ACTIVATE = ("{pod} is in flight, in no queue: on {variant} Activate appends {event} ({id}) to inFlightEvents "
+                  "(addEventsIfPodInFlight); when {pod} fails its walk meets it and {pod} is requeued. It counts for "
+                  "{pod} only (1.32+, #128170).")
+ERROR_HEAP = ("No plugin rejected {pod}: on {variant} it waits in backoffQ's error heap (podErrorBackoffQ), which "
+              "Pop never takes from early (1.33+, #130214).")
 UPDATE_BY_HINT = ("{pod} is in unschedulablePods: on {variant} its update is judged by its plugins' Pod/Update "
                   "hints (1.31+, #122234).")
 UPDATE_IN_FLIGHT = ("{pod} is in flight: on {variant} its update is appended to inFlightEvents as {event} ({id}) "
@@ -74,18 +84,20 @@ def narrate(variant: str, step: Step | None, result: Result | None, record: Reco
     """{title, lines, functions, note} for the step that led to the current position."""
     if record is None or step is None or result is None:
         return {"title": "Start", "lines": ["Nothing has happened yet: press → to apply the first step."],
-                "functions": [], "note": ""}
+                "functions": [], "where": "", "note": ""}
     lines = _OPS.get(record["op"], _generic)(variant, step, result, record)
     lines += _list_changes(variant, record)
     lines += [_violation(v) for v in record["invariants"]]
-    return {"title": _title(step, result, record), "lines": [ln for ln in lines if ln],
-            "functions": list(record["calls"]) or list(functions_of(record["op"])), "note": step.get("note", "")}
+    functions = [upstream_name(variant, f) for f in record["calls"] or functions_of(record["op"])]
+    return {"title": _title(step, result, record), "lines": [ln for ln in lines if ln], "functions": functions,
+            "where": where(variant, functions, step, result, record), "note": step.get("note", "")}
 
 
 def _title(step: Step, result: Result, record: Record) -> str:
     op = step["op"]
     if op == "pop":
-        return f"Pop → {result['popped']}"
+        return f"Pop → {result['popped']}" + (" from backoffQ" if result.get("from") == "backoffQ" else "") + (
+            f" ({', '.join(result['discarded'])} discarded)" if result.get("discarded") else "")
     if op == "fail":
         return f"{step['pod']} fails → {result.get('queue', 'error')}"
     if op in ("event", "assigned_pod_added"):
@@ -110,12 +122,14 @@ def _pop(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     if pod is None:  # pop_specific (1.36)
         return [f"PopSpecificPod finds no record of {step['pod']} it can take (none queued, or its pod is already in "
                 "flight): nothing is popped."]
-    taker = "PopSpecificPod takes" if record["op"] == "pop_specific" else "Pop() takes"
-    source = result.get("from", "activeQ")
-    lines = [f"Pop() drops the record of {d}: {d} is already in flight (1.32+, #127016)."
-             for d in result.get("discarded", ())]
-    lines.append(f"{taker} {pod} from {'' if record['op'] == 'pop_specific' else 'the head of '}{source}; its "
-                 "scheduling attempt is now in flight.")
+    lines = [DISCARDED.format(pod=p, variant=variant) for p in result.get("discarded") or ()]
+    if record["op"] == "pop_specific":
+        lines.append(f"PopSpecificPod takes {pod} from {result.get('from', 'activeQ')}; its scheduling attempt is now "
+                     "in flight.")
+    elif result.get("from") == "backoffQ":
+        lines.append(POP_FROM_BACKOFF.format(pod=pod, variant=variant))
+    else:
+        lines.append(f"Pop() takes {pod} from the head of activeQ; its scheduling attempt is now in flight.")
     if VERSIONS[variant].rules.pod_entries and record["appended"]:
         lines.append(f"Its own pod entry [{pod}] is appended to inFlightEvents: on failure it will look only at "
                      "what comes after it.")
@@ -178,7 +192,11 @@ def _fail(variant: str, step: Step, result: Result, record: Record) -> list[str]
         lines.append(f"Events it can no longer see: {', '.join(unseen)}.")
     reason = REASONS.get(hint["reason"], hint["reason"]).format(variant=variant)
     lines.append(f"Decision {hint['decision']}: {reason}; "
-                 f"requeuePodViaQueueingHint puts it in {result['queue']}. Then the deferred Done runs.")
+                 f"{upstream_name(variant, 'requeuePodViaQueueingHint')} puts it in {result['queue']}. "
+                 "Then the deferred Done runs.")
+    if (result["queue"] == "backoffQ" and VERSIONS[variant].rules.error_backoff_q
+            and not failed.get("plugins") and not failed.get("pending")):
+        lines.append(ERROR_HEAP.format(pod=step["pod"], variant=variant))
     return lines
 
 
@@ -241,14 +259,25 @@ def _flush(variant: str, step: Step, result: Result, record: Record) -> list[str
 
 
 def _generic(variant: str, step: Step, result: Result, record: Record) -> list[str]:
-    lines = [UPDATE_IN_FLIGHT.format(variant=variant, **entry) for entry in record["appended"]
-             if entry["kind"] == "event" and "pod" in entry]
+    lines = [FORCE_ACTIVATE.format(variant=variant, pod=forced, event=entry["event"], id=entry["id"])
+             for entry in record["appended"] if (forced := forced_pod(entry.get("event", "")))]
+    if record["op"] == "update":
+        lines += [UPDATE_IN_FLIGHT.format(variant=variant, **entry) for entry in record["appended"]
+                  if entry["kind"] == "event" and "pod" in entry]
     if record["op"] == "update" and record["evaluations"]:
         lines.append(UPDATE_BY_HINT.format(pod=step["pod"], variant=variant))
     lines += [_evaluation(e) for e in record["evaluations"]]  # 1.31: an update judged by the pod's hints
     lines.append(_moves(record))
     lines += [f"{s['pod']}: {s['why']}." for s in record["skipped"]]
     return lines
+
+
+FORCE_PREFIX = "ForceActivate:"  # the entry Activate appends for an in-flight pod (1.32+), named for its pod
+
+
+def forced_pod(event: str) -> str:
+    """The pod a ForceActivate entry targets ("" for any other event)."""
+    return event.removeprefix(FORCE_PREFIX) if event.startswith(FORCE_PREFIX) else ""
 
 
 def _list_changes(variant: str, record: Record) -> list[str]:

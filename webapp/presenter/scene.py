@@ -15,8 +15,8 @@ from ..model.invariants import Invariant
 from ..model.record import Hint, ListEntry, Record, Result, Step
 from ..model.versions import VERSIONS
 from ..model.views import Marker, View
-from .lanes import lanes, unflushed
-from .narration import describe_violation, narrate
+from .lanes import lanes, mark, unflushed
+from .narration import FORCE_PREFIX, describe_violation, forced_pod, narrate
 from .shapes import (
     HintLine,
     Invariants,
@@ -42,6 +42,7 @@ from .words import (
     BEFORE_FIRST,
     CAPTION_SAW,
     EMPTY_LIST,
+    FOR_POD,
     FRONT_NOTE,
     GHOST_NOTE,
     GONE,
@@ -91,7 +92,7 @@ def present(frame: Frame, preview: Mapping[str, Preview] | None = None, settings
         "range": list(settings["range"]) if settings["range"] else [0, total],
         "room": settings["room"],
         "panes": with_badges(frame, {v: pane(v, payload, step, frame["gate"], frame.get("unschedulableLimit", 300.0),
-                                             upcoming)
+                                             upcoming, frame.get("podGroups"))
                                      for v, payload in frame["variants"].items()}),
         "legend": LEGEND_ITEMS,
         "outcomes": outcomes({v: p["returns"] for v, p in frame["variants"].items() if "returns" in p}),
@@ -129,7 +130,9 @@ def outcomes(returns: Mapping[str, Returns]) -> Outcomes:
 def returned_texts(back: Returned) -> list[str]:
     """``back``: a pod's returns so far, as ReturnTracker.at gives them (count, the listed ones, the longest)."""
     if back["count"] <= len(back["listed"]):
-        return [OUTCOMES["returned"].format(seconds=seconds(r["seconds"]), via=r["via"]) for r in back["listed"]]
+        return [OUTCOMES["popped"].format(seconds=seconds(r["seconds"]), source=r["popped_from"])
+                if "popped_from" in r else OUTCOMES["returned"].format(seconds=seconds(r["seconds"]), via=r["via"])
+                for r in back["listed"]]
     longest = back["longest"]
     return [OUTCOMES["many"].format(count=back["count"], seconds=seconds(longest["seconds"]), via=longest["via"])]
 
@@ -155,7 +158,7 @@ def presenter_notes(position: int, now: StepLine | None, after: StepLine | None)
 
 
 def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, limit: float,
-         upcoming: Step | None = None) -> Pane:
+         upcoming: Step | None = None, groups: Mapping[str, str] | None = None) -> Pane:
     state, view, record, result = payload["state"], payload["view"], payload["record"], payload["result"]
     title, tag, tone = PANES[variant]
     gate = gate and not VERSIONS[variant].rules.gate_off  # v1.28.5: SchedulerQueueingHints off by default
@@ -163,7 +166,8 @@ def pane(variant: str, payload: VariantFrame, step: Step | None, gate: bool, lim
     narration = narrate(variant, step, result, record)
     markers = shown_markers(view, payload.get("before"), record)
     listed = in_flight_list(variant, view, payload.get("before"), record, markers, gate, (step or {}).get("pod", ""))
-    lanes_ = lanes(state, view, limit)
+    windows = payload.get("windows", False)
+    lanes_ = mark(lanes(state, view, limit, windows), state, view, result, windows, groups, payload.get("before"))
     for chip_ in (c for lane in lanes_ if lane["queue"] == "activeQ" for c in lane["chips"]):
         if chip_["pod"] in waiting_for_logged_pop(step, result, view["now"], upcoming):
             chip_["detail"] = NEXT_POP
@@ -310,7 +314,11 @@ def entry(e: ListEntry, markers: list[ShownMarker], unseen_by: list[str] | None,
         return cast(Item, {**item, "label": f"[{e['pod']}]", "sub": sub,
                            "table": (f"pod {e['pod']}", "orphaned" if e.get("orphaned") else "")})
     count = e.get("inFlightPodsNum")
-    return cast(Item, {**item, "label": e["event"], "sub": e["id"],
+    forced = forced_pod(e["event"])
+    if forced:  # 1.32+: Activate of an in-flight pod; drawn with the pod it is for
+        text, title = FOR_POD
+        item.update(forPod=forced, forText=text.format(pod=forced), forTitle=title.format(pod=forced))
+    return cast(Item, {**item, "label": FORCE_PREFIX.rstrip(":") if forced else e["event"], "sub": e["id"],
                        **({} if count is None else {"count": f"n={count}"}),
                        "table": (f"event {e['event']}", "" if count is None else f"inFlightPodsNum {count}")})
 

@@ -55,6 +55,7 @@ class Narration(TypedDict):
     title: str
     lines: list[str]
     functions: list[str]  # the upstream functions the step entered
+    where: str  # the upstream files they are in, each with its functions (files.where)
     note: str
 
 
@@ -82,6 +83,9 @@ class Item(TypedDict):
     walkHint: NotRequired[str]
     ghost: NotRequired[bool]
     gone: NotRequired[str]
+    forPod: NotRequired[str]  # 1.32+: a ForceActivate entry's pod, the only one whose failure it requeues
+    forText: NotRequired[str]
+    forTitle: NotRequired[str]
 
 
 class ListPane(TypedDict):
@@ -127,12 +131,24 @@ class Timer(TypedDict):
     parts: NotRequired[list[str]]  # the phrases of text, each kept on one line where the chip is narrow
 
 
+class ChipMark(TypedDict):
+    """What 1.32+ adds to a pod's place, drawn as a small tag on its chip (``kind``: early, error, window, gated,
+    group or discarded; words.CHIP_MARKS)."""
+
+    kind: str
+    text: str
+    title: str
+
+
 class Chip(TypedDict):
     pod: str
     detail: str
     title: str
     timer: Timer | None
     head: NotRequired[bool]  # one of activeQ's heads
+    marks: NotRequired[list[ChipMark]]
+    ghost: NotRequired[bool]  # a record this step took and dropped (Pop's discarded duplicate), drawn faint
+    window: NotRequired[ChipMark]  # 1.33+: the one-second window of backoffQ that starts at this chip, drawn over it
 
 
 class Lane(TypedDict):

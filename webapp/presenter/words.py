@@ -78,6 +78,7 @@ UNSEEN_BY = "unseen by {pods}"
 OUTCOMES = {
     "label": "After failing, so far",
     "returned": "back in activeQ after {seconds} via {via}",
+    "popped": "popped from {source} after {seconds}",  # 1.33+: Pop took it before it was back in activeQ
     "many": "back {count} times, longest {seconds} via {via}",
     "waiting": "waiting in {where} since t = {since}",
     "moved": "waiting in {where} since t = {since}, via {via}",  # it has moved on from where it failed to
@@ -86,6 +87,25 @@ NEXT_POP = "waiting for the scheduler's next Pop, as in the log"  # an imported 
 CHIP_PLUGINS = {"plugins": "plugins: {}", "pending": "pending plugins: {}"}  # a chip's title (pending: 1.29+)
 TIMER = {"wait": "{value} / {limit}", "backoff": "{value} left", "backoff-over": "backoff over",
          "flush": "flush at {at}"}  # with periodic flushes: when the tick that moves it comes, after the timer
+# A chip's marks (1.32+): kind -> (its text, its title); {pod}, {pods}, {end}, {start}, {plugin}, {group} filled in.
+# ("window" is a rule over the first chip of each of backoffQ's one-second windows.)
+CHIP_MARKS = {
+    "early": ("from backoffQ", "{pod} was popped from backoffQ before its backoff ended at {end} (activeQ was "
+                               "empty)"),
+    "error": ("error heap", "{pod} failed with no rejecting plugin: it waits in podErrorBackoffQ, which Pop never "
+                            "takes from early"),
+    "window": ("window {start}–{end}", "the backoff of {pods} ends in the one-second window from {start} to "
+                                       "{end}: backoffQ orders by window, then by priority, and releases them when "
+                                       "the window has passed"),
+    "gated": ("gated: {plugin}", "{pod} waits for its scheduling gates to be removed; {plugin} keeps it out of "
+                                 "activeQ and only an event {plugin} registered can release it"),
+    "group": ("group {group}", "{pod} is a member of pod group {group}: when it fails it always backs off"),
+    "discarded": ("discarded", "Pop took this record of {pod}, but {pod} was already in flight: it was dropped"),
+}
+GATE_PLUGIN = "SchedulingGates"  # the PreEnqueue plugin that holds a pod with scheduling gates (before 1.33 unnamed)
+# 1.32+: the tag over a ForceActivate entry, naming the only pod whose failure it requeues
+FOR_POD = ("for {pod}", "Activate({pod}) while {pod} was in flight: when {pod} fails its walk meets this entry and "
+                        "{pod} is requeued; for any other pod it is not an event that helps")
 UNFLUSHED = "No flush ran: the scheduler would have moved {pod} at {at}, out of {queue}."
 UNFLUSHED_WHY = ("periodic_flushes is off: time passes and only flush steps move a pod. The scheduler runs "
                  "flushBackoffQCompleted every 1 s and flushUnschedulablePodsLeftover every 30 s.")

@@ -30,6 +30,13 @@ ORDER = (
     "no-rejector-backoff",
     "ignored-events",
     "in-flight-update",
+    # What changed since 1.31: each lesson compares v1.31.13 with the release that changed it.
+    "pop-discards-duplicate",
+    "force-activate",
+    "pop-from-backoffq",
+    "backoff-windows",
+    "error-backoffq",
+    "backoff-counts-failures",
 )
 
 
