@@ -174,7 +174,8 @@ function functionView(name, payload, lit) {
   const byLine = litIn(name, lit);
   const lines = `L${fn.first}–L${fn.last}`;
   // From 1.32 the queue is three files: each function says which (active_queue.go, backoff_queue.go, ...).
-  const file = Object.keys(payload.files ?? {}).length > 1 ? h("span", { class: "muted src-file", text: fn.file }) : null;
+  const several = Object.keys(payload.files ?? {}).length > 1;
+  const file = several ? h("span", { class: "muted src-file", text: fn.file }) : null;
   const head = h("div", { class: "src-fn-head" }, h("code", { text: name }), " ", file, file ? " " : null,
     fn.permalink ? h("a", { href: fn.permalink, target: "_blank", rel: "noopener noreferrer", text: lines,
       title: `${payload.repository} ${payload.ref} ${fn.file}` }) : h("span", { class: "muted", text: lines }));
