@@ -2,13 +2,14 @@
 // the picker, the timeline's ticks, the returns line and the course of built-in lessons with its words.
 import { $, h } from "./dom.js";
 import { definitions } from "./glossary.js";
-import { renderMarkdown } from "./markdown.js";
+import { drawDescription } from "./spoilers.js";
 import { renderTicks } from "./timeline.js";
 
-// `pick(id)` loads a built-in (the course's buttons); the course is not offered to an audience.
-export function drawScenario(msg, { mode, pick }) {
+// `pick(id)` loads a built-in (the course's buttons); the course is not offered to an audience. `position`: where
+// the page is (its description may be withheld from there on, spoilers.js).
+export function drawScenario(msg, { mode, pick, position }) {
   $("scenario-name").textContent = msg.name;
-  $("scenario-description").replaceChildren(...renderMarkdown(msg.description));
+  drawDescription(msg, position);
   $("scrubber").max = msg.total;
   showInPicker(msg);
   renderTicks($("ticks"), msg);
