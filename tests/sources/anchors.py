@@ -73,6 +73,7 @@ ANCHORS: dict[str, tuple[str, tuple[str, ...]] | tuple[str, tuple[str, ...], str
     "done.remove_event": ("done", ("p.receivedEvents.Remove(eventToDelete)",)),
     "done.remove_own": ("done", ("p.inFlightEvents.Remove(inFlightPod)",)),
     "done.prune_front": ("done", ("e := p.inFlightEvents.Front()",)),
+    "done.prune_empty": ("done", ("if e == nil {",), "done.prune_front"),
     "done.prune_pod": ("done", ("if _, ok := e.Value.(*clusterEvent); !ok {",)),
     "done.prune_remove": ("done", ("p.inFlightEvents.Remove(e)",)),
     "mall.call": ("MoveAllToActiveOrBackoffQueue", ("p.moveAllToActiveOrBackoffQueue(",)),
