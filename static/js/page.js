@@ -13,7 +13,7 @@ import { renderTables } from "./tableview.js";
 import { drawCounter, drawPlayback, drawVerdict, focusedIn, notices, refocus } from "./page-draw.js";
 import { paceOf, repointed, steppedForward, tickMs, walkMs } from "./page-step.js";
 import { renderPresenterNotes } from "./presenter.js";
-import { drawOutcomes, drawScenario } from "./scenarioview.js";
+import { drawNextLesson, drawOutcomes, drawScenario, offersCourse } from "./scenarioview.js";
 import { drawDescription, notesWithheld } from "./spoilers.js";
 
 // The page draws each scenario and model the bus publishes; the course's buttons publish `pick` (load a built-in).
@@ -138,6 +138,7 @@ export function createPage(app, opts, bus) {
     drawVerdict(guesses, scene);
     guesses = null;
     drawSpoilable(scene);
+    drawNextLesson(page.scenario, scene, offersCourse(opts.mode));
     if (opts.mode === "embed") {
       const { position, total } = scene;
       parent.postMessage({ type: "inflight-scope", event: "position", position, total }, "*");
