@@ -4,6 +4,8 @@ import io
 import re
 
 from tests.export.incident_logs import klog
+from tests.scenario.test_hostile_names import failing
+from tests.scenario.test_logs_edited_names import SAID as EDITED_SAID
 from webapp.web.kept import KEEP_HOURS, KeptReports
 
 
@@ -80,3 +82,13 @@ def test_what_is_not_a_log_is_refused_and_names_the_file(client):
     assert res.status_code == 400 and "notes.txt" in res.get_json()["message"]
     assert client.post("/report").status_code == 400
     assert client.get("/report/no-such-scenario").status_code == 404
+
+
+def test_the_report_page_and_the_import_answer_say_so_and_escape_the_name(client):
+    data = failing("team/<b>pod-A</b>")  # tests/scenario/test_logs_edited_names.py: any name is read
+    answer = client.post("/api/import?name=edited.log", data=data, content_type="text/plain")
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert any(a.startswith(EDITED_SAID) for a in answer.get_json()["assumptions"])
+    page = client.post("/report?name=edited.log", data={"log": (io.BytesIO(data), "edited.log")},
+                       content_type="multipart/form-data", follow_redirects=True).get_data(as_text=True)
+    assert EDITED_SAID in page and "<b>pod-A</b>" not in page and "&lt;b&gt;pod-A&lt;/b&gt;" in page
