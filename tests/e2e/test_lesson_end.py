@@ -52,3 +52,16 @@ def test_the_last_lesson_has_no_next(page):
     total = page.get_by_test_id("position").text_content().split("/")[1].split()[0]
     at(page, int(total), int(total))
     expect(page.locator("#btn-next-lesson")).to_be_hidden()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_help_opens_with_the_focus_on_a_close_button_in_view(make_page, theme):
+    """The focus landed on the Close button at the card's end, off screen at 1280x720."""
+    page = make_page(1280, 720, color_scheme=theme)
+    open_lost_marker(page)
+    page.keyboard.press("?")
+    close = page.locator("#help-close")
+    expect(close).to_be_focused()
+    expect(close).to_be_in_viewport(ratio=1)
+    page.keyboard.press("Enter")
+    expect(page.locator("#help")).to_be_hidden()
