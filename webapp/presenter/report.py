@@ -132,8 +132,9 @@ def report(name: str, runs: Runs, assumptions: Sequence[str] = (), evidence: Seq
 
 def _frame_titles(runs: Runs, incident: int) -> list[str]:
     """The before/after frames by what they show: the state before and after the step where the versions part."""
-    frame = runs["frames"].get(incident)
-    said = {"step": incident, "label": present(frame)["step"]["label"] if frame else "the first that parts them"}
+    frame = runs["frames"].get(incident)  # the engine gives the first MAX_FRAMES
+    step = present(frame)["step"] if frame else None
+    said = {"step": incident, "label": step["label"] if step else "the first that parts them"}
     return [WORDS["before"].format(**said), WORDS["after"].format(**said)]
 
 
