@@ -45,7 +45,7 @@ function mount() {
   const title = "kube-scheduler 1.28's plugins and the events that wake each";
   const open = h("button", { class: "btn", id: "btn-catalogue", type: "button", ariaHaspopup: "dialog",
     text: "Plugin catalogue…", title, onclick: show });
-  close.before(open, " ");
+  close.closest(".help-card").append(h("p", {}, open));
   $("explore-send")?.after(" ", h("button", { class: "btn", id: "explore-catalogue",
     type: "button", ariaHaspopup: "dialog", text: "Plugins…", title, onclick: show }));
 }

@@ -7,6 +7,7 @@ import { openOnArrival } from "./present-dialog.js";
 import { askPrediction, wantsPrediction } from "./predict.js";
 import { downloadExport } from "./exporting.js";
 import { throttle } from "./throttle.js";
+import { lessonAfter, offersCourse } from "./scenarioview.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 
@@ -124,9 +125,16 @@ export function bindControls(app, opts, driver, page, bus) {
     toggleNarration: () => page.toggleNarration(),
     toggleLegend: () => ($("legend").open = !$("legend").open),
   };
+  if (offersCourse(opts.mode)) {
+    actions.nextLesson = () => {
+      const next = lessonAfter(page.scenario?.id);
+      if (next) pick(next.id);
+    };
+  }
 
   const on = (id, event, fn) => $(id)?.addEventListener(event, fn);
   on("btn-step", "click", actions.step);
+  on("btn-next-lesson", "click", () => actions.nextLesson?.());
   on("btn-back", "click", actions.back);
   on("btn-start", "click", actions.start);
   on("btn-end", "click", actions.end);

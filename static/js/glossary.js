@@ -109,7 +109,7 @@ function listInHelp(card) {
   let list = card.querySelector("#help-glossary");
   if (!list) {
     list = h("dl", { id: "help-glossary", class: "glossary" });
-    card.querySelector("#help-close").before(h("h2", { id: "help-glossary-title", text: "Words" }), list);
+    card.append(h("h2", { id: "help-glossary-title", text: "Words" }), list);
   }
   list.replaceChildren(...definitions(glossary));
 }

@@ -16,6 +16,7 @@ export const KEYS = [
     does: "jump to the first step where the variants differ" },
   { keys: ["+", "="], shown: "+", action: "faster", drives: true, does: "faster" },
   { keys: ["-"], shown: "−", action: "slower", drives: true, does: "slower" },
+  { keys: ["N"], shown: "Shift+N", action: "nextLesson", does: "the next lesson of the course" },
   { keys: ["p"], shown: "p", action: "togglePresenting", does: "presentation mode (large type, no chrome)" },
   { keys: ["n"], shown: "n", action: "toggleNarration", does: "show / hide the full narration under each diagram" },
   { keys: ["l"], shown: "l", action: "toggleLegend", does: "show / hide the legend" },

@@ -13,7 +13,8 @@ import { renderTables } from "./tableview.js";
 import { drawCounter, drawPlayback, drawVerdict, focusedIn, notices, refocus } from "./page-draw.js";
 import { paceOf, repointed, steppedForward, tickMs, walkMs } from "./page-step.js";
 import { renderPresenterNotes } from "./presenter.js";
-import { drawOutcomes, drawScenario } from "./scenarioview.js";
+import { drawNextLesson, drawOutcomes, drawScenario, offersCourse } from "./scenarioview.js";
+import { drawDescription, notesWithheld } from "./spoilers.js";
 
 // The page draws each scenario and model the bus publishes; the course's buttons publish `pick` (load a built-in).
 export function createPage(app, opts, bus) {
@@ -34,6 +35,8 @@ export function createPage(app, opts, bus) {
   $("panes").addEventListener("toggle", (ev) => {
     if (ev.target.matches?.("details[data-testid=narration]")) narrationOpen = ev.target.open;
   }, true);
+  // Ticking or unticking Predict withholds or brings back what tells the answers ahead (spoilers.js).
+  $("predict")?.addEventListener("change", () => page.shown && drawSpoilable(page.shown.scene));
   document.fonts?.ready.then(() => {
     fitAll($("panes"));
     redrawAll($("panes"));
@@ -47,7 +50,7 @@ export function createPage(app, opts, bus) {
 
     drawScenario(msg) {
       page.scenario = msg;
-      drawScenario(msg, { mode: opts.mode, pick });
+      drawScenario(msg, { mode: opts.mode, pick, position: 0 });
     },
 
     draw(model) {
@@ -134,7 +137,8 @@ export function createPage(app, opts, bus) {
     drawPlayback(page.latest, stoppedForPrompt);
     drawVerdict(guesses, scene);
     guesses = null;
-    if ($("presenter-notes")) renderPresenterNotes($("presenter-notes"), scene);
+    drawSpoilable(scene);
+    drawNextLesson(page.scenario, scene, offersCourse(opts.mode));
     if (opts.mode === "embed") {
       const { position, total } = scene;
       parent.postMessage({ type: "inflight-scope", event: "position", position, total }, "*");
@@ -143,6 +147,11 @@ export function createPage(app, opts, bus) {
     // played (at 8x a tick is 125 ms, shorter than the beats): the page may fall behind Play, never skip a beat
     held = model.playing ? Promise.all([climax.finished, new Promise((resolve) => setTimeout(resolve, tickMs(model)))])
       : Promise.resolve();
+  }
+
+  function drawSpoilable(scene) {
+    if (page.scenario) drawDescription(page.scenario, scene.position);
+    if ($("presenter-notes")) renderPresenterNotes($("presenter-notes"), scene, notesWithheld(scene));
   }
 
   bus.on("disconnect", () => page.disconnected());

@@ -4,12 +4,14 @@
 // following the room (speaker.js).
 import { h } from "./dom.js";
 import { drawKeyHelp } from "./keys.js";
+import { NOTES_WITHHELD } from "./spoilers.js";
 
-export function renderPresenterNotes(box, scene) {
+// `withheld`: the next step is the one a prompt asks about (spoilers.js), and its notes say so instead.
+export function renderPresenterNotes(box, scene, withheld = false) {
   if (!scene.notes) return; // not a room's scene: nothing to present
   box.querySelector("[data-notes=now]").textContent = scene.notes.now;
-  box.querySelector("[data-notes=next]").textContent = scene.notes.next;
-  const upcoming = Object.entries(scene.upcoming || {});
+  box.querySelector("[data-notes=next]").textContent = withheld ? NOTES_WITHHELD : scene.notes.next;
+  const upcoming = withheld ? [] : Object.entries(scene.upcoming || {});
   box.querySelector("[data-notes=upcoming]").replaceChildren(...upcoming.map(([variant, n]) =>
     h("div", { class: "upcoming" }, h("h3", { text: `${scene.panes[variant]?.title ?? variant}: ${n.title}` }),
       h("ul", {}, n.lines.map((line) => h("li", { text: line }))))));

@@ -2,13 +2,14 @@
 // the picker, the timeline's ticks, the returns line and the course of built-in lessons with its words.
 import { $, h } from "./dom.js";
 import { definitions } from "./glossary.js";
-import { renderMarkdown } from "./markdown.js";
+import { drawDescription } from "./spoilers.js";
 import { renderTicks } from "./timeline.js";
 
-// `pick(id)` loads a built-in (the course's buttons); the course is not offered to an audience.
-export function drawScenario(msg, { mode, pick }) {
+// `pick(id)` loads a built-in (the course's buttons); the course is not offered to an audience. `position`: where
+// the page is (its description may be withheld from there on, spoilers.js).
+export function drawScenario(msg, { mode, pick, position }) {
   $("scenario-name").textContent = msg.name;
-  $("scenario-description").replaceChildren(...renderMarkdown(msg.description));
+  drawDescription(msg, position);
   $("scrubber").max = msg.total;
   showInPicker(msg);
   renderTicks($("ticks"), msg);
@@ -40,10 +41,34 @@ export function drawOutcomes(outcomes, variants) {
   $("returns").hidden = !pods.length; // nothing to say yet: the step note has the row (and no empty tab stop)
 }
 
-// The built-in scenarios, in the picker's order, are a short course; its words (the scenario's glossary) go with
-// every scenario, behind a disclosure.
+// The pages that offer the course of built-in lessons (not an audience's, which follows, nor an embed).
+export const offersCourse = (mode) => mode === "main" || mode === "present";
+
+// The built-in scenarios, in the picker's order, are a short course.
+const course = () => [...$("scenario-picker").options].filter((o) => o.value);
+
+// The lesson after built-in `id` ({id, name}), or null: the last, or not a built-in.
+export function lessonAfter(id) {
+  const lessons = course();
+  const i = lessons.findIndex((o) => o.value === id);
+  const next = i < 0 ? null : lessons[i + 1];
+  return next ? { id: next.value, name: next.textContent } : null;
+}
+
+// At a lesson's last step, the control that leads on to the next lesson (`offered`: the page offers the course).
+export function drawNextLesson(scenario, scene, offered) {
+  const next = offered && scene.position === scene.total ? lessonAfter(scenario?.id) : null;
+  const button = $("btn-next-lesson");
+  button.hidden = !next;
+  if (!next) return;
+  button.textContent = "Next lesson ›";
+  button.title = next.name;
+  button.setAttribute("aria-label", `Next lesson: ${next.name}`);
+}
+
+// The course's words (the scenario's glossary) go with every scenario, behind a disclosure.
 function renderCourse(msg, pick) {
-  const ids = [...$("scenario-picker").options].filter((o) => o.value).map((o) => o.value);
+  const ids = course().map((o) => o.value);
   const i = ids.indexOf(msg.id);
   const go = (id) => h("button", { class: "btn", type: "button",
     text: id === ids[i - 1] ? "‹ Previous lesson" : "Next lesson ›", onclick: () => pick(id) });

@@ -42,7 +42,8 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
     playBeats(stepped);
   }
 
-  // The current line walks through the lit lines in order on a step forward; elsewhere it rests on the last.
+  // The current line walks through the lit lines in order on a step forward, and rests on the last. Opened, or
+  // at a position reached otherwise, it rests on the first: the pane opens where the step starts, read downwards.
   function playBeats(stepped) {
     clearInterval(timer);
     const views = [...root.querySelectorAll("[data-testid=source]")];
@@ -52,7 +53,11 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
     const versions = [...new Set(views.map((view) => view.dataset.version))]
       .map((v) => views.filter((view) => view.dataset.version === v));
     const mark = (beat) => versions.forEach((own) => markCurrent(own, beat));
-    if (!stepped || prefersReducedMotion() || last < 2) {
+    if (!stepped) {
+      mark(1);
+      return;
+    }
+    if (prefersReducedMotion() || last < 2) {
       mark(last);
       return;
     }
@@ -114,8 +119,9 @@ function markCurrent(views, beat) {
     ?? lines.reduce((a, b) => (Math.max(...orders(b)) > Math.max(...orders(a)) ? b : a), lines[0]);
   if (!line) return;
   line.setAttribute("data-current", "true");
+  // the pane scrolls, not the page: the line a third of the way down its box
   const box = line.closest(".src-body");
-  if (box) box.scrollTop = Math.max(0, line.offsetTop - box.clientHeight / 2); // the pane scrolls, not the page
+  if (box) box.scrollTop += line.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientHeight / 3;
 }
 
 // One version's pane: a disclosure (folded on phones) with its source view.

@@ -18,7 +18,7 @@ def test_report_is_written_beside_its_frames(tmp_path):
     assert done.returncode == 0, done.stderr
     text = (tmp_path / "pm.md").read_text()
     assert "**Verdict:** v1.28.1 behaves as the cluster did" in text
-    assert "![Position 15](pm.position-15.svg)" in text
+    assert "where the versions part](pm.position-15.svg)" in text
     assert (tmp_path / "pm.position-15.svg").read_text().startswith("<?xml")
     assert (tmp_path / "incident.yaml").exists()
 

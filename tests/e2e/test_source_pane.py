@@ -112,6 +112,30 @@ def test_at_the_lost_marker_fail_v1_28_2_walks_from_bs_entry_to_pvadd(plain, pag
     expect(v2.locator("[data-current=true]")).to_have_count(1)
 
 
+IN_VIEW_JS = """(el) => { const box = el.closest('.src-body').getBoundingClientRect();
+  const at = el.getBoundingClientRect(); return at.top >= box.top && at.bottom <= box.bottom; }"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_panes_open_on_the_first_line_the_step_ran_in_view(plain, browser, theme):
+    """Opened at the fail, each pane was scrolled to done(), the last line run; v1.28.2's ended on the `break` of
+    a pod's entry, which does not run once Done(B) has emptied the list (upstream's loop ends at `if e == nil`)."""
+    context, page = open_page(browser, plain, 1280, 720, color_scheme=theme)
+    try:
+        open_sources(page)
+        for version in ("v1.28.1", "v1.28.2"):
+            current = view(page, version).locator("[data-current=true]")
+            expect(current).to_have_attribute("data-order", "1")
+            expect(current).to_have_attribute("data-line", str(line(version, "aup.defer_done")))
+            assert current.evaluate(IN_VIEW_JS), version
+        ends = view(page, "v1.28.2").locator("[data-lit=true]").evaluate_all(
+            "els => els.map(e => [e.dataset.anchor, Math.max(...e.dataset.order.split(',').map(Number))])")
+        assert max(ends, key=lambda x: x[1])[0] == "done.prune_empty"
+        assert not page.problems, page.problems
+    finally:
+        context.close()
+
+
 def test_the_keys_show_hide_and_diff(plain, page_on):
     page = page_on(plain)
     page.goto(AT_FAIL)

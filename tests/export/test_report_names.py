@@ -91,4 +91,4 @@ def test_a_hostile_file_name_keeps_the_reports_structure(label):
 def test_frames_with_spaces_and_parentheses_in_their_names_are_linked():
     _, facts = imported_report(import_logs([("incident.log", io.BytesIO(klog()))]))
     md = markdown(facts, [f"my report (1).position-{p}.svg" for p in facts["frames"]])
-    assert f"![Position {facts['frames'][0]}](my%20report%20%281%29.position-{facts['frames'][0]}.svg)" in md
+    assert f"![{facts['frame_titles'][0]}](my%20report%20%281%29.position-{facts['frames'][0]}.svg)" in md

@@ -24,7 +24,7 @@ def steps(scenario: str, version: str) -> list[dict]:
 
 def the_fail(version: str) -> list[dict]:
     step = next(s for s in steps("lost-marker", version) if s["op"] == "fail")
-    return lit_lines(version, step["record"], step["result"])
+    return lit_lines(version, step["record"], step["result"], step["state"])
 
 
 def test_v1_28_1_the_marker_next_is_nil_and_the_loop_does_not_run():
@@ -50,7 +50,15 @@ def test_v1_28_2_walks_from_the_pods_entry_to_pvadd():
     assert anchors.index("dh.loop") < anchors.index("dh.worth") < anchors.index("dh.backoff") < \
         anchors.index("dh.return") < anchors.index("rq.backoff")
     assert next(x for x in lit if x["anchor"] == "rq.backoff")["value"] == "backoffQ"
-    assert anchors[-2:] == ["done.prune_front", "done.prune_pod"]  # the deferred done runs last
+    # the deferred done runs last; it empties the list, so its loop ends on `if e == nil` (upstream's line)
+    assert anchors[-2:] == ["done.prune_front", "done.prune_empty"]
+    assert lit[-1]["line"] == 884 and lit[-1]["function"] == "done"  # v1.28.4's text, read in the mirror
+
+
+def test_v1_28_2_a_done_with_a_pod_still_in_flight_stops_at_its_entry():
+    done = [s for s in steps("three-pod-cascade", "v1.28.2") if s["op"] in ("done", "fail")]
+    ends = [[x["anchor"] for x in lit_lines("v1.28.2", s["record"], s["result"], s["state"])][-1] for s in done]
+    assert ends == ["done.prune_pod", "done.prune_pod", "done.prune_empty"]
 
 
 # the built-ins a version refuses: their own expectations fail on it (1.32+ Pop discards the duplicate), or it
@@ -71,13 +79,13 @@ def test_every_lit_line_is_an_anchor_inside_its_function(scenario, version):
     run = steps(scenario, version)
     m = MAPS[version]
     for step in run:
-        for x in lit_lines(version, step["record"], step["result"]):
+        for x in lit_lines(version, step["record"], step["result"], step["state"]):
             f = m.functions[x["function"]]
             assert m.anchors[x["anchor"]].lines[0] == x["line"] and f.first < x["line"] < f.last
 
 
 def test_before_the_first_step_nothing_is_lit():
-    assert lit_lines("v1.28.1", None, None) == []
+    assert lit_lines("v1.28.1", None, None, {}) == []
 
 
 def test_replay_records_carry_the_lines_in_order():

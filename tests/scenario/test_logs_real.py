@@ -250,6 +250,9 @@ MARKDOWN = """\
 - 4 of the log's lines were checked against each replay (its queue moves and attempts).
 - v1.28.1: agrees with 4, disagrees with 0.
 - v1.28.2: agrees with 2, disagrees with 2 (kube-scheduler.log:15, kube-scheduler.log:16).
+- The verdict names the versions whose replay agrees with every line of the log that tells the versions apart: \
+a line some replays agree with and others do not. A line no replay agrees with tells them nothing; it is listed \
+with the lines that disagree.
 
 ## Time lost against v1.28.2
 
@@ -266,8 +269,8 @@ v1.31.0 to v1.31.13, v1.32.0 and v1.36.2.
 
 ## Before and after
 
-![Position 14](pm.position-14.svg)
-![Position 15](pm.position-15.svg)
+![Before step 15 (fail worker-1 — plugin NodeResourcesFit)](pm.position-14.svg)
+![After step 15 (fail worker-1 — plugin NodeResourcesFit): where the versions part](pm.position-15.svg)
 
 ## Log lines that disagree
 

@@ -533,6 +533,7 @@ PATH_ROUTES = {"/api/scenarios/{}": "lost-marker", "/export/{}.html": "lost-mark
                "/api/challenges/{}/check": "lose-marker", "/static/{}": "js/app.js",
                "/static/v/{}/js/app.js": "1", "/static/v/1/{}": "js/app.js",
                "/static/v/{}/css/tokens.css": "1", "/report/{}": "lost-marker",
+               "/report/{}.md": "lost-marker", "/report/kept/{}": "none", "/report/kept/{}.md": "none",
                "/api/sources/{}": "v1.28.1", "/export/{}.gif": "lost-marker"}  # pattern -> a valid value
 
 

@@ -1,17 +1,65 @@
 """The incident report as a page: POST /report (the log as the multipart field ``log``) and GET /report/<id>."""
 
 import io
+import re
 
 from tests.export.incident_logs import klog
+from tests.scenario.test_hostile_names import failing
+from tests.scenario.test_logs_edited_names import SAID as EDITED_SAID
+from webapp.web.kept import KEEP_HOURS, KeptReports
 
 
-def post_log(client, data: bytes, name: str = "incident.log"):
+def post_log(client, data: bytes, name: str = "incident.log", follow_redirects=False):
     return client.post(f"/report?name={name}", data={"log": (io.BytesIO(data), name)},
-                       content_type="multipart/form-data")
+                       content_type="multipart/form-data", follow_redirects=follow_redirects)
+
+
+def test_the_report_of_a_log_has_an_address_that_reloads_and_says_how_long_it_is_kept(client):
+    """The page answered the POST itself: its address (/report) answered 405 on a reload."""
+    res = post_log(client, klog())
+    assert res.status_code == 303
+    address = res.headers["Location"]
+    assert re.fullmatch(r"/report/kept/[\w-]{20,}", address)
+    for _ in range(2):  # loaded, then reloaded
+        page = client.get(address)
+        assert page.status_code == 200
+        text = page.get_data(as_text=True)
+        assert "worker-1 lost 308.00 s on v1.28.1 against v1.28.2" in text
+        assert re.search(rf"kept until \d{{4}}-\d\d-\d\d \d\d:\d\d UTC \({KEEP_HOURS} hours after the import", text)
+    md = client.get(address + ".md")
+    assert md.status_code == 200 and md.mimetype == "text/markdown"
+    assert "attachment" in md.headers["Content-Disposition"]
+    assert md.get_data(as_text=True).startswith("# Incident report: Imported from incident.log")
+    assert f'href="{address}.md" download' in text
+
+
+def test_a_report_no_longer_kept_says_so(client):
+    res = client.get("/report/kept/no-such-key")
+    assert res.status_code == 404 and f"kept {KEEP_HOURS} hours" in res.get_json()["message"]
+    assert client.get("/report/kept/no-such-key.md").status_code == 404
+
+
+def test_a_built_in_s_report_downloads_as_markdown(client):
+    page = client.get("/report/lost-marker").get_data(as_text=True)
+    assert 'href="/report/lost-marker.md" download' in page
+    md = client.get("/report/lost-marker.md")
+    assert md.status_code == 200 and md.get_data(as_text=True).startswith("# Incident report: The lost marker")
+
+
+def test_kept_reports_expire_and_the_oldest_go_first_past_the_bound():
+    now = [1000.0]
+    kept = KeptReports(keep_seconds=60, max_bytes=100, clock=lambda: now[0])
+    a, until = kept.keep({"x": "a" * 30})
+    assert until == 1060.0 and kept.get(a) == ({"x": "a" * 30}, 1060.0)
+    b, _ = kept.keep({"x": "b" * 30})
+    c, _ = kept.keep({"x": "c" * 30})  # over 100 bytes with a: a goes
+    assert kept.get(a) is None and kept.get(b) and kept.get(c)
+    now[0] = 1060.0
+    assert kept.get(b) is None and kept.get(c) is None
 
 
 def test_an_imported_log_s_report_page(client):
-    res = post_log(client, klog())
+    res = post_log(client, klog(), follow_redirects=True)
     assert res.status_code == 200
     page = res.get_data(as_text=True)
     assert ('data-testid="verdict"><strong>Verdict:</strong> v1.28.1 behaves as the cluster did: its replay makes '
@@ -34,3 +82,13 @@ def test_what_is_not_a_log_is_refused_and_names_the_file(client):
     assert res.status_code == 400 and "notes.txt" in res.get_json()["message"]
     assert client.post("/report").status_code == 400
     assert client.get("/report/no-such-scenario").status_code == 404
+
+
+def test_the_report_page_and_the_import_answer_say_so_and_escape_the_name(client):
+    data = failing("team/<b>pod-A</b>")  # tests/scenario/test_logs_edited_names.py: any name is read
+    answer = client.post("/api/import?name=edited.log", data=data, content_type="text/plain")
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert any(a.startswith(EDITED_SAID) for a in answer.get_json()["assumptions"])
+    page = client.post("/report?name=edited.log", data={"log": (io.BytesIO(data), "edited.log")},
+                       content_type="multipart/form-data", follow_redirects=True).get_data(as_text=True)
+    assert EDITED_SAID in page and "<b>pod-A</b>" not in page and "&lt;b&gt;pod-A&lt;/b&gt;" in page

@@ -52,7 +52,7 @@ def markdown(facts: Report, images: Sequence[str] = ()) -> str:
     out += ["", f"## {HEADINGS['fix']}", "", text(facts["fix"]["text"]), ""]
     if facts["frames"] and images:
         out += [f"## {HEADINGS['frames']}", ""]
-        out += [f"![Position {p}]({quote(name)})" for p, name in zip(facts["frames"], images)] + [""]
+        out += [f"![{text(title)}]({quote(name)})" for title, name in zip(facts["frame_titles"], images)] + [""]
     if facts["disagree"]:
         out += [f"## {HEADINGS['disagree']}", ""]
         out += [f"- {code(d['line'])}: {text(d['says'])}; " + "; ".join(f"on {text(v)} the model: {text(did)}"

@@ -110,7 +110,7 @@ def state_message(frame: Frame, preview: Mapping[str, Preview] | None = None, se
         "position": frame["position"],
         "total": frame["total"],
         "variants": {v: {"state": p["state"], "result": p["result"], "record": p["record"],
-                         "source": on_the_wire(lit_lines(v, p["record"], p["result"]))}
+                         "source": on_the_wire(lit_lines(v, p["record"], p["result"], p["state"]))}
                      for v, p in frame["variants"].items()},
         "scene": present(frame, preview, settings),
     }

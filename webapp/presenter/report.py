@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
 from ..model.versions import VERSIONS
-from ..phrases import joined
+from ..phrases import counted, joined
 from .scene import present
 from .words import seconds, step_number
 
@@ -27,12 +27,21 @@ WORDS = {
     "unmeasured": "No pod failed and got back to activeQ on {fix} by the end, so no time lost is measured; the "
                   "versions part at step {step}.",
     "untold": "The log does not tell the versions apart: every replay agrees with the same lines.",
+    "told": "{versions} {behave} as the cluster did: {its} replay agrees with every line that tells the versions "
+            "apart ({lines} of the log).",
+    "unmade": "No replay makes {lines}: there the log and the model differ, not the versions.",
+    "replayed": "On the model's replays, {loss}.",
+    "rule": "The verdict names the versions whose replay agrees with every line of the log that tells the versions "
+            "apart: a line some replays agree with and others do not. A line no replay agrees with tells them "
+            "nothing; it is listed with the lines that disagree.",
     "sure": "{count} of the log's lines were checked against each replay (its queue moves and attempts).",
     "tally": "{version}: agrees with {agree}, disagrees with {disagree}.",
     "lost": "{pod} lost {seconds} on {version} against {fix}",
     "not-back": "not back in activeQ by the end (t = {end})",
     "carried": "{fix} ({upstream}): {summary} Carried by {releases}.",
     "no-frames": "The versions never part: no frames to compare.",
+    "before": "Before step {step} ({label})",
+    "after": "After step {step} ({label}): where the versions part",
 }
 
 
@@ -79,6 +88,7 @@ class Report(TypedDict):
     no_loss: str  # said in place of the pods when none lost time
     incident: int | None  # the position the viewer opens on: where the versions part for the pod that lost most
     frames: list[int]  # the before/after positions the SVGs show
+    frame_titles: list[str]  # what each of them shows
     assumptions: list[str]
     versions: list[str]
 
@@ -103,7 +113,7 @@ def report(name: str, runs: Runs, assumptions: Sequence[str] = (), evidence: Seq
     agree, disagree = _lines(evidence or [])
     return {
         "title": WORDS["title"].format(name=name),
-        "verdict": _headline(verdict, evidence, versions, incident, fix),
+        "verdict": _headline(verdict, evidence, versions, pods[0]["text"] if pods else None, incident, fix),
         "sure": _sure(evidence, versions) if evidence is not None else [],
         "agree": agree,
         "disagree": disagree,
@@ -114,20 +124,36 @@ def report(name: str, runs: Runs, assumptions: Sequence[str] = (), evidence: Seq
             fix=fix, step=incident),
         "incident": incident,
         "frames": [] if incident is None else [incident - 1, incident],
+        "frame_titles": [] if incident is None else _frame_titles(runs, incident),
         "assumptions": list(assumptions),
         "versions": versions,
     }
 
 
-def _headline(verdict: str | None, evidence: Sequence[Evidence] | None, versions: list[str],
+def _frame_titles(runs: Runs, incident: int) -> list[str]:
+    """The before/after frames by what they show: the state before and after the step where the versions part."""
+    frame = runs["frames"].get(incident)  # the engine gives the first MAX_FRAMES
+    step = present(frame)["step"] if frame else None
+    said = {"step": incident, "label": step["label"] if step else "the first that parts them"}
+    return [WORDS["before"].format(**said), WORDS["after"].format(**said)]
+
+
+def _headline(verdict: str | None, evidence: Sequence[Evidence] | None, versions: list[str], loss: str | None,
               incident: int | None, fix: str) -> str:
+    """WORDS["rule"]: the versions that agree with every line that parts them; ``loss``: the body's first."""
     if verdict:
         return verdict + "."
     if evidence is not None:
-        told = [v for v in versions if not any(v in e["disagree"] for e in evidence)]
-        if told and len(told) < len(versions):  # only the attempts tell them apart
-            return f"{joined(told)} {'behaves' if len(told) == 1 else 'behave'} as the cluster did."
-        return WORDS["untold"] + (" " + WORDS["same"].format(fix=fix) if incident is None else "")
+        parting = [e for e in evidence if e["agree"] and e["disagree"]]
+        told = [v for v in versions if not any(v in e["disagree"] for e in parting)]
+        if parting and told:
+            one = len(told) == 1
+            unmade = [e["line"] for e in evidence if not e["agree"]]
+            return WORDS["told"].format(versions=joined(told), behave="behaves" if one else "behave",
+                                        its="its" if one else "each", lines=counted(len(parting), "line")) + (
+                " " + WORDS["unmade"].format(lines=joined(unmade)) if unmade else "")
+        return WORDS["untold"] + " " + (WORDS["same"].format(fix=fix) if incident is None else
+                                        WORDS["replayed"].format(loss=loss) if loss else "").rstrip()
     if incident is None:
         return WORDS["same"].format(fix=fix)
     return WORDS["no-log"].format(step=incident)
@@ -139,6 +165,7 @@ def _sure(evidence: Sequence[Evidence], versions: list[str]) -> list[str]:
         wrong = [e["line"] for e in evidence if v in e["disagree"]]
         out.append(WORDS["tally"].format(version=v, agree=len(evidence) - len(wrong),
                                          disagree=f"{len(wrong)}" + (f" ({', '.join(wrong)})" if wrong else "")))
+    out.append(WORDS["rule"])
     return out
 
 

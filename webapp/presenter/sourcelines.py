@@ -32,8 +32,9 @@ class _Run:
             self.out.append({"function": a.function, "anchor": anchor, "line": a.lines[0], "value": value})
 
 
-def lit_lines(version: str, record: Mapping[str, Any] | None, result: Mapping[str, Any] | None) -> list[Lit]:
-    """The lines ``record`` (one step on ``version``) ran, in order; [] before the first step."""
+def lit_lines(version: str, record: Mapping[str, Any] | None, result: Mapping[str, Any] | None,
+              state: Mapping[str, Any]) -> list[Lit]:
+    """The lines ``record`` (one step on ``version``, leaving ``state``) ran, in order; [] before the first step."""
     if not record or version not in MAPS:
         return []
     run, result = _Run(MAPS[version]), result or {}
@@ -42,11 +43,11 @@ def lit_lines(version: str, record: Mapping[str, Any] | None, result: Mapping[st
     if op == "pop":
         (_pop_backend if run.backend else _pop)(run, record, result)
     elif op == "fail":
-        _fail(run, record, result, received)
+        _fail(run, record, result, received, state)
     elif op == "done":
         if not run.backend:  # from 1.32 Done checks the gate before it calls activeQ.done
             run("Done.call")
-        _done(run, record, received)
+        _done(run, record, received, state)
     elif op in ("event", "assigned_pod_added", "flush_unschedulable_leftover"):
         run({"event": "mall.call", "assigned_pod_added": "ap.move"}.get(op, "fu.check"))
         if op == "event":
@@ -97,9 +98,8 @@ def record_lines(version: str, lit: list[Lit]) -> list[dict[str, Any]]:
 def with_lines(trace: Mapping[str, Any]) -> dict[str, Any]:
     """A trace (replay --records) with each step's ``record.lines``."""
     version = trace["variant"]
-    steps = [{**s, "record": {**s["record"], "lines": record_lines(version, lit_lines(version, s["record"],
-                                                                                         s.get("result")))}}
-             if s.get("record") else s for s in trace["steps"]]
+    steps = [{**s, "record": {**s["record"], "lines": record_lines(version, lit_lines(
+        version, s["record"], s.get("result"), s["state"]))}} if s.get("record") else s for s in trace["steps"]]
     return {**trace, "steps": steps}
 
 
@@ -190,11 +190,12 @@ def _to_in_flight(run: _Run) -> None:
     run("pop.gate")
 
 
-def _fail(run: _Run, record: Mapping[str, Any], result: Mapping[str, Any], received: bool) -> None:
+def _fail(run: _Run, record: Mapping[str, Any], result: Mapping[str, Any], received: bool,
+          state: Mapping[str, Any]) -> None:
     run("aup.defer_done")
     if result.get("error"):
         run("aup.present", result["error"])
-        _done(run, record, received)
+        _done(run, record, received, state)
         return
     run("aup.present")
     plugins = record.get("failed", {}).get("plugins", [])
@@ -219,7 +220,7 @@ def _fail(run: _Run, record: Mapping[str, Any], result: Mapping[str, Any], recei
     (_hint_received if received else _hint_in_flight)(run, hint)
     run("aup.requeue", f"hint = {hint.get('decision')}")
     _requeue(run, hint.get("decision"), result.get("queue"), bool(plugins))
-    _done(run, record, received)
+    _done(run, record, received, state)
 
 
 def _walk(run: _Run, hint: Mapping[str, Any], loop_value: str | None) -> None:
@@ -302,7 +303,7 @@ def _requeue(run: _Run, decision: str | None, queue: str | None, plugins: bool) 
         run("rq.active_return", queue)
 
 
-def _done(run: _Run, record: Mapping[str, Any], received: bool) -> None:
+def _done(run: _Run, record: Mapping[str, Any], received: bool, state: Mapping[str, Any]) -> None:
     start = record.get("done_start")
     own = [e for e in record["removed"] if e.get("reason") == "done"]
     if not (start or own or record["counters"]):
@@ -333,8 +334,13 @@ def _done(run: _Run, record: Mapping[str, Any], received: bool) -> None:
         if e.get("reason") == "cleanup_front":
             run("done.prune_front", f"front = {e['id']}")
             run("done.prune_remove", f"{e['id']} {e.get('event', '')} removed")
+    # the loop ends on an empty list (if e == nil) or on the entry of the pod in flight longest, at the front
     run("done.prune_front")
-    run("done.prune_pod")
+    front = (state.get("inFlightEvents") or [None])[0]
+    if front is None:
+        run("done.prune_empty", "the list is empty")
+    else:
+        run("done.prune_pod", f"front is {front.get('pod')}'s entry: stop")
 
 
 def _move_pods(run: _Run, record: Mapping[str, Any]) -> None:

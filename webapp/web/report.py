@@ -2,9 +2,13 @@
 templates/report.html (its body, templates/_report.html, is the offline file's report too).
 
     GET  /report/<id>            a built-in scenario's report (the versions part: where, and the time each pod lost)
+    GET  /report/<id>.md         the same as Markdown, to download
     POST /report?name=FILE       a kube-scheduler log as the multipart field ``log`` (the editor's import panel
                                  posts the log it imported): the import's report, with the log lines that agree
-                                 and disagree with each version and the importer's assumptions
+                                 and disagree with each version and the importer's assumptions, kept (kept.py);
+                                 answered 303 to its address:
+    GET  /report/kept/<key>      the kept report, as long as it is kept (the page says until when)
+    GET  /report/kept/<key>.md   the same as Markdown, to download
 
 What is not a scheduler log is answered 400 with the importer's message, as POST /api/import answers it.
 """
@@ -15,16 +19,19 @@ import base64
 import io
 import json
 import zlib
+from datetime import UTC, datetime
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
-from ..errors import Invalid
+from ..errors import Invalid, NotFound
 from ..export.incident import imported_report, incident_report, themed_frames
+from ..export.report_md import markdown
 from ..scenario.logs import import_logs
 from ..server.offload import apart
 from ..server.settings import settings_of
 from .bodies import builtin_scenario
 from .editor import LIMITS, _log_name
+from .kept import KEEP_HOURS, KeptReports
 
 bp = Blueprint("report", __name__)
 MAX_ADDRESS = 4000  # the longest address the page writes (static/js/links.js MAX_ADDRESS)
@@ -34,7 +41,27 @@ HANDOFF_ID = "__inline__"  # static/js/links.js HANDOFF_ID: the scenario the edi
 @bp.get("/report/<scenario_id>")
 def builtin_report(scenario_id: str):
     facts, svgs = apart(_builtin, scenario_id, settings_of(current_app).session_bytes, pure=True, small=True)
-    return _page(facts, svgs, _viewer_href({"scenario": scenario_id}, facts))
+    return _page(facts, svgs, _viewer_href({"scenario": scenario_id}, facts),
+                 url_for("report.builtin_markdown", scenario_id=scenario_id))
+
+
+@bp.get("/report/<scenario_id>.md")
+def builtin_markdown(scenario_id: str):
+    facts, _ = apart(_builtin, scenario_id, settings_of(current_app).session_bytes, pure=True, small=True)
+    return _markdown(facts, scenario_id)
+
+
+@bp.get("/report/kept/<key>")
+def kept_page(key: str):
+    page, until = _kept(key)
+    return _page(page["facts"], page["svgs"], page["viewer_href"], url_for("report.kept_markdown", key=key),
+                 until)
+
+
+@bp.get("/report/kept/<key>.md")
+def kept_markdown(key: str):
+    page, _ = _kept(key)
+    return _markdown(page["facts"], "incident-report")
 
 
 @bp.post("/report")
@@ -48,7 +75,25 @@ def imported_page():
     facts, svgs, raw = apart(_imported, data, _log_name(), settings_of(current_app).session_bytes, imported=True)
     inline = _inline(raw)
     query = {"inline": inline} if len(inline) + 40 < MAX_ADDRESS else {"scenario": HANDOFF_ID}
-    return _page(facts, svgs, _viewer_href(query, facts))
+    key, _ = _reports().keep({"facts": facts, "svgs": svgs, "viewer_href": _viewer_href(query, facts)})
+    return redirect(url_for("report.kept_page", key=key), 303)
+
+
+def _reports() -> KeptReports:
+    return current_app.extensions.setdefault("inflight_kept_reports", KeptReports())
+
+
+def _kept(key: str) -> tuple[dict, float]:
+    kept = _reports().get(key)
+    if kept is None:
+        raise NotFound(f"this report is no longer kept: a report is kept {KEEP_HOURS} hours after its import (and "
+                       "not across a restart of the server); import the log again in the editor")
+    return kept
+
+
+def _markdown(facts, name: str) -> Response:
+    return Response(markdown(facts), mimetype="text/markdown",
+                    headers={"Content-Disposition": f'attachment; filename="{name}.md"'})
 
 
 def _builtin(scenario_id: str, max_bytes: int):
@@ -73,6 +118,8 @@ def _viewer_href(query: dict, facts) -> str:
     return url_for("main.index", **query, **({"position": facts["incident"]} if facts["incident"] else {}))
 
 
-def _page(facts, svgs, viewer_href: str):
+def _page(facts, svgs, viewer_href: str, markdown_href: str, kept_until: float | None = None):
+    until = datetime.fromtimestamp(kept_until, UTC).strftime("%Y-%m-%d %H:%M UTC") if kept_until else None
     return render_template("report.html", facts=facts, svgs=svgs, viewer_href=viewer_href,
+                           markdown_href=markdown_href, kept_until=until, keep_hours=KEEP_HOURS,
                            theme=request.args.get("theme") if request.args.get("theme") in ("light", "dark") else "")

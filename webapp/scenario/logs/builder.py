@@ -20,13 +20,16 @@ from .lines import (
     GATE_OFF,
     GATE_ON,
     GATE_ON_KEY,
+    KUBERNETES_NAMES,
     POD_NAME_RULE,
     UPDATE,
     Line,
     LogError,
+    kubernetes_name,
     move_caller,
     object_ref,
     pod_name,
+    shown_name,
 )
 from .messages import EVENT_LABELS, HINT_NUMBERS, MESSAGES, MOVED, QUEUES, UNKNOWN_PLUGIN, plugins_of
 from .reading import Counts
@@ -122,6 +125,7 @@ class Builder:
         self.last_attempt: str | None = None
         self.last_fail: Step | None = None
         self.notes: list[str] = []
+        self.edited = False  # a pod's name is no Kubernetes name: said once, as an assumption
         self.files: list[tuple[int, str]] = []  # (lines before it, label) of each input, in order
         self.claims: list[Claim] = []  # the queue moves the log states, to compare with the model's
         self.origin: dict[int, int] = {}  # id(step) -> the number of the line it came from (steps live to the end)
@@ -265,6 +269,11 @@ class Builder:
         if name is None:
             raise LogError(f"{self.place(line.number)}: pod: {problem}; expected {POD_NAME_RULE}, as kube-scheduler "
                            "logs it. Is the log edited or cut? Import a stretch of it without that line")
+        if not self.edited and not kubernetes_name(name):
+            self.edited = True
+            self.assume(f"The log was edited: its pod names are not all valid Kubernetes names (the first, "
+                        f"{shown_name(name)} at {self.place(line.number)}; {KUBERNETES_NAMES}). They are kept as "
+                        "written.")
         self.counts.used += 1
         getattr(self, f"_{kind}")(name, line)
 

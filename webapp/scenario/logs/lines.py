@@ -183,15 +183,20 @@ def object_ref(v: object) -> str | None:
     return v if isinstance(v, str) and v else None
 
 
-# A pod's name as kube-scheduler logs it (klog.KObj): its namespace, a DNS label, "/", its name, a DNS subdomain
-# (k8s.io/apimachinery/pkg/util/validation: IsDNS1123Label, IsDNS1123Subdomain).
+# A pod's name as kube-scheduler logs it (klog.KObj): "namespace/name". Any is read but one that is unsafe or
+# unbounded (empty, over-long, not UTF-8, with a control character or a line break): people share logs they
+# anonymised by hand ("quota/pod-A"), and every name is escaped wherever it goes (YAML, Markdown, HTML). One that
+# is no Kubernetes name (the namespace a DNS label, the name a DNS subdomain: k8s.io/apimachinery/pkg/util/
+# validation IsDNS1123Label, IsDNS1123Subdomain) says the log was edited (kubernetes_name).
 MAX_NAMESPACE, MAX_POD_NAME = 63, 253
 _LABEL = r"[a-z0-9](?:[-a-z0-9]*[a-z0-9])?"
 _DNS_LABEL = re.compile(_LABEL)
 _DNS_SUBDOMAIN = re.compile(rf"{_LABEL}(?:\.{_LABEL})*")
-POD_NAME_RULE = (f"a pod's namespace/name: the namespace a DNS label (at most {MAX_NAMESPACE} characters of a-z, 0-9 "
-                 f"and '-'), the name a DNS subdomain (at most {MAX_POD_NAME} characters of a-z, 0-9, '-' and '.'), "
-                 "each starting and ending with a letter or digit")
+POD_NAME_RULE = (f"a pod's namespace/name: the namespace at most {MAX_NAMESPACE} characters, the name at most "
+                 f"{MAX_POD_NAME}, neither empty, in UTF-8, with no control character or line break")
+KUBERNETES_NAMES = (f"a namespace is a DNS label (at most {MAX_NAMESPACE} characters of a-z, 0-9 and '-'), a name a "
+                    f"DNS subdomain (at most {MAX_POD_NAME} of a-z, 0-9, '-' and '.'), each starting and ending with "
+                    "a letter or digit")
 
 
 def printable(text: str) -> str:
@@ -206,7 +211,8 @@ def shown_name(text: str, most: int = 24) -> str:
     return '"' + printable(text[:most]) + ('..." (' + f"{len(text):,} characters)" if len(text) > most else '"')
 
 
-def _part_problem(part: str, what: str, pattern: re.Pattern[str], most: int) -> str | None:
+def _part_problem(part: str, what: str, most: int) -> str | None:
+    """What makes ``part`` of a pod's name unsafe or unbounded, or None."""
     if not part:
         return f"its {what} is empty"
     if len(part) > most:
@@ -216,21 +222,18 @@ def _part_problem(part: str, what: str, pattern: re.Pattern[str], most: int) -> 
     odd = next((c for c in part if not c.isprintable()), None)
     if odd is not None:
         return f"its {what} has a character that is not printable ({printable(odd)})"
-    marks = "-" if what == "namespace" else "-."
-    odd = next((c for c in part if not (c.isascii() and (c.isalnum() or c in marks)) or c.isupper()), None)
-    if odd is not None:
-        return f"its {what} has the character {printable(odd)!r}, outside a-z, 0-9, " + \
-            " and ".join(f"'{m}'" for m in marks)
-    if not pattern.fullmatch(part):
-        return f"its {what} does not start and end with a letter or digit" + \
-            ("" if what == "namespace" else ", or has an empty part between dots")
     return None
 
 
+def kubernetes_name(name: str) -> bool:
+    """Whether ``name`` (a pod_name) is one Kubernetes gives (KUBERNETES_NAMES)."""
+    ns, _, pod = name.partition("/")
+    return bool(_DNS_LABEL.fullmatch(ns) and _DNS_SUBDOMAIN.fullmatch(pod))
+
+
 def pod_name(v: object) -> tuple[str | None, str | None]:
-    """(the pod's namespace/name, None), or (None, what is wrong with it) for a ``pod`` value that is no pod's
-    name as kube-scheduler logs it (POD_NAME_RULE): the text format's "ns/name" or the JSON one's {"name",
-    "namespace"}."""
+    """(the pod's namespace/name, None), or (None, what is wrong with it) for a ``pod`` value that cannot be read
+    as a pod's name (POD_NAME_RULE): the text format's "ns/name" or the JSON one's {"name", "namespace"}."""
     if isinstance(v, dict):
         ns, name = v.get("namespace"), v.get("name")
         if not isinstance(ns, str) or not isinstance(name, str):
@@ -243,8 +246,7 @@ def pod_name(v: object) -> tuple[str | None, str | None]:
             return None, f"{shown_name(text)} has no namespace"
     else:
         return None, "expected a string"
-    problem = _part_problem(ns, "namespace", _DNS_LABEL, MAX_NAMESPACE) or \
-        _part_problem(name, "name", _DNS_SUBDOMAIN, MAX_POD_NAME)
+    problem = _part_problem(ns, "namespace", MAX_NAMESPACE) or _part_problem(name, "name", MAX_POD_NAME)
     return (None, f"{shown_name(text)}: {problem}") if problem else (text, None)
 
 

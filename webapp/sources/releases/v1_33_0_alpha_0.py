@@ -59,7 +59,7 @@ ANCHORS = {  # function -> {anchor: line}
     },
     'activeQueue.done': {
     'done.lookup': 357, 'done.delete': 362, 'done.remove_own': 365, 'done.prune_front': 374,
-    'done.prune_pod': 379, 'done.prune_remove': 384,
+    'done.prune_empty': 375, 'done.prune_pod': 379, 'done.prune_remove': 384,
     },
     'MoveAllToActiveOrBackoffQueue': {
     'mall.call': 1059,
@@ -133,6 +133,6 @@ HASHES = {  # path -> {line: hash}
     226: 'b3dc888d55c7', 230: '59a9b0a24bb1', 231: '0a799860020b', 233: '82cd02e7625d', 234: 'd10b36aa74a5',
     282: 'caf365070107', 305: 'd10b36aa74a5', 329: 'a043ec677267', 333: '1f7732a4ee66', 335: 'cdc5f26950fe',
     343: 'd10b36aa74a5', 353: '112163409411', 357: 'f3d12c52f232', 362: 'c619ef6c839b', 365: 'fa6fe1f2cc8f',
-    374: 'a3969d9eccbe', 379: 'ad4df65d59c2', 384: 'f31e9c69db18', 397: 'd10b36aa74a5',
+    374: 'a3969d9eccbe', 375: '9c1d7d7373db', 379: 'ad4df65d59c2', 384: 'f31e9c69db18', 397: 'd10b36aa74a5',
     },
 }

@@ -74,7 +74,7 @@ ANCHORS = {  # function -> {anchor: line}
     },
     'activeQueue.unlockedDone': {
     'done.lookup': 470, 'done.delete': 475, 'done.remove_own': 478, 'done.prune_front': 487,
-    'done.prune_pod': 492, 'done.prune_remove': 497,
+    'done.prune_empty': 488, 'done.prune_pod': 492, 'done.prune_remove': 497,
     },
     'MoveAllToActiveOrBackoffQueue': {
     'mall.call': 1276,
@@ -160,8 +160,8 @@ HASHES = {  # path -> {line: hash}
     330: '7db17b45e40d', 336: '5332b2f55172', 342: '872492dadf19', 348: '623b8532e86a', 351: '82cd02e7625d',
     352: 'd10b36aa74a5', 400: 'caf365070107', 423: 'd10b36aa74a5', 436: '1db32f087a72', 440: '1f7732a4ee66',
     442: 'cdc5f26950fe', 450: 'd10b36aa74a5', 460: '112163409411', 465: 'd10b36aa74a5', 469: '2a677aa164e5',
-    470: 'f3d12c52f232', 475: 'c619ef6c839b', 478: 'fa6fe1f2cc8f', 487: 'a3969d9eccbe', 492: 'ad4df65d59c2',
-    497: 'f31e9c69db18', 510: 'd10b36aa74a5',
+    470: 'f3d12c52f232', 475: 'c619ef6c839b', 478: 'fa6fe1f2cc8f', 487: 'a3969d9eccbe', 488: '9c1d7d7373db',
+    492: 'ad4df65d59c2', 497: 'f31e9c69db18', 510: 'd10b36aa74a5',
     },
     'pkg/scheduler/backend/queue/backoff_queue.go': {
     1: '766e0153d3f7', 2: 'b73649e6b644', 3: 'e3b0c44298fc', 4: '55f12528ddd4', 5: '55009b27a964',

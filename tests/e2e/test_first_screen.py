@@ -1,0 +1,47 @@
+"""The first screen shows the pods: at 1280x720 and 1024x768, outside presentation mode, on every built-in's first
+step and its key steps (where the versions part, each failure, the end: messages.key_positions), every pod chip,
+the step note and the outcome line are on screen without scrolling, above the pinned controls. At step 0 the lanes
+holding A and B were under the controls (two "(empty)" boxes showed), and at the lost marker's step 6 the step
+note and the outcome line were cut off."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_browser import at
+from webapp.engine.simulation import Simulation
+from webapp.presenter.messages import key_positions
+from webapp.scenario import builtin
+from webapp.scenario.resolve import resolve
+
+# What is not on screen, above the controls: each pod chip, the step note, the outcome line (when it says something).
+HIDDEN_JS = """() => {
+  const floor = document.querySelector('.controls').getBoundingClientRect().top;
+  const off = (el) => { const r = el.getBoundingClientRect();
+    return r.width > 0 && (r.top < 0 || r.bottom > floor + 0.5); };
+  const out = [];
+  for (const chip of document.querySelectorAll('#panes .lane .chip')) if (off(chip))
+    out.push(`chip ${chip.textContent.trim().split(/\\s/)[0]} in ${chip.closest('[data-variant]').dataset.variant}`);
+  if (off(document.getElementById('step-note').closest('.note'))) out.push('the step note');  // it clips the note
+  const returns = document.getElementById('returns');
+  if (!returns.hidden && off(returns)) out.push('the outcome line');
+  return out;
+}"""
+
+
+def positions(scenario_id: str) -> list[int]:
+    return [0, *key_positions(Simulation(resolve(scenario_id)[0]).summary())]
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+@pytest.mark.parametrize("scenario_id", builtin.ids())
+def test_the_pods_note_and_outcomes_are_on_the_first_screen(make_page, size, scenario_id):
+    page = make_page(*size)
+    hidden = {}
+    for position in positions(scenario_id):
+        page.goto(f"/?scenario={scenario_id}&position={position}")
+        expect(page.locator("#panes > [data-variant]").first).to_be_visible()
+        at(page, position, total=page.evaluate("document.getElementById('scrubber').max"))
+        assert page.evaluate("document.getElementById('app').scrollTop") == 0
+        if missing := page.evaluate(HIDDEN_JS):
+            hidden[position] = missing
+    assert not hidden, f"{scenario_id} at {size}: {hidden}"
