@@ -127,7 +127,7 @@ def test_the_state_message_carries_the_lines_as_anchor_and_value():
 def lit_of(text: str, version: str) -> list[list[dict]]:
     """Each step's lit lines of the scenario ``text`` on ``version``."""
     run = replay(resolve(parse_text(text, "yaml"))[0], version, records=True)["steps"]
-    return [lit_lines(version, s["record"], s["result"]) for s in run]
+    return [lit_lines(version, s["record"], s["result"], s["state"]) for s in run]
 
 
 def where(m, lit: list[dict]) -> list[tuple[str, str, int]]:
@@ -209,7 +209,7 @@ def change_scenarios() -> list[tuple[str, str, dict]]:
 def test_the_change_scenarios_light_anchors_inside_their_functions(trace_id, version, scenario):
     m = MAPS[version]
     run = replay(load_scenario(scenario), version, records=True)["steps"]
-    lit = [lit_lines(version, s["record"], s["result"]) for s in run]
+    lit = [lit_lines(version, s["record"], s["result"], s["state"]) for s in run]
     for x in (x for step in lit for x in step):
         f = m.functions[x["function"]]
         assert m.anchors[x["anchor"]].lines[0] == x["line"] and f.first < x["line"] < f.last, (trace_id, x)
