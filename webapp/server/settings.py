@@ -73,6 +73,8 @@ class Settings:
     # viewer's step while heavy work piles up; docs/benchmarks.md has the figures).
     max_loads_at_once: int = setting(1, "heavy work (a load, a dry run, an export) run at the same time")
     max_loads_waiting: int = setting(16, "heavy work that may wait; beyond, a request is refused Busy at once")
+    max_loads_per_address: int = setting(4, "heavy work (and searches, imports) one client address may have running "
+                                            "or waiting; beyond, refused Busy (at most all of a lane's places but one)")
     max_searches_at_once: int = setting(1, "searches (POST /api/find) run at the same time, in a lane of their own")
     max_searches_waiting: int = setting(2, "searches that may wait; beyond, one is refused Busy at once")
     find_budget_seconds: float = setting(2.0, "the seconds one search may run (within find.py's bound)")
