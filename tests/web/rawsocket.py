@@ -15,10 +15,14 @@ TIMEOUT = 30.0  # a bound against a hang: every wait ends as soon as what it wai
 
 
 class RawSocket:
-    def __init__(self, url: str, receive_buffer: int | None = None):
+    def __init__(self, url: str, receive_buffer: int | None = None, source: str | None = None):
+        """``source``: the loopback address to connect from (127.0.0.2: another client address)."""
         options = ((socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer),) if receive_buffer else ()
-        self.ws = websocket.create_connection(f"ws://{urlsplit(url).netloc}/socket.io/?EIO=4&transport=websocket",
-                                              timeout=TIMEOUT, sockopt=options, skip_utf8_validation=True)
+        parts = urlsplit(url)
+        given = {"socket": socket.create_connection((parts.hostname, parts.port), timeout=TIMEOUT,
+                                                    source_address=(source, 0))} if source else {}
+        self.ws = websocket.create_connection(f"ws://{parts.netloc}/socket.io/?EIO=4&transport=websocket",
+                                              timeout=TIMEOUT, sockopt=options, skip_utf8_validation=True, **given)
         opened = self.ws.recv()
         assert opened.startswith("0"), opened[:80]
         self.ws.send("40")

@@ -66,6 +66,11 @@ class Settings:
                                                   "connection; also the bytes a connection is read per second")
     max_session_bytes: int = setting(32 * 1024 * 1024, "memory one simulation may hold (source, checkpoints, "
                                                        "live state); 0: no bound")
+    max_session_memory: int = setting(512 * 1024 * 1024, "memory all the sessions of a process may hold (each "
+                                                        "counted as MAX_SESSION_BYTES counts it); beyond, a load of an "
+                                                        "upload is refused; 0: no bound")
+    max_session_memory_per_address: int = setting(128 * 1024 * 1024, "of MAX_SESSION_MEMORY, what the sessions of "
+                                                                    "one client address may hold; 0: no bound")
     max_trace_entries: int = setting(250_000, "list entries a whole trace (/api/replay, /api/trace) may hold, "
                                               "per variant")
     # Heavy work (loads, dry runs, exports) runs off the event loop one at a time: it is CPU-bound and shares the
