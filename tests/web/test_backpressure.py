@@ -89,3 +89,28 @@ def test_engineio_makes_each_connections_queue_where_the_bound_wraps_it():
     assert bound is not None and "create_queue" in BaseSocket.__init__.__code__.co_names
     socket = BaseSocket(server, "sid")
     assert isinstance(socket.queue, OutgoingQueue) and socket.queue.most == 1000
+
+
+def test_past_the_process_bound_the_connection_with_the_most_unread_is_dropped():
+    """Each connection under its own bound, all of them past PROCESS_QUEUES x the bound: the message that passes it
+    drops the connection holding the most unread (told why), and the others keep what they were sent."""
+    import engineio
+    from engineio import packet
+    from engineio.base_socket import BaseSocket
+
+    from webapp.server import backpressure, privates
+
+    server = engineio.Server(async_mode="threading")
+    bound = privates.bound_outgoing(server, 1000)
+    count = backpressure.PROCESS_QUEUES * 10 // 8  # 800 bytes each pass 1000 x PROCESS_QUEUES
+    queues = [BaseSocket(server, f"sid{n}").queue for n in range(count)]
+    for n, queue in enumerate(queues[:-1]):
+        queue.put(packet.Packet(packet.MESSAGE, data="x" * (900 if n == 5 else 800)))
+    assert bound.total <= bound.process_most and bound.drops == 0
+    queues[-1].put(packet.Packet(packet.MESSAGE, data="y" * 800))  # past the process's bound: n° 5 has the most
+    assert bound.drops == 1 and queues[5].dropped and not any(q.dropped for q in queues if q is not queues[5])
+    farewell = queues[5].get(block=False)
+    assert "had the most unread" in farewell.data and "PROCESS_QUEUES" in farewell.data
+    assert bound.total == sum(q.bytes for q in queues) == (count - 1) * 800
+    assert queues[0].get(block=False).data == "x" * 800  # the others keep what they were sent
+    assert bound.total == (count - 2) * 800

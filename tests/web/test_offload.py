@@ -110,9 +110,9 @@ def test_an_uploads_load_takes_one_place_for_all_its_heavy_work(monkeypatch):
     offload = app.extensions["inflight_offload"]
     places, place = [], offload._heavy.place
 
-    def counted():
+    def counted(*args):
         places.append(threading.get_ident())
-        return place()
+        return place(*args)
 
     monkeypatch.setattr(offload._heavy, "place", counted)
     sio = Viewer(app.extensions["socketio"].test_client(app))

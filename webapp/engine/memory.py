@@ -1,4 +1,5 @@
-"""What a session holds in memory, counted against MAX_SESSION_BYTES (no I/O, no Flask).
+"""What a session holds in memory, counted against MAX_SESSION_BYTES, and what all of a process's sessions hold,
+against MAX_SESSION_MEMORY and a share per address (``MemoryBudget``) (no I/O, no Flask).
 
 ``deep_size`` walks an object graph without recursion (a scenario can nest 20 levels and hold 200,000 steps)
 and counts each object once (``sys.getsizeof``): it measures a scenario's source and parsed steps once, at load.
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+
+from ..errors import Busy
 
 LIVE_FACTOR = 24  # in-memory bytes of (live model + frame) per byte of the largest pickled checkpoint
 
@@ -76,3 +79,44 @@ def release_memory(run: Callable[..., object] | None = None) -> bool:
 
 def _call(fn: Callable[..., object], *args: object) -> object:
     return fn(*args)
+
+
+class MemoryBudget:
+    """What the sessions of a process hold, against a budget: ``most`` bytes in all, ``share`` bytes for the
+    sessions of one client address. ``check`` before a session is built (it may take up to ``coming`` bytes),
+    ``hold`` once it is (its bytes, under a key: its channel), ``drop`` when it goes. 0: no bound."""
+
+    def __init__(self, most: int, share: int, settings: tuple[str, str] = ("MAX_SESSION_MEMORY",
+                                                                             "MAX_SESSION_MEMORY_PER_ADDRESS")):
+        self.most, self.share, self.settings = most, share, settings
+        self._held: dict[str, tuple[str | None, int]] = {}  # key -> (its address, its bytes)
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self._held.values())
+
+    def of(self, address: str | None) -> int:
+        return sum(n for a, n in self._held.values() if a == address)
+
+    def check(self, address: str | None, coming: int) -> None:
+        """Busy, in words naming the bound, if a session of up to ``coming`` bytes would pass the address's share
+        or the process's budget (a refusal of the moment: the same upload loads once others have gone)."""
+        mib = 1024 * 1024
+        if self.share and address is not None and self.of(address) + coming > self.share:
+            raise Busy(f"the sessions of your address hold {self.of(address) / mib:.0f} MiB; one more may need "
+                           f"{coming / mib:.0f} MiB, over the {self.share / mib:.0f} MiB one address may hold "
+                           f"({self.settings[1]}): close a tab or a window of this server, then load again")
+        if self.most and self.total + coming > self.most:
+            raise Busy(f"this server's sessions hold {self.total / mib:.0f} MiB; one more may need "
+                           f"{coming / mib:.0f} MiB, over its {self.most / mib:.0f} MiB ({self.settings[0]}): try "
+                           "again once others have left")
+
+    def hold(self, key: str, address: str | None, nbytes: int) -> None:
+        self._held[key] = (address, nbytes)
+
+    def drop(self, key: str) -> bool:
+        """Whether ``key`` held anything."""
+        return self._held.pop(key, None) is not None
+
+    def __len__(self) -> int:
+        return len(self._held)

@@ -7,10 +7,13 @@ to be read (the last ``LAST_HOLD_MS``, before the loop starts again). Consecutiv
 raster.py draws them ``width`` pixels wide, each on a canvas as tall as the tallest, and encodes them.
 
 Bounded as the other exports are: the simulation's memory by ``max_bytes``, the work by at most ``MAX_STEPS``
-steps and ``MAX_PIXELS`` pixels in all the frames (checked before any is drawn), the width by ``WIDTHS``."""
+steps and ``MAX_PIXELS`` pixels in all the frames, the width by ``WIDTHS``, and the pixels' memory by
+``PIXEL_BYTES_MOST`` (``pixel_bytes``: from memory measured, so a worker's RSS stays under ``WORKER_RSS_MOST``);
+the frames' size is checked before any is drawn (``check_pixels``)."""
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
@@ -27,7 +30,19 @@ MIME = {"gif": "image/gif", "apng": "image/apng"}
 WIDTHS = (320, 1920)  # the pictures' width in pixels, least and most
 DEFAULT_WIDTH = 1280
 MAX_STEPS = 30  # steps in one animation (a few frames each)
-MAX_PIXELS = 80_000_000  # in all the frames together (about 90 frames of 1280 x 700): the memory and time of one
+MAX_PIXELS = 80_000_000  # in all the frames together (about 90 frames of 1280 x 700): the time of one
+# The memory an export's pixels take, measured by bench/frame_memory.py (docs/benchmarks.md, "Frame memory"): a
+# worker's RSS grows by DRAW_BYTES per pixel of its largest frame while that is drawn (resvg's RGBA pixmap, its PNG,
+# Pillow's decoding and RGB copy of it), and by HELD_BYTES per pixel of all the frames while they are held and
+# encoded (Pillow keeps a copy of each, and a GIF its palette image); the larger of the two is the export's.
+DRAW_BYTES = 9.0  # measured 8.5-8.9 for single frames of 8 to 73 million pixels, GIF and APNG alike
+HELD_BYTES = {"gif": 7.0, "apng": 9.5}  # measured 6.3-6.6 and 8.8-9.1 for 36 frames of 12.5 to 50 million pixels
+MIB = 1024 * 1024
+WORKER_RSS_MOST = 512 * MIB  # what a worker's RSS stays under during an animated export (and the CLI's)
+# Its RSS before the pixels: the interpreter and libraries (33-41 MB measured), the simulation (MAX_SESSION_BYTES,
+# 32 MiB by default) and the pictures' SVG text.
+WORKER_BASE = 96 * MIB
+PIXEL_BYTES_MOST = WORKER_RSS_MOST - WORKER_BASE
 HOLD_MS, LAST_HOLD_MS = 2500, 5000
 FONT_SIZE = 12  # the SVG's ordinary text (svg.py's font-size)
 READABLE_PX = 9.0  # drawn smaller than this, the ordinary text is hard to read: the CLI warns
@@ -81,12 +96,42 @@ def export_animation(scenario, request: Request, max_bytes: int | None = None, v
     check_range(request.start, request.end, len(scenario.steps))
     pictures = frames(scenario, request.start, request.end, request.theme, max_bytes, versions)
     height = max(height_at(svg, request.width) for svg, _ in pictures)
-    if len(pictures) * request.width * height > MAX_PIXELS:
-        raise TooLarge(f"this animation would be {len(pictures)} frames of {request.width} x {height} pixels, over "
-                       f"{MAX_PIXELS:,} pixels in all: export a shorter range or a narrower width")
+    check_pixels(len(pictures), request.width, height, request.kind)
+    return pixels(pictures, request, height)
+
+
+def check_pixels(count: int, width: int, height: int, kind: str) -> None:
+    """TooLarge, naming the width and what would fit, for ``count`` frames of ``width`` x ``height`` pixels over
+    MAX_PIXELS in all or over PIXEL_BYTES_MOST of memory."""
+    size = f"{count} frames of {width} x {height} pixels"
+    if count * width * height > MAX_PIXELS:
+        raise TooLarge(f"this animation would be {size}, over {MAX_PIXELS:,} pixels in all: export a shorter "
+                       "range or a narrower width")
+    needed = pixel_bytes(count, width, height, kind)
+    if needed <= PIXEL_BYTES_MOST:
+        return
+    # the frames' height grows with their width: the bytes with its square
+    widest = int(width * math.sqrt(PIXEL_BYTES_MOST / needed))
+    instead = (f"at most {widest} pixels wide for this range" if widest >= WIDTHS[0]
+               else "no width fits this range: export a shorter one")
+    raise TooLarge(f"width: {size} would take about {needed // MIB:,} MiB to draw, over the "
+                   f"{PIXEL_BYTES_MOST // MIB:,} MiB an animation's pixels may take (an export stays under "
+                   f"{WORKER_RSS_MOST // MIB:,} MiB); expected {instead}")
+
+
+def pixel_bytes(count: int, width: int, height: int, kind: str) -> int:
+    """The bytes a worker's RSS grows by to draw and encode ``count`` frames of ``width`` x ``height`` as ``kind``."""
+    frame = width * height
+    return math.ceil(max(frame * DRAW_BYTES, count * frame * HELD_BYTES[kind]))
+
+
+def pixels(pictures: list[tuple[str, int]], request: Request, height: int) -> bytes:
+    """The pictures drawn ``request.width`` x ``height`` and encoded: the export's last two stages."""
     background = THEMES[request.theme]["bg"]
     images = [rasterized(svg, request.width, height, background) for svg, _ in pictures]
     return encoded(images, [ms for _, ms in pictures], request.kind, list(THEMES[request.theme].values()))
+
+
 
 
 def frames(scenario, start: int, end: int, theme: str = "light", max_bytes: int | None = None,

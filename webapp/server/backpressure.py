@@ -8,6 +8,10 @@ the connection instead. What it held is let go at once (its memory given back: `
 (kind TooLarge) saying why is the one message left for it, should the client ever read again, and the connection
 is closed (Engine.IO's own close, in a task of its own: the message was queued under a handler's lock); a websocket
 still blocked on the client DROP_GRACE seconds later has its TCP connection shut.
+
+The process's connections together hold at most PROCESS_QUEUES x ``most`` unread bytes: a message that takes the
+total past that drops the connection holding the most unread (told why in the same way), whoever sent to it, so
+many slow readers cannot fill the server's memory while each stays under its own bound.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from ..errors import TooLarge
 log = logging.getLogger(__name__)
 
 DROP_GRACE = 10.0  # seconds a dropped client has to read why before its connection is shut
+PROCESS_QUEUES = 32  # the unread bytes of all connections: at most this many connections' bound (256 MiB by default)
 MESSAGE = 4  # Engine.IO's MESSAGE packet type (a Socket.IO packet inside)
 EVENT = "2"  # Socket.IO's EVENT packet type, to the default namespace
 
@@ -33,6 +38,12 @@ def dropped_reason(most: int) -> str:
     """What a dropped connection is told."""
     return (f"this connection was closed: it had not read {most:,} bytes the server sent it "
             "(MAX_OUTGOING_BYTES); reconnect to go on")
+
+
+def shed_reason(total: int) -> str:
+    """What the connection with the most unread is told when all of them pass the process's bound."""
+    return (f"this connection was closed: the server's connections had not read {total:,} bytes (PROCESS_QUEUES x "
+            "MAX_OUTGOING_BYTES) and this one had the most unread; reconnect to go on")
 
 
 def size_of(pkt) -> int:
@@ -47,8 +58,9 @@ class OutgoingQueue:
     let go; the close and pings still pass."""
 
     def __init__(self, inner, most: int, drop: Callable[[OutgoingQueue], None], farewell: Callable[[str], object],
-                 empty_error: type[BaseException]):
+                 empty_error: type[BaseException], spend: Callable[[int], None] | None = None):
         self._inner = inner
+        self._spend = spend or (lambda change: None)  # told every change of ``bytes`` (the process's total)
         self._empty_error = empty_error  # what the queue's get raises when it is empty
         self.most = most
         self.bytes = 0  # of the messages queued now
@@ -63,33 +75,46 @@ class OutgoingQueue:
         with self._lock:
             if is_message and self.dropped:
                 return None
-            if is_message and self.bytes + size > self.most:
-                self.dropped = True
-                self._empty()
-                self._inner.put(self._farewell(dropped_reason(self.most)))
-                over = True
-            else:
+            over = is_message and self.bytes + size > self.most
+            if not over:
                 self.bytes += size
-                over = False
         if over:
-            self._drop(self)
+            self.give_up(dropped_reason(self.most))
             return None
-        return self._inner.put(pkt, *args, **kwargs)
+        put = self._inner.put(pkt, *args, **kwargs)
+        self._spend(size)
+        return put
 
-    def _empty(self) -> None:
-        """Let go of every packet queued (under the lock)."""
+    def give_up(self, reason: str) -> bool:
+        """Drop the connection: let go of what is queued, leave ``reason`` as its one message, and close it
+        (``drop``); False if it was dropped already."""
+        with self._lock:
+            if self.dropped:
+                return False
+            self.dropped = True
+            freed = self._empty()
+            self._inner.put(self._farewell(reason))
+        self._spend(-freed)
+        self._drop(self)
+        return True
+
+    def _empty(self) -> int:
+        """Let go of every packet queued (under the lock); the bytes they held."""
         while True:
             try:
                 self._inner.get(block=False)
             except self._empty_error:
                 break
             self._inner.task_done()
-        self.bytes = 0
+        freed, self.bytes = self.bytes, 0
+        return freed
 
     def get(self, *args, **kwargs):
         pkt = self._inner.get(*args, **kwargs)
         with self._lock:
-            self.bytes = max(0, self.bytes - size_of(pkt))
+            taken = min(self.bytes, size_of(pkt))
+            self.bytes -= taken
+        self._spend(-taken)
         return pkt
 
     def __getattr__(self, name):  # task_done, join, qsize, empty: as the queue has them
@@ -111,6 +136,10 @@ class Bound:
     def __init__(self, eio, most: int, on_drop: Callable[[], None] | None = None):
         self.eio, self.most, self.on_drop = eio, most, on_drop
         self.drops = 0
+        self.process_most = PROCESS_QUEUES * most
+        self.total = 0  # unread bytes of every connection
+        self.queues: weakref.WeakSet[OutgoingQueue] = weakref.WeakSet()
+        self._total_lock = threading.Lock()
         self.websockets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Engine.IO socket -> its websocket
 
     def unread(self, eio_sid: str | None) -> int:
@@ -120,7 +149,21 @@ class Bound:
         return queue.bytes if isinstance(queue, OutgoingQueue) else 0
 
     def wrap(self, inner) -> OutgoingQueue:
-        return OutgoingQueue(inner, self.most, self.drop, farewell_packet, self.eio.get_queue_empty_exception())
+        queue = OutgoingQueue(inner, self.most, self.drop, farewell_packet, self.eio.get_queue_empty_exception(),
+                              self.spend)
+        self.queues.add(queue)
+        return queue
+
+    def spend(self, change: int) -> None:
+        """Count a change of a connection's unread bytes; past ``process_most`` in all, drop the connection with
+        the most unread."""
+        with self._total_lock:
+            self.total += change
+            over = change > 0 and self.total > self.process_most
+        if over:
+            largest = max((q for q in list(self.queues) if not q.dropped), key=lambda q: q.bytes, default=None)
+            if largest is not None:
+                largest.give_up(shed_reason(self.total))
 
     def drop(self, queue: OutgoingQueue) -> None:
         self.drops += 1

@@ -2,10 +2,11 @@
 either async mode, within a CPU budget per call (``cpubudget.budgeted``) and per minute for the process
 (``cpubudget.Allowance``), and ended as soon as the client that asked for it has gone.
 
-While the worker runs, the caller waits on two file descriptors at once: the worker's answer and the client's
-connection. Under eventlet that wait is green (the event loop serves everyone else meanwhile); under threading
-it is the handler's own thread. A client connection that reads as closed (end of file, or reset) ends the
-worker (killed: nothing in it is worth keeping) and the call raises ``ClientGone``.
+While a worker runs a call (an import here, any pure call of Offload), the caller waits on the worker's answer and
+on its client (``Client``): the client's connection, where there is one to watch, and what says it has left (a
+Socket.IO connection closed), asked every LOOK_SECONDS. Under eventlet that wait is green (the event loop serves
+everyone else meanwhile); under threading it is the handler's own thread. A client gone ends the worker (killed:
+nothing in it is worth keeping; the next call starts another) and the call raises ``ClientGone``.
 """
 
 from __future__ import annotations
@@ -14,18 +15,34 @@ import _socket
 import os
 import select
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..errors import Busy
 from . import workers
 from .cpubudget import Allowance, budgeted
 
 WATCH_SECONDS = 5.0  # the longest the wait goes without looking at the worker (a worker that died says so too)
+LOOK_SECONDS = 0.25  # how often a call asks whether its client has left (one with no connection to watch)
 
 
 class ClientGone(Busy):
     """The client left before its work ended: nobody is answered."""
 
     kind = Busy.kind
+
+
+@dataclass(frozen=True)
+class Client:
+    """Who waits for a call: its address (per-address bounds), its connection's descriptor to watch (``fd``: HTTP),
+    and ``left()``: whether it has gone otherwise (a Socket.IO connection closed)."""
+
+    address: str | None = None
+    fd: int | None = None
+    left: Callable[[], bool] | None = None
+
+    def gone(self) -> bool:
+        return bool((self.fd is not None and gone(self.fd)) or (self.left is not None and self.left()))
 
 
 def client_fd(environ) -> int | None:
@@ -60,10 +77,30 @@ def gone(fd: int) -> bool | None:
     return None if data else True
 
 
+def watched(worker, fn, args: tuple, kwargs: dict, client: Client | None, read, what: str):
+    """``fn(*args, **kwargs)`` in ``worker``, its answer read by ``read(worker.answer, fn)`` once it comes; the
+    worker killed and ClientGone raised (naming ``what``) once ``client`` has gone."""
+    if not worker.ask(fn, args, kwargs):
+        return worker.answer(fn, gone=True)
+    fd = client.fd if client is not None else None
+    watched_fds = [worker.answer_fd] + ([fd] if fd is not None else [])
+    asks = client is not None and client.left is not None
+    while True:
+        ready = select.select(watched_fds, [], [], LOOK_SECONDS if asks else WATCH_SECONDS)[0]
+        if worker.answer_fd in ready:
+            return read(worker.answer, fn)
+        state = gone(fd) if fd in ready else False
+        if state is None:  # its next request is waiting: nothing more to learn from the connection
+            watched_fds = [worker.answer_fd]
+        if state or (asks and client.left()):
+            read(worker.end, True)  # killed and reaped off the event loop: a large worker takes a while to go
+            raise ClientGone(f"the client left: its {what} was stopped")
+
+
 class Isolated:
     """``run(fn, args, client)``: ``fn(*args)`` in a worker process (``fn`` module-level, its arguments and result
     picklable), ``at_once`` running and ``waiting`` more waiting (Busy beyond), each within ``cpu_seconds`` of CPU
-    and all within ``per_minute`` CPU seconds a minute; ``client``: the client connection's descriptor, watched."""
+    and all within ``per_minute`` CPU seconds a minute; ``client``: who waits for it (``Client``), watched."""
 
     def __init__(self, lane, cpu_seconds: float, per_minute: float, what: str = "log import",
                  settings: tuple[str, str] = ("IMPORT_CPU_SECONDS", "IMPORT_CPU_SECONDS_PER_MINUTE"),
@@ -85,53 +122,39 @@ class Isolated:
             with self._pool_lock:
                 self._pool.close()
 
-    def run(self, fn, args: tuple, client: int | None = None):
+    def run(self, fn, args: tuple, client: Client | None = None):
         self.allowance.check()
-        with self._lane.place(None if client is None else lambda: self._left(client)):
+        with self._lane.place(None if client is None else lambda: self._left(client), client):
             left = self._left(client) if client is not None else None
             if left is not None:
                 raise left
             call = (fn, self.cpu_seconds, f"this {self.what}", self.setting, args)
             try:
                 result, used = self._call(call, client)
+            except ClientGone:
+                self.cancelled += 1
+                raise
             except Exception as err:
                 self.allowance.spend(getattr(err, "cpu_used", 0.0))
                 raise
             self.allowance.spend(used)
             return result
 
-    def _left(self, client: int) -> ClientGone | None:
-        """ClientGone if the client has closed its connection while its work waits for a place."""
-        if not gone(client):
+    def _left(self, client: Client) -> ClientGone | None:
+        """ClientGone if the client has left while its work waits for a place."""
+        if not client.gone():
             return None
         self.cancelled += 1
         return ClientGone(f"the client left before its {self.what} started")
 
-    def _call(self, call: tuple, client: int | None):
+    def _call(self, call: tuple, client: Client | None):
         if self._pool is None:  # no worker processes here (not POSIX): run here, unbounded (a budget needs a worker)
             fn, args = call[0], call[4]
             return fn(*args), 0.0
         with self._pool_lock:
             worker = self._pool.take()
         try:
-            return self._answer(worker, call, client)
+            return watched(worker, budgeted, call, {}, client, self._read, self.what)
         finally:
             with self._pool_lock:
                 self._pool.give_back(worker)
-
-    def _answer(self, worker, call: tuple, client: int | None):
-        if not worker.ask(budgeted, call, {}):
-            return worker.answer(budgeted, gone=True)
-        watched = [worker.answer_fd] + ([client] if client is not None else [])
-        while True:
-            ready = select.select(watched, [], [], WATCH_SECONDS)[0]
-            if worker.answer_fd in ready:
-                return self._read(worker.answer, budgeted)
-            if client in ready:
-                state = gone(client)
-                if state:
-                    worker.end(kill=True)
-                    self.cancelled += 1
-                    raise ClientGone(f"the client left: its {self.what} was stopped")
-                if state is None:  # its next request is waiting: nothing more to learn from the connection
-                    watched = [worker.answer_fd]

@@ -6,7 +6,9 @@ viewer for two seconds. eventlet's ``tpool`` runs it on a native thread instead;
 the GIL is shared. Work marked ``pure=True`` (a module-level function of picklable data, its result plain data:
 parsing and validating a scenario, the editor's checks, an export, a search) runs in a worker process instead
 (webapp/server/workers.py), the tpool thread only waiting for its pipe: it shares no GIL with the hub. Under
-threading each handler already has its own thread, so the work runs where it is.
+threading each handler already has its own thread, so other work runs where it is; pure work still runs in a
+worker process (a thread cannot be stopped once its client has left: a process can), except in a Flask test app
+(``app.testing``: tests replace functions in this process).
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ import sys
 import threading
 from contextlib import contextmanager
 
-from flask import current_app, request
+from flask import current_app, has_request_context, request
 
 from ..errors import Busy
-from . import privates, workers
+from . import isolated, privates, workers
 from .codec import JsonPacket
 from .frames import one_at_a_time
-from .isolated import Isolated, client_fd
+from .isolated import Client, ClientGone, Isolated, client_fd, watched
 
 
 class Offload:
@@ -36,23 +38,29 @@ class Offload:
     in a lane of its own (``search_at_once`` running, ``search_waiting`` waiting, refused Busy past them): a flood
     of searches refused every other upload, export and replay while it filled the heavy lane.
     ``offload(fn, *args, pure=True)``: fn is a module-level function whose arguments and result pickle (it
-    changes nothing the caller sees): with ``processes`` (the default under eventlet) it runs in a worker
+    changes nothing the caller sees): with ``processes`` (init_offload's default but in a test app) it runs in a worker
     process, one per slot, started when first needed; its exceptions come back as raised there, a worker that
     dies makes the call raise WorkerCrashed (Internal).
-    ``offload(fn, *args, imported=True, client=fd)``: a log import (seconds of CPU from a small upload) runs in a
-    lane of its own, in a worker process in either async mode, within IMPORT_CPU_SECONDS per call and
-    IMPORT_CPU_SECONDS_PER_MINUTE for the process, ended if the client connection ``fd`` closes (isolated.py).
+    ``offload(fn, *args, imported=True)``: a log import (seconds of CPU from a small upload) runs in a lane of its
+    own, in a worker process in either async mode, within IMPORT_CPU_SECONDS per call and
+    IMPORT_CPU_SECONDS_PER_MINUTE for the process (isolated.py).
+    Work nobody waits for stops: every call has a ``client`` (isolated.Client: given, or the Flask request it is
+    made in, ``client_of``); a call waiting for its place ends once its client has left, and pure work in a
+    worker process has the worker killed (ClientGone). One address holds at most ``per_address`` places of a lane
+    (running or waiting; fewer than the lane's all): past that its call is refused Busy, whoever else waits.
     ``with offload.turn():`` one place held for a run of calls (an upload's parse, build and message): the
     calls this thread (green thread) makes inside run in it, neither queued again nor refused, so no half-made
     load waits between two of them holding its parsed scenario."""
 
     def __init__(self, async_mode: str, at_once: int, waiting: int, processes: bool | None = None,
                  small_at_once: int = 1, search_at_once: int = 1, search_waiting: int = 2,
-                 import_cpu_seconds: float = 10, import_cpu_per_minute: float = 30):
+                 import_cpu_seconds: float = 10, import_cpu_per_minute: float = 30, per_address: int = 0,
+                 client_of=None):
         # Bounds the work in progress: a build may hold up to MAX_SESSION_BYTES before it is refused.
-        self._heavy = Lane(at_once, waiting, BUSY)
-        self._small = Lane(small_at_once, waiting, BUSY_SMALL)
-        self._search = Lane(search_at_once, search_waiting, BUSY_SEARCH)
+        self._heavy = Lane(at_once, waiting, BUSY, per_address)
+        self._small = Lane(small_at_once, waiting, BUSY_SMALL, per_address)
+        self._search = Lane(search_at_once, search_waiting, BUSY_SEARCH, per_address)
+        self.client_of = client_of or (lambda: None)  # () -> the Client of the request a call is made in
         self._turns: set[int] = set()  # the threads (green threads) holding a place through ``turn``
         if async_mode == "eventlet":
             from eventlet import tpool  # only in the eventlet server process, which is monkey-patched
@@ -67,8 +75,9 @@ class Offload:
             processes = async_mode == "eventlet"
         self._pool = workers.Pool() if processes and workers.available() else None
         self._pool_lock = threading.Lock()
-        self.imports = Isolated(Lane(1, IMPORTS_WAITING, BUSY_IMPORT), import_cpu_seconds, import_cpu_per_minute,
-                                read=self._run)
+        self.imports = Isolated(Lane(1, IMPORTS_WAITING, BUSY_IMPORT, per_address), import_cpu_seconds,
+                                import_cpu_per_minute, read=self._run)
+        self.cancelled = 0  # pure calls whose worker was killed because their client left
 
     @property
     def full(self) -> bool:
@@ -88,27 +97,28 @@ class Offload:
                 self._pool.close()
 
     def __call__(self, fn, *args, small: bool = False, pure: bool = False, search: bool = False,
-                 imported: bool = False, client: int | None = None, **kwargs):
+                 imported: bool = False, client: Client | None = None, **kwargs):
+        client = client or self.client_of()
         if imported:
             return self.imports.run(fn, args, client)
         if search:
-            with self._search.place():
-                return self._work(fn, args, kwargs, pure)
+            with self._search.place(*_watching(client)):
+                return self._work(fn, args, kwargs, pure, client)
         if small and not pure:
             return fn(*args, **kwargs)
         if small:
-            with self._small.place():
-                return self._work(fn, args, kwargs, pure)
-        with self.turn():  # a place of its own, or the one this thread's turn holds
-            return self._work(fn, args, kwargs, pure)
+            with self._small.place(*_watching(client)):
+                return self._work(fn, args, kwargs, pure, client)
+        with self.turn(client):  # a place of its own, or the one this thread's turn holds
+            return self._work(fn, args, kwargs, pure, client)
 
     @contextmanager
-    def turn(self):
+    def turn(self, client: Client | None = None):
         ident = threading.get_ident()
         if ident in self._turns:  # already holding one
             yield
             return
-        with self._heavy.place():
+        with self._heavy.place(*_watching(client or self.client_of())):
             self._turns.add(ident)
             try:
                 yield
@@ -120,16 +130,19 @@ class Offload:
         works in C with the GIL released (malloc_trim), which the event loop need not wait for."""
         return self._run(fn, *args)
 
-    def _work(self, fn, args, kwargs, pure: bool):
+    def _work(self, fn, args, kwargs, pure: bool, client: Client | None):
         if pure and self._pool is not None:
-            return self._in_worker(fn, args, kwargs)
+            return self._in_worker(fn, args, kwargs, client)
         return self._run(fn, *args, **kwargs)
 
-    def _in_worker(self, fn, args, kwargs):
+    def _in_worker(self, fn, args, kwargs, client: Client | None):
         with self._pool_lock:  # taken and given back here, never in the tpool thread (a green lock)
             worker = self._pool.take()
         try:
-            return self._run(worker.call, fn, args, kwargs)
+            return watched(worker, fn, args, kwargs, client, self._run, "work")
+        except ClientGone:
+            self.cancelled += 1
+            raise
         finally:
             with self._pool_lock:
                 self._pool.give_back(worker)
@@ -137,13 +150,16 @@ class Offload:
 
 class Lane:
     """At most ``at_once`` calls run together and ``waiting`` more wait their turn; past that a call is refused at
-    once with Busy."""
+    once with Busy. One address holds at most ``per_address`` of those places (0: the lane's all but one, at
+    least one), so it never holds them all."""
 
-    def __init__(self, at_once: int, waiting: int, busy: str):
+    def __init__(self, at_once: int, waiting: int, busy: str, per_address: int = 0):
         self._slots = threading.BoundedSemaphore(at_once)
         self._busy = busy  # what a refused call is told
         self._most = at_once + waiting
+        self.per_address = min(per_address or self._most, max(1, self._most - 1))
         self.pending = 0  # calls running or waiting
+        self._by_address: dict[str, int] = {}  # address -> its calls running or waiting
         self._count_lock = threading.Lock()
 
     @property
@@ -151,14 +167,19 @@ class Lane:
         return self.pending >= self._most
 
     @contextmanager
-    def place(self, abandoned=None):
-        """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken. ``abandoned``:
-        asked every LOOK_SECONDS while this waits; once true, the wait ends with what it raised or returned (an
-        exception) instead."""
+    def place(self, abandoned=None, address: str | None = None):
+        """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken, or
+        ``per_address`` by ``address``. ``abandoned``: asked every LOOK_SECONDS while this waits; once true, the
+        wait ends with what it raised or returned (an exception) instead."""
         with self._count_lock:
             if self.pending >= self._most:
                 raise Busy(self._busy)
+            held = self._by_address.get(address, 0) if address is not None else 0
+            if held >= self.per_address:
+                raise Busy(busy_address(held))
             self.pending += 1
+            if address is not None:
+                self._by_address[address] = held + 1
         try:
             while not self._slots.acquire(timeout=LOOK_SECONDS if abandoned else None):
                 given_up = abandoned()
@@ -171,13 +192,29 @@ class Lane:
         finally:
             with self._count_lock:
                 self.pending -= 1
+                if address is not None:
+                    self._by_address[address] -= 1
+                    if not self._by_address[address]:
+                        del self._by_address[address]
+
+
+def _watching(client: Client | None) -> tuple:
+    """Lane.place's arguments for a call ``client`` waits for: ends the wait once it has left; its address."""
+    if client is None:
+        return None, None
+    return (lambda: ClientGone("the client left before its work started") if client.gone() else None), client.address
+
+
+def busy_address(held: int) -> str:
+    return (f"your address has {held} requests of this kind running or waiting (at most {held}: "
+            "MAX_LOADS_PER_ADDRESS); send this again once one is answered")
 
 
 BUSY = "the server is busy loading, checking or exporting other scenarios; try again in a moment"
 BUSY_SMALL = "the server is busy with many small requests; try again in a moment"
 BUSY_SEARCH = "the server is busy with other searches; try again in a moment"
 BUSY_IMPORT = "the server is busy importing other logs; try again in a moment"
-LOOK_SECONDS = 0.25  # how often a call waiting for its place looks whether its client has left
+LOOK_SECONDS = isolated.LOOK_SECONDS  # how often a call waiting for its place looks whether its client has left
 IMPORTS_WAITING = 2  # log imports that may wait for the one running
 EARLY_REFUSAL_BYTES = 64 * 1024  # a POST body over this is refused before it is read while the queue is full
 
@@ -191,7 +228,9 @@ def init_offload(app, settings) -> Offload:
                       search_at_once=int(settings.max_searches_at_once),
                       search_waiting=int(settings.max_searches_waiting),
                       import_cpu_seconds=float(settings.import_cpu_seconds),
-                      import_cpu_per_minute=float(settings.import_cpu_seconds_per_minute))
+                      import_cpu_per_minute=float(settings.import_cpu_seconds_per_minute),
+                      per_address=int(settings.max_loads_per_address), client_of=request_client,
+                      processes=settings.async_mode == "eventlet" or not app.testing)
     app.extensions["inflight_offload"] = offload
     if settings.async_mode == "eventlet":  # the eventlet server process (serve, gunicorn's worker)
         from eventlet import tpool
@@ -212,9 +251,20 @@ def init_offload(app, settings) -> Offload:
     return offload
 
 
+def request_client() -> Client | None:
+    """The client of the Flask request this runs in (None outside one): its address, and how to tell it has left: an
+    HTTP request's connection watched, a Socket.IO connection's session gone (its websocket is read by the server:
+    never watched here)."""
+    if not has_request_context():
+        return None
+    sid = getattr(request, "sid", None)
+    if sid is not None:
+        sessions = current_app.extensions.get("inflight_sessions", {})
+        return Client(request.remote_addr, left=lambda: sid not in sessions)
+    return Client(request.remote_addr, client_fd(request.environ))
+
+
 def apart(fn, *args, **kwargs):  # small=True, pure=True, search=True, imported=True: see Offload
-    """In a request: ``fn(*args)`` run by the app's Offload. There is no request context there: pass data. An
-    import's client connection is watched: its work ends if the client leaves."""
-    if kwargs.get("imported"):
-        kwargs["client"] = client_fd(request.environ)
+    """In a request: ``fn(*args)`` run by the app's Offload, its client watched (``request_client``): the work ends
+    if the client leaves. There is no request context there: pass data."""
     return current_app.extensions["inflight_offload"](fn, *args, **kwargs)

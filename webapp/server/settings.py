@@ -66,6 +66,11 @@ class Settings:
                                                   "connection; also the bytes a connection is read per second")
     max_session_bytes: int = setting(32 * 1024 * 1024, "memory one simulation may hold (source, checkpoints, "
                                                        "live state); 0: no bound")
+    max_session_memory: int = setting(512 * 1024 * 1024, "memory all the sessions of a process may hold (each "
+                                                        "counted as MAX_SESSION_BYTES counts it); beyond, a load of an "
+                                                        "upload is refused; 0: no bound")
+    max_session_memory_per_address: int = setting(128 * 1024 * 1024, "of MAX_SESSION_MEMORY, what the sessions of "
+                                                                    "one client address may hold; 0: no bound")
     max_trace_entries: int = setting(250_000, "list entries a whole trace (/api/replay, /api/trace) may hold, "
                                               "per variant")
     # Heavy work (loads, dry runs, exports) runs off the event loop one at a time: it is CPU-bound and shares the
@@ -73,6 +78,8 @@ class Settings:
     # viewer's step while heavy work piles up; docs/benchmarks.md has the figures).
     max_loads_at_once: int = setting(1, "heavy work (a load, a dry run, an export) run at the same time")
     max_loads_waiting: int = setting(16, "heavy work that may wait; beyond, a request is refused Busy at once")
+    max_loads_per_address: int = setting(4, "heavy work (and searches, imports) one client address may have running "
+                                            "or waiting; beyond, refused Busy (at most all of a lane's places but one)")
     max_searches_at_once: int = setting(1, "searches (POST /api/find) run at the same time, in a lane of their own")
     max_searches_waiting: int = setting(2, "searches that may wait; beyond, one is refused Busy at once")
     find_budget_seconds: float = setting(2.0, "the seconds one search may run (within find.py's bound)")

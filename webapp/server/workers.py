@@ -12,7 +12,9 @@ exception, which is raised again in the caller as the same class with the same a
 ScenarioError keeps its message and problems; any other exception also gets the worker's traceback as a
 note). A worker that dies during a call (a crash, a kill, running out of memory) makes the call raise
 ``WorkerCrashed``, a bug answered as Internal, never a hang; the next call starts a new worker. Workers end
-when the server does: at exit, or at end of file on their pipe if the server is killed.
+when the server does, in the middle of a call too: at exit, or, the server killed, as soon as their request pipe
+hangs up (a thread of the worker waits for that alone, ``_die_with_parent``). At most IDLE_MOST workers wait idle
+in a process, whatever its pools (a test run makes many apps): the one idle longest is ended past that.
 
 ``Worker.call`` blocks on the pipe: under eventlet it runs in a tpool thread (Offload), in threading mode in the
 handler's own thread. It reads and writes with ``posix`` functions, which eventlet does not patch.
@@ -24,10 +26,13 @@ import atexit
 import contextlib
 import os
 import pickle
+import select
 import signal
 import struct
 import sys
+import threading
 import traceback
+from collections import OrderedDict
 from pathlib import Path
 
 try:
@@ -41,6 +46,7 @@ IN_FD, OUT_FD = 3, 4  # a worker's end of its two pipes
 # a validation, the hub with other viewers), the hub gets it first; heavy work waits, viewers do not.
 NICENESS = 10
 ROOT = Path(__file__).resolve().parents[2]  # the directory that holds the webapp package
+IDLE_MOST = 4  # idle workers kept in one process, all its pools together (a server's four lanes: one each)
 
 
 class WorkerCrashed(RuntimeError):
@@ -166,6 +172,10 @@ def _rebuilt(cls, args: tuple, state: dict, worker_traceback: str) -> BaseExcept
     return err
 
 
+_IDLE: OrderedDict[Worker, Pool] = OrderedDict()  # every pool's idle workers, the one idle longest first
+_IDLE_LOCK = threading.Lock()
+
+
 class Pool:
     """Idle workers, taken by one call at a time and given back. Not thread-safe by itself: the caller takes
     and gives back under its own lock (Offload)."""
@@ -179,17 +189,28 @@ class Pool:
     def take(self) -> Worker:
         if os.getpid() != self._pid:  # a forked copy (a pre-forking server): those workers are the parent's
             self._idle, self._all, self._pid = [], set(), os.getpid()
-        if self._idle:
-            return self._idle.pop()
+        with _IDLE_LOCK:
+            if self._idle:
+                worker = self._idle.pop()
+                _IDLE.pop(worker, None)
+                return worker
         worker = Worker()
         self._all.add(worker)
         return worker
 
     def give_back(self, worker: Worker) -> None:
-        if worker.alive and worker in self._all:
-            self._idle.append(worker)
-        else:
+        if not (worker.alive and worker in self._all):
             self._all.discard(worker)
+            return
+        with _IDLE_LOCK:
+            self._idle.append(worker)
+            _IDLE[worker] = self
+            ended = [_IDLE.popitem(last=False) for _ in range(len(_IDLE) - IDLE_MOST)]
+            for old, pool in ended:
+                pool._idle.remove(old)
+                pool._all.discard(old)
+        for old, _ in ended:
+            old.end(kill=True)
 
     @property
     def pids(self) -> list[int]:
@@ -198,17 +219,31 @@ class Pool:
     def close(self) -> None:
         if os.getpid() != self._pid:
             return
+        with _IDLE_LOCK:
+            for worker in self._idle:
+                _IDLE.pop(worker, None)
         for worker in list(self._all):
             worker.end(kill=True)  # nothing in a worker is worth waiting for (a search runs for seconds)
         self._idle, self._all = [], set()
 
 
 # --- the worker's side ---------------------------------------------------------------------------------------
+def _die_with_parent(in_fd: int) -> None:
+    """Wait for the request pipe to hang up (the server closed it, or ended: killed too), then end this process at
+    once, whatever its main thread is computing. Only a hang-up or an error wakes it (it asks for no event)."""
+    poller = select.poll()
+    poller.register(in_fd, 0)
+    while not poller.poll():
+        pass
+    os._exit(0)
+
+
 def serve(in_fd: int = IN_FD, out_fd: int = OUT_FD) -> None:
-    """Answer calls until the server closes the pipe."""
+    """Answer calls until the server closes the pipe, or ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the server's terminal reaches the server alone
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
+    threading.Thread(target=_die_with_parent, args=(in_fd,), daemon=True).start()
     while True:
         request = _receive(in_fd)
         if request is None:

@@ -6,19 +6,28 @@ A channel's ``seq`` numbers the states it was sent: a room's is its record's ver
 every process), a connection's own counts up. With a message queue (several processes), a room's messages go
 through the queue to every process; a connection's own stay in its process (``ignore_queue``), so they survive a
 queue outage.
+
+Memory has a ceiling (``MemoryBudget``: MAX_SESSION_MEMORY, a share per address): an upload's load is admitted in
+its heavy-work turn only if the address's sessions and the process's have room for one more at MAX_SESSION_BYTES;
+each loaded session then holds its counted bytes until its channel goes. Memory freed is given back to the system
+(``release_soon``) after a session with a scenario closes, or whenever a channel closes while the RSS has grown
+GROWN_BYTES since it was last given back (a burst of large frames leaves nothing else behind).
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO
 
-from ..engine.memory import release_memory
+from ..engine.memory import MemoryBudget, release_memory
 from ..engine.room import Room, channels_of
 from ..engine.rooms import Rooms
 from ..engine.session import Session
@@ -26,10 +35,23 @@ from ..engine.simulation import Simulation
 from ..errors import TooLarge, UserError
 from ..presenter import delta_message, for_audience, scenario_message, state_message
 from ..server.codec import Encoded, JsonText, encoded
+from ..server.settings import settings_of
 from .message_cache import Message, MessageCache, View, view_of
 from .pending import Pending
 
 RoomVersion = tuple[str | None, int]  # Room.seen: (epoch, record version)
+log = logging.getLogger(__name__)
+MIB = 1024 * 1024
+GROWN_BYTES = 64 * MIB  # RSS grown this much since memory was last given back: a channel that closes gives it back
+
+
+def rss_bytes() -> int:
+    """This process's resident memory now (Linux /proc; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
 
 
 @dataclass
@@ -139,11 +161,39 @@ class Hub:
     outgoing: Any = None  # the bound on each connection's unread bytes (backpressure.Bound), once installed
     sent_scenarios: set[str] = field(default_factory=set)  # connections sent a scenario message: memory on leaving
     held: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # connection -> (room, load) it was last sent
+    memory: MemoryBudget | None = None  # what the sessions hold (made from the app's settings when first needed)
+    settled: int = 0  # the RSS after memory was last given back
 
     HEAVY_BYTES = 1024 * 1024  # a session this large, once gone, is worth giving its memory back for
     # Seconds look_ahead waits before it works: a message queued is sent by the connection's writer after a few
     # turns of the event loop, and the step's message goes out before the next one is made.
     AHEAD_AFTER = 0.002
+
+    def __post_init__(self) -> None:
+        self._heavy_turn = self.turn
+        self.turn = self._admitted
+
+    @contextmanager
+    def _admitted(self, source: Any):
+        """The heavy-work turn of a load (``turn``), in which an upload is admitted only if the memory budget has
+        room for one more session at MAX_SESSION_BYTES (Busy, in words, otherwise: a refusal of the moment, not
+        remembered as one of the upload)."""
+        with self._heavy_turn(source):
+            if not isinstance(source, str) and has_request_context():
+                self.budget().check(request.remote_addr, settings_of(current_app).session_bytes or 0)
+            yield
+
+    def budget(self) -> MemoryBudget:
+        if self.memory is None:
+            settings = settings_of(current_app)
+            self.memory = MemoryBudget(int(settings.max_session_memory), int(settings.max_session_memory_per_address))
+        return self.memory
+
+    def _hold(self, target: Target) -> None:
+        """What the target's session holds now, counted for the address that loaded it."""
+        sim = target.session.sim
+        if sim is not None and has_request_context():
+            self.budget().hold(target.channel, request.remote_addr, sim.bytes)
 
     def release_soon(self) -> None:
         """Give memory back to the system (engine/memory.py) shortly, once, however many sessions just went."""
@@ -155,7 +205,21 @@ class Hub:
     def _release(self) -> None:
         self.socketio.sleep(0.5)  # let whatever else is ending end too
         self.releasing = False
+        before = rss_bytes()
         release_memory(self.native)  # malloc_trim runs off the event loop
+        self.settled = rss_bytes()
+        if before - self.settled >= GROWN_BYTES // 8:
+            held = self.memory.total if self.memory is not None else 0
+            log.warning("memory given back: RSS %d -> %d MiB; sessions hold %d MiB", before // MIB,
+                        self.settled // MIB, held // MIB)
+
+    def release_if_grown(self) -> None:
+        """Give memory back if the RSS has grown GROWN_BYTES since it was last given back."""
+        now = rss_bytes()
+        if not self.settled:
+            self.settled = now
+        elif now - self.settled >= GROWN_BYTES:
+            self.release_soon()
 
     def unread(self, sid: str) -> int:
         """The bytes sent to connection ``sid`` that it has not read yet (backpressure.Bound)."""
@@ -211,6 +275,7 @@ class Hub:
                 self.sent_scenarios.add(target.channel)
                 self.held.pop(target.channel, None)
             self.send("scenario", self.scenario_of(target), target.channel, target.private)
+            self._hold(target)
         if target.session.sim is None:
             return
         message, view = self.state_of(target)
@@ -359,9 +424,13 @@ class Hub:
         self.sent.pop(channel, None)
         self.scenarios.pop(channel, None)
         self.held.pop(channel, None)
+        if self.memory is not None:
+            self.memory.drop(channel)
         if channel in self.sent_scenarios:  # what was queued for it (up to MAX_OUTGOING_BYTES) is garbage now
             self.sent_scenarios.discard(channel)
             self.release_soon()
+        else:
+            self.release_if_grown()
         self.cache.forget(channel)
 
     def prune(self) -> None:
