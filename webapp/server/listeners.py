@@ -186,8 +186,23 @@ def _run_eventlet(app, host, port, table: Connections, options: dict) -> None:
 
     family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     listener = GuardedListener(eventlet.listen(address, family), table)
+    options = {**options, "protocol": request_version_protocol(options.get("protocol") or eventlet.wsgi.HttpProtocol)}
     # The pool is never what bounds connections (the table is): a full pool would stop accepting altogether.
     eventlet.wsgi.server(listener, app, log_output=False, max_size=table.most + 64, **options)
+
+
+def request_version_protocol(protocol):
+    """eventlet.wsgi's protocol whose environ's ``SERVER_PROTOCOL`` is the request's own version (PEP 3333; eventlet
+    says "HTTP/1.0" for every request): whether eventlet keeps a connection open depends on it
+    (``privates.server_says_close``)."""
+
+    class RequestVersion(protocol):  # type: ignore[misc, valid-type]
+        def get_environ(self):
+            environ = super().get_environ()
+            environ["SERVER_PROTOCOL"] = self.request_version
+            return environ
+
+    return RequestVersion
 
 
 def _run_threading(app, host, port, table: Connections, options: dict) -> None:
