@@ -45,6 +45,7 @@ import types
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio.packet import ACK
 
+from .deadlines import BodyLate
 from .frames import apply_mask, owed_seconds, read_budget
 from .offences import describe, engineio_problem
 
@@ -242,7 +243,10 @@ def _screened_post(socket, malformed):
         length = int(text)
         if length > socket.server.max_http_buffer_size:  # (answered before: _session_guard)
             close()
-        body = environ["wsgi.input"].read(length)
+        try:
+            body = environ["wsgi.input"].read(length)
+        except BodyLate:  # late, or cut short (deadlines.py): the session ends with its connection
+            close()
         try:
             frames = body.decode("utf-8").split("\x1e") if body else []
         except UnicodeDecodeError:
