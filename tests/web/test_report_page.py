@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from tests.export.incident_logs import klog
+from tests.web.heavy_logs import heavy_form
 
 
 def post_log(client, data: bytes, name: str = "incident.log"):
@@ -46,12 +47,6 @@ def test_a_form_without_the_log_field_or_over_its_parts_is_refused_naming_it(cli
     many = {f"f{i}": "x" for i in range(1100)}
     res = client.post("/report?name=a.log", data=many, content_type="multipart/form-data")
     assert res.status_code == 400 and "parts" in res.get_json()["message"]
-
-
-def heavy_form(parts: int = 100, lines: int = 2000) -> bytes:
-    """A form of ~1.6 MB that costs Werkzeug's multipart parser about a second: many parts of many header lines."""
-    part = b"--b\r\n" + b"X-H: a\r\n" * lines + b'Content-Disposition: form-data; name="a"\r\n\r\nx\r\n'
-    return part * parts + b"--b--\r\n"
 
 
 def test_a_report_s_form_is_parsed_apart_from_the_event_loop(tmp_path):

@@ -44,9 +44,10 @@ SWEEP_SECONDS = 0.25
 # stall of the event loop; at most 100 a second, a few milliseconds of work each time.
 ENDED_PER_SWEEP = 25
 WAIT_WITHOUT_RESERVE = 0.05  # seconds an accept without a file to spare waits before trying again
-SHED_AT_ONCE = 4  # slow bodies cut to make room for one newcomer refused for a full table
+SHED_AT_ONCE = 1  # slow bodies cut to make room for one newcomer refused for a full table (more: a flood of
+# newcomers would cut more than it takes)
 SHED_WAIT_SECONDS = 1.0  # how long that newcomer waits for the cut connections to close
-SHED_POLL_SECONDS = 0.02
+SHED_POLL_SECONDS = 0.005
 
 
 def init_serving(app, settings) -> None:
