@@ -42,13 +42,12 @@ def builtin_report(scenario_id: str):
 
 @bp.post("/report")
 def imported_page():
-    """The body is read here and parsed apart, with the import (a 2 MB form of many parts parsed on the event loop
-    stalled every viewer for a second: bench/abuse_reports.py)."""
+    """The body is read here; the form is parsed apart, with the import and the permalink's compression (a 2 MB form
+    of many parts parsed on the event loop stalled every viewer for up to two seconds: bench/abuse.py, reports)."""
     if request.mimetype != "multipart/form-data":
         raise Invalid(NO_LOG_FIELD)
     form = (body_bytes(), request.content_type, request.max_form_memory_size, request.max_form_parts)
-    facts, svgs, raw = apart(_imported, form, _log_name(), settings_of(current_app).session_bytes, imported=True)
-    inline = _inline(raw)
+    facts, svgs, inline = apart(_imported, form, _log_name(), settings_of(current_app).session_bytes, imported=True)
     query = {"inline": inline} if len(inline) + 40 < MAX_ADDRESS else {"scenario": HANDOFF_ID}
     return _page(facts, svgs, _viewer_href(query, facts))
 
@@ -61,7 +60,7 @@ def _builtin(scenario_id: str, max_bytes: int):
 
 def _imported(form: tuple, name: str, max_bytes: int):
     scenario, facts = imported_report(import_logs([(name, io.BytesIO(_log_field(*form)))], LIMITS), max_bytes)
-    return facts, themed_frames(scenario, facts, max_bytes), scenario.raw
+    return facts, themed_frames(scenario, facts, max_bytes), _inline(scenario.raw)
 
 
 def _log_field(body: bytes, content_type: str, max_memory: int | None, max_parts: int | None) -> bytes:
