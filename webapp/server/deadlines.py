@@ -12,8 +12,9 @@ trickles in (a byte every few seconds resets nothing), or its connection is cut.
   400 (``privates._screened_post``); the connection is closed.
 * **Shed.** When a connection is refused for a full table (the process's, or its address's share), the
   listener first cuts the bodies that have waited longest (``Deadlines.shed``: those waiting at least
-  ``SHED_AFTER_SECONDS``, of that address for an address's share) and admits the newcomer once their
-  connections have closed: an honest client is served while slow senders hold the table, and the slowest go.
+  ``SHED_AFTER_SECONDS``, of that address for an address's share), else the connection idle longest (a head
+  sent slowly: ``Connections.stalest``), and admits the newcomer once that connection has closed: an honest
+  client is served while slow senders hold the table, and the slowest go.
 * A body that ends before its ``Content-Length`` (the connection cut, or the client gone) raises ``BodyLate``
   too: a request is never run on part of its body.
 
@@ -33,7 +34,7 @@ from werkzeug.exceptions import RequestTimeout
 
 from .connections import address_key
 
-SHED_AFTER_SECONDS = 1.0  # a body waited for this long may be cut to make room for a newcomer
+SHED_AFTER_SECONDS = 1.0  # a body waited for (a connection idle) this long may be cut to make room for a newcomer
 LATE = "the request body did not arrive within {seconds:g} s"
 
 

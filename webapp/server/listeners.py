@@ -28,8 +28,8 @@ import os
 import socket
 import time
 
-from .connections import Activity, Connections, connection_bound, end, file_limit, refuse
-from .deadlines import BodyDeadline, Deadlines, cut
+from .connections import Activity, Connections, address_key, connection_bound, file_limit, refuse
+from .deadlines import SHED_AFTER_SECONDS, BodyDeadline, Deadlines, cut
 from .hosts import proxy_count
 from .httplimit import HttpLimit
 from .settings import settings_of
@@ -44,7 +44,7 @@ SWEEP_SECONDS = 0.25
 # stall of the event loop; at most 100 a second, a few milliseconds of work each time.
 ENDED_PER_SWEEP = 25
 WAIT_WITHOUT_RESERVE = 0.05  # seconds an accept without a file to spare waits before trying again
-SHED_AT_ONCE = 1  # slow bodies cut to make room for one newcomer refused for a full table (more: a flood of
+SHED_AT_ONCE = 1  # slow connections cut to make room for one newcomer refused for a full table (more: a flood of
 # newcomers would cut more than it takes)
 SHED_WAIT_SECONDS = 1.0  # how long that newcomer waits for the cut connections to close
 SHED_POLL_SECONDS = 0.005
@@ -104,13 +104,15 @@ def run(app, mode: str, host: str, port: int, options: dict) -> None:
 
 
 def _sweep(socketio, table: Connections, deadlines: Deadlines | None) -> None:
-    """Every SWEEP_SECONDS: forget closed connections, shut down idle ones (ENDED_PER_SWEEP at most), cut the
-    bodies past their due time."""
+    """Every SWEEP_SECONDS: forget closed connections, cut idle ones (ENDED_PER_SWEEP at most) and the bodies past
+    their due time. A cut shuts the reading side only (``deadlines.cut``): the server answers what it read and
+    closes the connection; shut both ways in the middle of a head, eventlet's server kept it open for good, its
+    file held."""
     while True:
         socketio.sleep(SWEEP_SECONDS)
         try:
             for sock in table.expired(most=ENDED_PER_SWEEP):
-                end(sock)
+                cut(sock)
             for sock in deadlines.late() if deadlines is not None else ():
                 cut(sock)
         except Exception:  # noqa: BLE001 - the sweep must outlive any one connection's oddity
@@ -187,15 +189,21 @@ def accept_guarded(listener, table: Connections, reserve: FileReserve, once: boo
 
 
 def make_room(table: Connections, deadlines: Deadlines, conn, peer, answer: bytes) -> bytes | None:
-    """A newcomer refused for a full table (the process's, or its address's share): the bodies waited for longest
-    (of its address, for its address's share) are cut (``Deadlines.shed``), and it is admitted once their
-    connections have closed, within SHED_WAIT_SECONDS; else ``answer``, its refusal, stands."""
+    """A newcomer refused for a full table (the process's, or its address's share): the body waited for longest
+    (of its address, for its address's share) is cut (``Deadlines.shed``), else the connection idle longest (a
+    head sent slowly, an idle keep-alive: ``Connections.stalest``; where IDLE_CONNECTION_SECONDS bounds them) is
+    shut down, either at least SHED_AFTER_SECONDS old; the newcomer is admitted once that connection has closed,
+    within SHED_WAIT_SECONDS; else ``answer``, its refusal, stands."""
     address = str(peer[0]) if answer == table.too_many_here else None
     shed = deadlines.shed(SHED_AT_ONCE, address)
-    if not shed:
-        return answer
     for sock in shed:
         cut(sock)
+    if not shed and table.idle_seconds:  # (idle connections kept for good: none is cut for a newcomer either)
+        shed = table.stalest(SHED_AT_ONCE, address_key(address) if address is not None else None, SHED_AFTER_SECONDS)
+        for sock in shed:
+            cut(sock)
+    if not shed:
+        return answer
     waited_until = time.monotonic() + SHED_WAIT_SECONDS
     while answer is not None and time.monotonic() < waited_until:
         time.sleep(SHED_POLL_SECONDS)  # (green under eventlet: the cut connections answer and close meanwhile)
