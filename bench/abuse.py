@@ -23,7 +23,9 @@ round trips are the figures. In turn, each for --seconds, from separate processe
   (h) deepframe --deep-conns raw websockets sending '42["echo",' + "["*32000 + "]"*32000 + "]" (64 kB, nested too
               deep: answered with an error) back to back, reconnecting whenever the server closes them
   (i) listframe --deep-conns raw websockets sending a ~1 MB echo of a list of 500,000 items back to back
-  idleconns, slowheaders, getflood, bigpolls, hall: connections, HTTP and a hall of phones on one address
+  (j) reports --report-conns HTTP clients posting a crafted 1.6 MB form to POST /report (many parts of many header
+              lines: a good part of a second of Werkzeug's parser; tests/web/heavy_logs.py) again and again
+  idleconns, slowheaders, getflood, bigpolls, hall, slowbodies: connections, HTTP and a hall of phones on one address
               (bench/abuse_conns.py, which also runs them on their own: a server under a file limit, either async
               mode, its RSS sampled)
   unread, rejoin, imports, polls, rooms: slow readers and heavy work (bench/abuse_heavy.py)
@@ -60,8 +62,8 @@ from round_trip import Client
 from server import Server, cpu_seconds
 
 PHASES = ("quiet", "frames", "flood", "loads", "checks", "small", "deepbody", "listbody", "deepframe", "listframe",
-          *abuse_conns.PHASES, *HEAVY_PHASES, *MEMORY_PHASES)  # abuse_conns.py: connections; abuse_heavy.py:
-# unread ... rooms; abuse_memory.py: abandoned work, big frames, a memory burst
+          "reports", *abuse_conns.PHASES, *HEAVY_PHASES, *MEMORY_PHASES)  # abuse_conns.py: connections;
+# abuse_heavy.py: unread ... rooms; abuse_memory.py: abandoned work, big frames, a memory burst
 BODIES = {"deepbody": b"[" * 1_000_000 + b"]" * 1_000_000, "listbody": b"[" + b"1," * 1_000_000 + b"1]"}
 FRAMES = {"deepframe": '42["echo",' + "[" * 32000 + "]" * 32000 + "]",
           "listframe": '42["echo",[' + "1," * 499_999 + "1]]"}
@@ -187,8 +189,17 @@ def bodies_attack(url: str, seconds: float, out, kind: str) -> None:
     post_again_and_again(url + "/api/replay", BODIES[kind], seconds, out)
 
 
-def post_again_and_again(url: str, body: str | bytes, seconds: float, out) -> None:
-    """POST ``body`` (JSON) to ``url`` for ``seconds``, one request after another; each status counted."""
+def reports_attack(url: str, seconds: float, out) -> None:
+    """POST the crafted form to /report again and again."""
+    from tests.web.heavy_logs import heavy_form
+
+    post_again_and_again(url + "/report?name=a.log", heavy_form(), seconds, out, "multipart/form-data; boundary=b")
+
+
+def post_again_and_again(url: str, body: str | bytes, seconds: float, out,
+                         content_type: str = "application/json") -> None:
+    """POST ``body`` (JSON, unless ``content_type``) to ``url`` for ``seconds``, one request after another; each
+    status counted."""
     import requests
 
     statuses: dict[int, int] = {}
@@ -196,7 +207,7 @@ def post_again_and_again(url: str, body: str | bytes, seconds: float, out) -> No
     with requests.Session() as http:
         while time.monotonic() < end:
             try:
-                status = http.post(url, data=body, timeout=30, headers={"Content-Type": "application/json"}).status_code
+                status = http.post(url, data=body, timeout=30, headers={"Content-Type": content_type}).status_code
             except requests.RequestException:
                 status = 0
             statuses[status] = statuses.get(status, 0) + 1
@@ -260,6 +271,8 @@ def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
         procs = [ctx.Process(target=_many, args=(loads_attack, args.load_conns, url, seconds, out, args.load_steps))]
     elif name in BODIES:
         procs = [ctx.Process(target=bodies_attack, args=(url, seconds, out, name)) for _ in range(args.body_conns)]
+    elif name == "reports":
+        procs = [ctx.Process(target=reports_attack, args=(url, seconds, out)) for _ in range(args.report_conns)]
     elif name in HEAVY_PHASES:
         procs = heavy_phase(name, url, seconds, out, args, ctx)
     elif name in MEMORY_PHASES:
@@ -334,6 +347,7 @@ def main():
     ap.add_argument("--check-conns", type=int, default=20)
     ap.add_argument("--body-conns", type=int, default=4, help="clients posting BODIES (deepbody, listbody)")
     ap.add_argument("--deep-conns", type=int, default=4, help="websockets sending FRAMES (deepframe, listframe)")
+    ap.add_argument("--report-conns", type=int, default=1, help="clients posting the crafted form (reports)")
     ap.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
     abuse_conns.add_arguments(ap)
     ap.add_argument("--verbose", action="store_true", help="list each step over 100 ms")

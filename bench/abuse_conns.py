@@ -15,6 +15,10 @@ laptop may have) in either async mode, and its RSS is sampled from /proc all alo
               address in X-Forwarded-For, as behind a proxy: start the server with --server-env
               INFLIGHT_SCOPE_PROXY_COUNT=1) open a room's page and files, join it and answer its poll
               (tests/web/hall.py, 16 at a time); reported: how many joined, how long all took, the votes counted
+  slowbodies  --slow-body-conns connections from 127.0.0.10-29 announcing a 1,000,000-byte body to POST /api/validate
+              and sending a byte of it every 5 s, opened again whenever the server cuts one; once all are opened (or
+              after 3 s), an honest client (127.0.0.1) asks GET /healthz on a new connection every 0.2 s, its
+              statuses counted
 
 The honest viewer (bench/abuse.py's Viewer, 127.0.0.1, websocket) steps all along; its p50 / p99 / max per phase
 are the figures; goal p99 <= 100 ms, max <= 250 ms, the process alive and its RSS bounded.
@@ -34,8 +38,11 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-PHASES = ("idleconns", "slowheaders", "getflood", "bigpolls", "hall")
+PHASES = ("idleconns", "slowheaders", "getflood", "bigpolls", "hall", "slowbodies")
 SOURCES = [f"127.0.0.{i}" for i in range(2, 10)]
+BODY_SOURCES = [f"127.0.0.{i}" for i in range(10, 30)]  # 20 addresses: past the process's bound at 64 each
+BODY_BYTE_SECONDS = 5.0  # a slow body's byte this often
+HONEST_AFTER_SECONDS = 3.0  # the honest client of slowbodies begins once all are opened, or after this long
 
 
 def add_arguments(ap) -> None:
@@ -44,6 +51,7 @@ def add_arguments(ap) -> None:
     ap.add_argument("--flood-threads", type=int, default=16, help="getflood: keep-alive connections asking GET /")
     ap.add_argument("--hall-phones", type=int, default=500, help="hall: phones on one address")
     ap.add_argument("--hall-forwarded", default=None, help="hall: the address a proxy on 127.0.0.1 names for all")
+    ap.add_argument("--slow-body-conns", type=int, default=1200, help="slowbodies: connections sending slow bodies")
 
 
 def attackers(name: str, url: str, seconds: float, out, ctx, args) -> tuple[list, int]:
@@ -56,6 +64,8 @@ def attackers(name: str, url: str, seconds: float, out, ctx, args) -> tuple[list
         return [ctx.Process(target=get_flood, args=(url, seconds, out, args.flood_threads))], 1
     if name == "hall":
         return [ctx.Process(target=hall_phase, args=(url, seconds, out, args.hall_phones, args.hall_forwarded))], 1
+    if name == "slowbodies":
+        return [ctx.Process(target=slow_bodies, args=(url, seconds, out, args.slow_body_conns))], 1
     return [ctx.Process(target=big_polls, args=(url, seconds, out))], 1
 
 
@@ -143,6 +153,76 @@ def slow_attack(url: str, seconds: float, out, count: int) -> None:
     for conn in conns:
         conn.close()
     out.put({"slow connections made": made, "cut off by the server": cut, "header lines of the oldest": longest})
+
+
+def slow_bodies(url: str, seconds: float, out, count: int) -> None:
+    """``count`` connections each sending a body's byte every BODY_BYTE_SECONDS; an honest GET every 0.2 s."""
+    _files_for(count)
+    address, end = _address(url), time.monotonic() + seconds
+    head = b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" \
+           b"Content-Length: 1000000\r\n\r\n{"
+    conns: dict = {}
+    made = cut = 0
+    honest: dict[int, int] = {}
+    prober = threading.Thread(target=_honest_gets, args=(address, end, honest))
+    next_byte = time.monotonic()
+    honest_from = next_byte + HONEST_AFTER_SECONDS
+    while time.monotonic() < end:
+        while len(conns) < count and made < count * 4:
+            conn = _open(address, BODY_SOURCES[made % len(BODY_SOURCES)])
+            made += 1
+            if prober.ident is None and (made >= count or time.monotonic() >= honest_from):
+                prober.start()  # once all are opened (or the server has slowed their opening): the honest client
+            if conn is None:
+                break
+            try:
+                conn.send(head)
+                conns[conn] = 0
+            except OSError:
+                conn.close()
+        now = time.monotonic()
+        if now >= next_byte:
+            next_byte += BODY_BYTE_SECONDS
+            for conn in list(conns):
+                try:
+                    conn.send(b" ")
+                    conns[conn] += 1
+                except OSError:
+                    conns.pop(conn)
+                    conn.close()
+                    cut += 1
+        for conn in _readable(conns, 0.05):  # answered (refused, 408) or closed: cut off
+            conns.pop(conn, None)
+            conn.close()
+            cut += 1
+    held = len(conns)
+    for conn in conns:
+        conn.close()
+    if prober.ident is not None:
+        prober.join()
+    out.put({"slow bodies made": made, "cut or refused by the server": cut, "held at the end": held,
+             "honest GET /healthz": {str(k): v for k, v in sorted(honest.items())}})
+
+
+def _honest_gets(address, end: float, statuses: dict) -> None:
+    """GET /healthz from 127.0.0.1 on a new connection every 0.2 s until ``end``; each status counted (0: none)."""
+    while time.monotonic() < end:
+        try:
+            with socket.create_connection(address, timeout=5, source_address=("127.0.0.1", 0)) as conn:
+                status = _ask(conn, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")[0]
+        except OSError:
+            status = 0
+        statuses[status] = statuses.get(status, 0) + 1
+        time.sleep(0.2)
+
+
+def _readable(conns, timeout: float) -> list:
+    """Which of ``conns`` are readable, waiting at most ``timeout`` (poll: file numbers past select's 1,024)."""
+    poller = select.poll()
+    by_fd = {conn.fileno(): conn for conn in conns}
+    for fd in by_fd:
+        poller.register(fd, select.POLLIN)
+    return [by_fd[fd] for fd, _ in poller.poll(timeout * 1000)]
 
 
 def _ask(conn, request: bytes) -> tuple[int, bool]:

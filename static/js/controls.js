@@ -203,12 +203,15 @@ function bindSwipe(stage, actions) {
   });
 }
 
-// An embedding page steps, goes back or seeks with postMessage; a click inside gives the keys to the embed.
+// An embedding page steps, goes back or seeks with postMessage; a click inside gives the keys to the embed. Only
+// the embedding page (the parent window) and the embed itself (its story mode's scrolly.js) drive it: any origin
+// may embed it, so the sender is told by its window, never its origin; a sibling frame's message is ignored.
 function listenToTheHost(app, actions, drive) {
   app.tabIndex = -1;
   app.addEventListener("pointerdown", () => app.focus());
   window.addEventListener("message", (ev) => {
     const m = ev.data;
+    if (ev.source !== window.parent && ev.source !== window) return;
     if (!m || m.type !== "inflight-scope") return;
     if (m.action === "step") actions.step();
     else if (m.action === "back") actions.back();

@@ -210,6 +210,32 @@ def test_embed_in_an_iframe_speaks_post_message(make_page, live_server, tmp_path
     page.screenshot(path=str(artifacts_dir / "screenshots" / "embed-in-iframe-1100x700.png"))
 
 
+def test_a_sibling_frame_cannot_drive_an_embed(make_page, live_server, tmp_path):
+    """A frame beside the embed, of another origin (a sandboxed ad, say), posts it a step: ignored. Only the
+    embedding page drives it: the positions it reports are the host's seek and nothing else."""
+    sibling = ("<script>addEventListener('message', () => { parent.frames[0].postMessage("
+               "{type: 'inflight-scope', action: 'step'}, '*'); parent.postMessage('sent', '*'); });</script>")
+    host = tmp_path / "siblings.html"
+    host.write_text(f"""<!doctype html><body style="margin:0">
+      <iframe id="f" src="{live_server.url}/embed?scenario=lost-marker&from=0&to=6"
+        style="width:1000px;height:620px;border:0"></iframe>
+      <iframe id="ad" sandbox="allow-scripts" srcdoc="{sibling}"></iframe>
+      <script>window.positions = []; addEventListener('message', (e) => {{
+        if (e.data === 'sent') window.sent = true;
+        else if (e.data && e.data.type === 'inflight-scope') window.positions.push(e.data.position); }});</script>
+      </body>""")
+    page = make_page(width=1100, height=700)
+    page.goto(host.as_uri())
+    page.wait_for_function("window.positions && window.positions.includes(0)")
+    page.evaluate("document.getElementById('ad').contentWindow.postMessage('go', '*')")
+    page.wait_for_function("window.sent === true")  # the sibling posted its step before it said so
+    page.evaluate("document.getElementById('f').contentWindow.postMessage("
+                  "{type: 'inflight-scope', action: 'seek', position: 4}, '*')")
+    page.wait_for_function("window.positions.includes(4)")
+    assert page.evaluate("window.positions") == [0, 4]
+    assert not page.problems, page.problems
+
+
 # --- presentation mode ----------------------------------------------------------------------------------
 def test_presentation_mode_hides_the_chrome_and_keeps_16_by_9(make_page, artifacts_dir):
     page = make_page(width=1280, height=720, color_scheme="dark")

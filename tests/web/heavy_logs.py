@@ -1,6 +1,6 @@
 """A crafted kube-scheduler log within the upload limit that costs seconds of CPU to import: many pods, each
 parked and then attempted again in reverse order, round after round (the mend loop replays the whole scenario for
-every round of activates and priorities it adds)."""
+every round of activates and priorities it adds). And a crafted form for POST /report, costly to parse."""
 
 from __future__ import annotations
 
@@ -26,3 +26,10 @@ def costly_log(pods: int = 200, rounds: int = 10) -> bytes:
                 out.append(_line(t, where, message, f"p{i}", extra))
                 t += 1
     return "".join(out).encode()
+
+
+def heavy_form(parts: int = 100, lines: int = 2000) -> bytes:
+    """A multipart form (boundary ``b``) of ~1.6 MB that costs Werkzeug's parser a good part of a second: many parts
+    of many header lines, and no ``log`` field (POST /report answers 400 once it is parsed)."""
+    part = b"--b\r\n" + b"X-H: a\r\n" * lines + b'Content-Disposition: form-data; name="a"\r\n\r\nx\r\n'
+    return part * parts + b"--b--\r\n"

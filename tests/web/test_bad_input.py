@@ -190,6 +190,16 @@ class TestHttp:
             assert response.status_code == 200
         assert errors_logged() == []
 
+    @pytest.mark.parametrize("version", ["v" * 5000, "v1.28.1" + "x" * 100, "v0.0.1"])
+    def test_an_unknown_source_version_is_not_answered_back_whole(self, client, errors_logged, version):
+        """/api/sources/<5,000 characters> echoed them all in its 404: a short name is quoted, a long one counted."""
+        response = client.get(f"/api/sources/{version}")
+        assert response.status_code == 404
+        message = response.get_json()["message"]
+        assert message.startswith("no source map for version ") and "v1.28.1" in message and len(message) < 200
+        assert (repr(version) in message) == (len(version) <= 24)
+        assert errors_logged() == []
+
     @pytest.mark.parametrize("query", ["position", "from", "to"])
     @pytest.mark.parametrize("page", ["/", "/embed", "/present"])
     def test_page_numbers_too_long_fall_back(self, client, page, query):

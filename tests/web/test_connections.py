@@ -232,6 +232,45 @@ def test_an_oversized_polling_post_then_a_normal_one_is_never_a_500(mode):
     assert "Traceback" not in server.log(), server.log()
 
 
+ASKED = {"plain": ("HTTP/1.1", ""), "100-continue": ("HTTP/1.1", "Expect: 100-continue\r\n"),
+         "asks close": ("HTTP/1.1", "Connection: close\r\n"), "HTTP/1.0": ("HTTP/1.0", "")}
+
+
+@pytest.mark.parametrize("asked", list(ASKED))
+@pytest.mark.parametrize("mode", MODES)
+def test_an_oversized_polling_post_is_told_connection_close_once(mode, asked):
+    """However the client asks (keep-alive, ``Expect: 100-continue``, ``Connection: close``, HTTP/1.0), the 413
+    carries one ``Connection: close``: the app's, or the server's own where it writes one."""
+    version, header = ASKED[asked]
+    with LiveServer(mode, LOGS) as server:
+        url = server.url + "/socket.io/?EIO=4&transport=polling"
+        sid = json.loads(requests.get(url, timeout=HANG).text[1:])["sid"]
+        assert requests.post(f"{url}&sid={sid}", data="40", timeout=HANG).status_code == 200
+        conn = connect(server, "127.0.0.1")
+        try:
+            conn.sendall(f"POST /socket.io/?EIO=4&transport=polling&sid={sid} {version}\r\nHost: 127.0.0.1\r\n"
+                         f"Content-Length: {1024 * 1024 + 100}\r\n{header}\r\n".encode())
+            head = final_head(conn)
+        finally:
+            conn.close()
+        assert head.startswith(b"HTTP/1.1 413"), head
+        assert len(re.findall(rb"(?im)^connection: *close\r$", head)) == 1, head.decode()
+    assert "Traceback" not in server.log(), server.log()
+
+
+def final_head(conn) -> bytes:
+    """The head of the answer on ``conn`` after any interim ``100 Continue``."""
+    data = b""
+    while True:
+        while b"\r\n\r\n" not in data:
+            chunk = conn.recv(65536)
+            assert chunk, f"closed before a whole head: {data!r}"
+            data += chunk
+        head, data = data.split(b"\r\n\r\n", 1)
+        if not re.match(rb"HTTP/1\.[01] 1\d\d", head):
+            return head + b"\r\n"
+
+
 def wait_for(condition, seconds: float = HANG) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

@@ -1,11 +1,15 @@
 """The incident report as a page: POST /report (the log as the multipart field ``log``) and GET /report/<id>."""
 
 import io
+import os
 import re
+import time
+from pathlib import Path
 
 from tests.export.incident_logs import klog
 from tests.scenario.test_hostile_names import failing
 from tests.scenario.test_logs_edited_names import SAID as EDITED_SAID
+from tests.web.heavy_logs import heavy_form
 from webapp.web.kept import KEEP_HOURS, KeptReports
 
 
@@ -92,3 +96,81 @@ def test_the_report_page_and_the_import_answer_say_so_and_escape_the_name(client
     page = client.post("/report?name=edited.log", data={"log": (io.BytesIO(data), "edited.log")},
                        content_type="multipart/form-data", follow_redirects=True).get_data(as_text=True)
     assert EDITED_SAID in page and "<b>pod-A</b>" not in page and "&lt;b&gt;pod-A&lt;/b&gt;" in page
+
+
+def test_a_form_without_the_log_field_or_over_its_parts_is_refused_naming_it(client):
+    res = client.post("/report?name=a.log", data={"other": (io.BytesIO(b"x"), "a.log")},
+                      content_type="multipart/form-data")
+    assert res.status_code == 400 and "multipart field `log`" in res.get_json()["message"]
+    many = {f"f{i}": "x" for i in range(1100)}
+    res = client.post("/report?name=a.log", data=many, content_type="multipart/form-data")
+    assert res.status_code == 400 and "parts" in res.get_json()["message"]
+
+
+def test_a_report_s_form_is_parsed_apart_from_the_event_loop(tmp_path):
+    """eventlet: the event loop's thread spends on a posted report a small part of what parsing its form costs
+    (measured here, in the same run, on the same body): the parse runs in the import's worker. A viewer's step
+    sent once the whole form is sent is answered before the report is; both are answered (no timing asserted)."""
+    import socket
+    import threading
+
+    import socketio
+    from werkzeug.formparser import parse_form_data
+
+    from tests.web.liveserver import LiveServer
+
+    body = heavy_form()
+    environ = {"REQUEST_METHOD": "POST", "CONTENT_TYPE": "multipart/form-data; boundary=b",
+               "CONTENT_LENGTH": str(len(body)), "wsgi.input": io.BytesIO(body)}
+    started = time.process_time()
+    parse_form_data(environ, max_form_memory_size=500_000, max_form_parts=1000)
+    parse_cpu = time.process_time() - started
+    env = {"INFLIGHT_SCOPE_HTTP_RATE_LIMIT_PER_SECOND": "0"}
+    with LiveServer("eventlet", tmp_path, env=env) as server:
+        viewer = socketio.SimpleClient()
+        viewer.connect(server.url, transports=["websocket"], wait_timeout=60)
+        try:
+            viewer.emit("load", {"scenario": "lost-marker"})
+            viewer.receive(timeout=60)
+            hub_before = hub_cpu(server.proc.pid)
+            conn = socket.create_connection(("127.0.0.1", server.port), timeout=120)
+            order: list[str] = []
+            answer = []
+
+            def post():
+                head = (f"POST /report?name=a.log HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(body)}\r\n"
+                        "Content-Type: multipart/form-data; boundary=b\r\nConnection: close\r\n\r\n")
+                conn.sendall(head.encode() + body)
+                order.append("sent")
+                answer.append(read_all(conn))
+                order.append("report")
+
+            poster = threading.Thread(target=post)
+            poster.start()
+            while "sent" not in order:
+                poster.join(0.01)
+            viewer.emit("step")
+            viewer.receive(timeout=60)
+            order.append("step")
+            poster.join(120)
+            hub_spent = hub_cpu(server.proc.pid) - hub_before
+        finally:
+            viewer.disconnect()
+            conn.close()
+        assert answer and answer[0].startswith(b"HTTP/1.1 400") and b"multipart field `log`" in answer[0]
+        assert order == ["sent", "step", "report"], order
+        assert hub_spent < parse_cpu / 3, (hub_spent, parse_cpu)
+    assert "Traceback" not in server.log(), server.log()
+
+
+def read_all(conn) -> bytes:
+    data = b""
+    while chunk := conn.recv(65536):
+        data += chunk
+    return data
+
+
+def hub_cpu(pid: int) -> float:
+    """CPU seconds of the server's main thread, where eventlet's event loop runs (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

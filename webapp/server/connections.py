@@ -195,6 +195,19 @@ class Connections:
                 entry.busy = max(0, entry.busy - 1)
                 entry.since = self.clock()
 
+    def stalest(self, most: int, key: str | None = None, idle_for: float = 0.0) -> list:
+        """The sockets of at most ``most`` connections idle longest (at least ``idle_for`` s; of address ``key`` only,
+        if given), each returned once: those ``expired`` would find first, found early to make room
+        (``listeners.make_room``)."""
+        now = self.clock()
+        with self._lock:
+            idle = sorted((entry.since, peer) for peer, entry in self._open.items()
+                          if not entry.busy and not entry.ending and now - entry.since >= idle_for
+                          and (key is None or entry.key == key))
+            for _, peer in idle[:most]:
+                self._open[peer].ending = True
+            return [self._open[peer].sock for _, peer in idle[:most]]
+
     def expired(self, now: float | None = None, most: int = 1 << 30) -> list:
         """Forget closed connections; the sockets of at most ``most`` of those idle past ``idle_seconds`` (each
         returned once)."""

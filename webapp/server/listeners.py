@@ -1,15 +1,17 @@
 """The servers ``serve`` runs, eventlet's or Werkzeug's threading one, each with the connection bounds of
-``connections.py`` and the HTTP rate limit of ``httplimit.py``.
+``connections.py``, the deadlines on request bodies of ``deadlines.py`` and the HTTP rate limit of ``httplimit.py``.
 
 * ``init_serving(app, settings)`` (``create_app``, before the Host check and ProxyFix are put around the app)
-  installs the two middlewares, idle: an app driven in-process (tests) has no connections.
-* ``run(app, mode, host, port, options)`` raises the open-files limit, sets the bounds, arms both middlewares,
-  prints what it found, starts the sweep that shuts idle connections down, and serves:
+  installs the three middlewares, idle: an app driven in-process (tests) has no connections.
+* ``run(app, mode, host, port, options)`` raises the open-files limit, sets the bounds, arms the middlewares,
+  prints what it found, starts the sweep that shuts idle connections down and cuts late bodies, and serves:
 
   - eventlet: ``eventlet.wsgi.server`` on a ``GuardedListener``, a listening socket whose ``accept`` counts
     every new connection and refuses those past a bound (``Connections.admit``: 503 and closed);
   - threading: Werkzeug's ``ThreadedWSGIServer`` whose ``get_request`` and ``verify_request`` (socketserver's
     documented hooks) do the same.
+
+  A connection refused for a full table is admitted where cutting the slowest bodies makes room (``make_room``).
 
 * **Out of files.** An ``accept`` that fails for want of a file (EMFILE, ENFILE, ENOBUFS, ENOMEM) does not end
   the server (eventlet's loop would exit; socketserver's would spin on the waiting connection): one file is
@@ -27,7 +29,8 @@ import socket
 import time
 
 from ..errors import UserError
-from .connections import FOLLOWERS_SHARE, Activity, Connections, connection_bound, end, file_limit, refuse
+from .connections import FOLLOWERS_SHARE, Activity, Connections, address_key, connection_bound, file_limit, refuse
+from .deadlines import SHED_AFTER_SECONDS, BodyDeadline, Deadlines, cut
 from .hosts import is_trusted, proxies_said, proxy_count, trusted_proxies
 from .httplimit import HttpLimit
 from .settings import settings_of
@@ -42,15 +45,20 @@ SWEEP_SECONDS = 0.25
 # stall of the event loop; at most 100 a second, a few milliseconds of work each time.
 ENDED_PER_SWEEP = 25
 WAIT_WITHOUT_RESERVE = 0.05  # seconds an accept without a file to spare waits before trying again
+SHED_AT_ONCE = 1  # slow connections cut to make room for one newcomer refused for a full table (more: a flood of
+# newcomers would cut more than it takes)
+SHED_WAIT_SECONDS = 1.0  # how long that newcomer waits for the cut connections to close
+SHED_POLL_SECONDS = 0.005
 
 
 def init_serving(app, settings) -> None:
-    """Put ``Activity`` and ``HttpLimit`` around the app (idle until ``run`` arms them)."""
+    """Put ``Activity``, ``BodyDeadline`` and ``HttpLimit`` around the app (idle until ``run`` arms them)."""
     limit = HttpLimit(app.wsgi_app, settings.http_rate_limit_per_second, settings.http_rate_limit_burst,
                       hall=(settings.hall_requests_per_second, settings.hall_requests_burst))
-    activity = Activity(limit)
+    deadline = BodyDeadline(limit)
+    activity = Activity(deadline)
     app.wsgi_app = activity
-    app.extensions["inflight_serving"] = (activity, limit)
+    app.extensions["inflight_serving"] = (activity, limit, deadline)
 
 
 def arm_http_limit(app) -> None:
@@ -103,25 +111,34 @@ def bounds(app) -> tuple[Connections, str]:
 def run(app, mode: str, host: str, port: int, options: dict) -> None:
     """Serve ``app`` on ``host``:``port`` until interrupted (see the module's doc)."""
     table, said = bounds(app)
-    print(said, flush=True)
+    seconds = float(settings_of(app).request_body_seconds)
+    print(f"{said}; request bodies due within {seconds:g} s" if seconds else f"{said}; request bodies not timed",
+          flush=True)
     serving = app.extensions["inflight_serving"]
     serving[0].connections = table
+    deadlines = Deadlines(seconds) if seconds > 0 else None
+    serving[2].deadlines = deadlines
     arm_http_limit(app)
     socketio = app.extensions["socketio"]
-    socketio.start_background_task(_sweep, socketio, table)
+    socketio.start_background_task(_sweep, socketio, table, deadlines)
     if mode == "eventlet":
-        _run_eventlet(app, host, port, table, options)
+        _run_eventlet(app, host, port, table, deadlines, options)
     else:
-        _run_threading(app, host, port, table, options)
+        _run_threading(app, host, port, table, deadlines, options)
 
 
-def _sweep(socketio, table: Connections) -> None:
-    """Every SWEEP_SECONDS: forget closed connections, shut down idle ones (ENDED_PER_SWEEP at most)."""
+def _sweep(socketio, table: Connections, deadlines: Deadlines | None) -> None:
+    """Every SWEEP_SECONDS: forget closed connections, cut idle ones (ENDED_PER_SWEEP at most) and the bodies past
+    their due time. A cut shuts the reading side only (``deadlines.cut``): the server answers what it read and
+    closes the connection; shut both ways in the middle of a head, eventlet's server kept it open for good, its
+    file held."""
     while True:
         socketio.sleep(SWEEP_SECONDS)
         try:
             for sock in table.expired(most=ENDED_PER_SWEEP):
-                end(sock)
+                cut(sock)
+            for sock in deadlines.late() if deadlines is not None else ():
+                cut(sock)
         except Exception:  # noqa: BLE001 - the sweep must outlive any one connection's oddity
             log.exception("connection sweep failed")
 
@@ -166,10 +183,12 @@ class FileReserve:
             log.warning("%s (logged at most every %g s)", message, LOG_EVERY_SECONDS)
 
 
-def accept_guarded(listener, table: Connections, reserve: FileReserve, once: bool = False):
+def accept_guarded(listener, table: Connections, reserve: FileReserve, once: bool = False,
+                   deadlines: Deadlines | None = None):
     """``listener.accept()`` until a connection is admitted: (conn, peer). Raises only when the listening socket
     is closed, or, with ``once`` (a blocking listener: socketserver asks again when another connection waits),
-    an OSError when the one connection waiting was refused."""
+    an OSError when the one connection waiting was refused. A connection refused for a full table is admitted
+    where cutting slow bodies makes room (``make_room``)."""
     while True:
         try:
             conn, peer = listener.accept()
@@ -184,6 +203,8 @@ def accept_guarded(listener, table: Connections, reserve: FileReserve, once: boo
                 raise
             continue
         answer = table.admit(conn, peer)
+        if answer is not None and deadlines is not None:
+            answer = make_room(table, deadlines, conn, peer, answer)
         if answer is None:
             return conn, peer
         refuse(conn, answer)
@@ -191,30 +212,68 @@ def accept_guarded(listener, table: Connections, reserve: FileReserve, once: boo
             raise ConnectionRefusedError("refused: over a connection bound")
 
 
+def make_room(table: Connections, deadlines: Deadlines, conn, peer, answer: bytes) -> bytes | None:
+    """A newcomer refused for a full table (the process's, or its address's share): the body waited for longest
+    (of its address, for its address's share) is cut (``Deadlines.shed``), else the connection idle longest (a
+    head sent slowly, an idle keep-alive: ``Connections.stalest``; where IDLE_CONNECTION_SECONDS bounds them) is
+    shut down, either at least SHED_AFTER_SECONDS old; the newcomer is admitted once that connection has closed,
+    within SHED_WAIT_SECONDS; else ``answer``, its refusal, stands."""
+    address = str(peer[0]) if answer == table.too_many_here else None
+    shed = deadlines.shed(SHED_AT_ONCE, address)
+    for sock in shed:
+        cut(sock)
+    if not shed and table.idle_seconds:  # (idle connections kept for good: none is cut for a newcomer either)
+        shed = table.stalest(SHED_AT_ONCE, address_key(address) if address is not None else None, SHED_AFTER_SECONDS)
+        for sock in shed:
+            cut(sock)
+    if not shed:
+        return answer
+    waited_until = time.monotonic() + SHED_WAIT_SECONDS
+    while answer is not None and time.monotonic() < waited_until:
+        time.sleep(SHED_POLL_SECONDS)  # (green under eventlet: the cut connections answer and close meanwhile)
+        answer = table.admit(conn, peer)
+    return answer
+
+
 class GuardedListener:
     """eventlet's listening socket with ``accept_guarded`` as its ``accept``; the rest is the socket's own."""
 
-    def __init__(self, sock, table: Connections):
-        self._sock, self._table, self._reserve = sock, table, FileReserve()
+    def __init__(self, sock, table: Connections, deadlines: Deadlines | None = None):
+        self._sock, self._table, self._reserve, self._deadlines = sock, table, FileReserve(), deadlines
 
     def accept(self):
-        return accept_guarded(self._sock, self._table, self._reserve)
+        return accept_guarded(self._sock, self._table, self._reserve, deadlines=self._deadlines)
 
     def __getattr__(self, name):
         return getattr(self._sock, name)
 
 
-def _run_eventlet(app, host, port, table: Connections, options: dict) -> None:
+def _run_eventlet(app, host, port, table: Connections, deadlines: Deadlines | None, options: dict) -> None:
     import eventlet
     import eventlet.wsgi
 
     family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    listener = GuardedListener(eventlet.listen(address, family), table)
+    listener = GuardedListener(eventlet.listen(address, family), table, deadlines)
+    options = {**options, "protocol": request_version_protocol(options.get("protocol") or eventlet.wsgi.HttpProtocol)}
     # The pool is never what bounds connections (the table is): a full pool would stop accepting altogether.
     eventlet.wsgi.server(listener, app, log_output=False, max_size=table.most + 64, **options)
 
 
-def _run_threading(app, host, port, table: Connections, options: dict) -> None:
+def request_version_protocol(protocol):
+    """eventlet.wsgi's protocol whose environ's ``SERVER_PROTOCOL`` is the request's own version (PEP 3333; eventlet
+    says "HTTP/1.0" for every request): whether eventlet keeps a connection open depends on it
+    (``privates.server_says_close``)."""
+
+    class RequestVersion(protocol):  # type: ignore[misc, valid-type]
+        def get_environ(self):
+            environ = super().get_environ()
+            environ["SERVER_PROTOCOL"] = self.request_version
+            return environ
+
+    return RequestVersion
+
+
+def _run_threading(app, host, port, table: Connections, deadlines: Deadlines | None, options: dict) -> None:
     from werkzeug.serving import ThreadedWSGIServer
 
     handler = options.get("request_handler")
@@ -230,7 +289,7 @@ def _run_threading(app, host, port, table: Connections, options: dict) -> None:
         reserve = FileReserve()
 
         def get_request(self):
-            return accept_guarded(self.socket, table, self.reserve, once=True)
+            return accept_guarded(self.socket, table, self.reserve, once=True, deadlines=deadlines)
 
         def verify_request(self, request, client_address):
             return True  # admitted in get_request

@@ -45,6 +45,7 @@ import types
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio.packet import ACK
 
+from .deadlines import BodyLate
 from .frames import apply_mask, owed_seconds, read_budget
 from .offences import describe, engineio_problem
 
@@ -164,8 +165,8 @@ def _session_guard(eio) -> None:
     """In front of ``engineio.Server.handle_request`` (python-engineio 4.15):
 
     * a polling POST whose body is over ``max_http_buffer_size`` closes its session at once and is answered 413
-      with ``Connection: close`` (its unread body cannot be told from a next request; Werkzeug closes every
-      connection and says so itself). Engine.IO would answer 400 only after ``disconnect``'s polite close,
+      with one ``Connection: close`` (its unread body cannot be told from a next request), ours unless the server
+      writes its own (``server_says_close``). Engine.IO would answer 400 only after ``disconnect``'s polite close,
       which waits for the client to poll for the close packet: a client that does not poll leaves the request
       hanging, and its session in ``sockets``, closed;
     * a request naming a session that is closed but still held (closing, or left as above) finds it gone, as
@@ -182,7 +183,7 @@ def _session_guard(eio) -> None:
             eio.sockets.pop(sid, None)
             body = b'"message too large: the session is closed"'
             headers = [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))]
-            if not str(environ.get("SERVER_SOFTWARE", "")).startswith("Werkzeug"):  # it closes every one, and says so
+            if not server_says_close(environ):  # said once: two Connection headers are one too many
                 headers.append(("Connection", "close"))
             start_response("413 Payload Too Large", headers)
             return [body]
@@ -198,6 +199,18 @@ def _session_guard(eio) -> None:
             return [INVALID_SESSION]
 
     eio.handle_request = handle_request
+
+
+def server_says_close(environ) -> bool:
+    """Whether the server writes ``Connection: close`` into this request's answer by itself: Werkzeug's into every
+    answer; eventlet's (0.41) where it closes the connection anyway, for a client that asks it or speaks HTTP/1.0
+    without keep-alive (``SERVER_PROTOCOL`` is the request's own version: ``listeners.py``), and for a body
+    announced with ``Expect: 100-continue`` and left unread (as this answer leaves it)."""
+    if str(environ.get("SERVER_SOFTWARE", "")).startswith("Werkzeug"):
+        return True
+    asked = str(environ.get("HTTP_CONNECTION", "")).lower()
+    kept = asked == "keep-alive" or (environ.get("SERVER_PROTOCOL") == "HTTP/1.1" and asked != "close")
+    return not kept or str(environ.get("HTTP_EXPECT", "")).lower() == "100-continue"
 
 
 def _sid_of(environ) -> str | None:
@@ -230,7 +243,10 @@ def _screened_post(socket, malformed):
         length = int(text)
         if length > socket.server.max_http_buffer_size:  # (answered before: _session_guard)
             close()
-        body = environ["wsgi.input"].read(length)
+        try:
+            body = environ["wsgi.input"].read(length)
+        except BodyLate:  # late, or cut short (deadlines.py): the session ends with its connection
+            close()
         try:
             frames = body.decode("utf-8").split("\x1e") if body else []
         except UnicodeDecodeError:

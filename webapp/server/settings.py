@@ -92,6 +92,9 @@ class Settings:
                                                    "a trusted proxy's, PROXY_COUNT > 0); 0: no bound")
     idle_connection_seconds: float = setting(15, "a connection that sends no whole request head for this long "
                                                  "(idle keep-alive, slow headers) is closed; 0: never")
+    request_body_seconds: float = setting(30, "a request's body must arrive whole within this many seconds of its "
+                                              "head, however it trickles in; beyond, 408 and the connection closed "
+                                              "(the slowest are cut first when connections run out); 0: never")
     http_rate_limit_per_second: float = setting(20, "HTTP requests per second per client address (a token bucket; "
                                                     "429 beyond); Socket.IO requests of an open session are not "
                                                     "counted; 0: no limit")

@@ -49,10 +49,14 @@ def _build(version: str) -> SourceMap:
 MAPS: dict[str, SourceMap] = {version: _build(version) for version in SOURCES}
 
 
+MAX_NAMED = 24  # the longest unknown version an answer names (a URL's path can be thousands of characters)
+
+
 def source_map(version: str) -> SourceMap:
     """The map of ``version``; an unknown version is NotFound."""
     if version not in MAPS:
-        raise NotFound(f"no source map for version {version!r}: the versions are {', '.join(MAPS)}")
+        named = repr(version) if len(version) <= MAX_NAMED else f"of {len(version):,} characters"
+        raise NotFound(f"no source map for version {named}: the versions are {', '.join(MAPS)}")
     return MAPS[version]
 
 

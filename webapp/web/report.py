@@ -22,6 +22,8 @@ import zlib
 from datetime import UTC, datetime
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.formparser import parse_form_data
 
 from ..errors import Invalid, NotFound
 from ..export.incident import imported_report, incident_report, themed_frames
@@ -29,13 +31,14 @@ from ..export.report_md import markdown
 from ..scenario.logs import import_logs
 from ..server.offload import apart
 from ..server.settings import settings_of
-from .bodies import builtin_scenario
+from .bodies import body_bytes, builtin_scenario
 from .editor import LIMITS, _log_name
 from .kept import KEEP_HOURS, KeptReports
 
 bp = Blueprint("report", __name__)
 MAX_ADDRESS = 4000  # the longest address the page writes (static/js/links.js MAX_ADDRESS)
 HANDOFF_ID = "__inline__"  # static/js/links.js HANDOFF_ID: the scenario the editor handed over in the tab
+NO_LOG_FIELD = "post the log as the multipart field `log`, as the editor's import panel does"
 
 
 @bp.get("/report/<scenario_id>")
@@ -66,14 +69,12 @@ def kept_markdown(key: str):
 
 @bp.post("/report")
 def imported_page():
-    upload = request.files.get("log")
-    if upload is None:
-        raise Invalid("post the log as the multipart field `log`, as the editor's import panel does")
-    data = upload.read(LIMITS.max_bytes + 1)
-    if len(data) > LIMITS.max_bytes:
-        raise Invalid(f"the log is over {LIMITS.max_bytes:,} bytes: use `inflight-scope import LOG --report FILE.md`")
-    facts, svgs, raw = apart(_imported, data, _log_name(), settings_of(current_app).session_bytes, imported=True)
-    inline = _inline(raw)
+    """The body is read here; the form is parsed apart, with the import and the permalink's compression (a 2 MB form
+    of many parts parsed on the event loop stalled every viewer for up to two seconds: bench/abuse.py, reports)."""
+    if request.mimetype != "multipart/form-data":
+        raise Invalid(NO_LOG_FIELD)
+    form = (body_bytes(), request.content_type, request.max_form_memory_size, request.max_form_parts)
+    facts, svgs, inline = apart(_imported, form, _log_name(), settings_of(current_app).session_bytes, imported=True)
     query = {"inline": inline} if len(inline) + 40 < MAX_ADDRESS else {"scenario": HANDOFF_ID}
     key, _ = _reports().keep({"facts": facts, "svgs": svgs, "viewer_href": _viewer_href(query, facts)})
     return redirect(url_for("report.kept_page", key=key), 303)
@@ -102,9 +103,26 @@ def _builtin(scenario_id: str, max_bytes: int):
     return facts, themed_frames(scenario, facts, max_bytes)
 
 
-def _imported(data: bytes, name: str, max_bytes: int):
-    scenario, facts = imported_report(import_logs([(name, io.BytesIO(data))], LIMITS), max_bytes)
-    return facts, themed_frames(scenario, facts, max_bytes), scenario.raw
+def _imported(form: tuple, name: str, max_bytes: int):
+    scenario, facts = imported_report(import_logs([(name, io.BytesIO(_log_field(*form)))], LIMITS), max_bytes)
+    return facts, themed_frames(scenario, facts, max_bytes), _inline(scenario.raw)
+
+
+def _log_field(body: bytes, content_type: str, max_memory: int | None, max_parts: int | None) -> bytes:
+    """The multipart field ``log`` of a form body, parsed with the request's bounds (Flask's)."""
+    environ = {"REQUEST_METHOD": "POST", "CONTENT_TYPE": content_type, "CONTENT_LENGTH": str(len(body)),
+               "wsgi.input": io.BytesIO(body)}
+    try:
+        files = parse_form_data(environ, max_form_memory_size=max_memory, max_form_parts=max_parts)[2]
+    except RequestEntityTooLarge:
+        raise Invalid(f"the form is over its bounds: {max_memory} bytes of fields, {max_parts} parts") from None
+    upload = files.get("log")
+    if upload is None:
+        raise Invalid(NO_LOG_FIELD)
+    data = upload.read(LIMITS.max_bytes + 1)
+    if len(data) > LIMITS.max_bytes:
+        raise Invalid(f"the log is over {LIMITS.max_bytes:,} bytes: use `inflight-scope import LOG --report FILE.md`")
+    return data
 
 
 def _inline(raw: dict) -> str:
