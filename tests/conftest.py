@@ -72,7 +72,7 @@ LONGEST = {
     "tests/e2e/test_browser.py": 84, "tests/e2e/test_talks.py": 82, "tests/web/test_live_server.py": 72,
     "tests/model/test_real_queue.py": 66, "tests/e2e/test_screens.py": 49, "tests/e2e/test_traps.py": 46,
     "tests/model/test_properties.py": 42, "tests/web/test_bad_input.py": 34, "tests/web/test_sockets.py": 32,
-    "tests/web/test_procfile.py": 31, "tests/e2e/test_offline_export.py": 30, "tests/e2e/test_delta_property.py": 24,
+    "tests/web/test_procfile.py": 31, "tests/e2e/test_offline_export.py": 30, "tests/client/test_delta_fold.py": 24,
     "tests/web/test_limits.py": 24, "tests/web/test_offload_processes.py": 23,
 }
 
