@@ -869,8 +869,7 @@ def test_a_speaker_stepping_with_motion_gets_the_lists_at_the_size_a_direct_load
     page = moving_page
     stepped = {}
     for position in stepped_through(page, "lost-marker", (0, 1, 2, 3, 4, 5, 6), presenting=True):
-        page.wait_for_timeout(700)  # a resize observed while the step's animations run refits the lists
-        stepped[position] = page.evaluate(LIST_SIZES_JS)
+        stepped[position] = settled_reading(page.locator("body"), LIST_SIZES_JS)  # the step's last refit done
     for position, sizes in stepped.items():
         open_at(page, "lost-marker", position)
         present_mode(page)
