@@ -1,23 +1,25 @@
-// A small, safe subset of Markdown (paragraphs, "- " lists, **bold**, *em*, `code`) built as DOM nodes.
+// A small, safe subset of Markdown (paragraphs, "- " lists, **bold**, *em*, `code`) built as DOM nodes: read into
+// plain blocks first (`blocks`, no DOM), then built.
 import { h } from "./dom.js";
 
 const INLINE = /(\*\*[^*]+\*\*|\*[^*\s][^*]*\*|`[^`]+`)/g;
 
-function inline(text) {
+// A line's runs: [tag, text] each, tag "strong", "code", "em" or null (plain text).
+export function runs(text) {
   return text.split(INLINE).filter(Boolean).map((part) => {
-    const bold = part.startsWith("**") && part.endsWith("**") && part.length > 4;
-    if (bold) return h("strong", { text: part.slice(2, -2) });
-    if (part.startsWith("`") && part.endsWith("`") && part.length > 2) return h("code", { text: part.slice(1, -1) });
-    if (part.startsWith("*") && part.endsWith("*") && part.length > 2) return h("em", { text: part.slice(1, -1) });
-    return document.createTextNode(part);
+    if (part.startsWith("**") && part.endsWith("**") && part.length > 4) return ["strong", part.slice(2, -2)];
+    if (part.startsWith("`") && part.endsWith("`") && part.length > 2) return ["code", part.slice(1, -1)];
+    if (part.startsWith("*") && part.endsWith("*") && part.length > 2) return ["em", part.slice(1, -1)];
+    return [null, part];
   });
 }
 
 const BULLET = /^\s*[-*] /;
 
-// A block whose first line is a bullet is a list; a line that is not a bullet continues the item above it (an
-// item wrapped over lines, as the built-ins' descriptions wrap them).
-export function renderMarkdown(text) {
+// The text's blocks: {list: [item's text, ...]} or {paragraph: text}. A block whose first line is a bullet is a
+// list; a line that is not a bullet continues the item above it (an item wrapped over lines, as the built-ins'
+// descriptions wrap them).
+export function blocks(text) {
   const out = [];
   for (const block of String(text || "").split(/\n\s*\n/)) {
     const lines = block.split("\n").filter((l) => l.trim());
@@ -28,10 +30,19 @@ export function renderMarkdown(text) {
         if (BULLET.test(line)) items.push(line.replace(BULLET, ""));
         else items[items.length - 1] += ` ${line.trim()}`;
       }
-      out.push(h("ul", {}, items.map((item) => h("li", {}, inline(item)))));
+      out.push({ list: items });
     } else {
-      out.push(h("p", {}, inline(lines.join(" "))));
+      out.push({ paragraph: lines.join(" ") });
     }
   }
   return out;
+}
+
+const inline = (text) => runs(text)
+  .map(([tag, part]) => (tag ? h(tag, { text: part }) : document.createTextNode(part)));
+
+export function renderMarkdown(text) {
+  return blocks(text).map((block) => ("list" in block
+    ? h("ul", {}, block.list.map((item) => h("li", {}, inline(item))))
+    : h("p", {}, inline(block.paragraph))));
 }

@@ -124,8 +124,8 @@ def test_arrow_keys_through_the_lost_marker_and_back(moving_page):
     assert_marker(page, detached=True)
 
 
-def test_step_button_through_the_lost_marker(moving_page):
-    page = moving_page
+def test_step_button_through_the_lost_marker(page):
+    """The buttons step as the keys do (the steps with the full motion: the arrow-key story above)."""
     open_lost_marker(page)
     at(page, 0)
     step = page.get_by_role("button", name="Step forward")

@@ -7,7 +7,6 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-import yaml
 from playwright.sync_api import expect
 
 from tests.e2e.test_browser import built_in_json, inline_value
@@ -375,31 +374,6 @@ def check_validate(page, text, fmt=None):
     return page.evaluate("""([text, format]) => fetch("/api/validate", {method: "POST",
         headers: {"Content-Type": "application/json"}, body: JSON.stringify({text, format})}).then((r) => r.json())""",
                          [text, fmt])
-
-
-def test_the_yaml_written_from_json_reads_back_as_the_same_scenario(editor):
-    """editor-yaml.js yamlDocument, the YAML a valid scenario is converted to: every built-in, and strings YAML
-    would read as something else (or not at all) unquoted."""
-    tricky = {**builtin.get("lost-marker"), "name": "null", "description": "  leading spaces\nand two\n\n",
-              "gate": False}
-    tricky["steps"] = [{**step, "note": note} for step, note in zip(tricky["steps"], [
-        "yes", "a: b # not a comment", "line one\nline two\n", "\u2028 a line separator \u0085 and NEL",
-        "- a dash", "tab\tand \"quotes\" and 'single' and é ✓ 🙂"])]
-    scenarios = [builtin.get(s["id"]) for s in builtin.index()] + [tricky]
-    texts = editor.evaluate("""async (scenarios) => {
-        const { yamlDocument } = await import("/static/js/editor-yaml.js");
-        return scenarios.map(yamlDocument);
-    }""", scenarios)
-    for scenario, text in zip(scenarios, texts):
-        answer = check_validate(editor, text, "yaml")
-        assert answer["ok"], (scenario["name"], answer, text)
-        assert answer["scenario"] == scenario
-    values = [1e-07, 1.5e21, -2.5e-10, 3, 0.5, None, True, "null", "yes", "No", "1e3", "a b", "\u0085\u2028", "é"]
-    flow = editor.evaluate("""async (values) => {
-        const { yamlValue } = await import("/static/js/editor-yaml.js");
-        return yamlValue(values);
-    }""", values)
-    assert yaml.safe_load(flow) == values, flow  # what the server's YAML reader (PyYAML, YAML 1.1) reads back
 
 
 # --- names of what is saved --------------------------------------------------------------------------------------

@@ -5,11 +5,32 @@ eventlet and threading servers, from one address; no answer is a 429 or a 503, a
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import TIMEOUT_MS, open_page
 from tests.web.liveserver import ROOT, LiveServer
 
 POD = "[data-queue] [data-pod]"
 PAGES = ["/", "/editor", "/", "/"]
+# Each page's own signal that it has drawn what it loaded: the viewer's pods, the editor's verdict on its source.
+READY = {"/": POD, "/editor": "#summary:has-text('Valid')"}
+
+
+def in_flight(page) -> set:
+    """The requests the page has started and that have neither their answer nor failed, kept up to date."""
+    pending: set = set()
+    page.on("request", lambda request: pending.add(request))
+    page.on("requestfinished", lambda request: pending.discard(request))
+    page.on("requestfailed", lambda request: pending.discard(request))
+    return pending
+
+
+def answered_all(page, pending: set) -> None:
+    """Waits (bounded by the page's timeout) until every request the page started has its answer or failed."""
+    page.wait_for_load_state("load")
+    for _ in range(TIMEOUT_MS // 50):
+        if not pending:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"requests without an answer after {TIMEOUT_MS} ms: {sorted(r.url for r in pending)}")
 
 
 @pytest.mark.parametrize("mode", ["eventlet", "threading"])
@@ -19,11 +40,11 @@ def test_page_loads_one_after_another_are_never_refused(browser, mode):
         for path in PAGES:
             context, page = open_page(browser, server)
             try:
+                pending = in_flight(page)
                 page.on("response", lambda response: statuses.append((response.status, response.url)))
                 page.goto(path)
-                if path == "/":
-                    expect(page.locator(POD).first).to_be_visible()
-                page.wait_for_load_state("networkidle")
+                expect(page.locator(READY[path]).first).to_be_visible()
+                answered_all(page, pending)
                 assert page.problems == []
             finally:
                 context.close()

@@ -292,18 +292,19 @@ CROSSINGS_JS = """(pane) => {
 }"""
 
 
-def settled_reading(locator, js, timeout=5.0):
-    """``js`` read on ``locator`` once two readings 100 ms apart agree: the list refits and the arrows redraw
-    a frame or two after a layout change (presentation mode, a resize), as they should."""
-    deadline = time.monotonic() + timeout
+def settled_reading(locator, js, bound_s=30.0):
+    """``js`` read on ``locator`` once two readings two frames apart agree: the list refits and the arrows redraw
+    a frame or two after a layout change (presentation mode, a resize), as they should. ``bound_s``: against a
+    hang only (a reading that never settles fails)."""
+    deadline = time.monotonic() + bound_s
     last = locator.evaluate(js)
     while time.monotonic() < deadline:
-        locator.page.wait_for_timeout(100)
+        refitted(locator.page)
         now = locator.evaluate(js)
         if now == last:
             return now
         last = now
-    return last
+    raise AssertionError(f"{js[:60]}... still changing after {bound_s} s: {last}")
 
 
 @pytest.mark.parametrize("width,height,presenting", [(1280, 720, True), (1920, 1080, False), (390, 844, False)])
@@ -868,8 +869,7 @@ def test_a_speaker_stepping_with_motion_gets_the_lists_at_the_size_a_direct_load
     page = moving_page
     stepped = {}
     for position in stepped_through(page, "lost-marker", (0, 1, 2, 3, 4, 5, 6), presenting=True):
-        page.wait_for_timeout(700)  # a resize observed while the step's animations run refits the lists
-        stepped[position] = page.evaluate(LIST_SIZES_JS)
+        stepped[position] = settled_reading(page.locator("body"), LIST_SIZES_JS)  # the step's last refit done
     for position, sizes in stepped.items():
         open_at(page, "lost-marker", position)
         present_mode(page)

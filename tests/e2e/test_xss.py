@@ -239,40 +239,37 @@ def test_the_svg_export_escapes_every_payload(browser, live_server, hostile, tmp
 
 # --- the policy itself ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("path", ["/", "/present", "/embed", "/editor"])
-def test_every_page_is_served_with_a_csp_and_an_injected_script_would_not_run(browser, live_server, path):
-    context = browser.new_context(base_url=live_server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    dialogs = watch(page)
-    try:
-        response = page.goto(path)
-        policy = response.header_value("content-security-policy")
-        assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "unsafe-eval" not in policy
-        assert (response.header_value("x-frame-options") is None) == (path == "/embed")
-        violation = page.evaluate("""() => new Promise((resolve) => {
-            document.addEventListener('securitypolicyviolation',
-                (e) => resolve({directive: e.effectiveDirective, sample: e.sample}), {once: true});
-            const script = document.createElement('script');
-            script.textContent = 'window.__xss = 1';
-            document.body.append(script);
-        })""")
-        assert violation["directive"] == "script-src-elem"
-        handler = page.evaluate("""() => new Promise((resolve) => {
-            document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), {once: true});
-            const b = document.createElement('button');
-            b.setAttribute('onclick', 'window.__xss = 2');
-            document.body.append(b);
-            b.click();
-        })""")
-        assert handler == "script-src-attr"
-        styled = page.evaluate("""() => new Promise((resolve) => {
-            document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), {once: true});
-            const s = document.createElement('style');
-            s.textContent = 'body { display: none }';
-            document.head.append(s);
-        })""")
-        assert styled == "style-src-elem"
-        assert page.evaluate("() => window.__xss") is None and dialogs == []
-        assert page.evaluate("() => getComputedStyle(document.body).display") != "none"
-    finally:
-        context.close()
+def test_every_page_is_served_with_a_csp_and_an_injected_script_would_not_run(make_page, path):
+    page = make_page()
+    dialogs = page.dialogs
+    response = page.goto(path)
+    policy = response.header_value("content-security-policy")
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert (response.header_value("x-frame-options") is None) == (path == "/embed")
+    violation = page.evaluate("""() => new Promise((resolve) => {
+        document.addEventListener('securitypolicyviolation',
+            (e) => resolve({directive: e.effectiveDirective, sample: e.sample}), {once: true});
+        const script = document.createElement('script');
+        script.textContent = 'window.__xss = 1';
+        document.body.append(script);
+    })""")
+    assert violation["directive"] == "script-src-elem"
+    handler = page.evaluate("""() => new Promise((resolve) => {
+        document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), {once: true});
+        const b = document.createElement('button');
+        b.setAttribute('onclick', 'window.__xss = 2');
+        document.body.append(b);
+        b.click();
+    })""")
+    assert handler == "script-src-attr"
+    styled = page.evaluate("""() => new Promise((resolve) => {
+        document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), {once: true});
+        const s = document.createElement('style');
+        s.textContent = 'body { display: none }';
+        document.head.append(s);
+    })""")
+    assert styled == "style-src-elem"
+    assert page.evaluate("() => window.__xss") is None and dialogs == []
+    assert page.evaluate("() => getComputedStyle(document.body).display") != "none"
+    # the violations provoked here are reported on the console, as they should be; anything else fails the test
+    page.problems[:] = [p for p in page.problems if "Content Security Policy" not in p]

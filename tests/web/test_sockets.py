@@ -56,7 +56,7 @@ def play(c, payload=None):
     return [state for _, state in got]
 
 
-def wait_states(c, until, timeout=10.0, seen=()):
+def wait_states(c, until, timeout=30.0, seen=()):
     """Collect state messages (after ``seen``, those already received) until ``until(state)`` holds for one of
     them; fail after ``timeout`` seconds."""
     seen = list(seen)
