@@ -58,7 +58,7 @@ class GoList(Generic[T]):
 
     def push_back(self, value: T) -> Element[T]:
         root = self._root
-        last = cast(Element[T], root._prev)
+        last = cast("Element[T]", root._prev)
         e = Element(value, self)
         e._prev = last
         e._next = root
@@ -70,7 +70,7 @@ class GoList(Generic[T]):
     def extend(self, values: Iterable[T]) -> list[Element[T]]:
         """push_back each value, linked in one pass (checkpoints restore whole lists); their elements."""
         root = self._root
-        last = cast(Element[T], root._prev)
+        last = cast("Element[T]", root._prev)
         elements = []
         for value in values:
             e = Element(value, self)
@@ -87,7 +87,7 @@ class GoList(Generic[T]):
         """Go's ``l.Remove(e)``: a no-op unless e is in this list; afterwards e is detached."""
         if e.list is not self:
             return e.value
-        prev, nxt = cast(Element[T], e._prev), cast(Element[T], e._next)
+        prev, nxt = cast("Element[T]", e._prev), cast("Element[T]", e._next)
         prev._next = nxt
         nxt._prev = prev
         e._next = e._prev = e.list = None

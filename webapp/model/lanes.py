@@ -99,7 +99,9 @@ class Lanes:
         count = r.consecutive_errors or r.unschedulable_count
         if count == 0:
             return ZERO_TIME
-        expiry = self.align(r.timestamp + failure_backoff(count, c.initial_backoff, c.max_backoff))
+        expiry = r.timestamp + failure_backoff(count, c.initial_backoff, c.max_backoff)
+        if self.window:
+            expiry -= expiry % NS  # alignToWindow
         if cache:
             r.backoff_expiration = expiry
         return expiry
@@ -112,7 +114,8 @@ class Lanes:
     def backing_off(self, r: QueuedPodInfo, cache: bool = True) -> bool:
         """isPodBackingoff: until 1.32 expiry.After(now); from 1.33 !expiry.Before(alignToWindow(now))."""
         if self.rules.backing_off_at_expiry:
-            return self.backoff_expiry(r, cache) >= self.align(self.now)
+            now = self.now
+            return self.backoff_expiry(r, cache) >= (now - now % NS if self.window else now)  # alignToWindow(now)
         return self.backoff_expiry(r, cache) > self.now
 
     def backoff_done_at(self, r: QueuedPodInfo) -> int:

@@ -47,11 +47,16 @@ class PriorityQueue(Moves):
         return {}
 
     def pop(self, expect: str | None, rec: Record) -> Result:
-        if expect is None and self.plain_pop:  # activeQ's head, whatever it is
-            pinfo = self.active_q.pop()
-            if pinfo is None:
-                raise StepError("op", "pop on an empty activeQ (Pop would block)")
-            return self._in_flight(pinfo, ACTIVE_Q, rec)
+        if expect is None:
+            if self.plain_pop:  # activeQ's head, whatever it is
+                pinfo = self.active_q.pop()
+                if pinfo is None:
+                    raise StepError("op", "pop on an empty activeQ (Pop would block)")
+                return self._in_flight(pinfo, ACTIVE_Q, rec)
+            top = self.active_q.peek()
+            if top is not None and not self.tracker.in_flight(top.uid):  # activeQ's head, nothing discarded
+                self.active_q.pop()
+                return self._in_flight(top, ACTIVE_Q, rec)
         pinfo, source, discarded = self._take(expect)
         for name, where in discarded:  # 1.32+: records of pods already in flight, dropped on the way
             (self.active_q if where == ACTIVE_Q else self.backoff_q).delete(name)
