@@ -133,6 +133,30 @@ def for_audience(message: Mapping[str, Any]) -> dict[str, Any]:
     return {**message, "scene": {**message["scene"], **dict.fromkeys(SPEAKERS_ONLY)}}
 
 
+# What a room's scenario message carries for its presenter only, where the scenario asks predictions (the gate is
+# on and a step fails: a poll opens before each failure): the introduction and every step's note, which name how
+# the story ends. Its followers are sent the scenario without them, in the steps list and in the ``source`` they
+# detach with (a detached follower replays the same steps, without the texts); a scenario that asks nothing keeps
+# them.
+AHEAD_TEXTS = ("description", "note")
+
+
+def for_followers(message: dict[str, Any]) -> dict[str, Any]:
+    """A room's scenario message as its followers are sent it: without ``AHEAD_TEXTS`` where it asks predictions
+    (``message`` itself where it asks none)."""
+    if not (message["gate"] and any(step["kind"] == "fail" for step in message["steps"])):
+        return message
+    source = message["source"]
+    steps = source.get("steps") if isinstance(source, Mapping) else None
+    return {**message, "description": "", "steps": [_untold(step) for step in message["steps"]],
+            "source": {**_untold(source), "steps": [_untold(s) for s in steps]} if isinstance(steps, list) else source}
+
+
+def _untold(entry: Any) -> Any:
+    return {key: value for key, value in entry.items() if key not in AHEAD_TEXTS} if isinstance(entry, Mapping) \
+        else entry
+
+
 TRACED = ("position", "total", "variants", "scene")  # what a delta's ops describe; the settings travel whole
 
 
