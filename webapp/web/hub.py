@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from typing import Any
 from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO
 
-from ..engine.memory import MemoryBudget, release_memory
+from ..engine.memory import MemoryBudget, release_memory, rss_bytes
 from ..engine.room import Room, channels_of
 from ..engine.rooms import Rooms
 from ..engine.session import Session
@@ -43,15 +42,6 @@ RoomVersion = tuple[str | None, int]  # Room.seen: (epoch, record version)
 log = logging.getLogger(__name__)
 MIB = 1024 * 1024
 GROWN_BYTES = 64 * MIB  # RSS grown this much since memory was last given back: a channel that closes gives it back
-
-
-def rss_bytes() -> int:
-    """This process's resident memory now (Linux /proc; 0 elsewhere)."""
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return 0
 
 
 @dataclass
@@ -279,11 +269,10 @@ class Hub:
             if target.private:  # the connection's own load: it holds no room's scenario any more
                 self.sent_scenarios.add(target.channel)
                 self.held.pop(target.channel, None)
-            if target.room is None:
-                self.send("scenario", self.scenario_of(target), target.channel, True)
-            else:
-                self.send("scenario", self.scenario_of(target), target.room.presenter_channel, False)
-                self.send("scenario", self.scenario_of(target, followers=True), target.room.audience_channel, False)
+            room = target.room
+            for to, followers in [(room.presenter_channel, False), (room.audience_channel, True)] if room else [
+                    (target.channel, False)]:
+                self.send("scenario", self.scenario_of(target, followers), to, target.private)
             self._hold(target)
         if target.session.sim is None:
             return
