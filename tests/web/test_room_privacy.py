@@ -10,7 +10,7 @@ import pytest
 from tests.web.sockclient import TIMEOUT, Client
 from tests.web.test_room_bounds import presenter_at_a_poll, serve
 from tests.web.viewer import Folder
-from webapp.presenter.messages import SPEAKERS_ONLY
+from webapp.presenter.messages import INTRO_UNTOLD, SPEAKERS_ONLY
 from webapp.scenario import builtin
 
 # What the next step (B's failure at the lost marker) does on v1.28.1: the poll's answer, before anyone votes (in
@@ -112,7 +112,8 @@ def test_a_rooms_own_scenario_reaches_followers_without_its_texts_and_they_still
         state = follower.wait_for("state")
         ours = presenter.wait_for("scenario")
         assert ours["id"] is None and ours["source"] == raw and ANSWER in ours["steps"][5]["note"]
-        assert theirs["id"] is None and theirs["description"] == "" and theirs["source"]["name"] == raw["name"]
+        assert theirs["id"] is None and theirs["description"] == INTRO_UNTOLD
+        assert theirs["source"]["name"] == raw["name"] and "description" not in theirs["source"]
         assert [step.get("note") for step in (*theirs["steps"], *theirs["source"]["steps"])] == [None] * 12
         assert [s["op"] for s in theirs["source"]["steps"]] == [s["op"] for s in raw["steps"]]
         assert not [outcome for outcome in OUTCOMES if outcome in json.dumps(theirs, ensure_ascii=False)]

@@ -139,6 +139,7 @@ def for_audience(message: Mapping[str, Any]) -> dict[str, Any]:
 # detach with (a detached follower replays the same steps, without the texts); a scenario that asks nothing keeps
 # them.
 AHEAD_TEXTS = ("description", "note")
+INTRO_UNTOLD = "This introduction tells how the story ends: the presenter tells it as the talk goes."
 
 
 def for_followers(message: dict[str, Any]) -> dict[str, Any]:
@@ -148,7 +149,7 @@ def for_followers(message: dict[str, Any]) -> dict[str, Any]:
         return message
     source = message["source"]
     steps = source.get("steps") if isinstance(source, Mapping) else None
-    return {**message, "description": "", "steps": [_untold(step) for step in message["steps"]],
+    return {**message, "description": INTRO_UNTOLD, "steps": [_untold(step) for step in message["steps"]],
             "source": {**_untold(source), "steps": [_untold(s) for s in steps]} if isinstance(steps, list) else source}
 
 
