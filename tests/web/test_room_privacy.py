@@ -84,6 +84,9 @@ def test_followers_are_sent_no_note_and_nothing_of_the_next_step(mode):
         assert [scene["position"] for scene in theirs] == [3, 4, 5, 5, 5]
         assert [scene["position"] for scene in ours] == [3, 4, 5, 5]
         assert all(scene[key] is None for scene in theirs for key in SPEAKERS_ONLY)
+        # B's failure is where the versions first differ: told to followers once the room is there
+        assert [scene["divergence"] for scene in theirs] == [None] * 5
+        assert [scene["divergence"] for scene in ours] == [6] * 4
         assert all(scene["notes"] and scene["upcoming"] and scene["next"] for scene in ours)
         assert all(outcome in our_text for outcome in OUTCOMES)
         assert not [outcome for outcome in OUTCOMES if outcome in their_text]
@@ -113,6 +116,8 @@ def test_a_rooms_own_scenario_reaches_followers_without_its_texts_and_they_still
         ours = presenter.wait_for("scenario")
         assert ours["id"] is None and ours["source"] == raw and ANSWER in ours["steps"][5]["note"]
         assert theirs["id"] is None and theirs["description"] == INTRO_UNTOLD
+        assert (theirs["divergence"], theirs["keyPositions"], ours["divergence"], ours["keyPositions"]) == (
+            None, [6], 6, [6])
         assert theirs["source"]["name"] == raw["name"] and "description" not in theirs["source"]
         assert [step.get("note") for step in (*theirs["steps"], *theirs["source"]["steps"])] == [None] * 12
         assert [s["op"] for s in theirs["source"]["steps"]] == [s["op"] for s in raw["steps"]]
