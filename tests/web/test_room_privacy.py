@@ -131,3 +131,20 @@ def test_a_rooms_own_scenario_reaches_followers_without_its_texts_and_they_still
         for client in (presenter, follower):
             client.close()
         assert server.proc.poll() is None
+
+
+def test_followers_are_told_where_the_versions_differ_once_the_room_is_there(mode):
+    with serve(mode) as server:
+        presenter = Client(server.url)
+        ack = presenter.call("create_room")
+        drive = {"room": ack["room"], "token": ack["token"]}
+        presenter.call("load", {"scenario": "lost-marker", **drive})
+        presenter.call("seek", {"position": 5, **drive})
+        follower = Client(server.url)
+        follower.call("join_room", {"room": drive["room"], "voter": "phone-0003"})
+        presenter.call("step", drive)
+        scenes, _ = held_scenes(follower, lambda name, data: name in ("state", "delta") and data["position"] == 6)
+        assert [(scene["position"], scene["divergence"]) for scene in scenes] == [(5, None), (6, 6)]
+        for client in (presenter, follower):
+            client.close()
+        assert server.proc.poll() is None
