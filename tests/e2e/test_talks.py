@@ -17,6 +17,7 @@ from tests.e2e.test_browser import (
     settle,
 )
 from tests.e2e.test_stage import READABLE_JS, settled_reading
+from webapp.presenter.messages import INTRO_UNTOLD
 
 POSITION = "[data-testid=position]"
 
@@ -162,6 +163,22 @@ def test_a_follower_detaches_explores_and_snaps_back(make_page):
     at(audience, 6)  # still exploring
     audience.click("#btn-detach")  # snap back
     at(audience, 2)
+
+
+def test_a_followers_page_shows_no_introduction_naming_the_outcome_until_it_detaches(make_page):
+    """The lost marker's introduction says where B ends up: the presenter's page shows it, a follower's page says
+    the presenter tells it, and a follower that detaches opens the built-in like any viewer and steps on its own."""
+    presenter, room, _ = start_presenter(make_page)
+    audience = make_page()
+    audience.goto(f"/r/{room}")
+    at(audience, 0)
+    expect(presenter.locator("#scenario-description")).to_contain_text("B is parked in unschedulablePods")
+    expect(audience.locator("#scenario-description")).to_have_text(INTRO_UNTOLD)
+    audience.click("#btn-detach")
+    expect(audience.locator("#scenario-description")).to_contain_text("B is parked in unschedulablePods")
+    audience.locator("#btn-step").click()
+    at(audience, 1)
+    at(presenter, 0)
 
 
 # --- embed --------------------------------------------------------------------------------------------

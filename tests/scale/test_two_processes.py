@@ -12,6 +12,7 @@ import socketio
 from tests.scale.conftest import RedisServer
 from tests.web.viewer import Folder
 from webapp.engine.roomstore import RedisRoomStore
+from webapp.presenter.messages import INTRO_UNTOLD
 
 WAIT = 60.0  # seconds a client waits for a message: a bound against a hang, on a machine however busy
 
@@ -114,6 +115,31 @@ def test_a_scenario_loaded_in_the_room_reaches_followers_on_the_other_process_as
     scenario = follower.wait(
         lambda e, d: e == "scenario" and (not isinstance(d, dict) or d["id"] == "five-minute-wait"))
     assert isinstance(scenario, dict) and scenario["room"] == ack["room"], scenario
+
+
+def test_followers_on_either_process_get_the_scenario_without_the_texts_naming_its_end(two_servers, clients):
+    """Where the scenario asks predictions, the introduction and the notes are the presenter's: a load relayed to
+    the other process reaches its followers without them, and a joiner there is sent it so too."""
+    one, two = two_servers
+    presenter = clients(one.url)
+    ack = presenter.sio.call("create_room", {})
+    presenter.sio.emit("load", {"scenario": "five-minute-wait", **ack})
+    presenter.state_at(0)
+    follower = clients(two.url)
+    follower.sio.emit("join_room", {"room": ack["room"]})
+    follower.state_at(0)
+    presenter.sio.emit("load", {"scenario": "lost-marker", **ack})
+    late = clients(two.url)
+    for client in (presenter, follower):
+        client.wait(lambda e, d: e == "scenario" and d["id"] == "lost-marker")
+    late.sio.emit("join_room", {"room": ack["room"]})
+    late.wait(lambda e, d: e == "scenario" and d["id"] == "lost-marker")
+    for client, whole in ((presenter, True), (follower, False), (late, False)):
+        sent = [d for e, d in client.received if e == "scenario" and d["id"] == "lost-marker"]
+        text = json.dumps(sent, ensure_ascii=False)
+        assert len(sent) == 1 and ("B is parked in unschedulablePods" in text) is whole
+        assert ("B parked in unschedulablePods" in text) is whole
+        assert (sent[0]["description"] == INTRO_UNTOLD) is not whole
 
 
 def test_answers_on_the_other_process_reach_the_presenters_poll(two_servers, clients):

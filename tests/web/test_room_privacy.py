@@ -1,6 +1,7 @@
 """Authority by token only: the speaker view (join_room {room, speaker: true}) needs the presenter's token, and a
 room's followers are sent its scenes without what is the presenter's (the notes, what the next step does, the next
-step itself): with a prediction open, each of those names the answer. Real servers, both async modes."""
+step itself) and its scenario without the introduction and the steps' notes: with a prediction open, each of those
+names the answer. Real servers, both async modes."""
 
 import json
 
@@ -9,10 +10,13 @@ import pytest
 from tests.web.sockclient import TIMEOUT, Client
 from tests.web.test_room_bounds import presenter_at_a_poll, serve
 from tests.web.viewer import Folder
-from webapp.presenter.messages import SPEAKERS_ONLY
+from webapp.presenter.messages import INTRO_UNTOLD, SPEAKERS_ONLY
+from webapp.scenario import builtin
 
-# What the next step (B's failure at the lost marker) does on v1.28.1: the poll's answer, before anyone votes.
+# What the next step (B's failure at the lost marker) does on v1.28.1: the poll's answer, before anyone votes (in
+# the step's note, the scene's next step, the introduction).
 ANSWER = "B parked in unschedulablePods"
+OUTCOMES = (ANSWER, "B fails → unschedulablePods", "B is parked in unschedulablePods")
 
 
 @pytest.fixture(params=["eventlet", "threading"])
@@ -22,13 +26,13 @@ def mode(request):
 
 def held_scenes(client: Client, last) -> tuple[list[dict], str]:
     """The scenes ``client`` held after each state or delta it was sent (deltas folded in, as a page does) up to
-    the message ``last(name, data)`` accepts, and every state, delta and poll it was sent, as JSON text (not the
-    scenario message: it carries the scenario's own text, every step's note, so that a follower can detach)."""
+    the message ``last(name, data)`` accepts, and every scenario, state, delta and poll it was sent, as JSON text
+    (as it came, not escaped)."""
     folder, scenes, text = Folder(), [], []
     while True:
         name, data = client.inbox.get(timeout=TIMEOUT)
-        if name in ("state", "delta", "poll"):
-            text.append(json.dumps(data))
+        if name in ("scenario", "state", "delta", "poll"):
+            text.append(json.dumps(data, ensure_ascii=False))
         for got, message in folder.arrived(name, data) if name in ("scenario", "state", "delta") else ():
             if got == "state":
                 scenes.append(message["scene"])
@@ -80,10 +84,67 @@ def test_followers_are_sent_no_note_and_nothing_of_the_next_step(mode):
         assert [scene["position"] for scene in theirs] == [3, 4, 5, 5, 5]
         assert [scene["position"] for scene in ours] == [3, 4, 5, 5]
         assert all(scene[key] is None for scene in theirs for key in SPEAKERS_ONLY)
+        # B's failure is where the versions first differ: told to followers once the room is there
+        assert [scene["divergence"] for scene in theirs] == [None] * 5
+        assert [scene["divergence"] for scene in ours] == [6] * 4
         assert all(scene["notes"] and scene["upcoming"] and scene["next"] for scene in ours)
-        assert ANSWER in our_text and ANSWER not in their_text
+        assert all(outcome in our_text for outcome in OUTCOMES)
+        assert not [outcome for outcome in OUTCOMES if outcome in their_text]
         assert theirs[-1]["predict"] == ours[-1]["predict"] == {"pod": "B", "choices": [
             "activeQ", "backoffQ", "unschedulablePods"]}
         for client in (presenter, follower, speaker):
+            client.close()
+        assert server.proc.poll() is None
+
+
+def test_a_rooms_own_scenario_reaches_followers_without_its_texts_and_they_still_detach(mode):
+    """A scenario the presenter posted (no built-in id a follower could load) reaches its followers without the
+    introduction and the notes, in the steps list and in the source they detach with; a follower that detaches
+    loads that source at the room's step and steps on its own to the failure."""
+    raw = builtin.get("lost-marker")
+    with serve(mode) as server:
+        presenter = Client(server.url)
+        ack = presenter.call("create_room")
+        drive = {"room": ack["room"], "token": ack["token"]}
+        presenter.call("load", {"scenario": raw, **drive})
+        presenter.call("seek", {"position": 5, **drive})
+        presenter.call("poll_open", drive)
+        follower = Client(server.url)
+        follower.call("join_room", {"room": drive["room"], "voter": "phone-0002"})
+        theirs = follower.wait_for("scenario")
+        state = follower.wait_for("state")
+        ours = presenter.wait_for("scenario")
+        assert ours["id"] is None and ours["source"] == raw and ANSWER in ours["steps"][5]["note"]
+        assert theirs["id"] is None and theirs["description"] == INTRO_UNTOLD
+        assert (theirs["divergence"], theirs["keyPositions"], ours["divergence"], ours["keyPositions"]) == (
+            None, [6], 6, [6])
+        assert theirs["source"]["name"] == raw["name"] and "description" not in theirs["source"]
+        assert [step.get("note") for step in (*theirs["steps"], *theirs["source"]["steps"])] == [None] * 12
+        assert [s["op"] for s in theirs["source"]["steps"]] == [s["op"] for s in raw["steps"]]
+        assert not [outcome for outcome in OUTCOMES if outcome in json.dumps(theirs, ensure_ascii=False)]
+        follower.call("leave_room", {"room": drive["room"]})  # Detach (static/js/driver.js toggleDetach)
+        follower.call("load", {"scenario": theirs["source"], "variants": list(state["variants"]), "position": 5})
+        assert follower.wait_for("state", lambda data: data.get("room") is None)["position"] == 5
+        follower.call("step")
+        mine = follower.wait_for("delta", lambda data: data["position"] == 6)
+        assert mine["position"] == 6 and mine["room"] is None
+        for client in (presenter, follower):
+            client.close()
+        assert server.proc.poll() is None
+
+
+def test_followers_are_told_where_the_versions_differ_once_the_room_is_there(mode):
+    with serve(mode) as server:
+        presenter = Client(server.url)
+        ack = presenter.call("create_room")
+        drive = {"room": ack["room"], "token": ack["token"]}
+        presenter.call("load", {"scenario": "lost-marker", **drive})
+        presenter.call("seek", {"position": 5, **drive})
+        follower = Client(server.url)
+        follower.call("join_room", {"room": drive["room"], "voter": "phone-0003"})
+        presenter.call("step", drive)
+        scenes, _ = held_scenes(follower, lambda name, data: name in ("state", "delta") and data["position"] == 6)
+        assert [(scene["position"], scene["divergence"]) for scene in scenes] == [(5, None), (6, 6)]
+        for client in (presenter, follower):
             client.close()
         assert server.proc.poll() is None

@@ -222,7 +222,7 @@ def test_an_uploaded_scenarios_message_is_made_and_encoded_apart_from_the_hub():
     session = Session(run_apart=run_apart)
     session.load(scenario, scenario.versions, None)
     sent = Hub(None, None, None, None).scenario_of(Target(session, "sid"))
-    assert apart[-1] == (False, sent) and isinstance(sent, Encoded)
+    assert apart[-1] == (False, (sent, sent)) and isinstance(sent, Encoded)
     made = {**scenario_message(session.sim.summary(), None, None), "key": session.load_id}
     assert json.loads(sent) == json.loads(json.dumps(made))
 

@@ -11,6 +11,7 @@ pickled model at its fullest, times LIVE_FACTOR (measured by ``bench/session_mem
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 
@@ -61,6 +62,15 @@ def _malloc_trim() -> Callable[[int], int] | None:
 
 
 _TRIM = _malloc_trim()
+
+
+def rss_bytes() -> int:
+    """This process's resident memory now (Linux /proc; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
 
 
 def release_memory(run: Callable[..., object] | None = None) -> bool:

@@ -2,7 +2,8 @@
 and sent. It imports no engine and moves no cursor."""
 
 from .delta import apply, diff
-from .messages import delta_message, for_audience, scenario_message, state_message
+from .messages import delta_message, for_audience, for_followers, scenario_message, state_message
 from .scene import present
 
-__all__ = ["apply", "delta_message", "diff", "for_audience", "present", "scenario_message", "state_message"]
+__all__ = ["apply", "delta_message", "diff", "for_audience", "for_followers", "present", "scenario_message",
+           "state_message"]

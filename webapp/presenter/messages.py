@@ -129,8 +129,39 @@ SPEAKERS_ONLY = ("notes", "upcoming", "next")
 
 
 def for_audience(message: Mapping[str, Any]) -> dict[str, Any]:
-    """A room's state message as its followers are sent it: the scene without ``SPEAKERS_ONLY`` (each None)."""
-    return {**message, "scene": {**message["scene"], **dict.fromkeys(SPEAKERS_ONLY)}}
+    """A room's state message as its followers are sent it: the scene without ``SPEAKERS_ONLY`` (each None), and
+    its ``divergence`` only once the room is there."""
+    scene = message["scene"]
+    ahead = scene["divergence"] is not None and scene["divergence"] > scene["position"]
+    return {**message, "scene": {**scene, **dict.fromkeys(SPEAKERS_ONLY), **({"divergence": None} if ahead else {})}}
+
+
+# What a room's scenario message carries for its presenter only, where the scenario asks predictions (the gate is
+# on and a step fails: a poll opens before each failure): the introduction and every step's note, which name how
+# the story ends. Its followers are sent the scenario without them, in the steps list and in the ``source`` they
+# detach with (a detached follower replays the same steps, without the texts); a scenario that asks nothing keeps
+# them. Nor is where the versions first place a pod differently (``divergence``, in ``keyPositions`` too) theirs:
+# a room's scene tells it once the room is there (``for_audience``).
+AHEAD_TEXTS = ("description", "note")
+INTRO_UNTOLD = "This introduction tells how the story ends: the presenter tells it as the talk goes."
+
+
+def for_followers(message: dict[str, Any]) -> dict[str, Any]:
+    """A room's scenario message as its followers are sent it: without ``AHEAD_TEXTS`` where it asks predictions
+    (``message`` itself where it asks none)."""
+    if not (message["gate"] and any(step["kind"] == "fail" for step in message["steps"])):
+        return message
+    source = message["source"]
+    steps = source.get("steps") if isinstance(source, Mapping) else None
+    told = {i + 1 for i, step in enumerate(message["steps"]) if step["kind"] == "fail"} | {message["total"]}
+    return {**message, "description": INTRO_UNTOLD, "steps": [_untold(step) for step in message["steps"]],
+            "divergence": None, "keyPositions": [p for p in message["keyPositions"] if p in told],
+            "source": {**_untold(source), "steps": [_untold(s) for s in steps]} if isinstance(steps, list) else source}
+
+
+def _untold(entry: Any) -> Any:
+    return {key: value for key, value in entry.items() if key not in AHEAD_TEXTS} if isinstance(entry, Mapping) \
+        else entry
 
 
 TRACED = ("position", "total", "variants", "scene")  # what a delta's ops describe; the settings travel whole

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
@@ -27,13 +26,13 @@ from typing import Any
 from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO
 
-from ..engine.memory import MemoryBudget, release_memory
+from ..engine.memory import MemoryBudget, release_memory, rss_bytes
 from ..engine.room import Room, channels_of
 from ..engine.rooms import Rooms
 from ..engine.session import Session
 from ..engine.simulation import Simulation
 from ..errors import TooLarge, UserError
-from ..presenter import delta_message, for_audience, scenario_message, state_message
+from ..presenter import delta_message, for_audience, for_followers, scenario_message, state_message
 from ..server.codec import Encoded, JsonText, encoded
 from ..server.settings import settings_of
 from .message_cache import Message, MessageCache, View, view_of
@@ -43,15 +42,6 @@ RoomVersion = tuple[str | None, int]  # Room.seen: (epoch, record version)
 log = logging.getLogger(__name__)
 MIB = 1024 * 1024
 GROWN_BYTES = 64 * MIB  # RSS grown this much since memory was last given back: a channel that closes gives it back
-
-
-def rss_bytes() -> int:
-    """This process's resident memory now (Linux /proc; 0 elsewhere)."""
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return 0
 
 
 @dataclass
@@ -134,10 +124,15 @@ def playing(session: Session, room: Room | None) -> bool:
     return room.playing if room is not None else session.playing
 
 
-def scenario_of(sim: Simulation, scenario_id: str | None, code: str | None, load_id: str | None) -> Encoded:
+def scenario_of(sim: Simulation, scenario_id: str | None, code: str | None, load_id: str | None
+                ) -> tuple[Encoded, Encoded]:
     """The scenario message of a loaded simulation (what a viewer needs once per load), with the id of its load
-    (as "key"), encoded where it is made (a long scenario's is over 1 MB of JSON: ``encoded``)."""
-    return encoded({**scenario_message(sim.summary(), scenario_id, code), "key": load_id})
+    (as "key"), encoded where it is made (a long scenario's is over 1 MB of JSON: ``encoded``): as its presenter
+    is sent it, and as a room's followers are (``for_followers``; the same for a connection's own)."""
+    message = {**scenario_message(sim.summary(), scenario_id, code), "key": load_id}
+    whole = encoded(message)
+    theirs = for_followers(message) if code is not None else message
+    return whole, whole if theirs is message else encoded(theirs)
 
 
 @dataclass
@@ -157,7 +152,7 @@ class Hub:
     refused: Refusals = field(default_factory=Refusals)
     pending: Pending = field(default_factory=Pending)  # one heavy request per connection per kind
     # channel -> (its load and room, the scenario message sent for it): joins and syncs send it again as made
-    scenarios: dict[str, tuple[tuple[Any, ...], Encoded | None]] = field(default_factory=dict)
+    scenarios: dict[str, tuple[tuple[Any, ...], tuple[Encoded, Encoded] | None]] = field(default_factory=dict)
     outgoing: Any = None  # the bound on each connection's unread bytes (backpressure.Bound), once installed
     sent_scenarios: set[str] = field(default_factory=set)  # connections sent a scenario message: memory on leaving
     held: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # connection -> (room, load) it was last sent
@@ -274,7 +269,10 @@ class Hub:
             if target.private:  # the connection's own load: it holds no room's scenario any more
                 self.sent_scenarios.add(target.channel)
                 self.held.pop(target.channel, None)
-            self.send("scenario", self.scenario_of(target), target.channel, target.private)
+            room = target.room
+            for to, followers in [(room.presenter_channel, False), (room.audience_channel, True)] if room else [
+                    (target.channel, False)]:
+                self.send("scenario", self.scenario_of(target, followers), to, target.private)
             self._hold(target)
         if target.session.sim is None:
             return
@@ -368,7 +366,8 @@ class Hub:
         if scenario and not (rejoin and self.held.get(sid) == load):
             self.sent_scenarios.add(sid)
             self.held[sid] = load
-            self.send("scenario", self.scenario_of(target), sid, True)
+            followers = target.room is not None and not target.room.speaks(sid)
+            self.send("scenario", self.scenario_of(target, followers), sid, True)
         self._send_state(target, seq, message, sid)
 
     def send_poll(self, room: Room, poll: dict[str, Any], sid: str | None = None,
@@ -379,21 +378,22 @@ class Hub:
         tally = {} if poll.get("cancelled") else self.rooms.tally(room, poll)
         self.send("poll", {"room": room.code, **poll, **tally, **({"yours": yours} if yours else {})}, to, private)
 
-    def scenario_of(self, target: Target) -> Encoded:
-        """The target's scenario message, with the id of its load (every state and delta about it carries the
-        same): built and encoded off the event loop once per load (a long scenario's summary is heavy), then kept
-        for the channel, so a join or a sync sends it again without making it. Under the session's lock."""
+    def scenario_of(self, target: Target, followers: bool = False) -> Encoded:
+        """The target's scenario message (``followers``: as a room's followers are sent it), with the id of its
+        load (every state and delta about it carries the same): built and encoded off the event loop once per load
+        (a long scenario's summary is heavy), then kept for the channel, so a join or a sync sends it again
+        without making it. Under the session's lock."""
         session = target.session
         key = (session.load_id, session.scenario_id, target.code, id(session.sim))
         kept = self.scenarios.get(target.channel)
         if kept is not None and kept[0] == key and kept[1] is not None:
-            return kept[1]
+            return kept[1][followers]
         made = session.run_apart(scenario_of, session.sim, session.scenario_id, target.code, session.load_id,
                                  small=session.scenario_id is not None)
         # a room's is sent to every joiner; a connection's own is kept once asked for again (a sync)
         again = target.room is not None or (kept is not None and kept[0] == key)
         self.scenarios[target.channel] = (key, made if again else None)
-        return made
+        return made[followers]
 
     # --- autoplay that stops without a command ------------------------------------------------------
     def stop(self, target: Target, token: int | None = None) -> None:
