@@ -6,7 +6,6 @@ import io
 import json
 import subprocess
 import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import av
@@ -23,38 +22,9 @@ from webapp.presenter import state_message
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
 
+from .drawn import font_sizes, legend_share
+
 ROOT = Path(__file__).resolve().parents[2]
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-def font_sizes(svg: str) -> list[tuple[float, str]]:
-    """Each text's drawn font size in pixels at WIDTH wide (its own or inherited font-size, times the picture's
-    scale), with its words."""
-    root = ET.fromstring(svg)
-    scale = WIDTH / float(root.get("viewBox").split()[2])
-    out = []
-
-    def walk(element, inherited):
-        size = float(element.get("font-size", inherited))
-        words = "".join(element.itertext()).strip()
-        if element.tag == f"{SVG}text" and words:
-            out.append((size * scale, words))
-        for child in element:
-            walk(child, size)
-
-    walk(root, 16.0)  # an SVG's default, never reached: the root names its size
-    return out
-
-
-def legend_share(svg: str) -> float:
-    """The share of the picture's height from the legend's top down (0 without a legend)."""
-    root = ET.fromstring(svg)
-    legend = [g for g in root.iter(f"{SVG}g") if g.get("data-testid") == "legend"]
-    if not legend:
-        return 0.0
-    top = min(float(t.get("y")) for t in legend[0].iter(f"{SVG}text"))
-    height = float(root.get("viewBox").split()[3])
-    return (height - top) / height
 
 
 @pytest.fixture(scope="module")
