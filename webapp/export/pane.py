@@ -123,10 +123,11 @@ class Pane:
         """The walk's line, "B: walked … → Decision", wrapped within left..right as the page wraps it (a long walk
         takes several lines; the decision's badge goes to a line of its own when it does not fit after the walk);
         one text element, so it reads as one line. Returns the baseline of its last line."""
-        indent = left + (len(hint["pod"]) + 2) * BOLD_WIDTH
-        lines = wrap(hint["walked"], (right - indent) / CHAR_WIDTH)
-        badge = len(hint["decision"]) * BOLD_WIDTH + 8
-        at, last = indent + (len(lines[-1]) + 1) * CHAR_WIDTH, y + 18 * (len(lines) - 1)
+        bold, char = BOLD_WIDTH * grown(12), CHAR_WIDTH * grown(12)  # the ordinary text's, as drawn
+        indent = left + (len(hint["pod"]) + 2) * bold
+        lines = wrap(hint["walked"], (right - indent) / char)
+        badge = len(hint["decision"]) * bold + 8
+        at, last = indent + (len(lines[-1]) + 1) * char, y + 18 * (len(lines) - 1)
         below = at + badge > right
         if below:
             at, last = indent, last + 18
