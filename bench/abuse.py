@@ -25,6 +25,9 @@ round trips are the figures. In turn, each for --seconds, from separate processe
   (i) listframe --deep-conns raw websockets sending a ~1 MB echo of a list of 500,000 items back to back
   idleconns, slowheaders, getflood, bigpolls: connections and HTTP (bench/abuse_conns.py, which also runs them on
               their own: a server under a file limit, either async mode, its RSS sampled)
+  unread, rejoin, imports, polls, rooms: slow readers and heavy work (bench/abuse_heavy.py)
+  abandoned, bigframes, burst: abandoned exports, big frames, a memory burst (bench/abuse_memory.py; its RSS
+              sampled until 30 s after the phase)
 
 Reported per phase: the honest viewer's step p50 / p99 / max (ms), what the attackers got done, and the CPU
 seconds of the server's event-loop thread (the hub: what every viewer waits for; its tpool threads and worker
@@ -48,13 +51,16 @@ import time
 from urllib.parse import urlsplit
 
 import abuse_conns
+import abuse_memory
 from abuse_heavy import HEAVY_PHASES, add_arguments, heavy_phase
+from abuse_memory import MEMORY_PHASES, memory_phase
 from common import gathered, median, percentile
 from round_trip import Client
 from server import Server, cpu_seconds
 
 PHASES = ("quiet", "frames", "flood", "loads", "checks", "small", "deepbody", "listbody", "deepframe", "listframe",
-          *abuse_conns.PHASES, *HEAVY_PHASES)  # abuse_conns.py: connections; abuse_heavy.py: unread ... rooms
+          *abuse_conns.PHASES, *HEAVY_PHASES, *MEMORY_PHASES)  # abuse_conns.py: connections; abuse_heavy.py:
+# unread ... rooms; abuse_memory.py: abandoned work, big frames, a memory burst
 BODIES = {"deepbody": b"[" * 1_000_000 + b"]" * 1_000_000, "listbody": b"[" + b"1," * 1_000_000 + b"1]"}
 FRAMES = {"deepframe": '42["echo",' + "[" * 32000 + "]" * 32000 + "]",
           "listframe": '42["echo",[' + "1," * 499_999 + "1]]"}
@@ -255,6 +261,8 @@ def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
         procs = [ctx.Process(target=bodies_attack, args=(url, seconds, out, name)) for _ in range(args.body_conns)]
     elif name in HEAVY_PHASES:
         procs = heavy_phase(name, url, seconds, out, args, ctx)
+    elif name in MEMORY_PHASES:
+        procs = memory_phase(name, url, seconds, out, args, ctx)
     elif name in FRAMES:
         procs = [ctx.Process(target=deep_frames_attack, args=(url, seconds, out, name))
                  for _ in range(args.deep_conns)]
@@ -269,7 +277,7 @@ def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
                 "checks": args.check_conns, "small": args.check_conns, "deepbody": args.body_conns,
                 "listbody": args.body_conns, "deepframe": args.deep_conns, "listframe": args.deep_conns,
                 **{phase: 1 for phase in abuse_conns.PHASES}}.get(name, len(procs))
-    return start, end, gathered(out, expected, procs, 30)
+    return start, end, gathered(out, expected, procs, 30 + abuse_memory.AFTER_SECONDS * (name in MEMORY_PHASES))
 
 
 def _many(fn, count: int, url: str, seconds: float, out, *extra) -> None:
@@ -332,6 +340,7 @@ def main():
     ap.add_argument("--server-pid", type=int, help="with --url: the server's process id (for its CPU figures)")
     ap.add_argument("--mode", default="eventlet", help="the server's async mode: eventlet or threading")
     add_arguments(ap)
+    abuse_memory.add_arguments(ap)
     args = ap.parse_args()
     phases = [p for p in args.phases.split(",") if p]
     load_before = f"{os.getloadavg()[0]:.1f}"

@@ -93,7 +93,7 @@ def watched(worker, fn, args: tuple, kwargs: dict, client: Client | None, read, 
         if state is None:  # its next request is waiting: nothing more to learn from the connection
             watched_fds = [worker.answer_fd]
         if state or (asks and client.left()):
-            worker.end(kill=True)
+            read(worker.end, True)  # killed and reaped off the event loop: a large worker takes a while to go
             raise ClientGone(f"the client left: its {what} was stopped")
 
 
