@@ -12,7 +12,8 @@ import av
 import pytest
 
 from webapp.engine.simulation import Simulation
-from webapp.export.animation import Request, export_animation, frames
+from webapp.errors import TooLarge
+from webapp.export.animation import Request, check_pixels, export_animation, frames
 from webapp.export.preset import FULL, SLIDE, WIDTH
 from webapp.export.raster import height_at
 from webapp.export.svg import render
@@ -105,3 +106,10 @@ print(json.dumps([[a.status_code, a.get_json(silent=True)] for a in answers]))
     assert status == 501
     assert body["message"] == f"format mp4 needs PyAV, which is not installed here: {INSTALL}"
     assert gif_status == 200  # the other formats need no PyAV
+
+
+def test_an_mp4_taller_than_the_encoder_takes_is_refused_naming_a_width_that_fits():
+    with pytest.raises(TooLarge, match="taller than the 16,384 pixels an MP4's frame may be") as refused:
+        check_pixels(1, 1280, 20_000, "mp4")
+    assert "expected at most 1048 pixels wide" in str(refused.value)
+    check_pixels(1, 1280, 20_000, "gif")  # a GIF as tall is drawn

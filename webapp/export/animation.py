@@ -46,6 +46,7 @@ WORKER_RSS_MOST = 512 * MIB  # what a worker's RSS stays under during an animate
 # 32 MiB by default) and the pictures' SVG text.
 WORKER_BASE = 96 * MIB
 PIXEL_BYTES_MOST = WORKER_RSS_MOST - WORKER_BASE
+VIDEO_SIDE = 16_384  # libx264's tallest frame (pixels): an MP4 taller cannot be encoded (width is at most 1920)
 HOLD_MS, LAST_HOLD_MS = 2500, 5000
 READABLE_PX = 9.0  # drawn smaller than this, the ordinary text is hard to read: the CLI warns
 
@@ -112,21 +113,28 @@ def export_animation(scenario, request: Request, max_bytes: int | None = None, v
 
 def check_pixels(count: int, width: int, height: int, kind: str) -> None:
     """TooLarge, naming the width and what would fit, for ``count`` frames of ``width`` x ``height`` pixels over
-    MAX_PIXELS in all or over PIXEL_BYTES_MOST of memory."""
+    MAX_PIXELS in all, an MP4's frames over VIDEO_SIDE tall, or over PIXEL_BYTES_MOST of memory."""
     size = f"{count} frames of {width} x {height} pixels"
     if count * width * height > MAX_PIXELS:
         raise TooLarge(f"this animation would be {size}, over {MAX_PIXELS:,} pixels in all: export a shorter "
                        "range or a narrower width")
     needed = pixel_bytes(count, width, height, kind)
-    if needed <= PIXEL_BYTES_MOST:
-        return
     # the frames' height grows with their width: the bytes with its square
     widest = int(width * math.sqrt(PIXEL_BYTES_MOST / needed))
-    instead = (f"at most {widest} pixels wide for this range" if widest >= WIDTHS[0]
-               else "no width fits this range: export a shorter one")
+    if kind == "mp4" and height > VIDEO_SIDE:
+        widest = min(widest, int(width * VIDEO_SIDE / height))
+        raise TooLarge(f"width: {size} would be taller than the {VIDEO_SIDE:,} pixels an MP4's frame may be; "
+                       f"expected {_instead(widest)}")
+    if needed <= PIXEL_BYTES_MOST:
+        return
     raise TooLarge(f"width: {size} would take about {needed // MIB:,} MiB to draw, over the "
                    f"{PIXEL_BYTES_MOST // MIB:,} MiB an animation's pixels may take (an export stays under "
-                   f"{WORKER_RSS_MOST // MIB:,} MiB); expected {instead}")
+                   f"{WORKER_RSS_MOST // MIB:,} MiB); expected {_instead(widest)}")
+
+
+def _instead(widest: int) -> str:
+    return (f"at most {widest} pixels wide for this range" if widest >= WIDTHS[0]
+            else "no width fits this range: export a shorter one")
 
 
 def pixel_bytes(count: int, width: int, height: int, kind: str) -> int:
