@@ -101,7 +101,8 @@ def bigframe_attack(url: str, seconds: float, out) -> None:
     said: dict[str, int] = {}
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        _count(said, _request(url, "POST", f"/export/gif?from={end_position}&to={end_position}&width=1800", body))
+        query = f"from={end_position}&to={end_position}&width=1800&preset=full"  # the full layout's frame
+        _count(said, _request(url, "POST", f"/export/gif?{query}", body))
     out.put({"big frames": said})
 
 
@@ -115,8 +116,9 @@ def widest_frame(url: str, seconds: float, out) -> None:
         width = 1800
     except TooLarge as refusal:
         width = int(str(refusal).split("at most ")[1].split(" pixels")[0])
-    honest_exports(url, seconds, out, f"/export/gif?from={end_position}&to={end_position}&width={width}", "POST",
-                   body)
+    # the full layout: the frame check_pixels was asked about (a slide's is four times as tall)
+    honest_exports(url, seconds, out, f"/export/gif?from={end_position}&to={end_position}&width={width}&preset=full",
+                   "POST", body)
 
 
 def burst_attack(url: str, seconds: float, out, connections: int) -> None:

@@ -76,6 +76,12 @@ class Unavailable(UserError):
     status = 503
 
 
+class NotInstalled(UserError):
+    """A feature whose optional library is not installed here (the message names the install)."""
+
+    status = 501
+
+
 SCENARIO_ERROR = "ScenarioError"  # the kind of a scenario refused with its problems (scenario/errors.py)
 
 # The kinds the page tells apart: a session the server no longer holds (the page loads it again), and the kinds of

@@ -1,8 +1,8 @@
 // The design tokens, written once: every colour of the two themes ([light, dark]), the lanes' shares of a row, the
 // corners of each lane's chips (px: top-left, top-right, bottom-right, bottom-left) and the numbers of an arrow's
-// geometry (its curve, corners, head, cut and way round the entries), the least text size (px) presentation mode and
-// an embed draw, with the share of an entry's small print (its id, its count) in its list's size, and the climax's
-// beats (ms, a step by hand). The page's modules import them (pointers.js, route.js, animate.js);
+// geometry (its curve, corners, head, cut and way round the entries), the least text size (px) presentation mode,
+// an embed and a slide export (1280 px wide) draw, with the share of an entry's small print (its id, its count) in
+// its list's size, and the climax's beats (ms, a step by hand). The page's modules import them (pointers.js, route.js, animate.js);
 // webapp/export/tokens.py reads this file as JSON for the SVG export and the animated ones, and serves them to the
 // stylesheets as custom properties (css/tokens.css, inlined in the offline file). So everything after
 // "export const TOKENS =" stays one JSON object (double quotes, no comments, no trailing commas). What each one
@@ -57,7 +57,7 @@ export const TOKENS = {
     "overReach": 2, "aboveLanes": 6, "channelStep": 4
   },
   "route": {"clear": 4, "bend": 40, "down": 3, "near": 14, "crowded": 80, "budget": 20000},
-  "type": {"presenting": 16, "embed": 11, "small": 0.8},
+  "type": {"presenting": 16, "embed": 11, "slide": 24, "small": 0.8},
   "cut": {"room": 12, "cross": 9, "gap": 0.1, "maxGap": 20, "bar": 0.08, "maxBar": 15, "barHalf": 9, "step": 0.05,
     "tries": 12, "bent": 0.45},
   "beats": {"per": 450, "hold": 650, "fade": 700}

@@ -9,11 +9,14 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import av
 import pytest
 from PIL import Image, ImageColor
 
 from webapp.export.animation import MAX_STEPS, frames
+from webapp.export.preset import SLIDE
 from webapp.export.raster import height_at
+from webapp.export.svg import picture_width
 from webapp.export.tokens import THEMES
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
@@ -32,10 +35,10 @@ def lost_marker():
     return load_scenario(builtin.get("lost-marker"))
 
 
-def expected(scenario, start, end, theme="light"):
-    """The frames' count, the canvas's height at WIDTH and each frame's time, as animation.py plans them."""
+def expected(scenario, start, end, theme="light", width=WIDTH):
+    """The frames' count, the canvas's height at ``width`` and each frame's time, as animation.py plans them."""
     pictures = frames(scenario, start, end, theme)
-    return len(pictures), max(height_at(svg, WIDTH) for svg, _ in pictures), [ms for _, ms in pictures]
+    return len(pictures), max(height_at(svg, width) for svg, _ in pictures), [ms for _, ms in pictures]
 
 
 def played(image):
@@ -61,8 +64,9 @@ def test_a_gif_of_the_lost_marker_holds_each_step_and_the_climax_beats(tmp_path,
     assert {size for _, size in frames_read} == {(WIDTH, height)}
     assert [ms for ms, _ in frames_read] == times
     assert times[-1] == 5000 and times.count(2500) == 6  # a hold on every position, the last the longest
+    bar = round(70 * WIDTH / picture_width(2, SLIDE))  # v1.28.1's bar: 68 to 73 in the SVG's units
     with Image.open(out) as gif:  # one palette holding the tokens: v1.28.1's bar in the bug colour, exactly
-        assert gif.convert("RGB").getpixel((100, 25)) == ImageColor.getrgb(THEMES["light"]["bug"])
+        assert gif.convert("RGB").getpixel((100, bar)) == ImageColor.getrgb(THEMES["light"]["bug"])
 
 
 def test_an_apng_is_lossless_and_as_long(tmp_path, lost_marker):
@@ -104,12 +108,32 @@ def test_stdout_and_stdin(lost_marker):
 
 
 def test_a_width_whose_text_is_too_small_to_read_is_warned_of(tmp_path):
-    result = run("lost-marker", "--from", 6, "--width", 640, "-o", tmp_path / "small.gif")
+    result = run("lost-marker", "--from", 6, "--width", 640, "--preset", "full", "-o", tmp_path / "small.gif")
     assert result.returncode == 0
     assert result.stderr.decode().splitlines()[0] == ("inflight-scope export: warning: at 640 px wide the picture's "
                                                       "text is 5.7 px high; 1006 px or more reads well")
-    result = run("lost-marker", "--from", 6, "--width", 1006, "-o", tmp_path / "large.gif")
+    result = run("lost-marker", "--from", 6, "--width", 1006, "--preset", "full", "-o", tmp_path / "large.gif")
     assert "warning" not in result.stderr.decode()
+    # a slide's text is twice as large: 12 px at 640, under 9 px only under 480
+    assert "warning" not in run("lost-marker", "--from", 6, "--width", 640, "-o", tmp_path / "s.gif").stderr.decode()
+    result = run("lost-marker", "--from", 6, "--width", 400, "-o", tmp_path / "narrow.gif")
+    assert result.stderr.decode().splitlines()[0] == ("inflight-scope export: warning: at 400 px wide the picture's "
+                                                      "text is 7.5 px high; 480 px or more reads well")
+
+
+def test_the_default_is_the_slide_preset_and_mp4_is_a_video(tmp_path, lost_marker):
+    """The GIF's frames are the slide's pictures (taller than the page's: the panes stacked); an .mp4 is a video of
+    the same frames."""
+    assert run("lost-marker", "--from", 5, "--width", 320, "-o", tmp_path / "a.gif").returncode == 0
+    assert run("lost-marker", "--from", 5, "--width", 320, "--preset", "full", "-o", tmp_path / "b.gif").returncode == 0
+    assert run("lost-marker", "--from", 5, "--width", 320, "-o", tmp_path / "a.mp4").returncode == 0
+    count, height, _ = expected(lost_marker, 5, 6, width=320)
+    with Image.open(tmp_path / "a.gif") as slide, Image.open(tmp_path / "b.gif") as full:
+        assert (slide.n_frames, slide.size) == (count, (320, height))
+        assert full.height < height * 0.6
+    with av.open(str(tmp_path / "a.mp4")) as container:
+        pictures = list(container.decode(video=0))
+    assert (len(pictures), pictures[0].width, pictures[0].height) == (count, 320, height + height % 2)
 
 
 def test_html_opens_at_to_locked_to_the_range_when_both_are_given(tmp_path):
@@ -137,7 +161,8 @@ BAD = {
     "start after end": (["--from", 5, "--to", 3], "the range's start comes after its end: 5..3"),
     "not a number": (["--from", "two"], "--from must be a whole number, not 'two'"),
     "negative": (["--to", "-1"], "--to must be a whole number, not '-1'"),
-    "unknown format": (["--format", "webm"], "--format must be one of gif, apng, svg, html, not 'webm'"),
+    "unknown format": (["--format", "webm"], "--format must be one of gif, apng, mp4, svg, html, not 'webm'"),
+    "unknown preset": (["--preset", "poster"], "--preset must be one of slide, full, not 'poster'"),
     "unknown theme": (["--theme", "sepia"], "--theme must be one of light, dark, not 'sepia'"),
     "too narrow": (["--width", 100], "--width must be 320 to 1920 pixels, got 100"),
     "too wide": (["--width", 5000], "--width must be 320 to 1920 pixels, got 5000"),

@@ -1,7 +1,8 @@
-"""The animated exports over HTTP: /export/<id>.gif and .apng, POST /export/gif and /export/apng."""
+"""The animated exports over HTTP: /export/<id>.gif, .apng and .mp4, POST /export/gif, /export/apng, /export/mp4."""
 
 import io
 
+import av
 import pytest
 from PIL import Image
 
@@ -29,6 +30,19 @@ def test_a_built_in_range_as_gif_and_apng(client, lost_marker):
     assert decoded(response)[:2] == ("PNG", len(frames(lost_marker, 0, 1, "dark")))
 
 
+def test_a_range_as_mp4_and_the_presets(client, lost_marker_raw, lost_marker):
+    """An MP4 is the same frames as a video; the slide preset is the default, ?preset=full the page's picture."""
+    response = client.post("/export/mp4?from=5&width=320", json=lost_marker_raw)
+    assert response.status_code == 200
+    assert response.mimetype == "video/mp4"
+    assert response.headers["Content-Disposition"] == 'attachment; filename="the-lost-marker-5-6.mp4"'
+    with av.open(io.BytesIO(response.data)) as container:
+        assert len(list(container.decode(video=0))) == len(frames(lost_marker, 5, 6))
+    slide = decoded(client.get("/export/lost-marker.gif?from=6&width=320"))[2]
+    full = decoded(client.get("/export/lost-marker.gif?from=6&width=320&preset=full"))[2]
+    assert slide[1] > 2 * full[1]  # the panes stacked, drawn twice as large
+
+
 def test_a_posted_scenario(client, lost_marker_raw, lost_marker):
     response = client.post("/export/gif?from=5&width=320", json=lost_marker_raw)
     assert response.status_code == 200
@@ -43,6 +57,7 @@ def test_a_posted_scenario(client, lost_marker_raw, lost_marker):
     ("to=-2", "to must be a whole number, got '-2'"),
     ("width=2000", "width must be 320 to 1920 pixels, got 2000"),
     ("theme=blue", "theme must be one of light, dark, not 'blue'"),
+    ("preset=poster", "preset must be one of slide, full, not 'poster'"),
     ("versions=v9", "versions: "),
 ])
 def test_bad_queries_are_400_with_the_reason(client, query, said):

@@ -12,6 +12,7 @@ from webapp.errors import Invalid, TooLarge
 from webapp.export import animation
 from webapp.export.animation import Request, export_animation, frames
 from webapp.export.beats import SVG, Beat, beats, drawn
+from webapp.export.preset import FULL
 from webapp.export.raster import height_at, rasterized
 from webapp.export.svg import render
 from webapp.export.tokens import BEATS, THEMES
@@ -92,7 +93,7 @@ def test_the_frames_of_steps_1_to_6(lost_marker):
 
 def test_frames_are_rasterized_with_legible_text(lost_marker):
     """The title's words are drawn (a font was found): dark pixels in its line, none in the margin above."""
-    svg = frames(lost_marker, 6, 6)[0][0]
+    svg = frames(lost_marker, 6, 6, preset=FULL)[0][0]
     image = rasterized(svg, 640, height_at(svg, 640) + 10, THEMES["light"]["bg"])
     assert image.size == (640, height_at(svg, 640) + 10)
     fg = ImageColor.getrgb(THEMES["light"]["fg"])

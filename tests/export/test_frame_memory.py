@@ -18,10 +18,12 @@ from webapp import ROOT, create_app
 from webapp.errors import TooLarge
 from webapp.export import animation
 from webapp.export.animation import PIXEL_BYTES_MOST, WORKER_RSS_MOST, Request, check_pixels, export_animation
+from webapp.export.preset import PRESETS
 from webapp.scenario.generate import generate
 from webapp.scenario.resolve import resolve
 
 TALL_PODS = 1000  # a single frame 1,800 px wide is about 40,600 px tall (1,800 x 41,065 in issue 39)
+FULL = "full"  # the page's layout, whose frame those figures are (a slide's is four times as tall)
 
 
 @functools.cache
@@ -37,13 +39,13 @@ def test_a_frame_too_large_is_refused_naming_the_width_and_what_fits():
     scenario = resolve(tall())[0]
     end = len(scenario.steps)
     with pytest.raises(TooLarge) as refused:
-        export_animation(scenario, Request(end, end, "gif", width=1800))
+        export_animation(scenario, Request(end, end, "gif", width=1800, preset=FULL))
     message = str(refused.value)
     assert message.startswith("width: 1 frames of 1800 x ")
     assert f"over the {PIXEL_BYTES_MOST // 2**20:,} MiB" in message and "expected at most" in message
     widest = widest_in(message)
     assert 320 <= widest < 1800
-    height = animation.height_at(animation.frames(scenario, end, end)[0][0], widest)
+    height = animation.height_at(animation.frames(scenario, end, end, preset=PRESETS[FULL])[0][0], widest)
     check_pixels(1, widest, height, "gif")  # the width it names fits
 
 
@@ -60,11 +62,12 @@ PEAK = """
 import json, random, sys
 from pathlib import Path
 from webapp.export.animation import Request, export_animation
+from webapp.export.preset import PRESETS
 from webapp.scenario.generate import generate
 from webapp.scenario.resolve import resolve
 scenario = resolve(generate(random.Random(2).choice, 40, pods=int(sys.argv[1])))[0]
 end = len(scenario.steps)
-data = export_animation(scenario, Request(end, end, sys.argv[2], width=int(sys.argv[3])))
+data = export_animation(scenario, Request(end, end, sys.argv[2], width=int(sys.argv[3]), preset="full"))
 peak = next(int(line.split()[1]) for line in Path("/proc/self/status").read_text().splitlines()
             if line.startswith("VmHWM:"))
 print(json.dumps({"peak": peak * 1024, "bytes": len(data)}))
@@ -91,7 +94,7 @@ def test_the_server_refuses_it_in_words():
     try:
         scenario = tall()
         end = len(resolve(scenario)[0].steps)
-        answer = app.test_client().post(f"/export/gif?from={end}&to={end}&width=1800", json=scenario)
+        answer = app.test_client().post(f"/export/gif?from={end}&to={end}&width=1800&preset={FULL}", json=scenario)
         assert answer.status_code == 400 and answer.get_json()["kind"] == "TooLarge"
         assert answer.get_json()["message"].startswith("width: ")
     finally:
@@ -104,8 +107,8 @@ def test_the_cli_refuses_it_in_one_line(tmp_path):
     end = len(resolve(tall())[0].steps)
     out = tmp_path / "tall.gif"
     run = subprocess.run([sys.executable, "-m", "webapp.cli", "export", str(source), "--from", str(end), "--to",
-                          str(end), "--width", "1800", "-o", str(out)], cwd=ROOT, capture_output=True, text=True,
-                         timeout=600)
+                          str(end), "--width", "1800", "--preset", FULL, "-o", str(out)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
     assert run.returncode == 2 and not out.exists()
     [line] = run.stderr.strip().splitlines()
     assert "width: 1 frames of 1800 x" in line and "expected at most" in line

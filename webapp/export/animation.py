@@ -1,10 +1,11 @@
-"""export_animation(): a step range of a scenario as an animated GIF or APNG, for slides and READMEs.
+"""export_animation(): a step range of a scenario as an animated GIF or APNG or an MP4 video, for slides and READMEs.
 
 Frames, then pixels, then the file. The frames are the SVG export's pictures (svg.py ``render``: the same scene,
 renderer and tokens): the range's first position, then for each step forward the climax's beats on its new picture
 (beats.py: the walk's sweep with what Done removed still solid, the hold) and the settled picture, held ``HOLD_MS``
 to be read (the last ``LAST_HOLD_MS``, before the loop starts again). Consecutive identical pictures are one frame.
-raster.py draws them ``width`` pixels wide, each on a canvas as tall as the tallest, and encodes them.
+raster.py draws them ``width`` pixels wide, each on a canvas as tall as the tallest, and encodes them (video.py an
+MP4). They are laid out as the request's preset says (preset.py: a slide's by default).
 
 Bounded as the other exports are: the simulation's memory by ``max_bytes``, the work by at most ``MAX_STEPS``
 steps and ``MAX_PIXELS`` pixels in all the frames, the width by ``WIDTHS``, and the pixels' memory by
@@ -20,15 +21,16 @@ from dataclasses import dataclass
 from ..engine.simulation import Simulation
 from ..errors import Invalid, TooLarge
 from ..presenter import state_message
+from . import video
 from .beats import beats, drawn
-from .pane import PANE_WIDTH
+from .preset import PRESETS, SLIDE, WIDTH, Preset
 from .raster import encoded, height_at, rasterized
-from .svg import GAP, MARGIN, THEMES, render
+from .svg import THEMES, least_font, picture_width, render
 
-KINDS = ("gif", "apng")  # the animated formats, each a file's extension
-MIME = {"gif": "image/gif", "apng": "image/apng"}
+KINDS = ("gif", "apng", "mp4")  # the animated formats, each a file's extension; mp4 with PyAV (video.py)
+MIME = {"gif": "image/gif", "apng": "image/apng", "mp4": "video/mp4"}
 WIDTHS = (320, 1920)  # the pictures' width in pixels, least and most
-DEFAULT_WIDTH = 1280
+DEFAULT_WIDTH = WIDTH
 MAX_STEPS = 30  # steps in one animation (a few frames each)
 MAX_PIXELS = 80_000_000  # in all the frames together (about 90 frames of 1280 x 700): the time of one
 # The memory an export's pixels take, measured by bench/frame_memory.py (docs/benchmarks.md, "Frame memory"): a
@@ -36,33 +38,40 @@ MAX_PIXELS = 80_000_000  # in all the frames together (about 90 frames of 1280 x
 # Pillow's decoding and RGB copy of it), and by HELD_BYTES per pixel of all the frames while they are held and
 # encoded (Pillow keeps a copy of each, and a GIF its palette image); the larger of the two is the export's.
 DRAW_BYTES = 9.0  # measured 8.5-8.9 for single frames of 8 to 73 million pixels, GIF and APNG alike
-HELD_BYTES = {"gif": 7.0, "apng": 9.5}  # measured 6.3-6.6 and 8.8-9.1 for 36 frames of 12.5 to 50 million pixels
+HELD_BYTES = {"gif": 7.0, "apng": 9.5,  # measured 6.3-6.6 and 8.8-9.1 for 36 frames of 12.5 to 50 million pixels
+              "mp4": 9.5}  # not measured: the APNG's (the frames held as RGB, each made YUV as it is encoded)
 MIB = 1024 * 1024
 WORKER_RSS_MOST = 512 * MIB  # what a worker's RSS stays under during an animated export (and the CLI's)
 # Its RSS before the pixels: the interpreter and libraries (33-41 MB measured), the simulation (MAX_SESSION_BYTES,
 # 32 MiB by default) and the pictures' SVG text.
 WORKER_BASE = 96 * MIB
 PIXEL_BYTES_MOST = WORKER_RSS_MOST - WORKER_BASE
+VIDEO_SIDE = 16_384  # libx264's tallest frame (pixels): an MP4 taller cannot be encoded (width is at most 1920)
 HOLD_MS, LAST_HOLD_MS = 2500, 5000
-FONT_SIZE = 12  # the SVG's ordinary text (svg.py's font-size)
 READABLE_PX = 9.0  # drawn smaller than this, the ordinary text is hard to read: the CLI warns
 
 
 @dataclass(frozen=True)
 class Request:
-    """What to export: positions ``start``..``end`` (both drawn), ``kind`` (one of KINDS), the theme, the width."""
+    """What to export: positions ``start``..``end`` (both drawn), ``kind`` (one of KINDS), the theme, the width
+    and the layout (a key of preset.PRESETS)."""
 
     start: int
     end: int
     kind: str
     theme: str = "light"
     width: int = DEFAULT_WIDTH
+    preset: str = SLIDE.name
 
 
-def check_options(kind: str, theme: str, width: int) -> None:
-    """Invalid, with a sentence naming the option, for a format, theme or width an animation cannot have."""
+def check_options(kind: str, theme: str, width: int, preset: str = SLIDE.name) -> None:
+    """Invalid, with a sentence naming the option, for a format, theme, width or preset an animation cannot have."""
+    if preset not in PRESETS:
+        raise Invalid(f"preset must be one of {', '.join(PRESETS)}, not {preset[:40]!r}")
     if kind not in KINDS:
         raise Invalid(f"format must be one of {', '.join(KINDS)}, not {kind[:40]!r}")
+    if kind == "mp4":
+        video.require()
     if theme not in THEMES:
         raise Invalid(f"theme must be one of {', '.join(THEMES)}, not {theme[:40]!r}")
     if not WIDTHS[0] <= width <= WIDTHS[1]:
@@ -79,10 +88,11 @@ def check_range(start: int, end: int, total: int, most: int | None = MAX_STEPS) 
         raise TooLarge(f"an animation holds at most {most} steps, not {end - start}: export a shorter range")
 
 
-def text_height(width: int, panes: int) -> float:
-    """The height in pixels of the picture's ordinary text (12 px in the SVG) drawn ``width`` pixels wide, with
-    ``panes`` versions side by side (svg.py lays them out at a fixed width)."""
-    return FONT_SIZE * width / (2 * MARGIN + panes * PANE_WIDTH + (panes - 1) * GAP)
+def text_height(width: int, panes: int, preset: str = SLIDE.name) -> float:
+    """The height in pixels of the picture's ordinary text drawn ``width`` pixels wide, with ``panes`` versions
+    laid out as ``preset`` (svg.py lays them out at a fixed width)."""
+    layout = PRESETS[preset]
+    return least_font(panes, layout) * width / picture_width(panes, layout)
 
 
 def default_start(end: int) -> int:
@@ -92,9 +102,10 @@ def default_start(end: int) -> int:
 
 def export_animation(scenario, request: Request, max_bytes: int | None = None, versions=None) -> bytes:
     """The animation's file. Raises Invalid for a bad request, TooLarge past the bounds."""
-    check_options(request.kind, request.theme, request.width)
+    check_options(request.kind, request.theme, request.width, request.preset)
     check_range(request.start, request.end, len(scenario.steps))
-    pictures = frames(scenario, request.start, request.end, request.theme, max_bytes, versions)
+    pictures = frames(scenario, request.start, request.end, request.theme, max_bytes, versions,
+                      PRESETS[request.preset])
     height = max(height_at(svg, request.width) for svg, _ in pictures)
     check_pixels(len(pictures), request.width, height, request.kind)
     return pixels(pictures, request, height)
@@ -102,21 +113,28 @@ def export_animation(scenario, request: Request, max_bytes: int | None = None, v
 
 def check_pixels(count: int, width: int, height: int, kind: str) -> None:
     """TooLarge, naming the width and what would fit, for ``count`` frames of ``width`` x ``height`` pixels over
-    MAX_PIXELS in all or over PIXEL_BYTES_MOST of memory."""
+    MAX_PIXELS in all, an MP4's frames over VIDEO_SIDE tall, or over PIXEL_BYTES_MOST of memory."""
     size = f"{count} frames of {width} x {height} pixels"
     if count * width * height > MAX_PIXELS:
         raise TooLarge(f"this animation would be {size}, over {MAX_PIXELS:,} pixels in all: export a shorter "
                        "range or a narrower width")
     needed = pixel_bytes(count, width, height, kind)
-    if needed <= PIXEL_BYTES_MOST:
-        return
     # the frames' height grows with their width: the bytes with its square
     widest = int(width * math.sqrt(PIXEL_BYTES_MOST / needed))
-    instead = (f"at most {widest} pixels wide for this range" if widest >= WIDTHS[0]
-               else "no width fits this range: export a shorter one")
+    if kind == "mp4" and height > VIDEO_SIDE:
+        widest = min(widest, int(width * VIDEO_SIDE / height))
+        raise TooLarge(f"width: {size} would be taller than the {VIDEO_SIDE:,} pixels an MP4's frame may be; "
+                       f"expected {_instead(widest)}")
+    if needed <= PIXEL_BYTES_MOST:
+        return
     raise TooLarge(f"width: {size} would take about {needed // MIB:,} MiB to draw, over the "
                    f"{PIXEL_BYTES_MOST // MIB:,} MiB an animation's pixels may take (an export stays under "
-                   f"{WORKER_RSS_MOST // MIB:,} MiB); expected {instead}")
+                   f"{WORKER_RSS_MOST // MIB:,} MiB); expected {_instead(widest)}")
+
+
+def _instead(widest: int) -> str:
+    return (f"at most {widest} pixels wide for this range" if widest >= WIDTHS[0]
+            else "no width fits this range: export a shorter one")
 
 
 def pixel_bytes(count: int, width: int, height: int, kind: str) -> int:
@@ -129,21 +147,24 @@ def pixels(pictures: list[tuple[str, int]], request: Request, height: int) -> by
     """The pictures drawn ``request.width`` x ``height`` and encoded: the export's last two stages."""
     background = THEMES[request.theme]["bg"]
     images = [rasterized(svg, request.width, height, background) for svg, _ in pictures]
-    return encoded(images, [ms for _, ms in pictures], request.kind, list(THEMES[request.theme].values()))
+    durations = [ms for _, ms in pictures]
+    if request.kind == "mp4":
+        return video.encoded(images, durations)
+    return encoded(images, durations, request.kind, list(THEMES[request.theme].values()))
 
 
 
 
 def frames(scenario, start: int, end: int, theme: str = "light", max_bytes: int | None = None,
-           versions=None) -> list[tuple[str, int]]:
+           versions=None, preset: Preset = SLIDE) -> list[tuple[str, int]]:
     """The pictures as SVG documents, each with how long it shows (ms)."""
     sim = Simulation(scenario, versions or scenario.versions, max_bytes=max_bytes)
     sim.seek(start)
-    out = [(render(scenario.name, _scene(sim), theme), HOLD_MS)]
+    out = [(render(scenario.name, _scene(sim), theme, preset), HOLD_MS)]
     while sim.position < end:
         sim.step()
         scene = _scene(sim)
-        tree = ET.fromstring(render(scenario.name, scene, theme))
+        tree = ET.fromstring(render(scenario.name, scene, theme, preset))
         out += [(_document(drawn(tree, beat, theme)), beat.ms) for beat in beats(scene)]
         out.append((_document(tree), HOLD_MS))  # written as the beats are, so an unchanged picture merges
     out[-1] = (out[-1][0], LAST_HOLD_MS)

@@ -1,5 +1,5 @@
 """``inflight-scope export``: a scenario as a file to put on a slide or in a page: a step range as an animated GIF
-or APNG (animation.py), one position as SVG (svg.py), or the offline HTML file (offline.py).
+or APNG or an MP4 video (animation.py), one position as SVG (svg.py), or the offline HTML file (offline.py).
 
 Every refusal is one line on stderr and status 2, and no file is written: the options and the output's folder are
 checked first, then the scenario is loaded and the range checked, and the file is written only once it is made."""
@@ -27,17 +27,19 @@ from .animation import (
     text_height,
 )
 from .offline import export_html
+from .preset import FULL, SLIDE
 from .svg import THEMES, export_svg
 
 FORMATS = (*KINDS, "svg", "html")
-BY_EXTENSION = {".gif": "gif", ".png": "apng", ".apng": "apng", ".svg": "svg", ".html": "html"}  # no --format
+BY_EXTENSION = {".gif": "gif", ".png": "apng", ".apng": "apng", ".mp4": "mp4", ".svg": "svg",  # no --format
+                ".html": "html"}
 STDOUT = "-"
 
 
 def add_parser(commands, load) -> None:
     """The ``export`` subcommand; ``load``: the CLI's own (a file, a built-in id, or - for stdin, to a Scenario)."""
-    p = commands.add_parser("export", help="a scenario's step range as an animated GIF or APNG, a position as SVG, "
-                                           "or the offline HTML file (docs/cli.md)")
+    p = commands.add_parser("export", help="a scenario's step range as an animated GIF, APNG or MP4, a position as "
+                                           "SVG, or the offline HTML file (docs/cli.md)")
     p.add_argument("scenario", metavar="SCENARIO", help="a JSON or YAML scenario file, a built-in id, or - for stdin")
     p.add_argument("--from", dest="start", default=None, metavar="A",
                    help=f"the first position drawn, each step after it played (default: 0, the initial state, or "
@@ -47,6 +49,9 @@ def add_parser(commands, load) -> None:
     p.add_argument("--format", default=None, metavar="FORMAT",
                    help=f"one of {', '.join(FORMATS)} (default: FILE's extension says, .png an APNG; else gif)")
     p.add_argument("--theme", default="light", metavar="THEME", help=f"one of {', '.join(THEMES)} (default light)")
+    p.add_argument("--preset", default=SLIDE.name, metavar="PRESET",
+                   help=f"an animation's layout: {SLIDE.name} (the panes stacked, no legend, text at least "
+                        f"{SLIDE.least_px:g} px at {DEFAULT_WIDTH} px wide; the default) or {FULL.name} (as the page)")
     p.add_argument("--width", default=str(DEFAULT_WIDTH), metavar="W",
                    help=f"an animation's width in pixels, {WIDTHS[0]} to {WIDTHS[1]} (default {DEFAULT_WIDTH})")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write it, or - for stdout")
@@ -59,7 +64,7 @@ def run(args, load) -> int:
     except Refused as err:
         print(f"inflight-scope export: {err}", file=sys.stderr)
         return 2
-    warning = small_text(args.format, number("--width", args.width), args.panes)
+    warning = small_text(args.format, number("--width", args.width), args.panes, args.preset)
     if warning:
         print(f"inflight-scope export: {warning}", file=sys.stderr)
     if args.output == STDOUT:
@@ -76,9 +81,9 @@ def run(args, load) -> int:
     return 0
 
 
-def small_text(kind: str, width: int, panes: int) -> str | None:
+def small_text(kind: str, width: int, panes: int, preset: str) -> str | None:
     """The warning for an animation whose ordinary text is drawn too small to read, or None."""
-    height = text_height(width, panes)
+    height = text_height(width, panes, preset)
     if kind not in KINDS or height >= READABLE_PX:
         return None
     wide = math.ceil(width * READABLE_PX / height)
@@ -98,7 +103,7 @@ def made(args, load) -> bytes:
     start = None if args.start is None else number("--from", args.start)
     end = None if args.end is None else number("--to", args.end)
     try:
-        check_options(kind if kind in KINDS else KINDS[0], args.theme, width)
+        check_options(kind if kind in KINDS else KINDS[0], args.theme, width, args.preset)
     except UserError as err:
         raise Refused(f"--{err}") from None
     problem = unwritable(args.output, kind)
@@ -126,7 +131,7 @@ def made(args, load) -> bytes:
                 else None
             return export_html(scenario, scenario_id, position=None if args.end is None else end,
                                range_=locked).encode()
-        return export_animation(scenario, Request(start, end, kind, args.theme, width))
+        return export_animation(scenario, Request(start, end, kind, args.theme, width, args.preset))
     except UserError as err:
         raise Refused(str(err)) from None
 

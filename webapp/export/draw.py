@@ -19,6 +19,7 @@ MAX_LABEL = 40  # longer texts are cut with an ellipsis (the hooks and the <titl
 ROW_GAP = 14
 NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _palette: ContextVar[dict] = ContextVar("palette", default=THEMES["light"])  # the theme being drawn
+_least_font: ContextVar[float] = ContextVar("least_font", default=0.0)  # the preset's least text (SVG units)
 
 
 def paint(name: str) -> str:
@@ -36,8 +37,31 @@ def theme(name: str) -> Iterator[None]:
         _palette.reset(token)
 
 
+@contextmanager
+def least_font(size: float) -> Iterator[None]:
+    """Within the block, every font size drawn smaller than ``size`` (SVG units) is drawn at ``size``."""
+    token = _least_font.set(size)
+    try:
+        yield
+    finally:
+        _least_font.reset(token)
+
+
+def font(size: float) -> float:
+    """The font size drawn for ``size``: at least the block's least (``least_font``)."""
+    return max(size, _least_font.get())
+
+
+def grown(size: float) -> float:
+    """How many times larger than ``size`` text of that size is drawn (the layout's widths grow with it)."""
+    return font(size) / size
+
+
 def node(parent, tag: str, text: str | None = None, **attrs) -> ET.Element:
-    """A child element; attribute names use '_' for '-'; None attributes are left out; text is XML-safe."""
+    """A child element; attribute names use '_' for '-'; None attributes are left out; text is XML-safe; a
+    font_size is drawn at least the block's least (``least_font``)."""
+    if attrs.get("font_size") is not None:
+        attrs["font_size"] = f"{font(float(attrs['font_size'])):g}"
     element = ET.SubElement(parent, tag, {
         name.replace("_", "-"): xml_safe(str(value)) for name, value in attrs.items() if value is not None})
     if text is not None:

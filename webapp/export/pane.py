@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from .arrows import draw_pointers
-from .draw import BOLD_WIDTH, CHAR_WIDTH, Flow, node, paint, rounded, short, stripes, wrap
+from .draw import BOLD_WIDTH, CHAR_WIDTH, Flow, grown, node, paint, rounded, short, stripes, wrap
 from .tokens import CHIP_CORNERS, LANE_SHARES, TYPE
 
 PANE_WIDTH, PAD = 640, 14
@@ -27,6 +27,11 @@ DECISION_COLOURS = {"QueueSkip": ("bug-bg", "bug"), "QueueAfterBackoff": ("warn-
                     "QueueImmediately": ("fix-bg", "fix"), "Queue": ("fix-bg", "fix")}
 
 
+def chars(room: float, per_char: float) -> int:
+    """How many characters of the 11 px text, ``per_char`` wide each, fit in ``room`` as drawn (at least 4)."""
+    return max(int(room / (per_char * grown(11))), 4)
+
+
 class Pane:
     """One variant's pane: the head and the diagram when made, the caption and the invariants at ``finish``."""
 
@@ -41,7 +46,7 @@ class Pane:
         title = scene_pane["title"]
         node(group, "text", title, x=left, y=y + 32, font_size=20, font_weight="bold", fill=paint("fg"),
              data_testid="title")
-        tag_x, tag_w = left + len(title) * 12.5 + 12, len(scene_pane["tag"]) * 5.8 + 16
+        tag_x, tag_w = left + len(title) * 12.5 + 12, len(scene_pane["tag"]) * 5.8 * grown(11) + 16
         tag = node(group, "g", data_testid="tag-pill")
         node(tag, "rect", x=tag_x, y=y + 18, width=tag_w, height=19, rx=9.5, fill=paint(f"{tone}-bg"))
         node(tag, "text", scene_pane["tag"], x=tag_x + tag_w / 2, y=y + 31.5, font_size=11, text_anchor="middle",
@@ -80,8 +85,8 @@ class Pane:
              fill=paint("fix" if inv["ok"] else "bug"), data_testid="invariants")
         for broken in inv["broken"]:
             y += 16
-            node(self.group, "text", short(f"{broken['title']}: {broken['detail']}", 90), x=left, y=y, font_size=11,
-                 fill=paint("bug"))
+            said = short(f"{broken['title']}: {broken['detail']}", chars(PANE_WIDTH - 2 * PAD, 6.8))
+            node(self.group, "text", said, x=left, y=y, font_size=11, fill=paint("bug"))
         return y + PAD
 
     # --- the in-flight list -----------------------------------------------------------------------------
@@ -123,10 +128,11 @@ class Pane:
         """The walk's line, "B: walked … → Decision", wrapped within left..right as the page wraps it (a long walk
         takes several lines; the decision's badge goes to a line of its own when it does not fit after the walk);
         one text element, so it reads as one line. Returns the baseline of its last line."""
-        indent = left + (len(hint["pod"]) + 2) * BOLD_WIDTH
-        lines = wrap(hint["walked"], (right - indent) / CHAR_WIDTH)
-        badge = len(hint["decision"]) * BOLD_WIDTH + 8
-        at, last = indent + (len(lines[-1]) + 1) * CHAR_WIDTH, y + 18 * (len(lines) - 1)
+        bold, char = BOLD_WIDTH * grown(12), CHAR_WIDTH * grown(12)  # the ordinary text's, as drawn
+        indent = left + (len(hint["pod"]) + 2) * bold
+        lines = wrap(hint["walked"], (right - indent) / char)
+        badge = len(hint["decision"]) * bold + 8
+        at, last = indent + (len(lines[-1]) + 1) * char, y + 18 * (len(lines) - 1)
         below = at + badge > right
         if below:
             at, last = indent, last + 18
@@ -150,14 +156,15 @@ class Pane:
             sub = " · ".join(t for t in (it.get("sub"), it.get("count")) if t)
             if sub:
                 lines.append((short(sub), "normal"))
-            width = max([64.0, *(len(t) * (BOLD_WIDTH if w == "bold" else CHAR_WIDTH) + 20 for t, w in lines)])
+            per = {"bold": BOLD_WIDTH * grown(12), "normal": CHAR_WIDTH * grown(12)}
+            width = max([64.0, *(len(t) * per[w] + 20 for t, w in lines)])
         tags = [(it["walkHint"], "walk")] if it.get("walkHint") else []
         tags += [(short(it["gone"]), "gone")] if it.get("ghost") and it.get("gone") else []
         tags += [(short(it["unseen"]), "unseen")] if it.get("unseen") else []
         tags += [(short(it["forText"]), "for")] if it.get("forPod") else []
         markers = [(m, short(m["text"])) for m in it.get("markers", ())]
-        width = max([width, *(len(t) * BOLD_WIDTH * TAG_PX / 12 + 12 for t, _ in tags),
-                     *(len(t) * BOLD_WIDTH + 12 for _, t in markers)])
+        width = max([width, *(len(t) * BOLD_WIDTH * grown(TAG_PX) * TAG_PX / 12 + 12 for t, _ in tags),
+                     *(len(t) * BOLD_WIDTH * grown(11) + 12 for _, t in markers)])
         box_h = 36.0 if kind == "front" else 10 + 16 * len(lines)
         stack_h = box_h + 20 * len(tags) + 21 * len(markers)
         lead = 22 if follows else 0
@@ -248,7 +255,7 @@ class Pane:
             bar = node(g, "rect", x=x, y=top, width=5, rx=2, fill=colour)
             label = node(g, "text", None, x=x + 11, y=top + 17, font_size=11, font_weight="bold", fill=paint("muted"))
             node(label, "tspan", lane["icon"], fill=colour)
-            node(label, "tspan", f" {short(lane['label'], int((width - 30) / 6.8))}")
+            node(label, "tspan", f" {short(lane['label'], chars(width - 30, 6.8))}")
             y = top + 26
             for c in lane["chips"]:
                 if c.get("window"):  # 1.33+: a window of backoffQ over its first chip (app.css .window-rule)
@@ -288,10 +295,10 @@ class Pane:
             node(ring, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=paint("ring-track"), stroke_width=3)
             node(ring, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=colour, stroke_width=3,
                  stroke_dasharray=f"{fraction * around:.2f} {around:.2f}", transform=f"rotate(-90 {cx:g} {cy:g})")
-            node(chip, "text", short(timer["text"], max(int((width - 34) / 6.2), 4)), x=x + 28, y=y + 33, font_size=11,
+            node(chip, "text", short(timer["text"], chars(width - 34, 6.2)), x=x + 28, y=y + 33, font_size=11,
                  font_weight="bold", fill=paint("fg"))
         elif detail:
-            node(chip, "text", short(detail, max(int((width - 16) / 6.2), 4)), x=x + 9, y=y + 33, font_size=11,
+            node(chip, "text", short(detail, chars(width - 16, 6.2)), x=x + 9, y=y + 33, font_size=11,
                  fill=paint("muted"))
         top = y + body
         for m in marks:  # (app.css .chip-mark)

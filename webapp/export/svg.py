@@ -2,7 +2,8 @@
 
 Drawn on the server from the scene of the state message the browser renders (presenter/scene.py), in the
 page's visual language: per variant a pane (pane.py: its head, the diagram with the list, the lanes and the
-pointers' arrows, arrows.py; then the caption and the invariants), under the panes the legend (legend.py). Every
+pointers' arrows, arrows.py; then the caption and the invariants), under the panes the legend (legend.py); laid
+out as a preset says (preset.py: the page's, or a slide's, its panes stacked, no legend, its text large). Every
 word comes from the scene; only the layout is decided here; the colours (of either theme), the lanes' shares and
 the arrows' numbers are the design tokens (tokens.py, from static/js/tokens.js, which the page reads too).
 
@@ -24,11 +25,13 @@ from . import draw
 from .draw import node, paint
 from .legend import legend
 from .pane import PANE_WIDTH, Pane
+from .preset import FULL, Preset
 from .tokens import THEMES
 
 __all__ = ["THEMES", "export_svg", "render"]  # THEMES: the names of the themes it draws in
 
 MARGIN, GAP = 20, 20
+FONT_SIZE = 12  # the ordinary text's (the svg element's font-size)
 
 
 def export_svg(scenario, position: int, max_bytes: int | None = None, versions=None, theme: str = "light") -> str:
@@ -40,34 +43,62 @@ def export_svg(scenario, position: int, max_bytes: int | None = None, versions=N
     return render(scenario.name, state_message(sim.frame())["scene"], theme)
 
 
-def render(name: str, scene: dict, theme: str = "light") -> str:
-    """The SVG of one scene (``state_message(frame)["scene"]``) in ``theme``'s colours."""
-    with draw.theme(theme):
-        return _render(name, scene)
+def render(name: str, scene: dict, theme: str = "light", preset: Preset = FULL) -> str:
+    """The SVG of one scene (``state_message(frame)["scene"]``) in ``theme``'s colours, laid out as ``preset``."""
+    width = picture_width(len(scene["panes"]), preset)
+    with draw.theme(theme), draw.least_font(preset.least_font(width)):
+        return _render(name, scene, preset, width)
 
 
-def _render(name: str, scene: dict) -> str:
-    count = len(scene["panes"])
-    width = 2 * MARGIN + count * PANE_WIDTH + (count - 1) * GAP
+def picture_width(panes: int, preset: Preset = FULL) -> int:
+    """The picture's width in SVG units with ``panes`` versions: side by side, or one above the other."""
+    across = 1 if preset.stacked else panes
+    return 2 * MARGIN + across * PANE_WIDTH + (across - 1) * GAP
+
+
+def least_font(panes: int, preset: Preset = FULL) -> float:
+    """The least font size the picture's ordinary text has, in SVG units (FONT_SIZE or the preset's floor)."""
+    return max(FONT_SIZE, preset.least_font(picture_width(panes, preset)))
+
+
+def _render(name: str, scene: dict, preset: Preset, width: int) -> str:
     svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "width": str(width),
-                             "font-family": "system-ui, 'DejaVu Sans', sans-serif", "font-size": "12"})
+                             "font-family": "system-ui, 'DejaVu Sans', sans-serif",
+                             "font-size": f"{draw.font(FONT_SIZE):g}"})
     background = node(svg, "rect", width="100%", height="100%", fill=paint("bg"))
     node(svg, "title", f"{name}: {step_title(scene)}")
     node(svg, "text", name, x=MARGIN, y=30, font_size=18, font_weight="bold", fill=paint("fg"))
     node(svg, "text", step_title(scene), x=MARGIN, y=52, fill=paint("muted"), data_testid="step")
     top = 68
-    panes = [Pane(svg, variant, p, MARGIN + i * (PANE_WIDTH + GAP), top)
-             for i, (variant, p) in enumerate(scene["panes"].items())]
-    diagram_bottom = max((p.bottom for p in panes), default=top)  # the captions line up under the diagrams
-    bottom = max((p.finish(diagram_bottom) for p in panes), default=top)
-    for p in panes:
-        p.frame.set("height", str(bottom - top))
-    bottom = legend(svg, scene.get("legend") or [], MARGIN, bottom + 14, width - 2 * MARGIN)
+    bottom = (_stacked if preset.stacked else _side_by_side)(svg, scene, top)
+    if preset.legend:
+        bottom = legend(svg, scene.get("legend") or [], MARGIN, bottom + 14, width - 2 * MARGIN)
     height = math.ceil(bottom + MARGIN)
     svg.set("height", str(height))
     svg.set("viewBox", f"0 0 {width} {height}")
     background.set("height", str(height))
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def _side_by_side(svg, scene: dict, top: float) -> float:
+    """The panes in a row from ``top``, their captions lined up under the diagrams; returns their bottom edge."""
+    panes = [Pane(svg, variant, p, MARGIN + i * (PANE_WIDTH + GAP), top)
+             for i, (variant, p) in enumerate(scene["panes"].items())]
+    diagram_bottom = max((p.bottom for p in panes), default=top)
+    bottom = max((p.finish(diagram_bottom) for p in panes), default=top)
+    for p in panes:
+        p.frame.set("height", str(bottom - top))
+    return bottom
+
+
+def _stacked(svg, scene: dict, top: float) -> float:
+    """The panes one above the other from ``top``, GAP apart; returns the last one's bottom edge."""
+    bottom = top - GAP
+    for variant, p in scene["panes"].items():
+        pane = Pane(svg, variant, p, MARGIN, bottom + GAP)
+        bottom = pane.finish(pane.bottom)
+        pane.frame.set("height", str(bottom - pane.y))
+    return max(bottom, top)
 
 
 def step_title(scene: dict) -> str:

@@ -26,7 +26,8 @@ LANE_SHARES: dict[str, float] = TOKENS["lanes"]
 CHIP_CORNERS: dict[str, list[float]] = TOKENS["chips"]  # top-left, top-right, bottom-right, bottom-left
 CURVE, ARROW, ROUTE, CUT = TOKENS["curve"], TOKENS["arrow"], TOKENS["route"], TOKENS["cut"]
 BEATS: dict[str, int] = TOKENS["beats"]  # the climax's beats in ms (a step by hand): per, hold, fade
-TYPE: dict[str, float] = TOKENS["type"]  # the least text (px) presentation mode and an embed draw; small print's share
+# the least text (px) presentation mode, an embed and a slide (1280 px wide) draw; small print's share
+TYPE: dict[str, float] = TOKENS["type"]
 
 
 def css(tokens: dict = TOKENS) -> str:

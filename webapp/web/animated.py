@@ -1,35 +1,40 @@
-"""HTTP: a step range as an animated GIF or APNG (webapp/export/animation.py), for the export routes (export.py).
+"""HTTP: a step range as an animated GIF, APNG or MP4 (webapp/export/animation.py), for the export routes (export.py).
 
-    GET  /export/<id>.gif?from=a&to=b&theme=dark&width=w   (also .apng)   a built-in scenario's range
-    POST /export/gif?from=a&to=b...   (also /export/apng)   the same for the scenario object in the body
+    GET  /export/<id>.gif?from=a&to=b&theme=dark&width=w&preset=full   (also .apng, .mp4)   a built-in scenario's range
+    POST /export/gif?from=a&to=b...   (also /export/apng, /export/mp4)   the same for the scenario object in the body
 
 ``to`` defaults to the scenario's end, ``from`` to as far back as an animation may go (MAX_STEPS before ``to``),
-``theme`` to light, ``width`` to DEFAULT_WIDTH. The options are checked here, before any work; the range, which
-needs the scenario, where the work runs. The whole export runs as heavy work, a built-in's too (seconds of drawing
-however small its request), in a worker process under eventlet (``apart``, server/offload.py), its simulation
-bounded by the session's memory as the other exports are, its frames by animation.py's bounds."""
+``theme`` to light, ``width`` to DEFAULT_WIDTH, ``preset`` (the layout, export/preset.py) to slide. The options are
+checked here, before any work; the range, which needs the scenario, where the work runs. The whole export runs as
+heavy work, a built-in's too (seconds of drawing however small its request), in a worker process under eventlet
+(``apart``, server/offload.py), its simulation bounded by the session's memory as the other exports are, its frames
+by animation.py's bounds."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from flask import Response, current_app, request
 
 from ..errors import Invalid
 from ..export.animation import DEFAULT_WIDTH, MIME, Request, check_options, check_range, default_start, export_animation
+from ..export.preset import SLIDE
 from ..scenario.resolve import resolve
 from ..server.offload import apart
 from ..server.settings import settings_of
 from .bodies import builtin_scenario, index_arg, shown
 
-EXTENSION = {"gif": "gif", "apng": "png"}  # an APNG is a PNG file: every tool that opens a PNG opens it
+EXTENSION = {"gif": "gif", "apng": "png", "mp4": "mp4"}  # an APNG is a PNG file: every tool that opens a PNG opens it
 
 
 def animation_response(source, kind: str, name: str, versions) -> Response:
     """source: a built-in's id or a posted scenario object; name: the file's name without its extension."""
     start, end, width = (number_arg(name) for name in ("from", "to", "width"))
     width, theme = DEFAULT_WIDTH if width is None else width, request.args.get("theme", "light")
-    check_options(kind, theme, width)
+    preset = request.args.get("preset", SLIDE.name)
+    check_options(kind, theme, width, preset)
     data, (first, last) = apart(_exported, source, start, end, settings_of(current_app).session_bytes, versions,
-                                kind, theme, width, pure=True)
+                                Request(0, 0, kind, theme, width, preset), pure=True)
     response = Response(data, mimetype=MIME[kind])
     response.headers["Content-Disposition"] = f'attachment; filename="{name}-{first}-{last}.{EXTENSION[kind]}"'
     return response
@@ -46,12 +51,13 @@ def number_arg(name: str) -> int | None:
     return value
 
 
-def _exported(source, start: int | None, end: int | None, max_bytes, versions, kind: str, theme: str,
-              width: int) -> tuple[bytes, tuple[int, int]]:
-    """(the file, the range drawn): the whole export, from the scenario's source on, in one piece."""
+def _exported(source, start: int | None, end: int | None, max_bytes, versions,
+              asked: Request) -> tuple[bytes, tuple[int, int]]:
+    """(the file, the range drawn): the whole export, from the scenario's source on, in one piece; ``asked``: the
+    options (its range is the one found here)."""
     scenario = builtin_scenario(source) if isinstance(source, str) else resolve(source)[0]
     total = len(scenario.steps)
     end = total if end is None else end
     start = default_start(end) if start is None else start
     check_range(start, end, total)
-    return export_animation(scenario, Request(start, end, kind, theme, width), max_bytes, versions), (start, end)
+    return export_animation(scenario, replace(asked, start=start, end=end), max_bytes, versions), (start, end)

@@ -5,7 +5,8 @@
     GET  /export/<id>.svg?position=n&theme=dark  one position as a standalone SVG (n defaults to 0; theme light or
                                       dark, light by default)
     POST /export/html, POST /export/svg?position=n   the same for the scenario object in the body
-    GET  /export/<id>.gif, /export/<id>.apng, POST /export/gif, /export/apng   a step range animated (animated.py)
+    GET  /export/<id>.gif, .apng, .mp4, POST /export/gif, /export/apng, /export/mp4   a step range animated
+                                      (animated.py)
 """
 
 from __future__ import annotations
@@ -138,6 +139,7 @@ def posted_svg():
 
 @bp.get("/<scenario_id>.gif")
 @bp.get("/<scenario_id>.apng")
+@bp.get("/<scenario_id>.mp4")
 def builtin_animation(scenario_id: str):
     builtin_scenario(scenario_id)
     return animation_response(scenario_id, request.path.rsplit(".", 1)[1], scenario_id, versions_arg())
@@ -145,6 +147,7 @@ def builtin_animation(scenario_id: str):
 
 @bp.post("/gif")
 @bp.post("/apng")
+@bp.post("/mp4")
 def posted_animation():
     source = posted_scenario()
     return animation_response(source, request.path.rsplit("/", 1)[1], slug(str(source.get("name", ""))),
