@@ -22,7 +22,6 @@ ODD = {
     "no namespace": b"web-0",
     "too long": b"default/" + b"a" * 254,
     "namespace too long": b"n" * 64 + b"/web-0",
-    "outside the set": b"default/Web_0",
     "control character": b"default/web\\u2028-0",
     "invalid UTF-8": b"default/web\xff-0",
 }

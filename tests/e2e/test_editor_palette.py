@@ -142,9 +142,9 @@ def test_import_a_log_shows_its_assumptions_and_a_valid_scenario(editor):
     expect(disagreements).to_have_count(1)
     expect(disagreements.first).to_contain_text("five-minute-incident.log:27 (t = 335 s): the log moves b to activeQ "
                                                 "by UnschedulableTimeout")
-    expect(editor.locator("#notice")).to_contain_text("read its 5 assumptions and 1 disagreement with the model")
+    expect(editor.locator("#notice")).to_contain_text("read its 6 assumptions and 1 disagreement with the model")
     assumptions = editor.get_by_test_id("import-assumptions").locator("li")
-    expect(assumptions).to_have_count(5)
+    expect(assumptions).to_have_count(6)
     expect(assumptions.nth(2)).to_contain_text("VolumeBinding")
     expect(result.get_by_role("heading", level=2)).to_have_text("Imported from five-minute-incident.log")
     expect(editor.locator("#summary")).to_have_text(

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_browser import at, open_lost_marker
+from webapp.scenario import builtin
 
 NEXT = "Cascade: one lost marker costs a second pod its events"  # the lesson after the lost marker
 
@@ -45,7 +46,7 @@ def test_shift_n_opens_the_next_lesson_and_the_help_lists_it(page):
 
 
 def test_the_last_lesson_has_no_next(page):
-    page.goto("/?scenario=in-flight-update")
+    page.goto(f"/?scenario={builtin.ids()[-1]}")
     expect(page.locator("#panes > [data-variant]").first).to_be_visible()
     page.keyboard.press("End")
     expect(page.locator("#btn-step")).to_be_visible()
