@@ -1,12 +1,12 @@
 // The design tokens, written once: every colour of the two themes ([light, dark]), the lanes' shares of a row, the
 // corners of each lane's chips (px: top-left, top-right, bottom-right, bottom-left) and the numbers of an arrow's
-// geometry (its curve, corners, head, cut and way round the entries), the least text size (px) presentation mode,
-// an embed and a slide export (1280 px wide) draw, with the share of an entry's small print (its id, its count) in
-// its list's size, and the climax's beats (ms, a step by hand). The page's modules import them (pointers.js, route.js, animate.js);
-// webapp/export/tokens.py reads this file as JSON for the SVG export and the animated ones, and serves them to the
-// stylesheets as custom properties (css/tokens.css, inlined in the offline file). So everything after
-// "export const TOKENS =" stays one JSON object (double quotes, no comments, no trailing commas). What each one
-// means: docs/rendering.md.
+// geometry (its curve, corners, head, cut and way round the entries), the least text size (px) presentation mode, an
+// embed and a slide export (1280 px wide) draw, with the share of an entry's small print (its id, its count) in its
+// list's size, and the climax's beats (ms, a step by hand). The page's modules import them (pointers.js, route.js,
+// animate.js); webapp/export/tokens.py reads this file as JSON for the SVG export and the animated ones, and serves
+// them to the stylesheets as custom properties (css/tokens.css, inlined in the offline file). So everything after
+// "export const TOKENS =" stays one JSON object (double quotes, no comments, no trailing commas). What each one means:
+// docs/rendering.md.
 export const TOKENS = {
   "colours": {
     "bg": ["#f6f7f9", "#0f1318"],

@@ -486,11 +486,13 @@ GET_ROUTES = {  # path -> the query parameters it reads, valid
     "/export/lost-marker.html": "versions=v1.28.2&position=2&from=1&to=3&story=1",
     "/scrollytelling": "",
     "/export/lost-marker.apng": "from=1&to=2&width=320&theme=dark&versions=v1.28.1",
+    "/export/lost-marker.mp4": "from=1&to=2&width=320&theme=dark&versions=v1.28.1&preset=full",
     "/versions": "", "/api/versions": "", "/api/scenarios": "", "/api/plugins": "", "/api/operations": "",
     "/api/challenges": "", "/healthz": "", "/favicon.ico": "", "/api/scenarios/lost-marker": "", "/api/audience": "",
 }
 POST_QUERIES = {"/export/svg": "position=2&versions=v1.28.1", "/export/html": "versions=v1.28.2",
-                "/export/apng": "from=1&to=2&width=320&theme=dark"}
+                "/export/apng": "from=1&to=2&width=320&theme=dark",
+                "/export/mp4": "from=1&to=2&width=320&theme=dark&preset=slide"}
 
 
 def query_cases(query: str, rng: random.Random) -> list[Case]:

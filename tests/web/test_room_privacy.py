@@ -148,3 +148,20 @@ def test_followers_are_told_where_the_versions_differ_once_the_room_is_there(mod
         for client in (presenter, follower):
             client.close()
         assert server.proc.poll() is None
+
+
+def test_a_follower_who_claims_the_room_is_sent_each_scene_once_as_its_presenter(mode):
+    """Joined as a follower, then claimed with the token: its load's scenario and state came twice, once whole
+    and once as followers see them (found by tests/web/test_fuzz_sockets.py)."""
+    with serve(mode) as server:
+        presenter, drive = presenter_at_a_poll(server.url)
+        second = Client(server.url)
+        second.call("join_room", {"room": drive["room"]})
+        second.call("claim_room", drive)
+        second.received()
+        second.call("load", {"scenario": "lost-marker", **drive})
+        sent = [(name, data) for name, data in second.received() if name in ("scenario", "state", "delta")]
+        assert [name for name, _ in sent] == ["scenario", "state"], sent
+        assert sent[0][1]["description"] != INTRO_UNTOLD  # the whole scenario, the presenter's
+        for client in (presenter, second):
+            client.close()

@@ -155,7 +155,7 @@ class Hub:
     scenarios: dict[str, tuple[tuple[Any, ...], tuple[Encoded, Encoded] | None]] = field(default_factory=dict)
     outgoing: Any = None  # the bound on each connection's unread bytes (backpressure.Bound), once installed
     sent_scenarios: set[str] = field(default_factory=set)  # connections sent a scenario message: memory on leaving
-    held: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # connection -> (room, load) it was last sent
+    held: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # connection -> (room, load, as follower) last sent
     memory: MemoryBudget | None = None  # what the sessions hold (made from the app's settings when first needed)
     settled: int = 0  # the RSS after memory was last given back
 
@@ -362,11 +362,11 @@ class Hub:
             return
         message = self.current(target)
         seq = target.room.version if target.room else self.sent.setdefault(sid, Sent()).seq
-        load = (target.code, target.session.load_id)
+        followers = target.room is not None and not target.room.speaks(sid)
+        load = (target.code, target.session.load_id, followers)  # a follower who claims the room is sent it whole
         if scenario and not (rejoin and self.held.get(sid) == load):
             self.sent_scenarios.add(sid)
             self.held[sid] = load
-            followers = target.room is not None and not target.room.speaks(sid)
             self.send("scenario", self.scenario_of(target, followers), sid, True)
         self._send_state(target, seq, message, sid)
 

@@ -373,8 +373,13 @@ class Viewers(Namespace):
             room.speakers.add(request.sid)
         else:
             self.hub.rooms.enter(room, request.sid)
+        # One of the two scene channels at a time: a follower who claims the room (or a presenter who follows it)
+        # is sent each scene once, as its new role sees it.
+        scenes, other = ((room.audience_channel, room.presenter_channel) if role == FOLLOWER
+                         else (room.presenter_channel, room.audience_channel))
+        leave_room(other)
         join_room(room.channel)
-        join_room(room.audience_channel if role == FOLLOWER else room.presenter_channel)
+        join_room(scenes)
         with room.session.lock:
             if self.hub.gone(request.sid):  # left while this waited for the room's lock
                 return
