@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.web.liveserver import LiveServer
+from tests.web.procs import children, cpu_ticks
 from tests.web.rawsocket import generated_scenario, wait_for_log
 from tests.web.test_live_server import LOGS
 from webapp.server import workers
@@ -44,29 +45,6 @@ def mode(request):
 
 def serve(mode: str, **env) -> LiveServer:
     return LiveServer(mode, LOGS, env={f"INFLIGHT_SCOPE_{k}": str(v) for k, v in env.items()})
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
-def cpu_ticks(pid: int) -> int | None:
-    """The process's CPU time so far (utime + stime, in clock ticks), None once it has ended."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return None if fields[0] == "Z" else int(fields[11]) + int(fields[12])
 
 
 def wait_for(condition, what: str):

@@ -23,6 +23,7 @@ import requests
 import yaml
 
 from tests.web.liveserver import LiveServer
+from tests.web.procs import children, cpu_ticks
 from tests.web.test_live_server import Peer, load
 from webapp import create_app
 from webapp.errors import Busy, TooLarge, UserError
@@ -147,20 +148,6 @@ def test_pure_work_keeps_the_bounds(offload):
 
 
 # --- the eventlet server ---------------------------------------------------------------------------------------
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
 def wait_for(condition, what: str, seconds: float = 20.0):
     deadline = time.monotonic() + seconds
     while not (found := condition()):
@@ -187,11 +174,6 @@ def heavy_text() -> str:
     """A valid scenario whose /api/validate takes about a second (parsing 220 kB of YAML, then a dry run); made
     once (generating and dumping it is most of the cost on this side)."""
     return yaml.safe_dump(generate(random.Random(2).choice, HEAVY_STEPS, pods=12), sort_keys=False)
-
-
-def cpu_ticks(pid: int) -> int:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])  # utime + stime
 
 
 def idle_worker(server) -> int:
