@@ -20,12 +20,18 @@ def mode(request):
     return request.param
 
 
-def presenter_at_a_poll(url):
+def presenter_at(url, position: int, scenario="lost-marker"):
+    """A presenter's client and its {room, token}: a new room, ``scenario`` loaded in it, at ``position``."""
     presenter = Client(url)
     ack = presenter.call("create_room")
     drive = {"room": ack["room"], "token": ack["token"]}
-    presenter.call("load", {"scenario": "lost-marker", **drive})
-    presenter.call("seek", {"position": 5, **drive})  # one step before B's failure: there is something to predict
+    presenter.call("load", {"scenario": scenario, **drive})
+    presenter.call("seek", {"position": position, **drive})
+    return presenter, drive
+
+
+def presenter_at_a_poll(url):
+    presenter, drive = presenter_at(url, 5)  # one step before B's failure: there is something to predict
     presenter.call("poll_open", drive)
     return presenter, drive
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.web.sockclient import TIMEOUT, Client
-from tests.web.test_room_bounds import presenter_at_a_poll, serve
+from tests.web.test_room_bounds import presenter_at, presenter_at_a_poll, serve
 from tests.web.viewer import Folder
 from webapp.presenter.messages import INTRO_UNTOLD, SPEAKERS_ONLY
 from webapp.scenario import builtin
@@ -63,11 +63,7 @@ def test_a_speaker_view_without_the_presenters_token_is_refused(mode):
 
 def test_followers_are_sent_no_note_and_nothing_of_the_next_step(mode):
     with serve(mode) as server:
-        presenter = Client(server.url)
-        ack = presenter.call("create_room")
-        drive = {"room": ack["room"], "token": ack["token"]}
-        presenter.call("load", {"scenario": "lost-marker", **drive})
-        presenter.call("seek", {"position": 3, **drive})
+        presenter, drive = presenter_at(server.url, 3)
         follower, speaker = Client(server.url), Client(server.url)
         follower.call("join_room", {"room": drive["room"], "voter": "phone-0001"})
         speaker.call("join_room", {"room": drive["room"], "speaker": True, "token": drive["token"]})
@@ -103,11 +99,7 @@ def test_a_rooms_own_scenario_reaches_followers_without_its_texts_and_they_still
     loads that source at the room's step and steps on its own to the failure."""
     raw = builtin.get("lost-marker")
     with serve(mode) as server:
-        presenter = Client(server.url)
-        ack = presenter.call("create_room")
-        drive = {"room": ack["room"], "token": ack["token"]}
-        presenter.call("load", {"scenario": raw, **drive})
-        presenter.call("seek", {"position": 5, **drive})
+        presenter, drive = presenter_at(server.url, 5, raw)
         presenter.call("poll_open", drive)
         follower = Client(server.url)
         follower.call("join_room", {"room": drive["room"], "voter": "phone-0002"})
@@ -135,11 +127,7 @@ def test_a_rooms_own_scenario_reaches_followers_without_its_texts_and_they_still
 
 def test_followers_are_told_where_the_versions_differ_once_the_room_is_there(mode):
     with serve(mode) as server:
-        presenter = Client(server.url)
-        ack = presenter.call("create_room")
-        drive = {"room": ack["room"], "token": ack["token"]}
-        presenter.call("load", {"scenario": "lost-marker", **drive})
-        presenter.call("seek", {"position": 5, **drive})
+        presenter, drive = presenter_at(server.url, 5)
         follower = Client(server.url)
         follower.call("join_room", {"room": drive["room"], "voter": "phone-0003"})
         presenter.call("step", drive)
