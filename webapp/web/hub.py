@@ -164,16 +164,12 @@ class Hub:
     # turns of the event loop, and the step's message goes out before the next one is made.
     AHEAD_AFTER = 0.002
 
-    def __post_init__(self) -> None:
-        self._heavy_turn = self.turn
-        self.turn = self._admitted
-
     @contextmanager
-    def _admitted(self, source: Any):
+    def admitted(self, source: Any):
         """The heavy-work turn of a load (``turn``), in which an upload is admitted only if the memory budget has
         room for one more session at MAX_SESSION_BYTES (Busy, in words, otherwise: a refusal of the moment, not
         remembered as one of the upload)."""
-        with self._heavy_turn(source):
+        with self.turn(source):
             if not isinstance(source, str) and has_request_context():
                 self.budget().check(request.remote_addr, settings_of(current_app).session_bytes or 0)
             yield

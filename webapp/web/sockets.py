@@ -181,7 +181,7 @@ class Viewers(Namespace):
         self.hub.refused.check(source, payload)
         sid = request.sid
         try:
-            with self.hub.pending.one(sid, "load"), target.session.lock, self.hub.turn(source):
+            with self.hub.pending.one(sid, "load"), target.session.lock, self.hub.admitted(source):
                 if self.hub.gone(sid):  # left while this waited: nobody to build it for
                     return log.warning(DROPPED, "load", sid)
                 scenario, scenario_id = self.hub.resolve(source)
