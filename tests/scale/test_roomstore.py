@@ -77,3 +77,42 @@ def test_another_process_follows_a_rooms_moves_without_loading_its_scenario_agai
     room.session.load(scenario, VARIANTS, None)  # loaded again (a new key): the other process loads it too
     here.save(room)
     assert there.find(room.code).session.load_id == room.session.load_id and len(resolved) == 2
+
+
+def test_a_record_is_replaced_only_over_the_version_its_writer_read(store):
+    record = {"code": "ROOMCC", "token": "t", "version": 1, "epoch": "e"}
+    assert store.replace(record, None) is True  # nothing stored yet: written
+    assert store.replace({**record, "version": 2, "position": 5}, None) is False  # one is stored now
+    assert store.replace({**record, "version": 2, "position": 5}, 7) is False  # another version is stored
+    assert store.get("ROOMCC") == record  # the refused writes changed nothing
+    assert store.replace({**record, "version": 2, "position": 5}, 1) is True
+    assert store.get("ROOMCC")["position"] == 5
+
+
+def test_moves_saved_at_once_by_two_processes_each_get_a_version_of_their_own(store):
+    """Two processes (or two greenlets) read the same version and both wrote the next one: a follower got two
+    different states under one sequence number and dropped the second."""
+    here = Rooms(resolve, store=store)
+    room = here.create()
+    scenario, scenario_id = resolve(builtin.get("lost-marker"))
+    room.session.load(scenario, VARIANTS, scenario_id)
+    here.save(room)
+    before = store.get(room.code)["version"]
+    copies = [Rooms(resolve, store=store).find(room.code) for _ in range(8)]  # eight processes following it
+    go = threading.Barrier(len(copies))
+    versions = []
+
+    def save(copy):
+        rooms = Rooms(resolve, store=store)
+        go.wait()
+        for _ in range(10):
+            rooms.save(copy)
+            versions.append(copy.version)
+
+    threads = [threading.Thread(target=save, args=(copy,)) for copy in copies]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(versions) == list(range(before + 1, before + 81))
+    assert store.get(room.code)["version"] == before + 80

@@ -155,17 +155,20 @@ class Rooms:
 
     def save(self, room: Room) -> None:
         """Record the room's scenario, position and whether it plays, after its presenter (or its autoplay) changed
-        them."""
+        them, as the next version over whatever another process or greenlet wrote meanwhile (the last one wins)."""
         session = room.session
-        record = self._store.get(room.code) or {"code": room.code, "token": room.token, "version": room.version,
-                                                 "epoch": room.epoch}
-        if record.get("epoch") != room.epoch:  # re-created since this copy was made (autoplay holds one)
-            raise NotAllowed(f"room {room.code} was created again since; join it again")
-        record.update(source=session.source, variants=list(session.sim.variants) if session.sim else None,
-                      range=list(session.range) if session.sim else None,
-                      position=session.sim.position if session.sim else 0, load_id=session.load_id,
-                      playing=session.playing, version=record["version"] + 1)
-        self._store.put(record)
+        while True:
+            record = self._store.get(room.code)
+            previous = record["version"] if record is not None else None
+            record = record or {"code": room.code, "token": room.token, "version": room.version, "epoch": room.epoch}
+            if record.get("epoch") != room.epoch:  # re-created since this copy was made (autoplay holds one)
+                raise NotAllowed(f"room {room.code} was created again since; join it again")
+            record.update(source=session.source, variants=list(session.sim.variants) if session.sim else None,
+                          range=list(session.range) if session.sim else None,
+                          position=session.sim.position if session.sim else 0, load_id=session.load_id,
+                          playing=session.playing, version=record["version"] + 1)
+            if self._store.replace(record, previous):
+                break
         room.version, room.playing = record["version"], session.playing
 
     def _sync(self, record: RoomRecord) -> Room:

@@ -2,8 +2,10 @@
 
 A record: {"code", "token", "source" (built-in id or scenario object, or None before the first load), "variants",
 "range", "position", "playing", "version", "epoch"}; ``playing``: whether its autoplay runs (on whichever process);
-``version`` grows with every change; ``epoch`` is drawn afresh each time a room is created, so a room created again
-under the same code (after its record was lost) is told apart from the old one even where their versions are equal.
+``version`` grows by one with every change, written by ``replace(record, previous)`` only over the version its
+writer read (None: none stored), so two writers never give two changes one version; ``epoch`` is drawn afresh each
+time a room is created, so a room created again under the same code (after its record was lost) is told apart from
+the old one even where their versions are equal.
 A room's live poll is kept beside its record (it does not change what the room shows, so no version):
 ``set_poll(code, poll)`` / ``poll(code)``, and one answer per voter, ``answer(code, voter, value, limit, address,
 per_address)`` (polls.COUNTED; polls.FULL: the poll already has ``limit`` voters and this one is new;
@@ -54,8 +56,12 @@ class MemoryRoomStore:
         record = self._records.get(code)
         return dict(record) if record is not None else None
 
-    def put(self, record: RoomRecord) -> None:
+    def replace(self, record: RoomRecord, previous: int | None) -> bool:
+        stored = self._records.get(record["code"])
+        if (stored["version"] if stored is not None else None) != previous:
+            return False
         self._records[record["code"]] = dict(record)
+        return True
 
     def drop(self, code: str) -> None:
         self._records.pop(code, None)
@@ -114,6 +120,22 @@ class MemoryRoomStore:
         return code in self._blank
 
 
+# KEYS[1] a room's record; ARGV the new record, the version the writer read (-1: none stored), ttl: 1 if written, 0
+# if the stored version is another (a process or greenlet wrote in between).
+REPLACE = """
+local raw = redis.call('GET', KEYS[1])
+local stored = -1
+if raw then
+  stored = cjson.decode(raw)['version']
+end
+if stored ~= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', tonumber(ARGV[3]))
+return 1
+"""
+
+
 # KEYS[1] the answers of a poll, KEYS[2] the voters each address gave it; ARGV voter, answer, limit, ttl,
 # address, per-address limit (0: none): 1 if recorded, 0 if the poll has ``limit`` voters and this one is new, -1 if
 # the address has given ``per_address`` voters and this one is new.
@@ -150,6 +172,7 @@ class RedisRoomStore:
         self._redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
         self._ttl = idle_seconds  # a room nobody touches for this long expires
         self._answer = self._redis.register_script(ANSWER)
+        self._replace = self._redis.register_script(REPLACE)
 
     def _call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
@@ -167,8 +190,9 @@ class RedisRoomStore:
         raw = self._call(self._redis.get, self.PREFIX + code)
         return json.loads(raw) if raw is not None else None
 
-    def put(self, record: RoomRecord) -> None:
-        self._call(self._redis.set, self.PREFIX + record["code"], json.dumps(record), ex=self._ttl)
+    def replace(self, record: RoomRecord, previous: int | None) -> bool:
+        return bool(self._call(self._replace, keys=[self.PREFIX + record["code"]],
+                               args=[json.dumps(record), -1 if previous is None else previous, self._ttl]))
 
     def drop(self, code: str) -> None:
         self._call(self._redis.delete, self.PREFIX + code, self.POLL + code, self.ANSWERS + code, self.MEMBERS + code,
