@@ -24,9 +24,11 @@ MAY_IMPORT = {
     # plain data in, plain data out: no engine, no cursor
     "presenter": {"errors", "phrases", "model", "sources", "presenter"},
     "export": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "sources", "export"},
+    # what each channel is sent after a command, without I/O: the presenter's messages, numbered and fanned out
+    "delivery": {"errors", "phrases", "model", "presenter", "delivery"},
     "server": {"errors", "scenario", "server"},  # scenario: only document.py, the parsing boundary (below)
-    "web": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "export", "server", "sources",
-            "upstream", "web"},
+    "web": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "delivery", "export", "server",
+            "sources", "upstream", "web"},
     "cli": {"", "errors", "phrases", "model", "scenario", "engine", "presenter", "export", "server", "sources",
             "upstream", "cli"},
     "": {"", "server", "web"},  # webapp/__init__.py: create_app
@@ -119,6 +121,16 @@ def test_the_presenter_moves_no_cursor(path):
 
 
 MOST_LINES = 450  # a module is small and single-purpose (README.md's length: tests/test_docs.py)
+
+
+I_O = {"socketio", "flask_socketio", "engineio", "flask", "eventlet", "socket", "time", "asyncio", "gevent"}
+
+
+@pytest.mark.parametrize("path", sorted((WEBAPP / "delivery").glob("*.py")), ids=lambda p: p.name)
+def test_delivery_does_no_io(path):
+    """The delivery protocol sends, waits and schedules nothing: it says what to send (no socket, no Flask, no
+    sleep); the transport does the rest."""
+    assert not third_party_imports(path) & I_O, third_party_imports(path) & I_O
 
 
 def test_every_module_is_small():

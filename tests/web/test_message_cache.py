@@ -7,14 +7,20 @@ small as a built-in."""
 from __future__ import annotations
 
 from tests.loads import loaded
+from webapp.delivery import cache as message_cache
+from webapp.delivery.cache import KEPT_LIVE_BYTES, MessageCache, View, view_of
 from webapp.engine.rooms import Rooms
 from webapp.engine.session import Session
 from webapp.model.variant import VARIANTS
 from webapp.presenter.messages import delta_message
 from webapp.scenario import builtin
 from webapp.scenario.resolve import resolve
-from webapp.web import message_cache
-from webapp.web.message_cache import KEPT_LIVE_BYTES, MessageCache, View, view_of
+from webapp.web.snapshots import snapshot_of
+
+
+def shows(session, room=None, position=None):
+    """The view ``session`` shows (``view_of`` its snapshot)."""
+    return view_of(snapshot_of(session, room), position)
 
 
 def state(position: int) -> dict:
@@ -103,41 +109,41 @@ def test_what_was_made_ahead_is_taken_by_its_channel_for_the_views_it_shows():
 def test_every_viewer_of_a_built_in_shares_its_view():
     first, second = loaded("lost-marker"), loaded("lost-marker")
     first.step()
-    assert view_of(first, None) == View("lost-marker", VARIANTS, 1, False, 1.0, first.range, None)
-    assert view_of(first, None) != view_of(second, None)
+    assert shows(first) == View("lost-marker", VARIANTS, 1, False, 1.0, first.range, None)
+    assert shows(first) != shows(second)
     second.step()
-    assert view_of(first, None) == view_of(second, None)
-    assert view_of(second, None, 4).position == 4 and second.sim.position == 1
+    assert shows(first) == shows(second)
+    assert shows(second, None, 4).position == 4 and second.sim.position == 1
 
 
 def test_a_scenario_of_the_viewers_own_is_named_by_its_load():
     document = builtin.get("lost-marker")
     first, second = loaded(document), loaded(document)
     assert first.sim.live_bytes <= KEPT_LIVE_BYTES
-    assert view_of(first, None) != view_of(second, None)  # only the session that loaded it shows it
-    at_start = view_of(first, None)
+    assert shows(first) != shows(second)  # only the session that loaded it shows it
+    at_start = shows(first)
     first.step()
-    assert view_of(first, None)[1:3] == (VARIANTS, 1)
+    assert shows(first)[1:3] == (VARIANTS, 1)
     first.back()
-    assert view_of(first, None) == at_start
+    assert shows(first) == at_start
     first.load(resolve(document)[0], VARIANTS, None)  # loaded again: nothing kept for the old load is reused
-    assert view_of(first, None) != at_start
+    assert shows(first) != at_start
 
 
 def test_settings_and_room_are_part_of_the_view():
     session = loaded("lost-marker")
-    paused = view_of(session, None)
+    paused = shows(session)
     session.play(2.0)
-    assert view_of(session, None) == paused._replace(playing=True, speed=2.0)
+    assert shows(session) == paused._replace(playing=True, speed=2.0)
     room = Rooms(resolve).create()
     # a room's view plays as the room's record says (its autoplay), not as the session that joined it
     assert not room.playing
-    assert view_of(session, room) == paused._replace(playing=False, speed=2.0, room=room.code)
+    assert shows(session, room) == paused._replace(playing=False, speed=2.0, room=room.code)
 
 
 def test_a_scenario_of_the_viewers_own_larger_than_a_built_in_has_no_view():
     steps = [{"op": "pop", "expect": "A"}] + [{"op": "event", "event": "NodeAdd"}] * 199
     session = loaded({"schema": 1, "name": "200 entries", "pods": [{"name": "A"}], "initial_active": ["A"],
                       "steps": steps})
-    assert session.sim.live_bytes > KEPT_LIVE_BYTES and view_of(session, None) is None
-    assert view_of(Session(), None) is None  # nothing loaded
+    assert session.sim.live_bytes > KEPT_LIVE_BYTES and shows(session) is None
+    assert snapshot_of(Session(), None) is None  # nothing loaded

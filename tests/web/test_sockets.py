@@ -11,9 +11,10 @@ import pytest
 
 from tests.conftest import conformance_cases
 from tests.web.viewer import unnumbered
+from webapp.delivery.cache import view_of
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
-from webapp.web.message_cache import view_of
+from webapp.web.snapshots import snapshot_of
 from webapp.web.sockets import DRIVE, PAYLOADS, Viewers
 
 CASES = conformance_cases()
@@ -196,7 +197,7 @@ def test_the_same_position_gives_the_same_state_however_reached(sio):
 
 def test_viewers_of_a_built_in_share_its_states_and_see_what_its_own_copy_shows(app, make_sio):
     """A built-in's states and deltas are made for the first two viewers and kept for every later one
-    (web/message_cache.py); a viewer stepping the same scenario loaded as its own document (apart, under its own
+    (delivery/cache.py); a viewer stepping the same scenario loaded as its own document (apart, under its own
     load, asked for once: not kept) holds the same states."""
     first, second, own = make_sio(), make_sio(), make_sio()
     load(first)
@@ -246,7 +247,8 @@ def test_nothing_is_made_ahead_for_a_scenario_larger_than_a_built_in(app, sio):
     for position in (1, 2):
         sio.emit("step")
         assert one(sio, "state")["position"] == position
-        assert view_of(session, None) is None and session.sim.frames_built == position + 1  # none for the next
+        # none for the next
+        assert view_of(snapshot_of(session, None)) is None and session.sim.frames_built == position + 1
 
 
 def test_what_was_made_ahead_for_a_connection_goes_with_it(app, make_sio):
@@ -254,7 +256,7 @@ def test_what_was_made_ahead_for_a_connection_goes_with_it(app, make_sio):
     load(own, LOST)
     hub = app.extensions["inflight_hub"]
     [(sid, session)] = [(sid, s) for sid, s in hub.sessions.items() if s.sim]
-    here, next_step = view_of(session, None), view_of(session, None, 1)
+    here, next_step = view_of(snapshot_of(session, None)), view_of(snapshot_of(session, None), 1)
     assert hub.cache.holds(sid, here, next_step) and len(hub.cache) == 0  # made while the viewer looks at 0
     own.disconnect()
     assert sid not in hub.sent and not hub.cache.holds(sid, here, next_step)

@@ -277,8 +277,8 @@ def test_memory_is_trimmed_where_the_event_loop_need_not_wait(monkeypatch):
     here = threading.get_ident()  # a hub of an earlier test may still trim on its own thread: not counted
     monkeypatch.setattr(memory, "_TRIM", lambda pad: threading.get_ident() == here and handed.append(("trimmed", pad)))
     hub = Hub(Loop(), None, None, None, native=lambda fn, *args: handed.append(("native", fn(*args))))
-    hub.release_soon()
-    assert handed == [("trimmed", 0), ("native", None)] and not hub.releasing
+    hub.trim.soon()
+    assert handed == [("trimmed", 0), ("native", None)] and not hub.trim.releasing
 
 
 def test_a_large_load_that_would_be_refused_busy_is_refused_before_it_is_parsed(monkeypatch, caplog):

@@ -20,7 +20,8 @@ position, open: false, cancelled: true}, as poll_cancel does), poll_tally {room,
 (each answer, to the presenter only), blank {room, on} (to the room; a joiner, or a presenter back, gets it too
 while the screens are blank, with joined: true).
 
-The hub (hub.py) sends what changed: to which channel, through which queue, numbered how.
+The hub (hub.py) sends what changed, as the delivery protocol (delivery/protocol.py) says: to which channel,
+through which queue, numbered how.
 """
 
 from __future__ import annotations
@@ -160,8 +161,8 @@ class Viewers(Namespace):
         if session is not None:
             session.pause()
             sim = session.sim
-            if sim is not None and sum(line.bytes for line in sim.timelines.values()) >= self.hub.HEAVY_BYTES:
-                self.hub.release_soon()
+            if sim is not None:
+                self.hub.trim.session_closed(sum(line.bytes for line in sim.timelines.values()))
         self.hub.leave(request.sid)  # a room left with nobody stops playing now, and is forgotten soon
 
     def on_echo(self, payload=None):
@@ -194,7 +195,7 @@ class Viewers(Namespace):
                 self.hub.publish(target, loaded=True)
         except TooLarge as refusal:  # what was built up to the bound is garbage now: given back (the process kept it)
             self.hub.refused.remember(source, payload, refusal)
-            self.hub.release_soon()
+            self.hub.trim.soon()
             raise
         self.hub.look_ahead(target)
 
@@ -438,6 +439,6 @@ def init_socketio(app, settings) -> SocketIO:
     viewers = Viewers(hub, guard)
     guard.serve(viewers.checked, viewers.refuse)  # every message screened once, before any handler
     # a client that does not read what it is sent is dropped past MAX_OUTGOING_BYTES, its memory given back
-    hub.outgoing = privates.bound_outgoing(socketio.server.eio, int(settings.max_outgoing_bytes), hub.release_soon)
+    hub.outgoing = privates.bound_outgoing(socketio.server.eio, int(settings.max_outgoing_bytes), hub.trim.soon)
     socketio.on_namespace(viewers)
     return socketio

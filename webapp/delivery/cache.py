@@ -1,11 +1,11 @@
 """The one cache of what viewers are sent: state messages and deltas, found by the view they show.
 
 A simulation is deterministic and a built-in scenario is one document for everyone: two viewers shown the same
-``View`` (the same load, versions, position, settings and room) are sent the same state message, and the step
-from one view to another is the same delta. ``view_of`` says which view a session shows: a built-in is named by
-its id (every viewer of it shares its messages); a scenario of the viewer's own by the serial of its load (only
-its session shows it, but a viewer going back and forth has each message made once) while its simulation is as
-small as a built-in's; a larger one has no view (its messages are made every time: kept, each would cost more
+``View`` (the same load, versions, position, settings and room) are sent the same state message, and the step from
+one view to another is the same delta. ``view_of`` says which view a session shows (its ``Snapshot``): a built-in
+is named by its id (every viewer of it shares its messages); a scenario of the viewer's own by the serial of its
+load (only its session shows it, but a viewer going back and forth has each message made once) while its simulation
+is as small as a built-in's; a larger one has no view (its messages are made every time: kept, each would cost more
 memory than a built-in's).
 
 The cache has two tiers, both found by view:
@@ -14,7 +14,7 @@ The cache has two tiers, both found by view:
   viewer's first way through a scenario of its own, every step new) is made and let go, so the garbage
   collector never walks it while it sits here; only its view is remembered (the last ASKED).
 - made ahead: per channel, the state and the delta of the step its viewer is likely to take next
-  (``Hub.look_ahead``), made while the viewer looks at this one; replaced by the channel's next look ahead,
+  (``protocol.look_ahead``), made while the viewer looks at this one; replaced by the channel's next look ahead,
   dropped with the channel. Taking one counts as an ask, as making one does.
 
 Messages handed out are shared: they must not be changed (nothing does; a ``seq`` is added to a copy).
@@ -27,8 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from ..engine.rooms import Room
-from ..engine.session import Session
+from .snapshot import Snapshot
 
 ENTRIES = 256  # built-in states are about 35 kB each in memory (at most 53 kB), kept own ones at most ~80 kB
 ASKED = 4 * ENTRIES  # entries asked for once, remembered (a tuple of a few atoms each) until asked again
@@ -53,21 +52,17 @@ class View(NamedTuple):
 Entry = tuple[str, View] | tuple[str, View, View]  # ("state", view) or ("delta", from, to)
 
 
-def view_of(session: Session, room: Room | None, position: int | None = None) -> View | None:
-    """The view ``session`` shows at its cursor (or at ``position``), to ``room`` or to its own viewer; None when
-    nothing is loaded, or for a scenario of the viewer's own larger than a built-in."""
-    sim = session.sim
-    if sim is None:
-        return None
-    if session.scenario_id is not None:
-        load: str | int = session.scenario_id
-    elif sim.live_bytes <= KEPT_LIVE_BYTES:
-        load = session.serial
+def view_of(snap: Snapshot, position: int | None = None) -> View | None:
+    """The view ``snap`` shows at its cursor (or at ``position``); None for a scenario of the viewer's own larger
+    than a built-in."""
+    if snap.scenario_id is not None:
+        load: str | int = snap.scenario_id
+    elif snap.live_bytes <= KEPT_LIVE_BYTES:
+        load = snap.serial
     else:
         return None
-    playing = room.playing if room is not None else session.playing  # a room's as its record says (hub.playing)
-    return View(load, sim.variants, sim.position if position is None else position, playing,
-                session.speed, session.range, room.code if room else None)
+    return View(load, snap.variants, snap.position if position is None else position, snap.playing, snap.speed,
+                snap.range, snap.room.code if snap.room else None)
 
 
 class MessageCache:
