@@ -19,7 +19,7 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO
@@ -28,11 +28,13 @@ from ..delivery.cache import Message, MessageCache
 from ..delivery.protocol import Channel, Command, Out, Publish, Resend, current, deliver, look_ahead, looks_ahead
 from ..delivery.snapshot import RoomVersion, Snapshot
 from ..engine.memory import MemoryBudget, release_memory, rss_bytes
-from ..engine.room import Room, channels_of
+from ..engine.polls import Answer, Poll, Tally
+from ..engine.room import Room, Withdrawn, channels_of
 from ..engine.rooms import Rooms
 from ..engine.session import Session
 from ..engine.simulation import Simulation
 from ..errors import TooLarge, UserError
+from ..model.frame import Summary
 from ..presenter import for_followers, scenario_message
 from ..server.codec import Encoded, JsonText, encoded
 from ..server.pending import Pending
@@ -110,7 +112,7 @@ def scenario_of(sim: Simulation, scenario_id: str | None, code: str | None, load
     """The scenario message of a loaded simulation (what a viewer needs once per load), with the id of its load
     (as "key"), encoded where it is made (a long scenario's is over 1 MB of JSON: ``encoded``): as its presenter
     is sent it, and as a room's followers are (``for_followers``; the same for a connection's own)."""
-    message = {**scenario_message(sim.summary(), scenario_id, code), "key": load_id}
+    message = {**scenario_message(cast(Summary, sim.summary()), scenario_id, code), "key": load_id}
     whole = encoded(message)
     theirs = for_followers(message) if code is not None else message
     return whole, whole if theirs is message else encoded(theirs)
@@ -249,12 +251,12 @@ class Hub:
         shown = self.sent.get(target.channel) if target.room else None
         self.deliver(target, sid, Resend(sid, speaks, scenario, rejoin, shown))
 
-    def send_poll(self, room: Room, poll: dict[str, Any], sid: str | None = None,
-                  yours: dict[str, Any] | None = None) -> None:
+    def send_poll(self, room: Room, poll: Poll | Withdrawn, sid: str | None = None, yours: Answer | None = None
+                  ) -> None:
         """The poll and its tally (a withdrawn one has none), to the whole room (through the queue), or to one
         connection here (with ``yours``, its voter's answer, if any)."""
         to, private = (sid, True) if sid else (room.channel, False)
-        tally = {} if poll.get("cancelled") else self.rooms.tally(room, poll)
+        tally: Tally | dict[str, Any] = {} if "cancelled" in poll else self.rooms.tally(room, poll)
         self.send("poll", {"room": room.code, **poll, **tally, **({"yours": yours} if yours else {})}, to, private)
 
     def scenario_of(self, target: Target, followers: bool = False) -> Encoded:
@@ -267,8 +269,9 @@ class Hub:
         kept = self.scenarios.get(target.channel)
         if kept is not None and kept[0] == key and kept[1] is not None:
             return kept[1][followers]
-        made = session.run_apart(scenario_of, session.sim, session.scenario_id, target.code, session.load_id,
-                                 small=session.scenario_id is not None)
+        made: tuple[Encoded, Encoded] = session.run_apart(
+            scenario_of, session.sim, session.scenario_id, target.code, session.load_id,
+            small=session.scenario_id is not None)
         # a room's is sent to every joiner; a connection's own is kept once asked for again (a sync)
         again = target.room is not None or (kept is not None and kept[0] == key)
         self.scenarios[target.channel] = (key, made if again else None)
