@@ -1,0 +1,108 @@
+"""A room's live poll and its blank screen, kept in the store so that every process counts the same answers and
+blanks the same screens (the rules of a poll: polls.py). A part of ``Rooms`` (rooms.py), which holds the store."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import Busy, Invalid, NotAllowed
+from . import polls
+from .polls import Answer, Poll, Tally
+from .room import Room, Withdrawn
+from .roomstore import MemoryRoomStore, RedisRoomStore
+
+
+class RoomPolls:
+    """What the presenter asks of the room: a poll (open, answered, revealed, withdrawn, ended by a move) and the
+    blank screen."""
+
+    _store: MemoryRoomStore | RedisRoomStore
+    answers_per_address: int | None  # answers a poll counts from one client address
+    followers_per_address: int | None  # signed followers (followers.py) one address gives a poll
+
+    def open_poll(self, room: Room, prompt: Mapping[str, Any] | None) -> Poll:
+        session = room.session
+        sim = session.require()
+        poll = polls.open_poll(sim.position, session.load_id, prompt, list(sim.variants))
+        self._store.set_poll(room.code, poll)
+        self._store.clear_answers(room.code)
+        return poll
+
+    def answer_poll(self, room: Room, sid: str, voter: object, answer: object,
+                    address: str | None = None, signed: bool = False) -> Poll | None:
+        """Record the answer of connection ``sid`` as ``voter`` (None: the connection itself), replacing that
+        voter's earlier one; the poll as it stands. Only a member of the room answers, a connection answers
+        as one voter only, and one client ``address`` gives at most ``answers_per_address`` voters, or, for
+        ``signed`` followers (a voter this server signed, followers.py), ``followers_per_address``."""
+        if sid not in room.members:
+            raise NotAllowed("join the room before answering its poll")
+        voter = sid if voter is None else polls.checked_voter(voter)
+        if room.voters.setdefault(sid, voter) != voter:
+            raise NotAllowed("this connection already answers as another voter")
+        poll = self._store.poll(room.code)
+        if poll is not None and room.session.sim is not None and room.session.sim.position != poll["position"]:
+            raise Invalid("this poll has closed: the room has moved on")
+        bound, setting = (self.followers_per_address, "MAX_FOLLOWERS_PER_ADDRESS") if signed else \
+            (self.answers_per_address, "MAX_ANSWERS_PER_ADDRESS")
+        counted = self._store.answer(room.code, voter, polls.checked_answer(poll, answer), polls.MAX_ANSWERS,
+                                     f"{address or ''}{' followers' if signed else ''}", bound or 0)
+        if counted == polls.FULL:
+            raise Busy(f"this poll has counted {polls.MAX_ANSWERS} answers: no more are taken")
+        if counted == polls.ADDRESS_FULL:
+            raise NotAllowed(f"this poll counts at most {bound} answers from one address ({setting}), and yours has "
+                             "given them")
+        return poll
+
+    def close_poll(self, room: Room) -> Poll:
+        """The presenter reveals the poll: closed, its answers kept (the reveal shows them)."""
+        return self._reveal(room, self._poll(room))
+
+    def cancel_poll(self, room: Room) -> Withdrawn:
+        """The presenter withdraws the poll unrevealed: it and its answers are forgotten; what was withdrawn."""
+        return self._withdraw(room, self._poll(room))
+
+    def settle_poll(self, room: Room) -> Poll | Withdrawn | None:
+        """After the room moved (``save``): its open poll ended if the room has left where it asks
+        (``polls.ended_by_move``): the revealed poll, or what was withdrawn, to tell the room; None if nothing ended."""
+        poll, sim = self._store.poll(room.code), room.session.sim
+        ended = polls.ended_by_move(poll, room.session.load_id, sim.position if sim else None)
+        if ended is None or poll is None:
+            return None
+        return self._reveal(room, poll) if ended == "reveal" else self._withdraw(room, poll)
+
+    def _poll(self, room: Room) -> Poll:
+        poll = self._store.poll(room.code)
+        if poll is None:
+            raise Invalid("no poll is open in this room")
+        return poll
+
+    def _reveal(self, room: Room, poll: Poll) -> Poll:
+        poll["open"] = False
+        self._store.set_poll(room.code, poll)
+        return poll
+
+    def _withdraw(self, room: Room, poll: Poll) -> Withdrawn:
+        self._store.set_poll(room.code, None)
+        self._store.clear_answers(room.code)
+        return {"position": poll["position"], "open": False, "cancelled": True}
+
+    def open_poll_here(self, room: Room) -> Poll | None:
+        """The poll open at the room's current position, if any (what a joiner is shown)."""
+        poll = self._store.poll(room.code)
+        here = room.session.sim is not None and poll is not None and poll["position"] == room.session.sim.position
+        return poll if here and poll is not None and poll["open"] else None
+
+    def tally(self, room: Room, poll: Poll) -> Tally:
+        return polls.tally(poll, self._store.answers(room.code))
+
+    def answer_of(self, room: Room, voter: str | None) -> Answer | None:
+        """``voter``'s answer to the room's poll (a follower back after a reload sees what it answered); None for
+        none, or no voter."""
+        return None if voter is None else self._store.answer_of(room.code, voter)
+
+    def set_blank(self, room: Room, on: bool) -> None:
+        self._store.set_blank(room.code, on)
+
+    def blank(self, room: Room) -> bool:
+        return self._store.blank(room.code)
