@@ -143,7 +143,8 @@ def test_every_function_the_architecture_names_is_defined_in_a_file_it_names_bes
 def test_the_checker_finds_what_is_there_and_only_that():
     sim, driver = ["webapp/engine/simulation.py"], ["static/js/driver.js"]
     assert defined_in(sim, "Simulation.frame") and defined_in(sim, "step")
-    assert defined_in(sim, "simulation.check_variants") and defined_in(["webapp/delivery/protocol.py"], "Channel.message")
+    assert defined_in(sim, "simulation.check_variants")
+    assert defined_in(["webapp/delivery/protocol.py"], "Channel.message")
     assert not defined_in(sim, "Simulation.nothing") and not defined_in(sim, "Timeline.seek")
     assert defined_in(driver, "createDriver") and defined_in(driver, "drive") and not defined_in(driver, "nothing")
     assert named("`webapp/model/queue.py` `Model.apply()`, `/api/find`, `present()`, `v1.28.1`, `pod`") == (

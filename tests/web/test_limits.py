@@ -468,7 +468,7 @@ def test_load_over_the_session_budget_is_answered_with_an_error_and_changes_noth
     assert [n for n, _ in got] == ["error"] and "too large to step through here" in got[0][1]["message"]
     # what was built up to the bound is given back (engine/memory.py), as when a heavy session ends: RSS stayed
     # at its peak after refused loads (bench/session_memory.py measures it)
-    assert app.extensions["inflight_hub"].releasing
+    assert app.extensions["inflight_hub"].trim.releasing
     c.emit("pause")
     assert [m["position"] for n, m in names(c) if n == "state"] == [3]
     ack = c.emit("create_room", {}, callback=True)

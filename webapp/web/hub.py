@@ -14,7 +14,6 @@ server's policy (server/trimming.py).
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
@@ -33,11 +32,12 @@ from ..engine.room import Room, Withdrawn, channels_of
 from ..engine.rooms import Rooms
 from ..engine.session import Session
 from ..engine.simulation import Simulation
-from ..errors import TooLarge, UserError
+from ..errors import UserError
 from ..model.frame import Summary
 from ..presenter import for_followers, scenario_message
-from ..server.codec import Encoded, JsonText, encoded
+from ..server.codec import Encoded, encoded
 from ..server.pending import Pending
+from ..server.refusals import Refusals
 from ..server.settings import settings_of
 from ..server.trimming import Trimmer
 from .snapshots import snapshot_of
@@ -69,42 +69,6 @@ class Target:
 
     def snapshot(self) -> Snapshot | None:
         return snapshot_of(self.session, self.room, self.channel)
-
-
-class Refusals:
-    """The TooLarge refusals of the last KEPT large uploads: the same upload sent again is refused at once, without
-    being simulated up to the bound again."""
-
-    KEPT = 32
-
-    def __init__(self) -> None:
-        self._said: dict[tuple[Any, ...], str] = {}  # upload -> its refusal's message
-
-    @staticmethod
-    def _upload(source: object, payload: dict[str, Any]) -> tuple[Any, ...] | None:
-        """What a large upload's refusal depends on (its text, hashed where the packet kept it, and how it is to be
-        loaded), or None for anything else."""
-        if not isinstance(source, JsonText):
-            return None
-        return (hash(source.text), len(source.text),
-                *(json.dumps(payload.get(name)) for name in ("variants", "range", "position")))
-
-    def check(self, source: object, payload: dict[str, Any]) -> None:
-        """Refuse an upload that was refused already."""
-        upload = self._upload(source, payload)
-        if upload is not None and upload in self._said:
-            raise TooLarge(self._said[upload])
-
-    def remember(self, source: object, payload: dict[str, Any], refusal: TooLarge) -> None:
-        upload = self._upload(source, payload)
-        if upload is None:
-            return
-        self._said[upload] = str(refusal)
-        while len(self._said) > self.KEPT:
-            del self._said[next(iter(self._said))]
-
-    def __len__(self) -> int:
-        return len(self._said)
 
 
 def scenario_of(sim: Simulation, scenario_id: str | None, code: str | None, load_id: str | None
