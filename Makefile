@@ -56,8 +56,8 @@ test: $(STAMP) system-deps node_modules/.stamp
 # What `make check` lints (the whole tree) and type-checks (mypy's files are in pyproject.toml), and its tests:
 # the layers below the web, in process.
 LINTED := .
-UNIT_TESTS := tests/model tests/scenario tests/engine tests/presenter tests/test_layers.py tests/test_rules.py \
-	tests/test_error_kinds.py
+UNIT_TESTS := tests/model tests/scenario tests/engine tests/presenter tests/delivery tests/test_layers.py \
+	tests/test_rules.py tests/test_error_kinds.py
 
 check: $(STAMP) jscheck
 	$(BIN)/ruff check $(LINTED)
