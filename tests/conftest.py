@@ -2,8 +2,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
+from tests.profiles import PROFILE
 from webapp.scenario.errors import ScenarioError
+
+settings.load_profile(PROFILE)  # tests/profiles.py: make test's counts, or make fuzz's (deep)
 
 DATA = Path(__file__).parent / "data"
 CASES_FILE = DATA / "cases.json"

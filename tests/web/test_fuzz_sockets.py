@@ -26,6 +26,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from tests.profiles import examples
 from tests.web.viewer import Viewer
 from webapp import create_app
 from webapp.engine.rooms import CODE_PATTERN, MIN_TOKEN_LENGTH
@@ -47,7 +48,7 @@ IDS = builtin.ids()
 TOTALS = {i: len(builtin.get(i)["steps"]) for i in IDS}
 SMALL = [i for i in IDS if TOTALS[i] <= 16]  # loads stay quick
 STEPS = 40  # messages per run
-RUNS = 15  # runs (hypothesis examples); the whole test takes a few seconds
+RUNS = 10  # runs (hypothesis examples) in make test (tests/profiles.py): a few seconds
 
 
 # --- strategies -----------------------------------------------------------------------------------------------
@@ -452,7 +453,7 @@ def machine_for(app):
 
 def run_fuzz(app):
     run_state_machine_as_test(machine_for(app), settings=settings(
-        max_examples=RUNS, stateful_step_count=STEPS, deadline=None,
+        max_examples=examples(RUNS), stateful_step_count=STEPS, deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
 
 
