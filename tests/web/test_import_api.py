@@ -7,18 +7,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from webapp import create_app
+from tests.web.conftest import one_app
 
 LOG = Path(__file__).resolve().parents[1] / "data" / "logs" / "five-minute-incident.json.log"
 
 
-@pytest.fixture(scope="module")
-def app():
-    """One app for the file: each test posts logs of its own and changes nothing the others read, so they share
-    its import worker (a fresh interpreter, started by an app's first import) instead of starting one each."""
-    app = create_app({"ASYNC_MODE": "threading", "TESTING": True})
-    yield app
-    app.extensions["inflight_guard"].sweeper.stop()
+# One app for the file: each test posts logs of its own and reads back only what it was answered, so they share
+# its import worker (tests/web/conftest.py one_app).
+app = pytest.fixture(one_app, scope="module", name="app")
 
 
 def test_a_log_becomes_a_scenario(client):
