@@ -73,7 +73,7 @@ def problem_of(call, *args, **kwargs) -> dict:
 # browser files last: addopts has --no-loadscope-reorder.)
 LONGEST = {
     "tests/web/test_fuzz_entry_points.py": 450, "tests/web/test_connections.py": 220,
-    "tests/web/test_import_budget.py": 316, "tests/e2e/test_stage.py": 245, "tests/web/test_fuzz_sockets.py": 165,
+    "tests/web/test_import_budget.py": 316, "tests/e2e/test_stage.py": 245, "tests/web/test_fuzz_sockets.py": 244,
     "tests/e2e/test_flow.py": 207, "tests/engine/test_find.py": 181, "tests/scale/test_followed_rooms.py": 165,
     "tests/web/test_import_api.py": 40, "tests/scenario/test_document.py": 70,
     "tests/scale/test_two_processes.py": 127, "tests/cli/test_replay_cli.py": 123,
