@@ -2,6 +2,7 @@
 #   make run    -> installs into .venv and serves the app with the built-in demo
 #   make test   -> installs into .venv (with test tools) and runs the whole suite
 #   make check  -> lint, types and the fast unit tests (no browser, no server, no Redis): a minute or so
+#   make fuzz   -> the property and fuzz tests with ten times the examples (docs/testing.md)
 #   make bundle -> static/bundle made again (esbuild) after a change to static/js or static/css
 PYTHON ?= python3
 VENV := .venv
@@ -16,7 +17,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node npm:npm zbar-tools:zbarimg \
 	fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf
 
-.PHONY: run present test check jscheck bench bundle clean system-deps
+.PHONY: run present test check fuzz jscheck bench bundle clean system-deps
 
 # `make run` installs what the app needs; `make test` adds the test tools on top.
 $(APP_STAMP): pyproject.toml
@@ -52,6 +53,13 @@ system-deps:
 
 test: $(STAMP) system-deps node_modules/.stamp
 	$(BIN)/python -m pytest
+
+# The property and fuzz tests (hypothesis) with the deep profile's examples, ten times make test's (tests/profiles.py).
+FUZZ_TESTS := tests/model/test_properties.py tests/scenario/test_fuzz_parser.py tests/scenario/test_document.py \
+	tests/presenter/test_delta.py tests/presenter/test_scene.py tests/web/test_fuzz_sockets.py
+
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest $(FUZZ_TESTS)
 
 # What `make check` lints (the whole tree) and type-checks (mypy's files are in pyproject.toml), and its tests:
 # the layers below the web, in process.

@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, event, given, note, settings, target
 from hypothesis import strategies as st
 
 from tests.conftest import conformance_cases
+from tests.profiles import examples
 from webapp.engine.simulation import Simulation
 from webapp.model import invariants
 from webapp.model.variant import VARIANTS
@@ -179,7 +180,7 @@ def compare_variants(scenario) -> tuple[int | None, int | None, int]:
 
 
 # --- 1. v1.28.2 invariants ----------------------------------------------------------------------
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=examples(40), **SETTINGS)
 @given(st.data())
 def test_v1_28_2_invariants_hold_except_orphans_of_a_duplicate_pop(data):
     updates = data.draw(st.booleans(), label="updates")
@@ -203,7 +204,7 @@ def test_v1_28_2_invariants_hold_except_orphans_of_a_duplicate_pop(data):
 
 
 # --- 2. per-step record vs full check -----------------------------------------------------------
-@settings(max_examples=30, **SETTINGS)
+@settings(max_examples=examples(30), **SETTINGS)
 @given(st.data())
 def test_recorded_invariants_equal_the_full_check(data):
     scenario = draw_scenario(data, updates=data.draw(st.booleans(), label="updates"))
@@ -239,7 +240,7 @@ def test_recorded_invariants_equal_the_full_check(data):
 
 
 # --- 3. placement agreement ---------------------------------------------------------------------
-@settings(max_examples=45, **SETTINGS)
+@settings(max_examples=examples(45), **SETTINGS)
 @given(st.data())
 def test_variants_agree_until_a_failure_with_a_detached_marker(data):
     """Every failure carries plugins, so the only hint difference left is the walk start (SPEC 5.5
@@ -295,7 +296,7 @@ def straight(scenario, variant) -> list[dict]:
     return frames
 
 
-@settings(max_examples=20, **SETTINGS)
+@settings(max_examples=examples(20), **SETTINGS)
 @given(st.data())
 def test_seek_equals_straight_replay(data):
     scenario = draw_scenario(data, updates=data.draw(st.booleans(), label="updates"))
@@ -327,7 +328,7 @@ def test_seek_equals_straight_replay(data):
 
 
 # --- 5. Done bookkeeping ------------------------------------------------------------------------
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=examples(40), **SETTINGS)
 @given(st.data())
 def test_done_bookkeeping_matches_the_in_flight_history(data):
     updates = data.draw(st.booleans(), label="updates")
@@ -361,7 +362,7 @@ def test_done_bookkeeping_matches_the_in_flight_history(data):
 
 
 # --- 6. clone independence ----------------------------------------------------------------------
-@settings(max_examples=30, **SETTINGS)
+@settings(max_examples=examples(30), **SETTINGS)
 @given(st.data())
 def test_clone_is_independent(data):
     scenario = draw_scenario(data, updates=data.draw(st.booleans(), label="updates"))

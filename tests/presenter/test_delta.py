@@ -10,6 +10,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.profiles import examples
 from webapp.presenter.delta import apply, diff, paths
 
 
@@ -36,7 +37,7 @@ def _types(doc):
     return type(doc).__name__
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(documents, documents)
 def test_apply_of_diff_rebuilds_the_new_document(old, new):
     ops = diff(old, new)
@@ -44,13 +45,13 @@ def test_apply_of_diff_rebuilds_the_new_document(old, new):
     json.dumps(ops)  # what goes on the wire is JSON
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(flags, flags)
 def test_documents_of_booleans_are_rebuilt_exactly(old, new):
     assert exact(apply(copy.deepcopy(old), diff(old, new))) == exact(new)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.dictionaries(st.sampled_from("abcdef"), documents, min_size=1), st.sampled_from("abcdef"), scalars)
 def test_one_changed_value_is_one_small_operation(doc, key, value):
     new = {**doc, key: {"inner": [value]}}

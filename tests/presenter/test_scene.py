@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.profiles import examples
 from webapp.engine.simulation import Simulation
 from webapp.model.variant import VARIANTS
 from webapp.presenter.scene import present
@@ -73,7 +74,7 @@ def test_every_position_of_every_built_in(scenario_id):
         check_position(sim)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(2, 5), st.booleans())
 def test_generated_scenarios(seed, steps, pods, gate):
     rng = random.Random(seed)

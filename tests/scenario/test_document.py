@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.profiles import examples
 from webapp.scenario.document import MAX_DEPTH, DocumentError, check_values, deepest, parse_json, too_deep
 
 # Strings full of what the depth measure must see through: brackets, quotes, backslashes, escapes.
@@ -37,7 +38,7 @@ documents = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
                          | st.dictionaries(tricky, inner, max_size=3), max_leaves=30)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(documents, st.integers(0, 90), st.lists(st.booleans(), min_size=90, max_size=90), st.sampled_from([5, 20, 64]),
        st.booleans())
 def test_depth_on_the_text_is_the_depth_of_the_value(doc, levels, wrap, limit, ascii_only):
@@ -46,7 +47,7 @@ def test_depth_on_the_text_is_the_depth_of_the_value(doc, levels, wrap, limit, a
     assert too_deep(data, limit) == (depth_of(value) > limit)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(documents)
 def test_what_passes_parses_as_json_loads_would(doc):
     text = json.dumps(doc)
@@ -93,7 +94,7 @@ def chains(depths: list[int], objects: bool) -> str:
     return "[" + ",".join(chain(d) if d else "0" for d in depths) + "]"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.integers(0, 140), min_size=1, max_size=40), st.sampled_from([5, 20, 64]), st.booleans(),
        st.integers(0, 3))
 def test_depth_of_long_chains_side_by_side_is_measured_exactly(depths, limit, objects, wrap):

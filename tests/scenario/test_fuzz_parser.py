@@ -5,13 +5,14 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.profiles import examples
 from webapp.engine.trace import check_runs
 from webapp.model.events import CATALOGUE, HINTS
 from webapp.scenario.errors import ScenarioError
 from webapp.scenario.load import load_scenario, parse_text
 from webapp.scenario.validate import STEP_PARAMS
 
-FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
 json_like = st.recursive(

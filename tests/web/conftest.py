@@ -6,14 +6,19 @@ from tests.web.viewer import Viewer
 from webapp import create_app
 
 
-@pytest.fixture
-def app():
+def one_app():
     app = create_app({"ASYNC_MODE": "threading", "TESTING": True})
     yield app
     # A test that started autoplay leaves a background thread; pausing every session stops it at its next tick.
     for session in list(app.extensions["inflight_sessions"].values()):
         session.pause()
     app.extensions["inflight_guard"].sweeper.stop()  # the idle sweeper ends within a second
+
+
+# A new app for each test. A file whose tests change nothing another reads may share one (its import worker, a
+# fresh interpreter an app starts at its first import, then starts once): app = pytest.fixture(one_app,
+# scope="module", name="app").
+app = pytest.fixture(one_app, name="app")
 
 
 @pytest.fixture

@@ -214,21 +214,29 @@ def test_idle_and_slow_header_connections_are_closed_and_busy_ones_are_not(mode)
     assert "Traceback" not in server.log(), server.log()
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_an_oversized_polling_post_then_a_normal_one_is_never_a_500(mode):
-    with LiveServer(mode, LOGS) as server:
-        url = server.url + "/socket.io/?EIO=4&transport=polling"
-        opened = requests.get(url, timeout=HANG)
-        sid = json.loads(opened.text[1:])["sid"]
-        assert requests.post(f"{url}&sid={sid}", data="40", timeout=HANG).status_code == 200
-        assert requests.get(f"{url}&sid={sid}", timeout=HANG).status_code == 200  # connected
-        big = "42" + json.dumps(["echo", "x" * (1024 * 1024 + 10)])
-        answer = requests.post(f"{url}&sid={sid}", data=big, timeout=HANG)  # no poll is waiting: no hang either
-        assert answer.status_code == 413
-        after = requests.post(f"{url}&sid={sid}", data='42["echo","hi"]', timeout=HANG)
-        assert after.status_code == 400 and "Invalid session" in after.text
-        assert requests.get(f"{url}&sid={sid}", timeout=HANG).status_code == 400
-        assert requests.get(server.url + "/healthz", timeout=HANG).status_code == 200
+@pytest.fixture(scope="module", params=MODES)
+def server(request):
+    """A server with the default settings, one per async mode, shared by the tests that each open a session of
+    their own on it and leave it serving (each checks /healthz after); it must not die nor log a traceback."""
+    with LiveServer(request.param, LOGS) as live:
+        yield live
+        assert live.proc.poll() is None, f"the server died during the tests:\n{live.log()}"
+    assert "Traceback" not in live.log(), live.log()
+
+
+def test_an_oversized_polling_post_then_a_normal_one_is_never_a_500(server):
+    url = server.url + "/socket.io/?EIO=4&transport=polling"
+    opened = requests.get(url, timeout=HANG)
+    sid = json.loads(opened.text[1:])["sid"]
+    assert requests.post(f"{url}&sid={sid}", data="40", timeout=HANG).status_code == 200
+    assert requests.get(f"{url}&sid={sid}", timeout=HANG).status_code == 200  # connected
+    big = "42" + json.dumps(["echo", "x" * (1024 * 1024 + 10)])
+    answer = requests.post(f"{url}&sid={sid}", data=big, timeout=HANG)  # no poll is waiting: no hang either
+    assert answer.status_code == 413
+    after = requests.post(f"{url}&sid={sid}", data='42["echo","hi"]', timeout=HANG)
+    assert after.status_code == 400 and "Invalid session" in after.text
+    assert requests.get(f"{url}&sid={sid}", timeout=HANG).status_code == 400
+    assert requests.get(server.url + "/healthz", timeout=HANG).status_code == 200
     assert "Traceback" not in server.log(), server.log()
 
 
@@ -237,24 +245,22 @@ ASKED = {"plain": ("HTTP/1.1", ""), "100-continue": ("HTTP/1.1", "Expect: 100-co
 
 
 @pytest.mark.parametrize("asked", list(ASKED))
-@pytest.mark.parametrize("mode", MODES)
-def test_an_oversized_polling_post_is_told_connection_close_once(mode, asked):
+def test_an_oversized_polling_post_is_told_connection_close_once(server, asked):
     """However the client asks (keep-alive, ``Expect: 100-continue``, ``Connection: close``, HTTP/1.0), the 413
     carries one ``Connection: close``: the app's, or the server's own where it writes one."""
     version, header = ASKED[asked]
-    with LiveServer(mode, LOGS) as server:
-        url = server.url + "/socket.io/?EIO=4&transport=polling"
-        sid = json.loads(requests.get(url, timeout=HANG).text[1:])["sid"]
-        assert requests.post(f"{url}&sid={sid}", data="40", timeout=HANG).status_code == 200
-        conn = connect(server, "127.0.0.1")
-        try:
-            conn.sendall(f"POST /socket.io/?EIO=4&transport=polling&sid={sid} {version}\r\nHost: 127.0.0.1\r\n"
-                         f"Content-Length: {1024 * 1024 + 100}\r\n{header}\r\n".encode())
-            head = final_head(conn)
-        finally:
-            conn.close()
-        assert head.startswith(b"HTTP/1.1 413"), head
-        assert len(re.findall(rb"(?im)^connection: *close\r$", head)) == 1, head.decode()
+    url = server.url + "/socket.io/?EIO=4&transport=polling"
+    sid = json.loads(requests.get(url, timeout=HANG).text[1:])["sid"]
+    assert requests.post(f"{url}&sid={sid}", data="40", timeout=HANG).status_code == 200
+    conn = connect(server, "127.0.0.1")
+    try:
+        conn.sendall(f"POST /socket.io/?EIO=4&transport=polling&sid={sid} {version}\r\nHost: 127.0.0.1\r\n"
+                     f"Content-Length: {1024 * 1024 + 100}\r\n{header}\r\n".encode())
+        head = final_head(conn)
+    finally:
+        conn.close()
+    assert head.startswith(b"HTTP/1.1 413"), head
+    assert len(re.findall(rb"(?im)^connection: *close\r$", head)) == 1, head.decode()
     assert "Traceback" not in server.log(), server.log()
 
 

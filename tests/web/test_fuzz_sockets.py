@@ -14,9 +14,9 @@ import math
 from dataclasses import dataclass, replace
 
 import pytest
-from hypothesis import HealthCheck, settings
-from hypothesis import event as label
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
@@ -26,6 +26,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from tests.profiles import examples
 from tests.web.viewer import Viewer
 from webapp import create_app
 from webapp.engine.rooms import CODE_PATTERN, MIN_TOKEN_LENGTH
@@ -47,7 +48,7 @@ IDS = builtin.ids()
 TOTALS = {i: len(builtin.get(i)["steps"]) for i in IDS}
 SMALL = [i for i in IDS if TOTALS[i] <= 16]  # loads stay quick
 STEPS = 40  # messages per run
-RUNS = 15  # runs (hypothesis examples); the whole test takes a few seconds
+RUNS = 10  # runs (hypothesis examples) in make test (tests/profiles.py): a few seconds
 
 
 # --- strategies -----------------------------------------------------------------------------------------------
@@ -66,6 +67,12 @@ payload_dicts = st.dictionaries(keys, values_for_keys, max_size=4)
 payloads = json_like | payload_dicts
 event_names = st.sampled_from(HANDLED) | st.sampled_from(["connect", "disconnect", "message", "*", "", "Load"]) \
     | st.text(max_size=10)
+
+
+def label(value: str) -> None:
+    """Counts ``value`` in hypothesis's statistics, in a run it drives (not in a replayed one)."""
+    if currently_in_test_context():
+        event(value)
 
 
 def mutate(raw, data) -> dict:
@@ -114,6 +121,8 @@ class RoomModel:
     token: str
     view: View
     joined: bool = True
+    presenting: bool = True  # among the room's presenters: created, claimed or drove it, and has not left it
+    loads: int = 0  # accepted loads: each is a new load id
 
 
 def is_int(x) -> bool:
@@ -170,7 +179,8 @@ def predict_drive(event: str, payload: dict, view: View, speed: float):
     return view  # pause; play is followed by a pause at once (see _drive)
 
 
-def run_fuzz(app):
+def machine_for(app):
+    """The state machine over ``app``'s Socket.IO server."""
     socketio = app.extensions["socketio"]
 
     class SocketMachine(RuleBasedStateMachine):
@@ -181,6 +191,7 @@ def run_fuzz(app):
             self.own = View()
             self.speed = {None: 1.0}  # the session's speed (room code or None): play without a speed uses it
             self.rooms: dict[str, RoomModel] = {}
+            self.held = None  # (room, its loads, as follower): the scenario last sent on a join or a claim
             self.offences = 0  # events the JSON boundary refused: the connection is closed at the one past the bound
 
         def teardown(self):
@@ -225,6 +236,8 @@ def run_fuzz(app):
             code, refused = self.target(payload)
             if refused or unknown_fields(event, payload):
                 return self.rejected(event, received)
+            if code is not None:
+                self.rooms[code].presenting = True  # Hub.target: whoever drives a room presents it
             expected = predict_drive(event, payload, self.view_of(code), self.speed.get(code, 1.0))
             if expected == ERROR:
                 return self.rejected(event, received)
@@ -237,6 +250,10 @@ def run_fuzz(app):
             assert states and all(m["room"] == code for m in states), (event, payload, received)
             if event == "load":
                 assert [name for name, _ in others] == ["scenario", "state"], received
+                if code is None:
+                    self.held = None  # its own load: it holds no room's scenario any more
+                else:
+                    self.rooms[code].loads += 1
                 scenario = others[0][1]
                 lo, hi = states[-1]["range"]
                 expected = expected if expected != UNKNOWN else View(True, scenario["total"], lo, hi,
@@ -334,8 +351,7 @@ def run_fuzz(app):
         def drive_room(self, data, event, with_token):
             room = self.rooms[data.draw(st.sampled_from(sorted(self.rooms)), label="room")]
             if not room.joined:
-                self.send("join_room", {"room": room.code})
-                room.joined = True
+                self.join(room, leave_first=False)
             payload = {"room": room.code.lower(), "token": room.token if with_token else room.token[:-1] + "?"}
             if event == "load":
                 payload.update(scenario=data.draw(st.sampled_from(SMALL), label="scenario"))
@@ -348,30 +364,42 @@ def run_fuzz(app):
         @precondition(lambda self: self.rooms)
         @rule(data=st.data(), leave_first=st.booleans())
         def join_room(self, data, leave_first):
-            room = self.rooms[data.draw(st.sampled_from(sorted(self.rooms)), label="room")]
+            self.join(self.rooms[data.draw(st.sampled_from(sorted(self.rooms)), label="room")], leave_first)
+
+        def join(self, room: RoomModel, leave_first: bool) -> None:
             if leave_first:
                 assert self.send("leave_room", {"room": room.code}) == []
-                room.joined = False
+                room.joined = room.presenting = False
             received = self.send("join_room", {"room": room.code})
             room.joined = True
-            if not room.view.loaded:
-                assert received == []
-                return
-            assert [name for name, _ in received] == ["scenario", "state"]
-            assert received[1][1]["position"] == room.view.position and received[1][1]["room"] == room.code
+            self.entered(room, received)
 
         @precondition(lambda self: self.rooms)
         @rule(data=st.data(), right=st.booleans())
         def claim_room(self, data, right):
-            room = self.rooms[data.draw(st.sampled_from(sorted(self.rooms)), label="room")]
+            self.claim(self.rooms[data.draw(st.sampled_from(sorted(self.rooms)), label="room")], right)
+
+        def claim(self, room: RoomModel, right: bool) -> None:
             token = room.token if right else room.token[::-1]
             ack, received = self.send("claim_room", {"room": room.code, "token": token}, ack=True)
             if token != room.token:
                 assert "error" in ack and [name for name, _ in received] == ["error"]
                 return
-            room.joined = True
+            room.joined = room.presenting = True
             assert ack == {"room": room.code, "loaded": room.view.loaded}
-            assert [name for name, _ in received] == (["scenario", "state"] if room.view.loaded else [])
+            self.entered(room, received)
+
+        def entered(self, room: RoomModel, received) -> None:
+            """What a join or a claim is sent (Hub.whole_state): nothing before the room's first load; else the
+            room's scenario, unless the last one this connection was sent on a join or a claim was of the same
+            room, load and role (presenter or follower); then the room's state."""
+            if not room.view.loaded:
+                assert received == []
+                return
+            held = (room.code, room.loads, not room.presenting)
+            assert [name for name, _ in received] == (["state"] if self.held == held else ["scenario", "state"])
+            self.held = held
+            assert received[-1][1]["position"] == room.view.position and received[-1][1]["room"] == room.code
 
         # --- rules: anything ---------------------------------------------------------------------------------
         @rule(event=event_names, args=st.lists(payloads, max_size=3))
@@ -391,14 +419,15 @@ def run_fuzz(app):
                 assert names == []
                 if isinstance(payload, dict) and isinstance(payload.get("room"), str) and \
                         payload["room"].upper() in self.rooms:
-                    self.rooms[payload["room"].upper()].joined = False
+                    left = self.rooms[payload["room"].upper()]
+                    left.joined = left.presenting = False
             elif event == "join_room":
                 code = payload.get("room") if isinstance(payload, dict) else None
                 room = self.rooms.get(code.upper()) if isinstance(code, str) else None
                 if room is None:
                     return self.rejected(event, received)
                 room.joined = True
-                assert names == (["scenario", "state"] if room.view.loaded else [])
+                self.entered(room, received)
             elif event == "create_room":
                 assert names == []  # no acknowledgement asked for: a room the model never drives (no token)
             elif event == "claim_room":
@@ -419,8 +448,12 @@ def run_fuzz(app):
             assert (state["position"], state["total"], state["room"]) == (self.own.position, self.own.total, None)
             assert state["range"] == [self.own.lo, self.own.hi] and not state["playing"]
 
-    run_state_machine_as_test(SocketMachine, settings=settings(
-        max_examples=RUNS, stateful_step_count=STEPS, deadline=None,
+    return SocketMachine
+
+
+def run_fuzz(app):
+    run_state_machine_as_test(machine_for(app), settings=settings(
+        max_examples=examples(RUNS), stateful_step_count=STEPS, deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
 
 
@@ -455,3 +488,23 @@ def test_fuzz_socket_protocol(fuzz_app):
     app, threads = fuzz_app
     run_fuzz(app)
     assert threads, "autoplay and the sweeper never ran: the fuzz did not reach them"
+
+
+def test_a_presenter_who_claimed_a_room_and_joins_it_is_not_sent_its_scenario_again(fuzz_app):
+    """A run the fuzz found (the model had expected the scenario again): create a room, load it, claim it (its
+    scenario and state), join it as its presenter still (the state only: the connection holds that scenario)."""
+    app, _ = fuzz_app
+    state = machine_for(app)()
+    try:
+        state.start(scenario=None)
+        state.create_room(payload=None)
+        room = next(iter(state.rooms.values()))
+        state.drive("load", {"room": room.code, "token": room.token, "scenario": SMALL[0]})
+        state.claim(room, right=True)
+        assert state.held is not None
+        state.join(room, leave_first=False)
+        state.join(room, leave_first=True)  # as a follower now: its scenario as followers see it
+        state.claim(room, right=True)  # a presenter again
+        state.position_is_what_the_model_says()
+    finally:
+        state.teardown()

@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.web.conftest import one_app
+
 LOG = Path(__file__).resolve().parents[1] / "data" / "logs" / "five-minute-incident.json.log"
+
+
+# One app for the file: each test posts logs of its own and reads back only what it was answered, so they share
+# its import worker (tests/web/conftest.py one_app).
+app = pytest.fixture(one_app, scope="module", name="app")
 
 
 def test_a_log_becomes_a_scenario(client):

@@ -6,11 +6,18 @@ import re
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.export.incident_logs import klog
 from tests.scenario.test_hostile_names import failing
 from tests.scenario.test_logs_edited_names import SAID as EDITED_SAID
+from tests.web.conftest import one_app
 from tests.web.heavy_logs import heavy_form
 from webapp.web.kept import KEEP_HOURS, KeptReports
+
+# One app for the file: each test posts logs of its own and reads back only what it was answered, so they share
+# its import worker (tests/web/conftest.py one_app).
+app = pytest.fixture(one_app, scope="module", name="app")
 
 
 def post_log(client, data: bytes, name: str = "incident.log", follow_redirects=False):
