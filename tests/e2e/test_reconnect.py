@@ -14,8 +14,9 @@ from tests.web.liveserver import ROOT, LiveServer
 POSITION = "[data-testid=position]"
 
 
-@pytest.fixture(params=["threading", "eventlet"])
+@pytest.fixture(scope="module", params=["threading", "eventlet"])
 def own_server(request):
+    """One server of each mode for the module: each test leaves it running (restarted, or started again)."""
     with LiveServer(request.param, ROOT / "test-artifacts" / "server-logs") as server:
         yield server
 
