@@ -165,7 +165,7 @@ def test_permalink_opens_at_position_4(page):
     expect(page.locator('.tick.current[data-step="4"]')).to_have_count(1)
 
 
-def test_home_and_end_keys(page):
+def test_home_end_and_divergence_keys(page):
     open_lost_marker(page, "&position=3")
     at(page, 3)
     page.keyboard.press("End")
@@ -175,11 +175,6 @@ def test_home_and_end_keys(page):
     at(page, 0)
     expect(page.locator(f'{V1} [data-queue="activeQ"] [data-pod]')).to_have_count(2)
     expect(page.locator("#step-note")).to_have_text("Press → to apply the first step.")
-
-
-def test_divergence_key(page):
-    open_lost_marker(page)
-    at(page, 0)
     page.keyboard.press("d")
     at(page, 6)
     expect(page.get_by_test_id("position")).to_contain_text("variants differ here")

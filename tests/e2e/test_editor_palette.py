@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import TIMEOUT_MS
 from webapp.web.editor import PALETTE
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
@@ -21,7 +22,7 @@ def editor(browser, live_server):
     problems = []
     context = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce",
                                   base_url=live_server.url)
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(TIMEOUT_MS)  # against a hang only: a loaded machine is slow
     page = context.new_page()
     # the refused logs (400s the page shows) are the failed requests expected
     page.on("console", lambda m: m.type == "error" and "/api/import" not in m.location.get("url", "")

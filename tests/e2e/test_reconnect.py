@@ -14,8 +14,9 @@ from tests.web.liveserver import ROOT, LiveServer
 POSITION = "[data-testid=position]"
 
 
-@pytest.fixture(params=["threading", "eventlet"])
+@pytest.fixture(scope="module", params=["threading", "eventlet"])
 def own_server(request):
+    """One server of each mode for the module: each test leaves it running (restarted, or started again)."""
     with LiveServer(request.param, ROOT / "test-artifacts" / "server-logs") as server:
         yield server
 
@@ -50,7 +51,7 @@ def test_viewer_resumes_after_a_server_restart(own_server, new_page):
     # the page says what is happening (checked while the server is down: a restart can be quicker than a poll)
     expect(page.locator("#conn-status")).to_be_visible()
     own_server.start_again()
-    expect(page.locator("#conn-status")).to_be_hidden(timeout=30_000)
+    expect(page.locator("#conn-status")).to_be_hidden(timeout=TIMEOUT_MS * 2)
     at(page, 4)
     # the one version shown survived too (an old layout= link)
     expect(page.locator("#panes > [data-variant]")).to_have_count(1)
@@ -65,9 +66,9 @@ def test_viewer_resumes_after_the_network_drops(own_server, new_page):
     page.goto("/?scenario=five-minute-wait&position=6")
     at(page, 6)
     page.context.set_offline(True)
-    expect(page.locator("#conn-status")).to_be_visible(timeout=30_000)
+    expect(page.locator("#conn-status")).to_be_visible(timeout=TIMEOUT_MS * 2)
     page.context.set_offline(False)
-    expect(page.locator("#conn-status")).to_be_hidden(timeout=30_000)
+    expect(page.locator("#conn-status")).to_be_hidden(timeout=TIMEOUT_MS * 2)
     at(page, 6)
     page.keyboard.press("ArrowRight")
     at(page, 7)
@@ -86,8 +87,8 @@ def test_audience_rejoins_the_room_at_the_presenters_step_after_a_restart(own_se
     at(audience, 3)
     own_server.restart()
     at(presenter, 3)
-    expect(presenter.locator("#conn-status")).to_be_hidden(timeout=30_000)
-    expect(audience.locator("#conn-status")).to_be_hidden(timeout=30_000)
+    expect(presenter.locator("#conn-status")).to_be_hidden(timeout=TIMEOUT_MS * 2)
+    expect(audience.locator("#conn-status")).to_be_hidden(timeout=TIMEOUT_MS * 2)
     at(audience, 3)
     presenter.keyboard.press("PageDown")
     at(audience, 4)

@@ -97,6 +97,19 @@ def at(page, position):
     expect(page.get_by_test_id("position")).to_contain_text(f"{position} / {TOTAL}")
 
 
+# What one position shows, read in one round trip: the pods drawn, the panes' text, the narration, the step note,
+# whether anything ran and what was injected.
+POSITION_JS = """() => ({
+  pods: [...new Set([...document.querySelectorAll('[data-pod]')].map((e) => e.dataset.pod))],
+  chips: [...document.querySelectorAll('[data-pod]')].map((e) => e.title).join(' '),
+  panes: document.querySelector('#panes')?.textContent ?? '',
+  narration: [...document.querySelectorAll('[data-testid=narration]')].map((e) => e.textContent).join(' '),
+  note: document.querySelector('#step-note')?.textContent ?? '',
+  ran: window.__xss ?? null,
+  injected: (""" + INJECTED_JS + """)(),
+})"""
+
+
 def step_through_and_check(page, dialogs, frame=None):
     """Every position: the payloads are text in the panes, the narration and the step note; nothing ran."""
     view = frame or page
@@ -108,20 +121,21 @@ def step_through_and_check(page, dialogs, frame=None):
     narration = ""
     for position in range(TOTAL + 1):
         at(view, position)
-        pods = view.locator("[data-pod]").evaluate_all("(els) => [...new Set(els.map((e) => e.dataset.pod))]")
-        assert set(pods) <= {POD_A, POD_B} and pods, pods
-        panes = text_of(view, "#panes")
-        assert POD_A in panes or POD_B in panes
-        narration += " ".join(view.get_by_test_id("narration").all_text_contents())
+        shown = view.evaluate(POSITION_JS)
+        assert set(shown["pods"]) <= {POD_A, POD_B} and shown["pods"], shown["pods"]
+        assert POD_A in shown["panes"] or POD_B in shown["panes"]
+        narration += " " + shown["narration"]
         if position:
-            assert NOTE.format(i=position) in text_of(view, "#step-note")
-        assert_nothing_ran(page, dialogs, frame)
+            assert NOTE.format(i=position) in shown["note"]
+        assert shown["ran"] is None and shown["injected"] == [], shown
+        if frame is not None:
+            assert page.evaluate("() => window.__xss") is None
+        assert dialogs == []
         if position < TOTAL:
             view.locator("#btn-step").click()
     assert POD_A in narration and POD_B in narration
-    assert PLUGIN in text_of(view, "#panes") + narration  # B's record names the plugin that rejected it
-    chips = view.locator("[data-pod]").evaluate_all("(els) => els.map((e) => e.title).join(' ')")
-    assert PLUGIN in chips
+    assert PLUGIN in shown["panes"] + narration  # B's record names the plugin that rejected it
+    assert PLUGIN in shown["chips"]
 
 
 def open_inline(make_page, hostile, path="/", extra=""):
