@@ -32,7 +32,7 @@ export function offerRemote(box, room, token) {
       const { link, qr } = await ask("remote", room, token);
       const revoke = h("button", { class: "btn", type: "button", "data-testid": "remote-revoke", text: "Revoke" });
       const hide = h("button", { class: "btn", type: "button", text: "Hide" });
-      panel.replaceChildren(
+      panel.replaceChildren(h("h3", { class: "remote-link-title", text: "Your phone as the clicker" }),
         h("img", { class: "remote-qr", alt: "QR code of your phone remote", "data-testid": "remote-qr",
           src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(qr)}` }),
         h("p", { class: "remote-link-warning", text: REMOTE_WARNING }),

@@ -38,10 +38,13 @@ function draw(model) {
   drawActions();
 }
 
-function refuse(message) {
+// Refused (revoked, or the room ended): the page shows why and nothing of the room, and stops following it.
+function refuse(message, conn) {
   refused = true;
   status(message, true);
+  for (const id of ["remote-position", "remote-next", "remote-now"]) $(id).textContent = "";
   drawActions();
+  conn.send("leave_room", { room });
 }
 
 if (!room || !token) {
@@ -60,9 +63,9 @@ if (!room || !token) {
       if (!refused) status("Connection lost — reconnecting.");
     },
     scenario() {},
-    model: draw,
+    model: (model) => refused || draw(model),
     error(msg) {
-      if (msg.kind === "NotAllowed") return refuse(msg.message);
+      if (msg.kind === "NotAllowed") return refuse(msg.message, conn);
       status(msg.message);
     },
     room(event, msg) {
@@ -74,7 +77,7 @@ if (!room || !token) {
   });
   connect({
     remote(msg) {
-      if (msg?.room === room && msg.revoked) refuse("The presenter's screen revoked this remote link.");
+      if (msg?.room === room && msg.revoked) refuse("The presenter's screen revoked this remote link.", conn);
     },
   });
   $("remote-actions").addEventListener("click", (ev) => {
