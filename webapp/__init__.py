@@ -46,6 +46,7 @@ def create_app(config: dict | None = None):
         find,
         plugins,
         preload,
+        remote,
         report,
         routes,
         sockets,
@@ -68,6 +69,7 @@ def create_app(config: dict | None = None):
     app.register_blueprint(find.bp)  # /api/operations, /api/find
     app.register_blueprint(challenges.bp)  # /api/challenges
     app.register_blueprint(report.bp)  # /report
+    app.register_blueprint(remote.bp)  # /remote/CODE, /api/rooms/CODE/remote
     app.register_blueprint(sources.bp)  # /api/sources/<version>
     story.init_story(app)  # the embed's story mode, /scrollytelling
     answers.init_answers(app)

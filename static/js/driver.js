@@ -114,7 +114,7 @@ export function createDriver(opts, conn, page) {
         history.replaceState(null, "", `${location.pathname}${location.search}#room=${ack.room}&token=${ack.token}`);
       }
       conn.follow(opts.room);
-      page.showAudienceLink(opts.room);
+      page.showAudienceLink(opts.room, opts.token);
       if (ack.loaded) return; // the room still has its scenario: claim_room sent its state
     }
     if (resuming) return driver.load(driver.source, page.latest.position);

@@ -3,7 +3,10 @@
 // tap brings that pane into view. Which pane is in view is a layout fact, measured as the page scrolls: the one
 // whose diagram shows the most between the strip and what is laid over the screen's foot (the controls, a docked
 // poll sheet). Where the panes stand side by side, the strip is hidden. In an embed the panes scroll in a box of their
-// own, under the strip and over the control bar. Nothing here draws a pane or sends.
+// own, under the strip and over the control bar; there each step's moved pods are kept in sight: the box scrolls
+// the least that brings the lanes they moved to into the band the panes are seen in (in the story mode on a phone
+// B's lane, where it is parked at the lost marker's climax, was under the box's foot). Nothing here draws a pane or
+// sends.
 import { $, h, prefersReducedMotion } from "./dom.js";
 import { glanceLine } from "./glance-line.js";
 
@@ -119,8 +122,25 @@ export function createGlance(app, page) {
     if (box) scrollPage(box[0] - seenBand()[0] - 4);
   }
 
+  // The lanes the step on screen moved pods to, in the pane in view, scrolled into the band where the panes
+  // scroll in a box of their own (the page's own scroll is the reader's).
+  function keepMovedInSight() {
+    const pane = ownScroller() ? paneInView() : null;
+    const variant = /** @type {{record?: {moves?: {pod: string}[]}} | undefined} */ (
+      pane ? page.shown?.variants?.[pane.dataset.variant ?? ""] : undefined);
+    const moves = variant?.record?.moves ?? [];
+    const lanes = moves.map((m) => pane?.querySelector(`.lane .chip[data-pod="${CSS.escape(m.pod)}"]`)?.closest(".lane"))
+      .map(span).filter((box) => box !== null);
+    if (!lanes.length) return;
+    const [top, bottom] = seenBand();
+    const below = Math.max(...lanes.map((box) => box[1])) - bottom + 4;
+    const above = Math.min(...lanes.map((box) => box[0])) - top - 4;
+    if (below > 0) scrollPage(Math.min(below, Math.max(0, above)));
+    else if (above < 0) scrollPage(above);
+  }
+
   const soon = () => { frame ||= requestAnimationFrame(update); };
-  new MutationObserver(() => { drawn = ""; update(); }).observe(panes, { childList: true });
+  new MutationObserver(() => { drawn = ""; update(); keepMovedInSight(); }).observe(panes, { childList: true });
   new ResizeObserver(soon).observe(strip);
   addEventListener("scroll", soon, { passive: true });
   addEventListener("resize", soon);

@@ -46,8 +46,8 @@ export const notices = {
   },
 
   // On an address the room can reach, with the Present dialog's QR code (present-dialog.js).
-  showAudienceLink(room) {
-    return showAudienceLink(room);
+  showAudienceLink(room, token) {
+    return showAudienceLink(room, token);
   },
 };
 

@@ -3,6 +3,7 @@
 // computer can reach it, the dialog says so and how to serve for a room. The addresses and those sentences are
 // the server's (GET /api/audience, webapp/web/audience.py).
 import { $, h, targetOf } from "./dom.js";
+import { offerRemote } from "./remote-link.js";
 
 /** @typedef {{urls: string[], reachable: boolean, why: string | null}} Audience */
 
@@ -44,9 +45,9 @@ function askedOnArrival() {
 }
 
 // The banner's link and its button, and the dialog drawn for `room`; the dialog opens from the button, and by
-// itself when Present… opened the page.
-/** @param {string} room */
-export async function showAudienceLink(room) {
+// itself when Present… opened the page; with the presenter `token`, the dialog offers the phone remote's link too.
+/** @param {string} room @param {string} [token] */
+export async function showAudienceLink(room, token) {
   const audience = await askAudience();
   const [link, ...others] = audience.urls.map((base) => `${base}/r/${room}`);
   const banner = $("audience-link");
@@ -58,6 +59,7 @@ export async function showAudienceLink(room) {
   banner.hidden = false;
   if (!$("present-dialog")) return;
   drawDialog(room, link, others, audience);
+  if (token) offerRemote($("present-remote"), room, token);
   if (!bound) bindDialog();
   bound = true;
   if (askedOnArrival()) openDialog();

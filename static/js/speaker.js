@@ -11,6 +11,8 @@ import { renderPane } from "./renderer.js";
 import { fitAll } from "./fit.js";
 import { attachPointers, redrawAll } from "./pointers.js";
 import { renderPresenterNotes } from "./presenter.js";
+import { startTimer } from "./timer.js";
+import { offerRemote } from "./remote-link.js";
 
 const box = $("speaker");
 const room = box.dataset.room;
@@ -39,26 +41,9 @@ function draw(model) {
   renderPresenterNotes($("speaker-notes"), scene);
 }
 
-// Time since the window opened (a click starts it from zero), and the time of day.
-function startTimer() {
-  let since = Date.now();
-  const tick = () => {
-    const s = Math.floor((Date.now() - since) / 1000);
-    const hours = Math.floor(s / 3600);
-    const mmss = `${String(Math.floor(s / 60) % 60).padStart(hours ? 2 : 1, "0")}:${String(s % 60).padStart(2, "0")}`;
-    $("speaker-timer").textContent = hours ? `${hours}:${mmss}` : mmss;
-    $("speaker-clock").textContent = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  };
-  $("speaker-timer").addEventListener("click", () => {
-    since = Date.now();
-    tick();
-  });
-  tick();
-  setInterval(tick, 1000);
-}
-
 if (room) {
-  startTimer();
+  startTimer("speaker-timer", "speaker-clock");
+  offerRemote($("speaker-remote"), room, token);
   const conn = openModel(connect, {
     connect() {
       status("");

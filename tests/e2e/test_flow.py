@@ -852,6 +852,43 @@ def test_the_presenters_poll_in_presentation_mode_covers_no_diagram_and_not_the_
     expect(truth).to_have_class(re.compile("truth"))
 
 
+# Each pane's caption, and each pane whole, against the stage's visible part (the panes' box: what runs below its
+# foot is scrolled out of sight): what is cut, as "variant caption|pane bottom > box bottom".
+CUT_AT_THE_BAR_JS = """() => {
+  const foot = document.querySelector('#panes').getBoundingClientRect().bottom;
+  return [...document.querySelectorAll('#panes > [data-variant]')].flatMap((pane) => [
+    ['caption', pane.querySelector('[data-testid=caption]').getBoundingClientRect().bottom],
+    ['pane', pane.getBoundingClientRect().bottom]].filter(([, bottom]) => bottom > foot + 1)
+    .map(([what, bottom]) => `${pane.dataset.variant} ${what} ${Math.round(bottom)} > ${Math.round(foot)}`));
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1366, 768)])
+def test_the_presenters_poll_bar_cuts_no_caption(make_page, width, height, artifacts_dir):
+    """At 1280x720 the revealed poll's bar cut v1.28.1's caption ("B fails → unschedulablePods: its marker e1 was
+    removed: saw nothing") and the narration under it: the stage's folded legend gives way while the bar is up, and
+    the bar's title keeps to one line. Open, every caption shows; revealed, every pane whole."""
+    presenter = make_page(width=width, height=height)
+    presenter.goto("/present?scenario=lost-marker&position=5")
+    expect(presenter.locator("#audience-link a")).to_be_visible()
+    at(presenter, 5)
+    presenter.check("#predict")
+    present_mode(presenter)
+    presenter.keyboard.press("ArrowRight")
+    panel = presenter.get_by_test_id("poll-presenter")
+    for state, position in (("open", 5), ("revealed", 6)):
+        expect(panel).to_be_visible()
+        at(presenter, position)
+        settle(presenter)
+        refitted(presenter)
+        cut = presenter.evaluate(CUT_AT_THE_BAR_JS)
+        if state == "open":
+            cut = [what for what in cut if " caption " in what]
+            panel.get_by_test_id("poll-reveal").click()
+        assert cut == [], f"{width}x{height} {state}: cut at the poll bar: {cut}"
+    presenter.screenshot(path=str(artifacts_dir / "screenshots" / f"poll-bar-revealed-{width}x{height}.png"))
+
+
 def answered_poll(make_page, choice: str):
     """A room's poll open at lost-marker 5 and a phone that has answered ``choice`` for v1.28.1, counted: (presenter,
     phone, the phone's poll sheet, the presenter's poll panel)."""

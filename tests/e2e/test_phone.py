@@ -168,3 +168,26 @@ def test_the_viewer_has_the_strip_where_the_panes_stack(make_page, width, height
     expect(page.get_by_test_id("glance")).to_be_visible()
     assert_strip_matches(page, "v1.28.2")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+
+
+# Each control button on screen whose words do not fit it (cut at its edge) or that runs past the viewport.
+CUT_BUTTONS_JS = """() => [...document.querySelectorAll('.controls .btn')].filter((b) => b.getClientRects().length)
+  .filter((b) => { const r = b.getBoundingClientRect();
+    return b.scrollWidth > b.clientWidth + 1 || r.left < 0 || r.right > innerWidth; })
+  .map((b) => `${b.id} ${b.textContent.trim()} ${b.scrollWidth} > ${b.clientWidth}`)"""
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+def test_at_a_lessons_end_the_phones_bar_cuts_no_button(make_page, artifacts_dir, color_scheme):
+    """At the lost marker's last step the next-lesson button joined Back, Step and Play in the bar's one row, and
+    Back and Play were cut ("◀ Bac", "▶ Pla"): it takes a row of its own, and the page still ends above the bar."""
+    page = make_page(**PHONE, color_scheme=color_scheme)
+    page.goto("/?scenario=lost-marker&position=6")
+    at(page, 6)
+    expect(page.locator("#btn-next-lesson")).to_be_visible()
+    assert page.evaluate(CUT_BUTTONS_JS) == []
+    bar = page.locator(".controls").bounding_box()
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    last = page.locator("#panes > [data-variant]").last.bounding_box()
+    assert last["y"] + last["height"] <= bar["y"] + 1, (last, bar)  # the last pane's foot above the bar
+    page.screenshot(path=str(artifacts_dir / "screenshots" / f"phone-lesson-end-390x844-{color_scheme}.png"))

@@ -67,6 +67,42 @@ def test_on_a_phone_the_diagram_stays_pinned_at_the_top(make_page, live_server):
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no horizontal scroll
 
 
+# Where v1.28.1's B and the lane holding it are, against the band the panes are seen in (under the strip of the
+# other versions, above the box's foot): {band: [top, bottom], lane: [top, bottom], name, walk: B's walk's line}.
+B_IN_SIGHT_JS = """() => {
+  const panes = document.querySelector('#panes').getBoundingClientRect();
+  const strip = document.querySelector('#glance');
+  const top = Math.max(panes.top, strip && !strip.hidden ? strip.getBoundingClientRect().bottom : 0);
+  const pane = document.querySelector('[data-variant="v1.28.1"]');
+  const lane = pane.querySelector('.lane .chip[data-pod="B"]').closest('.lane');
+  const r = lane.getBoundingClientRect();
+  const walk = pane.querySelector('.hint-summary')?.getBoundingClientRect();
+  return {band: [top, Math.min(panes.bottom, innerHeight)], lane: [r.top, r.bottom], name: lane.dataset.queue,
+          walk: walk ? [walk.top, walk.bottom] : null};
+}"""
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+def test_on_a_phone_the_story_keeps_bs_lane_in_sight_at_the_climax(make_page, live_server, artifacts_dir,
+                                                                   color_scheme):
+    """At step 6 the text says B is parked in unschedulablePods; that lane was under the foot of the pinned
+    diagram's box (its second row of lanes)."""
+    page = make_page(390, 844, color_scheme=color_scheme)
+    page.goto(STORY)
+    at(page, 0)
+    for step, queue in ((3, "inFlight"), (6, "unschedulablePods")):
+        read(page, step)
+        at(page, step)
+        expect(page.locator('[data-variant="v1.28.1"] .lane .chip[data-pod="B"]')).to_have_count(1)
+        b = page.evaluate(B_IN_SIGHT_JS)
+        assert b["name"] == queue, b
+        assert b["band"][0] - 1 <= b["lane"][0] and b["lane"][1] <= b["band"][1] + 1, b
+    assert b["band"][0] - 1 <= b["walk"][0], b  # and what B's walk found ("walked nothing → QueueSkip")
+    shots = artifacts_dir / "screenshots"
+    shots.mkdir(exist_ok=True)
+    page.screenshot(path=str(shots / f"story-climax-390x844-{color_scheme}.png"))
+
+
 def test_the_example_article_drives_its_embed(page, live_server):
     page.goto("/scrollytelling")
     frame = page.frame_locator("iframe[data-inflight-scrolly]")

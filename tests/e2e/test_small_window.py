@@ -24,6 +24,14 @@ CLIMAX_JS = """() => {
   return [...pane.querySelectorAll('.inflight-list > li')].map((li) => {
     const r = li.getBoundingClientRect(); return r.top >= 0 && r.bottom <= floor; });
 }"""
+# B's chip and the lane that holds it, in v1.28.1's pane: [top, bottom] of each and the controls' top.
+B_LANE_JS = """() => {
+  const floor = document.querySelector('.controls').getBoundingClientRect().top;
+  const pane = document.querySelector('[data-variant="v1.28.1"]');
+  const chip = [...pane.querySelectorAll('.lane .chip')].find((c) => c.textContent.trim().startsWith('B'));
+  const rect = (el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; };
+  return {floor, chip: rect(chip), lane: rect(chip.closest('.lane')), lane_name: chip.closest('.lane').className};
+}"""
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -36,6 +44,10 @@ def test_at_760x520_the_diagram_has_half_the_height_and_the_climax_shows(make_pa
     assert shown >= 0.5 * 520, f"the diagram has {shown:.0f} px of 520"
     climax = page.evaluate(CLIMAX_JS)
     assert climax and all(climax), climax
+    # ...and where it leaves B: parked in unschedulablePods, its lane above the controls (it was under them)
+    b = page.evaluate(B_LANE_JS)
+    assert "unschedulablePods" in b["lane_name"], b
+    assert b["lane"][0] >= 0 and b["lane"][1] <= b["floor"], b
     # every tool is still there, in its row
     expect(page.locator("#btn-export-gif")).to_be_attached()
     page.locator("#help-toggle").scroll_into_view_if_needed()

@@ -1,10 +1,13 @@
 """Both room stores, the one process's and the shared one on a real redis-server: a poll's answers bounded
 exactly, even when many answer at once, a voter's own read back, the blank screen kept, and a room followed by
-another process."""
+another process; a phone remote's link checked by every process."""
 
 import threading
 
+import pytest
+
 from webapp.engine.rooms import Rooms
+from webapp.errors import NotAllowed
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
 from webapp.scenario.resolve import resolve
@@ -52,6 +55,33 @@ def test_the_blank_screen_is_kept_and_dropped_with_the_room(store):
     store.set_blank("ROOMAA", True)
     store.drop("ROOMAA")
     assert store.blank("ROOMAA") is False
+
+
+def test_a_remote_link_is_checked_by_every_process_and_ends_with_its_room(store):
+    """Two processes sharing one store and one secret: the link one issues drives the room on the other until it
+    is revoked (on either), a new link is another token, and a room dropped and made again under its code (a new
+    epoch) refuses the old link as ended and then as not its own."""
+    secret = b"one secret for both processes"
+    here, there = Rooms(resolve, store=store, secret=secret), Rooms(resolve, store=store, secret=secret)
+    room = here.create()
+    token = here.remotes.issue(room)
+    assert token.startswith("r.") and token != room.token and there.remotes.issue(there.find(room.code)) == token
+    assert there.authorize(room.code, token).code == room.code
+    other = here.create()
+    with pytest.raises(NotAllowed, match=f"remote link for room {other.code} was revoked"):
+        there.authorize(other.code, token)  # one room's link drives no other room
+    there.remotes.revoke(there.find(room.code))
+    with pytest.raises(NotAllowed, match=f"remote link for room {room.code} was revoked"):
+        here.authorize(room.code, token)
+    fresh = here.remotes.issue(room)
+    assert fresh != token and there.authorize(room.code, fresh).code == room.code
+    store.drop(room.code)
+    with pytest.raises(NotAllowed, match=f"room {room.code} has ended"):
+        there.authorize(room.code, fresh)
+    again = here.create(room.code)  # the same code, a new epoch: the old link is not its link
+    here.remotes.issue(again)
+    with pytest.raises(NotAllowed, match="was revoked"):
+        there.authorize(room.code, fresh)
 
 
 def test_another_process_follows_a_rooms_moves_without_loading_its_scenario_again(store):

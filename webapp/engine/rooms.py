@@ -19,7 +19,7 @@ from collections.abc import Callable
 from ..errors import NotAllowed
 from ..phrases import shown
 from ..scenario.scenario import Scenario
-from . import followers
+from . import followers, remote
 from .presence import Presence
 from .room import Room
 from .room_polls import RoomPolls
@@ -60,6 +60,7 @@ class Rooms(RoomPolls, Presence):
         # A room's token is HMAC(secret, code): any process sharing the secret can tell the real presenter's
         # token from another, even for a room the store has lost (web/secret.py says where it comes from).
         self._secret = secret or secrets.token_bytes(32)
+        self.remotes = remote.Remotes(self._store, self._secret)  # the presenter's phone (engine/remote.py)
 
     def new_follower(self) -> str:
         """A new follower's signed token (the room page hands it to a browser)."""
@@ -123,7 +124,10 @@ class Rooms(RoomPolls, Presence):
 
     def authorize(self, code: object, token: object, doing: str = "drive it") -> Room:
         """The room, if ``token`` is its presenter token; NotAllowed otherwise, saying who may be ``doing`` what
-        was asked (the same message whether the token is missing or wrong)."""
+        was asked (the same message whether the token is missing or wrong). A remote token (engine/remote.py) is
+        the presenter's authority over this room too, while its link is not revoked."""
+        if remote.is_remote(token):
+            return self.remotes.authorize(self.find, code, token)
         room = self.find(code)
         # Checked against this process's current secret, not the stored token: a rotated secret revokes every
         # older token at once, on every process, even for rooms another process made and Redis still holds.

@@ -12,7 +12,9 @@ per_address)`` (polls.COUNTED; polls.FULL: the poll already has ``limit`` voters
 polls.ADDRESS_FULL: ``address`` has given ``per_address`` of them, 0: no bound) / ``answers(code)``,
 ``answer_of(code, voter)`` (a follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll
 starts with none); and whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` /
-``blank(code)`` (a follower joining then sees the blank, not the slide). Who is in a room is counted per process:
+``blank(code)`` (a follower joining then sees the blank, not the slide); and the nonce of the room's remote link
+(engine/remote.py), ``set_remote(code, nonce)`` (None: revoked) / ``remote(code)``, dropped with the room.
+Who is in a room is counted per process:
 ``set_members(code, process, n)`` records this process's count and answers the total over every process;
 ``members(code)`` is that total (0: nobody anywhere). MemoryRoomStore serves one process; RedisRoomStore shares
 rooms between processes.
@@ -43,6 +45,7 @@ class MemoryRoomStore:
         self._answers: dict[str, dict[str, Answer]] = {}
         self._members: dict[str, dict[str, int]] = {}
         self._blank: set[str] = set()
+        self._remotes: dict[str, str] = {}
         self._by_address: dict[str, dict[str, int]] = {}  # code -> address -> voters it gave the poll
 
     def add(self, record: RoomRecord) -> bool:
@@ -70,6 +73,7 @@ class MemoryRoomStore:
         self._by_address.pop(code, None)
         self._members.pop(code, None)
         self._blank.discard(code)
+        self._remotes.pop(code, None)
 
     def codes(self) -> list[str]:
         return list(self._records)
@@ -119,6 +123,15 @@ class MemoryRoomStore:
     def blank(self, code: str) -> bool:
         return code in self._blank
 
+    def set_remote(self, code: str, nonce: str | None) -> None:
+        if nonce is None:
+            self._remotes.pop(code, None)
+        else:
+            self._remotes[code] = nonce
+
+    def remote(self, code: str) -> str | None:
+        return self._remotes.get(code)
+
 
 # KEYS[1] a room's record; ARGV the new record, the version the writer read (-1: none stored), ttl: 1 if written, 0
 # if the stored version is another (a process or greenlet wrote in between).
@@ -164,6 +177,7 @@ class RedisRoomStore:
     ADDRESSES = "inflight-scope:answer-addresses:"  # address -> voters it gave the poll
     MEMBERS = "inflight-scope:members:"  # process -> connections in the room there
     BLANK = "inflight-scope:blank:"  # present while the presenter has blanked the followers' screens
+    REMOTE = "inflight-scope:remote:"  # the nonce of the room's remote link (engine/remote.py)
 
     def __init__(self, url: str, idle_seconds: int):
         import redis  # only needed when rooms are shared
@@ -196,7 +210,7 @@ class RedisRoomStore:
 
     def drop(self, code: str) -> None:
         self._call(self._redis.delete, self.PREFIX + code, self.POLL + code, self.ANSWERS + code, self.MEMBERS + code,
-                   self.BLANK + code, self.ADDRESSES + code)
+                   self.BLANK + code, self.ADDRESSES + code, self.REMOTE + code)
 
     def codes(self) -> list[str]:
         keys = self._call(self._redis.keys, self.PREFIX + "*")
@@ -246,3 +260,14 @@ class RedisRoomStore:
 
     def blank(self, code: str) -> bool:
         return bool(self._call(self._redis.exists, self.BLANK + code))
+
+    def set_remote(self, code: str, nonce: str | None) -> None:
+        if nonce is None:
+            self._call(self._redis.delete, self.REMOTE + code)
+        else:
+            self._call(self._redis.set, self.REMOTE + code, nonce, ex=self._ttl)
+
+    def remote(self, code: str) -> str | None:
+        # read and kept for another idle time: a link in use lives as long as its room does
+        raw = self._call(self._redis.getex, self.REMOTE + code, ex=self._ttl)
+        return raw.decode() if raw is not None else None
