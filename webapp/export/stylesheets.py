@@ -21,6 +21,7 @@ SHEETS: tuple[tuple[str, str], ...] = (
     ("css/report.css", "offline"),  # the incident report below the offline viewer (report.html links it itself)
     ("css/story.css", "pages offline"),  # the embed's story mode: an article beside the pinned diagram (scrolly.js)
     ("css/sources.css", "pages offline"),  # the source panes under the diagrams (source-pane.js)
+    ("css/firstframe.css", "pages"),  # the panes drawn on the server into the page (web/firstframe.py)
 )
 
 
