@@ -14,9 +14,9 @@ session (``Network.emulateNetworkConditions``) before it navigates to the audien
 * **bytes**: what went over the wire for them (encoded, headers included; websocket frames not counted);
 * **layout shift**: the cumulative layout shift over the whole load (every ``layout-shift`` entry of a
   ``PerformanceObserver`` registered before the page's first byte, summed until the network is quiet): what moved
-  on screen while the page went from its HTML to the live view (page.js's first drawing marks ``#panes`` with
-  ``data-count`` and drops the server-drawn first frame's ``data-first-frame``; the sum is read once that has
-  happened and the network is quiet).
+  on screen while the page went from its HTML to the live view (page.js's first drawing puts the live panes in
+  the place of the first frame drawn on the server and marks ``#panes`` with ``data-count``; the sum is read once
+  that has happened and the network is quiet).
 
 Networks, as the goal names them: Slow 3G 400 ms latency, 400 kb/s down and up; Fast 3G 150 ms, 1.6 Mb/s down,
 750 kb/s up (DevTools' upload); loopback is no emulation.
@@ -42,7 +42,7 @@ NETWORKS = {  # latency ms, down and up in bytes per second
     "fast3g": (150, 1_600_000 / 8, 750_000 / 8),
     "none": None,
 }
-LIVE = "#panes[data-count]:not([data-first-frame])"  # page.js has drawn the live view
+LIVE = "#panes[data-count]"  # page.js has drawn the live view
 QUIET_S = 1.5  # no new request for this long: the load is over
 DRAWN_JS = """(() => {
   window.__shift = 0;

@@ -111,9 +111,9 @@ export function createPage(app, opts, bus) {
     if (forward && !drawsGhosts) await playHintWalk(panes, scene.panes, walkMs(model));
     const before = forward ? capture(panes) : null;
     const focus = focusedIn(panes);
+    $("first-frame")?.remove(); // the panes drawn on the server give way to the live ones, in the same frame
     panes.replaceChildren(...Object.values(scene.panes).map((pane) => renderPane(pane, { narrationOpen })));
     panes.dataset.count = String(Object.keys(scene.panes).length); // 1 to 4 columns (app.css)
-    delete panes.dataset.firstFrame; // the live panes have replaced the ones drawn on the server (firstframe.css)
     fitAll(panes);
     for (const pane of Object.values(scene.panes)) {
       const diagram = panes.querySelector(`[data-variant="${CSS.escape(pane.variant)}"] [data-testid=diagram]`);

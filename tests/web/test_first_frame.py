@@ -25,7 +25,7 @@ def mode(request):
 
 
 class FirstPanes(HTMLParser):
-    """What the first frame draws: {theme: {variant: {queue: [pod, ...]}}}, read from ``#panes``."""
+    """What the first frame draws: {theme: {variant: {queue: [pod, ...]}}}, read from ``#first-frame``."""
 
     def __init__(self, html: str):
         super().__init__()
@@ -82,7 +82,7 @@ def assert_style_allowed_by_hash_alone(response: requests.Response, framed: bool
     if framed:
         expected = expected.replace("; frame-ancestors 'self'", "")
     assert response.headers["Content-Security-Policy"] == expected
-    assert "unsafe" not in directives(expected)["style-src"]
+    assert directives(expected)["style-src"] == f"'self' {sha256_source(styles[0])}"
 
 
 def test_the_viewer_and_the_embed_draw_their_position_in_both_themes(mode):
@@ -128,7 +128,7 @@ def test_a_room_with_nothing_to_show_and_a_handed_over_scenario_have_no_first_fr
                      "/r/NOSUCH"):
             response = page(server.url + path)
             assert FirstPanes(response.text).pods == {}, path
-            assert "data-first-frame" not in response.text and "<style" not in response.text, path
+            assert 'id="first-frame"' not in response.text and "<style" not in response.text, path
             assert response.headers["Content-Security-Policy"] == BRIEF_POLICY, path
         for client in (empty, presenter):
             client.close()
