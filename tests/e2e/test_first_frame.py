@@ -13,7 +13,8 @@ from tests.e2e.test_talks import start_presenter
 POD = "[data-queue] [data-pod]"
 LIVE = "#panes[data-count]"  # page.js has drawn the live view
 # Every visible pod as "variant queue pod", in the page's order.
-SHOWN_PODS = """() => [...document.querySelectorAll('#panes [data-variant]')].flatMap((pane) =>
+SHOWN_PODS = """() => [...document.querySelectorAll('#panes > [data-variant], #first-frame svg > [data-variant]')]
+  .flatMap((pane) =>
   [...pane.querySelectorAll('[data-queue] [data-pod]')].filter((pod) => pod.getBoundingClientRect().width > 0)
     .map((pod) => `${pane.dataset.variant} ${pod.closest('[data-queue]').dataset.queue} ${pod.dataset.pod}`))"""
 # Every layout shift of the page from its first paint (buffered), with what moved.
