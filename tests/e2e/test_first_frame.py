@@ -69,6 +69,9 @@ def test_without_javascript_the_pages_show_their_pods(browser, live_server, arti
             assert shown == viewer_pods, name
             expect(page.locator("#scenario-name")).to_be_hidden()  # "Loading…" is for a page that runs
             expect(page.locator("#intro summary")).to_contain_text("The lost marker")
+            expect(page.locator(".controls .position").locator("visible=true")).to_have_text("3 / 6")
+            if name == "room":
+                expect(page.locator("#room-banner")).to_contain_text(f"Room {room}")
             page.screenshot(path=str(out / f"first-frame-{name}-{size[0]}x{size[1]}-{scheme}.png"))
             assert page.elsewhere == []
         finally:

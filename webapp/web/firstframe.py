@@ -41,10 +41,11 @@ KEPT = 64  # pictures kept (a built-in's position in a theme, a room's version):
 @dataclass(frozen=True)
 class FirstFrame:
     """The picture at ``position``: its panes, (variant, theme, SVG element) each, in the scene's order, every
-    theme's; the scenario's name, and its introduction where the page shows it open (else None), for a page read
-    without its script."""
+    theme's; for a page read without its script, the scene's counter, the scenario's name, and its introduction
+    where the page shows it open (else None)."""
 
     position: int
+    counter: str
     panes: tuple[tuple[str, str, Markup], ...]
     name: str
     description: str | None = None
@@ -93,14 +94,15 @@ _pictures: OrderedDict[tuple, FirstFrame] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _kept(key: tuple, draw: Callable[[], tuple]) -> FirstFrame | None:
+def _kept(key: tuple, draw: Callable[[], dict]) -> FirstFrame | None:
     with _lock:
         if key in _pictures:
             _pictures.move_to_end(key)
             return _pictures[key]
     try:
-        position, panes, name = draw()
-        picture = FirstFrame(position, tuple((variant, theme, Markup(svg)) for variant, theme, svg in panes), name)
+        drawn = draw()
+        picture = FirstFrame(**{**drawn, "panes": tuple((variant, theme, Markup(svg))
+                                                        for variant, theme, svg in drawn["panes"])})
     except (UserError, WorkerCrashed) as e:  # busy, too large, gone: the page opens without its picture
         log.info("no first frame for %s: %s", key[:2], e)
         return None
@@ -112,14 +114,14 @@ def _kept(key: tuple, draw: Callable[[], tuple]) -> FirstFrame | None:
 
 
 def _drawn(source, position: int, variants, max_bytes: int | None, themes: tuple[str, ...],
-           audience: bool) -> tuple[int, tuple[tuple[str, str, str], ...], str]:
-    """(the position drawn, the panes, the scenario's name) of ``source`` (a built-in's id or a room's scenario
-    object) at ``position`` in each of ``themes``; ``audience``: the scene as a room's followers are sent it. An SVG
-    element is safe in the page as it is: export/draw.py escapes every text and attribute."""
+           audience: bool) -> dict:
+    """A FirstFrame's fields (its panes as text) of ``source`` (a built-in's id or a room's scenario object) at
+    ``position`` in each of ``themes``; ``audience``: the scene as a room's followers are sent it. An SVG element is
+    safe in the page as it is: export/draw.py escapes every text and attribute."""
     scenario, _ = resolve(source)
     sim = Simulation(scenario, variants or scenario.versions, max_bytes=max_bytes)
     sim.seek(min(position, sim.total))
     message = state_message(sim.frame(), sim.preview() if audience else None)
     scene = (for_audience(message) if audience else message)["scene"]
     panes = tuple((variant, theme, svg) for theme in themes for variant, svg in render_panes(scene, theme))
-    return scene["position"], panes, scenario.name
+    return {"position": scene["position"], "counter": scene["counter"], "panes": panes, "name": scenario.name}
