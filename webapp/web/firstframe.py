@@ -77,7 +77,11 @@ def for_view(scenario_id: str, position: int, versions: list[str] | None, theme:
 
 def for_room(code: str, theme: str) -> FirstFrame | None:
     """Room ``code``'s picture at its presenter's step as its followers see it (None: it shows none)."""
-    record = current_app.extensions["inflight_rooms"].shown(code)
+    try:
+        record = current_app.extensions["inflight_rooms"].shown(code)
+    except UserError as e:  # the rooms' store unreachable: the page follows the room once it is back
+        log.info("no first frame for room %s: %s", code, e)
+        return None
     if record is None:
         return None
     source, variants, position = record["source"], record["variants"], record["position"]
