@@ -7,9 +7,11 @@ as it lays out the live panes, and the script's first drawing replaces them (pag
 presenter's current step from the scene its followers are sent (``presenter.for_audience``: no speaker's notes,
 nothing of the step to come); a room that shows nothing (no scenario yet, its screen blanked) has none, nor has
 a scenario that is no built-in's (the editor's hand-off, a link's inline one: the page reads it). The drawing is
-an export's work, bounded as one is (``apart``: a worker process, the simulation held to the sessions' memory
-bound); pictures are kept (KEPT of them) by what they show. Whatever keeps a picture from being drawn leaves the
-page without one, never without the page.
+an export's work, bounded as one is (``apart``, the simulation held to the sessions' memory bound): a built-in's is
+small work, drawn at once (a page never waits for a worker process to start: a cold one took seconds, past a
+browser test's patience on a loaded machine), a room's own scenario is heavy work in a worker process; pictures
+are kept (KEPT of them) by what they show. Whatever keeps a picture from being drawn leaves the page without one,
+never without the page.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ def for_view(scenario_id: str, position: int, versions: list[str] | None, theme:
         return None
     key = ("view", scenario_id, position, tuple(versions or ()), themes_of(theme))
     picture = _kept(key, lambda: apart(_drawn, scenario_id, position, versions, _max_bytes(), themes_of(theme),
-                                       False, pure=True, small=True))
+                                       False, small=True))
     if picture is None or not told:
         return picture
     return dataclasses.replace(picture, description=builtin.get(scenario_id).get("description", ""))
@@ -86,8 +88,9 @@ def for_room(code: str, theme: str) -> FirstFrame | None:
         return None
     source, variants, position = record["source"], record["variants"], record["position"]
     key = ("room", code, record.get("epoch"), record["version"], themes_of(theme))
+    built_in = isinstance(source, str)
     return _kept(key, lambda: apart(_drawn, source, position, variants, _max_bytes(), themes_of(theme), True,
-                                    pure=True, small=isinstance(source, str)))
+                                    pure=not built_in, small=built_in))
 
 
 def _max_bytes() -> int | None:
