@@ -9,8 +9,10 @@ import { drawCatalogue, loadCatalogue } from "./catalogue.js";
 function mount() {
   const close = $("help-close");
   if (!close || $("btn-catalogue")) return;
-  // its stylesheet, unless the page names it already (webapp/web/bundles.py STYLESHEETS, or their bundle)
-  if (!document.querySelector('link[rel=stylesheet][href*="/bundle/"], link[rel=stylesheet][href$="/catalogue.css"]'))
+  // its stylesheet, unless the page names it already (webapp/web/bundles.py STYLESHEETS, or their bundle: linked,
+  // or inline, webapp/web/inline_style.py)
+  if (!document.querySelector('link[rel=stylesheet][href*="/bundle/"], link[rel=stylesheet][href$="/catalogue.css"], '
+    + 'style[data-stylesheet*="/bundle/"]'))
     document.head.append(h("link", { rel: "stylesheet", href: new URL("../css/catalogue.css", import.meta.url).href }));
   const body = h("div", { class: "catalogue-body" },
     h("p", { class: "muted", text: "Loading kube-scheduler 1.28's plugins…" }));

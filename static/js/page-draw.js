@@ -37,6 +37,7 @@ export const notices = {
 
   showRoom(room) {
     $("room-banner").hidden = false;
+    delete $("room-banner").dataset.held; // the room the page held for it (the first frame's, firstframe.css)
     $("room-code").textContent = room;
   },
 

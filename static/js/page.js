@@ -111,6 +111,7 @@ export function createPage(app, opts, bus) {
     if (forward && !drawsGhosts) await playHintWalk(panes, scene.panes, walkMs(model));
     const before = forward ? capture(panes) : null;
     const focus = focusedIn(panes);
+    $("first-frame")?.remove(); // the panes drawn on the server give way to the live ones, in the same frame
     panes.replaceChildren(...Object.values(scene.panes).map((pane) => renderPane(pane, { narrationOpen })));
     panes.dataset.count = String(Object.keys(scene.panes).length); // 1 to 4 columns (app.css)
     fitAll(panes);

@@ -87,9 +87,7 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
     if (!shown) toggle(true);
     else draw(latest, false);
   };
-  const button = h("button", { id: "btn-sources", class: "btn", type: "button", ariaPressed: "false",
-    ariaKeyshortcuts: "c", text: "Source", onclick: () => toggle() });
-  $("btn-tables")?.after(button);
+  $("btn-sources")?.addEventListener("click", () => toggle()); // the page's own button (_viewer.html)
 
   bus.on("model", (model) => {
     const stepped = previous?.scene && model?.scene && model.scene.position === previous.scene.position + 1;

@@ -9,7 +9,7 @@ import pytest
 
 from webapp.engine.simulation import Simulation
 from webapp.errors import Invalid
-from webapp.export.svg import export_svg, render
+from webapp.export.svg import export_svg, render, render_panes
 from webapp.export.tokens import THEMES
 from webapp.presenter import state_message
 from webapp.scenario import builtin
@@ -315,3 +315,22 @@ def test_a_long_walk_wraps_inside_the_list_and_reads_as_one_line():
     assert len(baselines) >= 2 and max(ends) <= right  # wrapped, and nothing runs past the frame
     [badge] = [r for r in group.iter(f"{SVG}rect") if float(r.get("y")) == baselines[-1] - 13]
     assert float(badge.get("x")) + float(badge.get("width")) <= right
+
+
+def test_each_pane_alone_is_the_pictures_pane(lost_marker):
+    """The first frame's panes (render_panes): each the same pane the whole picture draws, standalone and escaped,
+    in the theme asked for."""
+    sim = Simulation(lost_marker)
+    sim.seek(6)
+    scene = state_message(sim.frame())["scene"]
+    whole = parse(render("The lost marker", scene))
+    alone = render_panes(scene, "dark")
+    assert [variant for variant, _ in alone] == list(scene["panes"])
+    for variant, text in alone:
+        root = parse(text)
+        assert not text.startswith("<?xml") and "<script" not in text and "href" not in text
+        assert root.get("viewBox") and root.get("aria-label") == f"{scene['panes'][variant]['title']} pane"
+        assert lanes(pane(root, variant)) == lanes(pane(whole, variant))
+        assert entries(pane(root, variant)) == entries(pane(whole, variant))
+        assert texts(pane(root, variant)) == texts(pane(whole, variant))
+        assert f'fill="{DARK["panel"]}"' in text and f'fill="{LIGHT["panel"]}"' not in text

@@ -20,7 +20,9 @@ REBUILD = "static/bundle is older than the files it is made from: run `make bund
 
 
 def named(client, page: str) -> list[str]:
-    return re.findall(r'(?:href|src)="(/static/[^"]+)"', client.get(page).get_data(as_text=True))
+    """The files ``page`` names: linked, or inline (a page with its first frame carries its stylesheet, naming it,
+    webapp/web/inline_style.py)."""
+    return re.findall(r'(?:href|src|data-stylesheet)="(/static/[^"]+)"', client.get(page).get_data(as_text=True))
 
 
 def test_the_committed_build_is_made_from_todays_files():

@@ -12,6 +12,7 @@ import pytest
 import requests
 
 from tests.web.liveserver import checked_server
+from tests.web.test_security import page_policy
 from webapp.server import security
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,9 +30,9 @@ def server(request):
         yield live
 
 
-def assert_secured(headers, framing=True):
+def assert_secured(headers, framing=True, policy=security.PAGE_POLICY):
     """The strict policy and the common headers (``headers``: any mapping with case-insensitive get)."""
-    assert headers.get("Content-Security-Policy") == security.PAGE_POLICY
+    assert headers.get("Content-Security-Policy") == policy
     assert headers.get("X-Content-Type-Options") == "nosniff"
     assert headers.get("Referrer-Policy") == "no-referrer"
     assert headers.get("Cross-Origin-Opener-Policy") == "same-origin"
@@ -208,7 +209,7 @@ def test_the_embed_stays_framable_and_the_page_is_not(server):
     assert "X-Frame-Options" not in embed.headers  # the outer middleware respects the embed's exception
     assert "frame-ancestors" not in embed.headers["Content-Security-Policy"]
     page = requests.get(server.url + "/", timeout=TIMEOUT)
-    assert_secured(page.headers)
+    assert_secured(page.headers, policy=page_policy(page.text, security.PAGE_POLICY))  # its stylesheet inline
 
 
 # --- the middleware's own 500 ---------------------------------------------------------------------------------

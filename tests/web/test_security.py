@@ -1,5 +1,6 @@
 """Security headers: a strict CSP on every page and response, its exceptions (/embed, the offline download,
-the SVG export), and the markup and scripts that make such a policy possible (no inline script or style)."""
+the SVG export), and the markup and scripts that make such a policy possible (no inline script, no inline style but
+the pages' own stylesheet where a page draws its first frame, allowed by its hash)."""
 
 import base64
 import hashlib
@@ -40,10 +41,17 @@ def assert_common_headers(response):
         assert f"{feature}=()" in permissions
 
 
+def page_policy(html: str, policy: str = BRIEF_POLICY) -> str:
+    """``policy`` as a page with ``html`` is served it: a page that carries its stylesheet inline (its first frame,
+    webapp/web/inline_style.py) has that one <style> allowed by its hash."""
+    styles = [text for attrs, text in Tags(html).script_text if attrs["tag"] == "style"]
+    return policy.replace("style-src 'self'", f"style-src 'self' {sha256_source(styles[0])}") if styles else policy
+
+
 @pytest.mark.parametrize("url", PAGES + OTHER_RESPONSES)
 def test_every_response_carries_the_strict_policy_and_the_common_headers(client, url):
     response = client.get(url)
-    assert response.headers["Content-Security-Policy"] == BRIEF_POLICY
+    assert response.headers["Content-Security-Policy"] == page_policy(response.get_data(as_text=True))
     assert response.headers["X-Frame-Options"] == "SAMEORIGIN"
     assert_common_headers(response)
 
@@ -71,7 +79,9 @@ def test_embed_may_be_framed_by_any_page(client):
     # no frame-ancestors at all: "*" would still refuse file:// slide decks and opaque-origin hosts
     assert "frame-ancestors" not in policy
     assert "X-Frame-Options" not in response.headers
-    assert policy["script-src"] == "'self'" and policy["style-src"] == "'self'"
+    assert policy["script-src"] == "'self'"
+    assert response.headers["Content-Security-Policy"] == page_policy(response.get_data(as_text=True),
+                                                                      security.EMBED_POLICY)
     assert_common_headers(response)
 
 
@@ -127,15 +137,20 @@ def served_pages(client):
 
 
 def test_served_pages_have_no_inline_script_style_or_handlers(client):
+    """None but the stylesheet of a page that draws its first frame, the bundle's own text, allowed by its hash."""
+    bundled = (ROOT / "static" / "bundle" / "pages.css").read_text(encoding="utf-8")
     for url, html in served_pages(client):
         page = Tags(html)
         for tag, attrs in page.tags:
             assert "style" not in attrs, (url, tag, attrs)
             assert not [a for a in attrs if a.lower().startswith("on")], (url, tag, attrs)
             assert not str(attrs.get("href", "")).lower().startswith("javascript:"), (url, tag, attrs)
+        styles = [text for attrs, text in page.script_text if attrs["tag"] == "style"]
+        assert styles in ([], [bundled]), f"{url}: an inline <style> element that is not the pages' stylesheet"
+        assert bool(styles) == ('id="first-frame"' in html), url
         for attrs, text in page.script_text:
-            assert attrs["tag"] == "script", f"{url}: an inline <style> element"
-            assert attrs.get("src") and not text.strip(), f"{url}: an inline script {text[:80]!r}"
+            if attrs["tag"] == "script":
+                assert attrs.get("src") and not text.strip(), f"{url}: an inline script {text[:80]!r}"
 
 
 def test_templates_have_no_inline_style_attributes_or_handlers():

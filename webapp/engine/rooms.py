@@ -122,6 +122,14 @@ class Rooms(RoomPolls, Presence):
         """Whether room ``code`` is open (on any process sharing the store); nothing is made or followed here."""
         return self._store.get(code.upper()) is not None
 
+    def shown(self, code: str) -> RoomRecord | None:
+        """Room ``code``'s record while its followers see a picture (a scenario loaded, the screen not blanked);
+        None otherwise. Nothing is made or followed here (a page reads it to draw the room's first frame)."""
+        record = self._store.get(code.upper())
+        if record is None or record["source"] is None or self._store.blank(record["code"]):
+            return None
+        return record
+
     def authorize(self, code: object, token: object, doing: str = "drive it") -> Room:
         """The room, if ``token`` is its presenter token; NotAllowed otherwise, saying who may be ``doing`` what
         was asked (the same message whether the token is missing or wrong). A remote token (engine/remote.py) is

@@ -22,6 +22,7 @@ SHEETS: tuple[tuple[str, str], ...] = (
     ("css/story.css", "pages offline"),  # the embed's story mode: an article beside the pinned diagram (scrolly.js)
     ("css/sources.css", "pages offline"),  # the source panes under the diagrams (source-pane.js)
     ("css/remote.css", "pages"),  # the phone remote (remote.html) and the presenter's panel of its link
+    ("css/firstframe.css", "pages"),  # the panes drawn on the server into the page (web/firstframe.py)
 )
 
 

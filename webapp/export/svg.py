@@ -28,7 +28,7 @@ from .pane import PANE_WIDTH, Pane
 from .preset import FULL, Preset
 from .tokens import THEMES
 
-__all__ = ["THEMES", "export_svg", "render"]  # THEMES: the names of the themes it draws in
+__all__ = ["THEMES", "export_svg", "render", "render_panes"]  # THEMES: the names of the themes it draws in
 
 MARGIN, GAP = 20, 20
 FONT_SIZE = 12  # the ordinary text's (the svg element's font-size)
@@ -61,10 +61,37 @@ def least_font(panes: int, preset: Preset = FULL) -> float:
     return max(FONT_SIZE, preset.least_font(picture_width(panes, preset)))
 
 
+def render_panes(scene: dict, theme: str = "light") -> list[tuple[str, str]]:
+    """(variant, SVG element) for each pane of ``scene`` alone, in ``theme``'s colours, with no XML declaration: a
+    page lays them out in its own grid (the first frame, web/firstframe.py)."""
+    with draw.theme(theme):
+        return [(variant, _pane_alone(variant, p)) for variant, p in scene["panes"].items()]
+
+
+def _pane_alone(variant: str, scene_pane: dict) -> str:
+    svg = _root(PANE_WIDTH)
+    svg.set("preserveAspectRatio", "xMidYMin meet")  # scaled into a taller box: at its top, as the page's pane
+    svg.set("role", "img")
+    svg.set("aria-label", f"{scene_pane['title']} pane")
+    pane = Pane(svg, variant, scene_pane, 0, 0)
+    bottom = pane.finish(pane.bottom)
+    pane.frame.set("height", f"{bottom:g}")
+    height = math.ceil(bottom) + 1  # the frame's stroke, half outside its box
+    svg.set("height", str(height + 1))
+    svg.set("viewBox", f"-1 -1 {PANE_WIDTH + 2} {height + 1}")
+    svg.set("width", str(PANE_WIDTH + 2))
+    return ET.tostring(svg, encoding="unicode")
+
+
+def _root(width: int) -> ET.Element:
+    """An SVG element ``width`` units wide, in the picture's font."""
+    return ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "width": str(width),
+                              "font-family": "system-ui, 'DejaVu Sans', sans-serif",
+                              "font-size": f"{draw.font(FONT_SIZE):g}"})
+
+
 def _render(name: str, scene: dict, preset: Preset, width: int) -> str:
-    svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "width": str(width),
-                             "font-family": "system-ui, 'DejaVu Sans', sans-serif",
-                             "font-size": f"{draw.font(FONT_SIZE):g}"})
+    svg = _root(width)
     background = node(svg, "rect", width="100%", height="100%", fill=paint("bg"))
     node(svg, "title", f"{name}: {step_title(scene)}")
     node(svg, "text", name, x=MARGIN, y=30, font_size=18, font_weight="bold", fill=paint("fg"))

@@ -1,5 +1,6 @@
-"""Security headers on every response Flask serves: a Content-Security-Policy with no inline script or style,
-plus nosniff, no referrer, same-origin framing and opener, and no powerful browser features.
+"""Security headers on every response Flask serves: a Content-Security-Policy with no inline script and no inline
+style but a page's own stylesheet, allowed by its hash (``allowing_style``), plus nosniff, no referrer,
+same-origin framing and opener, and no powerful browser features.
 
 Three kinds of response get their own policy:
 
@@ -77,6 +78,14 @@ def policy_for(endpoint: str | None) -> str:
     if endpoint in DOWNLOAD_ENDPOINTS:
         return DOWNLOAD_POLICY
     return PAGE_POLICY
+
+
+def allowing_style(policy: str, source: str) -> str:
+    """``policy`` that also allows the inline <style> element whose hash source is ``source`` (a page that carries
+    its stylesheet inline, web/inline_style.py): that element alone, no style attribute, nothing unsafe."""
+    if not source.startswith("'sha256-"):
+        raise ValueError(f"expected a sha256 hash source, not {source[:40]!r}")
+    return policy.replace("style-src 'self'", f"style-src 'self' {source}", 1)
 
 
 # A dict the outer middleware puts in the WSGI environ; the hook notes in it which Flask endpoint answered. A

@@ -19,6 +19,8 @@ from ..server.settings import settings_of
 from .audience import QrCodes
 from .audience import audience as audience_urls
 from .bodies import builtin_scenario, index_arg, json_body
+from .firstframe import FirstFrame, for_room, for_view
+from .inline_style import page_style, styled
 
 bp = Blueprint("main", __name__)
 
@@ -119,24 +121,44 @@ def _versions_problem(text: str) -> str:
     return f"This link asks for {asked}. Showing the scenario's own versions instead."
 
 
+def _page(template: str, args: dict, frame: FirstFrame | None, **more):
+    """The viewer's page with its first frame drawn in (and then its stylesheet inline), or without one."""
+    style = page_style() if frame else None
+    page = current_app.make_response(render_template(template, **args, **more, first_frame=frame,
+                                                     inline_style=style))
+    return styled(page, style)
+
+
+def _view_frame(args: dict) -> FirstFrame | None:
+    """The first frame of the built-in a page of the viewer opens on (none for a scenario handed over inline)."""
+    if args["inline"]:
+        return None
+    return for_view(args["scenario_id"], args["position"], args["versions"], args["theme"], told=not args["predict"])
+
+
+def _room_page(code: str):
+    args = _view_args("audience")
+    return _page("index.html", args, for_room(code, args["theme"]), room=code)
+
+
 @bp.get("/")
 def index():
     room = request.args.get("room", "")
     if ROOM_PATTERN.fullmatch(room.upper()):
-        return render_template("index.html", **_view_args("audience"), room=room.upper())
+        return _room_page(room.upper())
     args = _view_args("main")
     if room:
         args["link_problems"].append(f"There is no room {_quoted(room, 20)}: a room's code is 4 to 12 letters and "
                                      "digits, as the presenter's screen shows it. This is the viewer, on your own.")
-    return render_template("index.html", **args)
+    return _page("index.html", args, _view_frame(args))
 
 
 @bp.get("/r/<code>")
 def audience(code: str):
     """The audience link: the room's page itself (a redirect costs a phone one more round trip), with the browser's
-    follower identity; a code that is no room's goes to the viewer, which says so."""
+    follower identity and the room's current picture; a code that is no room's goes to the viewer, which says so."""
     if ROOM_PATTERN.fullmatch(code.upper()):
-        page = current_app.make_response(render_template("index.html", **_view_args("audience"), room=code.upper()))
+        page = _room_page(code.upper())
         _hand_follower(page)
         return page
     return redirect(url_for("main.index", room=code))
@@ -206,17 +228,17 @@ def embed():
     if index_arg("to", "") is not None and hi < lo:
         args["link_problems"].append(f"This link's range runs backwards, from step {lo} to step {hi}. "
                                      "Showing the whole scenario instead.")
-        return render_template("embed.html", **args, lock_range=None)
+        return _page("embed.html", args, _view_frame(args), lock_range=None)
     if total is not None:
         if hi > total:
             args["link_problems"].append(f"This link's range runs to step {hi}, past the scenario's last, step "
                                          f"{total}. Showing steps {min(lo, total)} to {total}.")
         lo, hi = min(lo, total), min(hi, total)
     if hi < 0:
-        return render_template("embed.html", **args, lock_range=None)
+        return _page("embed.html", args, _view_frame(args), lock_range=None)
     hi = max(lo, hi)
     args["position"] = min(max(args["position"], lo), hi) or lo
-    return render_template("embed.html", **args, lock_range=(lo, hi))
+    return _page("embed.html", args, _view_frame(args), lock_range=(lo, hi))
 
 
 @bp.get("/api/scenarios")

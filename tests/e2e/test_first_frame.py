@@ -1,0 +1,101 @@
+"""The first frame in Chromium (webapp/web/firstframe.py): without JavaScript, the viewer, the embed and a room's
+page (at its presenter's step) show their pods, in either theme, on a phone and on a laptop; with it, the live view
+takes over from the picture in the HTML without moving anything on the page (no layout shift). Screenshots go to
+test-artifacts/screenshots/first-frame-*.png."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.test_browser import at
+from tests.e2e.test_talks import start_presenter
+
+POD = "[data-queue] [data-pod]"
+LIVE = "#panes[data-count]"  # page.js has drawn the live view
+# Every visible pod as "variant queue pod", in the page's order.
+SHOWN_PODS = """() => [...document.querySelectorAll('#panes > [data-variant], #first-frame svg > [data-variant]')]
+  .flatMap((pane) =>
+  [...pane.querySelectorAll('[data-queue] [data-pod]')].filter((pod) => pod.getBoundingClientRect().width > 0)
+    .map((pod) => `${pane.dataset.variant} ${pod.closest('[data-queue]').dataset.queue} ${pod.dataset.pod}`))"""
+# Every layout shift of the page from its first paint (buffered), with what moved.
+SHIFTS = """window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) window.__shifts.push({ value: entry.value, input: entry.hadRecentInput,
+    moved: entry.sources.map((s) => s.node ? (s.node.id || s.node.className || s.node.nodeName) : '?') });
+}).observe({ type: 'layout-shift', buffered: true });"""
+# Resolves after two animation frames: the page has painted what it drew (no timer).
+PAINTED = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+
+def new_page(browser, live_server, width, height, scheme="light", script=True):
+    """A page in a context of its own (empty cache) that records any request leaving the live server."""
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
+                                  java_script_enabled=script, reduced_motion="reduce", base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.elsewhere = []
+    page.on("request", lambda r: r.url.startswith(live_server.url) or page.elsewhere.append(r.url))
+    return page
+
+
+@pytest.fixture
+def room_at_3(make_page):
+    """A presenter's room at step 3 (its page kept open while the test runs): its code."""
+    presenter, room, _ = start_presenter(make_page)
+    for _ in range(3):
+        presenter.keyboard.press("ArrowRight")
+    at(presenter, 3)
+    return room, presenter.evaluate(SHOWN_PODS)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 720)])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_without_javascript_the_pages_show_their_pods(browser, live_server, artifacts_dir, room_at_3, size, scheme):
+    room, presenters_pods = room_at_3
+    out = artifacts_dir / "screenshots"
+    out.mkdir(exist_ok=True)
+    viewer_pods = None
+    for name, path in (("room", f"/r/{room}"), ("viewer", "/?scenario=lost-marker&position=3"),
+                       ("embed", "/embed?scenario=lost-marker&position=3")):
+        page = new_page(browser, live_server, *size, scheme, script=False)
+        try:
+            page.goto(path)
+            expect(page.locator(POD).locator("visible=true").first).to_be_visible()
+            shown = page.evaluate(SHOWN_PODS)
+            assert shown, name
+            if name == "room":
+                assert shown == presenters_pods  # the presenter's step, as the presenter's page shows it
+            viewer_pods = viewer_pods or shown
+            assert shown == viewer_pods, name
+            expect(page.locator("#scenario-name")).to_be_hidden()  # "Loading…" is for a page that runs
+            expect(page.locator("#intro summary")).to_contain_text("The lost marker")
+            expect(page.locator(".controls .position").locator("visible=true")).to_have_text("3 / 6")
+            if name == "room":
+                expect(page.locator("#room-banner")).to_contain_text(f"Room {room}")
+            page.screenshot(path=str(out / f"first-frame-{name}-{size[0]}x{size[1]}-{scheme}.png"))
+            assert page.elsewhere == []
+        finally:
+            page.context.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 720)])
+def test_the_live_view_takes_over_without_a_layout_shift(browser, live_server, room_at_3, size):
+    room, presenters_pods = room_at_3
+    for path in (f"/r/{room}", "/", "/embed"):
+        page = new_page(browser, live_server, *size)
+        try:
+            page.add_init_script(SHIFTS)
+            page.goto(path, wait_until="commit")
+            expect(page.locator(POD).first).to_be_visible()
+            page.wait_for_selector(LIVE, state="attached")
+            expect(page.get_by_test_id("first-frame")).to_have_count(0)
+            page.wait_for_load_state("networkidle")
+            assert page.evaluate(PAINTED)
+            if path.startswith("/r/"):
+                expect(page.locator("#room-banner")).to_be_visible()
+                assert page.evaluate(SHOWN_PODS) == presenters_pods
+            shifts = page.evaluate("window.__shifts")
+            assert sum(s["value"] for s in shifts if not s["input"]) < 0.01, (path, shifts)
+            assert page.elsewhere == []
+        finally:
+            page.context.close()
