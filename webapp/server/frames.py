@@ -26,7 +26,7 @@ T = TypeVar("T")
 P = ParamSpec("P")
 
 
-def apply_mask(data: bytes, mask: bytes, length: int | None = None, offset: int = 0) -> bytes:
+def apply_mask(data: bytes, mask: bytes | tuple[int, ...], length: int | None = None, offset: int = 0) -> bytes:
     """``data[:length]`` XOR the four-byte ``mask`` repeated, starting at mask byte ``offset % 4``: what
     eventlet's ``RFC6455WebSocket._apply_mask(data, mask, length, offset)`` returns."""
     if length is None:
@@ -41,7 +41,7 @@ def apply_mask(data: bytes, mask: bytes, length: int | None = None, offset: int 
 read_budget = {"rate": 0.0}  # bytes a connection is read per second on average (0: no bound)
 
 
-def owed_seconds(ws: object, message: bytes | str | None) -> float:
+def owed_seconds(ws: object, message: bytes | bytearray | str | None) -> float:
     """How long this connection is not read any further: 0 within its budget (``read_budget["rate"]`` bytes a
     second, bursts of two seconds' worth), else until what it read beyond is paid back. Only one connection is
     held back (TCP pushes back on its sender); the others are read as before."""
