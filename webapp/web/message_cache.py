@@ -27,7 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from ..engine.rooms import Room
+from ..engine.room import Room
 from ..engine.session import Session
 
 ENTRIES = 256  # built-in states are about 35 kB each in memory (at most 53 kB), kept own ones at most ~80 kB

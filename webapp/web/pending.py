@@ -9,6 +9,7 @@ MAX_OUTGOING_BYTES bounds, each made at a cost).
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ..errors import Busy
@@ -23,7 +24,7 @@ class Pending:
         self._lock = threading.Lock()
 
     @contextmanager
-    def one(self, sid: str, kind: str, unread: int = 0):
+    def one(self, sid: str, kind: str, unread: int = 0) -> Iterator[None]:
         """Held while ``sid``'s request of ``kind`` is answered; Busy if one is already, or if ``unread`` (the
         bytes sent to ``sid`` it has not read) is over UNREAD_BYTES."""
         key = (sid, kind)
