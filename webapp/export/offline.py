@@ -121,7 +121,7 @@ def opening(total: int, position: int | None, range_: tuple[int, int] | None) ->
 def export_html(scenario: Scenario, scenario_id: str | None, max_bytes: int | None = None,
                 versions: Sequence[str] | None = None, *, position: int | None = None,
                 range_: tuple[int, int] | None = None, story: bool = False,
-                source_text: Mapping[str, dict[str, Any]] | None = None) -> str:
+                source_text: Mapping[str, dict[str, object] | None] | None = None) -> str:
     """The file; it opens at ``position`` (default: the start of ``range_``, else 0), locked to ``range_``.
     ``source_text``: version -> the upstream text a transport has cached (webapp/upstream/), carried along."""
     position, range_ = opening(len(scenario.steps), position, range_)
