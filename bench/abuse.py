@@ -57,8 +57,8 @@ import abuse_conns
 import abuse_memory
 from abuse_heavy import HEAVY_PHASES, add_arguments, heavy_phase
 from abuse_memory import MEMORY_PHASES, memory_phase
+from abuse_viewer import Viewer, summed
 from common import gathered, median, percentile
-from round_trip import Client
 from server import Server, cpu_seconds
 
 PHASES = ("quiet", "frames", "flood", "loads", "checks", "small", "deepbody", "listbody", "deepframe", "listframe",
@@ -220,41 +220,7 @@ def deep_frames_attack(url: str, seconds: float, out, kind: str) -> None:
     out.put({"frames sent": sent, "connections": connections})
 
 
-# --- the honest viewer ------------------------------------------------------------------------------------------
-class Viewer(threading.Thread):
-    """Steps ``pace`` times a second (seeking back to 0 at the end); records (send time, round-trip ms)."""
-
-    def __init__(self, url: str, pace: float):
-        super().__init__(daemon=True)
-        self.client = Client(url)
-        self.client.call("load", {"scenario": "three-pod-cascade"})
-        self.total = self.client.last[1]["total"]
-        self.interval = 1 / pace
-        self.samples: list[tuple[float, float]] = []
-        self.failures = 0
-        self.stopped = threading.Event()
-
-    def run(self):
-        next_at = time.perf_counter()
-        position = 0  # counted here: a delta carries the position only among its ops
-        while not self.stopped.is_set():
-            try:
-                if position == self.total:
-                    self.client.call("seek", {"position": 0})
-                    position = 0
-                sent = time.perf_counter()
-                self.samples.append((sent, self.client.call("step")))
-                position += 1
-            except TimeoutError:  # no answer within 10 s: counted as a step that took that long
-                self.failures += 1
-                self.samples.append((sent, (time.perf_counter() - sent) * 1000))
-            next_at = max(next_at + self.interval, time.perf_counter())
-            time.sleep(max(0.0, next_at - time.perf_counter()))
-
-    def between(self, start: float, end: float) -> list[float]:
-        return [ms for sent, ms in self.samples if start <= sent < end]
-
-
+# --- a phase ----------------------------------------------------------------------------------------------------
 def run_phase(name: str, url: str, args, ctx) -> tuple[float, float, list]:
     """Start the phase's attackers; returns (counted from, to, what each attacker reported)."""
     seconds = args.seconds + args.settle
@@ -300,21 +266,6 @@ def _many(fn, count: int, url: str, seconds: float, out, *extra) -> None:
         t.start()
     for t in threads:
         t.join()
-
-
-def summed(reports: list) -> dict:
-    total: dict = {}
-    for report in reports:
-        for key, value in report.items():
-            if isinstance(value, dict):
-                inner = total.setdefault(key, {})
-                for k, v in value.items():
-                    inner[k] = inner.get(k, 0) + v if isinstance(v, int) else v
-            elif isinstance(value, int) and key.endswith("sent") or key == "connections":
-                total[key] = total.get(key, 0) + value
-            else:
-                total[key] = value
-    return total
 
 
 def hub_cpu(pid: int | None) -> float:

@@ -20,8 +20,8 @@ laptop may have) in either async mode, and its RSS is sampled from /proc all alo
               after 3 s), an honest client (127.0.0.1) asks GET /healthz on a new connection every 0.2 s, its
               statuses counted
 
-The honest viewer (bench/abuse.py's Viewer, 127.0.0.1, websocket) steps all along; its p50 / p99 / max per phase
-are the figures; goal p99 <= 100 ms, max <= 250 ms, the process alive and its RSS bounded.
+The honest viewer (bench/abuse_viewer.py's Viewer, 127.0.0.1, websocket) steps all along; its p50 / p99 / max per
+phase are the figures; goal p99 <= 100 ms, max <= 250 ms, the process alive and its RSS bounded.
     python bench/abuse_conns.py [--mode eventlet|threading] [--nofile 1024] [--seconds 8] [--phases ...]
 """
 
@@ -425,7 +425,7 @@ def main() -> None:
     import multiprocessing
     import urllib.request
 
-    from abuse import Viewer, summed
+    from abuse_viewer import Viewer, summed
     from common import gathered, median, percentile
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])

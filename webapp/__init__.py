@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .server.settings import Settings
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,7 +22,7 @@ def _version() -> str:
 
     source = ROOT / "pyproject.toml"
     if source.is_file():
-        return tomllib.loads(source.read_text(encoding="utf-8"))["project"]["version"]
+        return str(tomllib.loads(source.read_text(encoding="utf-8"))["project"]["version"])
     return metadata.version("inflight-scope")
 
 
@@ -27,7 +32,7 @@ __version__ = _version()
 DEFAULTS = Settings().as_config()
 
 
-def create_app(config: dict | None = None):
+def create_app(config: Mapping[str, object] | None = None) -> Flask:
     """The app, its settings read once (``server/settings.py``: the defaults, ``INFLIGHT_SCOPE_*`` variables, then
     ``config``'s keys; any other key of ``config`` is Flask's)."""
     from flask import Flask  # imported here so `serve` can monkey-patch for eventlet first
@@ -86,7 +91,7 @@ def create_app(config: dict | None = None):
     return app
 
 
-def server_options(mode: str) -> dict:
+def server_options(mode: str) -> dict[str, type]:
     """What ``serve`` passes to the server so that its own error answers (before the app) carry the security
     headers too (``webapp/server/security.py``)."""
     from .server.security import server_options as options

@@ -11,7 +11,9 @@ import os
 import socket
 import sys
 import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict
+from typing import BinaryIO, TextIO, TypeVar
 
 import yaml
 
@@ -36,18 +38,21 @@ from .scenario import builtin
 from .scenario.errors import ScenarioError
 from .scenario.load import load_file, load_scenario, parse_text
 from .scenario.logs import LogError, import_logs
+from .scenario.logs.importer import Imported
 from .scenario.logs.lines import printable
+from .scenario.scenario import Scenario
 from .scenario.schemas import defaults
 from .scenario.validate import Limits
-from .server.addresses import NO_NETWORK, SERVE_FOR_A_ROOM, WILDCARDS, reachable
+from .server.addresses import NO_NETWORK, SERVE_FOR_A_ROOM, WILDCARDS, Reach, reachable
 from .server.settings import read_settings
 from .sources.maps import MAPS, source_map
 from .upstream.cache import cache_path, fetch
 
 STDIN = "-"
+N = TypeVar("N", int, float)
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="inflight-scope", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="replay scenario files on the queue variants")
@@ -114,7 +119,8 @@ def main(argv=None) -> int:
         except Invalid as err:
             find.error(f"argument --variant: {err}")  # status 2, as for every other nonsense argument
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except BrokenPipeError:
         # The reader went away (e.g. piped into head): stop quietly, as other Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -130,10 +136,10 @@ def variant_list(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def within(kind, least, most):
+def within(kind: type[N], least: N, most: N) -> Callable[[str], N]:
     """An argparse type: a ``kind`` number from ``least`` to ``most`` (its text checked for length before it is
     converted); otherwise argparse's own error, naming the option, and status 2."""
-    def number(text: str):
+    def number(text: str) -> N:
         value = kind(text) if len(text) <= 32 else None
         if value is None or not least <= value <= most:  # (nan fails both comparisons)
             raise argparse.ArgumentTypeError(f"expected {'an integer' if kind is int else 'a number'} from {least} "
@@ -143,7 +149,7 @@ def within(kind, least, most):
     return number
 
 
-def run_find(args) -> int:
+def run_find(args: argparse.Namespace) -> int:
     """Prints the shrunk scenario as YAML, its explanation as the description; status 1 if none was found."""
     search = Search(args.target, args.variant, args.max_steps, args.pods)
     found = search.search(args.seed, args.budget_seconds)
@@ -152,7 +158,9 @@ def run_find(args) -> int:
         return 1
     raw, _, tries = found
     small = search.shrink(raw)
-    paragraph = explain(asdict(search.first_finding(small)), small, search.versions)
+    finding = search.first_finding(small)
+    assert finding is not None  # shrink keeps only scenarios that still go wrong
+    paragraph = explain(asdict(finding), small, search.versions)
     small = {"schema": 1, "name": f"Found: {args.target} (seed {args.seed})", "description": paragraph,
              **{k: v for k, v in small.items() if k not in ("schema", "name", "description")},
              "versions": list(search.versions)}
@@ -178,7 +186,7 @@ def unlistenable(host: str, port: int) -> str | None:
     return None
 
 
-def run_serve(args) -> int:
+def run_serve(args: argparse.Namespace) -> int:
     refused = unlistenable(args.host, args.port)
     if refused:
         print(f"inflight-scope serve: cannot listen on {args.host}:{args.port}: {refused}", file=sys.stderr)
@@ -213,7 +221,7 @@ def run_serve(args) -> int:
     return 0
 
 
-def room_lines(reach, secret_file) -> list[str]:
+def room_lines(reach: Reach, secret_file: str | None) -> list[str]:
     """What ``serve`` says of the room: every URL a phone can open (and where the room secret is kept), or why
     none and how to serve for a room."""
     if reach.loopback_only:
@@ -227,7 +235,7 @@ def room_lines(reach, secret_file) -> list[str]:
     return lines
 
 
-def run_import(args) -> int:
+def run_import(args: argparse.Namespace) -> int:
     """The scenario on stdout (or -o), the counts on stderr with a progress bar when stderr is a terminal;
     status 2, with no traceback, for input that is not a scheduler log."""
     bar = _Progress(sys.stderr) if sys.stderr.isatty() else None
@@ -236,16 +244,19 @@ def run_import(args) -> int:
         print(f"error: --report {args.report}: {problem}", file=sys.stderr)
         return 2
     try:
-        imported = import_logs(_log_streams(args.files, bar), progress=bar and bar.update, name=args.name)
+        imported = import_logs(_log_streams(args.files, bar), progress=bar.update if bar else None, name=args.name)
     except (LogError, TooLarge) as err:
-        bar and bar.clear()
+        if bar:
+            bar.clear()
         print(f"error: {printable(str(err))}", file=sys.stderr)  # one line, whatever the file's name holds
         return 2
     except OSError as err:
-        bar and bar.clear()
+        if bar:
+            bar.clear()
         print(f"error: {_label(getattr(err, 'filename', None) or '')}: {err.strerror or err}", file=sys.stderr)
         return 2
-    bar and bar.clear()
+    if bar:
+        bar.clear()
     if args.report:
         try:
             _write_report(imported, args.report)
@@ -274,7 +285,7 @@ def _unwritable(path: str) -> str | None:
     return export_command.unwritable_file(path)
 
 
-def _write_report(imported, path: str) -> None:
+def _write_report(imported: Imported, path: str) -> None:
     """The Markdown report at ``path`` and its frames beside it (``FILE.position-N.svg``)."""
     scenario, facts = imported_report(imported)
     stem = os.path.splitext(path)[0]
@@ -286,14 +297,16 @@ def _write_report(imported, path: str) -> None:
         f.write(markdown(facts, [os.path.basename(n) for n in names]))
 
 
-def _log_streams(names, bar):
+def _log_streams(names: Iterable[str], bar: _Progress | None) -> Iterator[tuple[str, BinaryIO]]:
     for name in names:
         if name == STDIN:
-            bar and bar.start(_label(name), None)
+            if bar:
+                bar.start(_label(name), None)
             yield _label(name), sys.stdin.buffer
             continue
         with open(name, "rb") as f:
-            bar and bar.start(name, os.fstat(f.fileno()).st_size)
+            if bar:
+                bar.start(name, os.fstat(f.fileno()).st_size)
             yield name, f
 
 
@@ -304,8 +317,9 @@ class _Progress:
     WIDTH = 30
     NAME_MOST = 60  # characters of the file's name shown (its end: a long path's start went, not the bar)
 
-    def __init__(self, out):
-        self.out, self.name, self.total, self.shown = out, "", None, -1
+    def __init__(self, out: TextIO) -> None:
+        self.out, self.name, self.shown = out, "", -1
+        self.total: int | None = None
 
     def start(self, name: str, total: int | None) -> None:
         self.name = name if len(name) <= self.NAME_MOST else "…" + name[1 - self.NAME_MOST:]
@@ -330,7 +344,7 @@ class _Progress:
             self.out.flush()
 
 
-def run_replay(args) -> int:
+def run_replay(args: argparse.Namespace) -> int:
     status = 0
     for name in args.files:
         try:
@@ -359,7 +373,7 @@ def run_replay(args) -> int:
     return status
 
 
-def run_sources(args) -> int:
+def run_sources(args: argparse.Namespace) -> int:
     """`sources map VERSION` (status 2 for an unknown one) and `sources fetch [VERSION...]` (status 2 when a text
     cannot be fetched or is not the release's)."""
     unknown = [v for v in args.versions if v not in MAPS]
@@ -370,7 +384,8 @@ def run_sources(args) -> int:
     if args.action == "map":
         print(json.dumps(source_map(args.versions[0]).as_json(), indent=1))
         return 0
-    status, done, settings = 0, set(), read_settings()
+    status, settings = 0, read_settings()
+    done: set[str] = set()
     for version in args.versions or list(MAPS):
         m = MAPS[version]
         if m.ref in done:
@@ -390,7 +405,7 @@ def run_sources(args) -> int:
     return status
 
 
-def advice(scenario, variants) -> list[str]:
+def advice(scenario: Scenario, variants: Sequence[str]) -> list[str]:
     """What the editor advises of a scenario that runs (web/editor.py's dry run, the same functions): plugin names
     that look misspelt, and pods left where only a flush would move them (each version run through again, only
     when the clock runs no flushes: else none are)."""
@@ -398,7 +413,7 @@ def advice(scenario, variants) -> list[str]:
     return advised(scenario.raw, overdue, defaults(scenario.raw["schema"])["periodic_flushes"])
 
 
-def run_check_challenge(args) -> int:
+def run_check_challenge(args: argparse.Namespace) -> int:
     """Prints solved / not yet with the why; status 0 solved, 1 not yet, 2 for a bad id or scenario."""
     if args.challenge not in BY_ID:
         print(f"error: no challenge {args.challenge[:60]!r}; the challenges are {', '.join(BY_ID)}", file=sys.stderr)
@@ -422,7 +437,7 @@ def _label(name: str) -> str:
     return "<stdin>" if name == STDIN else name
 
 
-def _load(name: str):
+def _load(name: str) -> Scenario:
     limits = Limits()
     if name == STDIN:
         return load_scenario(parse_text(sys.stdin.buffer.read(limits.max_bytes + 1), None, limits), limits)

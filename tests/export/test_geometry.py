@@ -9,7 +9,7 @@ import random
 from tests.export.node import run_module, same
 from webapp import ROOT
 from webapp.export import geometry
-from webapp.export.arrows import lay_out
+from webapp.export.arrows import Arrow, lay_out
 
 POINTERS_JS = (ROOT / "static" / "js" / "pointers.js").as_uri()
 
@@ -99,12 +99,12 @@ console.log(JSON.stringify(cases.map(([entries, [left, top, right, bottom], arro
 def laid_in_python(case: list) -> list:
     """arrows.py lay_out's answers, in the harness's form."""
     entries, frame, arrows = case
-    laid = [{"tail": tuple(start), "via": tuple(turn), "s": tuple(up), "end": tuple(end), "key": key,
-             "detached": detached} for start, turn, up, end, key, detached in arrows]
+    laid = [Arrow(tail=tuple(start), via=tuple(turn), s=tuple(up), end=tuple(end), key=key, detached=detached)
+            for start, turn, up, end, key, detached in arrows]
     lay_out(laid, [(tuple(e[:4]), e[4]) for e in entries], tuple(frame))
-    return [[a["corners"] is not None, [list(p) for p in a["measured"].points],
-             a["cut"] and [list(a["cut"].gap), [[list(p), list(q)] for p, q in a["cut"].bars], list(a["cut"].cross),
-                           a["cut"].bent, a["cut"].room if math.isfinite(a["cut"].room) else None]] for a in laid]
+    return [[a.corners is not None, [list(p) for p in a.measured.points],
+             a.cut and [list(a.cut.gap), [[list(p), list(q)] for p, q in a.cut.bars], list(a.cut.cross),
+                        a.cut.bent, a.cut.room if math.isfinite(a.cut.room) else None]] for a in laid]
 
 
 def random_layout(rng: random.Random) -> list:

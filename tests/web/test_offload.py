@@ -13,7 +13,8 @@ from webapp import create_app
 from webapp.errors import Busy
 from webapp.scenario import builtin
 from webapp.scenario.errors import ScenarioError
-from webapp.server.offload import Offload
+from webapp.server.isolated import Client, Isolated
+from webapp.server.offload import BUSY_IMPORT, Lane, Offload
 from webapp.web.bodies import SMALL_BODY_BYTES
 
 
@@ -255,3 +256,18 @@ def test_each_refusal_is_logged_as_one_line_without_a_traceback(busy_app, caplog
     assert refused[2].getMessage().startswith("refused POST /api/replay: TooLarge: a body over")
     assert all(r.exc_info is None and "\n" not in r.getMessage() for r in refused)
     sio.disconnect()
+
+
+def test_a_log_import_counts_against_its_clients_address():
+    """The import lane bounds the places one address holds, as every lane does: by the client's address (the
+    lane was once given the whole Client, a new key per call, so one address could take every place)."""
+    lane = Lane(2, 0, BUSY_IMPORT, per_address=1)
+    imports = Isolated(lane, cpu_seconds=10, per_minute=60)
+    try:
+        with lane.place(None, "10.0.0.1"):
+            with pytest.raises(Busy, match="your address has 1 requests"):
+                imports.run(divmod, (7, 2), Client("10.0.0.1"))
+            assert imports.run(divmod, (7, 2), Client("10.0.0.2")) == (3, 1)
+        assert lane.pending == 0
+    finally:
+        imports.close()

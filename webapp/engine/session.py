@@ -116,6 +116,11 @@ class Session:
         self.playing = False
         self.play_token += 1
 
+    def evict(self) -> None:
+        """Drop the simulation (idle): the session answers "no scenario loaded" until it loads again."""
+        self.pause()
+        self.sim = None
+
     def autoplay_step(self, token: int) -> bool:
         """One autoplay tick; False when this task should stop (paused, replaced or at the end)."""
         if token != self.play_token or self.sim is None:

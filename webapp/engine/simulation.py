@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import Invalid, TooLarge
 from ..model import invariants
 from ..model.config import NS
+from ..model.frame import Frame, Preview, Summary, VariantFrame
 from ..model.queue import PriorityQueue
 from ..model.variant import VARIANTS
 from ..model.versions import VERSIONS
@@ -48,7 +49,7 @@ class Simulation:
         self.max_bytes = max_bytes  # None: no bound (the command line, benchmarks); sessions set one
         self._source_bytes: int | None = None
         self.frames_built = 0
-        self._frame: dict[str, Any] | None = None  # the frame at the cursor, once asked for
+        self._frame: Frame | None = None  # the frame at the cursor, once asked for
         self._load()
         self._position = 0  # the cursor; the timelines are moved to it by _at() when a frame is built
 
@@ -128,19 +129,19 @@ class Simulation:
         """The step applied from ``position`` to the next, or None at the end."""
         return self.scenario.steps[position] if position < self.total else None
 
-    def frame(self) -> dict[str, Any]:
+    def frame(self) -> Frame:
         """Everything true at the cursor, as plain data (built once per position of the cursor)."""
         if self._frame is None:
             self._frame = self.frame_at(self._position)
         return self._frame
 
-    def frame_at(self, position: int) -> dict[str, Any]:
+    def frame_at(self, position: int) -> Frame:
         """Everything true at ``position``, built now and not kept (the cursor stays): a transport makes the next
         step's message with it while its viewer looks at this one."""
         if not 0 <= position <= self.total:
             raise Invalid(said("position", lo=0, hi=self.total, got=shown(position)))
         self.frames_built += 1
-        variants = {}
+        variants: dict[str, VariantFrame] = {}
         for v, line in self._at(position).items():
             result, record = line.last if line.last is not None else (None, None)
             variants[v] = {
@@ -153,26 +154,29 @@ class Simulation:
                 "returns": self.returns[v].at(position),  # failed pods' way back so far
                 "windows": self.scenario.config.feature("SchedulerPopFromBackoffQ", VERSIONS[v].rules),
             }
-        return {"position": position, "total": self.total, "divergence": self.divergence,
-                "gate": self.scenario.config.gate, "unschedulableLimit": self.scenario.config.max_in_unschedulable / NS,
-                "step": self.scenario.steps[position - 1] if position else None,
-                "next": self._step_after(position), "variants": variants,
-                **({"podGroups": dict(self.scenario.config.pod_groups)} if self.scenario.config.pod_groups else {})}
+        frame: Frame = {"position": position, "total": self.total, "divergence": self.divergence,
+                        "gate": self.scenario.config.gate,
+                        "unschedulableLimit": self.scenario.config.max_in_unschedulable / NS,
+                        "step": self.scenario.steps[position - 1] if position else None,
+                        "next": self._step_after(position), "variants": variants}
+        if self.scenario.config.pod_groups:
+            frame["podGroups"] = dict(self.scenario.config.pod_groups)
+        return frame
 
-    def preview(self) -> dict[str, dict[str, Any]] | None:
+    def preview(self) -> dict[str, Preview] | None:
         """{variant: {result, record}} of the step ``step()`` would apply, worked out on copies of the models
         (the cursor and its frame stay where they are); None at the end."""
         step = self.peek()
         if step is None:
             return None
         position = self.position
-        out = {}
+        out: dict[str, Preview] = {}
         for v, line in self._at(position).items():
             result, record = line.model.clone().apply(position, step)
             out[v] = {"result": result, "record": record}
         return out
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> Summary:
         """What the whole scenario is, for its summary message: no position in it."""
         sc = self.scenario
         return {"name": sc.name, "description": sc.description, "variants": list(self.variants), "total": self.total,

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ..model.config import NS
-from ..model.frame import Return
+from ..model.frame import Frame, Return
 from ..model.versions import VERSIONS
 from ..scenario import builtin
 from ..scenario.scenario import Scenario, from_valid_dict
@@ -71,7 +71,7 @@ class Runs(TypedDict):
     returns: dict[str, dict[str, list[Return]]]
     parted: dict[str, int]
     end: dict[str, float]
-    frames: dict[int, dict[str, Any]]  # Frame, as Simulation.frame_at gives it
+    frames: dict[int, Frame]  # as Simulation.frame_at gives it
 
 
 def incident_runs(scenario: Scenario, versions: Sequence[str] | None = None, max_bytes: int | None = None) -> Runs:

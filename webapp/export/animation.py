@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.simulation import Simulation
 from ..errors import Invalid, TooLarge
 from ..presenter import state_message
+from ..presenter.shapes import Scene
+from ..scenario.scenario import Scenario
 from . import video
 from .beats import beats, drawn
 from .preset import PRESETS, SLIDE, WIDTH, Preset
@@ -100,7 +103,8 @@ def default_start(end: int) -> int:
     return max(0, end - MAX_STEPS)
 
 
-def export_animation(scenario, request: Request, max_bytes: int | None = None, versions=None) -> bytes:
+def export_animation(scenario: Scenario, request: Request, max_bytes: int | None = None,
+                     versions: Sequence[str] | None = None) -> bytes:
     """The animation's file. Raises Invalid for a bad request, TooLarge past the bounds."""
     check_options(request.kind, request.theme, request.width, request.preset)
     check_range(request.start, request.end, len(scenario.steps))
@@ -155,8 +159,8 @@ def pixels(pictures: list[tuple[str, int]], request: Request, height: int) -> by
 
 
 
-def frames(scenario, start: int, end: int, theme: str = "light", max_bytes: int | None = None,
-           versions=None, preset: Preset = SLIDE) -> list[tuple[str, int]]:
+def frames(scenario: Scenario, start: int, end: int, theme: str = "light", max_bytes: int | None = None,
+           versions: Sequence[str] | None = None, preset: Preset = SLIDE) -> list[tuple[str, int]]:
     """The pictures as SVG documents, each with how long it shows (ms)."""
     sim = Simulation(scenario, versions or scenario.versions, max_bytes=max_bytes)
     sim.seek(start)
@@ -171,7 +175,7 @@ def frames(scenario, start: int, end: int, theme: str = "light", max_bytes: int 
     return _merged(out)
 
 
-def _scene(sim: Simulation) -> dict:
+def _scene(sim: Simulation) -> Scene:
     return state_message(sim.frame())["scene"]
 
 

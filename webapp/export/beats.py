@@ -15,6 +15,7 @@ import copy
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from ..presenter.shapes import Scene
 from .tokens import BEATS, THEMES
 
 SVG = "http://www.w3.org/2000/svg"
@@ -31,20 +32,20 @@ class Beat:
     solid: bool = True  # the ghosts still drawn solid
 
 
-def beats(scene: dict) -> list[Beat]:
+def beats(scene: Scene) -> list[Beat]:
     """The pictures of a step forward into ``scene`` before its settled one, each with its time: the walk's ticks
     (the panes' walks side by side, tick by tick, as playHintWalk and playClimax pace them), then the hold before
     the deferred Done. None for a scene that removed nothing and walked nothing."""
     per, hold = BEATS["per"], BEATS["hold"]
-    walks = [(variant, pane["walk"]) for variant, pane in scene["panes"].items() if pane.get("walk")]
+    walks = [(variant, walk) for variant, pane in scene["panes"].items() if (walk := pane["walk"])]
     ghosts = any(item.get("ghost") or item["kind"] == "ghost"
                  for pane in scene["panes"].values() for item in pane["list"]["items"])
     if not walks and not ghosts:
         return []
-    ticks = max([len(w["ids"]) + 1 for _, w in walks if w["ids"]] + [2 for _, w in walks if w.get("nil")] + [0])
+    ticks = max([len(w["ids"]) + 1 for _, w in walks if w["ids"]] + [2 for _, w in walks if w["nil"]] + [0])
     out = [Beat(per,
                 tuple((variant, w["ids"][t]) for variant, w in walks if t < len(w["ids"])),
-                tuple((variant, w["nil"]) for variant, w in walks if w.get("nil") and t < 2))
+                tuple((variant, nil) for variant, w in walks if (nil := w["nil"]) and t < 2))
            for t in range(ticks)]
     return _merged([*out, Beat(hold)])
 
@@ -70,17 +71,16 @@ def drawn(settled: ET.Element, beat: Beat, theme: str) -> ET.Element:
             for entry in _groups(pane, "data-ghost", "true"):
                 _solid(entry)
     for variant, entry_id in beat.rings:
-        entry = next((g for g in _groups(panes.get(variant), "data-id", entry_id)
-                      if g.get("data-walked") == "true"), None)
-        if entry is not None:
-            _ringed(entry, palette["visit"])
-            entry.set("transform", f"translate(0 {-LIFT})")
+        ringed = [g for g in _groups(panes.get(variant), "data-id", entry_id) if g.get("data-walked") == "true"]
+        if ringed:
+            _ringed(ringed[0], palette["visit"])
+            ringed[0].set("transform", f"translate(0 {-LIFT})")
     for variant, removed_id in beat.flashes:
-        entry = next(iter(_groups(panes.get(variant), "data-removed-id", removed_id)), None)
-        box = _box(entry)
-        if entry is not None and box is not None:
+        removed = _groups(panes.get(variant), "data-removed-id", removed_id)
+        box = _box(removed[0]) if removed else None
+        if box is not None:
             box.set("fill", palette["bug-bg"])
-            _ringed(entry, palette["bug"])
+            _ringed(removed[0], palette["bug"])
     return root
 
 

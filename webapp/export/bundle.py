@@ -39,7 +39,7 @@ class Module:
         if leftover:
             raise BundleError(f"{key}: unsupported module syntax: {leftover.group(0).strip()!r}")
 
-    def _import(self, match: re.Match) -> str:
+    def _import(self, match: re.Match[str]) -> str:
         path = match.group(3)
         if not path.startswith(("./", "../")):
             raise BundleError(f"{self.key}: only relative imports are bundled, got {path!r}")
@@ -54,7 +54,7 @@ class Module:
         self.imports.append(key)
         return f"const {{ {', '.join(bindings)} }} = __mod({json.dumps(key)});"
 
-    def _export(self, match: re.Match) -> str:
+    def _export(self, match: re.Match[str]) -> str:
         self.exports.append(match.group(1))
         return ""
 

@@ -6,13 +6,16 @@ checked first, then the scenario is loaded and the range checked, and the file i
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import sys
+from collections.abc import Callable
 
 from ..errors import UserError
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
+from ..scenario.scenario import Scenario
 from .animation import (
     DEFAULT_WIDTH,
     KINDS,
@@ -34,9 +37,10 @@ FORMATS = (*KINDS, "svg", "html")
 BY_EXTENSION = {".gif": "gif", ".png": "apng", ".apng": "apng", ".mp4": "mp4", ".svg": "svg",  # no --format
                 ".html": "html"}
 STDOUT = "-"
+Load = Callable[[str], Scenario]  # the CLI's own: a file, a built-in id, or - for stdin, to a Scenario
 
 
-def add_parser(commands, load) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], load: Load) -> None:
     """The ``export`` subcommand; ``load``: the CLI's own (a file, a built-in id, or - for stdin, to a Scenario)."""
     p = commands.add_parser("export", help="a scenario's step range as an animated GIF, APNG or MP4, a position as "
                                            "SVG, or the offline HTML file (docs/cli.md)")
@@ -58,7 +62,7 @@ def add_parser(commands, load) -> None:
     p.set_defaults(run=lambda args: run(args, load))
 
 
-def run(args, load) -> int:
+def run(args: argparse.Namespace, load: Load) -> int:
     try:
         data = made(args, load)
     except Refused as err:
@@ -94,7 +98,7 @@ class Refused(Exception):
     """One line saying why nothing was exported."""
 
 
-def made(args, load) -> bytes:
+def made(args: argparse.Namespace, load: Load) -> bytes:
     """The file's bytes; Refused for any bad input."""
     kind = args.format = args.format or BY_EXTENSION.get(os.path.splitext(args.output)[1].lower(), "gif")
     if kind not in FORMATS:
@@ -119,7 +123,7 @@ def made(args, load) -> bytes:
     except OSError as err:
         raise Refused(f"{name[:200]}: {err.strerror or err}") from None
     total, args.panes = len(scenario.steps), len(scenario.versions)
-    locked = None if args.start is None or end is None else (start, end)  # the offline file's range, when both given
+    locked = None if start is None or end is None else (start, end)  # the offline file's range, when both given
     end = total if end is None else end
     start = default_start(end) if start is None else start
     try:

@@ -12,8 +12,10 @@ nearest the middle (STEP of the approach at a time either side of it, TRIES plac
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .geometry import Point, Rect
 from .tokens import CUT
 
 # The numbers are the tokens' (static/js/tokens.js "cut", docs/rendering.md), the ones pointers.js reads.
@@ -30,29 +32,29 @@ class Measured:
     """A polyline measured along its length (pointers.js ``measured``): the point at distance ``d``, and the points
     between two distances."""
 
-    def __init__(self, points: list):
-        self.points = [tuple(p) for p in points]
+    def __init__(self, points: Sequence[Sequence[float]]) -> None:
+        self.points: list[Point] = [(p[0], p[1]) for p in points]
         self.along = [0.0]
         for p, q in zip(self.points, self.points[1:]):
             self.along.append(self.along[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
         self.length = self.along[-1]
 
-    def point(self, d: float) -> tuple:
+    def point(self, d: float) -> Point:
         found = next((i for i, v in enumerate(self.along) if v >= d), len(self.along) - 1)
         i = max(1, found)
         (px, py), (qx, qy), a, b = self.points[i - 1], self.points[i], self.along[i - 1], self.along[i]
         t = (d - a) / (b - a) if b > a else 0
         return (px + (qx - px) * t, py + (qy - py) * t)
 
-    def between(self, d0: float, d1: float) -> list:
+    def between(self, d0: float, d1: float) -> list[Point]:
         return [self.point(d0), *(p for p, d in zip(self.points, self.along) if d0 < d < d1), self.point(d1)]
 
 
 @dataclass
 class Cut:
-    gap: tuple  # (from, to): distances along the line
-    bars: list  # two bars, each ((x, y), (x, y))
-    cross: tuple  # (x, y)
+    gap: tuple[float, float]  # (from, to): distances along the line
+    bars: list[tuple[Point, Point]]  # two bars
+    cross: Point
     bent: bool  # the gap takes in a corner of the line
     room: float = 0.0
 
@@ -69,7 +71,7 @@ def cut_at(path: Measured, start: float, f: float) -> Cut:
 
     ang = heading(mid - bar / 2, mid + bar / 2)
     nx, ny = -math.sin(ang) * BAR_HALF, math.cos(ang) * BAR_HALF
-    bars = []
+    bars: list[tuple[Point, Point]] = []
     for off in (-bar, bar):
         qx, qy = path.point(mid + off)
         bars.append(((qx - nx, qy - ny), (qx + nx, qy + ny)))
@@ -82,19 +84,20 @@ def cut_at(path: Measured, start: float, f: float) -> Cut:
     return Cut((mid - half, mid + half), bars, path.point(mid), bent)
 
 
-def place_cut(path: Measured, start: float, entries: list, others: list, cuts: list) -> Cut:
+def place_cut(path: Measured, start: float, entries: Sequence[Rect], others: Sequence[Sequence[Point]],
+              cuts: Sequence[Cut]) -> Cut:
     """Where along its approach a detached arrow is cut. ``entries``: rects (left, top, right, bottom); ``others``:
     the other arrows' lines as point lists; ``cuts``: the cuts placed before this one."""
     segments = [(a, b) for line in others for a, b in zip(line, line[1:])]
     crosses = [c.cross for c in cuts]
 
-    def room(q: tuple) -> float:
+    def room(q: Point) -> float:
         x, y = q
         return min([*(math.hypot(max(b[0] - x, 0, x - b[2]), max(b[1] - y, 0, y - b[3])) for b in entries),
                     *(to_segment(q, a, b) for a, b in segments),
                     *(math.hypot(x - c[0], y - c[1]) - CROSS for c in crosses)], default=math.inf)
 
-    best = None
+    best: Cut | None = None
     for k in range(TRIES + 1):
         f = 0.5 + (-1 if k % 2 else 1) * math.ceil(k / 2) * STEP
         cut = cut_at(path, start, f)
@@ -105,10 +108,11 @@ def place_cut(path: Measured, start: float, entries: list, others: list, cuts: l
             best = cut
         if best.room >= ROOM:
             break
+    assert best is not None  # TRIES + 1 >= 1 places tried
     return best
 
 
-def to_segment(q: tuple, a: tuple, b: tuple) -> float:
+def to_segment(q: Point, a: Point, b: Point) -> float:
     """The distance from point q to the segment a-b."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     t = max(0, min(1, ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / (dx * dx + dy * dy))) if dx or dy else 0

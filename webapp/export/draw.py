@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -18,7 +18,7 @@ BOLD_WIDTH = 7.6  # of the 12 px bold text
 MAX_LABEL = 40  # longer texts are cut with an ellipsis (the hooks and the <title> keep the full name)
 ROW_GAP = 14
 NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_palette: ContextVar[dict] = ContextVar("palette", default=THEMES["light"])  # the theme being drawn
+_palette: ContextVar[dict[str, str]] = ContextVar("palette", default=THEMES["light"])  # the theme being drawn
 _least_font: ContextVar[float] = ContextVar("least_font", default=0.0)  # the preset's least text (SVG units)
 
 
@@ -57,11 +57,11 @@ def grown(size: float) -> float:
     return font(size) / size
 
 
-def node(parent, tag: str, text: str | None = None, **attrs) -> ET.Element:
+def node(parent: ET.Element, tag: str, text: str | None = None, /, **attrs: object) -> ET.Element:
     """A child element; attribute names use '_' for '-'; None attributes are left out; text is XML-safe; a
     font_size is drawn at least the block's least (``least_font``)."""
     if attrs.get("font_size") is not None:
-        attrs["font_size"] = f"{font(float(attrs['font_size'])):g}"
+        attrs["font_size"] = f"{font(float(str(attrs['font_size']))):g}"
     element = ET.SubElement(parent, tag, {
         name.replace("_", "-"): xml_safe(str(value)) for name, value in attrs.items() if value is not None})
     if text is not None:
@@ -93,7 +93,7 @@ def short(text: str, limit: int = MAX_LABEL) -> str:
 class Flow:
     """Places boxes left to right, wrapping onto a new row at ``right``."""
 
-    def __init__(self, left: float, right: float, top: float):
+    def __init__(self, left: float, right: float, top: float) -> None:
         self.left, self.right = left, right
         self.x, self.y, self.row_height = left, top, 0.0
 
@@ -109,7 +109,7 @@ class Flow:
         return self.y + self.row_height
 
 
-def rounded(x: float, y: float, w: float, h: float, corners: tuple) -> str:
+def rounded(x: float, y: float, w: float, h: float, corners: Sequence[float]) -> str:
     """A rectangle's path with its own radius per corner (top-left, top-right, bottom-right, bottom-left)."""
     tl, tr, br, bl = (min(r, w / 2, h / 2) for r in corners)
     return (f"M{x + tl:.1f} {y:.1f} H{x + w - tr:.1f} A{tr} {tr} 0 0 1 {x + w:.1f} {y + tr:.1f} "
@@ -117,7 +117,7 @@ def rounded(x: float, y: float, w: float, h: float, corners: tuple) -> str:
             f"A{bl} {bl} 0 0 1 {x:.1f} {y + h - bl:.1f} V{y + tl:.1f} A{tl} {tl} 0 0 1 {x + tl:.1f} {y:.1f} Z")
 
 
-def stripes(g, x: float, y: float, width: float, height: float, step: float = 17.0) -> None:
+def stripes(g: ET.Element, x: float, y: float, width: float, height: float, step: float = 17.0) -> None:
     """The unseen shading (app.css --unseen-bg: 135° stripes, 6 px of each colour) as line segments clipped
     to the box (``step`` apart along an edge: the stripe and its gap are step / 2√2 wide)."""
     c = step / 2

@@ -8,18 +8,22 @@ Points are (x, y) tuples."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from .tokens import ARROW, CURVE
 
+Point = tuple[float, float]
+Rect = tuple[float, float, float, float]  # left, top, right, bottom
 
-def bezier(p0: tuple, p1: tuple, p2: tuple, p3: tuple, t: float) -> tuple:
+
+def bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: float) -> Point:
     """The point at ``t`` of a cubic Bézier (pointers.js bezier's weights, in its order)."""
     u = 1 - t
     a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
     return (a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0], a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1])
 
 
-def curve(s: tuple, e: tuple) -> list[tuple]:
+def curve(s: Point, e: Point) -> list[Point]:
     """An arrow's plain approach, from the top of its channel (``s``) up to the item (``e``): points along a cubic
     whose controls rise CURVE["rise"] px at least (or ``bend`` of the height) above ``s`` and below ``e``."""
     dy = max(CURVE["rise"], abs(s[1] - e[1]) * CURVE["bend"])
@@ -28,10 +32,10 @@ def curve(s: tuple, e: tuple) -> list[tuple]:
     return [bezier(*controls, i / n) for i in range(n + 1)]
 
 
-def bends(corners: list) -> list[tuple]:
+def bends(corners: Sequence[Point]) -> list[Point]:
     """Points along a run of straight lines, each corner rounded: near enough a quarter of a circle, radius at most
     ARROW["corner"] px (pointers.js rounded)."""
-    out = [corners[0]]
+    out: list[Point] = [corners[0]]
     steps = ARROW["cornerSteps"]
     for a, c, b in zip(corners, corners[1:], corners[2:]):
         la, lb = math.hypot(c[0] - a[0], c[1] - a[1]), math.hypot(b[0] - c[0], b[1] - c[1])
@@ -46,21 +50,21 @@ def bends(corners: list) -> list[tuple]:
     return out
 
 
-def end_under(left: float, width: float, bottom: float, n: int) -> tuple:
+def end_under(left: float, width: float, bottom: float, n: int) -> Point:
     """Where the ``n``-th arrow (from 0) to arrive at an item ``width`` wide from ``left`` ends: just under its
     ``bottom``, the first at the middle and the others spread either side, in turn (pointers.js redraw)."""
     spread = min(ARROW["spread"], width * ARROW["spreadShare"])
     return (left + width / 2 + (1 if n % 2 else -1) * math.ceil(n / 2) * spread, bottom + ARROW["below"])
 
 
-def runs_over(path: list, boxes: list) -> bool:
+def runs_over(path: Sequence[Point], boxes: Sequence[Rect]) -> bool:
     """Does the path come within ARROW["overReach"] px of one of the rects (left, top, right, bottom)?
     (pointers.js runsOver, the target left out of ``boxes``)"""
     m = ARROW["overReach"]
     return any(any(b[0] - m < x < b[2] + m and b[1] - m < y < b[3] + m for x, y in path) for b in boxes)
 
 
-def head(tip: tuple, back: tuple, line_width: float) -> list[tuple]:
+def head(tip: Point, back: Point, line_width: float) -> list[Point]:
     """The arrow head's corners: the tip, then its two wings, aimed from ``back``; its size grows with the line's
     width (pointers.js drawArrow)."""
     angle = math.atan2(tip[1] - back[1], tip[0] - back[0])

@@ -4,14 +4,17 @@ presenter's facts (presenter/report.py) and the before/after frames as the SVG e
 from __future__ import annotations
 
 import base64
+from collections.abc import Sequence
 
 from ..engine.verdicts import incident_runs
 from ..presenter.report import Report, report
+from ..scenario.logs.importer import Imported
 from ..scenario.scenario import Scenario, from_valid_dict
 from .svg import THEMES, export_svg
 
 
-def incident_report(scenario: Scenario, imported=None, max_bytes: int | None = None, versions=None) -> Report:
+def incident_report(scenario: Scenario, imported: Imported | None = None, max_bytes: int | None = None,
+                    versions: Sequence[str] | None = None) -> Report:
     """``imported``: the importer's ``Imported`` (its evidence, verdict and assumptions), or None; ``versions``: the
     ones compared (default: those the scenario opens on)."""
     runs = incident_runs(scenario, versions, max_bytes=max_bytes)
@@ -22,7 +25,7 @@ def incident_report(scenario: Scenario, imported=None, max_bytes: int | None = N
                   counts.verdict() if counts.agreeing else None)
 
 
-def imported_report(imported, max_bytes: int | None = None) -> tuple[Scenario, Report]:
+def imported_report(imported: Imported, max_bytes: int | None = None) -> tuple[Scenario, Report]:
     scenario = from_valid_dict(imported.scenario)
     return scenario, incident_report(scenario, imported, max_bytes)
 

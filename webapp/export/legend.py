@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 
+from ..presenter.shapes import LegendItem
 from .draw import BOLD_WIDTH, node, paint, short, stripes, wrap
 
 LEGEND_COLUMNS = 3
 
 
-def legend(svg, items: list, left: float, top: float, width: float) -> float:
+def legend(svg: ET.Element, items: Sequence[LegendItem], left: float, top: float, width: float) -> float:
     """The scene's legend: each key drawn in its shape and colour, with its words; returns the bottom edge."""
     if not items:
         return top
@@ -31,7 +34,7 @@ def legend(svg, items: list, left: float, top: float, width: float) -> float:
     return y
 
 
-def swatch(g, key: str, label: str, x: float, y: float) -> None:
+def swatch(g: ET.Element, key: str, label: str, x: float, y: float) -> None:
     label = short(label, 14)
     if key in ("marker", "detached"):
         colour = paint("bug" if key == "detached" else "marker")

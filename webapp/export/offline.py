@@ -18,6 +18,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
@@ -27,8 +29,10 @@ from ..engine.rules import said
 from ..engine.simulation import Simulation
 from ..errors import Invalid, TooLarge
 from ..presenter import scenario_message, state_message
+from ..presenter.messages import ScenarioMessage, StateMessage
 from ..presenter.sourcepane import pane_payload
 from ..presenter.story import story as story_of
+from ..scenario.scenario import Scenario
 from . import stylesheets, tokens
 from .bundle import bundle
 from .incident import incident_report, themed_frames
@@ -42,14 +46,24 @@ TEMPLATES = Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=
 SCRIPT_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
 
-def messages(scenario, scenario_id: str | None, max_bytes: int | None = None, versions=None) -> dict:
+class Offline(TypedDict):
+    """What the offline file carries: its scenario, the state at every position, and the upstream text's panes."""
+
+    scenario: ScenarioMessage
+    frames: list[StateMessage]
+    sources: dict[str, dict[str, Any]]  # version -> pane_payload's answer
+
+
+def messages(scenario: Scenario, scenario_id: str | None, max_bytes: int | None = None,
+             versions: Sequence[str] | None = None) -> Offline:
     """{scenario: <scenario message>, frames: [<state message at position 0..total>]} on ``versions`` (default:
     the ones the scenario opens on). ``max_bytes`` bounds the simulation's memory (as a session's)."""
     if len(scenario.steps) > MAX_STEPS:
         raise TooLarge(f"an offline export holds at most {MAX_STEPS} steps; this scenario has "
                              f"{len(scenario.steps)}")
     sim = Simulation(scenario, versions or scenario.versions, max_bytes=max_bytes)
-    frames, size = [], 0
+    frames: list[StateMessage] = []
+    size = 0
     for position in range(sim.total + 1):
         sim.seek(position)
         frames.append(state_message(sim.frame()))
@@ -58,10 +72,10 @@ def messages(scenario, scenario_id: str | None, max_bytes: int | None = None, ve
             raise TooLarge(f"an offline export holds at most {MAX_FRAME_BYTES:,} bytes of positions; "
                            f"this scenario passes it at position {position} of {sim.total} "
                            "(its in-flight lists keep growing)")
-    return {"scenario": scenario_message(sim.summary(), scenario_id), "frames": frames}
+    return {"scenario": scenario_message(sim.summary(), scenario_id), "frames": frames, "sources": {}}
 
 
-def script_json(data) -> str:
+def script_json(data: object) -> str:
     """JSON that is safe inside a <script> element: no '<', '>' or '&' can end it or open a comment."""
     return json.dumps(data, separators=(",", ":")).translate(SCRIPT_JSON_ESCAPES)
 
@@ -104,9 +118,10 @@ def opening(total: int, position: int | None, range_: tuple[int, int] | None) ->
     return position, range_
 
 
-def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None, versions=None, *,
-                position: int | None = None, range_: tuple[int, int] | None = None, story: bool = False,
-                source_text=None) -> str:
+def export_html(scenario: Scenario, scenario_id: str | None, max_bytes: int | None = None,
+                versions: Sequence[str] | None = None, *, position: int | None = None,
+                range_: tuple[int, int] | None = None, story: bool = False,
+                source_text: Mapping[str, dict[str, object] | None] | None = None) -> str:
     """The file; it opens at ``position`` (default: the start of ``range_``, else 0), locked to ``range_``.
     ``source_text``: version -> the upstream text a transport has cached (webapp/upstream/), carried along."""
     position, range_ = opening(len(scenario.steps), position, range_)
@@ -117,10 +132,10 @@ def export_html(scenario, scenario_id: str | None, max_bytes: int | None = None,
     script = inline(bundle(ENTRY) + (SCROLLY.read_text(encoding="utf-8") if story else ""), "script")
     # a story is its own article: no incident report under it
     facts = None if story else incident_report(scenario, max_bytes=max_bytes, versions=versions)
-    parted = facts is not None and facts["incident"] is not None
+    parted = facts if facts is not None and facts["incident"] is not None else None
     return TEMPLATES.get_template("export.html").render(
-        facts=facts if parted else None,
-        svgs=themed_frames(scenario, facts, max_bytes) if parted else [],
+        facts=parted,
+        svgs=themed_frames(scenario, parted, max_bytes) if parted is not None else [],
         viewer_href=None,
         title=scenario.name,
         scenarios=[{"id": scenario_id or "", "name": scenario.name}],

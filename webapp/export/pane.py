@@ -8,8 +8,12 @@ arrows (arrows.py) — then the caption line and the invariants."""
 from __future__ import annotations
 
 import math
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 
-from .arrows import draw_pointers
+from ..presenter.shapes import Chip, ChipMark, HintLine, Item, Pointer
+from ..presenter.shapes import Pane as ScenePane
+from .arrows import Marks, draw_pointers
 from .draw import BOLD_WIDTH, CHAR_WIDTH, Flow, grown, node, paint, rounded, short, stripes, wrap
 from .tokens import CHIP_CORNERS, LANE_SHARES, TYPE
 
@@ -35,7 +39,7 @@ def chars(room: float, per_char: float) -> int:
 class Pane:
     """One variant's pane: the head and the diagram when made, the caption and the invariants at ``finish``."""
 
-    def __init__(self, svg, variant: str, scene_pane: dict, x: int, y: int):
+    def __init__(self, svg: ET.Element, variant: str, scene_pane: ScenePane, x: float, y: float) -> None:
         self.scene, self.x, self.y = scene_pane, x, y
         tone = scene_pane["tone"]
         self.group = group = node(svg, "g", data_variant=variant)
@@ -56,14 +60,10 @@ class Pane:
         node(group, "text", scene_pane["clock"], x=right, y=y + 52, font_size=11, text_anchor="end",
              fill=paint("muted"), data_testid="clock")
         diagram = node(group, "g", data_testid="diagram")
-        self.places: dict[str, tuple] = {}  # list item key -> (box x, y, width, height, stack bottom)
-        self.entries: list[tuple] = []  # the list's items and "→"s as the page's <li>s: (rect, item key or None)
-        self.list_frame: tuple | None = None  # the rect a pointer's detour stays in (the page's .inflight-list)
-        self.chips: list[tuple] = []  # (pod, queue, x, y, width, height)
-        self.lane_boxes: dict[str, tuple] = {}  # queue -> (x, top, width) of its lane
+        self.marks = Marks()  # where the list's items, the lanes and the chips are: what the arrows join
         bottom = self.listing(diagram, left, y + 62, right)
         bottom = self.lanes(diagram, left, bottom + 46, right)
-        draw_pointers(node(diagram, "g", data_layer="pointers"), self)
+        draw_pointers(node(diagram, "g", data_layer="pointers"), scene_pane["pointers"], self.marks)
         self.bottom = bottom
 
     def finish(self, top: float) -> float:
@@ -90,7 +90,7 @@ class Pane:
         return y + PAD
 
     # --- the in-flight list -----------------------------------------------------------------------------
-    def listing(self, diagram, left: float, top: float, right: float) -> float:
+    def listing(self, diagram: ET.Element, left: float, top: float, right: float) -> float:
         """The list area: its heading, the walk's hint, then its items in a wrapping row."""
         listing, hint = self.scene["list"], self.scene.get("hint")
         area = node(diagram, "g", data_list=listing["name"])
@@ -121,10 +121,10 @@ class Pane:
         frame.set("height", str(bottom - top))
         # the runs round the entries stay in the list, but for a way under its last row (the page's list has room
         # there, this one's frame hugs its entries): in the gap down to the lanes, 12 px under the frame
-        self.list_frame = (left, items_top - 8, right, bottom + 32)
+        self.marks.list_frame = (left, items_top - 8, right, bottom + 32)
         return bottom
 
-    def hint(self, area, hint: dict, left: float, right: float, y: float) -> float:
+    def hint(self, area: ET.Element, hint: HintLine, left: float, right: float, y: float) -> float:
         """The walk's line, "B: walked … → Decision", wrapped within left..right as the page wraps it (a long walk
         takes several lines; the decision's badge goes to a line of its own when it does not fit after the walk);
         one text element, so it reads as one line. Returns the baseline of its last line."""
@@ -146,7 +146,8 @@ class Pane:
         node(line, "tspan", hint["decision"], x=at, dy=18 if below else None, font_weight="bold", fill=paint(fg))
         return last
 
-    def item(self, area, flow, it: dict, reached_by: list | None, follows: bool = False) -> None:
+    def item(self, area: ET.Element, flow: Flow, it: Item, reached_by: list[str] | None, follows: bool = False
+             ) -> None:
         kind = it["kind"]
         if kind == "front":
             lines = []
@@ -171,7 +172,7 @@ class Pane:
         x, y = flow.place(lead + width, stack_h)
         if follows:  # the arrow from the previous entry stays with this one when the row wraps
             node(area, "text", "→", x=x + 9, y=y + 22, text_anchor="middle", font_size=16, fill=paint("muted"))
-            self.entries.append(((x + 2, y + 8, x + 16, y + 26), None))  # the glyph's line box
+            self.marks.entries.append(((x + 2, y + 8, x + 16, y + 26), None))  # the glyph's line box
             x += lead
         g = node(area, "g", **hooks(it))
         if it.get("title") or it.get("gone"):
@@ -203,10 +204,11 @@ class Pane:
                  font_weight="bold", fill=colour)
             node(marker, "title", m["title"])
             top += 21
-        self.places[it["key"]] = (x, y, width, box_h, y + stack_h)
-        self.entries.append(((x, y, x + width, y + stack_h), it["key"]))
+        self.marks.places[it["key"]] = (x, y, width, box_h, y + stack_h)
+        self.marks.entries.append(((x, y, x + width, y + stack_h), it["key"]))
 
-    def box(self, g, it: dict, x, y, width, height, lines, reached_by) -> None:
+    def box(self, g: ET.Element, it: Item, x: float, y: float, width: float, height: float,
+            lines: Sequence[tuple[str, str]], reached_by: list[str] | None) -> None:
         """An entry's box in its styles (app.css .entry.*): event / pod, walked, unseen, ghost (removed)."""
         kind, ghost, walked, unseen = it["kind"], it.get("ghost"), it.get("walked"), it.get("unseen")
         radius = 16 if kind == "pod" else 4
@@ -240,7 +242,7 @@ class Pane:
             node(g, "text", line, x=x + width / 2, y=ty, text_anchor="middle", font_weight=weight, fill=colour)
 
     # --- the lanes ------------------------------------------------------------------------------------
-    def lanes(self, diagram, left: float, top: float, right: float) -> float:
+    def lanes(self, diagram: ET.Element, left: float, top: float, right: float) -> float:
         """The four lanes side by side (app.css .lanes), each with its chips stacked."""
         lanes_ = self.scene["lanes"]
         unit = (right - left - LANE_GAP * (len(lanes_) - 1)) / sum(LANE_SHARES.get(lane["queue"], 1) for lane in lanes_)
@@ -261,7 +263,7 @@ class Pane:
                 if c.get("window"):  # 1.33+: a window of backoffQ over its first chip (app.css .window-rule)
                     y = window_rule(g, c["window"], x + 10, y, width - 16 - CHANNEL)
                 y = self.chip(g, c, queue, x + 10, y, width - 16 - CHANNEL) + 6
-            self.lane_boxes[queue] = (x, top, width)
+            self.marks.lane_boxes[queue] = (x, top, width)
             bottoms.append(max(y, top + 56))
             frames.append((frame, bar))
             x += width + LANE_GAP
@@ -271,7 +273,7 @@ class Pane:
             bar.set("height", str(bottom - top))
         return bottom
 
-    def chip(self, g, c: dict, queue: str, x: float, y: float, width: float) -> float:
+    def chip(self, g: ET.Element, c: Chip, queue: str, x: float, y: float, width: float) -> float:
         timer, detail, marks = c.get("timer"), c.get("detail"), c.get("marks") or ()
         body = 40.0 if timer or detail else 24.0
         height = body + (MARK_GAP + len(marks) * (MARK_H + MARK_GAP) if marks else 0)
@@ -310,11 +312,11 @@ class Pane:
             node(mark, "text", short(m["text"], max(int((width - 12) / 6.2), 4)), x=x + width / 2, y=top + 12,
                  text_anchor="middle", font_size=TAG_PX, font_weight="bold", fill=paint(ink))
             top += MARK_H + MARK_GAP
-        self.chips.append((c["pod"], queue, x, y, width, height))
+        self.marks.chips.append((c["pod"], queue, x, y, width, height))
         return y + height
 
 
-def window_rule(g, window: dict, x: float, y: float, width: float) -> float:
+def window_rule(g: ET.Element, window: ChipMark, x: float, y: float, width: float) -> float:
     """One of backoffQ's one-second windows: a dashed rule with its seconds, over the first chip in it; returns
     where that chip starts."""
     rule = node(g, "g", data_window=window["text"])
@@ -325,7 +327,7 @@ def window_rule(g, window: dict, x: float, y: float, width: float) -> float:
     return y + MARK_H + MARK_GAP
 
 
-def hooks(it: dict) -> dict:
+def hooks(it: Item) -> dict[str, str | None]:
     """The page's data-* attributes of a list item (renderer.js)."""
     if it["kind"] == "front":
         return {"data_front": "true", "data_key": "front"}
@@ -337,12 +339,12 @@ def hooks(it: dict) -> dict:
             "data_unseen_by": " ".join(it["unseenBy"]) if it.get("unseenBy") else None}
 
 
-def reached_by(items: list, pointers: list) -> dict:
+def reached_by(items: Sequence[Item], pointers: Sequence[Pointer]) -> dict[str, list[str]]:
     """item key -> the pods whose (undecided) walk would visit it: the event entries of each pointer's
     [first, last] range, in list order."""
     keys = [it["key"] for it in items if it["kind"] == "event" and not it.get("ghost")]
     index = {key: i for i, key in enumerate(keys)}
-    out: dict = {}
+    out: dict[str, list[str]] = {}
     for p in pointers:
         if not p["decided"] and p["reach"]:
             first, last = (index.get(k) for k in p["reach"])

@@ -68,5 +68,8 @@ def _palette(frames: list[Image.Image], colours: list[str]) -> Image.Image:
         x += s.width
     rest = sheet.quantize(colors=256 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     palette = Image.new("P", (1, 1))
-    palette.putpalette(b"".join(exact) + bytes(rest.getpalette()[: 3 * (256 - len(exact))]))
+    found = rest.getpalette()
+    if found is None:  # quantize always makes a palette image
+        raise ValueError("the quantized sheet has no palette")
+    palette.putpalette(b"".join(exact) + bytes(found[: 3 * (256 - len(exact))]))
     return palette

@@ -17,9 +17,15 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 
+from .geometry import Point, Rect
 from .tokens import ROUTE
+
+GridTest = Callable[[int, int, int, int], bool]  # (i, j, ni, nj): for the run from (xs[i], ys[j]) to (xs[ni], ys[nj])
+Band = tuple[tuple[int, int], tuple[int, int]]  # the grid lines in a box's (a point's) reach: [first, stop) of xs, ys
+State = tuple[int, bool]  # a search state (route.js's id) and whether it is the goal's last step
 
 # The numbers are the tokens' (static/js/tokens.js "route", docs/rendering.md), the ones route.js reads.
 CLEAR = ROUTE["clear"]  # px a run keeps off an entry
@@ -38,12 +44,12 @@ class Budget:
 
     __slots__ = ("left",)
 
-    def __init__(self, left: int | None = None):
+    def __init__(self, left: int | None = None) -> None:
         self.left = BUDGET if left is None else left
 
 
-def detour(start: tuple, end: tuple, boxes: list, frame: tuple, others=(), spend: Budget | None = None
-           ) -> list[tuple] | None:
+def detour(start: Point, end: Point, boxes: Sequence[Rect], frame: Rect, others: Sequence[Point] = (),
+           spend: Budget | None = None) -> list[Point] | None:
     """The corners [start, …, end], or None when there is no way (or ``spend``, the drawing's budget, ran out
     first; what the search takes is deducted from it). ``boxes``: the entries' rects (the target's too); ``frame``:
     the rect the runs stay in; ``others``: points along the other arrows."""
@@ -63,10 +69,10 @@ def detour(start: tuple, end: tuple, boxes: list, frame: tuple, others=(), spend
     crowded = grid_test(xs, ys, [((bisect_right(xs_more, o[0]), bisect_left(xs_less, o[0])),
                                   (bisect_right(ys_more, o[1]), bisect_left(ys_less, o[1]))) for o in others])
     path = cheapest(xs, ys, start, goal, blocked, crowded, Budget() if spend is None else spend)
-    return path and straighten([*path, end])
+    return straighten([*path, end]) if path else None
 
 
-def grid_test(xs: list, ys: list, bands: list):
+def grid_test(xs: Sequence[float], ys: Sequence[float], bands: Sequence[Band]) -> GridTest:
     """route.js's blocked (does a run come within CLEAR of a box?) or crowded (within NEAR of a point of another
     arrow?) for the runs the search makes, each from a grid node to its neighbour, answered from a table made once
     (a search over a long list makes hundreds of thousands of runs). ``bands``: per box (or point), the grid lines
@@ -89,8 +95,7 @@ def grid_test(xs: list, ys: list, bands: list):
             for i in range(fx, sx):
                 columns[i][k0] += 1
                 columns[i][k1] -= 1
-    rows = [list(accumulate(r)) for r in rows]
-    columns = [list(accumulate(c)) for c in columns]
+    rows, columns = [list(accumulate(r)) for r in rows], [list(accumulate(c)) for c in columns]
 
     def test(i: int, j: int, ni: int, nj: int) -> bool:
         return rows[j][min(i, ni)] > 0 if j == nj else columns[i][min(j, nj)] > 0
@@ -104,20 +109,21 @@ def js_round(v: float) -> float:
     return whole + 1 if v - whole >= 0.5 else whole
 
 
-def middles(edges: list, fixed: list) -> list:
+def middles(edges: Sequence[float], fixed: Sequence[float]) -> list[float]:
     """The sorted coordinates midway between neighbouring edges, and ``fixed`` ones."""
     ordered = sorted(dict.fromkeys(js_round(v * 2) / 2 for v in edges))
     mid = [(v + ordered[i]) / 2 for i, v in enumerate(ordered[1:])]
     return sorted(dict.fromkeys([*mid, *fixed]))
 
 
-def crosses(p: tuple, q: tuple, b: tuple) -> bool:
+def crosses(p: Point, q: Point, b: Rect) -> bool:
     """Does the run p–q (vertical or horizontal) come within CLEAR of box b?"""
     return (max(p[0], q[0]) > b[0] - CLEAR and min(p[0], q[0]) < b[2] + CLEAR
             and max(p[1], q[1]) > b[1] - CLEAR and min(p[1], q[1]) < b[3] + CLEAR)
 
 
-def cheapest(xs, ys, start, goal, blocked, crowded, spend: Budget) -> list[tuple] | None:
+def cheapest(xs: Sequence[float], ys: Sequence[float], start: Point, goal: Point, blocked: GridTest,
+             crowded: GridTest, spend: Budget) -> list[Point] | None:
     """Dijkstra on the grid xs × ys, a state being a node and the direction it was reached in; ``start`` is reached
     going up and left going up, and ``goal`` is left going up (a bend, unless it was reached going up). Returns
     the nodes of the path, or None. (A state is the integer route.js makes its id; ``blocked`` and ``crowded``
@@ -126,8 +132,8 @@ def cheapest(xs, ys, start, goal, blocked, crowded, spend: Budget) -> list[tuple
     start_row = ys.index(start[1])
     first = (start_row * nx + xs.index(start[0])) * 4
     gi, gj = xs.index(goal[0]), ys.index(goal[1])
-    cost = {first: 0}
-    came: dict = {}  # state -> the state before it
+    cost: dict[int, float] = {first: 0}
+    came: dict[int, int] = {}  # state -> the state before it
     open_ = Heap()
     open_.push(0, (first, False))
     while (item := open_.pop()) is not None:
@@ -138,7 +144,7 @@ def cheapest(xs, ys, start, goal, blocked, crowded, spend: Budget) -> list[tuple
         cell, d = divmod(state, 4)
         j, i = divmod(cell, nx)
         if finished:
-            nodes = []
+            nodes: list[Point] = []
             s: int | None = state
             while s is not None:
                 nodes.insert(0, (xs[s // 4 % nx], ys[s // 4 // nx]))
@@ -169,7 +175,7 @@ def cheapest(xs, ys, start, goal, blocked, crowded, spend: Budget) -> list[tuple
     return None
 
 
-def straighten(points: list) -> list:
+def straighten(points: Sequence[Point]) -> list[Point]:
     """The corners only: points in line with their neighbours go."""
     return [p for k, p in enumerate(points)
             if k == 0 or k == len(points) - 1
@@ -179,10 +185,10 @@ def straighten(points: list) -> list:
 class Heap:
     """route.js's binary min-heap of [cost, value], step for step (heapq breaks ties in another order)."""
 
-    def __init__(self):
-        self.items: list = []
+    def __init__(self) -> None:
+        self.items: list[tuple[float, State]] = []
 
-    def push(self, c, value) -> None:
+    def push(self, c: float, value: State) -> None:
         items = self.items
         items.append((c, value))
         k = len(items) - 1
@@ -190,7 +196,7 @@ class Heap:
             items[k], items[(k - 1) >> 1] = items[(k - 1) >> 1], items[k]
             k = (k - 1) >> 1
 
-    def pop(self):
+    def pop(self) -> tuple[float, State] | None:
         items = self.items
         if not items:
             return None

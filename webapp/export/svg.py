@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 
 from ..engine.simulation import Simulation
 from ..presenter import state_message
+from ..presenter.shapes import Scene
+from ..scenario.scenario import Scenario
 from . import draw
 from .draw import node, paint
 from .legend import legend
@@ -34,7 +37,8 @@ MARGIN, GAP = 20, 20
 FONT_SIZE = 12  # the ordinary text's (the svg element's font-size)
 
 
-def export_svg(scenario, position: int, max_bytes: int | None = None, versions=None, theme: str = "light") -> str:
+def export_svg(scenario: Scenario, position: int, max_bytes: int | None = None, versions: Sequence[str] | None = None,
+               theme: str = "light") -> str:
     """Raises Invalid for a position outside 0..len(scenario.steps); ``max_bytes`` bounds the simulation's
     memory (as a session's); ``versions``: the panes (default: the ones the scenario opens on); ``theme``: a key
     of THEMES."""
@@ -43,7 +47,7 @@ def export_svg(scenario, position: int, max_bytes: int | None = None, versions=N
     return render(scenario.name, state_message(sim.frame())["scene"], theme)
 
 
-def render(name: str, scene: dict, theme: str = "light", preset: Preset = FULL) -> str:
+def render(name: str, scene: Scene, theme: str = "light", preset: Preset = FULL) -> str:
     """The SVG of one scene (``state_message(frame)["scene"]``) in ``theme``'s colours, laid out as ``preset``."""
     width = picture_width(len(scene["panes"]), preset)
     with draw.theme(theme), draw.least_font(preset.least_font(width)):
@@ -61,7 +65,7 @@ def least_font(panes: int, preset: Preset = FULL) -> float:
     return max(FONT_SIZE, preset.least_font(picture_width(panes, preset)))
 
 
-def render_panes(scene: dict, theme: str = "light") -> list[tuple[str, str]]:
+def render_panes(scene: Scene, theme: str = "light") -> list[tuple[str, str]]:
     """(variant, SVG element) for each pane of ``scene`` alone, in ``theme``'s colours, with no XML declaration: a
     page lays them out in its own grid (the first frame, web/firstframe.py)."""
     with draw.theme(theme):
@@ -90,7 +94,7 @@ def _root(width: int) -> ET.Element:
                               "font-size": f"{draw.font(FONT_SIZE):g}"})
 
 
-def _render(name: str, scene: dict, preset: Preset, width: int) -> str:
+def _render(name: str, scene: Scene, preset: Preset, width: int) -> str:
     svg = _root(width)
     background = node(svg, "rect", width="100%", height="100%", fill=paint("bg"))
     node(svg, "title", f"{name}: {step_title(scene)}")
@@ -107,7 +111,7 @@ def _render(name: str, scene: dict, preset: Preset, width: int) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(svg, encoding="unicode") + "\n"
 
 
-def _side_by_side(svg, scene: dict, top: float) -> float:
+def _side_by_side(svg: ET.Element, scene: Scene, top: float) -> float:
     """The panes in a row from ``top``, their captions lined up under the diagrams; returns their bottom edge."""
     panes = [Pane(svg, variant, p, MARGIN + i * (PANE_WIDTH + GAP), top)
              for i, (variant, p) in enumerate(scene["panes"].items())]
@@ -118,7 +122,7 @@ def _side_by_side(svg, scene: dict, top: float) -> float:
     return bottom
 
 
-def _stacked(svg, scene: dict, top: float) -> float:
+def _stacked(svg: ET.Element, scene: Scene, top: float) -> float:
     """The panes one above the other from ``top``, GAP apart; returns the last one's bottom edge."""
     bottom = top - GAP
     for variant, p in scene["panes"].items():
@@ -128,7 +132,7 @@ def _stacked(svg, scene: dict, top: float) -> float:
     return max(bottom, top)
 
 
-def step_title(scene: dict) -> str:
+def step_title(scene: Scene) -> str:
     """The picture's heading: which step it shows (this document's own frame around the scene's label)."""
     where = f"position {scene['position']} of {scene['total']}"
     step = scene["step"]

@@ -5,6 +5,7 @@ as css/tokens.css and the offline file inlines before app.css."""
 from __future__ import annotations
 
 import json
+from typing import TypedDict
 
 from .. import ROOT
 
@@ -12,11 +13,75 @@ SOURCE = ROOT / "static" / "js" / "tokens.js"
 OPENING = "export const TOKENS ="
 
 
-def read(text: str) -> dict:
+class CurveTokens(TypedDict):
+    rise: float
+    bend: float
+    samples: int
+
+
+class ArrowTokens(TypedDict):
+    spread: float
+    spreadShare: float
+    below: float
+    corner: float
+    cornerSteps: int
+    stopShort: float
+    line: float
+    decidedLine: float
+    dash: list[float]
+    head: float
+    headPerLine: float
+    headAngle: float
+    headAim: float
+    tail: float
+    tailPerLine: float
+    overReach: float
+    aboveLanes: float
+    channelStep: float
+
+
+class RouteTokens(TypedDict):
+    clear: float
+    bend: float
+    down: float
+    near: float
+    crowded: float
+    budget: int
+
+
+class CutTokens(TypedDict):
+    room: float
+    cross: float
+    gap: float
+    maxGap: float
+    bar: float
+    maxBar: float
+    barHalf: float
+    step: float
+    tries: int
+    bent: float
+
+
+class Tokens(TypedDict):
+    """tokens.js's TOKENS, as its JSON reads."""
+
+    colours: dict[str, list[str]]  # name -> [light, dark]
+    lanes: dict[str, float]
+    chips: dict[str, list[float]]
+    curve: CurveTokens
+    arrow: ArrowTokens
+    route: RouteTokens
+    type: dict[str, float]
+    cut: CutTokens
+    beats: dict[str, int]
+
+
+def read(text: str) -> Tokens:
     """The tokens of tokens.js's ``text``: the one JSON object after the line opening with OPENING (its closing
     semicolon left out)."""
     start = text.index("\n" + OPENING) + 1 + len(OPENING)
-    return json.loads(text[start:].strip().removesuffix(";"))
+    tokens: Tokens = json.loads(text[start:].strip().removesuffix(";"))
+    return tokens
 
 
 TOKENS = read(SOURCE.read_text(encoding="utf-8"))
@@ -30,7 +95,7 @@ BEATS: dict[str, int] = TOKENS["beats"]  # the climax's beats in ms (a step by h
 TYPE: dict[str, float] = TOKENS["type"]
 
 
-def css(tokens: dict = TOKENS) -> str:
+def css(tokens: Tokens = TOKENS) -> str:
     """The tokens the stylesheets use, as custom properties of :root: each colour as light-dark(light, dark)
     (app.css's data-theme picks the scheme), each lane's share as --lane-<queue> (in fr), its chips' corners as
     --chip-<queue> (a border-radius), a detached arrow's dashes as --pointer-dash, small print's share as --type-small

@@ -18,7 +18,10 @@ import ipaddress
 import socket
 import struct
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass
+
+IP = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 SIOCGIFFLAGS, SIOCGIFADDR, IFF_UP = 0x8913, 0x8915, 0x1  # Linux: an interface's flags, its IPv4 address; up
 ROUTE_PROBES = {socket.AF_INET: "203.0.113.1", socket.AF_INET6: "2001:db8::1"}  # documentation addresses
@@ -62,16 +65,17 @@ def reachable(host: str, port: int) -> Reach:
         if hosts and name:
             hosts.append(name)  # last: a phone finds it only where the network resolves it (mDNS, DNS)
     else:
-        hosts = [literal(host)] if _ip(host) is not None and usable(_ip(host)) else []
+        ip = _ip(host)
+        hosts = [literal(ip)] if ip is not None and usable(ip) else []
         if not hosts and _ip(host) is None and any(usable(ip) for ip in resolved(host)):
             hosts = [host]
     return Reach(tuple(f"http://{h}:{port}" for h in hosts), host)
 
 
-def interface_addresses(families=(socket.AF_INET,)) -> list:
+def interface_addresses(families: Collection[socket.AddressFamily] = (socket.AF_INET,)) -> list[IP]:
     """This machine's usable addresses (``ipaddress`` objects) of the given families, best first: the one of the
     default route, then by interface in the kernel's order, virtual bridges last."""
-    found: list[tuple[str, object]] = []
+    found: list[tuple[str, IP]] = []
     if sys.platform.startswith("linux"):
         if socket.AF_INET in families:
             found += _linux_ipv4()
@@ -87,18 +91,18 @@ def interface_addresses(families=(socket.AF_INET,)) -> list:
     return list(dict.fromkeys(ip for _, ip in ranked))
 
 
-def usable(ip) -> bool:
+def usable(ip: IP) -> bool:
     """An address another machine can open a page at: not loopback, link-local, unspecified or multicast."""
     return not (ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast)
 
 
-def literal(ip) -> str:
+def literal(ip: IP | str) -> str:
     """An address as a URL writes it (IPv6 in brackets)."""
     text = str(ip)
     return f"[{text}]" if ":" in text else text
 
 
-def route_address(family: int):
+def route_address(family: socket.AddressFamily) -> IP | None:
     """The source address of this machine's default route for ``family``, or None (no such route). ``connect()``
     on a UDP socket sends nothing: it chooses the route and the source address."""
     try:
@@ -128,18 +132,19 @@ def host_url_name() -> str | None:
     return name if "." in name else f"{name}.local"
 
 
-def resolved(host: str) -> list:
+def resolved(host: str) -> list[IP]:
     """The addresses ``host`` names (what the server binds when given a name); none if it does not resolve."""
     try:
-        return [_ip(info[4][0].split("%")[0]) for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)]
+        found = [_ip(str(info[4][0]).split("%")[0]) for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)]
+        return [ip for ip in found if ip is not None]
     except (OSError, UnicodeError):
         return []
 
 
-def _linux_ipv4() -> list[tuple[str, object]]:
+def _linux_ipv4() -> list[tuple[str, IP]]:
     import fcntl  # Unix only: imported where it is used
 
-    found = []
+    found: list[tuple[str, IP]] = []
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         for _, name in socket.if_nameindex():
             request = struct.pack("256s", name.encode()[:15])
@@ -154,14 +159,14 @@ def _linux_ipv4() -> list[tuple[str, object]]:
     return found
 
 
-def _linux_ipv6() -> list[tuple[str, object]]:
+def _linux_ipv6() -> list[tuple[str, IP]]:
     """``/proc/net/if_inet6``: one line per address, ``hex index prefix scope flags name``."""
     try:
         with open("/proc/net/if_inet6", encoding="ascii") as f:
             lines = f.read().splitlines()
     except OSError:
         return []
-    found = []
+    found: list[tuple[str, IP]] = []
     for line in lines:
         parts = line.split()
         if len(parts) == 6 and len(parts[0]) == 32:
@@ -169,7 +174,7 @@ def _linux_ipv6() -> list[tuple[str, object]]:
     return found
 
 
-def _ip(text: str):
+def _ip(text: str) -> IP | None:
     try:
         return ipaddress.ip_address(text)
     except ValueError:

@@ -23,8 +23,21 @@ import socket as _socket
 import threading
 import weakref
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import TooLarge
+
+if TYPE_CHECKING:
+    from engineio import Server as EngineServer  # python-engineio has no types: Any
+    from engineio.socket import Socket as EngineSocket
+
+
+class Queue(Protocol):
+    """An Engine.IO connection's outgoing queue (a ``queue.Queue`` of its async mode)."""
+
+    def put(self, item: object, /, *args: object, **kwargs: object) -> None: ...
+    def get(self, *args: object, **kwargs: object) -> object: ...
+    def task_done(self) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +59,7 @@ def shed_reason(total: int) -> str:
             "MAX_OUTGOING_BYTES) and this one had the most unread; reconnect to go on")
 
 
-def size_of(pkt) -> int:
+def size_of(pkt: object) -> int:
     """The bytes a queued packet holds (its data: a Socket.IO packet as text, or binary)."""
     data = getattr(pkt, "data", None)
     return len(data) if isinstance(data, (str, bytes, bytearray)) else 0
@@ -57,8 +70,9 @@ class OutgoingQueue:
     the connection is dropped: ``drop()`` is called once (it closes the connection) and every later message is
     let go; the close and pings still pass."""
 
-    def __init__(self, inner, most: int, drop: Callable[[OutgoingQueue], None], farewell: Callable[[str], object],
-                 empty_error: type[BaseException], spend: Callable[[int], None] | None = None):
+    def __init__(self, inner: Queue, most: int, drop: Callable[[OutgoingQueue], None],
+                 farewell: Callable[[str], object], empty_error: type[BaseException],
+                 spend: Callable[[int], None] | None = None) -> None:
         self._inner = inner
         self._spend = spend or (lambda change: None)  # told every change of ``bytes`` (the process's total)
         self._empty_error = empty_error  # what the queue's get raises when it is empty
@@ -69,7 +83,7 @@ class OutgoingQueue:
         self._farewell = farewell  # text -> the packet that tells the client why
         self._lock = threading.Lock()
 
-    def put(self, pkt, *args, **kwargs):
+    def put(self, pkt: object, *args: object, **kwargs: object) -> None:
         size = size_of(pkt)
         is_message = getattr(pkt, "packet_type", None) == MESSAGE
         with self._lock:
@@ -81,9 +95,9 @@ class OutgoingQueue:
         if over:
             self.give_up(dropped_reason(self.most))
             return None
-        put = self._inner.put(pkt, *args, **kwargs)
+        self._inner.put(pkt, *args, **kwargs)
         self._spend(size)
-        return put
+        return None
 
     def give_up(self, reason: str) -> bool:
         """Drop the connection: let go of what is queued, leave ``reason`` as its one message, and close it
@@ -109,7 +123,7 @@ class OutgoingQueue:
         freed, self.bytes = self.bytes, 0
         return freed
 
-    def get(self, *args, **kwargs):
+    def get(self, *args: object, **kwargs: object) -> object:
         pkt = self._inner.get(*args, **kwargs)
         with self._lock:
             taken = min(self.bytes, size_of(pkt))
@@ -117,30 +131,31 @@ class OutgoingQueue:
         self._spend(-taken)
         return pkt
 
-    def __getattr__(self, name):  # task_done, join, qsize, empty: as the queue has them
+    def __getattr__(self, name: str) -> object:  # task_done, join, qsize, empty: as the queue has them
         return getattr(self._inner, name)
 
 
-def farewell_packet(reason: str):
+def farewell_packet(reason: str) -> object:
     """The Engine.IO packet of an ``error`` event {message, event, kind} telling a dropped client why."""
     from engineio import packet
 
     body = json.dumps(["error", {"message": reason, "event": "", "kind": TooLarge.kind}], separators=(",", ":"))
-    return packet.Packet(packet.MESSAGE, data=EVENT + body)
+    farewell: object = packet.Packet(packet.MESSAGE, data=EVENT + body)
+    return farewell
 
 
 class Bound:
     """What ``privates.bound_outgoing`` gives each new connection's queue: the bound, and what a drop does (close
     the Engine.IO socket whose queue it is, then ``on_drop``, e.g. give the memory back)."""
 
-    def __init__(self, eio, most: int, on_drop: Callable[[], None] | None = None):
+    def __init__(self, eio: EngineServer, most: int, on_drop: Callable[[], None] | None = None) -> None:
         self.eio, self.most, self.on_drop = eio, most, on_drop
         self.drops = 0
         self.process_most = PROCESS_QUEUES * most
         self.total = 0  # unread bytes of every connection
         self.queues: weakref.WeakSet[OutgoingQueue] = weakref.WeakSet()
         self._total_lock = threading.Lock()
-        self.websockets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Engine.IO socket -> its websocket
+        self.websockets: weakref.WeakKeyDictionary[EngineSocket, object] = weakref.WeakKeyDictionary()  # its websocket
 
     def unread(self, eio_sid: str | None) -> int:
         """The bytes queued for connection ``eio_sid`` that it has not read yet (0 for one unknown)."""
@@ -148,7 +163,7 @@ class Bound:
         queue = getattr(socket, "queue", None)
         return queue.bytes if isinstance(queue, OutgoingQueue) else 0
 
-    def wrap(self, inner) -> OutgoingQueue:
+    def wrap(self, inner: Queue) -> OutgoingQueue:
         queue = OutgoingQueue(inner, self.most, self.drop, farewell_packet, self.eio.get_queue_empty_exception(),
                               self.spend)
         self.queues.add(queue)
@@ -176,7 +191,7 @@ class Bound:
         if self.on_drop is not None:
             self.on_drop()
 
-    def _end(self, socket) -> None:
+    def _end(self, socket: EngineSocket) -> None:
         """Close the Engine.IO socket (the app forgets the connection), then, if its websocket is still open after
         DROP_GRACE (its writer blocked on a client that does not read), shut its TCP connection."""
         socket.close(wait=False, abort=False)

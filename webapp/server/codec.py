@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from socketio.packet import ACK, BINARY_ACK, BINARY_EVENT, CONNECT, DISCONNECT, EVENT, Packet
 
 from ..scenario.document import DocumentError, parse_json, too_deep
+from .isolated import Runner
 from .offences import Malformed, describe
 
 
@@ -22,7 +25,7 @@ class Encoded(str):
 ENCODE_PIECE = 500  # list items encoded in one call (a short hold of the GIL; bench/abuse.py)
 
 
-def encoded(message) -> Encoded:
+def encoded(message: object) -> Encoded:
     """``json.dumps(message, separators=(",", ":"))`` made a piece at a time: dicts key by key, a list over
     ENCODE_PIECE items in slices. Made on a native thread (Offload), the hub gets the GIL between two pieces
     instead of waiting out one C call over a whole long ``scenario`` message."""
@@ -31,7 +34,7 @@ def encoded(message) -> Encoded:
     return Encoded("".join(pieces))
 
 
-def _encode(value, pieces: list) -> None:
+def _encode(value: object, pieces: list[str]) -> None:
     if isinstance(value, dict) and all(type(key) is str for key in value):  # other keys: as json converts them
         pieces.append("{")
         for i, (key, item) in enumerate(value.items()):
@@ -47,7 +50,7 @@ def _encode(value, pieces: list) -> None:
         pieces.append(_dumps(value))
 
 
-def _dumps(value) -> str:
+def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
@@ -60,14 +63,14 @@ class QueueJson:
     MARK = "$encoded"
 
     @staticmethod
-    def dumps(message, **kwargs):
+    def dumps(message: object, **kwargs: Any) -> str:  # kwargs: json.dumps's own
         if isinstance(message, dict) and isinstance(message.get("data"), list):
             message = {**message, "data": [{QueueJson.MARK: str(v)} if isinstance(v, Encoded) else v
                                            for v in message["data"]]}
         return json.dumps(message, **kwargs)
 
     @staticmethod
-    def loads(text, **kwargs):
+    def loads(text: str | bytes, **kwargs: Any) -> object:  # kwargs: json.loads's own
         message = json.loads(text, **kwargs)
         if isinstance(message, dict) and isinstance(message.get("data"), list):
             message["data"] = [Encoded(v[QueueJson.MARK]) if isinstance(v, dict) and list(v) == [QueueJson.MARK]
@@ -81,21 +84,21 @@ class BoundaryJson:
     ``[event, message]`` whose message is ``Encoded`` is spliced, not encoded again."""
 
     @staticmethod
-    def dumps(data, **kwargs):
+    def dumps(data: object, **kwargs: Any) -> str:  # kwargs: json.dumps's own
         if isinstance(data, list) and any(isinstance(item, Encoded) for item in data):
             return "[" + ",".join(item if isinstance(item, Encoded) else json.dumps(item, **kwargs)
                                   for item in data) + "]"
         return json.dumps(data, **kwargs)
 
     @staticmethod
-    def loads(text, **_):
+    def loads(text: str, **_: object) -> object:
         return parse_json(text, "the message")
 
 
 class Undecodable:
     """The data of an event packet refused at the boundary: the guard answers it with an ``error``."""
 
-    def __init__(self, event: str, err: DocumentError):
+    def __init__(self, event: str, err: DocumentError) -> None:
         self.event = event
         field = re.sub(r"^\[1\]\.?", "", err.field) if err.field != "document" else ""  # [event, payload]
         where = (f"the '{event}' message" if event else "the message") + (f", field '{field}'" if field else "")
@@ -111,8 +114,9 @@ class JsonText:
 
     text: str
 
-    def value(self):
-        return json.loads(self.text)
+    def value(self) -> object:
+        parsed: object = json.loads(self.text)
+        return parsed
 
 
 KEPT_AS_TEXT = {"load": "scenario"}  # event -> the field of its object payload a large packet keeps as JsonText
@@ -126,7 +130,7 @@ class Unread:
     refusal: Exception
 
 
-class JsonPacket(Packet):
+class JsonPacket(Packet):  # type: ignore[misc]  # python-socketio has no types: Packet is Any
     """The server speaks JSON only (python-socketio's documented ``serializer`` option). Outgoing packets are
     never scanned for bytes: the default Packet walks every value of every message in Python to look for
     them, which costs more than the whole step (bench/round_trip.py). An incoming packet that carries binary
@@ -151,24 +155,29 @@ class JsonPacket(Packet):
     json = BoundaryJson
     LARGE_PACKET = 64 * 1024
     MAX_ATTACHMENTS = 16  # binary attachments are refused anyway (the guard); more are not even awaited
-    parse_apart = None
-    refuse_large = None
+    parse_apart: ClassVar[Runner | None] = None  # read off the class: a function, never bound
+    refuse_large: ClassVar[Callable[[], Exception | None] | None] = None
+    packet_type: int  # Packet's fields, set by its decode
+    data: object
+    namespace: str | None
+    id: int | None
 
-    def decode(self, encoded_packet):
+    def decode(self, encoded_packet: str) -> int:
         if len(encoded_packet) <= self.LARGE_PACKET:
             run = JsonPacket.parse_apart
             if run is not None and _too_deep_text(encoded_packet):  # to be refused: where, off the event loop
                 return run(self._decode, encoded_packet)
             return self._decode(encoded_packet)
         refuse = JsonPacket.refuse_large
-        refusal = refuse and (named := _KEPT_EVENT.match(encoded_packet)) and refuse()
-        if refusal:
+        named = _KEPT_EVENT.match(encoded_packet) if refuse is not None else None
+        refusal = refuse() if refuse is not None and named is not None else None
+        if named is not None and refusal is not None:
             self.packet_type, self.data, self.namespace, self.id = EVENT, [named[1], Unread(refusal)], None, None
             return 0
         run = JsonPacket.parse_apart
         return self._decode_large(encoded_packet) if run is None else run(self._decode_large, encoded_packet)
 
-    def _decode_large(self, encoded_packet):
+    def _decode_large(self, encoded_packet: str) -> int:
         count = self._decode(encoded_packet)
         data = self.data
         if self.packet_type == EVENT and isinstance(data, list) and len(data) == 2 and isinstance(data[0], str):
@@ -177,9 +186,9 @@ class JsonPacket(Packet):
                 data[1][field] = JsonText(json.dumps(data[1][field], separators=(",", ":")))
         return count
 
-    def _decode(self, encoded_packet):
+    def _decode(self, encoded_packet: str) -> int:
         try:
-            count = super().decode(encoded_packet)
+            count: int = super().decode(encoded_packet)
         except DocumentError as err:
             if self.packet_type in (EVENT, BINARY_EVENT):
                 named = _EVENT_NAME.search(encoded_packet[:80])  # '42["load",{...': the name, if it is there
@@ -202,7 +211,7 @@ class JsonPacket(Packet):
         self.packet_type, self.data, self.namespace, self.id = EVENT, Malformed(kind), None, None
 
     @classmethod
-    def reconstruct_binary(cls, data, attachments):
+    def reconstruct_binary(cls, data: object, attachments: list[bytes]) -> object:
         """A packet's data with its binary attachments put back: marked ``Attached``, the only data in which
         bytes can occur (JSON text holds none), so ``packet_problem`` walks no other payload."""
         data = super().reconstruct_binary(data, attachments)
@@ -214,7 +223,7 @@ def _too_deep_text(encoded_packet: str) -> bool:
     return too_deep(encoded_packet.encode("utf-8", "surrogatepass"))
 
 
-def event_name(data) -> str:
+def event_name(data: object) -> str:
     """An event's name as a reply shows it: of decoded packet data, an ``Undecodable``'s, or read off a packet's
     text (``2["load",{...``: the name, if it is there)."""
     if isinstance(data, str):
@@ -227,7 +236,7 @@ def event_name(data) -> str:
     return repr(data)
 
 
-class Attached(list):
+class Attached(list[object]):
     """An event's ``[name, *args]`` rebuilt with binary attachments (``JsonPacket.reconstruct_binary``)."""
 
 
@@ -235,10 +244,10 @@ _EVENT_NAME = re.compile(r'^[^\[]*\[\s*"([^"\\]{1,60})"')
 _KEPT_EVENT = re.compile(r'^2\[\s*"(' + "|".join(KEPT_AS_TEXT) + r')"\s*,')  # 2["load",{...: no namespace, no id
 
 
-def values_in(data):
+def values_in(data: object) -> Iterator[object]:
     """Every value of a decoded payload, ``data`` first, then its items', depth first (iterative: nesting depth
     costs no recursion; a caller that stops early walks no further)."""
-    pending = [data]
+    pending: list[object] = [data]
     while pending:
         item = pending.pop()
         yield item
@@ -248,6 +257,6 @@ def values_in(data):
             pending.extend(item)
 
 
-def carries_binary(data) -> bool:
+def carries_binary(data: object) -> bool:
     """Whether bytes occur anywhere in ``data``."""
     return any(isinstance(item, (bytes, bytearray)) for item in values_in(data))

@@ -36,9 +36,24 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from .security import HEADER_BLOCK
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+Peer = tuple[str, int]  # a connection's peer: address, port
+
+
+class Sock(Protocol):
+    """A server's socket of a connection (eventlet's green socket, or Werkzeug's): what the bounds do with it."""
+
+    def fileno(self) -> int: ...
+    def shutdown(self, how: int, /) -> None: ...
+
 
 RETRY_AFTER_SECONDS = 5
 TIMED_OUT = json.dumps({"message": "the request did not arrive in time", "kind": "Busy"}).encode()
@@ -116,7 +131,7 @@ def refusal(message: str) -> bytes:
     return head + HEADER_BLOCK + b"\r\n" + body
 
 
-def refuse(conn, answer: bytes) -> None:
+def refuse(conn: socket.socket, answer: bytes) -> None:
     """Send ``answer`` if it fits in the new connection's send buffer at once (never wait), then close it."""
     try:
         conn.settimeout(0)
@@ -131,20 +146,21 @@ def refuse(conn, answer: bytes) -> None:
 class _Open:
     __slots__ = ("sock", "key", "busy", "since", "ending", "follower")
 
-    def __init__(self, sock, key, now):
+    def __init__(self, sock: Sock, key: str, now: float) -> None:
         self.sock, self.key, self.busy, self.since, self.ending, self.follower = sock, key, 0, now, False, False
 
 
 class Connections:
     """The open connections of one server process (see the module's doc)."""
 
-    def __init__(self, most: int, per_address: int, idle_seconds: float, clock=time.monotonic, exempt=None,
-                 followers: int = 0):
+    def __init__(self, most: int, per_address: int, idle_seconds: float, clock: Callable[[], float] = time.monotonic,
+                 exempt: Callable[[str], bool] | None = None, followers: int = 0) -> None:
         self.most, self.per_address, self.idle_seconds, self.clock = int(most), int(per_address), idle_seconds, clock
-        self.exempt = exempt or (lambda key: False)  # address -> free of the per-address bound (a trusted proxy)
+        # address -> free of the per-address bound (a trusted proxy)
+        self.exempt: Callable[[str], bool] = exempt or (lambda key: False)
         self.followers = int(followers)  # an address's vouched followers, besides its per_address (0: none)
         self.refused = {"process": 0, "address": 0}
-        self._open: dict[tuple, _Open] = {}
+        self._open: dict[Peer, _Open] = {}
         self._per_key: dict[str, int] = {}
         self._followers: dict[str, int] = {}  # address -> its connections vouched for as followers
         self._lock = threading.Lock()
@@ -155,7 +171,7 @@ class Connections:
     def __len__(self) -> int:
         return len(self._open)
 
-    def admit(self, sock, peer) -> bytes | None:
+    def admit(self, sock: Sock, peer: object) -> bytes | None:
         """Count a new connection; None if admitted, else the answer it is refused with (the caller sends it)."""
         peer = _peer(peer)
         key = address_key(peer[0])
@@ -177,7 +193,7 @@ class Connections:
             self._per_key[key] = self._per_key.get(key, 0) + 1
         return None
 
-    def busy(self, peer) -> bool:
+    def busy(self, peer: Peer) -> bool:
         """A request of this connection reached the app; False if the connection is being shut down for idling (a
         head cut short by the shutdown must not run as a request)."""
         with self._lock:
@@ -187,7 +203,7 @@ class Connections:
                 return not entry.ending
         return True
 
-    def done(self, peer) -> None:
+    def done(self, peer: Peer) -> None:
         """A request's answer has ended: the connection is idle from now."""
         with self._lock:
             entry = self._open.get(peer)
@@ -195,7 +211,7 @@ class Connections:
                 entry.busy = max(0, entry.busy - 1)
                 entry.since = self.clock()
 
-    def stalest(self, most: int, key: str | None = None, idle_for: float = 0.0) -> list:
+    def stalest(self, most: int, key: str | None = None, idle_for: float = 0.0) -> list[Sock]:
         """The sockets of at most ``most`` connections idle longest (at least ``idle_for`` s; of address ``key`` only,
         if given), each returned once: those ``expired`` would find first, found early to make room
         (``listeners.make_room``)."""
@@ -208,11 +224,11 @@ class Connections:
                 self._open[peer].ending = True
             return [self._open[peer].sock for _, peer in idle[:most]]
 
-    def expired(self, now: float | None = None, most: int = 1 << 30) -> list:
+    def expired(self, now: float | None = None, most: int = 1 << 30) -> list[Sock]:
         """Forget closed connections; the sockets of at most ``most`` of those idle past ``idle_seconds`` (each
         returned once)."""
         now = self.clock() if now is None else now
-        found: list = []
+        found: list[Sock] = []
         with self._lock:
             self._reap()
             if self.idle_seconds:
@@ -224,7 +240,7 @@ class Connections:
                         found.append(entry.sock)
         return found
 
-    def vouch(self, peer) -> bool:
+    def vouch(self, peer: object) -> bool:
         """Connection ``peer`` is a room's signed follower: it counts against its address's followers, not its
         per-address bound, while its address has fewer than ``followers`` of them; whether it was moved."""
         with self._lock:
@@ -263,18 +279,18 @@ class Connections:
             counts.pop(key, None)
 
 
-def _peer(peer) -> tuple:
+def _peer(peer: object) -> Peer:
     return (str(peer[0]), int(peer[1])) if isinstance(peer, tuple) and len(peer) >= 2 else (str(peer), 0)
 
 
-def _closed(sock) -> bool:
+def _closed(sock: Sock) -> bool:
     try:
         return sock.fileno() < 0
     except OSError:
         return True
 
 
-def end(sock) -> None:
+def end(sock: Sock) -> None:
     """Shut a connection down from another thread: its reader wakes to end of file and its server closes it."""
     with contextlib.suppress(OSError):  # already gone
         sock.shutdown(socket.SHUT_RDWR)
@@ -285,11 +301,11 @@ class Activity:
     has ended. The connection is the request's peer as the server saw it (``REMOTE_ADDR``, ``REMOTE_PORT``; before
     ProxyFix, whose ``werkzeug.proxy_fix.orig`` keeps it). ``connections`` None: passes every request through."""
 
-    def __init__(self, app):
+    def __init__(self, app: WSGIApplication) -> None:
         self.app = app
         self.connections: Connections | None = None
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         table = self.connections
         if table is None:
             return self.app(environ, start_response)
@@ -309,7 +325,7 @@ class Activity:
         return _Answer(answer, lambda: table.done(peer))
 
 
-def peer_of(environ) -> tuple:
+def peer_of(environ: WSGIEnvironment) -> Peer:
     """The connection's peer (address, port) as the server saw it."""
     original = environ.get("werkzeug.proxy_fix.orig") or environ
     try:
@@ -322,13 +338,14 @@ def peer_of(environ) -> tuple:
 class _Answer:
     """An answer's iterable whose ``close`` also calls ``ended`` (once)."""
 
-    def __init__(self, answer, ended):
-        self._answer, self._ended = answer, ended
+    def __init__(self, answer: Iterable[bytes], ended: Callable[[], None]) -> None:
+        self._answer: Iterable[bytes] = answer
+        self._ended: Callable[[], None] | None = ended
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[bytes]:
         return iter(self._answer)
 
-    def close(self):
+    def close(self) -> None:
         try:
             close = getattr(self._answer, "close", None)
             if close is not None:
@@ -339,14 +356,14 @@ class _Answer:
                 ended()
 
 
-class _EndingList(list):
+class _EndingList(list[bytes]):
     """A list answer whose ``close`` calls ``ended`` (once)."""
 
-    def __init__(self, answer, ended):
+    def __init__(self, answer: Iterable[bytes], ended: Callable[[], None]) -> None:
         super().__init__(answer)
-        self._ended = ended
+        self._ended: Callable[[], None] | None = ended
 
-    def close(self):
+    def close(self) -> None:
         ended, self._ended = self._ended, None
         if ended is not None:
             ended()

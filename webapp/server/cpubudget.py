@@ -14,6 +14,9 @@ import resource
 import signal
 import threading
 import time
+from collections.abc import Callable, Mapping
+from types import FrameType
+from typing import TypeVar
 
 from ..errors import Busy, TooLarge
 
@@ -24,11 +27,27 @@ class OverBudget(TooLarge):
     kind = TooLarge.kind
 
 
+T = TypeVar("T")
+_CPU_USED = "cpu_used"  # the attribute of an exception raised by budgeted work: the CPU seconds it used
+
+
+def charge(err: BaseException, seconds: float) -> None:
+    """Mark ``err`` with the CPU seconds its work used; it travels in the exception's ``__dict__`` (a worker sends
+    that back, workers._rebuilt)."""
+    setattr(err, _CPU_USED, seconds)
+
+
+def charged(err: BaseException) -> float:
+    """The CPU seconds the work that raised ``err`` used (``charge``), 0 if none was marked."""
+    used = getattr(err, _CPU_USED, 0.0)
+    return float(used) if isinstance(used, int | float) else 0.0
+
+
 class _Spent(BaseException):  # not an Exception: no ``except Exception`` in the work can swallow it
     pass
 
 
-def _spent(signum, frame):
+def _spent(signum: int, frame: FrameType | None) -> None:
     raise _Spent
 
 
@@ -37,10 +56,11 @@ def cpu_used() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def budgeted(fn, seconds: float, what: str, setting: str, args: tuple = (), kwargs: dict | None = None):
+def budgeted(fn: Callable[..., T], seconds: float, what: str, setting: str, args: tuple[object, ...] = (),
+             kwargs: Mapping[str, object] | None = None) -> tuple[T, float]:
     """``(fn(*args, **kwargs), CPU seconds it used)``, in the main thread of a worker process; OverBudget once it
     has used ``seconds`` of CPU (``what`` and ``setting`` name the work and its budget in the refusal). An
-    exception carries the CPU seconds used as ``cpu_used``."""
+    exception carries the CPU seconds used (``charged``)."""
     start = cpu_used()
     soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
     limit = math.ceil(start + seconds)
@@ -53,10 +73,10 @@ def budgeted(fn, seconds: float, what: str, setting: str, args: tuple = (), kwar
     except _Spent:
         over = OverBudget(f"{what} used more than its {seconds:g} s of CPU time ({setting}) and was stopped; "
                           "a shorter log, or one cut to the minutes around the incident, fits")
-        over.cpu_used = cpu_used() - start
+        charge(over, cpu_used() - start)
         raise over from None
     except Exception as err:  # refused all the same: what it used still counts
-        err.cpu_used = cpu_used() - start
+        charge(err, cpu_used() - start)
         raise
     finally:
         resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
@@ -67,7 +87,7 @@ class Allowance:
     """CPU seconds a kind of work may use per minute in this process, as a bucket that refills at ``per_minute``
     a minute: work starts while the bucket is not empty, and what it used is taken out when it ends."""
 
-    def __init__(self, per_minute: float, what: str, setting: str, clock=time.monotonic):
+    def __init__(self, per_minute: float, what: str, setting: str, clock: Callable[[], float] = time.monotonic):
         self.per_minute, self.what, self.setting, self.clock = float(per_minute), what, setting, clock
         self._left = self.per_minute
         self._at = clock()

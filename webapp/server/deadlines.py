@@ -29,10 +29,15 @@ import contextlib
 import socket
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from werkzeug.exceptions import RequestTimeout
 
-from .connections import address_key
+if TYPE_CHECKING:
+    from _typeshed.wsgi import InputStream, StartResponse, WSGIApplication, WSGIEnvironment
+
+from .connections import Sock, address_key
 
 SHED_AFTER_SECONDS = 1.0  # a body waited for (a connection idle) this long may be cut to make room for a newcomer
 LATE = "the request body did not arrive within {seconds:g} s"
@@ -41,21 +46,21 @@ LATE = "the request body did not arrive within {seconds:g} s"
 class BodyLate(RequestTimeout):
     """A body not arrived whole by its due time (or cut short): 408 Busy, never run on part of its body."""
 
-    def __init__(self, seconds: float):
+    def __init__(self, seconds: float) -> None:
         super().__init__(LATE.format(seconds=seconds))
 
 
 class _Waiting:
     __slots__ = ("sock", "key", "due", "since")
 
-    def __init__(self, sock, key: str, due: float, since: float):
+    def __init__(self, sock: Sock, key: str, due: float, since: float) -> None:
         self.sock, self.key, self.due, self.since = sock, key, due, since
 
 
 class Deadlines:
     """The connections waiting in a read of their request's body, each with its due time."""
 
-    def __init__(self, body_seconds: float, clock=time.monotonic):
+    def __init__(self, body_seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.body_seconds, self.clock = float(body_seconds), clock
         self.cut_count = {"late": 0, "shed": 0}
         self._waiting: dict[int, _Waiting] = {}
@@ -66,9 +71,9 @@ class Deadlines:
 
     def due(self) -> float:
         """When a body whose head arrives now is due."""
-        return self.clock() + self.body_seconds
+        return float(self.clock() + self.body_seconds)
 
-    def wait(self, token: int, sock, address: str, due: float) -> None:
+    def wait(self, token: int, sock: Sock, address: str, due: float) -> None:
         with self._lock:
             self._waiting[token] = _Waiting(sock, address_key(address), due, self.clock())
 
@@ -76,7 +81,7 @@ class Deadlines:
         with self._lock:
             self._waiting.pop(token, None)
 
-    def late(self, now: float | None = None) -> list:
+    def late(self, now: float | None = None) -> list[Sock]:
         """The sockets still waiting past their due time (each returned once)."""
         now = self.clock() if now is None else now
         with self._lock:
@@ -85,7 +90,7 @@ class Deadlines:
         self.cut_count["late"] += len(socks)
         return socks
 
-    def shed(self, most: int, address: str | None = None, now: float | None = None) -> list:
+    def shed(self, most: int, address: str | None = None, now: float | None = None) -> list[Sock]:
         """The sockets of at most ``most`` bodies waited for longest (at least SHED_AFTER_SECONDS), of
         ``address`` only if given (each returned once)."""
         now = self.clock() if now is None else now
@@ -98,7 +103,7 @@ class Deadlines:
         return socks
 
 
-def cut(sock) -> None:
+def cut(sock: Sock) -> None:
     """Shut the reading side of a connection: its read wakes to an end of file (the answer can still be sent)."""
     with contextlib.suppress(OSError):  # already gone
         sock.shutdown(socket.SHUT_RD)
@@ -109,7 +114,8 @@ class TimedInput:
     body that ends before its ``length`` (None: chunked, its end told by the server). It offers what WSGI's input
     offers and nothing else of the server's (a ``readinto`` would read past the deadline)."""
 
-    def __init__(self, raw, length: int | None, deadlines: Deadlines, sock, address: str, due: float):
+    def __init__(self, raw: InputStream, length: int | None, deadlines: Deadlines, sock: Sock, address: str,
+                 due: float) -> None:
         self._raw, self._left, self._deadlines = raw, length, deadlines
         self._sock, self._address, self._due = sock, address, due
 
@@ -122,10 +128,10 @@ class TimedInput:
     def readlines(self, hint: int | None = -1) -> list[bytes]:
         return list(iter(self.readline, b""))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[bytes]:
         return iter(self.readline, b"")
 
-    def _timed(self, read, size) -> bytes:
+    def _timed(self, read: Callable[..., bytes], size: int | None) -> bytes:
         if self._left == 0 or size == 0:
             return b""
         asked = size if size is not None and size >= 0 else None
@@ -143,22 +149,22 @@ class TimedInput:
             self._left -= len(data)
             # A read of the server's buffered file returns less than asked only at an end of file; a line, also
             # where it ends.
-            ended = len(data) < asked and (read != self._raw.readline or not data.endswith(b"\n"))
+            ended = asked is not None and len(data) < asked and (read != self._raw.readline or not data.endswith(b"\n"))
             if self._left > 0 and ended:
                 raise BodyLate(self._deadlines.body_seconds)
         return data
 
 
-def connection_of(environ):
+def connection_of(environ: WSGIEnvironment) -> Sock | None:
     """The server's socket of this request (eventlet's or Werkzeug's), or None."""
-    sock = environ.get("werkzeug.socket")
+    sock: Sock | None = environ.get("werkzeug.socket")
     if sock is None:
         get_socket = getattr(environ.get("eventlet.input"), "get_socket", None)
         sock = get_socket() if get_socket is not None else None
     return sock
 
 
-def body_length(environ) -> int | None:
+def body_length(environ: WSGIEnvironment) -> int | None:
     """The declared length of the request's body (0: none), or None for a chunked body."""
     if "chunked" in str(environ.get("HTTP_TRANSFER_ENCODING", "")).lower():
         return None
@@ -170,15 +176,15 @@ class BodyDeadline:
     """WSGI middleware: a ``TimedInput`` for each request with a body (see the module's doc); ``deadlines`` None
     (an app driven in-process, or by gunicorn) passes every request through."""
 
-    def __init__(self, app):
+    def __init__(self, app: WSGIApplication) -> None:
         self.app = app
         self.deadlines: Deadlines | None = None
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         deadlines = self.deadlines
         length = body_length(environ)
         sock = connection_of(environ) if deadlines is not None and length != 0 else None
-        if sock is None:
+        if sock is None or deadlines is None:
             return self.app(environ, start_response)
         environ["wsgi.input"] = TimedInput(environ["wsgi.input"], length, deadlines, sock,
                                            str(environ.get("REMOTE_ADDR") or ""), deadlines.due())

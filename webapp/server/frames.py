@@ -15,10 +15,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from time import monotonic
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
+
+if TYPE_CHECKING:
+    from .isolated import Runner
+
+T = TypeVar("T")
+P = ParamSpec("P")
 
 
-def apply_mask(data, mask, length=None, offset=0) -> bytes:
+def apply_mask(data: bytes, mask: bytes | tuple[int, ...], length: int | None = None, offset: int = 0) -> bytes:
     """``data[:length]`` XOR the four-byte ``mask`` repeated, starting at mask byte ``offset % 4``: what
     eventlet's ``RFC6455WebSocket._apply_mask(data, mask, length, offset)`` returns."""
     if length is None:
@@ -33,7 +41,7 @@ def apply_mask(data, mask, length=None, offset=0) -> bytes:
 read_budget = {"rate": 0.0}  # bytes a connection is read per second on average (0: no bound)
 
 
-def owed_seconds(ws, message) -> float:
+def owed_seconds(ws: object, message: bytes | bytearray | str | None) -> float:
     """How long this connection is not read any further: 0 within its budget (``read_budget["rate"]`` bytes a
     second, bursts of two seconds' worth), else until what it read beyond is paid back. Only one connection is
     held back (TCP pushes back on its sender); the others are read as before."""
@@ -43,11 +51,11 @@ def owed_seconds(ws, message) -> float:
     now = monotonic()
     tokens, last = getattr(ws, "_read_budget", (2 * rate, now))
     tokens = min(2 * rate, tokens + (now - last) * rate) - len(message)
-    ws._read_budget = (tokens, now)
+    setattr(ws, "_read_budget", (tokens, now))  # noqa: B010 - kept on eventlet's websocket object
     return -tokens / rate if tokens < 0 else 0.0
 
 
-def one_at_a_time(run):
+def one_at_a_time(run: Runner) -> Runner:
     """``run(fn, *args)`` for one caller at a time; the others wait on the hub (green threads), holding nothing.
     Packets parsed on as many native threads as are free would each want the GIL as the hub does, and the hub
     would get one turn in as many (bench/abuse.py deepframe). One at a time, the hub shares the GIL with one
@@ -57,8 +65,8 @@ def one_at_a_time(run):
 
     turn = Semaphore(1)
 
-    def run_in_turn(fn, *args):
+    def run_in_turn(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         with turn:
-            return run(fn, *args)
+            return run(fn, *args, **kwargs)
 
     return run_in_turn

@@ -26,14 +26,24 @@ python-socketio in ``privates.py``, the one module that touches library internal
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import Invalid, UserError
 from . import privates
 from .codec import Attached, Undecodable, Unread, carries_binary, event_name
 from .offences import Malformed, MalformedPackets
 from .ratelimit import ADMIT, REFUSE_AND_TELL, RateLimiter, rate_limit_message
-from .sweeper import Sweeper
+from .sweeper import IdleRooms, IdleSession, Sweeper
+
+if TYPE_CHECKING:
+    from flask_socketio import SocketIO
+
+    from .settings import Settings
+
+Check = Callable[[str, object], object]  # (event, payload) -> the payload its handler gets; a UserError otherwise
+Answer = Callable[[str | None, str, Exception], object]  # (sid, event, refusal) -> what its acknowledgement carries
 
 RESERVED_EVENTS = ("connect", "disconnect")
 ROOM_CREATING_EVENTS = frozenset({"create_room", "claim_room"})  # claim_room re-creates a room that is gone
@@ -43,7 +53,7 @@ UNDECODABLE = "an event whose JSON was refused at the boundary (nesting, a long 
 class Refusal(UserError):
     """A message dropped by the guard; ``tell``: whether the sender is to be told this time."""
 
-    def __init__(self, message: str, tell: bool = True):
+    def __init__(self, message: str, tell: bool = True) -> None:
         super().__init__(message)
         self.tell = tell
 
@@ -55,7 +65,7 @@ class Screened:
 
     sid: str | None = None
     event: str = ""
-    data: list | None = None
+    data: list[object] | None = None
     refusal: UserError | None = None
 
 
@@ -68,7 +78,8 @@ class Guard:
     the handler gets (raises a UserError otherwise); ``answer(sid, event, refusal)`` -> what the
     acknowledgement carries."""
 
-    def __init__(self, settings, socketio, sessions: dict, rooms, on_sweep=None):
+    def __init__(self, settings: Settings, socketio: SocketIO, sessions: Mapping[str, IdleSession], rooms: IdleRooms,
+                 on_sweep: Callable[[], None] | None = None) -> None:
         rate, burst = float(settings.rate_limit_per_second), float(settings.rate_limit_burst)
         self.limiter = RateLimiter(rate, max(burst, 1)) if rate > 0 else None
         self.rate_refusal = rate_limit_message(rate, burst)
@@ -83,14 +94,17 @@ class Guard:
         self.sweeper = Sweeper(socketio, sessions, rooms, settings.session_idle_seconds,
                                settings.room_idle_seconds, settings.sweep_seconds, on_sweep=self._forget_closed)
         self.malformed = MalformedPackets(self.server, self.limiter)
-        self.check = self.answer = None
+        self.check: Check | None = None
+        self.answer: Answer | None = None
 
-    def serve(self, check, answer) -> None:
+    def serve(self, check: Check, answer: Answer) -> None:
         self.check, self.answer = check, answer
         privates.screen_socketio(self.server, self)
 
     # --- the screen ------------------------------------------------------------------------------
-    def screen(self, eio_sid: str, namespace: str | None, data) -> Screened:
+    def screen(self, eio_sid: str, namespace: str | None, data: object) -> Screened:
+        if self.check is None:  # not serving yet
+            return DROPPED
         if isinstance(data, Malformed):
             self.offence(eio_sid, data.kind)
             return DROPPED
@@ -107,6 +121,7 @@ class Guard:
             problem = packet_problem(data)
             if problem is not None:
                 raise Invalid(problem)
+            assert isinstance(data, list)  # packet_problem refuses any other
             payload = data[1] if len(data) > 1 else None
             if isinstance(payload, Unread):  # refused before it was parsed
                 raise payload.refusal
@@ -134,18 +149,18 @@ class Guard:
                 return
         raise Refusal(self.rooms_refusal)
 
-    def over_limit(self, eio_sid: str, text) -> bool:
+    def over_limit(self, eio_sid: str, text: object) -> bool:
         """Whether an event packet (``2["name",...``, default namespace) is over its connection's rate limit, asked
         before it is decoded; if so it is dropped, and the sender told at most once a second."""
         if self.limiter is None or not isinstance(text, str) or text[:1] != "2" or text[1:2] == "/":
             return False
         sid = self.server.manager.sid_from_eio_sid(eio_sid, "/")
         verdict = self.limiter.check(sid, spend=False) if sid is not None else ADMIT
-        if verdict == REFUSE_AND_TELL:
+        if verdict == REFUSE_AND_TELL and self.answer is not None:
             self.answer(sid, event_name(text), Refusal(self.rate_refusal))
         return verdict != ADMIT
 
-    def offence(self, eio_sid, kind: str) -> bool:
+    def offence(self, eio_sid: str | None, kind: str) -> bool:
         """Count an offence (``offences.MalformedPackets``); True if the connection is being closed for it."""
         if self.malformed.report(eio_sid, kind):
             self.malformed.close(eio_sid)
@@ -171,7 +186,7 @@ class Guard:
             self.on_sweep()
 
 
-def packet_problem(data) -> str | None:
+def packet_problem(data: object) -> str | None:
     """What python-socketio would mishandle in an event packet's data (step 5 above), or None."""
     if not isinstance(data, list) or not data or not isinstance(data[0], str):
         return "an event needs a name (a string)"

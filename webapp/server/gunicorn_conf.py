@@ -11,7 +11,7 @@ them, a stall of every connection of the process under eventlet. The HTTP rate l
 import gc
 
 
-def post_worker_init(worker) -> None:
+def post_worker_init(worker: object) -> None:  # a gunicorn Worker (gunicorn has no types)
     from webapp.server.listeners import arm_http_limit
 
     arm_http_limit(getattr(worker, "wsgi", None))

@@ -37,22 +37,33 @@ import ipaddress
 import json
 import logging
 import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+    from flask import Flask
+
+    from .settings import Settings
 
 from .addresses import own_names
+from .wsgi import set_wsgi
 
 log = logging.getLogger(__name__)
 
 FORWARDED_KEYS = ("HTTP_FORWARDED", "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
                   "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX")
 LOGGED_HOSTS = 100
+Hosts = str | tuple[str, ...] | None  # "*" (any), the names allowed, or None (local names and this machine's only)
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 # --- configuration ----------------------------------------------------------------------------------------
-def parse_hosts(value):
+def parse_hosts(value: str | Iterable[str | None] | None) -> Hosts:
     """None (local names only), "*" (any), or a tuple of lower-case names (a comma-separated string is split;
     ports and a trailing dot are dropped; ``.example.org`` stands for example.org and its subdomains)."""
     if value is None or value == "*":
-        return value
+        return None if value is None else "*"
     if isinstance(value, str):
         value = value.split(",")
     names = []
@@ -66,18 +77,18 @@ def parse_hosts(value):
     return tuple(names) or None
 
 
-def proxy_count(settings) -> int:
+def proxy_count(settings: Settings) -> int:
     count = int(settings.proxy_count or 0)
     if count < 0:
         raise ValueError(f"PROXY_COUNT must be 0 or more, got {count}")
     return count
 
 
-def trusted_proxies(settings) -> tuple:
+def trusted_proxies(settings: Settings) -> tuple[Network, ...]:
     """The networks (``ipaddress``) TRUSTED_PROXIES names, comma-separated; ValueError naming a bad one."""
     value = settings.trusted_proxies
     items = value.split(",") if isinstance(value, str) else list(value or ())
-    networks = []
+    networks: list[Network] = []
     for item in (str(i).strip() for i in items):
         if not item:
             continue
@@ -89,7 +100,7 @@ def trusted_proxies(settings) -> tuple:
     return tuple(networks)
 
 
-def is_trusted(address: str, networks) -> bool:
+def is_trusted(address: str, networks: Iterable[Network]) -> bool:
     """Whether a connection from ``address`` (an IPv4-mapped IPv6 address as its IPv4) is a trusted proxy's."""
     ip = _ip(address.split("%")[0])
     if ip is None:
@@ -98,7 +109,7 @@ def is_trusted(address: str, networks) -> bool:
     return any(ip.version == net.version and ip in net for net in networks)
 
 
-def proxies_said(settings) -> str:
+def proxies_said(settings: Settings) -> str:
     """What ``serve`` says at start of the forwarded headers it believes."""
     count = proxy_count(settings)
     if not count:
@@ -134,7 +145,7 @@ def _is_port(text: str) -> bool:
     return text.startswith(":") and 0 < len(text) <= 6 and text[1:].isdigit()
 
 
-def _ip(text: str):
+def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     try:
         return ipaddress.ip_address(text)
     except ValueError:
@@ -148,7 +159,7 @@ def is_local(name: str) -> bool:
     return _ip(name[1:-1] if name.startswith("[") else name) is not None
 
 
-def host_allowed(host: str | None, allowed, own=frozenset()) -> bool:
+def host_allowed(host: str | None, allowed: Hosts, own: frozenset[str] = frozenset()) -> bool:
     """Whether a request with this Host header value (None: no header) may be answered under ``allowed``
     (as ``parse_hosts`` returns it); ``own``: this machine's names, which the default allows too."""
     if allowed == "*":
@@ -169,14 +180,14 @@ class HostGuard:
     """WSGI middleware: drops the forwarded headers (ProxyFix, outside it, has used those it trusts), then
     answers a request whose Host is not allowed with 400 before the wrapped app sees it."""
 
-    def __init__(self, app, allowed, own=frozenset()):
+    def __init__(self, app: WSGIApplication, allowed: Hosts, own: Iterable[str] = frozenset()) -> None:
         self.app = app
         self.allowed = allowed
         self.own = frozenset(own)
-        self._logged: set[str] = set()
+        self._logged: set[str | None] = set()
         self._lock = threading.Lock()
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         for key in FORWARDED_KEYS:
             environ.pop(key, None)
         host = environ.get("HTTP_HOST")
@@ -190,7 +201,7 @@ class HostGuard:
                                            ("Content-Length", str(len(body)))])
         return [body]
 
-    def _log_once(self, host) -> None:
+    def _log_once(self, host: str | None) -> None:
         with self._lock:
             if len(self._logged) >= LOGGED_HOSTS or host in self._logged:
                 return
@@ -199,24 +210,24 @@ class HostGuard:
                     None if host is None else host[:100])
 
 
-def init_hosts(app, settings) -> None:
+def init_hosts(app: Flask, settings: Settings) -> None:
     from werkzeug.middleware.proxy_fix import ProxyFix  # not at import: settings.py is read before eventlet patches
 
-    app.wsgi_app = HostGuard(app.wsgi_app, settings.allowed_hosts, own_names())
+    set_wsgi(app, HostGuard(app.wsgi_app, settings.allowed_hosts, own_names()))
     count = proxy_count(settings)
     if count:
-        app.wsgi_app = FromProxies(app.wsgi_app, ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count),
-                                   trusted_proxies(settings))
+        set_wsgi(app, FromProxies(app.wsgi_app, ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count),
+                                  trusted_proxies(settings)))
 
 
 class FromProxies:
     """WSGI middleware: a request on a connection from a trusted proxy goes through ``fixed`` (ProxyFix), any
     other straight to ``app`` (whose HostGuard drops what it forwarded)."""
 
-    def __init__(self, app, fixed, networks):
+    def __init__(self, app: WSGIApplication, fixed: WSGIApplication, networks: Iterable[Network]) -> None:
         self.app, self.fixed, self.networks = app, fixed, networks
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if is_trusted(str(environ.get("REMOTE_ADDR") or ""), self.networks):
             return self.fixed(environ, start_response)
         return self.app(environ, start_response)

@@ -30,9 +30,15 @@ import logging
 import math
 import threading
 import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .connections import address_key
 from .ratelimit import ADMIT, RateLimiter
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 log = logging.getLogger(__name__)
 
@@ -54,31 +60,40 @@ def refusal(what: str, rate: float, burst: float) -> tuple[int, bytes]:
     return retry_after, body
 
 
+@dataclass
+class Refusals:
+    """One address's refusals: when it was last logged, and how many since."""
+
+    logged: float = -math.inf
+    since: int = 0
+
+
 class HttpLimit:
     """WSGI middleware (inside ProxyFix): the per-address HTTP rate limit. ``open_session(sid)`` says whether a
     Socket.IO session is open (set by ``arm``)."""
 
-    def __init__(self, app, rate: float, burst: float, clock=time.monotonic, hall: tuple[float, float] = (0, 1)):
+    def __init__(self, app: WSGIApplication, rate: float, burst: float, clock: Callable[[], float] = time.monotonic,
+                 hall: tuple[float, float] = (0, 1)) -> None:
         self.app = app
         self.rate, self.burst = float(rate), max(float(burst), 1.0)
         self.limiter = RateLimiter(self.rate, self.burst, clock=clock) if self.rate > 0 else None
         self.hall = RateLimiter(float(hall[0]), max(float(hall[1]), 1.0), clock=clock) \
             if self.limiter is not None and hall[0] > 0 else None
-        self.open_session = None
-        self.room_open = None  # code -> whether that room is open (set by ``arm``)
+        self.open_session: Callable[[str], bool] | None = None
+        self.room_open: Callable[[str], bool] | None = None  # code -> whether that room is open (set by ``arm``)
         self.clock = clock
         self.armed = False
         self.retry_after, self.body = refusal("requests", self.rate, self.burst)
         self.hall_refusal = refusal("room pages, files and new sessions", *hall) if self.hall is not None else None
         self.refused = 0
-        self._refusals: dict[str, list] = {}  # address -> [last logged, refused since]
+        self._refusals: dict[str, Refusals] = {}  # by address
         self._lock = threading.Lock()
 
-    def arm(self, open_session, room_open=None) -> None:
+    def arm(self, open_session: Callable[[str], bool], room_open: Callable[[str], bool] | None = None) -> None:
         self.open_session, self.room_open = open_session, room_open
         self.armed = True
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if not self.armed or self.limiter is None or self._open_session(environ):
             return self.app(environ, start_response)
         key = address_key(str(environ.get("REMOTE_ADDR") or ""))
@@ -98,7 +113,7 @@ class HttpLimit:
                                                  ("Retry-After", str(retry_after))])
         return [body]
 
-    def _hall(self, path: str, environ) -> bool:
+    def _hall(self, path: str, environ: WSGIEnvironment) -> bool:
         """Whether a request (not of an open session) is in the hall lane: a file, an open room's page, a new
         Socket.IO session (one naming a session that is not open is not)."""
         if path.startswith(STATIC_PATH):
@@ -109,7 +124,7 @@ class HttpLimit:
         return bool(code) and "/" not in code and len(code) <= ROOM_CODE_MOST and self.room_open is not None \
             and self.room_open(code)
 
-    def _open_session(self, environ) -> bool:
+    def _open_session(self, environ: WSGIEnvironment) -> bool:
         path = str(environ.get("PATH_INFO") or "")
         if not path.startswith(SOCKETIO_PATH) or self.open_session is None:
             return False
@@ -124,13 +139,13 @@ class HttpLimit:
         with self._lock:
             self.refused += 1
             if len(self._refusals) > REMEMBERED:
-                for old in [k for k, e in self._refusals.items() if now - e[0] >= LOG_EVERY_SECONDS]:
+                for old in [k for k, e in self._refusals.items() if now - e.logged >= LOG_EVERY_SECONDS]:
                     del self._refusals[old]
-            entry = self._refusals.setdefault(key, [-math.inf, 0])
-            entry[1] += 1
-            if now - entry[0] < LOG_EVERY_SECONDS:
+            entry = self._refusals.setdefault(key, Refusals())
+            entry.since += 1
+            if now - entry.logged < LOG_EVERY_SECONDS:
                 return
-            count, entry[0], entry[1] = entry[1], now, 0
+            count, entry.logged, entry.since = entry.since, now, 0
         log.warning("HTTP rate limit: %s sent more than %g requests a second (bursts of %g); refused 429: %d since "
                     "it was last logged (once per address every %g s)", key[:60], self.rate, self.burst, count,
                     LOG_EVERY_SECONDS)

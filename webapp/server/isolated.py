@@ -15,15 +15,39 @@ import _socket
 import os
 import select
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, ParamSpec, Protocol, TypeVar
 
 from ..errors import Busy
 from . import workers
-from .cpubudget import Allowance, budgeted
+from .cpubudget import Allowance, budgeted, charged
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from _typeshed.wsgi import WSGIEnvironment
+
+    from .workers import Worker
+
+T = TypeVar("T")
+P = ParamSpec("P")
 
 WATCH_SECONDS = 5.0  # the longest the wait goes without looking at the worker (a worker that died says so too)
 LOOK_SECONDS = 0.25  # how often a call asks whether its client has left (one with no connection to watch)
+
+
+class Runner(Protocol):
+    """Calls ``fn(*args)`` where the event loop need not wait for it (eventlet's tpool), or here."""
+
+    def __call__(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T: ...
+
+
+class Place(Protocol):
+    """Holds one of a lane's places while a call waits and runs (offload.Lane.place)."""
+
+    def place(self, abandoned: Callable[[], BaseException | None] | None = None,
+              address: str | None = None) -> AbstractContextManager[None]: ...
 
 
 class ClientGone(Busy):
@@ -45,16 +69,16 @@ class Client:
         return bool((self.fd is not None and gone(self.fd)) or (self.left is not None and self.left()))
 
 
-def client_fd(environ) -> int | None:
+def client_fd(environ: WSGIEnvironment) -> int | None:
     """The file descriptor of the request's client connection, where the server says (eventlet's and Werkzeug's
     servers do); None elsewhere."""
     connection = environ.get("werkzeug.socket")
     if connection is not None:
-        return connection.fileno()
+        return int(connection.fileno())
     given = environ.get("eventlet.input")
     rfile = getattr(given, "rfile", None)
     try:
-        return rfile.fileno() if rfile is not None else None
+        return int(rfile.fileno()) if rfile is not None else None
     except (OSError, ValueError):
         return None
 
@@ -77,7 +101,8 @@ def gone(fd: int) -> bool | None:
     return None if data else True
 
 
-def watched(worker, fn, args: tuple, kwargs: dict, client: Client | None, read, what: str):
+def watched(worker: Worker, fn: Callable[..., T], args: tuple[object, ...], kwargs: Mapping[str, object],
+            client: Client | None, read: Runner, what: str) -> T:
     """``fn(*args, **kwargs)`` in ``worker``, its answer read by ``read(worker.answer, fn)`` once it comes; the
     worker killed and ClientGone raised (naming ``what``) once ``client`` has gone."""
     if not worker.ask(fn, args, kwargs):
@@ -89,10 +114,10 @@ def watched(worker, fn, args: tuple, kwargs: dict, client: Client | None, read, 
         ready = select.select(watched_fds, [], [], LOOK_SECONDS if asks else WATCH_SECONDS)[0]
         if worker.answer_fd in ready:
             return read(worker.answer, fn)
-        state = gone(fd) if fd in ready else False
+        state = gone(fd) if fd is not None and fd in ready else False
         if state is None:  # its next request is waiting: nothing more to learn from the connection
             watched_fds = [worker.answer_fd]
-        if state or (asks and client.left()):
+        if state or (client is not None and client.left is not None and client.left()):
             read(worker.end, True)  # killed and reaped off the event loop: a large worker takes a while to go
             raise ClientGone(f"the client left: its {what} was stopped")
 
@@ -102,15 +127,15 @@ class Isolated:
     picklable), ``at_once`` running and ``waiting`` more waiting (Busy beyond), each within ``cpu_seconds`` of CPU
     and all within ``per_minute`` CPU seconds a minute; ``client``: who waits for it (``Client``), watched."""
 
-    def __init__(self, lane, cpu_seconds: float, per_minute: float, what: str = "log import",
+    def __init__(self, lane: Place, cpu_seconds: float, per_minute: float, what: str = "log import",
                  settings: tuple[str, str] = ("IMPORT_CPU_SECONDS", "IMPORT_CPU_SECONDS_PER_MINUTE"),
-                 read=None):
+                 read: Runner | None = None):
         self._lane = lane
         self.cpu_seconds, self.what, self.setting = float(cpu_seconds), what, settings[0]
         self.allowance = Allowance(per_minute, f"the {what}s", settings[1])
         self._pool = workers.Pool() if workers.available() else None
         self._pool_lock = threading.Lock()
-        self._read = read or (lambda fn, *args: fn(*args))  # reads the answer (a tpool thread under eventlet)
+        self._read: Runner = read or here  # reads the answer (a tpool thread under eventlet)
         self.cancelled = 0  # calls ended because their client left
 
     @property
@@ -122,20 +147,20 @@ class Isolated:
             with self._pool_lock:
                 self._pool.close()
 
-    def run(self, fn, args: tuple, client: Client | None = None):
+    def run(self, fn: Callable[..., T], args: tuple[object, ...], client: Client | None = None) -> T:
         self.allowance.check()
-        with self._lane.place(None if client is None else lambda: self._left(client), client):
+        with self._lane.place(None if client is None else lambda: self._left(client),
+                              None if client is None else client.address):
             left = self._left(client) if client is not None else None
             if left is not None:
                 raise left
-            call = (fn, self.cpu_seconds, f"this {self.what}", self.setting, args)
             try:
-                result, used = self._call(call, client)
+                result, used = self._call(fn, args, client)
             except ClientGone:
                 self.cancelled += 1
                 raise
             except Exception as err:
-                self.allowance.spend(getattr(err, "cpu_used", 0.0))
+                self.allowance.spend(charged(err))
                 raise
             self.allowance.spend(used)
             return result
@@ -147,14 +172,19 @@ class Isolated:
         self.cancelled += 1
         return ClientGone(f"the client left before its {self.what} started")
 
-    def _call(self, call: tuple, client: Client | None):
+    def _call(self, fn: Callable[..., T], args: tuple[object, ...], client: Client | None) -> tuple[T, float]:
         if self._pool is None:  # no worker processes here (not POSIX): run here, unbounded (a budget needs a worker)
-            fn, args = call[0], call[4]
             return fn(*args), 0.0
         with self._pool_lock:
             worker = self._pool.take()
+        call = (fn, self.cpu_seconds, f"this {self.what}", self.setting, args)
         try:
             return watched(worker, budgeted, call, {}, client, self._read, self.what)
         finally:
             with self._pool_lock:
                 self._pool.give_back(worker)
+
+
+def here(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+    """A ``Runner`` that calls ``fn`` in this thread."""
+    return fn(*args, **kwargs)

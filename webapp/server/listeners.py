@@ -27,13 +27,44 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..errors import UserError
-from .connections import FOLLOWERS_SHARE, Activity, Connections, address_key, connection_bound, file_limit, refuse
+from .connections import FOLLOWERS_SHARE, Activity, Connections, Sock, address_key, connection_bound, file_limit, refuse
 from .deadlines import SHED_AFTER_SECONDS, BodyDeadline, Deadlines, cut
 from .hosts import is_trusted, proxies_said, proxy_count, trusted_proxies
 from .httplimit import HttpLimit
 from .settings import settings_of
+from .wsgi import set_wsgi
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from flask_socketio import SocketIO
+
+    from .settings import Settings
+
+Peer = tuple[object, ...]  # what accept() gives: (address, port, ...)
+Options = Mapping[str, type | None]  # security.server_options: the server's protocol or request handler class
+
+
+class Serving(NamedTuple):
+    """The middleware ``init_serving`` puts around the app (extensions["inflight_serving"]), armed by ``run``."""
+
+    activity: Activity
+    limit: HttpLimit
+    deadline: BodyDeadline
+
+
+class Listener(Protocol):
+    """A listening socket (eventlet's green one, or the standard library's)."""
+
+    def accept(self) -> tuple[socket.socket, Peer]: ...
+    def fileno(self) -> int: ...
+
+
+class RoomsKnown(Protocol):
+    def exists(self, code: str) -> bool: ...
 
 log = logging.getLogger(__name__)
 
@@ -51,33 +82,35 @@ SHED_WAIT_SECONDS = 1.0  # how long that newcomer waits for the cut connections 
 SHED_POLL_SECONDS = 0.005
 
 
-def init_serving(app, settings) -> None:
+def init_serving(app: Flask, settings: Settings) -> None:
     """Put ``Activity``, ``BodyDeadline`` and ``HttpLimit`` around the app (idle until ``run`` arms them)."""
     limit = HttpLimit(app.wsgi_app, settings.http_rate_limit_per_second, settings.http_rate_limit_burst,
                       hall=(settings.hall_requests_per_second, settings.hall_requests_burst))
     deadline = BodyDeadline(limit)
     activity = Activity(deadline)
-    app.wsgi_app = activity
-    app.extensions["inflight_serving"] = (activity, limit, deadline)
+    set_wsgi(app, activity)
+    app.extensions["inflight_serving"] = Serving(activity, limit, deadline)
 
 
-def arm_http_limit(app) -> None:
+def arm_http_limit(app: Flask | None) -> None:
     """The HTTP rate limit counts this app's requests (``serve``; gunicorn's worker hook)."""
-    serving = getattr(app, "extensions", {}).get("inflight_serving")
-    socketio = getattr(app, "extensions", {}).get("socketio")
+    if app is None:
+        return
+    serving: Serving | None = app.extensions.get("inflight_serving")
+    socketio = app.extensions.get("socketio")
     if serving is None:
         return
-    sockets = socketio.server.eio.sockets if socketio is not None else {}
-    serving[1].arm(lambda sid: sid in sockets, room_opener(app.extensions.get("inflight_rooms")))
+    sockets: Mapping[str, object] = socketio.server.eio.sockets if socketio is not None else {}
+    serving.limit.arm(lambda sid: sid in sockets, room_opener(app.extensions.get("inflight_rooms")))
 
 
-def hall_said(settings) -> str:
+def hall_said(settings: Settings) -> str:
     hall = settings.hall_requests_per_second
     return f", rooms' pages, files and new sessions {hall:g}/s (bursts of {settings.hall_requests_burst:g})" \
         if hall else ""
 
 
-def room_opener(rooms):
+def room_opener(rooms: RoomsKnown | None) -> Callable[[str], bool]:
     """``code -> whether that room is open`` for the HTTP limit's hall lane (False when the store is out of reach)."""
     def room_open(code: str) -> bool:
         try:
@@ -87,7 +120,7 @@ def room_opener(rooms):
     return room_open
 
 
-def bounds(app) -> tuple[Connections, str]:
+def bounds(app: Flask) -> tuple[Connections, str]:
     """The connection table for this process (the open-files limit raised first) and the line that says so."""
     settings = settings_of(app)
     limit = file_limit()
@@ -108,16 +141,16 @@ def bounds(app) -> tuple[Connections, str]:
     return table, said
 
 
-def run(app, mode: str, host: str, port: int, options: dict) -> None:
+def run(app: Flask, mode: str, host: str, port: int, options: Options) -> None:
     """Serve ``app`` on ``host``:``port`` until interrupted (see the module's doc)."""
     table, said = bounds(app)
     seconds = float(settings_of(app).request_body_seconds)
     print(f"{said}; request bodies due within {seconds:g} s" if seconds else f"{said}; request bodies not timed",
           flush=True)
-    serving = app.extensions["inflight_serving"]
-    serving[0].connections = table
+    serving: Serving = app.extensions["inflight_serving"]
+    serving.activity.connections = table
     deadlines = Deadlines(seconds) if seconds > 0 else None
-    serving[2].deadlines = deadlines
+    serving.deadline.deadlines = deadlines
     arm_http_limit(app)
     socketio = app.extensions["socketio"]
     socketio.start_background_task(_sweep, socketio, table, deadlines)
@@ -127,7 +160,7 @@ def run(app, mode: str, host: str, port: int, options: dict) -> None:
         _run_threading(app, host, port, table, deadlines, options)
 
 
-def _sweep(socketio, table: Connections, deadlines: Deadlines | None) -> None:
+def _sweep(socketio: SocketIO, table: Connections, deadlines: Deadlines | None) -> None:
     """Every SWEEP_SECONDS: forget closed connections, cut idle ones (ENDED_PER_SWEEP at most) and the bodies past
     their due time. A cut shuts the reading side only (``deadlines.cut``): the server answers what it read and
     closes the connection; shut both ways in the middle of a head, eventlet's server kept it open for good, its
@@ -146,7 +179,7 @@ def _sweep(socketio, table: Connections, deadlines: Deadlines | None) -> None:
 class FileReserve:
     """One open file kept for the moment ``accept`` fails for want of one (see the module's doc)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.fd: int | None = None
         self.take()
         self._logged = -float("inf")
@@ -158,9 +191,9 @@ class FileReserve:
             except OSError:
                 self.fd = None
 
-    def shed(self, accept, table: Connections, err: OSError) -> None:
+    def shed(self, accept: Callable[[], tuple[socket.socket, Peer]], table: Connections, err: OSError) -> None:
         """Accept the waiting connection with the reserved file, refuse it and close it; then take the file back."""
-        self.log(f"out of open files ({errno.errorcode.get(err.errno, err.errno)}) with {len(table):,} "
+        self.log(f"out of open files ({errno.errorcode.get(err.errno or 0, err.errno)}) with {len(table):,} "
                   "connections open: new ones are refused until some close")
         if self.fd is None:
             time.sleep(WAIT_WITHOUT_RESERVE)
@@ -183,8 +216,8 @@ class FileReserve:
             log.warning("%s (logged at most every %g s)", message, LOG_EVERY_SECONDS)
 
 
-def accept_guarded(listener, table: Connections, reserve: FileReserve, once: bool = False,
-                   deadlines: Deadlines | None = None):
+def accept_guarded(listener: Listener, table: Connections, reserve: FileReserve, once: bool = False,
+                   deadlines: Deadlines | None = None) -> tuple[socket.socket, Peer]:
     """``listener.accept()`` until a connection is admitted: (conn, peer). Raises only when the listening socket
     is closed, or, with ``once`` (a blocking listener: socketserver asks again when another connection waits),
     an OSError when the one connection waiting was refused. A connection refused for a full table is admitted
@@ -212,14 +245,15 @@ def accept_guarded(listener, table: Connections, reserve: FileReserve, once: boo
             raise ConnectionRefusedError("refused: over a connection bound")
 
 
-def make_room(table: Connections, deadlines: Deadlines, conn, peer, answer: bytes) -> bytes | None:
+def make_room(table: Connections, deadlines: Deadlines, conn: socket.socket, peer: Peer,
+              answer: bytes) -> bytes | None:
     """A newcomer refused for a full table (the process's, or its address's share): the body waited for longest
     (of its address, for its address's share) is cut (``Deadlines.shed``), else the connection idle longest (a
     head sent slowly, an idle keep-alive: ``Connections.stalest``; where IDLE_CONNECTION_SECONDS bounds them) is
     shut down, either at least SHED_AFTER_SECONDS old; the newcomer is admitted once that connection has closed,
     within SHED_WAIT_SECONDS; else ``answer``, its refusal, stands."""
     address = str(peer[0]) if answer == table.too_many_here else None
-    shed = deadlines.shed(SHED_AT_ONCE, address)
+    shed: list[Sock] = deadlines.shed(SHED_AT_ONCE, address)
     for sock in shed:
         cut(sock)
     if not shed and table.idle_seconds:  # (idle connections kept for good: none is cut for a newcomer either)
@@ -229,26 +263,28 @@ def make_room(table: Connections, deadlines: Deadlines, conn, peer, answer: byte
     if not shed:
         return answer
     waited_until = time.monotonic() + SHED_WAIT_SECONDS
-    while answer is not None and time.monotonic() < waited_until:
+    refused: bytes | None = answer
+    while refused is not None and time.monotonic() < waited_until:
         time.sleep(SHED_POLL_SECONDS)  # (green under eventlet: the cut connections answer and close meanwhile)
-        answer = table.admit(conn, peer)
-    return answer
+        refused = table.admit(conn, peer)
+    return refused
 
 
 class GuardedListener:
     """eventlet's listening socket with ``accept_guarded`` as its ``accept``; the rest is the socket's own."""
 
-    def __init__(self, sock, table: Connections, deadlines: Deadlines | None = None):
+    def __init__(self, sock: Listener, table: Connections, deadlines: Deadlines | None = None) -> None:
         self._sock, self._table, self._reserve, self._deadlines = sock, table, FileReserve(), deadlines
 
-    def accept(self):
+    def accept(self) -> tuple[socket.socket, Peer]:
         return accept_guarded(self._sock, self._table, self._reserve, deadlines=self._deadlines)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> object:
         return getattr(self._sock, name)
 
 
-def _run_eventlet(app, host, port, table: Connections, deadlines: Deadlines | None, options: dict) -> None:
+def _run_eventlet(app: Flask, host: str, port: int, table: Connections, deadlines: Deadlines | None,
+                  options: Options) -> None:
     import eventlet
     import eventlet.wsgi
 
@@ -259,39 +295,43 @@ def _run_eventlet(app, host, port, table: Connections, deadlines: Deadlines | No
     eventlet.wsgi.server(listener, app, log_output=False, max_size=table.most + 64, **options)
 
 
-def request_version_protocol(protocol):
+def request_version_protocol(protocol: type) -> type:
     """eventlet.wsgi's protocol whose environ's ``SERVER_PROTOCOL`` is the request's own version (PEP 3333; eventlet
     says "HTTP/1.0" for every request): whether eventlet keeps a connection open depends on it
     (``privates.server_says_close``)."""
 
-    class RequestVersion(protocol):  # type: ignore[misc, valid-type]
-        def get_environ(self):
-            environ = super().get_environ()
+    class RequestVersion(protocol):  # type: ignore[misc]  # eventlet has no types: its protocol class is Any
+        request_version: str
+
+        def get_environ(self) -> dict[str, object]:
+            environ: dict[str, object] = super().get_environ()
             environ["SERVER_PROTOCOL"] = self.request_version
             return environ
 
     return RequestVersion
 
 
-def _run_threading(app, host, port, table: Connections, deadlines: Deadlines | None, options: dict) -> None:
-    from werkzeug.serving import ThreadedWSGIServer
+def _run_threading(app: Flask, host: str, port: int, table: Connections, deadlines: Deadlines | None,
+                   options: Options) -> None:
+    from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
-    handler = options.get("request_handler")
+    given = options.get("request_handler")
+    handler = given if isinstance(given, type) and issubclass(given, WSGIRequestHandler) else WSGIRequestHandler
 
-    class QuietRefusals(handler):  # type: ignore[misc, valid-type]
+    class QuietRefusals(handler):  # type: ignore[misc,valid-type]  # the handler class chosen at run time
         """Werkzeug's access log, without a line per refused request (httplimit.py logs those per address)."""
 
-        def log_request(self, code="-", size="-"):
+        def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
             if str(getattr(code, "value", code)) != "429":
                 super().log_request(code, size)
 
     class BoundedServer(ThreadedWSGIServer):
         reserve = FileReserve()
 
-        def get_request(self):
+        def get_request(self) -> tuple[socket.socket, Peer]:
             return accept_guarded(self.socket, table, self.reserve, once=True, deadlines=deadlines)
 
-        def verify_request(self, request, client_address):
+        def verify_request(self, request: object, client_address: object) -> bool:
             return True  # admitted in get_request
 
     server = BoundedServer(host, port, app, handler=QuietRefusals)

@@ -26,6 +26,13 @@ from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from socketio import Server
+
+    from .ratelimit import RateLimiter
 
 log = logging.getLogger(__name__)
 
@@ -39,14 +46,14 @@ class Malformed:
 
     __slots__ = ("kind",)
 
-    def __init__(self, kind: str):
+    def __init__(self, kind: str) -> None:
         self.kind = kind[:160]
 
     def __repr__(self) -> str:
         return f"Malformed({self.kind!r})"
 
 
-def engineio_problem(frame) -> str | None:
+def engineio_problem(frame: str | bytes | bytearray | None) -> str | None:
     """None if Engine.IO may decode ``frame`` (a websocket message: text, bytes, or None once closed)."""
     if frame is None or isinstance(frame, (bytes, bytearray)):  # closed; binary: Socket.IO's to judge
         return None
@@ -68,15 +75,25 @@ def describe(err: BaseException) -> str:
     return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
+@dataclass
+class Offences:
+    """One connection's offences: how many, the kinds already logged, whether it is being closed."""
+
+    count: int = 0
+    logged: set[str] = field(default_factory=set)
+    closed: bool = False
+
+
 class MalformedPackets:
     """Per connection (Engine.IO sid): counts offences, logs once per kind, closes repeat offenders."""
 
-    def __init__(self, sio_server, limiter=None, allowed: int = MALFORMED_PER_CONNECTION):
+    def __init__(self, sio_server: Server, limiter: RateLimiter | None = None,
+                 allowed: int = MALFORMED_PER_CONNECTION) -> None:
         self.sio, self.limiter, self.allowed = sio_server, limiter, allowed
-        self._seen: dict[str, list] = {}  # eio sid -> [count, kinds logged, closed]
+        self._seen: dict[str | None, Offences] = {}  # by Engine.IO sid
         self._lock = threading.Lock()
 
-    def report(self, eio_sid, kind: str) -> bool:
+    def report(self, eio_sid: str | None, kind: str) -> bool:
         """One offence (a malformed or refused packet) from ``eio_sid``; True if the connection is being closed for
         it."""
         eio = self.sio.eio
@@ -84,26 +101,26 @@ class MalformedPackets:
             if len(self._seen) > 1024:  # forget connections that are gone
                 for gone in [s for s in self._seen if s not in eio.sockets]:
                     del self._seen[gone]
-            entry = self._seen.setdefault(eio_sid, [0, set(), False])
-            entry[0] += 1
-            first = kind not in entry[1]
-            entry[1].add(kind)
+            entry = self._seen.setdefault(eio_sid, Offences())
+            entry.count += 1
+            first = kind not in entry.logged
+            entry.logged.add(kind)
         sid = self.sio.manager.sid_from_eio_sid(eio_sid, "/") if eio_sid is not None else None
         key = sid or eio_sid  # the Socket.IO sid's bucket, which its messages spend too
         over = self.limiter is not None and key is not None and self.limiter.check(key) != "admit"
         if first:
             log.warning("malformed packet from %s: %s (each kind is logged once per connection)", eio_sid, kind)
-        if not over and entry[0] <= self.allowed:
+        if not over and entry.count <= self.allowed:
             return False
         with self._lock:
-            if entry[2]:
+            if entry.closed:
                 return True
-            entry[2] = True
+            entry.closed = True
         reason = "over the rate limit" if over else f"more than {self.allowed}"
-        log.warning("closed %s: %d malformed packets (%s)", eio_sid, entry[0], reason)
+        log.warning("closed %s: %d malformed packets (%s)", eio_sid, entry.count, reason)
         return True
 
-    def close(self, eio_sid) -> None:
+    def close(self, eio_sid: str | None) -> None:
         """Close a connection from one of its handlers (not from its websocket reader), at once: a polite close
         of a long-polling connection would wait for its next poll."""
         eio = self.sio.eio

@@ -15,15 +15,23 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, TypeVar
 
-from flask import current_app, has_request_context, request
+from flask import Flask, current_app, has_request_context, request
 
 from ..errors import Busy
 from . import isolated, privates, workers
 from .codec import JsonPacket
 from .frames import one_at_a_time
-from .isolated import Client, ClientGone, Isolated, client_fd, watched
+from .isolated import Client, ClientGone, Isolated, Runner, client_fd, here, watched
+
+if TYPE_CHECKING:
+    from .settings import Settings
+
+T = TypeVar("T")
+Abandoned = Callable[[], BaseException | None]  # asked while a call waits for its place: the exception that ends it
 
 
 class Offload:
@@ -55,22 +63,22 @@ class Offload:
     def __init__(self, async_mode: str, at_once: int, waiting: int, processes: bool | None = None,
                  small_at_once: int = 1, search_at_once: int = 1, search_waiting: int = 2,
                  import_cpu_seconds: float = 10, import_cpu_per_minute: float = 30, per_address: int = 0,
-                 client_of=None):
+                 client_of: Callable[[], Client | None] | None = None):
         # Bounds the work in progress: a build may hold up to MAX_SESSION_BYTES before it is refused.
         self._heavy = Lane(at_once, waiting, BUSY, per_address)
         self._small = Lane(small_at_once, waiting, BUSY_SMALL, per_address)
         self._search = Lane(search_at_once, search_waiting, BUSY_SEARCH, per_address)
-        self.client_of = client_of or (lambda: None)  # () -> the Client of the request a call is made in
+        self.client_of: Callable[[], Client | None] = client_of or (lambda: None)  # the Client of the request
         self._turns: set[int] = set()  # the threads (green threads) holding a place through ``turn``
         if async_mode == "eventlet":
             from eventlet import tpool  # only in the eventlet server process, which is monkey-patched
 
-            self._run = tpool.execute
+            self._run: Runner = tpool.execute
             # The hub waits for the GIL at every I/O call while a build runs: hand it over every millisecond
             # instead of every five (bench/heavy_load.py measures another viewer's steps during loads).
             sys.setswitchinterval(0.001)
         else:
-            self._run = _here
+            self._run = here
         if processes is None:
             processes = async_mode == "eventlet"
         self._pool = workers.Pool() if processes and workers.available() else None
@@ -96,8 +104,8 @@ class Offload:
             with self._pool_lock:
                 self._pool.close()
 
-    def __call__(self, fn, *args, small: bool = False, pure: bool = False, search: bool = False,
-                 imported: bool = False, client: Client | None = None, **kwargs):
+    def __call__(self, fn: Callable[..., T], *args: object, small: bool = False, pure: bool = False,
+                 search: bool = False, imported: bool = False, client: Client | None = None, **kwargs: object) -> T:
         client = client or self.client_of()
         if imported:
             return self.imports.run(fn, args, client)
@@ -113,7 +121,7 @@ class Offload:
             return self._work(fn, args, kwargs, pure, client)
 
     @contextmanager
-    def turn(self, client: Client | None = None):
+    def turn(self, client: Client | None = None) -> Iterator[None]:
         ident = threading.get_ident()
         if ident in self._turns:  # already holding one
             yield
@@ -125,19 +133,21 @@ class Offload:
             finally:
                 self._turns.discard(ident)
 
-    def native(self, fn, *args):
+    def native(self, fn: Callable[..., T], *args: object) -> T:
         """``fn(*args)`` on a native thread under eventlet, here otherwise, taking no place: for a call that
         works in C with the GIL released (malloc_trim), which the event loop need not wait for."""
         return self._run(fn, *args)
 
-    def _work(self, fn, args, kwargs, pure: bool, client: Client | None):
+    def _work(self, fn: Callable[..., T], args: tuple[object, ...], kwargs: Mapping[str, object], pure: bool,
+              client: Client | None) -> T:
         if pure and self._pool is not None:
-            return self._in_worker(fn, args, kwargs, client)
+            return self._in_worker(self._pool, fn, args, kwargs, client)
         return self._run(fn, *args, **kwargs)
 
-    def _in_worker(self, fn, args, kwargs, client: Client | None):
+    def _in_worker(self, pool: workers.Pool, fn: Callable[..., T], args: tuple[object, ...],
+                   kwargs: Mapping[str, object], client: Client | None) -> T:
         with self._pool_lock:  # taken and given back here, never in the tpool thread (a green lock)
-            worker = self._pool.take()
+            worker = pool.take()
         try:
             return watched(worker, fn, args, kwargs, client, self._run, "work")
         except ClientGone:
@@ -145,7 +155,7 @@ class Offload:
             raise
         finally:
             with self._pool_lock:
-                self._pool.give_back(worker)
+                pool.give_back(worker)
 
 
 class Lane:
@@ -167,7 +177,7 @@ class Lane:
         return self.pending >= self._most
 
     @contextmanager
-    def place(self, abandoned=None, address: str | None = None):
+    def place(self, abandoned: Abandoned | None = None, address: str | None = None) -> Iterator[None]:
         """A running place, waited for if need be; Busy at once if ``at_once + waiting`` are taken, or
         ``per_address`` by ``address``. ``abandoned``: asked every LOOK_SECONDS while this waits; once true, the
         wait ends with what it raised or returned (an exception) instead."""
@@ -182,7 +192,7 @@ class Lane:
                 self._by_address[address] = held + 1
         try:
             while not self._slots.acquire(timeout=LOOK_SECONDS if abandoned else None):
-                given_up = abandoned()
+                given_up = abandoned() if abandoned else None
                 if given_up:
                     raise given_up
             try:
@@ -198,7 +208,7 @@ class Lane:
                         del self._by_address[address]
 
 
-def _watching(client: Client | None) -> tuple:
+def _watching(client: Client | None) -> tuple[Abandoned | None, str | None]:
     """Lane.place's arguments for a call ``client`` waits for: ends the wait once it has left; its address."""
     if client is None:
         return None, None
@@ -219,11 +229,7 @@ IMPORTS_WAITING = 2  # log imports that may wait for the one running
 EARLY_REFUSAL_BYTES = 64 * 1024  # a POST body over this is refused before it is read while the queue is full
 
 
-def _here(fn, *args, **kwargs):
-    return fn(*args, **kwargs)
-
-
-def init_offload(app, settings) -> Offload:
+def init_offload(app: Flask, settings: Settings) -> Offload:
     offload = Offload(settings.async_mode, int(settings.max_loads_at_once), int(settings.max_loads_waiting),
                       search_at_once=int(settings.max_searches_at_once),
                       search_waiting=int(settings.max_searches_waiting),
@@ -237,11 +243,11 @@ def init_offload(app, settings) -> Offload:
 
         # websocket frames unmasked at C speed, each connection read within a budget, the hub yielded to
         privates.install_eventlet_frames(read_bytes_per_second=int(settings.max_message_bytes))
-        JsonPacket.parse_apart = staticmethod(one_at_a_time(tpool.execute))  # a packet's JSON, on a native thread
-        JsonPacket.refuse_large = staticmethod(lambda: Busy(BUSY) if offload.full else None)  # a load, unparsed
+        JsonPacket.parse_apart = one_at_a_time(tpool.execute)  # a packet's JSON, on a native thread
+        JsonPacket.refuse_large = lambda: Busy(BUSY) if offload.full else None  # a load, unparsed
 
     @app.before_request
-    def refuse_before_reading():
+    def refuse_before_reading() -> None:
         """A large body that would be refused Busy anyway is refused before the event loop reads and parses it:
         clients that retry at once after a 503 kept the loop busy doing that only to refuse them
         (bench/abuse.py, costly validations)."""
@@ -264,7 +270,10 @@ def request_client() -> Client | None:
     return Client(request.remote_addr, client_fd(request.environ))
 
 
-def apart(fn, *args, **kwargs):  # small=True, pure=True, search=True, imported=True: see Offload
-    """In a request: ``fn(*args)`` run by the app's Offload, its client watched (``request_client``): the work ends
-    if the client leaves. There is no request context there: pass data."""
-    return current_app.extensions["inflight_offload"](fn, *args, **kwargs)
+def apart(fn: Callable[..., T], *args: object, small: bool = False, pure: bool = False, search: bool = False,
+          imported: bool = False, client: Client | None = None, **kwargs: object) -> T:
+    """In a request: ``fn(*args)`` run by the app's Offload (the flags: see Offload), its client watched
+    (``request_client``): the work ends if the client leaves. There is no request context there: pass data."""
+    offload: Offload = current_app.extensions["inflight_offload"]
+    return offload(fn, *args, small=small, pure=pure, search=search, imported=imported, client=client,
+                   **kwargs)

@@ -41,37 +41,56 @@ import logging
 import socket
 import threading
 import types
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Protocol
 
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio.packet import ACK
 
 from .deadlines import BodyLate
 from .frames import apply_mask, owed_seconds, read_budget
-from .offences import describe, engineio_problem
+from .offences import MalformedPackets, describe, engineio_problem
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+    from engineio import Server as EngineServer  # python-engineio and python-socketio have no types: Any
+    from engineio.socket import Socket as EngineSocket
+    from socketio import Server as SocketServer
+
+    from .backpressure import Bound
+    from .guard import Guard
+
+WebSocketClass = Callable[["WebSocketHandler", "EngineServer"], "WSGIApplication"]  # a driver's websocket app
+Frame = str | bytes | bytearray | None  # a websocket message as a driver's wait() returns it (None: closed)
+WebSocketHandler = Callable[..., object]  # Engine.IO's handler of a websocket (its Socket's, bound)
+
+
+class _WebSocket(Protocol):
+    def wait(self) -> Frame: ...
 
 log = logging.getLogger(__name__)
 
 
 # --- python-socketio: the screen in front of every handler -------------------------------------------------------
-def screen_socketio(server, guard) -> None:
+def screen_socketio(server: SocketServer, guard: Guard) -> None:
     """Put ``guard`` (``guard.Guard``) in front of this Socket.IO server's handlers, and screen its Engine.IO
     transports (``screen_engineio``, ``screen_polling``)."""
     screen_engineio(server, guard)
     screen_polling(server, guard)
     original_event, original_message = server._handle_event, server._handle_eio_message
 
-    def handle_event(eio_sid, namespace, id, data):
+    def handle_event(eio_sid: str, namespace: str | None, id: int | None, data: object) -> object:
         screened = guard.screen(eio_sid, namespace, data)
         if screened.data is not None:
             return original_event(eio_sid, namespace, id, screened.data)
-        if screened.refusal is not None:
+        if screened.refusal is not None and guard.answer is not None:
             ack = guard.answer(screened.sid, screened.event, screened.refusal)
             if id is not None:
                 server._send_packet(eio_sid, server.packet_class(ACK, namespace=namespace or "/", id=id,
                                                                  data=[] if ack is None else [ack]))
         return None
 
-    def handle_message(eio_sid, data):
+    def handle_message(eio_sid: str, data: str | bytes) -> object:
         """Engine.IO's "message" handler: a text packet where a binary attachment is due, a binary frame where
         none is (it reached the JSON decoder, whose eventlet path logged a traceback for each), or a packet
         python-socketio itself refuses (a binary one before connecting), is an offence."""
@@ -101,10 +120,10 @@ class _ScreenedSocket:
     """A websocket whose ``wait()`` never returns a frame Engine.IO cannot decode: it is reported and skipped,
     or, for a connection being closed, ``wait()`` returns None (Engine.IO's "closed by the client")."""
 
-    def __init__(self, ws, eio_sid, guard):
+    def __init__(self, ws: _WebSocket, eio_sid: str | None, guard: Guard) -> None:
         self._ws, self._eio_sid, self._guard = ws, eio_sid, guard
 
-    def wait(self):
+    def wait(self) -> Frame:
         while True:
             frame = self._ws.wait()
             problem = engineio_problem(frame)
@@ -113,32 +132,42 @@ class _ScreenedSocket:
             if self._guard.malformed.report(self._eio_sid, problem):
                 return None
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> object:
         return getattr(self._ws, name)
 
 
-def screen_engineio(sio_server, guard) -> None:
+def screen_engineio(sio_server: SocketServer, guard: Guard) -> None:
     """Give this server's Engine.IO a websocket class whose sockets are ``_ScreenedSocket`` (this server only:
     Engine.IO's driver table is copied, not changed)."""
-    eio = sio_server.eio
-    websocket_class = (getattr(eio, "_async", None) or {}).get("websocket")
-    if websocket_class is None:
+    def screened(handler: WebSocketHandler) -> WebSocketHandler:
+        eio_sid = getattr(getattr(handler, "__self__", None), "sid", None)  # Socket._websocket_handler
+        return lambda ws: handler(_ScreenedSocket(ws, eio_sid, guard))
+
+    if not _wrap_websockets(sio_server.eio, screened):
         log.warning("python-engineio has no websocket driver where privates.screen_engineio expects one: websocket "
                     "frames are not screened")
-        return
 
-    class ScreenedWebSocket:
-        def __init__(self, handler, server):
-            eio_sid = getattr(getattr(handler, "__self__", None), "sid", None)  # Socket._websocket_handler
-            self._inner = websocket_class(lambda ws: handler(_ScreenedSocket(ws, eio_sid, guard)), server)
 
-        def __call__(self, environ, start_response):
+def _wrap_websockets(eio: EngineServer, wrap: Callable[[WebSocketHandler], WebSocketHandler]) -> bool:
+    """This Engine.IO server's websocket class (its driver table copied, not changed) calls ``wrap(handler)`` where
+    it called Engine.IO's ``handler``; False if it has no websocket driver."""
+    websocket_class: WebSocketClass | None = (getattr(eio, "_async", None) or {}).get("websocket")
+    if websocket_class is None:
+        return False
+    inner_class = websocket_class
+
+    class WrappedWebSocket:
+        def __init__(self, handler: WebSocketHandler, server: EngineServer) -> None:
+            self._inner = inner_class(wrap(handler), server)
+
+        def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
             return self._inner(environ, start_response)
 
-    eio._async = {**eio._async, "websocket": ScreenedWebSocket}
+    eio._async = {**eio._async, "websocket": WrappedWebSocket}
+    return True
 
 
-def screen_polling(sio_server, guard) -> None:
+def screen_polling(sio_server: SocketServer, guard: Guard) -> None:
     """The same screen for the long-polling transport: each Engine.IO socket of this server, once made, reads its
     POST bodies with ``_screened_post`` (Engine.IO would log a traceback for a bad packet and answer 200); and
     every Engine.IO request passes ``_session_guard`` first."""
@@ -148,7 +177,7 @@ def screen_polling(sio_server, guard) -> None:
     if original_connect is None:
         return
 
-    def connect(eio_sid, environ, *args):
+    def connect(eio_sid: str, environ: WSGIEnvironment, *args: object) -> object:
         socket = eio.sockets.get(eio_sid)
         if socket is not None:
             socket.handle_post_request = _screened_post(socket, guard.malformed)
@@ -161,7 +190,7 @@ MAX_LENGTH_DIGITS = 12  # a Content-Length longer than this is refused before it
 INVALID_SESSION = b'"Invalid session"'  # Engine.IO's own answer to a session it does not hold
 
 
-def _session_guard(eio) -> None:
+def _session_guard(eio: EngineServer) -> None:
     """In front of ``engineio.Server.handle_request`` (python-engineio 4.15):
 
     * a polling POST whose body is over ``max_http_buffer_size`` closes its session at once and is answered 413
@@ -175,7 +204,7 @@ def _session_guard(eio) -> None:
     """
     original = eio.handle_request
 
-    def handle_request(environ, start_response):
+    def handle_request(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         sid = _sid_of(environ)
         socket = eio.sockets.get(sid) if sid else None
         if socket is not None and environ.get("REQUEST_METHOD") == "POST" and _over(environ, eio):
@@ -190,7 +219,8 @@ def _session_guard(eio) -> None:
         if socket is not None and socket.closed:
             eio.sockets.pop(sid, None)  # as _get_socket does: Engine.IO then answers "Invalid session", 400
         try:
-            return original(environ, start_response)
+            answer: Iterable[bytes] = original(environ, start_response)
+            return answer
         except KeyError as err:
             if err.args != ("Session is disconnected",):
                 raise
@@ -201,7 +231,7 @@ def _session_guard(eio) -> None:
     eio.handle_request = handle_request
 
 
-def server_says_close(environ) -> bool:
+def server_says_close(environ: WSGIEnvironment) -> bool:
     """Whether the server writes ``Connection: close`` into this request's answer by itself: Werkzeug's into every
     answer; eventlet's (0.41) where it closes the connection anyway, for a client that asks it or speaks HTTP/1.0
     without keep-alive (``SERVER_PROTOCOL`` is the request's own version: ``listeners.py``), and for a body
@@ -213,32 +243,34 @@ def server_says_close(environ) -> bool:
     return not kept or str(environ.get("HTTP_EXPECT", "")).lower() == "100-continue"
 
 
-def _sid_of(environ) -> str | None:
+def _sid_of(environ: WSGIEnvironment) -> str | None:
     for part in str(environ.get("QUERY_STRING") or "").split("&"):
         if part.startswith("sid="):
             return part[4:]
     return None
 
 
-def _over(environ, eio) -> bool:
+def _over(environ: WSGIEnvironment, eio: EngineServer) -> bool:
     text = str(environ.get("CONTENT_LENGTH") or "0")
     return text.isascii() and text.isdigit() and len(text) <= MAX_LENGTH_DIGITS \
-        and int(text) > eio.max_http_buffer_size  # (a length that is no count: _screened_post's 400)
+        and int(text) > int(eio.max_http_buffer_size)  # (a length that is no count: _screened_post's 400)
 
 
-def _screened_post(socket, malformed):
+def _screened_post(socket: EngineSocket, malformed: MalformedPackets) -> Callable[[WSGIEnvironment], None]:
     """``Socket.handle_post_request`` with each packet of the body screened (``engineio_problem``): a malformed one
     is reported and skipped; for a connection being closed, Engine.IO's own error path closes it (HTTP 400)."""
     from engineio import exceptions, packet, payload
 
-    def close():  # at once (a polite close would wait for the client to poll for it), then Engine.IO's 400
+    sid: str | None = socket.sid
+
+    def close() -> None:  # at once (a polite close would wait for the client to poll for it), then Engine.IO's 400
         socket.close(wait=False, abort=True)
         raise exceptions.EngineIOError()
 
-    def handle_post_request(environ):
+    def handle_post_request(environ: WSGIEnvironment) -> None:
         text = environ.get("CONTENT_LENGTH") or "0"  # checked before int(): Werkzeug passes the header on as sent
         if not (text.isascii() and text.isdigit()) or len(text) > MAX_LENGTH_DIGITS:
-            malformed.report(socket.sid, "a polling body whose Content-Length is not a count of bytes")
+            malformed.report(sid, "a polling body whose Content-Length is not a count of bytes")
             close()  # its body cannot be told from the next request's: the connection ends
         length = int(text)
         if length > socket.server.max_http_buffer_size:  # (answered before: _session_guard)
@@ -247,6 +279,7 @@ def _screened_post(socket, malformed):
             body = environ["wsgi.input"].read(length)
         except BodyLate:  # late, or cut short (deadlines.py): the session ends with its connection
             close()
+        problem: str | None
         try:
             frames = body.decode("utf-8").split("\x1e") if body else []
         except UnicodeDecodeError:
@@ -256,12 +289,12 @@ def _screened_post(socket, malformed):
                 else None
         if problem is not None:
             frames = []
-            if malformed.report(socket.sid, problem):
+            if malformed.report(sid, problem):
                 close()
         for frame in frames:
             problem = engineio_problem(frame)  # "b…" (base64 binary) too: this server takes JSON only
             if problem is not None:
-                if malformed.report(socket.sid, problem):
+                if malformed.report(sid, problem):
                     close()
                 continue
             socket.receive(packet.Packet(encoded_packet=frame))
@@ -273,15 +306,16 @@ def _screened_post(socket, malformed):
 REPLY_SECONDS = 1.0  # how long the end waits for simple-websocket's reader to send the server's close frame back
 
 
-class ClosingWebSocket(SimpleWebSocketWSGI):
+class ClosingWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]  # python-engineio has no types: its class is Any
     """``SimpleWebSocketWSGI`` that, once the websocket has ended, shuts its connection down (both directions):
     RFC 6455 (7.1.1) has the server close the TCP connection first, and Werkzeug's request handler would wait on
     it for a next request that never comes. Before that it waits (``REPLY_SECONDS`` at most) for
     simple-websocket's reader thread, which wakes the handler before it has sent the reply to a client's close."""
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         try:
-            return super().__call__(environ, start_response)
+            answer: Iterable[bytes] = super().__call__(environ, start_response)
+            return answer
         finally:
             reader = getattr(getattr(self, "ws", None), "thread", None)
             if reader is not None and reader is not threading.current_thread():
@@ -292,7 +326,7 @@ class ClosingWebSocket(SimpleWebSocketWSGI):
                     connection.shutdown(socket.SHUT_RDWR)
 
 
-def close_websockets_with_connection(eio_server) -> None:
+def close_websockets_with_connection(eio_server: EngineServer) -> None:
     """This Engine.IO server (threading mode) serves its websockets through ``ClosingWebSocket``, where its
     driver table holds the class that subclasses (else it warns and changes nothing)."""
     drivers = getattr(eio_server, "_async", None)
@@ -306,7 +340,7 @@ def close_websockets_with_connection(eio_server) -> None:
 _SAMPLE = (bytes(range(256)) * 5 + b"\x00\xff" * 7, (0x12, 0xAB, 0x00, 0xFF))
 
 
-def unmasks_as_apply_mask(original) -> bool:
+def unmasks_as_apply_mask(original: Callable[..., bytes]) -> bool:
     """Whether ``original`` (eventlet's unmasking) gives the bytes ``frames.apply_mask`` gives, on a sample."""
     data, mask = _SAMPLE
     try:
@@ -332,12 +366,12 @@ def install_eventlet_frames(read_bytes_per_second: float = 0) -> bool:
         return False
     original_wait = cls.wait
 
-    def wait(self):
-        message = original_wait(self)
+    def wait(self: object) -> Frame:
+        message: Frame = original_wait(self)
         sleep(owed_seconds(self, message))  # at least let this message's handler and every other greenlet run
         return message
 
-    wait.yields_to_hub = True
+    wait.yields_to_hub = True  # type: ignore[attr-defined]  # a mark on eventlet's method: this patch is in place
     wait.__doc__ = original_wait.__doc__
     cls._apply_mask = staticmethod(apply_mask)
     cls.wait = wait
@@ -345,7 +379,8 @@ def install_eventlet_frames(read_bytes_per_second: float = 0) -> bool:
 
 
 # --- python-engineio: each connection's outgoing queue bounded in bytes --------------------------------------------
-def bound_outgoing(eio_server, most_bytes: int, on_drop=None):
+def bound_outgoing(eio_server: EngineServer, most_bytes: int,
+                   on_drop: Callable[[], None] | None = None) -> Bound | None:
     """Each connection this Engine.IO server opens from now on queues at most ``most_bytes`` for its client
     (``backpressure.OutgoingQueue``): Engine.IO makes a connection's queue with its ``create_queue``, wrapped here;
     and each websocket is known by its Engine.IO socket (the driver table's class wrapped, as ``screen_engineio``
@@ -362,24 +397,18 @@ def bound_outgoing(eio_server, most_bytes: int, on_drop=None):
         return None
     bound = Bound(eio_server, most_bytes, on_drop)
     eio_server.create_queue = lambda *args, **kwargs: bound.wrap(made(*args, **kwargs))
-    websocket_class = (getattr(eio_server, "_async", None) or {}).get("websocket")
-    if websocket_class is not None:  # each websocket known by its Engine.IO socket, for a drop to end it
-        class TrackedWebSocket:
-            def __init__(self, handler, server):
-                owner = getattr(handler, "__self__", None)  # the Engine.IO socket (Socket._websocket_handler)
 
-                def tracked(socket, ws):
-                    bound.websockets[socket] = ws
-                    try:
-                        return handler(ws)
-                    finally:
-                        bound.websockets.pop(socket, None)
+    def tracking(handler: WebSocketHandler) -> WebSocketHandler:
+        owner = getattr(handler, "__self__", None)  # the Engine.IO socket (Socket._websocket_handler)
 
-                self._inner = websocket_class(types.MethodType(tracked, owner) if owner is not None else handler,
-                                              server)
+        def tracked(socket: EngineSocket, ws: object) -> object:
+            bound.websockets[socket] = ws
+            try:
+                return handler(ws)
+            finally:
+                bound.websockets.pop(socket, None)
 
-            def __call__(self, environ, start_response):
-                return self._inner(environ, start_response)
+        return types.MethodType(tracked, owner) if owner is not None else handler
 
-        eio_server._async = {**eio_server._async, "websocket": TrackedWebSocket}
+    _wrap_websockets(eio_server, tracking)  # each websocket known by its Engine.IO socket, for a drop to end it
     return bound

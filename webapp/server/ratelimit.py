@@ -8,8 +8,17 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Collection, Hashable
+from dataclasses import dataclass
 
 ADMIT, REFUSE_AND_TELL, REFUSE = "admit", "refuse-and-tell", "refuse"
+
+
+@dataclass
+class Bucket:
+    tokens: float
+    refilled: float  # when tokens were last refilled
+    told: float = -float("inf")  # when a refusal was last told
 
 
 class RateLimiter:
@@ -17,14 +26,15 @@ class RateLimiter:
     A refused message is to be answered at most once per ``tell_every`` seconds per key (events of one
     connection are handled on several threads, so "once per run of refusals" would still be many)."""
 
-    def __init__(self, rate: float, burst: float, clock=time.monotonic, tell_every: float = 1.0):
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic,
+                 tell_every: float = 1.0):
         if rate <= 0 or burst < 1:
             raise ValueError(f"a rate limit needs rate > 0 and burst >= 1, got {rate!r}, {burst!r}")
         self.rate, self.burst, self.clock, self.tell_every = float(rate), float(burst), clock, tell_every
-        self._buckets: dict[object, list] = {}  # key -> [tokens, last refill, last time a refusal was told]
+        self._buckets: dict[Hashable, Bucket] = {}
         self._lock = threading.Lock()  # events of one connection may be handled on several threads
 
-    def check(self, key, spend: bool = True, cost: float = 1.0) -> str:
+    def check(self, key: Hashable, spend: bool = True, cost: float = 1.0) -> str:
         """ADMIT (and spend ``cost`` tokens), REFUSE_AND_TELL (not told within ``tell_every``) or REFUSE. ``spend``
         False: ADMIT without spending (what a message would get now: asked before decoding it, whose handler
         spends)."""
@@ -32,18 +42,18 @@ class RateLimiter:
         with self._lock:
             bucket = self._buckets.get(key)
             if bucket is None:
-                bucket = self._buckets[key] = [self.burst, now, -float("inf")]
-            bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
-            bucket[1] = now
-            if bucket[0] >= 1:
-                bucket[0] -= cost if spend else 0
+                bucket = self._buckets[key] = Bucket(self.burst, now)
+            bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.refilled) * self.rate)
+            bucket.refilled = now
+            if bucket.tokens >= 1:
+                bucket.tokens -= cost if spend else 0
                 return ADMIT
-            if now - bucket[2] < self.tell_every:
+            if now - bucket.told < self.tell_every:
                 return REFUSE
-            bucket[2] = now
+            bucket.told = now
             return REFUSE_AND_TELL
 
-    def keep_only(self, keys) -> None:
+    def keep_only(self, keys: Collection[Hashable]) -> None:
         """Forget the buckets of every key not in ``keys`` (connections that went away)."""
         with self._lock:
             for key in [k for k in self._buckets if k not in keys]:
@@ -53,7 +63,7 @@ class RateLimiter:
         """Forget the buckets that have filled up again (keys idle long enough to be as good as new)."""
         now = self.clock()
         with self._lock:
-            for key in [k for k, b in self._buckets.items() if b[0] + (now - b[1]) * self.rate >= self.burst]:
+            for key in [k for k, b in self._buckets.items() if b.tokens + (now - b.refilled) * self.rate >= self.burst]:
                 del self._buckets[key]
 
     def __len__(self) -> int:

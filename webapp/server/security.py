@@ -32,8 +32,18 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Protocol
 
-from flask import request
+from flask import Flask, Response, request
+
+from .wsgi import set_wsgi
+
+if TYPE_CHECKING:
+    from _typeshed import OptExcInfo
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+    from werkzeug.serving import WSGIRequestHandler
+
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +114,7 @@ def security_headers(endpoint: str | None) -> dict[str, str]:
 DEFAULT_HEADERS = security_headers(None)
 
 
-def add_security_headers(response):
+def add_security_headers(response: Response) -> Response:
     endpoint = request.endpoint
     answer = request.environ.get(ANSWER_KEY)
     if answer is not None:
@@ -124,14 +134,16 @@ class SecurityHeaders:
     websocket's, not a connection error) is logged and answered 500 with them, not left to the server's own bare
     500. The app's iterable is passed on as it is (eventlet's websocket relies on its identity)."""
 
-    def __init__(self, app):
+    def __init__(self, app: WSGIApplication) -> None:
         self.app = app
 
-    def __call__(self, environ, start_response):
-        started = []
-        answer = environ[ANSWER_KEY] = {}
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        started: list[bool] = []
+        answer: dict[str, str | None] = {}
+        environ[ANSWER_KEY] = answer
 
-        def secure_start_response(status, headers, exc_info=None):
+        def secure_start_response(status: str, headers: list[tuple[str, str]],
+                                  exc_info: OptExcInfo | None = None) -> Callable[[bytes], object]:
             started.append(True)
             present = {name.lower() for name, _ in headers}
             wanted = security_headers(answer["endpoint"]) if "endpoint" in answer else DEFAULT_HEADERS
@@ -163,21 +175,29 @@ def with_headers(data: bytes) -> bytes:
     return data if found is None else bytes(data[:found.end()]) + HEADER_BLOCK + bytes(data[found.end():])
 
 
+class _Writable(Protocol):
+    def write(self, data: bytes, /) -> object: ...
+
+
 class _ErrorAnswerFile:
     """The connection's write file while eventlet.wsgi reads a request: its own error answers (raw bytes written
     in one piece, or the stdlib's ``send_error``, status line and headers in one write) get HEADER_BLOCK."""
 
-    def __init__(self, raw):
+    def __init__(self, raw: _Writable) -> None:
         self.raw = raw
 
-    def write(self, data):
+    def write(self, data: bytes) -> object:
         return self.raw.write(with_headers(data))
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> object:
         return getattr(self.raw, name)
 
 
-def _answer_with_headers(handler) -> None:
+class _Handler(Protocol):
+    request_version: str
+
+
+def _answer_with_headers(handler: _Handler) -> None:
     """The stdlib answers a request line it cannot parse (no version, or a bad one) as if it were HTTP/0.9: a
     bare body, no status line, no headers. Answer it as HTTP/1.0 instead, so it carries its status and the
     security headers (as nginx answers such a request)."""
@@ -185,25 +205,28 @@ def _answer_with_headers(handler) -> None:
         handler.request_version = "HTTP/1.0"
 
 
-def eventlet_protocol():
+def eventlet_protocol() -> type:
     """eventlet.wsgi's HttpProtocol whose own error answers (414, 400 "Header Line Too Long" / "Headers Too
     Large" / "Bad Request", the stdlib's 400 / 431 / 505) carry the security headers. While the app answers,
     the plain file is used (the app's answers have them already). Imported on demand: only ``serve`` under
     eventlet, which has monkey-patched, needs it."""
     from eventlet import wsgi
 
-    class SecureHttpProtocol(wsgi.HttpProtocol):
-        def send_error(self, code, message=None, explain=None):
+    class SecureHttpProtocol(wsgi.HttpProtocol):  # type: ignore[misc]  # eventlet has no types: its class is Any
+        wfile: _Writable
+
+        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
             _answer_with_headers(self)
             super().send_error(code, message, explain)
 
-        def setup(self):
+        def setup(self) -> None:
             super().setup()
             self.wfile = _ErrorAnswerFile(self.wfile)
 
-        def handle_one_response(self):
+        def handle_one_response(self) -> object:
             guarded = self.wfile
-            self.wfile = guarded.raw
+            if isinstance(guarded, _ErrorAnswerFile):
+                self.wfile = guarded.raw
             try:
                 return super().handle_one_response()
             finally:
@@ -212,7 +235,7 @@ def eventlet_protocol():
     return SecureHttpProtocol
 
 
-def werkzeug_request_handler():
+def werkzeug_request_handler() -> type[WSGIRequestHandler]:
     """Werkzeug's development server handler whose own error answers (``send_error``: 414 request line too
     long, 431 header line too long or too many headers, 400 malformed, 505) carry the security headers."""
     from werkzeug.serving import WSGIRequestHandler
@@ -220,7 +243,7 @@ def werkzeug_request_handler():
     class SecureRequestHandler(WSGIRequestHandler):
         _answering_error = False
 
-        def send_error(self, code, message=None, explain=None):
+        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
             _answer_with_headers(self)
             self._answering_error = True
             try:
@@ -228,7 +251,7 @@ def werkzeug_request_handler():
             finally:
                 self._answering_error = False
 
-        def end_headers(self):
+        def end_headers(self) -> None:
             if self._answering_error:
                 for name, value in DEFAULT_HEADERS.items():
                     self.send_header(name, value)
@@ -237,15 +260,15 @@ def werkzeug_request_handler():
     return SecureRequestHandler
 
 
-def server_options(mode: str) -> dict:
+def server_options(mode: str) -> dict[str, type]:
     """Keyword arguments for ``SocketIO.run`` so the server's own answers carry the headers too."""
     if mode == "eventlet":
         return {"protocol": eventlet_protocol()}
     return {"request_handler": werkzeug_request_handler()}
 
 
-def init_security(app) -> None:
+def init_security(app: Flask) -> None:
     """The hook; then, outermost of every WSGI middleware (call it after the others are installed), the
     headers on every other answer."""
     app.after_request(add_security_headers)
-    app.wsgi_app = SecurityHeaders(app.wsgi_app)
+    set_wsgi(app, SecurityHeaders(app.wsgi_app))

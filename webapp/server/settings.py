@@ -10,31 +10,38 @@ Standard library only: ``serve`` reads the async mode here before eventlet patch
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 from .hosts import parse_hosts
 from .origins import parse_origins
 
 ENV_PREFIX = "INFLIGHT_SCOPE_"
 SOURCES_UNDER_CACHE = Path("inflight-scope", "sources")  # under the user's cache directory (XDG_CACHE_HOME, ~/.cache)
+T = TypeVar("T")
+Parse = Callable[[Any], object]  # a setting's value as given (text from the environment, any value from a config)
 
 
-def setting(default: Any, meaning: str, parse=None) -> Any:
+def setting(default: T, meaning: str, parse: Parse | None = None) -> T:
     """A field of Settings: its default, what it means (docs/server.md), and how a value given as text or in the
     config is read (``parse``; numbers: an integer, or a float when written with a dot)."""
     return field(default=default, metadata={"meaning": meaning, "parse": parse})
 
 
-def number(value) -> int | float:
+def number(value: object) -> int | float:
     if isinstance(value, str):
         return float(value) if "." in value else int(value)
-    return value
+    if isinstance(value, int | float):
+        return value
+    raise ValueError(f"a number was expected, not {value!r}")
 
 
-def text(value) -> str | None:
+def text(value: object) -> str | None:
     return value if value is None else str(value)
 
 
@@ -148,7 +155,7 @@ class Settings:
         export builds."""
         return int(self.max_session_bytes) or None
 
-    def as_config(self) -> dict:
+    def as_config(self) -> dict[str, object]:
         """The settings as Flask config keys (upper case)."""
         return {name.upper(): getattr(self, name) for name in names()}
 
@@ -171,7 +178,7 @@ def table() -> str:
     return "\n".join(rows)
 
 
-def read_settings(config: Mapping | None = None, environ: Mapping = os.environ) -> Settings:
+def read_settings(config: Mapping[str, object] | None = None, environ: Mapping[str, str] = os.environ) -> Settings:
     """The defaults, then ``INFLIGHT_SCOPE_<NAME>`` variables that are set (not empty), then ``config``'s upper-case
     keys that name a setting; every value read by its field's parse."""
     given: dict[str, Any] = {}
@@ -183,15 +190,17 @@ def read_settings(config: Mapping | None = None, environ: Mapping = os.environ) 
             given[f.name] = config[key]
     if not given.get("sources_cache") and environ.get("XDG_CACHE_HOME"):  # the user's cache, by the XDG standard
         given["sources_cache"] = str(Path(environ["XDG_CACHE_HOME"]) / SOURCES_UNDER_CACHE)
-    parsed = {name: (_parser(name))(value) for name, value in given.items()}
+    parsed: dict[str, Any] = {name: _parser(name)(value) for name, value in given.items()}  # by name: each its field's
     return replace(Settings(), **parsed)
 
 
-def _parser(name: str):
+def _parser(name: str) -> Parse:
     f = next(f for f in fields(Settings) if f.name == name)
-    return f.metadata["parse"] or number
+    parse: Parse | None = f.metadata["parse"]
+    return parse or number
 
 
-def settings_of(app) -> Settings:
+def settings_of(app: Flask) -> Settings:
     """The app's settings (``create_app`` reads them once)."""
-    return app.extensions["inflight_settings"]
+    settings: Settings = app.extensions["inflight_settings"]
+    return settings

@@ -9,6 +9,38 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from typing import Protocol, TypedDict
+
+from flask_socketio import SocketIO
+
+
+class IdleSession(Protocol):
+    """What the sweeper reads of a connection's session (engine.session.Session) and how it drops its simulation."""
+
+    @property
+    def lock(self) -> AbstractContextManager[object]: ...
+    @property
+    def sim(self) -> object | None: ...
+    @property
+    def playing(self) -> bool: ...
+    @property
+    def touched(self) -> float: ...
+    def evict(self) -> None: ...
+
+
+class IdleRooms(Protocol):
+    """What the sweeper asks of this process's rooms (engine.rooms.Rooms)."""
+
+    def evict_idle(self, cutoff: float) -> list[str]: ...
+    def evict_empty(self, now: float | None = None) -> list[str]: ...
+    def local_codes(self) -> list[str]: ...
+
+
+class Swept(TypedDict):
+    sessions: int  # simulations dropped
+    rooms: list[str]  # the codes of the rooms forgotten
 
 
 class Sweeper:
@@ -19,8 +51,9 @@ class Sweeper:
 
     TICK = 1.0  # the longest a stop() or the last disconnection waits for the task to notice
 
-    def __init__(self, socketio, sessions: dict, rooms, session_idle: float, room_idle: float, interval: float,
-                 on_sweep=None, clock=time.monotonic):
+    def __init__(self, socketio: SocketIO, sessions: Mapping[str, IdleSession], rooms: IdleRooms,
+                 session_idle: float, room_idle: float, interval: float, on_sweep: Callable[[], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         self.socketio, self.sessions, self.rooms = socketio, sessions, rooms
         self.session_idle, self.room_idle, self.interval = float(session_idle), float(room_idle), float(interval)
         self.on_sweep = on_sweep  # called after each sweep (the rate limiter forgets closed connections)
@@ -33,7 +66,7 @@ class Sweeper:
     def running(self) -> bool:
         return self._running
 
-    def sweep(self, now: float | None = None) -> dict:
+    def sweep(self, now: float | None = None) -> Swept:
         """One pass; returns {"sessions": n evicted, "rooms": [codes]}."""
         now = self.clock() if now is None else now
         evicted = 0
@@ -42,8 +75,7 @@ class Sweeper:
                 continue
             with session.lock:  # not in the middle of a handler; a playing session touches itself every step
                 if session.sim is not None and not session.playing and now - session.touched >= self.session_idle:
-                    session.pause()
-                    session.sim = None
+                    session.evict()
                     evicted += 1
         rooms = self.rooms.evict_idle(now - self.room_idle) + self.rooms.evict_empty(now)
         if self.on_sweep is not None:

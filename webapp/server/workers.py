@@ -33,12 +33,14 @@ import sys
 import threading
 import traceback
 from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TypeVar, cast
 
-try:
-    import posix as _os  # the real read/write/waitpid even in a monkey-patched process
-except ImportError:  # not a POSIX system: no worker processes (Pool.available is False)
+if sys.platform == "win32":  # not a POSIX system: no worker processes (Pool.available is False)
     _os = None
+else:
+    import posix as _os  # the real read/write/waitpid even in a monkey-patched process
 
 HEADER = struct.Struct("!Q")
 IN_FD, OUT_FD = 3, 4  # a worker's end of its two pipes
@@ -47,6 +49,7 @@ IN_FD, OUT_FD = 3, 4  # a worker's end of its two pipes
 NICENESS = 10
 ROOT = Path(__file__).resolve().parents[2]  # the directory that holds the webapp package
 IDLE_MOST = 4  # idle workers kept in one process, all its pools together (a server's four lanes: one each)
+T = TypeVar("T")
 
 
 class WorkerCrashed(RuntimeError):
@@ -66,7 +69,8 @@ def _send(fd: int, data: bytes) -> None:
 
 def _read_exactly(fd: int, n: int) -> bytes | None:
     """n bytes, or None at end of file (the other side is gone)."""
-    chunks, left = [], n
+    chunks: list[bytes] = []
+    left = n
     while left:
         chunk = _os.read(fd, min(left, 1 << 20))
         if not chunk:
@@ -85,7 +89,7 @@ def _receive(fd: int) -> bytes | None:
 
 # --- the parent's side ---------------------------------------------------------------------------------------
 class Worker:
-    def __init__(self):
+    def __init__(self) -> None:
         to_child, self._to = os.pipe()  # non-inheritable: only the ends dup'ed below reach the child
         self._from, from_child = os.pipe()
         env = dict(os.environ)
@@ -100,11 +104,11 @@ class Worker:
             os.close(from_child)
         self.alive = True
 
-    def call(self, fn, args: tuple, kwargs: dict):
+    def call(self, fn: Callable[..., T], args: tuple[object, ...], kwargs: Mapping[str, object]) -> T:
         """fn(*args, **kwargs) in the worker: its result, or its exception raised here."""
         return self.answer(fn) if self.ask(fn, args, kwargs) else self.answer(fn, gone=True)
 
-    def ask(self, fn, args: tuple, kwargs: dict) -> bool:
+    def ask(self, fn: Callable[..., object], args: tuple[object, ...], kwargs: Mapping[str, object]) -> bool:
         """Send the call; False if the worker was gone before it. Its answer is ready to read (``answer``) once
         ``answer_fd`` is readable."""
         request = pickle.dumps((fn, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)  # a PicklingError is a bug here
@@ -118,7 +122,7 @@ class Worker:
     def answer_fd(self) -> int:
         return self._from
 
-    def answer(self, fn, gone: bool = False):
+    def answer(self, fn: Callable[..., T], gone: bool = False) -> T:
         """The answer to the call ``ask`` sent: its result, or its exception raised here."""
         try:
             reply = None if gone else _receive(self._from)
@@ -129,7 +133,7 @@ class Worker:
             raise WorkerCrashed(f"the worker process running {_name(fn)} ended without an answer ({status})")
         kind, *rest = pickle.loads(reply)
         if kind == "ok":
-            return rest[0]
+            return cast(T, rest[0])  # what fn returned, unpickled
         if kind == "raise":
             raise _rebuilt(*rest)
         raise RuntimeError(f"{_name(fn)} failed in a worker process with an exception that cannot be "
@@ -155,11 +159,12 @@ class Worker:
         return f"exit status {os.waitstatus_to_exitcode(status)}"
 
 
-def _name(fn) -> str:
+def _name(fn: Callable[..., object]) -> str:
     return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
 
 
-def _rebuilt(cls, args: tuple, state: dict, worker_traceback: str) -> BaseException:
+def _rebuilt(cls: type[BaseException], args: tuple[object, ...], state: dict[str, object],
+             worker_traceback: str) -> BaseException:
     """The worker's exception as an instance of the same class, without calling its __init__ (a ScenarioError
     takes problems, not its message)."""
     from ..errors import UserError
@@ -180,7 +185,7 @@ class Pool:
     """Idle workers, taken by one call at a time and given back. Not thread-safe by itself: the caller takes
     and gives back under its own lock (Offload)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._idle: list[Worker] = []
         self._all: set[Worker] = set()
         self._pid = os.getpid()
@@ -248,6 +253,7 @@ def serve(in_fd: int = IN_FD, out_fd: int = OUT_FD) -> None:
         request = _receive(in_fd)
         if request is None:
             return
+        reply: tuple[str, object] | tuple[str, type[Exception], tuple[object, ...], dict[str, object], str]
         try:
             fn, args, kwargs = pickle.loads(request)
             reply = ("ok", fn(*args, **kwargs))
@@ -256,7 +262,7 @@ def serve(in_fd: int = IN_FD, out_fd: int = OUT_FD) -> None:
         try:
             data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # noqa: BLE001 - a result or an exception that cannot be pickled
-            data = pickle.dumps(("unsent", reply[4] if reply[0] == "raise" else traceback.format_exc()))
+            data = pickle.dumps(("unsent", reply[4] if len(reply) == 5 else traceback.format_exc()))
         del reply
         _send(out_fd, data)
 

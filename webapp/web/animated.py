@@ -12,6 +12,7 @@ by animation.py's bounds."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from flask import Response, current_app, request
@@ -27,7 +28,7 @@ from .bodies import builtin_scenario, index_arg, shown
 EXTENSION = {"gif": "gif", "apng": "png", "mp4": "mp4"}  # an APNG is a PNG file: every tool that opens a PNG opens it
 
 
-def animation_response(source, kind: str, name: str, versions) -> Response:
+def animation_response(source: object, kind: str, name: str, versions: Sequence[str] | None) -> Response:
     """source: a built-in's id or a posted scenario object; name: the file's name without its extension."""
     start, end, width = (number_arg(name) for name in ("from", "to", "width"))
     width, theme = DEFAULT_WIDTH if width is None else width, request.args.get("theme", "light")
@@ -51,8 +52,8 @@ def number_arg(name: str) -> int | None:
     return value
 
 
-def _exported(source, start: int | None, end: int | None, max_bytes, versions,
-              asked: Request) -> tuple[bytes, tuple[int, int]]:
+def _exported(source: object, start: int | None, end: int | None, max_bytes: int | None,
+              versions: Sequence[str] | None, asked: Request) -> tuple[bytes, tuple[int, int]]:
     """(the file, the range drawn): the whole export, from the scenario's source on, in one piece; ``asked``: the
     options (its range is the one found here)."""
     scenario = builtin_scenario(source) if isinstance(source, str) else resolve(source)[0]

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import logging
 
-from flask import current_app, jsonify, request
+from flask import Flask, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..errors import Busy, TooLarge, UserError
@@ -23,19 +24,19 @@ API = ("/api/", "/export/")  # answered in JSON only
 INTERNAL = {"message": "internal error: the server failed to answer this request (it was logged)", "kind": "Internal"}
 
 
-def user_error(err: UserError):
+def user_error(err: UserError) -> ResponseReturnValue:
     if isinstance(err, REFUSALS):
         log.warning("refused %s %s: %s: %s", request.method, request.path[:200], err.kind, str(err)[:300])
     return jsonify(err.as_json()), err.status
 
 
-def too_large(_err):
+def too_large(_err: Exception) -> ResponseReturnValue:
     limit = settings_of(current_app).max_upload_bytes
     log.warning("refused %s %s: TooLarge: a body over %d bytes", request.method, request.path[:200], limit)
     return jsonify({"message": f"the request body is larger than {limit} bytes", "kind": "TooLarge"}), 413
 
 
-def http_error(err: HTTPException):
+def http_error(err: HTTPException) -> ResponseReturnValue:
     """Werkzeug's answer (its headers kept: a 405's Allow), its page replaced by JSON on the API."""
     response = err.get_response()
     if request.path.startswith(API):
@@ -44,12 +45,12 @@ def http_error(err: HTTPException):
     return response
 
 
-def internal(err: Exception):
+def internal(err: Exception) -> ResponseReturnValue:
     current_app.logger.exception("internal error", exc_info=err)
     return jsonify(INTERNAL), 500
 
 
-def init_answers(app) -> None:
+def init_answers(app: Flask) -> None:
     app.register_error_handler(UserError, user_error)
     app.register_error_handler(RequestEntityTooLarge, too_large)
     app.register_error_handler(HTTPException, http_error)  # 404, 405, ...

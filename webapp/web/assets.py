@@ -23,10 +23,11 @@ import threading
 import time
 from pathlib import Path
 
-from flask import Blueprint, Flask, current_app, request, send_from_directory, url_for
+from flask import Blueprint, Flask, Response, current_app, request, send_from_directory, url_for
 from werkzeug.security import safe_join
 
 from ..export import tokens
+from .preload import static_folder
 
 KEPT_SECONDS = 365 * 24 * 3600  # what `immutable` means to a browser: no revalidation while it is kept
 CHECK_SECONDS = 1.0  # how stale the version may be after a file changes under a running server
@@ -44,7 +45,7 @@ class Version:
         self.root, self.check_seconds = root, check_seconds
         self.lock = threading.Lock()
         self.checked = float("-inf")
-        self.signature: tuple = ()
+        self.signature: tuple[tuple[str, int, int], ...] = ()
         self.digest = ""
 
     def files(self) -> list[Path]:
@@ -76,7 +77,7 @@ class Gzipped:
     """The gzip form of the current version's text files, each made once (dropped when the version changes);
     None for a file gzip does not make smaller or that is not text."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lock = threading.Lock()
         self.version = ""
         self.made: dict[str, bytes | None] = {}
@@ -91,8 +92,8 @@ class Gzipped:
                 return self.made[path]
         with open(path, "rb") as file:
             data = file.read()
-        packed = gzip.compress(data, compresslevel=9, mtime=0)
-        packed = packed if len(packed) < len(data) else None
+        compressed = gzip.compress(data, compresslevel=9, mtime=0)
+        packed = compressed if len(compressed) < len(data) else None
         with self.lock:
             if version == self.version:
                 self.made[path] = packed
@@ -100,16 +101,17 @@ class Gzipped:
 
 
 @bp.get("/static/v/<version>/<path:filename>")
-def versioned(version: str, filename: str):
+def versioned(version: str, filename: str) -> Response:
     current = current_app.extensions["asset_version"].current()
+    static = static_folder(current_app)
     if version != current:
-        return send_from_directory(current_app.static_folder, filename)  # the current file, not kept
-    path = safe_join(current_app.static_folder, filename)
+        return send_from_directory(static, filename)  # the current file, not kept
+    path = safe_join(str(static), filename)
     packed = None
     if path and os.path.isfile(path) and request.accept_encodings["gzip"]:
         packed = current_app.extensions["asset_gzipped"].get(current, path)
     if packed is None:
-        response = send_from_directory(current_app.static_folder, filename)
+        response = send_from_directory(static, filename)
     else:
         response = current_app.response_class(packed, mimetype=mimetypes.guess_type(filename)[0])
         response.content_encoding = "gzip"
@@ -125,7 +127,7 @@ def tokens_css_bytes() -> tuple[bytes, bytes]:
 
 
 @bp.get(f"/static/v/<version>/{TOKENS_CSS}")
-def tokens_css(version: str):
+def tokens_css(version: str) -> Response:
     """The design tokens' stylesheet: no file, made from static/js/tokens.js (export/tokens.py css), whose content
     the version covers; gzipped and kept as the files are."""
     text, gzipped = tokens_css_bytes()
@@ -140,7 +142,7 @@ def tokens_css(version: str):
     return response
 
 
-def kept(response):
+def kept(response: Response) -> Response:
     """``response`` kept by browsers for good (its address names the version)."""
     response.cache_control.no_cache = None
     response.cache_control.public = True
@@ -155,7 +157,7 @@ def asset(path: str) -> str:
 
 
 def init_assets(app: Flask) -> None:
-    app.extensions["asset_version"] = Version(Path(app.static_folder))
+    app.extensions["asset_version"] = Version(static_folder(app))
     app.extensions["asset_gzipped"] = Gzipped()
     app.register_blueprint(bp)
     app.jinja_env.globals["asset"] = asset

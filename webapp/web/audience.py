@@ -15,6 +15,8 @@ import math
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import TypedDict
 
 import segno
 
@@ -33,12 +35,18 @@ def is_loopback(name: str) -> bool:
     return bare.startswith("127.") or bare in ("::1", "0:0:0:0:0:0:0:1")
 
 
-def audience(scheme: str, host: str | None, listen: str | None) -> dict:
+class Audience(TypedDict):
+    urls: list[str]  # the bases an audience may open, best first
+    reachable: bool  # whether any can be opened from another machine
+    why: str | None  # if not, why not
+
+
+def audience(scheme: str, host: str | None, listen: str | None) -> Audience:
     """``{urls, reachable, why}``: the bases (``scheme://host[:port]``) an audience may open, best first, whether
     any can be opened from another machine, and if not why not (with ``SERVE_FOR_A_ROOM``)."""
     name = host_name(host or "") or "localhost"
     own = f"{scheme}://{host or 'localhost'}"
-    urls = [] if is_loopback(name) else [own]
+    urls: list[str] = [] if is_loopback(name) else [own]
     served = split_listen(listen) if listen else None
     if served:
         urls += [url for url in reachable(*served).urls if url not in urls]
@@ -65,13 +73,13 @@ class QrCodes:
     page's own address, which a client chooses (any IP literal is an allowed Host): a room's code for another
     address is made at most once every ``QR_EVERY_SECONDS``; asked sooner, ``Busy`` (never CPU on demand)."""
 
-    def __init__(self, clock=time.monotonic):
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self._kept: OrderedDict[str, str] = OrderedDict()  # link -> its SVG
         self._made: dict[str, float] = {}  # room code -> when its code was last made
         self._lock = threading.Lock()
 
-    def svg(self, code: str, link: str, run) -> str:
+    def svg(self, code: str, link: str, run: Callable[[Callable[[str], str], str], str]) -> str:
         """The QR code of ``link`` (room ``code``'s), made by ``run(qr_svg, link)`` if it is not kept."""
         with self._lock:
             if link in self._kept:

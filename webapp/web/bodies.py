@@ -17,15 +17,22 @@ Query strings: a byte over 0x7F that a client sent as it is (a browser percent-e
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from flask import request
+from flask import Flask, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..engine.simulation import check_variants
 from ..errors import Invalid, NotFound
 from ..scenario.document import DocumentError, parse_json, too_deep
 from ..scenario.resolve import resolve
+from ..scenario.scenario import Scenario
 from ..server.offload import apart
+from ..server.wsgi import set_wsgi
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIEnvironment
 
 _RAW_BYTE = re.compile("[\x80-\xff]")  # QUERY_STRING holds the bytes as sent, one latin-1 character each
 MAX_INDEX_DIGITS = 9  # a position or a range end in a query string: no scenario has a billion steps
@@ -82,7 +89,7 @@ def index_arg(name: str, default: str = "0") -> int | None:
     return None
 
 
-def builtin_scenario(scenario_id: str):
+def builtin_scenario(scenario_id: str) -> Scenario:
     """The built-in scenario a path names (``/export/<id>.svg``, ``/api/scenarios/<id>``); an unknown id is answered
     404 with resolve's message."""
     try:
@@ -91,7 +98,7 @@ def builtin_scenario(scenario_id: str):
         raise NotFound(str(err)) from None
 
 
-def versions_field(value, field: str = "versions") -> tuple[str, ...]:
+def versions_field(value: object, field: str = "versions") -> tuple[str, ...]:
     """``check_variants`` of what a client sends as ``field`` (a body's field, a query parameter): its refusal
     names that field."""
     try:
@@ -105,10 +112,10 @@ def shown(text: str, limit: int = 40) -> str:
     return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
 
 
-def init_bodies(app) -> None:
+def init_bodies(app: Flask) -> None:
     wsgi_app = app.wsgi_app
 
-    def readable(environ, start_response):
+    def readable(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if "eventlet.input" in environ:  # eventlet's Input ends at Content-Length, or at the last chunk
             environ["wsgi.input_terminated"] = True
         query = environ.get("QUERY_STRING", "")
@@ -116,5 +123,5 @@ def init_bodies(app) -> None:
             environ["QUERY_STRING"] = _RAW_BYTE.sub(lambda byte: f"%{ord(byte[0]):02X}", query)
         return wsgi_app(environ, start_response)
 
-    app.wsgi_app = readable
+    set_wsgi(app, readable)
 

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from .. import ROOT
 from .bundles import (
@@ -81,7 +82,7 @@ def build_css() -> tuple[bytes, dict[str, str]]:
     return code, {path: digest(data or b"") for path, data in parts.items()}
 
 
-def build(out: Path) -> dict:
+def build(out: Path) -> dict[str, Any]:
     """Write every output and the manifest under ``out`` (the static folder's ``bundle``); return the manifest."""
     outputs: dict[str, tuple[bytes, dict[str, str]]] = {CSS_OUTPUT: build_css()}
     outputs[CONNECTION_OUTPUT] = build_script((CONNECTION,), CONNECTION_OUTPUT)

@@ -19,14 +19,16 @@ import hashlib
 import json
 import logging
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, current_app
 
 from ..export import stylesheets
 from .assets import TOKENS_CSS, asset, tokens_css_bytes
-from .preload import preloads
+from .preload import preloads, static_folder
 
 BUILD = "bundle"  # under the static folder
 MANIFEST = f"{BUILD}/manifest.json"
@@ -66,7 +68,7 @@ def input_bytes(static: Path, path: str) -> bytes | None:
     return file.read_bytes() if file.is_file() else None
 
 
-def stale_inputs(static: Path, manifest: dict, output: str, inputs: list[str] | None = None) -> list[str]:
+def stale_inputs(static: Path, manifest: dict[str, Any], output: str, inputs: list[str] | None = None) -> list[str]:
     """What changed since ``output`` was built: its inputs whose content differs (or that are gone), or
     ``output`` itself when the manifest has no such output or its input list is not ``inputs``."""
     made = manifest.get("outputs", {}).get(output)
@@ -127,19 +129,19 @@ class PageFiles:
     scripts: tuple[str, ...]  # <script type="module"> sources
 
 
-def page_files(entries=()) -> PageFiles:
+def page_files(entries: Iterable[str] = ()) -> PageFiles:
     """The addresses a page with entry modules ``entries`` names: the build's outputs when fresh, else each file
     (and a preload for every module its entries import)."""
-    entries = tuple(entries)
+    entry_files = tuple(entries)
     fresh = current_app.extensions["asset_build"].current(current_app.extensions["asset_version"].current())
     stylesheets = (CSS_OUTPUT,) if fresh.css else STYLESHEETS
-    output = SCRIPTS.get(entries)
-    if output in fresh.scripts:
+    output = SCRIPTS.get(entry_files)
+    if output is not None and output in fresh.scripts:
         return PageFiles(tuple(map(asset, stylesheets)), (), (asset(CONNECTION_OUTPUT), asset(output)))
-    return PageFiles(tuple(map(asset, stylesheets)), tuple(map(asset, preloads(entries))),
-                     tuple(map(asset, entries)))
+    return PageFiles(tuple(map(asset, stylesheets)), tuple(map(asset, preloads(entry_files))),
+                     tuple(map(asset, entry_files)))
 
 
 def init_bundles(app: Flask) -> None:
-    app.extensions["asset_build"] = Build(Path(app.static_folder))
+    app.extensions["asset_build"] = Build(static_folder(app))
     app.jinja_env.globals["page_files"] = page_files

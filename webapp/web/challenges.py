@@ -10,7 +10,7 @@ located like the editor's), one over MAX_UPLOAD_BYTES 413: the UserError family 
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, Response, jsonify
 
 from ..engine.challenges import CHALLENGES, challenge, check
 from ..presenter.challenges import explain
@@ -24,12 +24,12 @@ LIMITS = Limits()
 
 
 @bp.get("/api/challenges")
-def listed():
+def listed() -> Response:
     return jsonify({"challenges": [{"id": c.id, "title": c.title, "goal": c.goal, "versions": list(c.versions),
                                     "start": c.start} for c in CHALLENGES]})
 
 
-def _checked(challenge_id: str, raw: object) -> dict:
+def _checked(challenge_id: str, raw: object) -> dict[str, object]:
     scenario = load_scenario(raw, LIMITS)
     result = check(challenge_id, scenario)
     return {"id": result["id"], "title": challenge(challenge_id).title, "versions": result["versions"],
@@ -37,6 +37,6 @@ def _checked(challenge_id: str, raw: object) -> dict:
 
 
 @bp.post("/api/challenges/<challenge_id>/check")
-def check_route(challenge_id: str):
+def check_route(challenge_id: str) -> Response:
     challenge(challenge_id)  # 404 before the body is read
     return jsonify(apart(_checked, challenge_id, json_body("a scenario object"), pure=True, small=small_body()))

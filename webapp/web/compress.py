@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gzip
 
-from flask import request
+from flask import Flask, Response, request
 
 TYPES = frozenset({"text/html"})
 JSON_TYPES = frozenset({"application/json"})  # when asked for by a GET without a query (compressible)
@@ -22,13 +22,13 @@ MIN_BYTES = 1024  # smaller: gzip's header and the work are not worth it
 MAX_BYTES = 256 * 1024  # about 3 ms at level 6
 
 
-def compressible(response) -> bool:
+def compressible(response: Response) -> bool:
     if response.mimetype in TYPES:
         return True
     return response.mimetype in JSON_TYPES and request.method in ("GET", "HEAD") and not request.query_string
 
 
-def compress_page(response):
+def compress_page(response: Response) -> Response:
     if not compressible(response):
         return response
     response.vary.add("Accept-Encoding")  # a cache must not hand the gzipped page to a client that did not ask
@@ -42,5 +42,5 @@ def compress_page(response):
     return response
 
 
-def init_compress(app) -> None:
+def init_compress(app: Flask) -> None:
     app.after_request(compress_page)

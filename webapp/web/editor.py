@@ -25,8 +25,9 @@ import json
 import os
 from dataclasses import asdict
 from importlib import resources
+from typing import Any
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request
 
 from ..engine import tracefile
 from ..engine.trace import dry_runs
@@ -35,10 +36,11 @@ from ..export.incident import imported_report
 from ..model.operations import OPERATIONS
 from ..presenter.advice import advised
 from ..scenario import builtin
-from ..scenario.errors import ScenarioError
+from ..scenario.errors import Problem, ScenarioError
 from ..scenario.load import FORMATS, load_scenario, parse_text
 from ..scenario.locate import locate_problems
 from ..scenario.logs import LISTS, import_logs
+from ..scenario.logs.importer import Imported
 from ..scenario.scenario import from_valid_dict
 from ..scenario.schemas import defaults
 from ..scenario.validate import Limits, validate
@@ -90,7 +92,7 @@ steps: []
 """
 
 
-def _json(obj, status: int = 200):
+def _json(obj: object, status: int = 200) -> Response:
     """Like jsonify, but keys keep their order: a scenario comes back laid out as it was written."""
     return current_app.response_class(json.dumps(obj), status, mimetype="application/json")
 
@@ -101,7 +103,7 @@ def _library_text(scenario_id: str) -> str:
 
 
 @bp.get("/editor")
-def editor():
+def editor() -> str:
     scenario_id = request.args.get("scenario", "")
     known = scenario_id in builtin.ids()
     theme = request.args.get("theme")
@@ -122,7 +124,7 @@ def editor():
     )
 
 
-def _dry_run(raw: dict) -> tuple[list[dict], list[str], list[str]]:
+def _dry_run(raw: dict[str, Any]) -> tuple[list[Problem], list[str], list[str]]:
     """(problems, variants that ran, advice): engine.trace.dry_runs, its overdue pods in words, and plugin names
     that look misspelt."""
     scenario = from_valid_dict(raw)
@@ -131,7 +133,7 @@ def _dry_run(raw: dict) -> tuple[list[dict], list[str], list[str]]:
 
 
 @bp.post("/api/validate")
-def validate_text():
+def validate_text() -> Response:
     body = json_body("{text, format}")
     if not isinstance(body, dict) or not isinstance(body.get("text"), str):
         raise Invalid("expected {text: string, format: \"yaml\" | \"json\" | null}")
@@ -142,9 +144,10 @@ def validate_text():
     return _json(apart(_checked_text, body["text"], fmt, pure=True, small=small_body()))
 
 
-def _checked_text(text: str, fmt: str | None) -> dict:
+def _checked_text(text: str, fmt: str | None) -> dict[str, object]:
     """The answer of /api/validate: parse, validate, then a dry run of each variant."""
-    ran, advice = [], []
+    ran: list[str] = []
+    advice: list[str] = []
     try:
         raw = parse_text(text, fmt, LIMITS)
     except ScenarioError as err:
@@ -152,24 +155,25 @@ def _checked_text(text: str, fmt: str | None) -> dict:
     else:
         problems = validate(raw, LIMITS)
         if not problems:
+            assert isinstance(raw, dict)  # validate passes a scenario object only
             problems, ran, advice = _dry_run(raw)
-    if problems:
-        return {"ok": False, "problems": locate_problems(text, problems), "variants_ok": ran}
-    return {"ok": True, "scenario": raw, "total": len(raw["steps"]), "variants_ok": ran, "advice": advice}
+            if not problems:
+                return {"ok": True, "scenario": raw, "total": len(raw["steps"]), "variants_ok": ran, "advice": advice}
+    return {"ok": False, "problems": locate_problems(text, problems), "variants_ok": ran}
 
 
 @bp.post("/api/trace")
-def trace_file():
+def trace_file() -> Response:
     return _json(apart(_trace_file_of, json_body("a scenario object"), settings_of(current_app).max_trace_entries,
                        pure=True))
 
 
-def _trace_file_of(raw, max_entries: int) -> dict:
+def _trace_file_of(raw: object, max_entries: int) -> tracefile.Document:
     return tracefile.build(load_scenario(raw, LIMITS), max_entries)
 
 
 @bp.post("/api/trace/check")
-def trace_check():
+def trace_check() -> Response:
     doc = json_body("a trace file")
     try:
         result = apart(tracefile.check, doc, pure=True)
@@ -177,11 +181,12 @@ def trace_check():
         raise Invalid(f"not a trace file: {err}") from None
     except ScenarioError as err:
         raise ScenarioError(err.problems, f"the trace file's scenario_object is not valid:\n{err}") from None
+    assert isinstance(doc, dict)  # tracefile.check refuses anything else
     return _json({**result, "scenario_object": doc["scenario_object"]})
 
 
 @bp.post("/api/import")
-def import_log():
+def import_log() -> Response:
     """A scenario from the kube-scheduler log in the body (klog text or JSON lines); 400 for what is not one."""
     return _json(apart(_imported, body_bytes(), _log_name(), settings_of(current_app).session_bytes, imported=True))
 
@@ -194,7 +199,7 @@ def _log_name() -> str:
     return os.path.basename(name) or "the log"
 
 
-def _imported(data: bytes, name: str, max_bytes: int | None = None) -> dict:
+def _imported(data: bytes, name: str, max_bytes: int | None = None) -> dict[str, object]:
     result = import_logs([(name, io.BytesIO(data))], LIMITS)
     return {"report": _verdict(result, max_bytes),
             "scenario": result.scenario, "text": result.yaml, "assumptions": result.assumptions,
@@ -202,7 +207,7 @@ def _imported(data: bytes, name: str, max_bytes: int | None = None) -> dict:
             "lists": {key: {"title": title, "what": what} for key, (title, what) in LISTS.items()}}
 
 
-def _verdict(result, max_bytes: int | None) -> dict | None:
+def _verdict(result: Imported, max_bytes: int | None) -> dict[str, object] | None:
     """What the import panel shows of the incident report: its verdict, where the viewer opens (the incident) and
     each pod's time lost; None for a scenario too large to step through here."""
     try:

@@ -12,6 +12,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TypedDict
 
 from flask import Blueprint, Response, current_app, request
 
@@ -21,6 +24,7 @@ from ..errors import Invalid
 from ..export.offline import export_html
 from ..export.svg import THEMES, export_svg
 from ..scenario.resolve import resolve
+from ..scenario.scenario import Scenario
 from ..server.offload import apart
 from ..server.settings import settings_of
 from ..upstream.cache import offered
@@ -31,14 +35,14 @@ bp = Blueprint("export", __name__, url_prefix="/export")
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"  # a served SVG may never run or fetch anything
 
 
-def posted_scenario():
+def posted_scenario() -> dict[str, object]:
     raw = json_body("a scenario object")
     if not isinstance(raw, dict):
         raise Invalid("expected a scenario object as JSON in the request body")
     return raw
 
 
-def html_download(source, filename: str | None) -> Response:
+def html_download(source: object, filename: str | None) -> Response:
     """source: a built-in's id or a posted scenario object; filename None: the scenario's name."""
     settings = settings_of(current_app)
     name, html = apart(_exported_html, source, settings.session_bytes, versions_arg(), opening_args(),
@@ -48,7 +52,7 @@ def html_download(source, filename: str | None) -> Response:
     return response
 
 
-def svg_response(source) -> Response:
+def svg_response(source: object) -> Response:
     position, shown_position = index_arg("position"), shown(request.args.get("position", ""))
     versions, theme = versions_arg(), request.args.get("theme", "light")
     if theme not in THEMES:
@@ -62,14 +66,18 @@ def svg_response(source) -> Response:
 
 # The whole export, from the scenario's source on, in one piece of work (a worker process under eventlet,
 # offload.py): the parsed scenario never crosses back to the server process.
-def _exported_html(source, max_bytes, versions, opening: dict | None = None, store=None) -> tuple[str, str]:
+def _exported_html(source: object, max_bytes: int | None, versions: Sequence[str] | None,
+                   opening: Opening | None = None, store: Path | None = None) -> tuple[str, str]:
     """(the scenario's name, the HTML); ``store``: where this machine keeps the upstream text it fetched."""
     scenario, scenario_id = _resolved(source)
     text = {v: offered(v, store) for v in versions or scenario.versions} if store else {}
-    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions, source_text=text, **(opening or {}))
+    at = opening or Opening(position=None, range_=None, story=False)
+    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions, source_text=text,
+                                      position=at["position"], range_=at["range_"], story=at["story"])
 
 
-def _exported_svg(source, position: int | None, shown_position: str, max_bytes, versions, theme: str) -> str:
+def _exported_svg(source: object, position: int | None, shown_position: str, max_bytes: int | None,
+                  versions: Sequence[str] | None, theme: str) -> str:
     scenario, _ = _resolved(source)
     total = len(scenario.steps)
     if position is None or position > total:
@@ -77,16 +85,24 @@ def _exported_svg(source, position: int | None, shown_position: str, max_bytes, 
     return export_svg(scenario, position, max_bytes, versions, theme)
 
 
-def _resolved(source):
+def _resolved(source: object) -> tuple[Scenario, str | None]:
     if isinstance(source, str):
         return builtin_scenario(source), source
     return resolve(source)[0], None
 
 
-def opening_args() -> dict:
+class Opening(TypedDict):
+    """Where the offline file opens (``export_html``'s keywords)."""
+
+    position: int | None
+    range_: tuple[int, int] | None
+    story: bool
+
+
+def opening_args() -> Opening:
     """Where the offline file opens: ``?position=n``, ``?from=a&to=b`` (both or neither), ``?story=1``; Invalid
     names a value that is no step number (one past the scenario's end is refused by ``export_html``)."""
-    numbers = {}
+    numbers: dict[str, int | None] = {}
     for name in ("position", "from", "to"):
         if name in request.args:
             numbers[name] = index_arg(name, "")
@@ -97,11 +113,12 @@ def opening_args() -> dict:
     story = request.args.get("story", "0")
     if story not in ("0", "1"):
         raise Invalid(f"story must be 1 or 0, not {shown(story)}")
-    range_ = (numbers["from"], numbers["to"]) if "from" in numbers else None
+    lo, hi = numbers.get("from"), numbers.get("to")
+    range_ = (lo, hi) if lo is not None and hi is not None else None
     return {"position": numbers.get("position"), "range_": range_, "story": story == "1"}
 
 
-def versions_arg():
+def versions_arg() -> tuple[str, ...] | None:
     """``?versions=v1.28.1,v1.30.14``: the panes to export (absent: the scenario's own); Invalid otherwise."""
     text = request.args.get("versions")
     if text is None:
@@ -116,31 +133,31 @@ def slug(name: str) -> str:
 
 
 @bp.get("/<scenario_id>.html")
-def builtin_html(scenario_id: str):
+def builtin_html(scenario_id: str) -> Response:
     builtin_scenario(scenario_id)  # an unknown id is answered 404 here, taking no heavy-work place
     return html_download(scenario_id, scenario_id)
 
 
 @bp.get("/<scenario_id>.svg")
-def builtin_svg(scenario_id: str):
+def builtin_svg(scenario_id: str) -> Response:
     builtin_scenario(scenario_id)
     return svg_response(scenario_id)
 
 
 @bp.post("/html")
-def posted_html():
+def posted_html() -> Response:
     return html_download(posted_scenario(), None)
 
 
 @bp.post("/svg")
-def posted_svg():
+def posted_svg() -> Response:
     return svg_response(posted_scenario())
 
 
 @bp.get("/<scenario_id>.gif")
 @bp.get("/<scenario_id>.apng")
 @bp.get("/<scenario_id>.mp4")
-def builtin_animation(scenario_id: str):
+def builtin_animation(scenario_id: str) -> Response:
     builtin_scenario(scenario_id)
     return animation_response(scenario_id, request.path.rsplit(".", 1)[1], scenario_id, versions_arg())
 
@@ -148,7 +165,7 @@ def builtin_animation(scenario_id: str):
 @bp.post("/gif")
 @bp.post("/apng")
 @bp.post("/mp4")
-def posted_animation():
+def posted_animation() -> Response:
     source = posted_scenario()
     return animation_response(source, request.path.rsplit("/", 1)[1], slug(str(source.get("name", ""))),
                               versions_arg())

@@ -11,7 +11,7 @@ from .bodies import shown
 SHOWN = 60  # characters of an unknown field's name quoted back
 
 
-def check_fields(what: str, payload: dict, fields: tuple[str, ...]) -> None:
+def check_fields(what: str, payload: dict[str, object], fields: tuple[str, ...]) -> None:
     """Invalid naming the first field of ``payload`` that is not one of ``fields``."""
     for name in payload:
         if name not in fields:

@@ -15,7 +15,7 @@ import json
 from dataclasses import asdict
 from functools import cache
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify
 
 from ..engine.find import MAX_SEED, Search, check_query, size
 from ..errors import Invalid, NotFound
@@ -35,7 +35,7 @@ BODY = "{target: divergence|invariant|wait, seed: integer, versions: [version, .
 
 
 @cache
-def _operations() -> dict:
+def _operations() -> dict[str, object]:
     return {"operations": [
         {"name": op.name, "kind": op.kind, "summary": op.summary,
          "params": [{"name": p.name, "type": p.type, "what": TYPES[p.type], "required": p.required, "doc": p.doc,
@@ -44,7 +44,7 @@ def _operations() -> dict:
 
 
 @bp.get("/api/operations")
-def operations():
+def operations() -> Response:
     return jsonify(_operations())
 
 
@@ -67,7 +67,7 @@ def _budget() -> float:
     return max(0.0, min(float(settings_of(current_app).find_budget_seconds), MAX_BUDGET_SECONDS))
 
 
-def _found(target: str, seed: int, versions: tuple[str, ...], budget: float) -> dict | None:
+def _found(target: str, seed: int, versions: tuple[str, ...], budget: float) -> dict[str, object] | None:
     """What ``inflight-scope find`` prints, as the answer's data (None: nothing in the budget)."""
     search = Search(target, versions, MAX_STEPS, PODS)
     found = search.search(seed, budget)
@@ -76,6 +76,7 @@ def _found(target: str, seed: int, versions: tuple[str, ...], budget: float) -> 
     raw, _, tries = found
     small = search.shrink(raw)
     finding = search.first_finding(small)
+    assert finding is not None  # shrink keeps only scenarios that still go wrong
     paragraph = explain(asdict(finding), small, versions)
     scenario = {"schema": 1, "name": f"Found: {target} (seed {seed})", "description": paragraph,
                 **{k: v for k, v in small.items() if k not in ("schema", "name", "description")},
@@ -85,7 +86,7 @@ def _found(target: str, seed: int, versions: tuple[str, ...], budget: float) -> 
 
 
 @bp.post("/api/find")
-def find():
+def find() -> Response:
     target, seed, versions = _request(json_body(BODY))
     budget = _budget()
     answer = apart(_found, target, seed, versions, budget, pure=True, search=True)

@@ -10,6 +10,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 KEEP_HOURS = 24
@@ -17,7 +18,8 @@ MAX_BYTES = 64 * 1024 * 1024  # the kept reports' JSON together (each is mostly 
 
 
 class KeptReports:
-    def __init__(self, keep_seconds: float = KEEP_HOURS * 3600, max_bytes: int = MAX_BYTES, clock=time.time):
+    def __init__(self, keep_seconds: float = KEEP_HOURS * 3600, max_bytes: int = MAX_BYTES,
+                 clock: Callable[[], float] = time.time) -> None:
         self._keep, self._max, self._clock = keep_seconds, max_bytes, clock
         self._kept: OrderedDict[str, tuple[float, bytes]] = OrderedDict()  # key -> (until, JSON), oldest first
         self._bytes = 0
@@ -41,7 +43,7 @@ class KeptReports:
             kept = self._kept.get(key)
         return (json.loads(kept[1]), kept[0]) if kept else None
 
-    def _drop(self, while_oldest) -> None:
+    def _drop(self, while_oldest: Callable[[float], bool]) -> None:
         """Drops the oldest while ``while_oldest(its until)`` holds (the lock held)."""
         while self._kept and while_oldest(next(iter(self._kept.values()))[0]):
             _, (_, data) = self._kept.popitem(last=False)

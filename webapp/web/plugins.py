@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, Response, jsonify
 
 from ..model.events import CATALOGUE
 from ..model.plugins import catalogue, wakes
@@ -15,11 +15,11 @@ bp = Blueprint("plugins", __name__)
 
 
 @cache
-def _body() -> dict:
+def _body() -> dict[str, object]:
     return {**catalogue(), "events": {label: wakes(event) for label, event in CATALOGUE.items()
                                       if not event.is_wildcard}}
 
 
 @bp.get("/api/plugins")
-def api():
+def api() -> Response:
     return jsonify(_body())

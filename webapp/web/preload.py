@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -37,8 +38,15 @@ def module_graph(static: Path, entries: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def preloads(entries) -> tuple[str, ...]:
-    return module_graph(Path(current_app.static_folder), tuple(entries))
+def preloads(entries: Iterable[str]) -> tuple[str, ...]:
+    return module_graph(static_folder(current_app), tuple(entries))
+
+
+def static_folder(app: Flask) -> Path:
+    """The app's static folder (create_app gives it one)."""
+    if app.static_folder is None:
+        raise RuntimeError("the app has no static folder")
+    return Path(app.static_folder)
 
 
 def init_preload(app: Flask) -> None:

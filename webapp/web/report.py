@@ -20,14 +20,17 @@ import io
 import json
 import zlib
 from datetime import UTC, datetime
+from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.formparser import parse_form_data
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..errors import Invalid, NotFound
 from ..export.incident import imported_report, incident_report, themed_frames
 from ..export.report_md import markdown
+from ..presenter.report import Report
 from ..scenario.logs import import_logs
 from ..server.offload import apart
 from ..server.settings import settings_of
@@ -42,49 +45,50 @@ NO_LOG_FIELD = "post the log as the multipart field `log`, as the editor's impor
 
 
 @bp.get("/report/<scenario_id>")
-def builtin_report(scenario_id: str):
+def builtin_report(scenario_id: str) -> str:
     facts, svgs = apart(_builtin, scenario_id, settings_of(current_app).session_bytes, pure=True, small=True)
-    return _page(facts, svgs, _viewer_href({"scenario": scenario_id}, facts),
+    return _page(facts, svgs, _viewer_href(facts, scenario=scenario_id),
                  url_for("report.builtin_markdown", scenario_id=scenario_id))
 
 
 @bp.get("/report/<scenario_id>.md")
-def builtin_markdown(scenario_id: str):
+def builtin_markdown(scenario_id: str) -> Response:
     facts, _ = apart(_builtin, scenario_id, settings_of(current_app).session_bytes, pure=True, small=True)
     return _markdown(facts, scenario_id)
 
 
 @bp.get("/report/kept/<key>")
-def kept_page(key: str):
+def kept_page(key: str) -> str:
     page, until = _kept(key)
     return _page(page["facts"], page["svgs"], page["viewer_href"], url_for("report.kept_markdown", key=key),
                  until)
 
 
 @bp.get("/report/kept/<key>.md")
-def kept_markdown(key: str):
+def kept_markdown(key: str) -> Response:
     page, _ = _kept(key)
     return _markdown(page["facts"], "incident-report")
 
 
 @bp.post("/report")
-def imported_page():
+def imported_page() -> BaseResponse:
     """The body is read here; the form is parsed apart, with the import and the permalink's compression (a 2 MB form
     of many parts parsed on the event loop stalled every viewer for up to two seconds: bench/abuse.py, reports)."""
     if request.mimetype != "multipart/form-data":
         raise Invalid(NO_LOG_FIELD)
     form = (body_bytes(), request.content_type, request.max_form_memory_size, request.max_form_parts)
     facts, svgs, inline = apart(_imported, form, _log_name(), settings_of(current_app).session_bytes, imported=True)
-    query = {"inline": inline} if len(inline) + 40 < MAX_ADDRESS else {"scenario": HANDOFF_ID}
-    key, _ = _reports().keep({"facts": facts, "svgs": svgs, "viewer_href": _viewer_href(query, facts)})
+    href = _viewer_href(facts, inline=inline) if len(inline) + 40 < MAX_ADDRESS else _viewer_href(facts, HANDOFF_ID)
+    key, _ = _reports().keep({"facts": facts, "svgs": svgs, "viewer_href": href})
     return redirect(url_for("report.kept_page", key=key), 303)
 
 
 def _reports() -> KeptReports:
-    return current_app.extensions.setdefault("inflight_kept_reports", KeptReports())
+    reports: KeptReports = current_app.extensions.setdefault("inflight_kept_reports", KeptReports())
+    return reports
 
 
-def _kept(key: str) -> tuple[dict, float]:
+def _kept(key: str) -> tuple[dict[str, Any], float]:
     kept = _reports().get(key)
     if kept is None:
         raise NotFound(f"this report is no longer kept: a report is kept {KEEP_HOURS} hours after its import (and "
@@ -92,18 +96,19 @@ def _kept(key: str) -> tuple[dict, float]:
     return kept
 
 
-def _markdown(facts, name: str) -> Response:
+def _markdown(facts: Report, name: str) -> Response:
     return Response(markdown(facts), mimetype="text/markdown",
                     headers={"Content-Disposition": f'attachment; filename="{name}.md"'})
 
 
-def _builtin(scenario_id: str, max_bytes: int):
+def _builtin(scenario_id: str, max_bytes: int | None) -> tuple[Report, list[dict[str, str]]]:
     scenario = builtin_scenario(scenario_id)
     facts = incident_report(scenario, max_bytes=max_bytes)
     return facts, themed_frames(scenario, facts, max_bytes)
 
 
-def _imported(form: tuple, name: str, max_bytes: int):
+def _imported(form: tuple[bytes, str, int | None, int | None], name: str, max_bytes: int | None
+              ) -> tuple[Report, list[dict[str, str]], str]:
     scenario, facts = imported_report(import_logs([(name, io.BytesIO(_log_field(*form)))], LIMITS), max_bytes)
     return facts, themed_frames(scenario, facts, max_bytes), _inline(scenario.raw)
 
@@ -119,24 +124,27 @@ def _log_field(body: bytes, content_type: str, max_memory: int | None, max_parts
     upload = files.get("log")
     if upload is None:
         raise Invalid(NO_LOG_FIELD)
-    data = upload.read(LIMITS.max_bytes + 1)
+    data: bytes = upload.read(LIMITS.max_bytes + 1)
     if len(data) > LIMITS.max_bytes:
         raise Invalid(f"the log is over {LIMITS.max_bytes:,} bytes: use `inflight-scope import LOG --report FILE.md`")
     return data
 
 
-def _inline(raw: dict) -> str:
+def _inline(raw: dict[str, Any]) -> str:
     """The scenario as a permalink carries it (static/js/links.js encodeScenario: deflate-raw, base64url)."""
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
     deflated = packer.compress(json.dumps(raw, separators=(",", ":")).encode()) + packer.flush()
     return base64.urlsafe_b64encode(deflated).decode().rstrip("=")
 
 
-def _viewer_href(query: dict, facts) -> str:
-    return url_for("main.index", **query, **({"position": facts["incident"]} if facts["incident"] else {}))
+def _viewer_href(facts: Report, scenario: str | None = None, inline: str | None = None) -> str:
+    """The viewer at the report's incident, on a built-in ``scenario`` or an ``inline`` one (None: not in the
+    address)."""
+    return url_for("main.index", scenario=scenario, inline=inline, position=facts["incident"] or None)
 
 
-def _page(facts, svgs, viewer_href: str, markdown_href: str, kept_until: float | None = None):
+def _page(facts: Report, svgs: list[dict[str, str]], viewer_href: str, markdown_href: str,
+          kept_until: float | None = None) -> str:
     until = datetime.fromtimestamp(kept_until, UTC).strftime("%Y-%m-%d %H:%M UTC") if kept_until else None
     return render_template("report.html", facts=facts, svgs=svgs, viewer_href=viewer_href,
                            markdown_href=markdown_href, kept_until=until, keep_hours=KEEP_HOURS,

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any, TypedDict
 
-from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from ..engine import followers
 from ..engine.simulation import MAX_PANES, VERSIONS_TEXT_MOST, versions_in
@@ -16,7 +18,7 @@ from ..scenario import builtin
 from ..scenario.resolve import resolve
 from ..server.offload import apart
 from ..server.settings import settings_of
-from .audience import QrCodes
+from .audience import Audience, QrCodes
 from .audience import audience as audience_urls
 from .bodies import builtin_scenario, index_arg, json_body
 from .firstframe import FirstFrame, for_room, for_view
@@ -34,10 +36,30 @@ def _int_arg(name: str, default: int) -> int:
     return default if value is None else value
 
 
-def _view_args(mode: str) -> dict:
+class ViewArgs(TypedDict):
+    """What every page of the viewer takes from the URL (``_view_args``), as its template's arguments."""
+
+    mode: str
+    scenarios: list[dict[str, Any]]
+    scenario_id: str
+    default_scenario: str
+    inline: str
+    position: int
+    versions: list[str] | None
+    max_versions: int
+    theme: str
+    presenting: bool
+    predict: bool
+    tables: bool
+    link_problems: list[str]
+    damaged_link: str
+    instead_of_link: str
+
+
+def _view_args(mode: str) -> ViewArgs:
     """What every page of the viewer takes from the URL, checked: what cannot be used falls back, and
     ``link_problems`` tells the viewer so, in the page's words (a notice it can dismiss)."""
-    problems = []
+    problems: list[str] = []
     default = settings_of(current_app).default_scenario
     scenario_id = request.args.get("scenario") or default
     if scenario_id not in builtin.ids() and scenario_id != INLINE_FROM_EDITOR:
@@ -142,7 +164,7 @@ def _room_page(code: str):
 
 
 @bp.get("/")
-def index():
+def index() -> str:
     room = request.args.get("room", "")
     if ROOM_PATTERN.fullmatch(room.upper()):
         return _room_page(room.upper())
@@ -154,7 +176,7 @@ def index():
 
 
 @bp.get("/r/<code>")
-def audience(code: str):
+def audience(code: str) -> ResponseReturnValue:
     """The audience link: the room's page itself (a redirect costs a phone one more round trip), with the browser's
     follower identity and the room's current picture; a code that is no room's goes to the viewer, which says so."""
     if ROOM_PATTERN.fullmatch(code.upper()):
@@ -164,7 +186,7 @@ def audience(code: str):
     return redirect(url_for("main.index", room=code))
 
 
-def _hand_follower(page) -> None:
+def _hand_follower(page: Response) -> None:
     """The browser's follower identity (engine/followers.py), if it holds none this server signed: a cookie its
     Socket.IO connection carries, so that its phone is one follower and one vote in any room."""
     rooms = current_app.extensions["inflight_rooms"]
@@ -174,7 +196,7 @@ def _hand_follower(page) -> None:
 
 
 @bp.get("/api/audience")
-def audience_api():
+def audience_api() -> Response:
     """The URLs an audience may open a room at, best first, and whether another machine can (``web/audience.py``)."""
     answer = jsonify(_audience())
     answer.headers["Cache-Control"] = "no-store"  # the machine's addresses change when it joins a network
@@ -182,7 +204,7 @@ def audience_api():
 
 
 @bp.get("/r/<code>/qr.svg")
-def audience_qr(code: str):
+def audience_qr(code: str) -> Response:
     """The QR code of the room's audience link on the first of ``/api/audience``'s URLs (a room that exists only;
     kept, ``audience.QrCodes``)."""
     if not ROOM_PATTERN.fullmatch(code):
@@ -195,18 +217,18 @@ def audience_qr(code: str):
     return current_app.response_class(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
-def _audience() -> dict:
+def _audience() -> Audience:
     return audience_urls(request.scheme, request.host, settings_of(current_app).listen)
 
 
 @bp.get("/present")
-def present():
+def present() -> str:
     """The presenter's page; the room code and its token live in the URL fragment, never sent here."""
     return render_template("present.html", **_view_args("present"))
 
 
 @bp.get("/speaker")
-def speaker():
+def speaker() -> str:
     """The presenter's speaker view of room ``?room=CODE`` (it follows the room as a follower does)."""
     room = request.args.get("room", "").upper()
     theme = request.args.get("theme")
@@ -217,7 +239,7 @@ def speaker():
 
 
 @bp.get("/embed")
-def embed():
+def embed() -> str:
     args = _view_args("embed")
     if not args["inline"] and args["scenario_id"] not in builtin.ids():  # the editor's hand-off is not embeddable
         args["scenario_id"] = settings_of(current_app).default_scenario
@@ -242,18 +264,18 @@ def embed():
 
 
 @bp.get("/api/scenarios")
-def scenarios():
+def scenarios() -> Response:
     return jsonify(builtin.index())
 
 
 @bp.get("/api/scenarios/<scenario_id>")
-def scenario(scenario_id: str):
+def scenario(scenario_id: str) -> Response:
     builtin_scenario(scenario_id)  # an unknown id: 404 naming the ones there are
     return jsonify(builtin.get(scenario_id))
 
 
 @bp.post("/api/replay")
-def replay_scenario():
+def replay_scenario() -> Response:
     raw = json_body("a scenario object or a built-in id")
     if not isinstance(raw, (dict, str)):
         raise Invalid("expected a scenario object or a built-in id as JSON in the request body")
@@ -261,7 +283,7 @@ def replay_scenario():
     return current_app.response_class(replayed, mimetype="application/json")
 
 
-def _replayed(raw, max_entries: int) -> str:
+def _replayed(raw: object, max_entries: int) -> str:
     """The trace of each of the scenario's versions (its ``versions``, else both), as JSON text, for a built-in id
     or a scenario object."""
     scenario, _ = resolve(raw)
@@ -269,10 +291,10 @@ def _replayed(raw, max_entries: int) -> str:
 
 
 @bp.get("/favicon.ico")
-def favicon():
+def favicon() -> ResponseReturnValue:
     return "", 204
 
 
 @bp.get("/healthz")
-def healthz():
+def healthz() -> Response:
     return jsonify({"status": "ok", "async_mode": settings_of(current_app).async_mode})

@@ -18,13 +18,15 @@ import stat
 import time
 from pathlib import Path
 
+from flask import Flask
+
 from ..server.settings import settings_of
 
 FILE = "room-secret"
 log = logging.getLogger(__name__)
 
 
-def room_secret(app) -> bytes:
+def room_secret(app: Flask) -> bytes:
     settings = settings_of(app)
     if settings.secret_key:
         given = settings.secret_key

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, send_file
+from flask import Blueprint, Flask, Response, send_file
 
 from .. import ROOT
 from ..presenter.story import Story, story
@@ -25,7 +25,7 @@ def story_page(scenario_id: str, lock_range: tuple[int, int] | None) -> Story | 
 
 
 @bp.get("/scrollytelling")
-def example():
+def example() -> Response:
     return send_file(EXAMPLE, mimetype="text/html", max_age=0)
 
 

@@ -4,7 +4,7 @@ running the model (webapp/engine/verdicts.py); words from webapp/presenter/verdi
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, render_template
+from flask import Blueprint, Response, jsonify, render_template
 
 from ..engine.verdicts import CASE, lost_marker_verdicts
 from ..presenter.changes import CHANGES, CHANGES_HEADER
@@ -14,11 +14,11 @@ bp = Blueprint("versions", __name__)
 
 
 @bp.get("/versions")
-def page():
+def page() -> str:
     return render_template("versions.html", header=HEADER, rows=rows(lost_marker_verdicts()), case=CASE,
                            changes_header=CHANGES_HEADER, changes=CHANGES)
 
 
 @bp.get("/api/versions")
-def api():
+def api() -> Response:
     return jsonify(list(lost_marker_verdicts()))
