@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from ..engine.simulation import Simulation
 from ..presenter import state_message
+from ..presenter.shapes import Pane as ScenePane
 from ..presenter.shapes import Scene
 from ..scenario.scenario import Scenario
 from . import draw
@@ -72,7 +73,7 @@ def render_panes(scene: Scene, theme: str = "light") -> list[tuple[str, str]]:
         return [(variant, _pane_alone(variant, p)) for variant, p in scene["panes"].items()]
 
 
-def _pane_alone(variant: str, scene_pane: dict) -> str:
+def _pane_alone(variant: str, scene_pane: ScenePane) -> str:
     svg = _root(PANE_WIDTH)
     svg.set("preserveAspectRatio", "xMidYMin meet")  # scaled into a taller box: at its top, as the page's pane
     svg.set("role", "img")

@@ -22,6 +22,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from flask import current_app
 from markupsafe import Markup
@@ -35,9 +36,19 @@ from ..scenario.resolve import resolve
 from ..server.offload import apart
 from ..server.settings import settings_of
 from ..server.workers import WorkerCrashed
+from .held import rooms_of
 
 log = logging.getLogger(__name__)
 KEPT = 64  # pictures kept (a built-in's position in a theme, a room's version): tens of kB each
+
+
+class Drawn(TypedDict):
+    """A FirstFrame's fields as a worker process hands them back (its panes as text)."""
+
+    position: int
+    counter: str
+    panes: tuple[tuple[str, str, str], ...]
+    name: str
 
 
 @dataclass(frozen=True)
@@ -80,7 +91,7 @@ def for_view(scenario_id: str, position: int, versions: list[str] | None, theme:
 def for_room(code: str, theme: str) -> FirstFrame | None:
     """Room ``code``'s picture at its presenter's step as its followers see it (None: it shows none)."""
     try:
-        record = current_app.extensions["inflight_rooms"].shown(code)
+        record = rooms_of(current_app).shown(code)
     except UserError as e:  # the rooms' store unreachable: the page follows the room once it is back
         log.info("no first frame for room %s: %s", code, e)
         return None
@@ -97,19 +108,20 @@ def _max_bytes() -> int | None:
     return settings_of(current_app).session_bytes
 
 
-_pictures: OrderedDict[tuple, FirstFrame] = OrderedDict()
+Key = tuple[object, ...]  # what a picture shows: its kind, its source, position or version, themes
+_pictures: OrderedDict[Key, FirstFrame] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _kept(key: tuple, draw: Callable[[], dict]) -> FirstFrame | None:
+def _kept(key: Key, draw: Callable[[], Drawn]) -> FirstFrame | None:
     with _lock:
         if key in _pictures:
             _pictures.move_to_end(key)
             return _pictures[key]
     try:
         drawn = draw()
-        picture = FirstFrame(**{**drawn, "panes": tuple((variant, theme, Markup(svg))
-                                                        for variant, theme, svg in drawn["panes"])})
+        panes = tuple((variant, theme, Markup(svg)) for variant, theme, svg in drawn["panes"])
+        picture = FirstFrame(drawn["position"], drawn["counter"], panes, drawn["name"])
     except (UserError, WorkerCrashed) as e:  # busy, too large, gone: the page opens without its picture
         log.info("no first frame for %s: %s", key[:2], e)
         return None
@@ -120,8 +132,8 @@ def _kept(key: tuple, draw: Callable[[], dict]) -> FirstFrame | None:
     return picture
 
 
-def _drawn(source, position: int, variants, max_bytes: int | None, themes: tuple[str, ...],
-           audience: bool) -> dict:
+def _drawn(source: str | dict[str, Any], position: int, variants: list[str] | None, max_bytes: int | None,
+           themes: tuple[str, ...], audience: bool) -> Drawn:
     """A FirstFrame's fields (its panes as text) of ``source`` (a built-in's id or a room's scenario object) at
     ``position`` in each of ``themes``; ``audience``: the scene as a room's followers are sent it. An SVG element is
     safe in the page as it is: export/draw.py escapes every text and attribute."""

@@ -36,7 +36,7 @@ def page_style() -> InlineStyle | None:
         return None
     with _lock:
         if version not in _kept:
-            text = (Path(current_app.static_folder) / CSS_OUTPUT).read_text(encoding="utf-8")
+            text = (Path(current_app.static_folder or "static") / CSS_OUTPUT).read_text(encoding="utf-8")
             _kept.clear()
             content = inline(text, "style")
             _kept[version] = InlineStyle(content, source_hash(content))

@@ -11,7 +11,7 @@ poll_open, poll_reveal, poll_cancel) and follows the room as the speaker view do
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from ..engine.remote import is_remote
 from ..engine.room import Room
@@ -20,6 +20,7 @@ from ..server.offload import apart
 from ..server.settings import settings_of
 from .audience import audience, qr_svg
 from .bodies import json_body
+from .held import hub_of, rooms_of
 from .routes import ROOM_PATTERN
 
 bp = Blueprint("remote", __name__)
@@ -27,7 +28,7 @@ DOING = "make or revoke its phone remote"
 
 
 @bp.get("/remote/<code>")
-def remote_page(code: str):
+def remote_page(code: str) -> str:
     """The phone's remote of room CODE; it says itself what is wrong with its link (no token, a code no room's)."""
     code = code.upper()
     return render_template("remote.html", room=code if ROOM_PATTERN.fullmatch(code) else "")
@@ -42,13 +43,13 @@ def _presenters_room(code: str) -> Room:
     if is_remote(token):
         raise NotAllowed(f"a remote link cannot make or revoke the phone remote of room {code.upper()}: only the "
                          "presenter's screen can")
-    return current_app.extensions["inflight_rooms"].authorize(code, token, DOING)
+    return rooms_of(current_app).authorize(code, token, DOING)
 
 
 @bp.post("/api/rooms/<code>/remote")
-def remote_link(code: str):
+def remote_link(code: str) -> Response:
     room = _presenters_room(code)
-    token = current_app.extensions["inflight_rooms"].remotes.issue(room)
+    token = rooms_of(current_app).remotes.issue(room)
     base = audience(request.scheme, request.host, settings_of(current_app).listen)["urls"][0]
     link = f"{base}/remote/{room.code}#{token}"
     answer = jsonify({"link": link, "qr": apart(qr_svg, link, pure=True, small=True)})
@@ -57,9 +58,9 @@ def remote_link(code: str):
 
 
 @bp.post("/api/rooms/<code>/remote/revoke")
-def remote_revoke(code: str):
+def remote_revoke(code: str) -> Response:
     room = _presenters_room(code)
-    current_app.extensions["inflight_rooms"].remotes.revoke(room)
-    current_app.extensions["inflight_hub"].send("remote", {"room": room.code, "revoked": True},
+    rooms_of(current_app).remotes.revoke(room)
+    hub_of(current_app).send("remote", {"room": room.code, "revoked": True},
                                                 room.presenter_channel, False)
     return jsonify({"revoked": True})

@@ -22,6 +22,7 @@ from .audience import Audience, QrCodes
 from .audience import audience as audience_urls
 from .bodies import builtin_scenario, index_arg, json_body
 from .firstframe import FirstFrame, for_room, for_view
+from .held import rooms_of
 from .inline_style import page_style, styled
 
 bp = Blueprint("main", __name__)
@@ -143,7 +144,7 @@ def _versions_problem(text: str) -> str:
     return f"This link asks for {asked}. Showing the scenario's own versions instead."
 
 
-def _page(template: str, args: dict, frame: FirstFrame | None, **more):
+def _page(template: str, args: ViewArgs, frame: FirstFrame | None, **more: object) -> Response:
     """The viewer's page with its first frame drawn in (and then its stylesheet inline), or without one."""
     style = page_style() if frame else None
     page = current_app.make_response(render_template(template, **args, **more, first_frame=frame,
@@ -151,20 +152,20 @@ def _page(template: str, args: dict, frame: FirstFrame | None, **more):
     return styled(page, style)
 
 
-def _view_frame(args: dict) -> FirstFrame | None:
+def _view_frame(args: ViewArgs) -> FirstFrame | None:
     """The first frame of the built-in a page of the viewer opens on (none for a scenario handed over inline)."""
     if args["inline"]:
         return None
     return for_view(args["scenario_id"], args["position"], args["versions"], args["theme"], told=not args["predict"])
 
 
-def _room_page(code: str):
+def _room_page(code: str) -> Response:
     args = _view_args("audience")
     return _page("index.html", args, for_room(code, args["theme"]), room=code)
 
 
 @bp.get("/")
-def index() -> str:
+def index() -> Response:
     room = request.args.get("room", "")
     if ROOM_PATTERN.fullmatch(room.upper()):
         return _room_page(room.upper())
@@ -189,7 +190,7 @@ def audience(code: str) -> ResponseReturnValue:
 def _hand_follower(page: Response) -> None:
     """The browser's follower identity (engine/followers.py), if it holds none this server signed: a cookie its
     Socket.IO connection carries, so that its phone is one follower and one vote in any room."""
-    rooms = current_app.extensions["inflight_rooms"]
+    rooms = rooms_of(current_app)
     if rooms.follower(request.cookies.get(followers.COOKIE)) is None:
         page.set_cookie(followers.COOKIE, rooms.new_follower(), max_age=followers.COOKIE_SECONDS, httponly=True,
                         samesite="Lax")
@@ -209,7 +210,7 @@ def audience_qr(code: str) -> Response:
     kept, ``audience.QrCodes``)."""
     if not ROOM_PATTERN.fullmatch(code):
         raise NotFound(f"no room {_quoted(code, 20)}: a room's code is 4 to 12 capital letters and digits")
-    if not current_app.extensions["inflight_rooms"].exists(code):  # no work for a code that is no room's
+    if not rooms_of(current_app).exists(code):  # no work for a code that is no room's
         raise NotFound(f"no room {code} is open here")
     qr_codes = current_app.extensions.setdefault("inflight_qr", QrCodes())
     svg = qr_codes.svg(code, f"{_audience()['urls'][0]}/r/{code}",
@@ -239,7 +240,7 @@ def speaker() -> str:
 
 
 @bp.get("/embed")
-def embed() -> str:
+def embed() -> Response:
     args = _view_args("embed")
     if not args["inline"] and args["scenario_id"] not in builtin.ids():  # the editor's hand-off is not embeddable
         args["scenario_id"] = settings_of(current_app).default_scenario

@@ -49,6 +49,7 @@ from ..server.codec import JsonPacket, JsonText, QueueJson, values_in
 from ..server.connections import peer_of
 from ..server.guard import Guard, Refusal
 from ..server.origins import cors_allowed_origins
+from . import held
 from .answers import REFUSALS
 from .fields import check_fields
 from .hub import Hub, Target
@@ -433,8 +434,8 @@ def init_socketio(app, settings) -> SocketIO:
                   unattended=float(settings.room_unattended_seconds))
     hub = Hub(socketio, rooms, new_session, resolve_apart, turn, offload.native)
     app.extensions["inflight_sessions"] = hub.sessions
-    app.extensions["inflight_rooms"] = rooms
-    app.extensions["inflight_hub"] = hub
+    app.extensions[held.ROOMS] = rooms
+    app.extensions[held.HUB] = hub
     guard = app.extensions["inflight_guard"] = Guard(settings, socketio, hub.sessions, rooms, hub.prune)
     viewers = Viewers(hub, guard)
     guard.serve(viewers.checked, viewers.refuse)  # every message screened once, before any handler
