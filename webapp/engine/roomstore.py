@@ -12,7 +12,10 @@ per_address)`` (polls.COUNTED; polls.FULL: the poll already has ``limit`` voters
 polls.ADDRESS_FULL: ``address`` has given ``per_address`` of them, 0: no bound) / ``answers(code)``,
 ``answer_of(code, voter)`` (a follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll
 starts with none); and whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` /
-``blank(code)`` (a follower joining then sees the blank, not the slide). Who is in a room is counted per process:
+``blank(code)`` (a follower joining then sees the blank, not the slide). A room's vote on its next action
+(votes.py) is kept as a poll is, under the name ``votes.box(code)``, dropped with the room; the forks its votes
+took, its path: ``push_turn(code, turn)``, ``turns(code)`` (oldest first), ``pop_turn(code)`` (the last, undone).
+Who is in a room is counted per process:
 ``set_members(code, process, n)`` records this process's count and answers the total over every process;
 ``members(code)`` is that total (0: nobody anywhere). MemoryRoomStore serves one process; RedisRoomStore shares
 rooms between processes.
@@ -26,6 +29,7 @@ from typing import Any
 
 from ..errors import Unavailable
 from .polls import ADDRESS_FULL, COUNTED, FULL, Answer, Poll
+from .votes import box
 
 # What the store holds of a room (rooms.py makes it): code, token, source, variants, range, position, playing,
 # version, epoch.
@@ -44,6 +48,7 @@ class MemoryRoomStore:
         self._members: dict[str, dict[str, int]] = {}
         self._blank: set[str] = set()
         self._by_address: dict[str, dict[str, int]] = {}  # code -> address -> voters it gave the poll
+        self._turns: dict[str, list[Any]] = {}
 
     def add(self, record: RoomRecord) -> bool:
         """Store a new room; False if the code is taken."""
@@ -65,11 +70,23 @@ class MemoryRoomStore:
 
     def drop(self, code: str) -> None:
         self._records.pop(code, None)
-        self._polls.pop(code, None)
-        self._answers.pop(code, None)
-        self._by_address.pop(code, None)
+        self._turns.pop(code, None)
+        for name in (code, box(code)):
+            self._polls.pop(name, None)
+            self._answers.pop(name, None)
+            self._by_address.pop(name, None)
         self._members.pop(code, None)
         self._blank.discard(code)
+
+    def push_turn(self, code: str, turn: Any) -> None:
+        self._turns.setdefault(code, []).append(turn)
+
+    def turns(self, code: str) -> list[Any]:
+        return list(self._turns.get(code, []))
+
+    def pop_turn(self, code: str) -> Any:
+        turns = self._turns.get(code)
+        return turns.pop() if turns else None
 
     def codes(self) -> list[str]:
         return list(self._records)
@@ -164,6 +181,7 @@ class RedisRoomStore:
     ADDRESSES = "inflight-scope:answer-addresses:"  # address -> voters it gave the poll
     MEMBERS = "inflight-scope:members:"  # process -> connections in the room there
     BLANK = "inflight-scope:blank:"  # present while the presenter has blanked the followers' screens
+    TURNS = "inflight-scope:turns:"  # the forks the room's votes took, oldest first
 
     def __init__(self, url: str, idle_seconds: int):
         import redis  # only needed when rooms are shared
@@ -195,8 +213,21 @@ class RedisRoomStore:
                                args=[json.dumps(record), -1 if previous is None else previous, self._ttl]))
 
     def drop(self, code: str) -> None:
-        self._call(self._redis.delete, self.PREFIX + code, self.POLL + code, self.ANSWERS + code, self.MEMBERS + code,
-                   self.BLANK + code, self.ADDRESSES + code)
+        self._call(self._redis.delete, self.PREFIX + code, self.MEMBERS + code, self.BLANK + code, self.TURNS + code,
+                   *(key + name for key in (self.POLL, self.ANSWERS, self.ADDRESSES) for name in (code, box(code))))
+
+    def push_turn(self, code: str, turn: Any) -> None:
+        pipe = self._redis.pipeline()
+        pipe.rpush(self.TURNS + code, json.dumps(turn))
+        pipe.expire(self.TURNS + code, self._ttl)
+        self._call(pipe.execute)
+
+    def turns(self, code: str) -> list[Any]:
+        return [json.loads(raw) for raw in self._call(self._redis.lrange, self.TURNS + code, 0, -1)]
+
+    def pop_turn(self, code: str) -> Any:
+        raw = self._call(self._redis.rpop, self.TURNS + code)
+        return json.loads(raw) if raw is not None else None
 
     def codes(self) -> list[str]:
         keys = self._call(self._redis.keys, self.PREFIX + "*")

@@ -1,0 +1,105 @@
+"""The vote on the next action as plain rules: what is offered, what is proposed, what counts, what is forked."""
+
+import itertools
+
+import pytest
+
+from webapp.engine import votes
+from webapp.engine.roomstore import MemoryRoomStore
+from webapp.engine.simulation import Simulation
+from webapp.errors import Invalid
+from webapp.scenario import builtin
+from webapp.scenario.load import load_scenario
+from webapp.scenario.resolve import resolve
+
+
+def states_at(scenario_id, position):
+    scenario, _ = resolve(scenario_id)
+    sim = Simulation(scenario, scenario.versions)
+    sim.seek(position)
+    return [v["state"] for v in sim.frame()["variants"].values()], list(sim.variants)
+
+
+def test_what_is_offered_is_what_the_fork_menu_offers_there():
+    raw = builtin.get("lost-marker")
+    states, _ = states_at("lost-marker", 2)  # A in flight, B in activeQ
+    assert votes.offered(states, raw) == [
+        {"op": "pop"}, {"op": "fail", "pod": "A", "unschedulable_plugins": ["P"]}, {"op": "done", "pod": "A"},
+        {"op": "event", "event": "PvAdd"}, {"op": "event", "event": "NodeAdd"},
+        {"op": "advance_clock", "seconds": 1}, {"op": "advance_clock", "seconds": 60}]
+    states, _ = states_at("lost-marker", 6)  # nothing in flight, nothing to pop
+    assert [s["op"] for s in votes.offered(states, raw)] == ["event", "event", "advance_clock", "advance_clock"]
+
+
+def test_the_action_that_parts_the_versions_at_once_is_proposed_first():
+    """After Done(A), failing B is where v1.28.1 loses B's event: it parts the versions at that very step."""
+    raw = builtin.get("lost-marker")
+    states, variants = states_at("lost-marker", 5)
+    offered = votes.offered(states, raw)
+    proposed = votes.propose(raw, 5, variants, offered, budget=60.0)
+    assert proposed[0] == {"op": "fail", "pod": "B", "unschedulable_plugins": ["P"]}
+    assert votes.MIN_ACTIONS <= len(proposed) <= votes.MAX_ACTIONS
+
+
+def test_the_proposal_is_bounded_in_time():
+    """With its budget spent before it starts, nothing is looked at: the actions come in the order offered."""
+    raw = builtin.get("lost-marker")
+    states, variants = states_at("lost-marker", 5)
+    offered = votes.offered(states, raw)
+    ticks = itertools.count(0, 10.0)  # every look at the clock is ten seconds later
+    assert votes.propose(raw, 5, variants, offered, budget=1.0, clock=lambda: next(ticks)) == \
+        offered[:votes.MAX_ACTIONS]
+
+
+@pytest.mark.parametrize("steps,message", [
+    ([{"op": "pop"}], "2 to 4 actions"),
+    ([{"op": "pop"}] * 5, "2 to 4 actions"),
+    ([{"op": "pop"}, {"op": "pop"}], "offered once"),
+])
+def test_a_vote_offers_two_to_four_distinct_actions(steps, message):
+    with pytest.raises(Invalid, match=message):
+        votes.open_vote(3, "k", steps, ["x"] * len(steps))
+
+
+def test_ballots_count_one_per_voter_and_the_first_offered_wins_a_tie():
+    vote = votes.open_vote(3, "k", [{"op": "pop"}, {"op": "done", "pod": "A"}, {"op": "event", "event": "X"}],
+                           ["pop", "done A", "event X"])
+    store = MemoryRoomStore()
+    box = votes.box("ROOM22")
+    for voter, action in [("v1", 1), ("v2", 2), ("v3", 2), ("v3", 1), ("v4", 0)]:  # v3 changes its mind
+        store.answer(box, voter, votes.checked_ballot(vote, action), 100)
+    tally = votes.counts(vote, store.answers(box))
+    assert tally == [1, 2, 1] and votes.winner(tally) == 1
+    assert votes.winner([2, 2, 0]) == 0
+    with pytest.raises(Invalid, match="nobody has voted"):
+        votes.winner([0, 0, 0])
+    for bad in (3, -1, True, "1", None):
+        with pytest.raises(Invalid, match="action: expected the number of an offered action, 0 to 2"):
+            votes.checked_ballot(vote, bad)
+    with pytest.raises(Invalid, match="no vote is open"):
+        votes.checked_ballot({**vote, "open": False}, 0)
+
+
+def test_the_fork_keeps_the_rest_as_its_other_branch_and_says_how_the_room_voted():
+    raw = builtin.get("lost-marker")
+    note = votes.fork_note("done A", [1, 4], raw["name"], 2)
+    assert note.startswith(votes.FORK_MARK) and "done A (4 of 5 votes)" in note
+    fork = votes.forked(raw, 2, {"op": "done", "pod": "A"}, note)
+    assert fork["name"] == raw["name"] + " (fork)"
+    assert fork["steps"][:2] == raw["steps"][:2] and fork["steps"][2] == {"op": "done", "pod": "A", "note": note}
+    assert fork["branch"] == {"at": 2, "name": raw["name"], "steps": raw["steps"][2:]}
+    load_scenario(fork)  # a valid scenario
+    again = votes.forked(fork, 3, {"op": "pop"}, "n")  # forked at the end of a fork: its other branch stays
+    assert again["name"] == fork["name"] and again["branch"] == fork["branch"]
+
+
+def test_a_rooms_path_is_dropped_with_it():
+    store = MemoryRoomStore()
+    store.push_turn("ROOM22", {"at": 1})
+    store.push_turn("ROOM22", {"at": 2})
+    assert store.turns("ROOM22") == [{"at": 1}, {"at": 2}]
+    assert store.pop_turn("ROOM22") == {"at": 2}
+    store.set_poll(votes.box("ROOM22"), {"open": True})
+    store.drop("ROOM22")
+    assert store.turns("ROOM22") == [] and store.poll(votes.box("ROOM22")) is None
+    assert store.pop_turn("ROOM22") is None
