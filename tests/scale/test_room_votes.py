@@ -10,7 +10,7 @@ from webapp.engine.roomstore import RedisRoomStore
 from webapp.engine.votes import FORK_MARK
 from webapp.scenario import builtin
 
-EVENTS = ("vote", "vote_tally")
+EVENTS = ("vote", "vote_tally", "vote_offer")
 NAME = builtin.get("lost-marker")["name"]
 
 
@@ -89,16 +89,22 @@ def test_the_rooms_vote_is_forked_into_every_screen_and_undone(two_servers, clie
 
 def test_a_proposed_vote_offers_first_the_action_that_parts_the_versions(two_servers, clients):
     presenter, ack, followers = room_with_followers(two_servers, clients, 5, count=1)
+    presenter.sio.emit("vote_offer", ack)  # what the presenter may offer: the proposed first
+    offer = presenter.wait(lambda e, d: e == "vote_offer")
+    assert offer["position"] == 5 and 2 <= offer["proposed"] <= 4 < len(offer["actions"])
+    assert offer["actions"][0] == {"step": {"op": "fail", "pod": "B", "unschedulable_plugins": ["P"]},
+                                   "label": "fail B — plugin P"}
     presenter.sio.emit("vote_open", ack)  # no actions: proposed
     vote = followers[0].wait(lambda e, d: e == "vote" and d["open"])
     assert vote["actions"][0]["step"] == {"op": "fail", "pod": "B", "unschedulable_plugins": ["P"]}
-    assert 2 <= len(vote["actions"]) <= 4
+    assert vote["actions"] == offer["actions"][:offer["proposed"]]
+    assert not followers[0].has(lambda e, d: e == "vote_offer")
 
 
 def test_followers_can_never_open_close_or_steer_a_vote(two_servers, clients):
     presenter, ack, followers = room_with_followers(two_servers, clients, 2, count=2)
     code, intruder = ack["room"], followers[0]
-    for event in ("vote_open", "vote_close", "vote_cancel", "vote_undo"):
+    for event in ("vote_offer", "vote_open", "vote_close", "vote_cancel", "vote_undo"):
         for token in ({}, {"token": "x" * 43}, {"token": ack["token"][:-1] + "A"}):
             intruder.sio.emit(event, {"room": code, **token})
             refused(intruder, event, f"only the presenter of room {code}")

@@ -1,17 +1,18 @@
 """Socket.IO: a room votes on what happens next (engine/votes.py). The handlers the namespace (sockets.py) mixes
 in; the vote and its ballots live in the room store (engine/roomvotes.py), so every process counts the same.
 
-Client -> server: the presenter's vote_open {room, token, actions?: [step, ...]} (2 to 4 steps as a scenario
-writes them; none: proposed, the actions after which the versions part soonest), vote_close {room, token} (the
-action most voted for is forked into the room's scenario where the vote opened: every version plays it),
-vote_cancel {room, token}, vote_undo {room, token} (the room's last fork by vote taken back: the scenario before
-it, at the fork point); a follower's vote_answer {room, voter?, action: n} (one ballot per voter, changeable
-until the vote closes).
-Server -> client: vote {room, position, key, actions: [{step, label}], open: true} when a vote opens (to the
-room; a joiner during a vote gets it, with yours: n if its voter has voted), vote {room, position, open: false,
-counts, answered, winner, label} when it closes (then the fork's scenario and state), vote {room, open: false,
-cancelled: true}; vote_tally {room, position, answered, counts} (each ballot, to the presenter and the speaker
-view only).
+Client -> server: the presenter's vote_offer {room, token} (answered with what it may offer), vote_open {room,
+token, actions?: [step, ...]} (2 to 4 steps as a scenario writes them; none: those proposed, after which the
+versions part soonest), vote_close {room, token} (the action most voted for is forked into the room's scenario
+where the vote opened: every version plays it), vote_cancel {room, token}, vote_undo {room, token} (the room's
+last fork by vote taken back: the scenario before it, at the fork point); a follower's vote_answer {room, voter?,
+action: n} (one ballot per voter, changeable until the vote closes).
+Server -> client: vote_offer {room, position, actions: [{step, label}], proposed: n} (the fork menu's actions
+where the room stands, the n proposed first; to the presenter who asked); vote {room, position, key, actions:
+[{step, label}], open: true} when a vote opens (to the room; a joiner during a vote gets it, with yours: n if its
+voter has voted), vote {room, position, open: false, counts, answered, winner, label} when it closes (then the
+fork's scenario and state), vote {room, open: false, cancelled: true}; vote_tally {room, position, answered,
+counts} (each ballot, to the presenter and the speaker view only).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ from .find import budget_seconds
 from .hub import Target
 
 DRIVE = ("room", "token")
-VOTE_PAYLOADS = {"vote_open": ("actions", *DRIVE), "vote_close": DRIVE, "vote_cancel": DRIVE, "vote_undo": DRIVE,
-            "vote_answer": ("action", "voter", *DRIVE)}
+VOTE_PAYLOADS = {"vote_offer": DRIVE, "vote_open": ("actions", *DRIVE), "vote_close": DRIVE, "vote_cancel": DRIVE,
+                 "vote_undo": DRIVE, "vote_answer": ("action", "voter", *DRIVE)}
 
 
 def raw_of(source: Any) -> dict[str, Any]:
@@ -60,19 +61,29 @@ class VoteEvents:
             raise NotAllowed(f"room {shown(code)} has ended (or never was): it takes no votes")
         return code.upper()
 
+    def on_vote_offer(self, payload):
+        """What the presenter may offer the room from where it stands: the fork menu's actions, those after which
+        the versions part soonest first (``proposed`` of them), to this connection only."""
+        self.standing(payload)
+        target = self.presenter_target(payload)
+        with target.session.lock:
+            here = target.session.require().position
+            offered, proposed = self.proposal(target)
+        ranked = proposed + [step for step in offered if step not in proposed]
+        self.hub.send("vote_offer", {"room": target.code, "position": here, "proposed": len(proposed),
+                                     "actions": [{"step": step, "label": step_label(step)} for step in ranked]},
+                      request.sid, True)
+
     def on_vote_open(self, payload):
-        """The presenter asks the room what should happen next."""
+        """The presenter asks the room what should happen next: the actions given, else those proposed."""
         self.standing(payload)
         target = self.presenter_target(payload)
         session = target.session
         with session.lock:
-            sim = session.require()
-            raw, here = raw_of(session.source), sim.position
+            raw, here = raw_of(session.source), session.require().position
             steps = payload.get("actions")
             if steps is None:
-                offered = votes.offered((v["state"] for v in sim.frame()["variants"].values()), raw)
-                steps = apart(votes.propose, raw, here, list(sim.variants), offered, budget_seconds(), pure=True,
-                              search=True)
+                steps = self.proposal(target)[1]
             for i, step in enumerate(self.checked_steps(steps)):
                 try:
                     self.hub.resolve(votes.forked(raw, here, step, votes.FORK_MARK))
@@ -80,6 +91,16 @@ class VoteEvents:
                     raise Invalid(f"actions[{i}] cannot be played here: {err}") from None
             self.votes.open(target.room, steps, [step_label(step) for step in steps])
         self.send_vote(target.room)
+
+    @staticmethod
+    def proposal(target: Target) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """(what the fork menu offers where the room stands, the first of them the search proposes). Under the
+        session's lock."""
+        session = target.session
+        sim, raw = session.require(), raw_of(session.source)
+        offered = votes.offered((v["state"] for v in sim.frame()["variants"].values()), raw)
+        return offered, apart(votes.propose, raw, sim.position, list(sim.variants), offered, budget_seconds(),
+                              pure=True, search=True)
 
     @staticmethod
     def checked_steps(steps: object) -> list[dict[str, Any]]:
