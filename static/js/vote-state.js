@@ -72,6 +72,10 @@ export function resultWords(msg) {
     "every version plays it now.";
 }
 
+/** How soon an offered action parts the versions (the server's `soon`: 0 at once, 1 a step later, null not
+ * within those), in words for its badge; "" for none. @param {number | null | undefined} soon */
+export const soonWords = (soon) => (soon === 0 ? "parts the versions" : soon === 1 ? "parts them a step later" : "");
+
 /** What a follower reads under the actions. @param {number | null} mine */
 export const ballotWords = (mine) => (mine === null ? "Tap what should happen next."
   : "Vote sent — you may change it until the presenter closes the vote.");

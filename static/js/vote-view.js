@@ -3,7 +3,7 @@
 // the speaker view's read-only bars. Each function takes plain data and gives the panel's parts; every action's
 // label is the server's (webapp/presenter/words.py step_label), only the page's own words are spelled here.
 import { h } from "./dom.js";
-import { ballotWords, bars, canOpen, MAX_ACTIONS, MIN_ACTIONS, resultWords } from "./vote-state.js";
+import { ballotWords, bars, canOpen, MAX_ACTIONS, MIN_ACTIONS, resultWords, soonWords } from "./vote-state.js";
 
 const button = (text, onclick, attrs = {}) => h("button", { class: "btn", type: "button", text, onclick, ...attrs });
 export const QUESTION = "What should happen next?";
@@ -30,20 +30,23 @@ export function searchingParts(putAway) {
 }
 
 /**
- * The presenter picks what the room may vote for: the fork menu's actions, those proposed ticked first.
- * @param {{actions: import("./vote-state.js").VoteAction[], proposed: number}} offer @param {number[]} chosen
+ * The presenter picks what the room may vote for: the fork menu's actions, those proposed ticked first, each
+ * marked with how soon it parts the versions.
+ * @param {{actions: (import("./vote-state.js").VoteAction & {soon?: number | null})[], proposed: number}} offer
+ * @param {number[]} chosen
  * @param {{tick: (i: number) => void, openVote: () => void, putAway: () => void}} act
  */
 export function offerParts(offer, chosen, { tick, openVote, putAway }) {
   return [
     h("h2", { text: `Ask the room: ${QUESTION.toLowerCase()}` }),
-    h("p", { class: "vote-hint", text: `Tick ${MIN_ACTIONS} to ${MAX_ACTIONS} actions. ` +
-      (offer.proposed ? "“parts the versions” marks those after which the versions part soonest." : "") }),
+    h("p", { class: "vote-hint", text: `Tick ${MIN_ACTIONS} to ${MAX_ACTIONS} actions; those after which the ` +
+      "versions part soonest come first, ticked." }),
     h("ul", { class: "vote-offer", dataTestid: "vote-offer" }, offer.actions.map((action, i) => h("li", {},
       h("label", {}, h("input", { type: "checkbox", checked: chosen.includes(i), onchange: () => tick(i),
         disabled: !chosen.includes(i) && chosen.length >= MAX_ACTIONS }),
       h("span", { class: "name", text: ` ${action.label}` }),
-      i < offer.proposed ? h("span", { class: "vote-proposed", text: "parts the versions" }) : null)))),
+      soonWords(action.soon) ? h("span", { class: `vote-proposed soon-${action.soon}`, text: soonWords(action.soon) })
+        : null)))),
     h("div", { class: "poll-actions" },
       button("Open the vote", openVote, { class: "btn primary", disabled: !canOpen(chosen), dataTestid: "vote-open" }),
       button("Cancel", putAway)),
@@ -74,7 +77,7 @@ export function votingParts(vote, tally, { close, cancel }) {
  */
 export function resultParts(result, actions, { undo, putAway }) {
   return [
-    h("div", { class: "poll-head" }, h("h2", { text: "The room chose" }),
+    h("div", { class: "poll-head" }, h("h2", { text: "The room voted" }),
       h("div", { class: "poll-actions" }, undo ? button("↶ Undo the fork", undo, { dataTestid: "vote-undo" }) : null,
         button("Close", putAway))),
     h("p", { class: "vote-result", role: "status", dataTestid: "vote-result", text: resultWords(result) }),
@@ -102,7 +105,7 @@ export function followerParts(vote, mine, cast) {
  * @param {{label: string, counts: number[], answered: number, winner: number, actions: any[]} | null} result
  */
 export function speakerParts(vote, tally, result) {
-  if (result) return [h("h2", { text: "The room chose" }), h("p", { class: "vote-result", text: resultWords(result) }),
+  if (result) return [h("h2", { text: "The room voted" }), h("p", { class: "vote-result", text: resultWords(result) }),
     barList(result.actions, result.counts, result.winner)];
   if (!vote) return [];
   return [h("h2", { text: `The room votes · ${tally.answered} so far` }), barList(vote.actions, tally.counts)];

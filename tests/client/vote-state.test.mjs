@@ -1,8 +1,8 @@
 // static/js/vote-state.js in node: a room's vote is plain data in, plain data out.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ballotWords, bars, canOpen, leftBehind, mineAfter, proposedChoice, resultWords, tallyOf, toggled, voteOf }
-  from "../../static/js/vote-state.js";
+import { ballotWords, bars, canOpen, leftBehind, mineAfter, proposedChoice, resultWords, soonWords, tallyOf, toggled,
+  voteOf } from "../../static/js/vote-state.js";
 
 const actions = [{ step: { op: "pop" }, label: "pop" }, { step: { op: "done", pod: "A" }, label: "done A" }];
 const vote = { position: 2, key: "k1", actions, open: true };
@@ -51,5 +51,6 @@ test("the words: the result with its share, a follower's status", () => {
     "The room chose “done A” (4 of 5 votes): every version plays it now.");
   assert.match(resultWords({ label: "pop", counts: [1, 0], answered: 1 }), /\(1 of 1 vote\)/);
   assert.equal(ballotWords(null), "Tap what should happen next.");
+  assert.deepEqual([0, 1, null, undefined].map(soonWords), ["parts the versions", "parts them a step later", "", ""]);
   assert.match(ballotWords(0), /change it until the presenter closes/);
 });

@@ -8,6 +8,7 @@ from webapp.engine import votes
 from webapp.engine.roomstore import MemoryRoomStore
 from webapp.engine.simulation import Simulation
 from webapp.errors import Invalid
+from webapp.phrases import FORK_MARK
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
 from webapp.scenario.resolve import resolve
@@ -36,19 +37,25 @@ def test_the_action_that_parts_the_versions_at_once_is_proposed_first():
     raw = builtin.get("lost-marker")
     states, variants = states_at("lost-marker", 5)
     offered = votes.offered(states, raw)
-    proposed = votes.propose(raw, 5, variants, offered, budget=60.0)
-    assert proposed[0] == {"op": "fail", "pod": "B", "unschedulable_plugins": ["P"]}
-    assert votes.MIN_ACTIONS <= len(proposed) <= votes.MAX_ACTIONS
+    ranking = votes.ranked(raw, 5, variants, offered, budget=60.0)
+    assert ranking[0] == ({"op": "fail", "pod": "B", "unschedulable_plugins": ["P"]}, 0)
+    later = [2 if soon is None else soon for _, soon in ranking]
+    assert later == sorted(later) and later[-1] == 2  # soonest first; some part them not within two steps
+    assert all(soon != 0 for _, soon in ranking[1:])  # only failing B parts them at once
+    assert sorted(map(str, (step for step, _ in ranking))) == sorted(map(str, offered))
+    proposed = votes.proposed(ranking)
+    assert proposed[0] == ranking[0][0] and votes.MIN_ACTIONS <= len(proposed) <= votes.MAX_ACTIONS
 
 
 def test_the_proposal_is_bounded_in_time():
-    """With its budget spent before it starts, nothing is looked at: the actions come in the order offered."""
+    """With its budget spent before it starts, nothing is looked at: the actions come in the order offered, none
+    said to part the versions."""
     raw = builtin.get("lost-marker")
     states, variants = states_at("lost-marker", 5)
     offered = votes.offered(states, raw)
     ticks = itertools.count(0, 10.0)  # every look at the clock is ten seconds later
-    assert votes.propose(raw, 5, variants, offered, budget=1.0, clock=lambda: next(ticks)) == \
-        offered[:votes.MAX_ACTIONS]
+    assert votes.ranked(raw, 5, variants, offered, budget=1.0, clock=lambda: next(ticks)) == \
+        [(step, None) for step in offered]
 
 
 @pytest.mark.parametrize("steps,message", [
@@ -83,7 +90,7 @@ def test_ballots_count_one_per_voter_and_the_first_offered_wins_a_tie():
 def test_the_fork_keeps_the_rest_as_its_other_branch_and_says_how_the_room_voted():
     raw = builtin.get("lost-marker")
     note = votes.fork_note("done A", [1, 4], raw["name"], 2)
-    assert note.startswith(votes.FORK_MARK) and "done A (4 of 5 votes)" in note
+    assert note.startswith(FORK_MARK) and "done A (4 of 5 votes)" in note
     fork = votes.forked(raw, 2, {"op": "done", "pod": "A"}, note)
     assert fork["name"] == raw["name"] + " (fork)"
     assert fork["steps"][:2] == raw["steps"][:2] and fork["steps"][2] == {"op": "done", "pod": "A", "note": note}
@@ -103,3 +110,18 @@ def test_a_rooms_path_is_dropped_with_it():
     store.drop("ROOM22")
     assert store.turns("ROOM22") == [] and store.poll(votes.box("ROOM22")) is None
     assert store.pop_turn("ROOM22") is None
+
+
+def test_followers_are_told_the_forks_note_and_no_other():
+    """Where a scenario asks predictions, its notes are the presenter's; a fork's note says only where the room
+    forked and how it voted: the timeline marks the branch on every phone by it."""
+    from webapp.presenter import scenario_message
+    from webapp.presenter.messages import for_followers
+
+    raw = builtin.get("lost-marker")
+    note = votes.fork_note("fail B — plugin P", [2, 1], raw["name"], 5)
+    fork = votes.forked(raw, 5, {"op": "fail", "pod": "B", "unschedulable_plugins": ["P"]}, note)
+    sim = Simulation(load_scenario(fork), ["v1.28.1", "v1.28.2"])
+    theirs = for_followers(scenario_message(sim.summary(), None, "ROOM22"))
+    assert [step.get("note") for step in theirs["steps"]] == [None] * 5 + [note]
+    assert [step.get("note") for step in theirs["source"]["steps"]] == [None] * 5 + [note]

@@ -7,7 +7,7 @@ import pytest
 
 from tests.scale.test_two_processes import Client
 from webapp.engine.roomstore import RedisRoomStore
-from webapp.engine.votes import FORK_MARK
+from webapp.phrases import FORK_MARK
 from webapp.scenario import builtin
 
 EVENTS = ("vote", "vote_tally", "vote_offer")
@@ -93,11 +93,11 @@ def test_a_proposed_vote_offers_first_the_action_that_parts_the_versions(two_ser
     offer = presenter.wait(lambda e, d: e == "vote_offer")
     assert offer["position"] == 5 and 2 <= offer["proposed"] <= 4 < len(offer["actions"])
     assert offer["actions"][0] == {"step": {"op": "fail", "pod": "B", "unschedulable_plugins": ["P"]},
-                                   "label": "fail B — plugin P"}
+                                   "label": "fail B — plugin P", "soon": 0}
     presenter.sio.emit("vote_open", ack)  # no actions: proposed
     vote = followers[0].wait(lambda e, d: e == "vote" and d["open"])
     assert vote["actions"][0]["step"] == {"op": "fail", "pod": "B", "unschedulable_plugins": ["P"]}
-    assert vote["actions"] == offer["actions"][:offer["proposed"]]
+    assert vote["actions"] == [{"step": a["step"], "label": a["label"]} for a in offer["actions"][:offer["proposed"]]]
     assert not followers[0].has(lambda e, d: e == "vote_offer")
 
 

@@ -3,7 +3,7 @@
 
 The presenter offers two to four actions from where the room stands: steps as the diagram's fork menu makes them
 (pop the head of activeQ, deliver an event, fail or finish an in-flight pod, advance the clock), chosen by hand or
-proposed (``propose``: those after which the versions part soonest, by the search of find.py, within a time
+proposed (``ranked``: those after which the versions part soonest, by the search of find.py, within a time
 budget). Followers vote with one tap: one ballot per voter, replaced by a new one until the vote closes, counted
 and bounded per address as a poll's answers are (roomstore.answer). The presenter closes the vote: the action most
 voted for (the first offered, on a tie) is applied as a fork of the room's scenario where the vote was opened:
@@ -21,11 +21,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypedDict
 
 from ..errors import Invalid
-from ..phrases import shown
+from ..phrases import FORK_MARK, counted, shown
 from .find import Search
 
 MIN_ACTIONS, MAX_ACTIONS = 2, 4
-FORK_MARK = "⎇"  # what starts a forked step's note (static/js/timeline.js reads the same mark)
 EVENTS_OFFERED = 5  # events offered as actions: the palette's (static/js/explore-fork.js PALETTE)
 ADVANCE_SECONDS = (1, 60)  # the clock advances offered: the page's default and a minute (a backoff's end)
 BALLOT = "action"
@@ -77,11 +76,11 @@ def offered(states: Iterable[Mapping[str, Any]], raw: Mapping[str, Any]) -> list
     return steps + [{"op": "advance_clock", "seconds": s} for s in ADVANCE_SECONDS]
 
 
-def propose(raw: Mapping[str, Any], here: int, versions: list[str], candidates: list[Step], budget: float,
-            clock: Callable[[], float] = time.monotonic) -> list[Step]:
-    """Of ``candidates`` (steps after ``here`` in ``raw``), at most MAX_ACTIONS: those after which ``versions``
-    place a pod differently soonest (at that step, else at the next of any candidate), in the order offered; the
-    rest in that order. The search stops at ``budget`` seconds: what is not looked at ranks last."""
+def ranked(raw: Mapping[str, Any], here: int, versions: list[str], candidates: list[Step], budget: float,
+           clock: Callable[[], float] = time.monotonic) -> list[tuple[Step, int | None]]:
+    """``candidates`` (steps after ``here`` in ``raw``), each with how soon ``versions`` place a pod differently
+    after it (0: at that step, 1: at the next, for some candidate taken next; None: not within those), soonest
+    first, then in the order offered. The search stops at ``budget`` seconds: what it did not look at is None."""
     search, deadline = Search("divergence", versions), clock() + budget
     prefix = list(raw["steps"])[:here]
     base = {k: v for k, v in raw.items() if k != "branch"}
@@ -96,8 +95,13 @@ def propose(raw: Mapping[str, Any], here: int, versions: list[str], candidates: 
     for i, step in enumerate(candidates):
         if i not in soon and any(clock() < deadline and parts(step, then) for then in candidates):
             soon[i] = 1
-    ranked = sorted(range(len(candidates)), key=lambda i: (soon.get(i, 2), i))
-    return [candidates[i] for i in ranked[:MAX_ACTIONS]]
+    order = sorted(range(len(candidates)), key=lambda i: (soon.get(i, 2), i))
+    return [(candidates[i], soon.get(i)) for i in order]
+
+
+def proposed(ranking: list[tuple[Step, int | None]]) -> list[Step]:
+    """The actions a vote offers when the presenter picks none: the first MAX_ACTIONS of ``ranked``."""
+    return [step for step, _ in ranking[:MAX_ACTIONS]]
 
 
 def open_vote(position: int, key: str | None, steps: list[Step], labels: list[str]) -> Vote:
@@ -137,9 +141,7 @@ def winner(tally: list[int]) -> int:
 
 
 def fork_note(label: str, tally: list[int], name: str, here: int) -> str:
-    votes = sum(tally)
-    won = max(tally)
-    return (f"{FORK_MARK} The room voted for {label} ({won} of {votes} vote{'s' if votes != 1 else ''}). "
+    return (f"{FORK_MARK} The room voted for {label} ({max(tally)} of {counted(sum(tally), 'vote')}). "
             f"Forked from “{name}” after step {here}.")
 
 

@@ -7,8 +7,9 @@ versions part soonest), vote_close {room, token} (the action most voted for is f
 where the vote opened: every version plays it), vote_cancel {room, token}, vote_undo {room, token} (the room's
 last fork by vote taken back: the scenario before it, at the fork point); a follower's vote_answer {room, voter?,
 action: n} (one ballot per voter, changeable until the vote closes).
-Server -> client: vote_offer {room, position, actions: [{step, label}], proposed: n} (the fork menu's actions
-where the room stands, the n proposed first; to the presenter who asked); vote {room, position, key, actions:
+Server -> client: vote_offer {room, position, actions: [{step, label, soon}], proposed: n} (the fork menu's
+actions where the room stands, soonest to part the versions first, the first n proposed; to the presenter who
+asked); vote {room, position, key, actions:
 [{step, label}], open: true} when a vote opens (to the room; a joiner during a vote gets it, with yours: n if its
 voter has voted), vote {room, position, open: false, counts, answered, winner, label} when it closes (then the
 fork's scenario and state), vote {room, open: false, cancelled: true}; vote_tally {room, position, answered,
@@ -25,7 +26,7 @@ from ..engine import votes
 from ..engine.room import Room
 from ..engine.roomvotes import RoomVotes
 from ..errors import Invalid, NotAllowed
-from ..phrases import shown
+from ..phrases import FORK_MARK, shown
 from ..presenter.words import step_label
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
@@ -62,16 +63,16 @@ class VoteEvents:
         return code.upper()
 
     def on_vote_offer(self, payload):
-        """What the presenter may offer the room from where it stands: the fork menu's actions, those after which
-        the versions part soonest first (``proposed`` of them), to this connection only."""
+        """What the presenter may offer the room from where it stands: the fork menu's actions, soonest to part the
+        versions first (``soon``: 0 at that step, 1 at the next, null not within those), to this connection only."""
         self.standing(payload)
         target = self.presenter_target(payload)
         with target.session.lock:
             here = target.session.require().position
-            offered, proposed = self.proposal(target)
-        ranked = proposed + [step for step in offered if step not in proposed]
-        self.hub.send("vote_offer", {"room": target.code, "position": here, "proposed": len(proposed),
-                                     "actions": [{"step": step, "label": step_label(step)} for step in ranked]},
+            ranking = self.ranking(target)
+        self.hub.send("vote_offer", {"room": target.code, "position": here, "proposed": len(votes.proposed(ranking)),
+                                     "actions": [{"step": step, "label": step_label(step), "soon": soon}
+                                                 for step, soon in ranking]},
                       request.sid, True)
 
     def on_vote_open(self, payload):
@@ -83,24 +84,24 @@ class VoteEvents:
             raw, here = raw_of(session.source), session.require().position
             steps = payload.get("actions")
             if steps is None:
-                steps = self.proposal(target)[1]
+                steps = votes.proposed(self.ranking(target))
             for i, step in enumerate(self.checked_steps(steps)):
                 try:
-                    self.hub.resolve(votes.forked(raw, here, step, votes.FORK_MARK))
+                    self.hub.resolve(votes.forked(raw, here, step, FORK_MARK))
                 except ScenarioError as err:
                     raise Invalid(f"actions[{i}] cannot be played here: {err}") from None
             self.votes.open(target.room, steps, [step_label(step) for step in steps])
         self.send_vote(target.room)
 
     @staticmethod
-    def proposal(target: Target) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """(what the fork menu offers where the room stands, the first of them the search proposes). Under the
-        session's lock."""
+    def ranking(target: Target) -> list[tuple[dict[str, Any], int | None]]:
+        """What the fork menu offers where the room stands, soonest to part the versions first (votes.ranked,
+        off the event loop within Find's time budget). Under the session's lock."""
         session = target.session
         sim, raw = session.require(), raw_of(session.source)
         offered = votes.offered((v["state"] for v in sim.frame()["variants"].values()), raw)
-        return offered, apart(votes.propose, raw, sim.position, list(sim.variants), offered, budget_seconds(),
-                              pure=True, search=True)
+        return apart(votes.ranked, raw, sim.position, list(sim.variants), offered, budget_seconds(), pure=True,
+                     search=True)
 
     @staticmethod
     def checked_steps(steps: object) -> list[dict[str, Any]]:
