@@ -74,7 +74,7 @@ export function resultWords(msg) {
 
 /** How soon an offered action parts the versions (the server's `soon`: 0 at once, 1 a step later, null not
  * within those), in words for its badge; "" for none. @param {number | null | undefined} soon */
-export const soonWords = (soon) => (soon === 0 ? "parts the versions" : soon === 1 ? "parts them a step later" : "");
+export const soonWords = (soon) => (soon === 0 ? "parts the versions" : soon === 1 ? "a step later" : "");
 
 /** What a follower reads under the actions. @param {number | null} mine */
 export const ballotWords = (mine) => (mine === null ? "Tap what should happen next."

@@ -44,7 +44,7 @@ export function offerParts(offer, chosen, { tick, openVote, putAway }) {
     h("ul", { class: "vote-offer", dataTestid: "vote-offer" }, offer.actions.map((action, i) => h("li", {},
       h("label", {}, h("input", { type: "checkbox", checked: chosen.includes(i), onchange: () => tick(i),
         disabled: !chosen.includes(i) && chosen.length >= MAX_ACTIONS }),
-      h("span", { class: "name", text: ` ${action.label}` }),
+      h("span", { class: "name", text: action.label }),
       soonWords(action.soon) ? h("span", { class: `vote-proposed soon-${action.soon}`, text: soonWords(action.soon) })
         : null)))),
     h("div", { class: "poll-actions" },

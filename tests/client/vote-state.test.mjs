@@ -51,6 +51,6 @@ test("the words: the result with its share, a follower's status", () => {
     "The room chose “done A” (4 of 5 votes): every version plays it now.");
   assert.match(resultWords({ label: "pop", counts: [1, 0], answered: 1 }), /\(1 of 1 vote\)/);
   assert.equal(ballotWords(null), "Tap what should happen next.");
-  assert.deepEqual([0, 1, null, undefined].map(soonWords), ["parts the versions", "parts them a step later", "", ""]);
+  assert.deepEqual([0, 1, null, undefined].map(soonWords), ["parts the versions", "a step later", "", ""]);
   assert.match(ballotWords(0), /change it until the presenter closes/);
 });
