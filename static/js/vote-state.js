@@ -65,7 +65,8 @@ export function bars(actions, counts, winner = null) {
   });
 }
 
-/** What a closed vote says: the winner and its share. @param {{label: string, counts: number[], answered: number}} msg */
+/** What a closed vote says: the winner and its share.
+ * @param {{label: string, counts: number[], answered: number}} msg */
 export function resultWords(msg) {
   const won = Math.max(0, ...msg.counts);
   return `The room chose “${msg.label}” (${won} of ${msg.answered} vote${msg.answered === 1 ? "" : "s"}): ` +

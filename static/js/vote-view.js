@@ -25,7 +25,8 @@ export function barList(actions, counts, winner = null) {
 /** The presenter's panel while the server looks for the actions to propose. @param {() => void} putAway */
 export function searchingParts(putAway) {
   return [h("h2", { text: QUESTION }),
-    h("p", { class: "vote-hint", role: "status", text: "Looking for the actions after which the versions part soonest…" }),
+    h("p", { class: "vote-hint", role: "status",
+      text: "Looking for the actions after which the versions part soonest…" }),
     h("div", { class: "poll-actions" }, button("Cancel", putAway))];
 }
 

@@ -55,7 +55,8 @@ export function createVote(opts, conn, page, actions, bus) {
 
   const act = {
     tick: (i) => { chosen = toggled(chosen, i); draw(); },
-    openVote: () => canOpen(chosen) && conn.send("vote_open", { ...room(), actions: chosen.map((i) => offer.actions[i].step) }),
+    openVote: () => canOpen(chosen)
+      && conn.send("vote_open", { ...room(), actions: chosen.map((i) => offer.actions[i].step) }),
     close: () => conn.send("vote_close", room()),
     cancel: () => { conn.send("vote_cancel", room()); putAway(); },
     undo: () => { conn.send("vote_undo", room()); putAway(); },
