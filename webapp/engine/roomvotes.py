@@ -45,13 +45,15 @@ class RoomVotes:
         vote = self.open_here(room)
         if vote is None:
             raise Invalid("no vote is open in this room: the presenter has closed it, or not opened one yet")
-        bound = self._rooms.followers_per_address if signed else self._rooms.answers_per_address
+        bound, setting = (self._rooms.followers_per_address, "MAX_FOLLOWERS_PER_ADDRESS") if signed else \
+            (self._rooms.answers_per_address, "MAX_ANSWERS_PER_ADDRESS")
         counted = self._store.answer(votes.box(room.code), voter, votes.checked_ballot(vote, action),
                                      polls.MAX_ANSWERS, f"{address or ''}{' followers' if signed else ''}", bound or 0)
         if counted == polls.FULL:
             raise Busy(f"this vote has counted {polls.MAX_ANSWERS} votes: no more are taken")
         if counted == polls.ADDRESS_FULL:
-            raise NotAllowed(f"this vote counts at most {bound} votes from one address, and yours has given them")
+            raise NotAllowed(f"this vote counts at most {bound} votes from one address ({setting}), and yours has "
+                             "given them")
         return vote
 
     def counts(self, room: Room, vote: Vote) -> list[int]:
