@@ -47,6 +47,7 @@ def create_app(config: dict | None = None):
         plugins,
         preload,
         report,
+        roomsummary,
         routes,
         sockets,
         sources,
@@ -68,6 +69,7 @@ def create_app(config: dict | None = None):
     app.register_blueprint(find.bp)  # /api/operations, /api/find
     app.register_blueprint(challenges.bp)  # /api/challenges
     app.register_blueprint(report.bp)  # /report
+    app.register_blueprint(roomsummary.bp)  # /room/summary
     app.register_blueprint(sources.bp)  # /api/sources/<version>
     story.init_story(app)  # the embed's story mode, /scrollytelling
     answers.init_answers(app)

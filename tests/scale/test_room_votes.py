@@ -4,6 +4,7 @@ and the winning action is forked into the room on every follower and on a late j
 Followers can never open, close or steer a vote, and a room that has ended takes no votes."""
 
 import pytest
+import requests
 
 from tests.scale.test_two_processes import Client
 from webapp.engine.roomstore import RedisRoomStore
@@ -136,3 +137,44 @@ def test_a_vote_after_the_room_ended_is_refused_clearly(two_servers, redis_serve
         refused(f, "vote_answer", f"room {ack['room']!r} has ended")
     presenter.sio.emit("vote_close", ack)
     refused(presenter, "vote_close", "has ended")
+
+
+def test_the_presenter_posts_the_rooms_summary_and_either_process_serves_it(two_servers, clients):
+    """After the talk: the room's poll against the truth and the fork it voted, on a page any process serves,
+    linkable, with no token in it."""
+    one, two = two_servers
+    presenter, ack, followers = room_with_followers(two_servers, clients, 5, count=3)
+    code = ack["room"]
+    presenter.sio.on("summary", presenter._record("summary"))
+    presenter.sio.emit("poll_open", ack)
+    for i, (f, choice) in enumerate(zip(followers, ("unschedulablePods", "backoffQ", "backoffQ"))):
+        f.wait(lambda e, d: e == "poll" and d["open"])
+        f.sio.emit("poll_answer", {"room": code, "voter": f"tab-room-{i}", "answers": {"v1.28.1": choice}})
+    presenter.wait(lambda e, d: e == "poll_tally" and d["answered"] == 3)
+    presenter.sio.emit("step", ack)  # the step reveals the poll
+    presenter.state_at(6)
+    presenter.sio.emit("seek", {**ack, "position": 2})
+    presenter.state_at(2)
+    presenter.sio.emit("vote_open", {**ack, "actions": [{"op": "pop"}, {"op": "done", "pod": "A"}]})
+    for i, f in enumerate(followers):
+        f.wait(lambda e, d: e == "vote" and d["open"])
+        f.sio.emit("vote_answer", {"room": code, "voter": f"tab-room-{i}", "action": 1})  # its tab's one id
+    presenter.wait(lambda e, d: e == "vote_tally" and d["answered"] == 3)
+    presenter.sio.emit("vote_close", ack)
+    presenter.wait(lambda e, d: e == "scenario" and d["name"] == f"{NAME} (fork)")
+    followers[0].sio.emit("summary_post", {"room": code})
+    refused(followers[0], "summary_post", "only the presenter")
+    presenter.sio.emit("summary_post", ack)
+    href = presenter.wait(lambda e, d: e == "summary")["href"]
+    for server in (two, one):
+        page = requests.get(server.url + href, timeout=60)
+        assert page.status_code == 200, page.text[:300]
+        text = page.text
+        assert ack["token"] not in text and "#token" not in text
+        assert f"<h2>{NAME} (fork)</h2>" in text
+        assert "After step 2 the room voted: <strong>done A</strong>" in text
+        assert "where will <strong>B</strong> go? 3 answered" in text
+        assert "v1.28.1: it went to unschedulablePods" in text and "v1.28.2: it went to backoffQ" in text
+        assert "open before the fork" in text and "open the fork" in text and "open it there" in text
+    gone = requests.get(one.url + "/room/summary/nothing-kept-here", timeout=60)
+    assert gone.status_code == 404 and "no longer kept" in gone.text

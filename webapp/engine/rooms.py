@@ -23,6 +23,7 @@ from .polls import Answer, Poll, Tally
 from .room import Room, Withdrawn
 from .roomstore import MemoryRoomStore, RedisRoomStore, RoomRecord, RoomsUnavailable
 from .session import Session
+from .votes import asked
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed from a slide
 CODE_LENGTH = 6
@@ -265,6 +266,7 @@ class Rooms:
     def _reveal(self, room: Room, poll: Poll) -> Poll:
         poll["open"] = False
         self._store.set_poll(room.code, poll)
+        self._store.push_turn(asked(room.code), {**poll, **self.tally(room, poll), "source": room.session.source})
         return poll
 
     def _withdraw(self, room: Room, poll: Poll) -> Withdrawn:

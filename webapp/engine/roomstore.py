@@ -14,7 +14,9 @@ polls.ADDRESS_FULL: ``address`` has given ``per_address`` of them, 0: no bound) 
 starts with none); and whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` /
 ``blank(code)`` (a follower joining then sees the blank, not the slide). A room's vote on its next action
 (votes.py) is kept as a poll is, under the name ``votes.box(code)``, dropped with the room; the forks its votes
-took, its path: ``push_turn(code, turn)``, ``turns(code)`` (oldest first), ``pop_turn(code)`` (the last, undone).
+took, its path: ``push_turn(code, turn)``, ``turns(code)`` (oldest first), ``pop_turn(code)`` (the last, undone);
+the polls it revealed, the same way under ``votes.asked(code)``. A room's summary, posted after the talk, is kept
+``keep_summary(key, page, seconds)`` / ``summary(key)`` (None once it is no longer kept), apart from any room.
 Who is in a room is counted per process:
 ``set_members(code, process, n)`` records this process's count and answers the total over every process;
 ``members(code)`` is that total (0: nobody anywhere). MemoryRoomStore serves one process; RedisRoomStore shares
@@ -24,12 +26,13 @@ rooms between processes.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import Unavailable
 from .polls import ADDRESS_FULL, COUNTED, FULL, Answer, Poll
-from .votes import box
+from .votes import asked, box
 
 # What the store holds of a room (rooms.py makes it): code, token, source, variants, range, position, playing,
 # version, epoch.
@@ -49,6 +52,7 @@ class MemoryRoomStore:
         self._blank: set[str] = set()
         self._by_address: dict[str, dict[str, int]] = {}  # code -> address -> voters it gave the poll
         self._turns: dict[str, list[Any]] = {}
+        self._summaries: dict[str, tuple[float, Any]] = {}  # key -> (until, page)
 
     def add(self, record: RoomRecord) -> bool:
         """Store a new room; False if the code is taken."""
@@ -71,6 +75,7 @@ class MemoryRoomStore:
     def drop(self, code: str) -> None:
         self._records.pop(code, None)
         self._turns.pop(code, None)
+        self._turns.pop(asked(code), None)
         for name in (code, box(code)):
             self._polls.pop(name, None)
             self._answers.pop(name, None)
@@ -87,6 +92,15 @@ class MemoryRoomStore:
     def pop_turn(self, code: str) -> Any:
         turns = self._turns.get(code)
         return turns.pop() if turns else None
+
+    def keep_summary(self, key: str, page: Any, seconds: float) -> None:
+        now = time.time()
+        self._summaries = {k: kept for k, kept in self._summaries.items() if kept[0] > now}
+        self._summaries[key] = (now + seconds, page)
+
+    def summary(self, key: str) -> Any:
+        kept = self._summaries.get(key)
+        return kept[1] if kept is not None and kept[0] > time.time() else None
 
     def codes(self) -> list[str]:
         return list(self._records)
@@ -181,7 +195,8 @@ class RedisRoomStore:
     ADDRESSES = "inflight-scope:answer-addresses:"  # address -> voters it gave the poll
     MEMBERS = "inflight-scope:members:"  # process -> connections in the room there
     BLANK = "inflight-scope:blank:"  # present while the presenter has blanked the followers' screens
-    TURNS = "inflight-scope:turns:"  # the forks the room's votes took, oldest first
+    TURNS = "inflight-scope:turns:"  # the forks the room's votes took, oldest first (and the polls it revealed)
+    SUMMARY = "inflight-scope:summary:"  # a room's summary, posted after the talk
 
     def __init__(self, url: str, idle_seconds: int):
         import redis  # only needed when rooms are shared
@@ -213,8 +228,9 @@ class RedisRoomStore:
                                args=[json.dumps(record), -1 if previous is None else previous, self._ttl]))
 
     def drop(self, code: str) -> None:
+        named = (key + name for key in (self.POLL, self.ANSWERS, self.ADDRESSES) for name in (code, box(code)))
         self._call(self._redis.delete, self.PREFIX + code, self.MEMBERS + code, self.BLANK + code, self.TURNS + code,
-                   *(key + name for key in (self.POLL, self.ANSWERS, self.ADDRESSES) for name in (code, box(code))))
+                   self.TURNS + asked(code), *named)
 
     def push_turn(self, code: str, turn: Any) -> None:
         pipe = self._redis.pipeline()
@@ -227,6 +243,13 @@ class RedisRoomStore:
 
     def pop_turn(self, code: str) -> Any:
         raw = self._call(self._redis.rpop, self.TURNS + code)
+        return json.loads(raw) if raw is not None else None
+
+    def keep_summary(self, key: str, page: Any, seconds: float) -> None:
+        self._call(self._redis.set, self.SUMMARY + key, json.dumps(page), ex=max(1, int(seconds)))
+
+    def summary(self, key: str) -> Any:
+        raw = self._call(self._redis.get, self.SUMMARY + key)
         return json.loads(raw) if raw is not None else None
 
     def codes(self) -> list[str]:

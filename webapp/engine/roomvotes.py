@@ -94,6 +94,16 @@ class RoomVotes:
     def path(self, room: Room) -> list[Turn]:
         return self._store.turns(room.code)
 
+    def polls(self, room: Room) -> list[Any]:
+        """The polls the room revealed, oldest first (Rooms records each as it is revealed)."""
+        return self._store.turns(votes.asked(room.code))
+
+    def keep_summary(self, key: str, page: dict[str, Any], seconds: float) -> None:
+        self._store.keep_summary(key, page, seconds)
+
+    def summary(self, key: str) -> dict[str, Any] | None:
+        return self._store.summary(key)
+
     def undo(self, room: Room) -> Turn:
         """The room's last fork, taken off its path (the presenter goes back to where it was made)."""
         turn: Any = self._store.pop_turn(room.code)

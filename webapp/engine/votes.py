@@ -45,18 +45,25 @@ class Vote(TypedDict):
 
 class Turn(TypedDict):
     """A fork the room took: where (``at``), from what (``before``, the source forked), the actions offered, how
-    the room voted and which one won."""
+    the room voted, which one won, and the step and note forked."""
 
     at: int
     before: Any
     actions: list[str]
     counts: list[int]
     winner: int
+    step: Step  # the winner's, forked with ``note``
+    note: str
 
 
 def box(code: str) -> str:
     """Where the store keeps room ``code``'s vote and ballots (beside its poll and answers)."""
     return f"{code}/vote"
+
+
+def asked(code: str) -> str:
+    """Where the store keeps the polls room ``code`` revealed (a list, as its path is), for its summary."""
+    return f"{code}/polls"
 
 
 def offered(states: Iterable[Mapping[str, Any]], raw: Mapping[str, Any]) -> list[Step]:

@@ -105,7 +105,7 @@ def _builtin(scenario_id: str, max_bytes: int):
 
 def _imported(form: tuple, name: str, max_bytes: int):
     scenario, facts = imported_report(import_logs([(name, io.BytesIO(_log_field(*form)))], LIMITS), max_bytes)
-    return facts, themed_frames(scenario, facts, max_bytes), _inline(scenario.raw)
+    return facts, themed_frames(scenario, facts, max_bytes), inline(scenario.raw)
 
 
 def _log_field(body: bytes, content_type: str, max_memory: int | None, max_parts: int | None) -> bytes:
@@ -125,7 +125,7 @@ def _log_field(body: bytes, content_type: str, max_memory: int | None, max_parts
     return data
 
 
-def _inline(raw: dict) -> str:
+def inline(raw: dict) -> str:
     """The scenario as a permalink carries it (static/js/links.js encodeScenario: deflate-raw, base64url)."""
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
     deflated = packer.compress(json.dumps(raw, separators=(",", ":")).encode()) + packer.flush()

@@ -6,14 +6,16 @@ token, actions?: [step, ...]} (2 to 4 steps as a scenario writes them; none: tho
 versions part soonest), vote_close {room, token} (the action most voted for is forked into the room's scenario
 where the vote opened: every version plays it), vote_cancel {room, token}, vote_undo {room, token} (the room's
 last fork by vote taken back: the scenario before it, at the fork point); a follower's vote_answer {room, voter?,
-action: n} (one ballot per voter, changeable until the vote closes).
+action: n} (one ballot per voter, changeable until the vote closes); after the talk, the presenter's summary_post
+{room, token} (the room's summary kept, roomsummary.py).
 Server -> client: vote_offer {room, position, actions: [{step, label, soon}], proposed: n} (the fork menu's
 actions where the room stands, soonest to part the versions first, the first n proposed; to the presenter who
 asked); vote {room, position, key, actions:
 [{step, label}], open: true} when a vote opens (to the room; a joiner during a vote gets it, with yours: n if its
 voter has voted), vote {room, position, open: false, counts, answered, winner, label} when it closes (then the
 fork's scenario and state), vote {room, open: false, cancelled: true}; vote_tally {room, position, answered,
-counts} (each ballot, to the presenter and the speaker view only).
+counts} (each ballot, to the presenter and the speaker view only); summary {room, href} (the posted summary's
+address, to the presenter who posted it).
 """
 
 from __future__ import annotations
@@ -31,12 +33,13 @@ from ..presenter.words import step_label
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
 from ..server.offload import apart
+from . import roomsummary
 from .find import budget_seconds
 from .hub import Target
 
 DRIVE = ("room", "token")
 VOTE_PAYLOADS = {"vote_offer": DRIVE, "vote_open": ("actions", *DRIVE), "vote_close": DRIVE, "vote_cancel": DRIVE,
-                 "vote_undo": DRIVE, "vote_answer": ("action", "voter", *DRIVE)}
+                 "vote_undo": DRIVE, "vote_answer": ("action", "voter", *DRIVE), "summary_post": DRIVE}
 
 
 def raw_of(source: Any) -> dict[str, Any]:
@@ -132,14 +135,14 @@ class VoteEvents:
             here, before = vote["position"], session.source
             raw = raw_of(before)
             action = vote["actions"][won]
-            fork = votes.forked(raw, here, action["step"],
-                                votes.fork_note(action["label"], counts, str(raw.get("name", "")), here))
+            note = votes.fork_note(action["label"], counts, str(raw.get("name", "")), here)
+            fork = votes.forked(raw, here, action["step"], note)
             self.hub.send("vote", {"room": room.code, "position": here, "open": False, "counts": counts,
                                    "answered": sum(counts), "winner": won, "label": action["label"]},
                           room.channel, False)
             self.load(target, fork, here + 1)
             self.votes.took(room, {"at": here, "before": before, "actions": [a["label"] for a in vote["actions"]],
-                                   "counts": counts, "winner": won})
+                                   "counts": counts, "winner": won, "step": action["step"], "note": note})
 
     def on_vote_cancel(self, payload):
         self.standing(payload)
@@ -154,6 +157,14 @@ class VoteEvents:
         with target.session.lock:
             turn = self.votes.undo(target.room)
             self.load(target, turn["before"], turn["at"])
+
+    def on_summary_post(self, payload):
+        """The presenter posts the room's summary (roomsummary.py): its address, to the presenter alone."""
+        self.standing(payload)
+        target = self.presenter_target(payload)
+        with target.session.lock:
+            href = roomsummary.post(self.votes, target.room)
+        self.hub.send("summary", {"room": target.code, "href": href}, request.sid, True)
 
     def load(self, target: Target, source: Any, position: int) -> None:
         """Load ``source`` into the room at ``position``, for every version it shows. Under the session's lock."""
