@@ -3,8 +3,8 @@
 // it as it is (tests/client). The rules are the server's (webapp/engine/votes.py): 2 to 4 actions, one ballot per
 // phone, changeable until the presenter closes the vote; the most voted for (the first offered, on a tie) wins.
 
-/** The room's messages about its vote (model.js hands them on as `room` messages). */
-export const VOTE_EVENTS = ["vote_offer", "vote", "vote_tally"];
+/** The room's messages about its vote, and its posted summary (model.js hands them on as `room` messages). */
+export const VOTE_EVENTS = ["vote_offer", "vote", "vote_tally", "summary"];
 export const MIN_ACTIONS = 2;
 export const MAX_ACTIONS = 4;
 

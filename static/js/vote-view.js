@@ -86,6 +86,15 @@ export function resultParts(result, actions, { undo, putAway }) {
   ];
 }
 
+/** The posted summary's address, to share. @param {string} href @param {() => void} close */
+export function summaryParts(href, close) {
+  const url = new URL(href, location.href).href;
+  return [h("div", { class: "poll-head" }, h("h2", { text: "The room's summary" }),
+    h("div", { class: "poll-actions" }, button("Close", close))),
+  h("p", {}, "Kept to share after the talk (no token in it): ",
+    h("a", { href: url, target: "_blank", rel: "noopener", dataTestid: "summary-link", text: url }))];
+}
+
 /**
  * A follower's sheet: one button per action (its own pressed), and how to change it.
  * @param {import("./vote-state.js").Vote} vote @param {number | null} mine @param {(i: number) => void} cast

@@ -10,7 +10,7 @@ import { drawKeyHelp } from "./keys.js";
 import { voter } from "./voter.js";
 import { dock } from "./dock.js";
 import { canOpen, leftBehind, mineAfter, NO_TALLY, proposedChoice, tallyOf, toggled, voteOf } from "./vote-state.js";
-import { followerParts, offerParts, resultParts, searchingParts, votingParts } from "./vote-view.js";
+import { followerParts, offerParts, resultParts, searchingParts, summaryParts, votingParts } from "./vote-view.js";
 
 export function createVote(opts, conn, page, actions, bus) {
   const follower = opts.mode === "audience";
@@ -30,10 +30,11 @@ export function createVote(opts, conn, page, actions, bus) {
 
   if (presenter) {
     actions.askRoom = ask;
-    const start = $("btn-vote");
-    if (start) {
-      start.hidden = false;
-      start.addEventListener("click", ask);
+    for (const [id, fn] of [["btn-vote", ask], ["btn-summary", postSummary]]) {
+      const button = $(id);
+      if (!button) continue;
+      button.hidden = false;
+      button.addEventListener("click", fn);
     }
     drawKeyHelp(actions);
   }
@@ -51,6 +52,19 @@ export function createVote(opts, conn, page, actions, bus) {
     result = null;
     conn.send("vote_offer", room());
     fill("vote-presenter", searchingParts(putAway));
+  }
+
+  // The room's summary (webapp/web/roomsummary.py): posted, its address shown in a box of its own.
+  let posted = null;
+  function postSummary() {
+    if (!opts.room) return page.showError("The room is not open yet: there is nothing to sum up.");
+    conn.send("summary_post", room());
+  }
+  function showSummary(href) {
+    posted?.remove();
+    posted = h("section", { class: "poll poll-presenter summary-posted", role: "region",
+      ariaLabel: "The room's summary", dataTestid: "summary-posted" }, ...summaryParts(href, () => posted?.remove()));
+    $("app").append(posted);
   }
 
   const act = {
@@ -87,7 +101,9 @@ export function createVote(opts, conn, page, actions, bus) {
 
   // vote_offer, vote and vote_tally messages of the room this page follows
   function heard(event, msg) {
-    if (event === "vote_offer" && presenter) {
+    if (event === "summary" && presenter) {
+      return showSummary(msg.href);
+    } else if (event === "vote_offer" && presenter) {
       offer = msg;
       chosen = proposedChoice(msg);
     } else if (event === "vote_tally") {

@@ -90,10 +90,21 @@ def test_the_room_votes_and_every_screen_plays_the_winner(make_page, artifacts_d
     phones[0].screenshot(path=str(screens / f"vote-phone-result-390x844-{color_scheme}.png"))
     presenter.screenshot(path=str(screens / f"vote-presenter-result-1920x1080-{color_scheme}.png"))
 
+    presenter.locator("#btn-summary").click()  # after the talk: the room's summary, to share
+    link = presenter.get_by_test_id("summary-link")
+    expect(link).to_be_visible()
+    summary = make_page(width=1280, height=900, color_scheme=color_scheme)
+    summary.goto(link.get_attribute("href"))
+    expect(summary.get_by_test_id("summary-fork")).to_contain_text(f"After step 5 the room voted: {FAIL_B}")
+    expect(summary.get_by_test_id("room-summary")).not_to_contain_text(re.search(r"token=([^&]+)",
+                                                                                 presenter.url).group(1))
+    summary.screenshot(path=str(screens / f"vote-summary-1280x900-{color_scheme}.png"), full_page=True)
+    presenter.screenshot(path=str(screens / f"vote-presenter-summary-1920x1080-{color_scheme}.png"))
+
     panel.get_by_test_id("vote-undo").click()  # back to the fork point on every screen
     for page in [presenter, late, *phones]:
         at(page, 5)
         expect(page.locator("#ticks .tick.fork")).to_have_count(0)
     speaker.close()
-    for page in [presenter, late, *phones]:
+    for page in [presenter, late, summary, *phones]:
         assert not page.problems, page.problems
