@@ -30,7 +30,9 @@ export function createVote(opts, conn, page, actions, bus) {
 
   if (presenter) {
     actions.askRoom = ask;
-    for (const [id, fn] of [["btn-vote", ask], ["btn-summary", postSummary]]) {
+    /** @type {[string, () => void][]} */
+    const buttons = [["btn-vote", ask], ["btn-summary", postSummary]];
+    for (const [id, fn] of buttons) {
       const button = $(id);
       if (!button) continue;
       button.hidden = false;
