@@ -125,3 +125,30 @@ def test_followers_are_told_the_forks_note_and_no_other():
     theirs = for_followers(scenario_message(sim.summary(), None, "ROOM22"))
     assert [step.get("note") for step in theirs["steps"]] == [None] * 5 + [note]
     assert [step.get("note") for step in theirs["source"]["steps"]] == [None] * 5 + [note]
+
+
+def test_a_summary_retells_the_forks_and_the_polls_against_the_truth():
+    from webapp.engine.summary import summary, truth
+
+    assert truth("lost-marker", ["v1.28.1", "v1.28.2"], 5, "B") == {"v1.28.1": "unschedulablePods",
+                                                                    "v1.28.2": "backoffQ"}
+    raw = builtin.get("lost-marker")
+    step = {"op": "done", "pod": "A"}
+    note = votes.fork_note("done A", [1, 2], raw["name"], 2)
+    fork = votes.forked(raw, 2, step, note)
+    turn = {"at": 2, "before": "lost-marker", "actions": ["pop", "done A"], "counts": [1, 2], "winner": 1,
+            "step": step, "note": note}
+    poll = {"position": 5, "pod": "B", "choices": ["activeQ", "backoffQ", "unschedulablePods"],
+            "variants": ["v1.28.1", "v1.28.2"], "answered": 2, "open": False,
+            "counts": {"v1.28.1": {"activeQ": 0, "backoffQ": 1, "unschedulablePods": 1}}, "source": "lost-marker"}
+    page = summary(fork, [turn], [poll])
+    assert page["name"] == raw["name"] + " (fork)" and page["total"] == 3
+    [told] = page["forks"]
+    assert told["at"] == 2 and told["winner"] == 1
+    assert told["actions"] == [{"label": "pop", "n": 1}, {"label": "done A", "n": 2}]
+    assert told["before"] == {"source": "lost-marker", "position": 2}
+    after = told["after"]  # the fork itself, made again from where it was made
+    assert after["position"] == 3 and after["source"]["steps"] == fork["steps"]
+    assert after["source"]["branch"] == fork["branch"] and after["source"]["name"] == fork["name"]
+    assert page["polls"][0]["truth"] == {"v1.28.1": "unschedulablePods", "v1.28.2": "backoffQ"}
+    assert page["polls"][0]["open"] == {"source": "lost-marker", "position": 5}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..scenario import builtin
 from ..scenario.resolve import resolve
 from .simulation import Simulation
 from .votes import forked
@@ -23,7 +24,7 @@ QUEUES = ("activeQ", "backoffQ", "unschedulablePods")
 
 def raw_of(source: Any) -> dict[str, Any]:
     """The scenario object of a source (a built-in id or the object itself)."""
-    return resolve(source)[0].raw if isinstance(source, str) else dict(source)
+    return builtin.get(source) if isinstance(source, str) else dict(source)
 
 
 def truth(source: Any, variants: list[str], position: int, pod: str) -> dict[str, str | None]:

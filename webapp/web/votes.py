@@ -27,10 +27,10 @@ from flask import current_app, request
 from ..engine import votes
 from ..engine.room import Room
 from ..engine.roomvotes import RoomVotes
+from ..engine.summary import raw_of
 from ..errors import Invalid, NotAllowed
 from ..phrases import FORK_MARK, shown
 from ..presenter.words import step_label
-from ..scenario import builtin
 from ..scenario.errors import ScenarioError
 from ..server.offload import apart
 from . import roomsummary
@@ -40,11 +40,6 @@ from .hub import Target
 DRIVE = ("room", "token")
 VOTE_PAYLOADS = {"vote_offer": DRIVE, "vote_open": ("actions", *DRIVE), "vote_close": DRIVE, "vote_cancel": DRIVE,
                  "vote_undo": DRIVE, "vote_answer": ("action", "voter", *DRIVE), "summary_post": DRIVE}
-
-
-def raw_of(source: Any) -> dict[str, Any]:
-    """The scenario object of what a session loaded (a built-in id or the object itself)."""
-    return builtin.get(source) if isinstance(source, str) else dict(source)
 
 
 class VoteEvents:
