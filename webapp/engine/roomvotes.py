@@ -102,11 +102,12 @@ class RoomVotes:
         self._store.keep_summary(key, page, seconds)
 
     def summary(self, key: str) -> dict[str, Any] | None:
-        return self._store.summary(key)
+        page: dict[str, Any] | None = self._store.summary(key)
+        return page
 
     def undo(self, room: Room) -> Turn:
         """The room's last fork, taken off its path (the presenter goes back to where it was made)."""
-        turn: Any = self._store.pop_turn(room.code)
+        turn: Turn | None = self._store.pop_turn(room.code)
         if turn is None:
             raise Invalid("the room has taken no fork by vote: nothing to undo")
         return turn

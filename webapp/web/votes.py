@@ -28,6 +28,7 @@ from ..engine import votes
 from ..engine.room import Room
 from ..engine.roomvotes import RoomVotes
 from ..engine.summary import raw_of
+from ..engine.votes import Vote
 from ..errors import Invalid, NotAllowed
 from ..phrases import FORK_MARK, shown
 from ..presenter.words import step_label
@@ -182,7 +183,7 @@ class VoteEvents:
         if sid is None or room.speaks(sid):
             self.send_tally(room, vote, sid)
 
-    def send_tally(self, room: Room, vote: votes.Vote, sid: str | None = None) -> None:
+    def send_tally(self, room: Room, vote: Vote, sid: str | None = None) -> None:
         counts = self.votes.counts(room, vote)
         self.hub.send("vote_tally", {"room": room.code, "position": vote["position"], "answered": sum(counts),
                                      "counts": counts}, sid or room.presenter_channel, sid is not None)
