@@ -8,10 +8,6 @@ export const VOTE_EVENTS = ["vote_offer", "vote", "vote_tally", "summary"];
 export const MIN_ACTIONS = 2;
 export const MAX_ACTIONS = 4;
 
-/** @typedef {{step: Record<string, any>, label: string}} VoteAction */
-/** @typedef {{position: number, key: string | null, actions: VoteAction[], open: boolean}} Vote */
-/** @typedef {{answered: number, counts: number[]}} VoteTally */
-
 /** @type {VoteTally} */
 export const NO_TALLY = { answered: 0, counts: [] };
 

@@ -10,7 +10,7 @@ export const QUESTION = "What should happen next?";
 
 /**
  * The actions and their votes, a bar each (the leader, or the winner, marked).
- * @param {import("./vote-state.js").VoteAction[]} actions @param {number[]} counts @param {number | null} winner
+ * @param {VoteAction[]} actions @param {number[]} counts @param {number | null} winner
  */
 export function barList(actions, counts, winner = null) {
   return h("ol", { class: "vote-bars", dataTestid: "vote-bars" }, bars(actions, counts, winner).map((bar) => {
@@ -33,7 +33,7 @@ export function searchingParts(putAway) {
 /**
  * The presenter picks what the room may vote for: the fork menu's actions, those proposed ticked first, each
  * marked with how soon it parts the versions.
- * @param {{actions: (import("./vote-state.js").VoteAction & {soon?: number | null})[], proposed: number}} offer
+ * @param {{actions: (VoteAction & {soon?: number | null})[], proposed: number}} offer
  * @param {number[]} chosen
  * @param {{tick: (i: number) => void, openVote: () => void, putAway: () => void}} act
  */
@@ -56,7 +56,7 @@ export function offerParts(offer, chosen, { tick, openVote, putAway }) {
 
 /**
  * The presenter's panel while the room votes: the bars filling, Close (the winner is played) or Cancel.
- * @param {import("./vote-state.js").Vote} vote @param {import("./vote-state.js").VoteTally} tally
+ * @param {Vote} vote @param {VoteTally} tally
  * @param {{close: () => void, cancel: () => void}} act
  */
 export function votingParts(vote, tally, { close, cancel }) {
@@ -74,7 +74,7 @@ export function votingParts(vote, tally, { close, cancel }) {
 /**
  * The result, on every screen: what the room chose and how it voted; the presenter may undo the fork.
  * @param {{label: string, counts: number[], answered: number, winner: number}} result
- * @param {import("./vote-state.js").VoteAction[]} actions @param {{undo?: () => void, putAway: () => void}} act
+ * @param {VoteAction[]} actions @param {{undo?: () => void, putAway: () => void}} act
  */
 export function resultParts(result, actions, { undo, putAway }) {
   return [
@@ -97,7 +97,7 @@ export function summaryParts(href, close) {
 
 /**
  * A follower's sheet: one button per action (its own pressed), and how to change it.
- * @param {import("./vote-state.js").Vote} vote @param {number | null} mine @param {(i: number) => void} cast
+ * @param {Vote} vote @param {number | null} mine @param {(i: number) => void} cast
  */
 export function followerParts(vote, mine, cast) {
   return [
@@ -111,7 +111,7 @@ export function followerParts(vote, mine, cast) {
 
 /**
  * The speaker view's bars: the open vote filling, or the result (`result`, with the actions it offered).
- * @param {import("./vote-state.js").Vote | null} vote @param {import("./vote-state.js").VoteTally} tally
+ * @param {Vote | null} vote @param {VoteTally} tally
  * @param {{label: string, counts: number[], answered: number, winner: number, actions: any[]} | null} result
  */
 export function speakerParts(vote, tally, result) {

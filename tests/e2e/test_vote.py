@@ -39,6 +39,9 @@ def test_the_room_votes_and_every_screen_plays_the_winner(make_page, artifacts_d
     speaker = open_speaker(presenter)
     presenter.bring_to_front()
 
+    presenter.keyboard.press("?")
+    expect(presenter.locator("#help-keys tr[data-action=askRoom] th")).to_have_text("Shift+V")
+    presenter.keyboard.press("Escape")
     presenter.keyboard.press("Shift+V")
     panel = presenter.get_by_test_id("vote-presenter")
     offer = panel.get_by_test_id("vote-offer")
