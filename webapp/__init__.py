@@ -53,6 +53,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
         preload,
         remote,
         report,
+        roomsummary,
         routes,
         sockets,
         sources,
@@ -75,6 +76,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     app.register_blueprint(challenges.bp)  # /api/challenges
     app.register_blueprint(report.bp)  # /report
     app.register_blueprint(remote.bp)  # /remote/CODE, /api/rooms/CODE/remote
+    app.register_blueprint(roomsummary.bp)  # /room/summary
     app.register_blueprint(sources.bp)  # /api/sources/<version>
     story.init_story(app)  # the embed's story mode, /scrollytelling
     answers.init_answers(app)

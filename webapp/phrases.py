@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+# What starts the note of a step made by forking (a room's vote, the diagram's fork menu): the timeline marks it
+# (static/js/timeline.js reads the same mark), and a room's followers are told it (it tells nothing ahead).
+FORK_MARK = "⎇"
+
 
 def agreeing(n: int, noun: str) -> str:
     """The noun that agrees with ``n``: "line", "lines"."""

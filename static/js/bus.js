@@ -4,7 +4,7 @@
 //   connect, disconnect            the transport's
 //   scenario(msg), model(model)    what is loaded, each model to draw (model.js)
 //   error(msg)                     a refusal; msg.event === "load": a load was refused
-//   room(event, msg)               a room's own messages: poll, poll_tally, blank
+//   room(event, msg)               a room's own messages: poll, poll_tally, blank, vote_offer, vote, vote_tally
 //   pick(id)                       load a built-in (the course's buttons, a challenge's Start)
 
 /** @typedef {(...args: any[]) => void} Handler */

@@ -45,6 +45,7 @@ export const KEYS = [
   { keys: ["s"], shown: "s", action: "switchBranch",
     does: "switch to the fork's other branch (the scenario it was forked from)" },
   { keys: ["F"], shown: "Shift+F", action: "find", does: "find a divergence: search, shrink and open it" },
+  { keys: ["V"], shown: "Shift+V", action: "askRoom", does: "ask the room what should happen next (a vote)" },
   { keys: ["?"], shown: "?", action: "toggleHelp", does: "this help (Esc closes)" },
   { keys: ["Escape"], shown: "Esc", action: "close", does: "close what is open: the help, the legend, the link box, " +
     "a notice, the blank screen; with nothing open, leave presentation mode" },

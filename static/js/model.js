@@ -12,6 +12,7 @@
 // another (a follower whose process missed the room's new scenario, e.g. while Redis was down) asks for the
 // scenario and the whole state again, and nothing is drawn against the wrong scenario meanwhile.
 import { applyOps, copyAlong } from "./delta.js";
+import { VOTE_EVENTS } from "./vote-state.js";
 
 const TRACED = ["position", "total", "variants", "scene"]; // what a delta's ops describe; the rest travels whole
 // What each request is answered with: a scenario and its whole state, or a whole state.
@@ -19,7 +20,7 @@ const ANSWERED_WHOLE = { load: "scenario", join_room: "scenario", seek: "state",
   sync: "state" };
 
 // page: {connect(), disconnect(), scenario(msg), model(model), error(msg), room(event, msg)}; `room` hears the
-// room's own messages (poll, poll_tally, blank) on the channel followed.
+// room's own messages (poll, poll_tally, blank, and its vote's: VOTE_EVENTS) on the channel followed.
 export function openModel(transport, page) {
   let model = null;
   let channel = null; // the room followed, or null for this connection's own session
@@ -93,7 +94,7 @@ export function openModel(transport, page) {
       awaiting = false; // whatever was asked for is not coming
       page.error(msg);
     },
-    ...Object.fromEntries(["poll", "poll_tally", "blank"].map((event) => [event, (msg) => {
+    ...Object.fromEntries(["poll", "poll_tally", "blank", ...VOTE_EVENTS].map((event) => [event, (msg) => {
       if (channel && msg?.room === channel) page.room?.(event, msg);
     }])),
   });

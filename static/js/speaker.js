@@ -3,7 +3,8 @@
 // the room (join_room {speaker: true, token}: it is the presenter's, not audience, and keeps no autoplay going
 // on its own).
 // It draws what the speaker needs from the room's scene: the step on screen, small; the next step and what it will
-// do on each version, and this step's note (the presenter's notes, presenter.js); the room's blank screen; a timer.
+// do on each version, and this step's note (the presenter's notes, presenter.js); the room's blank screen; the room's
+// vote as it comes in (vote.js); a timer.
 import { $ } from "./dom.js";
 import { connect } from "./connection.js";
 import { openModel } from "./model.js";
@@ -13,6 +14,8 @@ import { attachPointers, redrawAll } from "./pointers.js";
 import { renderPresenterNotes } from "./presenter.js";
 import { startTimer } from "./timer.js";
 import { offerRemote } from "./remote-link.js";
+import { NO_TALLY, tallyOf, voteOf } from "./vote-state.js";
+import { speakerParts } from "./vote-view.js";
 
 const box = $("speaker");
 const room = box.dataset.room;
@@ -41,6 +44,22 @@ function draw(model) {
   renderPresenterNotes($("speaker-notes"), scene);
 }
 
+// The room's vote, live (vote.js is the presenter's; this window only shows it): the bars as votes come in, then
+// what the room chose.
+let vote = null;
+let tally = NO_TALLY;
+let result = null;
+function heardVote(event, msg) {
+  if (event === "vote" && msg.open) [vote, tally, result] = [voteOf(msg), NO_TALLY, null];
+  else if (event === "vote" && msg.cancelled) [vote, result] = [null, null];
+  else if (event === "vote") [result, vote] = [{ ...msg, actions: vote?.actions ?? [] }, null];
+  else if (event === "vote_tally" && vote && msg.position === vote.position) tally = tallyOf(msg);
+  else return;
+  const parts = speakerParts(vote, tally, result);
+  $("speaker-vote").replaceChildren(...parts);
+  $("speaker-vote").hidden = !parts.length;
+}
+
 if (room) {
   startTimer("speaker-timer", "speaker-clock");
   offerRemote($("speaker-remote"), room, token);
@@ -60,6 +79,7 @@ if (room) {
     },
     room(event, msg) {
       if (event === "blank") $("speaker-screen").hidden = !msg.on;
+      else heardVote(event, msg);
     },
   });
   addEventListener("resize", () => {

@@ -95,3 +95,23 @@ interface Tally {
   answered: number;
   counts: Record<string, Record<string, number>>;
 }
+
+/** One action a room's vote offers (vote-state.js): the step as a scenario writes it, and its label. */
+interface VoteAction {
+  step: Record<string, any>;
+  label: string;
+}
+
+/** A room's vote on what happens next: where it was opened, on which load, what it offers, whether it is open. */
+interface Vote {
+  position: number;
+  key: string | null;
+  actions: VoteAction[];
+  open: boolean;
+}
+
+/** A vote's ballots so far: how many, and per offered action. */
+interface VoteTally {
+  answered: number;
+  counts: number[];
+}

@@ -13,6 +13,7 @@ import { createPage } from "./page.js";
 import { createDriver } from "./driver.js";
 import { bindControls } from "./controls.js";
 import { createPoll } from "./poll.js";
+import { createVote } from "./vote.js";
 import { createFlow } from "./flow.js";
 import { createVersionPicker } from "./versions.js";
 import { createExplore } from "./explore.js";
@@ -38,6 +39,7 @@ export function startViewer(transport) {
   createFlow(app, opts, driver, page, bus);
   const controls = bindControls(app, opts, driver, page, bus);
   createExplore(app, opts, driver, page, controls.actions, bus);
+  createVote(opts, conn, page, controls.actions, bus); // a room votes on what happens next (vote.js)
   offerSpeakerView(opts, controls.actions, page); // the presenter's speaker window (presenter.js)
   createChallenges(page, (id) => bus.emit("pick", id)); // the course's exercises: Check sends the scenario on screen
   createSourcePanes(app, bus, controls.actions); // the upstream lines each step ran (`c`)

@@ -76,8 +76,9 @@ class Search:
         self.invariant = invariant
 
     # --- one run -------------------------------------------------------------------------------------------
-    def first_finding(self, raw: Raw) -> Finding | None:
-        """Run ``raw`` on the versions; the first thing that goes wrong, or None (also when it cannot run)."""
+    def first_finding(self, raw: Raw, since: int = 0) -> Finding | None:
+        """Run ``raw`` on the versions; the first thing that goes wrong, or None (also when it cannot run). A
+        divergence counts from step ``since`` on (a room's vote asks which next step parts the versions soonest)."""
         if validate(raw):
             return None
         scenario = from_valid_dict(raw)
@@ -99,7 +100,7 @@ class Search:
                     found = self._waited(model.queue, parked[k], i, self.versions[k])
                     if found:
                         return found
-            if self.target == "divergence":
+            if self.target == "divergence" and i >= since:
                 pods = placed_differently([m.queue for m in models], sorted(touched))
                 if pods:
                     where = {v: m.queue.where(pods[0]) for v, m in zip(self.versions, models)}

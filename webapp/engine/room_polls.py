@@ -11,6 +11,7 @@ from . import polls
 from .polls import Answer, Poll, Tally
 from .room import Room, Withdrawn
 from .roomstore import MemoryRoomStore, RedisRoomStore
+from .votes import asked
 
 
 class RoomPolls:
@@ -80,6 +81,7 @@ class RoomPolls:
     def _reveal(self, room: Room, poll: Poll) -> Poll:
         poll["open"] = False
         self._store.set_poll(room.code, poll)
+        self._store.push_turn(asked(room.code), {**poll, **self.tally(room, poll), "source": room.session.source})
         return poll
 
     def _withdraw(self, room: Room, poll: Poll) -> Withdrawn:

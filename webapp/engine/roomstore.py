@@ -13,7 +13,12 @@ polls.ADDRESS_FULL: ``address`` has given ``per_address`` of them, 0: no bound) 
 ``answer_of(code, voter)`` (a follower back after a reload is shown its own), ``clear_answers(code)`` (a new poll
 starts with none); and whether the presenter has blanked the followers' screens, ``set_blank(code, on)`` /
 ``blank(code)`` (a follower joining then sees the blank, not the slide); and the nonce of the room's remote link
-(engine/remote.py), ``set_remote(code, nonce)`` (None: revoked) / ``remote(code)``, dropped with the room.
+(engine/remote.py), ``set_remote(code, nonce)`` (None: revoked) / ``remote(code)``, dropped with the room. A room's
+vote on its next action (votes.py) is kept as a poll is, under the name ``votes.box(code)``, dropped with the room;
+the forks its votes took, its path: ``push_turn(code, turn)``, ``turns(code)`` (oldest first), ``pop_turn(code)``
+(the last, undone); the polls it revealed, the same way under ``votes.asked(code)``. A room's summary, posted after
+the talk, is kept ``keep_summary(key, page, seconds)`` / ``summary(key)`` (None once it is no longer kept), apart
+from any room.
 Who is in a room is counted per process:
 ``set_members(code, process, n)`` records this process's count and answers the total over every process;
 ``members(code)`` is that total (0: nobody anywhere). MemoryRoomStore serves one process; RedisRoomStore shares
@@ -23,11 +28,13 @@ rooms between processes.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import Unavailable
 from .polls import ADDRESS_FULL, COUNTED, FULL, Answer, Poll
+from .votes import asked, box
 
 # What the store holds of a room (rooms.py makes it): code, token, source, variants, range, position, playing,
 # version, epoch.
@@ -47,6 +54,8 @@ class MemoryRoomStore:
         self._blank: set[str] = set()
         self._remotes: dict[str, str] = {}
         self._by_address: dict[str, dict[str, int]] = {}  # code -> address -> voters it gave the poll
+        self._turns: dict[str, list[Any]] = {}
+        self._summaries: dict[str, tuple[float, Any]] = {}  # key -> (until, page)
 
     def add(self, record: RoomRecord) -> bool:
         """Store a new room; False if the code is taken."""
@@ -68,12 +77,34 @@ class MemoryRoomStore:
 
     def drop(self, code: str) -> None:
         self._records.pop(code, None)
-        self._polls.pop(code, None)
-        self._answers.pop(code, None)
-        self._by_address.pop(code, None)
+        self._turns.pop(code, None)
+        self._turns.pop(asked(code), None)
+        for name in (code, box(code)):
+            self._polls.pop(name, None)
+            self._answers.pop(name, None)
+            self._by_address.pop(name, None)
         self._members.pop(code, None)
         self._blank.discard(code)
         self._remotes.pop(code, None)
+
+    def push_turn(self, code: str, turn: Any) -> None:
+        self._turns.setdefault(code, []).append(turn)
+
+    def turns(self, code: str) -> list[Any]:
+        return list(self._turns.get(code, []))
+
+    def pop_turn(self, code: str) -> Any:
+        turns = self._turns.get(code)
+        return turns.pop() if turns else None
+
+    def keep_summary(self, key: str, page: Any, seconds: float) -> None:
+        now = time.time()
+        self._summaries = {k: kept for k, kept in self._summaries.items() if kept[0] > now}
+        self._summaries[key] = (now + seconds, page)
+
+    def summary(self, key: str) -> Any:
+        kept = self._summaries.get(key)
+        return kept[1] if kept is not None and kept[0] > time.time() else None
 
     def codes(self) -> list[str]:
         return list(self._records)
@@ -178,6 +209,8 @@ class RedisRoomStore:
     MEMBERS = "inflight-scope:members:"  # process -> connections in the room there
     BLANK = "inflight-scope:blank:"  # present while the presenter has blanked the followers' screens
     REMOTE = "inflight-scope:remote:"  # the nonce of the room's remote link (engine/remote.py)
+    TURNS = "inflight-scope:turns:"  # the forks the room's votes took, oldest first (and the polls it revealed)
+    SUMMARY = "inflight-scope:summary:"  # a room's summary, posted after the talk
 
     def __init__(self, url: str, idle_seconds: int):
         import redis  # only needed when rooms are shared
@@ -209,8 +242,29 @@ class RedisRoomStore:
                                args=[json.dumps(record), -1 if previous is None else previous, self._ttl]))
 
     def drop(self, code: str) -> None:
-        self._call(self._redis.delete, self.PREFIX + code, self.POLL + code, self.ANSWERS + code, self.MEMBERS + code,
-                   self.BLANK + code, self.ADDRESSES + code, self.REMOTE + code)
+        named = (key + name for key in (self.POLL, self.ANSWERS, self.ADDRESSES) for name in (code, box(code)))
+        self._call(self._redis.delete, self.PREFIX + code, self.MEMBERS + code, self.BLANK + code, self.TURNS + code,
+                   self.TURNS + asked(code), self.REMOTE + code, *named)
+
+    def push_turn(self, code: str, turn: Any) -> None:
+        pipe = self._redis.pipeline()
+        pipe.rpush(self.TURNS + code, json.dumps(turn))
+        pipe.expire(self.TURNS + code, self._ttl)
+        self._call(pipe.execute)
+
+    def turns(self, code: str) -> list[Any]:
+        return [json.loads(raw) for raw in self._call(self._redis.lrange, self.TURNS + code, 0, -1)]
+
+    def pop_turn(self, code: str) -> Any:
+        raw = self._call(self._redis.rpop, self.TURNS + code)
+        return json.loads(raw) if raw is not None else None
+
+    def keep_summary(self, key: str, page: Any, seconds: float) -> None:
+        self._call(self._redis.set, self.SUMMARY + key, json.dumps(page), ex=max(1, int(seconds)))
+
+    def summary(self, key: str) -> Any:
+        raw = self._call(self._redis.get, self.SUMMARY + key)
+        return json.loads(raw) if raw is not None else None
 
     def codes(self) -> list[str]:
         keys = self._call(self._redis.keys, self.PREFIX + "*")

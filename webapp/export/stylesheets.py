@@ -17,6 +17,7 @@ SHEETS: tuple[tuple[str, str], ...] = (
     ("css/explore.css", "pages"),
     ("css/challenges.css", "pages"),  # the viewer's challenges box; unbundled, challenges.js adds it beside app.css
     ("css/catalogue.css", "pages"),  # the plugin catalogue's dialog (catalogue-view.js, editor.html)
+    ("css/vote.css", "pages"),  # a room's vote on what happens next (vote.js): the presenter's panel, a phone's sheet
     ("css/phone.css", "pages offline"),  # the stacked panes' strip and the docked poll sheet (glance.js, dock.js)
     ("css/report.css", "offline"),  # the incident report below the offline viewer (report.html links it itself)
     ("css/story.css", "pages offline"),  # the embed's story mode: an article beside the pinned diagram (scrolly.js)

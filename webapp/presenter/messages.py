@@ -19,6 +19,7 @@ from ..model.record import Record, Result, Step
 from ..model.variant import VARIANTS
 from ..model.versions import VERSIONS
 from ..model.views import State
+from ..phrases import FORK_MARK
 from .delta import Op, diff
 from .scene import present
 from .shapes import Scene, Settings
@@ -160,8 +161,12 @@ def for_followers(message: dict[str, Any]) -> dict[str, Any]:
 
 
 def _untold(entry: Any) -> Any:
-    return {key: value for key, value in entry.items() if key not in AHEAD_TEXTS} if isinstance(entry, Mapping) \
-        else entry
+    """``entry`` without its AHEAD_TEXTS, but for a fork's note (phrases.FORK_MARK: where the room forked, and how
+    it voted, tells nothing ahead)."""
+    if not isinstance(entry, Mapping):
+        return entry
+    return {key: value for key, value in entry.items()
+            if key not in AHEAD_TEXTS or key == "note" and str(value).startswith(FORK_MARK)}
 
 
 TRACED = ("position", "total", "variants", "scene")  # what a delta's ops describe; the settings travel whole

@@ -62,7 +62,7 @@ def _request(body: object) -> tuple[str, int, tuple[str, ...]]:
     return target, seed, versions
 
 
-def _budget() -> float:
+def budget_seconds() -> float:
     """The FIND_BUDGET_SECONDS setting, within MAX_BUDGET_SECONDS."""
     return max(0.0, min(float(settings_of(current_app).find_budget_seconds), MAX_BUDGET_SECONDS))
 
@@ -88,7 +88,7 @@ def _found(target: str, seed: int, versions: tuple[str, ...], budget: float) -> 
 @bp.post("/api/find")
 def find() -> Response:
     target, seed, versions = _request(json_body(BODY))
-    budget = _budget()
+    budget = budget_seconds()
     answer = apart(_found, target, seed, versions, budget, pure=True, search=True)
     if answer is None:
         raise NotFound(f"nothing found: no {target} on {', '.join(versions)} in {budget:g} s from seed {seed}; "

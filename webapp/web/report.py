@@ -110,7 +110,7 @@ def _builtin(scenario_id: str, max_bytes: int | None) -> tuple[Report, list[dict
 def _imported(form: tuple[bytes, str, int | None, int | None], name: str, max_bytes: int | None
               ) -> tuple[Report, list[dict[str, str]], str]:
     scenario, facts = imported_report(import_logs([(name, io.BytesIO(_log_field(*form)))], LIMITS), max_bytes)
-    return facts, themed_frames(scenario, facts, max_bytes), _inline(scenario.raw)
+    return facts, themed_frames(scenario, facts, max_bytes), inline(scenario.raw)
 
 
 def _log_field(body: bytes, content_type: str, max_memory: int | None, max_parts: int | None) -> bytes:
@@ -130,7 +130,7 @@ def _log_field(body: bytes, content_type: str, max_memory: int | None, max_parts
     return data
 
 
-def _inline(raw: dict[str, Any]) -> str:
+def inline(raw: dict[str, Any]) -> str:
     """The scenario as a permalink carries it (static/js/links.js encodeScenario: deflate-raw, base64url)."""
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
     deflated = packer.compress(json.dumps(raw, separators=(",", ":")).encode()) + packer.flush()

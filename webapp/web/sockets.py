@@ -38,6 +38,7 @@ from ..engine.polls import checked_voter
 from ..engine.room import Room, channels_of
 from ..engine.rooms import Rooms
 from ..engine.roomstore import MemoryRoomStore, RedisRoomStore
+from ..engine.roomvotes import RoomVotes
 from ..engine.rules import said
 from ..engine.session import Session, parse_range, parse_speed
 from ..engine.simulation import check_variants
@@ -54,6 +55,7 @@ from .answers import REFUSALS
 from .fields import check_fields
 from .hub import Hub, Target
 from .secret import room_secret
+from .votes import VOTE_PAYLOADS, VoteEvents
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +73,7 @@ PAYLOADS = {
     "poll_open": DRIVE, "poll_reveal": DRIVE, "poll_cancel": DRIVE,
     "poll_answer": ("answers", "voter", *DRIVE),
     "blank": ("on", *DRIVE),
-    "echo": None, "create_room": None, "leave_room": None,
+    "echo": None, "create_room": None, "leave_room": None, **VOTE_PAYLOADS,
 }
 ECHO_VALUES = 1_000  # values an echo's payload may hold (its lists', objects' and scalars' count)
 NEEDS_PAYLOAD = frozenset({"load", "seek"})  # an object is required; the others take an optional object
@@ -96,7 +98,7 @@ def resolve_source(source):
     return resolve(source.value() if isinstance(source, JsonText) else source)
 
 
-class Viewers(Namespace):
+class Viewers(VoteEvents, Namespace):
     """The default namespace. Every message is screened once before it gets here (``server/guard.py``), which
     asks ``checked`` for this app's part: an event it has no handler for, the fields a payload may hold.
     ``trigger_event`` (Flask-SocketIO's documented dispatch hook) runs ``on_<event>`` and answers a UserError
@@ -391,6 +393,7 @@ class Viewers(Namespace):
             self.hub.send_poll(room, poll, request.sid, self.hub.rooms.answer_of(room, voter))
         if self.hub.rooms.blank(room):  # the presenter has blanked the screens: so is the joiner's
             self.hub.send("blank", {"room": room.code, "on": True, "joined": True}, request.sid, True)
+        self.send_vote(room, request.sid, voter)  # a joiner during a vote can vote too (votes.py)
 
 
 def _more_values_than(data, most: int) -> bool:
@@ -435,6 +438,7 @@ def init_socketio(app, settings) -> SocketIO:
     hub = Hub(socketio, rooms, new_session, resolve_apart, turn, offload.native)
     app.extensions["inflight_sessions"] = hub.sessions
     app.extensions[held.ROOMS] = rooms
+    app.extensions["inflight_votes"] = RoomVotes(store, rooms)
     app.extensions[held.HUB] = hub
     guard = app.extensions["inflight_guard"] = Guard(settings, socketio, hub.sessions, rooms, hub.prune)
     viewers = Viewers(hub, guard)

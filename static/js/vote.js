@@ -1,0 +1,155 @@
+// A room votes on what happens next (webapp/web/votes.py): the presenter asks (⎇ Ask the room, Shift+V), is
+// offered the diagram's fork-menu actions with those after which the versions part soonest ticked, and opens the
+// vote on two to four; phones vote with one tap (one ballot per phone, changeable until the vote closes); the
+// presenter watches the bars fill and closes it: the server forks the winning action into the room's scenario, so
+// every screen plays it and its timeline marks the branch, whose note says how the room voted. The presenter may
+// undo the fork from the result. This module keeps the vote and decides; the rules are vote-state.js's, the panels
+// vote-view.js's.
+import { $, h } from "./dom.js";
+import { drawKeyHelp } from "./keys.js";
+import { voter } from "./voter.js";
+import { dock } from "./dock.js";
+import { canOpen, leftBehind, mineAfter, NO_TALLY, proposedChoice, tallyOf, toggled, voteOf } from "./vote-state.js";
+import { followerParts, offerParts, resultParts, searchingParts, summaryParts, votingParts } from "./vote-view.js";
+
+export function createVote(opts, conn, page, actions, bus) {
+  const follower = opts.mode === "audience";
+  const presenter = opts.mode === "present";
+  if (!follower && !presenter) return;
+  /** @type {Vote | null} */
+  let vote = null;
+  let tally = NO_TALLY;
+  let mine = null; // a follower's ballot: the number of the action it voted for
+  let offer = null; // the presenter's offer, while it picks
+  let chosen = []; // the offer's actions ticked
+  let result = null; // the closed vote's message, with the actions it offered
+  let problem = ""; // the server's refusal of the last vote message
+  let box = null;
+  let undock = () => {};
+  const room = () => ({ room: opts.room, token: opts.token });
+
+  if (presenter) {
+    actions.askRoom = ask;
+    /** @type {[string, () => void][]} */
+    const buttons = [["btn-vote", ask], ["btn-summary", postSummary]];
+    for (const [id, fn] of buttons) {
+      const button = $(id);
+      if (!button) continue;
+      button.hidden = false;
+      button.addEventListener("click", fn);
+    }
+    drawKeyHelp(actions);
+  }
+  bus.on("room", heard);
+  bus.on("scenario", (msg) => leftBehind(vote, msg) && putAway());
+  bus.on("error", (msg) => {
+    if (!String(msg.event).startsWith("vote_") || !box) return;
+    problem = msg.message;
+    draw();
+  });
+
+  function ask() {
+    if (!opts.room) return page.showError("The room is not open yet: open it (Present) before asking it to vote.");
+    offer = null;
+    result = null;
+    conn.send("vote_offer", room());
+    fill("vote-presenter", searchingParts(putAway));
+  }
+
+  // The room's summary (webapp/web/roomsummary.py): posted, its address shown in a box of its own.
+  let posted = null;
+  function postSummary() {
+    if (!opts.room) return page.showError("The room is not open yet: there is nothing to sum up.");
+    conn.send("summary_post", room());
+  }
+  function showSummary(href) {
+    posted?.remove();
+    posted = h("section", { class: "poll poll-presenter summary-posted", role: "region",
+      ariaLabel: "The room's summary", dataTestid: "summary-posted" }, ...summaryParts(href, () => posted?.remove()));
+    $("app").append(posted);
+  }
+
+  const act = {
+    tick: (i) => { chosen = toggled(chosen, i); draw(); },
+    openVote: () => canOpen(chosen)
+      && conn.send("vote_open", { ...room(), actions: chosen.map((i) => offer.actions[i].step) }),
+    close: () => conn.send("vote_close", room()),
+    cancel: () => { conn.send("vote_cancel", room()); putAway(); },
+    undo: () => { conn.send("vote_undo", room()); putAway(); },
+    putAway,
+  };
+
+  function draw() {
+    const said = problem ? h("p", { class: "vote-problem", role: "alert", text: problem }) : null;
+    if (result) {
+      fill(follower ? "vote-follower" : "vote-presenter",
+        [...resultParts(result, result.actions, { undo: presenter ? act.undo : undefined, putAway }), said]);
+    } else if (vote && follower) {
+      fill("vote-follower", [...followerParts(vote, mine, cast), said]);
+    } else if (vote) {
+      fill("vote-presenter", [...votingParts(vote, tally, act), said]);
+    } else if (offer && presenter) {
+      fill("vote-presenter", [...offerParts(offer, chosen, act), said]);
+    }
+  }
+
+  function cast(i) {
+    if (!vote?.open) return;
+    mine = i;
+    problem = "";
+    conn.send("vote_answer", { room: opts.room, voter: voter(), action: i });
+    draw();
+  }
+
+  // vote_offer, vote and vote_tally messages of the room this page follows
+  function heard(event, msg) {
+    if (event === "summary" && presenter) {
+      return showSummary(msg.href);
+    } else if (event === "vote_offer" && presenter) {
+      offer = msg;
+      chosen = proposedChoice(msg);
+    } else if (event === "vote_tally") {
+      if (!vote || msg.position !== vote.position) return;
+      tally = tallyOf(msg);
+    } else if (event === "vote" && msg.cancelled) {
+      return putAway();
+    } else if (event === "vote" && msg.open) {
+      mine = mineAfter(vote, msg, mine);
+      const again = vote?.position === msg.position && vote?.key === (msg.key ?? null);
+      vote = voteOf(msg);
+      tally = again ? tally : NO_TALLY;
+      result = offer = null;
+    } else if (event === "vote") {
+      result = { ...msg, actions: vote?.actions ?? [] };
+      vote = null;
+    } else {
+      return;
+    }
+    problem = "";
+    draw();
+  }
+
+  // The panel `cls` (made anew if another is on the page), filled with `parts`; a follower's is a docked sheet.
+  function fill(cls, parts) {
+    if (!box || !box.isConnected || !box.classList.contains(cls)) {
+      box?.remove();
+      const kind = follower ? "poll-follower" : "poll-presenter";
+      box = h("section", { class: `poll ${kind} vote ${cls}`, role: "region", ariaLabel: "The room's vote",
+        dataTestid: cls });
+      $("app").append(box);
+      undock();
+      undock = follower ? dock(box) : () => {};
+    }
+    box.replaceChildren(...parts.filter(Boolean));
+  }
+
+  function putAway() {
+    vote = offer = result = null;
+    tally = NO_TALLY;
+    problem = "";
+    box?.remove();
+    box = null;
+    undock();
+    undock = () => {};
+  }
+}
