@@ -52,7 +52,7 @@ export const notices = {
 };
 
 // The counter, and where the variants first differ a flag with its words (on a phone only the flag); the scrubber
-// and the step's note. @param {Scene} scene
+// and the step's note. @param {Wire.Scene} scene
 export function drawCounter(scene) {
   const differs = scene.positionText !== scene.counter && scene.counter;
   const words = scene.positionText.slice(scene.counter.length);
@@ -81,7 +81,7 @@ export function drawPlayback({ playing, speed }, stoppedForPrompt) {
 
 /**
  * The verdict on `guesses` (the viewer's predictions for this step; null: none, and the box is hidden).
- * @param {Record<string, string> | null} guesses @param {Scene} scene
+ * @param {Record<string, string> | null} guesses @param {Wire.Scene} scene
  */
 export function drawVerdict(guesses, scene) {
   const box = $("prediction");

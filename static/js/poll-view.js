@@ -8,7 +8,7 @@ import { stepped } from "./poll-state.js";
 
 /**
  * What a panel shows: the poll, its tally, the scene on screen (null: none yet) and a version's title.
- * @typedef {{poll: Poll, tally: Tally, scene: Scene | null, titleOf: (variant: string) => string}} Shown
+ * @typedef {{poll: Wire.Poll, tally: Wire.Tally, scene: Wire.Scene | null, titleOf: (variant: string) => string}} Shown
  */
 
 /** @param {Shown} shown @param {string} variant @param {string | null | undefined} outcome */

@@ -16,7 +16,7 @@ import { followerParts, presenterParts } from "./poll-view.js";
 import { dock } from "./dock.js";
 
 export function createPoll(opts, conn, page, bus) {
-  /** @type {Poll | null} */
+  /** @type {Wire.Poll | null} */
   let poll = null;
   let tally = NO_TALLY;
   /** @type {Record<string, string>} a follower's answers */
@@ -29,7 +29,7 @@ export function createPoll(opts, conn, page, bus) {
   const room = () => ({ room: opts.room, token: opts.token }); // a new room's are known once it is made
 
   const titleOf = (variant) => page.latest?.scene.panes[variant]?.title ?? variant;
-  /** What the panels show of `scene`. @param {Scene | null} scene */
+  /** What the panels show of `scene`. @param {Wire.Scene | null} scene */
   const shown = (scene) => ({ poll, tally, scene, titleOf });
 
   if (presenter) {

@@ -1,6 +1,6 @@
 """``make bundle``: static/bundle made again with esbuild (package.json pins it; node_modules/.bin/esbuild).
 
-    python -m webapp.web.bundle_build [--out DIR]
+    python -m tools.bundle [--out DIR]
 
 Each entry set of bundles.SCRIPTS becomes one minified ES module (esbuild reads a module re-exporting the entries in
 order, from the static folder, so the output is the same on every machine), importing bundles.CONNECTION's own
@@ -18,9 +18,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from .. import ROOT
-from .bundles import (
+from webapp import ROOT
+from webapp.web.bundles import (
     BUILD,
     CONNECTION,
     CONNECTION_OUTPUT,
@@ -81,7 +82,7 @@ def build_css() -> tuple[bytes, dict[str, str]]:
     return code, {path: digest(data or b"") for path, data in parts.items()}
 
 
-def build(out: Path) -> dict:
+def build(out: Path) -> dict[str, Any]:
     """Write every output and the manifest under ``out`` (the static folder's ``bundle``); return the manifest."""
     outputs: dict[str, tuple[bytes, dict[str, str]]] = {CSS_OUTPUT: build_css()}
     outputs[CONNECTION_OUTPUT] = build_script((CONNECTION,), CONNECTION_OUTPUT)

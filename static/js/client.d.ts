@@ -1,0 +1,50 @@
+// The client's own shapes, for the checker only (tsc over static/js: `make jscheck`); the browser never loads this
+// file. What the server sends is static/js/types.d.ts (namespace Wire), made from the presenter's TypedDicts.
+
+/** One step of a scenario (docs/scenario-format.md): `op` and its parameters. */
+interface Step {
+  op: string;
+  note?: string;
+  label?: string;
+  event?: string;
+  pod?: string;
+  unschedulable_plugins?: string[];
+  [param: string]: unknown;
+}
+
+/** A scenario object, as the editor writes it and a fork makes it (a built-in travels as its id). */
+interface Source {
+  name: string;
+  steps: Step[];
+  hints?: { plugin: string; event: string }[];
+  branch?: { at: number; name?: string; steps: Step[] };
+  [field: string]: unknown;
+}
+
+/** A `scenario` message as a channel sends it: the presenter's, with the `key` of its load (webapp/web/hub.py). */
+interface ScenarioMessage extends Wire.ScenarioMessage {
+  key?: string;
+}
+
+/** A whole model (model.js): the last `state` with every `delta` since applied; a channel's `state` is the
+ * presenter's with its `seq`, the `key` of its load and the session's settings (webapp/web/hub.py). */
+interface Model extends Wire.StateMessage {
+  seq: number;
+  key?: string;
+  playing: boolean;
+  speed: number;
+  range?: number[] | null;
+  room?: string | null;
+}
+
+/** An entry of explore's history (explore-history.js): a scenario, where it was left. */
+interface HistoryEntry {
+  source: Source | string;
+  position: number;
+}
+
+/** Explore's history: its entries, `at` the one on screen (-1: none yet). */
+interface ExploreHistory {
+  entries: HistoryEntry[];
+  at: number;
+}
