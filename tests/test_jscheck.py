@@ -12,8 +12,6 @@ import pytest
 from webapp import ROOT
 
 TSC = ROOT / "node_modules" / "typescript" / "bin" / "tsc"
-# The modules the checker skips (`// @ts-nocheck`): their arrows are not typed yet.
-UNCHECKED = {"pointers.js", "route.js"}
 WRONG = "wrong-type.js"  # a module with a type error, checked beside the client
 
 
@@ -56,6 +54,18 @@ def test_a_wrong_type_is_an_error(checked):
     assert any(f"{WRONG}(4," in line and "toUpperCase" in line for line in errors(checked)), checked.stdout
 
 
-def test_only_the_listed_modules_skip_the_checker():
-    skipping = {path.name for path in (ROOT / "static" / "js").glob("*.js") if "@ts-nocheck" in path.read_text()}
-    assert skipping == UNCHECKED
+def test_no_module_skips_the_checker():
+    skipping = {path.name for path in (ROOT / "static" / "js").glob("*.js")
+                if "@ts-nocheck" in path.read_text() or "@ts-ignore" in path.read_text()}
+    assert skipping == set()
+
+
+def test_the_checker_is_strict():
+    """strict, with none of its checks turned off again (noImplicitAny is the one left: the modules' parameters
+    are not all typed yet)."""
+    options = json.loads((ROOT / "jsconfig.json").read_text())["compilerOptions"]
+    assert options["strict"] is True
+    loosened = {name for name in ("strictNullChecks", "strictFunctionTypes", "strictBindCallApply",
+                                  "strictPropertyInitialization", "noImplicitThis", "useUnknownInCatchVariables",
+                                  "alwaysStrict", "noImplicitAny") if options.get(name) is False}
+    assert loosened == {"noImplicitAny"}

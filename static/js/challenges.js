@@ -3,7 +3,7 @@
 // the scenario message's `source`) is sent to POST /api/challenges/<id>/check, which runs the model on the
 // challenge's versions and answers solved or not yet, with why in words (which step, which pod, which invariant
 // or placement). The list and every word of a challenge are the server's (GET /api/challenges).
-import { $, h } from "./dom.js";
+import { $, h, messageOf } from "./dom.js";
 
 const SOLVED_KEY = "inflight-scope:challenges-solved"; // ids solved in this browser, for the ✓ in the list
 const CHOSEN_KEY = "inflight-scope:challenge"; // the challenge picked in this tab
@@ -11,7 +11,7 @@ const OPEN_KEY = "inflight-scope:challenges-open"; // whether the section is unf
 
 const remembered = (key, fallback) => {
   try {
-    return JSON.parse(localStorage.getItem(key)) ?? fallback;
+    return JSON.parse(localStorage.getItem(key) ?? "null") ?? fallback;
   } catch {
     return fallback;
   }
@@ -96,7 +96,7 @@ export function createChallenges(page, pick) {
       const what = `“${page.scenario.name}”, ${source.steps.length} steps`;
       say(body.solved, body.why, body.solved ? "Solved ✓" : "Not yet", what);
     } catch (err) {
-      say(false, `The check failed: ${err.message}`, "Cannot check");
+      say(false, `The check failed: ${messageOf(err)}`, "Cannot check");
     } finally {
       checking = false;
       check.disabled = false;

@@ -48,3 +48,24 @@ interface ExploreHistory {
   entries: HistoryEntry[];
   at: number;
 }
+
+/** The plugins' catalogue (`/api/plugins`, webapp/web/plugins.py): each plugin with the events that wake it, and
+ * per event label the plugins it wakes. */
+interface Catalogue {
+  plugins: { name: string; registrations: { events: string[] }[] }[];
+  events: Record<string, string[]>;
+}
+
+/** A point of a diagram's drawing, in px (pointers.js, route.js). */
+interface Point {
+  x: number;
+  y: number;
+}
+
+/** A box of a diagram's drawing, in px: a DOMRect, or one made relative to the diagram (pointers.js, route.js). */
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}

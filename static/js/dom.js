@@ -16,6 +16,10 @@ export const targetOf = (ev) => ev.target;
 /** @param {ParentNode} root @param {string} selector @returns {any} */
 export const within = (root, selector) => root.querySelector(selector);
 
+// What a thrown value says: an Error's message, anything else as text.
+/** @param {unknown} err @returns {string} */
+export const messageOf = (err) => (err instanceof Error ? err.message : String(err));
+
 const ATTRIBUTES = new Set(["role", "title", "tabindex"]); // set as attributes, as data-* and aria-* are
 
 // Element builder: text is always set as text (never parsed as HTML).

@@ -2,6 +2,7 @@
 // member watches the room until it detaches, then drives a session of its own; everyone else drives the
 // session of their own connection. On every (re)connection the server holds a new, empty session for it:
 // the view is loaded again where it was, a room is rejoined or reclaimed.
+import { messageOf } from "./dom.js";
 import { KINDS } from "./kinds.js";
 import { resolveSource } from "./options.js";
 import { voter } from "./voter.js";
@@ -122,7 +123,7 @@ export function createDriver(opts, conn, page) {
       driver.source = await resolveSource(opts);
       driver.load(driver.source, opts.position || undefined);
     } catch (err) {
-      driver.load(instead(err.message)); // from its start
+      driver.load(instead(messageOf(err))); // from its start
     }
   }
 

@@ -35,9 +35,10 @@ export async function downloadExport(kind, source, position, versions, range = n
   const inline = typeof source !== "string";
   const theme = drawnDark() ? "dark" : "light";
   const moving = kind === "gif" || kind === "apng";
-  const params = new URLSearchParams(kind === "svg" ? { position, theme }
+  const asked = kind === "svg" ? { position, theme }
     : moving ? { ...animated(position, range), theme }
-    : { position, ...(range ? { from: range[0], to: range[1] } : {}) });
+    : { position, ...(range ? { from: range[0], to: range[1] } : {}) };
+  const params = new URLSearchParams(Object.entries(asked).map(([name, value]) => [name, String(value)]));
   if (versions) params.set("versions", versions.join());
   const query = params.toString() ? `?${params}` : "";
   const url = inline ? `/export/${kind}${query}` : `/export/${encodeURIComponent(source)}.${kind}${query}`;

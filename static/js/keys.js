@@ -95,7 +95,8 @@ export function bindKeys(actions) {
     const chord = ev.ctrlKey || ev.metaKey ? `Ctrl+${letter(ev)}` : letter(ev);
     // A modal (help, the Predict prompt) owns the keys: only Escape and ? (help) reach the page meanwhile.
     if (document.querySelector(".help:not([hidden])") && chord !== "Escape" && chord !== "?") return;
-    const fn = actions[rows.get(chord)?.action];
+    const row = rows.get(chord);
+    const fn = row && actions[row.action];
     if (!fn) return;
     // Space on a button or disclosure focused from the keyboard clicks it, on such a checkbox ticks it; focused by a
     // click, Space plays (it clicked the control again: Theme back, Predict off, Reset again).

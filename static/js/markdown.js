@@ -19,12 +19,15 @@ const BULLET = /^\s*[-*] /;
 // The text's blocks: {list: [item's text, ...]} or {paragraph: text}. A block whose first line is a bullet is a
 // list; a line that is not a bullet continues the item above it (an item wrapped over lines, as the built-ins'
 // descriptions wrap them).
+/** @param {unknown} text @returns {({list: string[]} | {paragraph: string})[]} */
 export function blocks(text) {
+  /** @type {({list: string[]} | {paragraph: string})[]} */
   const out = [];
   for (const block of String(text || "").split(/\n\s*\n/)) {
     const lines = block.split("\n").filter((l) => l.trim());
     if (!lines.length) continue;
     if (BULLET.test(lines[0])) {
+      /** @type {string[]} */
       const items = [];
       for (const line of lines) {
         if (BULLET.test(line)) items.push(line.replace(BULLET, ""));

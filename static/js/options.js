@@ -40,6 +40,7 @@ export async function resolveSource(opts) {
 const NOT_HANDED_OVER = "This link's scenario was handed over in another tab (by the editor, or being too long for " +
   "an address): this tab does not have it.";
 
+/** @param {string} words @returns {never} */
 function refuse(words) {
   throw new Error(words);
 }

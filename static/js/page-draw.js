@@ -99,7 +99,7 @@ export function drawVerdict(guesses, scene) {
 
 /**
  * Where the focus is inside `panes` (null: not there), to put it back after the redraw (refocus).
- * @param {HTMLElement} panes @returns {{variant?: string, term?: string, text: string} | null}
+ * @param {HTMLElement} panes @returns {{variant?: string | null, term?: string, text: string | null} | null}
  */
 export function focusedIn(panes) {
   const el = focused();
@@ -111,7 +111,7 @@ export function focusedIn(panes) {
 /**
  * Focus inside a pane survives its redrawing: on the same term of the same pane if it is still drawn, else on the
  * pane (it fell to the page's body, and the next Tab started from the top).
- * @param {HTMLElement} panes @param {{variant?: string, term?: string, text: string}} where
+ * @param {HTMLElement} panes @param {{variant?: string | null, term?: string, text: string | null}} where
  */
 export function refocus(panes, { variant, term, text }) {
   const pane = [...panes.querySelectorAll(":scope > [data-variant]")]

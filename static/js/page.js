@@ -44,8 +44,11 @@ export function createPage(app, opts, bus) {
 
   const page = {
     ...notices,
+    /** @type {ScenarioMessage | null} */
     scenario: null,
+    /** @type {Model | null} */
     latest: null,
+    /** @type {Model | null} */
     shown: null,
 
     drawScenario(msg) {
@@ -63,7 +66,7 @@ export function createPage(app, opts, bus) {
     // step before may still be playing its walk).
     showPaused() {
       stoppedForPrompt = true;
-      drawPlayback(page.latest, stoppedForPrompt);
+      if (page.latest) drawPlayback(page.latest, stoppedForPrompt);
     },
 
     expectVerdict(predicted) {
@@ -116,7 +119,7 @@ export function createPage(app, opts, bus) {
     fitAll(panes);
     for (const pane of Object.values(scene.panes)) {
       const diagram = panes.querySelector(`[data-variant="${CSS.escape(pane.variant)}"] [data-testid=diagram]`);
-      const entering = forward && !prefersReducedMotion()
+      const entering = forward && previous && !prefersReducedMotion()
         ? { fresh: repointed(previous.scene.panes[pane.variant], pane), ms: climaxBeats(pace).fade } : {};
       if (diagram) attachPointers(diagram, pane.pointers, entering);
     }
@@ -134,7 +137,7 @@ export function createPage(app, opts, bus) {
     drawCounter(scene);
     drawOutcomes(scene.outcomes, Object.keys(scene.panes));
     markPosition($("ticks"), scene.position);
-    drawPlayback(page.latest, stoppedForPrompt);
+    drawPlayback(page.latest ?? model, stoppedForPrompt);
     drawVerdict(guesses, scene);
     guesses = null;
     drawSpoilable(scene);

@@ -5,7 +5,7 @@
 export const NO_TALLY = { answered: 0, counts: {} };
 
 /** The poll a presenter's prompt opens on `scene` (it asks to predict).
- * @param {Wire.Scene} scene @returns {Wire.Poll} */
+ * @param {Wire.Scene & {predict: Wire.Predict}} scene @returns {Wire.Poll} */
 export function opened(scene) {
   const { pod, choices } = scene.predict;
   return { position: scene.position, pod, choices, variants: Object.keys(scene.panes), open: true };
@@ -34,7 +34,7 @@ export function answersAfter(poll, msg, mine) {
 
 /** Whether `scene` is the step the poll asks about, applied.
  * @param {Wire.Poll} poll @param {Wire.Scene | null} scene */
-export const stepped = (poll, scene) => Boolean(scene) && scene.position === poll.position + 1;
+export const stepped = (poll, scene) => scene !== null && scene.position === poll.position + 1;
 
 /**
  * What a model drawn at `position` does to the poll on screen: "reveal" (the step it asks about is applied and it

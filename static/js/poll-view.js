@@ -32,13 +32,13 @@ function histograms(shown) {
   const { poll, scene } = shown;
   const applied = stepped(poll, scene);
   return h("div", { class: "histograms" },
-    poll.variants.map((v) => histogram(shown, v, applied ? scene.panes[v]?.outcome : null)));
+    poll.variants.map((v) => histogram(shown, v, applied ? scene?.panes[v]?.outcome : null)));
 }
 
 /** Where the pod went on each of `variants`. @param {Shown} shown @param {string[]} variants */
 function outcomeLines({ poll, scene }, variants) {
   return variants.map((variant) => {
-    const pane = scene.panes[variant];
+    const pane = scene?.panes[variant];
     return pane?.outcome ? h("p", { class: "truth-line", dataVariant: variant },
       h("strong", { text: `${pane.title}: ${poll.pod} → ${pane.outcome}` }),
       pane.caption ? ` — ${pane.caption}` : "")

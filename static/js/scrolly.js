@@ -14,9 +14,10 @@
   const API = "inflight-scope";
   const frame = /** @type {HTMLIFrameElement | null} */ (document.querySelector("iframe[data-inflight-scrolly]"));
   const app = /** @type {HTMLElement | null} */ (document.querySelector("#app"));
-  const pinned = frame ?? app;
+  const found = frame ?? app;
   const sections = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("section[data-step]")]);
-  if (!pinned || !sections.length) return;
+  if (!found || !sections.length) return;
+  const pinned = found; // the view the sections drive, found (a constant the functions below read)
   const target = () => (frame ? frame.contentWindow : window);
   const stepOf = (section) => Number(section.dataset.step);
 
