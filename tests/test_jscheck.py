@@ -3,6 +3,7 @@
 check: a wrong type in a module is an error. Node and the checker are needed, so a missing one fails the test."""
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,6 +14,16 @@ from webapp import ROOT
 
 TSC = ROOT / "node_modules" / "typescript" / "bin" / "tsc"
 WRONG = "wrong-type.js"  # a module with a type error, checked beside the client
+# jsconfig.json is strict but for noImplicitAny, until these modules have every parameter typed: the test runs the
+# checker with it on, and lets these modules (only these, and only for it) have errors. A module typed whole leaves
+# the list (the last test fails until it does).
+UNTYPED = {"animate.js", "catalogue-view.js", "catalogue.js", "challenges.js", "controls.js", "delta.js",
+           "driver.js", "editor-import.js", "editor-palette.js", "editor-yaml.js", "editor.js", "explore.js",
+           "exporting.js", "fit.js", "flow.js", "glossary.js", "links.js", "local.js", "model.js", "page-draw.js",
+           "page.js", "poll.js", "predict.js", "presenter.js", "renderer.js", "scenarioview.js", "scrolly.js",
+           "source-pane.js", "speaker.js", "spoilers.js", "tableview.js", "throttle.js", "timeline.js",
+           "versions.js"}
+IMPLICIT_ANY = re.compile(r"error TS70(05|06|19|22|23|24|31|34|53):")
 
 
 def tsc(project: Path, *options: str) -> subprocess.CompletedProcess:
@@ -34,15 +45,20 @@ def checked(tmp_path_factory) -> subprocess.CompletedProcess:
     config = json.loads((ROOT / "jsconfig.json").read_text())
     include = [str(ROOT / pattern) for pattern in config["include"]] + [str(folder / WRONG)]
     (folder / "jsconfig.json").write_text(json.dumps({"extends": str(ROOT / "jsconfig.json"), "include": include}))
-    return tsc(folder / "jsconfig.json", "--listFiles")  # the files it read, one a line, after the errors
+    return tsc(folder / "jsconfig.json", "--listFiles", "--noImplicitAny")  # the files it read, after the errors
 
 
 def errors(done: subprocess.CompletedProcess) -> list[str]:
     return [line for line in done.stdout.splitlines() if "error TS" in line]
 
 
+def module_of(line: str) -> str:
+    return Path(line.split("(", 1)[0]).name
+
+
 def test_the_client_type_checks(checked):
-    found = [line for line in errors(checked) if f"{WRONG}(" not in line]
+    found = [line for line in errors(checked) if f"{WRONG}(" not in line
+             and not (module_of(line) in UNTYPED and IMPLICIT_ANY.search(line))]
     assert found == [], checked.stdout + checked.stderr
     read = {Path(line) for line in checked.stdout.splitlines() if line.startswith("/")}
     client = {path for path in (ROOT / "static" / "js").glob("*.js")}
@@ -69,3 +85,8 @@ def test_the_checker_is_strict():
                                   "strictPropertyInitialization", "noImplicitThis", "useUnknownInCatchVariables",
                                   "alwaysStrict", "noImplicitAny") if options.get(name) is False}
     assert loosened == {"noImplicitAny"}
+
+
+def test_each_module_left_untyped_still_has_an_untyped_parameter(checked):
+    untyped = {module_of(line) for line in errors(checked) if IMPLICIT_ANY.search(line)}
+    assert untyped >= UNTYPED, f"typed whole now, take them off UNTYPED: {sorted(UNTYPED - untyped)}"

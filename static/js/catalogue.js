@@ -49,14 +49,14 @@ export function drawCatalogue(root, data, id) {
   const filter = () => {
     const q = search.value.trim().toLowerCase();
     let shown = 0;
-    for (const el of list.children) {
-      const hit = !q || el.dataset.plugin.toLowerCase().includes(q) ||
-        el.dataset.events.toLowerCase().split(" ").some((e) => e.includes(q));
+    for (const el of /** @type {HTMLCollectionOf<HTMLDetailsElement>} */ (list.children)) {
+      const hit = !q || (el.dataset.plugin ?? "").toLowerCase().includes(q) ||
+        (el.dataset.events ?? "").toLowerCase().split(" ").some((e) => e.includes(q));
       el.hidden = !hit;
       el.open = Boolean(q) && hit;
       if (hit) shown++;
-      for (const ev of el.querySelectorAll(".cat-event")) {
-        ev.dataset.match = String(Boolean(q) && ev.dataset.event.toLowerCase().includes(q));
+      for (const ev of /** @type {NodeListOf<HTMLElement>} */ (el.querySelectorAll(".cat-event"))) {
+        ev.dataset.match = String(Boolean(q) && (ev.dataset.event ?? "").toLowerCase().includes(q));
       }
     }
     count.textContent = q ? `${shown} of ${data.plugins.length} plugins match “${search.value.trim()}”.`

@@ -69,3 +69,7 @@ interface Box {
   top: number;
   bottom: number;
 }
+
+/** What dom.js `h` (and renderer.js `svg`) append to an element: nodes, text, and lists of them; null, undefined
+ * and false are left out. */
+type Child = Node | string | number | boolean | null | undefined | Child[];

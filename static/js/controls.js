@@ -124,6 +124,8 @@ export function bindControls(app, opts, driver, page, bus) {
     toggleTables: () => page.setTables(!page.tables),
     toggleNarration: () => page.toggleNarration(),
     toggleLegend: () => ($("legend").open = !$("legend").open),
+    /** @type {(() => void) | undefined} the course's next lesson, where the page offers the course */
+    nextLesson: undefined,
   };
   if (offersCourse(opts.mode)) {
     actions.nextLesson = () => {

@@ -17,7 +17,8 @@ export function createDriver(opts, conn, page) {
   // A follower joins its room as its tab's voter: a poll open there comes with its own answer, after a reload too.
   const join = () => conn.send("join_room", { room: opts.room, voter: voter() });
   const driver = {
-    source: null, // what to load: a built-in id or a scenario object
+    /** @type {Source | string | undefined | null} what to load: a built-in id or a scenario object */
+    source: null,
     // what `load` asks for (null: what the scenario opens on); a scenario message says what is shown
     versions: opts.versions,
     opensOn: null, // the versions the scenario on screen opens on

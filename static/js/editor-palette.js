@@ -85,7 +85,8 @@ function pluginsField(param, id, label, help, ctx) {
   ctx.onCatalogue.push(fill);
   fill();
   const read = () => {
-    const names = [...boxes.querySelectorAll("input:checked")].map((b) => b.value).concat(words(other.value));
+    const checked = /** @type {NodeListOf<HTMLInputElement>} */ (boxes.querySelectorAll("input:checked"));
+    const names = [...checked].map((b) => b.value).concat(words(other.value));
     return names.length ? [...new Set(names)] : undefined;
   };
   return { param, read, el: h("div", { class: "pal-field pal-wide" },
@@ -144,6 +145,7 @@ export function createPalette(root, editor) {
     ev.preventDefault();
     if (!chosen) return;
     const { fields, note } = forms.get(chosen.name);
+    /** @type {Step} */
     const step = { op: chosen.name };
     for (const f of fields) {
       const value = f.read();

@@ -42,6 +42,7 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   }
   app.classList.add("exploring");
 
+  /** @type {Record<string, {summary: string, params: {name: string, choices?: string[]}[]}>} */
   let ops = {}; // operation name -> {summary, params} (the server's registry)
   /** @type {Record<string, string[]>} event label -> plugins it wakes */
   let wakes = {};

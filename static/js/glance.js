@@ -113,6 +113,7 @@ export function createGlance(app, page) {
   }
 
   // The pane's diagram brought to just under the strip.
+  /** @param {string} variant */
   function bringIntoView(variant) {
     const pane = panes.querySelector(`[data-variant="${CSS.escape(variant)}"]`);
     const box = span(pane?.querySelector("[data-testid=diagram]") ?? pane);

@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 const INLINE = /(\*\*[^*]+\*\*|\*[^*\s][^*]*\*|`[^`]+`)/g;
 
 // A line's runs: [tag, text] each, tag "strong", "code", "em" or null (plain text).
+/** @param {string} text @returns {["strong" | "code" | "em" | null, string][]} */
 export function runs(text) {
   return text.split(INLINE).filter(Boolean).map((part) => {
     if (part.startsWith("**") && part.endsWith("**") && part.length > 4) return ["strong", part.slice(2, -2)];
@@ -41,9 +42,11 @@ export function blocks(text) {
   return out;
 }
 
+/** @param {string} text */
 const inline = (text) => runs(text)
   .map(([tag, part]) => (tag ? h(tag, { text: part }) : document.createTextNode(part)));
 
+/** @param {unknown} text */
 export function renderMarkdown(text) {
   return blocks(text).map((block) => ("list" in block
     ? h("ul", {}, block.list.map((item) => h("li", {}, inline(item))))

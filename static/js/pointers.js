@@ -404,7 +404,9 @@ const CROSS = CUT.cross; // the cross's half size
  * @param {{cross: Point}[]} cuts @returns {Cut | null} (null only where CUT.tries places none)
  */
 export function placeCut(line, entries, others, cuts) {
-  const segments = others.flatMap((o) => o.points.slice(1).map((q, i) => /** @type {[Point, Point]} */ ([o.points[i], q])));
+  /** @type {(o: {points: Point[]}) => [Point, Point][]} */
+  const runs = (o) => o.points.slice(1).map((q, i) => [o.points[i], q]);
+  const segments = others.flatMap(runs);
   const crosses = cuts.map((c) => c.cross);
   /** @param {Point} q */
   const room = (q) => Math.min(

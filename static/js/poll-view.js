@@ -46,6 +46,7 @@ function outcomeLines({ poll, scene }, variants) {
   });
 }
 
+/** @param {string} text @param {() => void} onclick @param {Record<string, any>} attrs */
 const button = (text, onclick, attrs = {}) => h("button", { class: "btn", type: "button", text, onclick, ...attrs });
 
 /**

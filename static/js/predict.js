@@ -25,6 +25,7 @@ export function askWith(fn) {
 export function askPrediction(dialog, scene) {
   if (asker) return asker(dialog, scene);
   const { pod, choices } = scene.predict;
+  /** @type {Record<string, string>} */
   const guesses = {};
   const returnTo = focused();
   return new Promise((resolve) => {
@@ -43,7 +44,7 @@ export function askPrediction(dialog, scene) {
     function answered(variant, queue) {
       guesses[variant] = queue;
       reveal.disabled = Object.keys(guesses).length < rows.length;
-      const next = rows.find((row) => !(row.dataset.variant in guesses));
+      const next = rows.find((row) => !((row.dataset.variant ?? "") in guesses));
       (next ? radios(next)[0] : reveal).focus();
     }
 
