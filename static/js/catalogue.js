@@ -15,8 +15,10 @@ export function loadCatalogue() {
   return loading;
 }
 
+/** @param {string} source */
 const short = (source) => source.replace(/^framework\/plugins\//, "");
 
+/** @param {CataloguePlugin["registrations"][number]} r @param {Catalogue} data */
 function registration(r, data) {
   const full = `${data.source.root}${r.source} (${data.source.repo} @ ${data.source.commit})`;
   return h("li", { class: "cat-reg" },
@@ -28,6 +30,7 @@ function registration(r, data) {
     h("code", { class: "cat-src", title: full, text: short(r.source) }));
 }
 
+/** @param {CataloguePlugin} p @param {Catalogue} data */
 function plugin(p, data) {
   const events = [...new Set(p.registrations.flatMap((r) => r.events))];
   return h("details", { class: "cat-plugin", dataPlugin: p.name, dataEvents: events.join(" ") },
@@ -41,6 +44,7 @@ function plugin(p, data) {
 }
 
 // Draws the catalogue into ``root`` (replacing what it held); ``id`` names the search box.
+/** @param {Element} root @param {Catalogue} data @param {string} id */
 export function drawCatalogue(root, data, id) {
   const search = h("input", { type: "text", id, class: "cat-search", placeholder: "VolumeBinding, PvAdd, Node…",
     autocomplete: "off", spellcheck: false, role: "searchbox" });

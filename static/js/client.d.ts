@@ -52,8 +52,28 @@ interface ExploreHistory {
 /** The plugins' catalogue (`/api/plugins`, webapp/web/plugins.py): each plugin with the events that wake it, and
  * per event label the plugins it wakes. */
 interface Catalogue {
-  plugins: { name: string; registrations: { events: string[] }[] }[];
+  plugins: CataloguePlugin[];
   events: Record<string, string[]>;
+  source: { root: string; repo: string; commit: string };
+  version: string;
+  default_hint_fn: { name: string; returns: string; source: string };
+}
+
+/** A plugin of the catalogue: where it registers its events, and each registration. */
+interface CataloguePlugin {
+  name: string;
+  source: string;
+  note: string | null;
+  later: string | null;
+  registrations: {
+    resource: string;
+    action_name: string;
+    events: string[];
+    hint: string;
+    hint_fn: string;
+    assumption: string;
+    source: string;
+  }[];
 }
 
 /** A point of a diagram's drawing, in px (pointers.js, route.js). */

@@ -7,6 +7,7 @@ import { showAudienceLink } from "./present-dialog.js";
 // The page's notices and banners, which keep nothing of their own: the error line, the link's notice, the
 // connection's, a room's banner and the presenter's audience link.
 export const notices = {
+  /** @param {string} message */
   showError(message) {
     $("error").textContent = message;
     $("error").hidden = false;
@@ -18,6 +19,7 @@ export const notices = {
 
   // What was wrong with the link the page was opened with, and what is shown instead: a line of its notice
   // (the server writes the ones it finds into the page).
+  /** @param {string} text */
   linkProblem(text) {
     $("link-problems").append(h("li", { text }));
     $("link-notice").hidden = false;
@@ -35,17 +37,20 @@ export const notices = {
     $("conn-status").hidden = false;
   },
 
+  /** @param {string} room */
   showRoom(room) {
     $("room-banner").hidden = false;
     $("room-code").textContent = room;
   },
 
+  /** @param {boolean} detached */
   showDetached(detached) {
     $("btn-detach").textContent = detached ? "⟲ Snap back to presenter" : "Detach";
     $("room-status").textContent = detached ? "exploring on your own" : "following";
   },
 
   // On an address the room can reach, with the Present dialog's QR code (present-dialog.js).
+  /** @param {string} room */
   showAudienceLink(room) {
     return showAudienceLink(room);
   },
@@ -53,6 +58,7 @@ export const notices = {
 
 // The counter, and where the variants first differ a flag with its words (on a phone only the flag); the scrubber
 // and the step's note. @param {Wire.Scene} scene
+/** @param {Wire.Scene} scene */
 export function drawCounter(scene) {
   const differs = scene.positionText !== scene.counter && scene.counter;
   const words = scene.positionText.slice(scene.counter.length);

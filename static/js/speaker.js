@@ -17,13 +17,16 @@ const room = box.dataset.room;
 // The presenter's token, in the fragment the presenter's page opened this window with (presenter.js): without it
 // the server refuses to send the speaker's notes.
 const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
-let shown = null; // the model drawn
+/** @type {Model | null} the model drawn */
+let shown = null;
 
+/** @param {string} text */
 function status(text) {
   $("speaker-status").textContent = text;
   $("speaker-status").hidden = !text;
 }
 
+/** @param {Model} model */
 function draw(model) {
   shown = model;
   const scene = model.scene;
@@ -70,9 +73,11 @@ if (room) {
     },
     scenario() {},
     model: draw,
+    /** @param {{message: string}} msg */
     error(msg) {
       status(msg.message);
     },
+    /** @param {string} event @param {{on?: boolean}} msg */
     room(event, msg) {
       if (event === "blank") $("speaker-screen").hidden = !msg.on;
     },
