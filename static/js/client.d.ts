@@ -21,9 +21,11 @@ interface Source {
   [field: string]: unknown;
 }
 
-/** A `scenario` message as a channel sends it: the presenter's, with the `key` of its load (webapp/web/hub.py). */
+/** A `scenario` message as a channel sends it: the presenter's, with the `key` of its load (webapp/web/hub.py);
+ * its `source` is the scenario object (docs/protocol.md). */
 interface ScenarioMessage extends Wire.ScenarioMessage {
   key?: string;
+  source: Source;
 }
 
 /** A whole model (model.js): the last `state` with every `delta` since applied; a channel's `state` is the
