@@ -95,7 +95,7 @@ export function followerParts(shown, mine, { answer, putAway }) {
       poll.open ? null : h("div", { class: "poll-actions" }, button("Close", putAway))),
     poll.open ? rows : null,
     h("p", { class: "poll-status", role: "status", dataTestid: "poll-status", text: status }),
-    applied && answered
+    applied && answered && scene
       ? h("p", { class: "prediction poll-verdict", dataTestid: "poll-verdict", text: verdict(mine, scene) }) : null,
     applied ? outcomeLines(shown, poll.variants.filter((v) => !(v in mine))) : null, // the verdict says the rest
     poll.open ? null : histograms(shown),
