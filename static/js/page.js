@@ -19,7 +19,8 @@ import { drawDescription, notesWithheld } from "./spoilers.js";
 // The page draws each scenario and model the bus publishes; the course's buttons publish `pick` (load a built-in).
 /**
  * @param {HTMLElement} app @param {{mode: string}} opts
- * @param {ReturnType<typeof import("./bus.js").createBus>} bus
+ * @param {{on: (topic: string, fn: (...args: any[]) => void) => void,
+ *   emit: (topic: string, ...args: any[]) => void}} bus
  */
 export function createPage(app, opts, bus) {
   /** @param {string} id */
