@@ -3,7 +3,8 @@
 #   make test   -> installs into .venv (with test tools) and runs the whole suite
 #   make check  -> lint, types and the fast unit tests (no browser, no server, no Redis): a minute or so
 #   make fuzz   -> the property and fuzz tests with ten times the examples (docs/testing.md)
-#   make bundle -> static/bundle made again (esbuild) after a change to static/js or static/css
+#   make bundle -> static/js's generated files and static/bundle (esbuild) made again after a change to static/js,
+#                  static/css or a shape the server sends
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -65,7 +66,7 @@ fuzz: $(STAMP)
 # the layers below the web, in process.
 LINTED := .
 UNIT_TESTS := tests/model tests/scenario tests/engine tests/presenter tests/delivery tests/test_layers.py \
-	tests/test_rules.py tests/test_error_kinds.py
+	tests/test_rules.py tests/test_error_kinds.py tests/test_wiretypes.py
 
 check: $(STAMP) jscheck
 	$(BIN)/ruff check $(LINTED)
@@ -81,11 +82,14 @@ node_modules/.stamp: package.json package-lock.json
 jscheck: node_modules/.stamp
 	npx --no-install tsc -p jsconfig.json
 
-# static/bundle made again with esbuild (package.json), after a change to static/js or static/css: the pages load
-# one module file and one stylesheet from it while it is fresh (webapp/web/bundles.py). Committed, so `make run`
-# needs no node; tests/web/test_bundle.py fails while it is stale.
+# static/js's generated files made again from their Python owners (tools/clientgen.py: rules.js, kinds.js, the
+# wire shapes' types.d.ts), then static/bundle with esbuild (package.json, tools/bundle.py), after a change to
+# static/js or static/css: the pages load one module file and one stylesheet from it while it is fresh
+# (webapp/web/bundles.py). Committed, so `make run` needs no node; tests/web/test_bundle.py fails while it is stale.
+# The build tools (tools/) import webapp; nothing in webapp imports them (tests/test_layers.py).
 bundle: $(APP_STAMP) node_modules/.stamp
-	$(BIN)/python -m webapp.web.bundle_build
+	$(BIN)/python -m tools.clientgen
+	$(BIN)/python -m tools.bundle
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/model_throughput.py

@@ -7,14 +7,15 @@ from pathlib import Path
 import webapp.engine.roomstore  # noqa: F401 (its error is among the kinds)
 import webapp.engine.tracefile  # noqa: F401
 import webapp.scenario.logs  # noqa: F401
-from webapp.errors import CLIENT_KINDS, Invalid, NotLoaded, TooLarge, UserError, client_module
+from tools.clientgen import kinds_module
+from webapp.errors import CLIENT_KINDS, Invalid, NotLoaded, TooLarge, UserError
 from webapp.scenario.errors import ScenarioError
 
 JS = Path(__file__).resolve().parent.parent / "static" / "js"
 
 
 def test_the_page_module_is_made_from_the_errors_module():
-    assert (JS / "kinds.js").read_text() == client_module(), "run: python -m webapp.errors > static/js/kinds.js"
+    assert (JS / "kinds.js").read_text() == kinds_module(), "run: python -m tools.clientgen"
 
 
 def test_each_kind_the_page_tells_apart_is_what_the_server_answers_with():

@@ -3,7 +3,9 @@ errors (and phrases, words every layer above the model says alike) under all of 
 outside the standard library; the presenter knows no engine. server/ (settings, codec, the screen, limits,
 offloaded work, hosts, headers) stands beside the app and knows nothing of it: it imports only errors and the
 parsing boundary (scenario/document.py); web/ (the app's routes and Socket.IO namespace), the package's
-create_app and the CLI import it. Only server/ and web/ know Socket.IO. No module is over MOST_LINES lines."""
+create_app and the CLI import it. Only server/ and web/ know Socket.IO. The build tools (tools/: the bundle and
+static/js's generated files) import webapp, and no module of webapp imports them. No module is over MOST_LINES
+lines."""
 
 import ast
 import sys
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 WEBAPP = Path(__file__).resolve().parent.parent / "webapp"
+TOOLS = WEBAPP.parent / "tools"
 # What each layer may import from webapp (itself included).
 MAY_IMPORT = {
     "errors": {"errors"},
@@ -108,6 +111,17 @@ def test_only_the_server_and_web_know_socketio(path):
     assert not third_party_imports(path) & {"socketio", "flask_socketio", "engineio"}
 
 
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(WEBAPP)))
+def test_no_runtime_module_imports_the_build_tools(path):
+    assert TOOLS.name not in third_party_imports(path)
+
+
+def test_the_build_tools_are_where_the_check_looks():
+    assert {p.name for p in TOOLS.glob("*.py")} >= {"bundle.py", "clientgen.py", "wiretypes.py"}
+    assert not (WEBAPP / "web" / "bundle_build.py").exists()
+    assert third_party_imports(TOOLS / "bundle.py") >= {"webapp"}
+
+
 CURSOR_MOVES = {"seek", "step", "back", "run", "load", "reset", "apply", "apply_next", "clone"}
 
 
@@ -134,6 +148,7 @@ def test_delivery_does_no_io(path):
 
 
 def test_every_module_is_small():
-    lines = {path.relative_to(WEBAPP).as_posix(): len(path.read_text().splitlines()) for path in SOURCES}
+    lines = {path.relative_to(WEBAPP.parent).as_posix(): len(path.read_text().splitlines())
+             for path in [*SOURCES, *sorted(TOOLS.glob("*.py"))]}
     largest = max(lines, key=lines.__getitem__)
     assert len(lines) > 50 and lines[largest] <= MOST_LINES, f"{largest}: {lines[largest]} lines"

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from webapp.engine.rules import MAX_SPEED, MIN_SPEED, SENTENCES, client_module, said
+from tools.clientgen import rules_module
+from webapp.engine.rules import MAX_SPEED, MIN_SPEED, SENTENCES, said
 from webapp.engine.session import Session, parse_speed
 from webapp.errors import Invalid, NotLoaded
 
@@ -14,7 +15,7 @@ JS = Path(__file__).resolve().parent.parent / "static" / "js"
 
 
 def test_the_page_module_is_made_from_the_rules_module():
-    assert (JS / "rules.js").read_text() == client_module(), "run: python -m webapp.engine.rules > static/js/rules.js"
+    assert (JS / "rules.js").read_text() == rules_module(), "run: python -m tools.clientgen"
 
 
 def test_the_session_refuses_with_the_rules_sentences():

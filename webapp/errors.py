@@ -3,12 +3,11 @@ react to and the HTTP status it is answered with. Anything that is not a UserErr
 answer it as ``Internal`` and log its traceback once.
 
 Every layer may raise these; this module imports nothing of the app. The kinds the page tells apart are named
-here once (CLIENT_KINDS); static/js/kinds.js is made from them (``python -m webapp.errors``).
+here once (CLIENT_KINDS); static/js/kinds.js is made from them (``python -m tools.clientgen``).
 """
 
 from __future__ import annotations
 
-import json
 from typing import ClassVar, TypedDict
 
 MAX_REPLY = 10_000  # characters of the message a client is answered with (50 problems of a scenario fit)
@@ -91,14 +90,3 @@ CLIENT_KINDS = {
     "NOT_LOADED": NotLoaded.kind,
     "UNOPENABLE": [SCENARIO_ERROR, Invalid.kind, TooLarge.kind],
 }
-
-
-def client_module() -> str:
-    """static/js/kinds.js: CLIENT_KINDS as an ES module."""
-    return ("// The error kinds the page tells apart, made from webapp/errors.py (CLIENT_KINDS) by\n"
-            "// `python -m webapp.errors > static/js/kinds.js`: edit them there.\n"
-            f"export const KINDS = {json.dumps(CLIENT_KINDS, indent=2)};\n")
-
-
-if __name__ == "__main__":
-    print(client_module(), end="")

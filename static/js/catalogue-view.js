@@ -3,7 +3,7 @@
 // modal <dialog> drawn by catalogue.js. On its own (index.html loads it beside app.js): it
 // only adds the button, the dialog and their stylesheet. While the dialog is open its keys stay in it (the
 // viewer's shortcuts do not fire while one searches), and Escape closes it alone, back to the help.
-import { $, h } from "./dom.js";
+import { $, h, messageOf } from "./dom.js";
 import { drawCatalogue, loadCatalogue } from "./catalogue.js";
 
 function mount() {
@@ -38,11 +38,11 @@ function mount() {
   let search = null;
   function show() {
     dialog.showModal();
-    loadCatalogue().then((data) => {
+    loadCatalogue().then((/** @type {Catalogue} */ data) => {
       search ??= drawCatalogue(body, data, "catalogue-view-search");
       search.focus();
-    }).catch((err) => body.replaceChildren(
-      h("p", { class: "bad", text: `Could not load the catalogue: ${err.message}` })));
+    }).catch((/** @type {unknown} */ err) => body.replaceChildren(
+      h("p", { class: "bad", text: `Could not load the catalogue: ${messageOf(err)}` })));
   }
   const title = "kube-scheduler 1.28's plugins and the events that wake each";
   const open = h("button", { class: "btn", id: "btn-catalogue", type: "button", ariaHaspopup: "dialog",

@@ -15,8 +15,10 @@ export function loadCatalogue() {
   return loading;
 }
 
+/** @param {string} source */
 const short = (source) => source.replace(/^framework\/plugins\//, "");
 
+/** @param {CataloguePlugin["registrations"][number]} r @param {Catalogue} data */
 function registration(r, data) {
   const full = `${data.source.root}${r.source} (${data.source.repo} @ ${data.source.commit})`;
   return h("li", { class: "cat-reg" },
@@ -28,6 +30,7 @@ function registration(r, data) {
     h("code", { class: "cat-src", title: full, text: short(r.source) }));
 }
 
+/** @param {CataloguePlugin} p @param {Catalogue} data */
 function plugin(p, data) {
   const events = [...new Set(p.registrations.flatMap((r) => r.events))];
   return h("details", { class: "cat-plugin", dataPlugin: p.name, dataEvents: events.join(" ") },
@@ -41,6 +44,7 @@ function plugin(p, data) {
 }
 
 // Draws the catalogue into ``root`` (replacing what it held); ``id`` names the search box.
+/** @param {Element} root @param {Catalogue} data @param {string} id */
 export function drawCatalogue(root, data, id) {
   const search = h("input", { type: "text", id, class: "cat-search", placeholder: "VolumeBinding, PvAdd, Node…",
     autocomplete: "off", spellcheck: false, role: "searchbox" });
@@ -49,14 +53,14 @@ export function drawCatalogue(root, data, id) {
   const filter = () => {
     const q = search.value.trim().toLowerCase();
     let shown = 0;
-    for (const el of list.children) {
-      const hit = !q || el.dataset.plugin.toLowerCase().includes(q) ||
-        el.dataset.events.toLowerCase().split(" ").some((e) => e.includes(q));
+    for (const el of /** @type {HTMLCollectionOf<HTMLDetailsElement>} */ (list.children)) {
+      const hit = !q || (el.dataset.plugin ?? "").toLowerCase().includes(q) ||
+        (el.dataset.events ?? "").toLowerCase().split(" ").some((e) => e.includes(q));
       el.hidden = !hit;
       el.open = Boolean(q) && hit;
       if (hit) shown++;
-      for (const ev of el.querySelectorAll(".cat-event")) {
-        ev.dataset.match = String(Boolean(q) && ev.dataset.event.toLowerCase().includes(q));
+      for (const ev of /** @type {NodeListOf<HTMLElement>} */ (el.querySelectorAll(".cat-event"))) {
+        ev.dataset.match = String(Boolean(q) && (ev.dataset.event ?? "").toLowerCase().includes(q));
       }
     }
     count.textContent = q ? `${shown} of ${data.plugins.length} plugins match “${search.value.trim()}”.`

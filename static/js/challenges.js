@@ -3,28 +3,35 @@
 // the scenario message's `source`) is sent to POST /api/challenges/<id>/check, which runs the model on the
 // challenge's versions and answers solved or not yet, with why in words (which step, which pod, which invariant
 // or placement). The list and every word of a challenge are the server's (GET /api/challenges).
-import { $, h } from "./dom.js";
+import { $, h, messageOf } from "./dom.js";
 
 const SOLVED_KEY = "inflight-scope:challenges-solved"; // ids solved in this browser, for the ✓ in the list
 const CHOSEN_KEY = "inflight-scope:challenge"; // the challenge picked in this tab
 const OPEN_KEY = "inflight-scope:challenges-open"; // whether the section is unfolded in this tab
 
+/** @template T @param {string} key @param {T} fallback @returns {T} */
 const remembered = (key, fallback) => {
   try {
-    return JSON.parse(localStorage.getItem(key)) ?? fallback;
+    return JSON.parse(localStorage.getItem(key) ?? "null") ?? fallback;
   } catch {
     return fallback;
   }
 };
 
+/**
+ * A challenge as /api/challenges lists it (webapp/web/challenges.py).
+ * @typedef {{id: string, title: string, goal: string, versions: string[], start: string}} Challenge
+ */
+/** @param {{scenario: ScenarioMessage | null}} page @param {(id: string) => void} pick */
 export function createChallenges(page, pick) {
   const box = $("challenges");
   if (!box) return;
   /** @type {HTMLLinkElement | null} its sibling: challenges.css */
   const styles = document.querySelector('link[rel=stylesheet][href*="css/app.css"]');
   if (styles) document.head.append(h("link", { rel: "stylesheet", href: new URL("challenges.css", styles.href).href }));
+  /** @type {Challenge[]} */
   let list = [];
-  let solved = new Set(remembered(SOLVED_KEY, []));
+  let solved = new Set(remembered(SOLVED_KEY, /** @type {string[]} */ ([])));
   let checking = false;
 
   const chooser = h("select", { id: "challenge-picker", ariaLabel: "Challenge", dataTestid: "challenge-picker" });
@@ -43,6 +50,7 @@ export function createChallenges(page, pick) {
   const row = h("span", { class: "challenge-row" }, chooser, start, check);
   box.replaceChildren(h("div", { class: "challenge-head-row" }, fold, row), body);
   box.hidden = true;
+  /** @param {boolean} open */
   function unfold(open) {
     fold.setAttribute("aria-expanded", String(open));
     row.hidden = body.hidden = !open;
@@ -53,6 +61,7 @@ export function createChallenges(page, pick) {
   fold.addEventListener("click", () => unfold(row.hidden));
 
   const chosen = () => list.find((c) => c.id === chooser.value);
+  /** @param {string} id */
   const lesson = (id) => [...($("scenario-picker")?.options ?? [])].find((o) => o.value === id)?.textContent ?? id;
 
   function drawList() {
@@ -77,9 +86,10 @@ export function createChallenges(page, pick) {
 
   async function run() {
     const c = chosen();
-    const source = page.scenario?.source;
+    const scenario = page.scenario; // the scenario checked
+    const source = scenario?.source;
     if (!c || checking) return;
-    if (!source) return say(false, "No scenario is loaded yet.");
+    if (!scenario || !source) return say(false, "No scenario is loaded yet.");
     checking = true;
     check.disabled = true;
     check.setAttribute("aria-busy", "true");
@@ -93,10 +103,10 @@ export function createChallenges(page, pick) {
         localStorage.setItem(SOLVED_KEY, JSON.stringify([...solved]));
         drawList();
       }
-      const what = `“${page.scenario.name}”, ${source.steps.length} steps`;
+      const what = `“${scenario.name}”, ${source.steps.length} steps`;
       say(body.solved, body.why, body.solved ? "Solved ✓" : "Not yet", what);
     } catch (err) {
-      say(false, `The check failed: ${err.message}`, "Cannot check");
+      say(false, `The check failed: ${messageOf(err)}`, "Cannot check");
     } finally {
       checking = false;
       check.disabled = false;
@@ -104,6 +114,7 @@ export function createChallenges(page, pick) {
     }
   }
 
+  /** @param {boolean} ok @param {string} why @param {string} head @param {string} what */
   function say(ok, why, head = "Not yet", what = "") {
     verdict.hidden = false;
     verdict.classList.toggle("solved", ok);
@@ -113,7 +124,10 @@ export function createChallenges(page, pick) {
   }
 
   chooser.addEventListener("change", drawChosen);
-  start.addEventListener("click", () => chosen() && pick(chosen().start));
+  start.addEventListener("click", () => {
+    const c = chosen();
+    if (c) pick(c.start);
+  });
   check.addEventListener("click", run);
 
   fetch("/api/challenges").then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status))))).then((body) => {

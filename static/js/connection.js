@@ -12,13 +12,16 @@ const RECONNECT = { reconnectionDelay: 500, reconnectionDelayMax: 3000, randomiz
 // trips overlap the download of the rest of the page's modules.
 const socket = io({ transports: ["websocket", "polling"], ...RECONNECT });
 
+/** @param {Record<string, (...args: any[]) => void>} handlers */
 export function connect(handlers) {
   for (const [event, fn] of Object.entries(handlers)) socket.on(event, fn);
   if (socket.connected) queueMicrotask(() => handlers.connect?.()); // connected before anyone listened
   return {
+    /** @param {string} event @param {object} [payload] */
     send(event, payload) {
       socket.emit(event, payload ?? {});
     },
+    /** @param {string} event @param {object} [payload] */
     request(event, payload) {
       return socket.timeout(10000).emitWithAck(event, payload ?? {});
     },

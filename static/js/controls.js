@@ -1,6 +1,6 @@
 // The controls: buttons, keys, the scrubber, the pickers and an embedding page's messages, each turned into
 // an action. Moving the cursor goes through the driver (which knows who may drive); the rest changes the page.
-import { $, drawnDark } from "./dom.js";
+import { $, drawnDark, targetOf } from "./dom.js";
 import { bindKeys, drawKeyHelp } from "./keys.js";
 import { MAX_ADDRESS, permalink, tabAddress, tooLongForAnAddress, viewOf } from "./links.js";
 import { openOnArrival } from "./present-dialog.js";
@@ -124,6 +124,8 @@ export function bindControls(app, opts, driver, page, bus) {
     toggleTables: () => page.setTables(!page.tables),
     toggleNarration: () => page.toggleNarration(),
     toggleLegend: () => ($("legend").open = !$("legend").open),
+    /** @type {(() => void) | undefined} the course's next lesson, where the page offers the course */
+    nextLesson: undefined,
   };
   if (offersCourse(opts.mode)) {
     actions.nextLesson = () => {
@@ -142,7 +144,8 @@ export function bindControls(app, opts, driver, page, bus) {
   on("btn-play", "click", actions.togglePlay);
   on("btn-reset", "click", () => drive("reset"));
   on("speed", "change", () => setSpeed(speedIndex()));
-  on("scrubber", "input", throttle((to) => drive("seek", { position: to }), 50, (ev) => [Number(ev.target.value)]));
+  on("scrubber", "input", throttle((/** @type {number} */ to) => drive("seek", { position: to }), 50,
+    (/** @type {Event} */ ev) => /** @type {[number]} */ ([Number(targetOf(ev).value)])));
   on("theme-toggle", "click", actions.toggleTheme);
   on("help-toggle", "click", actions.toggleHelp);
   on("help-close", "click", closeHelp);

@@ -16,9 +16,17 @@ export const targetOf = (ev) => ev.target;
 /** @param {ParentNode} root @param {string} selector @returns {any} */
 export const within = (root, selector) => root.querySelector(selector);
 
+// What a thrown value says: an Error's message, anything else as text.
+/** @param {unknown} err @returns {string} */
+export const messageOf = (err) => (err instanceof Error ? err.message : String(err));
+
 const ATTRIBUTES = new Set(["role", "title", "tabindex"]); // set as attributes, as data-* and aria-* are
 
 // Element builder: text is always set as text (never parsed as HTML).
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag @param {Record<string, any>} attrs @param {...Child} children @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -27,7 +35,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === "text") el.textContent = value;
     else if (key.startsWith("data") || key.startsWith("aria") || ATTRIBUTES.has(key))
       el.setAttribute(key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase()), value === true ? "true" : String(value));
-    else el[key] = value;
+    else Object.assign(el, { [key]: value });
   }
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;

@@ -2,8 +2,9 @@
 // member watches the room until it detaches, then drives a session of its own; everyone else drives the
 // session of their own connection. On every (re)connection the server holds a new, empty session for it:
 // the view is loaded again where it was, a room is rejoined or reclaimed.
+import { messageOf } from "./dom.js";
 import { KINDS } from "./kinds.js";
-import { resolveSource } from "./options.js";
+import { readOptions, resolveSource } from "./options.js";
 import { voter } from "./voter.js";
 
 // The kinds of a refused load that say the scenario itself cannot be opened, as opposed to a server that is busy
@@ -12,18 +13,31 @@ const UNOPENABLE = new Set(KINDS.UNOPENABLE);
 
 const DRIVE = new Set(["load", "step", "back", "seek", "reset", "play", "pause"]);
 
+/**
+ * What the driver tells the page, and what it reads of it.
+ * @typedef {{latest: Model | null, connected(): void, showError(message: string): void,
+ *   linkProblem(text: string): void, showRoom(room: string | null): void, showDetached(detached: boolean): void,
+ *   showAudienceLink(room: string | null, token?: string | null): void}} DriverPage
+ * The connection's model (model.js openModel).
+ * @typedef {{send(event: string, payload?: object): void, request(event: string, payload?: object): Promise<any>,
+ *   follow(room: string | null): void}} Conn
+ */
+/** @param {ReturnType<typeof readOptions>} opts @param {Conn} conn @param {DriverPage} page */
 export function createDriver(opts, conn, page) {
   // A follower joins its room as its tab's voter: a poll open there comes with its own answer, after a reload too.
   const join = () => conn.send("join_room", { room: opts.room, voter: voter() });
   const driver = {
-    source: null, // what to load: a built-in id or a scenario object
+    /** @type {Source | string | undefined | null} what to load: a built-in id or a scenario object */
+    source: null,
     // what `load` asks for (null: what the scenario opens on); a scenario message says what is shown
     versions: opts.versions,
-    opensOn: null, // the versions the scenario on screen opens on
+    /** @type {string[] | null} the versions the scenario on screen opens on */
+    opensOn: null,
     detached: false,
 
     following: () => opts.mode === "audience" && !driver.detached,
 
+    /** @param {string} event @param {object} payload */
     drive(event, payload = {}) {
       if (opts.mode === "present") return conn.send(event, { ...payload, room: opts.room, token: opts.token });
       if (driver.following()) {
@@ -34,6 +48,7 @@ export function createDriver(opts, conn, page) {
     },
 
     // `position` (optional) is where the new simulation starts; the server checks it against the scenario.
+    /** @param {Source | string | undefined | null} source @param {number} [position] */
     load(source, position) {
       const variants = driver.versions ? { variants: driver.versions } : {};
       driver.drive("load", { scenario: source, ...variants, position, ...(opts.range ? { range: opts.range } : {}) });
@@ -43,6 +58,7 @@ export function createDriver(opts, conn, page) {
 
     // A scenario message says what a follower would load on its own if it detached, and which versions are
     // shown (a room's are the presenter's choice).
+    /** @param {ScenarioMessage} msg */
     heard(msg) {
       if (msg.id || typeof driver.source !== "object" || !driver.source) driver.source = msg.id ?? msg.source;
       driver.versions = msg.variants;
@@ -55,6 +71,7 @@ export function createDriver(opts, conn, page) {
       return shown && shown.join() !== (driver.opensOn ?? []).join() ? shown : null;
     },
 
+    /** @param {{message: string, event?: string, kind: string}} msg */
     error(msg) {
       // The server evicted this idle session (or restarted without this page noticing): load it again.
       if (msg.kind === KINDS.NOT_LOADED && page.latest && opts.mode !== "present" && !driver.following()) {
@@ -99,7 +116,7 @@ export function createDriver(opts, conn, page) {
     page.connected();
     if (opts.mode === "audience") {
       page.showRoom(opts.room);
-      if (driver.detached) return driver.load(driver.source, page.latest.position);
+      if (driver.detached) return driver.load(driver.source, page.latest?.position);
       conn.follow(opts.room);
       return join();
     }
@@ -117,16 +134,17 @@ export function createDriver(opts, conn, page) {
       page.showAudienceLink(opts.room, opts.token);
       if (ack.loaded) return; // the room still has its scenario: claim_room sent its state
     }
-    if (resuming) return driver.load(driver.source, page.latest.position);
+    if (resuming) return driver.load(driver.source, page.latest?.position);
     try {
       driver.source = await resolveSource(opts);
       driver.load(driver.source, opts.position || undefined);
     } catch (err) {
-      driver.load(instead(err.message)); // from its start
+      driver.load(instead(messageOf(err))); // from its start
     }
   }
 
   // The link's scenario cannot be opened (`why`): the notice says so, and the default built-in is the source.
+  /** @param {string} why */
   function instead(why) {
     page.linkProblem(`${why} ${opts.insteadOfLink}`);
     driver.source = opts.defaultScenario;

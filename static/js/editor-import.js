@@ -8,7 +8,7 @@
 // first; "Open the incident report" posts the same log to /report (a form, so the page opens in this tab), and
 // "Open the viewer at the incident" hands the scenario to the viewer at that position, as Run does; Run opens the
 // viewer there too while the editor holds the imported text as it came (``landing``), at 0 once it is edited.
-import { h, within } from "./dom.js";
+import { h, messageOf, within } from "./dom.js";
 import { HANDOFF_ID, HANDOFF_KEY } from "./links.js";
 
 // A noun that agrees with its count, and both: "1 step", "2 steps" (counted is editor.js's too).
@@ -41,7 +41,7 @@ export function bindImport(dialog, result, editor, maxBytes) {
       answer = await res.json().catch(() => ({ message: `the server answered HTTP ${res.status}` }));
       if (!res.ok) return refuse(`Not imported: ${answer.message ?? `HTTP ${res.status}`}`);
     } catch (err) {
-      return refuse(`Not imported: no answer from the server (${err.message}).`);
+      return refuse(`Not imported: no answer from the server (${messageOf(err)}).`);
     }
     status.textContent = "";
     delete status.dataset.state;

@@ -2,7 +2,7 @@
 // (GET /api/operations; the editor page names the ones shown first in data-palette), events and plugins from the
 // 1.28 catalogue (GET /api/plugins). Each "Append" writes one step into the text beside it (editor-yaml.js),
 // declaring under `pods:` any pod the step names that is not declared yet; the editor then validates as usual.
-import { h } from "./dom.js";
+import { h, messageOf } from "./dom.js";
 import { appendItem, declaredPods } from "./editor-yaml.js";
 
 let uid = 0;
@@ -85,7 +85,8 @@ function pluginsField(param, id, label, help, ctx) {
   ctx.onCatalogue.push(fill);
   fill();
   const read = () => {
-    const names = [...boxes.querySelectorAll("input:checked")].map((b) => b.value).concat(words(other.value));
+    const checked = /** @type {NodeListOf<HTMLInputElement>} */ (boxes.querySelectorAll("input:checked"));
+    const names = [...checked].map((b) => b.value).concat(words(other.value));
     return names.length ? [...new Set(names)] : undefined;
   };
   return { param, read, el: h("div", { class: "pal-field pal-wide" },
@@ -97,6 +98,7 @@ function pluginsField(param, id, label, help, ctx) {
 export function createPalette(root, editor) {
   const featured = words(root.dataset.palette ?? "");
   const podList = `pal-pods-${++uid}`;
+  /** @type {{podList: string, catalogue: Catalogue | null, onCatalogue: (() => void)[]}} */
   const ctx = { podList, catalogue: null, onCatalogue: [] };
   const datalist = h("datalist", { id: podList });
   const buttons = h("div", { class: "pal-ops", role: "group", ariaLabel: "Operations" });
@@ -143,6 +145,7 @@ export function createPalette(root, editor) {
     ev.preventDefault();
     if (!chosen) return;
     const { fields, note } = forms.get(chosen.name);
+    /** @type {Step} */
     const step = { op: chosen.name };
     for (const f of fields) {
       const value = f.read();
@@ -173,7 +176,7 @@ export function createPalette(root, editor) {
       note.value = "";
     } catch (err) {
       status.dataset.state = "bad";
-      status.textContent = `Not appended: ${err.message}.`;
+      status.textContent = `Not appended: ${messageOf(err)}.`;
     }
     refreshPods();
   }
@@ -195,7 +198,7 @@ export function createPalette(root, editor) {
     refreshPods();
   }).catch((err) => {
     status.dataset.state = "bad";
-    status.textContent = `The palette could not load the operations: ${err.message}.`;
+    status.textContent = `The palette could not load the operations: ${messageOf(err)}.`;
   });
 
   return {

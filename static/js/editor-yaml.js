@@ -122,6 +122,7 @@ function itemIndent(lines, from, to) {
 
 // {text, line}: ``text`` with ``item`` appended to the top-level list ``key`` (created, before ``before`` when that
 // key exists, else at the end), and the 1-based line where the item now is.
+/** @param {string} text @param {string} key @param {unknown} item @param {string | null} before */
 export function appendItem(text, key, item, before = null) {
   if (isJson(text)) return appendJson(text, key, item);
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
@@ -134,7 +135,7 @@ export function appendItem(text, key, item, before = null) {
     lines.splice(where, 0, `${key}:`, `  - ${flow}`);
     return { text: `${lines.join("\n")}\n`, line: where + 2 };
   }
-  const rest = withoutComment(keyLine(key).exec(lines[at])[1]);
+  const rest = withoutComment(keyLine(key).exec(lines[at])?.[1] ?? "");
   if (rest === "" || rest === "~" || rest === "null") {
     const indent = itemIndent(lines, at + 1, last);
     if (rest) lines[at] = `${key}:`;
@@ -159,7 +160,7 @@ function appendJson(text, key, item) {
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new Error(`the JSON text does not parse (${err.message}); fix it first`);
+    throw new Error(`the JSON text does not parse (${err instanceof Error ? err.message : err}); fix it first`);
   }
   if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new Error("the JSON text is not a scenario object");
   if (doc[key] == null) doc[key] = [];

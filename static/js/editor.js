@@ -12,7 +12,7 @@
 // which plugin. Their edits go through `write`, one undoable edit each (Ctrl+Z).
 //
 // Everything shown from the user or the server is set as text (dom.js `h`), never parsed as HTML.
-import { $, focused, h } from "./dom.js";
+import { $, focused, h, messageOf } from "./dom.js";
 import { createPalette } from "./editor-palette.js";
 import { bindImport, counted } from "./editor-import.js";
 import { drawCatalogue, loadCatalogue } from "./catalogue.js";
@@ -40,7 +40,7 @@ let validations = 0; // only the answer to the newest request is shown
 
 // "Viewer" goes back to the view this tab's "Editor" was pressed in (its scenario, position, versions and theme).
 const viewerPlace = sessionStorage.getItem(VIEWER_KEY);
-const viewedFrom = URL.canParse(viewerPlace) ? new URL(viewerPlace) : null;
+const viewedFrom = viewerPlace !== null && URL.canParse(viewerPlace) ? new URL(viewerPlace) : null;
 if (viewedFrom?.origin === location.origin && viewedFrom.pathname === "/") $("viewer-link").href = viewedFrom.href;
 let timer = 0;
 let shownFormat = format.value; // the Format as the text was last validated (a change event comes after the choice)
@@ -82,7 +82,7 @@ async function post(url, body) {
     const answer = await res.json().catch(() => ({ message: `the server answered HTTP ${res.status}` }));
     return res.ok ? answer : { failed: true, message: answer.message ?? `HTTP ${res.status}` };
   } catch (err) {
-    return { failed: true, message: `no answer from the server (${err.message})` };
+    return { failed: true, message: `no answer from the server (${messageOf(err)})` };
   }
 }
 
@@ -337,7 +337,7 @@ async function run() {
   try {
     sessionStorage.setItem(HANDOFF_KEY, json);
   } catch (err) {
-    return notice(`Could not hand the scenario to the viewer: ${err.message}`);
+    return notice(`Could not hand the scenario to the viewer: ${messageOf(err)}`);
   }
   const at = importer.landingOf(source.value); // an import opens at its incident
   location.assign(`/?scenario=${HANDOFF_ID}${at ? `&position=${at}` : ""}`);
@@ -387,7 +387,7 @@ function draftId() {
 
 function readStored(key) {
   try {
-    return JSON.parse(localStorage.getItem(key));
+    return JSON.parse(localStorage.getItem(key) ?? "null");
   } catch {
     return null;
   }

@@ -95,13 +95,13 @@ export function paletteOf(source, choices, wakes) {
   return { palette, plugins: [...named] };
 }
 
-/** The pods of a queue in a scene's pane. @param {Pane} pane @param {string} queue @returns {string[]} */
+/** The pods of a queue in a scene's pane. @param {Wire.Pane} pane @param {string} queue @returns {string[]} */
 const lane = (pane, queue) => pane.lanes.find((l) => l.queue === queue)?.chips.map((c) => c.pod) ?? [];
 
 /**
  * What the scene offers to act on: the pods in flight in any version (Fail, Done, Update), and whether any
  * version has a pod to pop.
- * @param {Scene} scene @returns {{inFlight: string[], poppable: boolean}}
+ * @param {Wire.Scene} scene @returns {{inFlight: string[], poppable: boolean}}
  */
 export function actable(scene) {
   const panes = Object.values(scene.panes);

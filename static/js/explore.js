@@ -9,7 +9,7 @@
 // scenario's hints and plugins care about (GET /api/plugins says which events wake which plugin).
 // This module is the view: it keeps the state, draws it and acts; what a fork is (explore-fork.js) and how the
 // history moves (explore-history.js) are plain data apart from it; the chips one acts on are explore-chips.js's.
-import { $, h } from "./dom.js";
+import { $, h, messageOf } from "./dom.js";
 import { drawKeyHelp } from "./keys.js";
 import { actable, branchWords, forked, forkedWords, jsonBytes, MAX_FORK_BYTES, otherBranch, paletteOf }
   from "./explore-fork.js";
@@ -42,6 +42,7 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   }
   app.classList.add("exploring");
 
+  /** @type {Record<string, {summary: string, params: {name: string, choices?: string[]}[]}>} */
   let ops = {}; // operation name -> {summary, params} (the server's registry)
   /** @type {Record<string, string[]>} event label -> plugins it wakes */
   let wakes = {};
@@ -163,7 +164,7 @@ export function createExplore(app, opts, driver, page, actions, bus) {
       if (!ok) return say(`${found.message ?? "The search failed."}`);
       open(found.scenario, found.position, page.latest?.position ?? 0, () => found.explanation, true);
     } catch (err) {
-      say(`The search failed: ${err.message}`);
+      say(`The search failed: ${messageOf(err)}`);
     } finally {
       searching = false;
       button.disabled = false;

@@ -19,9 +19,10 @@ const LABELS = ".gone-tag, .unseen-tag, .marker";
 
 // Every diagram under `root` (both panes) gets the same size: the largest that fits them all. Unless
 // `force`, only when an area's size changed since it was fitted. Returns whether anything was fitted.
+/** @param {ParentNode} root @param {boolean} force */
 export function fitAll(root = document, force = true) {
   fitLanes(root);
-  const lists = [...root.querySelectorAll("[data-testid=diagram]")].map(measure).filter(Boolean);
+  const lists = [...root.querySelectorAll("[data-testid=diagram]")].map(measure).filter((l) => l !== null);
   if (!lists.length || (!force && lists.every((l) => fitted.get(l.list) === l.key))) return false;
   for (const l of lists) {
     l.list.classList.add("fitting"); // the walk's hint badges take no part in the fit
@@ -50,7 +51,7 @@ export function fitAll(root = document, force = true) {
       grow(l);
     }
     markRowEnds(l.list);
-    fitted.set(l.list, measure(l.diagram).key);
+    fitted.set(l.list, measure(l.diagram)?.key);
     l.list.classList.remove("fitting");
     showBadges(l.list);
   }
@@ -123,10 +124,13 @@ function narrow(lists, on) {
   for (const l of lists) l.list.classList.toggle("narrow-labels", on);
 }
 
+/** @typedef {{diagram: Element, area: HTMLElement, list: HTMLElement, style: CSSStyleDeclaration, widthOnly: boolean,
+ *   key: string}} Measured */
+/** @param {Element} diagram @returns {Measured | null} */
 function measure(diagram) {
-  const area = diagram.querySelector(".list-area");
-  const list = area?.querySelector(".inflight-list");
-  if (!list || !diagram.isConnected) return null;
+  const area = /** @type {HTMLElement | null} */ (diagram.querySelector(".list-area"));
+  const list = /** @type {HTMLElement | null | undefined} */ (area?.querySelector(".inflight-list"));
+  if (!area || !list || !diagram.isConnected) return null;
   const style = getComputedStyle(area);
   const widthOnly = style.getPropertyValue("--fit").trim() === "width";
   const key = widthOnly ? `${Math.round(area.clientWidth)}` : `${Math.round(area.clientWidth)}x${Math.round(area.clientHeight)}`;

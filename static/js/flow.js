@@ -97,7 +97,7 @@ function keepPlace(app, driver, page) {
 
   function handedOver() {
     try {
-      return history.state?.handedOff ?? JSON.parse(sessionStorage.getItem(HANDOFF_KEY)) ?? driver.source;
+      return history.state?.handedOff ?? JSON.parse(sessionStorage.getItem(HANDOFF_KEY) ?? "null") ?? driver.source;
     } catch {
       return driver.source;
     }
@@ -182,7 +182,7 @@ function bindEditorLink(driver) {
     }
     let draft = null;
     try {
-      draft = JSON.parse(localStorage.getItem(DRAFT_KEY));
+      draft = JSON.parse(localStorage.getItem(DRAFT_KEY) ?? "null");
     } catch { /* no draft */ }
     if (!draft || JSON.stringify(draft.ran) !== JSON.stringify(source)) {
       draft = { from: "", text: JSON.stringify(source, null, 2), format: "json", ran: source };

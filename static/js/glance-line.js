@@ -6,7 +6,7 @@
 /**
  * The pods a line is about: the one the room is asked to predict, else the pods that have failed so far (the
  * scene's outcomes), else every pod in a lane.
- * @param {Scene} scene @param {Pane} pane @returns {string[]}
+ * @param {Wire.Scene} scene @param {Wire.Pane} pane @returns {string[]}
  */
 export function podsOf(scene, pane) {
   if (scene.predict?.pod) return [scene.predict.pod];
@@ -17,7 +17,7 @@ export function podsOf(scene, pane) {
 
 /**
  * Where `pods` are on `pane`: each lane holding one of them, its label and those pods ("backoffQ: B").
- * @param {Pane} pane @param {string[]} pods @returns {string}
+ * @param {Wire.Pane} pane @param {string[]} pods @returns {string}
  */
 export function whereOf(pane, pods) {
   return pane.lanes.map((lane) => {
@@ -29,7 +29,7 @@ export function whereOf(pane, pods) {
 /**
  * How `pods` fared so far on `variant` (the scene's outcomes line, without its version's name): "B: back in activeQ
  * after 1 s via backoffQ".
- * @param {Scene} scene @param {string} variant @param {string[]} pods @returns {string}
+ * @param {Wire.Scene} scene @param {string} variant @param {string[]} pods @returns {string}
  */
 export function soFarOf(scene, variant, pods) {
   const prefix = `${variant}: `;
@@ -43,7 +43,7 @@ export function soFarOf(scene, variant, pods) {
 /**
  * The line for `variant`'s pane: its title, where the pods are, and what the step decided (the pane's caption, when
  * a pod failed on it) or else how they fared so far, or else the caption.
- * @param {Scene} scene @param {string} variant
+ * @param {Wire.Scene} scene @param {string} variant
  * @returns {{variant: string, title: string, tone: string, where: string, text: string}}
  */
 export function glanceLine(scene, variant) {

@@ -10,7 +10,7 @@
 import { $, h, prefersReducedMotion } from "./dom.js";
 import { glanceLine } from "./glance-line.js";
 
-/** The box of `el` as [top, bottom], or null where it is not drawn. @param {Element | null} el */
+/** The box of `el` as [top, bottom], or null where it is not drawn. @param {Element | null | undefined} el */
 function span(el) {
   if (!el) return null;
   const r = el.getBoundingClientRect();
@@ -116,6 +116,7 @@ export function createGlance(app, page) {
   }
 
   // The pane's diagram brought to just under the strip.
+  /** @param {string} variant */
   function bringIntoView(variant) {
     const pane = panes.querySelector(`[data-variant="${CSS.escape(variant)}"]`);
     const box = span(pane?.querySelector("[data-testid=diagram]") ?? pane);
@@ -129,7 +130,8 @@ export function createGlance(app, page) {
     const variant = /** @type {{record?: {moves?: {pod: string}[]}} | undefined} */ (
       pane ? page.shown?.variants?.[pane.dataset.variant ?? ""] : undefined);
     const moves = variant?.record?.moves ?? [];
-    const lanes = moves.map((m) => pane?.querySelector(`.lane .chip[data-pod="${CSS.escape(m.pod)}"]`)?.closest(".lane"))
+    const lanes = moves
+      .map((m) => pane?.querySelector(`.lane .chip[data-pod="${CSS.escape(m.pod)}"]`)?.closest(".lane"))
       .map(span).filter((box) => box !== null);
     if (!lanes.length) return;
     const [top, bottom] = seenBand();

@@ -68,6 +68,7 @@ const CLOSE_THEMSELVES = "#predict-dialog:not([hidden]), [data-testid=poll-revea
 const STEPPING = new Set(["ArrowLeft", "ArrowRight", "PageUp", "PageDown", " ", "?"]);
 
 // `actions`: name -> fn(key); looked up at each key press, so actions added later (explore.js) work.
+/** @param {Record<string, ((key: string, foundOpen: boolean) => void) | undefined>} actions */
 export function bindKeys(actions) {
   const rows = new Map(KEYS.flatMap((row) => row.keys.map((key) => [key, row])));
   // Whether Escape found something open, asked before anything closes itself on it (a tip, the Predict prompt, the
@@ -78,6 +79,7 @@ export function bindKeys(actions) {
   }, true);
   // The control the pointer last pressed, while it keeps the focus (a key press makes it :focus-visible, so that
   // cannot tell).
+  /** @type {Element | null} */
   let clicked = null;
   document.addEventListener("pointerdown", (ev) => {
     const target = targetOf(ev);
@@ -96,7 +98,8 @@ export function bindKeys(actions) {
     const chord = ev.ctrlKey || ev.metaKey ? `Ctrl+${letter(ev)}` : letter(ev);
     // A modal (help, the Predict prompt) owns the keys: only Escape and ? (help) reach the page meanwhile.
     if (document.querySelector(".help:not([hidden])") && chord !== "Escape" && chord !== "?") return;
-    const fn = actions[rows.get(chord)?.action];
+    const row = rows.get(chord);
+    const fn = row && actions[row.action];
     if (!fn) return;
     // Space on a button or disclosure focused from the keyboard clicks it, on such a checkbox ticks it; focused by a
     // click, Space plays (it clicked the control again: Theme back, Predict off, Reset again).
@@ -109,6 +112,7 @@ export function bindKeys(actions) {
 }
 
 // A letter's case says whether Shift is held, not Caps Lock (Ctrl+Shift+Z may arrive as "z", "f" as "F").
+/** @param {KeyboardEvent} ev */
 function letter(ev) {
   if (!/^[a-z]$/i.test(ev.key)) return ev.key;
   return ev.shiftKey ? ev.key.toUpperCase() : ev.key.toLowerCase();
@@ -116,6 +120,7 @@ function letter(ev) {
 
 // The help dialog's table: a row per key the page answers; a follower of a room (`following`) is shown no key that
 // drives (they only said "press Detach"), and how to drive.
+/** @param {Record<string, unknown>} actions @param {boolean} following */
 export function drawKeyHelp(actions, following = false) {
   const table = $("help-keys");
   if (!table) return;

@@ -1,5 +1,5 @@
 // The error kinds the page tells apart, made from webapp/errors.py (CLIENT_KINDS) by
-// `python -m webapp.errors > static/js/kinds.js`: edit them there.
+// `python -m tools.clientgen`: edit them there.
 export const KINDS = {
   "NOT_LOADED": "NotLoaded",
   "UNOPENABLE": [

@@ -5,6 +5,7 @@ import { svg } from "./renderer.js";
 
 let last = "";
 
+/** @param {Wire.LegendItem[] | undefined} legend */
 export function drawLegend(legend) {
   if (!legend?.length) return;
   const key = JSON.stringify(legend);
@@ -16,11 +17,13 @@ export function drawLegend(legend) {
   }
 }
 
+/** @param {Wire.LegendItem} item */
 function item({ key, label, text }) {
   return h("li", { class: `lg-item lg-${key}`, dataLegend: key }, swatch(key, label),
     h("span", { class: "lg-text", text }));
 }
 
+/** @param {string} key @param {string} label */
 function swatch(key, label) {
   if (key === "marker" || key === "detached") {
     const line = key === "detached"

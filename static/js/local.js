@@ -124,7 +124,7 @@ export function localConnection(bundle) {
           actions[event](payload);
           deliver("state", stateMessage());
         } catch (err) {
-          deliver("error", { message: err.message, event });
+          deliver("error", { message: err instanceof Error ? err.message : String(err), event });
         }
       },
     };

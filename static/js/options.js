@@ -1,6 +1,7 @@
 // What the page was opened with: the #app data attributes (set by the server from the URL) and the hash.
 import { decodeScenario, HANDOFF_ID, HANDOFF_KEY } from "./links.js";
 
+/** @param {HTMLElement} app */
 export function readOptions(app) {
   const d = app.dataset;
   const hash = new URLSearchParams(location.hash.slice(1));
@@ -20,10 +21,12 @@ export function readOptions(app) {
   };
 }
 
+/** @param {string | undefined} text */
 const names = (text) => (text ? text.split(",") : null);
 
 // The scenario to load: an inline one from the URL or the editor, else the built-in id. One that cannot be read
 // is refused with what was wrong, in the server's words (webapp/web/routes.py DAMAGED, as data-damaged-link).
+/** @param {ReturnType<typeof readOptions>} opts @returns {Promise<Source | string | undefined>} */
 export async function resolveSource(opts) {
   if (opts.inline) return decodeScenario(opts.inline).catch(() => refuse(opts.damagedLink));
   if (opts.scenario === HANDOFF_ID) { // the editor's Run, or a view too long for its address
@@ -40,6 +43,7 @@ export async function resolveSource(opts) {
 const NOT_HANDED_OVER = "This link's scenario was handed over in another tab (by the editor, or being too long for " +
   "an address): this tab does not have it.";
 
+/** @param {string | undefined} words @returns {never} */
 function refuse(words) {
   throw new Error(words);
 }

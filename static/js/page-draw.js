@@ -7,6 +7,7 @@ import { showAudienceLink } from "./present-dialog.js";
 // The page's notices and banners, which keep nothing of their own: the error line, the link's notice, the
 // connection's, a room's banner and the presenter's audience link.
 export const notices = {
+  /** @param {string} message */
   showError(message) {
     $("error").textContent = message;
     $("error").hidden = false;
@@ -18,6 +19,7 @@ export const notices = {
 
   // What was wrong with the link the page was opened with, and what is shown instead: a line of its notice
   // (the server writes the ones it finds into the page).
+  /** @param {string} text */
   linkProblem(text) {
     $("link-problems").append(h("li", { text }));
     $("link-notice").hidden = false;
@@ -35,25 +37,32 @@ export const notices = {
     $("conn-status").hidden = false;
   },
 
+  /** @param {string} room */
   showRoom(room) {
     $("room-banner").hidden = false;
     delete $("room-banner").dataset.held; // the room the page held for it (the first frame's, firstframe.css)
     $("room-code").textContent = room;
   },
 
+  /** @param {boolean} detached */
   showDetached(detached) {
     $("btn-detach").textContent = detached ? "⟲ Snap back to presenter" : "Detach";
     $("room-status").textContent = detached ? "exploring on your own" : "following";
   },
 
   // On an address the room can reach, with the Present dialog's QR code (present-dialog.js).
+  /**
+   * @param {string} room
+   * @param {string} token
+   */
   showAudienceLink(room, token) {
     return showAudienceLink(room, token);
   },
 };
 
 // The counter, and where the variants first differ a flag with its words (on a phone only the flag); the scrubber
-// and the step's note. @param {Scene} scene
+// and the step's note. @param {Wire.Scene} scene
+/** @param {Wire.Scene} scene */
 export function drawCounter(scene) {
   const differs = scene.positionText !== scene.counter && scene.counter;
   const words = scene.positionText.slice(scene.counter.length);
@@ -82,7 +91,7 @@ export function drawPlayback({ playing, speed }, stoppedForPrompt) {
 
 /**
  * The verdict on `guesses` (the viewer's predictions for this step; null: none, and the box is hidden).
- * @param {Record<string, string> | null} guesses @param {Scene} scene
+ * @param {Record<string, string> | null} guesses @param {Wire.Scene} scene
  */
 export function drawVerdict(guesses, scene) {
   const box = $("prediction");
@@ -100,7 +109,7 @@ export function drawVerdict(guesses, scene) {
 
 /**
  * Where the focus is inside `panes` (null: not there), to put it back after the redraw (refocus).
- * @param {HTMLElement} panes @returns {{variant?: string, term?: string, text: string} | null}
+ * @param {HTMLElement} panes @returns {{variant?: string | null, term?: string, text: string | null} | null}
  */
 export function focusedIn(panes) {
   const el = focused();
@@ -112,7 +121,7 @@ export function focusedIn(panes) {
 /**
  * Focus inside a pane survives its redrawing: on the same term of the same pane if it is still drawn, else on the
  * pane (it fell to the page's body, and the next Tab started from the top).
- * @param {HTMLElement} panes @param {{variant?: string, term?: string, text: string}} where
+ * @param {HTMLElement} panes @param {{variant?: string | null, term?: string, text: string | null}} where
  */
 export function refocus(panes, { variant, term, text }) {
   const pane = [...panes.querySelectorAll(":scope > [data-variant]")]

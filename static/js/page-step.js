@@ -16,6 +16,7 @@ export function steppedForward(previous, model) {
  * @param {{pointers?: any[]} | undefined} before @param {{pointers?: any[]}} now @returns {string[]}
  */
 export function repointed(before, now) {
+  /** @param {Wire.Pointer} p */
   const aim = (p) => `${p.target}|${p.key}|${p.detached}|${p.decided}`;
   const was = new Map((before?.pointers ?? []).map((p) => [p.pod, aim(p)]));
   return (now.pointers ?? []).filter((p) => was.get(p.pod) !== aim(p)).map((p) => p.pod);

@@ -2,7 +2,7 @@
 // scene's), one model at a time and in order: the hint walk of a step forward plays on the old view, then the
 // panes are replaced and their elements move (animate.js). The page keeps the last model it was handed
 // (`latest`, what the controls act on) and the one on screen (`shown`).
-import { $, prefersReducedMotion } from "./dom.js";
+import { $, prefersReducedMotion, targetOf } from "./dom.js";
 import { renderPane } from "./renderer.js";
 import { capture, climaxBeats, playClimax, playHintWalk, playTransition } from "./animate.js";
 import { attachPointers, follow, redrawAll } from "./pointers.js";
@@ -17,11 +17,18 @@ import { drawNextLesson, drawOutcomes, drawScenario, offersCourse } from "./scen
 import { drawDescription, notesWithheld } from "./spoilers.js";
 
 // The page draws each scenario and model the bus publishes; the course's buttons publish `pick` (load a built-in).
+/**
+ * @param {HTMLElement} app @param {{mode: string}} opts
+ * @param {{on: (topic: string, fn: (...args: any[]) => void) => void,
+ *   emit: (topic: string, ...args: any[]) => void}} bus
+ */
 export function createPage(app, opts, bus) {
+  /** @param {string} id */
   const pick = (id) => bus.emit("pick", id);
   let queue = Promise.resolve();
   let tables = $("tables").hidden === false; // the link's (?tables=1)
-  let guesses = null; // the viewer's predictions for the step on its way
+  /** @type {Record<string, string> | null} the viewer's predictions for the step on its way */
+  let guesses = null;
   let stoppedForPrompt = false; // Play stopped for a prompt, its pause not yet drawn (showPaused)
   let introClosed = false;
   let narrationOpen = false; // the panes' narration disclosures: closed (the caption tells), `n` opens them all
@@ -32,8 +39,9 @@ export function createPage(app, opts, bus) {
     redrawAll($("panes"));
   });
   // A click on one pane's disclosure is remembered for the panes drawn next.
-  $("panes").addEventListener("toggle", (ev) => {
-    if (ev.target.matches?.("details[data-testid=narration]")) narrationOpen = ev.target.open;
+  $("panes").addEventListener("toggle", (/** @type {Event} */ ev) => {
+    const target = targetOf(ev);
+    if (target.matches?.("details[data-testid=narration]")) narrationOpen = target.open;
   }, true);
   // Ticking or unticking Predict withholds or brings back what tells the answers ahead (spoilers.js).
   $("predict")?.addEventListener("change", () => page.shown && drawSpoilable(page.shown.scene));
@@ -44,15 +52,20 @@ export function createPage(app, opts, bus) {
 
   const page = {
     ...notices,
+    /** @type {ScenarioMessage | null} */
     scenario: null,
+    /** @type {Model | null} */
     latest: null,
+    /** @type {Model | null} */
     shown: null,
 
+    /** @param {ScenarioMessage} msg */
     drawScenario(msg) {
       page.scenario = msg;
       drawScenario(msg, { mode: opts.mode, pick, position: 0 });
     },
 
+    /** @param {Model} model */
     draw(model) {
       page.latest = model;
       if (!model.playing) stoppedForPrompt = false; // the pause Play stopped with has arrived
@@ -63,13 +76,15 @@ export function createPage(app, opts, bus) {
     // step before may still be playing its walk).
     showPaused() {
       stoppedForPrompt = true;
-      drawPlayback(page.latest, stoppedForPrompt);
+      if (page.latest) drawPlayback(page.latest, stoppedForPrompt);
     },
 
+    /** @param {Record<string, string> | null} predicted */
     expectVerdict(predicted) {
       guesses = predicted;
     },
 
+    /** @param {boolean} on */
     setTables(on) {
       tables = on;
       $("tables").hidden = !on;
@@ -92,6 +107,7 @@ export function createPage(app, opts, bus) {
     },
   };
 
+  /** @param {Model} model */
   async function drawModel(model) {
     await held;
     const previous = page.shown;
@@ -117,7 +133,7 @@ export function createPage(app, opts, bus) {
     fitAll(panes);
     for (const pane of Object.values(scene.panes)) {
       const diagram = panes.querySelector(`[data-variant="${CSS.escape(pane.variant)}"] [data-testid=diagram]`);
-      const entering = forward && !prefersReducedMotion()
+      const entering = forward && previous && !prefersReducedMotion()
         ? { fresh: repointed(previous.scene.panes[pane.variant], pane), ms: climaxBeats(pace).fade } : {};
       if (diagram) attachPointers(diagram, pane.pointers, entering);
     }
@@ -128,14 +144,14 @@ export function createPage(app, opts, bus) {
     if (forward) {
       playTransition(panes, before, { delay: climax.decided });
       follow(panes);
-      const moves = panes.getAnimations({ subtree: true }).map((a) => a.finished);
+      const moves = panes.getAnimations({ subtree: true }).map((/** @type {Animation} */ a) => a.finished);
       Promise.all(moves).catch(() => {}).then(() => showAllBadges(panes)); // cancelled by a later draw: its own lists
     }
     if (tables) $("tables").replaceChildren(...renderTables(scene));
     drawCounter(scene);
     drawOutcomes(scene.outcomes, Object.keys(scene.panes));
     markPosition($("ticks"), scene.position);
-    drawPlayback(page.latest, stoppedForPrompt);
+    drawPlayback(page.latest ?? model, stoppedForPrompt);
     drawVerdict(guesses, scene);
     guesses = null;
     drawSpoilable(scene);
@@ -150,13 +166,14 @@ export function createPage(app, opts, bus) {
       : Promise.resolve();
   }
 
+  /** @param {Wire.Scene} scene */
   function drawSpoilable(scene) {
     if (page.scenario) drawDescription(page.scenario, scene.position);
     if ($("presenter-notes")) renderPresenterNotes($("presenter-notes"), scene, notesWithheld(scene));
   }
 
   bus.on("disconnect", () => page.disconnected());
-  bus.on("scenario", (msg) => page.drawScenario(msg));
-  bus.on("model", (model) => page.draw(model));
+  bus.on("scenario", (/** @type {ScenarioMessage} */ msg) => page.drawScenario(msg));
+  bus.on("model", (/** @type {Model} */ model) => page.draw(model));
   return page;
 }

@@ -8,7 +8,7 @@ import { stepped } from "./poll-state.js";
 
 /**
  * What a panel shows: the poll, its tally, the scene on screen (null: none yet) and a version's title.
- * @typedef {{poll: Poll, tally: Tally, scene: Scene | null, titleOf: (variant: string) => string}} Shown
+ * @typedef {{poll: Wire.Poll, tally: Wire.Tally, scene: Wire.Scene | null, titleOf: (variant: string) => string}} Shown
  */
 
 /** @param {Shown} shown @param {string} variant @param {string | null | undefined} outcome */
@@ -32,13 +32,13 @@ function histograms(shown) {
   const { poll, scene } = shown;
   const applied = stepped(poll, scene);
   return h("div", { class: "histograms" },
-    poll.variants.map((v) => histogram(shown, v, applied ? scene.panes[v]?.outcome : null)));
+    poll.variants.map((v) => histogram(shown, v, applied ? scene?.panes[v]?.outcome : null)));
 }
 
 /** Where the pod went on each of `variants`. @param {Shown} shown @param {string[]} variants */
 function outcomeLines({ poll, scene }, variants) {
   return variants.map((variant) => {
-    const pane = scene.panes[variant];
+    const pane = scene?.panes[variant];
     return pane?.outcome ? h("p", { class: "truth-line", dataVariant: variant },
       h("strong", { text: `${pane.title}: ${poll.pod} → ${pane.outcome}` }),
       pane.caption ? ` — ${pane.caption}` : "")
@@ -46,6 +46,7 @@ function outcomeLines({ poll, scene }, variants) {
   });
 }
 
+/** @param {string} text @param {() => void} onclick @param {Record<string, any>} attrs */
 const button = (text, onclick, attrs = {}) => h("button", { class: "btn", type: "button", text, onclick, ...attrs });
 
 /**
@@ -94,7 +95,7 @@ export function followerParts(shown, mine, { answer, putAway }) {
       poll.open ? null : h("div", { class: "poll-actions" }, button("Close", putAway))),
     poll.open ? rows : null,
     h("p", { class: "poll-status", role: "status", dataTestid: "poll-status", text: status }),
-    applied && answered
+    applied && answered && scene
       ? h("p", { class: "prediction poll-verdict", dataTestid: "poll-verdict", text: verdict(mine, scene) }) : null,
     applied ? outcomeLines(shown, poll.variants.filter((v) => !(v in mine))) : null, // the verdict says the rest
     poll.open ? null : histograms(shown),

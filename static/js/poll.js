@@ -16,7 +16,8 @@ import { followerParts, presenterParts } from "./poll-view.js";
 import { dock } from "./dock.js";
 
 export function createPoll(opts, conn, page, bus) {
-  /** @type {Poll | null} */
+  /** @type {Wire.Poll | null} */
+  /** @type {Wire.Poll | null} */
   let poll = null;
   let tally = NO_TALLY;
   /** @type {Record<string, string>} a follower's answers */
@@ -29,8 +30,9 @@ export function createPoll(opts, conn, page, bus) {
   const room = () => ({ room: opts.room, token: opts.token }); // a new room's are known once it is made
 
   const titleOf = (variant) => page.latest?.scene.panes[variant]?.title ?? variant;
-  /** What the panels show of `scene`. @param {Scene | null} scene */
-  const shown = (scene) => ({ poll, tally, scene, titleOf });
+  /** What the panels show of `scene`. @param {Wire.Scene | null} scene */
+  /** What the panels show: the poll held (none: nothing to show) over `scene`. @param {Wire.Scene | null} scene */
+  const shown = (scene) => (poll ? { poll, tally, scene, titleOf } : null);
 
   if (presenter) {
     askWith((_dialog, scene) => open(scene));
@@ -64,7 +66,7 @@ export function createPoll(opts, conn, page, bus) {
   // The waiting step is taken, and taking it reveals the poll (the server closes it as the room moves onto the step
   // it asks about, and tells the room before the step). Closed here at once: a second press steps no further.
   function reveal() {
-    if (!pending) return;
+    if (!pending || !poll) return;
     poll = { ...poll, open: false };
     drawPresenter();
     settle({});
@@ -102,6 +104,7 @@ export function createPoll(opts, conn, page, bus) {
   // poll given back after a reload, which waits for its step as the prompt did (Predict ticked again, as it was);
   // revealed, the room has taken its step, so no step waiting for it is taken.
   function heardByPresenter() {
+    if (!poll) return;
     if (poll.open && !box) {
       pending = (answer) => answer && conn.send("step", room());
       $("predict").checked = true;
@@ -126,11 +129,13 @@ export function createPoll(opts, conn, page, bus) {
   // Drawn from the scene on screen, whatever message asked for it: a tally or the reveal's poll message that came
   // after the step's state (the room's messages can cross) drew the histograms without the truth again.
   function drawPresenter(scene = page.latest?.scene ?? null) {
-    fill("poll-presenter", presenterParts(shown(scene), { reveal, withdraw, putAway }));
+    const seen = shown(scene);
+    if (seen) fill("poll-presenter", presenterParts(seen, { reveal, withdraw, putAway }));
   }
 
   function drawFollower(scene = page.latest?.scene ?? null) {
-    fill("poll-follower", followerParts(shown(scene), mine, { answer, putAway }));
+    const seen = shown(scene);
+    if (seen) fill("poll-follower", followerParts(seen, mine, { answer, putAway }));
   }
 
   function answer(variant, choice) {

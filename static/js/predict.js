@@ -5,26 +5,37 @@
 // The prompt owns its keys while it is open: ←/→ move between a row's choices (focus only), Space or Enter
 // answers the focused choice (then the next unanswered row, then "Step and reveal"), Escape closes it
 // (resolving null: nothing is stepped). Keys never reach the page's own bindings (keys.js) meanwhile.
-import { focused, h } from "./dom.js";
+import { focused, h, targetOf } from "./dom.js";
 
 // The question asked of each pane, in the prompt and in a room's live poll (poll.js).
+/** @param {string} pod @param {string} title */
 export const question = (pod, title) => `Where will ${pod} go on ${title}?`;
 
+/** @param {Wire.Scene | null | undefined} scene */
 export function wantsPrediction(scene) {
   return Boolean(scene?.predict);
 }
 
-let asker = null; // a room's presenter asks the room instead (poll.js)
+/**
+ * What asks for a prediction: resolves with {variant: queue}, or null when nothing was answered.
+ * @typedef {(dialog: HTMLElement, scene: Wire.Scene & {predict: Wire.Predict})
+ *   => Promise<Record<string, string> | null>} Asker
+ */
+/** @type {Asker | null} a room's presenter asks the room instead (poll.js) */
+let asker = null;
 
+/** @param {Asker} fn */
 export function askWith(fn) {
   asker = fn;
 }
 
 // Shows the prompt in `dialog`; resolves with {variant: queue} once the viewer answers every variant, or with
 // null when it is closed. Focus returns where it was.
+/** @type {Asker} */
 export function askPrediction(dialog, scene) {
   if (asker) return asker(dialog, scene);
   const { pod, choices } = scene.predict;
+  /** @type {Record<string, string>} */
   const guesses = {};
   const returnTo = focused();
   return new Promise((resolve) => {
@@ -38,15 +49,19 @@ export function askPrediction(dialog, scene) {
           h("input", { type: "radio", name: `guess-${pane.variant}`, value: queue,
             onchange: () => answered(pane.variant, queue) }),
           ` ${queue}`))));
-    const radios = (row) => [...row.querySelectorAll("input[type=radio]")];
+    /** @param {Element} row */
+    const radios = (row) =>
+      [.../** @type {NodeListOf<HTMLInputElement>} */ (row.querySelectorAll("input[type=radio]"))];
 
+    /** @param {string} variant @param {string} queue */
     function answered(variant, queue) {
       guesses[variant] = queue;
       reveal.disabled = Object.keys(guesses).length < rows.length;
-      const next = rows.find((row) => !(row.dataset.variant in guesses));
+      const next = rows.find((row) => !((row.dataset.variant ?? "") in guesses));
       (next ? radios(next)[0] : reveal).focus();
     }
 
+    /** @param {Record<string, string> | null} result */
     function finish(result) {
       dialog.hidden = true;
       dialog.removeEventListener("keydown", onKey);
@@ -56,9 +71,10 @@ export function askPrediction(dialog, scene) {
       resolve(result);
     }
 
+    /** @param {KeyboardEvent} ev */
     function onKey(ev) {
       ev.stopPropagation(); // the page's keys (step, play…) do not act under the prompt
-      const radio = ev.target.closest?.("input[type=radio]");
+      const radio = targetOf(ev).closest?.("input[type=radio]");
       if (ev.key === "Escape") {
         ev.preventDefault();
         finish(null);
@@ -71,7 +87,7 @@ export function askPrediction(dialog, scene) {
         ev.preventDefault(); // the next or previous row
         const at = rows.indexOf(radio.closest("fieldset")) + (ev.key === "ArrowDown" ? 1 : -1);
         const row = rows[(at + rows.length) % rows.length];
-        (row.querySelector("input:checked") ?? radios(row)[0]).focus();
+        (/** @type {HTMLInputElement | null} */ (row.querySelector("input:checked")) ?? radios(row)[0]).focus();
       } else if ((ev.key === " " || ev.key === "Enter") && radio) {
         ev.preventDefault();
         radio.checked = true;
@@ -94,8 +110,9 @@ export function askPrediction(dialog, scene) {
 const FOCUSABLE = "button, [href], input, select, textarea, [tabindex]:not([tabindex='-1'])";
 
 // Keeps Tab inside `box` (a modal): from its last focusable to its first and back.
+/** @param {KeyboardEvent} ev @param {Element} box */
 export function trapTab(ev, box) {
-  const focusable = [...box.querySelectorAll(FOCUSABLE)]
+  const focusable = [.../** @type {NodeListOf<HTMLElement & {disabled?: boolean}>} */ (box.querySelectorAll(FOCUSABLE))]
     .filter((el) => !el.disabled && el.getClientRects().length);
   if (!focusable.length) return;
   const first = focusable[0];
@@ -111,6 +128,7 @@ export function trapTab(ev, box) {
 
 // The guesses against where the pod went (the scene after the step), with why (the pane's caption): one line
 // per variant.
+/** @param {Record<string, string>} guesses @param {Wire.Scene} scene */
 export function verdict(guesses, scene) {
   return Object.entries(guesses).map(([variant, guess]) => {
     const pane = scene.panes[variant];

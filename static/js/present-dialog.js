@@ -20,6 +20,7 @@ async function askAudience() {
 }
 
 // Text with `commands` in backquotes, the commands set as code.
+/** @param {string} text */
 const withCode = (text) => text.split("`").map((part, i) => (i % 2 ? h("code", { text: part }) : part));
 
 let bound = false;
@@ -97,8 +98,10 @@ function closeDialog() {
 
 // The button opens it; Close, Escape and a click beside the card close it (keys.js leaves a modal's keys to it).
 function bindDialog() {
-  $("audience-link").addEventListener("click", (ev) => targetOf(ev).closest("#present-open") && openDialog());
+  $("audience-link").addEventListener("click",
+    (/** @type {MouseEvent} */ ev) => targetOf(ev).closest("#present-open") && openDialog());
   $("present-close").addEventListener("click", closeDialog);
-  $("present-dialog").addEventListener("click", (ev) => targetOf(ev) === $("present-dialog") && closeDialog());
+  $("present-dialog").addEventListener("click",
+    (/** @type {MouseEvent} */ ev) => targetOf(ev) === $("present-dialog") && closeDialog());
   document.addEventListener("keydown", (ev) => ev.key === "Escape" && closeDialog());
 }

@@ -7,18 +7,24 @@ import { drawKeyHelp } from "./keys.js";
 import { NOTES_WITHHELD } from "./spoilers.js";
 
 // `withheld`: the next step is the one a prompt asks about (spoilers.js), and its notes say so instead.
+/** @param {HTMLElement} box @param {Wire.Scene} scene @param {boolean} withheld */
 export function renderPresenterNotes(box, scene, withheld = false) {
-  if (!scene.notes) return; // not a room's scene: nothing to present
-  box.querySelector("[data-notes=now]").textContent = scene.notes.now;
-  box.querySelector("[data-notes=next]").textContent = withheld ? NOTES_WITHHELD : scene.notes.next;
+  const [now, next, ahead] = ["now", "next", "upcoming"].map((part) => box.querySelector(`[data-notes=${part}]`));
+  if (!scene.notes || !now || !next || !ahead) return; // not a room's scene: nothing to present
+  now.textContent = scene.notes.now;
+  next.textContent = withheld ? NOTES_WITHHELD : scene.notes.next;
   const upcoming = withheld ? [] : Object.entries(scene.upcoming || {});
-  box.querySelector("[data-notes=upcoming]").replaceChildren(...upcoming.map(([variant, n]) =>
+  ahead.replaceChildren(...upcoming.map(([variant, n]) =>
     h("div", { class: "upcoming" }, h("h3", { text: `${scene.panes[variant]?.title ?? variant}: ${n.title}` }),
       h("ul", {}, n.lines.map((line) => h("li", { text: line }))))));
 }
 
 // The presenter's page gets the `openSpeaker` action (its key row in keys.js) once its room is known: a window
 // named for the speaker view, so a second press brings the same one back.
+/**
+ * @param {{mode: string, room?: string | null, token?: string | null}} opts
+ * @param {Record<string, unknown>} actions @param {{showError: (message: string) => void}} page
+ */
 export function offerSpeakerView(opts, actions, page) {
   if (opts.mode !== "present") return;
   actions.openSpeaker = () => {

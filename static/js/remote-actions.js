@@ -3,7 +3,10 @@
 // features add theirs here (a vote's open and close: `REMOTE_ACTIONS.push({...})` from a module the remote page
 // loads before remote.js), and the remote shows them as it shows these; the server checks the token on each.
 
-/** @typedef {{blank: boolean, poll: null | {open: boolean, answered?: number}, at: number | null, end: number | null}} RemoteRoom */
+/**
+ * @typedef {{blank: boolean, poll: null | {open: boolean, answered?: number}, at: number | null,
+ *   end: number | null}} RemoteRoom
+ */
 /** @typedef {{id: string, label: (room: RemoteRoom) => string, event: string, shown: (room: RemoteRoom) => boolean,
  *   payload?: (room: RemoteRoom) => object, wide?: boolean}} RemoteAction */
 

@@ -1,7 +1,7 @@
 // The presenter's phone remote (webapp/web/remote.py): its private link and QR code, asked for with the presenter
 // token, and its revocation. Drawn only on the presenter's own screens (the speaker view; the Present dialog, folded
 // behind a button, since that dialog may be on the projector): whoever scans the code drives the room.
-import { h } from "./dom.js";
+import { h, messageOf } from "./dom.js";
 
 export const REMOTE_WARNING = "Whoever scans this code drives the room: keep it off the projector.";
 
@@ -22,7 +22,8 @@ export function offerRemote(box, room, token) {
   const show = h("button", { class: "btn", type: "button", "data-testid": "remote-show", text: "📱 Phone remote…" });
   const panel = h("div", { class: "remote-link", "data-testid": "remote-link", hidden: true });
   box.replaceChildren(show, panel);
-  const say = (text) => panel.replaceChildren(h("p", { class: "remote-link-said", role: "status", text }));
+  const say = (/** @type {string} */ text) =>
+    panel.replaceChildren(h("p", { class: "remote-link-said", role: "status", text }));
 
   async function draw() {
     panel.hidden = false;
@@ -46,7 +47,7 @@ export function offerRemote(box, room, token) {
           panel.append(h("button", { class: "btn", type: "button", text: "New remote link",
             onclick: draw }));
         } catch (err) {
-          say(`Not revoked: ${err.message}`);
+          say(`Not revoked: ${messageOf(err)}`);
         }
       });
       hide.addEventListener("click", () => {
@@ -54,7 +55,7 @@ export function offerRemote(box, room, token) {
         show.hidden = false;
       });
     } catch (err) {
-      say(`No remote link: ${err.message}`);
+      say(`No remote link: ${messageOf(err)}`);
     }
   }
   show.addEventListener("click", draw);

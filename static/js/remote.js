@@ -15,6 +15,7 @@ const token = decodeURIComponent(location.hash.slice(1));
 const state = { blank: false, poll: null, at: null, end: null };
 let refused = false; // the link was revoked or its room ended: nothing more is sent
 
+/** @param {string} text @param {boolean} [alarm] */
 function status(text, alarm = false) {
   $("remote-status").textContent = text;
   $("remote-status").hidden = !text;
@@ -30,6 +31,7 @@ function drawActions() {
   $("remote-screen").hidden = !state.blank;
 }
 
+/** @param {Model} model */
 function draw(model) {
   const scene = model.scene;
   $("remote-position").textContent = `Step ${scene.positionText}`;
@@ -39,6 +41,7 @@ function draw(model) {
 }
 
 // Refused (revoked, or the room ended): the page shows why and nothing of the room, and stops following it.
+/** @param {string} message @param {{send(event: string, payload: object): void}} conn */
 function refuse(message, conn) {
   refused = true;
   status(message, true);
@@ -63,24 +66,27 @@ if (!room || !token) {
       if (!refused) status("Connection lost — reconnecting.");
     },
     scenario() {},
-    model: (model) => refused || draw(model),
+    model: (/** @type {Model} */ model) => refused || draw(model),
+    /** @param {{kind?: string, message: string}} msg */
     error(msg) {
       if (msg.kind === "NotAllowed") return refuse(msg.message, conn);
       status(msg.message);
     },
+    /** @param {string} event @param {Record<string, any>} msg */
     room(event, msg) {
       if (event === "blank") state.blank = msg.on;
-      if (event === "poll") state.poll = msg.cancelled ? null : msg;
+      if (event === "poll") state.poll = msg.cancelled ? null : /** @type {{open: boolean}} */ (msg);
       if (event === "poll_tally" && state.poll) state.poll = { ...state.poll, answered: msg.answered };
       drawActions();
     },
   });
   connect({
+    /** @param {{room?: string, revoked?: boolean}} msg */
     remote(msg) {
       if (msg?.room === room && msg.revoked) refuse("The presenter's screen revoked this remote link.", conn);
     },
   });
-  $("remote-actions").addEventListener("click", (ev) => {
+  $("remote-actions").addEventListener("click", (/** @type {Event} */ ev) => {
     const button = /** @type {HTMLElement} */ (ev.target).closest("[data-action]");
     const action = REMOTE_ACTIONS.find((a) => a.id === button?.getAttribute("data-action"));
     if (!action || refused) return;

@@ -1,5 +1,5 @@
 // What a session's commands accept and the sentences a refused one is answered with, made from
-// webapp/engine/rules.py by `python -m webapp.engine.rules > static/js/rules.js`: edit them there.
+// webapp/engine/rules.py by `python -m tools.clientgen`: edit them there.
 export const RULES = {
   "minSpeed": 0.25,
   "maxSpeed": 20.0,

@@ -14,19 +14,24 @@
   const API = "inflight-scope";
   const frame = /** @type {HTMLIFrameElement | null} */ (document.querySelector("iframe[data-inflight-scrolly]"));
   const app = /** @type {HTMLElement | null} */ (document.querySelector("#app"));
-  const pinned = frame ?? app;
+  const found = frame ?? app;
   const sections = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("section[data-step]")]);
-  if (!pinned || !sections.length) return;
+  if (!found || !sections.length) return;
+  const pinned = found; // the view the sections drive, found (a constant the functions below read)
   const target = () => (frame ? frame.contentWindow : window);
+  /** @param {HTMLElement} section */
   const stepOf = (section) => Number(section.dataset.step);
 
-  let wanted = null; // the position of the section being read
+  /** @type {number | null} the position of the section being read */
+  let wanted = null;
   let ready = false; // the view has said where it is once
 
+  /** @param {number} position */
   function post(position) {
     target()?.postMessage({ type: API, action: "seek", position }, "*");
   }
 
+  /** @param {HTMLElement} section */
   function read(section) {
     const position = stepOf(section);
     if (!Number.isInteger(position) || position === wanted) return;
@@ -57,7 +62,9 @@
   }
 
   // Which sections cross the reading line (a band one pixel high): the last of them in the page is being read.
+  /** @type {Set<Element>} */
   const crossing = new Set();
+  /** @type {IntersectionObserver | null} */
   let observer = null;
   function observe() {
     observer?.disconnect();

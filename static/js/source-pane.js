@@ -46,9 +46,10 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
   // at a position reached otherwise, it rests on the first: the pane opens where the step starts, read downwards.
   function playBeats(stepped) {
     clearInterval(timer);
-    const views = [...root.querySelectorAll("[data-testid=source]")];
-    const orders = views.flatMap((view) => [...view.querySelectorAll("[data-lit=true]")]
-      .flatMap((el) => el.dataset.order.split(",").map(Number)));
+    const views = [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-testid=source]"))];
+    const orders = views.flatMap((view) => [
+      .../** @type {NodeListOf<HTMLElement>} */ (view.querySelectorAll("[data-lit=true]"))]
+      .flatMap((el) => (el.dataset.order ?? "").split(",").map(Number)));
     const last = Math.max(0, ...orders);
     const versions = [...new Set(views.map((view) => view.dataset.version))]
       .map((v) => views.filter((view) => view.dataset.version === v));

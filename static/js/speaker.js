@@ -22,13 +22,16 @@ const room = box.dataset.room;
 // The presenter's token, in the fragment the presenter's page opened this window with (presenter.js): without it
 // the server refuses to send the speaker's notes.
 const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
-let shown = null; // the model drawn
+/** @type {Model | null} the model drawn */
+let shown = null;
 
+/** @param {string} text */
 function status(text) {
   $("speaker-status").textContent = text;
   $("speaker-status").hidden = !text;
 }
 
+/** @param {Model} model */
 function draw(model) {
   shown = model;
   const scene = model.scene;
@@ -46,9 +49,14 @@ function draw(model) {
 
 // The room's vote, live (vote.js is the presenter's; this window only shows it): the bars as votes come in, then
 // what the room chose.
+/** @type {Wire.Vote | null} */
 let vote = null;
 let tally = NO_TALLY;
+/**
+ * @type {{label: string, counts: number[], answered: number, winner: number, actions: Wire.Action[]} | null}
+ */
 let result = null;
+/** @param {string} event @param {any} msg a `vote` or `vote_tally` message (docs/protocol.md) */
 function heardVote(event, msg) {
   if (event === "vote" && msg.open) [vote, tally, result] = [voteOf(msg), NO_TALLY, null];
   else if (event === "vote" && msg.cancelled) [vote, result] = [null, null];
@@ -74,9 +82,11 @@ if (room) {
     },
     scenario() {},
     model: draw,
+    /** @param {{message: string}} msg */
     error(msg) {
       status(msg.message);
     },
+    /** @param {string} event @param {{on?: boolean}} msg */
     room(event, msg) {
       if (event === "blank") $("speaker-screen").hidden = !msg.on;
       else heardVote(event, msg);

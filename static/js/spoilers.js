@@ -13,13 +13,16 @@ const predicting = () => Boolean($("predict")?.checked);
 
 // Whether a prompt lies ahead of `position`: a failure still to apply in a scenario with the gate on (where the
 // scene asks, webapp/presenter/scene.py `predict`).
+/** @param {Wire.ScenarioMessage | null} scenario @param {number} position */
 export function promptAhead(scenario, position) {
-  return Boolean(scenario?.gate) && scenario.steps.slice(position).some((step) => step.kind === "fail");
+  return scenario !== null && scenario.gate && scenario.steps.slice(position).some((step) => step.kind === "fail");
 }
 
+/** @type {{scenario: Wire.ScenarioMessage | null, withheld: boolean}} */
 let drawn = { scenario: null, withheld: false };
 
 // The scenario's description at `position`, or in its place why it is withheld (drawn again only on a change).
+/** @param {Wire.ScenarioMessage} scenario @param {number} position */
 export function drawDescription(scenario, position) {
   const withheld = predicting() && promptAhead(scenario, position);
   if (drawn.scenario === scenario && drawn.withheld === withheld) return;
@@ -30,4 +33,5 @@ export function drawDescription(scenario, position) {
 }
 
 // Whether the presenter's notes on the next step are withheld from `scene`.
+/** @param {Wire.Scene} scene */
 export const notesWithheld = (scene) => predicting() && Boolean(scene.predict);

@@ -3,16 +3,18 @@ import { h } from "./dom.js";
 
 // An entry this step removed (drawn faint in the picture: a ghost) is listed where it was, unnumbered, with what
 // removed it; the numbers count the entries the list holds.
+/** @param {Wire.Item[]} items */
 function listRows(items) {
   let number = 0;
   return items.filter((item) => item.table).map((item) => h("tr", { dataGhost: item.ghost ? "true" : null },
     h("td", { text: item.ghost ? "removed" : String(number += 1) }),
-    h("td", { text: item.table[0] }),
+    h("td", { text: item.table?.[0] }),
     h("td", { text: item.id }),
-    h("td", { text: item.ghost ? item.gone : item.table[1] }), // (its count was the one before the step)
+    h("td", { text: item.ghost ? item.gone : item.table?.[1] }), // (its count was the one before the step)
   ));
 }
 
+/** @param {Wire.Scene} scene */
 export function renderTables(scene) {
   return Object.values(scene.panes).map((pane) => {
     const rows = listRows(pane.list.items);

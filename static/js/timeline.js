@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 // A step made by acting on the diagram (explore.js) says so at the start of its note: the timeline marks the fork
 // wherever the scenario goes (a permalink, a room, the editor and back).
 export const FORK_MARK = "⎇";
+/** @param {{note?: unknown}} step */
 export const isFork = (step) => typeof step.note === "string" && step.note.startsWith(FORK_MARK);
 
 // A long scenario gets one tick per run of steps, so the timeline stays cheap to lay out on every step (a tick
@@ -12,6 +13,7 @@ export const isFork = (step) => typeof step.note === "string" && step.note.start
 const MAX_TICKS = 400;
 const TELLING = ["fail", "done", "pop", "event", "clock", "other"];
 
+/** @param {number} total */
 function stepsPerTick(total) {
   return Math.max(1, Math.ceil(total / MAX_TICKS));
 }
@@ -22,7 +24,9 @@ function stepsPerTick(total) {
 const SHOWN_SPAN = 10; // seconds: a segment spanning this long shows its time on the timeline (shorter: its title)
 
 // [first, last) of each tick: `per` steps each, but a run of clock steps (one step a tick) is one.
+/** @param {Wire.StepEntry[]} steps @param {number} per */
 function segments(steps, per) {
+  /** @type {[number, number][]} */
   const out = [];
   for (let first = 0; first < steps.length;) {
     let last = Math.min(first + per, steps.length);
@@ -35,6 +39,7 @@ function segments(steps, per) {
 }
 
 // The seconds the clock steps first..last-1 advance, from the scenario's source (null: it does not say).
+/** @param {Wire.ScenarioMessage} scenario @param {number} first @param {number} last */
 function spanOf(scenario, first, last) {
   const source = scenario.source?.steps;
   if (!Array.isArray(source)) return null;
@@ -43,8 +48,10 @@ function spanOf(scenario, first, last) {
   return total;
 }
 
+/** @param {number} seconds */
 const spanText = (seconds) => `+${Number.isInteger(seconds) ? seconds : seconds.toFixed(2)} s`;
 
+/** @param {HTMLElement} container @param {Wire.ScenarioMessage} scenario */
 export function renderTicks(container, scenario) {
   const per = stepsPerTick(scenario.steps.length);
   const branch = scenario.source?.branch; // a fork's other branch parts from this one after step branch.at
@@ -72,12 +79,15 @@ export function renderTicks(container, scenario) {
   container.replaceChildren(...ticks);
 }
 
+/** @param {HTMLElement} container @param {number} position */
 export function markPosition(container, position) {
   container.querySelector(".tick.current")?.classList.remove("current");
   if (position <= 0) return;
   const per = Number(container.dataset.stepsPerTick || 1);
-  const guess = container.children[Math.floor((position - 1) / per)]; // right unless clock runs were joined
+  const ticks = /** @type {HTMLCollectionOf<HTMLElement>} */ (container.children);
+  const guess = ticks[Math.floor((position - 1) / per)]; // right unless clock runs were joined
+  /** @param {HTMLElement} tick */
   const holds = (tick) => Number(tick.dataset.first) <= position && position <= Number(tick.dataset.step);
-  const tick = guess && holds(guess) ? guess : [...container.children].find(holds);
+  const tick = guess && holds(guess) ? guess : [...ticks].find(holds);
   tick?.classList.add("current");
 }

@@ -22,7 +22,7 @@ import { createGlance } from "./glance.js";
 import { offerSpeakerView } from "./presenter.js";
 import { createSourcePanes } from "./source-pane.js";
 
-/** @param {(handlers: Record<string, Function>) => {send: Function, request?: Function}} transport */
+/** @param {(handlers: Record<string, (...args: any[]) => void>) => {send: Function, request?: Function}} transport */
 export function startViewer(transport) {
   const app = $("app");
   const opts = readOptions(app);
@@ -41,6 +41,8 @@ export function startViewer(transport) {
   createExplore(app, opts, driver, page, controls.actions, bus);
   createVote(opts, conn, page, controls.actions, bus); // a room votes on what happens next (vote.js)
   offerSpeakerView(opts, controls.actions, page); // the presenter's speaker window (presenter.js)
-  createChallenges(page, (id) => bus.emit("pick", id)); // the course's exercises: Check sends the scenario on screen
+  /** @param {string} id */
+  const pick = (id) => bus.emit("pick", id);
+  createChallenges(page, pick); // the course's exercises: Check sends the scenario on screen
   createSourcePanes(app, bus, controls.actions); // the upstream lines each step ran (`c`)
 }

@@ -8,19 +8,23 @@ export const VOTE_EVENTS = ["vote_offer", "vote", "vote_tally", "summary"];
 export const MIN_ACTIONS = 2;
 export const MAX_ACTIONS = 4;
 
-/** @type {VoteTally} */
+/** @type {Wire.VoteTally} */
 export const NO_TALLY = { answered: 0, counts: [] };
 
-/** The vote a `vote` message opens. @param {Vote & Record<string, any>} msg @returns {Vote} */
+/** The vote a `vote` message opens. @param {Wire.Vote & Record<string, any>} msg @returns {Wire.Vote} */
 export const voteOf = (msg) => ({ position: msg.position, key: msg.key ?? null, actions: msg.actions, open: true });
 
-/** The tally a `vote_tally` or a closing `vote` message carries. @param {VoteTally} msg @returns {VoteTally} */
+/**
+ * The tally a `vote_tally` or a closing `vote` message carries.
+ * @param {Wire.VoteTally} msg @returns {Wire.VoteTally}
+ */
 export const tallyOf = (msg) => ({ answered: msg.answered, counts: msg.counts });
 
 /**
  * A follower's ballot once a `vote` message opening a vote is heard: the same vote given again (a reconnection)
  * keeps this phone's; a new one starts with the server's (`yours`, after a reload) or none.
- * @param {Vote | null} vote @param {Vote & {yours?: number}} msg @param {number | null} mine @returns {number | null}
+ * @param {Wire.Vote | null} vote @param {Wire.Vote & {yours?: number}} msg @param {number | null} mine
+ * @returns {number | null}
  */
 export function mineAfter(vote, msg, mine) {
   if (vote?.open && vote.position === msg.position && vote.key === (msg.key ?? null)) return mine;
@@ -28,8 +32,8 @@ export function mineAfter(vote, msg, mine) {
 }
 
 /** Whether the scenario a `scenario` message loads leaves the vote behind (another load: it can no longer close).
- * @param {Vote | null} vote @param {{key?: string | null}} msg */
-export const leftBehind = (vote, msg) => Boolean(vote?.open) && (msg.key ?? null) !== vote.key;
+ * @param {Wire.Vote | null} vote @param {{key?: string | null}} msg */
+export const leftBehind = (vote, msg) => vote !== null && vote.open && (msg.key ?? null) !== vote.key;
 
 /**
  * The presenter's choice, `chosen` (indices of the offer) with `index` ticked or unticked; never more than
@@ -49,7 +53,7 @@ export const proposedChoice = (offer) => Array.from({ length: Math.min(offer.pro
 
 /**
  * Each action's bar: its count, its width against the most voted (0 … 100) and whether it leads (or won).
- * @param {VoteAction[]} actions @param {number[]} counts @param {number | null} winner
+ * @param {Wire.Action[]} actions @param {number[]} counts @param {number | null} winner
  * @returns {{label: string, n: number, width: number, lead: boolean}[]}
  */
 export function bars(actions, counts, winner = null) {
@@ -75,4 +79,4 @@ export const soonWords = (soon) => (soon === 0 ? "parts the versions" : soon ===
 
 /** What a follower reads under the actions. @param {number | null} mine */
 export const ballotWords = (mine) => (mine === null ? "Tap what should happen next."
-  : "Vote sent — you may change it until the presenter closes the vote.");
+  : "Wire.Vote sent — you may change it until the presenter closes the vote.");

@@ -5,12 +5,13 @@
 import { h } from "./dom.js";
 import { ballotWords, bars, canOpen, MAX_ACTIONS, MIN_ACTIONS, resultWords, soonWords } from "./vote-state.js";
 
+/** @param {string} text @param {() => void} onclick @param {Record<string, unknown>} [attrs] */
 const button = (text, onclick, attrs = {}) => h("button", { class: "btn", type: "button", text, onclick, ...attrs });
 export const QUESTION = "What should happen next?";
 
 /**
  * The actions and their votes, a bar each (the leader, or the winner, marked).
- * @param {VoteAction[]} actions @param {number[]} counts @param {number | null} winner
+ * @param {Wire.Action[]} actions @param {number[]} counts @param {number | null} winner
  */
 export function barList(actions, counts, winner = null) {
   return h("ol", { class: "vote-bars", dataTestid: "vote-bars" }, bars(actions, counts, winner).map((bar) => {
@@ -33,7 +34,7 @@ export function searchingParts(putAway) {
 /**
  * The presenter picks what the room may vote for: the fork menu's actions, those proposed ticked first, each
  * marked with how soon it parts the versions.
- * @param {{actions: (VoteAction & {soon?: number | null})[], proposed: number}} offer
+ * @param {{actions: (Wire.Action & {soon?: number | null})[], proposed: number}} offer
  * @param {number[]} chosen
  * @param {{tick: (i: number) => void, openVote: () => void, putAway: () => void}} act
  */
@@ -56,7 +57,7 @@ export function offerParts(offer, chosen, { tick, openVote, putAway }) {
 
 /**
  * The presenter's panel while the room votes: the bars filling, Close (the winner is played) or Cancel.
- * @param {Vote} vote @param {VoteTally} tally
+ * @param {Wire.Vote} vote @param {Wire.VoteTally} tally
  * @param {{close: () => void, cancel: () => void}} act
  */
 export function votingParts(vote, tally, { close, cancel }) {
@@ -74,7 +75,7 @@ export function votingParts(vote, tally, { close, cancel }) {
 /**
  * The result, on every screen: what the room chose and how it voted; the presenter may undo the fork.
  * @param {{label: string, counts: number[], answered: number, winner: number}} result
- * @param {VoteAction[]} actions @param {{undo?: () => void, putAway: () => void}} act
+ * @param {Wire.Action[]} actions @param {{undo?: () => void, putAway: () => void}} act
  */
 export function resultParts(result, actions, { undo, putAway }) {
   return [
@@ -97,7 +98,7 @@ export function summaryParts(href, close) {
 
 /**
  * A follower's sheet: one button per action (its own pressed), and how to change it.
- * @param {Vote} vote @param {number | null} mine @param {(i: number) => void} cast
+ * @param {Wire.Vote} vote @param {number | null} mine @param {(i: number) => void} cast
  */
 export function followerParts(vote, mine, cast) {
   return [
@@ -111,7 +112,7 @@ export function followerParts(vote, mine, cast) {
 
 /**
  * The speaker view's bars: the open vote filling, or the result (`result`, with the actions it offered).
- * @param {Vote | null} vote @param {VoteTally} tally
+ * @param {Wire.Vote | null} vote @param {Wire.VoteTally} tally
  * @param {{label: string, counts: number[], answered: number, winner: number, actions: any[]} | null} result
  */
 export function speakerParts(vote, tally, result) {

@@ -16,7 +16,7 @@ export function createVote(opts, conn, page, actions, bus) {
   const follower = opts.mode === "audience";
   const presenter = opts.mode === "present";
   if (!follower && !presenter) return;
-  /** @type {Vote | null} */
+  /** @type {Wire.Vote | null} */
   let vote = null;
   let tally = NO_TALLY;
   let mine = null; // a follower's ballot: the number of the action it voted for

@@ -74,7 +74,7 @@ test("a new presenter creates its room, writes it into the address, shows its li
   await driver.resume();
   assert.deepEqual(replaced, [[null, "", "/present?scenario=lost-marker#room=WXYZ&token=secret"]]);
   assert.deepEqual([opts.room, opts.token], ["WXYZ", "secret"]);
-  assert.deepEqual(told, [["connected"], ["showAudienceLink", "WXYZ"]]);
+  assert.deepEqual(told, [["connected"], ["showAudienceLink", "WXYZ", "secret"]]);
   assert.deepEqual(sent, [["create_room", {}], ["follow", "WXYZ"],
     ["load", { scenario: "lost-marker", position: undefined, room: "WXYZ", token: "secret" }]]);
 });

@@ -8,7 +8,7 @@ const settled = (ms) => new Promise((done) => setTimeout(done, ms));
 
 test("the first call runs at once and a burst after it ends with its latest call", async () => {
   const calls = [];
-  const run = throttle((value) => calls.push(value), 20);
+  const run = throttle((value) => calls.push(value), 20, (value) => [value]);
   run(1);
   assert.deepEqual(calls, [1]);
   for (const value of [2, 3, 4]) run(value);

@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 
+from tools import bundle
 from webapp import ROOT
-from webapp.web import bundle_build
 from webapp.web.assets import KEPT_SECONDS
 from webapp.web.bundles import CONNECTION_OUTPUT, CSS_OUTPUT, MANIFEST, SCRIPTS, STYLESHEETS, Build, stale_inputs
 
@@ -31,9 +31,9 @@ def test_the_committed_build_is_made_from_todays_files():
 
 
 def test_a_fresh_build_makes_exactly_the_committed_files(tmp_path):
-    if not bundle_build.ESBUILD.exists():
-        pytest.fail(f"{bundle_build.ESBUILD} is missing: `npm ci --ignore-scripts` (make test does it)", pytrace=False)
-    manifest = bundle_build.build(tmp_path)
+    if not bundle.ESBUILD.exists():
+        pytest.fail(f"{bundle.ESBUILD} is missing: `npm ci --ignore-scripts` (make test does it)", pytrace=False)
+    manifest = bundle.build(tmp_path)
     committed = json.loads((STATIC / MANIFEST).read_text())
     assert manifest == committed, REBUILD
     for output in manifest["outputs"]:

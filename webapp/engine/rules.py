@@ -1,14 +1,12 @@
 """What a session's commands accept, said once for both languages: autoplay's speed bounds and the sentences a
 refused command is answered with. The offline page's transport (static/js/local.js) answers as the server does;
-it reads them from static/js/rules.js, which is made from this module (``python -m webapp.engine.rules``).
+it reads them from static/js/rules.js, which is made from this module (``python -m tools.clientgen``).
 
 A sentence names its blanks in braces (``{got}``: the refused value, as each language shows it). Pure: the
 standard library only.
 """
 
 from __future__ import annotations
-
-import json
 
 MIN_SPEED, MAX_SPEED = 0.25, 20.0  # steps per second
 
@@ -24,15 +22,3 @@ SENTENCES = {
 def said(name: str, **blanks: object) -> str:
     """The sentence ``name`` with its blanks filled: ``said("position", lo=0, hi=6, got="null")``."""
     return SENTENCES[name].format(**blanks)
-
-
-def client_module() -> str:
-    """static/js/rules.js: the bounds and SENTENCES as an ES module."""
-    rules = {"minSpeed": MIN_SPEED, "maxSpeed": MAX_SPEED, "sentences": SENTENCES}
-    return ("// What a session's commands accept and the sentences a refused one is answered with, made from\n"
-            "// webapp/engine/rules.py by `python -m webapp.engine.rules > static/js/rules.js`: edit them there.\n"
-            f"export const RULES = {json.dumps(rules, indent=2)};\n")
-
-
-if __name__ == "__main__":
-    print(client_module(), end="")

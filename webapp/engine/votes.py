@@ -43,6 +43,13 @@ class Vote(TypedDict):
     open: bool
 
 
+class VoteTally(TypedDict):
+    """A vote's ballots so far (to the presenter and the speaker view): how many, and per offered action."""
+
+    answered: int
+    counts: list[int]
+
+
 class Turn(TypedDict):
     """A fork the room took: where (``at``), from what (``before``, the source forked), the actions offered, how
     the room voted, which one won, and the step and note forked."""

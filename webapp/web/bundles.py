@@ -3,7 +3,7 @@ one by one.
 
 The pages' stylesheets are STYLESHEETS (the tokens', then export/stylesheets.py's; base.html names them
 through ``page_files``); each entry-module set a page runs that is bundled is listed once, in SCRIPTS. ``make bundle``
-(webapp/web/bundle_build.py, esbuild) writes static/bundle: ``pages.css`` (the stylesheets minified into one,
+(tools/bundle.py, esbuild) writes static/bundle: ``pages.css`` (the stylesheets minified into one,
 the tokens' stylesheet first), the connection's module (connection.js with the vendored Socket.IO client), one
 minified ES module per entry set (its whole graph but the connection) and ``manifest.json``, the digest of every
 file each output was made from. The build is committed, so a machine with Python alone serves it. A page uses an

@@ -1,6 +1,6 @@
 """``make bundle``: static/bundle made again with esbuild (package.json pins it; node_modules/.bin/esbuild).
 
-    python -m webapp.web.bundle_build [--out DIR]
+    python -m tools.bundle [--out DIR]
 
 Each entry set of bundles.SCRIPTS becomes one minified ES module (esbuild reads a module re-exporting the entries in
 order, from the static folder, so the output is the same on every machine), importing bundles.CONNECTION's own
@@ -20,8 +20,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .. import ROOT
-from .bundles import (
+from webapp import ROOT
+from webapp.web.bundles import (
     BUILD,
     CONNECTION,
     CONNECTION_OUTPUT,
