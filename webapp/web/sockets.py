@@ -29,7 +29,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from itertools import islice
 
 from flask import Flask, current_app, request
 from flask_socketio import Namespace, SocketIO, join_room, leave_room
@@ -45,7 +44,7 @@ from ..errors import Invalid, TooLarge, UserError
 from ..scenario.resolve import resolve
 from ..scenario.scenario import Scenario
 from ..server import privates
-from ..server.codec import JsonPacket, JsonText, QueueJson, values_in
+from ..server.codec import JsonPacket, JsonText, QueueJson, more_values_than
 from ..server.connections import peer_of
 from ..server.guard import Guard, Refusal
 from ..server.listeners import Serving
@@ -165,7 +164,7 @@ class Viewers(Namespace):  # type: ignore[misc]  # Flask-SocketIO has no types: 
         """Answers with the same payload: a baseline for round-trip measurements; at most ECHO_VALUES values (a
         string is one), since encoding the answer runs on the event loop (a 500,000-item list, 1 MB, held it for
         tens of ms a frame: bench/abuse.py listframe)."""
-        if _more_values_than(payload, ECHO_VALUES):
+        if more_values_than(payload, ECHO_VALUES):
             raise Invalid(f"echo answers a payload of at most {ECHO_VALUES:,} values (a latency probe)")
         self.hub.send("echo", payload, request_sid(), True)
 
@@ -395,14 +394,6 @@ class Viewers(Namespace):  # type: ignore[misc]  # Flask-SocketIO has no types: 
             self.hub.send_poll(room, poll, sid, self.hub.rooms.answer_of(room, voter))
         if self.hub.rooms.blank(room):  # the presenter has blanked the screens: so is the joiner's
             self.hub.send("blank", {"room": room.code, "on": True, "joined": True}, sid, True)
-
-
-def _more_values_than(data: object, most: int) -> bool:
-    """Whether ``data`` holds more than ``most`` values, counted no further than that."""
-    return next(islice(values_in(data), most, None), _NONE) is not _NONE
-
-
-_NONE = object()
 
 
 def init_socketio(app: Flask, settings: Settings) -> SocketIO:
