@@ -249,6 +249,8 @@ BODY_ROUTES = {  # path -> (valid body, fields to take below the top ones)
     "/export/html": (LOST, 0),
     "/export/svg?position=2": (LOST, 3),
     "/export/gif?from=1&to=2&width=320": (TINY, 0),  # an animation: the smallest, so each valid case stays cheap
+    "/api/rooms/ABCD/remote": ({"token": "t" * 43}, 0),  # the phone remote's link, made and revoked
+    "/api/rooms/ABCD/remote/revoke": ({"token": "t" * 43}, 0),
 }
 API = ("/api/", "/export/")
 
@@ -542,7 +544,8 @@ PATH_ROUTES = {"/api/scenarios/{}": "lost-marker", "/export/{}.html": "lost-mark
                "/static/v/{}/js/app.js": "1", "/static/v/1/{}": "js/app.js",
                "/static/v/{}/css/tokens.css": "1", "/report/{}": "lost-marker",
                "/report/{}.md": "lost-marker", "/report/kept/{}": "none", "/report/kept/{}.md": "none",
-               "/api/sources/{}": "v1.28.1", "/export/{}.gif": TINY_ID}  # pattern -> a valid value
+               "/api/sources/{}": "v1.28.1", "/export/{}.gif": TINY_ID, "/remote/{}": "ABCD",
+               "/room/summary/{}": "none"}  # pattern -> a valid value
 
 
 @pytest.mark.parametrize("pattern", list(PATH_ROUTES))

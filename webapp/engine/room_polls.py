@@ -31,7 +31,7 @@ class RoomPolls:
         return poll
 
     def answer_poll(self, room: Room, sid: str, voter: object, answer: object,
-                    address: str | None = None, signed: bool = False) -> Poll | None:
+                    address: str | None = None, signed: bool = False) -> Poll:
         """Record the answer of connection ``sid`` as ``voter`` (None: the connection itself), replacing that
         voter's earlier one; the poll as it stands. Only a member of the room answers, a connection answers
         as one voter only, and one client ``address`` gives at most ``answers_per_address`` voters, or, for
@@ -41,8 +41,8 @@ class RoomPolls:
         voter = sid if voter is None else polls.checked_voter(voter)
         if room.voters.setdefault(sid, voter) != voter:
             raise NotAllowed("this connection already answers as another voter")
-        poll = self._store.poll(room.code)
-        if poll is not None and room.session.sim is not None and room.session.sim.position != poll["position"]:
+        poll = self._poll(room)
+        if room.session.sim is not None and room.session.sim.position != poll["position"]:
             raise Invalid("this poll has closed: the room has moved on")
         bound, setting = (self.followers_per_address, "MAX_FOLLOWERS_PER_ADDRESS") if signed else \
             (self.answers_per_address, "MAX_ANSWERS_PER_ADDRESS")

@@ -9,6 +9,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, ClassVar
 
 from socketio.packet import ACK, BINARY_ACK, BINARY_EVENT, CONNECT, DISCONNECT, EVENT, Packet
@@ -255,6 +256,14 @@ def values_in(data: object) -> Iterator[object]:
             pending.extend(item.values())
         elif isinstance(item, list):
             pending.extend(item)
+
+
+def more_values_than(data: object, most: int) -> bool:
+    """Whether ``data`` holds more than ``most`` values (``values_in``), counted no further than that."""
+    return next(islice(values_in(data), most, None), _NONE) is not _NONE
+
+
+_NONE = object()
 
 
 def carries_binary(data: object) -> bool:

@@ -18,7 +18,6 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
-from typing import Any, cast
 
 from flask import current_app, has_request_context, request
 from flask_socketio import SocketIO
@@ -33,8 +32,9 @@ from ..engine.rooms import Rooms
 from ..engine.session import Session
 from ..engine.simulation import Simulation
 from ..errors import UserError
-from ..model.frame import Summary
 from ..presenter import for_followers, scenario_message
+from ..scenario.scenario import Scenario
+from ..server.backpressure import Bound
 from ..server.codec import Encoded, encoded
 from ..server.pending import Pending
 from ..server.refusals import Refusals
@@ -43,6 +43,8 @@ from ..server.trimming import Trimmer
 from .snapshots import snapshot_of
 
 log = logging.getLogger(__name__)
+
+LoadKey = tuple[str | None, str | None, str | None, int]  # (load id, scenario id, room code, id of the simulation)
 
 
 @dataclass
@@ -76,7 +78,7 @@ def scenario_of(sim: Simulation, scenario_id: str | None, code: str | None, load
     """The scenario message of a loaded simulation (what a viewer needs once per load), with the id of its load
     (as "key"), encoded where it is made (a long scenario's is over 1 MB of JSON: ``encoded``): as its presenter
     is sent it, and as a room's followers are (``for_followers``; the same for a connection's own)."""
-    message = {**scenario_message(cast(Summary, sim.summary()), scenario_id, code), "key": load_id}
+    message = {**scenario_message(sim.summary(), scenario_id, code), "key": load_id}
     whole = encoded(message)
     theirs = for_followers(message) if code is not None else message
     return whole, whole if theirs is message else encoded(theirs)
@@ -89,17 +91,17 @@ class Hub:
     socketio: SocketIO
     rooms: Rooms
     new_session: Callable[[], Session]
-    resolve: Callable[[Any], tuple[Any, str | None]]  # built-in id or scenario object -> (Scenario, id), apart
-    turn: Callable[[Any], AbstractContextManager[Any]] = nullcontext  # source -> one heavy-work place for a load
-    native: Callable[..., Any] | None = None  # (fn, *args) -> fn(*args) off the event loop (Offload.native)
+    resolve: Callable[[object], tuple[Scenario, str | None]]  # built-in id or scenario object -> (it, id), apart
+    turn: Callable[[object], AbstractContextManager[object]] = nullcontext  # source -> one heavy-work place for a load
+    native: Callable[..., object] | None = None  # (fn, *args) -> fn(*args) off the event loop (Offload.native)
     sessions: dict[str, Session] = field(default_factory=dict)
     sent: dict[str, Channel] = field(default_factory=dict)  # channel -> what it was last sent (delivery's state)
     cache: MessageCache = field(default_factory=MessageCache)
     refused: Refusals = field(default_factory=Refusals)
     pending: Pending = field(default_factory=Pending)  # one heavy request per connection per kind
     # channel -> (its load and room, the scenario message sent for it): joins and syncs send it again as made
-    scenarios: dict[str, tuple[tuple[Any, ...], tuple[Encoded, Encoded] | None]] = field(default_factory=dict)
-    outgoing: Any = None  # the bound on each connection's unread bytes (backpressure.Bound), once installed
+    scenarios: dict[str, tuple[LoadKey, tuple[Encoded, Encoded] | None]] = field(default_factory=dict)
+    outgoing: Bound | None = None  # the bound on each connection's unread bytes, once installed
     memory: MemoryBudget | None = None  # what the sessions hold (made from the app's settings when first needed)
     trim: Trimmer = field(init=False)  # when freed memory is given back (server/trimming.py)
 
@@ -113,7 +115,7 @@ class Hub:
                             rss_bytes, lambda: self.memory.total if self.memory is not None else 0)
 
     @contextmanager
-    def admitted(self, source: Any) -> Iterator[None]:
+    def admitted(self, source: object) -> Iterator[None]:
         """The heavy-work turn of a load (``turn``), in which an upload is admitted only if the memory budget has
         room for one more session at MAX_SESSION_BYTES (Busy, in words, otherwise: a refusal of the moment, not
         remembered as one of the upload)."""
@@ -138,22 +140,27 @@ class Hub:
         """The bytes sent to connection ``sid`` that it has not read yet (backpressure.Bound)."""
         if self.outgoing is None:
             return 0
-        unread: int = self.outgoing.unread(self.socketio.server.manager.eio_sid_from_sid(sid, "/"))
-        return unread
+        return self.outgoing.unread(self.socketio.server.manager.eio_sid_from_sid(sid, "/"))
 
     def gone(self, sid: str) -> bool:
         """Whether connection ``sid`` has closed (work still waiting for it is dropped)."""
         return sid not in self.sessions
 
-    def target(self, sid: str, payload: dict[str, Any]) -> Target:
+    def target(self, sid: str, payload: dict[str, object]) -> Target:
+        """What connection ``sid``'s message acts on: the room its payload names, else its own session."""
         if "room" in payload:
-            room = self.rooms.authorize(payload["room"], payload.get("token"))
-            self.rooms.enter(room, sid)  # whoever drives a room is in it
-            self.rooms.present(room, sid)
+            room = self.drive(sid, payload)
             return Target(room.session, room.channel, room)
         return Target(self.sessions[sid], sid)
 
-    def send(self, event: str, message: Any, to: str, private: bool) -> None:
+    def drive(self, sid: str, payload: dict[str, object]) -> Room:
+        """The room ``payload`` names, if its token lets connection ``sid`` drive it (who drives a room is in it)."""
+        room = self.rooms.authorize(payload.get("room"), payload.get("token"))
+        self.rooms.enter(room, sid)
+        self.rooms.present(room, sid)
+        return room
+
+    def send(self, event: str, message: object, to: str, private: bool) -> None:
         self.socketio.emit(event, message, to=to, ignore_queue=private)
 
     # --- sending what changed: the delivery protocol says what, the hub sends it -----------------------
@@ -220,7 +227,7 @@ class Hub:
         """The poll and its tally (a withdrawn one has none), to the whole room (through the queue), or to one
         connection here (with ``yours``, its voter's answer, if any)."""
         to, private = (sid, True) if sid else (room.channel, False)
-        tally: Tally | dict[str, Any] = {} if "cancelled" in poll else self.rooms.tally(room, poll)
+        tally: Tally | dict[str, object] = {} if "cancelled" in poll else self.rooms.tally(room, poll)
         self.send("poll", {"room": room.code, **poll, **tally, **({"yours": yours} if yours else {})}, to, private)
 
     def scenario_of(self, target: Target, followers: bool = False) -> Encoded:

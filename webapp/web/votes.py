@@ -20,7 +20,8 @@ address, to the presenter who posted it).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from flask import current_app, request
 
@@ -35,8 +36,10 @@ from ..presenter.words import step_label
 from ..scenario.errors import ScenarioError
 from ..server.offload import apart
 from . import roomsummary
+from .connection import request_sid
+from .fields import Fields, fields
 from .find import budget_seconds
-from .hub import Target
+from .hub import Hub, Target
 
 DRIVE = ("room", "token")
 VOTE_PAYLOADS = {"vote_offer": DRIVE, "vote_open": ("actions", *DRIVE), "vote_close": DRIVE, "vote_cancel": DRIVE,
@@ -44,53 +47,58 @@ VOTE_PAYLOADS = {"vote_offer": DRIVE, "vote_open": ("actions", *DRIVE), "vote_cl
 
 
 class VoteEvents:
-    """The vote's handlers, mixed into the namespace (which gives ``hub``, ``presenter_target``, ``voter`` and
-    ``followers``)."""
+    """The vote's handlers, mixed into the namespace (sockets.py ``Viewers``, which gives what is declared here)."""
 
-    hub: Any
+    hub: Hub
     followers: dict[str, str]
+    presented: Callable[[Fields], Room]  # the room a presenter's message drives, if its token may
+    voter: Callable[[Fields], object]  # who this connection answers as
 
     @property
     def votes(self) -> RoomVotes:
-        return current_app.extensions["inflight_votes"]
+        return cast(RoomVotes, current_app.extensions["inflight_votes"])
 
-    def standing(self, payload: dict) -> str:
+    def driven(self, payload: object, event: str) -> tuple[Room, Target]:
+        """The standing room a presenter's ``event`` drives, and the target its moves act on."""
+        given = fields(payload, event)
+        self.standing(given)
+        room = self.presented(given)
+        return room, Target(room.session, room.channel, room)
+
+    def standing(self, payload: Fields) -> str:
         """The room's code, if the room stands; a clear refusal if it has ended (or never was)."""
         code = payload.get("room")
         if not isinstance(code, str) or not self.hub.rooms.exists(code):
             raise NotAllowed(f"room {shown(code)} has ended (or never was): it takes no votes")
         return code.upper()
 
-    def on_vote_offer(self, payload):
+    def on_vote_offer(self, payload: object) -> None:
         """What the presenter may offer the room from where it stands: the fork menu's actions, soonest to part the
         versions first (``soon``: 0 at that step, 1 at the next, null not within those), to this connection only."""
-        self.standing(payload)
-        target = self.presenter_target(payload)
+        room, target = self.driven(payload, "vote_offer")
         with target.session.lock:
             here = target.session.require().position
             ranking = self.ranking(target)
         self.hub.send("vote_offer", {"room": target.code, "position": here, "proposed": len(votes.proposed(ranking)),
                                      "actions": [{"step": step, "label": step_label(step), "soon": soon}
                                                  for step, soon in ranking]},
-                      request.sid, True)
+                      request_sid(), True)
 
-    def on_vote_open(self, payload):
+    def on_vote_open(self, payload: object) -> None:
         """The presenter asks the room what should happen next: the actions given, else those proposed."""
-        self.standing(payload)
-        target = self.presenter_target(payload)
+        room, target = self.driven(payload, "vote_open")
         session = target.session
         with session.lock:
             raw, here = raw_of(session.source), session.require().position
-            steps = payload.get("actions")
-            if steps is None:
-                steps = votes.proposed(self.ranking(target))
-            for i, step in enumerate(self.checked_steps(steps)):
+            given = fields(payload, "vote_open").get("actions")
+            steps = self.checked_steps(votes.proposed(self.ranking(target)) if given is None else given)
+            for i, step in enumerate(steps):
                 try:
                     self.hub.resolve(votes.forked(raw, here, step, FORK_MARK))
                 except ScenarioError as err:
                     raise Invalid(f"actions[{i}] cannot be played here: {err}") from None
-            self.votes.open(target.room, steps, [step_label(step) for step in steps])
-        self.send_vote(target.room)
+            self.votes.open(room, steps, [step_label(step) for step in steps])
+        self.send_vote(room)
 
     @staticmethod
     def ranking(target: Target) -> list[tuple[dict[str, Any], int | None]]:
@@ -113,19 +121,20 @@ class VoteEvents:
                           f"got {len(steps)}")
         return steps
 
-    def on_vote_answer(self, payload):
+    def on_vote_answer(self, payload: object) -> None:
         """A follower's one tap: counted for the presenter, never driving."""
-        room = self.hub.rooms.find(self.standing(payload))
-        vote = self.votes.cast(room, request.sid, self.voter(payload), payload.get("action"), request.remote_addr,
-                               signed=request.sid in self.followers
+        given = fields(payload, "vote_answer")
+        room = self.hub.rooms.find(self.standing(given))
+        sid = request_sid()
+        vote = self.votes.cast(room, sid, self.voter(given), given.get("action"), request.remote_addr,
+                               signed=sid in self.followers
                                and self.hub.rooms.followers_per_address is not None)
         self.send_tally(room, vote)
 
-    def on_vote_close(self, payload):
+    def on_vote_close(self, payload: object) -> None:
         """The presenter closes the vote: the winning action is forked into the room's scenario."""
-        self.standing(payload)
-        target = self.presenter_target(payload)
-        room, session = target.room, target.session
+        room, target = self.driven(payload, "vote_close")
+        room, session = room, target.session
         with session.lock:
             vote, counts, won = self.votes.close(room)
             here, before = vote["position"], session.source
@@ -140,27 +149,24 @@ class VoteEvents:
             self.votes.took(room, {"at": here, "before": before, "actions": [a["label"] for a in vote["actions"]],
                                    "counts": counts, "winner": won, "step": action["step"], "note": note})
 
-    def on_vote_cancel(self, payload):
-        self.standing(payload)
-        target = self.presenter_target(payload)
-        self.votes.cancel(target.room)
+    def on_vote_cancel(self, payload: object) -> None:
+        room, target = self.driven(payload, "vote_cancel")
+        self.votes.cancel(room)
         self.hub.send("vote", {"room": target.code, "open": False, "cancelled": True}, target.channel, False)
 
-    def on_vote_undo(self, payload):
+    def on_vote_undo(self, payload: object) -> None:
         """The presenter takes the room's last fork by vote back: its scenario before, at the fork point."""
-        self.standing(payload)
-        target = self.presenter_target(payload)
+        room, target = self.driven(payload, "vote_undo")
         with target.session.lock:
-            turn = self.votes.undo(target.room)
+            turn = self.votes.undo(room)
             self.load(target, turn["before"], turn["at"])
 
-    def on_summary_post(self, payload):
+    def on_summary_post(self, payload: object) -> None:
         """The presenter posts the room's summary (roomsummary.py): its address, to the presenter alone."""
-        self.standing(payload)
-        target = self.presenter_target(payload)
+        room, target = self.driven(payload, "summary_post")
         with target.session.lock:
-            href = roomsummary.post(self.votes, target.room)
-        self.hub.send("summary", {"room": target.code, "href": href}, request.sid, True)
+            href = roomsummary.post(self.votes, room)
+        self.hub.send("summary", {"room": target.code, "href": href}, request_sid(), True)
 
     def load(self, target: Target, source: Any, position: int) -> None:
         """Load ``source`` into the room at ``position``, for every version it shows. Under the session's lock."""
