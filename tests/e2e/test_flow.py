@@ -823,11 +823,9 @@ POLL_OVER_STAGE_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
-def test_the_presenters_poll_in_presentation_mode_covers_no_diagram_and_not_the_counter(make_page, width, height):
-    """In presentation mode the poll panel was laid over the stage (at 1280x720 x 997-1272, y 363-712: v1.28.2's
-    in-flight lane with B's chip and pointer start, part of unschedulablePods, the counter, the timeline's end).
-    It is a bar of its own under the stage now, the diagrams sized to what it leaves: open, and revealed."""
+def presenting_a_poll(make_page, width: int, height: int):
+    """A presenter at the lost marker's step 5 in presentation mode with Predict on, stepping on: the poll opens.
+    The page and the poll's panel."""
     presenter = make_page(width=width, height=height)
     presenter.goto("/present?scenario=lost-marker&position=5")
     expect(presenter.locator("#audience-link a")).to_be_visible()
@@ -835,19 +833,33 @@ def test_the_presenters_poll_in_presentation_mode_covers_no_diagram_and_not_the_
     presenter.check("#predict")
     present_mode(presenter)
     presenter.keyboard.press("ArrowRight")
-    panel = presenter.get_by_test_id("poll-presenter")
+    return presenter, presenter.get_by_test_id("poll-presenter")
+
+
+def poll_states(presenter, panel):
+    """The poll "open" (at step 5) and then "revealed" (the stage at 6), each once the stage has settled."""
     for state, position in (("open", 5), ("revealed", 6)):
         expect(panel).to_be_visible()
         at(presenter, position)
         settle(presenter)
         refitted(presenter)
+        yield state
+        if state == "open":
+            panel.get_by_test_id("poll-reveal").click()
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_the_presenters_poll_in_presentation_mode_covers_no_diagram_and_not_the_counter(make_page, width, height):
+    """In presentation mode the poll panel was laid over the stage (at 1280x720 x 997-1272, y 363-712: v1.28.2's
+    in-flight lane with B's chip and pointer start, part of unschedulablePods, the counter, the timeline's end).
+    It is a bar of its own under the stage now, the diagrams sized to what it leaves: open, and revealed."""
+    presenter, panel = presenting_a_poll(make_page, width, height)
+    for state in poll_states(presenter, panel):
         got = presenter.evaluate(POLL_OVER_STAGE_JS)
         label = f"{width}x{height} {state} (poll at {got['poll']})"
         assert got["covered"] == [], f"{label}: the poll covers {got['covered']}"
         assert got["spills"] == [], f"{label}: list items outside their area: {got['spills']}"
         assert got["inView"], f"{label}: the poll runs off the screen"
-        if state == "open":
-            panel.get_by_test_id("poll-reveal").click()
     truth = panel.locator('figure[data-variant="v1.28.1"] [data-choice="unschedulablePods"]')
     expect(truth).to_have_class(re.compile("truth"))
 
@@ -868,23 +880,11 @@ def test_the_presenters_poll_bar_cuts_no_caption(make_page, width, height, artif
     """At 1280x720 the revealed poll's bar cut v1.28.1's caption ("B fails → unschedulablePods: its marker e1 was
     removed: saw nothing") and the narration under it: the stage's folded legend gives way while the bar is up, and
     the bar's title keeps to one line. Open, every caption shows; revealed, every pane whole."""
-    presenter = make_page(width=width, height=height)
-    presenter.goto("/present?scenario=lost-marker&position=5")
-    expect(presenter.locator("#audience-link a")).to_be_visible()
-    at(presenter, 5)
-    presenter.check("#predict")
-    present_mode(presenter)
-    presenter.keyboard.press("ArrowRight")
-    panel = presenter.get_by_test_id("poll-presenter")
-    for state, position in (("open", 5), ("revealed", 6)):
-        expect(panel).to_be_visible()
-        at(presenter, position)
-        settle(presenter)
-        refitted(presenter)
+    presenter, panel = presenting_a_poll(make_page, width, height)
+    for state in poll_states(presenter, panel):
         cut = presenter.evaluate(CUT_AT_THE_BAR_JS)
         if state == "open":
             cut = [what for what in cut if " caption " in what]
-            panel.get_by_test_id("poll-reveal").click()
         assert cut == [], f"{width}x{height} {state}: cut at the poll bar: {cut}"
     presenter.screenshot(path=str(artifacts_dir / "screenshots" / f"poll-bar-revealed-{width}x{height}.png"))
 

@@ -4,7 +4,7 @@ blanks the same screens (the rules of a poll: polls.py). A part of ``Rooms`` (ro
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import Busy, Invalid, NotAllowed
 from . import polls
@@ -12,6 +12,19 @@ from .polls import Answer, Poll, Tally
 from .room import Room, Withdrawn
 from .roomstore import MemoryRoomStore, RedisRoomStore
 from .votes import asked
+
+
+class Ballot(NamedTuple):
+    """How a refusal names a kind of ballot: the poll's answers, the vote's votes."""
+
+    kind: str
+    doing: str  # what a connection outside the room was refused
+    acts: str  # what it does as one voter
+    counted: str  # what the box counts
+
+
+POLL = Ballot("poll", "answering its poll", "answers", "answers")
+VOTE = Ballot("vote", "voting", "votes", "votes")
 
 
 class RoomPolls:
@@ -33,27 +46,37 @@ class RoomPolls:
     def answer_poll(self, room: Room, sid: str, voter: object, answer: object,
                     address: str | None = None, signed: bool = False) -> Poll:
         """Record the answer of connection ``sid`` as ``voter`` (None: the connection itself), replacing that
-        voter's earlier one; the poll as it stands. Only a member of the room answers, a connection answers
-        as one voter only, and one client ``address`` gives at most ``answers_per_address`` voters, or, for
-        ``signed`` followers (a voter this server signed, followers.py), ``followers_per_address``."""
-        if sid not in room.members:
-            raise NotAllowed("join the room before answering its poll")
-        voter = sid if voter is None else polls.checked_voter(voter)
-        if room.voters.setdefault(sid, voter) != voter:
-            raise NotAllowed("this connection already answers as another voter")
+        voter's earlier one; the poll as it stands. Counted as ``count`` counts a ballot."""
+        voter = self.voter_of(room, sid, voter, POLL)
         poll = self._poll(room)
         if room.session.sim is not None and room.session.sim.position != poll["position"]:
             raise Invalid("this poll has closed: the room has moved on")
+        self.count(room.code, voter, polls.checked_answer(poll, answer), address, signed, POLL)
+        return poll
+
+    def voter_of(self, room: Room, sid: str, voter: object, words: Ballot) -> str:
+        """Who connection ``sid`` answers as (None: the connection itself): only a member of the room answers, and
+        a connection as one voter only."""
+        if sid not in room.members:
+            raise NotAllowed(f"join the room before {words.doing}")
+        voter = sid if voter is None else polls.checked_voter(voter)
+        if room.voters.setdefault(sid, voter) != voter:
+            raise NotAllowed(f"this connection already {words.acts} as another voter")
+        return voter
+
+    def count(self, box: str, voter: str, value: Answer, address: str | None, signed: bool, words: Ballot) -> None:
+        """``voter``'s ballot in ``box`` (a poll's or a vote's), replacing its earlier one: at most
+        polls.MAX_ANSWERS voters, and one client ``address`` gives at most ``answers_per_address`` of them, or, for
+        ``signed`` followers (a voter this server signed, followers.py), ``followers_per_address``."""
         bound, setting = (self.followers_per_address, "MAX_FOLLOWERS_PER_ADDRESS") if signed else \
             (self.answers_per_address, "MAX_ANSWERS_PER_ADDRESS")
-        counted = self._store.answer(room.code, voter, polls.checked_answer(poll, answer), polls.MAX_ANSWERS,
+        counted = self._store.answer(box, voter, value, polls.MAX_ANSWERS,
                                      f"{address or ''}{' followers' if signed else ''}", bound or 0)
         if counted == polls.FULL:
-            raise Busy(f"this poll has counted {polls.MAX_ANSWERS} answers: no more are taken")
+            raise Busy(f"this {words.kind} has counted {polls.MAX_ANSWERS} {words.counted}: no more are taken")
         if counted == polls.ADDRESS_FULL:
-            raise NotAllowed(f"this poll counts at most {bound} answers from one address ({setting}), and yours has "
-                             "given them")
-        return poll
+            raise NotAllowed(f"this {words.kind} counts at most {bound} {words.counted} from one address ({setting}), "
+                             "and yours has given them")
 
     def close_poll(self, room: Room) -> Poll:
         """The presenter reveals the poll: closed, its answers kept (the reveal shows them)."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Busy, Invalid, NotAllowed
-from . import polls, votes
+from ..errors import Invalid
+from . import votes
 from .room import Room
+from .room_polls import VOTE
 from .rooms import Rooms
 from .roomstore import MemoryRoomStore, RedisRoomStore
 from .votes import Step, Turn, Vote
@@ -37,23 +38,11 @@ class RoomVotes:
         """Connection ``sid``'s ballot as ``voter`` (None: the connection), replacing that voter's earlier one;
         bounded as a poll's answers are (Rooms.answer_poll): members only, one voter per connection, at most
         MAX_ANSWERS voters, and per client address the poll's bound (``signed`` followers: theirs)."""
-        if sid not in room.members:
-            raise NotAllowed("join the room before voting")
-        voter = sid if voter is None else polls.checked_voter(voter)
-        if room.voters.setdefault(sid, voter) != voter:
-            raise NotAllowed("this connection already votes as another voter")
+        voter = self._rooms.voter_of(room, sid, voter, VOTE)
         vote = self.open_here(room)
         if vote is None:
             raise Invalid("no vote is open in this room: the presenter has closed it, or not opened one yet")
-        bound, setting = (self._rooms.followers_per_address, "MAX_FOLLOWERS_PER_ADDRESS") if signed else \
-            (self._rooms.answers_per_address, "MAX_ANSWERS_PER_ADDRESS")
-        counted = self._store.answer(votes.box(room.code), voter, votes.checked_ballot(vote, action),
-                                     polls.MAX_ANSWERS, f"{address or ''}{' followers' if signed else ''}", bound or 0)
-        if counted == polls.FULL:
-            raise Busy(f"this vote has counted {polls.MAX_ANSWERS} votes: no more are taken")
-        if counted == polls.ADDRESS_FULL:
-            raise NotAllowed(f"this vote counts at most {bound} votes from one address ({setting}), and yours has "
-                             "given them")
+        self._rooms.count(votes.box(room.code), voter, votes.checked_ballot(vote, action), address, signed, VOTE)
         return vote
 
     def counts(self, room: Room, vote: Vote) -> list[int]:
