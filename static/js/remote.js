@@ -12,7 +12,7 @@ const box = $("remote");
 const room = box.dataset.room;
 const token = decodeURIComponent(location.hash.slice(1));
 /** @type {import("./remote-actions.js").RemoteRoom} */
-const state = { blank: false, poll: null, at: null, end: null };
+const state = { blank: false, poll: null, at: null, end: null, vote: null };
 let refused = false; // the link was revoked or its room ended: nothing more is sent
 
 /** @param {string} text @param {boolean} [alarm] */
@@ -27,7 +27,8 @@ function drawActions() {
     h("button", { class: `btn remote-action${action.wide ? " remote-wide" : ""}`, type: "button",
       "data-testid": `remote-${action.id}`, "data-action": action.id, disabled: refused, text: action.label(state) })));
   const poll = state.poll;
-  $("remote-poll").textContent = poll?.open ? `Poll open · ${poll.answered ?? 0} answered` : "";
+  $("remote-poll").textContent = [poll?.open ? `Poll open · ${poll.answered ?? 0} answered` : "",
+    state.vote ? `Vote open · ${state.vote.answered} voted` : ""].filter(Boolean).join(" — ");
   $("remote-screen").hidden = !state.blank;
 }
 
@@ -77,6 +78,8 @@ if (!room || !token) {
       if (event === "blank") state.blank = msg.on;
       if (event === "poll") state.poll = msg.cancelled ? null : /** @type {{open: boolean}} */ (msg);
       if (event === "poll_tally" && state.poll) state.poll = { ...state.poll, answered: msg.answered };
+      if (event === "vote") state.vote = msg.open ? { answered: 0 } : null;
+      if (event === "vote_tally" && state.vote) state.vote = { answered: msg.answered };
       drawActions();
     },
   });

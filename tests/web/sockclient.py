@@ -7,7 +7,7 @@ import queue
 import socketio as socketio_client
 
 TIMEOUT = 30.0  # a bound against a hang: every wait ends as soon as what it waits for comes
-EVENTS = ("scenario", "state", "delta", "error", "poll", "poll_tally", "blank", "remote")
+EVENTS = ("scenario", "state", "delta", "error", "poll", "poll_tally", "blank", "remote", "vote", "vote_tally")
 
 
 class Client:

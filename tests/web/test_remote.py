@@ -128,3 +128,23 @@ def test_a_remote_of_a_room_that_ended_is_refused(mode):
         for client in (phone, follower):
             client.close()
         assert live.proc.poll() is None
+
+
+def test_the_remote_opens_and_closes_the_rooms_vote(server):
+    """The phone asks the room what should happen next (the actions proposed) and closes the vote: the winner is
+    forked on the followers' screens."""
+    presenter, drive = presenter_at(server.url, 3)
+    follower = Client(server.url)
+    follower.call("join_room", {"room": drive["room"]})
+    assert follower.wait_for("state")["position"] == 3
+    phone, remote = remote_of(server.url, drive)
+    phone.call("vote_open", remote)
+    vote = follower.wait_for("vote", lambda v: v["open"])
+    assert 2 <= len(vote["actions"]) <= 4
+    follower.call("vote_answer", {"room": drive["room"], "action": 1})
+    phone.wait_for("vote_tally", lambda t: t["answered"] == 1)  # the phone, on the presenter's channel, sees it
+    phone.call("vote_close", remote)
+    closed = follower.wait_for("vote", lambda v: not v["open"])
+    assert closed["winner"] == 1 and closed["label"] == vote["actions"][1]["label"]
+    assert follower.wait_for("state", lambda s: s["position"] == 4)["position"] == 4  # the fork, played
+    assert [data for name, data in phone.received() if name == "error"] == []
