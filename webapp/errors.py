@@ -83,10 +83,11 @@ class NotInstalled(UserError):
 
 SCENARIO_ERROR = "ScenarioError"  # the kind of a scenario refused with its problems (scenario/errors.py)
 
-# The kinds the page tells apart: a session the server no longer holds (the page loads it again), and the kinds of
-# a refused load that say the scenario itself cannot be opened, as opposed to a busy server or a rate limit (the
-# page opens the default scenario instead).
+# The kinds the page tells apart: a session the server no longer holds (the page loads it again), a refusal of who
+# asked (the phone remote stops), and the kinds of a refused load that say the scenario itself cannot be opened, as
+# opposed to a busy server or a rate limit (the page opens the default scenario instead).
 CLIENT_KINDS = {
     "NOT_LOADED": NotLoaded.kind,
+    "NOT_ALLOWED": NotAllowed.kind,
     "UNOPENABLE": [SCENARIO_ERROR, Invalid.kind, TooLarge.kind],
 }

@@ -2,6 +2,7 @@
 // `python -m tools.clientgen`: edit them there.
 export const KINDS = {
   "NOT_LOADED": "NotLoaded",
+  "NOT_ALLOWED": "NotAllowed",
   "UNOPENABLE": [
     "ScenarioError",
     "Invalid",

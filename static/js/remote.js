@@ -4,6 +4,7 @@
 // room until the presenter's screen revokes it; it follows the room as the speaker view does.
 import { $, h } from "./dom.js";
 import { connect } from "./connection.js";
+import { KINDS } from "./kinds.js";
 import { openModel } from "./model.js";
 import { startTimer } from "./timer.js";
 import { REMOTE_ACTIONS } from "./remote-actions.js";
@@ -70,7 +71,7 @@ if (!room || !token) {
     model: (/** @type {Model} */ model) => refused || draw(model),
     /** @param {{kind?: string, message: string}} msg */
     error(msg) {
-      if (msg.kind === "NotAllowed") return refuse(msg.message, conn);
+      if (msg.kind === KINDS.NOT_ALLOWED) return refuse(msg.message, conn);
       status(msg.message);
     },
     /** @param {string} event @param {Record<string, any>} msg */

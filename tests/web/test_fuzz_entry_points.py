@@ -39,7 +39,7 @@ import pytest
 import yaml
 
 from webapp import create_app
-from webapp.engine import tracefile
+from webapp.engine import tracefile, votes
 from webapp.errors import MAX_REPLY
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
@@ -642,8 +642,17 @@ SOCKET_CASES = {  # name -> (event, who sends it, a valid payload)
     "poll_reveal": ("poll_reveal", "presenter", AS_PRESENTER),
     "poll_cancel": ("poll_cancel", "presenter", AS_PRESENTER),
     "blank": ("blank", "presenter", {**AS_PRESENTER, "on": True}),
+    "vote_offer": ("vote_offer", "presenter", AS_PRESENTER),
+    "vote_open": ("vote_open", "presenter", {**AS_PRESENTER, "actions": [{"op": "event", "event": "NodeAdd"},
+                                                                         {"op": "activate", "pods": ["B"]}]}),
+    "vote_answer": ("vote_answer", "follower", {"room": ROOM, "voter": "phone-0001", "action": 1}),
+    "vote_close": ("vote_close", "presenter", AS_PRESENTER),
+    "vote_cancel": ("vote_cancel", "presenter", AS_PRESENTER),
+    "vote_undo": ("vote_undo", "presenter", AS_PRESENTER),
+    "summary_post": ("summary_post", "presenter", AS_PRESENTER),
 }
-NEEDS_POLL = {"poll_answer", "poll_reveal", "poll_cancel"}
+NEEDS = {"poll_answer": "poll", "poll_reveal": "poll", "poll_cancel": "poll",
+         "vote_answer": "vote", "vote_close": "vote", "vote_cancel": "vote"}  # what must be open for the event
 
 
 def test_every_event_is_fuzzed():
@@ -665,16 +674,18 @@ class Stage:
         self.code = self.ack["room"]
         self.restore()
 
-    def restore(self, poll: bool = False) -> None:
-        """Back to the stage's positions (after an accepted message moved something), the poll open or not."""
+    def restore(self, needs: str | None = None) -> None:
+        """Back to the stage's positions (after an accepted message moved something), with a poll or a vote open
+        when ``needs`` says so and neither otherwise."""
         self.presenter.emit("load", {"scenario": "lost-marker", "position": OWN_POSITION})
         self.presenter.emit("load", {"scenario": "lost-marker", "position": ROOM_POSITION, **self.ack})
         for name in ("follower", "watcher"):
             self.clients[name].emit("join_room", {"room": self.code})
-        if poll:
-            self.presenter.emit("poll_open", self.ack)
-        elif (self.rooms._store.poll(self.code) or {}).get("open"):
-            self.presenter.emit("poll_cancel", self.ack)
+        for box, kind in ((self.code, "poll"), (votes.box(self.code), "vote")):
+            if (self.rooms._store.poll(box) or {}).get("open"):
+                self.presenter.emit(f"{kind}_cancel", self.ack)
+        if needs:
+            self.presenter.emit(f"{needs}_open", self.ack)
         for client in self.clients.values():
             client.get_received()
 
@@ -685,6 +696,8 @@ class Stage:
         return {"own": [m["args"] for m in self.presenter.get_received()],
                 "room": [m["args"] for m in self.watcher.get_received()],
                 "poll": store.poll(self.code), "answers": store.answers(self.code),
+                "vote": store.poll(votes.box(self.code)), "ballots": store.answers(votes.box(self.code)),
+                "turns": store.turns(self.code),
                 "rooms": sorted(self.rooms.local_codes())}
 
     def fill(self, payload):
@@ -745,8 +758,8 @@ def test_every_socket_event_answers_every_class(fuzz_app, trap, name):
     cases = mutations(payload, rng, deeper=6 if name == "load a scenario object" else 2)
     cases += [Case("missing", "no payload", None, None),
               Case("types", "two payloads", None, json.dumps(payload) + ",2")]
-    needs_poll = name in NEEDS_POLL
-    stage.restore(poll=needs_poll)
+    needs = NEEDS.get(name)
+    stage.restore(needs)
     before = stage.snapshot()
     failures = []
     for case in cases:
@@ -754,7 +767,7 @@ def test_every_socket_event_answers_every_class(fuzz_app, trap, name):
         problems, refused = socket_problems(stage, event, who, case, before, heard)
         failures.extend(f"{event} from the {who} {case}: {p}" for p in problems + trap.take())
         if not refused or problems:  # something moved: back to the stage, and read it again
-            stage.restore(poll=needs_poll)
+            stage.restore(needs)
             before = stage.snapshot()
     assert failures == [], f"{len(failures)} failures:\n" + "\n".join(failures[:40])
 

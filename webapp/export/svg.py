@@ -67,8 +67,9 @@ def least_font(panes: int, preset: Preset = FULL) -> float:
 
 
 def render_panes(scene: Scene, theme: str = "light") -> list[tuple[str, str]]:
-    """(variant, SVG element) for each pane of ``scene`` alone, in ``theme``'s colours, with no XML declaration: a
-    page lays them out in its own grid (the first frame, web/firstframe.py)."""
+    """(variant, SVG element) for each pane of ``scene`` alone, in ``theme``'s colours, with no XML declaration and no
+    namespace (an HTML parser puts an inline ``<svg>`` in SVG's): a page lays them out in its own grid (the first
+    frame, web/firstframe.py)."""
     with draw.theme(theme):
         return [(variant, _pane_alone(variant, p)) for variant, p in scene["panes"].items()]
 
@@ -85,6 +86,7 @@ def _pane_alone(variant: str, scene_pane: ScenePane) -> str:
     svg.set("height", str(height + 1))
     svg.set("viewBox", f"-1 -1 {PANE_WIDTH + 2} {height + 1}")
     svg.set("width", str(PANE_WIDTH + 2))
+    del svg.attrib["xmlns"]
     return ET.tostring(svg, encoding="unicode")
 
 
