@@ -12,7 +12,12 @@ export function createVersionPicker(opts, driver, page, bus) {
   const box = $("versions-options");
   const status = $("versions-status");
   let offered = []; // the table's names, in its order
-  let asked = null; // the versions of a load this picker sent that has not been answered yet
+  // One load of this picker's at a time (the server refuses a connection's second while its first is answered):
+  // `asked` is the versions of the load sent and not answered yet, `next` the latest choice made meanwhile, sent
+  // when that answer comes (three versions ticked quickly on a busy server: the second's load was refused, the
+  // picker went back to what was shown and the third's load lost the second).
+  let asked = null;
+  let next = null;
   const most = () => Math.min(opts.maxVersions, offered.length);
   const inputs = () => [...box.querySelectorAll("input[type=checkbox]")];
 
@@ -46,7 +51,13 @@ export function createVersionPicker(opts, driver, page, bus) {
       return;
     }
     tick(chosen);
+    if (asked) next = chosen;
+    else send(chosen);
+  }
+
+  function send(chosen) {
     asked = chosen;
+    next = null;
     driver.versions = chosen;
     driver.load(driver.source, page.latest?.position);
   }
@@ -77,19 +88,22 @@ export function createVersionPicker(opts, driver, page, bus) {
   addEventListener("resize", keepInView);
   watchPlace(keepInView, $("versions-summary"), picker.parentElement);
 
-  // A scenario message: the table (built once) and what it shows. One answering an earlier load, while a later
-  // choice is on its way, leaves that choice ticked (two versions ticked quickly: the first's answer unticked the
-  // second).
+  // A scenario message: the table (built once) and what it shows. One answering another load than the picker's,
+  // while the picker's is on its way, leaves the choice ticked; the answer to the picker's sends the choice made
+  // meanwhile, if any.
   function heard(msg) {
     if (msg.versions && msg.versions.map((v) => v.name).join() !== offered.join()) build(msg.versions);
     if (asked && asked.join() !== msg.variants.join()) return;
     asked = null;
+    if (next) return send(next);
     tick(msg.variants);
   }
 
-  // A load was refused (e.g. a scenario that cannot run on a version as written): back to what is shown.
+  // A load was refused (e.g. a scenario that cannot run on a version as written): the choice made meanwhile is
+  // sent, else back to what is shown.
   function refused() {
     asked = null;
+    if (next) return send(next);
     const shown = page.scenario?.variants;
     if (!shown) return;
     driver.versions = shown;

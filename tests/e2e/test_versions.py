@@ -116,6 +116,35 @@ def test_old_layout_links_and_a_refused_version(page):
     assert shown(page) == ["v1.28.1", "v1.28.2"]
 
 
+def test_versions_ticked_at_once_are_all_shown(page):
+    """Three ticks in one task, before any answer can come: the server takes one load of a connection at a time,
+    and the picker sends the latest choice once its load is answered, so every tick lands (on a busy machine the
+    second tick's load was refused and the third's forgot it)."""
+    heard = []  # the socket's loads sent and its answers received, in order
+
+    def frame(direction, payload):
+        event = re.match(r'42\["(\w+)"', payload) if isinstance(payload, str) else None
+        if event and event[1] in ("load", "scenario", "error"):
+            heard.append(("sent" if direction else "got", event[1]))
+
+    page.on("websocket", lambda ws: (ws.on("framesent", lambda p: frame(True, p)),
+                                     ws.on("framereceived", lambda p: frame(False, p))))
+    page.goto("/?scenario=lost-marker&position=2&versions=v1.28.2")
+    at(page, 2)
+    page.click("#versions-summary")
+    heard.clear()
+    page.evaluate("""names => { for (const name of names)
+        document.querySelector(`#versions-options input[value="${name}"]`).click(); }""",
+                  ["v1.28.4", "v1.29.9", "v1.31.13"])
+    expect(page.locator(PANES)).to_have_count(4)
+    expect(page).to_have_url(re.compile(r"versions=v1\.28\.2(,|%2C)v1\.28\.4(,|%2C)v1\.29\.9(,|%2C)v1\.31\.13"))
+    assert shown(page) == ["v1.28.2", "v1.28.4", "v1.29.9", "v1.31.13"]
+    expect(page.locator("#versions-chosen")).to_have_text("v1.28.2 · v1.28.4 · v1.29.9 · v1.31.13")
+    expect(page.locator("#error")).to_be_hidden()
+    loads = [i for i, (way, event) in enumerate(heard) if way == "sent" and event == "load"]
+    assert len(loads) >= 2 and all(("got", "scenario") in heard[a:b] for a, b in zip(loads, loads[1:])), heard
+
+
 def test_three_versions_side_by_side_on_a_projector(make_page, artifacts_dir):
     """1920x1080: three panes in one row, each diagram whole and wide enough to read; the picture kept in
     test-artifacts/screens/versions-three-1920x1080.png."""
