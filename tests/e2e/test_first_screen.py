@@ -37,10 +37,13 @@ def positions(scenario_id: str) -> list[int]:
 def test_the_pods_note_and_outcomes_are_on_the_first_screen(make_page, size, scenario_id):
     page = make_page(*size)
     hidden = {}
+    page.goto(f"/?scenario={scenario_id}")  # opened once, then sought as a viewer does (the scrubber)
+    expect(page.locator("#panes > [data-variant]").first).to_be_visible()
+    total = page.evaluate("document.getElementById('scrubber').max")
     for position in positions(scenario_id):
-        page.goto(f"/?scenario={scenario_id}&position={position}")
-        expect(page.locator("#panes > [data-variant]").first).to_be_visible()
-        at(page, position, total=page.evaluate("document.getElementById('scrubber').max"))
+        if position:
+            page.locator("#scrubber").fill(str(position))
+        at(page, position, total=total)
         assert page.evaluate("document.getElementById('app').scrollTop") == 0
         if missing := page.evaluate(HIDDEN_JS):
             hidden[position] = missing
