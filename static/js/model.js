@@ -4,10 +4,12 @@
 // and hands the page whole models, each a new object (a delta is applied to copies of the parts it
 // changes, so a model the page still holds never changes under it).
 //
-// A delta applies only to the state just before it (its seq is model.seq + 1). On a gap, or a delta before
-// any state, it asks for the whole state again (`sync`, with {room} on a room's channel) and ignores deltas
-// until a whole state arrives. It listens to one channel at a time: its own session (room null) or a room
-// (`follow(code)`); messages that name another channel (a follower that just detached) are dropped.
+// A delta applies only to the state just before it (its seq is model.seq + 1); one numbered at most model.seq
+// is already in the whole state held (a room's joiner reads the room's record, then hears the delta that made
+// it) and is dropped. On a gap, or a delta before any state, it asks for the whole state again (`sync`, with
+// {room} on a room's channel) and ignores deltas until a whole state arrives. It listens to one channel at a
+// time: its own session (room null) or a room (`follow(code)`); messages that name another channel (a follower
+// that just detached) are dropped.
 // A state or delta names the scenario it belongs to (`key`, as its `scenario` message does): one that names
 // another (a follower whose process missed the room's new scenario, e.g. while Redis was down) asks for the
 // scenario and the whole state again, and nothing is drawn against the wrong scenario meanwhile.
@@ -71,7 +73,7 @@ export function openModel(transport, page) {
       page.model(model);
     },
     delta(msg) {
-      if (!ours(msg) || stale(msg)) return;
+      if (!ours(msg) || stale(msg) || (model && msg.seq <= model.seq)) return;
       if (!model || msg.seq !== model.seq + 1) {
         if (!awaiting) resync();
         return;

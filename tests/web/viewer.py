@@ -1,7 +1,9 @@
 """Clients that see what a page sees: every ``delta`` is applied to the client's copy of the last ``state``
 (with ``webapp.presenter.apply``, the twin of static/js/delta.js) and handed on as the whole state it makes,
 so a test reads whole states whichever way they travelled. A delta that does not follow the copy held (a
-gap in ``seq``, or no state yet) fails the test: the server must never send one to a client in step; nor a
+gap in ``seq``, or no state yet) fails the test: the server must never send one to a client in step; one numbered
+at most the state's ``seq`` is already in it and dropped, as the page drops it (a room's joiner reads the record,
+then hears the delta that made it), once it is seen to say what the state says; nor a
 state or delta whose ``key`` is not that of the channel's last ``scenario``. A client that can legitimately fall
 out of step (a follower whose process missed the room's messages while Redis was down) is given ``resync``: it
 then does what static/js/model.js does, asks once for the whole state (and the scenario, when a message names
@@ -53,10 +55,23 @@ class Folder:
             self.models[payload["room"]] = copy.deepcopy(payload)
             self.awaiting.pop(payload["room"], None)
         elif name == "delta":
+            if self.included(payload):
+                return None
             if self.resync and not self.follows(payload):
                 return self.ask_again(payload["room"], "state")
             return "state", self.fold(payload)
         return name, payload
+
+    def included(self, delta: dict) -> bool:
+        """Whether ``delta`` is already in the channel's state (numbered at most its seq). The last one it holds
+        must say what the state says: two different deltas of one number are the server's fault."""
+        model = self.models.get(delta["room"])
+        if model is None or delta["seq"] > model["seq"] or delta["room"] in self.awaiting:
+            return False
+        if delta["seq"] == model["seq"]:
+            said = {"position": delta["position"], "playing": delta["playing"], "speed": delta["speed"]}
+            assert said == {k: model[k] for k in said}, ("two deltas numbered", delta["seq"], said, model["seq"])
+        return True
 
     def follows(self, delta: dict) -> bool:
         model = self.models.get(delta["room"])
