@@ -70,7 +70,8 @@ class Folder:
             return False
         if delta["seq"] == model["seq"]:
             said = {"position": delta["position"], "playing": delta["playing"], "speed": delta["speed"]}
-            assert said == {k: model[k] for k in said}, ("two deltas numbered", delta["seq"], said, model["seq"])
+            held = {k: model[k] for k in said}
+            assert said == held, f"two messages numbered {delta['seq']} of room {delta['room']}: {held}, then {said}"
         return True
 
     def follows(self, delta: dict) -> bool:
