@@ -279,6 +279,25 @@ def test_autoplay_on_one_process_stops_once_nobody_watches_on_either(two_servers
     assert late.wait(lambda e, d: e == "state")["position"] == stopped["position"]  # nothing moved since
 
 
+def test_a_joiner_on_the_other_process_is_told_how_fast_the_room_plays(two_servers, redis_server, clients):
+    """The speed is the room's, in its record: a follower joining on process two while process one plays at 20x
+    is sent 20x (it was sent its own process's 1x, and a delta of process one then said 20x under the same
+    number)."""
+    one, two = two_servers
+    presenter = clients(one.url)
+    ack = presenter.sio.call("create_room", {})
+    presenter.sio.emit("load", {"scenario": long_scenario(), **ack})
+    presenter.state_at(0)
+    presenter.sio.emit("play", {"speed": 20, **ack})
+    presenter.state_at(2)
+    follower = clients(two.url)
+    follower.sio.emit("join_room", {"room": ack["room"]})
+    joined = follower.wait(lambda e, d: e == "state")
+    assert (joined["playing"], joined["speed"]) == (True, 20.0)
+    presenter.sio.emit("pause", ack)
+    assert follower.wait(lambda e, d: e == "state" and not d["playing"])["speed"] == 20.0
+
+
 def record_says_stopped(redis_server: RedisServer, code: str, timeout: float = WAIT) -> None:
     """Returns once room ``code``'s shared record says its autoplay does not run (read every 50 ms)."""
     deadline = time.monotonic() + timeout

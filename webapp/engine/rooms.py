@@ -89,7 +89,8 @@ class Rooms(RoomPolls, Presence):
             raise NotAllowed(f"room limit: your address has {owned} rooms open here (at most "
                              f"{self.max_per_owner}); a room is forgotten {forgotten}")
         record: RoomRecord = {"code": code, "token": None, "source": None, "variants": None, "range": None,
-                              "position": 0, "playing": False, "version": 0, "epoch": secrets.token_hex(8)}
+                              "position": 0, "playing": False, "speed": 1.0, "version": 0,
+                              "epoch": secrets.token_hex(8)}
         while True:
             if record["code"] is None:
                 record["code"] = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -160,8 +161,8 @@ class Rooms(RoomPolls, Presence):
             return self.create(code, owner)
 
     def save(self, room: Room) -> None:
-        """Record the room's scenario, position and whether it plays, after its presenter (or its autoplay) changed
-        them, as the next version over whatever another process or greenlet wrote meanwhile (the last one wins)."""
+        """Record the room's scenario, position, whether it plays and how fast, after its presenter (or its autoplay)
+        changed them, as the next version over whatever another process or greenlet wrote meanwhile."""
         session = room.session
         while True:
             record = self._store.get(room.code)
@@ -172,7 +173,7 @@ class Rooms(RoomPolls, Presence):
             record.update(source=session.source, variants=list(session.sim.variants) if session.sim else None,
                           range=list(session.range) if session.sim else None,
                           position=session.sim.position if session.sim else 0, load_id=session.load_id,
-                          playing=session.playing, version=record["version"] + 1)
+                          playing=session.playing, speed=session.speed, version=record["version"] + 1)
             if self._store.replace(record, previous):
                 break
         room.version, room.playing = record["version"], session.playing
@@ -198,6 +199,7 @@ class Rooms(RoomPolls, Presence):
         if session.playing:  # moved by another process since: the autoplay here yields to it
             session.pause()
         room.playing = bool(record.get("playing"))
+        session.speed = float(record.get("speed", session.speed))  # what a state says, on every process alike
         if record["source"] is not None:
             # A load is named by its load id (a new one for every load, the presenter's on every process); its source
             # is not compared: through a shared store it comes back as JSON (lists where a Scenario holds tuples,

@@ -387,6 +387,9 @@ class Viewers(VoteEvents, Namespace):  # type: ignore[misc]  # Flask-SocketIO ha
         leave_room(other)
         join_room(room.channel)
         join_room(scenes)
+        # Read again now that its channels are joined: what another process published since the room was found
+        # here is in this state (a delta numbered within it is dropped) or comes after it, never lost between.
+        room = self.hub.rooms.refresh(room)
         with room.session.lock:
             if self.hub.gone(sid):  # left while this waited for the room's lock
                 return
