@@ -28,7 +28,7 @@ class Room:
         self.token = record["token"]  # HMAC(secret, code): 256 bits, compared in constant time
         # Which incarnation of the room this is: a room re-created under the same code (its record lost, e.g.
         # Redis restarted empty) gets a new epoch, and counts its versions from 0 again.
-        self.epoch = record.get("epoch")
+        self.epoch = record["epoch"]
         self.session = session
         self.version = -1  # the store version this session reflects
         self.owner: str | None = None  # the client address that created it here (MAX_ROOMS_PER_ADDRESS)
@@ -36,7 +36,7 @@ class Room:
         self.voters: dict[str, str] = {}  # connection -> the voter id it answers the room's polls as, while it lives
         # Whether the room plays, as its record says (the one truth on every process): the process whose autoplay
         # runs it records each tick and its stop; a copy elsewhere only reads it.
-        self.playing = bool(record.get("playing"))
+        self.playing = record["playing"]
         self.empty_since: float | None = None  # when this process last saw it with no member here
         self.presenters: set[str] = set()  # connections of this process that created, claimed or drove it
         self.speakers: set[str] = set()  # the presenter's speaker views here (joined with its token, not members)

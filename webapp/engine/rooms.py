@@ -88,20 +88,18 @@ class Rooms(RoomPolls, Presence):
                 f"{self.empty_grace:g} s after everyone has left it"
             raise NotAllowed(f"room limit: your address has {owned} rooms open here (at most "
                              f"{self.max_per_owner}); a room is forgotten {forgotten}")
-        record: RoomRecord = {"code": code, "token": None, "source": None, "variants": None, "range": None,
-                              "position": 0, "playing": False, "speed": 1.0, "version": 0,
-                              "epoch": secrets.token_hex(8)}
+        epoch = secrets.token_hex(8)
         while True:
-            if record["code"] is None:
-                record["code"] = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            record["token"] = self.token_for(record["code"])
+            chosen = code if code is not None else "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            record: RoomRecord = {"code": chosen, "token": self.token_for(chosen), "epoch": epoch, "version": 0,
+                                  "source": None, "variants": None, "range": None, "position": 0, "playing": False,
+                                  "speed": 1.0, "load_id": None}
             if self._store.add(record):
                 room = self._sync(record)
                 room.owner = owner
                 return room
             if code is not None:
                 raise NotAllowed(f"room {code} exists already")
-            record["code"] = None
 
     def refresh(self, room: Room) -> Room:
         """``room``'s copy here brought up to its record (its autoplay asks before every step): a room another
@@ -163,17 +161,18 @@ class Rooms(RoomPolls, Presence):
     def save(self, room: Room) -> None:
         """Record the room's scenario, position, whether it plays and how fast, after its presenter (or its autoplay)
         changed them, as the next version over whatever another process or greenlet wrote meanwhile."""
-        session = room.session
+        session, sim = room.session, room.session.sim
         while True:
-            record = self._store.get(room.code)
-            previous = record["version"] if record is not None else None
-            record = record or {"code": room.code, "token": room.token, "version": room.version, "epoch": room.epoch}
-            if record.get("epoch") != room.epoch:  # re-created since this copy was made (autoplay holds one)
+            stored = self._store.get(room.code)
+            previous = stored["version"] if stored is not None else None
+            if stored is not None and stored["epoch"] != room.epoch:  # re-created since this copy was made
                 raise NotAllowed(f"room {room.code} was created again since; join it again")
-            record.update(source=session.source, variants=list(session.sim.variants) if session.sim else None,
-                          range=list(session.range) if session.sim else None,
-                          position=session.sim.position if session.sim else 0, load_id=session.load_id,
-                          playing=session.playing, speed=session.speed, version=record["version"] + 1)
+            record: RoomRecord = {
+                "code": room.code, "token": room.token, "epoch": room.epoch,
+                "version": (room.version if previous is None else previous) + 1, "source": session.source,
+                "variants": list(sim.variants) if sim else None, "range": list(session.range) if sim else None,
+                "position": sim.position if sim else 0, "playing": session.playing, "speed": session.speed,
+                "load_id": session.load_id}
             if self._store.replace(record, previous):
                 break
         room.version, room.playing = record["version"], session.playing
@@ -182,7 +181,7 @@ class Rooms(RoomPolls, Presence):
         room = self._local.get(record["code"])
         if room is None:
             self._room_for_one_more()  # a room followed here holds a simulation as one made here does
-        if room is None or room.token != record["token"] or room.epoch != record.get("epoch"):
+        if room is None or room.token != record["token"] or room.epoch != record["epoch"]:
             old, room = room, Room(record, self._new_session())
             room.empty_since = self.clock()
             if old is not None:  # another incarnation: nothing of the old one is served; its followers stay
@@ -198,7 +197,7 @@ class Rooms(RoomPolls, Presence):
         room.driven = self.clock()  # moved since this copy last looked: driven, here or elsewhere
         if session.playing:  # moved by another process since: the autoplay here yields to it
             session.pause()
-        room.playing = bool(record.get("playing"))
+        room.playing = record["playing"]
         session.speed = float(record.get("speed", session.speed))  # what a state says, on every process alike
         if record["source"] is not None:
             # A load is named by its load id (a new one for every load, the presenter's on every process); its source
@@ -206,7 +205,9 @@ class Rooms(RoomPolls, Presence):
             # scenario.frozen_step), never equal, and every move reloaded the whole scenario.
             if session.sim is None or session.load_id is None or session.load_id != record.get("load_id"):
                 scenario, scenario_id = self._resolve(record["source"])
-                session.load(scenario, record["variants"], scenario_id, tuple(record["range"]), record["position"])
+                shown = record["range"]
+                session.load(scenario, record["variants"], scenario_id, (shown[0], shown[1]) if shown else None,
+                             record["position"])
             else:
                 session.seek(record["position"])
             session.load_id = record.get("load_id")  # the presenter's load, whichever process its viewers are on

@@ -30,15 +30,27 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..errors import Unavailable
 from .polls import ADDRESS_FULL, COUNTED, FULL, Answer, Poll
 from .votes import asked, box
 
-# What the store holds of a room (rooms.py makes it): code, token, source, variants, range, position, playing,
-# version, epoch.
-RoomRecord = dict[str, Any]
+
+class RoomRecord(TypedDict):
+    """What the store holds of a room: rooms.py makes it and saves every move as its next ``version``."""
+
+    code: str
+    token: str  # HMAC(secret, code)
+    epoch: str  # which incarnation: a room made again under the same code counts its versions from 0 again
+    version: int
+    source: Any  # what was loaded (a built-in's id or a scenario object, as JSON); None before the first load
+    variants: list[str] | None
+    range: list[int] | None
+    position: int
+    playing: bool
+    speed: NotRequired[float]  # absent from a record an older release wrote
+    load_id: NotRequired[str | None]
 
 
 class RoomsUnavailable(Unavailable):
@@ -61,18 +73,18 @@ class MemoryRoomStore:
         """Store a new room; False if the code is taken."""
         if record["code"] in self._records:
             return False
-        self._records[record["code"]] = dict(record)
+        self._records[record["code"]] = record.copy()
         return True
 
     def get(self, code: str) -> RoomRecord | None:
         record = self._records.get(code)
-        return dict(record) if record is not None else None
+        return record.copy() if record is not None else None
 
     def replace(self, record: RoomRecord, previous: int | None) -> bool:
         stored = self._records.get(record["code"])
         if (stored["version"] if stored is not None else None) != previous:
             return False
-        self._records[record["code"]] = dict(record)
+        self._records[record["code"]] = record.copy()
         return True
 
     def drop(self, code: str) -> None:

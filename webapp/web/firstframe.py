@@ -98,7 +98,7 @@ def for_room(code: str, theme: str) -> FirstFrame | None:
     if record is None:
         return None
     source, variants, position = record["source"], record["variants"], record["position"]
-    key = ("room", code, record.get("epoch"), record["version"], themes_of(theme))
+    key = ("room", code, record["epoch"], record["version"], themes_of(theme))
     built_in = isinstance(source, str)
     return _kept(key, lambda: apart(_drawn, source, position, variants, _max_bytes(), themes_of(theme), True,
                                     pure=not built_in, small=built_in))
