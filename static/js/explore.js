@@ -32,10 +32,14 @@ const checkedPlugins = () => [...$("explore-plugins").querySelectorAll("input:ch
  * @typedef {{source: Source | string, before: Driver["source"],
  *   commit: (msg: ScenarioMessage) => {history: ExploreHistory, words: string}, found?: boolean}} Pending
  */
-/** @typedef {ReturnType<typeof import("./driver.js").createDriver>} Driver */
-/** @typedef {ReturnType<typeof import("./page.js").createPage>} Page */
-/** @typedef {ReturnType<typeof import("./options.js").readOptions>} Options */
-/** @typedef {ReturnType<typeof import("./bus.js").createBus>} Bus */
+/** @import { createDriver } from "./driver.js" */
+/** @import { createPage } from "./page.js" */
+/** @import { readOptions } from "./options.js" */
+/** @import { createBus } from "./bus.js" */
+/** @typedef {ReturnType<typeof createDriver>} Driver */
+/** @typedef {ReturnType<typeof createPage>} Page */
+/** @typedef {ReturnType<typeof readOptions>} Options */
+/** @typedef {ReturnType<typeof createBus>} Bus */
 /** @typedef {{name: string, summary: string, params: {name: string, choices?: string[]}[]}} Operation the server's */
 /**
  * What POST /api/find answers (webapp/web/find.py): what it found, or a refusal (`{message, kind}`).

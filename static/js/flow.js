@@ -6,10 +6,14 @@ import { decodeScenario, DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, tabAddress, viewOf,
 import { trapTab, wantsPrediction } from "./predict.js";
 import { useGlossary, watchTerms } from "./glossary.js";
 
-/** @typedef {ReturnType<typeof import("./driver.js").createDriver>} Driver */
-/** @typedef {ReturnType<typeof import("./page.js").createPage>} Page */
-/** @typedef {ReturnType<typeof import("./options.js").readOptions>} Options */
-/** @typedef {ReturnType<typeof import("./bus.js").createBus>} Bus */
+/** @import { createDriver } from "./driver.js" */
+/** @import { createPage } from "./page.js" */
+/** @import { readOptions } from "./options.js" */
+/** @import { createBus } from "./bus.js" */
+/** @typedef {ReturnType<typeof createDriver>} Driver */
+/** @typedef {ReturnType<typeof createPage>} Page */
+/** @typedef {ReturnType<typeof readOptions>} Options */
+/** @typedef {ReturnType<typeof createBus>} Bus */
 /** @typedef {{blank: boolean}} Screen the room's blank screen, as its presenter last set it */
 
 /**
