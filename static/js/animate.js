@@ -5,20 +5,31 @@ import { TOKENS } from "./tokens.js";
 // (a faint chip of a record Pop dropped, 1.32+, stays where it is drawn: it is not the pod's chip that moved)
 const KEYED = "[data-id], [data-pod].chip:not([data-ghost]), [data-removed-id]";
 
+/** @typedef {{rect: DOMRect, clone: HTMLElement, top: number, left: number}} Shot a keyed element as it was drawn */
+/** @typedef {Map<string, Shot>} Snapshot the keyed elements of a view, by keyOf */
+/** @typedef {{per: number, hold: number, fade: number}} Beats the climax's beats, in ms */
+
+/** @param {ParentNode} root @returns {HTMLElement[]} its keyed elements (each a chip, entry or ghost: HTML) */
+const keyedIn = (root) => [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(KEYED))];
+
+/** @param {HTMLElement} el @returns {string} */
 function keyOf(el) {
-  const pane = el.closest("[data-variant]")?.dataset.variant || "";
+  const pane = /** @type {HTMLElement | null} */ (el.closest("[data-variant]"))?.dataset.variant || "";
   if (el.dataset.id) return `${pane}|id|${el.dataset.id}`;
   if (el.dataset.removedId) return `${pane}|id|${el.dataset.removedId}`; // the element it was, moved to its ghost
   return `${pane}|pod|${el.dataset.pod}`;
 }
 
+/** @param {Element} root @returns {Snapshot} */
 export function capture(root) {
   const rootRect = root.getBoundingClientRect();
+  /** @type {Snapshot} */
   const snap = new Map();
-  for (const el of root.querySelectorAll(KEYED)) {
+  for (const el of keyedIn(root)) {
     const r = el.getBoundingClientRect();
     const top = r.top - rootRect.top + root.scrollTop;
-    snap.set(keyOf(el), { rect: r, clone: el.cloneNode(true), top, left: r.left - rootRect.left });
+    const clone = /** @type {HTMLElement} */ (el.cloneNode(true));
+    snap.set(keyOf(el), { rect: r, clone, top, left: r.left - rootRect.left });
   }
   return snap;
 }
@@ -26,8 +37,13 @@ export function capture(root) {
 // Highlight each entry the hint walk visited, in order, then the decision; resolves when done. `panes` are the
 // next scene's: each pane's `walk` {ids, nil} is the walk of the step that leads there, played on the old view
 // (where a detached marker's removed element, `nil`, is still drawn).
+/**
+ * @param {ParentNode} root @param {Wire.Scene["panes"]} panes @param {number} budgetMs
+ * @returns {Promise<void>}
+ */
 export function playHintWalk(root, panes, budgetMs) {
-  const walks = Object.values(panes).filter((pane) => pane.walk).map((pane) => [pane.variant, pane.walk]);
+  const walks = /** @type {[string, Wire.Walk][]} */ (
+    Object.values(panes).filter((pane) => pane.walk).map((pane) => [pane.variant, pane.walk]));
   if (!walks.length || prefersReducedMotion()) return Promise.resolve();
   const longest = Math.max(...walks.map(([, walk]) => walk.ids.length + 1));
   const per = Math.max(120, Math.min(420, budgetMs / longest));
@@ -56,6 +72,7 @@ export function playHintWalk(root, panes, budgetMs) {
 // The climax's beats at a pace (1 for a step by hand, 1/speed while playing): `per` entry of the walk, the `hold`
 // before the deferred Done, its `fade`; scaled with the speed, never shorter than the eye can follow. At pace 1
 // they are the tokens' (the animated exports play them too: webapp/export/beats.py).
+/** @param {number} pace @returns {Beats} */
 export function climaxBeats(pace) {
   const { per, hold, fade } = TOKENS.beats;
   return { per: Math.max(160, per * pace), hold: Math.max(300, hold * pace), fade: Math.max(300, fade * pace) };
@@ -66,8 +83,13 @@ export function climaxBeats(pace) {
 // while the ghosts are still drawn solid; beat (b), `hold` ms later, the deferred Done: the ghosts fade to their
 // ghost style. Everything is a Web Animation (so "settled" means no animation runs). Returns when beat (a) ends,
 // in ms (`decided`: the moves start after the decision), and a promise of both beats' end (`finished`).
+/**
+ * @param {ParentNode} root @param {Wire.Scene["panes"]} panes @param {Beats} beats
+ * @returns {{decided: number, finished: Promise<unknown>}}
+ */
 export function playClimax(root, panes, { per, hold, fade }) {
   if (prefersReducedMotion()) return { decided: 0, finished: Promise.resolve() };
+  /** @type {Animation[]} */
   const beats = [];
   let sweep = 0;
   for (const pane of Object.values(panes)) {
@@ -112,6 +134,7 @@ export function playClimax(root, panes, { per, hold, fade }) {
 // A chip drawn in its new lane's style (a failed pod's gains its timer) starts its flight at the size it had in the
 // lane it leaves, and grows on the way: at its new size from the start it stuck out of the in-flight lane and
 // the pane while it waited for the walk's decision (a fail step's first beat).
+/** @param {DOMRect} was @param {DOMRect} now @returns {string} */
 function sizedAs(was, now) {
   if (!now.width || !now.height) return "";
   const [sx, sy] = [was.width / now.width, was.height / now.height];
@@ -120,13 +143,20 @@ function sizedAs(was, now) {
 
 // `delay`: the moves wait for the walk's decision (beat a) before the pods fly to their lanes; what enters
 // or leaves does so at once (what the deferred Done removes stays, as a ghost: playClimax fades it).
-export function playTransition(root, before, { delay = 0 } = {}) {
+/**
+ * @param {Element} root
+ * @param {Snapshot | null} captured the view before (page.js captures it on every step forward, the only time it
+ *   plays a transition: never null here)
+ * @param {{delay?: number}} options
+ */
+export function playTransition(root, captured, { delay = 0 } = {}) {
+  const before = /** @type {Snapshot} */ (captured);
   if (prefersReducedMotion()) {
-    for (const el of root.querySelectorAll(KEYED)) if (!before.has(keyOf(el))) el.classList.add("flash");
+    for (const el of keyedIn(root)) if (!before.has(keyOf(el))) el.classList.add("flash");
     return;
   }
   const seen = new Set();
-  for (const el of root.querySelectorAll(KEYED)) {
+  for (const el of keyedIn(root)) {
     const key = keyOf(el);
     seen.add(key);
     const old = before.get(key);

@@ -1,9 +1,23 @@
 // Reads the ops of a `delta` message (the format: docs/protocol.md, "The delta format"), which
 // webapp/presenter/delta.py `diff` writes; its `apply` reads them the same way for Python clients.
+
+/** @typedef {string | number} Key an object key or a list index */
+/** @typedef {[number, ...Key[]]} Path a path as written: how many keys it shares with the one before, then its own */
+/**
+ * An op: [path] deletes, [path, value] sets, [path, start, count, items] splices (the value and the items are
+ * whatever JSON the document holds there).
+ * @typedef {[Path] | [Path, any] | [Path, number, number, any[]]} Op
+ */
+
 // `doc` is changed in place; the result is returned, since [[0], value] replaces the root itself.
+/**
+ * @param {any} doc the document: any JSON (a traced variant, model.js)
+ * @param {Wire.DeltaMessage["ops"]} ops
+ * @returns {any} the document, changed
+ */
 export function applyOps(doc, ops) {
   const whole = paths(ops);
-  for (const [i, op] of ops.entries()) {
+  for (const [i, op] of /** @type {Op[]} */ (ops).entries()) {
     const path = whole[i];
     if (op.length === 2 && !path.length) {
       doc = op[1];
@@ -21,15 +35,18 @@ export function applyOps(doc, ops) {
 
 // The whole path of each op: [[0, "scene", "caption"], ...], [[1, "position"], ...] -> ["scene", "caption"],
 // ["scene", "position"].
+/** @param {Wire.DeltaMessage["ops"]} ops @returns {Key[][]} */
 export function paths(ops) {
+  /** @type {Key[]} */
   let path = [];
-  return ops.map((op) => {
+  return /** @type {Op[]} */ (ops).map((op) => {
     path = [...path.slice(0, op[0][0]), ...op[0].slice(1)];
     return path;
   });
 }
 
 // list[start:start + count] = items, as Python's slice assignment; no spread, so any length is fine.
+/** @param {unknown[]} list @param {number} start @param {number} count @param {unknown[]} items */
 function splice(list, start, count, items) {
   const rest = list.splice(start);
   for (const item of items) list.push(item);
@@ -38,8 +55,11 @@ function splice(list, start, count, items) {
 
 // The containers along every op's path, copied (once each) from `doc`: applying `ops` to the result leaves
 // `doc` itself untouched, and unchanged subtrees are shared between the two.
+/** @param {any} doc the document: any JSON @param {Wire.DeltaMessage["ops"]} ops @returns {any} */
 export function copyAlong(doc, ops) {
+  /** @type {Set<unknown>} */
   const fresh = new Set();
+  /** @param {any} value a container of the document @returns {any} */
   const copy = (value) => {
     const made = Array.isArray(value) ? [...value] : { ...value };
     fresh.add(made);

@@ -9,7 +9,7 @@
 // scenario's hints and plugins care about (GET /api/plugins says which events wake which plugin).
 // This module is the view: it keeps the state, draws it and acts; what a fork is (explore-fork.js) and how the
 // history moves (explore-history.js) are plain data apart from it; the chips one acts on are explore-chips.js's.
-import { $, h, messageOf } from "./dom.js";
+import { $, h, messageOf, targetOf } from "./dom.js";
 import { drawKeyHelp } from "./keys.js";
 import { actable, branchWords, forked, forkedWords, jsonBytes, MAX_FORK_BYTES, otherBranch, paletteOf }
   from "./explore-fork.js";
@@ -29,10 +29,34 @@ const checkedPlugins = () => [...$("explore-plugins").querySelectorAll("input:ch
 /**
  * A load this module asked for: committed by its scenario message (`commit` gives the history after it and the
  * words to say), undone by a refusal or by another scenario message (the driver's source goes back to `before`).
- * @typedef {{source: Source | string, before: Source | string | null,
+ * @typedef {{source: Source | string, before: Driver["source"],
  *   commit: (msg: ScenarioMessage) => {history: ExploreHistory, words: string}, found?: boolean}} Pending
  */
+/** @import { createDriver } from "./driver.js" */
+/** @import { createPage } from "./page.js" */
+/** @import { readOptions } from "./options.js" */
+/** @import { createBus } from "./bus.js" */
+/** @typedef {ReturnType<typeof createDriver>} Driver */
+/** @typedef {ReturnType<typeof createPage>} Page */
+/** @typedef {ReturnType<typeof readOptions>} Options */
+/** @typedef {ReturnType<typeof createBus>} Bus */
+/** @typedef {{name: string, summary: string, params: {name: string, choices?: string[]}[]}} Operation the server's */
+/**
+ * What POST /api/find answers (webapp/web/find.py): what it found, or a refusal (`{message, kind}`).
+ * @typedef {{ok: true, found: {scenario: Source, position: number, explanation: string}}
+ *   | {ok: false, found: Partial<Wire.Reply>}} FindAnswer
+ */
+/**
+ * The explore bar's acts (bindButtons).
+ * @typedef {{pop: (pod?: string) => void, deliver: (event: string | undefined) => void, select: (pod: string) => void,
+ *   fail: () => void, done: () => void, update: () => void, advance: () => void, find: () => void,
+ *   switchBranch: () => void, undo: () => void, redo: () => void}} Acts
+ */
 
+/**
+ * @param {HTMLElement} app @param {Options} opts @param {Driver} driver @param {Page} page
+ * @param {Record<string, unknown>} actions the keys' actions, given explore's @param {Bus} bus
+ */
 export function createExplore(app, opts, driver, page, actions, bus) {
   const box = $("explore");
   const served = !$("inflight-bundle"); // not the offline file: nothing to fork with
@@ -42,20 +66,23 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   }
   app.classList.add("exploring");
 
-  /** @type {Record<string, {summary: string, params: {name: string, choices?: string[]}[]}>} */
+  /** @type {Record<string, Operation>} */
   let ops = {}; // operation name -> {summary, params} (the server's registry)
   /** @type {Record<string, string[]>} event label -> plugins it wakes */
   let wakes = {};
   let history = EMPTY;
   /** @type {Pending | null} */
   let pending = null;
-  let selected = null; // the in-flight pod Fail and Done act on
-  let palette = []; // the events with keys 1 … 5
+  /** @type {string | null} the in-flight pod Fail and Done act on */
+  let selected = null;
+  /** @type {string[]} the events with keys 1 … 5 */
+  let palette = [];
   let seed = 1; // each Find asks the next seed
   let searching = false;
   const choices = () => ops.event?.params.find((param) => param.name === "event")?.choices ?? [];
 
   const status = $("explore-status");
+  /** @param {string} text @param {{found?: boolean}} how */
   function say(text, { found = false } = {}) {
     status.textContent = text;
     status.hidden = !text;
@@ -65,7 +92,7 @@ export function createExplore(app, opts, driver, page, actions, bus) {
 
   // --- the server's words -----------------------------------------------------------------------------------
   Promise.all([getJSON("/api/operations"), getJSON("/api/plugins")]).then(([o, p]) => {
-    ops = Object.fromEntries(o.operations.map((op) => [op.name, op]));
+    ops = Object.fromEntries(o.operations.map((/** @type {Operation} */ op) => [op.name, op]));
     wakes = p.events ?? {};
     for (const [id, op] of Object.entries(TIPS)) $(id).title = ops[op]?.summary ?? "";
     $("explore-any").replaceChildren(h("option", { value: "", text: "Other event…" }),
@@ -75,6 +102,7 @@ export function createExplore(app, opts, driver, page, actions, bus) {
 
   // --- forking ------------------------------------------------------------------------------------------------
   // The scenario on screen up to here, plus `step`; opened at the new step.
+  /** @param {Step} step */
   function fork(step) {
     if (driver.following()) return say(DETACH_FIRST);
     const base = page.scenario?.source;
@@ -105,14 +133,23 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   }
 
   // Load `source` at `position` as a new entry of the history (`here`: where the one on screen was left).
+  /**
+   * @param {Source | string} source @param {number} position @param {number} here
+   * @param {(msg: ScenarioMessage) => string} words what to say once it is on screen @param {boolean} found
+   */
   function open(source, position, here, words, found = false) {
-    const before = driver.source;
+    // the scenario on screen: the driver holds its source once one is shown (driver.js `heard`)
+    const before = /** @type {Source | string} */ (driver.source);
     history = begun(history, before, here);
     ask(source, position, { before, found, commit: (msg) => ({ history: pushed(history, here, source, position),
       words: words(msg) }) });
   }
 
   // Load `source` at `position`, pending until its scenario message commits it or a refusal undoes it.
+  /**
+   * @param {Source | string} source @param {number} position
+   * @param {{before: Pending["before"], commit: Pending["commit"], found?: boolean}} pending
+   */
   function ask(source, position, { before, commit, found = false }) {
     pending = { source, before, commit, found };
     driver.source = source;
@@ -120,6 +157,7 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   }
 
   // Undo / redo: the scenario before (after) in the history, where it was left.
+  /** @param {number} to */
   function move(to) {
     if (pending) return;
     if (to < 0 || to >= history.entries.length) return say(to < 0 ? "Nothing to undo." : "Nothing to redo.");
@@ -135,12 +173,14 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   }
 
   // --- the operations -----------------------------------------------------------------------------------------
+  /** @param {string} [pod] */
   const pop = (pod) => fork(pod ? { op: "pop", expect: pod } : { op: "pop" });
+  /** @param {string | undefined} event */
   const deliver = (event) => event && fork({ op: "event", event });
   const fail = () => (selected ? fork({ op: "fail", pod: selected, unschedulable_plugins: checkedPlugins() })
     : say(NO_POD));
   // Done and Update name only the selected pod (Update's `changed` is left at its default: relevant).
-  const onSelected = (op) => () => (selected ? fork({ op, pod: selected }) : say(NO_POD));
+  const onSelected = (/** @type {string} */ op) => () => (selected ? fork({ op, pod: selected }) : say(NO_POD));
   const done = onSelected("done");
   const update = onSelected("update");
   function advance() {
@@ -173,6 +213,7 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   }
 
   // --- drawing ----------------------------------------------------------------------------------------------
+  /** @param {ScenarioMessage} msg */
   function drawScenario(msg) {
     const source = msg.source ?? { steps: [], hints: [] };
     const offered = paletteOf(source, choices(), wakes);
@@ -182,13 +223,15 @@ export function createExplore(app, opts, driver, page, actions, bus) {
     drawMoves(history, source);
   }
 
+  /** @param {Model} model */
   function drawModel(model) {
     const { inFlight, poppable } = actable(model.scene);
-    if (!inFlight.includes(selected)) selected = inFlight[0] ?? null;
+    if (selected === null || !inFlight.includes(selected)) selected = inFlight[0] ?? null;
     drawPods(inFlight, selected, poppable);
     markChips($("panes"), selected);
   }
 
+  /** @param {string} pod */
   function select(pod) {
     selected = pod;
     $("explore-pod").value = pod;
@@ -200,6 +243,7 @@ export function createExplore(app, opts, driver, page, actions, bus) {
 
   // A scenario message: the one a fork, an undo or a Find asked for, or another (the picker, a link): a new
   // history then. One the history holds (other versions, a reconnection, Back) keeps it.
+  /** @param {ScenarioMessage} msg */
   function scenario(msg) {
     const key = keyOfMessage(msg);
     const asked = pending;
@@ -218,6 +262,7 @@ export function createExplore(app, opts, driver, page, actions, bus) {
   }
 
   // A load was refused: if it was ours (the new step cannot run on some version), the scenario on screen stays.
+  /** @param {Wire.Reply} msg */
   function refused(msg) {
     if (!pending) return;
     driver.source = pending.before;
@@ -230,11 +275,13 @@ export function createExplore(app, opts, driver, page, actions, bus) {
     undo: () => move(history.at - 1), redo: () => move(history.at + 1) });
   Object.assign(actions, {
     pop: () => pop(),
-    event: (key) => deliver(palette[Number(key) - 1]),
+    event: (/** @type {string} */ key) => deliver(palette[Number(key) - 1]),
     chooseEvent: () => $("explore-any").focus(),
     nextInFlight: () => {
+      /** @type {string[]} */
       const pods = [...$("explore-pod").options].map((o) => o.value).filter(Boolean);
-      if (pods.length) select(pods[(pods.indexOf(selected) + 1) % pods.length]);
+      // no pod is "": none selected, the next is the first
+      if (pods.length) select(pods[(pods.indexOf(selected ?? "") + 1) % pods.length]);
     },
     fail,
     done,
@@ -249,10 +296,11 @@ export function createExplore(app, opts, driver, page, actions, bus) {
 
   bus.on("scenario", scenario);
   bus.on("model", drawModel);
-  bus.on("error", (msg) => msg.event === "load" && refused(msg));
+  bus.on("error", (/** @type {Wire.Reply & {event?: string}} */ msg) => msg.event === "load" && refused(msg));
 }
 
 // The search for a divergence (POST /api/find) on `variants` (two or more; else the server's pair), with `seed`.
+/** @param {string[]} variants @param {number} seed @returns {Promise<FindAnswer>} */
 async function searchDivergence(variants, seed) {
   const body = { target: "divergence", seed, ...(variants.length >= 2 ? { versions: variants } : {}) };
   const answer = await fetch("/api/find",
@@ -261,6 +309,7 @@ async function searchDivergence(variants, seed) {
 }
 
 // The palette's events, keyed 1 … 5; `summary`: the event operation's, in each tip.
+/** @param {string[]} palette @param {string} summary @param {(label: string) => void} deliver */
 function drawPalette(palette, summary, deliver) {
   $("explore-events").replaceChildren(...palette.map((label, i) => h("button", {
     class: "btn event-btn", type: "button", dataEvent: label, ariaKeyshortcuts: String(i + 1),
@@ -269,6 +318,7 @@ function drawPalette(palette, summary, deliver) {
 }
 
 // The plugins a failure may name, ticked as they were where they are still offered, else the first.
+/** @param {string[]} plugins */
 function drawPlugins(plugins) {
   const ticked = new Set(checkedPlugins());
   const keep = plugins.some((p) => ticked.has(p));
@@ -288,6 +338,7 @@ function drawMoves(history, source) {
 }
 
 // The in-flight pods to pick (`selected` picked) and the buttons that act on them or pop.
+/** @param {string[]} inFlight @param {string | null} selected @param {boolean} poppable */
 function drawPods(inFlight, selected, poppable) {
   const pick = $("explore-pod");
   pick.replaceChildren(...(inFlight.length ? inFlight.map((pod) => h("option", { value: pod, text: pod }))
@@ -299,24 +350,28 @@ function drawPods(inFlight, selected, poppable) {
 }
 
 // The explore bar's buttons and fields, each to its act.
+/** @param {Acts} act */
 function bindButtons(act) {
+  /** @template {Event} E @param {string} id @param {string} event @param {(ev: E) => void} fn */
   const on = (id, event, fn) => $(id).addEventListener(event, fn);
-  const leaveOnEscape = (ev) => ev.key === "Escape" && ev.target.blur();
+  /** @param {KeyboardEvent} ev */
+  const leaveOnEscape = (ev) => ev.key === "Escape" && targetOf(ev).blur();
   on("explore-pop", "click", () => act.pop());
   on("explore-send", "click", () => ($("explore-any").value ? act.deliver($("explore-any").value)
     : $("explore-any").focus()));
-  on("explore-any", "keydown", (ev) => {
+  on("explore-any", "keydown", (/** @type {KeyboardEvent} */ ev) => {
     if (ev.key !== "Enter") return leaveOnEscape(ev);
     ev.preventDefault();
-    ev.target.blur();
-    act.deliver(ev.target.value);
+    targetOf(ev).blur();
+    act.deliver(targetOf(ev).value);
   });
-  on("explore-pod", "change", (ev) => act.select(ev.target.value));
+  on("explore-pod", "change", (/** @type {Event} */ ev) => act.select(targetOf(ev).value));
   on("explore-fail", "click", act.fail);
   on("explore-done", "click", act.done);
   on("explore-update", "click", act.update);
   on("explore-advance", "click", act.advance);
-  on("explore-seconds", "keydown", (ev) => (ev.key === "Enter" ? act.advance() : leaveOnEscape(ev)));
+  on("explore-seconds", "keydown",
+    (/** @type {KeyboardEvent} */ ev) => (ev.key === "Enter" ? act.advance() : leaveOnEscape(ev)));
   on("explore-undo", "click", act.undo);
   on("explore-redo", "click", act.redo);
   on("explore-find", "click", act.find);

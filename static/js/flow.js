@@ -1,34 +1,50 @@
 // The flow around the picture: your place kept in the address bar, keyboard and focus (the skip link, the help
 // dialog as a modal, the picker letting go of the keys), Predict stopping Play at every prompt, a room's blank
 // screen, the audience's locked view, the embed's locked range, and the way to the editor.
-import { $, h } from "./dom.js";
+import { $, h, targetOf } from "./dom.js";
 import { decodeScenario, DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, tabAddress, viewOf, VIEWER_KEY } from "./links.js";
 import { trapTab, wantsPrediction } from "./predict.js";
 import { useGlossary, watchTerms } from "./glossary.js";
 
+/** @import { createDriver } from "./driver.js" */
+/** @import { createPage } from "./page.js" */
+/** @import { readOptions } from "./options.js" */
+/** @import { createBus } from "./bus.js" */
+/** @typedef {ReturnType<typeof createDriver>} Driver */
+/** @typedef {ReturnType<typeof createPage>} Page */
+/** @typedef {ReturnType<typeof readOptions>} Options */
+/** @typedef {ReturnType<typeof createBus>} Bus */
+/** @typedef {{blank: boolean}} Screen the room's blank screen, as its presenter last set it */
+
+/**
+ * @param {HTMLElement} app @param {Options} opts @param {Driver} driver @param {Page} page @param {Bus} bus
+ */
 export function createFlow(app, opts, driver, page, bus) {
   const served = !$("inflight-bundle"); // not the offline file
   const place = (opts.mode === "main" || opts.mode === "present") && served ? keepPlace(app, driver, page) : null;
   watchTerms($("panes"));
   bindSkipLink();
   bindHelpModal();
-  $("scenario-picker")?.addEventListener("change", (ev) => ev.target.blur()); // → steps again, not the picker
+  // → steps again, not the picker
+  $("scenario-picker")?.addEventListener("change", (/** @type {Event} */ ev) => targetOf(ev).blur());
   bindEditorLink(driver);
   if (opts.mode === "present") relayBlank(driver);
-  const screen = { blank: false }; // the room's blank screen, as its presenter last set it
+  /** @type {Screen} */
+  const screen = { blank: false };
   if (opts.mode === "audience") lockAudience(app, driver, screen);
   keepStageSize(app);
   let asking = false;
-  let stopped = null; // where Play stopped for a prompt
+  /** @type {number | null} where Play stopped for a prompt */
+  let stopped = null;
   const prompting = () => !$("predict-dialog").hidden || Boolean(document.querySelector("[data-testid=poll-reveal]"));
 
-  bus.on("scenario", (msg) => {
+  bus.on("scenario", (/** @type {ScenarioMessage} */ msg) => {
     useGlossary(msg.glossary, $("help")?.querySelector(".help-card"));
     if (opts.range) lockRange(opts.range);
     place?.scenario(msg);
   });
 
-  bus.on("model", (model) => {
+  bus.on("model", (/** @type {Model} */ model) => {
     place?.model(model);
     // With Predict on, Play stops at every prompt and waits for the answer (the step then reveals). A tick that
     // slipped past before the pause arrived is taken back while the prompt is open.
@@ -48,7 +64,7 @@ export function createFlow(app, opts, driver, page, bus) {
 
   // The room's blank screen: followers see it; a presenter only on coming back (a reload): the room's echoes of
   // its own key presses would toggle it again.
-  bus.on("room", (event, msg) => {
+  bus.on("room", (/** @type {string} */ event, /** @type {{on: boolean, joined?: boolean}} */ msg) => {
     if (event !== "blank") return;
     screen.blank = msg.on;
     const shown = opts.mode === "audience" ? !driver.detached : opts.mode === "present" && msg.joined;
@@ -58,6 +74,7 @@ export function createFlow(app, opts, driver, page, bus) {
 
 // The table view opens under the diagram without squeezing it: the panes keep the height they had without it
 // (--panes-h, flow.css) and the page scrolls to the tables.
+/** @param {HTMLElement} app */
 function keepStageSize(app) {
   const panes = $("panes");
   if (!panes || typeof ResizeObserver !== "function") return;
@@ -68,13 +85,17 @@ function keepStageSize(app) {
 
 // --- your place: the address bar is the view (scenario, position, versions, theme, presentation mode, Predict);
 // the presenter's keeps its room in the fragment ---------------------------------------------------------------
+/** @param {HTMLElement} app @param {Driver} driver @param {Page} page */
 function keepPlace(app, driver, page) {
-  let shown = null; // the scenario on screen (its key)
+  /** @type {string | null} the scenario on screen (its key) */
+  let shown = null;
   let newEntry = false; // the next address is a new history entry (another scenario)
   let restoring = false; // Back/Forward is loading a scenario: no new entry for it
   let writing = Promise.resolve();
-  let kept = null; // the scenario held in the current history entry's state (one handed over in the tab)
+  /** @type {Source | string | null} the scenario held in the current history entry's state (one handed over) */
+  let kept = null;
 
+  /** @param {Model} model @returns {Promise<{href: string, handedOff: Source | string | null}>} */
   async function address(model) {
     const { href, handedOff } = await tabAddress(driver.source, viewOf(driver, model.position), location.pathname);
     return { href: Object.assign(new URL(href), { hash: location.hash }).href, handedOff };
@@ -82,6 +103,7 @@ function keepPlace(app, driver, page) {
 
   // A scenario handed over in the tab is also kept in its history entry: Back and Forward between two long
   // scenarios find each its own (the tab's hand-off holds the latest only).
+  /** @param {Model | null} model */
   function write(model) {
     writing = writing.then(async () => {
       if (!driver.source || !model) return;
@@ -126,6 +148,7 @@ function keepPlace(app, driver, page) {
   });
 
   return {
+    /** @param {ScenarioMessage} msg */
     scenario(msg) {
       const key = msg.id ?? `inline:${msg.name}:${msg.total}`;
       newEntry = shown !== null && key !== shown && !restoring;
@@ -139,7 +162,7 @@ function keepPlace(app, driver, page) {
 // --- keyboard and focus ----------------------------------------------------------------------------------
 function bindSkipLink() {
   const link = $("skip-link");
-  link?.addEventListener("click", (ev) => {
+  link?.addEventListener("click", (/** @type {MouseEvent} */ ev) => {
     ev.preventDefault(); // no fragment: a presenter's address holds its room there
     $("btn-step").focus();
   });
@@ -149,14 +172,15 @@ function bindSkipLink() {
 function bindHelpModal() {
   const help = $("help");
   if (!help) return;
+  /** @type {HTMLElement | null} */
   let returnTo = null;
   document.addEventListener("focusin", (ev) => {
-    if (!help.contains(ev.target)) returnTo = ev.target;
+    if (!help.contains(ev.target)) returnTo = targetOf(ev); // the element taking the focus
   });
-  help.addEventListener("keydown", (ev) => {
+  help.addEventListener("keydown", (/** @type {KeyboardEvent} */ ev) => {
     if (ev.key === "Tab") trapTab(ev, help);
   });
-  help.addEventListener("click", (ev) => {
+  help.addEventListener("click", (/** @type {MouseEvent} */ ev) => {
     if (ev.target === help) $("help-close").click(); // a click beside the card closes it
   });
   new MutationObserver(() => {
@@ -169,9 +193,10 @@ function bindHelpModal() {
 }
 
 // --- the editor opens the scenario on screen ---------------------------------------------------------------
+/** @param {Driver} driver */
 function bindEditorLink(driver) {
   const link = $("btn-editor");
-  link?.addEventListener("click", (ev) => {
+  link?.addEventListener("click", (/** @type {MouseEvent} */ ev) => {
     const source = driver.source;
     if (!source) return;
     ev.preventDefault();
@@ -196,6 +221,7 @@ function bindEditorLink(driver) {
 
 // --- rooms -------------------------------------------------------------------------------------------------
 // The presenter's blank key (b or .) blanks the followers' screens too.
+/** @param {Driver} driver */
 function relayBlank(driver) {
   const blank = $("blank");
   new MutationObserver(() => driver.drive("blank", { on: !blank.hidden }))
@@ -206,6 +232,7 @@ function relayBlank(driver) {
 export const PAUSED_SCREEN = "The presenter paused the screen";
 
 // An audience member follows: no driving controls (until it detaches), the room's scenario only.
+/** @param {HTMLElement} app @param {Driver} driver @param {Screen} screen */
 function lockAudience(app, driver, screen) {
   $("blank").classList.add("paused");
   $("blank").replaceChildren(h("p", { class: "blank-note", role: "status", text: PAUSED_SCREEN }));
@@ -222,6 +249,7 @@ function lockAudience(app, driver, screen) {
 }
 
 // An embed locked to [from, to]: its scrubber and ticks span that range only.
+/** @param {number[]} range */
 function lockRange([from, to]) {
   const scrubber = $("scrubber");
   scrubber.min = String(from);

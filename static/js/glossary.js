@@ -4,13 +4,14 @@
 // one tooltip on hover and on focus; the help dialog and the course list them all. The words are the server's.
 import { $, h, targetOf } from "./dom.js";
 
+/** @type {Record<string, string>} term -> definition */
 let glossary = {};
-let tip = null;
 
 // What to mark, per place: [selector, terms] (a term's text found there), or [selector, term] for the
 // element as a whole.
-const queueOf = (el) => el.closest(".lane").dataset.queue;
-/** @type {[string, (el: any) => string][]} */
+/** @param {Element} el a lane's name @returns {string} the queue its lane (`.lane[data-queue]`) shows */
+const queueOf = (el) => /** @type {string} */ (/** @type {HTMLElement} */ (el.closest(".lane")).dataset.queue);
+/** @type {[string, (el: HTMLElement) => string][]} */
 const WHOLE = [
   [".lane[data-queue] > .lane-name", (el) => (queueOf(el) === "inFlight" ? "in flight" : queueOf(el))],
   [".entry .count", () => "inFlightPodsNum"],
@@ -22,17 +23,21 @@ const IN_TEXT = [
   [".clock", ["moveRequestCycle", "cycle"]],
   [".hint-summary > span:not(.decision), .pane-caption", ["QueueImmediately", "QueueAfterBackoff", "QueueSkip"]],
 ];
+/** @type {Record<string, string>} */
 const TERM_OF = { cycle: "scheduling cycle" };
 
+/** @param {Record<string, string> | null | undefined} words @param {Element | null | undefined} helpCard */
 export function useGlossary(words, helpCard) {
   glossary = words || {};
   if (helpCard) listInHelp(helpCard);
 }
 
+/** @param {string} term @returns {string | undefined} */
 function definition(term) {
   return glossary[TERM_OF[term] ?? term];
 }
 
+/** @param {HTMLElement} el @param {string} term */
 function mark(el, term) {
   el.classList.add("term");
   el.tabIndex = 0;
@@ -41,9 +46,10 @@ function mark(el, term) {
 }
 
 // Marks the terms under `root` (idempotent: marked places are skipped).
+/** @param {ParentNode} root */
 export function decorate(root) {
   for (const [selector, termOf] of WHOLE) {
-    for (const el of root.querySelectorAll(selector)) {
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(selector))) {
       if (el.dataset.term) continue;
       const term = termOf(el);
       if (definition(term)) mark(el, term);
@@ -53,11 +59,12 @@ export function decorate(root) {
     const known = terms.filter(definition);
     if (!known.length) continue;
     const pattern = new RegExp(`\\b(${known.join("|")})\\b`);
-    for (const el of root.querySelectorAll(selector)) {
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(selector))) {
       if (el.dataset.terms) continue;
       el.dataset.terms = "marked";
-      for (const node of [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)) {
-        const parts = node.textContent.split(pattern);
+      const texts = /** @type {Text[]} */ ([...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE));
+      for (const node of texts) {
+        const parts = node.data.split(pattern);
         if (parts.length < 2) continue;
         node.replaceWith(...parts.map((part, i) => {
           if (i % 2 === 0) return part;
@@ -71,13 +78,15 @@ export function decorate(root) {
 }
 
 // Marks the stage's terms whenever it is drawn; one tooltip for all.
+/** @param {Element} stage */
 export function watchTerms(stage) {
   new MutationObserver(() => decorate(stage)).observe(stage, { childList: true, subtree: true });
-  tip = h("div", { id: "term-tip", class: "term-tip", role: "tooltip", hidden: true });
+  const tip = h("div", { id: "term-tip", class: "term-tip", role: "tooltip", hidden: true });
   $("app").append(tip);
+  /** @param {Event} ev */
   const show = (ev) => {
-    const term = ev.target.closest?.(".term");
-    if (term) place(term);
+    const term = targetOf(ev).closest?.(".term");
+    if (term) place(tip, term);
   };
   document.addEventListener("focusin", show);
   document.addEventListener("mouseover", show);
@@ -91,8 +100,9 @@ export function watchTerms(stage) {
   });
 }
 
-function place(term) {
-  const text = definition(term.dataset.term);
+/** @param {HTMLElement} tip the one tooltip @param {HTMLElement} term a marked term */
+function place(tip, term) {
+  const text = definition(/** @type {string} */ (term.dataset.term)); // mark() gives every .term its data-term
   if (!text) return;
   tip.replaceChildren(h("strong", { text: term.dataset.term }), ` ${text}`);
   tip.hidden = false;
@@ -105,6 +115,7 @@ function place(term) {
   tip.style.top = `${below + height < innerHeight ? below : Math.max(8, r.top - height - 6)}px`;
 }
 
+/** @param {Element} card */
 function listInHelp(card) {
   let list = card.querySelector("#help-glossary");
   if (!list) {
@@ -115,6 +126,7 @@ function listInHelp(card) {
 }
 
 // The words {term: definition} as a definition list's terms and definitions (the help dialog, the course).
+/** @param {Record<string, string> | null | undefined} words @returns {HTMLElement[]} */
 export function definitions(words) {
   return Object.entries(words || {}).flatMap(([term, text]) => [h("dt", { text: term }), h("dd", { text })]);
 }

@@ -10,30 +10,64 @@ const BEAT_MS = 140; // the current line's pace through the lit lines of a step 
 const PHONE = "(max-width: 600px)"; // a phone's panes start folded
 const DIFF = ["v1.28.1", "v1.28.2"];
 
+/**
+ * What /api/sources/VERSION gives of a version (webapp/presenter/sourcepane.py pane_payload), the fields read here:
+ * the source map's facts, the paraphrase ([anchor or null, line] per function), where each anchor is, each
+ * function's lines and permalink (none in the offline file), and the cached upstream text (null: not cached).
+ * @typedef {{repository: string, ref: string, reconstructed: string | null, omitted: number[],
+ *   files?: Record<string, unknown>, paraphrase: Record<string, [string | null, string][]>,
+ *   anchorLines: Record<string, number>, anchorFunctions: Record<string, string>,
+ *   permalinks: Record<string, {first: number, last: number, file: string, permalink?: string}>,
+ *   text: UpstreamText | null}} Payload
+ */
+/** @typedef {{licence: string[], functions: Record<string, string[]>}} UpstreamText licence, functions' lines */
+/** @typedef {(version: string) => Promise<Payload | null>} FetchMap a version's payload (null: none) */
+/** @typedef {Record<string, Payload | null | undefined>} ByVersion */
+/** @typedef {{anchor: string, value: string | null, line: number, function: string}} Lit a line the step ran */
+/** @typedef {(version: string) => Lit[]} LitOf */
+/** @typedef {Map<number, {orders: number[], values: string[]}>} ByLine a function's lit lines by line number */
+
+/**
+ * @param {HTMLElement} app @param {{on: (topic: string, fn: (...args: any[]) => void) => void}} bus
+ * @param {Record<string, unknown>} actions the keys' actions, given toggleSource and toggleSourceDiff
+ * @param {FetchMap} fetchMap
+ */
 export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
   const root = h("section", { id: "sources", class: "sources", ariaLabel: "Upstream source", hidden: true });
   $("panes").after(root);
-  const maps = new Map(); // version -> Promise of its payload
+  /** @type {Map<string, Promise<Payload | null>>} version -> Promise of its payload */
+  const maps = new Map();
   let shown = false;
   let diff = false;
+  /** @type {Model | null} */
   let latest = null;
+  /** @type {Model | null} */
   let previous = null;
   let timer = 0;
 
+  /** @param {string} version */
   const mapOf = (version) => {
     if (!maps.has(version)) maps.set(version, fetchMap(version).catch(() => null));
     return maps.get(version);
   };
 
+  /** @param {Model | null} model @param {boolean | undefined} stepped a step forward */
   async function draw(model, stepped) {
     if (!shown || !model?.scene) return;
     const versions = Object.keys(model.scene.panes);
     const payloads = await Promise.all(versions.map(mapOf));
     if (model !== latest) return; // a later model is on its way
+    /** @type {ByVersion} */
     const byVersion = Object.fromEntries(versions.map((v, i) => [v, payloads[i]]));
     // [anchor, value] per line run, in order, placed by the version's map
-    const lit = (v) => (byVersion[v] ? model.variants?.[v]?.source ?? [] : []).map(([anchor, value]) => ({
-      anchor, value, line: byVersion[v].anchorLines[anchor], function: byVersion[v].anchorFunctions[anchor] }));
+    /** @type {LitOf} */
+    const lit = (v) => {
+      const payload = byVersion[v];
+      if (!payload) return [];
+      const ran = /** @type {[string, string | null][]} */ (model.variants?.[v]?.source ?? []);
+      return ran.map(([anchor, value]) => ({
+        anchor, value, line: payload.anchorLines[anchor], function: payload.anchorFunctions[anchor] }));
+    };
     const inDiff = diff && DIFF.every((v) => versions.includes(v));
     root.dataset.count = String(inDiff ? 1 : versions.length);
     root.classList.toggle("diff", inDiff);
@@ -44,6 +78,7 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
 
   // The current line walks through the lit lines in order on a step forward, and rests on the last. Opened, or
   // at a position reached otherwise, it rests on the first: the pane opens where the step starts, read downwards.
+  /** @param {boolean | undefined} stepped */
   function playBeats(stepped) {
     clearInterval(timer);
     const views = [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-testid=source]"))];
@@ -53,7 +88,7 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
     const last = Math.max(0, ...orders);
     const versions = [...new Set(views.map((view) => view.dataset.version))]
       .map((v) => views.filter((view) => view.dataset.version === v));
-    const mark = (beat) => versions.forEach((own) => markCurrent(own, beat));
+    const mark = (/** @type {number} */ beat) => versions.forEach((own) => markCurrent(own, beat));
     if (!stepped) {
       mark(1);
       return;
@@ -90,7 +125,7 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
   };
   $("btn-sources")?.addEventListener("click", () => toggle()); // the page's own button (_viewer.html)
 
-  bus.on("model", (model) => {
+  bus.on("model", (/** @type {Model} */ model) => {
     const stepped = previous?.scene && model?.scene && model.scene.position === previous.scene.position + 1;
     previous = latest = model;
     draw(model, stepped);
@@ -99,7 +134,9 @@ export function createSourcePanes(app, bus, actions, fetchMap = defaultFetch) {
 }
 
 // The offline file carries each version's payload in its bundle (webapp/export/offline.py); the page asks its server.
+/** @type {Record<string, Payload> | null | undefined} the offline file's payloads (null: served, none inlined) */
 let inlined;
+/** @type {FetchMap} */
 function defaultFetch(version) {
   inlined ??= $("inflight-bundle") ? JSON.parse($("inflight-bundle").textContent).sources ?? {} : null;
   if (inlined) return Promise.resolve(inlined[version] ?? null);
@@ -108,12 +145,15 @@ function defaultFetch(version) {
 
 // A beat's line in one version's views (diff mode splits a version into a view per function): the line whose
 // execution order holds `beat` (an anchor run twice holds two), else the version's last line run.
+/** @param {HTMLElement[]} views @param {number} beat */
 function markCurrent(views, beat) {
-  const lines = views.flatMap((view) => [...view.querySelectorAll("[data-lit=true]")]);
+  const lines = views.flatMap((view) => [
+    .../** @type {NodeListOf<HTMLElement>} */ (view.querySelectorAll("[data-lit=true]"))]);
   for (const view of views) {
     for (const el of view.querySelectorAll("[data-current]")) el.removeAttribute("data-current");
   }
-  const orders = (el) => el.dataset.order.split(",").map(Number);
+  /** @param {HTMLElement} el a lit line (row gives each its data-order) */
+  const orders = (el) => /** @type {string} */ (el.dataset.order).split(",").map(Number);
   const line = lines.find((el) => orders(el).includes(beat))
     ?? lines.reduce((a, b) => (Math.max(...orders(b)) > Math.max(...orders(a)) ? b : a), lines[0]);
   if (!line) return;
@@ -124,6 +164,7 @@ function markCurrent(views, beat) {
 }
 
 // One version's pane: a disclosure (folded on phones) with its source view.
+/** @param {string} version @param {Payload | null | undefined} payload @param {Lit[]} lit */
 function paneView(version, payload, lit) {
   const open = !window.matchMedia(PHONE).matches;
   return h("details", { class: "src-pane", open, dataVariant: version },
@@ -131,6 +172,7 @@ function paneView(version, payload, lit) {
     sourceView(version, payload, lit));
 }
 
+/** @param {Payload | null | undefined} payload */
 function headline(payload) {
   if (!payload) return h("span", { class: "muted", text: "no source map" });
   const mode = payload.text ? "upstream text" : "paraphrase";
@@ -140,6 +182,10 @@ function headline(payload) {
 }
 
 // The functions the step ran, in the order first entered; each its lines with the lit ones marked in order.
+/**
+ * @param {string} version @param {Payload | null | undefined} payload @param {Lit[]} lit
+ * @param {string[]} functions @param {boolean} notes
+ */
 function sourceView(version, payload, lit, functions = ranFunctions(lit), notes = true) {
   const body = h("div", { class: "src-body" });
   const view = h("div", { class: "src-view", dataTestid: "source", dataVersion: version,
@@ -153,16 +199,21 @@ function sourceView(version, payload, lit, functions = ranFunctions(lit), notes 
   return view;
 }
 
+/** @param {Lit[]} lit @returns {string[]} */
 const ranFunctions = (lit) => [...new Set(lit.map((x) => x.function))];
 
+/** @param {Payload} payload one with the upstream text (each caller asks) */
 function licence(payload) {
-  const text = payload.text.licence.filter((line) => !["/*", "*/"].includes(line.trim())).join(" ").trim();
+  const header = /** @type {UpstreamText} */ (payload.text).licence;
+  const text = header.filter((line) => !["/*", "*/"].includes(line.trim())).join(" ").trim();
   return h("details", { class: "src-licence" }, h("summary", { text: "Kubernetes source: licence" }),
     h("p", { text }));
 }
 
 // Lit lines of one function: line number -> {orders, values}.
+/** @param {string} name @param {Lit[]} lit @returns {ByLine} */
 function litIn(name, lit) {
+  /** @type {ByLine} */
   const byLine = new Map();
   lit.forEach((x, i) => {
     if (x.function !== name) return;
@@ -174,6 +225,7 @@ function litIn(name, lit) {
   return byLine;
 }
 
+/** @param {string} name @param {Payload} payload @param {Lit[]} lit */
 function functionView(name, payload, lit) {
   const fn = payload.permalinks[name];
   const byLine = litIn(name, lit);
@@ -191,6 +243,11 @@ function functionView(name, payload, lit) {
   return h("div", { class: "src-fn", dataFunction: name }, head, h("ol", { class: "src-lines" }, ...rows));
 }
 
+/**
+ * @param {number | null} number @param {string} text @param {ByLine} byLine
+ * @param {(number | null)[]} omitted the line numbers this version does not have (a null number is not among them)
+ * @param {string | null} [anchor]
+ */
 function row(number, text, byLine, omitted, anchor) {
   const at = number !== null && number !== undefined ? byLine.get(number) : undefined;
   const gone = omitted.includes(number);
@@ -205,6 +262,7 @@ function row(number, text, byLine, omitted, anchor) {
 }
 
 // v1.28.1 and v1.28.2 side by side, a row per function the step ran on either, the same step lit on both.
+/** @param {ByVersion} byVersion @param {LitOf} lit */
 function diffView(byVersion, lit) {
   const [left, right] = DIFF; // the fix's two sides
   const functions = [...new Set([...ranFunctions(lit(right)), ...ranFunctions(lit(left))])];
