@@ -211,6 +211,7 @@ function setText(text) {
 
 // Replace the text with ``text`` as one edit the textarea's Undo takes back: only the part that changed is
 // replaced (so the caret and the scroll land where the text changed); ``line`` (1-based) is marked in the gutter.
+/** @param {string} text @param {number | null} [line] @param {boolean} [whole] */
 function write(text, line = null, whole = false) {
   const old = source.value;
   let start = 0;
