@@ -11,30 +11,53 @@
 import { h, messageOf, within } from "./dom.js";
 import { HANDOFF_ID, HANDOFF_KEY } from "./links.js";
 
+/**
+ * POST /api/import's answer (webapp/web/editor.py import_log); a refusal is {message, kind}.
+ * @typedef {{report: {verdict: string, incident: number | null, lost: string[]} | null,
+ *   scenario: Source & {pods: object[]}, text: string, assumptions: string[], disagreements: string[],
+ *   said: {key: string, count: number, words: string}[], lists: Record<ListKey, {title: string, what: string}>}
+ * } ImportAnswer
+ * @typedef {"assumptions" | "disagreements"} ListKey
+ * The log sent, again for the report's form.
+ * @typedef {{body: Blob | string, fileName: string}} SentLog
+ * What the import asks of the editor.
+ * @typedef {{replaceText(text: string, format: string): void, validate(): Promise<unknown>,
+ *   notice(text: string): void}} ImportingEditor
+ */
+
 // A noun that agrees with its count, and both: "1 step", "2 steps" (counted is editor.js's too).
+/** @param {number} n @param {string} noun */
 const plural = (n, noun) => (n === 1 ? noun : `${noun}s`);
+/** @param {number} n @param {string} noun */
 export const counted = (n, noun) => `${n.toLocaleString("en")} ${plural(n, noun)}`;
 
+/** @param {number} bytes */
 const size = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
   : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`);
 
 // ``dialog``: the <dialog> of editor.html; ``result``: where the counts, disagreements and assumptions are shown;
 // ``editor``: {replaceText(text, format), validate(), notice(text)}.
+/** @param {HTMLDialogElement} dialog @param {HTMLElement} result @param {ImportingEditor} editor
+ * @param {number} maxBytes */
 export function bindImport(dialog, result, editor, maxBytes) {
   const status = within(dialog, "[data-testid=import-status]");
   const paste = within(dialog, "textarea");
+  /** @type {{text: string, position: number} | null} */
   let landing = null; // {text, position}: the imported text, and where its versions part for the pod that lost time
 
+  /** @param {string} text */
   const refuse = (text) => {
     status.dataset.state = "bad";
     status.textContent = text;
   };
 
   // ``name``: what the page calls the log; ``fileName``: its file's name, if it is a file.
+  /** @param {Blob | string} body @param {string} name @param {string} [fileName] */
   async function send(body, name, fileName) {
     status.dataset.state = "busy";
     status.textContent = `Importing ${name}…`;
     const url = fileName ? `/api/import?${new URLSearchParams({ name: fileName })}` : "/api/import";
+    /** @type {ImportAnswer & {message?: string}} a refusal's message, read when it is one */
     let answer;
     try {
       const res = await fetch(url, { method: "POST", headers: { "Content-Type": "text/plain" }, body });
@@ -57,12 +80,14 @@ export function bindImport(dialog, result, editor, maxBytes) {
     result.scrollIntoView({ block: "nearest" });
   }
 
+  /** @param {number} bytes @param {string} name */
   function tooLarge(bytes, name) {
     refuse(`${name} is ${size(bytes)}; the server takes at most ${size(maxBytes)}. Import it on the command line ` +
       "(inflight-scope import LOGFILE -o scenario.yaml, which streams any size) or cut the log to the " +
       "incident's minutes.");
   }
 
+  /** @param {ImportAnswer} answer @param {ListKey} key */
   function listed(answer, key) {
     const { title, what } = answer.lists[key]; // the answer's lists, each under its title and what it holds
     return [
@@ -72,6 +97,7 @@ export function bindImport(dialog, result, editor, maxBytes) {
   }
 
   // The report's part of the panel: the verdict, the time lost, and the ways to the report and the incident.
+  /** @param {ImportAnswer} answer @param {SentLog} log */
   function verdict(answer, log) {
     const report = answer.report;
     if (!report) return [];
@@ -102,12 +128,14 @@ export function bindImport(dialog, result, editor, maxBytes) {
     ];
   }
 
+  /** @param {Source} scenario */
   function handOver(scenario) {
     try {
       sessionStorage.setItem(HANDOFF_KEY, JSON.stringify(scenario));
     } catch { /* storage refused: the report's own link carries the scenario when it fits an address */ }
   }
 
+  /** @param {ImportAnswer} answer @param {string} name @param {SentLog} log */
   function show(answer, name, log) {
     const scenario = answer.scenario;
     result.hidden = false;
@@ -126,9 +154,10 @@ export function bindImport(dialog, result, editor, maxBytes) {
         "also under assumptions:). Change the text where you know better, then Run." }));
   }
 
-  within(dialog, "input[type=file]").addEventListener("change", (ev) => {
-    const [file] = ev.target.files;
-    ev.target.value = ""; // the same file again is a change too
+  within(dialog, "input[type=file]").addEventListener("change", (/** @type {Event} */ ev) => {
+    const input = /** @type {HTMLInputElement} */ (ev.target);
+    const [file] = /** @type {FileList} */ (input.files);
+    input.value = ""; // the same file again is a change too
     if (!file) return;
     if (file.size > maxBytes) return tooLarge(file.size, file.name);
     send(file, file.name, file.name);
@@ -149,6 +178,7 @@ export function bindImport(dialog, result, editor, maxBytes) {
   });
   return {
     // The position Run opens the viewer at for the editor's ``text``: the incident while it is the imported text.
+    /** @param {string} text */
     landingOf(text) {
       return landing && landing.text === text ? landing.position : 0;
     },

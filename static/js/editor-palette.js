@@ -5,17 +5,35 @@
 import { h, messageOf } from "./dom.js";
 import { appendItem, declaredPods } from "./editor-yaml.js";
 
+/**
+ * An operation of GET /api/operations (webapp/web/find.py), and one of its parameters.
+ * @typedef {{name: string, kind: string, summary: string, params: Param[]}} Operation
+ * @typedef {{name: string, type: string, what: string, required: boolean, doc: string, choices: string[]}} Param
+ * A parameter's control: the labelled field, and its value as the step holds it (undefined: not given).
+ * @typedef {{param: Param, read: () => unknown, el: HTMLElement}} Field
+ * An operation's form, built once.
+ * @typedef {{body: HTMLElement, fields: Field[], note: HTMLInputElement}} Form
+ * What the fields share: the pods' datalist's id, the catalogue once it is there, and who redraws then.
+ * @typedef {{podList: string, catalogue: Catalogue | null, onCatalogue: (() => void)[]}} Context
+ * What the palette asks of the editor.
+ * @typedef {{text(): string, write(text: string, line: number | null): void, notice(text: string): void}} Writer
+ */
+
 let uid = 0;
 
+/** @param {string} value */
 const words = (value) => value.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
 
 // One parameter's control: {el (the labelled field), read() -> value | undefined, type, param}.
+/** @param {Param} param @param {Context} ctx @returns {Field} */
 function field(param, ctx) {
   const id = `pal-${param.name}-${++uid}`;
   const label = `${param.name.replaceAll("_", " ")}${param.required ? "" : " (optional)"}`;
   const help = param.doc ? h("span", { class: "pal-doc", id: `${id}-doc`, text: param.doc }) : null;
   const described = help ? `${id}-doc` : undefined;
+  /** @type {HTMLInputElement | HTMLSelectElement} */
   let input;
+  /** @type {() => unknown} */
   let read;
   switch (param.type) {
     case "pod":
@@ -68,6 +86,10 @@ function field(param, ctx) {
 }
 
 // Plugin names: a checkbox per catalogue plugin (the events that wake it on hover) and a box for other names.
+/**
+ * @param {Param} param @param {string} id @param {string} label @param {HTMLElement | null} help
+ * @param {Context} ctx @returns {Field}
+ */
 function pluginsField(param, id, label, help, ctx) {
   const boxes = h("div",
     { class: "pal-plugins", role: "group", ariaLabelledby: `${id}-legend`, dataParam: param.name });
@@ -95,10 +117,11 @@ function pluginsField(param, id, label, help, ctx) {
 }
 
 // ``root``: the palette's element; ``editor``: {text() -> string, write(text, line), notice(text)}.
+/** @param {HTMLElement} root @param {Writer} editor */
 export function createPalette(root, editor) {
   const featured = words(root.dataset.palette ?? "");
   const podList = `pal-pods-${++uid}`;
-  /** @type {{podList: string, catalogue: Catalogue | null, onCatalogue: (() => void)[]}} */
+  /** @type {Context} */
   const ctx = { podList, catalogue: null, onCatalogue: [] };
   const datalist = h("datalist", { id: podList });
   const buttons = h("div", { class: "pal-ops", role: "group", ariaLabel: "Operations" });
@@ -106,23 +129,28 @@ export function createPalette(root, editor) {
   const moreBox = h("details", { class: "pal-more" }, h("summary", { text: "More operations" }), more);
   const form = h("form", { class: "pal-form", dataTestid: "palette-form", noValidate: true });
   const status = h("p", { class: "pal-status", role: "status", dataTestid: "palette-status" });
+  /** @type {Map<string, Form>} an operation's name -> its form */
   const forms = new Map();
+  /** @type {Operation | null} */
   let chosen = null;
 
   const refreshPods = () => {
     datalist.replaceChildren(...declaredPods(editor.text()).map((name) => h("option", { value: name })));
   };
 
+  /** @param {Operation} op */
   function choose(op) {
     chosen = op;
-    for (const b of root.querySelectorAll(".pal-op")) b.setAttribute("aria-pressed", String(b.dataset.op === op.name));
+    const ops = /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".pal-op"));
+    for (const b of ops) b.setAttribute("aria-pressed", String(b.dataset.op === op.name));
     if (!forms.has(op.name)) forms.set(op.name, buildForm(op));
-    const built = forms.get(op.name);
+    const built = /** @type {Form} */ (forms.get(op.name));
     form.replaceChildren(built.body);
     form.dataset.op = op.name;
     status.textContent = "";
   }
 
+  /** @param {Operation} op @returns {Form} */
   function buildForm(op) {
     const fields = op.params.map((p) => field(p, ctx));
     // required parameters and the first optional one in view; the other optional ones one click away
@@ -141,10 +169,11 @@ export function createPalette(root, editor) {
     return { body, fields, note };
   }
 
+  /** @param {Event} ev */
   function append(ev) {
     ev.preventDefault();
     if (!chosen) return;
-    const { fields, note } = forms.get(chosen.name);
+    const { fields, note } = /** @type {Form} */ (forms.get(chosen.name)); // built when it was chosen
     /** @type {Step} */
     const step = { op: chosen.name };
     for (const f of fields) {
@@ -153,16 +182,17 @@ export function createPalette(root, editor) {
         if (f.param.required) {
           status.textContent = `${f.param.name} is needed (${f.param.what}).`;
           status.dataset.state = "bad";
-          return f.el.querySelector("input, select")?.focus();
+          return /** @type {HTMLElement | null} */ (f.el.querySelector("input, select"))?.focus();
         }
         continue;
       }
       step[f.param.name] = value;
     }
     if (note.value.trim()) step.note = note.value.trim();
+    /** @param {Field} f */
     const podsOf = (f) => (f.param.type === "pod" ? [step[f.param.name]]
       : f.param.type === "pods" ? step[f.param.name] ?? [] : []);
-    const named = fields.flatMap(podsOf).filter(Boolean);
+    const named = /** @type {string[]} */ (fields.flatMap(podsOf).filter(Boolean)); // a pod field reads a string
     let text = editor.text();
     try {
       const known = new Set(declaredPods(text));
@@ -188,12 +218,15 @@ export function createPalette(root, editor) {
     buttons, moreBox, form, status, datalist);
 
   const ready = Promise.all([
-    fetch("/api/operations").then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`)))),
+    fetch("/api/operations").then((r) => (r.ok ? /** @type {Promise<{operations: Operation[]}>} */ (r.json())
+      : Promise.reject(new Error(`HTTP ${r.status}`)))),
   ]).then(([{ operations }]) => {
     const byName = new Map(operations.map((op) => [op.name, op]));
+    /** @param {Operation} op */
     const button = (op) => h("button", { type: "button", class: "btn pal-op", dataOp: op.name, dataKind: op.kind,
       title: op.summary, ariaPressed: "false", text: op.name.replaceAll("_", " "), onclick: () => choose(op) });
-    buttons.replaceChildren(...featured.filter((n) => byName.has(n)).map((n) => button(byName.get(n))));
+    buttons.replaceChildren(...featured.filter((n) => byName.has(n))
+      .map((n) => button(/** @type {Operation} */ (byName.get(n)))));
     more.replaceChildren(...operations.filter((op) => !featured.includes(op.name)).map(button));
     refreshPods();
   }).catch((err) => {
@@ -203,6 +236,7 @@ export function createPalette(root, editor) {
 
   return {
     ready,
+    /** @param {Catalogue} data */
     catalogue(data) {
       ctx.catalogue = data;
       for (const fn of ctx.onCatalogue) fn();

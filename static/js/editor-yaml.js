@@ -8,12 +8,14 @@
 const PLAIN = /^[A-Za-z_][A-Za-z0-9_./#-]*$/;
 const RESERVED = /^(true|false|yes|no|on|off|null|y|n)$/i; // YAML 1.1 would read these as bools or null
 
+/** @param {string} text */
 export function isJson(text) {
   return /^[\ufeff\s]*[{[]/.test(text);
 }
 
 // A value as YAML flow text: plain when it cannot be read as anything else, JSON-quoted otherwise (a JSON string
 // is a valid YAML double-quoted scalar).
+/** @param {unknown} value a JSON value @returns {string} */
 export function yamlValue(value) {
   if (value === null) return "null";
   if (typeof value === "boolean") return String(value);
@@ -31,6 +33,7 @@ export function yamlValue(value) {
 
 // JSON's quoting is YAML's double-quoted style, but for what YAML takes as a line break (NEL, LS, PS: folded
 // inside quotes) or refuses as unprintable: those are escaped.
+/** @param {string} text */
 function quoted(text) {
   return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
@@ -38,22 +41,27 @@ function quoted(text) {
 
 // --- a whole scenario as YAML ----------------------------------------------------------------------------------
 const WIDTH = 110; // a flow item longer than this is written as a block mapping, one key a line
+/** @param {unknown} value @returns {value is Record<string, unknown>} */
 const isMap = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 // A string plain after `key: ` (block context, where `,[]{}` need no quotes; here only a few signs, no `: `, no
 // ` #`, no space at the end): `name: The lost marker`.
 const BLOCK_PLAIN = /^[A-Za-z_][\p{L}\p{N}_ ./,'"()!?&*+=@%$~-]*$/u;
+/** @param {unknown} value */
 const plainInBlock = (value) =>
   typeof value === "string" && BLOCK_PLAIN.test(value) && !/ $/.test(value) && !RESERVED.test(value);
+/** @param {unknown} value */
 const blockValue = (value) => (plainInBlock(value) ? value : yamlValue(value));
 
 // A string of several lines as a literal block (`|`), where it reads back as the same string for sure: no carriage
 // return, tab, control or YAML line-break character, no space at a line's end, and a first line that does not begin
 // with a space (the block's indentation is found from it); any other string is quoted.
 const UNWRITABLE_IN_A_BLOCK = /[\r\t\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
+/** @param {string} text */
 function literal(text) {
   return text.includes("\n") && !UNWRITABLE_IN_A_BLOCK.test(text) && !/ (\n|$)/.test(text) && !/^\n*( |$)/.test(text);
 }
 
+/** @param {string} key @param {unknown} value @param {number} indent @returns {string[]} */
 function entry(key, value, indent) {
   const pad = " ".repeat(indent);
   const head = `${pad}${yamlValue(key)}:`;
@@ -73,6 +81,7 @@ function entry(key, value, indent) {
   return [flow];
 }
 
+/** @param {unknown} item @param {number} indent @returns {string[]} */
 function listItem(item, indent) {
   const pad = " ".repeat(indent);
   const flow = `${pad}- ${yamlValue(item)}`;
@@ -88,14 +97,18 @@ function listItem(item, indent) {
 // ``scenario`` (a parsed scenario object) as YAML text, in the library's layout: a key a line, a several-line
 // string as a literal block, a list of scalars in brackets, a list of mappings one item a line (`  - {op: pop}`,
 // what the palette appends to; a long one as a block mapping). Comments are not kept: the object has none.
+/** @param {Record<string, unknown>} scenario */
 export function yamlDocument(scenario) {
   return `${Object.entries(scenario).flatMap(([key, value]) => entry(key, value, 0)).join("\n")}\n`;
 }
 
+/** @param {string} key */
 const keyLine = (key) => new RegExp(`^${key}[ \\t]*:(.*)$`);
+/** @param {string} rest */
 const withoutComment = (rest) => rest.replace(/(^|\s)#.*$/, "").trim();
 
 // [index of the `key:` line, index of the block's last content line] (-1 when the key is absent).
+/** @param {string[]} lines @param {string} key */
 function block(lines, key) {
   const at = lines.findIndex((line) => keyLine(key).test(line));
   if (at < 0) return [-1, -1];
@@ -112,6 +125,7 @@ function block(lines, key) {
   return [at, last];
 }
 
+/** @param {string[]} lines @param {number} from @param {number} to */
 function itemIndent(lines, from, to) {
   for (let i = from; i <= to; i++) {
     const m = /^(\s*)-(\s+)\S/.exec(lines[i]);
@@ -155,6 +169,7 @@ export function appendItem(text, key, item, before = null) {
   throw new Error(`the palette appends to a list written one item per line; “${key}:” is written another way here`);
 }
 
+/** @param {string} text @param {string} key @param {unknown} item */
 function appendJson(text, key, item) {
   let doc;
   try {
@@ -170,6 +185,7 @@ function appendJson(text, key, item) {
 }
 
 // The pod names declared under `pods:` (read from the text, so it works while the text is not valid yet).
+/** @param {string} text @returns {string[]} */
 export function declaredPods(text) {
   if (isJson(text)) {
     try {
@@ -182,6 +198,7 @@ export function declaredPods(text) {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
   const [at, last] = block(lines, "pods");
   if (at < 0) return [];
+  /** @type {string[]} */
   const names = [];
   const name = /(?:^|[\s{,])name\s*:\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^,}\s#]+)/g;
   for (const line of lines.slice(at, last + 1)) {

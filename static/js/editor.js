@@ -29,11 +29,30 @@ import { DRAFT_KEY, HANDOFF_ID, HANDOFF_KEY, VIEWER_KEY } from "./links.js";
 // and the notice says so. A Format the text cannot be written in follows the text when it is next validated
 // (YAML pasted under JSON, a conversion undone), so the text is never read in the wrong language, and Download
 // saves it under the Format's name.
+/**
+ * The answers of POST /api/validate (webapp/web/editor.py _checked_text), and what `post` makes of a request that
+ * fails: the one answer a caller gets (`failed` and `ok` tell which, the other fields absent).
+ * @typedef {{ok: true, failed?: undefined, scenario: Source, total: number, variants_ok: string[], advice: string[],
+ *   problems?: undefined}} Valid
+ * @typedef {{ok: false, failed?: undefined, problems: Located[], variants_ok: string[]}} Invalid
+ * @typedef {{ok?: undefined, failed: true, message: string, problems?: undefined}} Failed
+ * @typedef {Valid | Invalid | Failed} Validation
+ * A problem of the text, where it is (webapp/scenario/locate.py Located).
+ * @typedef {{step: number | null, field: string, message: string, at?: "key", line: number, column: number}} Located
+ * POST /api/trace/check's answer: per version, whether its replay matches, else the first difference
+ * (webapp/engine/tracefile.py check).
+ * @typedef {{failed?: undefined, match: boolean, scenario_object: object,
+ *   variants: Record<string, {match: true, first_mismatch: null} | {match: false, first_mismatch: Difference}>}} Check
+ * @typedef {{step: number | null, path: string, recorded?: unknown, replayed?: unknown, error?: string}} Difference
+ */
 const DEBOUNCE_MS = 400;
+/** @type {Record<string, string>} */
 const FORMAT_NAMES = { yaml: "YAML", json: "JSON" };
 
+/** @type {HTMLTextAreaElement} */
 const source = $("source");
 const gutter = $("gutter");
+/** @type {HTMLSelectElement} */
 const format = $("format");
 const MAX_BYTES = Number($("editor").dataset.maxBytes);
 let validations = 0; // only the answer to the newest request is shown
@@ -44,6 +63,7 @@ const viewedFrom = viewerPlace !== null && URL.canParse(viewerPlace) ? new URL(v
 if (viewedFrom?.origin === location.origin && viewedFrom.pathname === "/") $("viewer-link").href = viewedFrom.href;
 let timer = 0;
 let shownFormat = format.value; // the Format as the text was last validated (a change event comes after the choice)
+/** @type {Promise<unknown>} */
 let formatChange = Promise.resolve(); // a conversion under way (Download waits for it)
 
 // --- gutter ------------------------------------------------------------------------------------------------
@@ -62,6 +82,7 @@ function renderGutter() {
   gutter.scrollTop = source.scrollTop;
 }
 
+/** @param {Located[]} problems */
 function markLines(problems) {
   for (const el of gutter.querySelectorAll("[data-line-error]")) {
     el.removeAttribute("data-line-error");
@@ -76,6 +97,8 @@ function markLines(problems) {
 }
 
 // --- validation --------------------------------------------------------------------------------------------
+// The answer's JSON, whose shape is the url's (each caller says which), or a Failed.
+/** @param {string} url @param {BodyInit} body @returns {Promise<any>} */
 async function post(url, body) {
   try {
     const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
@@ -88,6 +111,7 @@ async function post(url, body) {
 
 // The format ``text`` is written in, ``chosen`` being what the Format says: JSON is not chosen for a text that
 // cannot be a JSON object, nor YAML for one that is JSON ("" stays Auto).
+/** @param {string} text @param {string} chosen */
 function writtenIn(text, chosen) {
   if (chosen === "json" && !isJson(text)) return "yaml";
   if (chosen === "yaml" && isJson(text)) {
@@ -100,6 +124,7 @@ function writtenIn(text, chosen) {
 }
 
 // Validate the text, read as ``as`` ("yaml", "json"; null: as the Format says, once it follows the text).
+/** @param {string | null} [as] @returns {Promise<Validation>} */
 async function validate(as = null) {
   clearTimeout(timer);
   const mine = ++validations;
@@ -108,7 +133,7 @@ async function validate(as = null) {
     shownFormat = format.value;
   }
   const body = JSON.stringify({ text: source.value, format: as ?? (format.value || null) });
-  const answer = await post("/api/validate", body);
+  const answer = /** @type {Validation} */ (await post("/api/validate", body));
   if (mine === validations) showReport(answer);
   palette.textChanged();
   return answer;
@@ -147,6 +172,7 @@ function scheduleValidation() {
   timer = setTimeout(validate, DEBOUNCE_MS);
 }
 
+/** @param {Validation} answer */
 function showReport(answer) {
   const problems = answer.problems ?? [];
   const summary = $("summary");
@@ -172,6 +198,7 @@ function showReport(answer) {
 
 // Put the cursor at (line, column) — columns count code points, as the server does — and select to the end
 // of that line (for a problem about a key, to the key's colon), scrolled into view.
+/** @param {number} line @param {number} column @param {boolean} [key] */
 function goTo(line, column, key = false) {
   const text = source.value;
   let start = 0;
@@ -182,7 +209,7 @@ function goTo(line, column, key = false) {
   }
   const lineEnd = text.indexOf("\n", start) < 0 ? text.length : text.indexOf("\n", start);
   let at = start;
-  for (let c = 1; c < column && at < lineEnd; c++) at += text.codePointAt(at) > 0xffff ? 2 : 1;
+  for (let c = 1; c < column && at < lineEnd; c++) at += /** @type {number} */ (text.codePointAt(at)) > 0xffff ? 2 : 1;
   const colon = key ? text.indexOf(":", at) : -1;
   const end = colon > at && colon < lineEnd ? colon : lineEnd;
   source.focus();
@@ -199,10 +226,12 @@ function focusProblems() {
 }
 
 // --- files -------------------------------------------------------------------------------------------------
+/** @param {string} text */
 function notice(text) {
   $("notice").textContent = text;
 }
 
+/** @param {string} text */
 function setText(text) {
   source.value = text;
   source.scrollTop = 0;
@@ -211,6 +240,7 @@ function setText(text) {
 
 // Replace the text with ``text`` as one edit the textarea's Undo takes back: only the part that changed is
 // replaced (so the caret and the scroll land where the text changed); ``line`` (1-based) is marked in the gutter.
+/** @param {string} text @param {number | null} [line] @param {boolean} [whole] */
 function write(text, line = null, whole = false) {
   const old = source.value;
   let start = 0;
@@ -248,11 +278,13 @@ function write(text, line = null, whole = false) {
 }
 
 // Replace the whole text with `text`, written in `fmt` ("yaml" or "json"): the Format follows what was written.
+/** @param {string} text @param {string} fmt */
 function replaceText(text, fmt) {
   format.value = fmt;
   write(text, null, true);
 }
 
+/** @param {string} filename @param {Blob} blob */
 function save(filename, blob) {
   saveFile(blob, filename);
   notice(`Saved ${filename}.`);
@@ -269,6 +301,7 @@ async function downloadScenario() {
     new Blob([text], { type: fmt === "json" ? "application/json" : "application/yaml" }));
 }
 
+/** @param {File} file */
 async function uploadScenario(file) {
   if (file.size > MAX_BYTES) return notice(`${file.name} is larger than ${MAX_BYTES} bytes; not loaded.`);
   setText(await file.text());
@@ -280,16 +313,19 @@ async function uploadScenario(file) {
 async function downloadTrace() {
   const answer = await validate();
   if (!answer.ok) return focusProblems();
-  const trace = await post("/api/trace", JSON.stringify(answer.scenario));
+  const body = JSON.stringify(answer.scenario);
+  const trace = /** @type {{failed?: undefined} | Failed} */ (await post("/api/trace", body)); // saved as it comes
   if (trace.failed) return notice(`No trace: ${trace.message}`);
   save(`${slug(answer.scenario.name)}.trace.json`, new Blob([JSON.stringify(trace)], { type: "application/json" }));
 }
 
+/** @param {unknown} value */
 const show = (value) => {
   const text = JSON.stringify(value);
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 };
 
+/** @param {Difference} m */
 function mismatchText(m) {
   const where = m.step === null ? "after the steps" : `at step ${m.step}`;
   if ("error" in m) return `${where} (${m.path}) the replay now fails: ${m.error}`;
@@ -298,9 +334,10 @@ function mismatchText(m) {
   return `first difference ${where}, ${m.path}: recorded ${recorded}, replayed ${replayed}`;
 }
 
+/** @param {File} file */
 async function loadTrace(file) {
   const result = $("trace-result");
-  const answer = await post("/api/trace/check", file);
+  const answer = /** @type {Check | Failed} */ (await post("/api/trace/check", file));
   if (answer.failed) {
     result.dataset.match = "error";
     result.replaceChildren(h("p", { class: "bad", text: `${file.name}: ${answer.message}` }));
@@ -344,9 +381,10 @@ async function run() {
 }
 
 // --- wiring ------------------------------------------------------------------------------------------------
+/** @param {HTMLInputElement} input @param {(file: File) => unknown} handle */
 function onFile(input, handle) {
   input.addEventListener("change", () => {
-    const [file] = input.files;
+    const [file] = /** @type {FileList} */ (input.files);
     input.value = ""; // choosing the same file again is a change too
     if (file) handle(file);
   });
@@ -372,6 +410,7 @@ const MAX_DRAFTS = 6;
 const startedFrom = $("start-from")?.querySelector("option[selected]")?.value ?? "";
 if ($("start-from")) $("start-from").value = startedFrom;
 const pageId = draftId();
+/** @type {Source | undefined} */
 let ran; // the scenario this page last ran (the viewer's "Editor" hands over the newest draft if it shows that)
 let draftTimer = 0;
 
@@ -385,6 +424,8 @@ function draftId() {
   return id;
 }
 
+// What is stored under `key`, as JSON (any: the storage is the user's, each reader checks what it uses).
+/** @param {string} key @returns {any} */
 function readStored(key) {
   try {
     return JSON.parse(localStorage.getItem(key) ?? "null");
@@ -398,6 +439,7 @@ function readDrafts() {
   return Array.isArray(drafts) ? drafts.filter((d) => d && typeof d.id === "string" && typeof d.text === "string") : [];
 }
 
+/** @param {string} key @param {unknown} value */
 function store(key, value) {
   try {
     localStorage.setItem(key, JSON.stringify(value));
@@ -407,6 +449,7 @@ function store(key, value) {
   }
 }
 
+/** @param {{ran?: Source}} [extra] */
 function saveDraft(extra = {}) {
   clearTimeout(draftTimer);
   if ("ran" in extra) ran = extra.ran;
@@ -475,12 +518,12 @@ $("btn-empty").addEventListener("click", () => {
 });
 const catalogue = $("catalogue");
 const catalogueData = loadCatalogue();
-catalogueData.then((data) => palette.catalogue(data)).catch(() => {});
+catalogueData.then((/** @type {Catalogue} */ data) => palette.catalogue(data)).catch(() => {});
 catalogue.addEventListener("toggle", () => {
   if (!catalogue.open || catalogue.dataset.drawn) return;
   catalogue.dataset.drawn = "true";
-  catalogueData.then((data) => drawCatalogue($("catalogue-body"), data, "catalogue-search"))
-    .catch((err) => $("catalogue-body").replaceChildren(
+  catalogueData.then((/** @type {Catalogue} */ data) => drawCatalogue($("catalogue-body"), data, "catalogue-search"))
+    .catch((/** @type {Error} */ err) => $("catalogue-body").replaceChildren(
       h("p", { class: "bad", text: `Could not load the catalogue: ${err.message}` })));
 });
 

@@ -97,7 +97,8 @@ function keepPlace(app, driver, page) {
 
   /** @param {Model} model @returns {Promise<{href: string, handedOff: Source | string | null}>} */
   async function address(model) {
-    const { href, handedOff } = await tabAddress(driver.source, viewOf(driver, model.position), location.pathname);
+    const source = /** @type {Source | string} */ (driver.source); // a model is shown: its scenario was heard
+    const { href, handedOff } = await tabAddress(source, viewOf(driver, model.position), location.pathname);
     return { href: Object.assign(new URL(href), { hash: location.hash }).href, handedOff };
   }
 

@@ -11,38 +11,53 @@ export const DRAFT_KEY = "inflight-scope:editor-draft"; // the editor's local dr
 // the view "Editor" was pressed in: the editor's "Viewer" returns there
 export const VIEWER_KEY = "inflight-scope:viewer-place";
 const b64url = {
+  /** @param {Uint8Array} bytes */
   encode(bytes) {
     let s = "";
     for (const b of bytes) s += String.fromCharCode(b);
     return btoa(s).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
   },
+  /** @param {string} text */
   decode(text) {
     const s = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
     return Uint8Array.from(s, (c) => c.charCodeAt(0));
   },
 };
 
+/** @param {Uint8Array<ArrayBuffer>} bytes @param {CompressionStream | DecompressionStream} stream */
 async function pipe(bytes, stream) {
   return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
 }
 
 // A scenario object is encoded once (the address is written again at every step; a long scenario's deflate is
 // not free): the page never changes a scenario object, it makes a new one.
+/** @type {WeakMap<Source, Promise<string>>} */
 const encodings = new WeakMap();
+/** @param {Source} obj @returns {Promise<string>} */
 export function encodeScenario(obj) {
   if (!encodings.has(obj)) {
     const deflated = pipe(new TextEncoder().encode(JSON.stringify(obj)), new CompressionStream("deflate-raw"));
     encodings.set(obj, deflated.then(b64url.encode));
   }
-  return encodings.get(obj);
+  return /** @type {Promise<string>} */ (encodings.get(obj));
 }
 
+// flow.js hands `q.get("inline")`, typed string | null, after checking it is there: never null.
+/** @param {string | null} text @returns {Promise<Source>} the scenario the link holds (the server checks it) */
 export async function decodeScenario(text) {
-  return JSON.parse(new TextDecoder().decode(await pipe(b64url.decode(text), new DecompressionStream("deflate-raw"))));
+  const bytes = b64url.decode(/** @type {string} */ (text));
+  return JSON.parse(new TextDecoder().decode(await pipe(bytes, new DecompressionStream("deflate-raw"))));
 }
+
+/**
+ * The view a link keeps besides the scenario (viewOf).
+ * @typedef {{position?: number, versions?: string[] | null, theme?: string, presenting?: boolean,
+ *   predict?: boolean, tables?: boolean}} View
+ */
 
 // `source` is a built-in id (string) or a scenario object; the view is `viewOf`'s.
 // `versions`: the versions side by side, written as `versions=a,b` (null or absent: the default pair).
+/** @param {Source | string} source @param {View} view @param {{href: string}} [base] */
 export async function permalink(source, { position, versions, theme, presenting, predict, tables }, base = location) {
   const url = new URL("/", base.href);
   if (typeof source === "string") url.searchParams.set("scenario", source);
@@ -58,6 +73,7 @@ export async function permalink(source, { position, versions, theme, presenting,
 
 // The view a link keeps besides the scenario, as the page shows it: the position given, the versions side by side
 // (`driver.linkVersions()`), the theme, presentation mode (p), Predict and the table view (v).
+/** @param {{linkVersions(): string[] | null}} driver @param {number | undefined} position @returns {View} */
 export function viewOf(driver, position) {
   return {
     position,
@@ -69,11 +85,14 @@ export function viewOf(driver, position) {
   };
 }
 
+/** @type {Source | null} */
 let handedOff = null; // the scenario last written to the hand-off
 
 // The address of this view in this tab, at `path`: its permalink, or where that is too long the hand-off's
 // (the scenario written to sessionStorage, so a reload finds it). {href, handedOff: the scenario or null}.
+/** @param {Source | string} source @param {View} view @param {string} [path] */
 export async function tabAddress(source, view, path = "/") {
+  /** @param {string} link */
   const at = (link) => Object.assign(new URL(link), { pathname: path });
   const url = at(await permalink(source, view));
   if (!source || typeof source !== "object" || !tooLongForAnAddress(url.href)) {
@@ -88,6 +107,7 @@ export async function tabAddress(source, view, path = "/") {
   return { href: at(await permalink(HANDOFF_ID, view)).href, handedOff: source };
 }
 
+/** @param {string} link */
 export function tooLongForAnAddress(link) {
   const url = new URL(link);
   return url.pathname.length + url.search.length > MAX_ADDRESS;
