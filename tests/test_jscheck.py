@@ -19,7 +19,7 @@ WRONG = "wrong-type.js"  # a module with a type error, checked beside the client
 # the list (the last test fails until it does).
 UNTYPED = {"animate.js", "delta.js", "editor-import.js", "editor-palette.js", "editor-yaml.js",
            "editor.js", "explore.js", "fit.js", "flow.js", "glossary.js", "links.js", "local.js",
-           "renderer.js", "source-pane.js"}
+           "source-pane.js"}
 IMPLICIT_ANY = re.compile(r"error TS70(05|06|19|22|23|24|31|34|53):")
 
 
