@@ -18,7 +18,7 @@ WRONG = "wrong-type.js"  # a module with a type error, checked beside the client
 # checker with it on, and lets these modules (only these, and only for it) have errors. A module typed whole leaves
 # the list (the last test fails until it does).
 UNTYPED = {"animate.js", "delta.js", "editor-import.js", "editor-palette.js", "editor-yaml.js",
-           "editor.js", "explore.js", "fit.js", "flow.js", "glossary.js", "links.js", "local.js",
+           "editor.js", "explore.js", "flow.js", "glossary.js", "links.js", "local.js",
            "source-pane.js"}
 IMPLICIT_ANY = re.compile(r"error TS70(05|06|19|22|23|24|31|34|53):")
 
