@@ -3,7 +3,6 @@
 check: a wrong type in a module is an error. Node and the checker are needed, so a missing one fails the test."""
 
 import json
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,11 +13,6 @@ from webapp import ROOT
 
 TSC = ROOT / "node_modules" / "typescript" / "bin" / "tsc"
 WRONG = "wrong-type.js"  # a module with a type error, checked beside the client
-# jsconfig.json is strict but for noImplicitAny, until these modules have every parameter typed: the test runs the
-# checker with it on, and lets these modules (only these, and only for it) have errors. A module typed whole leaves
-# the list (the last test fails until it does).
-UNTYPED = {"controls.js", "fit.js", "model.js", "poll.js", "renderer.js", "scenarioview.js", "versions.js", "vote.js"}
-IMPLICIT_ANY = re.compile(r"error TS70(05|06|19|22|23|24|31|34|53):")
 
 
 def tsc(project: Path, *options: str) -> subprocess.CompletedProcess:
@@ -40,20 +34,15 @@ def checked(tmp_path_factory) -> subprocess.CompletedProcess:
     config = json.loads((ROOT / "jsconfig.json").read_text())
     include = [str(ROOT / pattern) for pattern in config["include"]] + [str(folder / WRONG)]
     (folder / "jsconfig.json").write_text(json.dumps({"extends": str(ROOT / "jsconfig.json"), "include": include}))
-    return tsc(folder / "jsconfig.json", "--listFiles", "--noImplicitAny")  # the files it read, after the errors
+    return tsc(folder / "jsconfig.json", "--listFiles")  # the files it read, after the errors
 
 
 def errors(done: subprocess.CompletedProcess) -> list[str]:
     return [line for line in done.stdout.splitlines() if "error TS" in line]
 
 
-def module_of(line: str) -> str:
-    return Path(line.split("(", 1)[0]).name
-
-
 def test_the_client_type_checks(checked):
-    found = [line for line in errors(checked) if f"{WRONG}(" not in line
-             and not (module_of(line) in UNTYPED and IMPLICIT_ANY.search(line))]
+    found = [line for line in errors(checked) if f"{WRONG}(" not in line]
     assert found == [], checked.stdout + checked.stderr
     read = {Path(line) for line in checked.stdout.splitlines() if line.startswith("/")}
     client = {path for path in (ROOT / "static" / "js").glob("*.js")}
@@ -72,16 +61,11 @@ def test_no_module_skips_the_checker():
 
 
 def test_the_checker_is_strict():
-    """strict, with none of its checks turned off again (noImplicitAny is the one left: the modules' parameters
-    are not all typed yet)."""
+    """strict, with none of its checks turned off again: every parameter of every module is typed."""
     options = json.loads((ROOT / "jsconfig.json").read_text())["compilerOptions"]
     assert options["strict"] is True
     loosened = {name for name in ("strictNullChecks", "strictFunctionTypes", "strictBindCallApply",
                                   "strictPropertyInitialization", "noImplicitThis", "useUnknownInCatchVariables",
                                   "alwaysStrict", "noImplicitAny") if options.get(name) is False}
-    assert loosened == {"noImplicitAny"}
+    assert loosened == set()
 
-
-def test_each_module_left_untyped_still_has_an_untyped_parameter(checked):
-    untyped = {module_of(line) for line in errors(checked) if IMPLICIT_ANY.search(line)}
-    assert untyped >= UNTYPED, f"typed whole now, take them off UNTYPED: {sorted(UNTYPED - untyped)}"

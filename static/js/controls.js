@@ -1,5 +1,8 @@
 // The controls: buttons, keys, the scrubber, the pickers and an embedding page's messages, each turned into
 // an action. Moving the cursor goes through the driver (which knows who may drive); the rest changes the page.
+/** @import { createDriver } from "./driver.js" */
+/** @import { createPage } from "./page.js" */
+/** @import { readOptions } from "./options.js" */
 import { $, drawnDark, targetOf } from "./dom.js";
 import { bindKeys, drawKeyHelp } from "./keys.js";
 import { MAX_ADDRESS, permalink, tabAddress, tooLongForAnAddress, viewOf } from "./links.js";
@@ -11,17 +14,27 @@ import { lessonAfter, offersCourse } from "./scenarioview.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 
+/** @typedef {ReturnType<typeof createDriver>} Driver */
+/** @typedef {ReturnType<typeof createPage>} Page */
+/** @typedef {ReturnType<typeof bindControls>["actions"]} Actions what the buttons, keys and swipes do */
+
+/**
+ * @param {HTMLElement} app @param {ReturnType<typeof readOptions>} opts
+ * @param {Driver} driver @param {Page} page @param {{on: (topic: string, fn: (...args: any[]) => void) => void}} bus
+ */
 export function bindControls(app, opts, driver, page, bus) {
   const { drive } = driver;
   const position = () => page.latest?.position || 0;
   const speedIndex = () => Math.max(0, SPEEDS.indexOf(Number($("speed").value)));
 
+  /** @param {number} i */
   function setSpeed(i) {
     $("speed").value = String(SPEEDS[i]);
     if (page.latest?.playing) drive("play", { speed: SPEEDS[i] });
   }
 
   // Another scenario opens on its own versions (a lesson's pair).
+  /** @param {string} id */
   function pick(id) {
     $("scenario-picker").value = id;
     page.reopenIntro();
@@ -45,6 +58,7 @@ export function bindControls(app, opts, driver, page, bus) {
   // themselves): the help, the blank screen, the legend, the link box and the link's notice.
   // Escape (``foundOpen``: whether it found something open, keys.js): closes what is open; with nothing open it
   // clears an error and leaves presentation mode.
+  /** @param {string} _key @param {boolean} [foundOpen] */
   function close(_key, foundOpen = true) {
     closeHelp();
     $("blank").hidden = true;
@@ -59,7 +73,8 @@ export function bindControls(app, opts, driver, page, bus) {
   // The next step is a failure and the viewer asked to predict: ask first, reveal once the step is drawn.
   async function step() {
     if ($("predict").checked && wantsPrediction(page.latest?.scene) && !driver.following()) {
-      const guesses = await askPrediction($("predict-dialog"), page.latest.scene);
+      const asked = /** @type {Wire.Scene & {predict: Wire.Predict}} */ (page.latest?.scene); // it wants one
+      const guesses = await askPrediction($("predict-dialog"), asked);
       if (!guesses) return; // closed (Escape): nothing is stepped
       page.expectVerdict(guesses);
     }
@@ -69,7 +84,8 @@ export function bindControls(app, opts, driver, page, bus) {
   // The link is shown and copied; focus stays where it was (→ and PageDown still step). Where the clipboard is
   // refused, the link is selected to copy by hand (its field is read-only: the keys still act, keys.js TYPING).
   async function copyLink() {
-    const link = await permalink(driver.source, viewOf(driver, page.latest?.position));
+    const source = /** @type {Source | string} */ (driver.source); // its button shows once a scenario is heard
+    const link = await permalink(source, viewOf(driver, page.latest?.position));
     $("link-output").value = link;
     $("link-box").hidden = false;
     const tooLong = tooLongForAnAddress(link)
@@ -134,6 +150,7 @@ export function bindControls(app, opts, driver, page, bus) {
     };
   }
 
+  /** @param {string} id @param {string} event @param {(ev: Event) => unknown} fn */
   const on = (id, event, fn) => $(id)?.addEventListener(event, fn);
   on("btn-step", "click", actions.step);
   on("btn-next-lesson", "click", () => actions.nextLesson?.());
@@ -156,11 +173,13 @@ export function bindControls(app, opts, driver, page, bus) {
   on("btn-exit-presenting", "click", actions.togglePresenting);
   on("btn-tables", "click", actions.toggleTables);
   on("btn-detach", "click", () => driver.toggleDetach());
-  const exportAs = (kind) => {
+  const range = /** @type {[number, number] | null} */ (opts.range); // readOptions makes it [from, to]
+  const exportAs = (/** @type {string} */ kind) => {
     const button = $(`btn-export-${kind}`); // busy while the server draws (an animation takes seconds): one at a time
     if (button) button.disabled = true;
-    return downloadExport(kind, driver.source, position(), driver.linkVersions(), opts.range)
-      .catch((e) => page.showError(e.message))
+    const source = /** @type {Source | string} */ (driver.source); // null before any load: sent as it is
+    return downloadExport(kind, source, position(), driver.linkVersions(), range)
+      .catch((/** @type {Error} */ e) => page.showError(e.message))
       .finally(() => { if (button) button.disabled = false; });
   };
   on("btn-export-html", "click", () => exportAs("html"));
@@ -168,7 +187,7 @@ export function bindControls(app, opts, driver, page, bus) {
   on("btn-export-gif", "click", () => exportAs("gif"));
   on("btn-export-apng", "click", () => exportAs("apng"));
   on("btn-present", "click", present);
-  on("scenario-picker", "change", (ev) => pick(ev.target.value));
+  on("scenario-picker", "change", (ev) => pick(targetOf(ev).value));
   if (opts.mode === "embed") listenToTheHost(app, actions, drive);
   bindSwipe($("panes"), actions);
   measureBar(document.querySelector(".controls"));
@@ -179,6 +198,7 @@ export function bindControls(app, opts, driver, page, bus) {
 
 // The bottom bar's height as --bar-h (on a phone the bar is fixed: the page ends that far below its content,
 // so nothing stays hidden under it once scrolled to the end).
+/** @param {Element | null} bar */
 function measureBar(bar) {
   if (!bar || typeof ResizeObserver !== "function") return;
   new ResizeObserver(() => {
@@ -187,11 +207,13 @@ function measureBar(bar) {
 }
 
 // A horizontal swipe on the stage steps: to the left forward, to the right back (vertical moves scroll).
+/** @param {HTMLElement | null} stage @param {Actions} actions */
 function bindSwipe(stage, actions) {
   if (!stage) return;
+  /** @type {Point | null} */
   let start = null;
   stage.addEventListener("pointerdown", (ev) => {
-    const reading = ev.target.closest?.(".narration, .invariants, input, select, button, a");
+    const reading = targetOf(ev).closest?.(".narration, .invariants, input, select, button, a");
     start = reading || ev.button > 0 ? null : { x: ev.clientX, y: ev.clientY };
   });
   stage.addEventListener("pointercancel", () => (start = null));
@@ -209,6 +231,7 @@ function bindSwipe(stage, actions) {
 // An embedding page steps, goes back or seeks with postMessage; a click inside gives the keys to the embed. Only
 // the embedding page (the parent window) and the embed itself (its story mode's scrolly.js) drive it: any origin
 // may embed it, so the sender is told by its window, never its origin; a sibling frame's message is ignored.
+/** @param {HTMLElement} app @param {Actions} actions @param {Driver["drive"]} drive */
 function listenToTheHost(app, actions, drive) {
   app.tabIndex = -1;
   app.addEventListener("pointerdown", () => app.focus());

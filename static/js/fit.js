@@ -12,6 +12,7 @@
 // changes (pointers.js's ResizeObserver). Where the entries do not fit at the least size, the list's area grows
 // (grow). Before the lists, the lanes: one row of four, or two rows of two where one row leaves a lane too narrow
 // (fitLanes).
+/** @type {WeakMap<HTMLElement, string | undefined>} */
 const fitted = new WeakMap(); // list -> the area size it was fitted to
 const FEWER_ROWS_COST = 0.2;
 const NARROW_GAIN = 0.1;
@@ -63,6 +64,7 @@ export function fitAll(root = document, force = true) {
 // chip's timer stuck out of its chip and lane, four panes in presentation mode at 1920x1080): then all of them
 // in two rows of two (.two-rows, app.css), like drawn like. Measured at one row, so the answer depends on the
 // pane's width and type only, not on the chips of the moment: a step does not reshuffle the lanes.
+/** @param {ParentNode} root */
 function fitLanes(root) {
   const all = [...root.querySelectorAll("[data-testid=diagram] > .lanes")];
   for (const lanes of all) lanes.classList.remove("two-rows");
@@ -70,6 +72,7 @@ function fitLanes(root) {
   for (const lanes of all) lanes.classList.toggle("two-rows", cramped);
 }
 
+/** @param {Element} lanes */
 function crampedLanes(lanes) {
   const least = parseFloat(getComputedStyle(lanes).getPropertyValue("--lane-min")) || 0; // in the lane's ems
   return [...lanes.children].some((lane) => {
@@ -85,25 +88,29 @@ function crampedLanes(lanes) {
 // while entries slid in, a badge was hidden for good: the offline file's decisive frame lost its hint badge).
 // An arrow between two entries that ends a row (the entry after it wrapped to the next) points at nothing: hidden
 // (its place kept), the next row starting with that entry.
+/** @param {HTMLElement} list */
 function markRowEnds(list) {
-  for (const arrow of list.querySelectorAll(":scope > .arrow")) {
-    const next = arrow.nextElementSibling;
-    arrow.classList.toggle("row-end", Boolean(next) && next.offsetTop >= arrow.offsetTop + arrow.offsetHeight);
+  for (const arrow of /** @type {NodeListOf<HTMLElement>} */ (list.querySelectorAll(":scope > .arrow"))) {
+    const next = /** @type {HTMLElement | null} */ (arrow.nextElementSibling);
+    arrow.classList.toggle("row-end", next !== null && next.offsetTop >= arrow.offsetTop + arrow.offsetHeight);
   }
 }
 
+/** @param {ParentNode} root */
 export function showAllBadges(root) {
-  for (const list of root.querySelectorAll(".inflight-list")) showBadges(list);
+  for (const list of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".inflight-list"))) showBadges(list);
 }
 
 // A walked entry's hint badge (on its box's lower edge, readable size) is shown where it has room: within the
 // list, over no other item (an entry, an arrow between two); where the list is drawn too small for it, the hint
 // line above the list says the same.
+/** @param {HTMLElement} list */
 function showBadges(list) {
-  const badges = [...list.querySelectorAll(".walk-tag")];
+  const badges = [.../** @type {NodeListOf<HTMLElement>} */ (list.querySelectorAll(".walk-tag"))];
   for (const badge of badges) badge.hidden = false;
   const frame = list.getBoundingClientRect();
-  const items = [...list.children].map((li) => [li, li.getBoundingClientRect()]);
+  const items = [...list.children].map((li) => /** @type {[Element, DOMRect]} */ ([li, li.getBoundingClientRect()]));
+  /** @param {Box} a @param {Box} b */
   const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   for (const badge of badges) {
     const r = badge.getBoundingClientRect();
@@ -114,12 +121,14 @@ function showBadges(list) {
 }
 
 // The size (px) all `lists` get: the largest that fits them all, or fewer rows if that costs little.
+/** @param {Measured[]} lists */
 function fit(lists) {
   const largest = Math.min(...lists.map((l) => best(l)));
   const fewest = Math.min(...lists.map((l) => best(l, l.widthOnly ? Infinity : fewestRows(l)))); // by the width alone, rows are bounded already
   return fewest >= (1 - FEWER_ROWS_COST) * largest ? fewest : largest;
 }
 
+/** @param {Measured[]} lists @param {boolean} on */
 function narrow(lists, on) {
   for (const l of lists) l.list.classList.toggle("narrow-labels", on);
 }
@@ -138,11 +147,12 @@ function measure(diagram) {
 }
 
 // The largest size (px) at which the list's entries fit (on at most `most` rows).
+/** @param {Measured} measured @param {number} [most] */
 function best({ list, style, widthOnly }, most = Infinity) {
   const [lo, hi] = bounds(list, style);
   // bounded by the width alone, growing must not wrap more rows than the stylesheet's size does
   const limit = Math.min(most, widthOnly ? rows(list) : Infinity);
-  const fits = (size) => {
+  const fits = (/** @type {number} */ size) => {
     list.style.fontSize = `${size.toFixed(2)}px`;
     return inside(list, widthOnly) && rows(list) <= limit;
   };
@@ -157,6 +167,7 @@ function best({ list, style, widthOnly }, most = Infinity) {
 }
 
 // [smallest, largest] size (px), from the stylesheet's size; leaves the list at the stylesheet's size.
+/** @param {HTMLElement} list @param {CSSStyleDeclaration} style @returns {[number, number]} */
 function bounds(list, style) {
   const base = natural(list);
   const least = Math.max(base * (parseFloat(style.getPropertyValue("--fit-min")) || 0.6), parseFloat(style.getPropertyValue("--fit-least")) || 0);
@@ -164,6 +175,7 @@ function bounds(list, style) {
 }
 
 // The stylesheet's size (px); leaves the list at it.
+/** @param {HTMLElement} list */
 function natural(list) {
   list.style.fontSize = "";
   list.style.paddingInline = "";
@@ -171,6 +183,7 @@ function natural(list) {
 }
 
 // The fewest rows the entries take (at the smallest size).
+/** @param {Measured} measured */
 function fewestRows({ list, style }) {
   list.style.fontSize = `${bounds(list, style)[0].toFixed(2)}px`;
   return rows(list);
@@ -178,12 +191,13 @@ function fewestRows({ list, style }) {
 
 // Wrapped onto rows, the list's content narrows (inline padding, centred) to the least width that keeps as many
 // rows: the rows come out even.
+/** @param {HTMLElement} list */
 function balance(list) {
   list.style.paddingInline = "";
   const count = rows(list);
   if (count < 2) return;
   const width = list.getBoundingClientRect().width;
-  const keeps = (pad) => {
+  const keeps = (/** @type {number} */ pad) => {
     list.style.paddingInline = `${pad.toFixed(1)}px`;
     return rows(list) === count && inside(list, false);
   };
@@ -199,6 +213,7 @@ function balance(list) {
 // Where a child of the list is laid out, in px from the list's border edge. Layout, not what is painted: an
 // entry sliding in or a pod flying (a transform, animate.js) is not where it will rest, and a fit measured
 // mid-flight (a resize during a step's animations) shrank the list to its smallest size until the next draw.
+/** @param {HTMLElement} el @param {HTMLElement} list @returns {Box} */
 function laidOut(el, list) {
   const [dx, dy] = el.offsetParent === list ? [0, 0] : [list.offsetLeft + list.clientLeft, list.offsetTop + list.clientTop];
   const left = el.offsetLeft - dx + list.clientLeft;
@@ -207,11 +222,12 @@ function laidOut(el, list) {
 }
 
 // Do the list's children lie within its content box?
+/** @param {HTMLElement} list @param {boolean} widthOnly */
 function inside(list, widthOnly) {
   const cs = getComputedStyle(list);
   const [left, right] = [list.clientLeft + parseFloat(cs.paddingLeft), list.clientLeft + list.clientWidth - parseFloat(cs.paddingRight)];
   const [top, bottom] = [list.clientTop + parseFloat(cs.paddingTop), list.clientTop + list.clientHeight - parseFloat(cs.paddingBottom)];
-  for (const el of list.children) {
+  for (const el of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
     if (!el.offsetWidth && !el.offsetHeight) continue;
     const c = laidOut(el, list);
     if (c.left < left - 1 || c.right > right + 1) return false;
@@ -225,6 +241,7 @@ function inside(list, widthOnly) {
 // Where even the least size (--fit-least) leaves the entries more rows than the area has height for, the list
 // grows to hold them, and its row of the panes with it (the panes scroll up and down): the entries stay readable
 // and never lie over the lanes.
+/** @param {Measured} measured */
 function grow({ area, list }) {
   if (inside(list, false)) return;
   const more = beyond(list);
@@ -232,10 +249,11 @@ function grow({ area, list }) {
 }
 
 // How much more height (px) the list's entries need than its box has (0 where they fit).
+/** @param {HTMLElement} list */
 function beyond(list) {
   const cs = getComputedStyle(list);
   let [top, bottom] = [Infinity, 0];
-  for (const el of list.children) {
+  for (const el of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
     if (!el.offsetHeight) continue;
     const c = laidOut(el, list);
     [top, bottom] = [Math.min(top, c.top), Math.max(bottom, c.bottom)];
@@ -245,6 +263,7 @@ function beyond(list) {
 }
 
 // The height (px) all `lists` at `size` need beyond their boxes, together.
+/** @param {Measured[]} lists @param {number} size */
 function overflow(lists, size) {
   let sum = 0;
   for (const l of lists) {
@@ -255,9 +274,10 @@ function overflow(lists, size) {
 }
 
 // How many rows the entries wrap onto (they sit on their row's bottom line).
+/** @param {HTMLElement} list */
 function rows(list) {
   const lines = new Set();
-  for (const el of list.children) {
+  for (const el of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
     if (el.offsetHeight) lines.add(Math.round(laidOut(el, list).bottom / 4));
   }
   return lines.size;

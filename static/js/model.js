@@ -16,22 +16,46 @@
 import { applyOps, copyAlong } from "./delta.js";
 import { VOTE_EVENTS } from "./vote-state.js";
 
+/** @type {(keyof Model)[]} */
 const TRACED = ["position", "total", "variants", "scene"]; // what a delta's ops describe; the rest travels whole
 // What each request is answered with: a scenario and its whole state, or a whole state.
+/** @type {Record<string, "scenario" | "state">} */
 const ANSWERED_WHOLE = { load: "scenario", join_room: "scenario", seek: "state", reset: "state", claim_room: "state",
   sync: "state" };
 
-// page: {connect(), disconnect(), scenario(msg), model(model), error(msg), room(event, msg)}; `room` hears the
-// room's own messages (poll, poll_tally, blank, and its vote's: VOTE_EVENTS) on the channel followed.
+/**
+ * A `delta` as a channel sends it: the presenter's, with what travels whole beside its ops (webapp/web/hub.py).
+ * @typedef {Wire.DeltaMessage & {key?: string, playing: boolean, speed: number, room?: string | null}} Delta
+ * What a channel may send the model: a message naming its room (null or none: the connection's own session) and
+ * the scenario it is about.
+ * @typedef {{room?: string | null, key?: string}} Addressed
+ * A transport (connection.js connect, local.js localConnection): it hands each message to its handler, and
+ * sends; only a socket's (connection.js) answers a request.
+ * @typedef {(handlers: Record<string, (...args: any[]) => void>) => {send: Function, request?: Function}} Transport
+ * What the model hands the page. A room's messages are arbitrary JSON to the model: the page reads them.
+ * @typedef {{connect(): void, disconnect(reason?: string): void, scenario(msg: ScenarioMessage): void,
+ *   model(model: Model): void, error(msg: Wire.Reply): void, room?(event: string, msg: any): void}} ModelPage
+ */
+
+// The page's `room` hears the room's own messages (poll, poll_tally, blank, and its vote's: VOTE_EVENTS) on the
+// channel followed.
+/**
+ * @param {Transport} transport
+ * @param {ModelPage | Record<string, (...args: any[]) => void>} page the page's handlers, or a bus's publisher of
+ * each topic (viewer.js)
+ */
 export function openModel(transport, page) {
+  /** @type {Model | null} */
   let model = null;
+  /** @type {string | null} */
   let channel = null; // the room followed, or null for this connection's own session
   // "state" or "scenario" on its way (false: nothing): a delta that does not follow needs no sync of its own
   /** @type {false | "state" | "scenario"} */
   let awaiting = false;
+  /** @type {string | null} */
   let key = null; // the key of the scenario the page holds (null: none yet, or a transport without keys)
 
-  const ours = (msg) => !("room" in msg) || (msg.room ?? null) === channel;
+  const ours = (/** @type {Addressed} */ msg) => !("room" in msg) || (msg.room ?? null) === channel;
 
   function resync(scenario = false) {
     awaiting = scenario ? "scenario" : "state";
@@ -39,6 +63,7 @@ export function openModel(transport, page) {
   }
 
   // Whether `msg` belongs to another scenario than the one held; if so the scenario is asked for again.
+  /** @param {Addressed} msg */
   function stale(msg) {
     if (msg.key === undefined || msg.key === key) return false;
     if (awaiting !== "scenario") resync(true);
@@ -46,7 +71,8 @@ export function openModel(transport, page) {
     return true;
   }
 
-  function fold(delta) {
+  /** @param {Model} model @param {Delta} delta @returns {Model} */
+  function fold(model, delta) {
     const traced = Object.fromEntries(TRACED.map((key) => [key, model[key]]));
     const next = applyOps(copyAlong(traced, delta.ops), delta.ops);
     return { ...model, ...next, seq: delta.seq, playing: delta.playing, speed: delta.speed };
@@ -58,20 +84,24 @@ export function openModel(transport, page) {
       awaiting = false;
       page.connect();
     },
+    /** @param {string} [reason] */
     disconnect(reason) {
       page.disconnect(reason);
     },
+    /** @param {ScenarioMessage} msg */
     scenario(msg) {
       if (!ours(msg)) return;
       key = msg.key ?? null;
       page.scenario(msg);
     },
+    /** @param {Model} msg */
     state(msg) {
       if (!ours(msg) || stale(msg)) return;
       model = msg;
       awaiting = false;
       page.model(model);
     },
+    /** @param {Delta} msg */
     delta(msg) {
       if (!ours(msg) || stale(msg) || (model && msg.seq <= model.seq)) return;
       if (!model || msg.seq !== model.seq + 1) {
@@ -80,7 +110,7 @@ export function openModel(transport, page) {
       }
       let next;
       try {
-        next = fold(msg);
+        next = fold(model, msg);
       } catch {
         next = null; // ops that do not fit the copy held: it was not the state they were made against
       }
@@ -92,25 +122,32 @@ export function openModel(transport, page) {
       model = next;
       page.model(model);
     },
+    /** @param {Wire.Reply} msg */
     error(msg) {
       awaiting = false; // whatever was asked for is not coming
       page.error(msg);
     },
-    ...Object.fromEntries(["poll", "poll_tally", "blank", ...VOTE_EVENTS].map((event) => [event, (msg) => {
-      if (channel && msg?.room === channel) page.room?.(event, msg);
-    }])),
+    // a room's message is the page's to read: to the model it is any JSON naming its room
+    ...Object.fromEntries(["poll", "poll_tally", "blank", ...VOTE_EVENTS].map((event) => [event,
+      (/** @type {any} */ msg) => {
+        if (channel && msg?.room === channel) page.room?.(event, msg);
+      }])),
   });
 
   return {
+    /** @param {string} event @param {object} [payload] */
     send(event, payload) {
       awaiting = ANSWERED_WHOLE[event] ?? awaiting;
       link.send(event, payload);
     },
+    /** @param {string} event @param {object} [payload] */
     request(event, payload) {
       awaiting = ANSWERED_WHOLE[event] ?? awaiting;
-      return link.request(event, payload);
+      // only a socket's transport answers (offline, local.js, requests nothing)
+      return /** @type {Function} */ (link.request)(event, payload);
     },
     // Listen to `room`'s channel (null: this connection's own session) from now on.
+    /** @param {string | null | undefined} room */
     follow(room) {
       if ((room ?? null) === channel) return;
       channel = room ?? null;

@@ -7,7 +7,8 @@
 // same way. Every queue, pod and variant name is the server's; only the page's own words are spelled here.
 // This module keeps the poll and decides; what a message or a model does to it is poll-state.js's, its panels are
 // poll-view.js's.
-import { $, focused, h } from "./dom.js";
+/** @import { readOptions } from "./options.js" */
+import { $, focused, h, targetOf } from "./dom.js";
 import { askWith } from "./predict.js";
 import { CLOSED_BY_ESCAPE, TYPING } from "./keys.js";
 import { voter } from "./voter.js";
@@ -15,22 +16,36 @@ import { afterModel, answersAfter, NO_TALLY, opened, pollOf, tallyOf } from "./p
 import { followerParts, presenterParts } from "./poll-view.js";
 import { dock } from "./dock.js";
 
+/**
+ * A `poll` message (the poll, its tally, `cancelled` when withdrawn, `yours` a follower's own answers) or a
+ * `poll_tally` one (a tally, with its poll's position only): read by the fields its event carries.
+ * @typedef {Wire.Poll & Wire.Tally & {cancelled?: boolean, yours?: Record<string, string>}} PollMessage
+ * What a prompt waiting for the reveal is handed: {} (take the step) or null (do not).
+ * @typedef {(answer: Record<string, string> | null) => unknown} Pending
+ * A part of a panel (poll-view.js): an element or text; null, undefined and false are left out.
+ * @typedef {Node | string | null | undefined | false} Part
+ */
+/**
+ * @param {ReturnType<typeof readOptions>} opts
+ * @param {{send(event: string, payload?: object): void}} conn @param {{latest: Model | null}} page
+ * @param {{on: (topic: string, fn: (...args: any[]) => void) => void}} bus
+ */
 export function createPoll(opts, conn, page, bus) {
-  /** @type {Wire.Poll | null} */
   /** @type {Wire.Poll | null} */
   let poll = null;
   let tally = NO_TALLY;
   /** @type {Record<string, string>} a follower's answers */
   let mine = {};
+  /** @type {Pending | null} */
   let pending = null; // the presenter's step, waiting for the reveal: pending({}) takes it, pending(null) does not
+  /** @type {HTMLElement | null} */
   let box = null;
   let undock = () => {}; // a follower's sheet docked at the phone's foot (dock.js)
   const follower = opts.mode === "audience";
   const presenter = opts.mode === "present";
   const room = () => ({ room: opts.room, token: opts.token }); // a new room's are known once it is made
 
-  const titleOf = (variant) => page.latest?.scene.panes[variant]?.title ?? variant;
-  /** What the panels show of `scene`. @param {Wire.Scene | null} scene */
+  const titleOf = (/** @type {string} */ variant) => page.latest?.scene.panes[variant]?.title ?? variant;
   /** What the panels show: the poll held (none: nothing to show) over `scene`. @param {Wire.Scene | null} scene */
   const shown = (scene) => (poll ? { poll, tally, scene, titleOf } : null);
 
@@ -43,14 +58,16 @@ export function createPoll(opts, conn, page, bus) {
 
   // Escape withdraws the open poll, as it closes the Predict prompt (the step is not taken); not while it closes
   // something else (the help, a tip, a menu, the legend, the link box, a notice, the blank screen) or leaves a field.
+  /** @param {KeyboardEvent} ev */
   function withdrawOnEscape(ev) {
     if (ev.key !== "Escape" || !pending || ev.defaultPrevented) return;
     if (document.querySelector(CLOSED_BY_ESCAPE)) return;
-    if (ev.target.closest?.(TYPING)) return;
+    if (targetOf(ev).closest?.(TYPING)) return;
     withdraw();
   }
 
   // The presenter's prompt: open the room's poll; the step waits for Reveal (Reveal, or → again).
+  /** @param {Wire.Scene & {predict: Wire.Predict}} scene @returns {Promise<Record<string, string> | null>} */
   function open(scene) {
     if (pending) {
       reveal();
@@ -72,6 +89,7 @@ export function createPoll(opts, conn, page, bus) {
     settle({});
   }
 
+  /** @param {Record<string, string> | null} answer */
   function settle(answer) {
     const step = pending;
     pending = null;
@@ -115,6 +133,7 @@ export function createPoll(opts, conn, page, bus) {
   }
 
   // The panel `cls` (made anew if another is on the page), filled with `parts` (nested lists and nulls allowed).
+  /** @param {string} cls @param {(Part | Part[])[]} parts */
   function fill(cls, parts) {
     if (!box || !box.isConnected || !box.classList.contains(cls)) {
       box?.remove();
@@ -138,6 +157,7 @@ export function createPoll(opts, conn, page, bus) {
     if (seen) fill("poll-follower", followerParts(seen, mine, { answer, putAway }));
   }
 
+  /** @param {string} variant @param {string} choice */
   function answer(variant, choice) {
     if (!poll?.open) return;
     mine = { ...mine, [variant]: choice };
@@ -146,6 +166,7 @@ export function createPoll(opts, conn, page, bus) {
   }
 
   // poll / poll_tally messages of the room this page follows
+  /** @param {string} event @param {PollMessage} msg */
   function heard(event, msg) {
     if (event === "poll_tally") {
       if (!poll || msg.position !== poll.position) return;
@@ -165,6 +186,7 @@ export function createPoll(opts, conn, page, bus) {
   }
 
   // Each model drawn: the verdict once the poll's step is applied and revealed; a poll left behind goes.
+  /** @param {Model} model */
   function drawn(model) {
     if (!poll || !box) return;
     const next = afterModel(poll, model.position, follower);

@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 const SVG = "http://www.w3.org/2000/svg";
 
 // `narrationOpen`: whether the narration disclosures start open (the page keeps it across redraws).
+/** @param {Wire.Pane} pane @param {{narrationOpen?: boolean}} [how] */
 export function renderPane(pane, { narrationOpen = false } = {}) {
   return h("section", { class: `pane ${pane.tone}`, dataVariant: pane.variant, ariaLabel: `${pane.title} pane`, tabindex: 0 },
     h("header", { class: "pane-head" },
@@ -34,6 +35,12 @@ export function renderPane(pane, { narrationOpen = false } = {}) {
   );
 }
 
+/** @typedef {Node | null | undefined | false} SvgNode what `svg` appends: a node (null, undefined, false: none) */
+/**
+ * An SVG element (what `h` is for HTML): attributes set as they are named.
+ * @param {string} tag @param {Record<string, string | number | null | undefined>} attrs
+ * @param {...(SvgNode | SvgNode[])} children @returns {SVGElement}
+ */
 export function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) el.setAttribute(key, String(value));
@@ -41,6 +48,7 @@ export function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** @param {{list: Wire.ListPane, hint: Wire.HintLine | null}} pane */
 function renderList({ list, hint }) {
   const area = h("div", { class: "list-area" },
     h("div", { class: "list-title" },
@@ -65,11 +73,13 @@ function renderList({ list, hint }) {
   return area;
 }
 
+/** @param {Wire.MarkerChip[] | undefined} markers */
 function markerList(markers) { // absent when an entry has none (the scene sends marks only where they hold)
   return markers?.length ? h("div", { class: "markers" }, markers.map(markerTag)) : null;
 }
 
 // A removed element a detached v1.28.1 marker still points at.
+/** @param {Wire.Item} item */
 function ghostItem(item) {
   return h("li", { class: "ghost", dataRemovedId: item.id, dataKey: item.key, title: item.title },
     markerList(item.markers),
@@ -79,6 +89,7 @@ function ghostItem(item) {
 
 // An entry; one this step removed (`ghost`) is also a removed element (data-removed-id), where a marker
 // that just lost its place is drawn.
+/** @param {Wire.Item} item */
 function entryItem(item) {
   const classes = ["entry", item.kind];
   if (item.orphaned) classes.push("orphaned");
@@ -103,6 +114,7 @@ function entryItem(item) {
   );
 }
 
+/** @param {Wire.MarkerChip} m */
 function markerTag(m) {
   return h("span", {
     class: `marker${m.detached ? " detached" : ""}`, dataMarker: m.pod, dataDetached: m.detached ? "true" : "false",
@@ -110,6 +122,7 @@ function markerTag(m) {
   });
 }
 
+/** @param {Wire.HintLine} hint */
 function hintSummary(hint) {
   return h("div", { class: "hint-summary", dataHintPod: hint.pod },
     h("strong", { text: `${hint.pod}: ` }),
@@ -118,6 +131,7 @@ function hintSummary(hint) {
   );
 }
 
+/** @param {Wire.Lane[]} lanes */
 function renderLanes(lanes) {
   return h("div", { class: "lanes" }, lanes.map((lane) =>
     h("div", { class: `lane lane-${lane.queue}`, dataQueue: lane.queue, title: lane.help },
@@ -127,6 +141,7 @@ function renderLanes(lanes) {
 }
 
 // A camelCase name may wrap before an inner word ("unschedulable|Pods") when its lane is narrow.
+/** @param {string} label */
 function breakable(label) {
   return label.split(/(?<=[a-z])(?=[A-Z][a-z])/).flatMap((part, i) => (i ? [h("wbr"), part] : [part]));
 }
@@ -134,6 +149,7 @@ function breakable(label) {
 // A chip's marks (the scene's `marks`): what 1.32+ adds to a pod's place, each a small labelled tag (popped from
 // backoffQ early, the error heap, its backoff window, its scheduling gate, its pod group, a discarded duplicate),
 // beside the pod's name where the chip has room, its timer after them.
+/** @param {Wire.Chip} c @param {string} queue */
 function chip(c, queue) {
   return h("span", { class: `chip chip-${queue}${c.ghost ? " chip-ghost" : ""}`, dataPod: c.pod, dataHead: c.head ? "true" : null,
     dataGhost: c.ghost ? "true" : null,
@@ -145,12 +161,14 @@ function chip(c, queue) {
 }
 
 // backoffQ's one-second window (1.33+), over the first chip of the pods whose backoff ends in it.
+/** @param {Wire.ChipMark} w */
 function windowRule(w) {
   const [word, ...rest] = w.text.split(" ");
   return h("span", { class: "window-rule", dataWindow: w.text, title: w.title }, `${word} `, h("span", { text: rest.join(" ") }));
 }
 
 // A ring that fills (time waited against the flush limit) or empties (backoff left), with its seconds.
+/** @param {Wire.Timer} t */
 function timer(t) {
   const fraction = Math.max(0, Math.min(1, Number(t.fraction) || 0));
   const ring = svg("svg", { class: "ring", viewBox: "0 0 20 20", "aria-hidden": "true", focusable: "false" },
@@ -162,6 +180,7 @@ function timer(t) {
     ring, h("span", { class: "timer-text" }, (t.parts || [t.text]).flatMap((part, i) => (i ? [" ", h("span", { text: `· ${part}` })] : [h("span", { text: part })]))));
 }
 
+/** @param {Wire.Invariants} invariants */
 function renderInvariants(invariants) {
   const box = h("div", { class: `invariants ${invariants.ok ? "ok" : "broken"}`, dataTestid: "invariants" });
   if (invariants.ok) {
@@ -180,6 +199,7 @@ function renderInvariants(invariants) {
 }
 
 // The full narration, one click (its summary) or one key (n) away; its summary is the narration's title.
+/** @param {Wire.Narration} n @param {boolean} open */
 function renderNarration(n, open) {
   return h("details", { class: "narration", dataTestid: "narration", ariaLive: "polite", open },
     h("summary", {}, h("span", { class: "narration-title", text: n.title })),

@@ -7,6 +7,10 @@ import { renderTicks } from "./timeline.js";
 
 // `pick(id)` loads a built-in (the course's buttons); the course is not offered to an audience. `position`: where
 // the page is (its description may be withheld from there on, spoilers.js).
+/**
+ * @param {Wire.ScenarioMessage} msg
+ * @param {{mode: string, pick: (id: string) => void, position: number}} how
+ */
 export function drawScenario(msg, { mode, pick, position }) {
   $("scenario-name").textContent = msg.name;
   drawDescription(msg, position);
@@ -18,6 +22,7 @@ export function drawScenario(msg, { mode, pick, position }) {
 }
 
 // A scenario that is not a built-in (the editor's, a link's) gets its own entry, chosen and not choosable.
+/** @param {Wire.ScenarioMessage} msg */
 function showInPicker(msg) {
   const picker = $("scenario-picker");
   picker.querySelector("option.own")?.remove();
@@ -30,9 +35,10 @@ function showInPicker(msg) {
 
 // Each failed pod's way back so far (the scene's `outcomes`: nothing from steps not yet applied), for the
 // variants on screen.
+/** @param {Wire.Outcomes} outcomes @param {string[]} variants */
 export function drawOutcomes(outcomes, variants) {
-  const pods = outcomes.pods.map(({ pod, parts }) => [pod, parts.filter((p) => variants.includes(p.variant))])
-    .filter(([, parts]) => parts.length);
+  const pods = outcomes.pods.map(({ pod, parts }) => /** @type {[string, Wire.OutcomePart[]]} */ (
+    [pod, parts.filter((p) => variants.includes(p.variant))])).filter(([, parts]) => parts.length);
   $("returns").replaceChildren(
     pods.length ? h("span", { class: "label", text: outcomes.label }) : "",
     ...pods.map(([pod, parts]) => h("span", { class: "return", dataReturnPod: pod }, h("strong", { text: pod }),
@@ -42,12 +48,14 @@ export function drawOutcomes(outcomes, variants) {
 }
 
 // The pages that offer the course of built-in lessons (not an audience's, which follows, nor an embed).
-export const offersCourse = (mode) => mode === "main" || mode === "present";
+export const offersCourse = (/** @type {string} */ mode) => mode === "main" || mode === "present";
 
 // The built-in scenarios, in the picker's order, are a short course.
+/** @returns {HTMLOptionElement[]} */
 const course = () => [...$("scenario-picker").options].filter((o) => o.value);
 
 // The lesson after built-in `id` ({id, name}), or null: the last, or not a built-in.
+/** @param {string | null | undefined} id @returns {{id: string, name: string | null} | null} */
 export function lessonAfter(id) {
   const lessons = course();
   const i = lessons.findIndex((o) => o.value === id);
@@ -56,6 +64,7 @@ export function lessonAfter(id) {
 }
 
 // At a lesson's last step, the control that leads on to the next lesson (`offered`: the page offers the course).
+/** @param {Wire.ScenarioMessage | null} scenario @param {Wire.Scene} scene @param {boolean} offered */
 export function drawNextLesson(scenario, scene, offered) {
   const next = offered && scene.position === scene.total ? lessonAfter(scenario?.id) : null;
   const button = $("btn-next-lesson");
@@ -67,16 +76,18 @@ export function drawNextLesson(scenario, scene, offered) {
 }
 
 // The course's words (the scenario's glossary) go with every scenario, behind a disclosure.
+/** @param {Wire.ScenarioMessage} msg @param {((id: string) => void) | null} pick */
 function renderCourse(msg, pick) {
   const ids = course().map((o) => o.value);
-  const i = ids.indexOf(msg.id);
-  const go = (id) => h("button", { class: "btn", type: "button",
-    text: id === ids[i - 1] ? "‹ Previous lesson" : "Next lesson ›", onclick: () => pick(id) });
+  const i = msg.id === null ? -1 : ids.indexOf(msg.id); // indexOf(null): -1, as an option's value is a string
+  const go = (/** @type {string} */ id) => h("button", { class: "btn", type: "button",
+    text: id === ids[i - 1] ? "‹ Previous lesson" : "Next lesson ›", onclick: () => pick?.(id) });
   const lessons = i < 0 || !pick ? [] : [h("span", { class: "label", text: `Lesson ${i + 1} of ${ids.length}` }),
     i > 0 ? go(ids[i - 1]) : "", i < ids.length - 1 ? go(ids[i + 1]) : ""];
   $("course").replaceChildren(...lessons, courseWords(msg.glossary));
 }
 
+/** @param {Record<string, string>} glossary */
 function courseWords(glossary) {
   const words = definitions(glossary);
   return words.length ? h("details", { class: "course-words", dataTestid: "course-words" },

@@ -5,6 +5,8 @@
 // every screen plays it and its timeline marks the branch, whose note says how the room voted. The presenter may
 // undo the fork from the result. This module keeps the vote and decides; the rules are vote-state.js's, the panels
 // vote-view.js's.
+/** @import { readOptions } from "./options.js" */
+/** @import { Actions } from "./controls.js" */
 import { $, h } from "./dom.js";
 import { drawKeyHelp } from "./keys.js";
 import { voter } from "./voter.js";
@@ -12,6 +14,23 @@ import { dock } from "./dock.js";
 import { canOpen, leftBehind, mineAfter, NO_TALLY, proposedChoice, tallyOf, toggled, voteOf } from "./vote-state.js";
 import { followerParts, offerParts, resultParts, searchingParts, summaryParts, votingParts } from "./vote-view.js";
 
+/**
+ * A room's vote message (webapp/web/votes.py), read by the fields its event carries: `vote_offer` the actions
+ * offered (`soon`: how soon after each the versions part) and how many are proposed; `vote` the vote (`cancelled`
+ * when withdrawn, `yours` a follower's ballot; closed, its result: `label`, the counts and the `winner`);
+ * `vote_tally` the tally; `summary` the address of the room's summary.
+ * @typedef {Wire.Vote & Wire.VoteTally & {actions: Offered[], proposed: number, cancelled?: boolean, yours?: number,
+ *   label: string, winner: number, href: string}} VoteMessage
+ * @typedef {Wire.Action & {soon?: number | null}} Offered an action offered, with how soon the versions part after it
+ * @typedef {{actions: Offered[], proposed: number}} Offer the presenter's offer
+ * @typedef {VoteMessage & {actions: Wire.Action[]}} Result a closed vote's message, with the actions it offered
+ */
+/**
+ * @param {ReturnType<typeof readOptions>} opts
+ * @param {{send(event: string, payload?: object): void}} conn @param {{showError(message: string): void}} page
+ * @param {Actions & {askRoom?: () => void}} actions
+ * @param {{on: (topic: string, fn: (...args: any[]) => void) => void}} bus
+ */
 export function createVote(opts, conn, page, actions, bus) {
   const follower = opts.mode === "audience";
   const presenter = opts.mode === "present";
@@ -19,11 +38,16 @@ export function createVote(opts, conn, page, actions, bus) {
   /** @type {Wire.Vote | null} */
   let vote = null;
   let tally = NO_TALLY;
+  /** @type {number | null} */
   let mine = null; // a follower's ballot: the number of the action it voted for
+  /** @type {Offer | null} */
   let offer = null; // the presenter's offer, while it picks
+  /** @type {number[]} */
   let chosen = []; // the offer's actions ticked
+  /** @type {Result | null} */
   let result = null; // the closed vote's message, with the actions it offered
   let problem = ""; // the server's refusal of the last vote message
+  /** @type {HTMLElement | null} */
   let box = null;
   let undock = () => {};
   const room = () => ({ room: opts.room, token: opts.token });
@@ -41,8 +65,8 @@ export function createVote(opts, conn, page, actions, bus) {
     drawKeyHelp(actions);
   }
   bus.on("room", heard);
-  bus.on("scenario", (msg) => leftBehind(vote, msg) && putAway());
-  bus.on("error", (msg) => {
+  bus.on("scenario", (/** @type {ScenarioMessage} */ msg) => leftBehind(vote, msg) && putAway());
+  bus.on("error", (/** @type {Wire.Reply & {event?: string}} */ msg) => {
     if (!String(msg.event).startsWith("vote_") || !box) return;
     problem = msg.message;
     draw();
@@ -57,11 +81,13 @@ export function createVote(opts, conn, page, actions, bus) {
   }
 
   // The room's summary (webapp/web/roomsummary.py): posted, its address shown in a box of its own.
+  /** @type {HTMLElement | null} */
   let posted = null;
   function postSummary() {
     if (!opts.room) return page.showError("The room is not open yet: there is nothing to sum up.");
     conn.send("summary_post", room());
   }
+  /** @param {string} href */
   function showSummary(href) {
     posted?.remove();
     posted = h("section", { class: "poll poll-presenter summary-posted", role: "region",
@@ -70,9 +96,10 @@ export function createVote(opts, conn, page, actions, bus) {
   }
 
   const act = {
-    tick: (i) => { chosen = toggled(chosen, i); draw(); },
-    openVote: () => canOpen(chosen)
-      && conn.send("vote_open", { ...room(), actions: chosen.map((i) => offer.actions[i].step) }),
+    tick: (/** @type {number} */ i) => { chosen = toggled(chosen, i); draw(); },
+    // its button is on the offer's panel only: there is an offer
+    openVote: () => canOpen(chosen) && conn.send("vote_open",
+      { ...room(), actions: chosen.map((i) => /** @type {Offer} */ (offer).actions[i].step) }),
     close: () => conn.send("vote_close", room()),
     cancel: () => { conn.send("vote_cancel", room()); putAway(); },
     undo: () => { conn.send("vote_undo", room()); putAway(); },
@@ -93,6 +120,7 @@ export function createVote(opts, conn, page, actions, bus) {
     }
   }
 
+  /** @param {number} i */
   function cast(i) {
     if (!vote?.open) return;
     mine = i;
@@ -102,6 +130,7 @@ export function createVote(opts, conn, page, actions, bus) {
   }
 
   // vote_offer, vote and vote_tally messages of the room this page follows
+  /** @param {string} event @param {VoteMessage} msg */
   function heard(event, msg) {
     if (event === "summary" && presenter) {
       return showSummary(msg.href);
@@ -130,6 +159,7 @@ export function createVote(opts, conn, page, actions, bus) {
   }
 
   // The panel `cls` (made anew if another is on the page), filled with `parts`; a follower's is a docked sheet.
+  /** @param {string} cls @param {(Node | null)[]} parts */
   function fill(cls, parts) {
     if (!box || !box.isConnected || !box.classList.contains(cls)) {
       box?.remove();
@@ -140,7 +170,7 @@ export function createVote(opts, conn, page, actions, bus) {
       undock();
       undock = follower ? dock(box) : () => {};
     }
-    box.replaceChildren(...parts.filter(Boolean));
+    box.replaceChildren(.../** @type {Node[]} */ (parts.filter(Boolean)));
   }
 
   function putAway() {
