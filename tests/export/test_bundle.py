@@ -60,6 +60,15 @@ def test_the_bundle_runs_each_module_once_in_its_own_scope(tmp_path):
     assert json.loads(run(script)) == [42, 2, "label after 2", "undefined"]
 
 
+def test_a_type_import_tag_is_for_the_checker_alone(tmp_path):
+    write(tmp_path, {"main.js": '/** @import { Thing } from "./a.js" */\nimport { a } from "./a.js";\n'
+                                "/** @type {Thing} */\nconst thing = { n: 7 };\nconsole.log(a(thing));\n",
+                     "a.js": "/** @typedef {{n: number}} Thing */\nexport const a = (t) => t.n;\n"})
+    script = bundle(tmp_path / "main.js")
+    assert "@import" not in script and "@type {Thing}" in script
+    assert run(script) == "7\n"
+
+
 def test_export_async_function(tmp_path):
     write(tmp_path, {"main.js": 'import { later } from "./a.js";\nlater();\n',
                      "a.js": "export async function later() { return 1; }\n"})

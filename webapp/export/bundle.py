@@ -5,6 +5,7 @@ Understood, and nothing else:
     import { a, b as c } from "./x.js";         ->  const { a, b: c } = __mod("x.js");
     export [async] function NAME / export class NAME / export const NAME = (one declarator)
                                                   ->  a local, returned in the module's exports
+    /** @import { T } from "./x.js" */            ->  nothing (a type for the checker alone)
 
 Each module becomes a function with its own scope, run once on first use (dependencies first, in import order,
 as ES modules are). Any other import or export form (default, re-export, namespace, side-effect or dynamic
@@ -22,6 +23,7 @@ from pathlib import Path
 IMPORT = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*(["\'])([^"\']+)\2\s*;?[ \t]*$', re.MULTILINE)
 EXPORT = re.compile(r"^export\s+(?=(?:async\s+)?(?:function|class|const)\s+([A-Za-z_$][\w$]*))", re.MULTILINE)
 SPECIFIER = re.compile(r"^([A-Za-z_$][\w$]*)(?:\s+as\s+([A-Za-z_$][\w$]*))?$")
+TYPE_IMPORT = re.compile(r'^/\*\*\s*@import\s*\{[^}]*\}\s*from\s*"[^"]+"\s*\*/[ \t]*\n', re.MULTILINE)
 LEFTOVER = re.compile(r"^[ \t]*(import|export)\b.*|\bimport\s*\(.*|\bimport\.meta\b.*", re.MULTILINE)
 
 
@@ -34,7 +36,7 @@ class Module:
         self.key = key
         self.exports: list[str] = []
         self.imports: list[str] = []  # keys of the modules it imports, in order
-        self.body = EXPORT.sub(self._export, IMPORT.sub(self._import, source))
+        self.body = EXPORT.sub(self._export, IMPORT.sub(self._import, TYPE_IMPORT.sub("", source)))
         leftover = LEFTOVER.search(self.body)
         if leftover:
             raise BundleError(f"{key}: unsupported module syntax: {leftover.group(0).strip()!r}")
