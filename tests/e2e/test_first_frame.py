@@ -21,7 +21,9 @@ SHOWN_PODS = """() => [...document.querySelectorAll('#panes > [data-variant], #f
 SHIFTS = """window.__shifts = [];
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) window.__shifts.push({ value: entry.value, input: entry.hadRecentInput,
-    moved: entry.sources.map((s) => s.node ? (s.node.id || s.node.className || s.node.nodeName) : '?') });
+    moved: entry.sources.map((s) => s.node ? (s.node.id || s.node.className || s.node.nodeName) : '?'),
+    panes: entry.sources.some((s) => !!(s.node instanceof Element ? s.node : s.node?.parentElement)
+      ?.closest('#panes')) });
 }).observe({ type: 'layout-shift', buffered: true });"""
 # Resolves after two animation frames: the page has painted what it drew (no timer).
 PAINTED = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
@@ -99,3 +101,34 @@ def test_the_live_view_takes_over_without_a_layout_shift(browser, live_server, r
             assert page.elsewhere == []
         finally:
             page.context.close()
+
+
+def test_the_act_bar_filled_after_the_live_view_moves_no_pane(browser, live_server):
+    """1024x768: the Act bar's event buttons come with /api/operations and /api/plugins; held until the live view
+    has drawn (a busy server's order), they used to take the panes' height as they came (the lanes moved 31 px up).
+    Now nothing inside the panes moves when they come."""
+    page = new_page(browser, live_server, 1024, 768)
+    held = []
+    try:
+        for api in ("**/api/operations", "**/api/plugins"):
+            page.route(api, lambda route: held.append(route))
+        page.add_init_script(SHIFTS)
+        page.goto("/", wait_until="commit")
+        page.wait_for_selector(LIVE, state="attached")
+        assert page.evaluate(PAINTED)
+        for _ in range(TIMEOUT_MS // 20):  # both asked for (the page's modules ask at once): a hang guard only
+            if len(held) == 2:
+                break
+            page.wait_for_timeout(20)
+        assert len(held) == 2, held
+        page.evaluate("window.__shifts = []")  # what moves from now on moves because the Act bar fills
+        for route in held:
+            route.continue_()
+        expect(page.locator("#explore-events > *").first).to_be_attached()
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate(PAINTED)
+        shifts = page.evaluate("window.__shifts")
+        assert [s for s in shifts if s["panes"] and not s["input"]] == [], shifts
+    finally:
+        page.context.close()
+
