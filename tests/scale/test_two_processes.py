@@ -279,10 +279,9 @@ def test_autoplay_on_one_process_stops_once_nobody_watches_on_either(two_servers
     assert late.wait(lambda e, d: e == "state")["position"] == stopped["position"]  # nothing moved since
 
 
-def test_a_joiner_on_the_other_process_is_told_how_fast_the_room_plays(two_servers, redis_server, clients):
-    """The speed is the room's, in its record: a follower joining on process two while process one plays at 20x
-    is sent 20x (it was sent its own process's 1x, and a delta of process one then said 20x under the same
-    number)."""
+def joined_on_two_while_one_plays(two_servers, clients):
+    """A presenter on process one plays a long scenario at 20x; a follower joins on process two: (the presenter,
+    the room's code and token, the follower, the first state it was sent)."""
     one, two = two_servers
     presenter = clients(one.url)
     ack = presenter.sio.call("create_room", {})
@@ -292,7 +291,14 @@ def test_a_joiner_on_the_other_process_is_told_how_fast_the_room_plays(two_serve
     presenter.state_at(2)
     follower = clients(two.url)
     follower.sio.emit("join_room", {"room": ack["room"]})
-    joined = follower.wait(lambda e, d: e == "state")
+    return presenter, ack, follower, follower.wait(lambda e, d: e == "state")
+
+
+def test_a_joiner_on_the_other_process_is_told_how_fast_the_room_plays(two_servers, redis_server, clients):
+    """The speed is the room's, in its record: a follower joining on process two while process one plays at 20x
+    is sent 20x (it was sent its own process's 1x, and a delta of process one then said 20x under the same
+    number)."""
+    presenter, ack, follower, joined = joined_on_two_while_one_plays(two_servers, clients)
     assert (joined["playing"], joined["speed"]) == (True, 20.0)
     presenter.sio.emit("pause", ack)
     assert follower.wait(lambda e, d: e == "state" and not d["playing"])["speed"] == 20.0
@@ -313,16 +319,9 @@ def record_says_stopped(redis_server: RedisServer, code: str, timeout: float = W
 def test_a_joiner_on_either_process_is_told_whether_the_room_plays(two_servers, redis_server, clients):
     """The room plays on process one: a joiner on process two is told it plays (its copy there never did); once
     everyone has left and the autoplay has stopped, a joiner on process one, where it ran, is told it does not."""
-    one, two = two_servers
-    presenter = clients(one.url)
-    ack = presenter.sio.call("create_room", {})
-    presenter.sio.emit("load", {"scenario": long_scenario(), **ack})
-    presenter.state_at(0)
-    presenter.sio.emit("play", {"speed": 20, **ack})
-    presenter.state_at(2)
-    follower = clients(two.url)
-    follower.sio.emit("join_room", {"room": ack["room"]})
-    assert follower.wait(lambda e, d: e == "state")["playing"] is True
+    one, _ = two_servers
+    presenter, ack, follower, joined = joined_on_two_while_one_plays(two_servers, clients)
+    assert joined["playing"] is True
     presenter.close()
     follower.close()
     record_says_stopped(redis_server, ack["room"])  # nobody in it (or its end reached): the autoplay stopped
