@@ -1,10 +1,10 @@
 """Clients that see what a page sees: every ``delta`` is applied to the client's copy of the last ``state``
 (with ``webapp.presenter.apply``, the twin of static/js/delta.js) and handed on as the whole state it makes,
 so a test reads whole states whichever way they travelled. A delta that does not follow the copy held (a
-gap in ``seq``, or no state yet) fails the test: the server must never send one to a client in step; one numbered
-at most the state's ``seq`` is already in it and dropped, as the page drops it (a room's joiner reads the record,
-then hears the delta that made it), once it is seen to say what the state says; nor a
-state or delta whose ``key`` is not that of the channel's last ``scenario``. A client that can legitimately fall
+gap in ``seq``, or no state yet) fails the test: the server must never send one to a client in step; nor a
+state or delta whose ``key`` is not that of the channel's last ``scenario``. A delta numbered at most the state's
+``seq`` is already in it and dropped, as the page drops it (a room's joiner reads the record, then hears the
+delta that made it), once it is seen to say what the state says. A client that can legitimately fall
 out of step (a follower whose process missed the room's messages while Redis was down) is given ``resync``: it
 then does what static/js/model.js does, asks once for the whole state (and the scenario, when a message names
 another) and drops what does not follow until it arrives."""
