@@ -77,6 +77,19 @@ def generated_scenario(steps: int, seed: int = 2) -> dict:
     return generate(random.Random(seed).choice, steps, pods=12)
 
 
+def wait_for_work(server, lane: str, running: int, waiting: int, timeout: float = TIMEOUT) -> None:
+    """Until the server's /healthz says ``lane`` has ``running`` calls running and ``waiting`` waiting."""
+    import requests
+
+    deadline, seen = time.monotonic() + timeout, None
+    while time.monotonic() < deadline:
+        seen = requests.get(server.url + "/healthz", timeout=timeout).json()["work"][lane]
+        if seen == {"running": running, "waiting": waiting}:
+            return
+        time.sleep(0.1)  # /healthz is asked at most 10 times a second: under the server's HTTP rate limit
+    raise AssertionError(f"the {lane} lane never held {running} running and {waiting} waiting (last: {seen})")
+
+
 def wait_for_log(server, text: str, timeout: float = TIMEOUT) -> str:
     """The server's log once it holds ``text`` (read again as it grows)."""
     deadline = time.monotonic() + timeout

@@ -5,7 +5,7 @@ the room's scenario message as made once. Real servers, both async modes (the la
 import pytest
 
 from tests.web.liveserver import LiveServer
-from tests.web.rawsocket import RawSocket, generated_scenario, wait_for_log
+from tests.web.rawsocket import RawSocket, generated_scenario, wait_for_log, wait_for_work
 from tests.web.test_live_server import LOGS
 
 HEAVY = generated_scenario(20_000)  # about 0.7 MB: a load builds it for a while
@@ -41,9 +41,12 @@ def test_a_load_whose_client_left_is_dropped_before_it_is_built(server):
     leaver = RawSocket(server.url)
     try:
         busy.emit("load", {"scenario": HEAVY})
+        wait_for_work(server, "heavy", running=1, waiting=0)
         leaver.emit("load", {"scenario": generated_scenario(20_000, seed=3)})
+        wait_for_work(server, "heavy", running=1, waiting=1)
         leaver.close()
-        wait_for_log(server, "the client left before its work started")  # dropped while it waits for its place
+        # dropped while it waits for its place, or found gone once it has it: never built either way
+        wait_for_log(server, "the client left before its work started")
         busy.until("scenario")
     finally:
         busy.close()

@@ -346,7 +346,9 @@ def test_replay_rejects_oversized_body(client, app):
 def test_healthz(client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "async_mode": "threading"}
+    idle = {"running": 0, "waiting": 0}
+    assert response.get_json() == {"status": "ok", "async_mode": "threading",
+                                   "work": {"heavy": idle, "small": idle, "search": idle, "import": idle}}
 
 
 @pytest.mark.parametrize("query", ["scenario=__inline__", "scenario=nope"])

@@ -17,7 +17,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from flask import Flask, current_app, has_request_context, request
 
@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 Abandoned = Callable[[], BaseException | None]  # asked while a call waits for its place: the exception that ends it
+
+
+class Occupancy(TypedDict):
+    running: int  # calls holding a running place
+    waiting: int  # calls waiting for one
 
 
 class Offload:
@@ -83,7 +88,8 @@ class Offload:
             processes = async_mode == "eventlet"
         self._pool = workers.Pool() if processes and workers.available() else None
         self._pool_lock = threading.Lock()
-        self.imports = Isolated(Lane(1, IMPORTS_WAITING, BUSY_IMPORT, per_address), import_cpu_seconds,
+        self._import = Lane(1, IMPORTS_WAITING, BUSY_IMPORT, per_address)
+        self.imports = Isolated(self._import, import_cpu_seconds,
                                 import_cpu_per_minute, read=self._run)
         self.cancelled = 0  # pure calls whose worker was killed because their client left
 
@@ -91,6 +97,11 @@ class Offload:
     def full(self) -> bool:
         """Whether heavy work would be refused now."""
         return self._heavy.full
+
+    def occupancy(self) -> dict[str, Occupancy]:
+        """Each lane's calls running and waiting now (what /healthz reports)."""
+        lanes = {"heavy": self._heavy, "small": self._small, "search": self._search, "import": self._import}
+        return {name: lane.occupancy() for name, lane in lanes.items()}
 
     @property
     def worker_pids(self) -> list[int]:
@@ -169,12 +180,17 @@ class Lane:
         self._most = at_once + waiting
         self.per_address = min(per_address or self._most, max(1, self._most - 1))
         self.pending = 0  # calls running or waiting
+        self.running = 0  # calls holding a running place
         self._by_address: dict[str, int] = {}  # address -> its calls running or waiting
         self._count_lock = threading.Lock()
 
     @property
     def full(self) -> bool:
         return self.pending >= self._most
+
+    def occupancy(self) -> Occupancy:
+        with self._count_lock:
+            return {"running": self.running, "waiting": self.pending - self.running}
 
     @contextmanager
     def place(self, abandoned: Abandoned | None = None, address: str | None = None) -> Iterator[None]:
@@ -195,9 +211,13 @@ class Lane:
                 given_up = abandoned() if abandoned else None
                 if given_up:
                     raise given_up
+            with self._count_lock:
+                self.running += 1
             try:
                 yield
             finally:
+                with self._count_lock:
+                    self.running -= 1
                 self._slots.release()
         finally:
             with self._count_lock:
@@ -257,6 +277,11 @@ def init_offload(app: Flask, settings: Settings) -> Offload:
     return offload
 
 
+def offload_of(app: Flask) -> Offload:
+    offload: Offload = app.extensions["inflight_offload"]
+    return offload
+
+
 def request_client() -> Client | None:
     """The client of the Flask request this runs in (None outside one): its address, and how to tell it has left: an
     HTTP request's connection watched, a Socket.IO connection's session gone (its websocket is read by the server:
@@ -274,6 +299,5 @@ def apart(fn: Callable[..., T], *args: object, small: bool = False, pure: bool =
           imported: bool = False, client: Client | None = None, **kwargs: object) -> T:
     """In a request: ``fn(*args)`` run by the app's Offload (the flags: see Offload), its client watched
     (``request_client``): the work ends if the client leaves. There is no request context there: pass data."""
-    offload: Offload = current_app.extensions["inflight_offload"]
-    return offload(fn, *args, small=small, pure=pure, search=search, imported=imported, client=client,
+    return offload_of(current_app)(fn, *args, small=small, pure=pure, search=search, imported=imported, client=client,
                    **kwargs)

@@ -16,7 +16,7 @@ from ..errors import Invalid, NotFound
 from ..model.versions import VERSIONS
 from ..scenario import builtin
 from ..scenario.resolve import resolve
-from ..server.offload import apart
+from ..server.offload import apart, offload_of
 from ..server.settings import settings_of
 from .audience import Audience, QrCodes
 from .audience import audience as audience_urls
@@ -298,4 +298,6 @@ def favicon() -> ResponseReturnValue:
 
 @bp.get("/healthz")
 def healthz() -> Response:
-    return jsonify({"status": "ok", "async_mode": settings_of(current_app).async_mode})
+    """Alive, in which async mode, and each work lane's calls running and waiting (a test waits on these)."""
+    return jsonify({"status": "ok", "async_mode": settings_of(current_app).async_mode,
+                    "work": offload_of(current_app).occupancy()})

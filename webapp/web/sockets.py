@@ -49,7 +49,7 @@ from ..server.codec import JsonPacket, JsonText, QueueJson, more_values_than
 from ..server.connections import peer_of
 from ..server.guard import Guard, Refusal
 from ..server.listeners import Serving
-from ..server.offload import Offload
+from ..server.offload import offload_of
 from ..server.origins import cors_allowed_origins
 from ..server.settings import Settings
 from . import held
@@ -84,6 +84,7 @@ ACK_EVENTS = frozenset({"create_room", "claim_room"})  # answered through the ac
 FOLLOWER, PRESENTER, SPEAKER = "follower", "presenter", "speaker"  # how a connection follows a room (enter)
 SPEAKER_VIEW = "open its speaker view: open it from the presenter's page (Shift+S)"
 DROPPED = "dropped %r from %s: its connection closed before it was answered"
+UNBUILT = "dropped %r from %s: the client left before its work started"
 INTERNAL = "internal error: the server failed to handle this message (it was logged)"
 
 
@@ -181,7 +182,7 @@ class Viewers(VoteEvents, Namespace):  # type: ignore[misc]  # Flask-SocketIO ha
         try:
             with self.hub.pending.one(sid, "load"), target.session.lock, self.hub.admitted(source):
                 if self.hub.gone(sid):  # left while this waited: nobody to build it for
-                    return log.warning(DROPPED, "load", sid)
+                    return log.warning(UNBUILT, "load", sid)
                 scenario, scenario_id = self.hub.resolve(source)
                 if self.hub.gone(sid):
                     return log.warning(DROPPED, "load", sid)
@@ -413,7 +414,7 @@ def init_socketio(app: Flask, settings: Settings) -> SocketIO:
         privates.close_websockets_with_connection(socketio.server.eio)  # Werkzeug keeps a websocket's connection
     store = RedisRoomStore(queue, int(settings.room_idle_seconds)) if queue else MemoryRoomStore()
     max_bytes = settings.session_bytes
-    offload: Offload = app.extensions["inflight_offload"]
+    offload = offload_of(app)
 
     def new_session() -> Session:
         return Session(max_bytes=max_bytes, run_apart=offload)
