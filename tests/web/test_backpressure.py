@@ -1,6 +1,7 @@
 """Every connection's outgoing queue is bounded in bytes (MAX_OUTGOING_BYTES): a client that asks for large answers
 and never reads them is dropped, told why should it ever read again, and the server goes on serving the others.
-On real servers, both async modes."""
+The connections of a process and those of one address are bounded together (PROCESS_QUEUES, ADDRESS_QUEUES), a
+message held by many counted once. On real servers, both async modes, and on a real Engine.IO server's queues."""
 
 import pytest
 import requests
@@ -79,6 +80,54 @@ def test_a_sync_asked_while_earlier_answers_are_unread_is_refused(server):
     slow.close()
 
 
+def unpolled_session(server, source: str, echoes: int) -> None:
+    """A long-polling session from ``source`` that asks ``echoes`` echoes of ANSWER and never polls for them: they
+    stay in its queue (no socket buffer takes any), each request on a connection of its own."""
+    import http.client
+    import json
+    from urllib.parse import urlsplit
+
+    address = urlsplit(server.url)
+
+    def ask(method: str, path: str, body: str | None = None) -> str:
+        conn = http.client.HTTPConnection(address.hostname, address.port, timeout=TIMEOUT, source_address=(source, 0))
+        try:
+            conn.request(method, path, body=body)
+            answer = conn.getresponse()
+            assert answer.status == 200, (answer.status, answer.read()[:200])
+            return answer.read().decode()
+        finally:
+            conn.close()
+
+    base = "/socket.io/?EIO=4&transport=polling"
+    sid = json.loads(ask("GET", base)[1:])["sid"]
+    ask("POST", f"{base}&sid={sid}", "40")
+    echo = "42" + json.dumps(["echo", {"x": ANSWER}])
+    ask("POST", f"{base}&sid={sid}", "\x1e".join([echo] * echoes))
+
+
+def test_one_address_that_does_not_read_is_held_to_its_share_while_another_is_served(server):
+    """20 sessions from 127.0.0.2 each hold 1.8 MB unread (under their own bound of 2 MB): past their address's
+    share (ADDRESS_QUEUES x the bound: 16 MB) the one with the most unread is dropped, while a client from
+    127.0.0.1 is answered; the address keeps all but one of the sessions its share holds."""
+    from webapp.server.backpressure import ADDRESS_QUEUES
+
+    for _ in range(20):
+        unpolled_session(server, "127.0.0.2", echoes=9)
+    wait_for_log(server, "(ADDRESS_QUEUES x MAX_OUTGOING_BYTES)")
+    reader = RawSocket(server.url)
+    try:
+        reader.emit("echo", {"x": ANSWER})
+        assert reader.until("echo")[-1][1] == {"x": ANSWER}
+    finally:
+        reader.close()
+    log = server.log_path.read_text(errors="replace")
+    dropped = log.count("from your address had not read")
+    # a drop takes back at most one session's 1.8 MB: the address keeps all but one of the sessions its share holds
+    held = ADDRESS_QUEUES * BOUND // (9 * len(ANSWER))
+    assert 1 <= dropped <= 20 - (held - 1), log
+
+
 def test_engineio_makes_each_connections_queue_where_the_bound_wraps_it():
     """What privates.bound_outgoing relies on: Engine.IO makes a connection's queue with its server's
     create_queue, and its websocket class sits in the driver table screen_engineio also wraps."""
@@ -118,3 +167,77 @@ def test_past_the_process_bound_the_connection_with_the_most_unread_is_dropped()
     assert bound.total == sum(q.bytes for q in queues) == (count - 1) * 800
     assert queues[0].get(block=False).data == "x" * 800  # the others keep what they were sent
     assert bound.total == (count - 2) * 800
+
+
+def bound_with_sockets(count: int, most: int = 1000):
+    """A real Engine.IO server's Bound and ``count`` of its connections' queues."""
+    import engineio
+    from engineio.socket import Socket
+
+    from webapp.server import privates
+
+    server = engineio.Server(async_mode="threading")
+    bound = privates.bound_outgoing(server, most)
+    sockets = [Socket(server, f"sid{n}") for n in range(count)]
+    server.sockets.update({s.sid: s for s in sockets})
+    return bound, [s.queue for s in sockets]
+
+
+def message(text: str):
+    from engineio import packet
+
+    return packet.Packet(packet.MESSAGE, data=text)
+
+
+def test_a_message_sent_to_a_whole_hall_counts_once():
+    """A room's message is one packet in every follower's queue: 500 phones behind one address holding it unread
+    count its bytes once, for the process and for the address, and go back to nothing as they read."""
+    from webapp.server import backpressure
+
+    bound, queues = bound_with_sockets(500)
+    for n in range(500):
+        bound.placed(f"sid{n}", "203.0.113.9")
+    shared = message("r" * 900)
+    for queue in queues:
+        queue.put(shared)
+    assert bound.drops == 0 and bound.total == 900 == bound.of_address("203.0.113.9")
+    assert backpressure.PROCESS_QUEUES * 1000 < 500 * 900  # counted once per phone, the hall would be shed
+    for queue in queues[:499]:
+        assert queue.get(block=False) is shared
+    assert bound.total == 900 == bound.of_address("203.0.113.9")  # the last phone has not read it yet
+    queues[499].get(block=False)
+    assert bound.total == 0 == bound.of_address("203.0.113.9")
+
+
+def test_past_an_addresss_share_its_connection_with_the_most_unread_is_dropped():
+    """Each connection under its own bound, one address's together past ADDRESS_QUEUES x the bound: the message
+    that passes it drops that address's connection with the most unread, though another address's has more."""
+    from webapp.server import backpressure
+
+    count = backpressure.ADDRESS_QUEUES * 10 // 8  # 800 bytes each pass 1000 x ADDRESS_QUEUES
+    bound, queues = bound_with_sockets(count + 1)
+    for n in range(count):
+        bound.placed(f"sid{n}", "198.51.100.1")
+    bound.placed(f"sid{count}", "198.51.100.2")
+    queues[count].put(message("o" * 950))  # another address's: the most unread of all
+    for n, queue in enumerate(queues[:count - 1]):
+        queue.put(message(("x" if n == 3 else "y") * (900 if n == 3 else 800)))
+    assert bound.drops == 0 and bound.of_address("198.51.100.1") == (count - 2) * 800 + 900
+    queues[count - 1].put(message("z" * 800))  # past the address's share: n° 3 has its most
+    assert bound.drops == 1 and queues[3].dropped
+    assert not any(q.dropped for q in queues if q is not queues[3])
+    farewell = queues[3].get(block=False)
+    assert "from your address" in farewell.data and "ADDRESS_QUEUES" in farewell.data
+    assert bound.of_address("198.51.100.1") == (count - 1) * 800 and bound.of_address("198.51.100.2") == 950
+    assert bound.total == (count - 1) * 800 + 950
+
+
+def test_a_connection_whose_address_is_not_known_counts_for_the_process_only():
+    bound, queues = bound_with_sockets(2)
+    bound.placed("sid1", "192.0.2.7")
+    queues[0].put(message("a" * 100))
+    queues[1].put(message("b" * 300))
+    assert bound.total == 400 and bound.of_address("192.0.2.7") == 300
+    queues[0].get(block=False)
+    queues[1].get(block=False)
+    assert bound.total == 0 and bound.of_address("192.0.2.7") == 0

@@ -136,6 +136,11 @@ class Hub:
         if sim is not None and has_request_context():
             self.budget().hold(target.channel, request.remote_addr, sim.bytes)
 
+    def placed(self, sid: str, address: str | None) -> None:
+        """Connection ``sid`` comes from ``address``: its unread bytes count for that address's share too."""
+        if self.outgoing is not None:
+            self.outgoing.placed(self.socketio.server.manager.eio_sid_from_sid(sid, "/"), address)
+
     def unread(self, sid: str) -> int:
         """The bytes sent to connection ``sid`` that it has not read yet (backpressure.Bound)."""
         if self.outgoing is None:

@@ -147,6 +147,7 @@ class Viewers(VoteEvents, Namespace):  # type: ignore[misc]  # Flask-SocketIO ha
     # --- connections ---------------------------------------------------------------------------
     def on_connect(self, auth: object = None) -> None:
         self.hub.sessions[request_sid()] = self.hub.new_session()
+        self.hub.placed(request_sid(), request.remote_addr)
         follower = self.hub.rooms.follower(request.cookies.get(followers.COOKIE))  # the room page's, signed
         if follower is not None:
             self.followers[request_sid()] = follower
