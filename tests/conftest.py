@@ -21,6 +21,15 @@ def runnable_variants(scenario) -> list[str]:
     return [v for v in VARIANTS if not scenario.refused(v)] or list(scenario.versions)
 
 
+def builtin_simulation(scenario_id: str):
+    """A Simulation of a built-in on its runnable_variants."""
+    from webapp.engine.simulation import Simulation
+    from webapp.scenario.resolve import resolve
+
+    scenario = resolve(scenario_id)[0]
+    return Simulation(scenario, runnable_variants(scenario))
+
+
 def conformance_cases():
     return json.loads(CASES_FILE.read_text())["cases"]
 

@@ -287,5 +287,6 @@ def test_the_lesson_pop_specific_pops_the_parked_pod_straight_into_flight(make_p
     assert chip_box(page, "v1.36.2", "inFlight", "A") and chip_box(page, "v1.36.2", "inFlight", "C")
     assert chip_box(page, "v1.36.2", "activeQ", "B")  # B, the head, is passed over
     expect(page.locator('[data-variant="v1.36.2"] [data-queue="unschedulablePods"] .chip')).to_have_count(0)
-    expect(page.locator('[data-variant="v1.36.2"] .narration-title')).to_contain_text("A")
+    expect(page.locator('[data-variant="v1.36.2"] .narration-title')).to_have_text(
+        "PopSpecificPod(A) → A from unschedulablePods")
     assert page.evaluate(CHIPS_JS) == expected_chips("pop-specific", 4)

@@ -98,6 +98,10 @@ def _title(step: Step, result: Result, record: Record) -> str:
     if op == "pop":
         return f"Pop → {result['popped']}" + (" from backoffQ" if result.get("from") == "backoffQ" else "") + (
             f" ({', '.join(result['discarded'])} discarded)" if result.get("discarded") else "")
+    if op == "pop_specific":
+        activated = _activated_from(record)
+        return f"PopSpecificPod({step['pod']}) → {result['popped'] or 'nil'}" + (
+            f" from {activated}" if activated else "")
     if op == "fail":
         return f"{step['pod']} fails → {result.get('queue', 'error')}"
     if op in ("event", "assigned_pod_added"):
@@ -117,6 +121,11 @@ def _moves(record: Record) -> str:
     return "Moves: " + ", ".join(parts) + "." if parts else ""
 
 
+def _activated_from(record: Record) -> str:
+    """The queue PopSpecificPod's activate moved its pod out of (unschedulablePods or backoffQ), or ""."""
+    return next((m["from"] for m in record["moves"] if m["to"] == "activeQ" and m["from"] != "activeQ"), "")
+
+
 def _pop(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     pod = result["popped"]
     if pod is None:  # pop_specific (1.36)
@@ -124,8 +133,9 @@ def _pop(variant: str, step: Step, result: Result, record: Record) -> list[str]:
                 "flight): nothing is popped."]
     lines = [DISCARDED.format(pod=p, variant=variant) for p in result.get("discarded") or ()]
     if record["op"] == "pop_specific":
-        lines.append(f"PopSpecificPod takes {pod} from {result.get('from', 'activeQ')}; its scheduling attempt is now "
-                     "in flight.")
+        activated = _activated_from(record)
+        lines.append((f"PopSpecificPod activates {pod} out of {activated} and" if activated else "PopSpecificPod")
+                     + f" takes {pod} from activeQ; its scheduling attempt is now in flight.")
     elif result.get("from") == "backoffQ":
         lines.append(POP_FROM_BACKOFF.format(pod=pod, variant=variant))
     else:
