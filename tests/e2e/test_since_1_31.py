@@ -290,3 +290,23 @@ def test_the_lesson_pop_specific_pops_the_parked_pod_straight_into_flight(make_p
     expect(page.locator('[data-variant="v1.36.2"] .narration-title')).to_have_text(
         "PopSpecificPod(A) → A from unschedulablePods")
     assert page.evaluate(CHIPS_JS) == expected_chips("pop-specific", 4)
+    # A and C side by side in the last lane: neither arrow runs over the other's chip (C's leaves by its top)
+    assert page.evaluate(CROSSED_JS, ["v1.36.2", "C", "A"]) == 0
+    assert page.evaluate(CROSSED_JS, ["v1.36.2", "A", "C"]) == 0
+
+
+# How many points, 2 px apart along pod's arrow, lie inside the in-flight chip of another pod (1 px in from its edges)
+CROSSED_JS = """([variant, pod, other]) => {
+  const pane = document.querySelector(`#panes > [data-variant="${variant}"]`);
+  const origin = pane.querySelector('[data-testid=diagram]').getBoundingClientRect();
+  const line = pane.querySelector(`svg.pointers g.pointer[data-pod="${pod}"] .pointer-line`);
+  const r = pane.querySelector(`[data-queue="inFlight"] .chip[data-pod="${other}"]`).getBoundingClientRect();
+  const [l, t, rt, b] = [r.left - origin.left + 1, r.top - origin.top + 1, r.right - origin.left - 1,
+    r.bottom - origin.top - 1];
+  let inside = 0;
+  for (let d = 0; d <= line.getTotalLength(); d += 2) {
+    const p = line.getPointAtLength(d);
+    if (p.x > l && p.x < rt && p.y > t && p.y < b) inside += 1;
+  }
+  return inside;
+}"""
