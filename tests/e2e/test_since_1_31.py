@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import MOTION
 from tests.e2e.test_browser import settle
-from tests.e2e.test_stage import at
+from tests.e2e.test_stage import at, present_mode
 from webapp.engine.simulation import Simulation
 from webapp.presenter.scene import present
 from webapp.scenario import builtin
@@ -255,6 +255,12 @@ def test_the_lesson_gated_pods_shows_the_gate_until_the_pod_is_ungated(make_page
         gated = page.locator(f'[data-variant="{variant}"] [data-queue="unschedulablePods"] .chip[data-pod="G"]')
         expect(gated.locator('[data-mark="gated"]')).to_have_text("gated: SchedulingGates")
     assert page.evaluate(CHIPS_JS) == expected_chips("gated-pods", 1)
+    # presenting, the chip is narrow: the gate's name wraps between its words, never inside one
+    present_mode(page)
+    assert page.evaluate(WORDS_WRAPPED_JS, '[data-variant="v1.36.2"] [data-mark="gated"]') == [
+        ["gated:", 1], ["Scheduling", 1], ["Gates", 1]]
+    page.keyboard.press("p")
+    expect(page.locator("#app.presenting")).to_have_count(0)
     for position in (2, 3):
         page.keyboard.press("ArrowRight")
         at(page, position)
@@ -294,6 +300,15 @@ def test_the_lesson_pop_specific_pops_the_parked_pod_straight_into_flight(make_p
     assert page.evaluate(CROSSED_JS, ["v1.36.2", "C", "A"]) == 0
     assert page.evaluate(CROSSED_JS, ["v1.36.2", "A", "C"]) == 0
 
+
+# Each word of an element's text pieces (its wrap points: spaces and <wbr>) with the number of lines it is drawn on
+WORDS_WRAPPED_JS = """(selector) => [...document.querySelector(selector).childNodes].filter((n) => n.nodeType === 3)
+  .flatMap((n) => [...n.textContent.matchAll(/\\S+/g)].map((m) => {
+    const r = document.createRange();
+    r.setStart(n, m.index);
+    r.setEnd(n, m.index + m[0].length);
+    return [m[0], new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size];
+  }))"""
 
 # How many points, 2 px apart along pod's arrow, lie inside the in-flight chip of another pod (1 px in from its edges)
 CROSSED_JS = """([variant, pod, other]) => {
