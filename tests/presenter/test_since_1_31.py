@@ -175,6 +175,9 @@ def test_the_lesson_gated_pods_draws_the_gate_on_both_versions_until_the_ungate(
         assert [m["text"] for m in waiting["marks"]] == ["gated: SchedulingGates"], variant
         assert pane["narration"]["where"].endswith("scheduling_queue.go: MoveAllToActiveOrBackoffQueue, "
                                                    "movePodsToActiveOrBackoffQueue"), pane["narration"]["where"]
+    said = {v: " ".join(p["narration"]["lines"]) for v, p in scene_at("gated-pods", 1).items()}
+    assert "G is gated with SchedulingGates, so movePodsToActiveOrBackoffQueue skips it whatever" in said["v1.32.0"]
+    assert "not among the events its gating plugin registered (GatingPluginEvents)" in said["v1.36.2"]
     for variant, pane in scene_at("gated-pods", 3).items():
         assert "marks" not in chips(pane, "activeQ")["G"] and pane["narration"]["title"] == "ungate G", variant
 

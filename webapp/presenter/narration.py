@@ -54,6 +54,12 @@ POP_CLEARS = ("Pop clears {pod}'s plugins ({plugins}): on {variant} a later fail
               "afresh (1.28.3+, #120334).")
 POP_CLEARS_SETTING = "Pop clears {pod}'s plugins ({plugins}): the scenario sets pop_clears_unschedulable_plugins."
 GATE_OFF_DEFAULT = "on {variant} SchedulerQueueingHints is off by default (1.28.5+, #122291)"
+# An event passing a gated pod by (movePodsToActiveOrBackoffQueue's first check), by whether the version records
+# the gating plugin's events (1.33+, #127180).
+GATED_SKIP = {False: "{pod} is gated with SchedulingGates, so movePodsToActiveOrBackoffQueue skips it whatever the "
+                     "event, before any hint is asked.",
+              True: "{pod} is gated, and {event} is not among the events its gating plugin registered "
+                    "(GatingPluginEvents), so movePodsToActiveOrBackoffQueue skips it before any hint is asked."}
 DISCARDED = ("Pop() takes a record of {pod}, but {pod} is already in flight: on {variant} unlockedPop discards it "
              "and pops the next (1.32+, #127016).")
 POP_FROM_BACKOFF = ("activeQ is empty: on {variant} Pop() takes {pod} from the head of backoffQ (popBackoff), "
@@ -163,6 +169,8 @@ def _event(variant: str, step: Step, result: Result, record: Record) -> list[str
         return [IGNORED.format(variant=variant, event=record["ignored"]["event"])]
     lines = [f"Cluster event {result['event']} ({result['event_id']}): movePodsToActiveOrBackoffQueue asks "
              "isPodWorthRequeuing for each candidate in unschedulablePods."]
+    gating = VERSIONS[variant].rules.gating_plugin
+    lines += [GATED_SKIP[gating].format(pod=s["pod"], event=result["event"]) for s in record["skipped"]]
     lines += [_evaluation(e) for e in record["evaluations"]]
     lines.append(_moves(record))
     if result["recorded_in_flight"]:
