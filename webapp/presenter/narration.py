@@ -129,7 +129,7 @@ def _moves(record: Record) -> str:
 
 def _activated_from(record: Record) -> str:
     """The queue PopSpecificPod's activate moved its pod out of (unschedulablePods or backoffQ), or ""."""
-    return next((m["from"] for m in record["moves"] if m["to"] == "activeQ" and m["from"] != "activeQ"), "")
+    return next((m["from"] or "" for m in record["moves"] if m["to"] == "activeQ" and m["from"] != "activeQ"), "")
 
 
 def _pop(variant: str, step: Step, result: Result, record: Record) -> list[str]:
