@@ -116,7 +116,7 @@ def simulation(sid: str, versions: str) -> Simulation | None:
     (a pop whose expected pod is no longer the head)."""
     scenario = resolve(sid)[0]
     try:
-        return Simulation(scenario, versions.split(",")) if versions else Simulation(scenario)
+        return Simulation(scenario, versions.split(",") if versions else scenario.versions)
     except UserError:
         return None
 

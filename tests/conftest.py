@@ -13,6 +13,23 @@ DATA = Path(__file__).parent / "data"
 CASES_FILE = DATA / "cases.json"
 
 
+def runnable_variants(scenario) -> list[str]:
+    """The default pair of variants where they can run ``scenario``, else the versions it opens on: a built-in on
+    what later releases added (scheduling gates, pod groups, PopSpecificPod) names fields 1.28 refuses."""
+    from webapp.model.variant import VARIANTS
+
+    return [v for v in VARIANTS if not scenario.refused(v)] or list(scenario.versions)
+
+
+def builtin_simulation(scenario_id: str):
+    """A Simulation of a built-in on its runnable_variants."""
+    from webapp.engine.simulation import Simulation
+    from webapp.scenario.resolve import resolve
+
+    scenario = resolve(scenario_id)[0]
+    return Simulation(scenario, runnable_variants(scenario))
+
+
 def conformance_cases():
     return json.loads(CASES_FILE.read_text())["cases"]
 

@@ -248,7 +248,8 @@ function fadeIn(diagram, groups) {
 // whose gap no arrow runs up yet, then the one nearer the target) across to the gap beside its lane, then up that
 // gap above the lanes, so no arrow runs over a lane's title or another chip; from there a curve to the entry's
 // box. (Two chips facing each other across one gap sent their arrows up it together: one line from chip to chip,
-// as if one pod had two arrows.)
+// as if one pod had two arrows.) Where every side it may leave by has a chip of its row in the way (the last lane
+// has no gap on its right) and no chip sits above it, it leaves from the middle of its top, straight up.
 /**
  * @param {Element} chip @param {Rel} a @param {Box} lane @param {Point} end
  * @param {{lanesTop: number, gap: number, width: number, channels: Map<number, number>,
@@ -256,8 +257,9 @@ function fadeIn(diagram, groups) {
  * @returns {Route}
  */
 function routeOf(chip, a, lane, end, { lanesTop, gap, width, channels, rel }) {
-  const others = [...(chip.parentElement?.children || [])].filter((c) => c !== chip)
-    .map((c) => rel(c.getBoundingClientRect())).filter((c) => c.bottom > a.top + 1 && c.top < a.bottom - 1);
+  const siblings = [...(chip.parentElement?.children || [])].filter((c) => c !== chip)
+    .map((c) => rel(c.getBoundingClientRect()));
+  const others = siblings.filter((c) => c.bottom > a.top + 1 && c.top < a.bottom - 1);
   /** @param {number} side */
   const blocked = (side) => others.some((c) => (side < 0 ? c.right <= a.left + 1 : c.left >= a.right - 1));
   const half = Math.max(3, gap / 2);
@@ -270,6 +272,11 @@ function routeOf(chip, a, lane, end, { lanesTop, gap, width, channels, rel }) {
     || (used(s) - used(t))
     || (Math.abs(channel(s) - end.x) - Math.abs(channel(t) - end.x)));
   const side = order[0];
+  const over = siblings.some((c) => c.bottom <= a.top + 1 && c.right > a.left && c.left < a.right);
+  if (blocked(side) && !over) {
+    const top = { x: a.cx, y: a.top - 1 };
+    return { start: top, turn: top, up: { x: a.cx, y: Math.min(lanesTop - ARROW.aboveLanes, top.y) } };
+  }
   const base = channel(side);
   const k = channels.get(Math.round(base)) || 0;
   channels.set(Math.round(base), k + 1);

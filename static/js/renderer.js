@@ -140,7 +140,8 @@ function renderLanes(lanes) {
     )));
 }
 
-// A camelCase name may wrap before an inner word ("unschedulable|Pods") when its lane is narrow.
+// A camelCase name may wrap before an inner word ("unschedulable|Pods", "Scheduling|Gates") when its lane or
+// chip is narrow.
 /** @param {string} label */
 function breakable(label) {
   return label.split(/(?<=[a-z])(?=[A-Z][a-z])/).flatMap((part, i) => (i ? [h("wbr"), part] : [part]));
@@ -156,7 +157,8 @@ function chip(c, queue) {
     dataMissed: c.timer && "missed" in c.timer ? "true" : null, ariaDescription: c.timer && "missed" in c.timer ? "no flush ran" : null,
     title: c.head ? `${c.title} · at the head: the next pop takes it` : c.title },
     h("span", { class: "pod-name", text: c.pod }),
-    (c.marks || []).map((m) => h("span", { class: `chip-mark mark-${m.kind}`, dataMark: m.kind, title: m.title, text: m.text })),
+    (c.marks || []).map((m) => h("span", { class: `chip-mark mark-${m.kind}`, dataMark: m.kind, title: m.title },
+      breakable(m.text))),
     c.timer ? timer(c.timer) : c.detail ? h("span", { class: "detail", text: c.detail }) : null);
 }
 

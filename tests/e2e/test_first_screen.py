@@ -7,11 +7,10 @@ note and the outcome line were cut off."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import builtin_simulation
 from tests.e2e.test_browser import at
-from webapp.engine.simulation import Simulation
 from webapp.presenter.messages import key_positions
 from webapp.scenario import builtin
-from webapp.scenario.resolve import resolve
 
 # What is not on screen, above the controls: each pod chip, the step note, the outcome line (when it says something).
 # ``panes``: the panes whose chips are looked at; ``texts``: the step note and the outcome line too.
@@ -32,7 +31,7 @@ EVERYTHING = {"panes": "#panes", "texts": True}
 
 
 def positions(scenario_id: str) -> list[int]:
-    return [0, *key_positions(Simulation(resolve(scenario_id)[0]).summary())]
+    return [0, *key_positions(builtin_simulation(scenario_id).summary())]
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])

@@ -24,13 +24,11 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import builtin_simulation
 from tests.e2e.test_browser import settle
 from tests.e2e.test_stage import READABLE_JS
-from webapp.engine.simulation import Simulation
-from webapp.model.variant import VARIANTS
 from webapp.presenter.messages import key_positions
 from webapp.scenario import builtin
-from webapp.scenario.resolve import resolve
 
 SIZES = [(1280, 720), (1920, 1080), (390, 844)]
 THEMES = ["light", "dark"]
@@ -41,13 +39,13 @@ ALL_SIZES = {"lost-marker"}  # shot at every size by default; the others at the 
 
 @functools.cache
 def positions(scenario_id: str) -> list[int]:
-    sim = Simulation(resolve(scenario_id)[0], list(VARIANTS))
+    sim = builtin_simulation(scenario_id)
     return sorted(set(key_positions(sim.summary())) | set(EXTRA.get(scenario_id, [])))
 
 
 @functools.cache
 def key_positions_of(scenario_id: str) -> list[int]:
-    sim = Simulation(resolve(scenario_id)[0], list(VARIANTS))
+    sim = builtin_simulation(scenario_id)
     return key_positions(sim.summary())
 
 

@@ -1,7 +1,9 @@
 """What changed since 1.31, in a real browser: a pod Pop takes from backoffQ flies from backoffQ and is marked so
 (v1.36.2, not v1.31.13), a ForceActivate entry is drawn with its pod, a discarded duplicate is drawn where Pop
 took it, and each lesson about these changes steps through to its end with the arrow key, every pane drawing
-what the scene asks at every position. The expected marks come from the scene (webapp/presenter/scene.py, built
+what the scene asks at every position; a gated pod waits with its gate until it is ungated, a pod group's member
+backs off beside an ordinary pod that is parked, and PopSpecificPod takes a pod out of unschedulablePods straight
+into flight. The expected marks come from the scene (webapp/presenter/scene.py, built
 in-process)."""
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import MOTION
 from tests.e2e.test_browser import settle
-from tests.e2e.test_stage import at
+from tests.e2e.test_stage import at, present_mode
 from webapp.engine.simulation import Simulation
 from webapp.presenter.scene import present
 from webapp.scenario import builtin
@@ -46,7 +48,7 @@ def expected_chips(scenario_id: str, position: int) -> dict:
 
 def opened(page, scenario_id: str, position: int) -> None:
     page.goto(f"/?scenario={scenario_id}&position={position}")
-    expect(page.locator(PANES)).to_have_count(2)
+    expect(page.locator(PANES)).to_have_count(len(resolve(scenario_id)[0].versions))
     at(page, position)
     settle(page)
 
@@ -121,7 +123,8 @@ def test_each_lesson_since_1_31_steps_through_to_its_end(make_page, scenario_id)
 
 # each lesson's key step: where the change shows (the pop, the entry, the window, the heap, the failure counted)
 KEY_STEP = {"pop-discards-duplicate": 4, "force-activate": 3, "pop-from-backoffq": 6, "backoff-windows": 6,
-            "error-backoffq": 8, "backoff-counts-failures": 13}
+            "error-backoffq": 8, "backoff-counts-failures": 13, "gated-pods": 1, "pod-group-backoff": 4,
+            "pop-specific": 4}
 
 
 def test_every_lesson_since_1_31_has_a_key_step():
@@ -243,3 +246,82 @@ def test_a_gated_pod_waits_with_its_gate_and_a_groups_members_are_marked(make_pa
     expect(page.locator('[data-variant="v1.36.2"] [data-mark="group"]')).to_have_text(["group g", "group g"])
     expect(page.locator('[data-variant="v1.36.2"] [data-queue="inFlight"] .chip[data-pod="A"] [data-mark="group"]')
            ).to_have_count(1)
+
+
+def test_the_lesson_gated_pods_shows_the_gate_until_the_pod_is_ungated(make_page):
+    page = make_page(width=1280, height=720)
+    opened(page, "gated-pods", 1)  # the wildcard event has passed G by
+    for variant in ("v1.32.0", "v1.36.2"):
+        gated = page.locator(f'[data-variant="{variant}"] [data-queue="unschedulablePods"] .chip[data-pod="G"]')
+        expect(gated.locator('[data-mark="gated"]')).to_have_text("gated: SchedulingGates")
+    assert page.evaluate(CHIPS_JS) == expected_chips("gated-pods", 1)
+    # presenting, the chip is narrow: the gate's name wraps between its words, never inside one
+    present_mode(page)
+    assert page.evaluate(WORDS_WRAPPED_JS, '[data-variant="v1.36.2"] [data-mark="gated"]') == [
+        ["gated:", 1], ["Scheduling", 1], ["Gates", 1]]
+    page.keyboard.press("p")
+    expect(page.locator("#app.presenting")).to_have_count(0)
+    for position in (2, 3):
+        page.keyboard.press("ArrowRight")
+        at(page, position)
+    settle(page)
+    # ungated: G is in activeQ on both, its gate gone
+    for variant in ("v1.32.0", "v1.36.2"):
+        assert chip_box(page, variant, "activeQ", "G")
+    expect(page.locator('[data-mark="gated"]')).to_have_count(0)
+    assert page.evaluate(CHIPS_JS) == expected_chips("gated-pods", 3)
+
+
+def test_the_lesson_pod_group_backoff_backs_off_the_member_and_parks_the_other(make_page):
+    page = make_page(width=1280, height=720)
+    opened(page, "pod-group-backoff", 4)
+    member = page.locator('[data-variant="v1.36.2"] [data-queue="backoffQ"] .chip[data-pod="A"]')
+    expect(member.locator('[data-mark="group"]')).to_have_text("group g")
+    parked = page.locator('[data-variant="v1.36.2"] [data-queue="unschedulablePods"] .chip[data-pod="B"]')
+    expect(parked).to_have_count(1)
+    expect(parked.locator('[data-mark="group"]')).to_have_count(0)
+    assert page.evaluate(CHIPS_JS) == expected_chips("pod-group-backoff", 4)
+
+
+def test_the_lesson_pop_specific_pops_the_parked_pod_straight_into_flight(make_page):
+    page = make_page(width=1280, height=720)
+    opened(page, "pop-specific", 3)
+    assert chip_box(page, "v1.36.2", "unschedulablePods", "A") and chip_box(page, "v1.36.2", "activeQ", "B")
+    page.keyboard.press("ArrowRight")
+    at(page, 4)
+    settle(page)
+    assert chip_box(page, "v1.36.2", "inFlight", "A") and chip_box(page, "v1.36.2", "inFlight", "C")
+    assert chip_box(page, "v1.36.2", "activeQ", "B")  # B, the head, is passed over
+    expect(page.locator('[data-variant="v1.36.2"] [data-queue="unschedulablePods"] .chip')).to_have_count(0)
+    expect(page.locator('[data-variant="v1.36.2"] .narration-title')).to_have_text(
+        "PopSpecificPod(A) → A from unschedulablePods")
+    assert page.evaluate(CHIPS_JS) == expected_chips("pop-specific", 4)
+    # A and C side by side in the last lane: neither arrow runs over the other's chip (C's leaves by its top)
+    assert page.evaluate(CROSSED_JS, ["v1.36.2", "C", "A"]) == 0
+    assert page.evaluate(CROSSED_JS, ["v1.36.2", "A", "C"]) == 0
+
+
+# Each word of an element's text pieces (its wrap points: spaces and <wbr>) with the number of lines it is drawn on
+WORDS_WRAPPED_JS = """(selector) => [...document.querySelector(selector).childNodes].filter((n) => n.nodeType === 3)
+  .flatMap((n) => [...n.textContent.matchAll(/\\S+/g)].map((m) => {
+    const r = document.createRange();
+    r.setStart(n, m.index);
+    r.setEnd(n, m.index + m[0].length);
+    return [m[0], new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size];
+  }))"""
+
+# How many points, 2 px apart along pod's arrow, lie inside the in-flight chip of another pod (1 px in from its edges)
+CROSSED_JS = """([variant, pod, other]) => {
+  const pane = document.querySelector(`#panes > [data-variant="${variant}"]`);
+  const origin = pane.querySelector('[data-testid=diagram]').getBoundingClientRect();
+  const line = pane.querySelector(`svg.pointers g.pointer[data-pod="${pod}"] .pointer-line`);
+  const r = pane.querySelector(`[data-queue="inFlight"] .chip[data-pod="${other}"]`).getBoundingClientRect();
+  const [l, t, rt, b] = [r.left - origin.left + 1, r.top - origin.top + 1, r.right - origin.left - 1,
+    r.bottom - origin.top - 1];
+  let inside = 0;
+  for (let d = 0; d <= line.getTotalLength(); d += 2) {
+    const p = line.getPointAtLength(d);
+    if (p.x > l && p.x < rt && p.y > t && p.y < b) inside += 1;
+  }
+  return inside;
+}"""

@@ -33,7 +33,7 @@ def at(page, position):
 
 def open_at(page, scenario, position, query=""):
     page.goto(f"/?scenario={scenario}&position={position}{query}")
-    expect(page.locator(PANES)).to_have_count(2)
+    expect(page.locator(PANES)).to_have_count(len(resolve(scenario)[0].versions))
     at(page, position)
     settle(page)
 

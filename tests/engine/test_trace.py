@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from tests.conftest import conformance_cases, problem_of
+from tests.conftest import conformance_cases, problem_of, runnable_variants
 from webapp.engine.trace import check_runs, entries_in, replay, run_through, trace_steps
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
@@ -32,7 +32,9 @@ def test_conformance_case_loads_and_replays_to_expected_trace(case):
 
 @pytest.mark.parametrize("scenario_id", builtin.ids())
 def test_builtin_scenarios_load_and_replay(scenario_id):
-    check_runs(load_scenario(builtin.get(scenario_id)))
+    """On the default pair, or on the versions it opens on where 1.28 lacks what it names (gates, pod groups)."""
+    scenario = load_scenario(builtin.get(scenario_id))
+    check_runs(scenario, runnable_variants(scenario))
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import runnable_variants
 from webapp.engine.simulation import Simulation
 from webapp.errors import Invalid
 from webapp.export.svg import export_svg, render, render_panes
@@ -158,7 +159,7 @@ def test_every_pointer_of_every_builtin_is_drawn():
     pointer of the scene with its target, and the walked / ghost hooks on exactly the items the scene says."""
     for name in builtin.ids():
         scenario = load_scenario(builtin.get(name))
-        sim = Simulation(scenario)
+        sim = Simulation(scenario, runnable_variants(scenario))
         for position in range(sim.total + 1):
             sim.seek(position)
             scene = state_message(sim.frame())["scene"]

@@ -42,8 +42,13 @@ def test_no_badge_before_the_versions_part_and_then_the_outcome_so_far():
 
 @pytest.mark.parametrize("scenario_id", builtin.ids())
 def test_every_built_in_ends_with_a_sentence_on_every_pane(scenario_id):
+    """The sentence is the fate of the pod that failed last, or the lists' lengths where only they differ; a lesson
+    where no pod fails and whose panes end alike (gated-pods) has nothing to tell apart."""
     total = builtin.step_count(scenario_id)
     said = texts(badges_at(scenario_id, total))
+    if not any(step["op"] == "fail" for step in builtin.get(scenario_id)["steps"]) and not any(said.values()):
+        assert scenario_id == "gated-pods"
+        return
     assert all(said.values()), said
     # each made from one of the sentences (none is written for a scenario)
     patterns = [re.compile(re.sub(r"\\\{\w+\\\}", ".+", re.escape(t)) + "$") for t in BADGE.values()]

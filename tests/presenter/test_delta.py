@@ -78,11 +78,9 @@ def test_a_path_is_written_as_what_it_adds_to_the_one_before():
 
 def test_the_scene_keeps_booleans_and_numbers_at_different_paths():
     """The assumption the skip relies on, checked over every position of every built-in."""
-    from webapp.engine.simulation import Simulation
-    from webapp.model.variant import VARIANTS
+    from tests.conftest import builtin_simulation
     from webapp.presenter import state_message
     from webapp.scenario.builtin import ids
-    from webapp.scenario.resolve import resolve
 
     kinds: dict = {}
 
@@ -98,7 +96,7 @@ def test_the_scene_keeps_booleans_and_numbers_at_different_paths():
             kinds.setdefault(path, set()).add(kind)
 
     for scenario_id in ids():
-        sim = Simulation(resolve(scenario_id)[0], list(VARIANTS))
+        sim = builtin_simulation(scenario_id)
         for position in range(sim.total + 1):
             sim.seek(position)
             walk(state_message(sim.frame(), sim.preview(), {}), ())

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import builtin_simulation
 from tests.profiles import examples
 from webapp.engine.simulation import Simulation
 from webapp.model.variant import VARIANTS
@@ -68,7 +69,7 @@ def check_position(sim: Simulation) -> None:
 
 @pytest.mark.parametrize("scenario_id", builtin.ids())
 def test_every_position_of_every_built_in(scenario_id):
-    sim = Simulation(resolve(scenario_id)[0], list(VARIANTS))
+    sim = builtin_simulation(scenario_id)
     for position in range(sim.total + 1):
         sim.seek(position)
         check_position(sim)
@@ -210,7 +211,7 @@ def test_activeq_is_drawn_in_pop_order_with_its_heads_marked():
     the backoff flush) take them, and marks the heads a pop may take; every position of every built-in agrees with
     the model's next pop."""
     for scenario_id in builtin.ids():
-        sim = Simulation(resolve(scenario_id)[0], list(VARIANTS))
+        sim = builtin_simulation(scenario_id)
         for position in range(sim.total + 1):
             sim.seek(position)
             scene, step = present(sim.frame()), sim.scenario.steps[position] if position < sim.total else None

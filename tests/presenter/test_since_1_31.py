@@ -167,3 +167,32 @@ def test_a_pod_popped_from_backoffq_is_back_when_popped_not_waiting_in_flight():
     [a] = present(sim.frame())["outcomes"]["pods"]
     assert [p["text"] for p in a["parts"]] == ["v1.31.13: back in activeQ after 1 s via backoffQ",
                                               "v1.36.2: popped from backoffQ after 1 s"]
+
+
+def test_the_lesson_gated_pods_draws_the_gate_on_both_versions_until_the_ungate():
+    for variant, pane in scene_at("gated-pods", 1).items():
+        waiting = chips(pane, "unschedulablePods")["G"]
+        assert [m["text"] for m in waiting["marks"]] == ["gated: SchedulingGates"], variant
+        assert pane["narration"]["where"].endswith("scheduling_queue.go: MoveAllToActiveOrBackoffQueue, "
+                                                   "movePodsToActiveOrBackoffQueue"), pane["narration"]["where"]
+    said = {v: " ".join(p["narration"]["lines"]) for v, p in scene_at("gated-pods", 1).items()}
+    assert "G is gated with SchedulingGates, so movePodsToActiveOrBackoffQueue skips it whatever" in said["v1.32.0"]
+    assert "not among the events its gating plugin registered (GatingPluginEvents)" in said["v1.36.2"]
+    for variant, pane in scene_at("gated-pods", 3).items():
+        assert "marks" not in chips(pane, "activeQ")["G"] and pane["narration"]["title"] == "ungate G", variant
+
+
+def test_the_lesson_pod_group_backoff_marks_the_member_that_backs_off_beside_the_parked_pod():
+    pane = scene_at("pod-group-backoff", 4)["v1.36.2"]
+    member, parked = chips(pane, "backoffQ")["A"], chips(pane, "unschedulablePods")["B"]
+    assert [m["text"] for m in member["marks"]] == ["group g"] and "marks" not in parked
+    assert scene_at("pod-group-backoff", 3)["v1.36.2"]["narration"]["title"] == "A fails → backoffQ"
+
+
+def test_the_lesson_pop_specific_says_where_popspecificpod_took_each_pod_from():
+    titles = [scene_at("pop-specific", p)["v1.36.2"]["narration"] for p in (3, 4, 5)]
+    assert [n["title"] for n in titles] == ["PopSpecificPod(C) → C", "PopSpecificPod(A) → A from unschedulablePods",
+                                            "PopSpecificPod(C) → nil"]
+    assert titles[1]["lines"][0].startswith("PopSpecificPod activates A out of unschedulablePods and takes A")
+    assert "activate" in titles[1]["where"] and titles[0]["lines"][0].startswith("PopSpecificPod takes C")
+    assert set(chips(scene_at("pop-specific", 4)["v1.36.2"], "inFlight")) == {"A", "C"}

@@ -65,6 +65,11 @@ def test_v1_28_2_a_done_with_a_pod_still_in_flight_stops_at_its_entry():
 # cannot run them (1.36.2 refuses `gate: false`) -> what the refusal says
 UNRUNNABLE = {("duplicate-pop-growth", "v1.31.13"): "expected", ("duplicate-pop-growth", "v1.32.0"): "expected",
               ("duplicate-pop-growth", "v1.36.2"): "expected", ("gate-off", "v1.36.2"): "locked on since 1.34"}
+# the lessons on what later releases added, on the versions before them (what they lack, from which version)
+UNRUNNABLE |= {(s, v): why for s, why, first in (("gated-pods", "no scheduling_gates", "v1.32.0"),
+                                               ("pod-group-backoff", "no feature gate GenericWorkload", "v1.36.2"),
+                                               ("pop-specific", "cannot run pop_specific", "v1.36.2"))
+               for v in VERSIONS if list(VERSIONS).index(v) < list(VERSIONS).index(first)}
 RUNNABLE = [(s, v) for s in builtin.ids() for v in sorted(VERSIONS) if (s, v) not in UNRUNNABLE]
 
 

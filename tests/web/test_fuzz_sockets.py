@@ -33,6 +33,7 @@ from webapp.engine.rooms import CODE_PATTERN, MIN_TOKEN_LENGTH
 from webapp.engine.session import MAX_SPEED, MIN_SPEED
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
+from webapp.scenario.scenario import from_valid_dict
 from webapp.server.offences import MALFORMED_PER_CONNECTION
 
 HANDLED = ("load", "step", "back", "seek", "play", "pause", "reset", "echo", "create_room", "join_room",
@@ -46,7 +47,9 @@ FIELDS = {"load": {"scenario", "variants", "position", "range", *ROOM}, "seek": 
                                                                  "claim_room")}}
 IDS = builtin.ids()
 TOTALS = {i: len(builtin.get(i)["steps"]) for i in IDS}
-SMALL = [i for i in IDS if TOTALS[i] <= 16]  # loads stay quick
+# loads stay quick, on the variants the rules draw (the lessons on gates, pod groups and PopSpecificPod are
+# refused by 1.28: tests/web/test_sockets.py loads them on their own versions)
+SMALL = [i for i in IDS if TOTALS[i] <= 16 and not from_valid_dict(builtin.get(i)).refused("v1.28.1")]
 STEPS = 40  # messages per run
 RUNS = 10  # runs (hypothesis examples) in make test (tests/profiles.py): a few seconds
 

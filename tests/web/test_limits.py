@@ -8,6 +8,7 @@ import time
 import pytest
 
 import webapp
+from tests.conftest import runnable_variants
 from tests.web.viewer import Viewer
 from webapp import create_app
 from webapp.engine.rooms import Rooms
@@ -454,7 +455,8 @@ def test_every_builtin_fits_the_default_budget_many_times_over():
     from webapp.engine.simulation import Simulation
 
     for scenario_id in builtin.ids():
-        sim = Simulation(load_scenario(builtin.get(scenario_id)), max_bytes=webapp.DEFAULTS["MAX_SESSION_BYTES"])
+        scenario = load_scenario(builtin.get(scenario_id))
+        sim = Simulation(scenario, runnable_variants(scenario), max_bytes=webapp.DEFAULTS["MAX_SESSION_BYTES"])
         assert sim.bytes < webapp.DEFAULTS["MAX_SESSION_BYTES"] // 100
 
 

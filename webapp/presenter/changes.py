@@ -32,7 +32,7 @@ CHANGES = (
     Change("1.32", "An in-flight update records the events PodSchedulingPropertiesChange returns.", "(not identified)",
            "v1.32.0", "", "change/inflight-update-specific-event"),
     Change("1.33", "Gated pods carry their gating plugin; an event skips a gated pod unless that plugin registered "
-           "it.", "#127180†", "v1.36.2", "", "change/gated-pod-ungate [EXT]"),
+           "it.", "#127180†", "v1.36.2", "gated-pods", "change/gated-pod-ungate [EXT]"),
     Change("1.33", "Pop takes backoffQ's head when activeQ is empty, before its backoff has ended.",
            "#130772 (KEP-5142)", "v1.36.2", "pop-from-backoffq", "change/pop-from-backoffq"),
     Change("1.33", "backoffQ is ordered by one-second window, then by priority; a pod leaves when its window has "
@@ -48,7 +48,7 @@ CHANGES = (
     Change("1.35–1.36", "Pop keeps the rejector plugins; the failure handler clears them.", "#135126†", "v1.36.2", "",
            NO_TRACE),
     Change("1.35–1.36", "With GenericWorkload, a failed member of a pod group always backs off.", "#137768†",
-           "v1.36.2", "", "change/pod-group-member-backoff [EXT]"),
-    Change("1.36", "PopSpecificPod activates a pod and pops exactly it.", "#136618†", "v1.36.2", "",
+           "v1.36.2", "pod-group-backoff", "change/pod-group-member-backoff [EXT]"),
+    Change("1.36", "PopSpecificPod activates a pod and pops exactly it.", "#136618†", "v1.36.2", "pop-specific",
            "change/pop-specific [EXT]"),
 )

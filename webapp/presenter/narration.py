@@ -54,6 +54,12 @@ POP_CLEARS = ("Pop clears {pod}'s plugins ({plugins}): on {variant} a later fail
               "afresh (1.28.3+, #120334).")
 POP_CLEARS_SETTING = "Pop clears {pod}'s plugins ({plugins}): the scenario sets pop_clears_unschedulable_plugins."
 GATE_OFF_DEFAULT = "on {variant} SchedulerQueueingHints is off by default (1.28.5+, #122291)"
+# An event passing a gated pod by (movePodsToActiveOrBackoffQueue's first check), by whether the version records
+# the gating plugin's events (1.33+, #127180).
+GATED_SKIP = {False: "{pod} is gated with SchedulingGates, so movePodsToActiveOrBackoffQueue skips it whatever the "
+                     "event, before any hint is asked.",
+              True: "{pod} is gated, and {event} is not among the events its gating plugin registered "
+                    "(GatingPluginEvents), so movePodsToActiveOrBackoffQueue skips it before any hint is asked."}
 DISCARDED = ("Pop() takes a record of {pod}, but {pod} is already in flight: on {variant} unlockedPop discards it "
              "and pops the next (1.32+, #127016).")
 POP_FROM_BACKOFF = ("activeQ is empty: on {variant} Pop() takes {pod} from the head of backoffQ (popBackoff), "
@@ -98,6 +104,10 @@ def _title(step: Step, result: Result, record: Record) -> str:
     if op == "pop":
         return f"Pop → {result['popped']}" + (" from backoffQ" if result.get("from") == "backoffQ" else "") + (
             f" ({', '.join(result['discarded'])} discarded)" if result.get("discarded") else "")
+    if op == "pop_specific":
+        activated = _activated_from(record)
+        return f"PopSpecificPod({step['pod']}) → {result['popped'] or 'nil'}" + (
+            f" from {activated}" if activated else "")
     if op == "fail":
         return f"{step['pod']} fails → {result.get('queue', 'error')}"
     if op in ("event", "assigned_pod_added"):
@@ -117,6 +127,11 @@ def _moves(record: Record) -> str:
     return "Moves: " + ", ".join(parts) + "." if parts else ""
 
 
+def _activated_from(record: Record) -> str:
+    """The queue PopSpecificPod's activate moved its pod out of (unschedulablePods or backoffQ), or ""."""
+    return next((m["from"] or "" for m in record["moves"] if m["to"] == "activeQ" and m["from"] != "activeQ"), "")
+
+
 def _pop(variant: str, step: Step, result: Result, record: Record) -> list[str]:
     pod = result["popped"]
     if pod is None:  # pop_specific (1.36)
@@ -124,8 +139,9 @@ def _pop(variant: str, step: Step, result: Result, record: Record) -> list[str]:
                 "flight): nothing is popped."]
     lines = [DISCARDED.format(pod=p, variant=variant) for p in result.get("discarded") or ()]
     if record["op"] == "pop_specific":
-        lines.append(f"PopSpecificPod takes {pod} from {result.get('from', 'activeQ')}; its scheduling attempt is now "
-                     "in flight.")
+        activated = _activated_from(record)
+        lines.append((f"PopSpecificPod activates {pod} out of {activated} and" if activated else "PopSpecificPod")
+                     + f" takes {pod} from activeQ; its scheduling attempt is now in flight.")
     elif result.get("from") == "backoffQ":
         lines.append(POP_FROM_BACKOFF.format(pod=pod, variant=variant))
     else:
@@ -153,6 +169,8 @@ def _event(variant: str, step: Step, result: Result, record: Record) -> list[str
         return [IGNORED.format(variant=variant, event=record["ignored"]["event"])]
     lines = [f"Cluster event {result['event']} ({result['event_id']}): movePodsToActiveOrBackoffQueue asks "
              "isPodWorthRequeuing for each candidate in unschedulablePods."]
+    gating = VERSIONS[variant].rules.gating_plugin
+    lines += [GATED_SKIP[gating].format(pod=s["pod"], event=result["event"]) for s in record["skipped"]]
     lines += [_evaluation(e) for e in record["evaluations"]]
     lines.append(_moves(record))
     if result["recorded_in_flight"]:

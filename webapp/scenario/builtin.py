@@ -37,6 +37,11 @@ ORDER = (
     "backoff-windows",
     "error-backoffq",
     "backoff-counts-failures",
+    # What 1.33-1.36 added that v1.31.13 cannot run (scheduling gates, pod groups, PopSpecificPod): each lesson opens
+    # on the versions that run it.
+    "gated-pods",
+    "pod-group-backoff",
+    "pop-specific",
 )
 
 
