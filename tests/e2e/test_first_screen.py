@@ -136,7 +136,7 @@ def test_the_open_poll_bar_leaves_every_pane_whole_in_presentation_mode(make_pag
     """Presentation mode with the room's poll open (the lost marker's prompt, before step 6): the bar under the
     stage takes its height from the panes, and at 1280x720 the panes' foot went 68 px under it (v1.28.1's broken
     invariant, the panes' bottom edge), and its buttons lay over the last counts. At every screen the presenter uses,
-    each pane is whole above the bar, and every count in the bar is seen."""
+    open and revealed, each pane is whole above the bar, and every count in the bar is seen."""
     page = make_page(1280, 720)
     page.goto("/present?scenario=lost-marker&predict=1&position=5")
     expect(page.locator("#audience-link a")).to_be_visible()
@@ -145,9 +145,14 @@ def test_the_open_poll_bar_leaves_every_pane_whole_in_presentation_mode(make_pag
     expect(page.get_by_test_id("poll-presenter")).to_be_visible()
     present_mode(page)
     cut = {}
-    for width, height in ((1280, 720), (1366, 768), (1024, 768), (1920, 1080)):
-        page.set_viewport_size({"width": width, "height": height})
-        refitted(page)
-        if missing := page.evaluate(PANES_CUT_JS):
-            cut[f"{width}x{height}"] = missing
+    for state in ("open", "revealed"):
+        if state == "revealed":
+            page.keyboard.press("ArrowRight")  # reveal and step: the bar stays, with the truth
+            at(page, 6)
+            expect(page.locator("[data-testid=poll-presenter] .bin.truth")).to_have_count(2)
+        for width, height in ((1280, 720), (1366, 768), (1024, 768), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            refitted(page)
+            if missing := page.evaluate(PANES_CUT_JS):
+                cut[f"{state} {width}x{height}"] = missing
     assert not cut, cut
