@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import builtin_simulation
 from tests.e2e.test_browser import at
+from tests.e2e.test_stage import present_mode, refitted
 from webapp.presenter.messages import key_positions
 from webapp.scenario import builtin
 
@@ -66,3 +67,91 @@ def test_a_small_window_starts_with_the_first_panes_pods_above_the_controls(make
             hidden[scenario_id] = missing
     assert not hidden, hidden
 
+
+
+# Scrolled into view (the page's own scroll padding: under the strip, above the bar), what is still not wholly
+# between the strip of the other versions and the bottom bar: each pod chip, the step note, the outcome line.
+COVERED_WHEN_SCROLLED_TO_JS = """() => {
+  const glance = document.querySelector('.glance:not([hidden])');
+  const named = [...document.querySelectorAll('#panes .lane .chip')].map((chip) =>
+    [`chip ${chip.textContent.trim().split(/\\s/)[0]} in ${chip.closest('[data-variant]').dataset.variant}`, chip]);
+  named.push(['the step note', document.getElementById('step-note').closest('.note')]);
+  const returns = document.getElementById('returns');
+  if (!returns.hidden) named.push(['the outcome line', returns]);
+  const out = [];
+  for (const [name, el] of named) {
+    el.scrollIntoView({ block: 'nearest' });
+    const r = el.getBoundingClientRect();
+    const top = glance ? glance.getBoundingClientRect().bottom : 0;
+    const floor = document.querySelector('.controls').getBoundingClientRect().top;
+    if (r.top < top - 0.5 || r.bottom > floor + 0.5)
+      out.push(`${name} at ${Math.round(r.top)}..${Math.round(r.bottom)}`);
+  }
+  scrollTo(0, 0);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("position", [0, 6])
+def test_a_phone_starts_with_the_first_panes_pods_and_covers_nothing_for_good(make_page, position):
+    """390x844 (a phone): the panes stack, each a screen's height, so not everything fits one screen; the strip
+    above them carries the other versions' state. At the lost marker's start and its climax (6) the first screen
+    (not scrolled) shows the first pane's pods above the bottom bar (the lanes holding A and B, then B's, were
+    under it), the strip in sight; and scrolled to, every pod chip, the step note and the outcome line come
+    between the strip and the bar."""
+    page = make_page(390, 844)
+    page.goto(f"/?scenario=lost-marker&position={position}")
+    at(page, position)
+    expect(page.get_by_test_id("glance-row")).to_be_visible()
+    assert page.evaluate("scrollY") == 0
+    assert page.evaluate(HIDDEN_JS, {"panes": "#panes > [data-variant]:first-child", "texts": False}) == []
+    assert page.evaluate("document.querySelector('.glance').getBoundingClientRect().top") >= 0
+    assert page.evaluate(COVERED_WHEN_SCROLLED_TO_JS) == []
+
+
+# Each pane's box (its diagram, caption, narration and invariants) where it is not wholly inside the panes' box
+# and above the open poll bar; whether the panes scroll; and each count in the bar that something lies over.
+PANES_CUT_JS = """() => {
+  const panes = document.getElementById('panes').getBoundingClientRect();
+  const bar = document.querySelector('[data-testid=poll-presenter]').getBoundingClientRect();
+  const floor = Math.min(panes.bottom, bar.top);
+  const out = [...document.querySelectorAll('#panes > [data-variant]')].filter((pane) => {
+    const r = pane.getBoundingClientRect();
+    return r.top < panes.top - 0.5 || r.bottom > floor + 0.5;
+  }).map((pane) => `${pane.dataset.variant} ${Math.round(pane.getBoundingClientRect().bottom - floor)} px cut`);
+  for (const n of document.querySelectorAll('[data-testid=poll-presenter] .bin .n')) {  // the bar's counts, on top
+    const c = n.getBoundingClientRect();
+    if (![c.left + 1, c.left + c.width / 2, c.right - 1].every((x) =>
+      n.contains(document.elementFromPoint(x, c.top + c.height / 2))))
+      out.push(`the count of ${n.closest('figure').dataset.variant} ${n.closest('.bin').dataset.choice} is covered`);
+  }
+  const box = document.getElementById('panes');
+  if (box.scrollHeight > box.clientHeight + 1) out.push(`the panes scroll ${box.scrollHeight - box.clientHeight} px`);
+  return out;
+}"""
+
+
+def test_the_open_poll_bar_leaves_every_pane_whole_in_presentation_mode(make_page):
+    """Presentation mode with the room's poll open (the lost marker's prompt, before step 6): the bar under the
+    stage takes its height from the panes, and at 1280x720 the panes' foot went 68 px under it (v1.28.1's broken
+    invariant, the panes' bottom edge), and its buttons lay over the last counts. At every screen the presenter uses,
+    open and revealed, each pane is whole above the bar, and every count in the bar is seen."""
+    page = make_page(1280, 720)
+    page.goto("/present?scenario=lost-marker&predict=1&position=5")
+    expect(page.locator("#audience-link a")).to_be_visible()
+    at(page, 5)
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("poll-presenter")).to_be_visible()
+    present_mode(page)
+    cut = {}
+    for state in ("open", "revealed"):
+        if state == "revealed":
+            page.keyboard.press("ArrowRight")  # reveal and step: the bar stays, with the truth
+            at(page, 6)
+            expect(page.locator("[data-testid=poll-presenter] .bin.truth")).to_have_count(2)
+        for width, height in ((1280, 720), (1366, 768), (1024, 768), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            refitted(page)
+            if missing := page.evaluate(PANES_CUT_JS):
+                cut[f"{state} {width}x{height}"] = missing
+    assert not cut, cut
