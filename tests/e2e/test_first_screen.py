@@ -92,21 +92,34 @@ COVERED_WHEN_SCROLLED_TO_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("position", [0, 6])
-def test_a_phone_starts_with_the_first_panes_pods_and_covers_nothing_for_good(make_page, position):
+@pytest.mark.parametrize("scenario_id", builtin.ids())
+def test_a_phone_starts_with_the_first_panes_pods_and_covers_nothing_for_good(make_page, scenario_id):
     """390x844 (a phone): the panes stack, each a screen's height, so not everything fits one screen; the strip
-    above them carries the other versions' state. At the lost marker's start and its climax (6) the first screen
-    (not scrolled) shows the first pane's pods above the bottom bar (the lanes holding A and B, then B's, were
-    under it), the strip in sight; and scrolled to, every pod chip, the step note and the outcome line come
-    between the strip and the bar."""
+    above them carries the other versions' state (where there are others). At each built-in's first step and key
+    steps (sought as a viewer does, the scrubber) the first screen (not scrolled) shows the first pane's pods above
+    the bottom bar (the lanes holding A and B at the lost marker's start, then B's at its climax, were under it;
+    then the lanes under the lists of queueing-hints 7, three-pod-cascade 8, backoff-windows 4 and more), the strip
+    in sight; and scrolled to, every pod chip, the step note and the outcome line come between the strip and the
+    bar."""
     page = make_page(390, 844)
-    page.goto(f"/?scenario=lost-marker&position={position}")
-    at(page, position)
-    expect(page.get_by_test_id("glance-row")).to_be_visible()
-    assert page.evaluate("scrollY") == 0
-    assert page.evaluate(HIDDEN_JS, {"panes": "#panes > [data-variant]:first-child", "texts": False}) == []
-    assert page.evaluate("document.querySelector('.glance').getBoundingClientRect().top") >= 0
-    assert page.evaluate(COVERED_WHEN_SCROLLED_TO_JS) == []
+    hidden = {}
+    page.goto(f"/?scenario={scenario_id}")
+    expect(page.locator("#panes > [data-variant]").first).to_be_visible()
+    total = page.evaluate("document.getElementById('scrubber').max")
+    for position in positions(scenario_id):
+        if position:
+            page.locator("#scrubber").fill(str(position))
+        at(page, position, total=total)
+        assert page.evaluate("scrollY") == 0
+        missing = page.evaluate(HIDDEN_JS, {"panes": "#panes > [data-variant]:first-child", "texts": False})
+        if page.locator("#panes > [data-variant]").count() > 1:  # the strip says the other versions' state
+            expect(page.get_by_test_id("glance-row").first).to_be_visible()
+            if page.evaluate("document.querySelector('.glance').getBoundingClientRect().top") < 0:
+                missing.append("the strip")
+        missing += [f"scrolled to, {what}" for what in page.evaluate(COVERED_WHEN_SCROLLED_TO_JS)]
+        if missing:
+            hidden[position] = missing
+    assert not hidden, f"{scenario_id} at 390x844: {hidden}"
 
 
 # Each pane's box (its diagram, caption, narration and invariants) where it is not wholly inside the panes' box

@@ -338,11 +338,12 @@ DETOUR_HEADS_JS = """(pane) => [...pane.querySelectorAll('[data-pointer][data-ro
 
 
 @pytest.mark.parametrize("width,height,scenario,position", [(1920, 1080, "three-pod-cascade", 6),
-                                                             (390, 844, "queueing-hints", 7)])
+                                                             (390, 844, "queueing-hints", 6)])
 def test_a_detoured_arrow_goes_round_the_entries_and_lands_pointing_up(make_page, width, height, scenario, position):
     """Where arrows' curves would run over other entries, they go round them (data-route="detour"), cross no other
     box, end on their own, and each head points straight up (before: aimed from 10 px back along the path, so a
-    short last run tilted it into the corner before it: 4.5 px off at 390x844, queueing-hints 7, B)."""
+    short last run tilted it into the corner before it: 4.5 px off at 390x844, queueing-hints 7, B; there the
+    entries are one row now, the arrows going round them at step 6)."""
     page = make_page(width=width, height=height)
     open_at(page, scenario, position)
     heads = [got for pane in (V1, V2) for got in settled_reading(page.locator(pane), DETOUR_HEADS_JS)]

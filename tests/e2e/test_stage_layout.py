@@ -177,19 +177,20 @@ ARROWS_AT_ROW_ENDS_JS = """() => [...document.querySelectorAll('.inflight-list >
 }).length"""
 
 
-@pytest.mark.parametrize("width, height, presenting", [(1024, 768, True), (390, 844, False)])
-def test_no_arrow_is_left_at_the_end_of_a_wrapped_row(make_page, width, height, presenting):
-    """v1.28.2's list wraps at 1024x768 presenting and on a phone: its "→" stayed at the end of the first row,
-    pointing at nothing."""
+@pytest.mark.parametrize("width, height, presenting, scenario, position", [
+    (1024, 768, True, "lost-marker", 6), (390, 844, False, "three-pod-cascade", 8)])
+def test_no_arrow_is_left_at_the_end_of_a_wrapped_row(make_page, width, height, presenting, scenario, position):
+    """v1.28.2's list wraps at 1024x768 presenting (the lost marker's climax) and on a phone: its "→" stayed at the
+    end of the first row, pointing at nothing."""
     page = make_page(width=width, height=height)
-    page.goto("/?scenario=lost-marker&position=6")
-    at(page, 6)
+    page.goto(f"/?scenario={scenario}&position={position}")
+    at(page, position)
     if presenting:
         present_mode(page)
     settle(page)
     wrapped = page.locator("[data-variant='v1.28.2'] .inflight-list > .arrow.row-end")
-    if not presenting:  # the list does wrap here: the case is the one seen (at 1024x768 presenting its labels
-        expect(wrapped).to_have_count(1)  # now wrap narrower instead, the entries in one row, fit.js)
+    if not presenting:  # the list does wrap here (on a phone the lost marker's now fits one row, its labels
+        expect(wrapped).to_have_count(1)  # narrower; at 1024x768 presenting too, fit.js)
     assert page.evaluate(ARROWS_AT_ROW_ENDS_JS) == 0
 
 
