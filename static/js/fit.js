@@ -115,13 +115,16 @@ function crampedLanes(lanes) {
 
 // Every list's badges under `root` again, as the lists now lie: once a step's animations have ended (measured
 // while entries slid in, a badge was hidden for good: the offline file's decisive frame lost its hint badge).
-// An arrow between two entries that ends a row (the entry after it wrapped to the next) points at nothing: hidden
-// (its place kept), the next row starting with that entry.
+// An arrow between two entries that ends a row (the entry after it wrapped to the next) or starts one (it wrapped
+// itself, under the entry before it) points at nothing: hidden (its place kept), the row after the break starting
+// with an entry.
 /** @param {HTMLElement} list */
 function markRowEnds(list) {
   for (const arrow of /** @type {NodeListOf<HTMLElement>} */ (list.querySelectorAll(":scope > .arrow"))) {
     const next = /** @type {HTMLElement | null} */ (arrow.nextElementSibling);
-    arrow.classList.toggle("row-end", next !== null && next.offsetTop >= arrow.offsetTop + arrow.offsetHeight);
+    const before = /** @type {HTMLElement | null} */ (arrow.previousElementSibling);
+    arrow.classList.toggle("row-end", (next !== null && next.offsetTop >= arrow.offsetTop + arrow.offsetHeight)
+      || (before !== null && arrow.offsetTop >= before.offsetTop + before.offsetHeight));
   }
 }
 

@@ -3,8 +3,9 @@ end: messages.key_positions), on the viewer and on the presenter's page (its aud
 1280x720, 1366x768 and 1024x768, each pane lies inside the panes' box and the panes do not scroll, with no text
 under the presenting floor where it holds (1200 px wide and more, app.css). Before, the lists at their least size
 pushed the panes' foot under the stage: three-pod-cascade 8 by 46 px (84 on the presenter's page) and
-duplicate-pop-growth 29 by 103 (142) at 1280x720, the captions and invariants cut. Sizes are layout facts:
-asserted, not timed."""
+duplicate-pop-growth 29 by 103 (142) at 1280x720, the captions and invariants cut. Where a list wraps, no row
+starts with an arrow pointing from nothing (given that room, the lists wrapped with an arrow under the entry
+before it). Sizes are layout facts: asserted, not timed."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from webapp.scenario.resolve import resolve
 SIZES = ((1280, 720), (1366, 768), (1024, 768))
 FLOOR_FROM_WIDTH = 1200  # app.css: the presenting floor holds where two panes share a screen this wide or wider
 
-# Each pane not wholly inside the panes' box (by how many px), and how far the panes scroll.
+# Each pane not wholly inside the panes' box (by how many px), how far the panes scroll, and each list row that
+# starts with an arrow.
 PANES_CUT_JS = """() => {
   const box = document.getElementById('panes');
   const panes = box.getBoundingClientRect();
@@ -32,6 +34,12 @@ PANES_CUT_JS = """() => {
     return r.top < panes.top - 0.5 || r.bottom > panes.bottom + 0.5 || r.bottom > innerHeight + 0.5;
   }).map((pane) => `${pane.dataset.variant} ${Math.round(pane.getBoundingClientRect().bottom - panes.bottom)} px cut`);
   if (box.scrollHeight > box.clientHeight + 1) out.push(`the panes scroll ${box.scrollHeight - box.clientHeight} px`);
+  for (const arrow of box.querySelectorAll('.inflight-list > .arrow')) {  // a row starting with a shown arrow
+    const before = arrow.previousElementSibling;
+    if (before && getComputedStyle(arrow).visibility !== 'hidden'
+        && arrow.getBoundingClientRect().top >= before.getBoundingClientRect().bottom)
+      out.push(`${arrow.closest('[data-variant]').dataset.variant}: a row starts with an arrow`);
+  }
   return out;
 }"""
 
