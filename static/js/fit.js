@@ -10,8 +10,8 @@
 // .narrow-labels list, app.css), and kept so if that buys NARROW_GAIN or more. A walked entry's hint badge takes no
 // part in the fit: it is shown afterwards where it fits its entry. Fitted on every draw and whenever an area's size
 // changes (pointers.js's ResizeObserver). Where the entries do not fit at the least size, the list's area grows
-// (grow). Before the lists, the lanes: one row of four, or two rows of two where one row leaves a lane too narrow
-// (fitLanes).
+// (grow); in presentation mode the stage first gives them its room (tighten). Before the lists, the lanes: one row of
+// four, or two rows of two where one row leaves a lane too narrow (fitLanes).
 /** @type {WeakMap<HTMLElement, string | undefined>} */
 const fitted = new WeakMap(); // list -> the area size it was fitted to
 const FEWER_ROWS_COST = 0.2;
@@ -23,8 +23,38 @@ const LABELS = ".gone-tag, .unseen-tag, .marker";
 /** @param {ParentNode} root @param {boolean} force */
 export function fitAll(root = document, force = true) {
   fitLanes(root);
-  const lists = [...root.querySelectorAll("[data-testid=diagram]")].map(measure).filter((l) => l !== null);
+  const lists = diagrams(root);
   if (!lists.length || (!force && lists.every((l) => fitted.get(l.list) === l.key))) return false;
+  const stage = root instanceof Element ? root.closest("#app") : null;
+  if (stage?.classList.contains("tight")) {
+    stage.classList.remove("tight");
+    fitLanes(root);
+    fitLists(diagrams(root));
+  } else fitLists(lists);
+  tighten(root, stage);
+  return true;
+}
+
+/** @param {ParentNode} root */
+function diagrams(root) {
+  return [...root.querySelectorAll("[data-testid=diagram]")].map(measure).filter((l) => l !== null);
+}
+
+// Presentation mode's stage has a fixed height: where even the least size leaves a list more rows than its area
+// has height for (grow() lengthened the area, and the panes would scroll), the stage is marked .tight and gives the
+// lists the room of its chrome (flow.css: the controls one row, the legend's row, closer rows, lanes as high as
+// their chips), and the lists are fitted again. Tried without it on each fit, so a step that fits drops it.
+/** @param {ParentNode} root @param {Element | null} stage */
+function tighten(root, stage) {
+  const lists = diagrams(root);
+  if (!stage?.classList.contains("presenting") || !lists.some((l) => l.area.style.minHeight)) return;
+  stage.classList.add("tight");
+  fitLanes(root);
+  fitLists(diagrams(root));
+}
+
+/** @param {Measured[]} lists */
+function fitLists(lists) {
   for (const l of lists) {
     l.list.classList.add("fitting"); // the walk's hint badges take no part in the fit
     l.area.style.minHeight = ""; // the area's own height (grow() sets it again where the entries need more)
@@ -56,7 +86,6 @@ export function fitAll(root = document, force = true) {
     l.list.classList.remove("fitting");
     showBadges(l.list);
   }
-  return true;
 }
 
 // The lanes of every diagram under `root` in one row of four, unless that leaves a lane too narrow in any of them
@@ -86,13 +115,16 @@ function crampedLanes(lanes) {
 
 // Every list's badges under `root` again, as the lists now lie: once a step's animations have ended (measured
 // while entries slid in, a badge was hidden for good: the offline file's decisive frame lost its hint badge).
-// An arrow between two entries that ends a row (the entry after it wrapped to the next) points at nothing: hidden
-// (its place kept), the next row starting with that entry.
+// An arrow between two entries that ends a row (the entry after it wrapped to the next) or starts one (it wrapped
+// itself, under the entry before it) points at nothing: hidden (its place kept), the row after the break starting
+// with an entry.
 /** @param {HTMLElement} list */
 function markRowEnds(list) {
   for (const arrow of /** @type {NodeListOf<HTMLElement>} */ (list.querySelectorAll(":scope > .arrow"))) {
     const next = /** @type {HTMLElement | null} */ (arrow.nextElementSibling);
-    arrow.classList.toggle("row-end", next !== null && next.offsetTop >= arrow.offsetTop + arrow.offsetHeight);
+    const before = /** @type {HTMLElement | null} */ (arrow.previousElementSibling);
+    arrow.classList.toggle("row-end", (next !== null && next.offsetTop >= arrow.offsetTop + arrow.offsetHeight)
+      || (before !== null && arrow.offsetTop >= before.offsetTop + before.offsetHeight));
   }
 }
 

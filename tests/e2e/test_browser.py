@@ -26,7 +26,8 @@ SNAPSHOT_JS = """() => [...document.querySelectorAll('#panes > [data-variant]')]
   lanes: Object.fromEntries([...pane.querySelectorAll('[data-queue]')].map((q) =>
     [q.dataset.queue, [...q.querySelectorAll('[data-pod]')].map((c) => c.dataset.pod)])),
   narration: pane.querySelector('[data-testid=narration]').innerText,
-  text: pane.innerText,
+  // the list's arrows left out: one at a row's break is hidden (fit.js), and where the rows break is the page's width
+  text: pane.innerText.replace(/\\s*\u2192\\s*/g, '\\n').replace(/\\n+/g, '\\n'),
 }))"""
 SETTLED_JS = "() => !document.querySelector('#panes .leaving') && document.getAnimations().length === 0"
 

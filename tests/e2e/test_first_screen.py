@@ -1,8 +1,9 @@
-"""The first screen shows the pods: at 1280x720 and 1024x768, outside presentation mode, on every built-in's first
-step and its key steps (where the versions part, each failure, the end: messages.key_positions), every pod chip,
-the step note and the outcome line are on screen without scrolling, above the pinned controls. At step 0 the lanes
-holding A and B were under the controls (two "(empty)" boxes showed), and at the lost marker's step 6 the step
-note and the outcome line were cut off."""
+"""The first screen shows the pods: at 1280x720, 1024x768 and 1920x1080, outside presentation mode, on every
+built-in's first step and its key steps (where the versions part, each failure, the end: messages.key_positions),
+every pod chip, the step note and the outcome line are on screen without scrolling, above the pinned controls. At
+step 0 the lanes holding A and B were under the controls (two "(empty)" boxes showed), and at the lost marker's
+step 6 the step note and the outcome line were cut off; at 1920x1080 the open introduction and the panes' least
+height put the lost marker's step note 104 px under the controls at step 0."""
 
 import pytest
 from playwright.sync_api import expect
@@ -35,7 +36,7 @@ def positions(scenario_id: str) -> list[int]:
     return [0, *key_positions(builtin_simulation(scenario_id).summary())]
 
 
-@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("scenario_id", builtin.ids())
 def test_the_pods_note_and_outcomes_are_on_the_first_screen(make_page, size, scenario_id):
     page = make_page(*size)
