@@ -5,6 +5,8 @@ step 0 the lanes holding A and B were under the controls (two "(empty)" boxes sh
 step 6 the step note and the outcome line were cut off; at 1920x1080 the open introduction and the panes' least
 height put the lost marker's step note 104 px under the controls at step 0."""
 
+from collections.abc import Iterator
+
 import pytest
 from playwright.sync_api import expect
 
@@ -36,18 +38,25 @@ def positions(scenario_id: str) -> list[int]:
     return [0, *key_positions(builtin_simulation(scenario_id).summary())]
 
 
-@pytest.mark.parametrize("size", [(1280, 720), (1024, 768), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("scenario_id", builtin.ids())
-def test_the_pods_note_and_outcomes_are_on_the_first_screen(make_page, size, scenario_id):
-    page = make_page(*size)
-    hidden = {}
-    page.goto(f"/?scenario={scenario_id}")  # opened once, then sought as a viewer does (the scrubber)
+def sought(page, scenario_id: str) -> Iterator[int]:
+    """The built-in opened once, then sought as a viewer does (the scrubber): each of its first and key steps,
+    once drawn."""
+    page.goto(f"/?scenario={scenario_id}")
     expect(page.locator("#panes > [data-variant]").first).to_be_visible()
     total = page.evaluate("document.getElementById('scrubber').max")
     for position in positions(scenario_id):
         if position:
             page.locator("#scrubber").fill(str(position))
         at(page, position, total=total)
+        yield position
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("scenario_id", builtin.ids())
+def test_the_pods_note_and_outcomes_are_on_the_first_screen(make_page, size, scenario_id):
+    page = make_page(*size)
+    hidden = {}
+    for position in sought(page, scenario_id):
         assert page.evaluate("document.getElementById('app').scrollTop") == 0
         if missing := page.evaluate(HIDDEN_JS, EVERYTHING):
             hidden[position] = missing
@@ -104,13 +113,7 @@ def test_a_phone_starts_with_the_first_panes_pods_and_covers_nothing_for_good(ma
     bar."""
     page = make_page(390, 844)
     hidden = {}
-    page.goto(f"/?scenario={scenario_id}")
-    expect(page.locator("#panes > [data-variant]").first).to_be_visible()
-    total = page.evaluate("document.getElementById('scrubber').max")
-    for position in positions(scenario_id):
-        if position:
-            page.locator("#scrubber").fill(str(position))
-        at(page, position, total=total)
+    for position in sought(page, scenario_id):
         assert page.evaluate("scrollY") == 0
         missing = page.evaluate(HIDDEN_JS, {"panes": "#panes > [data-variant]:first-child", "texts": False})
         if page.locator("#panes > [data-variant]").count() > 1:  # the strip says the other versions' state

@@ -6,6 +6,7 @@ import pytest
 
 from tests.web.liveserver import LiveServer
 from tests.web.rawsocket import RawSocket, generated_scenario, wait_for_log, wait_for_work
+from tests.web.test_abandoned_work import EXPORT, heavy_body, post_raw
 from tests.web.test_live_server import LOGS
 
 HEAVY = generated_scenario(20_000)  # about 0.7 MB: a load builds it for a while
@@ -37,19 +38,17 @@ def test_a_repeated_load_while_the_first_is_answered_is_refused_busy(server):
 
 
 def test_a_load_whose_client_left_is_dropped_before_it_is_built(server):
-    busy = RawSocket(server.url)  # holds the heavy-work place for a while
+    holder = post_raw(server.url, EXPORT, heavy_body())  # an animated export holds the heavy lane for many seconds
     leaver = RawSocket(server.url)
     try:
-        busy.emit("load", {"scenario": HEAVY})
         wait_for_work(server, "heavy", running=1, waiting=0)
         leaver.emit("load", {"scenario": generated_scenario(20_000, seed=3)})
         wait_for_work(server, "heavy", running=1, waiting=1)
         leaver.close()
         # dropped while it waits for its place, or found gone once it has it: never built either way
         wait_for_log(server, "the client left before its work started")
-        busy.until("scenario")
     finally:
-        busy.close()
+        holder.close()  # the export's client gone: its worker is stopped (test_abandoned_work.py)
 
 
 def test_a_repeated_sync_is_answered_once_per_answer(server):
