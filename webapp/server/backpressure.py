@@ -181,13 +181,13 @@ class Tally:
         self._held: dict[int, tuple[object, int]] = {}  # id(payload) -> (the payload, the queued packets holding it)
 
     def add(self, data: object, size: int) -> None:
-        _, count = self._held.get(id(data), (data, 0))
-        self._held[id(data)] = (data, count + 1)
-        if not count:
+        held = self._held.get(id(data))
+        if held is None:
             self.bytes += size
+        self._held[id(data)] = (data, 1 if held is None else held[1] + 1)
 
     def remove(self, data: object, size: int) -> None:
-        _, count = self._held.pop(id(data), (data, 1))
+        _, count = self._held.pop(id(data))
         if count > 1:
             self._held[id(data)] = (data, count - 1)
         else:
@@ -263,20 +263,21 @@ class Bound:
         with self._total_lock:
             self._process.add(data, size)
             address = self._address_of.get(queue)
-            if address is not None:
-                self._addresses.setdefault(address, Tally()).add(data, size)
+            tally = None if address is None else self._addresses.setdefault(address, Tally())
+            if tally is not None:
+                tally.add(data, size)
             if self._process.bytes > self.process_most:
                 return Counted(address, partial(self._shed, None, shed_reason(self._process.bytes)))
-            if address is not None and self._addresses[address].bytes > self.address_most:
-                return Counted(address, partial(self._shed, address, address_shed_reason(self.of_address(address))))
+            if tally is not None and tally.bytes > self.address_most:
+                return Counted(address, partial(self._shed, address, address_shed_reason(tally.bytes)))
             return Counted(address, None)
 
     def taken(self, data: object, size: int, address: str | None) -> None:
         """Uncount a message a queue no longer holds (read, or let go at a drop), counted for ``address``."""
         with self._total_lock:
             self._process.remove(data, size)
-            tally = self._addresses.get(address) if address is not None else None
-            if tally is not None and address is not None:
+            if address is not None:
+                tally = self._addresses[address]
                 tally.remove(data, size)
                 if not tally:
                     del self._addresses[address]
