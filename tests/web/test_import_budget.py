@@ -25,7 +25,10 @@ def import_worker(server) -> int:
     deadline = time.monotonic() + TIMEOUT
     while time.monotonic() < deadline:
         for task in Path(f"/proc/{server.proc.pid}/task").iterdir():
-            children = (task / "children").read_text().split()
+            try:
+                children = (task / "children").read_text().split()
+            except FileNotFoundError:  # a thread that ended after the listing
+                continue
             if children:
                 return int(children[0])
         time.sleep(0.02)
