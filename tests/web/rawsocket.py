@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 
 import websocket
 
+from tests.waiting import until
+
 TIMEOUT = 60.0  # a bound against a hang (at load 20 an 8,000-step load took over 30 s): waits end when met
 
 
@@ -77,25 +79,16 @@ def generated_scenario(steps: int, seed: int = 2) -> dict:
     return generate(random.Random(seed).choice, steps, pods=12)
 
 
-def wait_for_work(server, lane: str, running: int, waiting: int, timeout: float = TIMEOUT) -> None:
+def wait_for_work(server, lane: str, running: int, waiting: int) -> None:
     """Until the server's /healthz says ``lane`` has ``running`` calls running and ``waiting`` waiting."""
     import requests
 
-    deadline, seen = time.monotonic() + timeout, None
-    while time.monotonic() < deadline:
-        seen = requests.get(server.url + "/healthz", timeout=timeout).json()["work"][lane]
-        if seen == {"running": running, "waiting": waiting}:
-            return
-        time.sleep(0.1)  # /healthz is asked at most 10 times a second: under the server's HTTP rate limit
-    raise AssertionError(f"the {lane} lane never held {running} running and {waiting} waiting (last: {seen})")
+    seen = []
 
+    def holding() -> bool:
+        seen.append(requests.get(server.url + "/healthz", timeout=TIMEOUT).json()["work"][lane])
+        return seen[-1] == {"running": running, "waiting": waiting}
 
-def wait_for_log(server, text: str, timeout: float = TIMEOUT) -> str:
-    """The server's log once it holds ``text`` (read again as it grows)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        log = server.log_path.read_text(errors="replace")
-        if text in log:
-            return log
-        time.sleep(0.05)
-    raise AssertionError(f"the server never logged {text!r}:\n{server.log()}")
+    # /healthz is asked at most 10 times a second: under the server's HTTP rate limit
+    until(holding, lambda: f"the {lane} lane never held {running} running and {waiting} waiting (last: {seen[-1:]})",
+          every=0.1)

@@ -12,15 +12,15 @@ import os
 import signal
 import socket
 import threading
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
+from tests.waiting import logged, until
 from tests.web.liveserver import LiveServer
 from tests.web.procs import children, cpu_ticks
-from tests.web.rawsocket import generated_scenario, wait_for_log
+from tests.web.rawsocket import generated_scenario
 from tests.web.test_live_server import LOGS
 from webapp.server import workers
 
@@ -45,15 +45,6 @@ def mode(request):
 
 def serve(mode: str, **env) -> LiveServer:
     return LiveServer(mode, LOGS, env={f"INFLIGHT_SCOPE_{k}": str(v) for k, v in env.items()})
-
-
-def wait_for(condition, what: str):
-    deadline = time.monotonic() + BOUND
-    while not (found := condition()):
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what} within {BOUND} s")
-        time.sleep(0.05)
-    return found
 
 
 def post_raw(url: str, path: str, body: bytes, source: str = "127.0.0.1") -> socket.socket:
@@ -82,7 +73,7 @@ def working_worker(server) -> int:
     start; the export needs many times that)."""
     def busy():
         return next((pid for pid in children(server.proc.pid) if (cpu_ticks(pid) or 0) >= WORKING_TICKS), None)
-    return wait_for(busy, "no worker process was seen computing the export")
+    return until(busy, "no worker process was seen computing the export")
 
 
 def test_an_abandoned_export_is_stopped_and_an_honest_one_is_answered(mode):
@@ -90,8 +81,8 @@ def test_an_abandoned_export_is_stopped_and_an_honest_one_is_answered(mode):
         raw = post_raw(server.url, EXPORT, heavy_body())
         worker = working_worker(server)
         raw.close()
-        wait_for_log(server, "the client left: its work was stopped", BOUND)
-        wait_for(lambda: cpu_ticks(worker) is None, "the abandoned export's worker did not end")
+        logged(server, "the client left: its work was stopped")
+        until(lambda: cpu_ticks(worker) is None, "the abandoned export's worker did not end")
         status, data = get(server.url, HONEST)
         assert status == 200 and data[:6] == b"GIF89a"
         assert server.proc.poll() is None
@@ -119,6 +110,6 @@ def test_the_workers_end_with_the_server_killed_during_an_export(mode):
             worker = working_worker(server)
             os.kill(server.proc.pid, signal.SIGKILL)
             server.proc.wait(BOUND)
-            wait_for(lambda: cpu_ticks(worker) is None, "the worker went on after its server was killed")
+            until(lambda: cpu_ticks(worker) is None, "the worker went on after its server was killed")
         finally:
             raw.close()

@@ -7,8 +7,9 @@ import pytest
 import requests
 import socketio as socketio_client
 
+from tests.waiting import logged
 from tests.web.liveserver import LiveServer
-from tests.web.rawsocket import TIMEOUT, RawSocket, wait_for_log
+from tests.web.rawsocket import TIMEOUT, RawSocket
 from tests.web.test_live_server import LOGS
 
 BOUND = 2 * 1024 * 1024
@@ -28,7 +29,7 @@ def test_a_client_that_does_not_read_is_dropped_and_told_why_when_it_reads(serve
     slow = RawSocket(server.url, receive_buffer=4096)
     for _ in range(40):  # 8 MB of answers asked for; a few hundred kB can be on their way, at most
         slow.emit("echo", {"x": ANSWER})
-    wait_for_log(server, "(MAX_OUTGOING_BYTES)")
+    logged(server, "(MAX_OUTGOING_BYTES)")
 
     honest = socketio_client.Client(reconnection=False)
     try:
@@ -114,7 +115,7 @@ def test_one_address_that_does_not_read_is_held_to_its_share_while_another_is_se
 
     for _ in range(20):
         unpolled_session(server, "127.0.0.2", echoes=9)
-    wait_for_log(server, "(ADDRESS_QUEUES x MAX_OUTGOING_BYTES)")
+    logged(server, "(ADDRESS_QUEUES x MAX_OUTGOING_BYTES)")
     reader = RawSocket(server.url)
     try:
         reader.emit("echo", {"x": ANSWER})

@@ -10,12 +10,12 @@ import json
 import logging
 import queue
 import socket
-import time
 from pathlib import Path
 
 import pytest
 import socketio as socketio_client
 
+from tests.waiting import logged
 from tests.web.liveserver import checked_server
 from webapp.errors import MAX_REPLY
 from webapp.scenario import builtin
@@ -360,7 +360,7 @@ class TestLive:
             return
         assert status == 413
         assert json.loads(answer)["kind"] == "TooLarge"
-        assert "refused POST /api/replay: TooLarge" in wait_for_log(server, "refused POST /api/replay")
+        assert "refused POST /api/replay: TooLarge" in logged(server, "refused POST /api/replay")
 
     def test_a_chunked_bad_body_is_400(self, server):
         status, answer = post_chunked(server, "/api/replay", in_chunks(BAD["arrays 100,000 deep"][0].encode(), 4096))
@@ -390,13 +390,3 @@ class TestLive:
             assert [inbox.get(timeout=TIMEOUT)[0] for _ in range(2)] == ["scenario", "state"]
         finally:
             client.disconnect()
-
-
-def wait_for_log(server, words: str, seconds: float = 30.0) -> str:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        log = server.log()
-        if words in log:
-            return log
-        time.sleep(0.1)
-    return server.log()

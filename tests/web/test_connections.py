@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.waiting import logged, until
 from tests.web.liveserver import ROOT, LiveServer, serve_command
 
 LOGS = ROOT / "test-artifacts" / "server-logs"
@@ -101,7 +102,7 @@ def test_connections_stay_below_the_file_limit_and_the_server_lives(mode):
         try:
             conns += [connect(server, f"127.0.0.{2 + i % 8}") for i in range(300)]
             refused = Refused(conns)
-            assert wait_for(lambda: refused.count() >= 300 - said["most"]), (refused.count(), server.log())
+            until(lambda: refused.count() >= 300 - said["most"], lambda: f"{refused.count()} refused\n{server.log()}")
             assert server.proc.poll() is None, server.log()
             extra = connect(server, "127.0.0.1")  # the process holds its most: a new one is refused too
             conns.append(extra)
@@ -109,7 +110,7 @@ def test_connections_stay_below_the_file_limit_and_the_server_lives(mode):
         finally:
             for conn in conns:
                 conn.close()
-        assert wait_for(lambda: alive(server)), server.log()
+        until(lambda: alive(server), server.log, passing=(OSError,))
         assert server.proc.poll() is None
     assert "Traceback" not in server.log(), server.log()
 
@@ -128,15 +129,15 @@ def test_running_out_of_files_does_not_end_the_server(mode):
         try:
             conns += [connect(server, f"127.0.0.{2 + i % 4}") for i in range(120)]
             refused = Refused(conns)
-            assert wait_for(lambda: refused.count() >= 60), (refused.count(), server.log())  # most of them
-            assert wait_for(lambda: "out of open files" in server.log()), server.log()
+            until(lambda: refused.count() >= 60, lambda: f"{refused.count()} refused\n{server.log()}")  # most of them
+            logged(server, "out of open files")
             assert server.proc.poll() is None, server.log()
         finally:
             for conn in conns:
                 conn.close()
             if server.proc.poll() is None:
                 resource.prlimit(pid, resource.RLIMIT_NOFILE, before)
-        assert wait_for(lambda: alive(server)), server.log()
+        until(lambda: alive(server), server.log, passing=(OSError,))
         assert server.log().count("out of open files") <= 3  # once per 10 s at most, not once per connection
     assert "Traceback" not in server.log(), server.log()
 
@@ -173,7 +174,8 @@ def test_one_address_holds_at_most_its_share(mode):
         finally:
             for conn in conns:
                 conn.close()
-        assert wait_for(lambda: alive(server, "127.0.0.2"))  # its connections closed, the address is served again
+        # its connections closed, the address is served again
+        until(lambda: alive(server, "127.0.0.2"), server.log, passing=(OSError,))
     assert "Traceback" not in server.log(), server.log()
 
 
@@ -275,15 +277,3 @@ def final_head(conn) -> bytes:
         head, data = data.split(b"\r\n\r\n", 1)
         if not re.match(rb"HTTP/1\.[01] 1\d\d", head):
             return head + b"\r\n"
-
-
-def wait_for(condition, seconds: float = HANG) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                return True
-        except OSError:
-            pass
-        time.sleep(0.1)
-    return False

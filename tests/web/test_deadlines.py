@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.waiting import until
 from tests.web.liveserver import LiveServer
-from tests.web.test_connections import HANG, LOGS, NO_HTTP_LIMIT, announced, connect, limited_files, wait_for
+from tests.web.test_connections import HANG, LOGS, NO_HTTP_LIMIT, announced, connect, limited_files
 from webapp.server.deadlines import SHED_AFTER_SECONDS, Deadlines
 
 MODES = ["eventlet", "threading"]
@@ -167,7 +168,7 @@ def test_an_honest_client_is_served_while_slow_senders_hold_every_connection(mod
                     served.append(0)
                 return served[-1] == 200
 
-            assert wait_for(honest), (served, server.log())
+            until(honest, lambda: f"served {served}\n{server.log()}", passing=(OSError,))
             ended = [status_of(answer_then_close(conn)) for conn in slow if answered(conn)]
             assert 408 in ended or (sent == "heads" and 0 in ended), ended  # cut to make room (503: refused at once)
             assert set(ended) <= {0, 408, 503} and len(ended) < len(slow) // 2, ended  # the rest still held
@@ -197,7 +198,7 @@ def test_a_head_cut_short_is_closed_by_the_server_and_its_file_given_back(mode):
         try:
             for conn in held:
                 answer_then_close(conn)  # the server ends each (an AssertionError if one stays open)
-            assert wait_for(lambda: len(list(files.iterdir())) <= before), (before, list(files.iterdir()))
+            until(lambda: len(list(files.iterdir())) <= before, lambda: f"{before} before, now {list(files.iterdir())}")
         finally:
             for conn in held:
                 conn.close()

@@ -4,8 +4,9 @@ the room's scenario message as made once. Real servers, both async modes (the la
 
 import pytest
 
+from tests.waiting import logged
 from tests.web.liveserver import LiveServer
-from tests.web.rawsocket import RawSocket, generated_scenario, wait_for_log, wait_for_work
+from tests.web.rawsocket import RawSocket, generated_scenario, wait_for_work
 from tests.web.test_abandoned_work import EXPORT, heavy_body, post_raw
 from tests.web.test_live_server import LOGS
 
@@ -46,7 +47,7 @@ def test_a_load_whose_client_left_is_dropped_before_it_is_built(server):
         wait_for_work(server, "heavy", running=1, waiting=1)
         leaver.close()
         # dropped while it waits for its place, or found gone once it has it: never built either way
-        wait_for_log(server, "the client left before its work started")
+        logged(server, "the client left before its work started")
     finally:
         holder.close()  # the export's client gone: its worker is stopped (test_abandoned_work.py)
 

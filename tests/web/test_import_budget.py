@@ -11,9 +11,10 @@ import pytest
 import requests
 import socketio as socketio_client
 
+from tests.waiting import logged
 from tests.web.heavy_logs import costly_log
 from tests.web.liveserver import LiveServer
-from tests.web.rawsocket import TIMEOUT, wait_for_log
+from tests.web.rawsocket import TIMEOUT
 from tests.web.test_live_server import LOGS
 
 COSTLY = costly_log()  # seconds of CPU
@@ -78,7 +79,7 @@ def test_an_import_whose_client_left_is_stopped(mode):
                     f"Content-Type: text/plain\r\nContent-Length: {len(COSTLY)}\r\n\r\n".encode() + COSTLY)
         worker = import_worker(server)
         raw.close()
-        wait_for_log(server, "the client left")
+        logged(server, "the client left")
         deadline = time.monotonic() + TIMEOUT
         while Path(f"/proc/{worker}").exists() and time.monotonic() < deadline:  # killed, and reaped
             time.sleep(0.02)

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import logged, until
 from tests.web.liveserver import LiveServer
-from tests.web.rawsocket import RawSocket, generated_scenario, wait_for_log
+from tests.web.rawsocket import RawSocket, generated_scenario
 from tests.web.test_live_server import LOGS
 
 BOUND = 120.0  # seconds: a bound against a hang on a busy machine, never a measure
@@ -75,21 +76,11 @@ def test_a_burst_past_the_share_is_refused_and_its_memory_given_back(mode):
             for client in burst:
                 client.close()
             burst = []
-            wait_for_log(server, "memory given back", BOUND)
-            wait_for(lambda: rss(server.proc.pid) <= before + (peak - before) / 2,
+            logged(server, "memory given back")
+            until(lambda: rss(server.proc.pid) <= before + (peak - before) / 2,
                      lambda: f"RSS {rss(server.proc.pid) // MIB} MiB: before the burst {before // MIB}, "
                              f"at its peak {peak // MIB}")
             assert server.proc.poll() is None
         finally:
             for client in [honest, *burst]:
                 client.close()
-
-
-def wait_for(condition, what) -> None:
-    import time
-
-    deadline = time.monotonic() + BOUND
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what()} after {BOUND} s")
-        time.sleep(0.1)

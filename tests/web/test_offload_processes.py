@@ -22,6 +22,7 @@ import pytest
 import requests
 import yaml
 
+from tests.waiting import until
 from tests.web.liveserver import LiveServer
 from tests.web.procs import children, cpu_ticks
 from tests.web.test_live_server import Peer, load
@@ -148,15 +149,6 @@ def test_pure_work_keeps_the_bounds(offload):
 
 
 # --- the eventlet server ---------------------------------------------------------------------------------------
-def wait_for(condition, what: str, seconds: float = 20.0):
-    deadline = time.monotonic() + seconds
-    while not (found := condition()):
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what} within {seconds} s")
-        time.sleep(0.01)
-    return found
-
-
 @pytest.fixture(scope="module")
 def server():
     if not Path("/proc/self/stat").exists():
@@ -190,7 +182,7 @@ def busy(server, body: dict) -> tuple[Post, int]:
     before = cpu_ticks(worker)
     post = Post(server.url + "/api/validate", body)
     post.start()
-    wait_for(lambda: cpu_ticks(worker) >= before + 5, "the worker did not start working")
+    until(lambda: cpu_ticks(worker) >= before + 5, "the worker did not start working")
     return post, worker
 
 

@@ -6,12 +6,12 @@ traceback, and a connection that keeps sending them is closed. The live tests se
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 import websocket
 
+from tests.waiting import logged
 from tests.web.liveserver import LiveServer
 from webapp.server.codec import JsonPacket, Undecodable
 from webapp.server.offences import MALFORMED_PER_CONNECTION, Malformed, engineio_problem
@@ -103,20 +103,6 @@ def closed_by_server(ws, limit: int = 200) -> bool:
     return False
 
 
-def log_since(server, offset: int) -> str:
-    return server.log_path.read_text(errors="replace")[offset:]
-
-
-def wait_for_log(server, offset: int, words: str, seconds: float = 30.0) -> str:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        text = log_since(server, offset)
-        if words in text:
-            return text
-        time.sleep(0.05)
-    return log_since(server, offset)
-
-
 def test_each_kind_is_logged_once_without_a_traceback_and_the_connection_keeps_working(server):
     start = len(server.log_path.read_text(errors="replace"))
     ws = connect(server.url)
@@ -126,7 +112,7 @@ def test_each_kind_is_logged_once_without_a_traceback_and_the_connection_keeps_w
             ws.send(frame)
     assert echo(ws, {"still": "here"}) == {"still": "here"}  # 2 x 10 malformed: under the 20 allowed
     ws.close()
-    log = wait_for_log(server, start, SOCKETIO_KINDS[-1][1])
+    log = logged(server, SOCKETIO_KINDS[-1][1], since=start)
     assert "Traceback" not in log and "handler error" not in log
     lines = [line for line in log.splitlines() if "malformed packet" in line]
     assert len(lines) == len({line for line in lines}) == len({words for _f, words in kinds}) - 1 + 1, log
@@ -140,7 +126,7 @@ def test_a_connection_that_keeps_sending_them_is_closed(server):
     for _ in range(MALFORMED_PER_CONNECTION + 1):
         ws.send("49")
     assert closed_by_server(ws)
-    log = wait_for_log(server, start, "closed")
+    log = logged(server, "closed", since=start)
     assert f"{MALFORMED_PER_CONNECTION + 1} malformed packets" in log and "Traceback" not in log
     assert log.count("malformed packet from") == 1
 
@@ -152,7 +138,7 @@ def test_a_text_frame_where_an_attachment_is_due_is_malformed(server):
     ws.send('42["echo","taken for the attachment"]')  # dropped, with the binary packet it was to complete
     assert echo(ws, 1) == 1
     ws.close()
-    log = wait_for_log(server, start, "attachment was due")
+    log = logged(server, "attachment was due", since=start)
     assert "attachment was due" in log and "Traceback" not in log
 
 
@@ -167,7 +153,7 @@ def test_binary_frames_where_no_attachment_is_due_are_malformed(server, frame):
     for _ in range(MALFORMED_PER_CONNECTION):
         ws.send_binary(frame)
     assert closed_by_server(ws)
-    log = wait_for_log(server, start, "closed")
+    log = logged(server, "closed", since=start)
     assert "Traceback" not in log and "handler error" not in log
     assert log.count("a binary frame where no attachment was due") == 1, log
 
@@ -183,7 +169,7 @@ def test_malformed_packets_spend_the_rate_limit():
         assert echo(ws, "one") == "one"
         ws.send("49")
         assert closed_by_server(ws)
-        log = wait_for_log(live, 0, "closed")
+        log = logged(live, "closed")
         assert "4 malformed packets (over the rate limit)" in log
 
 
@@ -206,6 +192,6 @@ def test_the_polling_transport_screens_its_bodies_too(server):
         assert '42["echo","kept"]' in http.get(url, timeout=10).text
         statuses = [http.post(url, data="x", timeout=10).status_code for _ in range(MALFORMED_PER_CONNECTION)]
         assert statuses[-1] == 400 and statuses[0] == 200
-    log = wait_for_log(server, start, "closed")
+    log = logged(server, "closed", since=start)
     assert "Traceback" not in log and "handler error" not in log
     assert log.count("Engine.IO packet type 'x'") == 1 and "Socket.IO packet type 9" in log

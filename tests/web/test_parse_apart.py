@@ -19,6 +19,7 @@ import json
 import pytest
 import requests
 
+from tests.waiting import logged
 from tests.web.liveserver import LiveServer
 from tests.web.test_offload_processes import children
 from tests.web.test_packets import (
@@ -28,7 +29,6 @@ from tests.web.test_packets import (
     echo,
     echo_after_errors,
     server,  # noqa: F401 (a fixture: the tests below take it by name)
-    wait_for_log,
 )
 from webapp import create_app
 from webapp.server import codec
@@ -169,7 +169,7 @@ def test_a_connection_that_keeps_sending_packets_nested_too_deep_is_closed(serve
     assert errors == [{"message": DEEP_FRAME_PROBLEM, "event": "echo", "kind": "Invalid"}] * MALFORMED_PER_CONNECTION
     ws.send(DEEP_FRAME)
     assert closed_by_server(ws)
-    log = wait_for_log(server, start, "closed")
+    log = logged(server, "closed", since=start)
     assert f"{MALFORMED_PER_CONNECTION + 1} malformed packets" in log and "Traceback" not in log
     assert log.count("refused at the boundary") == 1
 
