@@ -28,11 +28,17 @@ export function fitAll(root = document, force = true) {
   const stage = root instanceof Element ? root.closest("#app") : null;
   if (stage?.classList.contains("tight")) {
     stage.classList.remove("tight");
-    fitLanes(root);
-    fitLists(diagrams(root));
+    refit(root);
   } else fitLists(lists);
   tighten(root, stage);
   return true;
+}
+
+// The lanes, then the lists, of every diagram under `root`, as the stage now lies.
+/** @param {ParentNode} root */
+function refit(root) {
+  fitLanes(root);
+  fitLists(diagrams(root));
 }
 
 /** @param {ParentNode} root */
@@ -49,8 +55,7 @@ function tighten(root, stage) {
   const lists = diagrams(root);
   if (!stage?.classList.contains("presenting") || !lists.some((l) => l.area.style.minHeight)) return;
   stage.classList.add("tight");
-  fitLanes(root);
-  fitLists(diagrams(root));
+  refit(root);
 }
 
 /** @param {Measured[]} lists */
