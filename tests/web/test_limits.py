@@ -258,7 +258,7 @@ def loaded_session(clock) -> Session:
     return session
 
 
-def test_the_sweep_drops_the_simulation_of_idle_sessions_only():
+def test_the_sweep_drops_the_simulation_of_idle_sessions_only(caplog):
     clock = FakeClock()
     idle, busy, playing = (loaded_session(clock) for _ in range(3))
     empty = Session()
@@ -268,8 +268,11 @@ def test_the_sweep_drops_the_simulation_of_idle_sessions_only():
     clock.now += 30
     busy.touched = clock.now
     assert sweeper.sweep()["sessions"] == 0
+    assert not caplog.records  # a sweep that drops nothing says nothing
     clock.now += 31
     assert sweeper.sweep()["sessions"] == 1
+    assert [r.getMessage() for r in caplog.records] == [
+        "swept: 1 idle sessions dropped their simulation (SESSION_IDLE_SECONDS), 0 rooms forgotten"]
     assert idle.sim is None and busy.sim is not None and playing.sim is not None  # autoplay touches every step
     with pytest.raises(NotLoaded, match="no scenario loaded"):
         idle.step()

@@ -2,11 +2,13 @@
 ``SESSION_IDLE_SECONDS`` (it then answers "no scenario loaded" until it loads again), forgets a room idle for
 ``ROOM_IDLE_SECONDS`` (this process's copy, and its record in the in-memory store) and a room nobody has been in for
 ``ROOM_EMPTY_GRACE_SECONDS``; it looks every ``SWEEP_SECONDS``. It starts with the first admitted message and stops
-once no connection and no room is left (so idle test apps leave no thread behind).
+once no connection and no room is left (so idle test apps leave no thread behind). A sweep that drops anything logs
+how much (an operator sees eviction at work; a test waits on it).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -14,6 +16,8 @@ from contextlib import AbstractContextManager
 from typing import Protocol, TypedDict
 
 from flask_socketio import SocketIO
+
+log = logging.getLogger(__name__)
 
 
 class IdleSession(Protocol):
@@ -78,6 +82,9 @@ class Sweeper:
                     session.evict()
                     evicted += 1
         rooms = self.rooms.evict_idle(now - self.room_idle) + self.rooms.evict_empty(now)
+        if evicted or rooms:
+            log.warning("swept: %d idle sessions dropped their simulation (SESSION_IDLE_SECONDS), %d rooms forgotten",
+                        evicted, len(rooms))
         if self.on_sweep is not None:
             self.on_sweep()
         return {"sessions": evicted, "rooms": rooms}
