@@ -42,9 +42,10 @@ DRAWN_JS = """([n, total]) => {
       chips: [...p.querySelectorAll('[data-queue] .chip')].map((c) => [c.closest('[data-queue]').dataset.queue,
         c.dataset.pod, [...c.querySelectorAll('[data-mark]')].map((m) => [m.dataset.mark, m.textContent]),
         c.dataset.ghost === 'true']),
-      windows: [...p.querySelectorAll('[data-queue] .window-rule')].map((w) => w.dataset.window),
+      windows: [...p.querySelectorAll('[data-queue] .window-rule')].map((w) => w.textContent),
       entries: [...p.querySelectorAll('.inflight-list [data-entry]')].map((e) => [e.dataset.entry, e.dataset.id,
-        text(e.querySelector('.box > :first-child')), text(e.querySelector('.for-tag'))]),
+        text(e.querySelector('.box > :first-child')), e.querySelector('.for-tag')?.dataset.forPod ?? null,
+        text(e.querySelector('.for-tag'))]),
       title: text(p.querySelector('.narration-title')),
     }])),
     boxes: Object.fromEntries(panes.map((p) => [p.dataset.variant, Object.fromEntries(
@@ -69,7 +70,7 @@ def drawn_by_scene(scenario_id: str, position: int) -> dict:
     return {v: {"chips": [[lane["queue"], c["pod"], [[m["kind"], m["text"]] for m in c.get("marks", ())],
                            bool(c.get("ghost"))] for lane in pane["lanes"] for c in lane["chips"]],
                 "windows": [c["window"]["text"] for lane in pane["lanes"] for c in lane["chips"] if "window" in c],
-                "entries": [[item["kind"], item["id"], item["label"], item.get("forText")]
+                "entries": [[item["kind"], item["id"], item["label"], item.get("forPod"), item.get("forText")]
                             for item in pane["list"]["items"]],
                 "title": pane["narration"]["title"] if pane["narration"] else None}
             for v, pane in scene(scenario_id, position)["panes"].items()}
