@@ -10,7 +10,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ROOT, open_page, sealed_page
+from tests.e2e.conftest import ROOT, open_page, reuse_page, sealed_page
 from tests.sources import build
 from tests.web.liveserver import LiveServer
 from webapp.sources.maps import MAPS, tags
@@ -41,19 +41,37 @@ def cached(tmp_path_factory):
         yield s
 
 
-@pytest.fixture
-def page_on(browser):
-    opened = []
+@pytest.fixture(scope="module")
+def kept(browser):
+    """One page per server for the module, handed out again test after test (a new context costs Chromium a new
+    renderer), and one sealed page for the offline files."""
+    pages = {}
+    with sealed_page(browser, 1280, 720) as sealed:
+        pages["sealed"] = sealed
+        yield pages
+        for key, page in pages.items():
+            if key != "sealed":
+                page.context.close()
 
-    def make(server, width=1280, height=720):
-        context, page = open_page(browser, server, width, height)
-        opened.append((context, page))
+
+@pytest.fixture
+def page_on(browser, kept):
+    """``page_on(server, width, height, color_scheme)``: the module's page on ``server``, as good as new
+    (conftest.reuse_page); the test fails on any problem it reported."""
+    used = []
+
+    def make(server, width=1280, height=720, color_scheme="light"):
+        if server.url in kept:
+            page = reuse_page(kept[server.url], server, width, height, color_scheme, "reduce")
+        else:
+            page = kept[server.url] = open_page(browser, server, width, height, color_scheme)[1]
+        used.append((server, page))
         return page
 
     yield make
-    problems = [p for _, page in opened for p in page.problems]
-    for context, _ in opened:
-        context.close()
+    problems = [p for _, page in used for p in page.problems]
+    for server, page in used:
+        page.goto(server.url + "/healthz")  # the app stops here (sockets, timers), not during the next test
     assert not problems, problems
 
 
@@ -77,7 +95,25 @@ def open_sources(page, url=AT_FAIL):
     expect(page.locator("[data-testid=source] [data-current=true]").first).to_be_attached()
 
 
-def test_at_the_lost_marker_fail_v1_28_1_sees_next_return_nil_and_the_loop_not_run(plain, page_on):
+IN_VIEW_JS = """(el) => { const box = el.closest('.src-body').getBoundingClientRect();
+  const at = el.getBoundingClientRect(); return at.top >= box.top && at.bottom <= box.bottom; }"""
+
+
+def opened_on_the_last_line_run(page):
+    """Opened at the fail, each pane was scrolled to done(), the last line run; v1.28.2's ended on the `break` of
+    a pod's entry, which does not run once Done(B) has emptied the list (upstream's loop ends at `if e == nil`)."""
+    for version in ("v1.28.1", "v1.28.2"):
+        current = view(page, version).locator("[data-current=true]")
+        expect(current).to_have_attribute("data-order", "1")
+        expect(current).to_have_attribute("data-line", str(line(version, "aup.defer_done")))
+        assert current.evaluate(IN_VIEW_JS), version
+    ends = view(page, "v1.28.2").locator("[data-lit=true]").evaluate_all(
+        "els => els.map(e => [e.dataset.anchor, Math.max(...e.dataset.order.split(',').map(Number))])")
+    assert max(ends, key=lambda x: x[1])[0] == "done.prune_empty"
+
+
+def test_at_the_lost_marker_fail_each_version_lights_the_lines_it_ran(plain, page_on):
+    """v1.28.1 sees previousEvent.Next() return nil and the loop not run; v1.28.2 walks from B's entry to PvAdd."""
     page = page_on(plain)
     open_sources(page)
     v1 = view(page, "v1.28.1")
@@ -98,11 +134,7 @@ def test_at_the_lost_marker_fail_v1_28_1_sees_next_return_nil_and_the_loop_not_r
     f = MAPS["v1.28.1"].functions["determineSchedulingHintForInFlightPod"]
     assert href == f"https://github.com/kubernetes/kubernetes/blob/v1.28.0/pkg/scheduler/internal/queue/" \
                    f"scheduling_queue.go#L{f.first}-L{f.last}"
-
-
-def test_at_the_lost_marker_fail_v1_28_2_walks_from_bs_entry_to_pvadd(plain, page_on):
-    page = page_on(plain)
-    open_sources(page)
+    # v1.28.2: the walk from B's entry to PvAdd
     v2 = view(page, "v1.28.2")
     expect(v2.locator("[data-anchor='dh.marker_next']")).to_have_count(0)
     expect(lit(page, "v1.28.2", "dh.loop").locator("[data-testid=source-value]")).to_contain_text("B@2.Next() = e2")
@@ -110,34 +142,11 @@ def test_at_the_lost_marker_fail_v1_28_2_walks_from_bs_entry_to_pvadd(plain, pag
         "e2 PvAdd → QueueAfterBackoff (P)")
     expect(lit(page, "v1.28.2", "rq.backoff").locator("[data-testid=source-value]")).to_have_text("backoffQ")
     expect(v2.locator("[data-current=true]")).to_have_count(1)
-
-
-IN_VIEW_JS = """(el) => { const box = el.closest('.src-body').getBoundingClientRect();
-  const at = el.getBoundingClientRect(); return at.top >= box.top && at.bottom <= box.bottom; }"""
-
-
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_the_panes_open_on_the_first_line_the_step_ran_in_view(plain, browser, theme):
-    """Opened at the fail, each pane was scrolled to done(), the last line run; v1.28.2's ended on the `break` of
-    a pod's entry, which does not run once Done(B) has emptied the list (upstream's loop ends at `if e == nil`)."""
-    context, page = open_page(browser, plain, 1280, 720, color_scheme=theme)
-    try:
-        open_sources(page)
-        for version in ("v1.28.1", "v1.28.2"):
-            current = view(page, version).locator("[data-current=true]")
-            expect(current).to_have_attribute("data-order", "1")
-            expect(current).to_have_attribute("data-line", str(line(version, "aup.defer_done")))
-            assert current.evaluate(IN_VIEW_JS), version
-        ends = view(page, "v1.28.2").locator("[data-lit=true]").evaluate_all(
-            "els => els.map(e => [e.dataset.anchor, Math.max(...e.dataset.order.split(',').map(Number))])")
-        assert max(ends, key=lambda x: x[1])[0] == "done.prune_empty"
-        assert not page.problems, page.problems
-    finally:
-        context.close()
+    opened_on_the_last_line_run(page)
 
 
 def test_the_keys_show_hide_and_diff(plain, page_on):
-    page = page_on(plain)
+    page = page_on(plain, color_scheme="dark")  # the panes open in view in the dark theme as in the light
     page.goto(AT_FAIL)
     expect(page.locator("[data-testid=diagram]").first).to_be_visible()
     sources = page.locator("#sources")
@@ -145,6 +154,8 @@ def test_the_keys_show_hide_and_diff(plain, page_on):
     page.keyboard.press("c")
     expect(sources).to_be_visible()
     expect(page.locator("#btn-sources")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("[data-testid=source] [data-current=true]").first).to_be_attached()
+    opened_on_the_last_line_run(page)
     page.keyboard.press("c")
     expect(sources).to_be_hidden()
     page.keyboard.press("Shift+C")  # diff mode opens the panes too
@@ -213,22 +224,25 @@ def test_with_the_text_cached_the_real_lines_are_lit_and_the_licence_shown(cache
 
 
 @pytest.mark.parametrize("which", ["plain", "cached"])
-def test_an_offline_file_carries_the_panes_and_the_cached_text(request, browser, tmp_path, which):
+def test_an_offline_file_carries_the_panes_and_the_cached_text(request, kept, tmp_path, which):
     server = request.getfixturevalue(which)
     response = requests.get(f"{server.url}/export/lost-marker.html", timeout=60)
     assert response.status_code == 200
     path = tmp_path / "lost-marker.html"
     path.write_bytes(response.content)
-    with sealed_page(browser, 1280, 720) as (page, attempted, problems):
-        page.goto(path.as_uri())
-        expect(page.locator("#panes > [data-variant]")).to_have_count(2)
-        page.keyboard.press("End")
-        expect(page.locator("#panes [data-variant='v1.28.1']")).to_contain_text("its marker e1 was removed")
-        page.keyboard.press("c")
-        v1 = view(page, "v1.28.1")
-        expect(v1).to_have_attribute("data-text", "upstream" if which == "cached" else "paraphrase")
-        expect(lit(page, "v1.28.1", "dh.marker_next").locator("[data-testid=source-value]")).to_contain_text(
-            "Next() = nil")
+    page, attempted, problems = kept["sealed"]
+    attempted.clear()
+    problems.clear()
+    page.goto(path.as_uri())
+    expect(page.locator("#panes > [data-variant]")).to_have_count(2)
+    page.keyboard.press("End")
+    expect(page.locator("#panes [data-variant='v1.28.1']")).to_contain_text("its marker e1 was removed")
+    page.keyboard.press("c")
+    v1 = view(page, "v1.28.1")
+    expect(v1).to_have_attribute("data-text", "upstream" if which == "cached" else "paraphrase")
+    expect(lit(page, "v1.28.1", "dh.marker_next").locator("[data-testid=source-value]")).to_contain_text(
+        "Next() = nil")
+    page.goto("about:blank")  # the app stops before the next file
     assert not attempted and not problems, (attempted, problems)
 
 

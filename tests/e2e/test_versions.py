@@ -1,6 +1,6 @@
 """The version picker in a real browser: any one to four versions side by side in lockstep, kept in the address bar
 and across a reload, old ``layout=`` links translated, a version a scenario cannot run on refused with the picker
-put back; on a phone the panes stack and each diagram is in view. One page serves the wide tests (the suite's time
+put back; on a phone the panes stack and each diagram is in view. One page serves every test (the suite's time
 goes to what they check)."""
 
 import re
@@ -8,7 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_browser import at
+from tests.e2e.test_browser import at, settle
+from tests.e2e.test_stage import refitted
 
 PANES = "#panes > [data-variant]"
 THREE = ["v1.28.1", "v1.28.2", "v1.30.14"]
@@ -145,48 +146,50 @@ def test_versions_ticked_at_once_are_all_shown(page):
     assert len(loads) >= 2 and all(("got", "scenario") in heard[a:b] for a, b in zip(loads, loads[1:])), heard
 
 
-def test_three_versions_side_by_side_on_a_projector(make_page, artifacts_dir):
-    """1920x1080: three panes in one row, each diagram whole and wide enough to read; the picture kept in
-    test-artifacts/screens/versions-three-1920x1080.png."""
-    page = make_page(width=1920, height=1080)
-    page.goto("/?scenario=lost-marker&position=6&versions=" + ",".join(THREE))
-    at(page, 6)
-    diagrams = [pane.get_by_test_id("diagram").bounding_box() for pane in page.locator(PANES).all()]
-    assert len({round(box["y"]) for box in diagrams}) == 1, diagrams  # one row
-    for left, right in zip(diagrams, diagrams[1:]):
-        assert right["x"] >= left["x"] + left["width"] - 1, diagrams  # side by side, no overlap
-    for box in diagrams:
-        assert box["width"] > 500 and box["x"] + box["width"] <= 1920 and box["y"] + box["height"] <= 1080, box
-    assert page.evaluate("document.scrollingElement.scrollWidth") <= 1920
+def test_three_versions_side_by_side_on_a_projector_and_stacked_on_a_phone(page, artifacts_dir):
+    """1920x1080: three panes in one row, each diagram whole and wide enough to read; the same load made a phone's
+    390x844: the panes stacked, each diagram in view above the bottom bar, no sideways scroll; the pictures kept in
+    test-artifacts/screens/versions-three-1920x1080.png and versions-three-stacked-390x844.png."""
     screens = artifacts_dir / "screens"
     screens.mkdir(exist_ok=True)
-    page.screenshot(path=str(screens / "versions-three-1920x1080.png"))
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    try:
+        page.goto("/?scenario=lost-marker&position=6&versions=" + ",".join(THREE))
+        at(page, 6)
+        settle(page)
+        refitted(page)
+        diagrams = [pane.get_by_test_id("diagram").bounding_box() for pane in page.locator(PANES).all()]
+        assert len({round(box["y"]) for box in diagrams}) == 1, diagrams  # one row
+        for left, right in zip(diagrams, diagrams[1:]):
+            assert right["x"] >= left["x"] + left["width"] - 1, diagrams  # side by side, no overlap
+        for box in diagrams:
+            assert box["width"] > 500 and box["x"] + box["width"] <= 1920 and box["y"] + box["height"] <= 1080, box
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 1920
+        page.screenshot(path=str(screens / "versions-three-1920x1080.png"))
 
-
-def test_phone_stacks_the_panes_with_each_diagram_in_view(make_page, artifacts_dir):
-    page = make_page(width=390, height=844)
-    page.goto("/?scenario=lost-marker&position=6&versions=" + ",".join(THREE))
-    at(page, 6)
-    assert shown(page) == THREE
-    boxes = [pane.bounding_box() for pane in page.locator(PANES).all()]
-    for above, below in zip(boxes, boxes[1:]):
-        assert below["y"] >= above["y"] + above["height"] - 1, boxes  # one under the other
-    for box in boxes:
-        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 0.5, box
-    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390  # no sideways scroll
-    bar = page.locator(".controls").bounding_box()
-    for pane in page.locator(PANES).all():
-        diagram = pane.get_by_test_id("diagram")
-        diagram.scroll_into_view_if_needed()
-        expect(diagram).to_be_in_viewport(ratio=1)
-        box = diagram.bounding_box()
-        assert box["width"] > 300 and box["height"] > 150, box
-        assert box["y"] + box["height"] <= bar["y"] + 1, "the diagram is under the bottom bar"
-        expect(pane.locator('[data-queue="backoffQ"], [data-queue="unschedulablePods"]')
-               .locator('[data-pod="B"]')).to_be_visible()
-    screens = artifacts_dir / "screens"
-    screens.mkdir(exist_ok=True)
-    page.screenshot(path=str(screens / "versions-three-stacked-390x844.png"), full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        settle(page)
+        refitted(page)
+        assert shown(page) == THREE
+        boxes = [pane.bounding_box() for pane in page.locator(PANES).all()]
+        for above, below in zip(boxes, boxes[1:]):
+            assert below["y"] >= above["y"] + above["height"] - 1, boxes  # one under the other
+        for box in boxes:
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 0.5, box
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390  # no sideways scroll
+        bar = page.locator(".controls").bounding_box()
+        for pane in page.locator(PANES).all():
+            diagram = pane.get_by_test_id("diagram")
+            diagram.scroll_into_view_if_needed()
+            expect(diagram).to_be_in_viewport(ratio=1)
+            box = diagram.bounding_box()
+            assert box["width"] > 300 and box["height"] > 150, box
+            assert box["y"] + box["height"] <= bar["y"] + 1, "the diagram is under the bottom bar"
+            expect(pane.locator('[data-queue="backoffQ"], [data-queue="unschedulablePods"]')
+                   .locator('[data-pod="B"]')).to_be_visible()
+        page.screenshot(path=str(screens / "versions-three-stacked-390x844.png"), full_page=True)
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 720})  # the module page's size (conftest.desk)
 
 
 MENU_OVERFLOW_JS = """() => {
@@ -198,21 +201,23 @@ MENU_OVERFLOW_JS = """() => {
 }"""
 
 
-def test_the_menu_stays_inside_the_window_at_every_size(make_page):
+def test_the_menu_stays_inside_the_window_at_every_size(page):
     """At 1280x720 the menu, opened under its summary, ended at 1309 px, its descriptions cut by the window's edge;
     it stays inside at every size, also when the window is resized while it is open."""
-    page = make_page()
     page.goto("/?scenario=lost-marker")
     at(page, 0)
     menu = page.locator("#versions-menu")
-    for width, height in ((1280, 720), (1920, 1080), (390, 844)):
-        page.set_viewport_size({"width": width, "height": height})
+    try:
+        for width, height in ((1280, 720), (1920, 1080), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.click("#versions-summary")
+            expect(menu).to_be_visible()
+            assert page.evaluate(MENU_OVERFLOW_JS) == [], f"{width}x{height}: past the window's edge"
+            page.keyboard.press("Escape")
+            expect(menu).to_be_hidden()
+        page.set_viewport_size({"width": 1920, "height": 1080})
         page.click("#versions-summary")
-        expect(menu).to_be_visible()
-        assert page.evaluate(MENU_OVERFLOW_JS) == [], f"{width}x{height}: past the window's edge"
-        page.keyboard.press("Escape")
-        expect(menu).to_be_hidden()
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    page.click("#versions-summary")
-    page.set_viewport_size({"width": 1280, "height": 720})  # resized while open
-    page.wait_for_function(f"() => ({MENU_OVERFLOW_JS})().length === 0")
+        page.set_viewport_size({"width": 1280, "height": 720})  # resized while open
+        page.wait_for_function(f"() => ({MENU_OVERFLOW_JS})().length === 0")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 720})  # the module page's size (conftest.desk)

@@ -196,3 +196,28 @@ def test_the_lesson_pop_specific_says_where_popspecificpod_took_each_pod_from():
     assert titles[1]["lines"][0].startswith("PopSpecificPod activates A out of unschedulablePods and takes A")
     assert "activate" in titles[1]["where"] and titles[0]["lines"][0].startswith("PopSpecificPod takes C")
     assert set(chips(scene_at("pop-specific", 4)["v1.36.2"], "inFlight")) == {"A", "C"}
+
+
+def test_the_lessons_say_in_words_where_each_version_put_each_pod():
+    """What tests/e2e/test_since_1_31.py's walks find drawn, said by the scene: whose lanes, marks and words."""
+    from webapp.engine.simulation import Simulation
+    from webapp.presenter.scene import present
+    from webapp.scenario.resolve import resolve
+
+    before, popped = scene_at("pop-from-backoffq", 5), scene_at("pop-from-backoffq", 6)
+    assert "A" in chips(before["v1.31.13"], "activeQ") and "A" in chips(before["v1.36.2"], "backoffQ")
+    assert not any("window" in c for lane in before["v1.31.13"]["lanes"] for c in lane["chips"])
+    assert chips(popped["v1.36.2"], "backoffQ") == {}
+    assert [m["text"] for m in chips(popped["v1.36.2"], "inFlight")["A"]["marks"]] == ["from backoffQ"]
+    sim = Simulation(resolve("pop-from-backoffq")[0], ["v1.31.13", "v1.32.0", "v1.36.2"])
+    sim.seek(6)  # v1.32.0 has no Pop from backoffQ: like v1.31.13 it popped A from activeQ after the flush
+    assert "marks" not in chips(present(sim.frame())["panes"]["v1.32.0"], "inFlight")["A"]
+    dropped = chips(scene_at("pop-discards-duplicate", 4)["v1.32.0"], "activeQ")["A"]
+    assert [m["text"] for m in dropped["marks"]] == ["discarded"]
+    [forced] = [i for i in scene_at("force-activate", 3)["v1.32.0"]["list"]["items"] if i.get("forPod")]
+    assert forced["forText"] == "for A"
+    failed = scene_at("force-activate", 4)  # A's failure, whose walk reads the entry, sends A to backoffQ on v1.32.0
+    assert "A" in chips(failed["v1.32.0"], "backoffQ") and "A" in chips(failed["v1.31.13"], "unschedulablePods")
+    parked, taken = scene_at("pop-specific", 3)["v1.36.2"], scene_at("pop-specific", 4)["v1.36.2"]
+    assert "A" in chips(parked, "unschedulablePods") and "B" in chips(parked, "activeQ")
+    assert "B" in chips(taken, "activeQ") and chips(taken, "unschedulablePods") == {}  # B, the head, passed over
