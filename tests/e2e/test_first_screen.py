@@ -3,9 +3,14 @@ built-in's first step and its key steps (where the versions part, each failure, 
 every pod chip, the step note and the outcome line are on screen without scrolling, above the pinned controls. At
 step 0 the lanes holding A and B were under the controls (two "(empty)" boxes showed), and at the lost marker's
 step 6 the step note and the outcome line were cut off; at 1920x1080 the open introduction and the panes' least
-height put the lost marker's step note 104 px under the controls at step 0."""
+height put the lost marker's step note 104 px under the controls at step 0. A phone (390x844) and a small window
+(760x520) are held to what fits them: the first pane's pods on the first screen, and on a phone everything else
+between the strip and the bar once scrolled to.
 
-from collections.abc import Iterator
+Each built-in is opened once and sought as a viewer does (the scrubber), step after step; at each step the window
+takes every size in turn, and the page's own refit is waited for before the facts are read in one evaluate."""
+
+from typing import NamedTuple
 
 import pytest
 from playwright.sync_api import expect
@@ -16,114 +21,136 @@ from tests.e2e.test_stage import present_mode, refitted
 from webapp.presenter.messages import key_positions
 from webapp.scenario import builtin
 
-# What is not on screen, above the controls: each pod chip, the step note, the outcome line (when it says something).
-# ``panes``: the panes whose chips are looked at; ``texts``: the step note and the outcome line too.
-HIDDEN_JS = """({ panes, texts }) => {
+
+class Size(NamedTuple):
+    """A window the first screen is held to: ``panes``, the panes whose pod chips must show; ``texts``, the step
+    note and the outcome line too; ``scroller``, what must not have scrolled ('' for nothing looked at); ``phone``,
+    the strip in sight and everything between it and the bar once scrolled to."""
+
+    width: int
+    height: int
+    panes: str = "#panes"
+    texts: bool = True
+    scroller: str = "app"
+    phone: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.width}x{self.height}"
+
+
+FIRST_PANE = "#panes > [data-variant]:first-child"
+# 760x520 (a laptop's split screen): the panes stack and the page scrolls, so the first pane is what shows; at the
+# start, with the introduction open, the pods it starts from are above the pinned controls (the activeQ's chips were
+# half under them).
+SMALL_WINDOW = Size(760, 520, panes=FIRST_PANE, texts=False, scroller="")
+# 390x844 (a phone): the panes stack, each a screen's height, so not everything fits one screen; the strip above
+# them carries the other versions' state (where there are others). The first screen (not scrolled) shows the first
+# pane's pods above the bottom bar (the lanes holding A and B at the lost marker's start, then B's at its climax,
+# were under it; then the lanes under the lists of queueing-hints 7, three-pod-cascade 8, backoff-windows 4 and
+# more), the strip in sight; and scrolled to, every pod chip, the step note and the outcome line come between the
+# strip and the bar.
+PHONE = Size(390, 844, panes=FIRST_PANE, texts=False, scroller="window", phone=True)
+SIZES = (Size(1280, 720), Size(1024, 768), Size(1920, 1080), PHONE)
+
+# True once the window has the size asked for and what the checks read (the boxes of the pod chips, the panes, the
+# note, the outcome line, the controls, the strip and its words; the scroll offsets) has held still for two frames:
+# the page's refit after a resize (its resize handler, its resize observers, the strip's frame) is done.
+HELD_STILL_JS = """({ width, height, key }) => {
+  const box = (el) => { if (!el) return '-'; const r = el.getBoundingClientRect();
+    return `${r.left},${r.top},${r.width},${r.height}`; };
+  const marks = [innerWidth, innerHeight, scrollY, document.getElementById('app').scrollTop,
+    document.getElementById('glance')?.textContent ?? '', box(document.getElementById('step-note').closest('.note'))];
+  for (const el of document.querySelectorAll(
+    '#panes > [data-variant], #panes .lane .chip, .controls, #glance, #returns')) marks.push(box(el));
+  const print = marks.join('|');
+  const seen = window.__firstScreenSeen?.key === key ? window.__firstScreenSeen : { key, print: '', times: 0 };
+  seen.times = print === seen.print ? seen.times + 1 : 0;
+  seen.print = print;
+  window.__firstScreenSeen = seen;
+  return innerWidth === width && innerHeight === height && seen.times >= 2;
+}"""
+
+# What is not as it must be at one size: each pod chip of ``panes`` not on screen above the controls, the step note
+# and the outcome line (when it says something) too where ``texts``; ``scroller`` scrolled; on a phone, the strip
+# out of sight (where there are other versions) and, each scrolled into view (the page's own scroll padding: under
+# the strip, above the bar), every pod chip, the step note and the outcome line not wholly between the strip and
+# the bar (every scroll offset is put back after).
+FACTS_JS = """({ panes, texts, scroller, phone }) => {
   const floor = document.querySelector('.controls').getBoundingClientRect().top;
   const off = (el) => { const r = el.getBoundingClientRect();
     return r.width > 0 && (r.top < 0 || r.bottom > floor + 0.5); };
-  const out = [];
-  for (const chip of document.querySelectorAll(`${panes} .lane .chip`)) if (off(chip))
-    out.push(`chip ${chip.textContent.trim().split(/\\s/)[0]} in ${chip.closest('[data-variant]').dataset.variant}`);
-  if (!texts) return out;
-  if (off(document.getElementById('step-note').closest('.note'))) out.push('the step note');  // it clips the note
+  const chipName = (chip) =>
+    `chip ${chip.textContent.trim().split(/\\s/)[0]} in ${chip.closest('[data-variant]').dataset.variant}`;
+  const note = document.getElementById('step-note').closest('.note');
   const returns = document.getElementById('returns');
-  if (!returns.hidden && off(returns)) out.push('the outcome line');
+  const out = [];
+  const scrolled = { app: document.getElementById('app').scrollTop, window: scrollY }[scroller];
+  if (scrolled) out.push(`${scroller} scrolled ${scrolled} px`);
+  for (const chip of document.querySelectorAll(`${panes} .lane .chip`)) if (off(chip)) out.push(chipName(chip));
+  if (texts && off(note)) out.push('the step note');  // it clips the note
+  if (texts && !returns.hidden && off(returns)) out.push('the outcome line');
+  if (!phone) return out;
+  if (document.querySelectorAll('#panes > [data-variant]').length > 1) {  // the strip says the other versions' state
+    const row = document.querySelector('[data-testid=glance-row]');
+    const r = row?.getBoundingClientRect();
+    if (!r || !r.width || !r.height || getComputedStyle(row).visibility === 'hidden') out.push('no strip row shows');
+    if (document.querySelector('.glance').getBoundingClientRect().top < 0) out.push('the strip');
+  }
+  const glance = document.querySelector('.glance:not([hidden])');
+  const named = [...document.querySelectorAll('#panes .lane .chip')].map((chip) => [chipName(chip), chip]);
+  named.push(['the step note', note]);
+  if (!returns.hidden) named.push(['the outcome line', returns]);
+  const offsets = new Map([[document.scrollingElement, null]]);
+  for (const [, el] of named) for (let up = el.parentElement; up; up = up.parentElement) offsets.set(up, null);
+  for (const el of offsets.keys()) offsets.set(el, [el.scrollLeft, el.scrollTop]);
+  for (const [name, el] of named) {
+    el.scrollIntoView({ block: 'nearest' });
+    const r = el.getBoundingClientRect();
+    const top = glance ? glance.getBoundingClientRect().bottom : 0;
+    const bar = document.querySelector('.controls').getBoundingClientRect().top;
+    if (r.top < top - 0.5 || r.bottom > bar + 0.5)
+      out.push(`scrolled to, ${name} at ${Math.round(r.top)}..${Math.round(r.bottom)}`);
+  }
+  for (const [el, [left, top]] of offsets) el.scrollTo(left, top);
   return out;
 }"""
-EVERYTHING = {"panes": "#panes", "texts": True}
 
 
 def positions(scenario_id: str) -> list[int]:
     return [0, *key_positions(builtin_simulation(scenario_id).summary())]
 
 
-def sought(page, scenario_id: str) -> Iterator[int]:
-    """The built-in opened once, then sought as a viewer does (the scrubber): each of its first and key steps,
-    once drawn."""
+def sizes_at(turn: int) -> tuple[Size, ...]:
+    """The sizes the ``turn``-th step sought is seen at: at the first, the small window the page opens in, then
+    each size; after, back and forth, so each step starts at the size the last one ended at."""
+    return (SMALL_WINDOW, *SIZES) if turn == 0 else SIZES[::-1] if turn % 2 else SIZES
+
+
+@pytest.mark.parametrize("scenario_id", builtin.ids())
+def test_the_pods_note_and_outcomes_are_on_the_first_screen(make_page, scenario_id):
+    """The built-in opened once in a small window, then sought as a viewer does (the scrubber): at its first and
+    each key step, once drawn, the window takes each size in turn and what shows is held to what that size must
+    show."""
+    page = make_page(SMALL_WINDOW.width, SMALL_WINDOW.height)
     page.goto(f"/?scenario={scenario_id}")
     expect(page.locator("#panes > [data-variant]").first).to_be_visible()
     total = page.evaluate("document.getElementById('scrubber').max")
-    for position in positions(scenario_id):
+    current, hidden = SMALL_WINDOW, {}
+    for turn, position in enumerate(positions(scenario_id)):
         if position:
             page.locator("#scrubber").fill(str(position))
         at(page, position, total=total)
-        yield position
-
-
-@pytest.mark.parametrize("size", [(1280, 720), (1024, 768), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("scenario_id", builtin.ids())
-def test_the_pods_note_and_outcomes_are_on_the_first_screen(make_page, size, scenario_id):
-    page = make_page(*size)
-    hidden = {}
-    for position in sought(page, scenario_id):
-        assert page.evaluate("document.getElementById('app').scrollTop") == 0
-        if missing := page.evaluate(HIDDEN_JS, EVERYTHING):
-            hidden[position] = missing
-    assert not hidden, f"{scenario_id} at {size}: {hidden}"
-
-
-def test_a_small_window_starts_with_the_first_panes_pods_above_the_controls(make_page):
-    """760x520 (a laptop's split screen): the panes stack and the page scrolls, so the first pane is what shows; at
-    each built-in's start, with the introduction open, the pods it starts from are above the pinned controls (the
-    activeQ's chips were half under them)."""
-    page = make_page(760, 520)
-    hidden = {}
-    for scenario_id in builtin.ids():
-        page.goto(f"/?scenario={scenario_id}")
-        at(page, 0, total=builtin.step_count(scenario_id))
-        expect(page.locator("#intro")).to_have_attribute("open", "")
-        if missing := page.evaluate(HIDDEN_JS, {"panes": "#panes > [data-variant]:first-child", "texts": False}):
-            hidden[scenario_id] = missing
-    assert not hidden, hidden
-
-
-
-# Scrolled into view (the page's own scroll padding: under the strip, above the bar), what is still not wholly
-# between the strip of the other versions and the bottom bar: each pod chip, the step note, the outcome line.
-COVERED_WHEN_SCROLLED_TO_JS = """() => {
-  const glance = document.querySelector('.glance:not([hidden])');
-  const named = [...document.querySelectorAll('#panes .lane .chip')].map((chip) =>
-    [`chip ${chip.textContent.trim().split(/\\s/)[0]} in ${chip.closest('[data-variant]').dataset.variant}`, chip]);
-  named.push(['the step note', document.getElementById('step-note').closest('.note')]);
-  const returns = document.getElementById('returns');
-  if (!returns.hidden) named.push(['the outcome line', returns]);
-  const out = [];
-  for (const [name, el] of named) {
-    el.scrollIntoView({ block: 'nearest' });
-    const r = el.getBoundingClientRect();
-    const top = glance ? glance.getBoundingClientRect().bottom : 0;
-    const floor = document.querySelector('.controls').getBoundingClientRect().top;
-    if (r.top < top - 0.5 || r.bottom > floor + 0.5)
-      out.push(`${name} at ${Math.round(r.top)}..${Math.round(r.bottom)}`);
-  }
-  scrollTo(0, 0);
-  return out;
-}"""
-
-
-@pytest.mark.parametrize("scenario_id", builtin.ids())
-def test_a_phone_starts_with_the_first_panes_pods_and_covers_nothing_for_good(make_page, scenario_id):
-    """390x844 (a phone): the panes stack, each a screen's height, so not everything fits one screen; the strip
-    above them carries the other versions' state (where there are others). At each built-in's first step and key
-    steps (sought as a viewer does, the scrubber) the first screen (not scrolled) shows the first pane's pods above
-    the bottom bar (the lanes holding A and B at the lost marker's start, then B's at its climax, were under it;
-    then the lanes under the lists of queueing-hints 7, three-pod-cascade 8, backoff-windows 4 and more), the strip
-    in sight; and scrolled to, every pod chip, the step note and the outcome line come between the strip and the
-    bar."""
-    page = make_page(390, 844)
-    hidden = {}
-    for position in sought(page, scenario_id):
-        assert page.evaluate("scrollY") == 0
-        missing = page.evaluate(HIDDEN_JS, {"panes": "#panes > [data-variant]:first-child", "texts": False})
-        if page.locator("#panes > [data-variant]").count() > 1:  # the strip says the other versions' state
-            expect(page.get_by_test_id("glance-row").first).to_be_visible()
-            if page.evaluate("document.querySelector('.glance').getBoundingClientRect().top") < 0:
-                missing.append("the strip")
-        missing += [f"scrolled to, {what}" for what in page.evaluate(COVERED_WHEN_SCROLLED_TO_JS)]
-        if missing:
-            hidden[position] = missing
-    assert not hidden, f"{scenario_id} at 390x844: {hidden}"
+        if not position:
+            expect(page.locator("#intro")).to_have_attribute("open", "")
+        for size in sizes_at(turn):
+            if size != current:
+                page.set_viewport_size({"width": size.width, "height": size.height})
+                current = size
+            page.wait_for_function(HELD_STILL_JS, arg={"width": size.width, "height": size.height,
+                                                        "key": f"{position} {size}"}, polling="raf")
+            if missing := page.evaluate(FACTS_JS, size._asdict()):
+                hidden[f"{size} at step {position}"] = missing
+    assert not hidden, f"{scenario_id}: {hidden}"
 
 
 # Each pane's box (its diagram, caption, narration and invariants) where it is not wholly inside the panes' box
