@@ -1032,17 +1032,22 @@ ENTRY_TEXT_CONTRAST_JS = """(pane) => {
 }"""
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_the_decisive_frames_entries_read_at_aa_contrast_on_a_phone(make_page, theme):
+def test_the_decisive_frames_entries_read_at_aa_contrast_on_a_phone(make_page):
     """At lost-marker 6 the removed e2 is hatched as unseen (v1.28.1) or gold as walked (v1.28.2): its id was drawn
-    in the ghost grey on those paints, 3.75:1 and 4.49:1. Text under 24 px needs 4.5:1."""
-    page = make_page(width=390, height=844, color_scheme=theme)
+    in the ghost grey on those paints, 3.75:1 and 4.49:1. Text under 24 px needs 4.5:1. Light, then the system
+    turned dark (the page follows it: its colours are CSS light-dark() pairs)."""
+    page = make_page(width=390, height=844)
     open_at(page, "lost-marker", 6)
-    for pane in (V1, V2):
-        texts = page.locator(pane).evaluate(ENTRY_TEXT_CONTRAST_JS)
-        assert any("removed" in t["entry"] for t in texts), f"{pane}: no removed entry drawn"
-        low = [t for t in texts if t["px"] < 24 and t["ratio"] < 4.5]
-        assert not low, f"{pane} ({theme}): text under 4.5:1 against its box: {low}"
+    grounds = []
+    for theme in ("light", "dark"):
+        page.emulate_media(color_scheme=theme)
+        grounds.append(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+        for pane in (V1, V2):
+            texts = page.locator(pane).evaluate(ENTRY_TEXT_CONTRAST_JS)
+            assert any("removed" in t["entry"] for t in texts), f"{pane}: no removed entry drawn"
+            low = [t for t in texts if t["px"] < 24 and t["ratio"] < 4.5]
+            assert not low, f"{pane} ({theme}): text under 4.5:1 against its box: {low}"
+    assert grounds[0] != grounds[1], f"the page did not turn dark: its background {grounds}"
 
 
 def done_a_leaves_ghosts_and_a_detached_pointer(page):
