@@ -158,20 +158,18 @@ def test_play_says_paused_as_soon_as_it_stops_at_a_prompt(make_page):
     page.keyboard.press("Escape")
 
 
-def before_the_poll(make_page):
-    """A presenter's room at the lost marker's step 5, Predict ticked: the next step opens the poll."""
-    presenter, _, _ = start_presenter(make_page)
+def before_the_poll(presenter):
+    """The presenter's room at the lost marker's step 5, Predict ticked: the next step opens the poll."""
     for _ in range(5):
         presenter.keyboard.press("ArrowRight")
     at(presenter, 5)
     presenter.check("#predict")
-    return presenter
 
 
-def test_closing_the_poll_puts_the_focus_on_step_and_escape_withdraws_one(make_page):
+def closing_the_poll_puts_the_focus_on_step_and_escape_withdraws_one(presenter):
     """The revealed poll's Close removed the panel with the focus in it: the focus fell to the page's body. Then,
     back at 5 in presentation mode, Escape on the next open poll withdraws it and keeps presentation mode."""
-    presenter = before_the_poll(make_page)
+    before_the_poll(presenter)
     presenter.locator("#btn-step").click()
     panel = presenter.get_by_test_id("poll-presenter")
     panel.get_by_test_id("poll-reveal").click()
@@ -184,10 +182,11 @@ def test_closing_the_poll_puts_the_focus_on_step_and_escape_withdraws_one(make_p
     escape_on_an_open_poll_withdraws_it_and_keeps_presentation_mode(presenter)
 
 
-def test_a_follower_has_the_way_out_of_presentation_mode_and_its_own_keys_in_the_help(make_page):
+def test_a_room_follower_has_the_way_out_and_its_keys_and_the_presenter_closes_polls(make_page):
     """A follower in presentation mode has the way out. A follower's help listed →, Space, Home, End, d and +/−,
-    which only said "press Detach"; detached, they are its keys again (the follower's window then a phone's)."""
-    _, room, _ = start_presenter(make_page)
+    which only said "press Detach"; detached, they are its keys again (the follower's window then a phone's). Then
+    in the same room the presenter's polls: Close puts the focus on Step, Escape withdraws an open one."""
+    presenter, room, _ = start_presenter(make_page)
     follower = make_page()
     follower.goto(f"/r/{room}")
     expect(follower.locator("#room-code")).to_have_text(room)
@@ -206,6 +205,7 @@ def test_a_follower_has_the_way_out_of_presentation_mode_and_its_own_keys_in_the
     follower.keyboard.press("?")
     expect(follower.locator("#help-keys tr[data-action=step]")).to_have_count(1)
     expect(follower.locator("#help-keys tr[data-action=detach]")).to_have_count(0)
+    closing_the_poll_puts_the_focus_on_step_and_escape_withdraws_one(presenter)
 
 
 def the_plugin_catalogue_opens_from_the_act_bar(page):
