@@ -91,8 +91,8 @@ def test_without_javascript_the_pages_show_their_pods(browser, live_server, arti
 
 
 def test_the_live_view_takes_over_without_a_layout_shift(browser, live_server, room_at_3):
-    """Each page loaded with the cache disabled (DevTools' "Disable cache": as a first visit fetches it), at a
-    phone's and a laptop's size."""
+    """Each page loaded as on a first visit, with the cache disabled (DevTools' "Disable cache") and the storage
+    and cookies the last page left cleared, at a phone's and a laptop's size."""
     room, presenters_pods = room_at_3
     page = new_page(browser, live_server, *SIZES[0])
     try:
@@ -103,6 +103,9 @@ def test_the_live_view_takes_over_without_a_layout_shift(browser, live_server, r
         for size in SIZES:
             page.set_viewport_size({"width": size[0], "height": size[1]})
             for path in (f"/r/{room}", "/", "/embed"):
+                if page.url.startswith(live_server.url):  # a first visit: nothing kept from the last page
+                    page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+                page.context.clear_cookies()
                 page.goto(path, wait_until="commit")
                 expect(page.locator(POD).first).to_be_visible()
                 page.wait_for_selector(LIVE, state="attached")
