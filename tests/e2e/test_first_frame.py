@@ -50,57 +50,76 @@ def room_at_3(make_page):
     return room, presenter.evaluate(SHOWN_PODS)
 
 
-@pytest.mark.parametrize("size", [(390, 844), (1280, 720)])
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_without_javascript_the_pages_show_their_pods(browser, live_server, artifacts_dir, room_at_3, size, scheme):
+SIZES = [(390, 844), (1280, 720)]
+
+
+def test_without_javascript_the_pages_show_their_pods(browser, live_server, artifacts_dir, room_at_3):
+    """Each page at each size and theme, one page without JavaScript going from one to the next (a page without
+    it keeps nothing from one document to the next)."""
     room, presenters_pods = room_at_3
     out = artifacts_dir / "screenshots"
     out.mkdir(exist_ok=True)
-    viewer_pods = None
-    for name, path in (("room", f"/r/{room}"), ("viewer", "/?scenario=lost-marker&position=3"),
-                       ("embed", "/embed?scenario=lost-marker&position=3")):
-        page = new_page(browser, live_server, *size, scheme, script=False)
-        try:
-            page.goto(path)
-            expect(page.locator(POD).locator("visible=true").first).to_be_visible()
-            shown = page.evaluate(SHOWN_PODS)
-            assert shown, name
-            if name == "room":
-                assert shown == presenters_pods  # the presenter's step, as the presenter's page shows it
-            viewer_pods = viewer_pods or shown
-            assert shown == viewer_pods, name
-            expect(page.locator("#scenario-name")).to_be_hidden()  # "Loading…" is for a page that runs
-            expect(page.locator("#intro summary")).to_contain_text("The lost marker")
-            expect(page.locator(".controls .position").locator("visible=true")).to_have_text("3 / 6")
-            if name == "room":
-                expect(page.locator("#room-banner")).to_contain_text(f"Room {room}")
-            page.screenshot(path=str(out / f"first-frame-{name}-{size[0]}x{size[1]}-{scheme}.png"))
-            assert page.elsewhere == []
-        finally:
-            page.context.close()
+    page = new_page(browser, live_server, *SIZES[0], script=False)
+    try:
+        for size in SIZES:
+            for scheme in ("light", "dark"):
+                page.set_viewport_size({"width": size[0], "height": size[1]})
+                page.emulate_media(color_scheme=scheme)
+                viewer_pods = None
+                for name, path in (("room", f"/r/{room}"), ("viewer", "/?scenario=lost-marker&position=3"),
+                                   ("embed", "/embed?scenario=lost-marker&position=3")):
+                    label = f"{name} {size[0]}x{size[1]} {scheme}"
+                    page.goto(path)
+                    expect(page.locator(POD).locator("visible=true").first).to_be_visible()
+                    shown = page.evaluate(SHOWN_PODS)
+                    assert shown, label
+                    if name == "room":
+                        assert shown == presenters_pods, label  # the presenter's step, as the presenter's page has it
+                    viewer_pods = viewer_pods or shown
+                    assert shown == viewer_pods, label
+                    expect(page.locator("#scenario-name")).to_be_hidden()  # "Loading…" is for a page that runs
+                    expect(page.locator("#intro summary")).to_contain_text("The lost marker")
+                    expect(page.locator(".controls .position").locator("visible=true")).to_have_text("3 / 6")
+                    if name == "room":
+                        expect(page.locator("#room-banner")).to_contain_text(f"Room {room}")
+                    page.screenshot(path=str(out / f"first-frame-{name}-{size[0]}x{size[1]}-{scheme}.png"))
+                    dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+                    assert dark == (scheme == "dark"), f"{label}: the shot is not in the {scheme} theme"
+        assert page.elsewhere == []
+    finally:
+        page.context.close()
 
 
-@pytest.mark.parametrize("size", [(390, 844), (1280, 720)])
-def test_the_live_view_takes_over_without_a_layout_shift(browser, live_server, room_at_3, size):
+def test_the_live_view_takes_over_without_a_layout_shift(browser, live_server, room_at_3):
+    """Each page loaded as on a first visit, with the cache disabled (DevTools' "Disable cache") and the storage
+    and cookies the last page left cleared, at a phone's and a laptop's size."""
     room, presenters_pods = room_at_3
-    for path in (f"/r/{room}", "/", "/embed"):
-        page = new_page(browser, live_server, *size)
-        try:
-            page.add_init_script(SHIFTS)
-            page.goto(path, wait_until="commit")
-            expect(page.locator(POD).first).to_be_visible()
-            page.wait_for_selector(LIVE, state="attached")
-            expect(page.get_by_test_id("first-frame")).to_have_count(0)
-            page.wait_for_load_state("networkidle")
-            assert page.evaluate(PAINTED)
-            if path.startswith("/r/"):
-                expect(page.locator("#room-banner")).to_be_visible()
-                assert page.evaluate(SHOWN_PODS) == presenters_pods
-            shifts = page.evaluate("window.__shifts")
-            assert sum(s["value"] for s in shifts if not s["input"]) < 0.01, (path, shifts)
-            assert page.elsewhere == []
-        finally:
-            page.context.close()
+    page = new_page(browser, live_server, *SIZES[0])
+    try:
+        devtools = page.context.new_cdp_session(page)
+        devtools.send("Network.enable")
+        devtools.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        page.add_init_script(SHIFTS)
+        for size in SIZES:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            for path in (f"/r/{room}", "/", "/embed"):
+                if page.url.startswith(live_server.url):  # a first visit: nothing kept from the last page
+                    page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+                page.context.clear_cookies()
+                page.goto(path, wait_until="commit")
+                expect(page.locator(POD).first).to_be_visible()
+                page.wait_for_selector(LIVE, state="attached")
+                expect(page.get_by_test_id("first-frame")).to_have_count(0)
+                page.wait_for_load_state("networkidle")
+                assert page.evaluate(PAINTED)
+                if path.startswith("/r/"):
+                    expect(page.locator("#room-banner")).to_be_visible()
+                    assert page.evaluate(SHOWN_PODS) == presenters_pods
+                shifts = page.evaluate("window.__shifts")
+                assert sum(s["value"] for s in shifts if not s["input"]) < 0.01, (path, size, shifts)
+        assert page.elsewhere == []
+    finally:
+        page.context.close()
 
 
 def test_the_act_bar_filled_after_the_live_view_moves_no_pane(browser, live_server):

@@ -4,9 +4,11 @@ and a phone's sizes, light and dark, for people to look at:
 
     test-artifacts/screens/<id>/<position>-<width>x<height>-<theme>.png
 
-One browser page per size and theme goes from position to position (a permalink each: the page under test is
-what a link to that position opens). A phone's shot is the whole page (its panes stack and scroll). On the
-larger screens each shot must also be readable: the lists drawn at 11 px or more, no entry spilling out of its list.
+One browser page per size and theme goes through them as a visitor does, in one load: its first scenario
+opened by a permalink, each next one picked in the scenario picker, each position reached with the scrubber (the
+same scene a link to that position opens, drawn by the same code). A phone's shot is the whole page (its panes
+stack and scroll). On the larger screens each shot must also be readable: the lists drawn at 11 px or more, no
+entry spilling out of its list.
 
 The full matrix (every built-in x 3 sizes x 2 themes, ~140 shots) takes minutes, so by default the lost marker
 gets every size, each in one theme (1280x720 light, 1920x1080 dark, 390x844 dark), the other built-ins only their
@@ -70,6 +72,25 @@ def extra_shots(page, out, position, width, height, theme, phone) -> int:
     return 1
 
 
+def shown_at(page, scenario_id: str, position: int, opened: str | None) -> str:
+    """Brings the page to ``position`` of ``scenario_id``: the first scenario by its permalink, a next one by the
+    scenario picker, then the scrubber; returns the scenario now open."""
+    total = builtin.step_count(scenario_id)
+    if opened is None:
+        page.goto(f"/?scenario={scenario_id}&position={position}")
+        expect(page.locator("#app")).to_have_attribute("data-scenario", scenario_id)
+    else:
+        if opened != scenario_id:
+            page.select_option("#scenario-picker", scenario_id)
+            expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^0 / {total}(\D|$)"))
+        scrubber = page.locator("#scrubber")
+        scrubber.fill(str(position))
+        scrubber.blur()  # as after a link: no control focused (its ring would be in the shot)
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / {total}(\D|$)"))
+    expect(page.locator("#scenario-picker")).to_have_value(scenario_id)
+    return scenario_id
+
+
 def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", "not a PNG"
     return struct.unpack(">II", data[16:24])
@@ -92,6 +113,7 @@ def test_screens_of_every_built_in(make_page, artifacts_dir, width, height, them
     phone = width < 600
     started = time.monotonic()
     shots = 0
+    opened = None
     for scenario_id in builtin.ids():
         if not (FULL or scenario_id in ALL_SIZES or ((width, height), theme) == (SIZES[0], THEMES[0])):
             continue
@@ -99,10 +121,7 @@ def test_screens_of_every_built_in(make_page, artifacts_dir, width, height, them
         out.mkdir(parents=True, exist_ok=True)
         keys = positions(scenario_id)
         for position in keys if FULL or scenario_id in ALL_SIZES else keys[:1]:  # the first turn of the story
-            page.goto(f"/?scenario={scenario_id}&position={position}")
-            expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / \d+"))
-            expect(page.locator("#app")).to_have_attribute("data-position", str(position))
-            expect(page.locator("#app")).to_have_attribute("data-scenario", scenario_id)
+            opened = shown_at(page, scenario_id, position, opened)
             settle(page)
             path = out / f"{position}-{width}x{height}-{theme}.png"
             path.unlink(missing_ok=True)

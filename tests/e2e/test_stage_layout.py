@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_stage import PANES, at, present_mode, refitted, settle
+from tests.e2e.test_stage import PANES, at, present_mode, refitted, resize, settle
 from webapp.model.versions import VERSIONS
 
 FOUR = ["v1.28.1", "v1.28.2", "v1.30.14", "v1.31.13"]
@@ -48,6 +48,18 @@ def clipped(page, selector):
     return page.evaluate(OUTSIDE_JS, selector)
 
 
+# Each version's box in the menu scrolled into view as Playwright does (centred when out of view), then what of it
+# is clipped (OUTSIDE_JS): one round trip for the whole menu.
+EACH_BOX_SCROLLED_TO_JS = f"""(versions) => {{
+  const outside = {OUTSIDE_JS};
+  return versions.flatMap((version) => {{
+    const selector = `#versions-options input[value="${{version}}"]`;
+    document.querySelector(selector).scrollIntoViewIfNeeded(true);
+    return outside(selector);
+  }});
+}}"""
+
+
 # --- 1. the versions menu on a 1024x768 screen --------------------------------------------------------------
 def test_the_versions_menu_stays_on_screen_when_the_top_bar_wraps(make_page):
     page = make_page(width=1024, height=768)
@@ -62,10 +74,7 @@ def test_the_versions_menu_stays_on_screen_when_the_top_bar_wraps(make_page):
         at(page, 6)
         refitted(page)
         problems = clipped(page, "#versions-menu")
-        for version in VERSIONS:  # the menu scrolls: each box, scrolled to, is clipped by nothing
-            box = f'#versions-options input[value="{version}"]'
-            page.locator(box).scroll_into_view_if_needed()
-            problems += clipped(page, box)
+        problems += page.evaluate(EACH_BOX_SCROLLED_TO_JS, list(VERSIONS))  # the menu scrolls
         assert not problems, f"{count} versions ticked:\n" + "\n".join(problems)
     after = page.locator("#versions-summary").bounding_box()
     assert after["y"] > before["y"] + 10, f"the top bar did not wrap: summary at {before} then {after}"
@@ -108,9 +117,7 @@ CROWDED_JS = """() => {
 }"""
 
 
-def test_four_panes_presenting_on_a_projector_keep_lane_headings_apart_and_timers_in_their_chips(make_page):
-    page = make_page(width=1920, height=1080)
-    open_presenting(page, FOUR)
+def four_panes_keep_lane_headings_apart_and_timers_in_their_chips(page):
     got = page.evaluate(CROWDED_JS)
     assert got["timers"] == 4, got  # "0 s / 300 s" in unschedulablePods, "1 s left" in backoffQ
     assert not got["problems"], "\n".join(got["problems"])
@@ -119,8 +126,14 @@ def test_four_panes_presenting_on_a_projector_keep_lane_headings_apart_and_timer
 # --- 3. three or four panes in presentation mode on a laptop's screen ----------------------------------------
 @pytest.mark.parametrize("versions", [FOUR[:3], FOUR], ids=["three", "four"])
 def test_three_or_four_panes_presenting_at_1280x720_are_all_on_the_screen(make_page, versions):
-    page = make_page()
+    """Four: first on a projector (1920x1080) the lane headings apart and the timers in their chips, then the
+    window made a laptop's."""
+    four = len(versions) == 4
+    page = make_page(*((1920, 1080) if four else (1280, 720)))
     open_presenting(page, versions)
+    if four:
+        four_panes_keep_lane_headings_apart_and_timers_in_their_chips(page)
+        resize(page, 1280, 720)
     problems = clipped(page, PANES) + clipped(page, f"{PANES} [data-testid=diagram]")
     assert not problems, "\n".join(problems)
     # each diagram still readable: its entries drawn inside their list's frame, at 11 px or more, its lane headings
@@ -136,22 +149,26 @@ def test_three_or_four_panes_presenting_at_1280x720_are_all_on_the_screen(make_p
 
 
 # --- 4. the full narration in presentation mode --------------------------------------------------------------
-@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
-def test_the_full_narration_presenting_is_read_whole(make_page, width, height):
-    page = make_page(width=width, height=height)
+def test_the_full_narration_presenting_is_read_whole(make_page):
+    """The lost marker's climax presenting, first at 1024x768 where v1.28.2's list wraps: no arrow left at the end
+    of a row (section 8); then the full narration (n) at 1280x720 and 1920x1080, the window resized."""
+    page = make_page(width=1024, height=768)
     open_presenting(page, ["v1.28.1", "v1.28.2"])
+    settle(page)
+    assert page.evaluate(ARROWS_AT_ROW_ENDS_JS) == 0
     page.keyboard.press("n")
     expect(page.locator(f"{PANES} .narration[open]")).to_have_count(2)
     settle(page)
-    refitted(page)
-    last = f"{PANES} .narration[open] > :last-child"
-    expect(page.locator(last)).to_have_count(2)
-    problems = clipped(page, last) + clipped(page, f"{PANES} .narration[open] li")
-    assert not problems, "\n".join(problems)
-    # the bullets take the pane's width, not half of it
-    widths = page.evaluate("""() => [...document.querySelectorAll('#panes > [data-variant]')].map((pane) =>
-      pane.querySelector('.narration ul').getBoundingClientRect().width / pane.clientWidth)""")
-    assert min(widths) > 0.8, widths
+    for width, height in ((1280, 720), (1920, 1080)):
+        resize(page, width, height)
+        last = f"{PANES} .narration[open] > :last-child"
+        expect(page.locator(last)).to_have_count(2)
+        problems = clipped(page, last) + clipped(page, f"{PANES} .narration[open] li")
+        assert not problems, f"{width}x{height}\n" + "\n".join(problems)
+        # the bullets take the pane's width, not half of it
+        widths = page.evaluate("""() => [...document.querySelectorAll('#panes > [data-variant]')].map((pane) =>
+          pane.querySelector('.narration ul').getBoundingClientRect().width / pane.clientWidth)""")
+        assert min(widths) > 0.8, (width, widths)
 
 
 # --- 7. the legend on a phone --------------------------------------------------------------------------------
@@ -177,20 +194,15 @@ ARROWS_AT_ROW_ENDS_JS = """() => [...document.querySelectorAll('.inflight-list >
 }).length"""
 
 
-@pytest.mark.parametrize("width, height, presenting, scenario, position", [
-    (1024, 768, True, "lost-marker", 6), (390, 844, False, "three-pod-cascade", 8)])
-def test_no_arrow_is_left_at_the_end_of_a_wrapped_row(make_page, width, height, presenting, scenario, position):
-    """v1.28.2's list wraps at 1024x768 presenting (the lost marker's climax) and on a phone: its "→" stayed at the
-    end of the first row, pointing at nothing."""
-    page = make_page(width=width, height=height)
-    page.goto(f"/?scenario={scenario}&position={position}")
-    at(page, position)
-    if presenting:
-        present_mode(page)
+def test_no_arrow_is_left_at_the_end_of_a_wrapped_row(make_page):
+    """v1.28.2's list wraps at 1024x768 presenting (the lost marker's climax: test_the_full_narration_presenting_is_
+    read_whole checks it) and on a phone: its "→" stayed at the end of the first row, pointing at nothing."""
+    page = make_page(width=390, height=844)
+    page.goto("/?scenario=three-pod-cascade&position=8")
+    at(page, 8)
     settle(page)
     wrapped = page.locator("[data-variant='v1.28.2'] .inflight-list > .arrow.row-end")
-    if not presenting:  # the list does wrap here (on a phone the lost marker's now fits one row, its labels
-        expect(wrapped).to_have_count(1)  # narrower; at 1024x768 presenting too, fit.js)
+    expect(wrapped).to_have_count(1)  # the list does wrap here (on a phone the lost marker's now fits one row)
     assert page.evaluate(ARROWS_AT_ROW_ENDS_JS) == 0
 
 
@@ -217,7 +229,7 @@ def test_two_chips_facing_across_a_gap_send_their_arrows_apart(make_page):
     """B's chip (unschedulablePods) and A's (in flight) face each other across one gap: both arrows went up it,
     one line from chip to chip, as if A had two arrows and B none (found by "Find a divergence", seed 1)."""
     page = make_page()
-    page.goto("/editor")
+    page.goto("/healthz")  # the origin, for its session storage (the editor would put it there)
     page.evaluate("(s) => sessionStorage.setItem('inflight-scope:inline-scenario', JSON.stringify(s))", TWO_ARROWS)
     page.goto("/?scenario=__inline__&position=4")
     expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^4 / 4"))

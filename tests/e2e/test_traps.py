@@ -19,9 +19,10 @@ def presenting(page) -> bool:
     return page.evaluate(PRESENTING_JS)
 
 
-def test_presentation_mode_is_left_by_a_click_or_escape(make_page):
+def test_presentation_mode_is_left_by_a_click_or_escape_then_focus_and_the_table_view_stay(make_page):
     """In presentation mode every button but Play was hidden and only the p key led out: a speaker with a mouse, a
-    clicker or a phone was stuck in it, a reload too (the address keeps it)."""
+    clicker or a phone was stuck in it, a reload too (the address keeps it). Then, out of it on the same page: the
+    focus stays in its pane when the pane is drawn again, and the table view is kept in the address."""
     page = make_page()
     open_lost_marker(page, "&position=2&presenting=1")
     at(page, 2)
@@ -42,12 +43,16 @@ def test_presentation_mode_is_left_by_a_click_or_escape(make_page):
     page.keyboard.press("Escape")  # nothing open: Escape leaves presentation mode
     page.wait_for_function(f"() => !({PRESENTING_JS})()")
     assert "presenting" not in parse_qs(urlsplit(page.url).query)
+    focus_stays_in_the_pane_it_was_in_when_the_pane_is_drawn_again(page)
+    the_table_view_is_kept_in_the_address_and_through_a_reload(page)
 
 
 def test_space_after_a_click_plays_instead_of_clicking_again(page):
     """Clicking Theme (or Predict, Table view, Reset) and then pressing Space clicked it again: the theme went back,
-    Predict was unticked. Focused by a click, Space plays; focused from the keyboard, it still clicks."""
+    Predict was unticked. Focused by a click, Space plays; focused from the keyboard, it still clicks. First, on
+    the same page: the plugin catalogue opens from the Act bar."""
     open_lost_marker(page)
+    the_plugin_catalogue_opens_from_the_act_bar(page)
     at(page, 0)
     theme = page.evaluate("document.documentElement.dataset.theme")
     page.locator("#theme-toggle").click()
@@ -86,14 +91,22 @@ def test_a_wrong_room_code_says_so_and_leads_to_the_viewer(make_page):
     expect(phone.locator("#panes > [data-variant]")).to_have_count(2)
 
 
-def test_a_course_text_lists_its_wrapped_bullets(page):
-    """In-flight basics' two version bullets wrap over lines: they were drawn as one paragraph with stray '*'."""
+def test_a_course_text_lists_its_wrapped_bullets_and_space_after_clicking_a_checkboxs_label_plays(page):
+    """In-flight basics' two version bullets wrap over lines: they were drawn as one paragraph with stray '*'. On the
+    same page at its start: Space after a click on Predict's word (not its box) plays, Predict staying ticked."""
     page.goto("/?scenario=in-flight-basics")
     items = page.locator("#scenario-description ul > li")
     expect(items).to_have_count(2)
     expect(items.nth(0)).to_contain_text(
         re.compile(r"^v1\.28\.1 keeps receivedEvents .* the last event before its Pop\.$"))
     expect(page.locator("#scenario-description")).not_to_contain_text("* ")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^0 / "))
+    page.locator("label.field", has_text="Predict").click(position={"x": 40, "y": 8})  # the word, not the box
+    assert page.is_checked("#predict")
+    page.keyboard.press(" ")
+    expect(page.locator("#btn-play")).to_have_text("⏸ Pause")
+    assert page.is_checked("#predict")
+    page.keyboard.press(" ")
 
 
 def test_the_editors_viewer_link_returns_to_your_place(page):
@@ -106,9 +119,8 @@ def test_the_editors_viewer_link_returns_to_your_place(page):
     expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^4 / "))
 
 
-def test_the_table_view_is_kept_in_the_address_and_through_a_reload(page):
-    open_lost_marker(page, "&position=3")
-    at(page, 3)
+def the_table_view_is_kept_in_the_address_and_through_a_reload(page):
+    """At 3."""
     page.keyboard.press("v")
     expect(page).to_have_url(re.compile(r"[?&]tables=1(&|$)"))
     page.reload()
@@ -119,10 +131,9 @@ def test_the_table_view_is_kept_in_the_address_and_through_a_reload(page):
     expect(page).not_to_have_url(re.compile(r"tables="))
 
 
-def test_focus_stays_in_the_pane_it_was_in_when_the_pane_is_drawn_again(page):
-    """→ with a term of the diagram focused redrew the pane and the focus fell to the body (the next Tab started at
-    the top of the page)."""
-    open_lost_marker(page, "&position=2")
+def focus_stays_in_the_pane_it_was_in_when_the_pane_is_drawn_again(page):
+    """At 2: → with a term of the diagram focused redrew the pane and the focus fell to the body (the next Tab
+    started at the top of the page)."""
     at(page, 2)
     settle(page)
     term = page.locator("#panes > [data-variant='v1.28.2'] .term").first
@@ -147,19 +158,18 @@ def test_play_says_paused_as_soon_as_it_stops_at_a_prompt(make_page):
     page.keyboard.press("Escape")
 
 
-def before_the_poll(make_page):
-    """A presenter's room at the lost marker's step 5, Predict ticked: the next step opens the poll."""
-    presenter, _, _ = start_presenter(make_page)
+def before_the_poll(presenter):
+    """The presenter's room at the lost marker's step 5, Predict ticked: the next step opens the poll."""
     for _ in range(5):
         presenter.keyboard.press("ArrowRight")
     at(presenter, 5)
     presenter.check("#predict")
-    return presenter
 
 
-def test_closing_the_poll_puts_the_focus_on_step(make_page):
-    """The revealed poll's Close removed the panel with the focus in it: the focus fell to the page's body."""
-    presenter = before_the_poll(make_page)
+def closing_the_poll_puts_the_focus_on_step_and_escape_withdraws_one(presenter):
+    """The revealed poll's Close removed the panel with the focus in it: the focus fell to the page's body. Then,
+    back at 5 in presentation mode, Escape on the next open poll withdraws it and keeps presentation mode."""
+    before_the_poll(presenter)
     presenter.locator("#btn-step").click()
     panel = presenter.get_by_test_id("poll-presenter")
     panel.get_by_test_id("poll-reveal").click()
@@ -167,31 +177,40 @@ def test_closing_the_poll_puts_the_focus_on_step(make_page):
     panel.get_by_role("button", name="Close").click()
     expect(panel).to_have_count(0)
     expect(presenter.locator("#btn-step")).to_be_focused()
+    presenter.keyboard.press("ArrowLeft")
+    at(presenter, 5)
+    escape_on_an_open_poll_withdraws_it_and_keeps_presentation_mode(presenter)
 
 
-def test_a_followers_help_lists_the_keys_a_follower_has(make_page):
-    """A follower's help listed →, Space, Home, End, d and +/−, which only said "press Detach"; detached, they are
-    its keys again."""
-    _, room, _ = start_presenter(make_page)
-    phone = make_page(width=390, height=844)
-    phone.goto(f"/r/{room}")
-    expect(phone.locator("#room-code")).to_have_text(room)
-    phone.keyboard.press("?")
-    help_keys = phone.locator("#help-keys tr")
-    expect(phone.locator("#help-keys tr[data-action=detach]")).to_have_count(1)
-    expect(phone.locator("#help-keys tr[data-action=step]")).to_have_count(0)
+def test_a_room_follower_has_the_way_out_and_its_keys_and_the_presenter_closes_polls(make_page):
+    """A follower in presentation mode has the way out. A follower's help listed →, Space, Home, End, d and +/−,
+    which only said "press Detach"; detached, they are its keys again (the follower's window then a phone's). Then
+    in the same room the presenter's polls: Close puts the focus on Step, Escape withdraws an open one."""
+    presenter, room, _ = start_presenter(make_page)
+    follower = make_page()
+    follower.goto(f"/r/{room}")
+    expect(follower.locator("#room-code")).to_have_text(room)
+    follower.locator("#btn-presenting").click()
+    follower.wait_for_function(PRESENTING_JS)
+    follower.get_by_role("button", name="Leave presentation mode").click()
+    follower.wait_for_function(f"() => !({PRESENTING_JS})()")
+    follower.set_viewport_size({"width": 390, "height": 844})
+    follower.keyboard.press("?")
+    help_keys = follower.locator("#help-keys tr")
+    expect(follower.locator("#help-keys tr[data-action=detach]")).to_have_count(1)
+    expect(follower.locator("#help-keys tr[data-action=step]")).to_have_count(0)
     expect(help_keys.filter(has_text="toggle theme")).to_have_count(1)
-    phone.keyboard.press("Escape")
-    phone.get_by_role("button", name="Detach").click()
-    phone.keyboard.press("?")
-    expect(phone.locator("#help-keys tr[data-action=step]")).to_have_count(1)
-    expect(phone.locator("#help-keys tr[data-action=detach]")).to_have_count(0)
+    follower.keyboard.press("Escape")
+    follower.get_by_role("button", name="Detach").click()
+    follower.keyboard.press("?")
+    expect(follower.locator("#help-keys tr[data-action=step]")).to_have_count(1)
+    expect(follower.locator("#help-keys tr[data-action=detach]")).to_have_count(0)
+    closing_the_poll_puts_the_focus_on_step_and_escape_withdraws_one(presenter)
 
 
-def test_the_plugin_catalogue_opens_from_the_act_bar(page):
+def the_plugin_catalogue_opens_from_the_act_bar(page):
     """The catalogue (which events wake which plugin) was reached only through the key help; it opens beside the
     events one delivers too, and Escape closes it."""
-    open_lost_marker(page)
     page.locator("#explore").get_by_role("button", name="Plugins…").click()
     dialog = page.get_by_test_id("catalogue-dialog")
     expect(dialog).to_be_visible()
@@ -200,8 +219,7 @@ def test_the_plugin_catalogue_opens_from_the_act_bar(page):
     expect(dialog).to_be_hidden()
 
 
-def test_escape_on_an_open_poll_withdraws_it_and_keeps_presentation_mode(make_page):
-    presenter = before_the_poll(make_page)
+def escape_on_an_open_poll_withdraws_it_and_keeps_presentation_mode(presenter):
     presenter.keyboard.press("p")
     presenter.wait_for_function(PRESENTING_JS)
     presenter.keyboard.press("ArrowRight")
@@ -209,25 +227,3 @@ def test_escape_on_an_open_poll_withdraws_it_and_keeps_presentation_mode(make_pa
     presenter.keyboard.press("Escape")
     expect(presenter.get_by_test_id("poll-reveal")).to_have_count(0)
     assert presenting(presenter)
-
-
-def test_space_after_clicking_a_checkboxs_label_plays(page):
-    open_lost_marker(page)
-    at(page, 0)
-    page.locator("label.field", has_text="Predict").click(position={"x": 40, "y": 8})  # the word, not the box
-    assert page.is_checked("#predict")
-    page.keyboard.press(" ")
-    expect(page.locator("#btn-play")).to_have_text("⏸ Pause")
-    assert page.is_checked("#predict")
-    page.keyboard.press(" ")
-
-
-def test_a_follower_in_presentation_mode_has_the_way_out(make_page):
-    _, room, _ = start_presenter(make_page)
-    follower = make_page()
-    follower.goto(f"/r/{room}")
-    expect(follower.locator("#room-code")).to_have_text(room)
-    follower.locator("#btn-presenting").click()
-    follower.wait_for_function(PRESENTING_JS)
-    follower.get_by_role("button", name="Leave presentation mode").click()
-    follower.wait_for_function(f"() => !({PRESENTING_JS})()")
