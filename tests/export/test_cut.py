@@ -1,7 +1,7 @@
 """webapp/export/cut.py is the cut of static/js/pointers.js in Python: on the same lines (seeded random ones, hand-made
 ones, and what the SVG export itself asks) ``place_cut`` puts a broken arrow's gap, bars and cross where
 ``placeCut`` puts them, with the same room. And the export's broken arrows keep their cuts off the other arrows and
-the entries as the page's do (tests/e2e/test_stage.py test_two_broken_arrows_on_a_phone_keep_apart)."""
+the entries as the page's do (tests/e2e/test_stage.py two_broken_arrows_on_a_phone_keep_apart, in the detour test)."""
 
 import math
 import random
