@@ -84,13 +84,15 @@ def problem_of(call, *args, **kwargs) -> dict:
 # pytest-xdist (--dist loadfile) gives each worker the next file in collection order, so a long file picked up
 # last runs alone at the end. The longest files (seconds of test time, `pytest --durations=0` summed per file, a
 # whole run on two cores shared with other jobs at a load average of 17 to 37, 2026-12-07; the files the `suite`,
-# `suiteserver` and `suitebrowser` branches changed scaled by their before/after runs, docs/benchmarks.md) go
+# `suiteserver` and `suitebrowser` branches changed scaled by their before/after runs, docs/benchmarks.md; the
+# browser files the evening's speed branches rewrote, by their own CPU seconds at -n 0, docs/benchmarks.md) go
 # first; the rest follow in their usual order and fill the gaps. Only the order depends on these figures. (xdist
 # would otherwise reorder the files by their number of tests, which puts the 1,450 real-queue traces first and the
 # few long browser files last: addopts has --no-loadscope-reorder.)
 LONGEST = {
-    "tests/web/test_fuzz_entry_points.py": 450, "tests/web/test_connections.py": 220,
-    "tests/web/test_import_budget.py": 316, "tests/e2e/test_stage.py": 200, "tests/web/test_fuzz_sockets.py": 244,
+    "tests/web/test_fuzz_entry_points.py": 450, "tests/e2e/test_presenting_whole.py": 100,
+    "tests/e2e/test_first_screen.py": 75, "tests/web/test_connections.py": 220,
+    "tests/web/test_import_budget.py": 316, "tests/e2e/test_stage.py": 70, "tests/web/test_fuzz_sockets.py": 244,
     "tests/e2e/test_flow.py": 207, "tests/engine/test_find.py": 181, "tests/scale/test_followed_rooms.py": 165,
     "tests/web/test_import_api.py": 40, "tests/scenario/test_document.py": 70,
     "tests/scale/test_two_processes.py": 127, "tests/cli/test_replay_cli.py": 123,
