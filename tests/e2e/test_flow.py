@@ -33,7 +33,8 @@ def focused(page, expression="document.activeElement"):
 
 # --- 1. Predict owns its keys -------------------------------------------------------------------------------
 def test_predict_owns_its_keys_and_the_verdict_says_why(page):
-    """Then, on the same page: Escape closes the prompt without stepping, and Play stops at the prompt and waits."""
+    """Then, on the same page: Escape closes the prompt without stepping, Play stops at the prompt and waits, and
+    the table view's toggle is pressed and keeps the diagram."""
     open_lost_marker(page, "&position=5")
     at(page, 5)
     page.check("#predict")
@@ -88,6 +89,21 @@ def test_predict_owns_its_keys_and_the_verdict_says_why(page):
     page.get_by_role("button", name="Step and reveal").click()
     at(page, 6)
     expect(page.locator("#prediction")).to_contain_text("✗")
+
+    # the table view's toggle is pressed and keeps the diagram
+    settle(page)
+    diagram = page.locator(f"{V1} [data-testid=diagram]")
+    before = diagram.bounding_box()
+    button = page.locator("#btn-tables")
+    plain = button.evaluate("(b) => getComputedStyle(b).backgroundColor")
+    page.keyboard.press("v")
+    expect(page.locator("#tables")).to_be_visible()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    assert button.evaluate("(b) => getComputedStyle(b).backgroundColor") != plain
+    settle(page)
+    after = diagram.bounding_box()
+    assert after["height"] >= 0.95 * before["height"], (before, after)
+    assert after["width"] >= 0.95 * before["width"], (before, after)
 
 
 # --- 2. the live poll -------------------------------------------------------------------------------------
@@ -661,15 +677,6 @@ def opens_at_its_top(page):
     assert page.locator("#help .help-card").evaluate("(card) => card.scrollTop") == 0
 
 
-def test_the_help_opens_at_its_top_on_a_phone(make_page):
-    """(at 1280x720: test_help_is_a_modal)"""
-    page = make_page(width=390, height=844)
-    open_lost_marker(page)
-    at(page, 0)
-    page.keyboard.press("?")
-    opens_at_its_top(page)
-
-
 def test_copy_link_leaves_the_keys_to_the_talk_and_escape_closes_it(page):
     """Copy link moved focus into the link's field: → and PageDown (a clicker) stepped no more, and Escape neither
     closed the box nor gave focus back."""
@@ -713,10 +720,18 @@ def closes_without_a_keyboard(page):
     expect(page.locator("#btn-copy-link")).to_be_focused()
 
 
-def test_the_link_box_closes_without_a_keyboard_on_a_tablet(make_page):
-    """(at 1280x720: test_copy_link_leaves_the_keys_to_the_talk_and_escape_closes_it)"""
-    page = make_page(width=820, height=1180)
-    open_lost_marker(page, "&position=1")
+def test_the_help_opens_at_its_top_on_a_phone_and_the_link_box_closes_on_a_tablet(make_page):
+    """The two at 1280x720: test_help_is_a_modal, test_copy_link_leaves_the_keys_to_the_talk_and_escape_closes_it.
+    Here one page at 390x844, then resized to 820x1180."""
+    page = make_page(width=390, height=844)
+    open_lost_marker(page)
+    at(page, 0)
+    page.keyboard.press("?")
+    opens_at_its_top(page)
+    page.keyboard.press("Escape")
+    expect(page.locator("#help")).to_be_hidden()
+    page.set_viewport_size({"width": 820, "height": 1180})
+    page.keyboard.press("ArrowRight")
     at(page, 1)
     closes_without_a_keyboard(page)
 
@@ -1135,24 +1150,6 @@ def test_embed_scrubber_spans_the_locked_range_and_its_bar_is_one_slim_row(make_
         assert abs(left["top"] - right["top"]) <= 1 and left["left"] < right["left"], got["diagrams"]
         for diagram in got["diagrams"]:
             assert diagram["height"] >= 0.6 * 600, f"{label}: a diagram is {diagram['height']:.0f} px of 600"
-
-
-def test_table_view_toggle_is_pressed_and_keeps_the_diagram(page):
-    open_lost_marker(page, "&position=5")
-    at(page, 5)
-    settle(page)
-    diagram = page.locator(f"{V1} [data-testid=diagram]")
-    before = diagram.bounding_box()
-    button = page.locator("#btn-tables")
-    plain = button.evaluate("(b) => getComputedStyle(b).backgroundColor")
-    page.keyboard.press("v")
-    expect(page.locator("#tables")).to_be_visible()
-    expect(button).to_have_attribute("aria-pressed", "true")
-    assert button.evaluate("(b) => getComputedStyle(b).backgroundColor") != plain
-    settle(page)
-    after = diagram.bounding_box()
-    assert after["height"] >= 0.95 * before["height"], (before, after)
-    assert after["width"] >= 0.95 * before["width"], (before, after)
 
 
 # --- 8. a link that cannot be opened says so ---------------------------------------------------------------------
