@@ -311,14 +311,7 @@ def renamed(value, old, new):
 def test_names_never_break_mid_word_and_no_dangling_dash(make_page):
     page = make_page(width=390, height=844)
     page.goto("/?scenario=lost-marker")
-    for position in range(0, 7):  # stepped through (a step costs the page a fraction of a load)
-        if position:
-            page.keyboard.press("ArrowRight")
-        at(page, position)
-        texts = page.evaluate("""() => [document.getElementById('step-note'), ...document.querySelectorAll(
-            '[data-testid=caption], .tick, #presenter-notes p')]
-            .map((el) => (el.textContent || el.title || '').trim())""")
-        assert not [t for t in texts if t.endswith("—") or t.endswith("-")], texts
+    at(page, 0)
     scenario = page.evaluate("fetch('/api/scenarios/lost-marker').then((r) => r.json())")
     scenario = renamed(renamed(scenario, "B", "batch-worker-7"), "A", "analytics-api-12")
     encoded = inline_value(page, scenario)
@@ -340,6 +333,15 @@ def test_names_never_break_mid_word_and_no_dangling_dash(make_page):
           return false; }).map((el) => el.textContent)""", ["batch-worker-7", "analytics-api-12"])
     assert broken == []
     assert page.locator("#panes .pod-name", has_text="batch-worker-7").count() >= 1
+    page.goto("/?scenario=lost-marker")
+    for position in range(0, 7):  # stepped through (a step costs the page a fraction of a load)
+        if position:
+            page.keyboard.press("ArrowRight")
+        at(page, position)
+        texts = page.evaluate("""() => [document.getElementById('step-note'), ...document.querySelectorAll(
+            '[data-testid=caption], .tick, #presenter-notes p')]
+            .map((el) => (el.textContent || el.title || '').trim())""")
+        assert not [t for t in texts if t.endswith("—") or t.endswith("-")], texts
 
 
 # --- 4. jargon defined where it appears ---------------------------------------------------------------------
