@@ -2,13 +2,13 @@
 fork menu's actions with the one that parts the versions ticked first, opens the vote; phones (390x844) vote with
 one tap and change their minds; the speaker view shows the bars live; the presenter closes it and every screen,
 a late joiner's too, plays the winning action with the fork marked on the timeline; the presenter undoes it.
-Screenshots in both themes under test-artifacts/screens/vote-*: one room, each screen shot light and then dark (the
-pages follow the system's colour scheme live), instead of the whole journey once per theme."""
+Screenshots in both themes under test-artifacts/screens/vote-*."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.room_pages import phone_in_room
@@ -18,33 +18,24 @@ from tests.e2e.test_speaker import open_speaker
 FAIL_B = "fail B — plugin P"
 
 
-def start_presenter(make_page):
-    presenter = make_page(width=1920, height=1080)
+def start_presenter(make_page, color_scheme):
+    presenter = make_page(width=1920, height=1080, color_scheme=color_scheme)
     presenter.goto("/present?scenario=lost-marker")
     expect(presenter.locator("#audience-link a")).to_be_visible()
     room = re.search(r"room=([A-Z0-9]+)", presenter.url).group(1)
     return presenter, room
 
 
-def shoot(screens, shots):
-    """Each (page, name, full_page) of ``shots`` saved as vote-NAME-light.png and vote-NAME-dark.png: the pages
-    switched to the dark scheme and settled for the second, then back to light."""
-    for scheme in ("light", "dark"):
-        for page, _, _ in shots:
-            page.emulate_media(color_scheme=scheme)
-            settle(page)
-        for page, name, full_page in shots:
-            page.screenshot(path=str(screens / f"vote-{name}-{scheme}.png"), full_page=full_page)
-    for page, _, _ in shots:
-        page.emulate_media(color_scheme="light")
-
-
-def test_the_room_votes_and_every_screen_plays_the_winner(make_page, artifacts_dir):
-    presenter, room = start_presenter(make_page)
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+def test_the_room_votes_and_every_screen_plays_the_winner(make_page, artifacts_dir, color_scheme):
+    presenter, room = start_presenter(make_page, color_scheme)
     for _ in range(5):  # after Done(A): failing B is where the versions part
         presenter.keyboard.press("ArrowRight")
     at(presenter, 5)
     phones = [phone_in_room(make_page, room, 5) for _ in range(3)]
+    if color_scheme == "dark":
+        for phone in phones:
+            phone.emulate_media(color_scheme="dark")
     speaker = open_speaker(presenter)
     presenter.bring_to_front()
 
@@ -62,7 +53,7 @@ def test_the_room_votes_and_every_screen_plays_the_winner(make_page, artifacts_d
     assert 2 <= ticked <= 4
     screens = artifacts_dir / "screens"
     screens.mkdir(exist_ok=True)
-    shoot(screens, [(presenter, "presenter-offer-1920x1080", False)])
+    presenter.screenshot(path=str(screens / f"vote-presenter-offer-1920x1080-{color_scheme}.png"))
     panel.get_by_test_id("vote-open").click()
     expect(panel.get_by_test_id("vote-answered")).to_have_text("0 voted so far")
 
@@ -82,8 +73,10 @@ def test_the_room_votes_and_every_screen_plays_the_winner(make_page, artifacts_d
     expect(speaker.get_by_test_id("speaker-vote").locator(".vote-bar").first).to_have_attribute("data-count", "2")
     at(presenter, 5)  # votes never drive the room
 
-    shoot(screens, [(phones[0], "phone-390x844", False), (presenter, "presenter-1920x1080", False),
-                    (speaker, "speaker", False)])
+    settle(phones[0])
+    phones[0].screenshot(path=str(screens / f"vote-phone-390x844-{color_scheme}.png"))
+    presenter.screenshot(path=str(screens / f"vote-presenter-1920x1080-{color_scheme}.png"))
+    speaker.screenshot(path=str(screens / f"vote-speaker-{color_scheme}.png"))
 
     panel.get_by_test_id("vote-close").click()
     result = f"The room chose “{FAIL_B}” (2 of 3 votes)"
@@ -96,17 +89,20 @@ def test_the_room_votes_and_every_screen_plays_the_winner(make_page, artifacts_d
     expect(speaker.get_by_test_id("speaker-vote")).to_contain_text(result)
     late = phone_in_room(make_page, room, 6)  # lands on the branch
     expect(late.locator("#ticks .tick.fork")).to_have_count(1)
-    shoot(screens, [(phones[0], "phone-result-390x844", False), (presenter, "presenter-result-1920x1080", False)])
+    settle(phones[0])
+    phones[0].screenshot(path=str(screens / f"vote-phone-result-390x844-{color_scheme}.png"))
+    presenter.screenshot(path=str(screens / f"vote-presenter-result-1920x1080-{color_scheme}.png"))
 
     presenter.locator("#btn-summary").click()  # after the talk: the room's summary, to share
     link = presenter.get_by_test_id("summary-link")
     expect(link).to_be_visible()
-    summary = make_page(width=1280, height=900)
+    summary = make_page(width=1280, height=900, color_scheme=color_scheme)
     summary.goto(link.get_attribute("href"))
     expect(summary.get_by_test_id("summary-fork")).to_contain_text(f"After step 5 the room voted: {FAIL_B}")
     expect(summary.get_by_test_id("room-summary")).not_to_contain_text(re.search(r"token=([^&]+)",
                                                                                  presenter.url).group(1))
-    shoot(screens, [(summary, "summary-1280x900", True), (presenter, "presenter-summary-1920x1080", False)])
+    summary.screenshot(path=str(screens / f"vote-summary-1280x900-{color_scheme}.png"), full_page=True)
+    presenter.screenshot(path=str(screens / f"vote-presenter-summary-1920x1080-{color_scheme}.png"))
 
     panel.get_by_test_id("vote-undo").click()  # back to the fork point on every screen
     for page in [presenter, late, *phones]:
