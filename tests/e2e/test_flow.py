@@ -33,8 +33,6 @@ def focused(page, expression="document.activeElement"):
 
 # --- 1. Predict owns its keys -------------------------------------------------------------------------------
 def test_predict_owns_its_keys_and_the_verdict_says_why(page):
-    """Then, on the same page: Escape closes the prompt without stepping, Play stops at the prompt and waits, and
-    the table view's toggle is pressed and keeps the diagram."""
     open_lost_marker(page, "&position=5")
     at(page, 5)
     page.check("#predict")
@@ -62,9 +60,11 @@ def test_predict_owns_its_keys_and_the_verdict_says_why(page):
         expect(verdict).to_contain_text(page.locator(f"{variant} [data-testid=caption]").inner_text())
     expect(page.locator("#btn-step")).to_be_focused()  # focus returned where it was
 
-    # Escape closes the prompt without stepping
-    page.keyboard.press("ArrowLeft")
+
+def test_escape_closes_the_prompt_without_stepping(page):
+    open_lost_marker(page, "&position=5")
     at(page, 5)
+    page.check("#predict")
     page.locator("#btn-step").click()
     expect(page.locator(DIALOG)).to_be_visible()
     page.keyboard.press("ArrowLeft")  # inside the prompt: not a step back
@@ -73,10 +73,11 @@ def test_predict_owns_its_keys_and_the_verdict_says_why(page):
     page.wait_for_timeout(500)
     assert position_of(page) == 5
 
-    # Play stops at every prompt and waits
-    page.keyboard.press("Home")
+
+def test_play_stops_at_every_prompt_and_waits(page):
+    open_lost_marker(page)
     at(page, 0)
-    expect(page.locator("#predict")).to_be_checked()
+    page.check("#predict")
     page.select_option("#speed", "8")  # a tick every 125 ms: one may slip past the pause, and is taken back
     page.click("#btn-play")
     expect(page.locator(DIALOG)).to_be_visible()
@@ -89,21 +90,6 @@ def test_predict_owns_its_keys_and_the_verdict_says_why(page):
     page.get_by_role("button", name="Step and reveal").click()
     at(page, 6)
     expect(page.locator("#prediction")).to_contain_text("✗")
-
-    # the table view's toggle is pressed and keeps the diagram
-    settle(page)
-    diagram = page.locator(f"{V1} [data-testid=diagram]")
-    before = diagram.bounding_box()
-    button = page.locator("#btn-tables")
-    plain = button.evaluate("(b) => getComputedStyle(b).backgroundColor")
-    page.keyboard.press("v")
-    expect(page.locator("#tables")).to_be_visible()
-    expect(button).to_have_attribute("aria-pressed", "true")
-    assert button.evaluate("(b) => getComputedStyle(b).backgroundColor") != plain
-    settle(page)
-    after = diagram.bounding_box()
-    assert after["height"] >= 0.95 * before["height"], (before, after)
-    assert after["width"] >= 0.95 * before["width"], (before, after)
 
 
 # --- 2. the live poll -------------------------------------------------------------------------------------
@@ -1152,6 +1138,24 @@ def test_embed_scrubber_spans_the_locked_range_and_its_bar_is_one_slim_row(make_
         assert abs(left["top"] - right["top"]) <= 1 and left["left"] < right["left"], got["diagrams"]
         for diagram in got["diagrams"]:
             assert diagram["height"] >= 0.6 * 600, f"{label}: a diagram is {diagram['height']:.0f} px of 600"
+
+
+def test_table_view_toggle_is_pressed_and_keeps_the_diagram(page):
+    open_lost_marker(page, "&position=5")
+    at(page, 5)
+    settle(page)
+    diagram = page.locator(f"{V1} [data-testid=diagram]")
+    before = diagram.bounding_box()
+    button = page.locator("#btn-tables")
+    plain = button.evaluate("(b) => getComputedStyle(b).backgroundColor")
+    page.keyboard.press("v")
+    expect(page.locator("#tables")).to_be_visible()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    assert button.evaluate("(b) => getComputedStyle(b).backgroundColor") != plain
+    settle(page)
+    after = diagram.bounding_box()
+    assert after["height"] >= 0.95 * before["height"], (before, after)
+    assert after["width"] >= 0.95 * before["width"], (before, after)
 
 
 # --- 8. a link that cannot be opened says so ---------------------------------------------------------------------
