@@ -4,7 +4,6 @@ screenshots of the key steps for review."""
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import CHROMIUM, MISSING
@@ -125,14 +124,38 @@ def test_arrow_keys_through_the_lost_marker_and_back(moving_page):
     assert_marker(page, detached=True)
 
 
-def test_step_button_through_the_lost_marker(page):
-    """The buttons step as the keys do (the steps with the full motion: the arrow-key story above)."""
+def test_timeline_help_and_step_buttons(page):
+    """One page at 0: the timeline has one tick per step; the help dialog opens with ? (and its button) and closes
+    with Escape (and its button), moving nothing; the buttons step as the keys do (the steps with the full motion:
+    the arrow-key story above)."""
     open_lost_marker(page)
     at(page, 0)
+    ticks = page.locator("#ticks .tick[data-kind]")
+    expect(ticks).to_have_count(TOTAL)
+    assert ticks.evaluate_all("els => els.map(e => e.dataset.kind)") == ["pop", "event", "pop", "event", "done", "fail"]
+    assert ticks.evaluate_all("els => els.map(e => e.dataset.step)") == [str(i) for i in range(1, TOTAL + 1)]
+    expect(page.locator("#ticks .tick.divergence")).to_have_attribute("data-step", "6")
+    expect(page.locator("#ticks .tick.current")).to_have_count(0)
+
+    dialog = page.get_by_role("dialog", name="Keyboard")
+    expect(dialog).to_be_hidden()
+    page.keyboard.press("?")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#help-close")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    page.get_by_role("button", name="Keyboard help").click()
+    expect(dialog).to_be_visible()
+    page.locator("#help-close").click()
+    expect(dialog).to_be_hidden()
+    at(page, 0)  # none of this moved the cursor
+
     step = page.get_by_role("button", name="Step forward")
     for position in range(1, 5):
         step.click()
         at(page, position)
+        if position == 1:
+            expect(page.locator('#ticks .tick.current[data-step="1"]')).to_have_count(1)
     assert_marker(page, detached=False)
     step.click()
     at(page, 5)
@@ -157,18 +180,13 @@ def test_snapshot_at_five_does_not_depend_on_the_way_there(page):
     assert snapshot(page) == direct
 
 
-def test_permalink_opens_at_position_4(page):
+def test_permalink_opens_at_position_4_and_home_end_and_divergence_keys(page):
     open_lost_marker(page, "&position=4")
     at(page, 4)
     assert_marker(page, detached=False)
     expect(page.locator("#scrubber")).to_have_value("4")
     expect(page.locator("#step-note")).to_contain_text("4. event PvAdd")
     expect(page.locator('.tick.current[data-step="4"]')).to_have_count(1)
-
-
-def test_home_end_and_divergence_keys(page):
-    open_lost_marker(page, "&position=3")
-    at(page, 3)
     page.keyboard.press("End")
     at(page, TOTAL)
     assert_b_placed_differently(page)
@@ -179,37 +197,6 @@ def test_home_end_and_divergence_keys(page):
     page.keyboard.press("d")
     at(page, 6)
     expect(page.get_by_test_id("position")).to_contain_text("variants differ here")
-
-
-def test_help_dialog_opens_with_question_mark_and_closes_with_escape(page):
-    open_lost_marker(page)
-    at(page, 0)
-    dialog = page.get_by_role("dialog", name="Keyboard")
-    expect(dialog).to_be_hidden()
-    page.keyboard.press("?")
-    expect(dialog).to_be_visible()
-    expect(page.locator("#help-close")).to_be_focused()
-    page.keyboard.press("Escape")
-    expect(dialog).to_be_hidden()
-    page.get_by_role("button", name="Keyboard help").click()
-    expect(dialog).to_be_visible()
-    page.locator("#help-close").click()
-    expect(dialog).to_be_hidden()
-    at(page, 0)  # none of this moved the cursor
-
-
-def test_timeline_has_one_tick_per_step(page):
-    open_lost_marker(page)
-    at(page, 0)
-    ticks = page.locator("#ticks .tick[data-kind]")
-    expect(ticks).to_have_count(TOTAL)
-    assert ticks.evaluate_all("els => els.map(e => e.dataset.kind)") == ["pop", "event", "pop", "event", "done", "fail"]
-    assert ticks.evaluate_all("els => els.map(e => e.dataset.step)") == [str(i) for i in range(1, TOTAL + 1)]
-    expect(page.locator("#ticks .tick.divergence")).to_have_attribute("data-step", "6")
-    expect(page.locator("#ticks .tick.current")).to_have_count(0)
-    page.keyboard.press("ArrowRight")
-    at(page, 1)
-    expect(page.locator('#ticks .tick.current[data-step="1"]')).to_have_count(1)
 
 
 # --- what travels: deltas, whole states, and a sync after a lost delta -------------------------------------
@@ -278,27 +265,9 @@ def test_steps_travel_as_deltas_and_a_lost_one_is_made_good(page):
     assert snapshot(page) == three
 
 
-def test_play_button_plays_to_the_end(page):
-    open_lost_marker(page)
-    at(page, 0)
-    page.evaluate("""() => {
-      window.__positions = [];
-      new MutationObserver(() => window.__positions.push(document.getElementById('position').textContent))
-        .observe(document.getElementById('position'), { childList: true, characterData: true, subtree: true });
-    }""")
-    page.locator("#speed").select_option("8")
-    play = page.locator("#btn-play")
-    expect(play).to_have_text("▶ Play")
-    play.click()
-    at(page, TOTAL)
-    expect(play).to_have_text("▶ Play")
-    expect(play).to_have_attribute("aria-label", "Play")
-    assert_b_placed_differently(page)
-    shown = [int(text.split(" / ")[0]) for text in page.evaluate("window.__positions")]
-    assert shown == sorted(shown) and set(range(1, TOTAL + 1)) <= set(shown), shown
-
-
-def test_space_plays_and_pauses(page):
+def test_space_and_play_play_end_and_the_picker_loads_another_scenario(page):
+    """One page at 0: Space plays and pauses; the Play button plays to the end (at 8x); End with reduced motion
+    (the page's preference) draws the same story; the picker loads another scenario."""
     open_lost_marker(page)
     at(page, 0)
     play = page.locator("#btn-play")
@@ -310,32 +279,42 @@ def test_space_plays_and_pauses(page):
     stopped = page.get_by_test_id("position").inner_text()
     assert not stopped.startswith(f"{TOTAL} /"), "paused too late to tell"
 
-
-def test_scenario_picker_loads_another_scenario(page):
-    open_lost_marker(page)
+    page.keyboard.press("Home")
     at(page, 0)
-    page.locator("#scenario-picker").select_option("gate-off")
-    expect(page.locator("#scenario-name")).not_to_have_text("The lost marker")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^0 / \d+"))
+    page.evaluate("""() => {
+      window.__positions = [];
+      new MutationObserver(() => window.__positions.push(document.getElementById('position').textContent))
+        .observe(document.getElementById('position'), { childList: true, characterData: true, subtree: true });
+    }""")
+    page.locator("#speed").select_option("8")
+    expect(play).to_have_text("▶ Play")
+    play.click()
+    at(page, TOTAL)
+    expect(play).to_have_text("▶ Play")
+    expect(play).to_have_attribute("aria-label", "Play")
+    assert_b_placed_differently(page)
+    shown = [int(text.split(" / ")[0]) for text in page.evaluate("window.__positions")]
+    assert shown == sorted(shown) and set(range(1, TOTAL + 1)) <= set(shown), shown
 
-
-def test_reduced_motion_renders_the_same_story(make_page):
-    page = make_page(reduced_motion="reduce")
-    open_lost_marker(page)
+    assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+    page.keyboard.press("Home")
     at(page, 0)
     page.keyboard.press("End")
     at(page, TOTAL)
     assert_b_placed_differently(page)
 
+    page.locator("#scenario-picker").select_option("gate-off")
+    expect(page.locator("#scenario-name")).not_to_have_text("The lost marker")
+    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^0 / \d+"))
+
 
 # --- themes (the screenshots for review are tests/e2e/test_screens.py's) ----------------------------------
-@pytest.mark.parametrize("color_scheme", ["light", "dark"])
-def test_the_system_theme_colours_the_page(make_page, color_scheme):
-    page = make_page(color_scheme=color_scheme)
+def test_the_system_theme_colours_the_page(page):
     open_lost_marker(page, "&position=6")
     at(page, 6)
-    expected = "rgb(246, 247, 249)" if color_scheme == "light" else "rgb(15, 19, 24)"
-    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == expected
+    for color_scheme, expected in (("light", "rgb(246, 247, 249)"), ("dark", "rgb(15, 19, 24)")):
+        page.emulate_media(color_scheme=color_scheme)
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == expected, color_scheme
 
 
 MODULES_JS = """() => ({
@@ -346,17 +325,17 @@ MODULES_JS = """() => ({
 })"""
 
 
-@pytest.mark.parametrize("path", ["/?scenario=lost-marker", "/present?scenario=lost-marker",
-                                  "/embed?scenario=lost-marker", "/editor"])
-def test_every_module_a_page_runs_is_preloaded_with_the_page(page, path):
+def test_every_module_a_page_runs_is_preloaded_with_the_page(page):
     """The whole module graph is named in the <head>, so the browser asks for it at once instead of one import
     level per round trip; and nothing is preloaded that the page does not run."""
-    page.goto(path)
-    page.wait_for_load_state("load")
-    got = page.evaluate(MODULES_JS)
-    assert got["entries"] and not set(got["entries"]) & set(got["preloaded"])
-    assert len(got["preloaded"]) == len(set(got["preloaded"]))
-    assert set(got["fetched"]) - set(got["entries"]) == set(got["preloaded"]), got
+    for path in ("/?scenario=lost-marker", "/present?scenario=lost-marker", "/embed?scenario=lost-marker",
+                 "/editor"):
+        page.goto(path)
+        page.wait_for_load_state("load")
+        got = page.evaluate(MODULES_JS)
+        assert got["entries"] and not set(got["entries"]) & set(got["preloaded"]), (path, got)
+        assert len(got["preloaded"]) == len(set(got["preloaded"])), (path, got)
+        assert set(got["fetched"]) - set(got["entries"]) == set(got["preloaded"]), (path, got)
 
 
 STATIC_ENTRIES_JS = """() => performance.getEntriesByType('resource')

@@ -9,7 +9,6 @@ import random
 import re
 from urllib.parse import parse_qs, urlsplit
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import open_page
@@ -347,12 +346,13 @@ def test_jargon_is_defined_on_focus_and_listed_in_help(page):
     clock_term.hover()
     expect(tip).to_contain_text("The scheduling cycle when an event last asked to move pods")
     expect(page.locator(f'{V1} .clock .term[data-term="scheduling cycle"]')).to_have_count(1)
-    page.goto("/?scenario=lost-marker&position=3")
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
     at(page, 3)
     count = page.locator(f"{V1} .entry .count.term").first
     count.focus()
     expect(tip).to_contain_text("inFlightPodsNum")
-    page.goto("/?scenario=lost-marker&position=6")
+    page.keyboard.press("End")
     at(page, 6)
     decision = page.locator(f"{V2} .hint-summary .decision.term")
     expect(decision).to_have_count(1)
@@ -598,12 +598,15 @@ def test_step_is_reachable_within_three_tabs_and_the_skip_link_leads_there(page)
 
 
 def test_help_is_a_modal(page):
+    """Then, on the same page: it opened at its top; Escape closes the legend as it closes the help; a focused
+    speed keeps up and down and gives the page its stepping keys."""
     open_lost_marker(page)
     at(page, 0)
     page.locator("#btn-back").focus()
     page.keyboard.press("?")
     help_box = page.locator("#help")
     expect(help_box).to_be_visible()
+    opens_at_its_top(page)
     for _ in range(12):
         page.keyboard.press("Tab")
         assert page.evaluate("document.getElementById('help').contains(document.activeElement)")
@@ -614,6 +617,52 @@ def test_help_is_a_modal(page):
     expect(help_box).to_be_hidden()
     expect(page.locator("#btn-back")).to_be_focused()
     assert position_of(page) == 0
+
+    # Escape closes the legend as it closes the help
+    legend = page.locator("#legend-items")
+    page.keyboard.press("l")
+    expect(legend).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(legend).to_be_hidden()
+    page.keyboard.press("l")  # and with the help open over it, one Escape closes both
+    page.keyboard.press("?")
+    expect(page.locator("#help")).to_be_visible()
+    expect(page.locator("#help-keys tr[data-action=close] td")).to_contain_text("the legend")
+    page.keyboard.press("Escape")
+    expect(page.locator("#help")).to_be_hidden()
+    expect(legend).to_be_hidden()
+    at(page, 0)
+
+    # A keyboard-only learner who chose a speed was held by the select: → raised the speed (2x, 4x, 8x) instead of
+    # stepping, ← lowered it, Space did not play, and Escape did not let go.
+    speed = page.locator("#speed")
+    speed.focus()
+    before = speed.input_value()
+    page.keyboard.press("ArrowDown")  # the select's own key: another speed
+    expect(speed).not_to_have_value(before)
+    chosen = speed.input_value()
+    page.keyboard.press("ArrowRight")
+    at(page, 1)
+    page.keyboard.press("PageDown")
+    at(page, 2)
+    page.keyboard.press("ArrowLeft")
+    at(page, 1)
+    expect(speed).to_have_value(chosen)  # the stepping keys changed no speed
+    expect(speed).to_be_focused()
+    page.keyboard.press("?")  # the help too
+    expect(page.locator("#help")).to_be_visible()
+    page.keyboard.press("Escape")
+    speed.focus()
+    page.keyboard.press("Escape")
+    expect(speed).not_to_be_focused()
+
+
+def opens_at_its_top(page):
+    """The help opened scrolled to its end (the glossary, the Close button focused last in the card), the key
+    table out of view."""
+    expect(page.locator("#help-close")).to_be_focused()
+    expect(page.locator("#help-title")).to_be_in_viewport()
+    assert page.locator("#help .help-card").evaluate("(card) => card.scrollTop") == 0
 
 
 def test_copy_link_leaves_the_keys_to_the_talk_and_escape_closes_it(page):
@@ -645,15 +694,12 @@ def test_copy_link_leaves_the_keys_to_the_talk_and_escape_closes_it(page):
     expect(page.locator("#btn-copy-link")).to_be_focused()
     page.keyboard.press("ArrowRight")
     at(page, 5)
+    closes_without_a_keyboard(page)  # at 1280x720
 
 
-@pytest.mark.parametrize("width, height", [(1280, 720), (820, 1180)])
-def test_the_link_box_closes_without_a_keyboard(make_page, width, height):
+def closes_without_a_keyboard(page):
     """On a tablet (or with a mouse alone) the link box, once opened, could not be closed: only Escape closed it.
     Its Close button is on screen and gives focus back to Copy link."""
-    page = make_page(width=width, height=height)
-    open_lost_marker(page, "&position=1")
-    at(page, 1)
     page.click("#btn-copy-link")
     close = page.locator("#link-box-close")
     expect(close).to_be_in_viewport()
@@ -662,62 +708,20 @@ def test_the_link_box_closes_without_a_keyboard(make_page, width, height):
     expect(page.locator("#btn-copy-link")).to_be_focused()
 
 
-def test_a_focused_speed_keeps_up_and_down_and_gives_the_page_its_stepping_keys(page):
-    """A keyboard-only learner who chose a speed was held by the select: → raised the speed (2x, 4x, 8x) instead of
-    stepping, ← lowered it, Space did not play, and Escape did not let go."""
+def test_the_help_opens_at_its_top_on_a_phone_and_the_link_box_closes_on_a_tablet(make_page):
+    """The two at 1280x720: test_help_is_a_modal, test_copy_link_leaves_the_keys_to_the_talk_and_escape_closes_it.
+    Here one page at 390x844, then resized to 820x1180."""
+    page = make_page(width=390, height=844)
     open_lost_marker(page)
     at(page, 0)
-    speed = page.locator("#speed")
-    speed.focus()
-    before = speed.input_value()
-    page.keyboard.press("ArrowDown")  # the select's own key: another speed
-    expect(speed).not_to_have_value(before)
-    chosen = speed.input_value()
-    page.keyboard.press("ArrowRight")
-    at(page, 1)
-    page.keyboard.press("PageDown")
-    at(page, 2)
-    page.keyboard.press("ArrowLeft")
-    at(page, 1)
-    expect(speed).to_have_value(chosen)  # the stepping keys changed no speed
-    expect(speed).to_be_focused()
-    page.keyboard.press("?")  # the help too
-    expect(page.locator("#help")).to_be_visible()
-    page.keyboard.press("Escape")
-    speed.focus()
-    page.keyboard.press("Escape")
-    expect(speed).not_to_be_focused()
-
-
-def test_the_help_opens_at_its_top(make_page):
-    """The help opened scrolled to its end (the glossary, the Close button focused last in the card), the key table
-    out of view."""
-    for width, height in ((1280, 720), (390, 844)):
-        page = make_page(width=width, height=height)
-        open_lost_marker(page)
-        at(page, 0)
-        page.keyboard.press("?")
-        expect(page.locator("#help-close")).to_be_focused()
-        expect(page.locator("#help-title")).to_be_in_viewport()
-        assert page.locator("#help .help-card").evaluate("(card) => card.scrollTop") == 0
-
-
-def test_escape_closes_the_legend_as_it_closes_the_help(page):
-    open_lost_marker(page)
-    at(page, 0)
-    legend = page.locator("#legend-items")
-    page.keyboard.press("l")
-    expect(legend).to_be_visible()
-    page.keyboard.press("Escape")
-    expect(legend).to_be_hidden()
-    page.keyboard.press("l")  # and with the help open over it, one Escape closes both
     page.keyboard.press("?")
-    expect(page.locator("#help")).to_be_visible()
-    expect(page.locator("#help-keys tr[data-action=close] td")).to_contain_text("the legend")
+    opens_at_its_top(page)
     page.keyboard.press("Escape")
     expect(page.locator("#help")).to_be_hidden()
-    expect(legend).to_be_hidden()
-    at(page, 0)
+    page.set_viewport_size({"width": 820, "height": 1180})
+    page.keyboard.press("ArrowRight")
+    at(page, 1)
+    closes_without_a_keyboard(page)
 
 
 # --- 7. rooms and embeds -----------------------------------------------------------------------------------------
@@ -747,17 +751,6 @@ def presenter_and_phone(make_page, position: int):
     return presenter, phone
 
 
-def test_followers_see_the_presenters_fork_and_its_other_branch(make_page):
-    """The presenter acts on the diagram: the room follows the fork, then the switch back to the original."""
-    presenter, follower = presenter_and_phone(make_page, 2)  # A in flight, NodeAdd recorded
-    presenter.keyboard.press("x")  # Done(A) instead of popping B: a fork after step 2
-    expect(follower.locator("#scenario-name")).to_have_text("The lost marker (fork)")
-    expect(follower.get_by_test_id("position")).to_have_text(re.compile(r"^3 / 3"))
-    presenter.keyboard.press("s")  # back on the original branch, at the same position
-    expect(follower.locator("#scenario-name")).to_have_text("The lost marker")
-    at(follower, 3)
-
-
 def swipe(page, dx):
     """A horizontal swipe across the stage (pointer down, move, up), ``dx`` px."""
     box = page.locator("#panes").bounding_box()
@@ -767,48 +760,6 @@ def swipe(page, dx):
     page.mouse.move(x + dx / 2, y + 4)
     page.mouse.move(x + dx, y + 6)
     page.mouse.up()
-
-
-def test_a_phone_swipes_to_step_and_an_audience_phone_sees_the_whole_picture(make_page):
-    """Swipe left steps, right steps back (a vertical move scrolls); on /r/CODE at 390x844 each pane's diagram and
-    list are in view, with no sideways scroll, and a swipe does not drive the room."""
-    page = make_page(width=390, height=844)
-    open_lost_marker(page, "&position=2")
-    at(page, 2)
-    swipe(page, -150)
-    at(page, 3)
-    swipe(page, 150)
-    at(page, 2)
-    presenter, audience = presenter_and_phone(make_page, 4)
-    settle(audience)
-    each_list_fully_visible(audience, 4)
-    swipe(audience, -150)
-    audience.wait_for_timeout(300)
-    assert position_of(presenter) == 4 and position_of(audience) == 4
-
-
-def test_escape_withdraws_the_presenters_open_poll(make_page):
-    """Escape closes the Predict prompt without stepping; the presenter's poll, its room version, ignored it
-    (only the Cancel button withdrew it)."""
-    presenter, follower = presenter_and_phone(make_page, 5)
-    presenter.check("#predict")
-    presenter.keyboard.press("ArrowRight")
-    expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
-    expect(follower.get_by_test_id("poll-follower")).to_be_visible()
-    presenter.keyboard.press("?")  # Escape closing the help leaves the poll open
-    expect(presenter.locator("#help")).to_be_visible()
-    presenter.keyboard.press("Escape")
-    expect(presenter.locator("#help")).to_be_hidden()
-    expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
-    presenter.keyboard.press("l")  # so does Escape closing the legend (keys.js CLOSED_BY_ESCAPE)
-    expect(presenter.locator("#legend")).to_have_attribute("open", "")
-    presenter.keyboard.press("Escape")
-    expect(presenter.locator("#legend")).not_to_have_attribute("open", "")
-    expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
-    presenter.keyboard.press("Escape")
-    expect(presenter.get_by_test_id("poll-presenter")).to_have_count(0)
-    expect(follower.get_by_test_id("poll-follower")).to_have_count(0)
-    assert position_of(presenter) == 5 and position_of(follower) == 5
 
 
 # The presenter's poll panel against what it must leave in view: every pane's diagram and the position counter
@@ -856,22 +807,6 @@ def poll_states(presenter, panel):
             panel.get_by_test_id("poll-reveal").click()
 
 
-@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
-def test_the_presenters_poll_in_presentation_mode_covers_no_diagram_and_not_the_counter(make_page, width, height):
-    """In presentation mode the poll panel was laid over the stage (at 1280x720 x 997-1272, y 363-712: v1.28.2's
-    in-flight lane with B's chip and pointer start, part of unschedulablePods, the counter, the timeline's end).
-    It is a bar of its own under the stage now, the diagrams sized to what it leaves: open, and revealed."""
-    presenter, panel = presenting_a_poll(make_page, width, height)
-    for state in poll_states(presenter, panel):
-        got = presenter.evaluate(POLL_OVER_STAGE_JS)
-        label = f"{width}x{height} {state} (poll at {got['poll']})"
-        assert got["covered"] == [], f"{label}: the poll covers {got['covered']}"
-        assert got["spills"] == [], f"{label}: list items outside their area: {got['spills']}"
-        assert got["inView"], f"{label}: the poll runs off the screen"
-    truth = panel.locator('figure[data-variant="v1.28.1"] [data-choice="unschedulablePods"]')
-    expect(truth).to_have_class(re.compile("truth"))
-
-
 # Each pane's caption, and each pane whole, against the stage's visible part (the panes' box: what runs below its
 # foot is scrolled out of sight): what is cut, as "variant caption|pane bottom > box bottom".
 CUT_AT_THE_BAR_JS = """() => {
@@ -883,39 +818,133 @@ CUT_AT_THE_BAR_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width,height", [(1280, 720), (1366, 768)])
-def test_the_presenters_poll_bar_cuts_no_caption(make_page, width, height, artifacts_dir):
-    """At 1280x720 the revealed poll's bar cut v1.28.1's caption ("B fails → unschedulablePods: its marker e1 was
+# The screens the presentation-mode poll is looked at on (the presenter's window resized within one load).
+POLL_BAR_SCREENS = ((1280, 720), (1366, 768), (1920, 1080))
+
+
+def test_the_presenters_poll_in_presentation_mode_covers_nothing_and_cuts_no_caption(make_page, artifacts_dir):
+    """In presentation mode the poll panel was laid over the stage (at 1280x720 x 997-1272, y 363-712: v1.28.2's
+    in-flight lane with B's chip and pointer start, part of unschedulablePods, the counter, the timeline's end).
+    It is a bar of its own under the stage now, the diagrams sized to what it leaves: open, and revealed.
+    At 1280x720 the revealed poll's bar cut v1.28.1's caption ("B fails → unschedulablePods: its marker e1 was
     removed: saw nothing") and the narration under it: the stage's folded legend gives way while the bar is up, and
-    the bar's title keeps to one line. Open, every caption shows; revealed, every pane whole."""
-    presenter, panel = presenting_a_poll(make_page, width, height)
+    the bar's title keeps to one line. Open, every caption shows; revealed, every pane whole. Each at 1280x720,
+    1366x768 and 1920x1080."""
+    presenter, panel = presenting_a_poll(make_page, 1280, 720)
     for state in poll_states(presenter, panel):
-        cut = presenter.evaluate(CUT_AT_THE_BAR_JS)
-        if state == "open":
-            cut = [what for what in cut if " caption " in what]
-        assert cut == [], f"{width}x{height} {state}: cut at the poll bar: {cut}"
-    presenter.screenshot(path=str(artifacts_dir / "screenshots" / f"poll-bar-revealed-{width}x{height}.png"))
+        for width, height in POLL_BAR_SCREENS:
+            presenter.set_viewport_size({"width": width, "height": height})
+            refitted(presenter)
+            got = presenter.evaluate(POLL_OVER_STAGE_JS)
+            label = f"{width}x{height} {state} (poll at {got['poll']})"
+            assert got["covered"] == [], f"{label}: the poll covers {got['covered']}"
+            assert got["spills"] == [], f"{label}: list items outside their area: {got['spills']}"
+            assert got["inView"], f"{label}: the poll runs off the screen"
+            cut = presenter.evaluate(CUT_AT_THE_BAR_JS)
+            if state == "open":
+                cut = [what for what in cut if " caption " in what]
+            assert cut == [], f"{label}: cut at the poll bar: {cut}"
+            if state == "revealed" and width < 1920:
+                shot = artifacts_dir / "screenshots" / f"poll-bar-revealed-{width}x{height}.png"
+                presenter.screenshot(path=str(shot))
+        presenter.set_viewport_size({"width": 1280, "height": 720})
+    truth = panel.locator('figure[data-variant="v1.28.1"] [data-choice="unschedulablePods"]')
+    expect(truth).to_have_class(re.compile("truth"))
 
 
-def answered_poll(make_page, choice: str):
-    """A room's poll open at lost-marker 5 and a phone that has answered ``choice`` for v1.28.1, counted: (presenter,
-    phone, the phone's poll sheet, the presenter's poll panel)."""
-    presenter, phone = presenter_and_phone(make_page, 5)
-    presenter.check("#predict")
+def ask_and_answer(presenter, phone, choice: str):
+    """The presenter at lost-marker 5 with Predict on steps: the room's poll opens and the phone answers ``choice``
+    for v1.28.1, counted. (the phone's poll sheet, the presenter's poll panel)"""
     presenter.keyboard.press("ArrowRight")
     sheet = phone.get_by_test_id("poll-follower")
     sheet.locator(f'[data-variant="v1.28.1"] button[data-choice="{choice}"]').click()
     panel = presenter.get_by_test_id("poll-presenter")
     expect(panel.get_by_test_id("poll-answered")).to_have_text(re.compile(r"^1 answered"))
-    return presenter, phone, sheet, panel
+    return sheet, panel
 
 
-def test_a_presenter_reloading_during_a_poll_gets_it_back_and_the_step_reveals_it(make_page):
-    """After a reload during a poll the presenter had no panel (and Predict unticked) while the phone kept the poll;
-    after the next step both were at 6/6 and the phone still said 'Answer sent', never given the reveal. Now the
-    presenter gets the poll back with its tally (and Predict ticked, as it was), answers keep coming in, and → then
-    reveals it to the phone with the verdict."""
-    presenter, phone, sheet, panel = answered_poll(make_page, "unschedulablePods")
+def back_to_five(presenter, phone):
+    """From the reveal at 6 the room steps back to 5 (Predict still on: the next → asks again)."""
+    presenter.keyboard.press("ArrowLeft")
+    at(presenter, 5)
+    at(phone, 5)
+
+
+def test_a_room_follows_its_presenter_through_a_fork_a_swipe_and_its_polls(make_page):
+    """One room, its presenter and an audience phone, walked through what were tests of their own:
+    * a phone swipes to step (left steps, right steps back); in the room at 390x844 each pane's diagram and list
+      are in view, with no sideways scroll, and a swipe does not drive the room;
+    * the presenter acts on the diagram: the room follows the fork, then the switch back to the original;
+    * Escape closes the Predict prompt without stepping; the presenter's poll, its room version, ignored it (only
+      the Cancel button withdrew it);
+    * after a reload during a poll the presenter had no panel (and Predict unticked) while the phone kept the poll;
+      after the next step both were at 6/6 and the phone still said 'Answer sent', never given the reveal. Now the
+      presenter gets the poll back with its tally (and Predict ticked, as it was), answers keep coming in, and →
+      then reveals it to the phone with the verdict;
+    * a phone that reloaded mid-poll showed the poll unanswered ('Tap where you think it goes.') though its answer
+      counted, and after the reveal had no verdict. It now rejoins as its tab's voter and is given its answer back:
+      the choice pressed, 'Answer sent', one voter still, and its verdict after the step;
+    * a detached follower stepped to 6 on its own, saw where B went, and could still answer (and change) the
+      room's open poll ('Answer sent — you may change it' at 6 / 6). Its own view leaving the poll's position puts
+      the poll away; snapping back while it is open gives it back with the answer it had sent;
+    * a poll the room moves away from can never be revealed: it is withdrawn from every phone (and from the
+      presenter's page) instead of staying open there for good."""
+    phone = make_page(width=390, height=844)
+    open_lost_marker(phone, "&position=2")
+    at(phone, 2)
+    swipe(phone, -150)
+    at(phone, 3)
+    swipe(phone, 150)
+    at(phone, 2)
+
+    presenter, room, _ = start_presenter(make_page)
+    phone.goto(f"/r/{room}")
+    expect(phone.locator("#room-code")).to_have_text(room)
+    for _ in range(2):  # A in flight, NodeAdd recorded
+        presenter.keyboard.press("ArrowRight")
+    at(presenter, 2)
+    at(phone, 2)
+    presenter.keyboard.press("x")  # Done(A) instead of popping B: a fork after step 2
+    expect(phone.locator("#scenario-name")).to_have_text("The lost marker (fork)")
+    expect(phone.get_by_test_id("position")).to_have_text(re.compile(r"^3 / 3"))
+    presenter.keyboard.press("s")  # back on the original branch, at the same position
+    expect(phone.locator("#scenario-name")).to_have_text("The lost marker")
+    at(phone, 3)
+
+    presenter.keyboard.press("ArrowRight")
+    at(presenter, 4)
+    at(phone, 4)
+    settle(phone)
+    each_list_fully_visible(phone, 4)
+    swipe(phone, -150)
+    phone.wait_for_timeout(300)
+    assert position_of(presenter) == 4 and position_of(phone) == 4
+
+    # Escape withdraws the presenter's open poll
+    presenter.keyboard.press("ArrowRight")
+    at(presenter, 5)
+    at(phone, 5)
+    presenter.check("#predict")
+    presenter.keyboard.press("ArrowRight")
+    expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
+    expect(phone.get_by_test_id("poll-follower")).to_be_visible()
+    presenter.keyboard.press("?")  # Escape closing the help leaves the poll open
+    expect(presenter.locator("#help")).to_be_visible()
+    presenter.keyboard.press("Escape")
+    expect(presenter.locator("#help")).to_be_hidden()
+    expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
+    presenter.keyboard.press("l")  # so does Escape closing the legend (keys.js CLOSED_BY_ESCAPE)
+    expect(presenter.locator("#legend")).to_have_attribute("open", "")
+    presenter.keyboard.press("Escape")
+    expect(presenter.locator("#legend")).not_to_have_attribute("open", "")
+    expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
+    presenter.keyboard.press("Escape")
+    expect(presenter.get_by_test_id("poll-presenter")).to_have_count(0)
+    expect(phone.get_by_test_id("poll-follower")).to_have_count(0)
+    assert position_of(presenter) == 5 and position_of(phone) == 5
+
+    # a presenter reloading during a poll gets it back and the step reveals it
+    sheet, panel = ask_and_answer(presenter, phone, "unschedulablePods")
     presenter.reload()
     at(presenter, 5)
     expect(panel.get_by_test_id("poll-answered")).to_have_text("1 answered so far")
@@ -945,19 +974,15 @@ def test_a_presenter_reloading_during_a_poll_gets_it_back_and_the_step_reveals_i
     expect(sheet.get_by_test_id("poll-status")).to_have_text("Tap where you think it goes.")
     expect(sheet.locator('button[aria-pressed="true"]')).to_have_count(0)
 
-
-def test_a_phone_reloading_during_a_poll_is_shown_its_answer_and_gets_its_verdict(make_page):
-    """A phone that reloaded mid-poll showed the poll unanswered ('Tap where you think it goes.') though its
-    answer counted, and after the reveal had no verdict. It now rejoins as its tab's voter and is given its answer
-    back: the choice pressed, 'Answer sent', one voter still, and its verdict after the step."""
-    presenter, phone, sheet, panel = answered_poll(make_page, "unschedulablePods")
+    # a phone reloading during a poll is shown its answer and gets its verdict (the poll at 5 asked again above)
+    sheet.locator('[data-variant="v1.28.1"] button[data-choice="unschedulablePods"]').click()
+    expect(panel.get_by_test_id("poll-answered")).to_have_text("1 answered so far")
     phone.reload()
     at(phone, 5)
     chosen = sheet.locator('[data-variant="v1.28.1"] button[data-choice="unschedulablePods"]')
     expect(chosen).to_have_attribute("aria-pressed", "true")
     expect(sheet.get_by_test_id("poll-status")).to_have_text(re.compile("^Answer sent"))
     sheet.locator('[data-variant="v1.28.2"] button[data-choice="backoffQ"]').click()  # adds to it, one voter still
-    bins = lambda v, c: panel.locator(f'figure[data-variant="{v}"] [data-choice="{c}"]')  # noqa: E731
     expect(bins("v1.28.2", "backoffQ")).to_have_attribute("data-count", "1")
     expect(bins("v1.28.1", "unschedulablePods")).to_have_attribute("data-count", "1")
     expect(panel.get_by_test_id("poll-answered")).to_have_text("1 answered so far")
@@ -967,12 +992,9 @@ def test_a_phone_reloading_during_a_poll_is_shown_its_answer_and_gets_its_verdic
     expect(verdict).to_contain_text("v1.28.1: you said unschedulablePods, it went to unschedulablePods ✓")
     expect(verdict).to_contain_text("v1.28.2: you said backoffQ, it went to backoffQ ✓")
 
-
-def test_a_follower_who_detaches_during_a_poll_cannot_answer_after_stepping_to_the_answer(make_page):
-    """A detached follower stepped to 6 on its own, saw where B went, and could still answer (and change) the room's
-    open poll ('Answer sent — you may change it' at 6 / 6). Its own view leaving the poll's position puts the poll
-    away; snapping back while it is open gives it back with the answer it had sent."""
-    presenter, phone, sheet, _ = answered_poll(make_page, "backoffQ")
+    # a follower who detaches during a poll cannot answer after stepping to the answer
+    back_to_five(presenter, phone)
+    sheet, _ = ask_and_answer(presenter, phone, "backoffQ")
     phone.click("#btn-detach")
     phone.locator("#btn-step").click()
     at(phone, 6)
@@ -988,11 +1010,9 @@ def test_a_follower_who_detaches_during_a_poll_cannot_answer_after_stepping_to_t
     expect(sheet.locator('.truth-line[data-variant="v1.28.2"]')).to_contain_text("B → backoffQ")
     expect(sheet.locator('.truth-line[data-variant="v1.28.1"]')).to_have_count(0)
 
-
-def test_a_presenter_back_from_a_reload_who_moves_elsewhere_withdraws_the_poll(make_page):
-    """A poll the room moves away from can never be revealed: it is withdrawn from every phone (and from the
-    presenter's page) instead of staying open there for good."""
-    presenter, phone, sheet, _ = answered_poll(make_page, "backoffQ")
+    # a presenter back from a reload who moves elsewhere withdraws the poll
+    back_to_five(presenter, phone)
+    sheet, _ = ask_and_answer(presenter, phone, "backoffQ")
     presenter.reload()
     expect(presenter.get_by_test_id("poll-presenter")).to_be_visible()
     presenter.keyboard.press("ArrowLeft")
@@ -1009,6 +1029,7 @@ def test_a_presenter_back_from_a_reload_who_moves_elsewhere_withdraws_the_poll(m
 
 
 def test_blank_reaches_followers_and_the_audience_is_locked(make_page):
+    """Then, in the same room: the blank is the room's, a joiner and a reloaded presenter see it."""
     presenter, room, token = start_presenter(make_page)
     audience = make_page(width=390, height=844)
     audience.goto(f"/r/{room}")
@@ -1034,13 +1055,8 @@ def test_blank_reaches_followers_and_the_audience_is_locked(make_page):
     expect(audience.locator("#btn-step")).to_be_hidden()
     expect(audience.locator("#scenario-picker")).to_be_disabled()
 
-
-
-def test_the_blank_is_the_rooms_a_joiner_and_a_reloaded_presenter_see_it(make_page):
-    """The blank was relayed only as it changed: a phone joining while blank showed the slide, a follower
-    snapping back was unblanked, and a presenter reloading saw the slide while every phone stayed blank."""
-    presenter, room, _ = start_presenter(make_page)
-    audience = phone_in_room(make_page, room)
+    # The blank was relayed only as it changed: a phone joining while blank showed the slide, a follower
+    # snapping back was unblanked, and a presenter reloading saw the slide while every phone stayed blank.
     presenter.keyboard.press("b")
     expect(audience.locator("#blank")).to_be_visible()
     late = phone_in_room(make_page, room)
@@ -1065,16 +1081,6 @@ def test_the_blank_is_the_rooms_a_joiner_and_a_reloaded_presenter_see_it(make_pa
     assert flips == 0, f"the presenter's blank flipped {flips} times after the two presses"
     for page in (presenter, audience, late):
         expect(page.locator("#blank")).to_be_hidden()
-
-
-def test_embed_scrubber_spans_the_locked_range(make_page):
-    page = make_page(width=900, height=600)
-    page.goto("/embed?scenario=lost-marker&from=2&to=6")
-    at(page, 2)
-    scrubber = page.locator("#scrubber")
-    expect(scrubber).to_have_attribute("min", "2")
-    expect(scrubber).to_have_attribute("max", "6")
-    assert page.locator("#ticks .tick:visible").count() == 4
 
 
 def test_an_embed_whose_range_runs_backwards_says_so(make_page):
@@ -1104,10 +1110,19 @@ EMBED_LAYOUT_JS = """() => {
 }"""
 
 
-def test_embed_bar_is_one_slim_row_and_the_diagrams_fill_the_frame(make_page):
+def test_embed_scrubber_spans_the_locked_range_and_its_bar_is_one_slim_row(make_page):
+    """The scrubber spans the locked range; at 2, 5 and 6 (stepped by the keys) the bar is one slim row and the
+    diagrams fill the frame."""
     page = make_page(width=900, height=600)
+    page.goto("/embed?scenario=lost-marker&from=2&to=6")
+    at(page, 2)
+    scrubber = page.locator("#scrubber")
+    expect(scrubber).to_have_attribute("min", "2")
+    expect(scrubber).to_have_attribute("max", "6")
+    assert page.locator("#ticks .tick:visible").count() == 4
     for position in (2, 5, 6):
-        page.goto(f"/embed?scenario=lost-marker&from=2&to=6&position={position}")
+        for _ in range(position - position_of(page)):
+            page.keyboard.press("ArrowRight")
         at(page, position)
         settle(page)
         got = page.evaluate(EMBED_LAYOUT_JS)

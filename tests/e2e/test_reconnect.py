@@ -21,19 +21,40 @@ def own_server(request):
         yield server
 
 
+@pytest.fixture(scope="module")
+def kept(browser, own_server):
+    """The module's pages on ``own_server``, each in a context of its own, handed out again test after test (a new
+    context costs Chromium a new renderer)."""
+    pages = []
+    yield pages
+    for page in pages:
+        page.context.close()
+
+
 @pytest.fixture
-def new_page(browser, own_server):
-    contexts = []
+def new_page(browser, own_server, kept):
+    """The test's first, second, ... page: the module's first, second, ... kept page, on its server's origin with
+    its storage cleared, online."""
+    used = []
 
     def make():
-        context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=own_server.url)
-        context.set_default_timeout(TIMEOUT_MS * 2)
-        contexts.append(context)
-        return context.new_page()
+        if len(used) < len(kept):
+            page = kept[len(used)]
+            page.context.set_offline(False)
+            page.goto(own_server.url + "/healthz")  # the origin, without the app
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+            page.context.clear_cookies()
+        else:
+            context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=own_server.url)
+            context.set_default_timeout(TIMEOUT_MS * 2)
+            page = context.new_page()
+            kept.append(page)
+        used.append(page)
+        return page
 
     yield make
-    for c in contexts:
-        c.close()
+    for page in used:
+        page.goto("about:blank")  # the app stops here (its socket, its reconnecting), not during the next test
 
 
 def at(page, position):

@@ -95,11 +95,19 @@ def test_the_presenters_banner_keeps_the_room_code_inside_on_a_phone(make_page):
 
 
 def test_audience_follows_and_a_late_joiner_lands_on_the_current_step(make_page):
+    """One room through what were tests of their own: a follower's page shows no introduction naming the outcome
+    (the presenter's does: it says where B ends up); the audience follows a clicker and a late joiner lands on the
+    current step; an audience member cannot drive the room (no controls, its keys refused, a hand-made message
+    without the token refused by the server); the room shows the versions the presenter picks, a follower's picker
+    locked; a follower detaches (and then opens the built-in like any viewer, its introduction and all), explores
+    on the room's versions and snaps back to the room's step."""
     presenter, room, token = start_presenter(make_page)
     audience = make_page()
     audience.goto(f"/r/{room}")
     expect(audience.locator("#room-code")).to_have_text(room)
     expect(audience.locator(POSITION)).to_have_text(re.compile(r"^0 / 6"))
+    expect(presenter.locator("#scenario-description")).to_contain_text("B is parked in unschedulablePods")
+    expect(audience.locator("#scenario-description")).to_have_text(INTRO_UNTOLD)
     for expected in range(1, 5):
         presenter.keyboard.press("PageDown")  # a clicker
         expect(audience.locator(POSITION)).to_have_text(re.compile(rf"^{expected} / 6"))
@@ -113,14 +121,8 @@ def test_audience_follows_and_a_late_joiner_lands_on_the_current_step(make_page)
     at(late, 5)
     expect(late.locator(B_MARKER + '[data-detached="true"]')).to_have_count(1)
 
-
-def test_an_audience_member_cannot_drive_the_room(make_page):
-    presenter, room, token = start_presenter(make_page)
-    presenter.keyboard.press("ArrowRight")
-    at(presenter, 1)
-    audience = make_page()
-    audience.goto(f"/r/{room}")
-    at(audience, 1)
+    # an audience member cannot drive the room
+    at(audience, 5)
     for control in ("#btn-play", "#btn-step", "#btn-end", "#btn-reset", "#scrubber"):
         expect(audience.locator(control)).to_be_hidden()  # no controls that would only produce an error
     audience.keyboard.press("ArrowRight")
@@ -134,52 +136,31 @@ def test_an_audience_member_cannot_drive_the_room(make_page):
         });
     })""", room)
     presenter.keyboard.press("PageUp")
-    at(presenter, 0)
-    at(audience, 0)
+    at(presenter, 4)
+    at(audience, 4)
 
-
-def test_a_follower_detaches_explores_and_snaps_back(make_page):
-    presenter, room, token = start_presenter(make_page)
-    presenter.keyboard.press("ArrowRight")
-    audience = make_page()
-    audience.goto(f"/r/{room}")
-    at(audience, 1)
     # the room shows the versions the presenter picks, at the same step; a follower's picker is locked
     presenter.click("#versions-summary")
     presenter.locator('#versions-options input[value="v1.30.14"]').check()
     expect(audience.locator("#panes > [data-variant]")).to_have_count(3)
     expect(audience.locator('#panes > [data-variant="v1.30.14"] h2')).to_have_text("v1.30.14")
-    at(audience, 1)
+    at(audience, 4)
     expect(audience.locator('#versions-options input[value="v1.30.14"]')).to_be_checked()
     expect(audience.locator('#versions-options input[value="v1.28.4"]')).to_be_disabled()
     audience.click("#btn-detach")
-    at(audience, 1)
+    at(audience, 4)
+    expect(audience.locator("#scenario-description")).to_contain_text("B is parked in unschedulablePods")
     expect(audience.locator("#panes > [data-variant]")).to_have_count(3)  # exploring on the room's versions
-    for _ in range(5):
-        audience.keyboard.press("ArrowRight")
+    audience.locator("#btn-step").click()
+    at(audience, 5)
+    audience.keyboard.press("ArrowRight")
     at(audience, 6)
     assert_b_placed_differently(audience)
-    at(presenter, 1)  # the room did not move
+    at(presenter, 4)  # the room did not move
     presenter.keyboard.press("ArrowRight")
     at(audience, 6)  # still exploring
     audience.click("#btn-detach")  # snap back
-    at(audience, 2)
-
-
-def test_a_followers_page_shows_no_introduction_naming_the_outcome_until_it_detaches(make_page):
-    """The lost marker's introduction says where B ends up: the presenter's page shows it, a follower's page says
-    the presenter tells it, and a follower that detaches opens the built-in like any viewer and steps on its own."""
-    presenter, room, _ = start_presenter(make_page)
-    audience = make_page()
-    audience.goto(f"/r/{room}")
-    at(audience, 0)
-    expect(presenter.locator("#scenario-description")).to_contain_text("B is parked in unschedulablePods")
-    expect(audience.locator("#scenario-description")).to_have_text(INTRO_UNTOLD)
-    audience.click("#btn-detach")
-    expect(audience.locator("#scenario-description")).to_contain_text("B is parked in unschedulablePods")
-    audience.locator("#btn-step").click()
-    at(audience, 1)
-    at(presenter, 0)
+    at(audience, 5)
 
 
 # --- embed --------------------------------------------------------------------------------------------
@@ -199,41 +180,15 @@ def test_embed_locked_to_a_range_refuses_to_go_past_it(make_page):
     assert position_of(page) == 4
 
 
-def test_embed_in_an_iframe_speaks_post_message(make_page, live_server, tmp_path, artifacts_dir):
-    # The host is another origin with an inline script, as a blog or a slide deck opened from disk would be:
-    # our own pages' CSP forbids inline scripts, and /embed must be frameable from anywhere (file:// included;
-    # an about:blank host is refused by Chromium's local-network-access check, not by us).
-    host = tmp_path / "host.html"
-    host.write_text(f"""<!doctype html><body style="margin:0">
-      <iframe id="f" src="{live_server.url}/embed?scenario=lost-marker&from=0&to=6"
-        style="width:1000px;height:620px;border:0"></iframe>
-      <script>window.positions = []; addEventListener('message', (e) => {{
-        if (e.data && e.data.type === 'inflight-scope') window.positions.push(e.data.position); }});</script></body>""")
-    page = make_page(width=1100, height=700)
-    page.goto(host.as_uri())
-    page.wait_for_function("window.positions && window.positions.includes(0)")
-    frame = page.frame_locator("#f")
-    page.evaluate("document.getElementById('f').contentWindow.postMessage("
-                  "{type: 'inflight-scope', action: 'seek', position: 5}, '*')")
-    page.wait_for_function("window.positions.includes(5)")
-    expect(frame.locator(f'{V1} [data-marker="B"][data-detached="true"]')).to_have_count(1)
-    page.evaluate("document.getElementById('f').contentWindow.postMessage("
-                  "{type: 'inflight-scope', action: 'step'}, '*')")
-    page.wait_for_function("window.positions.includes(6)")
-    frame.locator("#app").click(position={"x": 5, "y": 5})
-    page.keyboard.press("ArrowLeft")  # keys work inside the iframe once it has focus
-    page.wait_for_function("window.positions[window.positions.length - 1] === 5")
-    embedded = next(f for f in page.frames if "/embed" in f.url)
-    embedded.wait_for_function(SETTLED_JS)  # a function, not an expression: the embed's CSP forbids eval
-    page.screenshot(path=str(artifacts_dir / "screenshots" / "embed-in-iframe-1100x700.png"))
-
-
-def test_a_sibling_frame_cannot_drive_an_embed(make_page, live_server, tmp_path):
-    """A frame beside the embed, of another origin (a sandboxed ad, say), posts it a step: ignored. Only the
-    embedding page drives it: the positions it reports are the host's seek and nothing else."""
+def test_embed_in_an_iframe_speaks_post_message_to_its_host_alone(make_page, live_server, tmp_path, artifacts_dir):
+    """The host is another origin with an inline script, as a blog or a slide deck opened from disk would be: our
+    own pages' CSP forbids inline scripts, and /embed must be frameable from anywhere (file:// included; an
+    about:blank host is refused by Chromium's local-network-access check, not by us). A frame beside the embed, of
+    another origin (a sandboxed ad, say), posts it a step: ignored. Only the embedding page drives it: the
+    positions it reports are the host's seeks and steps and nothing else."""
     sibling = ("<script>addEventListener('message', () => { parent.frames[0].postMessage("
                "{type: 'inflight-scope', action: 'step'}, '*'); parent.postMessage('sent', '*'); });</script>")
-    host = tmp_path / "siblings.html"
+    host = tmp_path / "host.html"
     host.write_text(f"""<!doctype html><body style="margin:0">
       <iframe id="f" src="{live_server.url}/embed?scenario=lost-marker&from=0&to=6"
         style="width:1000px;height:620px;border:0"></iframe>
@@ -251,6 +206,21 @@ def test_a_sibling_frame_cannot_drive_an_embed(make_page, live_server, tmp_path)
                   "{type: 'inflight-scope', action: 'seek', position: 4}, '*')")
     page.wait_for_function("window.positions.includes(4)")
     assert page.evaluate("window.positions") == [0, 4]
+    frame = page.frame_locator("#f")
+    page.evaluate("document.getElementById('f').contentWindow.postMessage("
+                  "{type: 'inflight-scope', action: 'seek', position: 5}, '*')")
+    page.wait_for_function("window.positions.includes(5)")
+    expect(frame.locator(f'{V1} [data-marker="B"][data-detached="true"]')).to_have_count(1)
+    page.evaluate("document.getElementById('f').contentWindow.postMessage("
+                  "{type: 'inflight-scope', action: 'step'}, '*')")
+    page.wait_for_function("window.positions.includes(6)")
+    frame.locator("#app").click(position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowLeft")  # keys work inside the iframe once it has focus
+    page.wait_for_function("window.positions[window.positions.length - 1] === 5")
+    embedded = next(f for f in page.frames if "/embed" in f.url)
+    embedded.wait_for_function(SETTLED_JS)  # a function, not an expression: the embed's CSP forbids eval
+    page.evaluate("document.getElementById('ad').remove()")  # the screenshot shows the embed in its host
+    page.screenshot(path=str(artifacts_dir / "screenshots" / "embed-in-iframe-1100x700.png"))
     assert not page.problems, page.problems
 
 
@@ -278,7 +248,8 @@ def test_presentation_mode_hides_the_chrome_and_keeps_16_by_9(make_page, artifac
 
 
 # --- onboarding ---------------------------------------------------------------------------------------
-def test_predict_asks_before_the_failure_and_reveals_after(page):
+def test_predict_asks_before_the_failure_and_reveals_after_and_the_table_view_lists_the_queues(page):
+    """Predict asks at 5 and reveals at 6; back at 5, the table view lists the queues and the list."""
     open_lost_marker(page, "&position=5")
     at(page, 5)
     page.check("#predict")
@@ -291,23 +262,8 @@ def test_predict_asks_before_the_failure_and_reveals_after(page):
     at(page, 6)
     expect(page.locator("#prediction")).to_contain_text("v1.28.1: you said backoffQ, it went to unschedulablePods ✗")
     expect(page.locator("#prediction")).to_contain_text("v1.28.2: you said backoffQ, it went to backoffQ ✓")
-
-
-def test_course_navigation_moves_through_the_lessons(page):
-    page.goto("/?scenario=in-flight-basics")
-    expect(page.locator("#course")).to_contain_text("Lesson 1 of")
-    # the way on is in view at the bottom of the intro, its text scrolling above (at 1280x720 it was a sliver)
-    inside = page.evaluate("""() => { const i = document.getElementById('intro').getBoundingClientRect();
-      const b = document.querySelector('#course').getBoundingClientRect();
-      return b.height > 20 && b.top >= i.top && b.bottom <= i.bottom + 1 && b.bottom <= innerHeight; }""")
-    assert inside, "the course's navigation is not fully in view at the bottom of the intro"
-    page.get_by_role("button", name="Next lesson ›").click()
-    expect(page.locator("#course")).to_contain_text("Lesson 2 of")
-    expect(page.locator("#scenario-picker")).to_have_value("queueing-hints")
-
-
-def test_table_view_lists_queues_and_the_list(page):
-    open_lost_marker(page, "&position=5")
+    # the table view at 5 (stepped back to it)
+    page.keyboard.press("ArrowLeft")
     at(page, 5)
     page.keyboard.press("v")
     tables = page.locator("#tables")
@@ -326,47 +282,50 @@ def test_table_view_lists_queues_and_the_list(page):
     expect(received.locator("tbody tr:not([data-ghost]) td:first-child")).to_have_text(["1"])
 
 
+def test_course_navigation_moves_through_the_lessons(page):
+    page.goto("/?scenario=in-flight-basics")
+    expect(page.locator("#course")).to_contain_text("Lesson 1 of")
+    # the way on is in view at the bottom of the intro, its text scrolling above (at 1280x720 it was a sliver)
+    inside = page.evaluate("""() => { const i = document.getElementById('intro').getBoundingClientRect();
+      const b = document.querySelector('#course').getBoundingClientRect();
+      return b.height > 20 && b.top >= i.top && b.bottom <= i.bottom + 1 && b.bottom <= innerHeight; }""")
+    assert inside, "the course's navigation is not fully in view at the bottom of the intro"
+    page.get_by_role("button", name="Next lesson ›").click()
+    expect(page.locator("#course")).to_contain_text("Lesson 2 of")
+    expect(page.locator("#scenario-picker")).to_have_value("queueing-hints")
+
+
 # --- exports from the page ---------------------------------------------------------------------------------
-def test_offline_file_and_svg_download_from_the_toolbar(page, tmp_path):
-    open_lost_marker(page, "&position=5")
+def test_offline_file_and_svg_download_from_the_toolbar_with_the_versions_on_screen(page, tmp_path):
+    """The toolbar's downloads, named for the scenario (and the step); three versions chosen in the page: the SVG
+    and the offline file have those three panes, not the pair the scenario opens on."""
+    page.goto("/?scenario=lost-marker&position=5&versions=v1.28.1,v1.28.2,v1.30.14")
     at(page, 5)
-    with page.expect_download() as download:
-        page.click("#btn-export-html")
-    html = tmp_path / "offline.html"
-    download.value.save_as(html)
-    assert download.value.suggested_filename == "lost-marker.html"
-    assert "inflight-bundle" in html.read_text()
     with page.expect_download() as download:
         page.click("#btn-export-svg")
     assert download.value.suggested_filename == "lost-marker-5.svg"
-    svg = tmp_path / "view.svg"
-    download.value.save_as(svg)
-    assert 'data-marker="B"' in svg.read_text() and 'data-detached="true"' in svg.read_text()
-
-
-def test_the_exports_draw_the_versions_on_screen(page, tmp_path):
-    """Three versions chosen in the page: the SVG and the offline file have those three panes, not the pair the
-    scenario opens on."""
-    page.goto("/?scenario=lost-marker&position=6&versions=v1.28.1,v1.28.2,v1.30.14")
-    at(page, 6)
-    with page.expect_download() as download:
-        page.click("#btn-export-svg")
     svg = download.value.path().read_text()
+    assert 'data-marker="B"' in svg and 'data-detached="true"' in svg
     assert re.findall(r'<g[^>]* data-variant="([^"]+)"', svg) == ["v1.28.1", "v1.28.2", "v1.30.14"]
     with page.expect_download() as download:
         page.click("#btn-export-html")
+    assert download.value.suggested_filename == "lost-marker.html"
     offline = tmp_path / "offline.html"
     download.value.save_as(offline)
+    assert "inflight-bundle" in offline.read_text()
     page.goto(offline.as_uri())
     expect(page.locator("#panes > [data-variant]")).to_have_count(3)
     expect(page.locator('#panes > [data-variant="v1.30.14"]')).to_have_count(1)
 
 
-
-def test_the_presenters_laptop_screen_keeps_the_picture_readable_and_the_controls_in_reach(make_page):
+def test_the_presenters_laptop_screen_and_an_old_projector_keep_the_picture_readable(make_page):
     """/present at 1280x720, beside the notes, at the lost marker's last step: the lists were squeezed to 6 px text
     with their tags spilling over the lanes, and the notes were empty there (no next step to preview). Now the
-    diagram keeps its room (the column scrolls), the controls stay on screen and the notes say this step."""
+    diagram keeps its room (the column scrolls), the controls stay on screen and the notes say this step.
+    The same page at 1024x768 (a speaker's old projector, the laptop mirrored): beside the 24rem notes column the
+    two panes had 688 px, the lists fell to fit.js's floor, 6.3 px, their tags spilling over the lanes (lost-marker
+    6: 1 entry, queueing-hints 7: 9). Now the notes go under the viewer and the panes take the width (29.2 and 17.5
+    px here); the step note is back under the panes, the controls on screen."""
     presenter = make_page(width=1280, height=720)
     presenter.goto("/present?scenario=lost-marker&position=6")
     expect(presenter.locator("#audience-link a")).to_be_visible()
@@ -386,21 +345,22 @@ def test_the_presenters_laptop_screen_keeps_the_picture_readable_and_the_control
     presenter.keyboard.press("p")
     expect(presenter.locator("#presenter-notes")).to_be_visible()
 
+    presenter.set_viewport_size({"width": 1024, "height": 768})  # the old projector, back at the last step
+    presenter.keyboard.press("ArrowRight")
+    at(presenter, 6)
+    readable_on_an_old_projector(presenter, "lost-marker 6", "6. B fails")
+    presenter.goto("/present?scenario=queueing-hints&position=7")
+    expect(presenter.locator("#audience-link a")).to_be_visible()
+    at(presenter, 7, 13)
+    readable_on_an_old_projector(presenter, "queueing-hints 7", "7. B fails")
 
-def test_the_presenters_page_on_an_old_projector_keeps_the_lists_readable(make_page):
-    """/present at 1024x768 (a speaker's old projector, the laptop mirrored): beside the 24rem notes column the two
-    panes had 688 px, the lists fell to fit.js's floor, 6.3 px, their tags spilling over the lanes (lost-marker 6:
-    1 entry, queueing-hints 7: 9). Now the notes go under the viewer and the panes take the width (29.2 and 17.5 px
-    here); the step note is back under the panes, the controls on screen."""
-    presenter = make_page(width=1024, height=768)
-    for scenario, position, total, note in (("lost-marker", 6, 6, "6. B fails"),
-                                            ("queueing-hints", 7, 13, "7. B fails")):
-        presenter.goto(f"/present?scenario={scenario}&position={position}")
-        expect(presenter.locator("#audience-link a")).to_be_visible()
-        at(presenter, position, total)
-        got = settled_reading(presenter.locator("body"), READABLE_JS)
-        assert got["font"] >= 11 and got["spills"] == [] and got["stepOnScreen"], f"{scenario} {position}: {got}"
-        expect(presenter.locator('#presenter-notes [data-notes="now"]')).to_contain_text(note)
-        expect(presenter.get_by_test_id("step-note")).to_be_visible()
-        notes, panes = presenter.locator("#presenter-notes").bounding_box(), presenter.locator("#panes").bounding_box()
-        assert notes["y"] >= panes["y"] + panes["height"] and notes["width"] >= 1000, (notes, panes)
+
+def readable_on_an_old_projector(presenter, label: str, note: str):
+    """At 1024x768 the lists keep an 11 px font at least with no tag spilling, the step control on screen, the
+    notes (saying ``note``) under the panes at the page's width and the step note shown."""
+    got = settled_reading(presenter.locator("body"), READABLE_JS)
+    assert got["font"] >= 11 and got["spills"] == [] and got["stepOnScreen"], f"{label}: {got}"
+    expect(presenter.locator('#presenter-notes [data-notes="now"]')).to_contain_text(note)
+    expect(presenter.get_by_test_id("step-note")).to_be_visible()
+    notes, panes = presenter.locator("#presenter-notes").bounding_box(), presenter.locator("#panes").bounding_box()
+    assert notes["y"] >= panes["y"] + panes["height"] and notes["width"] >= 1000, (notes, panes)
