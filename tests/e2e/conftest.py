@@ -166,6 +166,19 @@ def desk_page(desk):
     assert not desk.problems, "the page reported problems:\n" + "\n".join(desk.problems)
 
 
+@pytest.fixture
+def own_page(browser, live_server):
+    """A 1280x720 page in a context of its own, closed after the test: for a test that routes the page's websocket
+    (``page.route_web_socket``), a route ``unroute_all`` leaves in place, so the page is never handed on. The test
+    fails on any problem the page reported."""
+    context, page = open_page(browser, live_server)
+    yield page
+    problems = list(page.problems)
+    context.close()
+    if problems:
+        pytest.fail("the page reported problems:\n" + "\n".join(problems), pytrace=False)
+
+
 MOTION = "no-preference"
 
 

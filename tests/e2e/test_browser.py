@@ -229,7 +229,8 @@ def relay(page, drop):
     return seen
 
 
-def test_steps_travel_as_deltas_and_a_lost_one_is_made_good(page):
+def test_steps_travel_as_deltas_and_a_lost_one_is_made_good(own_page):
+    page = own_page
     lose = []  # a delta arriving while this holds an item is dropped (one item, one delta)
     seen = relay(page, lambda name: name == "delta" and bool(lose) and bool(lose.pop()))
     open_lost_marker(page, "&position=3")
