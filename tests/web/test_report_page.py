@@ -166,7 +166,9 @@ def test_a_report_s_form_is_parsed_apart_from_the_event_loop(tmp_path):
             conn.close()
         assert answer and answer[0].startswith(b"HTTP/1.1 400") and b"multipart field `log`" in answer[0]
         assert order == ["sent", "step", "report"], order
-        assert hub_spent < parse_cpu / 3, (hub_spent, parse_cpu)
+        # parsed on the loop, the loop would spend all of the parse's cost and more; apart, under half of it (its own
+        # share, reading the body and answering the step, reached 0.41 of it with both cores held by busy loops)
+        assert hub_spent < parse_cpu / 2, (hub_spent, parse_cpu)
     assert "Traceback" not in server.log(), server.log()
 
 
