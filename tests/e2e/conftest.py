@@ -112,6 +112,13 @@ def reuse_page(page, live_server, width, height, color_scheme, reduced_motion):
     return page
 
 
+def fail_on(problems: list[str]) -> None:
+    """The test fails, listing them, if a page reported problems (console errors, page errors, dialogs, requests
+    elsewhere)."""
+    if problems:
+        pytest.fail("the page reported problems:\n" + "\n".join(problems), pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def kept_pages(browser, live_server):
     """Pages kept open for the worker's whole run, each in a context of its own, handed out again test after
@@ -146,8 +153,7 @@ def make_page(browser, live_server, kept_pages):
     for page in used:
         # the app stops here (sockets, timers), not during the next test; on the origin, ready to be cleared
         page.goto(live_server.url + "/healthz")
-    if problems:
-        pytest.fail("the page reported problems:\n" + "\n".join(problems), pytrace=False)
+    fail_on(problems)
 
 
 @pytest.fixture(scope="module")
@@ -163,7 +169,7 @@ def desk_page(desk):
     """The module's page; the test fails on any problem it reported during the test."""
     desk.problems.clear()
     yield desk
-    assert not desk.problems, "the page reported problems:\n" + "\n".join(desk.problems)
+    fail_on(desk.problems)
 
 
 @pytest.fixture
@@ -175,8 +181,7 @@ def own_page(browser, live_server):
     yield page
     problems = list(page.problems)
     context.close()
-    if problems:
-        pytest.fail("the page reported problems:\n" + "\n".join(problems), pytrace=False)
+    fail_on(problems)
 
 
 MOTION = "no-preference"
