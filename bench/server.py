@@ -33,16 +33,17 @@ def cpu_seconds(pid: int, reaped: bool = False) -> float:
 
 
 class Server:
-    """`python -m webapp.cli serve` in a subprocess; its output goes to a temporary file (shown on failure)."""
+    """`python -m webapp.cli serve` of the checkout at ``root`` in a subprocess; its output goes to a temporary file
+    (shown on failure)."""
 
-    def __init__(self, mode: str, env: dict[str, str]):
+    def __init__(self, mode: str, env: dict[str, str], root: Path = ROOT):
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop())
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "webapp.cli", "serve", "--host", HOST, "--port", str(self.port),
              "--async-mode", mode],
-            cwd=ROOT, env={**os.environ, **env}, stdout=self.log, stderr=subprocess.STDOUT)
+            cwd=root, env={**os.environ, **env}, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while True:
             try:
