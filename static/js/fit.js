@@ -22,9 +22,13 @@ const LABELS = ".gone-tag, .unseen-tag, .marker";
 // `force`, only when an area's size changed since it was fitted. Returns whether anything was fitted.
 /** @param {ParentNode} root @param {boolean} force */
 export function fitAll(root = document, force = true) {
+  if (!force) {
+    const lists = diagrams(root);
+    if (lists.length && lists.every((l) => fitted.get(l.list) === l.key)) return false;
+  }
   fitLanes(root);
   const lists = diagrams(root);
-  if (!lists.length || (!force && lists.every((l) => fitted.get(l.list) === l.key))) return false;
+  if (!lists.length) return false;
   const stage = root instanceof Element ? root.closest("#app") : null;
   if (stage?.classList.contains("tight")) {
     stage.classList.remove("tight");
@@ -160,8 +164,8 @@ function showBadges(list) {
 // The size (px) all `lists` get: the largest that fits them all, or fewer rows if that costs little.
 /** @param {Measured[]} lists */
 function fit(lists) {
-  const largest = Math.min(...lists.map((l) => best(l)));
-  const fewest = Math.min(...lists.map((l) => best(l, l.widthOnly ? Infinity : fewestRows(l)))); // by the width alone, rows are bounded already
+  const largest = Math.min(...best(lists));
+  const fewest = Math.min(...best(lists, fewestRows(lists)));
   return fewest >= (1 - FEWER_ROWS_COST) * largest ? fewest : largest;
 }
 
@@ -183,24 +187,30 @@ function measure(diagram) {
   return { diagram, area, list, style, widthOnly, key };
 }
 
-// The largest size (px) at which the list's entries fit (on at most `most` rows).
-/** @param {Measured} measured @param {number} [most] */
-function best({ list, style, widthOnly }, most = Infinity) {
-  const [lo, hi] = bounds(list, style);
+// The largest size (px) at which each list's entries fit (on at most `most` rows, list by list). The lists are
+// searched side by side: each trial sets every list still searching to its own size and reads them all after one
+// layout (a list's layout does not depend on the other lists' sizes).
+/** @param {Measured[]} lists @param {number[]} [most] */
+function best(lists, most = lists.map(() => Infinity)) {
+  const range = lists.map((l) => bounds(l.list, l.style));
   // bounded by the width alone, growing must not wrap more rows than the stylesheet's size does
-  const limit = Math.min(most, widthOnly ? rows(list) : Infinity);
-  const fits = (/** @type {number} */ size) => {
-    list.style.fontSize = `${size.toFixed(2)}px`;
-    return inside(list, widthOnly) && rows(list) <= limit;
+  const limit = lists.map((l, i) => Math.min(most[i], l.widthOnly ? rows(l.list) : Infinity));
+  /** @param {(number | null)[]} sizes each list's trial size, null where it has its answer */
+  const fits = (sizes) => {
+    lists.forEach((l, i) => { if (sizes[i] !== null) l.list.style.fontSize = `${sizes[i].toFixed(2)}px`; });
+    return lists.map((l, i) => sizes[i] !== null && inside(l.list, l.widthOnly) && rows(l.list) <= limit[i]);
   };
-  if (fits(hi)) return hi;
-  let [a, b] = [lo, hi];
-  for (let i = 0; i < 9 && b - a > 0.5; i += 1) {
-    const mid = (a + b) / 2;
-    if (fits(mid)) a = mid;
-    else b = mid;
+  const atMost = fits(range.map(([, hi]) => hi));
+  const found = range.map(([lo, hi], i) => (atMost[i] ? [hi, hi] : [lo, hi]));
+  for (let i = 0; i < 9; i += 1) {
+    const mid = found.map(([a, b]) => (b - a > 0.5 ? (a + b) / 2 : null));
+    if (mid.every((m) => m === null)) break;
+    fits(mid).forEach((ok, k) => {
+      const m = mid[k];
+      if (m !== null) found[k] = ok ? [m, found[k][1]] : [found[k][0], m];
+    });
   }
-  return a;
+  return found.map(([a]) => a);
 }
 
 // [smallest, largest] size (px), from the stylesheet's size; leaves the list at the stylesheet's size.
@@ -219,11 +229,12 @@ function natural(list) {
   return parseFloat(getComputedStyle(list).fontSize) || 16;
 }
 
-// The fewest rows the entries take (at the smallest size).
-/** @param {Measured} measured */
-function fewestRows({ list, style }) {
-  list.style.fontSize = `${bounds(list, style)[0].toFixed(2)}px`;
-  return rows(list);
+// The fewest rows each list's entries take (at the smallest size); by the width alone (widthOnly), rows are
+// bounded already.
+/** @param {Measured[]} lists */
+function fewestRows(lists) {
+  for (const { list, style } of lists) list.style.fontSize = `${bounds(list, style)[0].toFixed(2)}px`;
+  return lists.map((l) => (l.widthOnly ? Infinity : rows(l.list)));
 }
 
 // Wrapped onto rows, the list's content narrows (inline padding, centred) to the least width that keeps as many
@@ -302,12 +313,8 @@ function beyond(list) {
 // The height (px) all `lists` at `size` need beyond their boxes, together.
 /** @param {Measured[]} lists @param {number} size */
 function overflow(lists, size) {
-  let sum = 0;
-  for (const l of lists) {
-    l.list.style.fontSize = `${size.toFixed(2)}px`;
-    sum += beyond(l.list);
-  }
-  return sum;
+  for (const l of lists) l.list.style.fontSize = `${size.toFixed(2)}px`;
+  return lists.reduce((sum, l) => sum + beyond(l.list), 0);
 }
 
 // How many rows the entries wrap onto (they sit on their row's bottom line).
