@@ -7,6 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import CHROMIUM, MISSING
+from tests.e2e.shown import POSITION, shown
 
 TOTAL = 6
 V1, V2 = '[data-variant="v1.28.1"]', '[data-variant="v1.28.2"]'
@@ -35,7 +36,7 @@ SETTLED_JS = "() => !document.querySelector('#panes .leaving') && document.getAn
 def at(page, position, total=TOTAL):
     """Wait until the page shows ``position`` of ``total`` (the position text is written after the panes are
     drawn; ``total``: the lost marker's unless given)."""
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / {total}(\D|$)"))
+    shown(page, POSITION, re.compile(rf"^{position} / {total}(\D|$)"))
 
 
 def settle(page):
@@ -44,6 +45,7 @@ def settle(page):
 
 def open_lost_marker(page, query=""):
     page.goto(f"/?scenario=lost-marker{query}")
+    shown(page, POSITION, re.compile(rf"^\d+ / {TOTAL}(\D|$)"))  # the panes are drawn
     expect(page.locator("#panes > [data-variant]")).to_have_count(2)
     expect(page.locator("#scenario-name")).to_have_text("The lost marker")
 

@@ -8,11 +8,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_browser import B_MARKER
 from tests.waiting import logged
 from tests.web.liveserver import ROOT, LiveServer
-
-POSITION = "[data-testid=position]"
 
 
 @pytest.fixture(scope="module", params=["threading", "eventlet"])
@@ -59,7 +58,7 @@ def new_page(browser, own_server, kept):
 
 
 def at(page, position):
-    expect(page.locator(POSITION)).to_have_text(re.compile(rf"^{position} / [1-9]"))  # loaded: total known
+    shown(page, POSITION, re.compile(rf"^{position} / [1-9]"))  # loaded: total known
 
 
 def test_viewer_resumes_after_a_server_restart(own_server, new_page):

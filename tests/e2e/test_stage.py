@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import MOTION
+from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_browser import built_in_json, inline_value, settle
 from webapp.engine.simulation import Simulation
 from webapp.model.variant import VARIANTS
@@ -28,7 +29,7 @@ PANES = "#panes > [data-variant]"
 
 # --- helpers ----------------------------------------------------------------------------------------------
 def at(page, position):
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / \d+"))
+    shown(page, POSITION, re.compile(rf"^{position} / \d+"))
 
 
 def open_at(page, scenario, position, query=""):

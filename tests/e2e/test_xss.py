@@ -16,6 +16,7 @@ import yaml
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import TIMEOUT_MS, sealed_page
+from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_browser import inline_value
 from webapp.scenario import builtin
 
@@ -94,7 +95,7 @@ def text_of(page, selector) -> str:
 
 
 def at(page, position):
-    expect(page.get_by_test_id("position")).to_contain_text(f"{position} / {TOTAL}")
+    shown(page, POSITION, f"{position} / {TOTAL}")
 
 
 # What one position shows, read in one round trip: the pods drawn, the panes' text, the narration, the step note,
