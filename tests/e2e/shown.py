@@ -1,6 +1,6 @@
-"""Waiting for a page to show a text, ended by the page's own change: the wait is a promise in the page, settled by a
-MutationObserver the moment the text matches. Playwright's ``expect`` polls instead, at 20, 50, 100, 100 ms and
-then every 500 ms, so a step drawn in 300 ms was seen after 770 ms, and a worker's core sat idle meanwhile."""
+"""Waiting for a page to show something, ended by the page's own change: the wait is a promise in the page, settled
+by a MutationObserver the moment its condition holds. Playwright's ``expect`` polls instead, at 20, 50, 100, 100 ms
+and then every 500 ms, so a step drawn in 300 ms was seen after 770 ms, and the worker's core sat idle meanwhile."""
 
 from __future__ import annotations
 
@@ -11,43 +11,60 @@ from playwright.sync_api import Error, Page
 
 from tests.e2e.conftest import TIMEOUT_MS
 
-# (selector, pattern's source, its flags, ms) -> the element's text once it matches; rejects after ms with what it
-# showed. Text as Playwright's to_have_text reads it: textContent, white space normalised.
-SHOWN_JS = """([selector, source, flags, ms]) => new Promise((resolve, reject) => {
-  const pattern = new RegExp(source, flags);
-  const text = () => {
-    const el = document.querySelector(selector);
-    return el === null ? null : el.textContent.replace(/\\u200b/g, '').trim().replace(/\\s+/g, ' ');
-  };
-  const check = () => {
-    const shown = text();
-    if (shown === null || !pattern.test(shown)) return false;
-    observer.disconnect();
-    clearTimeout(timer);
-    resolve(shown);
-    return true;
-  };
-  const observer = new MutationObserver(check);
-  const timer = setTimeout(() => {
-    observer.disconnect();
-    reject(new Error(`after ${ms} ms ${selector} shows ${JSON.stringify(text())}, not /${source}/`));
-  }, ms);
-  if (!check()) observer.observe(document, { subtree: true, childList: true, characterData: true });
-})"""
 POSITION = "[data-testid=position]"  # the viewer's "n / total": written once a position's panes are drawn
 NAVIGATED = ("Execution context was destroyed", "navigation")  # the document waited on was replaced
 
+# A condition's JS: (arg) => what it waits for (truthy), or a falsy value; `said(arg)`: what the page shows instead.
+TEXT_JS = """(arg) => {
+  const el = document.querySelector(arg.selector);
+  const text = el === null ? null : el.textContent.replace(/\\u200b/g, '').trim().replace(/\\s+/g, ' ');
+  return text !== null && new RegExp(arg.source, arg.flags).test(text) && text;
+}"""
+TEXT_SAID_JS = """(arg) => `${arg.selector} shows `
+  + `${JSON.stringify(document.querySelector(arg.selector)?.textContent ?? null)}, not /${arg.source}/`"""
+COUNT_JS = "(arg) => document.querySelectorAll(arg.selector).length === arg.count"
+COUNT_SAID_JS = "(arg) => `${document.querySelectorAll(arg.selector).length} of ${arg.selector}, not ${arg.count}`"
 
-def shown(page: Page, selector: str, pattern: re.Pattern[str] | str) -> str:
-    """``selector``'s text once it matches ``pattern`` (a string: contained), within TIMEOUT_MS. A navigation
-    while waiting (a reload, a link) starts the wait again in the new document."""
-    source = pattern.pattern if isinstance(pattern, re.Pattern) else re.escape(pattern)
-    flags = "i" if isinstance(pattern, re.Pattern) and pattern.flags & re.IGNORECASE else ""
+
+def until_page(page: Page, condition_js: str, said_js: str, arg: dict) -> object:
+    """``condition_js(arg)``'s first truthy value, asked now and at every change of the document, within
+    TIMEOUT_MS; then it fails with ``said_js(arg)``. A navigation while waiting starts again in the new document."""
+    waiting = f"""([arg, ms]) => new Promise((resolve, reject) => {{
+      const holds = {condition_js};
+      const said = {said_js};
+      const check = () => {{
+        const found = holds(arg);
+        if (!found) return false;
+        observer.disconnect();
+        clearTimeout(timer);
+        resolve(found);
+        return true;
+      }};
+      const observer = new MutationObserver(check);
+      const timer = setTimeout(() => {{
+        observer.disconnect();
+        reject(new Error(`after ${{ms}} ms ${{said(arg)}}`));
+      }}, ms);
+      if (!check()) observer.observe(document, {{ subtree: true, childList: true, characterData: true }});
+    }})"""
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while True:
         left = max(1, int((deadline - time.monotonic()) * 1000))
         try:
-            return page.evaluate(SHOWN_JS, [selector, source, flags, left])
+            return page.evaluate(waiting, [arg, left])
         except Error as err:
             if not any(words in str(err) for words in NAVIGATED) or time.monotonic() > deadline:
                 raise
+
+
+def shown(page: Page, selector: str, pattern: re.Pattern[str] | str) -> str:
+    """``selector``'s text (textContent, white space normalised, as Playwright's to_have_text reads it) once it
+    matches ``pattern`` (a string: contained)."""
+    source = pattern.pattern if isinstance(pattern, re.Pattern) else re.escape(pattern)
+    flags = "i" if isinstance(pattern, re.Pattern) and pattern.flags & re.IGNORECASE else ""
+    return str(until_page(page, TEXT_JS, TEXT_SAID_JS, {"selector": selector, "source": source, "flags": flags}))
+
+
+def counted(page: Page, selector: str, count: int) -> None:
+    """Once exactly ``count`` elements match ``selector``."""
+    until_page(page, COUNT_JS, COUNT_SAID_JS, {"selector": selector, "count": count})

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from bench.textsize import SMALLEST_TEXT_JS
+from tests.e2e.shown import counted
 from tests.e2e.test_stage import DIAGRAM_SHARE_JS, PANES, at, present_mode, settle
 from webapp.export.tokens import TYPE
 
@@ -14,7 +15,7 @@ from webapp.export.tokens import TYPE
 def test_the_opened_narration_reads_large_and_leaves_the_diagram_its_share(make_page, theme):
     page = make_page(width=1280, height=720, color_scheme=theme)
     page.goto("/?scenario=lost-marker&position=6")
-    expect(page.locator(PANES)).to_have_count(2)
+    counted(page, PANES, 2)
     at(page, 6)
     present_mode(page)
     page.keyboard.press("n")

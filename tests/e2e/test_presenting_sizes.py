@@ -11,6 +11,7 @@ import re
 from playwright.sync_api import expect
 
 from bench.textsize import BADGES_JS, SMALLEST_TEXT_JS
+from tests.e2e.shown import counted
 from tests.e2e.test_browser import settle
 from tests.e2e.test_stage import PANES, at, present_mode, refitted
 from webapp.engine.simulation import Simulation
@@ -36,7 +37,7 @@ def test_five_minute_wait_badges_come_with_the_outcome_large_in_the_scenes_words
     page = make_page(width=1280, height=720)
     page.goto("/?scenario=five-minute-wait&position=5")
     at(page, 5)
-    expect(page.locator(PANES)).to_have_count(2)
+    counted(page, PANES, 2)
     expect(page.get_by_test_id("badge")).to_have_count(0)  # B has not failed yet
     page.keyboard.press("ArrowRight")
     at(page, 6)

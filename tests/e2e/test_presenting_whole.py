@@ -17,10 +17,10 @@ row)."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
 from bench.textsize import BADGES_JS, SMALLEST_TEXT_JS
 from tests.conftest import builtin_simulation
+from tests.e2e.shown import counted
 from tests.e2e.test_browser import at, settle
 from tests.e2e.test_stage import PANES, present_mode, refitted
 from webapp.export.tokens import TYPE
@@ -61,7 +61,7 @@ def key_steps(page, route, scenario_id):
     total = builtin.step_count(scenario_id)
     first, *rest = key_positions(builtin_simulation(scenario_id).summary())
     page.goto(f"{route}?scenario={scenario_id}&position={first}")
-    expect(page.locator(PANES)).to_have_count(len(resolve(scenario_id)[0].versions))
+    counted(page, PANES, len(resolve(scenario_id)[0].versions))
     at(page, first, total=total)
     settle(page)
     present_mode(page)

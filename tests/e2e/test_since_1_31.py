@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import MOTION
+from tests.e2e.shown import counted
 from tests.e2e.test_browser import settle
 from tests.e2e.test_stage import READABLE_JS, at, present_mode, refitted
 from webapp.engine.simulation import Simulation
@@ -173,7 +174,7 @@ def the_picker_offers_the_new_versions_and_shows_three_side_by_side(page):
     expect(options).to_have_count(len(VERSIONS))
     assert [o.get_attribute("value") for o in options.all()] == list(VERSIONS)
     page.locator('#versions-options input[value="v1.32.0"]').check()
-    expect(page.locator(PANES)).to_have_count(3)
+    counted(page, PANES, 3)
     at(page, 6)
     settle(page)
     assert [p.get_attribute("data-variant") for p in page.locator(PANES).all()] == ["v1.31.13", "v1.32.0", "v1.36.2"]
@@ -264,7 +265,7 @@ def test_a_gated_pod_waits_with_its_gate_and_a_groups_members_are_marked(make_pa
     if not page.url.startswith("http"):  # a kept page waits on the origin already (conftest.make_page)
         page.goto("/healthz")
     page.goto(f"/?inline={inline_value(page, GATED)}&position=2")
-    expect(page.locator(PANES)).to_have_count(1)
+    counted(page, PANES, 1)
     at(page, 2)
     settle(page)
     gated = page.locator('[data-variant="v1.36.2"] [data-queue="unschedulablePods"] .chip[data-pod="G"]')

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import MOTION
-from tests.e2e.shown import POSITION, shown
+from tests.e2e.shown import POSITION, counted, shown
 from tests.e2e.test_browser import built_in_json, inline_value, settle
 from webapp.engine.simulation import Simulation
 from webapp.model.variant import VARIANTS
@@ -34,7 +34,7 @@ def at(page, position):
 
 def open_at(page, scenario, position, query=""):
     page.goto(f"/?scenario={scenario}&position={position}{query}")
-    expect(page.locator(PANES)).to_have_count(len(resolve(scenario)[0].versions))
+    counted(page, PANES, len(resolve(scenario)[0].versions))
     at(page, position)
     settle(page)
 

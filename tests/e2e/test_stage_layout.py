@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.shown import counted
 from tests.e2e.test_stage import PANES, at, present_mode, refitted, resize, settle
 from webapp.model.versions import VERSIONS
 
@@ -16,7 +17,7 @@ FOUR = ["v1.28.1", "v1.28.2", "v1.30.14", "v1.31.13"]
 
 def open_presenting(page, versions, position=6):
     page.goto(f"/?scenario=lost-marker&position={position}&versions={','.join(versions)}")
-    expect(page.locator(PANES)).to_have_count(len(versions))
+    counted(page, PANES, len(versions))
     at(page, position)
     present_mode(page)
 
@@ -64,13 +65,13 @@ EACH_BOX_SCROLLED_TO_JS = f"""(versions) => {{
 def test_the_versions_menu_stays_on_screen_when_the_top_bar_wraps(make_page):
     page = make_page(width=1024, height=768)
     page.goto("/?scenario=lost-marker&position=6")
-    expect(page.locator(PANES)).to_have_count(2)
+    counted(page, PANES, 2)
     page.click("#versions-summary")
     expect(page.locator("#versions-menu")).to_be_visible()
     before = page.locator("#versions-summary").bounding_box()
     for count, name in ((3, "v1.30.14"), (4, "v1.31.13")):
         page.locator(f'#versions-options input[value="{name}"]').check()
-        expect(page.locator(PANES)).to_have_count(count)
+        counted(page, PANES, count)
         at(page, 6)
         refitted(page)
         problems = clipped(page, "#versions-menu")

@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.shown import counted
 from tests.e2e.test_browser import at, settle
 from tests.e2e.test_stage import refitted
 
@@ -47,7 +48,7 @@ def test_three_versions_in_lockstep_kept_in_the_address_bar_and_across_a_reload(
         page.keyboard.press("Tab")
     expect(option(page, "v1.30.14")).to_be_focused()
     page.keyboard.press(" ")
-    expect(page.locator(PANES)).to_have_count(3)
+    counted(page, PANES, 3)
     at(page, 5)  # reloaded on the new versions at the same position
     assert shown(page) == THREE
     expect(page.locator(f"{PANES} h2")).to_have_text(THREE)  # each pane titled by its version
@@ -93,13 +94,13 @@ def test_old_layout_links_and_a_refused_version(page):
     # the last version cannot be unticked; the fifth cannot be ticked
     page.click("#versions-summary")
     option(page, "v1.28.1").uncheck()
-    expect(page.locator(PANES)).to_have_count(1)
+    counted(page, PANES, 1)
     option(page, "v1.28.2").click()
     expect(option(page, "v1.28.2")).to_be_checked()
     expect(page.locator("#versions-status")).to_have_text("At least one version is shown.")
     for name in ("v1.28.4", "v1.29.9", "v1.31.13"):
         option(page, name).check()
-    expect(page.locator(PANES)).to_have_count(4)
+    counted(page, PANES, 4)
     at(page, 2)
     expect(option(page, "v1.28.5")).to_be_disabled()
     page.keyboard.press("Escape")
@@ -108,7 +109,7 @@ def test_old_layout_links_and_a_refused_version(page):
     # a scenario that cannot run on a version as written: the error says where, the picker shows what is shown
     page.locator("#scenario-picker").select_option("duplicate-pop-growth")  # opens on its own pair
     expect(page.locator("#scenario-name")).to_contain_text("twice")
-    expect(page.locator(PANES)).to_have_count(2)
+    counted(page, PANES, 2)
     page.click("#versions-summary")
     option(page, "v1.31.13").click()
     expect(page.locator("#error")).to_contain_text("on v1.31.13")
@@ -137,7 +138,7 @@ def test_versions_ticked_at_once_are_all_shown(page):
     page.evaluate("""names => { for (const name of names)
         document.querySelector(`#versions-options input[value="${name}"]`).click(); }""",
                   ["v1.28.4", "v1.29.9", "v1.31.13"])
-    expect(page.locator(PANES)).to_have_count(4)
+    counted(page, PANES, 4)
     expect(page).to_have_url(re.compile(r"versions=v1\.28\.2(,|%2C)v1\.28\.4(,|%2C)v1\.29\.9(,|%2C)v1\.31\.13"))
     assert shown(page) == ["v1.28.2", "v1.28.4", "v1.29.9", "v1.31.13"]
     expect(page.locator("#versions-chosen")).to_have_text("v1.28.2 · v1.28.4 · v1.29.9 · v1.31.13")
