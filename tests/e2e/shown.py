@@ -26,9 +26,10 @@ COUNT_JS = "(arg) => document.querySelectorAll(arg.selector).length === arg.coun
 COUNT_SAID_JS = "(arg) => `${document.querySelectorAll(arg.selector).length} of ${arg.selector}, not ${arg.count}`"
 
 
-def until_page(page: Page, condition_js: str, said_js: str, arg: dict) -> object:
+def until_page(page: Page, condition_js: str, said_js: str, arg: dict, timeout_ms: int | None = None) -> object:
     """``condition_js(arg)``'s first truthy value, asked now and at every change of the document, within
-    TIMEOUT_MS; then it fails with ``said_js(arg)``. A navigation while waiting starts again in the new document."""
+    ``timeout_ms`` (TIMEOUT_MS); then it fails with ``said_js(arg)``. A navigation while waiting starts again in
+    the new document."""
     waiting = f"""([arg, ms]) => new Promise((resolve, reject) => {{
       const holds = {condition_js};
       const said = {said_js};
@@ -47,7 +48,7 @@ def until_page(page: Page, condition_js: str, said_js: str, arg: dict) -> object
       }}, ms);
       if (!check()) observer.observe(document, {{ subtree: true, childList: true, characterData: true }});
     }})"""
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    deadline = time.monotonic() + (timeout_ms or TIMEOUT_MS) / 1000
     while True:
         left = max(1, int((deadline - time.monotonic()) * 1000))
         try:
@@ -57,12 +58,13 @@ def until_page(page: Page, condition_js: str, said_js: str, arg: dict) -> object
                 raise
 
 
-def shown(page: Page, selector: str, pattern: re.Pattern[str] | str) -> str:
+def shown(page: Page, selector: str, pattern: re.Pattern[str] | str, timeout_ms: int | None = None) -> str:
     """``selector``'s text (textContent, white space normalised, as Playwright's to_have_text reads it) once it
     matches ``pattern`` (a string: contained)."""
     source = pattern.pattern if isinstance(pattern, re.Pattern) else re.escape(pattern)
     flags = "i" if isinstance(pattern, re.Pattern) and pattern.flags & re.IGNORECASE else ""
-    return str(until_page(page, TEXT_JS, TEXT_SAID_JS, {"selector": selector, "source": source, "flags": flags}))
+    arg = {"selector": selector, "source": source, "flags": flags}
+    return str(until_page(page, TEXT_JS, TEXT_SAID_JS, arg, timeout_ms))
 
 
 def counted(page: Page, selector: str, count: int) -> None:

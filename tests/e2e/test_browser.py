@@ -107,7 +107,7 @@ def test_arrow_keys_through_the_lost_marker_and_back(moving_page):
 
     page.keyboard.press("ArrowRight")
     at(page, 6)
-    expect(page.get_by_test_id("position")).to_contain_text("variants differ here")
+    shown(page, POSITION, "variants differ here")
     assert_b_placed_differently(page)
     # B is no longer in flight; its marker is drawn where its walk started: the removed e1
     expect(page.locator(f'{V1} [data-removed-id="e1"] [data-marker="B"][data-detached="true"]')).to_have_count(1)
@@ -198,7 +198,7 @@ def test_permalink_opens_at_position_4_and_home_end_and_divergence_keys(page):
     expect(page.locator("#step-note")).to_have_text("Press → to apply the first step.")
     page.keyboard.press("d")
     at(page, 6)
-    expect(page.get_by_test_id("position")).to_contain_text("variants differ here")
+    shown(page, POSITION, "variants differ here")
 
 
 # --- what travels: deltas, whole states, and a sync after a lost delta -------------------------------------
@@ -257,7 +257,7 @@ def test_steps_travel_as_deltas_and_a_lost_one_is_made_good(own_page):
         page.wait_for_timeout(20)
     assert seen["received"].count("delta") == deltas + 1
     page.wait_for_timeout(100)
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^2 / "))
+    shown(page, POSITION, re.compile(r"^2 / "))
     assert "sync" not in seen["sent"]
     page.keyboard.press("ArrowRight")  # this delta does not follow what the page holds: it asks for the whole state
     at(page, 4)
@@ -276,7 +276,7 @@ def test_space_and_play_play_end_and_the_picker_loads_another_scenario(page):
     play = page.locator("#btn-play")
     page.keyboard.press(" ")  # 1 step per second
     expect(play).to_have_text("⏸ Pause")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^[1-5] / "))
+    shown(page, POSITION, re.compile(r"^[1-5] / "))
     page.keyboard.press(" ")
     expect(play).to_have_text("▶ Play")
     stopped = page.get_by_test_id("position").inner_text()
@@ -296,8 +296,8 @@ def test_space_and_play_play_end_and_the_picker_loads_another_scenario(page):
     expect(play).to_have_text("▶ Play")
     expect(play).to_have_attribute("aria-label", "Play")
     assert_b_placed_differently(page)
-    shown = [int(text.split(" / ")[0]) for text in page.evaluate("window.__positions")]
-    assert shown == sorted(shown) and set(range(1, TOTAL + 1)) <= set(shown), shown
+    seen = [int(text.split(" / ")[0]) for text in page.evaluate("window.__positions")]
+    assert seen == sorted(seen) and set(range(1, TOTAL + 1)) <= set(seen), seen
 
     assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
     page.keyboard.press("Home")
@@ -308,7 +308,7 @@ def test_space_and_play_play_end_and_the_picker_loads_another_scenario(page):
 
     page.locator("#scenario-picker").select_option("gate-off")
     expect(page.locator("#scenario-name")).not_to_have_text("The lost marker")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^0 / \d+"))
+    shown(page, POSITION, re.compile(r"^0 / \d+"))
 
 
 # --- themes (the screenshots for review are tests/e2e/test_screens.py's) ----------------------------------

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_browser import built_in_json, inline_value
 from webapp.model.variant import VARIANTS
 from webapp.scenario import builtin
@@ -385,7 +386,7 @@ def test_exported_file_names_are_trimmed_slugs(page):
     fork = {**built_in_json(page, "lost-marker"), "name": "In flight: the basics (fork)"}
     page.goto(f"/?inline={inline_value(page, fork)}&position=5")
     expect(page.locator("#scenario-name")).to_have_text("In flight: the basics (fork)")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^5 / 6"))
+    shown(page, POSITION, re.compile(r"^5 / 6"))
     with page.expect_download() as info:
         page.click("#btn-export-html")
     assert info.value.suggested_filename == "in-flight-the-basics-fork.html"
@@ -400,7 +401,7 @@ def test_the_svg_is_exported_in_the_pages_theme(make_page, color_scheme, backgro
     """The SVG export was always light, even from a dark page."""
     page = make_page(color_scheme=color_scheme)
     page.goto("/?scenario=lost-marker&position=6")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^6 / 6"))
+    shown(page, POSITION, re.compile(r"^6 / 6"))
     with page.expect_download() as info:
         page.click("#btn-export-svg")
     svg = Path(info.value.path()).read_text(encoding="utf-8")

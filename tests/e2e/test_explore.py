@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_browser import at
 
 V1, V2 = '[data-variant="v1.28.1"]', '[data-variant="v1.28.2"]'
@@ -149,7 +150,7 @@ def test_find_a_divergence_opens_what_the_search_found_with_its_explanation(page
     expect(status).to_contain_text("Found and shrunk to")
     expect(status).to_contain_text("place a pod differently")
     expect(page.locator("#scenario-name")).to_have_text(re.compile(r"^Found: divergence"))
-    expect(page.get_by_test_id("position")).to_contain_text("variants differ here")  # opened where they differ
+    shown(page, POSITION, "variants differ here")  # opened where they differ
     page.keyboard.press("Control+z")  # and undo goes back to the lesson
     at(page, 0, 6)
     expect(page.locator("#scenario-name")).to_have_text("The lost marker")

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import open_page
 from tests.e2e.room_pages import phone_in_room
+from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_accessibility import serious_violations
 from tests.e2e.test_browser import V1, V2, at, built_in_json, inline_value, open_lost_marker, settle
 from tests.e2e.test_stage import each_list_fully_visible, present_mode, refitted
@@ -302,7 +303,7 @@ def test_names_never_break_mid_word_and_no_dangling_dash(make_page):
     scenario = renamed(renamed(scenario, "B", "batch-worker-7"), "A", "analytics-api-12")
     encoded = inline_value(page, scenario)
     page.goto(f"/?inline={encoded}&position=4")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^4 / "))
+    shown(page, POSITION, re.compile(r"^4 / "))
     settle(page)
     # each name on one line (a marker's words may wrap between them: on a phone its labels are drawn narrower)
     broken = page.evaluate("""(names) => [...document.querySelectorAll(
@@ -421,7 +422,7 @@ def test_the_address_bar_keeps_your_place(page):
     page.wait_for_function("() => new URLSearchParams(location.search).get('scenario') === 'gate-off'")
     expect(page.locator("#scenario-picker")).not_to_be_focused()
     page.keyboard.press("ArrowRight")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^1 / "))
+    shown(page, POSITION, re.compile(r"^1 / "))
     expect(page.locator("#scenario-picker")).to_have_value("gate-off")
     page.wait_for_function("() => new URLSearchParams(location.search).get('position') === '1'")
     page.go_back()
@@ -430,7 +431,7 @@ def test_the_address_bar_keeps_your_place(page):
     assert query(page)["scenario"] == "lost-marker"
     page.go_forward()
     expect(page.locator("#scenario-picker")).to_have_value("gate-off")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^1 / "))
+    shown(page, POSITION, re.compile(r"^1 / "))
 
 
 PRESENTING_AND_PREDICT_JS = """(want) => { const q = new URLSearchParams(location.search);
@@ -488,11 +489,11 @@ def test_present_and_editor_keep_your_own_scenario(make_page):
     scenario, encoded = inline_scenario(page)
     page.goto(f"/?inline={encoded}&position=3")
     expect(page.locator("#scenario-name")).to_have_text("My own scenario")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^3 / "))
+    shown(page, POSITION, re.compile(r"^3 / "))
     page.click("#btn-present")
     page.wait_for_url(re.compile(r"/present"))
     expect(page.locator("#scenario-name")).to_have_text("My own scenario")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^3 / "))
+    shown(page, POSITION, re.compile(r"^3 / "))
 
     page.goto(f"/?inline={encoded}&position=2")
     expect(page.locator("#scenario-name")).to_have_text("My own scenario")
@@ -523,13 +524,13 @@ def test_a_scenario_too_long_for_an_address_keeps_its_place_through_reload_and_p
     expect(page.locator("#scenario-name")).to_have_text("Long enough")
     for _ in range(3):
         page.keyboard.press("ArrowRight")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^3 / 2000"))
+    shown(page, POSITION, re.compile(r"^3 / 2000"))
     page.wait_for_function("() => new URLSearchParams(location.search).get('scenario') === '__inline__'"
                            " && new URLSearchParams(location.search).get('position') === '3'")
     assert len(urlsplit(page.url).query) < 4_000, page.url
     page.reload()
     expect(page.locator("#scenario-name")).to_have_text("Long enough")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^3 / 2000"))
+    shown(page, POSITION, re.compile(r"^3 / 2000"))
     page.click("#btn-copy-link")
     expect(page.locator("#link-status")).to_contain_text("share this scenario as an Offline file")
     # another long scenario, then Back and Forward: each history entry keeps its own (the tab's hand-off holds
@@ -540,7 +541,7 @@ def test_a_scenario_too_long_for_an_address_keeps_its_place_through_reload_and_p
     expect(page.locator("#scenario-name")).to_have_text("Long too")
     page.go_back()
     expect(page.locator("#scenario-name")).to_have_text("Long enough")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^3 / 2000"))
+    shown(page, POSITION, re.compile(r"^3 / 2000"))
     page.go_forward()
     expect(page.locator("#scenario-name")).to_have_text("Long too")
     page.go_back()
@@ -548,7 +549,7 @@ def test_a_scenario_too_long_for_an_address_keeps_its_place_through_reload_and_p
     page.click("#btn-present")
     page.wait_for_url(re.compile(r"/present\?scenario=__inline__"))
     expect(page.locator("#scenario-name")).to_have_text("Long enough")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^3 / 2000"))
+    shown(page, POSITION, re.compile(r"^3 / 2000"))
 
 
 def test_editor_draft_survives_run_and_back(page):
@@ -906,7 +907,7 @@ def test_a_room_follows_its_presenter_through_a_fork_a_swipe_and_its_polls(make_
     at(phone, 2)
     presenter.keyboard.press("x")  # Done(A) instead of popping B: a fork after step 2
     expect(phone.locator("#scenario-name")).to_have_text("The lost marker (fork)")
-    expect(phone.get_by_test_id("position")).to_have_text(re.compile(r"^3 / 3"))
+    shown(phone, POSITION, re.compile(r"^3 / 3"))
     presenter.keyboard.press("s")  # back on the original branch, at the same position
     expect(phone.locator("#scenario-name")).to_have_text("The lost marker")
     at(phone, 3)
@@ -1186,7 +1187,7 @@ def test_a_bad_link_says_what_was_wrong_and_opens_what_it_can(make_page):
     for link, says, opens in bad_links(page):
         page.goto(link)
         expect(page.locator("#scenario-name")).to_have_text(opens)
-        expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^0 / "))
+        shown(page, POSITION, re.compile(r"^0 / "))
         notice = page.get_by_test_id("link-notice")
         expect(notice).to_be_visible()
         for words in says:

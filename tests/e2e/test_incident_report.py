@@ -6,6 +6,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from tests.e2e.shown import POSITION, shown
 from tests.export.incident_logs import klog
 from tests.scenario.real_logs import BUG, STANDBY, election, write
 
@@ -44,7 +45,7 @@ def test_import_then_report_then_the_viewer_at_the_incident(page, tmp_path):
     assert Path(download.value.path()).read_text(encoding="utf-8").startswith("# Incident report: Imported from")
 
     page.get_by_test_id("report-viewer-link").click()
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^15 / 19(\D|$)"))
+    shown(page, POSITION, re.compile(r"^15 / 19(\D|$)"))
     expect(page.locator("#scenario-name")).to_have_text("Imported from incident.log")
     caption = page.locator('[data-variant="v1.28.1"] [data-testid=caption]')
     expect(caption).to_contain_text("its marker e1 was removed: saw nothing")
@@ -69,7 +70,7 @@ def test_a_real_log_of_replicas_to_the_report_and_the_incident(page, tmp_path):
     expect(page.get_by_test_id("verdict")).to_have_text(f"Verdict: {VERDICT}")
     expect(page.get_by_test_id("report-fix")).to_contain_text("v1.28.2 (#120445)")
     page.get_by_test_id("report-viewer-link").click()
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^15 / 19(\D|$)"))
+    shown(page, POSITION, re.compile(r"^15 / 19(\D|$)"))
 
 
 def test_run_opens_an_import_at_the_incident_and_an_edited_one_at_0(page, tmp_path):
@@ -78,25 +79,25 @@ def test_run_opens_an_import_at_the_incident_and_an_edited_one_at_0(page, tmp_pa
     import_log(page, tmp_path)
     expect(page.get_by_test_id("verdict")).to_have_text(VERDICT)
     page.get_by_role("button", name="Run ▶").click()
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^15 / 19(\D|$)"))
+    shown(page, POSITION, re.compile(r"^15 / 19(\D|$)"))
     import_log(page, tmp_path)
     expect(page.get_by_test_id("verdict")).to_have_text(VERDICT)
     source = page.locator("#source")
     source.fill(source.input_value().replace('name: "Imported from incident.log"', 'name: "Edited"'))
     page.get_by_role("button", name="Run ▶").click()
     expect(page.locator("#scenario-name")).to_have_text("Edited")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^0 / 19(\D|$)"))
+    shown(page, POSITION, re.compile(r"^0 / 19(\D|$)"))
 
 
 def test_the_panel_offers_the_viewer_at_the_incident(page, tmp_path):
     panel = import_log(page, tmp_path)
     panel.get_by_test_id("incident-link").click()
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^15 / 19(\D|$)"))
+    shown(page, POSITION, re.compile(r"^15 / 19(\D|$)"))
 
 
 def test_a_run_of_clock_steps_is_one_segment_labelled_with_its_time(page):
     page.goto("/?scenario=five-minute-wait")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^0 / 11"))
+    shown(page, POSITION, re.compile(r"^0 / 11"))
     spans = page.locator("#ticks .tick[data-span]")
     assert spans.count() >= 1
     first = spans.first

@@ -7,6 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.shown import POSITION, shown
 from webapp.engine.simulation import Simulation
 from webapp.scenario.generate import generate
 from webapp.scenario.scenario import from_valid_dict
@@ -25,7 +26,7 @@ def test_a_generated_scenario_keeps_the_panes_in_view(page):
     page.goto("/editor")
     page.evaluate("text => sessionStorage.setItem('inflight-scope:inline-scenario', text)", json.dumps(raw))
     page.goto("/?scenario=__inline__")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^0 / {STEPS}"))
+    shown(page, POSITION, re.compile(rf"^0 / {STEPS}"))
     expect(page.locator("#scenario-picker option:checked")).to_have_text("generated (not a built-in)")
 
     returns = page.get_by_test_id("returns")
@@ -38,7 +39,7 @@ def test_a_generated_scenario_keeps_the_panes_in_view(page):
     expect(page.locator("#ticks .tick").first).to_have_attribute("title", "1–8: 8 steps")
     for _ in range(9):
         page.keyboard.press("ArrowRight")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^9 / {STEPS}"))
+    shown(page, POSITION, re.compile(rf"^9 / {STEPS}"))
     expect(page.locator("#ticks .tick.current")).to_have_attribute("data-step", "16")
     page.keyboard.press("End")
     expect(page.locator("#ticks .tick.current")).to_have_attribute("data-step", str(STEPS))

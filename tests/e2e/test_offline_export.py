@@ -1,6 +1,7 @@
 """The offline export in a real browser: downloaded from the live server, then opened from file:// with every
 network request blocked; it must tell the same story as the served page, driven by the same keys."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_browser import (
     SETTLED_JS,
     SNAPSHOT_JS,
@@ -89,7 +91,7 @@ def test_the_offline_file_tells_the_live_story(offline, page):
     assert_b_placed_differently(offline_page)
     expect(offline_page.locator(f'{V1} [data-queue="unschedulablePods"] [data-pod="B"]')).to_have_count(1)
     expect(offline_page.locator(f'{V2} [data-queue="backoffQ"] [data-pod="B"]')).to_have_count(1)
-    expect(offline_page.get_by_test_id("position")).to_contain_text("variants differ here")
+    shown(offline_page, POSITION, "variants differ here")
 
     offline_page.keyboard.press("ArrowLeft")
     at(offline_page, 5)
@@ -120,7 +122,7 @@ def test_play_and_one_variant_offline(offline):
     assert_marker(page, detached=True)
     expect(page.locator("#btn-divergence")).to_be_disabled()  # one variant: nothing to diverge from
     page.keyboard.press("ArrowRight")
-    expect(page.get_by_test_id("position")).to_have_text("6 / 6")  # nor a divergence to point out
+    shown(page, POSITION, re.compile("^" + re.escape("6 / 6") + "$"))  # nor a divergence to point out
 
 
 def test_screenshot_of_the_offline_file(offline, artifacts_dir):

@@ -27,6 +27,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import builtin_simulation
+from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_browser import settle
 from tests.e2e.test_stage import READABLE_JS
 from webapp.presenter.messages import key_positions
@@ -82,11 +83,11 @@ def shown_at(page, scenario_id: str, position: int, opened: str | None) -> str:
     else:
         if opened != scenario_id:
             page.select_option("#scenario-picker", scenario_id)
-            expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^0 / {total}(\D|$)"))
+            shown(page, POSITION, re.compile(rf"^0 / {total}(\D|$)"))
         scrubber = page.locator("#scrubber")
         scrubber.fill(str(position))
         scrubber.blur()  # as after a link: no control focused (its ring would be in the shot)
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(rf"^{position} / {total}(\D|$)"))
+    shown(page, POSITION, re.compile(rf"^{position} / {total}(\D|$)"))
     expect(page.locator("#scenario-picker")).to_have_value(scenario_id)
     return scenario_id
 

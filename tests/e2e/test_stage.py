@@ -1256,7 +1256,7 @@ def test_the_climax_plays_both_beats_at_play_speeds(make_page):
         page.locator("#speed").select_option(speed)
         page.click("#btn-play")
         # Play stops at the end; the page may fall behind it (every beat is played), the more so on a busy machine
-        expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^11 / \d+"), timeout=45_000)
+        shown(page, POSITION, re.compile(r"^11 / \d+"), timeout_ms=45_000)
         page.wait_for_function(ALL_ENDED_JS)
         frames = page.evaluate("window.beats")
         assert any(frame["walk"] and frame["ghost"] for frame in frames), (

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.shown import counted
+from tests.e2e.shown import POSITION, counted, shown
 from tests.e2e.test_stage import PANES, at, present_mode, refitted, resize, settle
 from webapp.model.versions import VERSIONS
 
@@ -233,7 +233,7 @@ def test_two_chips_facing_across_a_gap_send_their_arrows_apart(make_page):
     page.goto("/healthz")  # the origin, for its session storage (the editor would put it there)
     page.evaluate("(s) => sessionStorage.setItem('inflight-scope:inline-scenario', JSON.stringify(s))", TWO_ARROWS)
     page.goto("/?scenario=__inline__&position=4")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^4 / 4"))
+    shown(page, POSITION, re.compile(r"^4 / 4"))
     settle(page)
     expect(page.locator('[data-variant="v1.28.2"] [data-pointer]')).to_have_count(2)
     shared = [page.evaluate(SHARED_JS, pods) for pods in (["B", "A"], ["A", "B"])]

@@ -5,6 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
+from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_browser import (
     B_MARKER,
     SETTLED_JS,
@@ -18,8 +19,6 @@ from tests.e2e.test_browser import (
 )
 from tests.e2e.test_stage import READABLE_JS, settled_reading
 from webapp.presenter.messages import INTRO_UNTOLD
-
-POSITION = "[data-testid=position]"
 
 
 def position_of(page):
@@ -61,7 +60,7 @@ def test_inline_scenario_link_round_trips(make_page):
     other = make_page()
     other.goto(f"/?inline={inline_value(page, scenario)}&position=3")
     expect(other.locator("#scenario-name")).to_have_text("An inline scenario")
-    expect(other.locator(POSITION)).to_have_text(re.compile(r"^3 / "))
+    shown(other, POSITION, re.compile(r"^3 / "))
     again = parse_qs(urlsplit(copied_link(other)).query)
     assert again["position"] == ["3"]
     decoded = other.evaluate("async (s) => (await import('/static/js/links.js')).decodeScenario(s)", again["inline"][0])
@@ -105,18 +104,18 @@ def test_audience_follows_and_a_late_joiner_lands_on_the_current_step(make_page)
     audience = make_page()
     audience.goto(f"/r/{room}")
     expect(audience.locator("#room-code")).to_have_text(room)
-    expect(audience.locator(POSITION)).to_have_text(re.compile(r"^0 / 6"))
+    shown(audience, POSITION, re.compile(r"^0 / 6"))
     expect(presenter.locator("#scenario-description")).to_contain_text("B is parked in unschedulablePods")
     expect(audience.locator("#scenario-description")).to_have_text(INTRO_UNTOLD)
     for expected in range(1, 5):
         presenter.keyboard.press("PageDown")  # a clicker
-        expect(audience.locator(POSITION)).to_have_text(re.compile(rf"^{expected} / 6"))
+        shown(audience, POSITION, re.compile(rf"^{expected} / 6"))
     expect(presenter.locator("#presenter-notes")).to_contain_text("Next")
     expect(presenter.locator("#presenter-notes")).to_contain_text("Done(A)")
 
     late = make_page()
     late.goto(f"/?room={room}")
-    expect(late.locator(POSITION)).to_have_text(re.compile(r"^4 / 6"))
+    shown(late, POSITION, re.compile(r"^4 / 6"))
     presenter.keyboard.press("ArrowRight")
     at(late, 5)
     expect(late.locator(B_MARKER + '[data-detached="true"]')).to_have_count(1)

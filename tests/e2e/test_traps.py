@@ -9,6 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
+from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_browser import at, open_lost_marker, settle
 from tests.e2e.test_talks import start_presenter
 
@@ -100,7 +101,7 @@ def test_a_course_text_lists_its_wrapped_bullets_and_space_after_clicking_a_chec
     expect(items.nth(0)).to_contain_text(
         re.compile(r"^v1\.28\.1 keeps receivedEvents .* the last event before its Pop\.$"))
     expect(page.locator("#scenario-description")).not_to_contain_text("* ")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^0 / "))
+    shown(page, POSITION, re.compile(r"^0 / "))
     page.locator("label.field", has_text="Predict").click(position={"x": 40, "y": 8})  # the word, not the box
     assert page.is_checked("#predict")
     page.keyboard.press(" ")
@@ -111,12 +112,12 @@ def test_a_course_text_lists_its_wrapped_bullets_and_space_after_clicking_a_chec
 
 def test_the_editors_viewer_link_returns_to_your_place(page):
     page.goto("/?scenario=three-pod-cascade&position=4&theme=dark")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^4 / "))
+    shown(page, POSITION, re.compile(r"^4 / "))
     page.locator("#btn-editor").click()
     expect(page).to_have_url(re.compile(r"/editor\?scenario=three-pod-cascade"))
     page.locator("#viewer-link").click()
     expect(page).to_have_url(re.compile(r"/\?scenario=three-pod-cascade&position=4&theme=dark"))
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^4 / "))
+    shown(page, POSITION, re.compile(r"^4 / "))
 
 
 def the_table_view_is_kept_in_the_address_and_through_a_reload(page):

@@ -7,6 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_browser import built_in_json, inline_value
 
 V2 = '[data-variant="v1.28.2"]'
@@ -22,7 +23,7 @@ def lost_marker_then_clock(page, seconds: float, **fields) -> dict:
 
 def open_inline(page, raw: dict) -> None:
     page.goto(f"/?inline={inline_value(page, raw)}&position=7")
-    expect(page.get_by_test_id("position")).to_have_text(re.compile(r"^7 / 7"))
+    shown(page, POSITION, re.compile(r"^7 / 7"))
 
 
 def test_a_pod_past_its_flush_is_said_on_its_chip_and_under_its_pane(page, live_server):

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.shown import counted
+from tests.e2e.shown import POSITION, counted, shown
 from tests.e2e.test_browser import at, settle
 from tests.e2e.test_stage import refitted
 
@@ -20,7 +20,7 @@ def option(page, name):
     return page.locator(f'#versions-options input[value="{name}"]')
 
 
-def shown(page):
+def panes_shown(page):
     return [pane.get_attribute("data-variant") for pane in page.locator(PANES).all()]
 
 
@@ -36,7 +36,7 @@ def page(desk_page):  # one page for the module (conftest.desk)
 def test_three_versions_in_lockstep_kept_in_the_address_bar_and_across_a_reload(page):
     page.goto("/?scenario=lost-marker&position=5")
     at(page, 5)
-    assert shown(page) == ["v1.28.1", "v1.28.2"]  # the default pair
+    assert panes_shown(page) == ["v1.28.1", "v1.28.2"]  # the default pair
     # the picker from the keyboard: open it, Tab to v1.30.14 (the options are in the table's order), Space ticks it
     page.focus("#versions-summary")
     page.keyboard.press("Enter")
@@ -50,7 +50,7 @@ def test_three_versions_in_lockstep_kept_in_the_address_bar_and_across_a_reload(
     page.keyboard.press(" ")
     counted(page, PANES, 3)
     at(page, 5)  # reloaded on the new versions at the same position
-    assert shown(page) == THREE
+    assert panes_shown(page) == THREE
     expect(page.locator(f"{PANES} h2")).to_have_text(THREE)  # each pane titled by its version
     expect(page).to_have_url(re.compile(r"[?&]versions=v1\.28\.1,v1\.28\.2,v1\.30\.14(&|$)"))
     expect(page.locator("#versions-chosen")).to_have_text("v1.28.1 · v1.28.2 · v1.30.14")
@@ -66,7 +66,7 @@ def test_three_versions_in_lockstep_kept_in_the_address_bar_and_across_a_reload(
          re.compile(r"^B fails → backoffQ")])
     expect(in_lane(page, "v1.28.1", "unschedulablePods", "B")).to_have_count(1)
     expect(in_lane(page, "v1.30.14", "backoffQ", "B")).to_have_count(1)
-    expect(page.get_by_test_id("position")).to_contain_text("differ")  # the divergence flag over three panes
+    shown(page, POSITION, "differ")  # the divergence flag over three panes
     expect(page.locator('[data-return-pod="B"]')).to_have_text(
         re.compile(r"v1\.28\.1: waiting in unschedulablePods.*v1\.28\.2: waiting in backoffQ"
                    r".*v1\.30\.14: waiting in backoffQ"))
@@ -74,7 +74,7 @@ def test_three_versions_in_lockstep_kept_in_the_address_bar_and_across_a_reload(
 
     page.reload()
     at(page, 6)
-    assert shown(page) == THREE
+    assert panes_shown(page) == THREE
     for name in THREE:
         expect(option(page, name)).to_be_checked()
     expect(option(page, "v1.28.4")).not_to_be_checked()
@@ -83,13 +83,13 @@ def test_three_versions_in_lockstep_kept_in_the_address_bar_and_across_a_reload(
 def test_old_layout_links_and_a_refused_version(page):
     page.goto("/?scenario=lost-marker&layout=v1.28.2&position=6")
     at(page, 6)
-    assert shown(page) == ["v1.28.2"]
+    assert panes_shown(page) == ["v1.28.2"]
     expect(in_lane(page, "v1.28.2", "backoffQ", "B")).to_have_count(1)
     expect(page).to_have_url(re.compile(r"[?&]versions=v1\.28\.2(&|$)"))  # rewritten as today's link
     assert "layout=" not in page.url
     page.goto("/?scenario=lost-marker&layout=both&position=2")
     at(page, 2)
-    assert shown(page) == ["v1.28.1", "v1.28.2"]
+    assert panes_shown(page) == ["v1.28.1", "v1.28.2"]
 
     # the last version cannot be unticked; the fifth cannot be ticked
     page.click("#versions-summary")
@@ -115,7 +115,7 @@ def test_old_layout_links_and_a_refused_version(page):
     expect(page.locator("#error")).to_contain_text("on v1.31.13")
     expect(option(page, "v1.31.13")).not_to_be_checked()
     expect(page.locator("#versions-chosen")).to_have_text("v1.28.1 · v1.28.2")
-    assert shown(page) == ["v1.28.1", "v1.28.2"]
+    assert panes_shown(page) == ["v1.28.1", "v1.28.2"]
 
 
 def test_versions_ticked_at_once_are_all_shown(page):
@@ -140,7 +140,7 @@ def test_versions_ticked_at_once_are_all_shown(page):
                   ["v1.28.4", "v1.29.9", "v1.31.13"])
     counted(page, PANES, 4)
     expect(page).to_have_url(re.compile(r"versions=v1\.28\.2(,|%2C)v1\.28\.4(,|%2C)v1\.29\.9(,|%2C)v1\.31\.13"))
-    assert shown(page) == ["v1.28.2", "v1.28.4", "v1.29.9", "v1.31.13"]
+    assert panes_shown(page) == ["v1.28.2", "v1.28.4", "v1.29.9", "v1.31.13"]
     expect(page.locator("#versions-chosen")).to_have_text("v1.28.2 · v1.28.4 · v1.29.9 · v1.31.13")
     expect(page.locator("#error")).to_be_hidden()
     loads = [i for i, (way, event) in enumerate(heard) if way == "sent" and event == "load"]
@@ -171,7 +171,7 @@ def test_three_versions_side_by_side_on_a_projector_and_stacked_on_a_phone(page,
         page.set_viewport_size({"width": 390, "height": 844})
         settle(page)
         refitted(page)
-        assert shown(page) == THREE
+        assert panes_shown(page) == THREE
         boxes = [pane.bounding_box() for pane in page.locator(PANES).all()]
         for above, below in zip(boxes, boxes[1:]):
             assert below["y"] >= above["y"] + above["height"] - 1, boxes  # one under the other
