@@ -12,6 +12,7 @@ import pytest
 import requests
 import socketio as socketio_client
 
+from tests.waiting import until
 from tests.web.liveserver import LiveServer
 from tests.web.viewer import Folder, unnumbered
 
@@ -40,6 +41,7 @@ class Peer:
     """One browser-like Socket.IO connection; what the server sends is queued in arrival order."""
 
     def __init__(self, url: str, transports=("websocket",)):
+        self.url = url
         self.inbox: queue.Queue = queue.Queue()
         self.folder = Folder()  # deltas arrive as the whole states they make
         self.arriving = threading.Lock()
@@ -219,11 +221,16 @@ def assert_a_heavy_load_does_not_hold_up(heavy, other):
     growing = [{"op": "pop"}] + [{"op": "event", "event": "PvAdd"}] * 28_000  # ~0.9 MB: within one message
     heavy.emit("load", {"scenario": {"schema": 1, "name": "heavy", "pods": [{"name": "A"}], "initial_active": ["A"],
                                      "steps": growing}})
-    time.sleep(0.3)  # the server has parsed it by now and is building its checkpoints
-    other.emit("step")
+    until(lambda: heavy_work(other.url)["running"], "the heavy load never took its heavy-work place")
+    other.emit("step")  # while the heavy load is parsed and built
     assert other.expect("state")["position"] == 1
     assert heavy.inbox.empty(), "the heavy load was answered before the other viewer's step"
     assert "too large to step through here" in heavy.expect("error", timeout=60)["message"]
+
+
+def heavy_work(url: str) -> dict:
+    """The server's heavy-work lane now (/healthz): its calls running and waiting."""
+    return requests.get(url + "/healthz", timeout=TIMEOUT).json()["work"]["heavy"]
 
 
 def test_play_emits_successive_states(peers):
