@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import CHROMIUM, MISSING
+from tests.e2e.conftest import CHROMIUM, MISSING, socketio_event
 from tests.waiting import until
 
 TOTAL = 6
@@ -213,8 +213,8 @@ def relay(page, drop):
     seen = {"sent": [], "received": []}
 
     def event_name(message):
-        text = message if isinstance(message, str) else ""
-        return text[2:].split('"', 2)[1] if text.startswith("42[") else None
+        event = socketio_event(message)
+        return event[0] if event else None
 
     def route(ws):
         server = ws.connect_to_server()
