@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import conformance_cases
-from tests.waiting import HANG
+from tests.web.conftest import ended
 from tests.web.viewer import unnumbered
 from webapp.delivery.cache import view_of
 from webapp.model.variant import VARIANTS
@@ -75,31 +75,6 @@ def wait_states(c, until, timeout=30.0, seen=()):
         time.sleep(0.01)
     pytest.fail(f"condition not reached within {timeout} s;"
                 f" states seen: {[(s['position'], s['playing']) for s in seen]}")
-
-
-@pytest.fixture
-def autoplays(socketio, monkeypatch):
-    """The autoplay tasks the app starts from now on, each kept as it starts (the real task runs; its handle is
-    what the test joins: once it has ended, nothing it sends can come after)."""
-    started = []
-    start = socketio.start_background_task
-
-    def keeping(target, *args, **kwargs):
-        task = start(target, *args, **kwargs)
-        if getattr(target, "__name__", "") == "autoplay":
-            started.append(task)
-        return task
-
-    monkeypatch.setattr(socketio, "start_background_task", keeping)
-    return started
-
-
-def ended(tasks):
-    """Once every autoplay task in ``tasks`` has ended (each wakes for its next tick and stops)."""
-    assert tasks, "no autoplay task was started"
-    for task in tasks:
-        task.join(HANG)
-        assert not task.is_alive(), "an autoplay task still runs"
 
 
 def quiet_for(c, seconds):
