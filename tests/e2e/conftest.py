@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from tests.waiting import until
 from tests.web.liveserver import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,6 +200,12 @@ def moving_page(make_page):
     return make_page(reduced_motion=MOTION)
 
 
+def heard(page, condition, what):
+    """``until(condition)`` for what a page's Playwright event handlers fill in: each look is a Playwright call
+    (sync Playwright delivers events only during one)."""
+    return until(lambda: page.evaluate("true") and condition(), what)
+
+
 DRIVE = frozenset({"load", "step", "back", "seek", "reset", "play", "pause"})  # the events that move a session
 
 
@@ -213,7 +220,7 @@ def socketio_event(frame: str | bytes) -> tuple[str, object] | None:
 class Traffic:
     """The Socket.IO events a page sends and receives on the websockets it opens from now on, in the order they
     went: ``sent`` their names, ``received`` (name, payload). Filled by Playwright's event handlers, which run
-    during a Playwright call only (test_browser.heard waits on them)."""
+    during a Playwright call only (``heard`` waits on them)."""
 
     def __init__(self, page):
         self.page, self.sent, self.received = page, [], []

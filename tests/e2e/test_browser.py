@@ -6,8 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import CHROMIUM, MISSING, socketio_event
-from tests.waiting import until
+from tests.e2e.conftest import CHROMIUM, MISSING, heard, socketio_event
 
 TOTAL = 6
 V1, V2 = '[data-variant="v1.28.1"]', '[data-variant="v1.28.2"]'
@@ -201,12 +200,6 @@ def test_permalink_opens_at_position_4_and_home_end_and_divergence_keys(page):
 
 
 # --- what travels: deltas, whole states, and a sync after a lost delta -------------------------------------
-def heard(page, condition, what):
-    """``until(condition)`` for what a page's Playwright event handlers fill in: each look is a Playwright call
-    (sync Playwright delivers events only during one)."""
-    return until(lambda: page.evaluate("true") and condition(), what)
-
-
 def relay(page, drop):
     """Routes the page's WebSocket through the test: records every Socket.IO event name each way, and drops a
     message from the server while ``drop(name)`` says so."""

@@ -11,10 +11,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import heard, open_page
 from tests.e2e.room_pages import phone_in_room
 from tests.e2e.test_accessibility import serious_violations
-from tests.e2e.test_browser import V1, V2, at, built_in_json, heard, inline_value, open_lost_marker, settle
+from tests.e2e.test_browser import V1, V2, at, built_in_json, inline_value, open_lost_marker, settle
 from tests.e2e.test_stage import each_list_fully_visible, present_mode, refitted
 from tests.e2e.test_talks import position_of, start_presenter
 from webapp.scenario.generate import generate

@@ -4,7 +4,8 @@ one Socket.IO message may be."""
 
 from playwright.sync_api import expect
 
-from tests.e2e.test_browser import at, heard, open_lost_marker
+from tests.e2e.conftest import heard
+from tests.e2e.test_browser import at, open_lost_marker
 
 
 def test_a_dragged_scrubber_stays_under_the_rate_limit_and_lands_where_it_stopped(page):
