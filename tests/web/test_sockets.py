@@ -77,16 +77,6 @@ def wait_states(c, until, timeout=30.0, seen=()):
                 f" states seen: {[(s['position'], s['playing']) for s in seen]}")
 
 
-def quiet_for(c, seconds):
-    """Everything received during ``seconds`` (to show that nothing more arrives)."""
-    got = []
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        got += messages(c)
-        time.sleep(0.02)
-    return got + messages(c)
-
-
 def where(state_payload, variant, pod):
     st = state_payload["variants"][variant]["state"]
     return [q for q in ("activeQ", "backoffQ", "unschedulablePods") if pod in st[q]]
