@@ -7,13 +7,14 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import requests
 import socketio as socketio_client
 
-from tests.waiting import until
 from tests.web.liveserver import LiveServer
+from tests.web.rawsocket import wait_for_work
 from tests.web.viewer import Folder, unnumbered
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -221,16 +222,11 @@ def assert_a_heavy_load_does_not_hold_up(heavy, other):
     growing = [{"op": "pop"}] + [{"op": "event", "event": "PvAdd"}] * 28_000  # ~0.9 MB: within one message
     heavy.emit("load", {"scenario": {"schema": 1, "name": "heavy", "pods": [{"name": "A"}], "initial_active": ["A"],
                                      "steps": growing}})
-    until(lambda: heavy_work(other.url)["running"], "the heavy load never took its heavy-work place")
+    wait_for_work(SimpleNamespace(url=other.url), "heavy", running=1, waiting=0)  # the load holds its place
     other.emit("step")  # while the heavy load is parsed and built
     assert other.expect("state")["position"] == 1
     assert heavy.inbox.empty(), "the heavy load was answered before the other viewer's step"
     assert "too large to step through here" in heavy.expect("error", timeout=60)["message"]
-
-
-def heavy_work(url: str) -> dict:
-    """The server's heavy-work lane now (/healthz): its calls running and waiting."""
-    return requests.get(url + "/healthz", timeout=TIMEOUT).json()["work"]["heavy"]
 
 
 def test_play_emits_successive_states(peers):
