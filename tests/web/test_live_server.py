@@ -13,6 +13,7 @@ import pytest
 import requests
 import socketio as socketio_client
 
+from tests.waiting import until
 from tests.web.liveserver import LiveServer
 from tests.web.rawsocket import wait_for_work
 from tests.web.viewer import Folder, unnumbered
@@ -72,16 +73,6 @@ class Peer:
         got, data = self.next(timeout)
         assert got == name, (got, data)
         return data
-
-    def pending(self, seconds):
-        """Everything that arrives within ``seconds``."""
-        out, deadline = [], time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                out.append(self.inbox.get(timeout=left))
-            except queue.Empty:
-                break
-        return out
 
     def close_in_background(self) -> threading.Thread:
         """Disconnect without making the test wait: the server is told at once, but websocket-client's close()
@@ -243,7 +234,22 @@ def test_play_emits_successive_states(peers):
     assert [s["position"] for s in seen] == list(range(1, TOTAL + 1))
     assert [s["playing"] for s in seen] == [True] * (TOTAL - 1) + [False]
     assert elapsed >= TOTAL / 20 * 0.8, f"{TOTAL} ticks at 20/s took only {elapsed:.3f} s"
-    assert peer.pending(0.3) == []
+    assert_nothing_since(peer, seen[-1])
+
+
+def assert_nothing_since(peer, last):
+    """Nothing was sent to ``peer`` after ``last``, nor can be: no autoplay task runs on the server any more
+    (/healthz), and a pause's answer (published under the session's lock, as every tick is) is the next state, one
+    seq on."""
+    def autoplays() -> int:
+        return requests.get(peer.url + "/healthz", timeout=TIMEOUT).json()["autoplays"]
+
+    # /healthz is asked at most 10 times a second: under the server's HTTP rate limit
+    until(lambda: autoplays() == 0, lambda: f"{autoplays()} autoplay tasks still run", every=0.1)
+    peer.emit("pause")
+    probe = peer.expect("state")
+    assert (probe["seq"], probe["position"], probe["playing"]) == (last["seq"] + 1, last["position"], False), \
+        f"after the state at {last['position']} (seq {last['seq']}): {probe['position']} (seq {probe['seq']})"
 
 
 def test_pause_stops_play(peers):
@@ -255,10 +261,8 @@ def test_pause_stops_play(peers):
     peer.emit("pause")
     while (state := peer.expect("state"))["playing"]:
         pass  # a tick may have been under way
-    position = state["position"]
-    assert position < TOTAL
-    later = peer.pending(1.0)
-    assert all(name == "state" and data["position"] <= position for name, data in later), later
+    assert state["position"] < TOTAL
+    assert_nothing_since(peer, state)
 
 
 def test_polling_transport_works_too(peers):
