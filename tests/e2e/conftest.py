@@ -4,6 +4,7 @@ Every page made by ``make_page`` fails its test on a console error, an uncaught 
 to anything but the live server.
 """
 
+import json
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -11,6 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from tests.waiting import until
 from tests.web.liveserver import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -196,3 +198,52 @@ def page(make_page):
 def moving_page(make_page):
     """A page with the full motion (no reduced-motion preference): animations play as for most viewers."""
     return make_page(reduced_motion=MOTION)
+
+
+def heard(page, condition, what):
+    """``until(condition)`` for what a page's Playwright event handlers fill in: each look is a Playwright call
+    (sync Playwright delivers events only during one)."""
+    return until(lambda: page.evaluate("true") and condition(), what)
+
+
+DRIVE = frozenset({"load", "step", "back", "seek", "reset", "play", "pause"})  # the events that move a session
+
+
+def socketio_event(frame: str | bytes) -> tuple[str, object] | None:
+    """A Socket.IO event frame's (name, payload); None for any other frame (engine.io pings, binary frames)."""
+    if not isinstance(frame, str) or not frame.startswith("42"):
+        return None
+    message = json.loads(frame[2:].lstrip("0123456789"))  # after the ack id, if any
+    return message[0], message[1] if len(message) > 1 else None
+
+
+class Traffic:
+    """The Socket.IO events a page sends and receives on the websockets it opens from now on, in the order they
+    went: ``sent`` their names, ``received`` (name, payload). Filled by Playwright's event handlers, which run
+    during a Playwright call only (``heard`` waits on them)."""
+
+    def __init__(self, page):
+        self.page, self.sent, self.received = page, [], []
+        page.on("websocket", self.opened)
+
+    def opened(self, ws) -> None:
+        ws.on("framesent", lambda frame: (event := socketio_event(frame)) and self.sent.append(event[0]))
+        ws.on("framereceived", lambda frame: (event := socketio_event(frame)) and self.received.append(event))
+
+    def driven(self, since: int = 0) -> list[str]:
+        """The events that move a session sent from ``sent[since]`` on."""
+        return [name for name in self.sent[since:] if name in DRIVE]
+
+
+@pytest.fixture
+def traffic():
+    """``traffic(page)``: a Traffic of ``page`` (before it opens the app), listening until the test ends."""
+    made: list[Traffic] = []
+
+    def watch(page) -> Traffic:
+        made.append(Traffic(page))
+        return made[-1]
+
+    yield watch
+    for watched in made:
+        watched.page.remove_listener("websocket", watched.opened)

@@ -6,7 +6,7 @@ test-artifacts/screenshots/first-frame-*.png."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.conftest import TIMEOUT_MS, heard
 from tests.e2e.test_browser import at
 from tests.e2e.test_talks import start_presenter
 
@@ -135,11 +135,8 @@ def test_the_act_bar_filled_after_the_live_view_moves_no_pane(browser, live_serv
         page.goto("/", wait_until="commit")
         page.wait_for_selector(LIVE, state="attached")
         assert page.evaluate(PAINTED)
-        for _ in range(TIMEOUT_MS // 20):  # both asked for (the page's modules ask at once): a hang guard only
-            if len(held) == 2:
-                break
-            page.wait_for_timeout(20)
-        assert len(held) == 2, held
+        # both asked for (the page's modules ask at once)
+        heard(page, lambda: len(held) == 2, lambda: f"the page asked for {len(held)} of the Act bar's two APIs")
         page.evaluate("window.__shifts = []")  # what moves from now on moves because the Act bar fills
         for route in held:
             route.continue_()

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import heard, open_page
 from tests.e2e.room_pages import phone_in_room
 from tests.e2e.shown import POSITION, shown
 from tests.e2e.test_accessibility import serious_violations
@@ -33,9 +33,11 @@ def focused(page, expression="document.activeElement"):
 
 
 # --- 1. Predict owns its keys -------------------------------------------------------------------------------
-def test_predict_owns_its_keys_and_the_verdict_says_why(page):
+def test_predict_owns_its_keys_and_the_verdict_says_why(page, traffic):
+    sent = traffic(page)
     open_lost_marker(page, "&position=5")
     at(page, 5)
+    answering = len(sent.sent)
     page.check("#predict")
     page.locator("#btn-step").focus()
     page.keyboard.press("ArrowRight")  # the page's key: asks first
@@ -50,10 +52,9 @@ def test_predict_owns_its_keys_and_the_verdict_says_why(page):
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")  # answers the second row
     expect(page.get_by_role("button", name="Step and reveal")).to_be_focused()
-    page.wait_for_timeout(1200)
-    assert position_of(page) == 5  # nothing stepped or played while answering
     page.keyboard.press("Enter")
     at(page, 6)
+    stepped_once_since(page, sent, answering)  # nothing stepped or played while answering
     verdict = page.locator("#prediction")
     expect(verdict).to_contain_text("v1.28.1: you said unschedulablePods, it went to unschedulablePods ✓")
     expect(verdict).to_contain_text("v1.28.2: you said backoffQ, it went to backoffQ ✓")
@@ -62,35 +63,61 @@ def test_predict_owns_its_keys_and_the_verdict_says_why(page):
     expect(page.locator("#btn-step")).to_be_focused()  # focus returned where it was
 
 
-def test_escape_closes_the_prompt_without_stepping(page):
+def test_escape_closes_the_prompt_without_stepping(page, traffic):
+    sent = traffic(page)
     open_lost_marker(page, "&position=5")
     at(page, 5)
+    asked = len(sent.sent)
     page.check("#predict")
     page.locator("#btn-step").click()
     expect(page.locator(DIALOG)).to_be_visible()
     page.keyboard.press("ArrowLeft")  # inside the prompt: not a step back
     page.keyboard.press("Escape")
     expect(page.locator(DIALOG)).to_be_hidden()
-    page.wait_for_timeout(500)
-    assert position_of(page) == 5
+    page.uncheck("#predict")
+    page.keyboard.press("ArrowRight")  # a step of its own, sent after anything the prompt's keys sent
+    at(page, 6)
+    stepped_once_since(page, sent, asked)
 
 
-def test_play_stops_at_every_prompt_and_waits(page):
+def test_play_stops_at_every_prompt_and_waits(page, traffic):
+    sent = traffic(page)
     open_lost_marker(page)
     at(page, 0)
     page.check("#predict")
+    played, pressed = len(sent.received), len(sent.sent)
     page.select_option("#speed", "8")  # a tick every 125 ms: one may slip past the pause, and is taken back
     page.click("#btn-play")
     expect(page.locator(DIALOG)).to_be_visible()
-    at(page, 5)  # the prompt is before the failure at 6
-    page.wait_for_timeout(1500)
-    assert position_of(page) == 5
+    # the session's own answer to the pause: not playing, so no tick comes after it
+    heard(page, lambda: stopped_playing(sent, played), "the session never said it stopped playing")
+    at(page, 5)  # the prompt is before the failure at 6 (a tick that slipped past is taken back)
     expect(page.locator("#btn-play")).to_have_text(re.compile("Play"))
     page.locator(f'{DIALOG} input[name="guess-v1.28.1"][value="backoffQ"]').check()
     page.locator(f'{DIALOG} input[name="guess-v1.28.2"][value="backoffQ"]').check()
     page.get_by_role("button", name="Step and reveal").click()
     at(page, 6)
     expect(page.locator("#prediction")).to_contain_text("✗")
+    driven = sent.driven(pressed)
+    assert driven[:2] == ["play", "pause"] and set(driven[2:-1]) <= {"seek"} and driven[-1] == "step", driven
+    after = sent.received[stopped_playing(sent, played):]
+    assert not [data for name, data in after if name in ("state", "delta") and data.get("playing")], \
+        "a state said playing after the pause"
+
+
+def stopped_playing(sent, since: int) -> int:
+    """The index after the first state (or delta) received from ``since`` on that says not playing; 0 if none."""
+    for i, (name, data) in enumerate(sent.received[since:], since):
+        if name in ("state", "delta") and data.get("playing") is False:
+            return i + 1
+    return 0
+
+
+def stepped_once_since(page, sent, since: int) -> None:
+    """The page sent one step since ``sent.sent[since]``, and nothing else that moves a session: what its keys
+    sent before went before that step on the same socket."""
+    heard(page, lambda: "step" in sent.sent[since:], "the page never sent its step")
+    assert sent.driven(since) == ["step"]
 
 
 # --- 2. the live poll -------------------------------------------------------------------------------------
@@ -871,7 +898,7 @@ def back_to_five(presenter, phone):
     at(phone, 5)
 
 
-def test_a_room_follows_its_presenter_through_a_fork_a_swipe_and_its_polls(make_page):
+def test_a_room_follows_its_presenter_through_a_fork_a_swipe_and_its_polls(make_page, traffic):
     """One room, its presenter and an audience phone, walked through what were tests of their own:
     * a phone swipes to step (left steps, right steps back); in the room at 390x844 each pane's diagram and list
       are in view, with no sideways scroll, and a swipe does not drive the room;
@@ -891,6 +918,7 @@ def test_a_room_follows_its_presenter_through_a_fork_a_swipe_and_its_polls(make_
     * a poll the room moves away from can never be revealed: it is withdrawn from every phone (and from the
       presenter's page) instead of staying open there for good."""
     phone = make_page(width=390, height=844)
+    sent = traffic(phone)
     open_lost_marker(phone, "&position=2")
     at(phone, 2)
     swipe(phone, -150)
@@ -917,8 +945,8 @@ def test_a_room_follows_its_presenter_through_a_fork_a_swipe_and_its_polls(make_
     at(phone, 4)
     settle(phone)
     each_list_fully_visible(phone, 4)
-    swipe(phone, -150)
-    phone.wait_for_timeout(300)
+    swiped = len(sent.sent)
+    swipe(phone, -150)  # whatever it sends goes before the phone's poll answer below, which shows it sent no step
     assert position_of(presenter) == 4 and position_of(phone) == 4
 
     # Escape withdraws the presenter's open poll
@@ -946,6 +974,9 @@ def test_a_room_follows_its_presenter_through_a_fork_a_swipe_and_its_polls(make_
 
     # a presenter reloading during a poll gets it back and the step reveals it
     sheet, panel = ask_and_answer(presenter, phone, "unschedulablePods")
+    # the phone's answer went after anything its swipe sent, on the same socket: the swipe drove nothing
+    heard(phone, lambda: "poll_answer" in sent.sent[swiped:], "the phone never sent its answer")
+    assert sent.driven(swiped) == []
     presenter.reload()
     at(presenter, 5)
     expect(panel.get_by_test_id("poll-answered")).to_have_text("1 answered so far")

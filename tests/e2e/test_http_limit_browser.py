@@ -5,7 +5,7 @@ eventlet and threading servers, from one address; no answer is a 429 or a 503, a
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import TIMEOUT_MS, open_page
+from tests.e2e.conftest import heard, open_page
 from tests.web.liveserver import ROOT, LiveServer
 
 POD = "[data-queue] [data-pod]"
@@ -24,13 +24,9 @@ def in_flight(page) -> set:
 
 
 def answered_all(page, pending: set) -> None:
-    """Waits (bounded by the page's timeout) until every request the page started has its answer or failed."""
+    """Waits until every request the page started has its answer or failed."""
     page.wait_for_load_state("load")
-    for _ in range(TIMEOUT_MS // 50):
-        if not pending:
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"requests without an answer after {TIMEOUT_MS} ms: {sorted(r.url for r in pending)}")
+    heard(page, lambda: not pending, lambda: f"requests without an answer: {sorted(r.url for r in pending)}")
 
 
 @pytest.mark.parametrize("mode", ["eventlet", "threading"])

@@ -4,6 +4,7 @@ one Socket.IO message may be."""
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import heard
 from tests.e2e.test_browser import at, open_lost_marker
 
 
@@ -13,7 +14,7 @@ def test_a_dragged_scrubber_stays_under_the_rate_limit_and_lands_where_it_stoppe
                                      ws.on("framereceived", lambda f: received.append(str(f)))))
     open_lost_marker(page)
     at(page, 0)
-    before = len(sent)
+    before, heard_before = len(sent), len(received)
     page.evaluate("""() => {
         const s = document.getElementById('scrubber');
         for (let i = 0; i < 300; i++) {  // far more than the burst of 60 a connection may send at once
@@ -24,9 +25,14 @@ def test_a_dragged_scrubber_stays_under_the_rate_limit_and_lands_where_it_stoppe
         s.dispatchEvent(new Event('input'));
     }""")
     at(page, 5)
-    page.wait_for_timeout(300)  # any late answer would have arrived by now
+
+    def answered():  # every seek sent has had its answer (a whole state) or a refusal: none can come later
+        seeks = [f for f in sent[before:] if '"seek"' in f]
+        answers = [f for f in received[heard_before:] if f.startswith(('42["state"', '42["error"'))]
+        return seeks if len(answers) >= len(seeks) else None
+
+    seeks = heard(page, answered, lambda: f"{len(sent) - before} frames sent, not every seek answered")
     at(page, 5)
-    seeks = [f for f in sent[before:] if '"seek"' in f]
     assert 1 <= len(seeks) <= 3, seeks  # the first at once, then the latest value after 50 ms
     assert not [f for f in received if "rate limit" in f]
     expect(page.locator("#error")).to_be_hidden()

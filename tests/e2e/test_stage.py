@@ -979,10 +979,12 @@ def test_the_lost_marker_step_by_step_with_reduced_motion(page):
     leaves ghosts and a detached pointer, and l opens the legend (5); the decisive frame, the ghosts' names not
     struck through and the walked ghost gold (6)."""
     open_at(page, "lost-marker", 0)
+    page.evaluate(RECORD_MADE_JS)
     for position in range(1, 7):
+        page.evaluate("window.made = []")  # what this step makes
         page.keyboard.press("ArrowRight")
-        at(page, position)
-        page.wait_for_timeout(60)  # time for an animation to start, were one made (none may be)
+        at(page, position)  # written by the draw after it made its animations (page.js: drawCounter comes last)
+        assert page.evaluate("window.made") == [], f"animations made by the step to {position}"
         assert page.evaluate("document.getAnimations().length") == 0, f"animations run after the step to {position}"
         assert page.locator("#panes .leaving").count() == 0
         settle(page)

@@ -2,11 +2,11 @@
 
 import shutil
 import subprocess
-import time
 
 import pytest
 import redis
 
+from tests.waiting import until
 from tests.web.liveserver import ROOT, LiveServer, free_port
 from webapp.engine.roomstore import MemoryRoomStore, RedisRoomStore
 
@@ -28,15 +28,7 @@ class RedisServer:
         self.proc = subprocess.Popen([self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                                       "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = redis.Redis(port=self.port)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+        until(client.ping, f"redis-server on port {self.port} never answered a PING", passing=(redis.ConnectionError,))
 
     def stop(self):
         if self.proc.poll() is None:

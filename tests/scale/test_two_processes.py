@@ -10,10 +10,12 @@ import requests
 import socketio
 
 from tests.scale.conftest import RedisServer
+from tests.waiting import until
 from tests.web.viewer import Folder
 from webapp.engine.roomstore import RedisRoomStore
 from webapp.presenter.messages import INTRO_UNTOLD
 
+QUEUE_CHANNEL = "flask-socketio"  # the Redis channel Flask-SocketIO's message queue publishes on (its default)
 WAIT = 60.0  # seconds a client waits for a message: a bound against a hang, on a machine however busy
 
 
@@ -41,11 +43,12 @@ class Client:
     def ask_again(self, room, scenario):
         self.sio.emit("sync", {"room": room, "scenario": scenario})
 
-    def wait(self, predicate, timeout=WAIT):
+    def wait(self, predicate, timeout=WAIT, since=0):
+        """The latest message from ``received[since]`` on that ``predicate(event, data)`` holds for."""
         deadline = time.monotonic() + timeout
         with self.changed:
             while True:
-                found = [d for e, d in self.received if predicate(e, d)]
+                found = [d for e, d in self.received[since:] if predicate(e, d)]
                 if found:
                     return found[-1]
                 remaining = deadline - time.monotonic()
@@ -275,8 +278,13 @@ def test_autoplay_on_one_process_stops_once_nobody_watches_on_either(two_servers
     # told at once from the record, or (joined while process one was stopping) by the stop it publishes
     stopped = late.wait(lambda e, d: e == "state" and not d["playing"])
     assert stopped["position"] < 400
-    time.sleep(0.5)
-    assert late.wait(lambda e, d: e == "state")["position"] == stopped["position"]  # nothing moved since
+    record_says_stopped(redis_server, ack["room"])  # written as process one's autoplay stops: no tick after it
+    asked = len(late.received)
+    late.sio.emit("sync", {"room": ack["room"]})  # the room's whole state again, after anything sent before
+    late.wait(lambda e, d: e == "state", since=asked)
+    since_stop = next(i for i, (_, d) in enumerate(late.received) if d is stopped)
+    moved = [d["position"] for e, d in late.received[since_stop:] if e == "state"]
+    assert set(moved) == {stopped["position"]}, moved  # nothing moved since
 
 
 def joined_on_two_while_one_plays(two_servers, clients):
@@ -305,15 +313,13 @@ def test_a_joiner_on_the_other_process_is_told_how_fast_the_room_plays(two_serve
 
 
 def record_says_stopped(redis_server: RedisServer, code: str, timeout: float = WAIT) -> None:
-    """Returns once room ``code``'s shared record says its autoplay does not run (read every 50 ms)."""
-    deadline = time.monotonic() + timeout
+    """Returns once room ``code``'s shared record says its autoplay does not run."""
     with redis_server.client() as own:
-        while True:
+        def stopped():
             raw = own.get(RedisRoomStore.PREFIX + code)
-            if raw is not None and not json.loads(raw)["playing"]:
-                return
-            assert time.monotonic() < deadline, f"room {code}'s record still says it plays after {timeout} s"
-            time.sleep(0.05)
+            return raw is not None and not json.loads(raw)["playing"]
+
+        until(stopped, f"room {code}'s record still says it plays", timeout)
 
 
 def test_a_joiner_on_either_process_is_told_whether_the_room_plays(two_servers, redis_server, clients):
@@ -400,10 +406,12 @@ def test_a_room_made_again_after_redis_lost_its_data_is_not_served_from_an_old_c
     assert early.state_at(3)["seq"] == 4
     redis_server.stop()
     redis_server.start()  # no RDB, no AOF: empty
-    deadline = time.monotonic() + WAIT
-    while "room" not in (claimed := presenter.sio.call("claim_room", ack, timeout=WAIT)):
-        assert time.monotonic() < deadline, claimed
-        time.sleep(0.2)
+
+    def claimed_back():
+        answer = presenter.sio.call("claim_room", ack, timeout=WAIT)
+        return answer if "room" in answer else None
+
+    claimed = until(claimed_back, "the room was never claimed back once Redis was up again", every=0.2)
     assert claimed == {"room": ack["room"], "loaded": False}  # the old scenario is not served here either
     presenter.sio.call("load", {"scenario": "five-minute-wait", **ack}, timeout=WAIT)
     for _ in range(3):
@@ -417,12 +425,13 @@ def test_a_room_made_again_after_redis_lost_its_data_is_not_served_from_an_old_c
         assert state["seq"] == 4 and state["total"] == scenario["total"]
     # The follower that was on process two all along missed the new room's scenario while process two's
     # subscription was down; the next message it gets names another scenario, and it asks for both again.
-    deadline, position = time.monotonic() + WAIT, 3
-    while not early.has(lambda e, d: e == "scenario" and d["id"] == "five-minute-wait"):
-        assert time.monotonic() < deadline, "the follower on process two never caught up with the new room"
-        presenter.sio.call("step", ack, timeout=WAIT)
-        position = min(position + 1, scenario["total"])
-        time.sleep(0.5)
+    position = 3
+    with redis_server.client() as own:  # both processes listen to the message queue again
+        until(lambda: own.pubsub_numsub(QUEUE_CHANNEL)[0][1] == 2, "a process never subscribed again to Redis")
+    if not early.has(lambda e, d: e == "scenario" and d["id"] == "five-minute-wait"):
+        presenter.sio.call("step", ack, timeout=WAIT)  # published to both: the follower's process hears it
+        position += 1
+    early.wait(lambda e, d: e == "scenario" and d["id"] == "five-minute-wait")
     # (the scenario can come a moment before the state that follows it: wait for the new room's state)
     for client in (presenter, early):
         client.wait(lambda e, d: e == "state" and d["position"] == position and d["total"] == scenario["total"])

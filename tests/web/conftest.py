@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.waiting import HANG
 from tests.web.viewer import Viewer
 from webapp import create_app
 
@@ -52,3 +53,33 @@ def make_sio(app, socketio):
 @pytest.fixture
 def sio(make_sio):
     return make_sio()
+
+
+def keep_autoplays(socketio, monkeypatch) -> list:
+    """The autoplay tasks ``socketio``'s app starts from now on, each kept as it starts (the real task runs; its
+    handle is what a test joins: once it has ended, nothing it sends can come after)."""
+    started = []
+    start = socketio.start_background_task
+
+    def keeping(target, *args, **kwargs):
+        task = start(target, *args, **kwargs)
+        if getattr(target, "__name__", "") == "autoplay":
+            started.append(task)
+        return task
+
+    monkeypatch.setattr(socketio, "start_background_task", keeping)
+    return started
+
+
+@pytest.fixture
+def autoplays(socketio, monkeypatch):
+    """The ``app``'s autoplay tasks started during the test (``keep_autoplays``)."""
+    return keep_autoplays(socketio, monkeypatch)
+
+
+def ended(tasks) -> None:
+    """Once every autoplay task in ``tasks`` has ended (each wakes for its next tick and stops)."""
+    assert tasks, "no autoplay task was started"
+    for task in tasks:
+        task.join(HANG)
+        assert not task.is_alive(), "an autoplay task still runs"

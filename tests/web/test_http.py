@@ -348,7 +348,8 @@ def test_healthz(client):
     assert response.status_code == 200
     idle = {"running": 0, "waiting": 0}
     assert response.get_json() == {"status": "ok", "async_mode": "threading",
-                                   "work": {"heavy": idle, "small": idle, "search": idle, "import": idle}}
+                                   "work": {"heavy": idle, "small": idle, "search": idle, "import": idle},
+                                   "autoplays": 0}
 
 
 @pytest.mark.parametrize("query", ["scenario=__inline__", "scenario=nope"])

@@ -3,7 +3,6 @@
 
 import socket
 import threading
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -11,7 +10,7 @@ import pytest
 import requests
 import socketio as socketio_client
 
-from tests.waiting import logged
+from tests.waiting import logged, until
 from tests.web.heavy_logs import costly_log
 from tests.web.liveserver import LiveServer
 from tests.web.rawsocket import TIMEOUT
@@ -23,8 +22,7 @@ GOOD = (LOGS.parents[1] / "tests" / "data" / "logs" / "five-minute-incident.log"
 
 def import_worker(server) -> int:
     """The pid of the server's worker process once it has one (the import lane's: the first import starts it)."""
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
+    def child() -> int | None:
         for task in Path(f"/proc/{server.proc.pid}/task").iterdir():
             try:
                 children = (task / "children").read_text().split()
@@ -32,8 +30,9 @@ def import_worker(server) -> int:
                 continue
             if children:
                 return int(children[0])
-        time.sleep(0.02)
-    raise AssertionError("the server started no worker process")
+        return None
+
+    return until(child, "the server started no worker process", TIMEOUT)
 
 
 def post(url, data):
@@ -80,10 +79,7 @@ def test_an_import_whose_client_left_is_stopped(mode):
         worker = import_worker(server)
         raw.close()
         logged(server, "the client left")
-        deadline = time.monotonic() + TIMEOUT
-        while Path(f"/proc/{worker}").exists() and time.monotonic() < deadline:  # killed, and reaped
-            time.sleep(0.02)
-        assert not Path(f"/proc/{worker}").exists()
+        until(lambda: not Path(f"/proc/{worker}").exists(), f"worker {worker} was not killed and reaped", TIMEOUT)
         assert post(server.url, GOOD.read_bytes()).status_code == 200
 
 

@@ -9,6 +9,8 @@ import pytest
 
 import webapp
 from tests.conftest import runnable_variants
+from tests.waiting import until
+from tests.web.conftest import ended, keep_autoplays
 from tests.web.viewer import Viewer
 from webapp import create_app
 from webapp.engine.rooms import Rooms
@@ -305,10 +307,7 @@ def test_the_background_sweeper_evicts_an_idle_session(make_app):
     c.emit("load", {"scenario": "lost-marker"})
     assert guard.sweeper.running
     session = next(iter(app.extensions["inflight_sessions"].values()))
-    deadline = time.monotonic() + 5
-    while session.sim is not None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert session.sim is None
+    until(lambda: session.sim is None, "the sweeper never evicted the idle session")
     c.get_received()
     c.emit("step")
     assert names(c) == [("error", {"message": "no scenario loaded: send 'load' first", "event": "step",
@@ -316,10 +315,8 @@ def test_the_background_sweeper_evicts_an_idle_session(make_app):
     c.emit("load", {"scenario": "lost-marker", "position": 2})
     assert [m["position"] for name, m in names(c) if name == "state"] == [2]
     c.disconnect()
-    deadline = time.monotonic() + 5  # with no connection and no room left, the task ends
-    while guard.sweeper.running and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not guard.sweeper.running
+    # with no connection and no room left, the task ends
+    until(lambda: not guard.sweeper.running, "the sweeper still runs with nothing to watch")
 
 
 def test_the_background_sweeper_forgets_an_idle_room_and_closed_connections(make_app):
@@ -330,9 +327,9 @@ def test_the_background_sweeper_forgets_an_idle_room_and_closed_connections(make
     presenter.emit("load", {"scenario": "lost-marker", **ack})
     presenter.disconnect()
     limiter = app.extensions["inflight_guard"].limiter
-    deadline = time.monotonic() + 5  # a sweep forgets the room, then what closed connections left behind
-    while (len(app.extensions["inflight_rooms"]) or len(limiter) != 1) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    # a sweep forgets the room, then what closed connections left behind
+    until(lambda: not len(app.extensions["inflight_rooms"]) and len(limiter) == 1,
+          lambda: f"{len(app.extensions['inflight_rooms'])} rooms and {len(limiter)} buckets left after the sweeps")
     assert len(app.extensions["inflight_rooms"]) == 0
     assert len(limiter) == 1  # the presenter's bucket went with it
     follower.get_received()
@@ -514,8 +511,9 @@ def fake_room_clock(app) -> FakeClock:
     return clock
 
 
-def test_a_room_pauses_the_moment_nobody_is_in_it_and_is_forgotten_after_its_grace(make_app):
+def test_a_room_pauses_the_moment_nobody_is_in_it_and_is_forgotten_after_its_grace(make_app, monkeypatch):
     app = make_app(ROOM_EMPTY_GRACE_SECONDS=60)
+    autoplays = keep_autoplays(app.extensions["socketio"], monkeypatch)
     clock, rooms = fake_room_clock(app), app.extensions["inflight_rooms"]
     sweeper = app.extensions["inflight_guard"].sweeper
     presenter, follower = connect(app), connect(app)
@@ -530,7 +528,7 @@ def test_a_room_pauses_the_moment_nobody_is_in_it_and_is_forgotten_after_its_gra
     assert not room.session.playing  # nobody left: paused at once
     with room.session.lock:  # a tick under way when it paused has ended; any later one finds it paused
         position = room.session.sim.position
-    time.sleep(0.2)
+    ended(autoplays)
     assert room.session.sim.position == position
     assert sweeper.sweep(clock.now + 59)["rooms"] == [] and len(rooms) == 1
     assert sweeper.sweep(clock.now + 60)["rooms"] == [ack["room"]] and len(rooms) == 0

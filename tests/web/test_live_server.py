@@ -7,12 +7,15 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import requests
 import socketio as socketio_client
 
+from tests.waiting import until
 from tests.web.liveserver import LiveServer
+from tests.web.rawsocket import wait_for_work
 from tests.web.viewer import Folder, unnumbered
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,6 +43,7 @@ class Peer:
     """One browser-like Socket.IO connection; what the server sends is queued in arrival order."""
 
     def __init__(self, url: str, transports=("websocket",)):
+        self.url = url
         self.inbox: queue.Queue = queue.Queue()
         self.folder = Folder()  # deltas arrive as the whole states they make
         self.arriving = threading.Lock()
@@ -69,16 +73,6 @@ class Peer:
         got, data = self.next(timeout)
         assert got == name, (got, data)
         return data
-
-    def pending(self, seconds):
-        """Everything that arrives within ``seconds``."""
-        out, deadline = [], time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                out.append(self.inbox.get(timeout=left))
-            except queue.Empty:
-                break
-        return out
 
     def close_in_background(self) -> threading.Thread:
         """Disconnect without making the test wait: the server is told at once, but websocket-client's close()
@@ -193,13 +187,13 @@ def test_errors_over_the_wire(peers):
 def test_two_clients_are_independent(peers):
     first, second = peers(), peers()
     load(first)
-    load(second, "gate-off", variants=["v1.28.2"])
+    _, loaded = load(second, "gate-off", variants=["v1.28.2"])
     for _ in range(4):
         first.emit("step")
         first.expect("state")
-    assert second.pending(0.3) == []
-    second.emit("step")
+    second.emit("step")  # its answer comes after anything of the first's sent to it: it is the next message
     state = second.expect("state")
+    assert state["seq"] == loaded["seq"] + 1, "the second viewer was sent something between its load and its step"
     assert state["position"] == 1
     assert list(state["variants"]) == ["v1.28.2"]
     first.emit("pause")
@@ -219,8 +213,8 @@ def assert_a_heavy_load_does_not_hold_up(heavy, other):
     growing = [{"op": "pop"}] + [{"op": "event", "event": "PvAdd"}] * 28_000  # ~0.9 MB: within one message
     heavy.emit("load", {"scenario": {"schema": 1, "name": "heavy", "pods": [{"name": "A"}], "initial_active": ["A"],
                                      "steps": growing}})
-    time.sleep(0.3)  # the server has parsed it by now and is building its checkpoints
-    other.emit("step")
+    wait_for_work(SimpleNamespace(url=other.url), "heavy", running=1, waiting=0)  # the load holds its place
+    other.emit("step")  # while the heavy load is parsed and built
     assert other.expect("state")["position"] == 1
     assert heavy.inbox.empty(), "the heavy load was answered before the other viewer's step"
     assert "too large to step through here" in heavy.expect("error", timeout=60)["message"]
@@ -240,7 +234,22 @@ def test_play_emits_successive_states(peers):
     assert [s["position"] for s in seen] == list(range(1, TOTAL + 1))
     assert [s["playing"] for s in seen] == [True] * (TOTAL - 1) + [False]
     assert elapsed >= TOTAL / 20 * 0.8, f"{TOTAL} ticks at 20/s took only {elapsed:.3f} s"
-    assert peer.pending(0.3) == []
+    assert_nothing_since(peer, seen[-1])
+
+
+def assert_nothing_since(peer, last):
+    """Nothing was sent to ``peer`` after ``last``, nor can be: no autoplay task runs on the server any more
+    (/healthz), and a pause's answer (published under the session's lock, as every tick is) is the next state, one
+    seq on."""
+    def autoplays() -> int:
+        return requests.get(peer.url + "/healthz", timeout=TIMEOUT).json()["autoplays"]
+
+    # /healthz is asked at most 10 times a second: under the server's HTTP rate limit
+    until(lambda: autoplays() == 0, lambda: f"{autoplays()} autoplay tasks still run", every=0.1)
+    peer.emit("pause")
+    probe = peer.expect("state")
+    assert (probe["seq"], probe["position"], probe["playing"]) == (last["seq"] + 1, last["position"], False), \
+        f"after the state at {last['position']} (seq {last['seq']}): {probe['position']} (seq {probe['seq']})"
 
 
 def test_pause_stops_play(peers):
@@ -252,10 +261,8 @@ def test_pause_stops_play(peers):
     peer.emit("pause")
     while (state := peer.expect("state"))["playing"]:
         pass  # a tick may have been under way
-    position = state["position"]
-    assert position < TOTAL
-    later = peer.pending(1.0)
-    assert all(name == "state" and data["position"] <= position for name, data in later), later
+    assert state["position"] < TOTAL
+    assert_nothing_since(peer, state)
 
 
 def test_polling_transport_works_too(peers):

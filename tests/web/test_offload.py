@@ -3,11 +3,13 @@ and what a client is told when heavy work is refused as busy."""
 
 import json
 import logging
+import sys
 import threading
 import time
 
 import pytest
 
+from tests.waiting import until
 from tests.web.viewer import Viewer
 from webapp import create_app
 from webapp.errors import Busy
@@ -32,26 +34,36 @@ def _refuse():
 
 @pytest.mark.parametrize("at_once", [1, 2])
 def test_at_most_at_once_run_together(at_once):
+    """The calls run are held until every other call is parked waiting for a place (its thread blocked in the
+    lane's semaphore): none more can start then, so the count of those running is the most that may."""
     offload = Offload("threading", at_once, 10)
-    running, most, changed = [0], [0], threading.Condition()
+    running, release, lock = set(), threading.Event(), threading.Lock()
 
     def work():
-        with changed:
-            running[0] += 1
-            most[0] = max(most[0], running[0])
-            changed.notify_all()
-            # held until as many run as may (a call let in beyond that would run alongside too)
-            assert changed.wait_for(lambda: most[0] >= at_once, timeout=30)
-        time.sleep(0.2)
-        with changed:
-            running[0] -= 1
+        with lock:
+            running.add(threading.get_ident())
+        release.wait(30)
 
     threads = [threading.Thread(target=offload, args=(work,)) for _ in range(6)]
     for t in threads:
         t.start()
+
+    def all_placed():
+        with lock:
+            inside = set(running)
+        return inside if inside and all(t.ident in inside or parked(t) for t in threads) else None
+
+    held = until(all_placed, lambda: f"{len(running)} calls running, the others not all parked waiting for a place")
+    release.set()
     for t in threads:
         t.join()
-    assert most[0] == at_once
+    assert len(held) == at_once, f"{len(held)} calls ran together; at most {at_once} may"
+
+
+def parked(thread: threading.Thread) -> bool:
+    """Whether ``thread`` is blocked in a threading wait (a Condition's, under a semaphore's acquire)."""
+    frame = sys._current_frames().get(thread.ident)
+    return frame is not None and frame.f_code.co_name == "wait" and frame.f_code.co_filename == threading.__file__
 
 
 class Occupied:
@@ -66,10 +78,8 @@ class Occupied:
             t.start()
 
     def __enter__(self):
-        deadline = time.monotonic() + 10
-        while self.lane.pending < self.n:  # every call has entered: one runs, the others wait
-            assert time.monotonic() < deadline, "the holding calls did not start"
-            time.sleep(0.01)
+        # every call has entered: one runs, the others wait
+        until(lambda: self.lane.pending >= self.n, "the holding calls did not start")
         return self
 
     def __exit__(self, *exc):

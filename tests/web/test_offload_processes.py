@@ -15,7 +15,6 @@ import os
 import random
 import signal
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -115,34 +114,44 @@ def test_a_worker_that_dies_is_a_crash_not_a_hang_and_is_replaced(offload):
     assert offload.worker_pids != [first]
 
 
-def test_a_worker_killed_during_a_call_is_a_crash(offload):
+def in_worker(fifo: Path) -> int:
+    """A write end of ``fifo`` once a call reading it is in its worker: a call that reads a FIFO nobody writes blocks
+    there, and a writer can open the FIFO only while a reader holds it open (ENXIO before). Closing the write end
+    ends that call (it reads an empty text)."""
+    return until(lambda: os.open(fifo, os.O_WRONLY | os.O_NONBLOCK), f"no call ever opened {fifo.name} in a worker",
+                 passing=(OSError,))
+
+
+def test_a_worker_killed_during_a_call_is_a_crash(offload, tmp_path):
+    fifo = tmp_path / "never-written"
+    os.mkfifo(fifo)
     done = []
-    caller = threading.Thread(target=lambda: done.append(raised(offload, time.sleep, 60, pure=True)))
+    caller = threading.Thread(target=lambda: done.append(raised(offload, Path.read_text, fifo, pure=True)))
     caller.start()
-    deadline = time.monotonic() + 10
-    while not offload.worker_pids:
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
-    time.sleep(0.2)  # the call is in the worker
-    os.kill(offload.worker_pids[0], signal.SIGKILL)
-    caller.join(10)
+    writer = in_worker(fifo)
+    try:
+        os.kill(offload.worker_pids[0], signal.SIGKILL)
+        caller.join(10)
+    finally:
+        os.close(writer)
     assert not caller.is_alive()
     assert type(done[0]) is WorkerCrashed and "killed by signal 9" in str(done[0])
 
 
-def test_pure_work_keeps_the_bounds(offload):
+def test_pure_work_keeps_the_bounds(offload, tmp_path):
     """A pure call takes a place like any other: past running and waiting it is refused at once."""
     small = Offload("threading", 1, 0, processes=True)
+    fifo = tmp_path / "held"
+    os.mkfifo(fifo)
     try:
-        holder = threading.Thread(target=small, args=(time.sleep, 1.0), kwargs={"pure": True})
+        holder = threading.Thread(target=small, args=(Path.read_text, fifo), kwargs={"pure": True})
         holder.start()
-        deadline = time.monotonic() + 10
-        while not small.full:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        writer = in_worker(fifo)  # the lane's one place is taken until the writer closes
         with pytest.raises(Busy):
             small(divmod, 1, 1, pure=True)
+        os.close(writer)
         holder.join(10)
+        assert not holder.is_alive()
         assert small(divmod, 1, 1, pure=True) == (1, 0)
     finally:
         small.close()

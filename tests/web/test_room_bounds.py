@@ -2,10 +2,10 @@
 address, an address at its room cap gets its own abandoned rooms back, and a room whose presenter left and nobody
 drives is reclaimed, its followers told. Real servers, both async modes (every client here is 127.0.0.1)."""
 
-import time
 
 import pytest
 
+from tests.waiting import until
 from tests.web.liveserver import LiveServer
 from tests.web.sockclient import TIMEOUT, Client
 from tests.web.test_live_server import LOGS
@@ -72,10 +72,8 @@ def test_an_address_at_its_room_cap_gets_its_abandoned_rooms_back(mode):
         assert "room limit: your address has 2 rooms open here" in refused["error"]
         first.close()  # its presenter gone, each room still has a follower
         second = Client(server.url)
-        deadline = time.monotonic() + TIMEOUT
-        while "room" not in (made := second.call("create_room")) and time.monotonic() < deadline:
-            time.sleep(0.05)  # until the server has seen the first presenter's connection close
-        assert "room" in made, made
+        # until the server has seen the first presenter's connection close
+        until(lambda: "room" in second.call("create_room"), "the first presenter's rooms never came back", TIMEOUT)
         told = follower.wait_for("error", lambda e: "its presenter left" in e["message"])
         assert told["kind"] == "NotAllowed" and told["message"].split()[1] in rooms
         second.close()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import conformance_cases
+from tests.web.conftest import ended
 from tests.web.viewer import unnumbered
 from webapp.delivery.cache import view_of
 from webapp.model.variant import VARIANTS
@@ -74,16 +75,6 @@ def wait_states(c, until, timeout=30.0, seen=()):
         time.sleep(0.01)
     pytest.fail(f"condition not reached within {timeout} s;"
                 f" states seen: {[(s['position'], s['playing']) for s in seen]}")
-
-
-def quiet_for(c, seconds):
-    """Everything received during ``seconds`` (to show that nothing more arrives)."""
-    got = []
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        got += messages(c)
-        time.sleep(0.02)
-    return got + messages(c)
 
 
 def where(state_payload, variant, pod):
@@ -501,7 +492,7 @@ def test_disconnect_forgets_the_session(app, make_sio):
 
 
 # --- autoplay ------------------------------------------------------------------------------------------------
-def test_play_reaches_the_end_and_stops(sio):
+def test_play_reaches_the_end_and_stops(sio, autoplays):
     load(sio)
     first, *ticks = play(sio, {"speed": 20})
     assert (first["position"], first["playing"], first["speed"]) == (0, True, 20.0)
@@ -509,7 +500,8 @@ def test_play_reaches_the_end_and_stops(sio):
     assert [s["position"] for s in seen] == list(range(1, TOTAL + 1))
     assert all(s["playing"] for s in seen[:-1])
     assert seen[-1]["playing"] is False
-    assert quiet_for(sio, 0.3) == []  # the autoplay task has ended
+    ended(autoplays)
+    assert messages(sio) == []
 
 
 def test_play_from_the_middle(sio):
@@ -532,7 +524,7 @@ def test_play_uses_the_remembered_speed_without_a_payload(sio):
     wait_states(sio, lambda s: not s["playing"], seen=ticks)
 
 
-def test_pause_stops_autoplay(sio):
+def test_pause_stops_autoplay(sio, autoplays):
     load(sio)
     wait_states(sio, lambda s: s["position"] >= 1, seen=play(sio, {"speed": 4}))
     sio.emit("pause")
@@ -540,7 +532,8 @@ def test_pause_stops_autoplay(sio):
     paused = [p for n, p in messages(sio) if n == "state" and not p["playing"]][-1]
     assert paused["position"] < TOTAL
     # a tick already under way when pause arrived may still deliver its (older) state; nothing moves further
-    later = quiet_for(sio, 1.0)  # four ticks at speed 4
+    ended(autoplays)
+    later = messages(sio)
     assert all(n == "state" and p["position"] <= paused["position"] for n, p in later), later
     state = probe(sio)
     assert (state["position"], state["playing"]) == (paused["position"], False)
@@ -555,21 +548,23 @@ def test_step_while_playing_keeps_playing_from_the_new_position(sio):
     assert seen[-1]["position"] == TOTAL
 
 
-def test_load_stops_autoplay(sio):
+def test_load_stops_autoplay(sio, autoplays):
     load(sio)
     play(sio, {"speed": 2})
     _, state = load(sio, "gate-off")
     assert state["playing"] is False
-    assert all(p["position"] == 0 for n, p in quiet_for(sio, 1.2)), "the old autoplay task kept stepping"
+    ended(autoplays)
+    assert all(p["position"] == 0 for n, p in messages(sio)), "the old autoplay task kept stepping"
 
 
-def test_reset_stops_autoplay(sio):
+def test_reset_stops_autoplay(sio, autoplays):
     load(sio)
     play(sio, {"speed": 4})
     sio.emit("reset")
     state = [p for n, p in messages(sio) if n == "state"][-1]
     assert (state["position"], state["playing"]) == (0, False)
-    assert all(p["position"] == 0 for n, p in quiet_for(sio, 0.8))
+    ended(autoplays)
+    assert all(p["position"] == 0 for n, p in messages(sio))
 
 
 def test_autoplay_of_one_client_does_not_reach_another(make_sio):
@@ -581,14 +576,14 @@ def test_autoplay_of_one_client_does_not_reach_another(make_sio):
     assert probe(watcher)["position"] == 0
 
 
-def test_disconnect_while_playing_stops_the_task(app, make_sio):
+def test_disconnect_while_playing_stops_the_task(app, make_sio, autoplays):
     c = make_sio()
     load(c)
     play(c, {"speed": 1})
     session = next(iter(app.extensions["inflight_sessions"].values()))
     c.disconnect()
     assert session.playing is False
-    time.sleep(1.3)  # longer than one tick at speed 1
+    ended(autoplays)
     assert session.sim.position == 0
 
 

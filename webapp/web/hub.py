@@ -14,7 +14,9 @@ server's policy (server/trimming.py).
 
 from __future__ import annotations
 
+import functools
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
@@ -104,6 +106,8 @@ class Hub:
     outgoing: Bound | None = None  # the bound on each connection's unread bytes, once installed
     memory: MemoryBudget | None = None  # what the sessions hold (made from the app's settings when first needed)
     trim: Trimmer = field(init=False)  # when freed memory is given back (server/trimming.py)
+    autoplays: int = 0  # autoplay tasks running in this process (/healthz reports it: a test waits on it)
+    _counting: threading.Lock = field(default_factory=threading.Lock)
 
     # Seconds look_ahead waits before it works: a message queued is sent by the connection's writer after a few
     # turns of the event loop, and the step's message goes out before the next one is made.
@@ -254,6 +258,20 @@ class Hub:
         return made[followers]
 
     # --- autoplay that stops without a command ------------------------------------------------------
+    def counted(self, task: Callable[[Target, int], None]) -> Callable[[Target, int], None]:
+        """``task`` (an autoplay about to start) counted in ``autoplays`` from now until it returns."""
+        with self._counting:
+            self.autoplays += 1
+
+        @functools.wraps(task)
+        def run(target: Target, token: int) -> None:
+            try:
+                task(target, token)
+            finally:
+                with self._counting:
+                    self.autoplays -= 1
+        return run
+
     def stop(self, target: Target, token: int | None = None) -> None:
         """End the target's autoplay (``token``: only if it is still the one that task holds) and send that it
         stopped: a room's record says it no longer plays, for a joiner on any process, and its channel is told.

@@ -22,7 +22,7 @@ from .audience import Audience, QrCodes
 from .audience import audience as audience_urls
 from .bodies import builtin_scenario, index_arg, json_body
 from .firstframe import FirstFrame, for_room, for_view
-from .held import rooms_of
+from .held import hub_of, rooms_of
 from .inline_style import page_style, styled
 
 bp = Blueprint("main", __name__)
@@ -298,6 +298,7 @@ def favicon() -> ResponseReturnValue:
 
 @bp.get("/healthz")
 def healthz() -> Response:
-    """Alive, in which async mode, and each work lane's calls running and waiting (a test waits on these)."""
+    """Alive, in which async mode, each work lane's calls running and waiting, and the autoplay tasks running (a
+    test waits on these)."""
     return jsonify({"status": "ok", "async_mode": settings_of(current_app).async_mode,
-                    "work": offload_of(current_app).occupancy()})
+                    "work": offload_of(current_app).occupancy(), "autoplays": hub_of(current_app).autoplays})

@@ -222,7 +222,7 @@ class Viewers(VoteEvents, Namespace):  # type: ignore[misc]  # Flask-SocketIO ha
             token = target.session.play(parse_speed(payload.get("speed", target.session.speed)))
             self.hub.publish(target)
         if token is not None:
-            self.hub.socketio.start_background_task(self.autoplay, target, token)
+            self.hub.socketio.start_background_task(self.hub.counted(self.autoplay), target, token)
 
     def on_sync(self, payload: object) -> None:
         """A client that missed a delta (a gap in ``seq``) asks for the whole state again: of the room it
