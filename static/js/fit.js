@@ -26,12 +26,19 @@ export function fitAll(root = document, force = true) {
   const lists = diagrams(root);
   if (!lists.length || (!force && lists.every((l) => fitted.get(l.list) === l.key))) return false;
   const stage = root instanceof Element ? root.closest("#app") : null;
-  if (stage?.classList.contains("tight")) {
+  if (stage instanceof HTMLElement && stage.classList.contains("tight") && stage.dataset.tightFor !== tightKey()) {
     stage.classList.remove("tight");
     refit(root);
   } else fitLists(lists);
   tighten(root, stage);
   return true;
+}
+
+// What the stage's .tight holds for: the window's size and the scenario loaded. Within them it is kept once taken,
+// so the controls keep their height from step to step under a room's eyes (three-pod-cascade at 1280x720 in
+// presentation mode: 69 px to step 6, 39 at 7 and 8, 69 again at 9); a new size or a new scenario tries again.
+function tightKey() {
+  return `${innerWidth}x${innerHeight} ${document.getElementById("scenario-name")?.textContent ?? ""}`;
 }
 
 // The lanes, then the lists, of every diagram under `root`, as the stage now lies.
@@ -49,12 +56,14 @@ function diagrams(root) {
 // Presentation mode's stage has a fixed height: where even the least size leaves a list more rows than its area
 // has height for (grow() lengthened the area, and the panes would scroll), the stage is marked .tight and gives the
 // lists the room of its chrome (flow.css: the controls one row, the legend's row, closer rows, lanes as high as
-// their chips), and the lists are fitted again. Tried without it on each fit, so a step that fits drops it.
+// their chips), and the lists are fitted again. Kept for the size and the scenario it was taken at (tightKey).
 /** @param {ParentNode} root @param {Element | null} stage */
 function tighten(root, stage) {
   const lists = diagrams(root);
-  if (!stage?.classList.contains("presenting") || !lists.some((l) => l.area.style.minHeight)) return;
+  if (!(stage instanceof HTMLElement) || !stage.classList.contains("presenting")
+    || !lists.some((l) => l.area.style.minHeight)) return;
   stage.classList.add("tight");
+  stage.dataset.tightFor = tightKey();
   refit(root);
 }
 
