@@ -12,6 +12,8 @@
 // changes (pointers.js's ResizeObserver). Where the entries do not fit at the least size, the list's area grows
 // (grow); in presentation mode the stage first gives them its room (tighten). Before the lists, the lanes: one row of
 // four, or two rows of two where one row leaves a lane too narrow (fitLanes).
+import { $ } from "./dom.js";
+
 /** @type {WeakMap<HTMLElement, string | undefined>} */
 const fitted = new WeakMap(); // list -> the area size it was fitted to
 const FEWER_ROWS_COST = 0.2;
@@ -38,7 +40,7 @@ export function fitAll(root = document, force = true) {
 // so the controls keep their height from step to step under a room's eyes (three-pod-cascade at 1280x720 in
 // presentation mode: 69 px to step 6, 39 at 7 and 8, 69 again at 9); a new size or a new scenario tries again.
 function tightKey() {
-  return `${innerWidth}x${innerHeight} ${document.getElementById("scenario-name")?.textContent ?? ""}`;
+  return `${innerWidth}x${innerHeight} ${$("scenario-name")?.textContent ?? ""}`;
 }
 
 // The lanes, then the lists, of every diagram under `root`, as the stage now lies.
