@@ -12,6 +12,8 @@
 // changes (pointers.js's ResizeObserver). Where the entries do not fit at the least size, the list's area grows
 // (grow); in presentation mode the stage first gives them its room (tighten). Before the lists, the lanes: one row of
 // four, or two rows of two where one row leaves a lane too narrow (fitLanes).
+import { $ } from "./dom.js";
+
 /** @type {WeakMap<HTMLElement, string | undefined>} */
 const fitted = new WeakMap(); // list -> the area size it was fitted to
 const FEWER_ROWS_COST = 0.2;
@@ -30,12 +32,19 @@ export function fitAll(root = document, force = true) {
   const lists = diagrams(root);
   if (!lists.length) return false;
   const stage = root instanceof Element ? root.closest("#app") : null;
-  if (stage?.classList.contains("tight")) {
+  if (stage instanceof HTMLElement && stage.classList.contains("tight") && stage.dataset.tightFor !== tightKey()) {
     stage.classList.remove("tight");
     refit(root);
   } else fitLists(lists);
   tighten(root, stage);
   return true;
+}
+
+// What the stage's .tight holds for: the window's size and the scenario loaded. Within them it is kept once taken,
+// so the controls keep their height from step to step under a room's eyes (three-pod-cascade at 1280x720 in
+// presentation mode: 69 px to step 6, 39 at 7 and 8, 69 again at 9); a new size or a new scenario tries again.
+function tightKey() {
+  return `${innerWidth}x${innerHeight} ${$("scenario-name")?.textContent ?? ""}`;
 }
 
 // The lanes, then the lists, of every diagram under `root`, as the stage now lies.
@@ -53,12 +62,14 @@ function diagrams(root) {
 // Presentation mode's stage has a fixed height: where even the least size leaves a list more rows than its area
 // has height for (grow() lengthened the area, and the panes would scroll), the stage is marked .tight and gives the
 // lists the room of its chrome (flow.css: the controls one row, the legend's row, closer rows, lanes as high as
-// their chips), and the lists are fitted again. Tried without it on each fit, so a step that fits drops it.
+// their chips), and the lists are fitted again. Kept for the size and the scenario it was taken at (tightKey).
 /** @param {ParentNode} root @param {Element | null} stage */
 function tighten(root, stage) {
   const lists = diagrams(root);
-  if (!stage?.classList.contains("presenting") || !lists.some((l) => l.area.style.minHeight)) return;
+  if (!(stage instanceof HTMLElement) || !stage.classList.contains("presenting")
+    || !lists.some((l) => l.area.style.minHeight)) return;
   stage.classList.add("tight");
+  stage.dataset.tightFor = tightKey();
   refit(root);
 }
 

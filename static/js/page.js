@@ -13,7 +13,7 @@ import { renderTables } from "./tableview.js";
 import { drawCounter, drawPlayback, drawVerdict, focusedIn, notices, refocus } from "./page-draw.js";
 import { paceOf, repointed, steppedForward, tickMs, walkMs } from "./page-step.js";
 import { renderPresenterNotes } from "./presenter.js";
-import { drawNextLesson, drawOutcomes, drawScenario, offersCourse } from "./scenarioview.js";
+import { drawNextLesson, drawOutcomes, drawScenario, offersCourse, watchOutcomes } from "./scenarioview.js";
 import { drawDescription, notesWithheld } from "./spoilers.js";
 
 // The page draws each scenario and model the bus publishes; the course's buttons publish `pick` (load a built-in).
@@ -34,6 +34,7 @@ export function createPage(app, opts, bus) {
   let narrationOpen = false; // the panes' narration disclosures: closed (the caption tells), `n` opens them all
   /** @type {Promise<unknown>} what the next model waits for (drawModel) */
   let held = Promise.resolve();
+  watchOutcomes();
   addEventListener("resize", () => {
     fitAll($("panes"));
     redrawAll($("panes"));

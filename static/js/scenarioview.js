@@ -47,6 +47,18 @@ export function drawOutcomes(outcomes, variants) {
   $("returns").hidden = !pods.length; // nothing to say yet: the step note has the row (and no empty tab stop)
 }
 
+// The outcomes' height past the step note's one line, as --returns-extra (0px while hidden): up to 800 px tall the
+// panes' least height gives it to them (app.css), so a long outcome line wraps whole above the pinned controls and a
+// short one costs the lists nothing. Kept up to date as the line changes or the window is resized.
+export function watchOutcomes() {
+  const returns = $("returns");
+  const note = returns.parentElement?.querySelector(".note");
+  new ResizeObserver(() => {
+    const extra = returns.hidden ? 0 : Math.max(0, returns.offsetHeight - (note?.offsetHeight ?? 0));
+    document.documentElement.style.setProperty("--returns-extra", `${Math.ceil(extra)}px`);
+  }).observe(returns);
+}
+
 // The pages that offer the course of built-in lessons (not an audience's, which follows, nor an embed).
 export const offersCourse = (/** @type {string} */ mode) => mode === "main" || mode === "present";
 

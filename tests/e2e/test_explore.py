@@ -151,9 +151,20 @@ def test_find_a_divergence_opens_what_the_search_found_with_its_explanation(page
     expect(status).to_contain_text("place a pod differently")
     expect(page.locator("#scenario-name")).to_have_text(re.compile(r"^Found: divergence"))
     shown(page, POSITION, "variants differ here")  # opened where they differ
+    opens_the_case_it_describes(page, status.text_content())
     page.keyboard.press("Control+z")  # and undo goes back to the lesson
     at(page, 0, 6)
     expect(page.locator("#scenario-name")).to_have_text("The lost marker")
+
+
+def opens_the_case_it_describes(page, said: str):
+    """Each place the explanation names ("B is in backoffQ on v1.28.1 but in unschedulablePods on v1.28.2") is
+    where that version's pane shows the pod (seed 1 opened the opposite case from the one it described)."""
+    pod, places = re.search(r"differently at step \d+ \([^)]*\): (\S+) is (.*)\.$", said).groups()
+    where = re.findall(r"in (\w+) on (v[\d.]+)", places)
+    assert len(where) == 2, said
+    for queue, version in where:
+        expect(in_lane(page, f'[data-variant="{version}"]', queue, pod)).to_have_count(1)
 
 
 def test_activeq_lists_its_pods_in_pop_order_and_only_a_head_pops(page):

@@ -71,14 +71,17 @@ HELD_STILL_JS = """({ width, height, key }) => {
 }"""
 
 # What is not as it must be at one size: each pod chip of ``panes`` not on screen above the controls, the step note
-# and the outcome line (when it says something) too where ``texts``; ``scroller`` scrolled; on a phone, the strip
-# out of sight (where there are other versions) and, each scrolled into view (the page's own scroll padding: under
-# the strip, above the bar), every pod chip, the step note and the outcome line not wholly between the strip and
-# the bar (every scroll offset is put back after).
+# and the outcome line (when it says something) too where ``texts``, the outcome line whole in its box (at 1024x768
+# the lost marker's step 6 ended it at "v1.28", the rest to be scrolled to sideways); ``scroller`` scrolled; on a
+# phone, the strip out of sight (where there are other versions) and, each scrolled into view (the page's own
+# scroll padding: under the strip, above the bar), every pod chip, the step note and the outcome line not wholly
+# between the strip and the bar (every scroll offset is put back after).
 FACTS_JS = """({ panes, texts, scroller, phone }) => {
   const floor = document.querySelector('.controls').getBoundingClientRect().top;
   const off = (el) => { const r = el.getBoundingClientRect();
     return r.width > 0 && (r.top < 0 || r.bottom > floor + 0.5); };
+  // what is cut inside its own box, to be scrolled to (a line that ends past its box's right edge)
+  const cut = (el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
   const chipName = (chip) =>
     `chip ${chip.textContent.trim().split(/\\s/)[0]} in ${chip.closest('[data-variant]').dataset.variant}`;
   const note = document.getElementById('step-note').closest('.note');
@@ -89,6 +92,7 @@ FACTS_JS = """({ panes, texts, scroller, phone }) => {
   for (const chip of document.querySelectorAll(`${panes} .lane .chip`)) if (off(chip)) out.push(chipName(chip));
   if (texts && off(note)) out.push('the step note');  // it clips the note
   if (texts && !returns.hidden && off(returns)) out.push('the outcome line');
+  if (texts && !returns.hidden && cut(returns)) out.push('the outcome line cut, to be scrolled sideways');
   if (!phone) return out;
   if (document.querySelectorAll('#panes > [data-variant]').length > 1) {  // the strip says the other versions' state
     const row = document.querySelector('[data-testid=glance-row]');

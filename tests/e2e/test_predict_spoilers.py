@@ -65,6 +65,11 @@ def test_no_text_names_where_b_goes_before_the_answer(page):
         page.locator("#btn-step").click()
         at(page, position)
         assert spoilers(page, "B", LOST_MARKER_OUTCOMES) == [], position
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the strip of the other version above the panes
+    expect(page.get_by_test_id("glance-row")).to_have_count(1)
+    assert spoilers(page, "B", LOST_MARKER_OUTCOMES) == [], "phone"
+    page.set_viewport_size({"width": 1280, "height": 720})
+    expect(page.get_by_test_id("glance")).to_be_hidden()
     page.locator("#btn-step").click()
     expect(page.locator("#predict-dialog")).to_be_visible()
     assert spoilers(page, "B", LOST_MARKER_OUTCOMES) == []

@@ -450,10 +450,12 @@ STEP_INFO_UNDER_CONTROLS_JS = """() => {
 # Per page load: the screens it is measured at in turn (the window resized), and what is checked on each: "readable"
 # (the lists at 12 px or more, no entry spilling, Step on the screen), "step info" (the page unscrolled, the step
 # note and the outcomes above the pinned controls), "projector" (the lists at 11 px or more and nothing clipped,
-# then the same in presentation mode with the controls on the screen: a load's last).
+# then the same in presentation mode with the controls on the screen: a load's last), "room" (after "projector", in
+# presentation mode: a step on and back never gives the controls back the height they gave up).
 SHORT_SCREENS = {
     "scenario=three-pod-cascade&position=8": (((1280, 720), ("readable", "step info")), ((1001, 768), ("readable",)),
-                                              ((1366, 768), ("step info",)), ((1024, 768), ("projector",))),
+                                              ((1366, 768), ("step info",)), ((1024, 768), ("projector",)),
+                                              ((1280, 720), ("room",))),
     "scenario=queueing-hints&position=7": (((905, 700), ("readable",)), ((1280, 720), ("step info",)),
                                            ((1366, 768), ("step info",)), ((1024, 768), ("projector",))),
     "scenario=queueing-hints&versions=v1.28.1,v1.28.2,v1.31.13&position=7": (((1280, 720), ("readable",)),),
@@ -505,6 +507,21 @@ def test_short_screens_keep_the_lists_readable_and_the_step_info_above_the_contr
             assert_nothing_clipped(page, f"{label} presenting")
             controls = page.locator(".controls").bounding_box()
             assert controls["y"] + controls["height"] <= height + 0.5, controls
+        if "room" in checks:
+            position = int(query.rsplit("=", 1)[1])
+            heights = [settled_reading(page.locator(".controls"), CONTROLS_HEIGHT_JS)]
+            for key, now in (("ArrowRight", position + 1), ("ArrowLeft", position)):
+                page.keyboard.press(key)
+                at(page, now)
+                settle(page)
+                heights.append(settled_reading(page.locator(".controls"), CONTROLS_HEIGHT_JS))
+            assert heights == sorted(heights, reverse=True), f"{label}: the controls' heights {heights}"
+
+
+# The controls' height: in presentation mode the stage gives the lists their room where they need it (fit.js
+# tighten, the controls one row); at 1280x720 three-pod-cascade's controls went 69, 39, 69 px from step 6 to 9 and
+# back, a jump the room sees at each step.
+CONTROLS_HEIGHT_JS = "(el) => Math.round(el.getBoundingClientRect().height)"
 
 
 def test_a_short_screens_step_note_shows_whole_above_the_controls_and_has_the_row_when_nothing_failed(make_page):
