@@ -12,10 +12,12 @@ APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-# Debian packages the tests drive for real (browser tests, scale-out tests, the page's modules in node, npm for the
-# client's checker, zbarimg to read the Present dialog's QR code, the fonts the animated exports draw with), each as
+# Debian packages the tests drive for real (the browser tests' headless Chromium, the full one the benchmarks use,
+# scale-out tests, the page's modules in node, npm for the client's checker, zbarimg to read the Present dialog's QR
+# code, the fonts the animated exports draw with), each as
 # package:command or package:/a/file it installs; a package is installed only when that is missing.
-SYSTEM_PACKAGES := chromium:chromium redis-server:redis-server nodejs:node npm:npm zbar-tools:zbarimg \
+SYSTEM_PACKAGES := chromium:chromium chromium-headless-shell:/usr/lib/chromium/chromium-headless-shell \
+	redis-server:redis-server nodejs:node npm:npm zbar-tools:zbarimg \
 	fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf
 
 .PHONY: run present test check fuzz jscheck bench bundle clean system-deps

@@ -1,10 +1,15 @@
 """Browser fixtures: the real server (threading mode) and Debian's Chromium driven by Playwright (sync API).
 
+The browser is Debian's headless build of Chromium (the chromium-headless-shell package: the same Blink, V8 and Skia
+as the chromium package, without the desktop browser's shell): it draws the same pages at about a quarter less CPU
+(docs/benchmarks.md). ``INFLIGHT_SCOPE_CHROMIUM=/usr/bin/chromium`` runs the browser tests in the full browser.
+
 Every page made by ``make_page`` fails its test on a console error, an uncaught page error, or a request
 to anything but the live server.
 """
 
 import json
+import os
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -16,13 +21,13 @@ from tests.waiting import until
 from tests.web.liveserver import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("INFLIGHT_SCOPE_CHROMIUM", "/usr/lib/chromium/chromium-headless-shell"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--no-first-run"]
 TIMEOUT_MS = 30_000  # against a hang only (a loaded machine is slow): every wait ends once its condition holds
 expect.set_options(timeout=TIMEOUT_MS)  # Playwright's assertions too (their own default is 5 s)
-MISSING = (f"{CHROMIUM} is missing: the browser tests need Debian's chromium package "
-           "(`make test` installs it through `make system-deps`; or apt-get install chromium)")
+MISSING = (f"{CHROMIUM} is missing: the browser tests need Debian's chromium-headless-shell package "
+           "(`make test` installs it through `make system-deps`; or apt-get install chromium-headless-shell)")
 
 
 @pytest.fixture(scope="session")
@@ -100,13 +105,14 @@ def sealed_page(browser, width: int, height: int, timeout_ms: int | None = None)
 
 def reuse_page(page, live_server, width, height, color_scheme, reduced_motion):
     """A kept page made as good as new: the routes a test set removed, the app it ran unloaded (its sockets
-    closed), the origin's storage and cookies cleared, the viewport and media preferences set, the problems and
-    dialogs it saw forgotten."""
+    closed), the origin's storage, cookies and granted permissions cleared, the viewport and media preferences set,
+    the problems and dialogs it saw forgotten."""
     page.unroute_all()  # a test's fulfilled article.html would answer the next test's own
     if not page.url.startswith(live_server.url + "/"):
         page.goto(live_server.url + "/healthz")  # the origin, without the app (make_page leaves its pages there)
     page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     page.context.clear_cookies()
+    page.context.clear_permissions()
     page.set_viewport_size({"width": width, "height": height})
     page.emulate_media(color_scheme=color_scheme, reduced_motion=reduced_motion)
     page.problems.clear()
