@@ -13,7 +13,7 @@ import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict
-from typing import BinaryIO, TextIO, TypeVar
+from typing import TYPE_CHECKING, BinaryIO, TextIO, TypeVar
 
 import yaml
 
@@ -24,8 +24,6 @@ from .engine.simulation import Simulation, versions_in
 from .engine.trace import check_runs, dry_runs
 from .errors import Invalid, TooLarge, UserError
 from .export import command as export_command
-from .export.incident import frames_svg, imported_report
-from .export.report_md import markdown
 from .export.text import render_text
 from .model.variant import VARIANTS
 from .model.versions import VERSIONS
@@ -37,16 +35,15 @@ from .presenter.sourcelines import with_lines
 from .scenario import builtin
 from .scenario.errors import ScenarioError
 from .scenario.load import load_file, load_scenario, parse_text
-from .scenario.logs import LogError, import_logs
-from .scenario.logs.importer import Imported
-from .scenario.logs.lines import printable
 from .scenario.scenario import Scenario
 from .scenario.schemas import defaults
 from .scenario.validate import Limits
 from .server.addresses import NO_NETWORK, SERVE_FOR_A_ROOM, WILDCARDS, Reach, reachable
 from .server.settings import read_settings
 from .sources.maps import MAPS, source_map
-from .upstream.cache import cache_path, fetch
+
+if TYPE_CHECKING:
+    from .scenario.logs.importer import Imported
 
 STDIN = "-"
 N = TypeVar("N", int, float)
@@ -238,6 +235,7 @@ def room_lines(reach: Reach, secret_file: str | None) -> list[str]:
 def run_import(args: argparse.Namespace) -> int:
     """The scenario on stdout (or -o), the counts on stderr with a progress bar when stderr is a terminal;
     status 2, with no traceback, for input that is not a scheduler log."""
+    from .scenario.logs import LogError, import_logs, lines  # the importer loads only for an import
     bar = _Progress(sys.stderr) if sys.stderr.isatty() else None
     problem = args.report and _unwritable(args.report)
     if problem:
@@ -248,7 +246,7 @@ def run_import(args: argparse.Namespace) -> int:
     except (LogError, TooLarge) as err:
         if bar:
             bar.clear()
-        print(f"error: {printable(str(err))}", file=sys.stderr)  # one line, whatever the file's name holds
+        print(f"error: {lines.printable(str(err))}", file=sys.stderr)  # one line, whatever the file's name holds
         return 2
     except OSError as err:
         if bar:
@@ -287,14 +285,15 @@ def _unwritable(path: str) -> str | None:
 
 def _write_report(imported: Imported, path: str) -> None:
     """The Markdown report at ``path`` and its frames beside it (``FILE.position-N.svg``)."""
-    scenario, facts = imported_report(imported)
+    from .export import incident, report_md
+    scenario, facts = incident.imported_report(imported)
     stem = os.path.splitext(path)[0]
     names = [f"{stem}.position-{p}.svg" for p in facts["frames"]]
-    for name, svg in zip(names, frames_svg(scenario, facts)):
+    for name, svg in zip(names, incident.frames_svg(scenario, facts)):
         with open(name, "w", encoding="utf-8") as f:
             f.write('<?xml version="1.0" encoding="UTF-8"?>\n' + svg)
     with open(path, "w", encoding="utf-8") as f:
-        f.write(markdown(facts, [os.path.basename(n) for n in names]))
+        f.write(report_md.markdown(facts, [os.path.basename(n) for n in names]))
 
 
 def _log_streams(names: Iterable[str], bar: _Progress | None) -> Iterator[tuple[str, BinaryIO]]:
@@ -376,6 +375,7 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_sources(args: argparse.Namespace) -> int:
     """`sources map VERSION` (status 2 for an unknown one) and `sources fetch [VERSION...]` (status 2 when a text
     cannot be fetched or is not the release's)."""
+    from .upstream.cache import cache_path, fetch
     unknown = [v for v in args.versions if v not in MAPS]
     if unknown or (args.action == "map" and len(args.versions) != 1):
         print(f"error: {'unknown version ' + unknown[0] if unknown else 'sources map takes one VERSION'}: the "

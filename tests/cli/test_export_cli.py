@@ -1,18 +1,18 @@
-"""``inflight-scope export`` run as a subprocess: the files it writes decoded (Pillow for the GIF and APNG), and
-every bad input refused in one line with status 2, no file written."""
+"""``inflight-scope export``: the files it writes decoded (Pillow for the GIF and APNG), and every bad input
+refused in one line with status 2, no file written. Run in this process (tests/cli/run.py) but for
+test_stdout_and_stdin: a real ``python -m webapp.cli export``, the scenario read from a pipe and the GIF written
+to one in binary, the entry point end to end."""
 
 import io
 import json
 import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import av
 import pytest
 from PIL import Image, ImageColor
 
+from tests.cli.run import cli
 from webapp.export.animation import MAX_STEPS, frames
 from webapp.export.preset import SLIDE
 from webapp.export.raster import height_at
@@ -21,13 +21,11 @@ from webapp.export.tokens import THEMES
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
 
-ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 480  # small pictures: the suite's time
 
 
-def run(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "webapp.cli", "export", *map(str, args)], cwd=ROOT, input=stdin,
-                          capture_output=True, timeout=300)
+def run(*args, stdin=None, process=False):
+    return cli("export", *args, stdin=stdin, process=process)
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +98,7 @@ def test_the_format_follows_the_file_name_unless_given(tmp_path):
 
 def test_stdout_and_stdin(lost_marker):
     raw = json.dumps(builtin.get("lost-marker"))
-    result = run("-", "--from", 5, "--to", 6, "--width", 320, "-o", "-", stdin=raw.encode())
+    result = run("-", "--from", 5, "--to", 6, "--width", 320, "-o", "-", stdin=raw.encode(), process=True)
     assert result.returncode == 0, result.stderr
     with Image.open(io.BytesIO(result.stdout)) as gif:
         assert gif.format == "GIF" and gif.n_frames == expected(lost_marker, 5, 6)[0]

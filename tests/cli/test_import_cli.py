@@ -1,5 +1,7 @@
-"""``inflight-scope import`` run as a subprocess: the scenario on stdout or -o, the counts on stderr, status 2
-without a traceback for what is not a scheduler log, and `replay` runs what it wrote."""
+"""``inflight-scope import``: the scenario on stdout or -o, the counts on stderr, status 2 without a traceback for
+what is not a scheduler log, and `replay` runs what it wrote. Run in this process (tests/cli/run.py) but for two
+real ``python -m webapp.cli import`` processes: test_stdin_to_stdout_as_json (a log read from a pipe, the scenario
+written to one: the entry point end to end) and test_a_progress_bar_on_a_terminal (stderr a real pty)."""
 
 import gzip
 import io
@@ -12,15 +14,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.cli.run import cli
 from webapp.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "tests" / "data" / "logs"
-
-
-def cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "webapp.cli", *map(str, args)], cwd=ROOT, input=stdin,
-                          capture_output=True, timeout=60)
 
 
 @pytest.mark.parametrize("name", ["five-minute-incident.log", "five-minute-incident.json.log"])
@@ -72,7 +70,7 @@ def test_the_summary_counts_agree_with_their_nouns(tmp_path):
 
 def test_stdin_to_stdout_as_json():
     done = cli("import", "-", "--format", "json", "--name", "My incident",
-               stdin=(LOGS / "five-minute-incident.log").read_bytes())
+               stdin=(LOGS / "five-minute-incident.log").read_bytes(), process=True, timeout=60)
     assert done.returncode == 0, done.stderr
     scenario = json.loads(done.stdout)
     assert scenario["name"] == "My incident"

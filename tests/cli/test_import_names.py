@@ -1,19 +1,17 @@
-"""A pod name no Kubernetes pod has, in a log given to ``inflight-scope import`` (a subprocess) and to POST
-/api/import on the real server in both async modes: a clear error naming the log line, status 2 and nothing
-written from the CLI, 400 naming the log line (not a scenario's fields) over HTTP; never a traceback."""
+"""A pod name no Kubernetes pod has, in a log given to ``inflight-scope import`` and to POST /api/import on the
+real server in both async modes: a clear error naming the log line, status 2 and nothing written from the CLI, 400
+naming the log line (not a scenario's fields) over HTTP; never a traceback. The CLI runs in this process
+(tests/cli/run.py) but for test_a_file_name_that_is_not_utf8_is_imported: a real process, whose argv holds the
+name's bytes for the interpreter to decode."""
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import requests
 import yaml
 
+from tests.cli.run import cli
 from tests.web.liveserver import LiveServer
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # The pod value as kube-scheduler's klog text lines write it (pod="ns/name"), bytes as they are in the file.
 ODD = {
@@ -34,11 +32,6 @@ def log_with(pod: bytes) -> bytes:
             b'I1130 12:00:00.000400       1 schedule_one.go:93] "Attempting to schedule pod" pod="' + pod + b'"\n')
 
 
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "webapp.cli", *map(os.fsdecode, args)], cwd=ROOT,
-                          capture_output=True, timeout=60)
-
-
 @pytest.mark.parametrize("pod", ODD.values(), ids=ODD.keys())
 def test_the_cli_says_which_line_and_writes_nothing(tmp_path, pod):
     log, out, report = tmp_path / "my.log", tmp_path / "out.yaml", tmp_path / "report.md"
@@ -56,7 +49,7 @@ def test_the_cli_says_which_line_and_writes_nothing(tmp_path, pod):
 def test_a_file_name_that_is_not_utf8_is_imported(tmp_path):
     log = tmp_path.joinpath("in").with_name(os.fsdecode(b"in\xffcident.log"))
     log.write_bytes(log_with(b"default/web-0"))
-    done = cli("import", log, "-o", tmp_path / "out.yaml")
+    done = cli("import", log, "-o", tmp_path / "out.yaml", process=True, timeout=60)
     assert done.returncode == 0 and "Traceback" not in done.stderr.decode()
     assert yaml.safe_load((tmp_path / "out.yaml").read_text())["name"] == "Imported from in\ufffdcident.log"
 

@@ -1,27 +1,20 @@
-"""``inflight-scope import LOG -o FILE --report FILE.md`` run as a subprocess on real logs' bad input: binary data,
-a huge line, a gzip bomb, UTF-32, a name in another encoding each give one ``error: FILE:LINE: ...`` line, status
-2 and change nothing (the output files that were there stay as they were, none is made); what real logs hold
-that is no error (UTF-16 from PowerShell, a crash's run of NUL bytes, a standby replica's lines) imports."""
+"""``inflight-scope import LOG -o FILE --report FILE.md`` run in this process (tests/cli/run.py) on real logs' bad
+input: binary data, a huge line, a gzip bomb, UTF-32, a name in another encoding each give one
+``error: FILE:LINE: ...`` line, status 2 and change nothing (the output files that were there stay as they were,
+none is made); what real logs hold that is no error (UTF-16 from PowerShell, a crash's run of NUL bytes, a standby
+replica's lines) imports."""
 
 from __future__ import annotations
 
 import gzip
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.cli.run import cli
 from tests.scenario.real_logs import BUG, STANDBY, election, write
 
-ROOT = Path(__file__).resolve().parents[2]
 LEADER = write(election(True) + BUG, "1.30", timestamps=True)
 LINES = LEADER.splitlines(keepends=True)
-
-
-def cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "webapp.cli", "import", *map(str, args)], cwd=cwd,
-                          capture_output=True, timeout=120)
 
 
 def at(line: int, data: bytes) -> bytes:
@@ -49,7 +42,7 @@ def test_bad_input_is_one_error_naming_its_line_and_changes_nothing(tmp_path, ca
     data, line, says = BAD[case]
     (tmp_path / "in.log").write_bytes(data)
     (tmp_path / "out.yaml").write_text("kept\n")
-    done = cli("in.log", "-o", "out.yaml", "--report", "pm.md", cwd=tmp_path)
+    done = cli("import", "in.log", "-o", "out.yaml", "--report", "pm.md", cwd=tmp_path)
     err = done.stderr.decode()
     assert done.returncode == 2 and done.stdout == b""
     assert err.startswith(f"error: in.log:{line}: ") and says in err and err.count("\n") == 1, err
@@ -65,7 +58,7 @@ def test_bad_input_is_one_error_naming_its_line_and_changes_nothing(tmp_path, ca
 ])
 def test_what_real_logs_hold_imports(tmp_path, case, data):
     (tmp_path / "in.log").write_bytes(data)
-    done = cli("in.log", "-o", "out.yaml", "--report", "pm.md", cwd=tmp_path)
+    done = cli("import", "in.log", "-o", "out.yaml", "--report", "pm.md", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     err = done.stderr.decode()
     assert "v1.28.1 behaves as the cluster did" in err

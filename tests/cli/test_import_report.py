@@ -1,15 +1,12 @@
-"""``inflight-scope import LOG --report FILE.md`` run as a subprocess: the Markdown report and its frames written
-(status 0); a path it cannot write: a clear error, status 2, nothing written."""
+"""``inflight-scope import LOG --report FILE.md`` run in this process (tests/cli/run.py): the Markdown report and its
+frames written (status 0); a path it cannot write: a clear error, status 2, nothing written."""
 
-import subprocess
-import sys
-
+from tests.cli.run import cli
 from tests.export.incident_logs import klog
 
 
 def run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "webapp.cli", "import", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=120)
+    return cli("import", *args, text=True, cwd=cwd)
 
 
 def test_report_is_written_beside_its_frames(tmp_path):

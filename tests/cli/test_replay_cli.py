@@ -1,13 +1,13 @@
-"""``inflight-scope replay`` run as a subprocess on temporary files."""
+"""``inflight-scope replay`` on temporary files, run in this process (tests/cli/run.py) but for test_stdin: a real
+``python -m webapp.cli replay`` reading a scenario from a pipe, the entry point end to end."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
+from tests.cli.run import cli
 from tests.conftest import conformance_cases
 from webapp.engine.simulation import Simulation
 from webapp.export.text import in_flight, render_text
@@ -15,16 +15,12 @@ from webapp.presenter import state_message
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario
 
-ROOT = Path(__file__).resolve().parents[2]
 CASES = {c["id"]: c for c in conformance_cases()}
 LOST_MARKER = CASES["custom-lost-marker-01"]
 
 
-def run(*args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "webapp.cli", "replay", *map(str, args)],
-        cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=60,
-    )
+def run(*args, stdin=None, process=False):
+    return cli("replay", *args, stdin=stdin, text=True, process=process, timeout=60)
 
 
 @pytest.fixture
@@ -70,7 +66,7 @@ def test_files_in_order_and_one_variant(tmp_path, lost_marker):
 
 
 def test_stdin(lost_marker):
-    out = run("-", "--variant", "v1.28.1", stdin=lost_marker.read_text())
+    out = run("-", "--variant", "v1.28.1", stdin=lost_marker.read_text(), process=True)
     assert out.returncode == 0
     assert_matches_case(out.stdout, LOST_MARKER, "v1.28.1")
 

@@ -1,38 +1,37 @@
-"""``inflight-scope sources map|fetch`` run as a subprocess: the map as JSON, an unknown version refused with
+"""``inflight-scope sources map|fetch``: the map as JSON, an unknown version refused with
 status 2; fetch with no network fails clearly with status 2, a text that is not the release's is refused and
 nothing is cached; where the mirror of kubernetes/autoscaler is, its (byte-identical) files served over loopback are
 verified whole and cached with the licence header shown, and a file changed only in lines the map names no hash for
 is refused by its digest. A server that drips its answer is cut at the sources_timeout setting. Every server is a
-loopback one of the test's own, bounded in what it sends."""
+loopback one of the test's own, bounded in what it sends. The command runs in this process (tests/cli/run.py), its
+environment set for the run, but for test_a_text_that_is_not_the_releases_is_refused_and_not_cached: a real
+``python -m webapp.cli sources fetch`` reading the cache and the server's address from its own environment, the
+entry point end to end."""
 
 import http.server
 import json
-import os
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.cli.run import cli
 from tests.sources import build
 from webapp.sources.maps import MAPS
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = "\n".join(f"// a line of the project's own fixture, number {n}" for n in range(1, 2001))
 HAS_MIRROR = (build.MIRROR / "HEAD").exists()
 BOUND = 60  # seconds: a bound against a hang, far above what any of these runs takes
 
 
-def run(*args, cache: Path, base: str | None = None, timeout: float | None = None):
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+def run(*args, cache: Path, base: str | None = None, timeout: float | None = None, process: bool = False):
+    env = {"XDG_CACHE_HOME": str(cache)}
     if base:
         env["INFLIGHT_SCOPE_SOURCES_URL"] = base
     if timeout is not None:
         env["INFLIGHT_SCOPE_SOURCES_TIMEOUT"] = str(timeout)
-    return subprocess.run([sys.executable, "-m", "webapp.cli", "sources", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=BOUND)
+    return cli("sources", *args, env=env, text=True, process=process, timeout=BOUND)
 
 
 class Serving:
@@ -112,7 +111,7 @@ def test_no_network_is_a_clear_error_and_status_2(tmp_path):
 def test_a_text_that_is_not_the_releases_is_refused_and_not_cached(tmp_path):
     server = Serving(FIXTURE)
     try:
-        done = run("fetch", "v1.28.1", cache=tmp_path, base=server.base)
+        done = run("fetch", "v1.28.1", cache=tmp_path, base=server.base, process=True)
     finally:
         server.close()
     assert server.paths == ["/kubernetes/kubernetes/v1.28.0/pkg/scheduler/internal/queue/scheduling_queue.go"]

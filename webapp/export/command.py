@@ -29,7 +29,6 @@ from .animation import (
     export_animation,
     text_height,
 )
-from .offline import export_html
 from .preset import FULL, SLIDE
 from .svg import THEMES, export_svg
 
@@ -131,6 +130,7 @@ def made(args: argparse.Namespace, load: Load) -> bytes:
         if kind == "svg":
             return export_svg(scenario, end, theme=args.theme).encode()
         if kind == "html":
+            from .offline import export_html  # jinja2 and the incident report load only for the offline file
             scenario_id = args.scenario if args.scenario in builtin.ids() and not os.path.exists(args.scenario) \
                 else None
             return export_html(scenario, scenario_id, position=None if args.end is None else end,
