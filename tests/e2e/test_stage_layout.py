@@ -1,7 +1,7 @@
 """The stage's layout where it was cut or crowded, measured in a real browser (bounding boxes): the versions menu
 kept on screen when the top bar wraps, four panes in presentation mode (lane headings apart, chip timers inside
 their chips and lanes), three or four panes in presentation mode all on the screen at once, the full narration in
-presentation mode read whole, the legend on a phone opened on the screen."""
+presentation mode read in its own box, the legend on a phone opened on the screen."""
 
 import re
 
@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.shown import POSITION, counted, shown
+from tests.e2e.test_presenting_narration import opened_narration_reads_whole_beside_the_diagrams
 from tests.e2e.test_stage import PANES, at, present_mode, refitted, resize, settle
 from webapp.model.versions import VERSIONS
 
@@ -152,7 +153,8 @@ def test_three_or_four_panes_presenting_at_1280x720_are_all_on_the_screen(make_p
 # --- 4. the full narration in presentation mode --------------------------------------------------------------
 def test_the_full_narration_presenting_is_read_whole(make_page):
     """The lost marker's climax presenting, first at 1024x768 where v1.28.2's list wraps: no arrow left at the end
-    of a row (section 8); then the full narration (n) at 1280x720 and 1920x1080, the window resized."""
+    of a row (section 8); then the full narration (n) at 1280x720 and 1920x1080, the window resized: every line of it
+    read in its own box beside the uncovered diagrams (test_presenting_narration.py), its bullets the pane's width."""
     page = make_page(width=1024, height=768)
     open_presenting(page, ["v1.28.1", "v1.28.2"])
     settle(page)
@@ -162,10 +164,7 @@ def test_the_full_narration_presenting_is_read_whole(make_page):
     settle(page)
     for width, height in ((1280, 720), (1920, 1080)):
         resize(page, width, height)
-        last = f"{PANES} .narration[open] > :last-child"
-        expect(page.locator(last)).to_have_count(2)
-        problems = clipped(page, last) + clipped(page, f"{PANES} .narration[open] li")
-        assert not problems, f"{width}x{height}\n" + "\n".join(problems)
+        opened_narration_reads_whole_beside_the_diagrams(page, f"{width}x{height}", True)
         # the bullets take the pane's width, not half of it
         widths = page.evaluate("""() => [...document.querySelectorAll('#panes > [data-variant]')].map((pane) =>
           pane.querySelector('.narration ul').getBoundingClientRect().width / pane.clientWidth)""")
