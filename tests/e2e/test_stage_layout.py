@@ -3,9 +3,11 @@ kept on screen when the top bar wraps, four panes in presentation mode (lane hea
 their chips and lanes), three or four panes in presentation mode all on the screen at once, the full narration in
 presentation mode read in its own box, the legend on a phone opened on the screen."""
 
+import io
 import re
 
 import pytest
+from PIL import Image
 from playwright.sync_api import expect
 
 from tests.e2e.shown import POSITION, counted, shown
@@ -169,6 +171,43 @@ def test_the_full_narration_presenting_is_read_whole(make_page):
         widths = page.evaluate("""() => [...document.querySelectorAll('#panes > [data-variant]')].map((pane) =>
           pane.querySelector('.narration ul').getBoundingClientRect().width / pane.clientWidth)""")
         assert min(widths) > 0.8, (width, widths)
+
+
+# --- 4b. nothing under the pinned controls ------------------------------------------------------------------------
+# The strip between the controls pinned at the screen's foot and the screen's edge, [x, y, width, height] in px, and
+# the page's background there.
+UNDER_CONTROLS_JS = """() => {
+  const bar = document.querySelector('#app > .controls');
+  const r = bar.getBoundingClientRect();
+  const top = Math.ceil(r.bottom);
+  return { clip: [Math.floor(r.left), top, Math.ceil(r.right) - Math.floor(r.left), innerHeight - top],
+           pinned: getComputedStyle(bar).position, bg: getComputedStyle(document.body).backgroundColor };
+}"""
+
+
+BLEND = 8  # a pixel this near the background is the bar's shade blending into it
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_nothing_scrolled_under_the_pinned_controls_shows_below_them(make_page, theme):
+    """The presenter's page at 1280x720 scrolls under its pinned controls; between the bar and the screen's foot
+    every pixel is the page's background (the legend's row showed at the bar's rounded corners, under the shadow
+    that covered the rest)."""
+    page = make_page(width=1280, height=720, color_scheme=theme)
+    page.goto("/present?scenario=lost-marker&position=6")
+    counted(page, PANES, 2)
+    at(page, 6)
+    settle(page)
+    refitted(page)
+    got = page.evaluate(UNDER_CONTROLS_JS)
+    x, y, width, height = got["clip"]
+    assert got["pinned"] == "sticky" and height > 0, got
+    assert page.evaluate("() => document.querySelector('#app').scrollHeight > innerHeight"), "nothing scrolls under"
+    shot = Image.open(io.BytesIO(page.screenshot(clip={"x": x, "y": y, "width": width, "height": height})))
+    bg = tuple(int(n) for n in re.findall(r"\d+", got["bg"])[:3])
+    shown_there = {colour: count for count, colour in shot.convert("RGB").getcolors(width * height)
+                   if max(abs(c - d) for c, d in zip(colour, bg)) > BLEND}
+    assert not shown_there, f"{theme}: under the controls ({got['clip']}) colours other than {bg}: {shown_there}"
 
 
 # --- 7. the legend on a phone --------------------------------------------------------------------------------
