@@ -40,11 +40,14 @@ export function fitAll(root = document, force = true) {
   return true;
 }
 
-// What the stage's .tight holds for: the window's size and the scenario loaded. Within them it is kept once taken,
-// so the controls keep their height from step to step under a room's eyes (three-pod-cascade at 1280x720 in
-// presentation mode: 69 px to step 6, 39 at 7 and 8, 69 again at 9); a new size or a new scenario tries again.
+// What the stage's .tight holds for: the window's size, the scenario loaded and whether the full narration is open
+// (it takes a share of the panes' height, app.css). Within them it is kept once taken, so the controls keep their
+// height from step to step under a room's eyes (three-pod-cascade at 1280x720 in presentation mode: 69 px to step 6,
+// 39 at 7 and 8, 69 again at 9); a new size, a new scenario or the narration opened or closed tries again (taken with
+// the narration open, it stayed after it closed: queueing-hints 7 at 1280x720).
 function tightKey() {
-  return `${innerWidth}x${innerHeight} ${$("scenario-name")?.textContent ?? ""}`;
+  const narrated = $("panes")?.querySelector(".narration[open]") ? " narrated" : "";
+  return `${innerWidth}x${innerHeight} ${$("scenario-name")?.textContent ?? ""}${narrated}`;
 }
 
 // The lanes, then the lists, of every diagram under `root`, as the stage now lies.

@@ -948,7 +948,7 @@ def test_a_speaker_stepping_with_motion_gets_the_lists_at_the_size_a_direct_load
 
 
 def test_the_full_narration_in_presentation_mode_leaves_the_list_its_room(make_page):
-    """`n` in presentation mode: the narration scrolls in its own box under the caption; grown to its length it
+    """`n` in presentation mode: the narration scrolls in its own box under the diagram; grown to its length it
     squeezed the list's row to a strip (entries at fit.js's floor, their labels over the lane titles)."""
     page = make_page()
     open_at(page, "lost-marker", 6)

@@ -1,14 +1,17 @@
 """The stage's layout where it was cut or crowded, measured in a real browser (bounding boxes): the versions menu
 kept on screen when the top bar wraps, four panes in presentation mode (lane headings apart, chip timers inside
 their chips and lanes), three or four panes in presentation mode all on the screen at once, the full narration in
-presentation mode read whole, the legend on a phone opened on the screen."""
+presentation mode read in its own box, the legend on a phone opened on the screen."""
 
+import io
 import re
 
 import pytest
+from PIL import Image
 from playwright.sync_api import expect
 
 from tests.e2e.shown import POSITION, counted, shown
+from tests.e2e.test_presenting_narration import opened_narration_reads_whole_beside_the_diagrams
 from tests.e2e.test_stage import PANES, at, present_mode, refitted, resize, settle
 from webapp.model.versions import VERSIONS
 
@@ -152,7 +155,8 @@ def test_three_or_four_panes_presenting_at_1280x720_are_all_on_the_screen(make_p
 # --- 4. the full narration in presentation mode --------------------------------------------------------------
 def test_the_full_narration_presenting_is_read_whole(make_page):
     """The lost marker's climax presenting, first at 1024x768 where v1.28.2's list wraps: no arrow left at the end
-    of a row (section 8); then the full narration (n) at 1280x720 and 1920x1080, the window resized."""
+    of a row (section 8); then the full narration (n) at 1280x720 and 1920x1080, the window resized: every line of it
+    read in its own box beside the uncovered diagrams (test_presenting_narration.py), its bullets the pane's width."""
     page = make_page(width=1024, height=768)
     open_presenting(page, ["v1.28.1", "v1.28.2"])
     settle(page)
@@ -162,14 +166,48 @@ def test_the_full_narration_presenting_is_read_whole(make_page):
     settle(page)
     for width, height in ((1280, 720), (1920, 1080)):
         resize(page, width, height)
-        last = f"{PANES} .narration[open] > :last-child"
-        expect(page.locator(last)).to_have_count(2)
-        problems = clipped(page, last) + clipped(page, f"{PANES} .narration[open] li")
-        assert not problems, f"{width}x{height}\n" + "\n".join(problems)
+        opened_narration_reads_whole_beside_the_diagrams(page, f"{width}x{height}", True)
         # the bullets take the pane's width, not half of it
         widths = page.evaluate("""() => [...document.querySelectorAll('#panes > [data-variant]')].map((pane) =>
           pane.querySelector('.narration ul').getBoundingClientRect().width / pane.clientWidth)""")
         assert min(widths) > 0.8, (width, widths)
+
+
+# --- 4b. nothing under the pinned controls ------------------------------------------------------------------------
+# The strip between the controls pinned at the screen's foot and the screen's edge, [x, y, width, height] in px, and
+# the page's background there.
+UNDER_CONTROLS_JS = """() => {
+  const bar = document.querySelector('#app > .controls');
+  const r = bar.getBoundingClientRect();
+  const top = Math.ceil(r.bottom);
+  return { clip: [Math.floor(r.left), top, Math.ceil(r.right) - Math.floor(r.left), innerHeight - top],
+           pinned: getComputedStyle(bar).position, bg: getComputedStyle(document.body).backgroundColor };
+}"""
+
+
+BLEND = 8  # a pixel this near the background is the bar's shade blending into it
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_nothing_scrolled_under_the_pinned_controls_shows_below_them(make_page, theme):
+    """The presenter's page at 1280x720 scrolls under its pinned controls; between the bar and the screen's foot
+    every pixel is the page's background (the legend's row showed at the bar's rounded corners, under the shadow
+    that covered the rest)."""
+    page = make_page(width=1280, height=720, color_scheme=theme)
+    page.goto("/present?scenario=lost-marker&position=6")
+    counted(page, PANES, 2)
+    at(page, 6)
+    settle(page)
+    refitted(page)
+    got = page.evaluate(UNDER_CONTROLS_JS)
+    x, y, width, height = got["clip"]
+    assert got["pinned"] == "sticky" and height > 0, got
+    assert page.evaluate("() => document.querySelector('#app').scrollHeight > innerHeight"), "nothing scrolls under"
+    shot = Image.open(io.BytesIO(page.screenshot(clip={"x": x, "y": y, "width": width, "height": height})))
+    bg = tuple(int(n) for n in re.findall(r"\d+", got["bg"])[:3])
+    shown_there = {colour: count for count, colour in shot.convert("RGB").getcolors(width * height)
+                   if max(abs(c - d) for c, d in zip(colour, bg)) > BLEND}
+    assert not shown_there, f"{theme}: under the controls ({got['clip']}) colours other than {bg}: {shown_there}"
 
 
 # --- 7. the legend on a phone --------------------------------------------------------------------------------
