@@ -82,25 +82,25 @@ def problem_of(call, *args, **kwargs) -> dict:
 
 # --- the order files are handed out in ----------------------------------------------------------------------
 # pytest-xdist (--dist loadfile) gives each worker the next file in collection order, so a long file picked up
-# last runs alone at the end. The longest files (seconds of test time, `pytest --durations=0` summed per file, a
-# whole run on two cores shared with other jobs at a load average of 17 to 37, 2026-12-07; the files the `suite`,
-# `suiteserver` and `suitebrowser` branches changed scaled by their before/after runs, docs/benchmarks.md; the
-# browser files the evening's speed branches rewrote, by their own CPU seconds at -n 0, docs/benchmarks.md) go
-# first; the rest follow in their usual order and fill the gaps. Only the order depends on these figures. (xdist
-# would otherwise reorder the files by their number of tests, which puts the 1,450 real-queue traces first and the
-# few long browser files last: addopts has --no-loadscope-reorder.)
+# last runs alone at the end. The longest files (seconds of test time, a quiet full run's --junitxml summed per file,
+# 49e992a, 2026-12-07, docs/benchmarks.md; every file of 10 s or more but tests/cli's, which since run in-process)
+# go first; the rest follow in their usual order and fill the gaps. Only the order depends on these figures.
+# (xdist would otherwise reorder the files by their number of tests, which puts the 1,450 real-queue traces first
+# and the few long browser files last: addopts has --no-loadscope-reorder.)
 LONGEST = {
-    "tests/web/test_fuzz_entry_points.py": 450, "tests/e2e/test_presenting_whole.py": 100,
-    "tests/e2e/test_first_screen.py": 75, "tests/web/test_connections.py": 220,
-    "tests/web/test_import_budget.py": 316, "tests/e2e/test_stage.py": 70, "tests/web/test_fuzz_sockets.py": 244,
-    "tests/e2e/test_flow.py": 207, "tests/engine/test_find.py": 181, "tests/scale/test_followed_rooms.py": 165,
-    "tests/web/test_import_api.py": 40, "tests/scenario/test_document.py": 70,
-    "tests/scale/test_two_processes.py": 127, "tests/cli/test_replay_cli.py": 123,
-    "tests/e2e/test_http_limit_browser.py": 119, "tests/web/test_sockets.py": 115, "tests/e2e/test_reconnect.py": 87,
-    "tests/export/test_geometry.py": 97, "tests/web/test_backpressure.py": 96, "tests/export/test_route.py": 95,
-    "tests/web/test_offload_processes.py": 86, "tests/cli/test_import_names.py": 78,
-    "tests/cli/test_export_cli.py": 71, "tests/e2e/test_xss.py": 52, "tests/cli/test_serve_room.py": 67,
-    "tests/test_jscheck.py": 66, "tests/web/test_heavy_repeats.py": 62, "tests/e2e/test_editor.py": 59,
+    "tests/e2e/test_stage.py": 62, "tests/e2e/test_presenting_whole.py": 58, "tests/e2e/test_flow.py": 51,
+    "tests/e2e/test_first_screen.py": 46, "tests/scale/test_two_processes.py": 40, "tests/web/test_hall.py": 31,
+    "tests/e2e/test_editor.py": 29, "tests/e2e/test_since_1_31.py": 25, "tests/web/test_import_budget.py": 22,
+    "tests/e2e/test_reconnect.py": 22, "tests/web/test_fuzz_entry_points.py": 21,
+    "tests/export/test_frame_memory.py": 21, "tests/web/test_sockets.py": 20, "tests/web/test_connections.py": 20,
+    "tests/e2e/test_browser.py": 19, "tests/web/test_deadlines.py": 18, "tests/e2e/test_source_pane.py": 18,
+    "tests/web/test_http_limit.py": 17, "tests/e2e/test_talks.py": 16, "tests/e2e/test_vote.py": 16,
+    "tests/web/test_abandoned_work.py": 15, "tests/e2e/test_traps.py": 15, "tests/e2e/test_offline_export.py": 14,
+    "tests/e2e/test_xss.py": 13, "tests/e2e/test_phone.py": 12, "tests/e2e/test_screens.py": 12,
+    "tests/e2e/test_scrollytelling.py": 12, "tests/web/test_bad_input.py": 12, "tests/web/test_proxies.py": 11,
+    "tests/e2e/test_page_matches_svg.py": 11, "tests/web/test_memory_ceiling.py": 11,
+    "tests/e2e/test_first_frame.py": 11, "tests/e2e/test_http_limit_browser.py": 11, "tests/web/test_remote.py": 10,
+    "tests/scale/test_room_votes.py": 10,
 }
 
 
