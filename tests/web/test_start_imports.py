@@ -1,7 +1,8 @@
 """A server's start loads what serving needs and no more: what only some routes need (the offline file, the log
-importer, the incident report, the QR codes) loads on their first use (docs/architecture.md), and an eventlet server
-that resolves no name starts without eventlet's green DNS (webapp/server/green.py). Each start runs as ``serve``
-prepares one, in a fresh interpreter (never monkey-patched inside pytest), which prints the modules it holds."""
+importer, the incident report, the QR codes, the animations' Pillow and encoders) loads on their first use
+(docs/architecture.md), and an eventlet server that resolves no name starts without eventlet's green DNS
+(webapp/server/green.py). Each start runs as ``serve`` prepares one, in a fresh interpreter (never monkey-patched
+inside pytest), which prints the modules it holds."""
 
 import json
 import os
@@ -25,7 +26,8 @@ create_app({"ASYNC_MODE": sys.argv[1], "LISTEN": sys.argv[2] + ":8000"})
 print(json.dumps(sorted(sys.modules)))
 """
 ON_FIRST_USE = ("webapp.export.offline", "webapp.export.incident", "webapp.export.report_md", "webapp.scenario.logs",
-                "webapp.web.offline", "webapp.web.incidents", "webapp.web.animated", "segno")
+                "webapp.web.offline", "webapp.web.incidents", "webapp.web.animated", "segno",
+                "webapp.export.animation", "webapp.export.raster", "webapp.export.video", "PIL", "resvg_py")
 
 
 def started(mode: str, host: str = "127.0.0.1", message_queue: str = "") -> set[str]:
