@@ -35,8 +35,9 @@ def rss_kb(field: str) -> int:
 
 
 def one(pods: int, width: int, steps: int, span: int, kind: str) -> dict:
-    from webapp.export.animation import Request, frames, pixel_bytes, pixels
+    from webapp.export.animation import frames, pixel_bytes, pixels
     from webapp.export.raster import height_at
+    from webapp.export.request import Request
     from webapp.scenario.generate import generate
     from webapp.scenario.resolve import resolve
 

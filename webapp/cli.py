@@ -10,7 +10,6 @@ import json
 import os
 import socket
 import sys
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING, BinaryIO, TextIO, TypeVar
@@ -38,6 +37,7 @@ from .scenario.load import load_file, load_scenario, parse_text
 from .scenario.scenario import Scenario
 from .scenario.schemas import defaults
 from .scenario.validate import Limits
+from .server import green
 from .server.addresses import NO_NETWORK, SERVE_FOR_A_ROOM, WILDCARDS, Reach, reachable
 from .server.settings import read_settings
 from .sources.maps import MAPS, source_map
@@ -190,13 +190,7 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     mode = args.async_mode or read_settings().async_mode
     if mode == "eventlet":
-        # eventlet announces its maintenance mode on import; a newcomer reads that as an error. The README
-        # says why eventlet is still the default and what the alternative is (--async-mode threading).
-        warnings.filterwarnings("ignore", category=DeprecationWarning, module="eventlet")
-        warnings.filterwarnings("ignore", message="\\s*Eventlet is deprecated")
-        import eventlet
-
-        eventlet.monkey_patch()
+        green.patch(args.host, args.message_queue or read_settings({"ASYNC_MODE": mode}).message_queue)
     from . import create_app
     from . import server_options as webapp_server_options
     from .server import listeners

@@ -13,9 +13,10 @@ import pytest
 from PIL import Image, ImageColor
 
 from tests.cli.run import cli
-from webapp.export.animation import MAX_STEPS, frames
+from webapp.export.animation import frames
 from webapp.export.preset import SLIDE
 from webapp.export.raster import height_at
+from webapp.export.request import MAX_STEPS
 from webapp.export.svg import picture_width
 from webapp.export.tokens import THEMES
 from webapp.scenario import builtin

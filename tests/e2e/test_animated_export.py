@@ -4,7 +4,8 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from tests.e2e.test_browser import at, open_lost_marker
-from webapp.export.animation import DEFAULT_WIDTH, frames
+from webapp.export.animation import frames
+from webapp.export.request import DEFAULT_WIDTH
 from webapp.export.tokens import THEMES
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario

@@ -8,7 +8,8 @@ from PIL import Image
 
 from tests.web.test_offload import Occupied
 from webapp import create_app
-from webapp.export.animation import MAX_STEPS, frames
+from webapp.export.animation import frames
+from webapp.export.request import MAX_STEPS
 
 
 def decoded(response):

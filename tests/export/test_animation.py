@@ -10,10 +10,11 @@ from webapp import ROOT
 from webapp.engine.simulation import Simulation
 from webapp.errors import Invalid, TooLarge
 from webapp.export import animation
-from webapp.export.animation import Request, export_animation, frames
+from webapp.export.animation import export_animation, frames
 from webapp.export.beats import SVG, Beat, beats, drawn
 from webapp.export.preset import FULL
 from webapp.export.raster import height_at, rasterized
+from webapp.export.request import Request
 from webapp.export.svg import render
 from webapp.export.tokens import BEATS, THEMES
 from webapp.presenter import state_message

@@ -17,8 +17,9 @@ import pytest
 from webapp import ROOT, create_app
 from webapp.errors import TooLarge
 from webapp.export import animation
-from webapp.export.animation import PIXEL_BYTES_MOST, WORKER_RSS_MOST, Request, check_pixels, export_animation
+from webapp.export.animation import PIXEL_BYTES_MOST, WORKER_RSS_MOST, check_pixels, export_animation
 from webapp.export.preset import PRESETS
+from webapp.export.request import KINDS, Request
 from webapp.scenario.generate import generate
 from webapp.scenario.resolve import resolve
 
@@ -50,7 +51,7 @@ def test_a_frame_too_large_is_refused_naming_the_width_and_what_fits():
 
 
 def test_every_kind_is_bounded_by_the_same_model():
-    for kind in animation.KINDS:
+    for kind in KINDS:
         with pytest.raises(TooLarge, match="expected at most"):
             check_pixels(36, 1280, 1500, kind)
         check_pixels(36, 640, 542, kind)
@@ -61,7 +62,8 @@ def test_every_kind_is_bounded_by_the_same_model():
 PEAK = """
 import json, random, sys
 from pathlib import Path
-from webapp.export.animation import Request, export_animation
+from webapp.export.animation import export_animation
+from webapp.export.request import Request
 from webapp.export.preset import PRESETS
 from webapp.scenario.generate import generate
 from webapp.scenario.resolve import resolve
@@ -75,7 +77,7 @@ print(json.dumps({"peak": peak * 1024, "bytes": len(data)}))
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
-@pytest.mark.parametrize("kind", animation.KINDS)
+@pytest.mark.parametrize("kind", KINDS)
 def test_the_largest_frame_allowed_keeps_the_process_under_its_ceiling(kind):
     """The tall scenario at the widest width the bound allows: drawn and encoded in a fresh process, whose peak RSS
     (VmHWM) stays under WORKER_RSS_MOST."""

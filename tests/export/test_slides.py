@@ -13,12 +13,12 @@ import pytest
 
 from webapp.engine.simulation import Simulation
 from webapp.errors import TooLarge
-from webapp.export.animation import Request, check_pixels, export_animation, frames
+from webapp.export.animation import check_pixels, export_animation, frames
 from webapp.export.preset import FULL, SLIDE, WIDTH
 from webapp.export.raster import height_at
+from webapp.export.request import INSTALL, Request
 from webapp.export.svg import render
 from webapp.export.tokens import TYPE
-from webapp.export.video import INSTALL
 from webapp.presenter import state_message
 from webapp.scenario import builtin
 from webapp.scenario.load import load_scenario

@@ -35,7 +35,7 @@ from webapp.scenario.resolve import resolve
 from webapp.server import workers
 from webapp.server.offload import Offload
 from webapp.server.workers import WorkerCrashed
-from webapp.web import export
+from webapp.web import offline
 from webapp.web.editor import _checked_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,8 +88,8 @@ def test_a_user_error_comes_back_as_itself(offload):
     here, there = raised(load_scenario, INVALID), raised(offload, load_scenario, INVALID, pure=True)
     assert type(there) is ScenarioError
     assert str(there) == str(here) and there.problems == here.problems and there.as_json() == here.as_json()
-    here = raised(export._exported_html, "lost-marker", 1000, None)  # checkpoints over the session bound
-    there = raised(offload, export._exported_html, "lost-marker", 1000, None, pure=True)
+    here = raised(offline.exported_html, "lost-marker", 1000, None)  # checkpoints over the session bound
+    there = raised(offload, offline.exported_html, "lost-marker", 1000, None, pure=True)
     assert type(here) is type(there) is TooLarge
     # the same words; the bytes it counts for the source differ by process (which strings are shared)
     assert str(there).split("(")[0] == str(here).split("(")[0] and "passes 1,000 bytes" in str(there)

@@ -16,7 +16,8 @@ from ..errors import UserError
 from ..scenario import builtin
 from ..scenario.errors import ScenarioError
 from ..scenario.scenario import Scenario
-from .animation import (
+from .preset import FULL, SLIDE
+from .request import (
     DEFAULT_WIDTH,
     KINDS,
     MAX_STEPS,
@@ -26,10 +27,8 @@ from .animation import (
     check_options,
     check_range,
     default_start,
-    export_animation,
     text_height,
 )
-from .preset import FULL, SLIDE
 from .svg import THEMES, export_svg
 
 FORMATS = (*KINDS, "svg", "html")
@@ -135,6 +134,8 @@ def made(args: argparse.Namespace, load: Load) -> bytes:
                 else None
             return export_html(scenario, scenario_id, position=None if args.end is None else end,
                                range_=locked).encode()
+        from .animation import export_animation  # Pillow, resvg and the encoders load only for an animation
+
         return export_animation(scenario, Request(start, end, kind, args.theme, width, args.preset))
     except UserError as err:
         raise Refused(str(err)) from None

@@ -15,8 +15,6 @@ embed is), and it names the app's version that made it. ``story`` makes it the s
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
@@ -36,6 +34,7 @@ from ..scenario.scenario import Scenario
 from . import stylesheets, tokens
 from .bundle import bundle
 from .incident import incident_report, themed_frames
+from .inline import inline, source_hash
 
 MAX_STEPS = 2_000  # every position is inlined (a few kB each): this keeps a file in the tens of MB
 MAX_FRAME_BYTES = 32 * 1024 * 1024  # ... unless the in-flight lists keep growing: then the bytes are bounded too
@@ -78,18 +77,6 @@ def messages(scenario: Scenario, scenario_id: str | None, max_bytes: int | None 
 def script_json(data: object) -> str:
     """JSON that is safe inside a <script> element: no '<', '>' or '&' can end it or open a comment."""
     return json.dumps(data, separators=(",", ":")).translate(SCRIPT_JSON_ESCAPES)
-
-
-def inline(text: str, element: str) -> Markup:
-    """Raw text for a <style> or <script> element; refuses text that would end the element early."""
-    if f"</{element}" in text.lower() or "<!--" in text:
-        raise ValueError(f"cannot inline text containing '</{element}' or '<!--' in a <{element}> element")
-    return Markup(text.replace("\r\n", "\n").replace("\r", "\n"))  # as the HTML parser sees it: hashed so
-
-
-def source_hash(text: str) -> str:
-    """A CSP hash source for an inline element whose content is exactly ``text``."""
-    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
 def file_policy(css: str, script: str) -> str:

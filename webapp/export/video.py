@@ -10,23 +10,12 @@ from __future__ import annotations
 
 import io
 from fractions import Fraction
-from types import ModuleType
 
 from PIL import Image
 
-from ..errors import NotInstalled
+from .request import require
 
-INSTALL = "pip install 'inflight-scope[video]'"
 MS = Fraction(1, 1000)
-
-
-def require() -> ModuleType:
-    """PyAV, or NotInstalled naming the install."""
-    try:
-        import av
-    except ImportError:
-        raise NotInstalled(f"format mp4 needs PyAV, which is not installed here: {INSTALL}") from None
-    return av
 
 
 def encoded(frames: list[Image.Image], durations: list[int]) -> bytes:

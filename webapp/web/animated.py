@@ -18,8 +18,9 @@ from dataclasses import replace
 from flask import Response, current_app, request
 
 from ..errors import Invalid
-from ..export.animation import DEFAULT_WIDTH, MIME, Request, check_options, check_range, default_start, export_animation
+from ..export.animation import export_animation
 from ..export.preset import SLIDE
+from ..export.request import DEFAULT_WIDTH, MIME, Request, check_options, check_range, default_start
 from ..scenario.resolve import resolve
 from ..server.offload import apart
 from ..server.settings import settings_of

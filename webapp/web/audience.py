@@ -18,8 +18,6 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TypedDict
 
-import segno
-
 from ..errors import Busy
 from ..server.addresses import NO_NETWORK, SERVE_FOR_A_ROOM, WILDCARDS, reachable, split_listen
 from ..server.hosts import host_name
@@ -103,6 +101,8 @@ class QrCodes:
 
 def qr_svg(text: str) -> str:
     """The QR code of ``text`` as an SVG that scales to its box (a viewBox, no size), with its quiet zone."""
+    import segno  # on the first QR code: a handler under eventlet blocks the hub once, for milliseconds
+
     code = segno.make(text, error="m")
     out = io.BytesIO()
     code.save(out, kind="svg", border=4, omitsize=True, xmldecl=False, svgclass=None, lineclass=None,

@@ -20,10 +20,8 @@ scenario object); one over MAX_UPLOAD_BYTES 413 with {message}.
 
 from __future__ import annotations
 
-import io
 import json
 import os
-from dataclasses import asdict
 from importlib import resources
 from typing import Any
 
@@ -31,16 +29,13 @@ from flask import Blueprint, Response, current_app, render_template, request
 
 from ..engine import tracefile
 from ..engine.trace import dry_runs
-from ..errors import Invalid, TooLarge
-from ..export.incident import imported_report
+from ..errors import Invalid
 from ..model.operations import OPERATIONS
 from ..presenter.advice import advised
 from ..scenario import builtin
 from ..scenario.errors import Problem, ScenarioError
 from ..scenario.load import FORMATS, load_scenario, parse_text
 from ..scenario.locate import locate_problems
-from ..scenario.logs import LISTS, import_logs
-from ..scenario.logs.importer import Imported
 from ..scenario.scenario import from_valid_dict
 from ..scenario.schemas import defaults
 from ..scenario.validate import Limits, validate
@@ -188,7 +183,9 @@ def trace_check() -> Response:
 @bp.post("/api/import")
 def import_log() -> Response:
     """A scenario from the kube-scheduler log in the body (klog text or JSON lines); 400 for what is not one."""
-    return _json(apart(_imported, body_bytes(), _log_name(), settings_of(current_app).session_bytes, imported=True))
+    from .incidents import imported  # on the first import: under eventlet it blocks the hub once, for ms
+
+    return _json(apart(imported, body_bytes(), _log_name(), settings_of(current_app).session_bytes, imported=True))
 
 
 def _log_name() -> str:
@@ -197,21 +194,3 @@ def _log_name() -> str:
     if len(name) > MAX_FILE_NAME or not name.isprintable():
         raise Invalid(f"name must be a file name of at most {MAX_FILE_NAME} printable characters")
     return os.path.basename(name) or "the log"
-
-
-def _imported(data: bytes, name: str, max_bytes: int | None = None) -> dict[str, object]:
-    result = import_logs([(name, io.BytesIO(data))], LIMITS)
-    return {"report": _verdict(result, max_bytes),
-            "scenario": result.scenario, "text": result.yaml, "assumptions": result.assumptions,
-            "disagreements": result.disagreements, "counts": asdict(result.counts), "said": result.counts.said(),
-            "lists": {key: {"title": title, "what": what} for key, (title, what) in LISTS.items()}}
-
-
-def _verdict(result: Imported, max_bytes: int | None) -> dict[str, object] | None:
-    """What the import panel shows of the incident report: its verdict, where the viewer opens (the incident) and
-    each pod's time lost; None for a scenario too large to step through here."""
-    try:
-        facts = imported_report(result, max_bytes)[1]
-    except TooLarge:
-        return None
-    return {"verdict": facts["verdict"], "incident": facts["incident"], "lost": [p["text"] for p in facts["pods"]]}

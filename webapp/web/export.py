@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TypedDict
 
 from flask import Blueprint, Response, current_app, request
@@ -21,14 +20,11 @@ from flask import Blueprint, Response, current_app, request
 from ..engine.rules import said
 from ..engine.simulation import MAX_PANES
 from ..errors import Invalid
-from ..export.offline import export_html
 from ..export.svg import THEMES, export_svg
 from ..scenario.resolve import resolve
 from ..scenario.scenario import Scenario
 from ..server.offload import apart
 from ..server.settings import settings_of
-from ..upstream.cache import offered
-from .animated import animation_response
 from .bodies import builtin_scenario, index_arg, json_body, shown, versions_field
 
 bp = Blueprint("export", __name__, url_prefix="/export")
@@ -44,8 +40,10 @@ def posted_scenario() -> dict[str, object]:
 
 def html_download(source: object, filename: str | None) -> Response:
     """source: a built-in's id or a posted scenario object; filename None: the scenario's name."""
+    from .offline import exported_html  # on the first download: under eventlet it blocks the hub once, for ms
+
     settings = settings_of(current_app)
-    name, html = apart(_exported_html, source, settings.session_bytes, versions_arg(), opening_args(),
+    name, html = apart(exported_html, source, settings.session_bytes, versions_arg(), opening_args(),
                        settings.sources_store, pure=True, small=isinstance(source, str))  # small: a built-in
     response = Response(html, mimetype="text/html")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename or slug(name)}.html"'
@@ -66,26 +64,16 @@ def svg_response(source: object) -> Response:
 
 # The whole export, from the scenario's source on, in one piece of work (a worker process under eventlet,
 # offload.py): the parsed scenario never crosses back to the server process.
-def _exported_html(source: object, max_bytes: int | None, versions: Sequence[str] | None,
-                   opening: Opening | None = None, store: Path | None = None) -> tuple[str, str]:
-    """(the scenario's name, the HTML); ``store``: where this machine keeps the upstream text it fetched."""
-    scenario, scenario_id = _resolved(source)
-    text = {v: offered(v, store) for v in versions or scenario.versions} if store else {}
-    at = opening or Opening(position=None, range_=None, story=False)
-    return scenario.name, export_html(scenario, scenario_id, max_bytes, versions, source_text=text,
-                                      position=at["position"], range_=at["range_"], story=at["story"])
-
-
 def _exported_svg(source: object, position: int | None, shown_position: str, max_bytes: int | None,
                   versions: Sequence[str] | None, theme: str) -> str:
-    scenario, _ = _resolved(source)
+    scenario, _ = resolved(source)
     total = len(scenario.steps)
     if position is None or position > total:
         raise Invalid(said("position", lo=0, hi=total, got=shown_position))
     return export_svg(scenario, position, max_bytes, versions, theme)
 
 
-def _resolved(source: object) -> tuple[Scenario, str | None]:
+def resolved(source: object) -> tuple[Scenario, str | None]:
     if isinstance(source, str):
         return builtin_scenario(source), source
     return resolve(source)[0], None
@@ -158,6 +146,8 @@ def posted_svg() -> Response:
 @bp.get("/<scenario_id>.apng")
 @bp.get("/<scenario_id>.mp4")
 def builtin_animation(scenario_id: str) -> Response:
+    from .animated import animation_response  # on the first animation (PIL, its encoders): the hub waits once, ms
+
     builtin_scenario(scenario_id)
     return animation_response(scenario_id, request.path.rsplit(".", 1)[1], scenario_id, versions_arg())
 
@@ -166,6 +156,8 @@ def builtin_animation(scenario_id: str) -> Response:
 @bp.post("/apng")
 @bp.post("/mp4")
 def posted_animation() -> Response:
+    from .animated import animation_response  # as above
+
     source = posted_scenario()
     return animation_response(source, request.path.rsplit("/", 1)[1], slug(str(source.get("name", ""))),
                               versions_arg())

@@ -14,7 +14,7 @@ from pathlib import Path
 from flask import Response, current_app, request
 from markupsafe import Markup
 
-from ..export.offline import inline, source_hash
+from ..export.inline import inline, source_hash
 from ..server.security import allowing_style, policy_for
 from .bundles import CSS_OUTPUT
 

@@ -16,26 +16,20 @@ What is not a scheduler log is answered 400 with the importer's message, as POST
 from __future__ import annotations
 
 import base64
-import io
 import json
 import zlib
 from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
-from werkzeug.exceptions import RequestEntityTooLarge
-from werkzeug.formparser import parse_form_data
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..errors import Invalid, NotFound
-from ..export.incident import imported_report, incident_report, themed_frames
-from ..export.report_md import markdown
 from ..presenter.report import Report
-from ..scenario.logs import import_logs
 from ..server.offload import apart
 from ..server.settings import settings_of
-from .bodies import body_bytes, builtin_scenario
-from .editor import LIMITS, _log_name
+from .bodies import body_bytes
+from .editor import _log_name
 from .kept import KEEP_HOURS, KeptReports
 
 bp = Blueprint("report", __name__)
@@ -46,14 +40,18 @@ NO_LOG_FIELD = "post the log as the multipart field `log`, as the editor's impor
 
 @bp.get("/report/<scenario_id>")
 def builtin_report(scenario_id: str) -> str:
-    facts, svgs = apart(_builtin, scenario_id, settings_of(current_app).session_bytes, pure=True, small=True)
+    from .incidents import report_of  # on the first report: under eventlet it blocks the hub once, for ms
+
+    facts, svgs = apart(report_of, scenario_id, settings_of(current_app).session_bytes, pure=True, small=True)
     return _page(facts, svgs, _viewer_href(facts, scenario=scenario_id),
                  url_for("report.builtin_markdown", scenario_id=scenario_id))
 
 
 @bp.get("/report/<scenario_id>.md")
 def builtin_markdown(scenario_id: str) -> Response:
-    facts, _ = apart(_builtin, scenario_id, settings_of(current_app).session_bytes, pure=True, small=True)
+    from .incidents import report_of  # as above
+
+    facts, _ = apart(report_of, scenario_id, settings_of(current_app).session_bytes, pure=True, small=True)
     return _markdown(facts, scenario_id)
 
 
@@ -76,8 +74,11 @@ def imported_page() -> BaseResponse:
     of many parts parsed on the event loop stalled every viewer for up to two seconds: bench/abuse.py, reports)."""
     if request.mimetype != "multipart/form-data":
         raise Invalid(NO_LOG_FIELD)
+    from .incidents import imported_report_of  # as above
+
     form = (body_bytes(), request.content_type, request.max_form_memory_size, request.max_form_parts)
-    facts, svgs, inline = apart(_imported, form, _log_name(), settings_of(current_app).session_bytes, imported=True)
+    facts, svgs, inline = apart(imported_report_of, form, _log_name(), settings_of(current_app).session_bytes,
+                                imported=True)
     href = _viewer_href(facts, inline=inline) if len(inline) + 40 < MAX_ADDRESS else _viewer_href(facts, HANDOFF_ID)
     key, _ = _reports().keep({"facts": facts, "svgs": svgs, "viewer_href": href})
     return redirect(url_for("report.kept_page", key=key), 303)
@@ -97,37 +98,10 @@ def _kept(key: str) -> tuple[dict[str, Any], float]:
 
 
 def _markdown(facts: Report, name: str) -> Response:
+    from ..export.report_md import markdown  # as above (it loads the log importer's words)
+
     return Response(markdown(facts), mimetype="text/markdown",
                     headers={"Content-Disposition": f'attachment; filename="{name}.md"'})
-
-
-def _builtin(scenario_id: str, max_bytes: int | None) -> tuple[Report, list[dict[str, str]]]:
-    scenario = builtin_scenario(scenario_id)
-    facts = incident_report(scenario, max_bytes=max_bytes)
-    return facts, themed_frames(scenario, facts, max_bytes)
-
-
-def _imported(form: tuple[bytes, str, int | None, int | None], name: str, max_bytes: int | None
-              ) -> tuple[Report, list[dict[str, str]], str]:
-    scenario, facts = imported_report(import_logs([(name, io.BytesIO(_log_field(*form)))], LIMITS), max_bytes)
-    return facts, themed_frames(scenario, facts, max_bytes), inline(scenario.raw)
-
-
-def _log_field(body: bytes, content_type: str, max_memory: int | None, max_parts: int | None) -> bytes:
-    """The multipart field ``log`` of a form body, parsed with the request's bounds (Flask's)."""
-    environ = {"REQUEST_METHOD": "POST", "CONTENT_TYPE": content_type, "CONTENT_LENGTH": str(len(body)),
-               "wsgi.input": io.BytesIO(body)}
-    try:
-        files = parse_form_data(environ, max_form_memory_size=max_memory, max_form_parts=max_parts)[2]
-    except RequestEntityTooLarge:
-        raise Invalid(f"the form is over its bounds: {max_memory} bytes of fields, {max_parts} parts") from None
-    upload = files.get("log")
-    if upload is None:
-        raise Invalid(NO_LOG_FIELD)
-    data: bytes = upload.read(LIMITS.max_bytes + 1)
-    if len(data) > LIMITS.max_bytes:
-        raise Invalid(f"the log is over {LIMITS.max_bytes:,} bytes: use `inflight-scope import LOG --report FILE.md`")
-    return data
 
 
 def inline(raw: dict[str, Any]) -> str:
