@@ -47,6 +47,13 @@ export function createDriver(opts, conn, page) {
       conn.send(event, payload);
     },
 
+    // A presenter's change of its room that must arrive in the order made: answered once the server has taken it
+    // (the server runs each event's handler apart, so two sent within a round trip may be taken in either order).
+    /** @param {string} event @param {object} payload */
+    ask(event, payload = {}) {
+      return conn.request(event, { ...payload, room: opts.room, token: opts.token });
+    },
+
     // `position` (optional) is where the new simulation starts; the server checks it against the scenario.
     /** @param {Source | string | undefined | null} source @param {number} [position] */
     load(source, position) {

@@ -221,12 +221,28 @@ function bindEditorLink(driver) {
 }
 
 // --- rooms -------------------------------------------------------------------------------------------------
-// The presenter's blank key (b or .) blanks the followers' screens too.
+// The presenter's blank key (b or .) blanks the followers' screens too, one change at a time: the next is sent
+// once the server has taken the one before (two presses within a round trip were taken in either order, and the
+// room's screens stayed blank under an unblanked presenter). A change made meanwhile is sent then, if it still
+// differs from what the room was told.
 /** @param {Driver} driver */
 function relayBlank(driver) {
   const blank = $("blank");
-  new MutationObserver(() => driver.drive("blank", { on: !blank.hidden }))
-    .observe(blank, { attributes: true, attributeFilter: ["hidden"] });
+  let told = false; // what the room was last told: a page starts unblanked
+  let asking = false;
+  const relay = async () => {
+    if (asking || told === !blank.hidden) return;
+    asking = true;
+    told = !blank.hidden;
+    try {
+      await driver.ask("blank", { on: told });
+    } catch {
+      // unanswered (the connection dropped): the room hears the screen's state at the next change
+    }
+    asking = false;
+    relay();
+  };
+  new MutationObserver(relay).observe(blank, { attributes: true, attributeFilter: ["hidden"] });
 }
 
 // What a follower's blank screen says: dim, not black, so a phone that joins then is not taken for a broken page.

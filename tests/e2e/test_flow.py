@@ -1116,6 +1116,48 @@ def test_blank_reaches_followers_and_the_audience_is_locked(make_page):
         expect(page.locator("#blank")).to_be_hidden()
 
 
+SENT_BLANK = re.compile(r'^42(\d*)\["blank",(.*)\]$')  # a blank event, with its ack id if it asks for one
+ANSWER = re.compile(r"^43(\d+)\[")
+
+
+def test_the_presenters_blank_changes_reach_the_server_one_at_a_time(make_page):
+    """Two presses of b within a round trip were sent at once, and the server runs each event's handler apart: it
+    took them in either order, and on a loaded machine the room's phones stayed blank under an unblanked presenter
+    (the room's last word was the first press). Each change now waits for the server's answer to the one before;
+    a change made meanwhile goes next, the screen's state as it then is."""
+    presenter = make_page(width=1600, height=900)
+    frames: list[tuple[str, str]] = []  # the presenter's websocket frames, each way, in the order they went
+    presenter.on("websocket", lambda ws: (ws.on("framesent", lambda f: frames.append(("sent", f))),
+                                          ws.on("framereceived", lambda f: frames.append(("received", f)))))
+    presenter.goto("/present?scenario=lost-marker")
+    expect(presenter.locator("#audience-link a")).to_be_visible()
+    room = parse_qs(urlsplit(presenter.url).fragment)["room"][0]
+    audience = phone_in_room(make_page, room)
+    for key in "b.b.b":  # five changes, as fast as the keys go: blank at the end
+        presenter.keyboard.press(key)
+    expect(presenter.locator("#blank")).to_be_visible()
+
+    def blanks():
+        return [(d, SENT_BLANK.match(f), ANSWER.match(f)) for d, f in frames if isinstance(f, str)]
+
+    def settled():  # every blank sent asking for an answer has it, and the last said what the presenter shows
+        sent = [m for d, m, _ in blanks() if d == "sent" and m]
+        answered = {a.group(1) for d, _, a in blanks() if d == "received" and a}
+        return (sent and all(not m.group(1) or m.group(1) in answered for m in sent)
+                and json.loads(sent[-1].group(2))["on"] is True)
+
+    heard(presenter, settled, "the presenter's blank changes were not all answered, the last one 'on'")
+    waiting = None  # the ack id of the blank change sent and not yet answered
+    for direction, sent, answer in blanks():
+        if direction == "sent" and sent:
+            assert sent.group(1), "a blank change was sent without asking for the server's answer"
+            assert waiting is None, f"blank change {sent.group(1)} was sent before {waiting} was answered"
+            waiting = sent.group(1)
+        elif direction == "received" and answer and answer.group(1) == waiting:
+            waiting = None
+    expect(audience.locator("#blank")).to_be_visible()  # the room's screen: the presenter's last change
+
+
 def test_an_embed_whose_range_runs_backwards_says_so(make_page):
     """from=5&to=2 was taken silently (locked at 5); the notice says the range runs backwards and the whole
     scenario is shown."""
