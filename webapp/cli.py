@@ -188,9 +188,11 @@ def run_serve(args: argparse.Namespace) -> int:
     if refused:
         print(f"inflight-scope serve: cannot listen on {args.host}:{args.port}: {refused}", file=sys.stderr)
         return 2
-    mode = args.async_mode or read_settings().async_mode
+    given = {"ASYNC_MODE": args.async_mode, "MESSAGE_QUEUE": args.message_queue}
+    settings = read_settings({key: value for key, value in given.items() if value})
+    mode = settings.async_mode
     if mode == "eventlet":
-        green.patch(args.host, args.message_queue or read_settings({"ASYNC_MODE": mode}).message_queue)
+        green.patch(args.host, settings.message_queue)
     from . import create_app
     from . import server_options as webapp_server_options
     from .server import listeners
