@@ -225,16 +225,28 @@ def socketio_event(frame: str | bytes) -> tuple[str, object] | None:
 
 class Traffic:
     """The Socket.IO events a page sends and receives on the websockets it opens from now on, in the order they
-    went: ``sent`` their names, ``received`` (name, payload). Filled by Playwright's event handlers, which run
-    during a Playwright call only (``heard`` waits on them)."""
+    went: ``sent`` their names, ``received`` (name, payload); ``frames`` every frame both ways as they went, each
+    ("sent" or "received", the frame). Filled by Playwright's event handlers, which run during a Playwright call
+    only (``heard`` waits on them)."""
 
     def __init__(self, page):
         self.page, self.sent, self.received = page, [], []
+        self.frames: list[tuple[str, str | bytes]] = []
         page.on("websocket", self.opened)
 
     def opened(self, ws) -> None:
-        ws.on("framesent", lambda frame: (event := socketio_event(frame)) and self.sent.append(event[0]))
-        ws.on("framereceived", lambda frame: (event := socketio_event(frame)) and self.received.append(event))
+        ws.on("framesent", self.went_out)
+        ws.on("framereceived", self.came_in)
+
+    def went_out(self, frame: str | bytes) -> None:
+        self.frames.append(("sent", frame))
+        if event := socketio_event(frame):
+            self.sent.append(event[0])
+
+    def came_in(self, frame: str | bytes) -> None:
+        self.frames.append(("received", frame))
+        if event := socketio_event(frame):
+            self.received.append(event)
 
     def driven(self, since: int = 0) -> list[str]:
         """The events that move a session sent from ``sent[since]`` on."""

@@ -1120,15 +1120,13 @@ SENT_BLANK = re.compile(r'^42(\d*)\["blank",(.*)\]$')  # a blank event, with its
 ANSWER = re.compile(r"^43(\d+)\[")
 
 
-def test_the_presenters_blank_changes_reach_the_server_one_at_a_time(make_page):
+def test_the_presenters_blank_changes_reach_the_server_one_at_a_time(make_page, traffic):
     """Two presses of b within a round trip were sent at once, and the server runs each event's handler apart: it
     took them in either order, and on a loaded machine the room's phones stayed blank under an unblanked presenter
     (the room's last word was the first press). Each change now waits for the server's answer to the one before;
     a change made meanwhile goes next, the screen's state as it then is."""
     presenter = make_page(width=1600, height=900)
-    frames: list[tuple[str, str]] = []  # the presenter's websocket frames, each way, in the order they went
-    presenter.on("websocket", lambda ws: (ws.on("framesent", lambda f: frames.append(("sent", f))),
-                                          ws.on("framereceived", lambda f: frames.append(("received", f)))))
+    frames = traffic(presenter).frames  # the presenter's websocket frames, each way, in the order they went
     presenter.goto("/present?scenario=lost-marker")
     expect(presenter.locator("#audience-link a")).to_be_visible()
     room = parse_qs(urlsplit(presenter.url).fragment)["room"][0]

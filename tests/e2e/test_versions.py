@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import socketio_event
 from tests.e2e.shown import POSITION, counted, shown
 from tests.e2e.test_browser import at, settle
 from tests.e2e.test_stage import refitted
@@ -118,23 +119,15 @@ def test_old_layout_links_and_a_refused_version(page):
     assert panes_shown(page) == ["v1.28.1", "v1.28.2"]
 
 
-def test_versions_ticked_at_once_are_all_shown(page):
+def test_versions_ticked_at_once_are_all_shown(page, traffic):
     """Three ticks in one task, before any answer can come: the server takes one load of a connection at a time,
     and the picker sends the latest choice once its load is answered, so every tick lands (on a busy machine the
     second tick's load was refused and the third's forgot it)."""
-    heard = []  # the socket's loads sent and its answers received, in order
-
-    def frame(direction, payload):
-        event = re.match(r'42\["(\w+)"', payload) if isinstance(payload, str) else None
-        if event and event[1] in ("load", "scenario", "error"):
-            heard.append(("sent" if direction else "got", event[1]))
-
-    page.on("websocket", lambda ws: (ws.on("framesent", lambda p: frame(True, p)),
-                                     ws.on("framereceived", lambda p: frame(False, p))))
+    watched = traffic(page)
     page.goto("/?scenario=lost-marker&position=2&versions=v1.28.2")
     at(page, 2)
     page.click("#versions-summary")
-    heard.clear()
+    start = len(watched.frames)
     page.evaluate("""names => { for (const name of names)
         document.querySelector(`#versions-options input[value="${name}"]`).click(); }""",
                   ["v1.28.4", "v1.29.9", "v1.31.13"])
@@ -143,6 +136,9 @@ def test_versions_ticked_at_once_are_all_shown(page):
     assert panes_shown(page) == ["v1.28.2", "v1.28.4", "v1.29.9", "v1.31.13"]
     expect(page.locator("#versions-chosen")).to_have_text("v1.28.2 · v1.28.4 · v1.29.9 · v1.31.13")
     expect(page.locator("#error")).to_be_hidden()
+    heard = [("sent" if way == "sent" else "got", event[0])  # the socket's loads sent and answers got, in order
+             for way, frame in watched.frames[start:]
+             if (event := socketio_event(frame)) and event[0] in ("load", "scenario", "error")]
     loads = [i for i, (way, event) in enumerate(heard) if way == "sent" and event == "load"]
     assert len(loads) >= 2 and all(("got", "scenario") in heard[a:b] for a, b in zip(loads, loads[1:])), heard
 
