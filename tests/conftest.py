@@ -83,24 +83,26 @@ def problem_of(call, *args, **kwargs) -> dict:
 # --- the order files are handed out in ----------------------------------------------------------------------
 # pytest-xdist (--dist loadfile) gives each worker the next file in collection order, so a long file picked up
 # last runs alone at the end. The longest files (seconds of test time, a quiet full run's --junitxml summed per file,
-# 49e992a, 2026-12-07, docs/benchmarks.md; every file of 10 s or more but tests/cli's, which since run in-process)
-# go first; the rest follow in their usual order and fill the gaps. Only the order depends on these figures.
+# a4eac10 at three workers, 2026-12-08, docs/benchmarks.md; every file of 10 s or more) go first; the rest follow in
+# their usual order and fill the gaps. Only the order depends on these figures.
 # (xdist would otherwise reorder the files by their number of tests, which puts the 1,450 real-queue traces first
 # and the few long browser files last: addopts has --no-loadscope-reorder.)
 LONGEST = {
-    "tests/e2e/test_stage.py": 62, "tests/e2e/test_presenting_whole.py": 58, "tests/e2e/test_flow.py": 51,
-    "tests/e2e/test_first_screen.py": 46, "tests/scale/test_two_processes.py": 40, "tests/web/test_hall.py": 31,
-    "tests/e2e/test_editor.py": 29, "tests/e2e/test_since_1_31.py": 25, "tests/web/test_import_budget.py": 22,
-    "tests/e2e/test_reconnect.py": 22, "tests/web/test_fuzz_entry_points.py": 21,
-    "tests/export/test_frame_memory.py": 21, "tests/web/test_sockets.py": 20, "tests/web/test_connections.py": 20,
-    "tests/e2e/test_browser.py": 19, "tests/web/test_deadlines.py": 18, "tests/e2e/test_source_pane.py": 18,
-    "tests/web/test_http_limit.py": 17, "tests/e2e/test_talks.py": 16, "tests/e2e/test_vote.py": 16,
-    "tests/web/test_abandoned_work.py": 15, "tests/e2e/test_traps.py": 15, "tests/e2e/test_offline_export.py": 14,
-    "tests/e2e/test_xss.py": 13, "tests/e2e/test_phone.py": 12, "tests/e2e/test_screens.py": 12,
-    "tests/e2e/test_scrollytelling.py": 12, "tests/web/test_bad_input.py": 12, "tests/web/test_proxies.py": 11,
-    "tests/e2e/test_page_matches_svg.py": 11, "tests/web/test_memory_ceiling.py": 11,
-    "tests/e2e/test_first_frame.py": 11, "tests/e2e/test_http_limit_browser.py": 11, "tests/web/test_remote.py": 10,
-    "tests/scale/test_room_votes.py": 10,
+    "tests/e2e/test_stage.py": 79, "tests/e2e/test_presenting_whole.py": 76, "tests/e2e/test_flow.py": 73,
+    "tests/web/test_sockets.py": 51, "tests/scale/test_two_processes.py": 45, "tests/e2e/test_first_screen.py": 44,
+    "tests/web/test_import_budget.py": 40, "tests/web/test_hall.py": 38, "tests/web/test_rooms.py": 35,
+    "tests/e2e/test_presenting_narration.py": 31, "tests/e2e/test_editor.py": 31,
+    "tests/web/test_abandoned_work.py": 30, "tests/e2e/test_since_1_31.py": 29, "tests/web/test_bad_input.py": 29,
+    "tests/web/test_fuzz_entry_points.py": 27, "tests/export/test_frame_memory.py": 25,
+    "tests/e2e/test_reconnect.py": 23, "tests/web/test_connections.py": 21, "tests/e2e/test_talks.py": 21,
+    "tests/e2e/test_browser.py": 18, "tests/web/test_deadlines.py": 18, "tests/e2e/test_scrollytelling.py": 17,
+    "tests/web/test_memory_ceiling.py": 17, "tests/e2e/test_xss.py": 17, "tests/e2e/test_vote.py": 16,
+    "tests/e2e/test_screens.py": 16, "tests/web/test_http_limit.py": 16, "tests/e2e/test_traps.py": 14,
+    "tests/web/test_procfile.py": 14, "tests/web/test_remote.py": 13, "tests/e2e/test_offline_export.py": 13,
+    "tests/web/test_live_server.py": 12, "tests/e2e/test_first_frame.py": 12, "tests/web/test_proxies.py": 11,
+    "tests/web/test_backpressure.py": 11, "tests/e2e/test_phone.py": 11, "tests/scale/test_room_votes.py": 11,
+    "tests/web/test_offload_processes.py": 11, "tests/e2e/test_animated_export.py": 10,
+    "tests/engine/test_find.py": 10, "tests/e2e/test_source_pane.py": 10, "tests/e2e/test_stage_layout.py": 10,
 }
 
 
