@@ -46,8 +46,9 @@ def table() -> dict[int, tuple[int, float, str, str]]:
     return found
 
 
-def main() -> int:
-    child = subprocess.Popen(sys.argv[1:])
+def spent(argv: list[str], **popen) -> tuple[int, collections.Counter[str]]:
+    """Runs ``argv`` and returns its exit status and CPU seconds by kind of process, its descendants included."""
+    child = subprocess.Popen(argv, **popen)
     ours = {child.pid}
     last: dict[tuple[int, str], tuple[str, float]] = {}
     while child.poll() is None:
@@ -65,13 +66,18 @@ def main() -> int:
             kind = known[0] if known and not command.strip() else kind_of(command)  # a zombie's command is empty
             last[(pid, start)] = (kind, cpu)
         time.sleep(0.3)
-    spent: collections.Counter[str] = collections.Counter()
+    by_kind: collections.Counter[str] = collections.Counter()
     for kind, cpu in last.values():
-        spent[kind] += cpu
-    for kind, cpu in spent.most_common(14):
+        by_kind[kind] += cpu
+    return child.returncode, by_kind
+
+
+def main() -> int:
+    status, by_kind = spent(sys.argv[1:])
+    for kind, cpu in by_kind.most_common(14):
         print(f"{cpu:8.1f} {kind}")
-    print(f"{sum(spent.values()):8.1f} TOTAL (this command and its descendants)")
-    return child.returncode
+    print(f"{sum(by_kind.values()):8.1f} TOTAL (this command and its descendants)")
+    return status
 
 
 if __name__ == "__main__":
