@@ -17,6 +17,7 @@ import { $ } from "./dom.js";
 /** @type {WeakMap<HTMLElement, string | undefined>} */
 const fitted = new WeakMap(); // list -> the area size it was fitted to
 const FEWER_ROWS_COST = 0.2;
+const PRECISION = 0.5; // px: a search for the largest size that fits ends within this of it
 const NARROW_GAIN = 0.1;
 const LABELS = ".gone-tag, .unseen-tag, .marker";
 
@@ -175,12 +176,16 @@ function showBadges(list) {
   }
 }
 
-// The size (px) all `lists` get: the largest that fits them all, or fewer rows if that costs little.
+// The size (px) all `lists` get: the largest that fits them all, or fewer rows if that costs little. The fewest rows
+// are searched for only down to where they cost FEWER_ROWS_COST of the size, less the search's precision (a choice
+// between the two does not hang on less than the searches can tell): where they do not fit there, the largest it is.
 /** @param {Measured[]} lists */
 function fit(lists) {
   const largest = Math.min(...best(lists));
-  const fewest = Math.min(...best(lists, fewestRows(lists)));
-  return fewest >= (1 - FEWER_ROWS_COST) * largest ? fewest : largest;
+  const most = fewestRows(lists);
+  const floor = (1 - FEWER_ROWS_COST) * largest + PRECISION;
+  const fewest = best(lists, most, floor, largest);
+  return fewest.every((size) => size !== null) ? Math.min(...fewest.map(Number)) : largest;
 }
 
 /** @param {Measured[]} lists @param {boolean} on */
@@ -203,10 +208,17 @@ function measure(diagram) {
 
 // The largest size (px) at which each list's entries fit (on at most `most` rows, list by list). The lists are
 // searched side by side: each trial sets every list still searching to its own size and reads them all after one
-// layout (a list's layout does not depend on the other lists' sizes).
-/** @param {Measured[]} lists @param {number[]} [most] */
-function best(lists, most = lists.map(() => Infinity)) {
-  const range = lists.map((l) => bounds(l.list, l.style));
+// layout (a list's layout does not depend on the other lists' sizes). Searched between `from` and `to` px (within
+// each list's own range), a list that does not fit at the lower gets null, and the others are not searched.
+/** @overload @param {Measured[]} lists @param {number[]} [most] @returns {number[]} */
+/** @overload @param {Measured[]} lists @param {number[]} most @param {number} from @param {number} to
+ *  @returns {(number | null)[]} */
+/** @param {Measured[]} lists @param {number[]} [most] @param {number} [from] @param {number} [to] */
+function best(lists, most = lists.map(() => Infinity), from = 0, to = Infinity) {
+  const range = lists.map((l) => bounds(l.list, l.style)).map(([lo, hi]) => {
+    const bottom = Math.max(lo, from);
+    return /** @type {[number, number]} */ ([bottom, Math.max(bottom, Math.min(hi, to))]);
+  });
   // bounded by the width alone, growing must not wrap more rows than the stylesheet's size does
   const limit = lists.map((l, i) => Math.min(most[i], l.widthOnly ? rows(l.list) : Infinity));
   /** @param {(number | null)[]} sizes each list's trial size, null where it has its answer */
@@ -214,10 +226,14 @@ function best(lists, most = lists.map(() => Infinity)) {
     lists.forEach((l, i) => { if (sizes[i] !== null) l.list.style.fontSize = `${sizes[i].toFixed(2)}px`; });
     return lists.map((l, i) => sizes[i] !== null && inside(l.list, l.widthOnly) && rows(l.list) <= limit[i]);
   };
+  if (from > 0) {
+    const least = fits(range.map(([lo]) => lo));
+    if (!least.every(Boolean)) return lists.map(() => null);
+  }
   const atMost = fits(range.map(([, hi]) => hi));
   const found = range.map(([lo, hi], i) => (atMost[i] ? [hi, hi] : [lo, hi]));
   for (let i = 0; i < 9; i += 1) {
-    const mid = found.map(([a, b]) => (b - a > 0.5 ? (a + b) / 2 : null));
+    const mid = found.map(([a, b]) => (b - a > PRECISION ? (a + b) / 2 : null));
     if (mid.every((m) => m === null)) break;
     fits(mid).forEach((ok, k) => {
       const m = mid[k];
