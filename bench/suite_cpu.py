@@ -43,11 +43,11 @@ def main() -> int:
     files = args.files + (longest(args.junit, args.top) if args.junit else [])
     if not files:
         ap.error("name test files or a --junit report")
+    out = ROOT / "test-artifacts" / "suite_cpu.out"  # each file's pytest output in turn, the last file's kept
+    out.parent.mkdir(exist_ok=True)
     print("| file | passed | wall s | renderer CPU s | all CPU s |\n|---|---|---|---|---|")
     failed = 0
     for path in files:
-        out = ROOT / "test-artifacts" / "suite_cpu.out"  # the file's pytest output, the last file's kept
-        out.parent.mkdir(exist_ok=True)
         started = time.monotonic()
         with out.open("wb") as sink:
             status, by_kind = spent([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", path],
