@@ -177,7 +177,7 @@ function showBadges(list) {
 }
 
 // The size (px) all `lists` get: the largest that fits them all, or fewer rows if that costs little. The fewest rows
-// are searched for only down to where they cost FEWER_ROWS_COST of the size, less the search's precision (a choice
+// are searched for only down to PRECISION above the size where they would cost FEWER_ROWS_COST of it (a choice
 // between the two does not hang on less than the searches can tell): where they do not fit there, the largest it is.
 /** @param {Measured[]} lists */
 function fit(lists) {
